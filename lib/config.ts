@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+// Read once per process: a bad setting must stop the start, not surface mid-payment.
+const configSchema = z
+  .object({
+    APP_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+    PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
+    // 32+ random bytes, base64. Derives client secrets and page tokens, encrypts webhook secrets.
+    GATEWAY_SECRET: z.string().min(43, "must be at least 32 bytes of base64").optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    // Real provider settings; production refuses to start without them.
+    WALLET_PROVIDER_URL: z.url().optional(),
+    WALLET_PROVIDER_API_KEY: z.string().min(1).optional(),
+    CARD_PROVIDER_SECRET_KEY: z.string().min(1).optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.APP_ENV !== "production") return;
+    for (const key of [
+      "DATABASE_URL",
+      "GATEWAY_SECRET",
+      "PUBLIC_BASE_URL",
+      "WALLET_PROVIDER_URL",
+      "WALLET_PROVIDER_API_KEY",
+      "CARD_PROVIDER_SECRET_KEY",
+    ] as const) {
+      if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when APP_ENV=production" });
+    }
+  });
+
+export type Config = z.infer<typeof configSchema> & { publicBaseUrl: string; isSandbox: boolean };
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const parsed = result.data;
+  return {
+    ...parsed,
+    publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
+    isSandbox: parsed.APP_ENV === "sandbox",
+  };
+}
+
+const globalForConfig = globalThis as unknown as { gatewayConfig?: Config };
+
+export function getConfig(): Config {
+  globalForConfig.gatewayConfig ??= parseConfig(process.env);
+  return globalForConfig.gatewayConfig;
+}

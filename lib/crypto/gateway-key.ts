@@ -1,0 +1,49 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getConfig } from "../config";
+import type { Db } from "../db/client";
+import { sandboxSettings } from "../db/schema";
+
+const SETTING_KEY = "gateway_secret";
+
+/**
+ * The key behind client secrets, page tokens and webhook-secret encryption. Production
+ * takes it from GATEWAY_SECRET; the sandbox generates one on first start and shares it
+ * through the database so every instance derives the same secrets.
+ */
+export async function loadGatewayKey(db: Db): Promise<Buffer> {
+  const fromEnv = getConfig().GATEWAY_SECRET;
+  if (fromEnv) return Buffer.from(fromEnv, "base64");
+  await db
+    .insert(sandboxSettings)
+    .values({ key: SETTING_KEY, value: randomBytes(32).toString("base64") })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(sandboxSettings).where(eq(sandboxSettings.key, SETTING_KEY));
+  if (!row) throw new Error("gateway secret could not be loaded");
+  return Buffer.from(row.value, "base64");
+}
+
+const globalForKey = globalThis as unknown as { gatewayKey?: Promise<Buffer> };
+
+export function getGatewayKey(db: Db): Promise<Buffer> {
+  globalForKey.gatewayKey ??= loadGatewayKey(db).catch((error) => {
+    globalForKey.gatewayKey = undefined;
+    throw error;
+  });
+  return globalForKey.gatewayKey;
+}
+
+export function encryptWithKey(key: Buffer, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key.subarray(0, 32), iv);
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((part) => part.toString("base64url")).join(".");
+}
+
+export function decryptWithKey(key: Buffer, sealed: string): string {
+  const [iv, tag, body] = sealed.split(".").map((part) => Buffer.from(part, "base64url"));
+  if (!iv || !tag || !body) throw new Error("malformed sealed value");
+  const decipher = createDecipheriv("aes-256-gcm", key.subarray(0, 32), iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
+}

@@ -1,0 +1,105 @@
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { getConfig } from "../config";
+import { lockPgliteDirectory } from "./pglite-lock";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** A database or a transaction: every query function takes one as its first argument. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Db;
+  driver: "postgres" | "pglite";
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+// Serializes migrations when several gateway processes start on one PostgreSQL.
+const MIGRATION_LOCK_ID = 724_104_2026;
+
+type QueryListener = (query: string) => void;
+const queryListeners = new Set<QueryListener>();
+
+/** Test hook: sees every statement sent to the server, to count round trips. */
+export function onQuery(listener: QueryListener): () => void {
+  queryListeners.add(listener);
+  return () => queryListeners.delete(listener);
+}
+
+function notifyQuery(query: string) {
+  for (const listener of queryListeners) listener(query);
+}
+
+export async function openDatabase(options: { databaseUrl?: string; pgliteDir: string }): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const { default: postgres } = await import("postgres");
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    const sql = postgres(options.databaseUrl, {
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      onnotice: () => {},
+      // postgres.js prepares every parameterized statement once per connection.
+      prepare: true,
+      debug: (_connection, query) => notifyQuery(query),
+    });
+    const db = drizzle({ client: sql, schema }) as unknown as Db;
+    const lock = await sql.reserve();
+    try {
+      await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+      await migrate(drizzle({ client: sql, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await lock`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+      lock.release();
+    }
+    return { db, driver: "postgres", close: () => sql.end({ timeout: 5 }) };
+  }
+
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const inMemory = options.pgliteDir.startsWith("memory://");
+  let unlock = () => {};
+  if (!inMemory) {
+    mkdirSync(options.pgliteDir, { recursive: true });
+    unlock = lockPgliteDirectory(options.pgliteDir);
+  }
+  const client = new PGlite(inMemory ? undefined : options.pgliteDir);
+  const db = drizzle({ client, schema, logger: { logQuery: (query) => notifyQuery(query) } });
+  await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return {
+    db: db as unknown as Db,
+    driver: "pglite",
+    close: async () => {
+      await client.close();
+      unlock();
+    },
+  };
+}
+
+// One handle per process, kept on globalThis so Next's dev reloads reuse it: PGlite
+// allows a single open instance per data directory.
+const globalForDb = globalThis as unknown as { gatewayDatabase?: Promise<DatabaseHandle> };
+
+export function getDatabase(): Promise<DatabaseHandle> {
+  if (!globalForDb.gatewayDatabase) {
+    const config = getConfig();
+    const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR });
+    opening.catch(() => {
+      if (globalForDb.gatewayDatabase === opening) globalForDb.gatewayDatabase = undefined;
+    });
+    globalForDb.gatewayDatabase = opening;
+  }
+  return globalForDb.gatewayDatabase;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const opening = globalForDb.gatewayDatabase;
+  globalForDb.gatewayDatabase = undefined;
+  if (opening) await (await opening).close();
+}

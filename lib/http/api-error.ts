@@ -1,0 +1,44 @@
+/** Every error name of the contract (section 1) and the HTTP status it answers with. */
+export const errorStatus = {
+  validation_error: 400,
+  amount_exceeds_reserved: 400,
+  amount_exceeds_refundable: 400,
+  invalid_credentials: 401,
+  origin_not_allowed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  customer_exists: 409,
+  invalid_state: 409,
+  request_in_progress: 409,
+  intent_expired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_conflict: 422,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorName = keyof typeof errorStatus;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one error type domain code throws; `toErrorResponse` renders it as the envelope. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly errorName: ErrorName,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = errorStatus[errorName];
+  }
+}
+
+export const invalidCredentials = () => new ApiError("invalid_credentials", "Invalid or missing credentials.");

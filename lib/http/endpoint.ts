@@ -1,0 +1,104 @@
+import type { z } from "zod";
+import { authenticate } from "../auth/authenticate";
+import type { AuthMode, PrincipalOf } from "../auth/principal";
+import { getDb, type Db } from "../db/client";
+import { ApiError } from "./api-error";
+import { readJsonBody } from "./read-json-body";
+import { requestIdFor } from "./request-id";
+import { successResponse, toErrorResponse, zodDetails } from "./respond";
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+type Schema = z.ZodType;
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface EndpointSpec<M extends AuthMode, B, Q, H> {
+  /** Auth modes the endpoint accepts; omit for a public endpoint. */
+  auth?: readonly M[];
+  /** Interface: x-service is required for client_auth and user_auth here. */
+  requireServiceHeader?: boolean;
+  body?: B;
+  query?: Q;
+  headers?: H;
+  status?: 200 | 201;
+}
+
+export interface EndpointContext<M extends AuthMode, B, Q, H> {
+  db: Db;
+  request: Request;
+  requestId: string;
+  params: Record<string, string>;
+  principal: [M] extends [never] ? undefined : PrincipalOf<M>;
+  body: Parsed<B>;
+  query: Parsed<Q>;
+  headers: Parsed<H>;
+}
+
+export interface EndpointResult {
+  data: unknown;
+  message: string;
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Composes the steps every route shares: request id, auth, body, validation, envelope.
+ * The handler only calls the domain and names what it returns.
+ */
+export function endpoint<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined>(
+  spec: EndpointSpec<M, B, Q, H>,
+  handler: (context: EndpointContext<M, B, Q, H>) => Promise<EndpointResult>,
+) {
+  return async (request: Request, routeContext: RouteContext): Promise<Response> => {
+    const requestId = requestIdFor(request);
+    try {
+      const params = flattenParams(await routeContext.params);
+      const db = await getDb();
+      const principal = spec.auth
+        ? await authenticate(db, request, {
+            modes: spec.auth,
+            paymentId: params.id ?? params.paymentActionId,
+            requireServiceHeader: spec.requireServiceHeader,
+          })
+        : undefined;
+      const rawBody = spec.body ? await readJsonBody(request) : undefined;
+      const input = parseInputs(spec, request, rawBody);
+      const result = await handler({
+        db,
+        request,
+        requestId,
+        params,
+        principal: principal as EndpointContext<M, B, Q, H>["principal"],
+        ...input,
+      } as EndpointContext<M, B, Q, H>);
+      return successResponse({ requestId, status: result.status ?? spec.status ?? 200, ...result });
+    } catch (error) {
+      return toErrorResponse(error, requestId);
+    }
+  };
+}
+
+/** Validates body, query and headers together so `details` lists every failing field. */
+function parseInputs(spec: { body?: unknown; query?: unknown; headers?: unknown }, request: Request, rawBody: unknown) {
+  const details = [];
+  const output: Record<string, unknown> = {};
+  const sources = {
+    body: rawBody,
+    query: Object.fromEntries(new URL(request.url).searchParams),
+    headers: Object.fromEntries(request.headers),
+  };
+  for (const part of ["body", "query", "headers"] as const) {
+    const schema = spec[part] as Schema | undefined;
+    if (!schema) continue;
+    const result = schema.safeParse(sources[part]);
+    if (result.success) output[part] = result.data;
+    else details.push(...zodDetails(result.error, part === "body" ? undefined : part));
+  }
+  if (details.length > 0) throw new ApiError("validation_error", "The request is invalid.", details);
+  return output as { body: never; query: never; headers: never };
+}
+
+function flattenParams(params: Record<string, string | string[]> | undefined): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params ?? {})) flat[key] = Array.isArray(value) ? value.join("/") : value;
+  return flat;
+}

@@ -1,0 +1,57 @@
+import { ZodError } from "zod";
+import { logger } from "../log";
+import { ApiError, type ErrorDetail } from "./api-error";
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+
+export function successResponse(options: {
+  requestId: string;
+  status?: number;
+  message: string;
+  data: unknown;
+  headers?: Record<string, string>;
+}): Response {
+  const status = options.status ?? 200;
+  const body = { code: status, status: "success", message: options.message, data: options.data ?? null };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...JSON_HEADERS, "x-request-id": options.requestId, ...options.headers },
+  });
+}
+
+export function errorBody(error: ApiError, requestId: string) {
+  return {
+    code: error.status,
+    status: "error",
+    message: error.message,
+    error: {
+      name: error.errorName,
+      requestId,
+      ...(error.details && error.details.length > 0 ? { details: error.details } : {}),
+    },
+  };
+}
+
+export function zodDetails(error: ZodError, prefix?: string): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(root)",
+    message: issue.message,
+  }));
+}
+
+/** Any thrown value becomes the contract's envelope; unknown ones a generic 500 that leaks nothing. */
+export function toErrorResponse(thrown: unknown, requestId: string, extraHeaders?: Record<string, string>): Response {
+  let error: ApiError;
+  if (thrown instanceof ApiError) {
+    error = thrown;
+  } else if (thrown instanceof ZodError) {
+    error = new ApiError("validation_error", "The request is invalid.", zodDetails(thrown));
+  } else {
+    logger.error({ requestId, err: thrown }, "unhandled error");
+    error = new ApiError("internal_error", "An unexpected error occurred. Quote the request id when reporting it.");
+  }
+  return new Response(JSON.stringify(errorBody(error, requestId)), {
+    status: error.status,
+    headers: { ...JSON_HEADERS, "x-request-id": requestId, ...extraHeaders, ...error.headers },
+  });
+}

@@ -1,0 +1,47 @@
+// `npm start`: build when needed, migrate, greet with the demo merchant, then serve.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { ConfigError, getConfig } from "../lib/config";
+import { closeDatabase, getDatabase } from "../lib/db/client";
+import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
+import { listMerchants } from "../lib/merchants/list-merchants";
+
+const nextBin = "node_modules/next/dist/bin/next";
+
+async function main() {
+  const config = getConfig();
+  if (!existsSync(".next/BUILD_ID") || process.argv.includes("--rebuild")) {
+    console.log("Building the gateway (first start)...");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+
+  const { db, driver } = await getDatabase();
+  if (config.isSandbox) {
+    const created = await ensureDemoMerchant(db, config.publicBaseUrl);
+    if (created) {
+      console.log("\nDemo merchant created. Its secrets are shown this once:\n" + JSON.stringify(created, null, 2));
+    } else {
+      const demo = (await listMerchants(db)).find((merchant) => merchant.name === "Demo Shop");
+      if (demo) {
+        console.log(
+          `\nDemo merchant: service ${demo.service}, client id ${demo.clientId}, publishable key ${demo.publishableKey}` +
+            `\n(new client secret: npm run merchant -- rotate-secret --client-id ${demo.clientId}, with the gateway stopped on the embedded database)`,
+        );
+      }
+    }
+  }
+  await closeDatabase();
+
+  console.log(`\nGateway (${config.APP_ENV}, ${driver}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`);
+  const server = spawn(process.execPath, [nextBin, "start", "-p", String(config.PORT), "-H", config.HOST], {
+    stdio: "inherit",
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+  server.on("exit", (code) => process.exit(code ?? 0));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+import { basicBearer } from "@/lib/auth/detect-credential";
+import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A thin fetch wrapper: tests read status, headers and the parsed envelope. */
+export function apiClient(baseUrl: string) {
+  async function call<T = any>(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: "manual" });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // Not JSON: tests assert on the text.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+  return {
+    call,
+    get: <T = any>(path: string, headers?: Record<string, string>) => call<T>("GET", path, { headers }),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>("POST", path, { body, headers }),
+    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>("PUT", path, { body, headers }),
+    delete: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>("DELETE", path, { body, headers }),
+  };
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;
+
+/** client_auth headers for a merchant's server. */
+export function clientAuth(merchant: OnboardedMerchant, extra: Record<string, string> = {}) {
+  return { authorization: basicBearer(merchant.clientId, merchant.clientSecret), ...extra };
+}
+
+/** merchant_auth headers for a browser holding one intent's client secret. */
+export function merchantAuth(merchant: OnboardedMerchant, clientSecret: string, extra: Record<string, string> = {}) {
+  return { authorization: `Bearer ${merchant.publishableKey}`, "x-client-secret": clientSecret, ...extra };
+}
+
+/** user_auth headers for a signed-in customer. */
+export function userAuth(merchant: OnboardedMerchant, accessToken: string, extra: Record<string, string> = {}) {
+  return { "x-client-token": accessToken, "x-service": merchant.service, ...extra };
+}
