@@ -1,0 +1,46 @@
+import type { Db } from "../db/client";
+import { getDb } from "../db/client";
+import { logger } from "../log";
+
+/**
+ * A periodic task (expiry sweep, webhook delivery, ...). Jobs must be safe to run in
+ * several processes at once: they claim work in PostgreSQL (SKIP LOCKED, conditional
+ * updates), never through process memory.
+ */
+export interface BackgroundJob {
+  name: string;
+  intervalMs: number;
+  /** Returns how many items it handled; a full batch makes the loop run again at once. */
+  run(db: Db): Promise<number | void>;
+}
+
+export interface RunningJobs {
+  stop(): Promise<void>;
+}
+
+export function startBackgroundJobs(jobs: BackgroundJob[]): RunningJobs {
+  let stopped = false;
+  const loops = jobs.map(async (job) => {
+    while (!stopped) {
+      try {
+        await job.run(await getDb());
+      } catch (error) {
+        logger.error({ err: error, job: job.name }, "background job failed");
+      }
+      await sleep(job.intervalMs, () => stopped);
+    }
+  });
+  return {
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+async function sleep(ms: number, isStopped: () => boolean) {
+  const step = Math.min(ms, 200);
+  for (let waited = 0; waited < ms && !isStopped(); waited += step) {
+    await new Promise((resolve) => setTimeout(resolve, step));
+  }
+}
