@@ -1,0 +1,74 @@
+// Smoke test of the README's run command: `npm start` on a fresh embedded database must
+// build if needed, migrate, print a demo merchant, and serve the API with those credentials.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const port = Number(process.env.SMOKE_PORT ?? 3311);
+const baseUrl = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), "gateway-smoke-"));
+const env = { ...process.env, PORT: String(port), PUBLIC_BASE_URL: baseUrl, PGLITE_DIR: path.join(dataDir, "db") };
+delete env.DATABASE_URL;
+
+const results: { name: string; ok: boolean; detail?: string }[] = [];
+function check(name: string, ok: boolean, detail?: string) {
+  results.push({ name, ok, detail });
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail && !ok ? `: ${detail}` : ""}`);
+}
+
+const server = spawn("npm", ["start"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+let output = "";
+server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+
+async function main() {
+  const demo = await waitFor(() => {
+    const match = /Demo merchant created[^\n]*\n(\{[\s\S]*?\n\})/.exec(output);
+    return match ? (JSON.parse(match[1]!) as Record<string, string>) : null;
+  }, 240_000);
+  check("prints the demo merchant's credentials", Boolean(demo.clientId && demo.clientSecret && demo.publishableKey));
+  const authorization = `Bearer ${Buffer.from(`${demo.clientId}:${demo.clientSecret}`).toString("base64")}`;
+
+  const created = await waitFor(async () => {
+    try {
+      const response = await fetch(`${baseUrl}/api/v1/customers`, {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Smoke Test", phone: "+213555000111" }),
+      });
+      return response;
+    } catch {
+      return null;
+    }
+  }, 60_000);
+  check("serves the API with the demo credentials (POST /customers 201)", created.status === 201, String(created.status));
+
+  const unknown = await fetch(`${baseUrl}/api/v1/does-not-exist`);
+  check("answers a JSON 404 for unknown API paths", unknown.status === 404 && (await unknown.json()).error?.name === "not_found");
+}
+
+async function waitFor<T>(probe: () => T | null | Promise<T | null>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value) return value;
+    if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`timed out; server output:\n${output}`);
+}
+
+main()
+  .catch((error: unknown) => check("npm start smoke run", false, String(error)))
+  .finally(() => {
+    try {
+      process.kill(-server.pid!, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    const failed = results.filter((result) => !result.ok).length;
+    console.log(`smoke: ${results.length - failed} passed, ${failed} failed`);
+    process.exit(failed === 0 ? 0 : 1);
+  });
