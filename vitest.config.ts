@@ -8,6 +8,8 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/setup-env.ts"],
     pool: "forks",
+    // next-intl imports `next/server` without an extension, which only a bundler resolves.
+    server: { deps: { inline: ["next-intl"] } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -17,6 +17,13 @@ const configSchema = z
     WALLET_PROVIDER_URL: z.url().optional(),
     WALLET_PROVIDER_API_KEY: z.string().min(1).optional(),
     CARD_PROVIDER_SECRET_KEY: z.string().min(1).optional(),
+    // Seconds to wait before each webhook retry (the first attempt is immediate); when the
+    // last one fails too, the notification is abandoned. Tests shorten it.
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "must be comma-separated seconds, e.g. 5,300,1800")
+      .default("5,300,1800,7200,18000,36000,36000")
+      .transform((list) => list.split(",").map(Number)),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;
@@ -29,6 +36,10 @@ const configSchema = z
       "CARD_PROVIDER_SECRET_KEY",
     ] as const) {
       if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when APP_ENV=production" });
+    }
+    // Contract section 7: retries go on for at least 24 hours.
+    if (env.WEBHOOK_RETRY_SCHEDULE.reduce((sum, seconds) => sum + seconds, 0) < 86_400) {
+      ctx.addIssue({ code: "custom", path: ["WEBHOOK_RETRY_SCHEDULE"], message: "must span at least 24 hours in production" });
     }
   });
 

@@ -1,35 +1,134 @@
-import pino from "pino";
+import { AsyncLocalStorage } from "node:async_hooks";
+import pino, { type DestinationStream, type Logger } from "pino";
 
-// Credentials never reach a log line, whatever object carries them.
+/**
+ * Credentials never reach a log line, whatever carries them. Two layers: fields redacted
+ * by name (cheap, exact), then every string of the finished line scrubbed of anything
+ * shaped like one of our credentials, which catches a secret inside an error message, a
+ * stack or a field nobody thought to name.
+ */
 const REDACTED_FIELDS = [
   "authorization",
   "clientSecret",
   "client_secret",
   "accessToken",
+  "access_token",
   "refreshToken",
+  "refresh_token",
+  "clientToken",
+  "client_token",
   "token",
   "otp",
   "code",
   "cardNumber",
+  "card_number",
   "number",
+  "pan",
   "cvc",
+  "cvv",
   "webhookSecret",
+  "webhook_secret",
+  "webhookSecretEncrypted",
   "publishableKey",
   "password",
   "secret",
+  "secretHash",
+  "apiKey",
+  "api_key",
+  "cookie",
+  "GATEWAY_SECRET",
+  "CARD_PROVIDER_SECRET_KEY",
+  "WALLET_PROVIDER_API_KEY",
+  "DATABASE_URL",
+  "REDIS_URL",
+];
+const REDACTED_HEADERS = ["authorization", "x-client-secret", "x-client-token", "cookie", "set-cookie"];
+
+// pino paths have no recursive wildcard: name fields at the top and two levels down.
+const REDACT_PATHS = [
+  ...REDACTED_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
+  ...REDACTED_HEADERS.flatMap((header) => [`headers["${header}"]`, `*.headers["${header}"]`]),
 ];
 
-export const logger = pino({
-  level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
-  base: undefined,
-  redact: {
-    paths: [
-      ...REDACTED_FIELDS,
-      ...REDACTED_FIELDS.map((field) => `*.${field}`),
-      'headers["authorization"]',
-      'headers["x-client-secret"]',
-      'headers["x-client-token"]',
-    ],
-    censor: "[redacted]",
-  },
-});
+const CENSOR = "[redacted]";
+
+/** Credential shapes this gateway issues or receives, each replaced where it appears in a string. */
+const CREDENTIAL_SHAPES: [RegExp, string][] = [
+  // Payment client secret: keep the payment id, which support needs and which is no credential.
+  [/(pa_[0-9a-f-]{36}_secret_)[0-9a-f]+/gi, `$1${CENSOR}`],
+  // Customer access and refresh tokens, webhook secrets, publishable keys.
+  [/\b(cat_|crt_|whsec_|pk_service_)[A-Za-z0-9+/=_-]+/g, `$1${CENSOR}`],
+  // Any bearer credential (client_auth's base64 pair, a publishable key, a token).
+  [/\b(Bearer\s+)[^\s"\\]+/gi, `$1${CENSOR}`],
+  // A client secret as issued: 32 random bytes in unpadded base64url, 43 characters.
+  [/(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, CENSOR],
+];
+
+// A run of 13 to 19 digits (not a phone: no leading +) that passes the Luhn check.
+const CARD_NUMBER = /(?<![\d+])\d{13,19}(?!\d)/g;
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+
+/** Scrubs credential-shaped text from the string literals of one JSON log line. */
+export function scrubCredentials(line: string): string {
+  return line.replace(JSON_STRING, (literal) => {
+    let scrubbed = literal;
+    for (const [shape, replacement] of CREDENTIAL_SHAPES) scrubbed = scrubbed.replace(shape, replacement);
+    return scrubbed.replace(CARD_NUMBER, (digits) => (passesLuhn(digits) ? CENSOR : digits));
+  });
+}
+
+function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** What every log line written while serving one request carries. */
+export interface RequestLogContext {
+  requestId: string;
+  authMode?: string;
+  service?: string;
+}
+
+const requestContext = new AsyncLocalStorage<RequestLogContext>();
+
+/** Runs `fn` with `context` attached to every log line it (and anything it awaits) writes. */
+export function runWithLogContext<T>(context: RequestLogContext, fn: () => T): T {
+  return requestContext.run(context, fn);
+}
+
+/** The current request's context, to add what becomes known later (auth mode, service). */
+export function currentLogContext(): RequestLogContext | undefined {
+  return requestContext.getStore();
+}
+
+/** Adds what auth learned to the rest of the request's log lines. */
+export function noteRequestPrincipal(principal: { mode: string; service?: { code: string } }): void {
+  const context = requestContext.getStore();
+  if (!context) return;
+  context.authMode = principal.mode;
+  if (principal.service) context.service = principal.service.code;
+}
+
+export function createLogger(options: { destination?: DestinationStream; level?: string } = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
+      base: undefined,
+      // Fields the call itself passes win over the context's (pino's default merge).
+      mixin: () => ({ ...requestContext.getStore() }),
+      redact: { paths: REDACT_PATHS, censor: CENSOR },
+      hooks: { streamWrite: scrubCredentials },
+    },
+    options.destination,
+  );
+}
+
+export const logger = createLogger();

@@ -5,6 +5,7 @@ import { ConfigError, getConfig } from "../lib/config";
 import { closeDatabase, getDb } from "../lib/db/client";
 import { listMerchants } from "../lib/merchants/list-merchants";
 import { onboardMerchant } from "../lib/merchants/onboard-merchant";
+import { onboardMerchantInput } from "../lib/merchants/onboard-merchant.schema";
 import { rotateClientSecret } from "../lib/merchants/rotate-client-secret";
 
 const USAGE = `Usage:
@@ -30,18 +31,28 @@ async function main(argv: string[]) {
     },
   });
   getConfig();
-  const db = await getDb();
-  try {
-    switch (command) {
-      case "create": {
-        const merchant = await onboardMerchant(db, {
+  // Everything is validated before the database opens: bad input touches nothing, and is
+  // told as such even while a running gateway holds the embedded database.
+  if (command !== "create" && command !== "list" && command !== "rotate-secret") {
+    throw new UsageError(command ? `Unknown command ${command}` : "Give a command");
+  }
+  if (command === "rotate-secret" && !values["client-id"]) throw new UsageError("rotate-secret needs --client-id");
+  const createInput =
+    command === "create"
+      ? onboardMerchantInput.parse({
           name: values.name ?? "",
           countries: (values.country ?? []).map((code) => code.toUpperCase()),
           redirectUrl: values["redirect-url"],
           webhookUrl: values["webhook-url"],
           origins: values.origin ?? [],
           cardProviderPublishableKey: values["card-provider-key"],
-        });
+        })
+      : undefined;
+  const db = await getDb();
+  try {
+    switch (command) {
+      case "create": {
+        const merchant = await onboardMerchant(db, createInput!);
         print(merchant, values.json, "Merchant created. The secrets below are shown this once:");
         return;
       }
@@ -49,12 +60,9 @@ async function main(argv: string[]) {
         print(await listMerchants(db), values.json, "Merchants:");
         return;
       case "rotate-secret": {
-        if (!values["client-id"]) throw new UsageError("rotate-secret needs --client-id");
-        print(await rotateClientSecret(db, values["client-id"]), values.json, "New client secret (shown this once):");
+        print(await rotateClientSecret(db, values["client-id"]!), values.json, "New client secret (shown this once):");
         return;
       }
-      default:
-        throw new UsageError(command ? `Unknown command ${command}` : "Give a command");
     }
   } finally {
     await closeDatabase();
@@ -71,11 +79,27 @@ function print(value: unknown, json: boolean, heading: string) {
   }
 }
 
+// Validation speaks of the flags the operator typed, not of the schema's field names.
+const FLAG_OF_FIELD: Record<string, string> = {
+  name: "--name",
+  countries: "--country",
+  redirectUrl: "--redirect-url",
+  webhookUrl: "--webhook-url",
+  origins: "--origin",
+  cardProviderPublishableKey: "--card-provider-key",
+};
+
+const isParseArgsError = (error: unknown) => String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS");
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ZodError) {
-    for (const issue of error.issues) process.stderr.write(`${issue.path.join(".") || "input"}: ${issue.message}\n`);
-  } else if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n${USAGE}\n`);
+    for (const issue of error.issues) {
+      const field = String(issue.path[0] ?? "");
+      process.stderr.write(`${FLAG_OF_FIELD[field] ?? (issue.path.join(".") || "input")}: ${issue.message}\n`);
+    }
+    process.stderr.write(`${USAGE}\n`);
+  } else if (error instanceof UsageError || isParseArgsError(error)) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
   } else if (error instanceof ConfigError || error instanceof Error) {
     process.stderr.write(`${error.message}\n`);
   } else {

@@ -8,7 +8,7 @@ import path from "node:path";
 const port = Number(process.env.SMOKE_PORT ?? 3311);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "gateway-smoke-"));
-const env = { ...process.env, PORT: String(port), PUBLIC_BASE_URL: baseUrl, PGLITE_DIR: path.join(dataDir, "db") };
+const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PUBLIC_BASE_URL: baseUrl, PGLITE_DIR: path.join(dataDir, "db") };
 delete env.DATABASE_URL;
 
 const results: { name: string; ok: boolean; detail?: string }[] = [];

@@ -2,9 +2,11 @@ import type { z } from "zod";
 import { authenticate } from "../auth/authenticate";
 import type { AuthMode, PrincipalOf } from "../auth/principal";
 import { getDb, type Db } from "../db/client";
+import { claimIdempotencyKey, NO_IDEMPOTENCY, type IdempotencyScope } from "../idempotency/claim-idempotency-key";
+import { REPLAYED_HEADER } from "../idempotency/idempotency.schema";
 import { ApiError } from "./api-error";
 import { readJsonBody } from "./read-json-body";
-import { requestIdFor } from "./request-id";
+import { withRequestScope, type RequestScope } from "./request-scope";
 import { successResponse, toErrorResponse, zodDetails } from "./respond";
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -20,6 +22,8 @@ export interface EndpointSpec<M extends AuthMode, B, Q, H> {
   query?: Q;
   headers?: H;
   status?: 200 | 201;
+  /** Contract 5: honour an Idempotency-Key header; the name scopes keys to this endpoint. */
+  idempotent?: string;
 }
 
 export interface EndpointContext<M extends AuthMode, B, Q, H> {
@@ -31,6 +35,8 @@ export interface EndpointContext<M extends AuthMode, B, Q, H> {
   body: Parsed<B>;
   query: Parsed<Q>;
   headers: Parsed<H>;
+  /** Hands the domain operation a hook that remembers the answer inside its transaction. */
+  idempotency: IdempotencyScope;
 }
 
 export interface EndpointResult {
@@ -48,8 +54,10 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
   spec: EndpointSpec<M, B, Q, H>,
   handler: (context: EndpointContext<M, B, Q, H>) => Promise<EndpointResult>,
 ) {
-  return async (request: Request, routeContext: RouteContext): Promise<Response> => {
-    const requestId = requestIdFor(request);
+  return (request: Request, routeContext: RouteContext): Promise<Response> =>
+    withRequestScope(request, (scope) => serve(request, routeContext, scope));
+
+  async function serve(request: Request, routeContext: RouteContext, { requestId, rateLimit }: RequestScope): Promise<Response> {
     try {
       const params = flattenParams(await routeContext.params);
       const db = await getDb();
@@ -58,10 +66,19 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
             modes: spec.auth,
             paymentId: params.id ?? params.paymentActionId,
             requireServiceHeader: spec.requireServiceHeader,
+            rateLimit,
           })
         : undefined;
       const rawBody = spec.body ? await readJsonBody(request) : undefined;
       const input = parseInputs(spec, request, rawBody);
+      const defaultStatus = spec.status ?? 200;
+      const claim =
+        spec.idempotent && principal
+          ? await claimIdempotencyKey(db, { request, principal, endpoint: spec.idempotent, body: rawBody, defaultStatus })
+          : NO_IDEMPOTENCY;
+      if (claim.kind === "replay") {
+        return successResponse({ requestId, ...claim.response, headers: { [REPLAYED_HEADER]: "true" } });
+      }
       const result = await handler({
         db,
         request,
@@ -69,12 +86,19 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         params,
         principal: principal as EndpointContext<M, B, Q, H>["principal"],
         ...input,
-      } as EndpointContext<M, B, Q, H>);
-      return successResponse({ requestId, status: result.status ?? spec.status ?? 200, ...result });
+        idempotency: claim.scope,
+      } as EndpointContext<M, B, Q, H>).catch(async (error: unknown) => {
+        if (claim.kind === "owned") await claim.abandon(db);
+        throw error;
+      });
+      if (claim.kind === "owned") {
+        await claim.settle(db, { status: result.status ?? defaultStatus, message: result.message, data: result.data });
+      }
+      return successResponse({ requestId, status: result.status ?? defaultStatus, ...result });
     } catch (error) {
       return toErrorResponse(error, requestId);
     }
-  };
+  }
 }
 
 /** Validates body, query and headers together so `details` lists every failing field. */
@@ -86,6 +110,12 @@ function parseInputs(spec: { body?: unknown; query?: unknown; headers?: unknown 
     query: Object.fromEntries(new URL(request.url).searchParams),
     headers: Object.fromEntries(request.headers),
   };
+  // A `%00` in the query decodes to U+0000, which PostgreSQL text cannot hold (a 500 otherwise).
+  for (const [name, value] of Object.entries(sources.query)) {
+    if (name.includes("\0") || value.includes("\0")) {
+      details.push({ path: `query.${name.replace(/\0/g, "")}`, message: "must not contain the character U+0000" });
+    }
+  }
   for (const part of ["body", "query", "headers"] as const) {
     const schema = spec[part] as Schema | undefined;
     if (!schema) continue;

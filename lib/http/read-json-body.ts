@@ -16,14 +16,60 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())) {
     throw new ApiError("unsupported_media_type", "Send the body as application/json.");
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new ApiError("validation_error", "The body is not valid JSON.", [{ path: "(body)", message: "malformed JSON" }]);
   }
+  const unsafe = findUnstorableValue(parsed);
+  if (unsafe) {
+    throw new ApiError("validation_error", "The request is invalid.", [
+      { path: unsafe.path.join(".") || "(root)", message: unsafe.message },
+    ]);
+  }
+  return parsed;
 }
 
-async function readCapped(request: Request): Promise<string> {
+/** Deeper than any body of this API needs; deeper still costs every recursive reader a stack. */
+export const MAX_JSON_DEPTH = 32;
+
+// An unpaired UTF-16 surrogate: JSON allows it as an escape, UTF-8 (and so PostgreSQL) cannot hold it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The first value PostgreSQL could not store as sent, or that nests too deeply for the
+ * recursive code after us (zod, idempotency fingerprints, jsonb): each would otherwise
+ * surface as a 500 or be stored altered. Iterative, so a hostile depth cannot overflow it.
+ */
+function findUnstorableValue(root: unknown): { path: string[]; message: string } | null {
+  const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") {
+      const problem = stringProblem(value);
+      if (problem) return { path, message: problem };
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= MAX_JSON_DEPTH) return { path, message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
+    for (const [key, item] of Object.entries(value)) {
+      const problem = stringProblem(key);
+      if (problem) return { path: [...path, key], message: problem };
+      stack.push({ value: item, path: [...path, key] });
+    }
+  }
+  return null;
+}
+
+function stringProblem(value: string): string | null {
+  if (value.includes("\0")) return "must not contain the character U+0000";
+  if (LONE_SURROGATE.test(value)) return "must be well-formed Unicode (no unpaired surrogate)";
+  return null;
+}
+
+/** The raw body text, at most 64 KiB (a signed webhook is verified on the exact bytes). */
+export async function readCapped(request: Request): Promise<string> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -5,5 +5,10 @@ import { routing } from "./routing";
 export default getRequestConfig(async ({ requestLocale }) => {
   const requested = await requestLocale;
   const locale = hasLocale(routing.locales, requested) ? requested : routing.defaultLocale;
-  return { locale, messages: (await import(`../../messages/${locale}.json`)).default };
+  return {
+    locale,
+    messages: (await import(`../../messages/${locale}.json`)).default,
+    // Server and browser must format alike, or hydration would disagree.
+    timeZone: "UTC",
+  };
 });

@@ -3,10 +3,10 @@ import { z } from "zod";
 const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
 
 export const onboardMerchantInput = z.object({
-  name: z.string().trim().min(1).max(120),
+  name: z.string().trim().min(1, "is required").max(120),
   countries: z
     .array(z.string().regex(/^[A-Z]{3}$/, "must be an ISO 3166-1 alpha-3 code such as DZA"))
-    .min(1, "give at least one --country")
+    .min(1, "at least one country is required")
     .transform((codes) => [...new Set(codes)]),
   redirectUrl: httpUrl.optional(),
   webhookUrl: httpUrl.optional(),

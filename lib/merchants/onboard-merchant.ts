@@ -4,6 +4,8 @@ import type { Db } from "../db/client";
 import { apiCredentials, services, tenants } from "../db/schema";
 import { encryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import { hashSecret } from "../crypto/secrets";
+import { assertWebhookUrlAllowed, productionWebhookPolicy } from "../notifications/webhook-policy";
+import { seedPaymentMethodCatalog } from "../payment-methods/seed-payment-method-catalog";
 import {
   newClientId,
   newClientSecret,
@@ -19,7 +21,7 @@ import { onboardMerchantInput, type OnboardedMerchant, type OnboardMerchantInput
 export async function onboardMerchant(db: Db, rawInput: OnboardMerchantInput): Promise<OnboardedMerchant> {
   const input = onboardMerchantInput.parse(rawInput);
   const config = getConfig();
-  if (!config.isSandbox) assertProductionReady(input);
+  if (!config.isSandbox) await assertProductionReady(input);
   const gatewayKey = await getGatewayKey(db);
   const clientSecret = newClientSecret();
   const publishableKey = newPublishableKey();
@@ -44,6 +46,7 @@ export async function onboardMerchant(db: Db, rawInput: OnboardMerchantInput): P
         cardProviderPublishableKey,
       })
       .returning();
+    await seedPaymentMethodCatalog(tx, { serviceId: service!.id, countries: input.countries });
     const clientId = newClientId(tenantCode, serviceCode);
     await tx.insert(apiCredentials).values({
       serviceId: service!.id,
@@ -64,9 +67,15 @@ export async function onboardMerchant(db: Db, rawInput: OnboardMerchantInput): P
   });
 }
 
-function assertProductionReady(input: { webhookUrl?: string; cardProviderPublishableKey?: string }) {
+async function assertProductionReady(input: { webhookUrl?: string; cardProviderPublishableKey?: string }) {
   if (input.webhookUrl && !input.webhookUrl.startsWith("https://")) {
     throw new Error("In production the webhook URL must use https.");
+  }
+  // No SSRF: the host must resolve to public addresses only (delivery checks again per connection).
+  if (input.webhookUrl) {
+    await assertWebhookUrlAllowed(input.webhookUrl, productionWebhookPolicy).catch((refused: Error) => {
+      throw new Error(`In production the webhook URL must reach a public address (${refused.message}).`);
+    });
   }
   if (!input.cardProviderPublishableKey) {
     throw new Error("In production give the card provider's publishable key (--card-provider-key).");

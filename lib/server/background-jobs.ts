@@ -10,7 +10,7 @@ import { logger } from "../log";
 export interface BackgroundJob {
   name: string;
   intervalMs: number;
-  /** Returns how many items it handled; a full batch makes the loop run again at once. */
+  /** Returns how many items it handled; any work done makes the loop run again at once. */
   run(db: Db): Promise<number | void>;
 }
 
@@ -22,12 +22,14 @@ export function startBackgroundJobs(jobs: BackgroundJob[]): RunningJobs {
   let stopped = false;
   const loops = jobs.map(async (job) => {
     while (!stopped) {
+      let handled: number | void = 0;
       try {
-        await job.run(await getDb());
+        handled = await job.run(await getDb());
       } catch (error) {
         logger.error({ err: error, job: job.name }, "background job failed");
       }
-      await sleep(job.intervalMs, () => stopped);
+      // Work left over: go again at once instead of idling through a backlog.
+      if (!handled) await sleep(job.intervalMs, () => stopped);
     }
   });
   return {

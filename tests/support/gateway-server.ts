@@ -73,7 +73,7 @@ async function dispatch(request: Request): Promise<Response> {
     route.paramNames.forEach((param, index) => {
       const value = match[index + 1];
       if (value === undefined) return;
-      params[param.name] = param.catchAll ? value.split("/").map(decodeURIComponent) : decodeURIComponent(value);
+      params[param.name] = param.catchAll ? value.split("/").map(safeDecode) : safeDecode(value);
     });
     const module = (await import(route.file)) as Record<string, Handler | undefined>;
     const handler = module[request.method];
@@ -81,6 +81,15 @@ async function dispatch(request: Request): Promise<Response> {
     return handler(request, { params: Promise.resolve(params) });
   }
   return new Response("no route", { status: 404 });
+}
+
+// Next.js hands a malformed %-escape through undecoded rather than failing the request.
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 async function toRequest(incoming: IncomingMessage, baseUrl: string): Promise<Request> {

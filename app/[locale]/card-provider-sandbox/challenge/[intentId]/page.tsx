@@ -1,0 +1,78 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { CardShell } from "@/components/card-shell";
+import { brandName } from "@/lib/cards/card-number";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
+import { formatAmount } from "@/lib/i18n/format-amount";
+import { isLocale } from "@/lib/i18n/locales";
+import { fromMinorUnits } from "@/lib/money/amount";
+import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
+import { ChallengeForm } from "./challenge-form";
+
+interface ChallengePageProps {
+  params: Promise<{ locale: string; intentId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: ChallengePageProps): Promise<Metadata> {
+  const { locale } = await params;
+  if (!isLocale(locale)) return {};
+  const t = await getTranslations({ locale, namespace: "challenge" });
+  return { title: t("title") };
+}
+
+/**
+ * GET /{locale}/card-provider-sandbox/challenge/{intentId}?client_secret=...: the sandbox card
+ * provider's 3DS test page (contract 9), standing in for the bank's. Sandbox only.
+ */
+export default async function ChallengePage({ params, searchParams }: ChallengePageProps) {
+  const { locale, intentId } = await params;
+  if (!isLocale(locale) || !getConfig().isSandbox) notFound();
+  setRequestLocale(locale);
+  const rawQuery = await searchParams;
+  const query = hostedPageQuery(rawQuery);
+  const clientSecret = typeof rawQuery.client_secret === "string" ? rawQuery.client_secret : "";
+  const challenge = await sandboxCardProvider.challengeOf(await getDb(), { intentId, clientSecret });
+  if (!challenge) notFound();
+  // Answered already (back button, reload): the buyer goes on to the gateway.
+  if (challenge.status !== "requires_action" && challenge.returnUrl) {
+    const next = new URL(challenge.returnUrl);
+    next.searchParams.set("payment_intent", challenge.intentId);
+    redirect(next.toString());
+  }
+
+  const t = await getTranslations({ locale, namespace: "challenge" });
+  const tc = await getTranslations({ locale, namespace: "common" });
+  const amount = formatAmount({ amount: fromMinorUnits(challenge.amountMinor, challenge.currency), currency: challenge.currency, locale });
+  return (
+    <CardShell locale={locale} path={`/card-provider-sandbox/challenge/${intentId}`} search={query.search}>
+      <div className="flex flex-col gap-2">
+        <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{t("provider")}</p>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{t("title")}</h1>
+        <p className="text-slate-700">{t("intro")}</p>
+      </div>
+      <dl className="grid gap-4 rounded-xl bg-slate-50 px-4 py-4 ring-1 ring-slate-200">
+        {challenge.brand && challenge.last4 ? (
+          <div className="flex flex-col gap-0.5">
+            <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{t("cardLabel")}</dt>
+            <dd className="text-base font-semibold text-slate-900">{t("card", { brand: brandName(challenge.brand), last4: challenge.last4 })}</dd>
+          </div>
+        ) : null}
+        <div className="flex flex-col gap-0.5">
+          <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{tc("amount")}</dt>
+          <dd className="text-3xl font-bold tracking-tight text-slate-900 tabular-nums">
+            <bdi>{amount}</bdi>
+          </dd>
+        </div>
+      </dl>
+      {challenge.status === "requires_action" ? (
+        <ChallengeForm intentId={challenge.intentId} clientSecret={clientSecret} />
+      ) : (
+        <p className="text-sm text-slate-700">{t("unavailable")}</p>
+      )}
+    </CardShell>
+  );
+}

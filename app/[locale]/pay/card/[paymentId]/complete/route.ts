@@ -1,0 +1,30 @@
+import { getDb } from "@/lib/db/client";
+import { cardPagePath } from "@/lib/hosted/card-page";
+import { returnPagePath } from "@/lib/hosted/hosted-paths";
+import { noStore } from "@/lib/hosted/security-headers";
+import { ApiError } from "@/lib/http/api-error";
+import { isLocale } from "@/lib/i18n/locales";
+import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
+
+/**
+ * GET /{locale}/pay/card/{paymentId}/complete?token=...&payment_intent=...: where the buyer
+ * lands after the provider (Stripe-style return_url). Settling is idempotent and only ever
+ * applies what the provider itself reports, so a GET that a link or a reload repeats is safe.
+ */
+export async function GET(request: Request, context: { params: Promise<{ locale: string; paymentId: string }> }) {
+  const { locale, paymentId } = await context.params;
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
+  const paymentIntentId = url.searchParams.get("payment_intent") ?? "";
+  if (!isLocale(locale) || !token) return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
+  const link = { locale, paymentId, token };
+  let target = returnPagePath(link);
+  try {
+    await completeCardPayment(await getDb(), { paymentId, token, paymentIntentId });
+  } catch (error) {
+    // A wrong token or a foreign intent: the card page decides what the buyer sees.
+    if (!(error instanceof ApiError)) throw error;
+    target = cardPagePath(link);
+  }
+  return new Response(null, { status: 303, headers: { location: target, "cache-control": noStore } });
+}

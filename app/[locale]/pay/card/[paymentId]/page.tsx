@@ -1,0 +1,118 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { AmountDisplay } from "@/components/amount-display";
+import { ButtonLink } from "@/components/button";
+import { CardShell } from "@/components/card-shell";
+import { StatusBanner } from "@/components/status-banner";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { cardCompletePath, cardPageMode } from "@/lib/hosted/card-page";
+import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
+import { returnPagePath } from "@/lib/hosted/hosted-paths";
+import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
+import { isLocale } from "@/lib/i18n/locales";
+import { getCardPage } from "@/lib/payments/hosted/get-card-page";
+import { CardForm } from "./card-form";
+
+interface CardPageProps {
+  params: Promise<{ locale: string; paymentId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: CardPageProps): Promise<Metadata> {
+  const { locale } = await params;
+  if (!isLocale(locale)) return {};
+  const t = await getTranslations({ locale, namespace: "card" });
+  return { title: t("title") };
+}
+
+/** GET /{locale}/pay/card/{paymentId}?token=...: the buyer pays a CARD_PROVIDER payment. */
+export default async function CardPage({ params, searchParams }: CardPageProps) {
+  const { locale, paymentId } = await params;
+  if (!isLocale(locale)) notFound();
+  setRequestLocale(locale);
+  const query = hostedPageQuery(await searchParams);
+  if (!query.token) notFound();
+  const view = await getCardPage(await getDb(), { paymentId, token: query.token });
+  if (!view) notFound();
+  const { payment, confirmation } = view;
+  const link = { locale, paymentId, token: query.token, returnUrl: query.returnUrl };
+
+  const mode = cardPageMode({
+    state: payment.state,
+    expired: payment.expired,
+    paymentMethodCode: payment.paymentMethodCode,
+    hasConfirmation: confirmation !== null,
+    nextActionUrl: confirmation?.nextActionUrl ?? null,
+    answeredProviderIntentId: view.answeredProviderIntentId,
+  });
+  switch (mode) {
+    case "unavailable":
+      notFound();
+    case "finished":
+      redirect(returnPagePath(link));
+    case "complete":
+      redirect(`${cardCompletePath(link)}&payment_intent=${encodeURIComponent(view.answeredProviderIntentId!)}`);
+    case "expired":
+    case "verify":
+    case "enter_card":
+      break;
+  }
+
+  const t = await getTranslations({ locale, namespace: "card" });
+  const tOtp = await getTranslations({ locale, namespace: "otp" });
+  const tReturn = await getTranslations({ locale, namespace: "return" });
+  const expiredTarget =
+    mode === "expired"
+      ? resolveReturnTarget({
+          paymentId,
+          statusCode: 3,
+          redirectUrl: payment.redirectUrl,
+          serviceRedirectUrl: payment.serviceRedirectUrl,
+          allowedOrigins: payment.allowedOrigins,
+        })
+      : null;
+
+  return (
+    <CardShell locale={locale} path={`/pay/card/${paymentId}`} search={query.search}>
+      <div className="flex flex-col gap-2">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{mode === "expired" ? tOtp("expiredTitle") : t("title")}</h1>
+        {mode === "enter_card" ? <p className="text-slate-700">{t("intro")}</p> : null}
+      </div>
+      <AmountDisplay locale={locale} merchantName={payment.merchantName} amount={payment.amount} currency={payment.currency} />
+      {mode === "expired" ? (
+        <div className="flex flex-col gap-4">
+          <StatusBanner tone="warning">{tOtp("expiredBody", { merchant: payment.merchantName })}</StatusBanner>
+          {expiredTarget ? <ButtonLink href={expiredTarget}>{tReturn("continue", { merchant: payment.merchantName })}</ButtonLink> : null}
+        </div>
+      ) : mode === "verify" ? (
+        <div className="flex flex-col gap-4">
+          <StatusBanner tone="info">{t("verificationPending")}</StatusBanner>
+          <ButtonLink href={confirmation!.nextActionUrl!}>{t("continueVerification")}</ButtonLink>
+        </div>
+      ) : (
+        <CardForm
+          locale={locale}
+          confirmation={{
+            publishableKey: confirmation!.publishableKey,
+            clientSecret: confirmation!.clientSecret,
+            confirmUrl: confirmation!.confirmUrl,
+            paymentIntentId: confirmation!.paymentIntentId,
+          }}
+          // The provider sends the buyer back to the gateway's public address only.
+          completeUrl={`${getConfig().publicBaseUrl}${cardCompletePath(link)}`}
+          savedCards={view.savedCards.map(({ id, brand, last4, expMonth, expYear, paymentMethodId }) => ({
+            id,
+            brand,
+            last4,
+            expMonth,
+            expYear,
+            paymentMethodId,
+          }))}
+          checkedCardId={view.checkedCardId}
+        />
+      )}
+    </CardShell>
+  );
+}

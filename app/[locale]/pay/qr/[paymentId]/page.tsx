@@ -1,0 +1,125 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { AmountDisplay } from "@/components/amount-display";
+import { ButtonLink } from "@/components/button";
+import { CardShell } from "@/components/card-shell";
+import { StatusBanner } from "@/components/status-banner";
+import { getDb } from "@/lib/db/client";
+import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
+import { returnPagePath } from "@/lib/hosted/hosted-paths";
+import { qrImagePath, qrPageMode, qrStatusPath, walletAppPath } from "@/lib/hosted/qr-page";
+import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
+import { isLocale } from "@/lib/i18n/locales";
+import { getQrPage } from "@/lib/payments/hosted/get-qr-page";
+import { QrStatus } from "./qr-status";
+
+interface QrPageProps {
+  params: Promise<{ locale: string; paymentId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: QrPageProps): Promise<Metadata> {
+  const { locale } = await params;
+  if (!isLocale(locale)) return {};
+  const t = await getTranslations({ locale, namespace: "qr" });
+  return { title: t("title") };
+}
+
+/**
+ * GET /{locale}/pay/qr/{paymentId}?token=...&returnUrl=...: the QR code the buyer scans with the
+ * wallet app; the page follows the payment by itself and moves on to the return page.
+ */
+export default async function QrPage({ params, searchParams }: QrPageProps) {
+  const { locale, paymentId } = await params;
+  if (!isLocale(locale)) notFound();
+  setRequestLocale(locale);
+  const query = hostedPageQuery(await searchParams);
+  if (!query.token) notFound();
+  const view = await getQrPage(await getDb(), { paymentId, token: query.token });
+  if (!view) notFound();
+  const { payment } = view;
+  const link = { locale, paymentId, token: query.token, returnUrl: query.returnUrl };
+
+  const mode = qrPageMode(payment);
+  switch (mode) {
+    case "unavailable":
+      notFound();
+    case "finished":
+      redirect(returnPagePath(link));
+    case "expired":
+    case "show_code":
+      break;
+  }
+
+  const t = await getTranslations({ locale, namespace: "qr" });
+  const tOtp = await getTranslations({ locale, namespace: "otp" });
+  const tReturn = await getTranslations({ locale, namespace: "return" });
+  const merchant = payment.merchantName;
+  // Not settled yet, so no status code of its own to report: 3, as the expiry will make it.
+  const expiredTarget =
+    mode === "expired"
+      ? resolveReturnTarget({
+          paymentId,
+          statusCode: 3,
+          returnUrl: query.returnUrl,
+          serviceRedirectUrl: payment.serviceRedirectUrl,
+          allowedOrigins: payment.allowedOrigins,
+        })
+      : null;
+
+  return (
+    <CardShell locale={locale} path={`/pay/qr/${paymentId}`} search={query.search}>
+      <div className="flex flex-col gap-2">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{mode === "expired" ? tOtp("expiredTitle") : t("title")}</h1>
+        {mode === "show_code" ? <p className="text-slate-700">{t("intro")}</p> : null}
+      </div>
+      <AmountDisplay locale={locale} merchantName={merchant} amount={payment.amount} currency={payment.currency} />
+      {mode === "expired" ? (
+        <div className="flex flex-col gap-4">
+          <StatusBanner tone="warning">{tOtp("expiredBody", { merchant })}</StatusBanner>
+          {expiredTarget ? <ButtonLink href={expiredTarget}>{tReturn("continue", { merchant })}</ButtonLink> : null}
+        </div>
+      ) : (
+        <>
+          <div className="flex justify-center">
+            {/* A plain img: the PNG comes from our own API, already sized; there is nothing to optimise. */}
+            <img
+              src={qrImagePath({ paymentId, token: link.token })}
+              alt={t("imageAlt")}
+              width={240}
+              height={240}
+              className="size-60 rounded-xl bg-white ring-1 ring-slate-200"
+            />
+          </div>
+          <QrStatus
+            statusPath={qrStatusPath({ paymentId, token: link.token })}
+            returnPath={returnPagePath(link)}
+            labels={{
+              waiting: t("waiting"),
+              successful: t("successful"),
+              authorized: t("authorized"),
+              failed: t("failed"),
+              expired: t("expired"),
+              finished: t("finished"),
+              moving: t("moving"),
+            }}
+          />
+          {view.walletAppToken ? (
+            <div className="flex flex-col gap-3 border-t border-slate-200 pt-5">
+              <p className="text-sm text-slate-700">{t("sandboxHint")}</p>
+              <ButtonLink
+                variant="secondary"
+                href={walletAppPath({ locale, paymentId, token: view.walletAppToken })}
+                target="_blank"
+                rel="noopener"
+              >
+                {t("openWalletApp")}
+              </ButtonLink>
+            </div>
+          ) : null}
+        </>
+      )}
+    </CardShell>
+  );
+}

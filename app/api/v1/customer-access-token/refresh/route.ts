@@ -1,0 +1,15 @@
+import { serviceClock } from "@/lib/clock";
+import { refreshCustomerTokenBody } from "@/lib/customers/customer-token.schema";
+import { refreshCustomerToken } from "@/lib/customers/refresh-customer-token";
+import { endpoint } from "@/lib/http/endpoint";
+
+// POST /api/v1/customer-access-token/refresh
+export const POST = endpoint({ auth: ["client"], body: refreshCustomerTokenBody }, async ({ db, principal, body }) => {
+  const pair = await refreshCustomerToken(db, {
+    serviceId: principal.service.id,
+    refreshToken: body.refreshToken,
+    accessToken: body.accessToken,
+    clock: serviceClock(principal.service),
+  });
+  return { data: pair, message: "Customer access token refreshed." };
+});

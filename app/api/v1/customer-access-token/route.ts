@@ -1,0 +1,17 @@
+import { serviceClock } from "@/lib/clock";
+import { generateCustomerTokenBody } from "@/lib/customers/customer-token.schema";
+import { generateCustomerToken } from "@/lib/customers/generate-customer-token";
+import { endpoint } from "@/lib/http/endpoint";
+
+// POST /api/v1/customer-access-token
+export const POST = endpoint(
+  { auth: ["client"], body: generateCustomerTokenBody, status: 201 },
+  async ({ db, principal, body }) => {
+    const pair = await generateCustomerToken(db, {
+      serviceId: principal.service.id,
+      customerId: body.customerId,
+      clock: serviceClock(principal.service),
+    });
+    return { data: pair, message: "Customer access token created." };
+  },
+);

@@ -1,0 +1,16 @@
+import { endpoint } from "@/lib/http/endpoint";
+import { listAvailablePaymentMethods } from "@/lib/payment-methods/list-available-payment-methods";
+import { availableMethodsHeaders, availableMethodsQuery } from "@/lib/payment-methods/payment-methods.schema";
+
+// GET /api/v1/payment-methods/available?countryCode=DZ
+export const GET = endpoint(
+  { auth: ["client"], query: availableMethodsQuery, headers: availableMethodsHeaders },
+  async ({ db, principal, query, headers }) => ({
+    data: await listAvailablePaymentMethods(db, {
+      service: principal.service,
+      countryCode: query.countryCode,
+      xLocale: headers["x-locale"],
+    }),
+    message: "Available payment methods.",
+  }),
+);

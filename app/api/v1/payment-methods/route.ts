@@ -1,0 +1,12 @@
+import { endpoint } from "@/lib/http/endpoint";
+import { listUserPaymentMethods } from "@/lib/payment-methods/list-user-payment-methods";
+import { userMethodsHeaders, userMethodsQuery } from "@/lib/payment-methods/payment-methods.schema";
+
+// GET /api/v1/payment-methods?amount=...
+export const GET = endpoint(
+  { auth: ["merchant", "user"], requireServiceHeader: true, query: userMethodsQuery, headers: userMethodsHeaders },
+  async ({ db, principal, query, headers }) => ({
+    data: await listUserPaymentMethods(db, { principal, query, headers }),
+    message: "Payment methods.",
+  }),
+);

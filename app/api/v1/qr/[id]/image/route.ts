@@ -1,0 +1,30 @@
+import { getDb } from "@/lib/db/client";
+import { noStore } from "@/lib/hosted/security-headers";
+import { ApiError } from "@/lib/http/api-error";
+import { withRequestScope } from "@/lib/http/request-scope";
+import { toErrorResponse } from "@/lib/http/respond";
+import { renderQrImage } from "@/lib/payments/hosted/render-qr-image";
+
+// GET /api/v1/qr/:id/image?token=... — the QR code as a PNG (metadata.qrImageUrl); not JSON, so not endpoint().
+export function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+  return withRequestScope(request, async ({ requestId }) => {
+    try {
+      const { id } = await context.params;
+      const token = new URL(request.url).searchParams.get("token") ?? "";
+      const png = await renderQrImage(await getDb(), { paymentId: id, token });
+      if (!png) return toErrorResponse(new ApiError("not_found", "No such QR code."), requestId);
+      return new Response(new Uint8Array(png), {
+        headers: {
+          "content-type": "image/png",
+          "content-length": String(png.length),
+          // The URL carries the page token: no shared cache may keep it.
+          "cache-control": noStore,
+          "x-content-type-options": "nosniff",
+          "x-request-id": requestId,
+        },
+      });
+    } catch (error) {
+      return toErrorResponse(error, requestId);
+    }
+  });
+}

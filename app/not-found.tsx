@@ -1,0 +1,18 @@
+import { getLocale } from "next-intl/server";
+import { LinkNotValid } from "@/components/link-not-valid";
+import { isLocale, textDirection } from "@/lib/i18n/locales";
+import { routing } from "@/lib/i18n/routing";
+
+// Any address no route matches, e.g. /fr/pay/nothing: the proxy has already put the URL's
+// locale on the request, so the neutral page speaks the buyer's language.
+export default async function GlobalNotFound() {
+  const requested = await getLocale();
+  const locale = isLocale(requested) ? requested : routing.defaultLocale;
+  return (
+    <html lang={locale} dir={textDirection(locale)}>
+      <body>
+        <LinkNotValid locale={locale} />
+      </body>
+    </html>
+  );
+}

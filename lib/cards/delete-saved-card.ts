@@ -1,0 +1,34 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { UserPrincipal } from "../auth/principal";
+import { serviceClock } from "../clock";
+import type { Db } from "../db/client";
+import { savedCards } from "../db/schema";
+import { ApiError } from "../http/api-error";
+import { cardProvider } from "../providers/card/card-provider";
+import { findSavedCard } from "./list-saved-cards";
+
+/**
+ * Deletes one of the customer's saved cards: it leaves every list and page at once, and the
+ * provider forgets the token so it can never be charged again. Another customer's card, an
+ * unknown id and a card deleted before all answer the same 404.
+ */
+export async function deleteSavedCard(db: Db, options: { principal: UserPrincipal; cardId: string }): Promise<void> {
+  const { principal } = options;
+  const now = serviceClock(principal.service).now();
+  await db.transaction(async (tx) => {
+    const card = await findSavedCard(tx, {
+      serviceId: principal.service.id,
+      customerId: principal.customerId,
+      cardId: options.cardId,
+    });
+    if (!card) throw new ApiError("not_found", "No such card.");
+    const [deleted] = await tx
+      .update(savedCards)
+      .set({ deletedAt: now })
+      .where(and(eq(savedCards.id, card.id), isNull(savedCards.deletedAt)))
+      .returning({ id: savedCards.id });
+    // A parallel delete got there first: the card is gone either way, as this caller asked.
+    if (!deleted) throw new ApiError("not_found", "No such card.");
+    await cardProvider().detachPaymentMethod(tx, { id: card.providerPaymentMethodId });
+  });
+}

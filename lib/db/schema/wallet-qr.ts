@@ -1,0 +1,36 @@
+import { sql } from "drizzle-orm";
+import { check, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { payments } from "./payments";
+
+/**
+ * pending: shown as a QR code, not answered yet; approved: the customer confirmed and the
+ * wallet paid (or reserved); declined: the customer refused in the wallet app; rejected: the
+ * customer confirmed but the wallet could not cover the amount.
+ */
+export const walletQrStatus = pgEnum("wallet_qr_status", ["pending", "approved", "declined", "rejected"]);
+
+/**
+ * The sandbox wallet's record of one QR payment request (one per payment), the way the
+ * OTP challenge is its record of an OTP. Its identifiers are what check reports in the QR
+ * case: `orderId` as paymentOrderId, `id` as microServiceTransactionId, and `approvalCode`.
+ */
+export const walletQrRequests = pgTable(
+  "wallet_qr_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .unique()
+      .references(() => payments.id),
+    orderId: text("order_id").notNull().unique(),
+    status: walletQrStatus("status").notNull().default("pending"),
+    approvalCode: text("approval_code"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+  },
+  (table) => [
+    // An approval code exists exactly for an approved request; any answer has its time.
+    check("wallet_qr_requests_approval_code", sql`(${table.status} = 'approved') = (${table.approvalCode} IS NOT NULL)`),
+    check("wallet_qr_requests_answered", sql`(${table.status} = 'pending') = (${table.answeredAt} IS NULL)`),
+  ],
+);

@@ -1,0 +1,64 @@
+import type { Locale } from "../i18n/routing";
+import type { PaymentState } from "../payments/payment-state";
+
+/** What the hosted card page shows, decided from the payment and its provider intent alone. */
+export type CardPageMode =
+  /** The card form (saved cards and a new card). */
+  | "enter_card"
+  /** The provider waits for the buyer's 3DS challenge: send them back to it. */
+  | "verify"
+  /** The provider answered but the gateway has not settled the payment by it yet: settle now. */
+  | "complete"
+  | "expired"
+  | "finished"
+  | "unavailable";
+
+export interface CardPageFacts {
+  state: PaymentState;
+  expired: boolean;
+  paymentMethodCode: string | null;
+  hasConfirmation: boolean;
+  nextActionUrl: string | null;
+  answeredProviderIntentId: string | null;
+}
+
+export function cardPageMode(facts: CardPageFacts): CardPageMode {
+  switch (facts.state) {
+    case "REQUIRES_ACTION":
+      // A wallet payment also waits in REQUIRES_ACTION, but for its OTP, not a card.
+      if (facts.paymentMethodCode !== "CARD_PROVIDER") return "unavailable";
+      // Settling first: a charge that arrived too late is reversed there, and the return page says so.
+      if (facts.answeredProviderIntentId) return "complete";
+      if (facts.expired) return "expired";
+      if (facts.nextActionUrl) return "verify";
+      return facts.hasConfirmation ? "enter_card" : "unavailable";
+    case "CREATED":
+    case "PROCESSING":
+      return "unavailable";
+    case "PRE_AUTHORIZED":
+    case "SUCCEEDED":
+    case "FAILED":
+    case "CANCELED":
+    case "REFUNDED":
+    case "PARTIALLY_REFUNDED":
+      return "finished";
+  }
+}
+
+export interface CardLinkOptions {
+  locale: Locale;
+  paymentId: string;
+  token: string;
+}
+
+export function cardPagePath({ locale, paymentId, token }: CardLinkOptions): string {
+  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}?${new URLSearchParams({ token }).toString()}`;
+}
+
+/**
+ * Where the buyer lands after the provider (directly, or from its 3DS page, which appends
+ * `payment_intent`): the step that settles the payment and moves on to the return page.
+ */
+export function cardCompletePath({ locale, paymentId, token }: CardLinkOptions): string {
+  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}/complete?${new URLSearchParams({ token }).toString()}`;
+}

@@ -1,0 +1,76 @@
+import type { Locale } from "../i18n/routing";
+import type { QrRequestStatus } from "../providers/wallet/port";
+import type { PaymentState } from "../payments/payment-state";
+
+/** What the hosted QR page shows, decided from the payment alone. */
+export type QrPageMode = "show_code" | "expired" | "finished" | "unavailable";
+
+export function qrPageMode(payment: {
+  state: PaymentState;
+  expired: boolean;
+  transactionType: string | null;
+  paymentMethodCode: string | null;
+}): QrPageMode {
+  // Only a QR intent proceeded with the wallet has a code to show.
+  if (payment.transactionType !== "QR_CODE" || payment.paymentMethodCode !== "WALLET_V2") return "unavailable";
+  switch (payment.state) {
+    case "PROCESSING":
+      return payment.expired ? "expired" : "show_code";
+    case "CREATED":
+    case "REQUIRES_ACTION":
+      return "unavailable";
+    case "PRE_AUTHORIZED":
+    case "SUCCEEDED":
+    case "FAILED":
+    case "CANCELED":
+    case "REFUNDED":
+    case "PARTIALLY_REFUNDED":
+      return "finished";
+  }
+}
+
+/** What the sandbox wallet app shows: the question, or how it was answered. */
+export type WalletAppMode = "awaiting" | "approved" | "declined" | "rejected" | "expired" | "closed";
+
+export function walletAppMode(payment: { state: PaymentState; expired: boolean; qrStatus: QrRequestStatus }): WalletAppMode {
+  switch (payment.qrStatus) {
+    case "approved":
+    case "declined":
+    case "rejected":
+      return payment.qrStatus;
+    case "pending":
+      switch (payment.state) {
+        case "PROCESSING":
+          return payment.expired ? "expired" : "awaiting";
+        // An unanswered request whose payment failed: only the expiry fails it without an answer.
+        case "FAILED":
+          return "expired";
+        case "CREATED":
+        case "REQUIRES_ACTION":
+        case "PRE_AUTHORIZED":
+        case "SUCCEEDED":
+        case "CANCELED":
+        case "REFUNDED":
+        case "PARTIALLY_REFUNDED":
+          return "closed";
+      }
+  }
+}
+
+export interface QrLinkOptions {
+  paymentId: string;
+  token: string;
+}
+
+/** The JSON the QR page polls (relative: the page and the API share the origin). */
+export function qrStatusPath({ paymentId, token }: QrLinkOptions): string {
+  return `/api/v1/qr/${encodeURIComponent(paymentId)}/status?${new URLSearchParams({ token }).toString()}`;
+}
+
+export function qrImagePath({ paymentId, token }: QrLinkOptions): string {
+  return `/api/v1/qr/${encodeURIComponent(paymentId)}/image?${new URLSearchParams({ token }).toString()}`;
+}
+
+export function walletAppPath({ locale, paymentId, token }: QrLinkOptions & { locale: Locale }): string {
+  return `/${locale}/sandbox/wallet/${encodeURIComponent(paymentId)}?${new URLSearchParams({ token }).toString()}`;
+}

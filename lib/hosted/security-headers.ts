@@ -1,0 +1,52 @@
+export interface ContentSecurityPolicyOptions {
+  /** Fresh per request; Next.js reads it back from the request's CSP header and stamps its scripts. */
+  nonce: string;
+  /** `next dev` evaluates code for its overlay; production never does. */
+  development?: boolean;
+  /** Only over https: on plain-http localhost the upgrade would break every asset. */
+  upgradeInsecureRequests?: boolean;
+}
+
+/**
+ * A strict policy for every hosted page: scripts only with this request's nonce (and what
+ * they load, via 'strict-dynamic'), nothing from other origins, never framed, forms only
+ * posted back to us.
+ */
+export function contentSecurityPolicy({ nonce, development = false, upgradeInsecureRequests = false }: ContentSecurityPolicyOptions): string {
+  const directives = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(upgradeInsecureRequests ? ["upgrade-insecure-requests"] : []),
+  ];
+  return directives.join("; ");
+}
+
+/** A nonce of 16 random bytes, base64: unguessable and fresh for each response. */
+export function newNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/** Headers every hosted page answers with, beside its CSP. */
+export const hostedPageHeaders: Readonly<Record<string, string>> = {
+  // payUrl carries the page token: never hand it to the merchant or anyone else in Referer.
+  "Referrer-Policy": "no-referrer",
+  "X-Content-Type-Options": "nosniff",
+  // For browsers that predate frame-ancestors.
+  "X-Frame-Options": "DENY",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+};
+
+/** Pages that carry a token, and the redirects that lead to them, are never stored by any cache. */
+export const noStore = "private, no-store, max-age=0";
+

@@ -1,0 +1,41 @@
+import { logger, runWithLogContext, type RequestLogContext } from "../log";
+import { RequestRateLimit } from "../rate-limit/request-rate-limit";
+import { requestIdFor } from "./request-id";
+
+export interface RequestScope {
+  requestId: string;
+  /** Auth records the request's limits here; its header fields go on the answer, whatever it is. */
+  rateLimit: RequestRateLimit;
+}
+
+/**
+ * What wraps every API request: the request id on every log line written while serving it,
+ * the rate limit fields on its answer, and one access log line at the end (method, path,
+ * status, duration, auth mode, service: never a credential, never the query string).
+ */
+export async function withRequestScope(request: Request, serve: (scope: RequestScope) => Promise<Response>): Promise<Response> {
+  const started = performance.now();
+  const context: RequestLogContext = { requestId: requestIdFor(request) };
+  return runWithLogContext(context, async () => {
+    const rateLimit = new RequestRateLimit();
+    let status = 500;
+    try {
+      const response = await serve({ requestId: context.requestId, rateLimit });
+      for (const [name, value] of Object.entries(rateLimit.headers())) {
+        if (!response.headers.has(name)) response.headers.set(name, value);
+      }
+      status = response.status;
+      return response;
+    } finally {
+      logger.info(
+        {
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+        },
+        "request",
+      );
+    }
+  });
+}

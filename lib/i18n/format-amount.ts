@@ -1,0 +1,27 @@
+import { currencyExponent, isSupportedCurrency } from "../money/currencies";
+import { numberLocale } from "./locales";
+import type { Locale } from "./routing";
+
+export interface FormatAmountOptions {
+  /** Standard units, e.g. 12.345 for 12.345 TND. */
+  amount: number;
+  /** ISO 4217 code. */
+  currency: string;
+  locale: Locale;
+}
+
+/**
+ * An amount as the buyer's language writes it: "TND 12.345", "12,345 TND". The digits come
+ * from our ISO 4217 table, not CLDR's display digits, which differ for a few currencies:
+ * a payment page must show every digit the payment holds.
+ */
+export function formatAmount({ amount, currency, locale }: FormatAmountOptions): string {
+  const digits = isSupportedCurrency(currency) ? currencyExponent(currency) : undefined;
+  return new Intl.NumberFormat(numberLocale(locale), {
+    style: "currency",
+    currency,
+    // The ISO code reads the same in every language and never confuses dinars of two countries.
+    currencyDisplay: "code",
+    ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  }).format(amount);
+}

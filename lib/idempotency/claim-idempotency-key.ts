@@ -1,0 +1,160 @@
+import { and, eq, lt, or, sql } from "drizzle-orm";
+import { callerKey, type Principal } from "../auth/principal";
+import { serviceClock, systemClock, type Clock } from "../clock";
+import type { Db } from "../db/client";
+import { idempotencyKeys } from "../db/schema";
+import { ApiError } from "../http/api-error";
+import { zodDetails } from "../http/respond";
+import {
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_LEASE_SECONDS,
+  IDEMPOTENCY_TTL_MS,
+  idempotencyKeySchema,
+  type RememberedResponse,
+} from "./idempotency.schema";
+import { requestFingerprint } from "./request-fingerprint";
+
+/** The transactional hook a domain operation calls with its result just before it commits. */
+export type BeforeCommit<R> = (tx: Db, result: R) => Promise<void>;
+
+/** What the route handler sees: how to remember its answer inside the operation's transaction. */
+export interface IdempotencyScope {
+  /** A hook for the domain operation; undefined when the request carries no key. */
+  remember<R>(render: (result: R) => { data: unknown; message: string; status?: number }): BeforeCommit<R> | undefined;
+}
+
+export type IdempotencyClaim =
+  | { kind: "none"; scope: IdempotencyScope }
+  | { kind: "replay"; response: RememberedResponse }
+  | {
+      kind: "owned";
+      scope: IdempotencyScope;
+      /** After the handler: remembers the answer unless the operation already did. */
+      settle(db: Db, response: RememberedResponse): Promise<void>;
+      /** After a refusal or failure: forgets the claim so a corrected retry runs. */
+      abandon(db: Db): Promise<void>;
+    };
+
+const noScope: IdempotencyScope = { remember: () => undefined };
+export const NO_IDEMPOTENCY: IdempotencyClaim = { kind: "none", scope: noScope };
+
+/**
+ * Contract section 5. Claims (caller, endpoint, key) before the operation runs, in its own
+ * committed statement, so a concurrent duplicate sees the claim and answers 409. A finished
+ * key replays; a key reused with another path or body is 422.
+ */
+export async function claimIdempotencyKey(
+  db: Db,
+  options: { request: Request; principal: Principal; endpoint: string; body: unknown; defaultStatus: number },
+): Promise<IdempotencyClaim> {
+  const rawKey = options.request.headers.get(IDEMPOTENCY_HEADER);
+  if (rawKey === null) return NO_IDEMPOTENCY;
+  const parsed = idempotencyKeySchema.safeParse(rawKey);
+  if (!parsed.success) {
+    throw new ApiError("validation_error", "The request is invalid.", zodDetails(parsed.error, IDEMPOTENCY_HEADER));
+  }
+  const scope = {
+    callerKey: callerKey(options.principal),
+    endpoint: options.endpoint,
+    key: parsed.data,
+    requestHash: requestFingerprint(options.request.method, new URL(options.request.url).pathname, options.body),
+  };
+  const clock: Clock = "service" in options.principal ? serviceClock(options.principal.service) : systemClock;
+
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const now = clock.now();
+    const claimed = await insertClaim(db, scope, now);
+    if (claimed) return ownedClaim(claimed.id, options.defaultStatus);
+
+    const [existing] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.callerKey, scope.callerKey),
+          eq(idempotencyKeys.endpoint, scope.endpoint),
+          eq(idempotencyKeys.key, scope.key),
+        ),
+      );
+    if (!existing) continue; // Purged between the two statements: claim again.
+    if (existing.requestHash !== scope.requestHash) {
+      throw new ApiError(
+        "idempotency_conflict",
+        "This Idempotency-Key was already used with different parameters.",
+      );
+    }
+    if (existing.state === "in_progress") {
+      throw new ApiError("request_in_progress", "A request with this Idempotency-Key is still being processed.");
+    }
+    const body = existing.responseBody as { message: string; data: unknown };
+    return { kind: "replay", response: { status: existing.responseStatus ?? 200, message: body.message, data: body.data } };
+  }
+  throw new Error("idempotency key could not be claimed");
+}
+
+/**
+ * Inserts the claim, or takes over a row that expired (24 h) or whose request died while
+ * holding it (lease passed, same parameters). Null: someone else's live claim or answer.
+ */
+async function insertClaim(
+  db: Db,
+  scope: { callerKey: string; endpoint: string; key: string; requestHash: string },
+  now: Date,
+) {
+  const lockedUntil = sql`now() + make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS})`;
+  const [row] = await db
+    .insert(idempotencyKeys)
+    .values({ ...scope, lockedUntil, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.callerKey, idempotencyKeys.endpoint, idempotencyKeys.key],
+      set: {
+        requestHash: sql`excluded.request_hash`,
+        state: "in_progress",
+        responseStatus: null,
+        responseBody: null,
+        lockedUntil: sql`excluded.locked_until`,
+        expiresAt: sql`excluded.expires_at`,
+        createdAt: sql`now()`,
+      },
+      setWhere: or(
+        lt(idempotencyKeys.expiresAt, now),
+        and(
+          eq(idempotencyKeys.state, "in_progress"),
+          lt(idempotencyKeys.lockedUntil, sql`now()`),
+          eq(idempotencyKeys.requestHash, sql`excluded.request_hash`),
+        ),
+      ),
+    })
+    .returning({ id: idempotencyKeys.id });
+  return row ?? null;
+}
+
+function ownedClaim(id: string, defaultStatus: number): IdempotencyClaim {
+  let rememberedInTransaction = false;
+  const store = (db: Db, response: RememberedResponse) =>
+    db
+      .update(idempotencyKeys)
+      .set({
+        state: "completed",
+        responseStatus: response.status,
+        responseBody: { message: response.message, data: response.data ?? null },
+      })
+      .where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress")));
+
+  return {
+    kind: "owned",
+    scope: {
+      remember: (render) => async (tx, result) => {
+        const rendered = render(result);
+        await store(tx, { status: rendered.status ?? defaultStatus, message: rendered.message, data: rendered.data });
+        rememberedInTransaction = true;
+      },
+    },
+    async settle(db, response) {
+      if (!rememberedInTransaction) await store(db, response);
+    },
+    async abandon(db) {
+      await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress")));
+    },
+  };
+}

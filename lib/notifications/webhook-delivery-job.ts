@@ -1,0 +1,12 @@
+import type { BackgroundJob } from "../server/background-jobs";
+import { deliverDueNotifications } from "./deliver-due-notifications";
+
+/**
+ * Sends due notifications. Safe in any number of processes on one database: each claims its
+ * own rows (SKIP LOCKED) under a lease. Each run drains everything due before it returns.
+ */
+export const webhookDeliveryJob: BackgroundJob = {
+  name: "webhook-delivery",
+  intervalMs: 500,
+  run: (db) => deliverDueNotifications(db),
+};

@@ -1,0 +1,50 @@
+import type { PaymentMethodCode } from "../payments/proceed-payment.schema";
+
+export type Archetype = "IN_SDK" | "REDIRECT";
+
+export interface CatalogDefault {
+  code: PaymentMethodCode;
+  name: string;
+  displayNames: Record<"en" | "fr" | "ar", string>;
+  imagePath: string;
+  archetype: Archetype;
+  position: number;
+}
+
+/**
+ * What onboarding enables in each country (contract section 9). Both methods are REDIRECT:
+ * the wallet's OTP and the card's entry (with 3DS) happen on the gateway's hosted pages and
+ * the buyer comes back afterwards. The card is deliberately not IN_SDK: the card number and
+ * CVC never enter the merchant's page, which keeps merchants out of card-data scope; the
+ * publishable key endpoint stays for SDKs that confirm with the provider themselves.
+ */
+export const CATALOG_DEFAULTS: readonly CatalogDefault[] = [
+  {
+    code: "WALLET_V2",
+    name: "wallet-v2",
+    displayNames: { en: "Wallet", fr: "Portefeuille", ar: "المحفظة" },
+    imagePath: "/payment-methods/wallet.svg",
+    archetype: "REDIRECT",
+    position: 10,
+  },
+  {
+    code: "CARD_PROVIDER",
+    name: "card-provider",
+    displayNames: { en: "Bank card", fr: "Carte bancaire", ar: "البطاقة البنكية" },
+    imagePath: "/payment-methods/card.svg",
+    archetype: "REDIRECT",
+    position: 20,
+  },
+];
+
+/** A saved card's picture: its brand's logo, else the generic card. */
+export function brandImagePath(brand: string): string {
+  switch (brand) {
+    case "visa":
+      return "/payment-methods/visa.svg";
+    case "mastercard":
+      return "/payment-methods/mastercard.svg";
+    default:
+      return "/payment-methods/card.svg";
+  }
+}

@@ -1,0 +1,40 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { ServiceContext } from "../auth/principal";
+import type { Db } from "../db/client";
+import { paymentMethodCatalog } from "../db/schema";
+import { alpha3Of } from "../geo/countries";
+import { ApiError } from "../http/api-error";
+import { pageLocaleOf } from "../payments/pay-url";
+import { toPaymentMethodItem, type PaymentMethodItem } from "./payment-method-views";
+
+/** The enabled catalog rows of a service in one country (alpha-3), in display order. */
+export function catalogRows(db: Db, options: { serviceId: string; country: string }) {
+  return db
+    .select()
+    .from(paymentMethodCatalog)
+    .where(
+      and(
+        eq(paymentMethodCatalog.serviceId, options.serviceId),
+        eq(paymentMethodCatalog.country, options.country),
+        eq(paymentMethodCatalog.enabled, true),
+      ),
+    )
+    .orderBy(asc(paymentMethodCatalog.position), asc(paymentMethodCatalog.code));
+}
+
+/**
+ * Interface "Payment methods" 1: what the service offers in a country named by alpha-2,
+ * without saved cards. A country the service does not serve has no methods: an empty list.
+ */
+export async function listAvailablePaymentMethods(
+  db: Db,
+  options: { service: ServiceContext; countryCode: string; xLocale?: string },
+): Promise<PaymentMethodItem[]> {
+  const country = alpha3Of(options.countryCode);
+  if (!country) throw new ApiError("validation_error", "The request is invalid.", [
+    { path: "query.countryCode", message: "is not an ISO 3166-1 alpha-2 code" },
+  ]);
+  const language = pageLocaleOf(options.xLocale) ?? "en";
+  const rows = await catalogRows(db, { serviceId: options.service.id, country });
+  return rows.map((row) => toPaymentMethodItem(row, language));
+}

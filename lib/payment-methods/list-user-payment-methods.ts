@@ -1,0 +1,96 @@
+import type { MerchantPrincipal, UserPrincipal } from "../auth/principal";
+import { listSavedCards } from "../cards/list-saved-cards";
+import { serviceClock } from "../clock";
+import type { Db } from "../db/client";
+import { currencyOfCountry } from "../geo/countries";
+import { ApiError } from "../http/api-error";
+import { zodDetails } from "../http/respond";
+import { fromMinorUnits } from "../money/amount";
+import { isSupportedCurrency } from "../money/currencies";
+import { getPaymentOrThrow } from "../payments/get-payment-or-throw";
+import { pageLocaleOf } from "../payments/pay-url";
+import { intentExpired, isExpiredIntent } from "../payments/payment-expiry";
+import { walletProvider } from "../providers/wallet/wallet-provider";
+import { catalogRows } from "./list-available-payment-methods";
+import { userContextInput } from "./payment-methods.schema";
+import { toPaymentMethodItem, toSavedCardItem, type UserPaymentMethodItem } from "./payment-method-views";
+
+interface UserContext {
+  customerId: string;
+  country: string;
+  /** The wallet balance's currency; null when neither the caller nor the country names one. */
+  currency: string | null;
+}
+
+/**
+ * Interface "Payment methods" 2: the methods of the buyer's country with the wallet's
+ * available balance, then one item per saved card. Under merchant_auth the intent gives the
+ * customer, country, currency and amount (whatever the query says); under user_auth the
+ * caller names country (x-country-code) and amount.
+ */
+export async function listUserPaymentMethods(
+  db: Db,
+  options: {
+    principal: MerchantPrincipal | UserPrincipal;
+    query: { amount?: string; actionCurrencyCode?: string };
+    headers: { "x-locale"?: string; "x-country-code"?: string };
+  },
+): Promise<UserPaymentMethodItem[]> {
+  const { principal } = options;
+  const context = principal.mode === "merchant" ? await intentContext(db, principal) : userContext(principal, options);
+  const language = pageLocaleOf(options.headers["x-locale"]) ?? "en";
+  const rows = await catalogRows(db, { serviceId: principal.service.id, country: context.country });
+
+  const items: UserPaymentMethodItem[] = [];
+  for (const row of rows) {
+    const item = toPaymentMethodItem(row, language);
+    if (row.code === "WALLET_V2") {
+      items.push({ ...item, paymentOptionType: "wallet", ...(await walletBalance(db, principal, context)) });
+    } else {
+      items.push({ ...item, paymentOptionType: "paymentMethod" });
+    }
+  }
+  if (rows.some((row) => row.code === "CARD_PROVIDER")) {
+    const cards = await listSavedCards(db, {
+      serviceId: principal.service.id,
+      customerId: context.customerId,
+      paymentMethodCode: "CARD_PROVIDER",
+    });
+    items.push(...cards.map(toSavedCardItem));
+  }
+  return items;
+}
+
+async function intentContext(db: Db, principal: MerchantPrincipal): Promise<UserContext> {
+  const payment = await getPaymentOrThrow(db, { principal, paymentId: principal.paymentId });
+  if (isExpiredIntent(payment, serviceClock(principal.service).now())) throw intentExpired();
+  return { customerId: payment.customerId, country: payment.country, currency: payment.currency };
+}
+
+function userContext(
+  principal: UserPrincipal,
+  options: { query: { amount?: string; actionCurrencyCode?: string }; headers: { "x-country-code"?: string } },
+): UserContext {
+  const parsed = userContextInput.safeParse({
+    amount: options.query.amount,
+    country: options.headers["x-country-code"],
+    currency: options.query.actionCurrencyCode,
+  });
+  if (!parsed.success) {
+    const where: Record<string, string> = { amount: "query.amount", country: "headers.x-country-code", currency: "query.actionCurrencyCode" };
+    const details = zodDetails(parsed.error).map((detail) => ({ ...detail, path: where[detail.path] ?? detail.path }));
+    throw new ApiError("validation_error", "The request is invalid.", details);
+  }
+  const { country, currency } = parsed.data;
+  return { customerId: principal.customerId, country, currency: currency ?? currencyOfCountry(country) };
+}
+
+async function walletBalance(db: Db, principal: MerchantPrincipal | UserPrincipal, context: UserContext) {
+  if (!context.currency || !isSupportedCurrency(context.currency)) return {};
+  const { availableMinor } = await walletProvider().balance(db, {
+    serviceId: principal.service.id,
+    customerId: context.customerId,
+    currency: context.currency,
+  });
+  return { balance: fromMinorUnits(availableMinor, context.currency), currency: context.currency };
+}

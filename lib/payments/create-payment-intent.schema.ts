@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { phoneSchema } from "../customers/customer.schema";
+import { AmountError, toMinorUnits } from "../money/amount";
+import { amountSchema } from "../money/amount.schema";
+import { isSupportedCurrency } from "../money/currencies";
+
+export const alpha3Schema = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 3166-1 alpha-3 code such as DZA");
+
+export const createPaymentIntentQuery = z.object({ countryCode: alpha3Schema });
+
+export const createPaymentIntentBody = z
+  .object({
+    actionId: z.string().trim().min(1).max(255),
+    amount: amountSchema,
+    actionCurrencyCode: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as DZD")
+      .refine(isSupportedCurrency, "is not a supported currency"),
+    actionCountryCode: alpha3Schema,
+    userId: phoneSchema,
+    captureMethod: z.enum(["DIRECT", "RESERVATION"]).default("DIRECT"),
+    transactionType: z.enum(["QR_CODE"]).nullish(),
+    metaData: z.record(z.string(), z.unknown()).nullish(),
+  })
+  .superRefine((body, ctx) => {
+    // The currency-specific decimals rule, once the currency itself is known to be valid.
+    if (!isSupportedCurrency(body.actionCurrencyCode)) return;
+    try {
+      toMinorUnits(body.amount, body.actionCurrencyCode);
+    } catch (error) {
+      if (!(error instanceof AmountError)) throw error;
+      ctx.addIssue({ code: "custom", path: ["amount"], message: error.message });
+    }
+  });
+
+export type CreatePaymentIntentBody = z.output<typeof createPaymentIntentBody>;
+export type CreatePaymentIntentQuery = z.output<typeof createPaymentIntentQuery>;

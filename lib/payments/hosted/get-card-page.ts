@@ -1,0 +1,81 @@
+import { eq } from "drizzle-orm";
+import { findSavedCard, listSavedCards } from "../../cards/list-saved-cards";
+import type { Db } from "../../db/client";
+import { cardPayments, payments, services } from "../../db/schema";
+import { cardProvider } from "../../providers/card/card-provider";
+import type { BrowserConfirmation } from "../../providers/card/port";
+import { getHostedPayment, type HostedPaymentView } from "./get-hosted-payment";
+
+export interface CardPageSavedCard {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number | null;
+  expYear: number | null;
+  /** The provider's token the page confirms a saved card with; never the number. */
+  paymentMethodId: string;
+}
+
+export interface CardPageView {
+  payment: HostedPaymentView;
+  /** Most recently used first. */
+  savedCards: CardPageSavedCard[];
+  /** The card checked when the page opens: the merchant's cardId, else the most recently used. */
+  checkedCardId: string | null;
+  /** How the page's script confirms with the provider; null unless the payment awaits its card. */
+  confirmation: (BrowserConfirmation & { paymentIntentId: string }) | null;
+  /**
+   * The provider already answered but the payment was not settled by it yet (the buyer left
+   * before coming back): the page completes it instead of asking for a card again.
+   */
+  answeredProviderIntentId: string | null;
+}
+
+/** What the hosted card page renders from; null for a wrong token or an unknown payment. */
+export async function getCardPage(db: Db, options: { paymentId: string; token: string }): Promise<CardPageView | null> {
+  const payment = await getHostedPayment(db, options);
+  if (!payment) return null;
+  const [row] = await db
+    .select({
+      serviceId: payments.serviceId,
+      customerId: payments.customerId,
+      publishableKey: services.cardProviderPublishableKey,
+      card: cardPayments,
+    })
+    .from(payments)
+    .innerJoin(services, eq(services.id, payments.serviceId))
+    .leftJoin(cardPayments, eq(cardPayments.paymentId, payments.id))
+    .where(eq(payments.id, payment.paymentId));
+  if (!row?.card || payment.paymentMethodCode !== "CARD_PROVIDER") {
+    return { payment, savedCards: [], checkedCardId: null, confirmation: null, answeredProviderIntentId: null };
+  }
+
+  const owner = { serviceId: row.serviceId, customerId: row.customerId };
+  const cards = await listSavedCards(db, { ...owner, paymentMethodCode: "CARD_PROVIDER" });
+  const preselected = row.card.preselectedCardId
+    ? await findSavedCard(db, { ...owner, cardId: row.card.preselectedCardId })
+    : null;
+  const awaitingCard = payment.state === "REQUIRES_ACTION" && !payment.expired;
+  const intent = awaitingCard ? await cardProvider().retrievePaymentIntent(db, { id: row.card.providerIntentId }) : null;
+  // A refused card is an answer too: the payment fails with it rather than taking another card.
+  const awaitingBuyer =
+    (intent?.status === "requires_payment_method" && !intent.lastErrorCode) || intent?.status === "requires_action";
+  const confirmation =
+    intent && awaitingBuyer
+      ? { ...(await cardProvider().browserConfirmation(db, { intent, publishableKey: row.publishableKey })), paymentIntentId: intent.id }
+      : null;
+  return {
+    payment,
+    savedCards: cards.map((card) => ({
+      id: card.id,
+      brand: card.brand,
+      last4: card.last4,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      paymentMethodId: card.providerPaymentMethodId,
+    })),
+    checkedCardId: preselected?.id ?? cards[0]?.id ?? null,
+    confirmation,
+    answeredProviderIntentId: intent && !awaitingBuyer ? intent.id : null,
+  };
+}

@@ -1,0 +1,85 @@
+import { eq } from "drizzle-orm";
+import { isValidPageToken } from "../../auth/client-secret";
+import { serviceClock } from "../../clock";
+import { getGatewayKey } from "../../crypto/gateway-key";
+import type { Db } from "../../db/client";
+import { payments, services } from "../../db/schema";
+import { fromMinorUnits } from "../../money/amount";
+import { walletProvider } from "../../providers/wallet/wallet-provider";
+import { HOSTED_PAGE } from "../pay-url";
+import { failedByExpiry, isPastGrace } from "../payment-expiry";
+import { isPaymentId } from "../payment-record";
+import { checkStatusCode, isTerminal, type PaymentState } from "../payment-state";
+
+export interface HostedPaymentView {
+  paymentId: string;
+  merchantName: string;
+  /** Standard units, as the API renders them (TND keeps 3 decimals). */
+  amount: number;
+  amountMinor: number;
+  currency: string;
+  state: PaymentState;
+  statusCode: number;
+  captureMethod: "DIRECT" | "RESERVATION";
+  paymentMethodCode: string | null;
+  transactionType: "QR_CODE" | null;
+  otp: { attemptsLeft: number; resendAvailableAt: string; expiresAt: string } | null;
+  /** The intent ran out of time: still open past expiresAt + 30 s grace, or already failed for it. */
+  expired: boolean;
+  serviceRedirectUrl: string | null;
+  allowedOrigins: string[];
+  redirectUrl: string | null;
+  locale: string | null;
+}
+
+/** What a hosted page may show about a payment; null for a wrong token or an unknown payment. */
+export async function getHostedPayment(
+  db: Db,
+  options: { paymentId: string; token: string },
+): Promise<HostedPaymentView | null> {
+  const { paymentId, token } = options;
+  if (!isPaymentId(paymentId) || typeof token !== "string") return null;
+  if (!isValidPageToken(await getGatewayKey(db), HOSTED_PAGE, paymentId, token)) return null;
+
+  const [row] = await db
+    .select({
+      payment: payments,
+      merchantName: services.name,
+      serviceRedirectUrl: services.redirectUrl,
+      allowedOrigins: services.allowedOrigins,
+      clockOffsetSeconds: services.clockOffsetSeconds,
+    })
+    .from(payments)
+    .innerJoin(services, eq(services.id, payments.serviceId))
+    .where(eq(payments.id, paymentId));
+  if (!row) return null;
+  const { payment } = row;
+  const now = serviceClock(row).now();
+  const challenge =
+    payment.paymentMethodCode === "WALLET_V2" ? await walletProvider().otpChallenge(db, { paymentId }) : null;
+
+  return {
+    paymentId: payment.id,
+    merchantName: row.merchantName,
+    amount: fromMinorUnits(payment.amountMinor, payment.currency),
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    state: payment.state,
+    statusCode: checkStatusCode(payment.state),
+    captureMethod: payment.captureMethod,
+    paymentMethodCode: payment.paymentMethodCode,
+    transactionType: payment.transactionType,
+    otp: challenge
+      ? {
+          attemptsLeft: challenge.attemptsLeft,
+          resendAvailableAt: challenge.resendAvailableAt.toISOString(),
+          expiresAt: challenge.expiresAt.toISOString(),
+        }
+      : null,
+    expired: (!isTerminal(payment.state) && isPastGrace(payment, now)) || failedByExpiry(payment),
+    serviceRedirectUrl: row.serviceRedirectUrl,
+    allowedOrigins: row.allowedOrigins,
+    redirectUrl: payment.redirectUrl,
+    locale: payment.locale,
+  };
+}

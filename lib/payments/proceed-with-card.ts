@@ -1,0 +1,87 @@
+import { findSavedCard } from "../cards/list-saved-cards";
+import { cardPayments } from "../db/schema";
+import { ApiError } from "../http/api-error";
+import { resolveReturnTarget } from "../hosted/resolve-return-target";
+import { logger } from "../log";
+import { catalogRows } from "../payment-methods/list-available-payment-methods";
+import { cardProvider } from "../providers/card/card-provider";
+import { applyTransition } from "./apply-transition";
+import { hostedPayUrl } from "./pay-url";
+import { STATUS_TEXT } from "./payment-messages";
+import { checkStatusCode } from "./payment-state";
+import type { ProceedHandler } from "./proceed-payment.schema";
+
+/**
+ * CARD_PROVIDER: always REQUIRES_ACTION (12) with the hosted card page as payUrl. The provider
+ * intent is created now, inside the proceed's transaction, so the page finds it ready; the
+ * card itself is entered (or a saved one chosen) on the page and confirmed with the provider.
+ */
+export const proceedWithCard: ProceedHandler = async (tx, context) => {
+  const { payment, principal, input, now, changes } = context;
+  const service = principal.service;
+  if (payment.transactionType === "QR_CODE") {
+    throw new ApiError("invalid_state", "A QR intent is paid with WALLET_V2, not with a card.");
+  }
+  const methods = await catalogRows(tx, { serviceId: service.id, country: payment.country });
+  if (!methods.some((method) => method.code === "CARD_PROVIDER")) {
+    throw new ApiError("invalid_state", `CARD_PROVIDER is not enabled for ${payment.country}.`);
+  }
+  // Only a live saved card of the intent's own customer can be preselected; anything else is unknown here.
+  const preselected = input.cardId
+    ? await findSavedCard(tx, { serviceId: service.id, customerId: payment.customerId, cardId: input.cardId })
+    : null;
+  if (input.cardId && !preselected) throw new ApiError("not_found", "No such card.");
+
+  const intent = await cardProvider().createPaymentIntent(tx, {
+    publishableKey: service.cardProviderPublishableKey,
+    idempotencyKey: `payment:${payment.id}`,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    captureMethod: payment.captureMethod === "RESERVATION" ? "manual" : "automatic",
+    customerRef: payment.customerId,
+    metadata: { paymentId: payment.id },
+  });
+  await tx.insert(cardPayments).values({ paymentId: payment.id, providerIntentId: intent.id, preselectedCardId: preselected?.id ?? null });
+
+  const updated = await applyTransition(tx, {
+    payment,
+    event: "require_action",
+    now,
+    changes: {
+      ...changes,
+      providerReference: intent.id,
+      redirectUrl: trustedRedirectUrl(input.redirectUrl, service, payment.id),
+      status: STATUS_TEXT.cardRequired,
+    },
+  });
+  return {
+    payment: updated,
+    require3DS: true,
+    statusCode: checkStatusCode(updated.state),
+    status: updated.status,
+    payUrl: hostedPayUrl({ gatewayKey: context.gatewayKey, page: "card", paymentId: payment.id, locale: context.locale }),
+  };
+};
+
+/**
+ * Contract 8: a redirectUrl whose origin is neither the service's redirect URL's nor
+ * allow-listed is ignored (no open redirect), so only a trusted one is kept. The return
+ * page applies the same rule again when it sends the buyer on.
+ */
+function trustedRedirectUrl(
+  redirectUrl: string | undefined,
+  service: { redirectUrl: string | null; allowedOrigins: string[] },
+  paymentId: string,
+): string | null {
+  if (!redirectUrl) return null;
+  const trusted =
+    resolveReturnTarget({
+      paymentId,
+      statusCode: 0,
+      redirectUrl,
+      serviceRedirectUrl: null,
+      allowedOrigins: [...service.allowedOrigins, ...(service.redirectUrl ? [service.redirectUrl] : [])],
+    }) !== null;
+  if (!trusted) logger.warn({ paymentId }, "redirectUrl ignored: its origin is not allowed for the service");
+  return trusted ? redirectUrl : null;
+}

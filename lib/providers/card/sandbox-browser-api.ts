@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { getConfig } from "../../config";
+import { getDb } from "../../db/client";
+import { readCapped } from "../../http/read-json-body";
+import { withRequestScope } from "../../http/request-scope";
+import { logger } from "../../log";
+import { CardProviderError, confirmCardSchema, sandboxCardProvider } from "./sandbox-card-provider";
+
+/**
+ * The sandbox provider's browser API: what the hosted card page's script calls with the
+ * service's publishable key, as Stripe.js calls Stripe. It answers in the provider's own
+ * shapes, not the gateway's envelope, and never echoes card details back or logs them.
+ */
+const confirmBody = z.object({
+  client_secret: z.string().min(1).max(200),
+  payment_method: z.string().min(1).max(100).optional(),
+  payment_method_data: z.object({ card: confirmCardSchema }).optional(),
+  setup_future_usage: z.boolean().optional().default(false),
+  return_url: z.string().min(1).max(2048),
+  locale: z.enum(["en", "fr", "ar"]).optional().default("en"),
+});
+
+const json = (status: number, body: unknown, requestId: string) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-request-id": requestId },
+  });
+
+const providerError = (status: number, code: string, message: string, requestId: string) =>
+  json(status, { error: { type: status === 402 ? "card_error" : "invalid_request_error", code, message } }, requestId);
+
+/** POST {SANDBOX_PROVIDER_API}/payment_intents/:id/confirm */
+export function handleSandboxConfirm(request: Request, intentId: string): Promise<Response> {
+  return withRequestScope(request, async ({ requestId }) => {
+    if (!getConfig().isSandbox) return providerError(404, "resource_missing", "Unrecognized request URL.", requestId);
+    const publishableKey = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+    if (!publishableKey) return providerError(401, "authentication_required", "No publishable key provided.", requestId);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readCapped(request));
+    } catch {
+      return providerError(400, "parameter_invalid", "The body must be JSON of at most 64 KiB.", requestId);
+    }
+    const body = confirmBody.safeParse(raw);
+    // Names the failing parameters only: their values may be card details.
+    if (!body.success) {
+      const names = [...new Set(body.error.issues.map((issue) => issue.path.join(".")))].join(", ");
+      return providerError(400, "parameter_invalid", `Invalid parameters: ${names}.`, requestId);
+    }
+    const { card } = body.data.payment_method_data ?? {};
+    const paymentMethod = card ? { card } : body.data.payment_method ? { id: body.data.payment_method } : null;
+    if (!paymentMethod) return providerError(400, "parameter_missing", "Give payment_method or payment_method_data.", requestId);
+    try {
+      const result = await sandboxCardProvider.confirmPaymentIntent(await getDb(), {
+        intentId,
+        publishableKey,
+        clientSecret: body.data.client_secret,
+        paymentMethod,
+        setupFutureUsage: body.data.setup_future_usage,
+        returnUrl: body.data.return_url,
+        locale: body.data.locale,
+      });
+      return json(
+        200,
+        {
+          id: result.id,
+          object: "payment_intent",
+          status: result.status,
+          payment_method: result.paymentMethodId,
+          last_payment_error: result.lastErrorCode ? { code: result.lastErrorCode } : null,
+          next_action: result.redirectUrl ? { type: "redirect_to_url", redirect_to_url: { url: result.redirectUrl } } : null,
+        },
+        requestId,
+      );
+    } catch (error) {
+      if (error instanceof CardProviderError) return providerError(error.httpStatus, error.code, error.message, requestId);
+      logger.error({ err: error, requestId }, "sandbox card provider failed");
+      return providerError(500, "api_error", "An unexpected error occurred.", requestId);
+    }
+  });
+}

@@ -1,0 +1,101 @@
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { getConfig } from "../../config";
+import { getGatewayKey } from "../../crypto/gateway-key";
+import type { Db } from "../../db/client";
+import { cardProviderEvents } from "../../db/schema";
+import { logger } from "../../log";
+import type { BackgroundJob } from "../../server/background-jobs";
+import { SIGNATURE_HEADER, signEvent } from "./sandbox-secrets";
+
+/** The gateway's inbound endpoint for the provider's events (Events 3 of the interface). */
+export const INBOUND_PATH = "/api/v1/webhooks/card-provider";
+
+const DELIVERY_TIMEOUT_MS = 10_000;
+const RETRY_DELAYS_MS = [200, 1_000];
+/** After this many failed attempts the redelivery job gives up on an event. */
+const MAX_ATTEMPTS = 20;
+
+/**
+ * POSTs one stored event to the gateway, signed as a real provider would sign it, and marks
+ * it delivered on a 2xx. It goes over HTTP to PUBLIC_BASE_URL, so the gateway's ordinary
+ * route handler (signature check included) is what receives it.
+ */
+async function deliverEvent(db: Db, eventId: string): Promise<boolean> {
+  const [event] = await db.select().from(cardProviderEvents).where(eq(cardProviderEvents.id, eventId));
+  if (!event || event.deliveredAt) return true;
+  const rawBody = JSON.stringify(event.payload);
+  const gatewayKey = await getGatewayKey(db);
+  let delivered = false;
+  try {
+    const response = await fetch(`${getConfig().publicBaseUrl}${INBOUND_PATH}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signEvent(gatewayKey, rawBody, new Date()) },
+      body: rawBody,
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    await response.arrayBuffer();
+    delivered = response.status >= 200 && response.status < 300;
+  } catch {
+    delivered = false;
+  }
+  await db
+    .update(cardProviderEvents)
+    .set({ attempts: sql`${cardProviderEvents.attempts} + 1`, ...(delivered ? { deliveredAt: new Date() } : {}) })
+    .where(eq(cardProviderEvents.id, eventId));
+  return delivered;
+}
+
+/**
+ * After the provider's change has committed: delivers the events in the background, with a
+ * couple of quick retries. The redelivery job picks up whatever still failed.
+ */
+export function deliverEventsSoon(db: Db, eventIds: string[]): void {
+  if (eventIds.length === 0) return;
+  void (async () => {
+    for (const eventId of eventIds) {
+      for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt += 1) {
+        if (await deliverEvent(db, eventId)) break;
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  })().catch((error: unknown) => logger.warn({ err: error }, "card provider event delivery failed"));
+}
+
+/** Redelivers events still undelivered a few seconds after they were raised (sandbox only). */
+export async function redeliverPendingEvents(db: Db, options: { olderThanMs?: number; limit?: number } = {}): Promise<number> {
+  if (!getConfig().isSandbox) return 0;
+  const cutoff = new Date(Date.now() - (options.olderThanMs ?? 5_000));
+  const pending = await db
+    .select({ id: cardProviderEvents.id })
+    .from(cardProviderEvents)
+    .where(
+      and(
+        isNull(cardProviderEvents.deliveredAt),
+        lt(cardProviderEvents.createdAt, cutoff),
+        lt(cardProviderEvents.attempts, MAX_ATTEMPTS),
+      ),
+    )
+    .orderBy(asc(cardProviderEvents.createdAt))
+    .limit(options.limit ?? 50);
+  let delivered = 0;
+  for (const { id } of pending) if (await deliverEvent(db, id)) delivered += 1;
+  return delivered;
+}
+
+export const cardProviderEventsJob: BackgroundJob = {
+  name: "card-provider.redeliver-events",
+  intervalMs: 5_000,
+  run: (db) => redeliverPendingEvents(db),
+};
+
+/** Test and support helper: the stored events of one provider intent, newest last. */
+export async function eventsOfIntent(db: Db, paymentIntentIds: string[]) {
+  if (paymentIntentIds.length === 0) return [];
+  return db
+    .select()
+    .from(cardProviderEvents)
+    .where(inArray(cardProviderEvents.paymentIntentId, paymentIntentIds))
+    .orderBy(asc(cardProviderEvents.createdAt));
+}

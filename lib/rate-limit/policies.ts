@@ -1,0 +1,48 @@
+/** One quota: at most `quota` requests per `windowSeconds`, enforced by GCRA (lib/rate-limit/gcra.ts). */
+export interface RateLimitPolicy {
+  /** The policy id the RateLimit-Policy and RateLimit header fields name. */
+  name: string;
+  quota: number;
+  windowSeconds: number;
+  windowMs: number;
+  /** GCRA's emission interval: one request's worth of quota comes back every intervalMs. */
+  intervalMs: number;
+}
+
+function policy(name: string, quota: number, windowSeconds: number): RateLimitPolicy {
+  const windowMs = windowSeconds * 1000;
+  // Whole milliseconds keep PostgreSQL, Redis and TypeScript on identical integer arithmetic.
+  if (!Number.isInteger(quota) || quota < 1 || windowMs % quota !== 0) {
+    throw new Error(`rate limit ${name}: ${windowMs} ms must divide evenly by the quota ${quota}`);
+  }
+  return { name, quota, windowSeconds, windowMs, intervalMs: windowMs / quota };
+}
+
+/** Contract section 6. */
+export const rateLimitPolicies = {
+  /** client_auth: per client id. */
+  client: policy("client", 6000, 60),
+  /** merchant_auth: per publishable key. */
+  publishableKey: policy("key", 600, 60),
+  /** merchant_auth and card finalize: per client secret, i.e. per payment. */
+  clientSecret: policy("secret", 120, 60),
+  /** user_auth: per customer. */
+  customer: policy("customer", 300, 60),
+} as const;
+
+/**
+ * Store keys name the caller, never a secret: a client secret is keyed by the payment id it
+ * names, so the store holds nothing a caller could authenticate with.
+ */
+export const rateLimitKeys = {
+  client: (clientId: string) => `client:${clientId}`,
+  publishableKey: (publishableKey: string) => `key:${publishableKey}`,
+  clientSecret: (paymentId: string) => `secret:${paymentId}`,
+  customer: (customerId: string) => `customer:${customerId}`,
+};
+
+/** One limit to apply to a request: the policy and the key it counts against. */
+export interface RateLimitCheck {
+  policy: RateLimitPolicy;
+  key: string;
+}

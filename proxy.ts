@@ -1,0 +1,43 @@
+import createIntlMiddleware from "next-intl/middleware";
+import { NextRequest, NextResponse } from "next/server";
+import { routing } from "./lib/i18n/routing";
+import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
+import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "./lib/hosted/security-headers";
+
+const handleI18nRouting = createIntlMiddleware(routing);
+
+// Pages outside the locale tree (the sandbox demo merchant) get the same headers, no locale.
+const UNLOCALIZED = /^\/demo(\/|$)/;
+
+/**
+ * Every page request: a fresh CSP nonce handed to Next.js through the request headers (it
+ * stamps its own scripts with it), locale routing, and the hosted pages' security headers.
+ */
+export default function proxy(request: NextRequest): NextResponse {
+  const nonce = newNonce();
+  const csp = contentSecurityPolicy({
+    nonce,
+    development: process.env.NODE_ENV === "development",
+    upgradeInsecureRequests: request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https",
+  });
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", csp);
+  headers.set("x-nonce", nonce);
+  // Lets the 404 page offer the same address in another language.
+  headers.set(PAGE_URL_HEADER, request.nextUrl.pathname + request.nextUrl.search);
+
+  // next-intl forwards the request headers it is given, so it gets a copy carrying the nonce.
+  const response = UNLOCALIZED.test(request.nextUrl.pathname)
+    ? NextResponse.next({ request: { headers } })
+    : handleI18nRouting(new NextRequest(request.url, { headers }));
+
+  response.headers.set("Content-Security-Policy", csp);
+  for (const [name, value] of Object.entries(hostedPageHeaders)) response.headers.set(name, value);
+  response.headers.set("Cache-Control", noStore);
+  return response;
+}
+
+export const config = {
+  // Not the API (JSON, its own headers), Next's assets, or files such as /favicon.ico.
+  matcher: ["/((?!api|_next|_vercel|.*\\..*).*)"],
+};

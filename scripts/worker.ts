@@ -1,0 +1,43 @@
+// `npm run worker [-- --only <job> ...]`: the background jobs (webhook delivery, sweeps) without
+// the web server. Any number of workers may share one PostgreSQL; each claims its own work.
+import { parseArgs } from "node:util";
+import { ConfigError, getConfig } from "../lib/config";
+import { closeDatabase, getDatabase } from "../lib/db/client";
+import { startBackgroundJobs } from "../lib/server/background-jobs";
+import { gatewayJobs } from "../lib/server/jobs";
+
+async function main() {
+  const { values } = parseArgs({ options: { only: { type: "string", multiple: true } } });
+  const config = getConfig();
+  const only = values.only;
+  const unknown = (only ?? []).filter((name) => !gatewayJobs.some((job) => job.name === name));
+  if (unknown.length > 0) {
+    throw new UsageError(`Unknown job ${unknown.join(", ")}; jobs: ${gatewayJobs.map((job) => job.name).join(", ")}`);
+  }
+  const jobs = only ? gatewayJobs.filter((job) => only.includes(job.name)) : gatewayJobs;
+
+  // Opens (and migrates) the database before announcing readiness, so a bad URL fails here.
+  const { driver } = await getDatabase();
+  const running = startBackgroundJobs(jobs);
+  console.log(`Worker (${config.APP_ENV}, ${driver}) running: ${jobs.map((job) => job.name).join(", ")}`);
+
+  // A stop lets deliveries in flight finish and record their results (at most the 10 s timeout).
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void running
+        .stop()
+        .then(closeDatabase)
+        .then(() => process.exit(0));
+    });
+  }
+}
+
+class UsageError extends Error {}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError || error instanceof UsageError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onQuery } from "@/lib/db/client";
+import { apiClient, userAuth, type ApiClient } from "../support/api";
+import { createCustomerToken, createMerchant } from "../support/factories";
+import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import {
+  browserHeaders,
+  check,
+  createIntent,
+  intentBody,
+  payWithOtp,
+  postIntent,
+  proceed,
+  refund,
+  serverHeaders,
+} from "../support/payments";
+
+// Counts the statements sent to the database server (BEGIN and COMMIT included) while one
+// request runs; the numbers are meant for PostgreSQL (DATABASE_URL) and hold on PGlite too.
+let gateway: TestGateway;
+let api: ApiClient;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = apiClient(gateway.baseUrl);
+});
+afterAll(() => gateway.close());
+
+async function statementsOf(run: () => Promise<{ status: number }>, expectedStatus = 200) {
+  let count = 0;
+  const stop = onQuery(() => {
+    count += 1;
+  });
+  try {
+    const response = await run();
+    expect(response.status).toBe(expectedStatus);
+  } finally {
+    stop();
+  }
+  return count;
+}
+
+describe("SQL round trips of the hot paths", () => {
+  it("checks in at most 2 statements (auth included) in every mode, whatever the payment's history", async () => {
+    const merchant = await createMerchant();
+    const { accessToken, customer } = await createCustomerToken(merchant);
+    const intent = await createIntent(api, merchant, { userId: customer.phone, amount: 100 });
+    await check(api, intent.paymentId, serverHeaders(merchant)); // warm: gateway key, prepared statements
+    const modes = [
+      serverHeaders(merchant),
+      browserHeaders(merchant, intent.clientSecret),
+      userAuth(merchant, accessToken, { "x-platform": "WEB" }),
+    ];
+    for (const headers of modes) {
+      expect(await statementsOf(() => check(api, intent.paymentId, headers))).toBeLessThanOrEqual(2);
+    }
+    await payWithOtp(api, merchant, intent.paymentId);
+    for (let part = 0; part < 5; part += 1) {
+      await refund(api, merchant, intent.paymentId, { description: `part ${part}`, amount: 10 });
+    }
+    for (const headers of modes) {
+      expect(await statementsOf(() => check(api, intent.paymentId, headers))).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it("creates an intent in at most 6 statements, new customer or not, and on an idempotent repeat", async () => {
+    const merchant = await createMerchant();
+    await createIntent(api, merchant); // warm
+    const body = intentBody();
+    expect(await statementsOf(() => postIntent(api, merchant, body), 201)).toBeLessThanOrEqual(6);
+    expect(await statementsOf(() => postIntent(api, merchant, body), 201)).toBeLessThanOrEqual(6);
+    expect(await statementsOf(() => postIntent(api, merchant, intentBody({ userId: body.userId })), 201)).toBeLessThanOrEqual(6);
+  });
+
+  it("proceeds in a fixed, small number of statements", async () => {
+    const merchant = await createMerchant();
+    const { accessToken, customer } = await createCustomerToken(merchant);
+    const warm = await createIntent(api, merchant);
+    await proceed(api, warm.paymentId, serverHeaders(merchant));
+    const counts: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const otp = await createIntent(api, merchant);
+      counts.push(await statementsOf(() => proceed(api, otp.paymentId, serverHeaders(merchant))));
+    }
+    expect(new Set(counts).size).toBe(1);
+    expect(counts[0]).toBeLessThanOrEqual(8);
+    const direct = await createIntent(api, merchant, { userId: customer.phone, amount: 1 });
+    expect(await statementsOf(() => proceed(api, direct.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" })))).toBeLessThanOrEqual(10);
+  });
+});

@@ -1,0 +1,183 @@
+import { eq, sql } from "drizzle-orm";
+import { getDb, type Db } from "@/lib/db/client";
+import { cardPayments, cardProviderEvents, notifications, savedCards } from "@/lib/db/schema";
+import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+import { getCardPage } from "@/lib/payments/hosted/get-card-page";
+import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
+import { SIGNATURE_HEADER, signEvent } from "@/lib/providers/card/sandbox-secrets";
+import { getGatewayKey } from "@/lib/crypto/gateway-key";
+import type { ApiClient } from "./api";
+import { createIntent, proceed, serverHeaders, tokenOf, type IntentOverrides } from "./payments";
+
+/** Contract section 9's test cards. */
+export const TEST_CARDS = {
+  visa: "4242 4242 4242 4242",
+  mastercard: "5555 5555 5555 4444",
+  declined: "4000 0000 0000 0002",
+  insufficientFunds: "4000 0000 0000 9995",
+  threeDSecure: "4000 0000 0000 3220",
+} as const;
+
+export const TEST_CVC = "737";
+/** Digit strings that must never be found stored or logged: every test card number in full, and the CVC. */
+export const FORBIDDEN_CARD_DATA = [...Object.values(TEST_CARDS).map((number) => number.replace(/ /g, "")), TEST_CVC];
+
+export function futureExpiry() {
+  return { expMonth: 12, expYear: new Date().getUTCFullYear() + 3 };
+}
+
+export interface CardProceed {
+  paymentId: string;
+  clientSecret: string;
+  payUrl: string;
+  token: string;
+  userId: string;
+}
+
+/** A created intent proceeded with CARD_PROVIDER by the merchant's server (asserts 200 and 12). */
+export async function proceedWithCard(
+  api: ApiClient,
+  merchant: OnboardedMerchant,
+  options: { intent?: IntentOverrides; body?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<CardProceed> {
+  const intent = await createIntent(api, merchant, options.intent);
+  const response = await proceed(api, intent.paymentId, serverHeaders(merchant, options.headers), {
+    paymentMethodCode: "CARD_PROVIDER",
+    ...options.body,
+  });
+  if (response.status !== 200 || response.body.data.statusCode !== 12) {
+    throw new Error(`card proceed failed: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  const payUrl = response.body.data.metadata.payUrl as string;
+  return { paymentId: intent.paymentId, clientSecret: intent.clientSecret, payUrl, token: tokenOf(payUrl), userId: intent.body.userId };
+}
+
+/**
+ * What the hosted card page's script does: confirm the provider intent from the "browser"
+ * with the service's publishable key, with a new card or a saved one. Answers the provider's
+ * JSON as is.
+ */
+export async function confirmAtProvider(
+  api: ApiClient,
+  proceeded: Pick<CardProceed, "paymentId" | "token">,
+  method: { card: string; save?: boolean; cvc?: string; expMonth?: number; expYear?: number } | { savedPaymentMethodId: string },
+) {
+  const page = await getCardPage(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token });
+  if (!page?.confirmation) throw new Error("the card page has nothing to confirm");
+  const { confirmation } = page;
+  const returnUrl = `${process.env.PUBLIC_BASE_URL}/en/pay/card/${proceeded.paymentId}/complete?token=${proceeded.token}`;
+  const body =
+    "card" in method
+      ? {
+          client_secret: confirmation.clientSecret,
+          payment_method_data: {
+            card: { number: method.card, cvc: method.cvc ?? TEST_CVC, ...futureExpiry(), ...pick(method, ["expMonth", "expYear"]) },
+          },
+          setup_future_usage: method.save ?? false,
+          return_url: returnUrl,
+          locale: "en",
+        }
+      : { client_secret: confirmation.clientSecret, payment_method: method.savedPaymentMethodId, return_url: returnUrl, locale: "en" };
+  const response = await api.post(confirmation.confirmUrl, body, { authorization: `Bearer ${confirmation.publishableKey}` });
+  return { ...response, paymentIntentId: confirmation.paymentIntentId };
+}
+
+function pick<T extends object>(value: T, keys: string[]) {
+  return Object.fromEntries(Object.entries(value).filter(([key, item]) => keys.includes(key) && item !== undefined));
+}
+
+/** The buyer back on the gateway after the provider: what the page's complete step does. */
+export async function completeOnPage(proceeded: Pick<CardProceed, "paymentId" | "token">, paymentIntentId: string) {
+  return completeCardPayment(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token, paymentIntentId });
+}
+
+/** Proceed, confirm a new card and come back: the whole buyer journey without a browser. */
+export async function payWithNewCard(
+  api: ApiClient,
+  merchant: OnboardedMerchant,
+  options: { card?: string; save?: boolean; intent?: IntentOverrides; body?: Record<string, unknown> } = {},
+) {
+  const proceeded = await proceedWithCard(api, merchant, { intent: options.intent, body: options.body });
+  const confirmed = await confirmAtProvider(api, proceeded, { card: options.card ?? TEST_CARDS.visa, save: options.save });
+  if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
+  const completed = await completeOnPage(proceeded, confirmed.paymentIntentId);
+  return { ...proceeded, confirmed, completed, paymentIntentId: confirmed.paymentIntentId };
+}
+
+export function finalizeHeaders(clientSecret: string, extra: Record<string, string> = {}) {
+  return { "x-client-secret": clientSecret, ...extra };
+}
+
+export function finalize(api: ApiClient, paymentId: string, clientSecret: string, body: object, extra: Record<string, string> = {}) {
+  return api.post(`/api/v1/payments/intents/${paymentId}/card-provider-finalize`, body, finalizeHeaders(clientSecret, extra));
+}
+
+/** The provider's stored events of one intent, and how to send one again, signed, to the inbound endpoint. */
+export async function providerEvents(paymentIntentId: string) {
+  const db = await getDb();
+  return db.select().from(cardProviderEvents).where(eq(cardProviderEvents.paymentIntentId, paymentIntentId));
+}
+
+export async function postSignedEvent(api: ApiClient, payload: unknown, options: { signature?: string; now?: Date } = {}) {
+  const rawBody = JSON.stringify(payload);
+  const signature = options.signature ?? signEvent(await getGatewayKey(await getDb()), rawBody, options.now ?? new Date());
+  return api.call("POST", "/api/v1/webhooks/card-provider", {
+    rawBody,
+    headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signature },
+  });
+}
+
+export async function savedCardsOf(customerId: string) {
+  return (await getDb()).select().from(savedCards).where(eq(savedCards.customerId, customerId));
+}
+
+export async function cardPaymentOf(paymentId: string) {
+  const [row] = await (await getDb()).select().from(cardPayments).where(eq(cardPayments.paymentId, paymentId));
+  return row;
+}
+
+export async function notificationsOf(paymentId: string) {
+  return (await getDb()).select().from(notifications).where(eq(notifications.paymentId, paymentId));
+}
+
+type Rows = Record<string, unknown>[];
+const rowsOf = (result: unknown): Rows => (Array.isArray(result) ? result : (result as { rows: Rows }).rows);
+
+/**
+ * Where `text` shows a full test card number (with or without spaces), a column or JSON
+ * field whose whole value is the CVC, or a field named like card data. A 3-digit CVC occurs
+ * by chance inside ids and timestamps, so it is looked for as a whole value only.
+ */
+export function cardDataIn(text: string): string[] {
+  const found: string[] = [];
+  for (const number of Object.values(TEST_CARDS)) {
+    for (const form of [number, number.replace(/ /g, "")]) if (text.includes(form)) found.push(`card number ending ${number.slice(-4)}`);
+  }
+  if (new RegExp(`:\\s*"?${TEST_CVC}"?\\s*[,}\\]]`).test(text)) found.push("a value equal to the CVC");
+  if (/"(cvc|cvv|cvc2|card_?number|pan)"\s*:/i.test(text)) found.push("a field named like card data");
+  return found;
+}
+
+/** The last word of every card suite: every row of every table, as JSON text, through cardDataIn. */
+export async function storedCardData(db?: Db): Promise<{ table: string; finding: string }[]> {
+  const source = db ?? (await getDb());
+  const tables = rowsOf(
+    await source.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`),
+  ).map((row) => String(row.table_name));
+  const found: { table: string; finding: string }[] = [];
+  for (const table of tables) {
+    const rows = rowsOf(await source.execute(sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t`));
+    for (const { row } of rows) for (const finding of cardDataIn(String(row))) found.push({ table, finding });
+  }
+  return found;
+}
+
+/** Polls until `read` satisfies `done` (provider events arrive asynchronously), or fails after `timeoutMs`. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,65 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+export const API_DIR = path.join(ROOT, "app/api/v1");
+
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+export interface DiscoveredRoute {
+  /** `METHOD /api/v1/customers/:id`; a catch-all segment is `*`. */
+  key: string;
+  method: string;
+  pattern: string;
+  file: string;
+}
+
+/**
+ * Every handler the gateway serves under /api/v1, read from the file system and from each
+ * route module's exports, so an endpoint added tomorrow is in the security suite at once.
+ */
+export async function discoverApiRoutes(): Promise<DiscoveredRoute[]> {
+  const found: DiscoveredRoute[] = [];
+  for (const file of routeFiles(API_DIR)) {
+    const pattern = patternOf(path.relative(API_DIR, path.dirname(file)));
+    const module = (await import(file)) as Record<string, unknown>;
+    for (const method of HTTP_METHODS) {
+      if (typeof module[method] === "function") found.push({ key: `${method} ${pattern}`, method, pattern, file });
+    }
+  }
+  return found.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) return routeFiles(full);
+    return /^route\.(ts|tsx|js)$/.test(entry) ? [full] : [];
+  });
+}
+
+function patternOf(relativeDir: string): string {
+  const segments = relativeDir
+    .split(path.sep)
+    .filter((segment) => segment !== "" && !/^\(.*\)$/.test(segment)) // route groups are not in the URL
+    .map((segment) => {
+      if (/^\[\[?\.\.\.\w+\]\]?$/.test(segment)) return "*";
+      const dynamic = /^\[(\w+)\]$/.exec(segment);
+      return dynamic ? `:${dynamic[1]}` : segment;
+    });
+  return ["/api/v1", ...segments].join("/");
+}
+
+/** The URL path of `pattern` with its parameters filled (encoded), `*` with `params["*"]`. */
+export function fillPattern(pattern: string, params: Record<string, string>): string {
+  return pattern
+    .split("/")
+    .map((segment) => {
+      if (segment === "*") return params["*"] ?? "anything";
+      if (!segment.startsWith(":")) return segment;
+      const value = params[segment.slice(1)];
+      if (value === undefined) throw new Error(`no value for ${segment} in ${pattern}`);
+      return encodeURIComponent(value);
+    })
+    .join("/");
+}

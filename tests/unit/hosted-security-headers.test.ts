@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { NextRequest } from "next/server";
+import proxy, { config } from "@/proxy";
+import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "@/lib/hosted/security-headers";
+
+function directives(policy: string): Map<string, string> {
+  return new Map(
+    policy.split(";").map((part) => {
+      const [name, ...values] = part.trim().split(/\s+/);
+      return [name!, values.join(" ")];
+    }),
+  );
+}
+
+describe("contentSecurityPolicy", () => {
+  it("allows scripts and styles only with the request's nonce, never inline or eval", () => {
+    const policy = directives(contentSecurityPolicy({ nonce: "abc123==" }));
+    expect(policy.get("script-src")).toBe("'self' 'nonce-abc123==' 'strict-dynamic'");
+    expect(policy.get("style-src")).toBe("'self' 'nonce-abc123=='");
+    expect([...policy.values()].join(" ")).not.toMatch(/unsafe-inline|unsafe-eval/);
+  });
+
+  it("forbids framing, plugins, base rewriting and posting forms elsewhere", () => {
+    const policy = directives(contentSecurityPolicy({ nonce: "n" }));
+    expect(policy.get("frame-ancestors")).toBe("'none'");
+    expect(policy.get("object-src")).toBe("'none'");
+    expect(policy.get("base-uri")).toBe("'none'");
+    expect(policy.get("form-action")).toBe("'self'");
+    expect(policy.get("default-src")).toBe("'self'");
+  });
+
+  it("allows eval only for next dev, and upgrades requests only over https", () => {
+    expect(contentSecurityPolicy({ nonce: "n", development: true })).toContain("'unsafe-eval'");
+    expect(contentSecurityPolicy({ nonce: "n" })).not.toContain("upgrade-insecure-requests");
+    expect(contentSecurityPolicy({ nonce: "n", upgradeInsecureRequests: true })).toContain("upgrade-insecure-requests");
+  });
+});
+
+describe("newNonce", () => {
+  it("is 16 random bytes in base64, fresh each time", () => {
+    const nonces = new Set(Array.from({ length: 200 }, newNonce));
+    expect(nonces.size).toBe(200);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+  });
+});
+
+describe("proxy", () => {
+  const payPath = "/pay/otp/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12?token=t0k&returnUrl=https%3A%2F%2Fshop.example%2Fr";
+
+  it("sends a payUrl without locale to the buyer's Accept-Language, keeping the query string", () => {
+    const response = proxy(new NextRequest(`http://gateway.test${payPath}`, { headers: { "accept-language": "ar-DZ,ar;q=0.9,fr;q=0.8" } }));
+    expect(response.status).toBe(307);
+    expect(new URL(response.headers.get("location")!).pathname + new URL(response.headers.get("location")!).search).toBe(
+      `/ar${payPath}`,
+    );
+  });
+
+  it("falls back to French, then English, as Accept-Language allows", () => {
+    const french = proxy(new NextRequest(`http://gateway.test${payPath}`, { headers: { "accept-language": "fr-FR" } }));
+    expect(new URL(french.headers.get("location")!).pathname).toMatch(/^\/fr\/pay\/otp\//);
+    const other = proxy(new NextRequest(`http://gateway.test${payPath}`, { headers: { "accept-language": "de-DE" } }));
+    expect(new URL(other.headers.get("location")!).pathname).toMatch(/^\/en\/pay\/otp\//);
+    const none = proxy(new NextRequest(`http://gateway.test${payPath}`));
+    expect(new URL(none.headers.get("location")!).pathname).toMatch(/^\/en\/pay\/otp\//);
+  });
+
+  it("keeps the URL's locale over Accept-Language, and sets no locale cookie", () => {
+    const response = proxy(new NextRequest(`http://gateway.test/fr${payPath}`, { headers: { "accept-language": "ar" } }));
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("answers every page, redirects included, with the security headers and no-store", () => {
+    for (const path of [payPath, `/en${payPath}`, "/demo/return?paymentId=x&statusCode=2"]) {
+      const response = proxy(new NextRequest(`http://gateway.test${path}`));
+      expect(response.headers.get("cache-control"), path).toBe(noStore);
+      for (const [name, value] of Object.entries(hostedPageHeaders)) expect(response.headers.get(name), path).toBe(value);
+      expect(response.headers.get("content-security-policy"), path).toMatch(/frame-ancestors 'none'/);
+    }
+  });
+
+  it("hands Next.js a fresh nonce per request, the same one the response's CSP names", () => {
+    const first = proxy(new NextRequest(`http://gateway.test/en${payPath}`));
+    const second = proxy(new NextRequest(`http://gateway.test/en${payPath}`));
+    const nonceOf = (policy: string | null) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
+    expect(nonceOf(first.headers.get("content-security-policy"))).toBeTruthy();
+    expect(nonceOf(first.headers.get("content-security-policy"))).not.toBe(nonceOf(second.headers.get("content-security-policy")));
+    // NextResponse.next({ request: { headers } }) forwards overridden request headers this way.
+    expect(first.headers.get("x-middleware-request-x-nonce")).toBe(nonceOf(first.headers.get("content-security-policy")));
+    expect(first.headers.get("x-middleware-request-content-security-policy")).toBe(first.headers.get("content-security-policy"));
+  });
+
+  it("leaves the demo merchant's page unlocalized", () => {
+    const response = proxy(new NextRequest("http://gateway.test/demo/return?paymentId=x"));
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("x-middleware-rewrite")).toBeNull();
+  });
+
+  it("skips the API, Next's assets and files", () => {
+    const matcher = new RegExp(`^${config.matcher[0]}$`);
+    expect(matcher.test("/pay/otp/x")).toBe(true);
+    expect(matcher.test("/fr/pay/return/x")).toBe(true);
+    expect(matcher.test("/api/v1/payments/intents")).toBe(false);
+    expect(matcher.test("/_next/static/chunks/a.js")).toBe(false);
+    expect(matcher.test("/favicon.ico")).toBe(false);
+    expect(matcher.test("/icon.svg")).toBe(false);
+  });
+});

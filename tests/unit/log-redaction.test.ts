@@ -1,0 +1,103 @@
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createLogger, currentLogContext, logger, noteRequestPrincipal, runWithLogContext, scrubCredentials } from "@/lib/log";
+import { withRequestScope } from "@/lib/http/request-scope";
+
+/** A logger writing JSON lines into an array, exactly as production writes them to stdout. */
+function capturedLogger() {
+  const lines: Record<string, any>[] = [];
+  const raw: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      raw.push(chunk.toString());
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  return { log: createLogger({ destination, level: "info" }), lines, raw };
+}
+
+const paymentId = "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c";
+const clientSecret = `pa_${paymentId}_secret_${"ab12".repeat(16)}`;
+const accessToken = `cat_${"Zk3".repeat(15)}`;
+const issuedClientSecret = "Qm9vdHN0cmFwLXNlY3JldC1mb3ItdGVzdHMtb25seQ1"; // 43 chars, base64url
+const cardNumber = "4242424242424242";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("log redaction", () => {
+  it("redacts credential fields by name, at the top and nested", () => {
+    const { log, raw } = capturedLogger();
+    log.info(
+      {
+        clientSecret,
+        request: { headers: { authorization: "Bearer abc", "x-client-secret": clientSecret, "x-client-token": accessToken } },
+        body: { refreshToken: "crt_x", cvc: "123", webhookSecret: "whsec_y" },
+        deeper: { body: { accessToken } },
+      },
+      "incoming",
+    );
+    const line = raw.join("");
+    for (const secret of [clientSecret, accessToken, "Bearer abc", "crt_x", '"123"', "whsec_y"]) expect(line).not.toContain(secret);
+    expect(line).toContain("[redacted]");
+  });
+
+  it("scrubs credential-shaped text wherever it hides: messages, error stacks, unnamed fields", () => {
+    const { log, raw } = capturedLogger();
+    log.error({ err: new Error(`provider refused ${clientSecret}`), note: `token ${accessToken}` }, `retry with ${issuedClientSecret}`);
+    log.info({ memo: `card ${cardNumber} used`, header: "Authorization: Bearer cGs6c2VjcmV0" }, "card");
+    const output = raw.join("");
+    for (const secret of [clientSecret, accessToken, issuedClientSecret, cardNumber, "cGs6c2VjcmV0"]) {
+      expect(output).not.toContain(secret);
+    }
+  });
+
+  it("keeps what support needs: payment ids, phone numbers, request ids, amounts and times", () => {
+    const { log, lines } = capturedLogger();
+    log.info({ paymentId, phone: "+213555123456", requestId: "req-1", amount: 1500, at: 1_732_200_000_000 }, "kept");
+    expect(lines[0]).toMatchObject({ paymentId, phone: "+213555123456", requestId: "req-1", amount: 1500, at: 1_732_200_000_000 });
+  });
+
+  it("leaves the payment id of a scrubbed client secret readable", () => {
+    expect(scrubCredentials(JSON.stringify({ m: clientSecret }))).toBe(JSON.stringify({ m: `pa_${paymentId}_secret_[redacted]` }));
+  });
+});
+
+describe("request-scoped log lines", () => {
+  it("puts the request id on every line written while serving the request, children and awaits included", async () => {
+    const { log, lines } = capturedLogger();
+    await runWithLogContext({ requestId: "req-42" }, async () => {
+      log.info("first");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      log.child({ job: "x" }).warn("from a child logger");
+      noteRequestPrincipal({ mode: "client", service: { code: "shop-a" } });
+      log.info("after auth");
+    });
+    log.info("outside any request");
+    expect(lines.slice(0, 3).map((line) => line.requestId)).toEqual(["req-42", "req-42", "req-42"]);
+    expect(lines[2]).toMatchObject({ authMode: "client", service: "shop-a" });
+    expect(lines[3]!.requestId).toBeUndefined();
+  });
+
+  it("writes one access line per request: method, path without query, status, duration, auth mode, service", async () => {
+    const calls: { fields: Record<string, unknown>; context: unknown }[] = [];
+    vi.spyOn(logger, "info").mockImplementation(((fields: Record<string, unknown>) => {
+      calls.push({ fields, context: { ...currentLogContext() } });
+    }) as never);
+    const request = new Request("http://gateway.test/api/v1/customers?phone=%2B213555&token=abc", {
+      method: "POST",
+      headers: { authorization: "Bearer secret-bearer", "x-request-id": "req-7" },
+    });
+    const response = await withRequestScope(request, async () => {
+      noteRequestPrincipal({ mode: "client", service: { code: "shop-b" } });
+      return new Response(null, { status: 201 });
+    });
+    expect(response.status).toBe(201);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.fields).toMatchObject({ method: "POST", path: "/api/v1/customers", status: 201 });
+    expect(typeof calls[0]!.fields.durationMs).toBe("number");
+    expect(calls[0]!.context).toEqual({ requestId: "req-7", authMode: "client", service: "shop-b" });
+    expect(JSON.stringify(calls)).not.toContain("secret-bearer");
+    expect(JSON.stringify(calls)).not.toContain("token=abc");
+  });
+});
