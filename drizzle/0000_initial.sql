@@ -152,6 +152,8 @@ CREATE TABLE "payments" (
 	"redirect_url" text,
 	"provider_reference" text,
 	"provider_order_id" text,
+	"provider_transaction_id" text,
+	"approval_code" text,
 	"meta_data" jsonb,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,

@@ -1,6 +1,7 @@
 // `npm start`: build when needed, migrate, greet with the demo merchant, then serve.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
 import { ConfigError, getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
 import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
@@ -8,10 +9,26 @@ import { listMerchants } from "../lib/merchants/list-merchants";
 
 const nextBin = "node_modules/next/dist/bin/next";
 
+const BUILD_INPUTS = ["app", "lib", "components", "messages", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package-lock.json"];
+
+/** A build older than any source file would serve stale code after a pull. */
+function needsBuild(): boolean {
+  const stamp = ".next/BUILD_ID";
+  if (!existsSync(stamp)) return true;
+  const builtAt = statSync(stamp).mtimeMs;
+  const newerThanBuild = (entry: string): boolean => {
+    if (!existsSync(entry)) return false;
+    const stats = statSync(entry);
+    if (!stats.isDirectory()) return stats.mtimeMs > builtAt;
+    return readdirSync(entry).some((child) => newerThanBuild(path.join(entry, child)));
+  };
+  return BUILD_INPUTS.some(newerThanBuild);
+}
+
 async function main() {
   const config = getConfig();
-  if (!existsSync(".next/BUILD_ID") || process.argv.includes("--rebuild")) {
-    console.log("Building the gateway (first start)...");
+  if (needsBuild() || process.argv.includes("--rebuild")) {
+    console.log("Building the gateway (sources changed since the last build)...");
     const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }

@@ -38,9 +38,9 @@ export const MAX_JSON_DEPTH = 32;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * The first value PostgreSQL could not store as sent, or that nests too deeply for the
- * recursive code after us (zod, idempotency fingerprints, jsonb): each would otherwise
- * surface as a 500 or be stored altered. Iterative, so a hostile depth cannot overflow it.
+ * The first value PostgreSQL could not store as sent, a key no object can keep, or nesting
+ * too deep for the recursive code after us (zod, idempotency fingerprints, jsonb): each
+ * would otherwise surface as a 500 or be stored altered. Iterative, so a hostile depth cannot overflow it.
  */
 function findUnstorableValue(root: unknown): { path: string[]; message: string } | null {
   const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
@@ -54,7 +54,8 @@ function findUnstorableValue(root: unknown): { path: string[]; message: string }
     if (value === null || typeof value !== "object") continue;
     if (path.length >= MAX_JSON_DEPTH) return { path, message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
     for (const [key, item] of Object.entries(value)) {
-      const problem = stringProblem(key);
+      // JSON.parse keeps it as a key, but any later copy into an object sets the prototype instead: it would vanish.
+      const problem = key === "__proto__" ? "must not use the reserved key __proto__" : stringProblem(key);
       if (problem) return { path: [...path, key], message: problem };
       stack.push({ value: item, path: [...path, key] });
     }

@@ -1,18 +1,26 @@
+import { eq } from "drizzle-orm";
 import { serviceClock } from "../clock";
 import { getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
+import { payments } from "../db/schema";
 import { ApiError, invalidCredentials } from "../http/api-error";
+import type { QrRequest } from "../providers/wallet/port";
 import { isValidWalletAppToken } from "../providers/wallet/sandbox-wallet-qr";
 import { walletProvider } from "../providers/wallet/wallet-provider";
 import type { QrAnswerAccess, QrOutcome } from "./answer-qr-payment.schema";
 import { applyTransition } from "./apply-transition";
 import { chargeWallet } from "./charge-wallet";
-import type { CheckedPayment } from "./check-payment";
 import { expirePayment } from "./expire-payment";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import { failedByExpiry, intentExpired, isPastGrace } from "./payment-expiry";
 import { isPaymentId, lockPaymentWithService, type PaymentRow } from "./payment-record";
+
+export interface QrAnswer {
+  payment: PaymentRow;
+  /** The wallet's record of the request, with the answer. */
+  qr: QrRequest;
+}
 
 /**
  * The customer's answer to a QR payment, in one transaction that locks the payment: approve
@@ -25,7 +33,7 @@ import { isPaymentId, lockPaymentWithService, type PaymentRow } from "./payment-
 export async function answerQrPayment(
   db: Db,
   options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess },
-): Promise<CheckedPayment> {
+): Promise<QrAnswer> {
   const { paymentId, outcome, access } = options;
   if ("walletToken" in access) await assertWalletAppToken(db, paymentId, access.walletToken);
 
@@ -48,8 +56,17 @@ export async function answerQrPayment(
     switch (outcome) {
       case "approve": {
         const charged = await chargeWallet(tx, { payment, now });
-        const status = charged.state === "FAILED" ? "rejected" : "approved";
-        return { payment: charged, qr: await wallet.answerQr(tx, { paymentId, status, now }) };
+        if (charged.state === "FAILED") {
+          return { payment: charged, qr: await wallet.answerQr(tx, { paymentId, status: "rejected", now }) };
+        }
+        const qr = await wallet.answerQr(tx, { paymentId, status: "approved", now });
+        // The gateway keeps what the wallet reported, so check reads it with the payment.
+        const [approved] = await tx
+          .update(payments)
+          .set({ approvalCode: qr.approvalCode })
+          .where(eq(payments.id, paymentId))
+          .returning();
+        return { payment: approved!, qr };
       }
       case "decline": {
         const declined = await applyTransition(tx, {

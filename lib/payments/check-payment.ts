@@ -1,8 +1,6 @@
 import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../auth/principal";
 import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
-import type { QrRequest } from "../providers/wallet/port";
-import { walletProvider } from "../providers/wallet/wallet-provider";
 import { expirePayment } from "./expire-payment";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { intentExpired, isExpiredIntent } from "./payment-expiry";
@@ -10,31 +8,11 @@ import { lockPayment, type PaymentRow } from "./payment-record";
 import { canTransition } from "./payment-state";
 
 /**
- * The payment's state for check: one prepared read besides auth (two for a proceeded QR
- * intent). An open intent found past its grace is failed on the spot (as the sweep would), so
- * check never reports a payment that can no longer complete as pending; merchant_auth then
- * answers 410 (contract section 4).
+ * The payment's state for check: one prepared read besides auth. An open intent found past
+ * its grace is failed on the spot (as the sweep would), so check never reports a payment that
+ * can no longer complete as pending; merchant_auth then answers 410 (contract section 4).
  */
 export async function checkPayment(
-  db: Db,
-  options: { principal: ClientPrincipal | MerchantPrincipal | UserPrincipal; paymentId: string },
-): Promise<CheckedPayment> {
-  const payment = await currentPayment(db, options);
-  // The QR case also reports the wallet's identifiers: one more read, for proceeded QR intents only.
-  const qr =
-    payment.transactionType === "QR_CODE" && payment.paymentMethodCode === "WALLET_V2"
-      ? await walletProvider().qrRequest(db, { paymentId: payment.id })
-      : null;
-  return { payment, qr };
-}
-
-export interface CheckedPayment {
-  payment: PaymentRow;
-  /** The wallet's QR request of a proceeded QR_CODE intent, else null. */
-  qr: QrRequest | null;
-}
-
-async function currentPayment(
   db: Db,
   options: { principal: ClientPrincipal | MerchantPrincipal | UserPrincipal; paymentId: string },
 ): Promise<PaymentRow> {

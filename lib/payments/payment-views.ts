@@ -1,5 +1,4 @@
 import { fromMinorUnits } from "../money/amount";
-import type { QrRequest } from "../providers/wallet/port";
 import { endUserMessage } from "./payment-messages";
 import type { PaymentRow } from "./payment-record";
 import { checkStatusCode } from "./payment-state";
@@ -58,14 +57,13 @@ export interface CheckResultView {
   /** Keyed by language in the QR case. */
   endUserMessage: string | LocalizedMessage;
   lastUpdate: string;
-  // The QR case, once the wallet holds a QR request for the payment.
+  // The QR case, once proceeded: what the wallet reported for it.
   paymentOrderId?: string;
   microServiceTransactionId?: string;
   approvalCode?: string | null;
 }
 
-/** `qr`: the wallet's QR request of a QR_CODE intent, null before proceed and for other intents. */
-export function toCheckResultView(payment: PaymentRow, qr: QrRequest | null = null): CheckResultView {
+export function toCheckResultView(payment: PaymentRow): CheckResultView {
   const amountMinor = payment.capturedMinor > 0 ? payment.capturedMinor : payment.amountMinor;
   const isQr = payment.transactionType === "QR_CODE";
   return {
@@ -77,8 +75,12 @@ export function toCheckResultView(payment: PaymentRow, qr: QrRequest | null = nu
       ? qrEndUserMessage(payment.state, payment.failureReason)
       : endUserMessage(payment.state, payment.failureReason, payment.paymentMethodCode),
     lastUpdate: payment.updatedAt.toISOString(),
-    ...(isQr && qr
-      ? { paymentOrderId: qr.orderId, microServiceTransactionId: qr.transactionId, approvalCode: qr.approvalCode }
+    ...(isQr && payment.providerOrderId !== null && payment.providerTransactionId !== null
+      ? {
+          paymentOrderId: payment.providerOrderId,
+          microServiceTransactionId: payment.providerTransactionId,
+          approvalCode: payment.approvalCode,
+        }
       : {}),
   };
 }

@@ -22,12 +22,12 @@ export const proceedWithQr: ProceedHandler = async (tx, context) => {
     return { payment: failed, require3DS: false, statusCode: checkStatusCode(failed.state), status: failed.status, payUrl: "" };
   }
 
-  await wallet.startQr(tx, { paymentId: payment.id, now });
+  const qr = await wallet.startQr(tx, { paymentId: payment.id, now });
   const updated = await applyTransition(tx, {
     payment,
     event: "start_processing",
     now,
-    changes: { ...changes, status: STATUS_TEXT.qrAwaiting },
+    changes: { ...changes, providerOrderId: qr.orderId, providerTransactionId: qr.transactionId, status: STATUS_TEXT.qrAwaiting },
   });
   return {
     payment: updated,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageTokenFor } from "@/lib/auth/client-secret";
 import { parseConfig } from "@/lib/config";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
-import { getDb } from "@/lib/db/client";
+import { getDb, onQuery } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { expireOpenPayments } from "@/lib/payments/expire-payments";
 import { apiClient, clientAuth, userAuth, type ApiClient } from "../support/api";
@@ -154,6 +154,28 @@ describe("GET /payments/intents/:id/check on a QR payment", () => {
     // The browser (merchant_auth) is told the same.
     const fromBrowser = await check(api, paymentId, browserHeaders(merchant, clientSecret));
     expect(fromBrowser.body.data).toEqual(response.body.data);
+  });
+
+  it("costs at most 2 statements (auth included) like every check, before and after the answer", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, clientSecret } = await qrPayment(merchant);
+    await check(api, paymentId, serverHeaders(merchant)); // warm: gateway key, prepared statements
+    const statements = async (headers: Record<string, string>) => {
+      let count = 0;
+      const stop = onQuery(() => {
+        count += 1;
+      });
+      try {
+        expect((await check(api, paymentId, headers)).status).toBe(200);
+      } finally {
+        stop();
+      }
+      return count;
+    };
+    expect(await statements(serverHeaders(merchant))).toBeLessThanOrEqual(2);
+    expect(await statements(browserHeaders(merchant, clientSecret))).toBeLessThanOrEqual(2);
+    await answer(merchant, paymentId, "approve");
+    expect(await statements(serverHeaders(merchant))).toBeLessThanOrEqual(2);
   });
 
   it("reports 1 for a QR intent not proceeded yet, in three languages and without wallet ids", async () => {

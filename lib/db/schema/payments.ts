@@ -53,6 +53,10 @@ export const payments = pgTable(
     redirectUrl: text("redirect_url"),
     providerReference: text("provider_reference"),
     providerOrderId: text("provider_order_id"),
+    // What a QR wallet reports (check's microServiceTransactionId and approvalCode), kept on the
+    // payment so check stays one read.
+    providerTransactionId: text("provider_transaction_id"),
+    approvalCode: text("approval_code"),
     metaData: jsonb("meta_data"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

@@ -12,9 +12,25 @@ import { isPaymentId } from "../payment-record";
  */
 const PNG_OPTIONS = { type: "png", errorCorrectionLevel: "M", margin: 4, width: 480 } as const;
 
+// Encoding the PNG is the cost (about 40 ms for 480 px, against 2 ms for the matrix), and a
+// payment's code never changes: the last few hundred images are kept, about 5 KB each.
+const RENDERED_KEPT = 256;
+const rendered = new Map<string, Promise<Buffer>>();
+
 /** The PNG of a QR code holding `content`; the same content always gives the same bytes. */
 export function qrPng(content: string): Promise<Buffer> {
-  return QRCode.toBuffer(content, PNG_OPTIONS);
+  const kept = rendered.get(content);
+  if (kept) {
+    // Most recently used last, so the oldest is the one dropped.
+    rendered.delete(content);
+    rendered.set(content, kept);
+    return kept;
+  }
+  const png = QRCode.toBuffer(content, PNG_OPTIONS);
+  rendered.set(content, png);
+  png.catch(() => rendered.delete(content));
+  if (rendered.size > RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
+  return png;
 }
 
 /**

@@ -71,6 +71,13 @@ const paymentRoute = (intent: Intent, extra: Omit<RouteRequest, "payment" | "par
   headers: { ...platform, ...extra.headers },
 });
 
+/** The QR page's own calls: the payment's QR endpoints with its page token (or without it). */
+async function qrPageRequest(world: World, options?: { withAccess?: boolean }): Promise<RouteRequest> {
+  const qr = await once(world, "qr", () => world.qrPayment());
+  const query: Record<string, string> = options?.withAccess === false ? {} : { token: qr.token };
+  return { params: { id: qr.paymentId }, query };
+}
+
 /**
  * Every /api/v1 route and the access it accepts. The route-coverage test fails when a route
  * exists that this table does not list, so a new endpoint cannot skip the security suite.
@@ -189,19 +196,13 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "GET /api/v1/qr/:id/image": {
     accepts: ["page_token"],
     refusal: { status: 404, name: "not_found" },
-    request: async (world, options) => {
-      const qr = await once(world, "qr", () => world.qrPayment());
-      return { params: { id: qr.paymentId }, query: options?.withAccess === false ? {} : { token: qr.token } };
-    },
+    request: qrPageRequest,
   },
   "GET /api/v1/qr/:id/status": {
     accepts: ["page_token"],
     schemas: { query: qrStatusQuery },
     refusal: { status: 404, name: "not_found" },
-    request: async (world, options) => {
-      const qr = await once(world, "qr", () => world.qrPayment());
-      return { params: { id: qr.paymentId }, query: options?.withAccess === false ? {} : { token: qr.token } };
-    },
+    request: qrPageRequest,
   },
   "POST /api/v1/sandbox/clock": {
     accepts: ["client"],
@@ -235,6 +236,12 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       };
     },
   },
+  ...Object.fromEntries(
+    ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => [
+      `${method} /api/v1`,
+      { accepts: ["public"], refusal: { status: 404, name: "not_found" }, request: async () => ({}) } satisfies RouteSpec,
+    ]),
+  ),
   ...Object.fromEntries(
     ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => [
       `${method} /api/v1/*`,

@@ -34,7 +34,7 @@ export interface World {
   expiredToken: string;
   /** A fresh CREATED wallet intent of `merchant` (owner by default) for `session`'s customer. */
   intent(overrides?: IntentOverrides & { merchant?: OnboardedMerchant }): Promise<Intent>;
-  /** A wallet payment already settled by its own customer: SUCCEEDED, or PRE_AUTHORIZED for RESERVATION. */
+  /** A wallet payment already settled by its customer (a fresh one unless given): SUCCEEDED, or PRE_AUTHORIZED for RESERVATION. */
   settled(options?: { merchant?: OnboardedMerchant; session?: Session; captureMethod?: "DIRECT" | "RESERVATION" }): Promise<Intent>;
   /** A QR payment awaiting the wallet app, with its page token. */
   qrPayment(merchant?: OnboardedMerchant): Promise<Intent & { token: string }>;
@@ -85,7 +85,8 @@ export async function buildWorld(api: ApiClient): Promise<World> {
     },
     async settled(options = {}) {
       const merchant = options.merchant ?? owner;
-      const payer = options.session ?? (merchant === owner ? session : foreign);
+      // A fresh payer by default: its own wallet and its own user_auth quota (300 a minute).
+      const payer = options.session ?? (await createCustomerToken(merchant, { name: "Payer" }));
       const created = await world.intent({ merchant, userId: payer.customer.phone, captureMethod: options.captureMethod });
       const response = await proceed(api, created.paymentId, userAuth(merchant, payer.accessToken, { "x-platform": "API" }));
       const expected = options.captureMethod === "RESERVATION" ? 13 : 2;

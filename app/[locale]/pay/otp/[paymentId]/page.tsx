@@ -7,6 +7,7 @@ import { CardShell } from "@/components/card-shell";
 import { StatusBanner } from "@/components/status-banner";
 import { getDb } from "@/lib/db/client";
 import { isLocale } from "@/lib/i18n/locales";
+import type { Locale } from "@/lib/i18n/routing";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
 import { isCodeExpired, otpPageMode, resendCountdown } from "@/lib/hosted/hosted-outcome";
 import { returnPagePath } from "@/lib/hosted/hosted-paths";
@@ -58,9 +59,11 @@ export default async function OtpPage({ params, searchParams }: OtpPageProps) {
       <AmountDisplay locale={locale} merchantName={payment.merchantName} amount={payment.amount} currency={payment.currency} />
       {mode === "expired" ? (
         <ExpiredNotice
+          locale={locale}
           merchantName={payment.merchantName}
           body={t("expiredBody", { merchant: payment.merchantName })}
-          // Not settled yet, so no status code to report: back to the service's own page only.
+          // Still open for a few seconds until the expiry sweep fails it (contract 4): the
+          // merchant is told 3, which Check confirms once the sweep has run.
           target={resolveReturnTarget({
             paymentId,
             statusCode: 3,
@@ -83,8 +86,18 @@ export default async function OtpPage({ params, searchParams }: OtpPageProps) {
   );
 }
 
-async function ExpiredNotice({ body, target, merchantName }: { body: string; target: string | null; merchantName: string }) {
-  const t = await getTranslations("return");
+async function ExpiredNotice({
+  locale,
+  body,
+  target,
+  merchantName,
+}: {
+  locale: Locale;
+  body: string;
+  target: string | null;
+  merchantName: string;
+}) {
+  const t = await getTranslations({ locale, namespace: "return" });
   return (
     <div className="flex flex-col gap-4">
       <StatusBanner tone="warning">{body}</StatusBanner>

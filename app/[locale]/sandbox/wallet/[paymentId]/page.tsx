@@ -61,24 +61,26 @@ export default async function WalletAppPage({ params, searchParams }: WalletAppP
         {mode === "awaiting" ? <p className="text-slate-700">{t("intro", { merchant })}</p> : null}
       </div>
       <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} />
-      <dl className="flex flex-wrap items-baseline justify-between gap-2 rounded-xl px-4 py-3 ring-1 ring-slate-200">
-        <dt className="text-sm font-medium text-slate-700">{t("balance")}</dt>
-        <dd className="text-base font-semibold text-slate-900 tabular-nums">
-          <bdi>{formatAmount({ amount: view.availableBalance, currency: view.currency, locale })}</bdi>
-        </dd>
+      <dl className="flex flex-col gap-3 rounded-xl px-4 py-3 ring-1 ring-slate-200">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <dt className="text-sm font-medium text-slate-700">{t("balance")}</dt>
+          <dd className="text-base font-semibold text-slate-900 tabular-nums">
+            <bdi>{formatAmount({ amount: view.availableBalance, currency: view.currency, locale })}</bdi>
+          </dd>
+        </div>
+        {view.qr.approvalCode ? (
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <dt className="text-sm font-medium text-slate-700">{t("approvalCode")}</dt>
+            <dd className="font-mono text-base font-semibold tracking-widest text-slate-900">
+              <bdi>{view.qr.approvalCode}</bdi>
+            </dd>
+          </div>
+        ) : null}
       </dl>
       {outcome ? (
-        <div className="flex flex-col gap-4">
-          <StatusBanner tone={outcome.tone} role="status">
-            {body}
-          </StatusBanner>
-          {view.qr.approvalCode ? (
-            <p className="text-sm text-slate-700">
-              {t("approvalCode")}:{" "}
-              <bdi className="font-mono text-base font-semibold tracking-widest text-slate-900">{view.qr.approvalCode}</bdi>
-            </p>
-          ) : null}
-        </div>
+        <StatusBanner tone={outcome.tone} role="status">
+          {body}
+        </StatusBanner>
       ) : (
         <WalletAnswerForm paymentId={paymentId} token={query.token} locale={locale} />
       )}

@@ -7,7 +7,7 @@ import { toCheckResultView } from "@/lib/payments/payment-views";
 export const GET = endpoint(
   { auth: ["client", "merchant", "user"], requireServiceHeader: true, headers: paymentCallHeaders },
   async ({ db, principal, params }) => {
-    const { payment, qr } = await checkPayment(db, { principal, paymentId: params.id ?? "" });
-    return { data: toCheckResultView(payment, qr), message: "Payment status retrieved." };
+    const payment = await checkPayment(db, { principal, paymentId: params.id ?? "" });
+    return { data: toCheckResultView(payment), message: "Payment status retrieved." };
   },
 );

@@ -7,9 +7,9 @@ import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
 // POST /api/v1/sandbox/payments/:id/qr — answers a QR payment as the customer's wallet app would.
 export const POST = sandboxOnly(
   endpoint({ auth: ["client"], body: answerQrPaymentBody }, async ({ db, principal, params, body }) => {
-    const { payment, qr } = await answerQrPayment(db, { paymentId: params.id ?? "", outcome: body.outcome, access: { principal } });
+    const { payment } = await answerQrPayment(db, { paymentId: params.id ?? "", outcome: body.outcome, access: { principal } });
     return {
-      data: toCheckResultView(payment, qr),
+      data: toCheckResultView(payment),
       message: body.outcome === "approve" ? "QR payment approved in the sandbox wallet." : "QR payment declined in the sandbox wallet.",
     };
   }),

@@ -1,0 +1,104 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
+import { NextRequest } from "next/server";
+import { describe, expect, it } from "vitest";
+import proxy, { config } from "@/proxy";
+// @ts-expect-error -- next.config.mjs is plain JavaScript without type declarations.
+import nextConfig from "@/next.config.mjs";
+
+/**
+ * Issue 7, security suite item 6 (hosted pages): every page and page route the buyer can
+ * reach, found on the file system, goes through the proxy and answers with the headers that
+ * forbid framing (CSP frame-ancestors 'none' and X-Frame-Options DENY), caching and leaking
+ * the page token in Referer. Cross-site POSTs: the hosted tree changes state only through
+ * Server Actions, whose Origin check Next.js applies (e2e/security.spec.ts and
+ * e2e/security-hosted.spec.ts send the forged requests against the production build).
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const PAGE_TREES = ["app/[locale]", "app/demo"];
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    return statSync(full).isDirectory() ? files(full) : [full];
+  });
+}
+
+/** Every hosted URL shape: `app/[locale]/pay/otp/[paymentId]/page.tsx` becomes `/en/pay/otp/<uuid>`. */
+function hostedPaths(): { file: string; path: string }[] {
+  return PAGE_TREES.flatMap((tree) =>
+    files(path.join(ROOT, tree))
+      .filter((file) => /[\\/](page\.tsx|route\.ts)$/.test(file))
+      .map((file) => {
+        const relative = path.relative(path.join(ROOT, "app"), path.dirname(file));
+        const url = relative
+          .split(path.sep)
+          .filter((segment) => !/^\(.*\)$/.test(segment))
+          .map((segment) =>
+            segment === "[locale]" ? "en" : segment.startsWith("[") ? (segment.includes("intent") ? "pi_0123456789abcdefABCDEFGH" : "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c") : segment,
+          )
+          .join("/");
+        return { file: path.relative(ROOT, file), path: `/${url}` };
+      }),
+  );
+}
+
+const REQUIRED_HEADERS: Record<string, RegExp> = {
+  "content-security-policy": /(^|;\s*)frame-ancestors 'none'(;|$)/,
+  "x-frame-options": /^DENY$/,
+  "cache-control": /no-store/,
+  "referrer-policy": /^no-referrer$/,
+  "x-content-type-options": /^nosniff$/,
+};
+
+describe("hosted pages cannot be framed, cached or leak their token", () => {
+  const pages = hostedPaths();
+
+  it("finds the hosted pages on the file system", () => {
+    expect(unstable_doesMiddlewareMatch({ config, url: "/api/v1/customers" }), "the API is not a hosted page").toBe(false);
+    const found = pages.map((page) => page.path);
+    for (const expected of ["/en/pay/otp/", "/en/pay/card/", "/en/pay/qr/", "/en/pay/return/"]) {
+      expect(found.some((page) => page.startsWith(expected)), expected).toBe(true);
+    }
+  });
+
+  it.each(pages.map((page) => [page.path, page] as const))("%s goes through the proxy and answers with every protective header", (_label, page) => {
+    for (const url of [page.path, `${page.path}?token=abc&returnUrl=${encodeURIComponent("https://evil.example/")}`]) {
+      expect(unstable_doesMiddlewareMatch({ config, url }), `${page.file}: the proxy must run for ${url}`).toBe(true);
+      const response = proxy(new NextRequest(`http://gateway.test${url}`, { headers: { "sec-fetch-dest": "iframe" } }));
+      for (const [name, pattern] of Object.entries(REQUIRED_HEADERS)) {
+        expect(response.headers.get(name) ?? "", `${url}: ${name}`).toMatch(pattern);
+      }
+    }
+  });
+
+  it("the unlocalized and other-language forms of a payUrl carry the same headers, redirects included", () => {
+    for (const url of ["/pay/otp/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c?token=t", "/ar/pay/card/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c?token=t", "/fr/nothing-here"]) {
+      const response = proxy(new NextRequest(`http://gateway.test${url}`));
+      for (const [name, pattern] of Object.entries(REQUIRED_HEADERS)) expect(response.headers.get(name) ?? "", `${url}: ${name}`).toMatch(pattern);
+    }
+  });
+});
+
+describe("cross-site POSTs to hosted pages", () => {
+  it("no route handler in the hosted tree accepts a method that changes state: they go through Server Actions", () => {
+    const handlers = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) => /[\\/]route\.ts$/.test(file));
+    for (const file of handlers) {
+      const source = readFileSync(file, "utf8");
+      expect(source, path.relative(ROOT, file)).not.toMatch(/export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b/);
+    }
+  });
+
+  it("every Server Action module of the hosted tree is a 'use server' module, so Next.js checks its Origin", () => {
+    const actionFiles = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) => /[\\/]actions\.ts$/.test(file));
+    expect(actionFiles.length).toBeGreaterThan(0);
+    for (const file of actionFiles) expect(readFileSync(file, "utf8").trimStart(), path.relative(ROOT, file)).toMatch(/^["']use server["']/);
+  });
+
+  it("the Next.js config does not widen the Server Actions origin check", () => {
+    const configured = nextConfig as { experimental?: { serverActions?: { allowedOrigins?: string[] } }; serverActions?: unknown };
+    expect(configured.experimental?.serverActions?.allowedOrigins ?? []).toEqual([]);
+  });
+});
