@@ -135,6 +135,15 @@ async function interceptAction(page: Page, click: () => Promise<void>): Promise<
   return captured!;
 }
 
+/**
+ * The request the test aborted on purpose makes Next.js show its built-in error screen, whose
+ * inline styles the strict CSP blocks: expected here, and only that is forgiven.
+ */
+function forgetAbortedActionTrouble(problems: string[]) {
+  const expected = /net::ERR_FAILED|Failed to fetch|Applying inline style violates the following Content Security Policy directive 'style-src/i;
+  problems.splice(0, problems.length, ...problems.filter((problem) => !expected.test(problem)));
+}
+
 async function replay(page: Page, request: Request, extra: Record<string, string>) {
   const headers = { ...(await request.allHeaders()), ...extra };
   delete headers["content-length"];
@@ -157,7 +166,7 @@ test.describe("cross-site POSTs to hosted pages' Server Actions", () => {
     const genuine = await replay(phone, approve, {});
     expect(genuine.status()).toBeLessThan(400);
     await expect.poll(async () => (await checkPayment(shop, paymentId)).statusCode).toBe(2);
-    browserProblems.splice(0, browserProblems.length, ...browserProblems.filter((problem) => !/net::ERR_FAILED|Failed to fetch/i.test(problem)));
+    forgetAbortedActionTrouble(browserProblems);
   });
 
   test("the card provider's 3DS challenge cannot be completed from another site", async ({ page, browserProblems }) => {
@@ -173,6 +182,11 @@ test.describe("cross-site POSTs to hosted pages' Server Actions", () => {
     const forged = await replay(page, answer, { origin: "https://evil.example", "sec-fetch-site": "cross-site" });
     expect(forged.status()).toBeGreaterThanOrEqual(400);
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(12);
-    browserProblems.splice(0, browserProblems.length, ...browserProblems.filter((problem) => !/net::ERR_FAILED|Failed to fetch/i.test(problem)));
+
+    // From the page's own origin the same answer completes the challenge; the provider's event settles the payment.
+    const genuine = await replay(page, answer, {});
+    expect(genuine.status()).toBeLessThan(400);
+    await expect.poll(async () => (await checkPayment(shop, paymentId)).statusCode, { timeout: 15_000 }).toBe(2);
+    forgetAbortedActionTrouble(browserProblems);
   });
 });

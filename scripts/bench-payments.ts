@@ -5,7 +5,7 @@
 // The database is dropped and recreated each run, so its name must contain "bench".
 import { randomInt } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import postgres from "postgres";
+import { recreateDatabase } from "./lib/recreate-database";
 
 process.env.LOG_LEVEL ??= "silent";
 const databaseUrl = process.env.DATABASE_URL;
@@ -20,19 +20,11 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 // numbers measure the gateway, not the rate limiter (429s are counted and printed).
 const MERCHANTS = 40;
 
-async function recreateDatabase(url: string) {
+/** Only a scratch database may be dropped: its name must say so. */
+function refuseUnlessBenchDatabase(url: string) {
   const name = new URL(url).pathname.slice(1);
   if (!/^[a-z0-9_]*bench[a-z0-9_]*$/i.test(name)) {
     throw new Error(`Refusing to recreate ${name}: give a scratch database whose name contains "bench"`);
-  }
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe(`drop database if exists "${name}" with (force)`);
-    await sql.unsafe(`create database "${name}"`);
-  } finally {
-    await sql.end();
   }
 }
 
@@ -75,6 +67,7 @@ function report(name: string, outcome: Outcome) {
 }
 
 async function main() {
+  refuseUnlessBenchDatabase(databaseUrl!);
   await recreateDatabase(databaseUrl!);
   const { startTestGateway } = await import("../tests/support/gateway-server");
   const { apiClient, clientAuth } = await import("../tests/support/api");

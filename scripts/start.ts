@@ -9,7 +9,7 @@ import { listMerchants } from "../lib/merchants/list-merchants";
 
 const nextBin = "node_modules/next/dist/bin/next";
 
-const BUILD_INPUTS = ["app", "lib", "components", "messages", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package-lock.json"];
+const BUILD_INPUTS = ["app", "lib", "components", "messages", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs", "package-lock.json"];
 
 /** A build older than any source file would serve stale code after a pull. */
 function needsBuild(): boolean {

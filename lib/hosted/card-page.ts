@@ -1,5 +1,6 @@
 import type { Locale } from "../i18n/routing";
 import type { PaymentState } from "../payments/payment-state";
+import { notAwaitingBuyerPageMode } from "./hosted-outcome";
 
 /** What the hosted card page shows, decided from the payment and its provider intent alone. */
 export type CardPageMode =
@@ -23,26 +24,14 @@ export interface CardPageFacts {
 }
 
 export function cardPageMode(facts: CardPageFacts): CardPageMode {
-  switch (facts.state) {
-    case "REQUIRES_ACTION":
-      // A wallet payment also waits in REQUIRES_ACTION, but for its OTP, not a card.
-      if (facts.paymentMethodCode !== "CARD_PROVIDER") return "unavailable";
-      // Settling first: a charge that arrived too late is reversed there, and the return page says so.
-      if (facts.answeredProviderIntentId) return "complete";
-      if (facts.expired) return "expired";
-      if (facts.nextActionUrl) return "verify";
-      return facts.hasConfirmation ? "enter_card" : "unavailable";
-    case "CREATED":
-    case "PROCESSING":
-      return "unavailable";
-    case "PRE_AUTHORIZED":
-    case "SUCCEEDED":
-    case "FAILED":
-    case "CANCELED":
-    case "REFUNDED":
-    case "PARTIALLY_REFUNDED":
-      return "finished";
-  }
+  if (facts.state !== "REQUIRES_ACTION") return notAwaitingBuyerPageMode(facts.state);
+  // A wallet payment also waits in REQUIRES_ACTION, but for its OTP, not a card.
+  if (facts.paymentMethodCode !== "CARD_PROVIDER") return "unavailable";
+  // Settling first: a charge that arrived too late is reversed there, and the return page says so.
+  if (facts.answeredProviderIntentId) return "complete";
+  if (facts.expired) return "expired";
+  if (facts.nextActionUrl) return "verify";
+  return facts.hasConfirmation ? "enter_card" : "unavailable";
 }
 
 export interface CardLinkOptions {

@@ -1,15 +1,12 @@
 import type { PaymentState } from "../payments/payment-state";
 
-/** What the OTP page shows for a payment, decided from its state alone. */
-export type OtpPageMode = "enter_code" | "expired" | "finished" | "unavailable";
-
-export function otpPageMode(payment: { state: PaymentState; expired: boolean; hasOtp: boolean }): OtpPageMode {
-  switch (payment.state) {
-    case "REQUIRES_ACTION":
-      if (payment.expired) return "expired";
-      // A card payment also waits in REQUIRES_ACTION, but has no code to enter here.
-      return payment.hasOtp ? "enter_code" : "unavailable";
-    // Not proceeded yet, or still with the provider: no OTP page belongs to it.
+/**
+ * What any hosted payment page (OTP, card, QR) shows for a payment that no longer or not yet
+ * waits for the buyer: nothing for one not proceeded or still with the provider, the return
+ * page for one that has an outcome.
+ */
+export function notAwaitingBuyerPageMode(state: Exclude<PaymentState, "REQUIRES_ACTION">): "unavailable" | "finished" {
+  switch (state) {
     case "CREATED":
     case "PROCESSING":
       return "unavailable";
@@ -21,6 +18,16 @@ export function otpPageMode(payment: { state: PaymentState; expired: boolean; ha
     case "PARTIALLY_REFUNDED":
       return "finished";
   }
+}
+
+/** What the OTP page shows for a payment, decided from its state alone. */
+export type OtpPageMode = "enter_code" | "expired" | "finished" | "unavailable";
+
+export function otpPageMode(payment: { state: PaymentState; expired: boolean; hasOtp: boolean }): OtpPageMode {
+  if (payment.state !== "REQUIRES_ACTION") return notAwaitingBuyerPageMode(payment.state);
+  if (payment.expired) return "expired";
+  // A card payment also waits in REQUIRES_ACTION, but has no code to enter here.
+  return payment.hasOtp ? "enter_code" : "unavailable";
 }
 
 /** The return page's heading (contract 10 names the first three). */

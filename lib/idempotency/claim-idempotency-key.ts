@@ -1,6 +1,7 @@
 import { and, eq, lt, or, sql } from "drizzle-orm";
 import { callerKey, type Principal } from "../auth/principal";
 import { serviceClock, systemClock, type Clock } from "../clock";
+import { getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { ApiError } from "../http/api-error";
@@ -13,6 +14,7 @@ import {
   type RememberedResponse,
 } from "./idempotency.schema";
 import { requestFingerprint } from "./request-fingerprint";
+import { openResponse, sealResponse } from "./sealed-response";
 
 /** The transactional hook a domain operation calls with its result just before it commits. */
 export type BeforeCommit<R> = (tx: Db, result: R) => Promise<void>;
@@ -86,7 +88,7 @@ export async function claimIdempotencyKey(
     if (existing.state === "in_progress") {
       throw new ApiError("request_in_progress", "A request with this Idempotency-Key is still being processed.");
     }
-    const body = existing.responseBody as { message: string; data: unknown };
+    const body = openResponse(await getGatewayKey(db), existing.responseBody);
     return { kind: "replay", response: { status: existing.responseStatus ?? 200, message: body.message, data: body.data } };
   }
   throw new Error("idempotency key could not be claimed");
@@ -131,13 +133,13 @@ async function insertClaim(
 
 function ownedClaim(id: string, defaultStatus: number): IdempotencyClaim {
   let rememberedInTransaction = false;
-  const store = (db: Db, response: RememberedResponse) =>
+  const store = async (db: Db, response: RememberedResponse) =>
     db
       .update(idempotencyKeys)
       .set({
         state: "completed",
         responseStatus: response.status,
-        responseBody: { message: response.message, data: response.data ?? null },
+        responseBody: sealResponse(await getGatewayKey(db), { message: response.message, data: response.data ?? null }),
       })
       .where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress")));
 

@@ -13,6 +13,7 @@ import { STATUS_TEXT } from "./payment-messages";
 import { captureFunds } from "./payment-funds";
 import type { PaymentRow } from "./payment-record";
 import { assertTransition } from "./payment-state";
+import { isStaleReservation, releaseStaleReservation } from "./release-stale-reservation";
 
 /**
  * Captures a PRE_AUTHORIZED reservation in full or in part; the rest of the hold goes back to
@@ -23,8 +24,13 @@ export async function capturePayment(
   options: { principal: ClientPrincipal; paymentId: string; input: CapturePaymentBody; remember?: BeforeCommit<PaymentRow> },
 ): Promise<PaymentRow> {
   const now = serviceClock(options.principal.service).now();
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
+    if (isStaleReservation(payment, now)) {
+      // Committed although the call is refused: the 7 days are over either way (contract 4).
+      await releaseStaleReservation(tx, { payment, now });
+      return { stale: true as const };
+    }
     assertTransition(payment.state, "capture");
     const reserved = payment.amountMinor;
     const amountMinor = options.input.amount === undefined ? reserved : minorUnitsOrThrow(options.input.amount, payment.currency);
@@ -44,6 +50,10 @@ export async function capturePayment(
       notification: { capturedMinor: amountMinor },
     });
     await options.remember?.(tx, captured);
-    return captured;
+    return { stale: false as const, captured };
   });
+  if (outcome.stale) {
+    throw new ApiError("invalid_state", "The reservation was left alone 7 days and has been released; nothing can be captured.");
+  }
+  return outcome.captured;
 }

@@ -3,11 +3,10 @@ import { serviceClock, systemClock, type Clock } from "../clock";
 import type { Db } from "../db/client";
 import { payments, services } from "../db/schema";
 import type { BackgroundJob } from "../server/background-jobs";
-import { applyTransition } from "./apply-transition";
 import { expirePayment } from "./expire-payment";
+import type { PaymentState } from "./payment-state";
 import { EXPIRY_GRACE_MS, RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
-import { STATUS_TEXT } from "./payment-messages";
-import { releaseFunds } from "./payment-funds";
+import { releaseStaleReservation } from "./release-stale-reservation";
 
 const BATCH_SIZE = 100;
 
@@ -21,12 +20,22 @@ interface SweepOptions {
 // The service's now (real time plus its sandbox offset) as SQL, from one reading of `clock`.
 const serviceNow = (now: Date) => sql`(${now.toISOString()}::timestamptz + make_interval(secs => ${services.clockOffsetSeconds}))`;
 
+type PaymentRow = typeof payments.$inferSelect;
+
+interface SweepRule {
+  states: PaymentState[];
+  /** The payment is due once this moment plus `afterMs` has passed on its service's clock. */
+  since: typeof payments.expiresAt | typeof payments.authorizedAt;
+  afterMs: number;
+  settle: (tx: Db, options: { payment: PaymentRow; now: Date }) => Promise<unknown>;
+}
+
 /**
- * Fails every open intent (CREATED, PROCESSING, REQUIRES_ACTION) past its 30 minutes plus the
- * grace on its service's clock, with the failed notification. Rows another worker or request
- * holds are skipped and picked up next time, so several processes can sweep together.
+ * One batch of due payments, oldest first, each settled on its service's clock. Rows another
+ * worker or request holds are skipped and picked up next time, so several processes can sweep
+ * together.
  */
-export async function expireOpenPayments(db: Db, options: SweepOptions = {}): Promise<number> {
+async function sweep(db: Db, options: SweepOptions, rule: SweepRule): Promise<number> {
   const clock = options.clock ?? systemClock;
   return db.transaction(async (tx) => {
     const now = clock.now();
@@ -36,18 +45,31 @@ export async function expireOpenPayments(db: Db, options: SweepOptions = {}): Pr
       .innerJoin(services, eq(services.id, payments.serviceId))
       .where(
         and(
-          inArray(payments.state, ["CREATED", "PROCESSING", "REQUIRES_ACTION"]),
+          inArray(payments.state, rule.states),
           options.serviceId ? eq(payments.serviceId, options.serviceId) : undefined,
-          lt(sql`${payments.expiresAt} + make_interval(secs => ${EXPIRY_GRACE_MS / 1000})`, serviceNow(now)),
+          lt(sql`${rule.since} + make_interval(secs => ${rule.afterMs / 1000})`, serviceNow(now)),
         ),
       )
-      .orderBy(asc(payments.expiresAt))
+      .orderBy(asc(rule.since))
       .limit(options.limit ?? BATCH_SIZE)
       .for("update", { of: payments, skipLocked: true });
     for (const row of due) {
-      await expirePayment(tx, { payment: row.payment, now: serviceClock(row, { now: () => now }).now() });
+      await rule.settle(tx, { payment: row.payment, now: serviceClock(row, { now: () => now }).now() });
     }
     return due.length;
+  });
+}
+
+/**
+ * Fails every open intent (CREATED, PROCESSING, REQUIRES_ACTION) past its 30 minutes plus the
+ * grace on its service's clock, with the failed notification.
+ */
+export function expireOpenPayments(db: Db, options: SweepOptions = {}): Promise<number> {
+  return sweep(db, options, {
+    states: ["CREATED", "PROCESSING", "REQUIRES_ACTION"],
+    since: payments.expiresAt,
+    afterMs: EXPIRY_GRACE_MS,
+    settle: expirePayment,
   });
 }
 
@@ -55,34 +77,12 @@ export async function expireOpenPayments(db: Db, options: SweepOptions = {}): Pr
  * Contract section 4: a reservation left PRE_AUTHORIZED for 7 days is released (CANCELED, 10)
  * and its hold returned to the wallet.
  */
-export async function releaseStaleReservations(db: Db, options: SweepOptions = {}): Promise<number> {
-  const clock = options.clock ?? systemClock;
-  return db.transaction(async (tx) => {
-    const now = clock.now();
-    const due = await tx
-      .select({ payment: payments, clockOffsetSeconds: services.clockOffsetSeconds })
-      .from(payments)
-      .innerJoin(services, eq(services.id, payments.serviceId))
-      .where(
-        and(
-          eq(payments.state, "PRE_AUTHORIZED"),
-          options.serviceId ? eq(payments.serviceId, options.serviceId) : undefined,
-          lt(sql`${payments.authorizedAt} + make_interval(secs => ${RESERVATION_AUTO_RELEASE_MS / 1000})`, serviceNow(now)),
-        ),
-      )
-      .orderBy(asc(payments.authorizedAt))
-      .limit(options.limit ?? BATCH_SIZE)
-      .for("update", { of: payments, skipLocked: true });
-    for (const row of due) {
-      await releaseFunds(tx, row.payment);
-      await applyTransition(tx, {
-        payment: row.payment,
-        event: "release_stale",
-        now: serviceClock(row, { now: () => now }).now(),
-        changes: { status: STATUS_TEXT.autoReleased },
-      });
-    }
-    return due.length;
+export function releaseStaleReservations(db: Db, options: SweepOptions = {}): Promise<number> {
+  return sweep(db, options, {
+    states: ["PRE_AUTHORIZED"],
+    since: payments.authorizedAt,
+    afterMs: RESERVATION_AUTO_RELEASE_MS,
+    settle: releaseStaleReservation,
   });
 }
 

@@ -1,3 +1,5 @@
+import { ApiError } from "../http/api-error";
+import { catalogRows } from "../payment-methods/list-available-payment-methods";
 import { walletProvider } from "../providers/wallet/wallet-provider";
 import { applyTransition } from "./apply-transition";
 import { chargeWallet, failForFunds } from "./charge-wallet";
@@ -15,6 +17,11 @@ import { proceedWithQr } from "./proceed-with-qr";
  */
 export const proceedWithWallet: ProceedHandler = async (tx, context) => {
   const { payment, principal, now, changes } = context;
+  // A country may offer cards only (contract 1: "a wallet method on a card-only country").
+  const methods = await catalogRows(tx, { serviceId: principal.service.id, country: payment.country });
+  if (!methods.some((method) => method.code === "WALLET_V2")) {
+    throw new ApiError("invalid_state", `WALLET_V2 is not enabled for ${payment.country}.`);
+  }
   // A QR intent is answered in the wallet app, whoever proceeds it.
   if (payment.transactionType === "QR_CODE") return proceedWithQr(tx, context);
   // getPaymentOrThrow admits a user_auth caller only to the customer's own payments.

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { authenticate } from "@/lib/auth/authenticate";
 import { clientSecretFor } from "@/lib/auth/client-secret";
 import { basicBearer } from "@/lib/auth/detect-credential";
@@ -7,12 +7,11 @@ import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { rotateClientSecret } from "@/lib/merchants/rotate-client-secret";
-import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient, type ApiResponse } from "../support/api";
+import { clientAuth, merchantAuth, userAuth, type ApiResponse } from "../support/api";
 import { createCustomerToken, createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const { api } = useTestGateway();
 
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 type Session = Awaited<ReturnType<typeof createCustomerToken>>;
@@ -24,14 +23,11 @@ let session: Session;
 let genuineClientSecret: string;
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
   owner = await createMerchant();
   other = await createMerchant();
   session = await createCustomerToken(owner);
   genuineClientSecret = clientSecretFor(await getGatewayKey(await getDb()), randomUUID());
 });
-afterAll(() => gateway.close());
 
 const base64 = (text: string) => Buffer.from(text).toString("base64");
 const fakeClientSecret = () => `pa_${randomUUID()}_secret_${"ab".repeat(32)}`;

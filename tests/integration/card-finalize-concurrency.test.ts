@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { paymentCaptures } from "@/lib/db/schema";
-import { apiClient, type ApiClient } from "../support/api";
+
 import { createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   completeOnPage,
   confirmAtProvider,
@@ -20,16 +20,7 @@ import {
 } from "../support/cards";
 import { capture, paymentRow } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-  // Opening (and migrating) the database is the hook's cost, not the first test's.
-  await getDb();
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 async function capturesOf(paymentId: string) {
   return (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, paymentId));

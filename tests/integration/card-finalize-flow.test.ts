@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { cardProviderPaymentIntents, cardProviderPaymentMethods, paymentCaptures, sandboxSettings } from "@/lib/db/schema";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
 import { intentClientSecret } from "@/lib/providers/card/sandbox-secrets";
-import { apiClient, clientAuth, merchantAuth, type ApiClient } from "../support/api";
+import { clientAuth, merchantAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   cardPaymentOf,
   completeOnPage,
@@ -24,16 +24,7 @@ import {
 } from "../support/cards";
 import { advanceClock, capture, check, paymentRow, refund, release, serverHeaders } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-  // Opening (and migrating) the database is the hook's cost, not the first test's.
-  await getDb();
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 async function providerIntent(id: string) {
   const [row] = await (await getDb()).select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id));

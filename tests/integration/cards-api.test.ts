@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
-import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient } from "../support/api";
+import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   completeOnPage,
   confirmAtProvider,
@@ -15,16 +15,7 @@ import {
 import { createIntent, proceed, serverHeaders } from "../support/payments";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-  // Opening (and migrating) the database is the hook's cost, not the first test's.
-  await getDb();
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 /** A customer with a Visa saved first and a Mastercard saved second, and a token to act as them. */
 async function customerWithTwoCards(merchant: OnboardedMerchant) {

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
-import { apiClient, type ApiClient } from "../support/api";
+
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import { payWithNewCard, proceedWithCard, savedCardsOf, storedCardData, TEST_CARDS } from "../support/cards";
 import { browserHeaders, check, createIntent, paymentRow, proceed, serverHeaders, tokenOf } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-  // Opening (and migrating) the database is the hook's cost, not the first test's.
-  await getDb();
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 const card = (extra: Record<string, unknown> = {}) => ({ paymentMethodCode: "CARD_PROVIDER", ...extra });
 

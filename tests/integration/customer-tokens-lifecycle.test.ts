@@ -1,16 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authenticate } from "@/lib/auth/authenticate";
 import { getDb } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
-import { apiClient, clientAuth, userAuth, type ApiClient, type ApiResponse } from "../support/api";
+import { clientAuth, userAuth, type ApiResponse } from "../support/api";
 import { findStoredPlaintext } from "../support/database-scan";
 import { createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const { api } = useTestGateway();
 
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 interface Pair {
@@ -27,12 +26,6 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 // Every credential this file obtains; the last test proves none is stored in plaintext.
 const obtainedSecrets: string[] = [];
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-  await getDb(); // Opening (and migrating) the database belongs to setup, not to the first test's time.
-});
-afterAll(() => gateway.close());
 
 async function merchant(): Promise<Merchant> {
   const created = await createMerchant();

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, clientAuth, type ApiClient } from "../support/api";
+import { describe, expect, it } from "vitest";
+import { clientAuth } from "../support/api";
 import { createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 describe("POST /api/v1/customers", () => {
   it("creates a customer and answers 201 in the success envelope", async () => {

@@ -1,24 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { apiClient, clientAuth, type ApiClient, type ApiResponse } from "../support/api";
-import { createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { describe, expect, it } from "vitest";
 
-let gateway: TestGateway;
-let api: ApiClient;
+import { clientAuth, type ApiResponse } from "../support/api";
+import { createMerchant, randomPhone } from "../support/factories";
+import { useTestGateway } from "../support/test-gateway";
+
+const { api } = useTestGateway();
 
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 
 const DETAIL_KEYS = ["createdAt", "email", "id", "isActive", "name", "phone", "updatedAt"];
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-  await getDb(); // Opening (and migrating) the database belongs to setup, not to the first test's time.
-});
-afterAll(() => gateway.close());
 
 async function createCustomer(merchant: Merchant, fields: Record<string, unknown> = {}) {
   const response = await api.post(

@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, clientAuth, type ApiClient } from "../support/api";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientAuth } from "../support/api";
 import { createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const gateway = useTestGateway();
+const { api } = gateway;
 let merchant: Awaited<ReturnType<typeof createMerchant>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const KIB_64 = 64 * 1024;
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
   merchant = await createMerchant();
 });
-afterAll(() => gateway.close());
 
 function postRaw(rawBody: string, headers: Record<string, string> = { "content-type": "application/json" }) {
   return api.call("POST", "/api/v1/customers", { rawBody, headers: clientAuth(merchant, headers) });

@@ -1,24 +1,15 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { paymentMethodCatalog } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient } from "../support/api";
+import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import { payWithNewCard, storedCardData, TEST_CARDS } from "../support/cards";
 import { advanceClock, createIntent, proceed, serviceIdOf } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-  // Opening (and migrating) the database is the hook's cost, not the first test's.
-  await getDb();
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 const available = (merchant: OnboardedMerchant, query: string, extra: Record<string, string> = {}) =>
   api.get(`/api/v1/payment-methods/available${query}`, clientAuth(merchant, extra));

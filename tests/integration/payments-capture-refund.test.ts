@@ -1,43 +1,26 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { paymentCaptures, paymentRefunds } from "@/lib/db/schema";
-import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { apiClient, merchantAuth, userAuth, type ApiClient } from "../support/api";
+import { merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   capture,
   check,
   createIntent,
   notificationsOf,
-  payWithOtp,
+  OPENING_DZD,
+  paidIntent,
   paymentRow,
   proceed,
   refund,
   release,
   serverHeaders,
   walletLedger,
-  type IntentOverrides,
 } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
-
-const OPENING_DZD = 1_000_000;
-
-async function paid(merchant: OnboardedMerchant, overrides: IntentOverrides = {}) {
-  const intent = await createIntent(api, merchant, overrides);
-  const result = await payWithOtp(api, merchant, intent.paymentId);
-  expect(result.statusCode).toBe(overrides.captureMethod === "RESERVATION" ? 13 : 2);
-  return intent;
-}
+const { api } = useTestGateway();
 
 /** The payment's captures and refunds as rows, summed: the cached columns must agree with them. */
 async function rowSums(paymentId: string) {
@@ -62,7 +45,7 @@ async function rowSums(paymentId: string) {
 describe("POST /payments/intents/:id/capture", () => {
   it("captures the whole reservation when amount is omitted: 2, debited, notified", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { captureMethod: "RESERVATION", amount: 500 });
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 500 });
     const response = await capture(api, merchant, intent.paymentId);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
@@ -85,7 +68,7 @@ describe("POST /payments/intents/:id/capture", () => {
 
   it("captures part of the reservation and returns the rest to the wallet at once", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { captureMethod: "RESERVATION", amount: 500 });
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 500 });
     const response = await capture(api, merchant, intent.paymentId, { amount: 123.45 });
     expect(response.body.data.statusCode).toBe(2);
     expect(await walletLedger(merchant, intent.body.userId, "DZD")).toMatchObject({
@@ -103,7 +86,7 @@ describe("POST /payments/intents/:id/capture", () => {
 
   it("refuses a capture above the reserved amount with 400 amount_exceeds_reserved", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { captureMethod: "RESERVATION", amount: 500 });
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 500 });
     const response = await capture(api, merchant, intent.paymentId, { amount: 500.01 });
     expect(response.status).toBe(400);
     expect(response.body.error.name).toBe("amount_exceeds_reserved");
@@ -113,7 +96,7 @@ describe("POST /payments/intents/:id/capture", () => {
 
   it("refuses a capture amount with more decimals than the currency as a validation_error", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { captureMethod: "RESERVATION", amount: 500 });
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 500 });
     const response = await capture(api, merchant, intent.paymentId, { amount: 1.001 });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ name: "validation_error", details: [{ path: "amount" }] });
@@ -121,7 +104,7 @@ describe("POST /payments/intents/:id/capture", () => {
 
   it("refuses a second capture with invalid_state and moves no money", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { captureMethod: "RESERVATION", amount: 500 });
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 500 });
     await capture(api, merchant, intent.paymentId, { amount: 100 });
     const again = await capture(api, merchant, intent.paymentId, { amount: 100 });
     expect(again.status).toBe(409);
@@ -142,9 +125,9 @@ describe("POST /payments/intents/:id/capture", () => {
         paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 20_000 })).paymentId;
         await proceed(api, paymentId, serverHeaders(merchant));
       } else if (label === "CANCELED") {
-        paymentId = (await paid(merchant, { captureMethod: "RESERVATION" })).paymentId;
+        paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
         await release(api, merchant, paymentId);
-      } else paymentId = (await paid(merchant)).paymentId;
+      } else paymentId = (await paidIntent(api, merchant)).paymentId;
       const response = await capture(api, merchant, paymentId);
       expect(response.status).toBe(409);
       expect(response.body.error.name).toBe("invalid_state");
@@ -155,7 +138,7 @@ describe("POST /payments/intents/:id/capture", () => {
 describe("POST /payments/intents/:id/release", () => {
   it("releases the whole reservation: Reversed, 10, funds back, notified", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { captureMethod: "RESERVATION", amount: 800 });
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 800 });
     const response = await release(api, merchant, intent.paymentId);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ status: "Reversed", statusCode: 10, metaData: { payUrl: "" } });
@@ -175,11 +158,11 @@ describe("POST /payments/intents/:id/release", () => {
 
   it("refuses a second release, and release of a captured or DIRECT payment, with invalid_state", async () => {
     const merchant = await createMerchant();
-    const released = await paid(merchant, { captureMethod: "RESERVATION" });
+    const released = await paidIntent(api, merchant, { captureMethod: "RESERVATION" });
     await release(api, merchant, released.paymentId);
-    const captured = await paid(merchant, { captureMethod: "RESERVATION" });
+    const captured = await paidIntent(api, merchant, { captureMethod: "RESERVATION" });
     await capture(api, merchant, captured.paymentId);
-    const direct = await paid(merchant);
+    const direct = await paidIntent(api, merchant);
     for (const paymentId of [released.paymentId, captured.paymentId, direct.paymentId]) {
       const response = await release(api, merchant, paymentId);
       expect(response.status).toBe(409);
@@ -191,7 +174,7 @@ describe("POST /payments/intents/:id/release", () => {
 describe("POST /payments/:paymentId/refund", () => {
   it("refunds the whole payment when amount is omitted: 4, REFUNDED, wallet credited", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { amount: 1200 });
+    const intent = await paidIntent(api, merchant, { amount: 1200 });
     const response = await refund(api, merchant, intent.paymentId, { description: "Order cancelled", reason: "cancel" });
     expect(response.status).toBe(200);
     expect(response.body.message).toEqual(expect.any(String));
@@ -217,7 +200,7 @@ describe("POST /payments/:paymentId/refund", () => {
 
   it("refunds in several parts: PARTIALLY_REFUNDED (16) until the last part makes it REFUNDED", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { amount: 100 });
+    const intent = await paidIntent(api, merchant, { amount: 100 });
     const first = await refund(api, merchant, intent.paymentId, { description: "part 1", amount: 30 });
     expect(first.body.data).toMatchObject({
       statusCode: 4,
@@ -245,7 +228,7 @@ describe("POST /payments/:paymentId/refund", () => {
 
   it("treats 0.1 then 0.2 refunded of 0.3 as a full refund", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { amount: 0.3, actionCurrencyCode: "EUR" });
+    const intent = await paidIntent(api, merchant, { amount: 0.3, actionCurrencyCode: "EUR" });
     const first = await refund(api, merchant, intent.paymentId, { description: "a", amount: 0.1 });
     expect(first.body.data).toMatchObject({ totalRefundedAmount: 0.1, remainingRefundableAmount: 0.2 });
     const second = await refund(api, merchant, intent.paymentId, { description: "b", amount: 0.2 });
@@ -260,7 +243,7 @@ describe("POST /payments/:paymentId/refund", () => {
 
   it("runs TND with 3 decimals end to end: reserve, partial capture, partial refunds", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, {
+    const intent = await paidIntent(api, merchant, {
       amount: 250.755,
       actionCurrencyCode: "TND",
       actionCountryCode: "TUN",
@@ -280,7 +263,7 @@ describe("POST /payments/:paymentId/refund", () => {
       ledgerBalanceMinor: 10_000_000,
       ledgerHeldMinor: 0,
     });
-    const tooPrecise = await refund(api, merchant, (await paid(merchant, { amount: 1, actionCurrencyCode: "TND", actionCountryCode: "TUN" })).paymentId, {
+    const tooPrecise = await refund(api, merchant, (await paidIntent(api, merchant, { amount: 1, actionCurrencyCode: "TND", actionCountryCode: "TUN" })).paymentId, {
       description: "z",
       amount: 0.0001,
     });
@@ -289,7 +272,7 @@ describe("POST /payments/:paymentId/refund", () => {
 
   it("refuses more than the remaining refundable amount with 400 amount_exceeds_refundable", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { amount: 50 });
+    const intent = await paidIntent(api, merchant, { amount: 50 });
     await refund(api, merchant, intent.paymentId, { description: "a", amount: 40 });
     const over = await refund(api, merchant, intent.paymentId, { description: "b", amount: 10.01 });
     expect(over.status).toBe(400);
@@ -300,7 +283,7 @@ describe("POST /payments/:paymentId/refund", () => {
 
   it("refunds only the captured part of a partially captured reservation", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant, { amount: 500, captureMethod: "RESERVATION" });
+    const intent = await paidIntent(api, merchant, { amount: 500, captureMethod: "RESERVATION" });
     await capture(api, merchant, intent.paymentId, { amount: 200 });
     const over = await refund(api, merchant, intent.paymentId, { description: "a", amount: 200.01 });
     expect(over.body.error.name).toBe("amount_exceeds_refundable");
@@ -315,15 +298,15 @@ describe("POST /payments/:paymentId/refund", () => {
       const merchant = await createMerchant();
       let paymentId: string;
       if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
-      else if (label === "PRE_AUTHORIZED") paymentId = (await paid(merchant, { captureMethod: "RESERVATION" })).paymentId;
+      else if (label === "PRE_AUTHORIZED") paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
       else if (label === "FAILED") {
         paymentId = (await createIntent(api, merchant, { amount: 20_000 })).paymentId;
         await proceed(api, paymentId, serverHeaders(merchant));
       } else if (label === "CANCELED") {
-        paymentId = (await paid(merchant, { captureMethod: "RESERVATION" })).paymentId;
+        paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
         await release(api, merchant, paymentId);
       } else {
-        paymentId = (await paid(merchant)).paymentId;
+        paymentId = (await paidIntent(api, merchant)).paymentId;
         await refund(api, merchant, paymentId);
       }
       const response = await refund(api, merchant, paymentId);
@@ -334,7 +317,7 @@ describe("POST /payments/:paymentId/refund", () => {
 
   it("requires a description", async () => {
     const merchant = await createMerchant();
-    const intent = await paid(merchant);
+    const intent = await paidIntent(api, merchant);
     const response = await refund(api, merchant, intent.paymentId, { amount: 1 });
     expect(response.status).toBe(400);
     expect(response.body.error.details).toEqual([{ path: "description", message: expect.any(String) }]);
@@ -344,8 +327,8 @@ describe("POST /payments/:paymentId/refund", () => {
 describe("capture, release and refund are client_auth only and tenant-scoped", () => {
   it("answers another merchant's payment with 404 not_found", async () => {
     const [owner, other] = [await createMerchant(), await createMerchant()];
-    const reserved = await paid(owner, { captureMethod: "RESERVATION" });
-    const direct = await paid(owner);
+    const reserved = await paidIntent(api, owner, { captureMethod: "RESERVATION" });
+    const direct = await paidIntent(api, owner);
     for (const response of [
       await capture(api, other, reserved.paymentId),
       await release(api, other, reserved.paymentId),

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, clientAuth, userAuth, type ApiClient } from "../support/api";
+import { describe, expect, it } from "vitest";
+import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
-import { browserHeaders, check, createIntent, payWithOtp, proceed, serverHeaders } from "../support/payments";
+import { useTestGateway } from "../support/test-gateway";
+import { browserHeaders, check, createIntent, paidIntent, proceed, serverHeaders } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 describe("GET /payments/intents/:id/check", () => {
   it("reports a CREATED intent as proceeding (1) with every required field", async () => {
@@ -43,8 +36,7 @@ describe("GET /payments/intents/:id/check", () => {
   it("answers all three modes: client_auth, merchant_auth with the client secret, user_auth of the owner", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
-    const intent = await createIntent(api, merchant, { userId: customer.phone, captureMethod: "RESERVATION" });
-    await payWithOtp(api, merchant, intent.paymentId);
+    const intent = await paidIntent(api, merchant, { userId: customer.phone, captureMethod: "RESERVATION" });
     for (const headers of [
       serverHeaders(merchant),
       browserHeaders(merchant, intent.clientSecret, { origin: "https://shop.example" }),

@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { payments, paymentRefunds } from "@/lib/db/schema";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
-import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { apiClient, userAuth, type ApiClient } from "../support/api";
+import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   capture,
   createIntent,
   intentBody,
   notificationsOf,
-  payWithOtp,
+  OPENING_DZD,
+  paidIntent,
   paymentRow,
   postIntent,
   proceed,
@@ -25,31 +25,15 @@ import {
 } from "../support/payments";
 
 // Run on PostgreSQL (DATABASE_URL) to exercise real row locks; PGlite serializes everything.
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
-
-const OPENING_DZD = 1_000_000;
+const { api } = useTestGateway();
 
 const statuses = (responses: { status: number }[]) =>
   responses.reduce<Record<number, number>>((count, { status }) => ({ ...count, [status]: (count[status] ?? 0) + 1 }), {});
 
-async function reserved(merchant: OnboardedMerchant, amount: number) {
-  const intent = await createIntent(api, merchant, { captureMethod: "RESERVATION", amount });
-  await payWithOtp(api, merchant, intent.paymentId);
-  return intent;
-}
-
 describe("parallel requests on one payment", () => {
   it("lets exactly 3 of 20 parallel refunds of 30% succeed", async () => {
     const merchant = await createMerchant();
-    const intent = await createIntent(api, merchant, { amount: 1000 });
-    await payWithOtp(api, merchant, intent.paymentId);
+    const intent = await paidIntent(api, merchant, { amount: 1000 });
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, index) => refund(api, merchant, intent.paymentId, { description: `r${index}`, amount: 300 })),
     );
@@ -70,7 +54,7 @@ describe("parallel requests on one payment", () => {
 
   it("lets exactly 1 of 10 parallel captures succeed", async () => {
     const merchant = await createMerchant();
-    const intent = await reserved(merchant, 700);
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 700 });
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, index) => capture(api, merchant, intent.paymentId, { amount: 100 + index })),
     );
@@ -86,7 +70,7 @@ describe("parallel requests on one payment", () => {
 
   it("lets only one of parallel captures and releases win", async () => {
     const merchant = await createMerchant();
-    const intent = await reserved(merchant, 700);
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 700 });
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
         index % 2 === 0 ? capture(api, merchant, intent.paymentId) : release(api, merchant, intent.paymentId),

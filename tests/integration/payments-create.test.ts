@@ -1,20 +1,13 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { customers, payments } from "@/lib/db/schema";
-import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient } from "../support/api";
+import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import { createIntent, intentBody, paymentRow, postIntent, serviceIdOf } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 describe("POST /api/v1/payments/intents", () => {
   it("creates a CREATED intent with its client secret and a 30-minute expiry (201)", async () => {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { expireOpenPayments, releaseStaleReservations } from "@/lib/payments/expire-payments";
-import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient } from "../support/api";
+import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
   browserHeaders,
@@ -13,7 +13,8 @@ import {
   check,
   createIntent,
   notificationsOf,
-  payWithOtp,
+  OPENING_DZD,
+  paidIntent,
   paymentRow,
   proceed,
   release,
@@ -22,18 +23,9 @@ import {
   walletLedger,
 } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 const PAST_GRACE = 30 * 60 + 31;
-const OPENING_DZD = 1_000_000;
-
 async function sweep(merchant: OnboardedMerchant) {
   const db = await getDb();
   const serviceId = await serviceIdOf(merchant);
@@ -159,8 +151,7 @@ describe("the 30-minute intent lifetime (contract section 4)", () => {
 
   it("answers 410 to merchant_auth on a PRE_AUTHORIZED intent past the grace, while the merchant server still captures it", async () => {
     const merchant = await createMerchant();
-    const intent = await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 100 });
-    await payWithOtp(api, merchant, intent.paymentId);
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 100 });
     await advanceClock(api, merchant, 2 * 60 * 60);
     const browser = await check(api, intent.paymentId, browserHeaders(merchant, intent.clientSecret));
     expect(browser.status).toBe(410);
@@ -179,10 +170,8 @@ describe("background sweep and the 7-day reservation release", () => {
     const created = await createIntent(api, merchant);
     const awaiting = await createIntent(api, merchant);
     await proceed(api, awaiting.paymentId, serverHeaders(merchant));
-    const reserved = await createIntent(api, merchant, { captureMethod: "RESERVATION" });
-    await payWithOtp(api, merchant, reserved.paymentId);
-    const succeeded = await createIntent(api, merchant);
-    await payWithOtp(api, merchant, succeeded.paymentId);
+    const reserved = await paidIntent(api, merchant, { captureMethod: "RESERVATION" });
+    const succeeded = await paidIntent(api, merchant);
 
     await advanceClock(api, merchant, 30 * 60 + 20);
     expect(await sweep(merchant)).toEqual({ expired: 0, released: 0 });
@@ -199,8 +188,7 @@ describe("background sweep and the 7-day reservation release", () => {
 
   it("releases a reservation left alone 7 days: CANCELED (10), funds back, notified", async () => {
     const merchant = await createMerchant();
-    const intent = await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 2500 });
-    await payWithOtp(api, merchant, intent.paymentId);
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 2500 });
     await advanceClock(api, merchant, 7 * 24 * 60 * 60 - 60);
     expect(await sweep(merchant)).toEqual({ expired: 0, released: 0 });
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.heldMinor).toBe(250000);

@@ -1,19 +1,22 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authenticate } from "@/lib/auth/authenticate";
+import { getGatewayKey } from "@/lib/crypto/gateway-key";
+import { openResponse } from "@/lib/idempotency/sealed-response";
 import { getDb } from "@/lib/db/client";
 import { idempotencyKeys, paymentCaptures, paymentRefunds } from "@/lib/db/schema";
 import { claimIdempotencyKey } from "@/lib/idempotency/claim-idempotency-key";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { apiClient, clientAuth, type ApiClient } from "../support/api";
+import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
   capture,
   createIntent,
   notificationsOf,
-  payWithOtp,
+  OPENING_DZD,
+  paidIntent,
   paymentRow,
   proceed,
   refund,
@@ -22,30 +25,14 @@ import {
   walletLedger,
 } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const gateway = useTestGateway();
+const { api } = gateway;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
-
-const OPENING_DZD = 1_000_000;
 let keyCounter = 0;
 const newKey = () => `key-${process.pid}-${Date.now()}-${(keyCounter += 1)}`;
 
-async function reserved(merchant: OnboardedMerchant, amount = 500) {
-  const intent = await createIntent(api, merchant, { captureMethod: "RESERVATION", amount });
-  await payWithOtp(api, merchant, intent.paymentId);
-  return intent;
-}
-
-async function succeeded(merchant: OnboardedMerchant, amount = 100) {
-  const intent = await createIntent(api, merchant, { amount });
-  await payWithOtp(api, merchant, intent.paymentId);
-  return intent;
-}
+const reserved = (merchant: OnboardedMerchant, amount = 500) => paidIntent(api, merchant, { captureMethod: "RESERVATION", amount });
+const succeeded = (merchant: OnboardedMerchant, amount = 100) => paidIntent(api, merchant, { amount });
 
 describe("Idempotency-Key (contract section 5)", () => {
   it("replays a capture with the first status and body and Idempotent-Replayed: true, without capturing twice", async () => {
@@ -73,7 +60,7 @@ describe("Idempotency-Key (contract section 5)", () => {
     await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     const [row] = await (await getDb()).select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     expect(row).toMatchObject({ state: "completed", responseStatus: 200, endpoint: "payments.capture" });
-    expect(row!.responseBody).toMatchObject({ data: { statusCode: 2 } });
+    expect(openResponse(await getGatewayKey(await getDb()), row!.responseBody)).toMatchObject({ data: { statusCode: 2 } });
   });
 
   it("replays a refund: one refund row, the same refund id, the same totals", async () => {

@@ -1,44 +1,35 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { otpChallenges } from "@/lib/db/schema";
 import type { ApiError } from "@/lib/http/api-error";
 import { getHostedPayment } from "@/lib/payments/hosted/get-hosted-payment";
 import { resendPaymentOtp } from "@/lib/payments/hosted/resend-payment-otp";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
-import { apiClient, userAuth, type ApiClient } from "../support/api";
+import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
   check,
   createIntent,
   notificationsOf,
+  OPENING_DZD,
   paymentRow,
   proceed,
+  proceedToOtp,
   serverHeaders,
-  tokenOf,
   walletLedger,
+  type IntentOverrides,
 } from "../support/payments";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
-
-const OPENING_DZD = 1_000_000;
+const { api } = useTestGateway();
 
 /** An intent proceeded by the merchant server, awaiting the buyer's OTP. */
-async function awaitingOtp(merchant: OnboardedMerchant, overrides: Parameters<typeof createIntent>[2] = {}) {
+async function awaitingOtp(merchant: OnboardedMerchant, overrides: IntentOverrides = {}) {
   const intent = await createIntent(api, merchant, overrides);
-  const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant, { "x-locale": "fr_FR" }));
-  expect(proceeded.body.data.statusCode).toBe(12);
-  return { ...intent, token: tokenOf(proceeded.body.data.metadata.payUrl) };
+  return { ...intent, token: await proceedToOtp(api, merchant, intent.paymentId, { "x-locale": "fr_FR" }) };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {

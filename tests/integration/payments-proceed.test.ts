@@ -1,32 +1,24 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { pageTokenFor } from "@/lib/auth/client-secret";
-import { apiClient, clientAuth, userAuth, type ApiClient } from "../support/api";
+import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   browserHeaders,
   createIntent,
   notificationsOf,
+  OPENING_DZD,
   paymentRow,
   proceed,
   serverHeaders,
   walletLedger,
 } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
-
-const OPENING_DZD = 1_000_000; // 10,000.00 DZD in minor units
+const { api } = useTestGateway();
 
 describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
   it("asks a merchant server for the OTP: 12, require3DS and the hosted OTP payUrl", async () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { onQuery } from "@/lib/db/client";
-import { apiClient, userAuth, type ApiClient } from "../support/api";
+import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   browserHeaders,
   check,
@@ -17,14 +17,7 @@ import {
 
 // Counts the statements sent to the database server (BEGIN and COMMIT included) while one
 // request runs; the numbers are meant for PostgreSQL (DATABASE_URL) and hold on PGlite too.
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 async function statementsOf(run: () => Promise<{ status: number }>, expectedStatus = 200) {
   let count = 0;

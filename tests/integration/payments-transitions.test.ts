@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import type { PaymentState } from "@/lib/payments/payment-state";
-import { apiClient, userAuth, type ApiClient } from "../support/api";
+import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
   browserHeaders,
@@ -23,16 +23,12 @@ import {
 
 // The interface's "States and transitions" table, each row driven over HTTP (the OTP step
 // through the hosted page's domain operation), then every operation tried in every state.
-let gateway: TestGateway;
-let api: ApiClient;
+const { api } = useTestGateway();
 let merchant: OnboardedMerchant;
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
   merchant = await createMerchant();
 });
-afterAll(() => gateway.close());
 
 type Reachable = Exclude<PaymentState, "PROCESSING">;
 

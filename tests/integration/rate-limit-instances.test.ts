@@ -13,7 +13,7 @@ import { spawnProbeGateway, startProbeGateway, type ProbeGateway } from "./rate-
  * pool, on one PostgreSQL database. Only a database server can be shared by two processes,
  * so this file needs DATABASE_URL (CI sets it); the embedded PGlite cannot host it.
  */
-describe.runIf(Boolean(process.env.DATABASE_URL))("two gateway instances on one PostgreSQL database", () => {
+describe("two gateway instances on one PostgreSQL database", () => {
   let here: ProbeGateway;
   let there: ProbeGateway;
   let instances: ApiClient[];

@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { closeRedisRateLimitStore } from "@/lib/rate-limit/redis-store";
-import { apiClient, clientAuth, type ApiClient } from "../support/api";
+import { clientAuth } from "../support/api";
 import { createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 
 // A Redis nobody listens on: set before the first getConfig().
 process.env.REDIS_URL = "redis://127.0.0.1:1";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const { api } = useTestGateway();
 let merchant: Awaited<ReturnType<typeof createMerchant>>;
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
   merchant = await createMerchant();
 });
 afterAll(async () => {
-  await gateway.close();
   await closeRedisRateLimitStore();
 });
 

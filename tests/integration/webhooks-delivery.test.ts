@@ -16,20 +16,17 @@ import {
   type PaymentNotificationData,
 } from "@/lib/notifications/enqueue-notification";
 import { productionWebhookPolicy } from "@/lib/notifications/webhook-policy";
-import { apiClient, clientAuth, userAuth, type ApiClient } from "../support/api";
+import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import { capture, createIntent, proceed, refund, release } from "../support/payments";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/webhook-receiver";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const { api } = useTestGateway();
 let db: Db;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
   db = await getDb();
 });
 // Each test starts with nothing due, so one test's leftovers never reach another's receiver.
@@ -38,7 +35,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await Promise.all(receivers.map((receiver) => receiver.close()));
-  await gateway.close();
 });
 
 async function receiver(answer?: Parameters<typeof startWebhookReceiver>[0]) {

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { hostname } from "node:os";
 import path from "node:path";
 import { eq, inArray, sql } from "drizzle-orm";
-import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, type Db } from "@/lib/db/client";
+import { closeDatabase, getDb, type Db } from "@/lib/db/client";
+import { recreateDatabase } from "../../scripts/lib/recreate-database";
 import { notificationAttempts, notifications, services } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
@@ -19,24 +19,26 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
  * process on both drivers. They use their own database, so no other test file's pass of the
  * delivery worker can take their notifications.
  */
-const baseUrl = process.env.DATABASE_URL;
+const baseUrl = process.env.DATABASE_URL!;
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 let db: Db;
 const children = new Set<ChildProcess>();
 const receivers: WebhookReceiver[] = [];
 
-describe.runIf(baseUrl)("webhook worker processes on PostgreSQL", () => {
+describe("webhook worker processes on PostgreSQL", () => {
   let workersUrl = "";
 
   beforeAll(async () => {
-    workersUrl = await recreateDatabase(baseUrl!, "_workers");
+    workersUrl = await recreateSiblingDatabase(baseUrl, "_workers");
     process.env.DATABASE_URL = workersUrl; // read once, by the first getDb() below
     db = await getDb();
   });
   afterAll(async () => {
     for (const child of children) child.kill("SIGKILL");
     await Promise.all(receivers.map((receiver) => receiver.close()));
+    await closeDatabase();
+    await recreateDatabase(workersUrl, { dropOnly: true });
   });
 
   function startWorker(): Promise<ChildProcess> {
@@ -214,19 +216,9 @@ describe.runIf(baseUrl)("webhook worker processes on PostgreSQL", () => {
 });
 
 /** A fresh database next to the suite's own (same server), named with `suffix`. */
-async function recreateDatabase(url: string, suffix: string): Promise<string> {
+async function recreateSiblingDatabase(url: string, suffix: string): Promise<string> {
   const target = new URL(url);
-  const name = `${target.pathname.slice(1)}${suffix}`;
-  if (!/^[a-z0-9_]+$/i.test(name)) throw new Error(`Refusing to recreate database ${name}`);
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const sqlAdmin = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-  try {
-    await sqlAdmin.unsafe(`drop database if exists "${name}" with (force)`);
-    await sqlAdmin.unsafe(`create database "${name}"`);
-  } finally {
-    await sqlAdmin.end();
-  }
-  target.pathname = `/${name}`;
+  target.pathname = `${target.pathname}${suffix}`;
+  await recreateDatabase(target.toString());
   return target.toString();
 }

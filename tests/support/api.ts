@@ -7,8 +7,11 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
-/** A thin fetch wrapper: tests read status, headers and the parsed envelope. */
-export function apiClient(baseUrl: string) {
+/**
+ * A thin fetch wrapper: tests read status, headers and the parsed envelope. `baseUrl` may be
+ * a function, read at each call, for a client made before its server has started.
+ */
+export function apiClient(baseUrl: string | (() => string)) {
   async function call<T = any>(
     method: string,
     path: string,
@@ -20,7 +23,8 @@ export function apiClient(baseUrl: string) {
       body = JSON.stringify(options.body);
       headers["content-type"] ??= "application/json";
     }
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: "manual" });
+    const base = typeof baseUrl === "function" ? baseUrl() : baseUrl;
+    const response = await fetch(`${base}${path}`, { method, headers, body, redirect: "manual" });
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -1,22 +1,17 @@
-import postgres from "postgres";
+import { recreateDatabase } from "../../scripts/lib/recreate-database";
 
 /**
- * With DATABASE_URL, the suite runs on a database it recreates, so each run starts from
- * the committed migrations and nothing a previous run left behind.
+ * The suite runs on PostgreSQL, on a database it recreates so each run starts from the
+ * committed migrations. Without DATABASE_URL it uses a database of its own on the local
+ * server (named after this run, dropped at the end), so parallel runs never collide.
+ * PGlite, the embedded driver, has its own test (tests/integration/pglite-driver.test.ts).
  */
 export default async function setup() {
-  const url = process.env.DATABASE_URL;
-  if (!url) return;
-  const target = new URL(url);
-  const name = target.pathname.slice(1);
-  if (!/^[a-z0-9_]+$/i.test(name)) throw new Error(`Refusing to recreate database ${name}`);
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe(`drop database if exists "${name}" with (force)`);
-    await sql.unsafe(`create database "${name}"`);
-  } finally {
-    await sql.end();
-  }
+  const ephemeral = !process.env.DATABASE_URL;
+  if (ephemeral) process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:5432/gateway_test_${process.pid}`;
+  const url = process.env.DATABASE_URL!;
+  await recreateDatabase(url);
+  return async () => {
+    if (ephemeral) await recreateDatabase(url, { dropOnly: true });
+  };
 }

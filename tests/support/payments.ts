@@ -6,6 +6,9 @@ import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { clientAuth, merchantAuth, type ApiClient } from "./api";
 import { randomPhone } from "./factories";
 
+/** The sandbox wallet's opening balance of a new customer: 10,000.00 DZD in minor units. */
+export const OPENING_DZD = 1_000_000;
+
 let actionCounter = 0;
 
 export function newActionId(): string {
@@ -85,14 +88,31 @@ export function tokenOf(payUrl: string): string {
   return token;
 }
 
-/** Server proceed (OTP path), then the buyer's code on the hosted page. */
-export async function payWithOtp(api: ApiClient, merchant: OnboardedMerchant, paymentId: string, code = "123456") {
-  const proceeded = await proceed(api, paymentId, serverHeaders(merchant));
+/** Server proceed (OTP path, asserts 200 and 12): the hosted OTP page's token. */
+export async function proceedToOtp(api: ApiClient, merchant: OnboardedMerchant, paymentId: string, extra: Record<string, string> = {}) {
+  const proceeded = await proceed(api, paymentId, serverHeaders(merchant, extra));
   if (proceeded.status !== 200 || proceeded.body.data.statusCode !== 12) {
     throw new Error(`proceed failed: ${proceeded.status} ${JSON.stringify(proceeded.body)}`);
   }
-  const token = tokenOf(proceeded.body.data.metadata.payUrl);
+  return tokenOf(proceeded.body.data.metadata.payUrl);
+}
+
+/** Server proceed (OTP path), then the buyer's code on the hosted page. */
+export async function payWithOtp(api: ApiClient, merchant: OnboardedMerchant, paymentId: string, code = "123456") {
+  const token = await proceedToOtp(api, merchant, paymentId);
   return submitPaymentOtp(await getDb(), { paymentId, token, code });
+}
+
+/**
+ * A created intent the buyer paid with the right OTP: SUCCEEDED (2), or PRE_AUTHORIZED (13)
+ * with `captureMethod: "RESERVATION"`. Throws on any other outcome.
+ */
+export async function paidIntent(api: ApiClient, merchant: OnboardedMerchant, overrides: IntentOverrides = {}) {
+  const intent = await createIntent(api, merchant, overrides);
+  const result = await payWithOtp(api, merchant, intent.paymentId);
+  const expected = overrides.captureMethod === "RESERVATION" ? 13 : 2;
+  if (result.statusCode !== expected) throw new Error(`payment ${intent.paymentId} ended with ${result.statusCode}, not ${expected}`);
+  return intent;
 }
 
 export async function serviceIdOf(merchant: OnboardedMerchant): Promise<string> {

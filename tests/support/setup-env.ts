@@ -1,3 +1,2 @@
-// Every test file: quiet logs, and an in-memory embedded database unless PostgreSQL is given.
+// Every test file: quiet logs. DATABASE_URL comes from the global setup (PostgreSQL).
 process.env.LOG_LEVEL ??= "silent";
-if (!process.env.DATABASE_URL) process.env.PGLITE_DIR = "memory://";

@@ -13,7 +13,8 @@ import { CardProviderError, confirmCardSchema, sandboxCardProvider } from "./san
  */
 const confirmBody = z.object({
   client_secret: z.string().min(1).max(200),
-  payment_method: z.string().min(1).max(100).optional(),
+  // Provider ids are a prefix and alphanumerics; anything else names nothing (a NUL would reach PostgreSQL).
+  payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/).optional(),
   payment_method_data: z.object({ card: confirmCardSchema }).optional(),
   setup_future_usage: z.boolean().optional().default(false),
   return_url: z.string().min(1).max(2048),
@@ -35,6 +36,7 @@ export function handleSandboxConfirm(request: Request, intentId: string): Promis
     if (!getConfig().isSandbox) return providerError(404, "resource_missing", "Unrecognized request URL.", requestId);
     const publishableKey = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
     if (!publishableKey) return providerError(401, "authentication_required", "No publishable key provided.", requestId);
+    if (!/^pi_[A-Za-z0-9]{1,64}$/.test(intentId)) return providerError(404, "resource_missing", "No such payment_intent.", requestId);
     let raw: unknown;
     try {
       raw = JSON.parse(await readCapped(request));

@@ -154,6 +154,11 @@ export const CREDENTIAL_VARIANTS: CredentialVariant[] = [
     headers: async (world) => userAuth(world.other, world.session.accessToken),
   },
   {
+    name: "another merchant's customer's token naming this service",
+    mode: null,
+    headers: async (world) => userAuth(world.owner, world.foreign.accessToken),
+  },
+  {
     name: "user_auth of another merchant's customer",
     mode: "user",
     crossTenant: true,

@@ -1,0 +1,60 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { getCardPage } from "@/lib/payments/hosted/get-card-page";
+import { apiClient, type ApiClient } from "../support/api";
+import { futureExpiry, proceedWithCard, TEST_CARDS, TEST_CVC } from "../support/cards";
+import { createMerchant } from "../support/factories";
+import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { anyValue, encodeSegment, hostileString, rawBody } from "../support/security/hostile-input";
+
+/**
+ * The sandbox card provider's browser API is served by the gateway too (outside /api/v1, in
+ * the provider's own error format): hostile input gets its 4xx, never a 500.
+ */
+
+const RUNS = Number(process.env.SECURITY_FUZZ_RUNS ?? 40);
+
+let gateway: TestGateway;
+let api: ApiClient;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = apiClient(gateway.baseUrl);
+});
+afterAll(() => gateway.close());
+
+describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () => {
+  it("answers generated hostile paths, keys and bodies with a provider error, never a 500", async () => {
+    const merchant = await createMerchant();
+    const proceeded = await proceedWithCard(api, merchant);
+    const { confirmation } = (await getCardPage(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token }))!;
+    const valid = {
+      client_secret: confirmation!.clientSecret,
+      payment_method_data: { card: { number: TEST_CARDS.declined, cvc: TEST_CVC, ...futureExpiry() } },
+      return_url: `${process.env.PUBLIC_BASE_URL}/en/pay/card/${proceeded.paymentId}/complete`,
+    };
+    const confirmPath = new URL(confirmation!.confirmUrl, gateway.baseUrl).pathname;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          intent: fc.option(hostileString.filter((text) => text !== "" && text.length < 1_000 && text !== "." && text !== ".."), { freq: 3 }),
+          key: fc.constantFrom(confirmation!.publishableKey, "pk_wrong", ""),
+          overrides: fc.array(fc.tuple(fc.constantFrom("client_secret", "payment_method", "payment_method_data", "return_url", "locale", "setup_future_usage"), anyValue), { maxLength: 3 }),
+          raw: fc.option(rawBody, { freq: 5 }),
+        }),
+        async ({ intent, key, overrides, raw }) => {
+          const path = intent === null ? confirmPath : confirmPath.replace(/payment_intents\/[^/]+/, `payment_intents/${encodeSegment(intent)}`);
+          const body = raw ?? JSON.stringify({ ...valid, ...Object.fromEntries(overrides) });
+          const response = await api.call("POST", path, {
+            rawBody: body,
+            headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+          });
+          expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
+          if (response.status >= 400) expect(typeof response.body?.error?.code, JSON.stringify(response.body)).toBe("string");
+        },
+      ),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+  });
+});
