@@ -44,7 +44,10 @@ export async function refreshCustomerToken(
           eq(customerTokens.serviceId, serviceId),
         ),
       )
-      .limit(1);
+      .limit(1)
+      // Parallel refreshes of one token queue here rather than race their family revocations
+      // into a deadlock: each sees the previous one's outcome.
+      .for("update", { of: customerTokens });
     if (!presented) return null;
     if (presented.rotatedAt) {
       await revokeFamily(tx, presented.familyId);
