@@ -1,14 +1,9 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { SANDBOX_OTP } from "./support/env";
+import { capture, expectNoSeriousViolations } from "./support/accessibility";
 import { expect, test } from "./support/fixtures";
 import { merchant, merchantSite, startWalletPayment, withReturnUrl } from "./support/gateway";
 import { messagesFor, type PageLocale } from "./support/messages";
-
-const SCREENSHOTS = path.join(import.meta.dirname, "screenshots");
-mkdirSync(SCREENSHOTS, { recursive: true });
 
 const locales = [
   { locale: "en", xLocale: "en_US" },
@@ -24,17 +19,6 @@ async function submitCodeIn(page: Page, locale: PageLocale, code: string, expect
   await expect(page.getByRole("main").getByText(expected, { exact: true })).toBeVisible();
 }
 
-/** Fails on any serious or critical WCAG 2.2 A/AA or best-practice violation, naming each. */
-async function expectNoSeriousViolations(page: Page, name: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  expect(serious, `axe on ${name}`).toEqual([]);
-}
-
 /**
  * Keeps the return page on screen for the scan and the picture: its move to the merchant is
  * cancelled at the network, the way a browser leaves a page in place for an aborted load.
@@ -42,10 +26,6 @@ async function expectNoSeriousViolations(page: Page, name: string) {
  */
 async function stayOnReturnPage(page: Page) {
   await page.route(`${merchantSite()}/**`, (route) => route.abort("aborted"));
-}
-
-async function capture(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
 test.describe("every hosted page in every language: axe finds nothing serious, and a screenshot is kept", () => {

@@ -1,7 +1,5 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { capture, expectNoSeriousViolations } from "./support/accessibility";
 import {
   capturePayment,
   cardDataIn,
@@ -22,24 +20,7 @@ import { merchant, merchantSite } from "./support/gateway";
 // so this file runs in order, on one worker, and that scan comes after every journey.
 test.describe.configure({ mode: "serial" });
 
-const SCREENSHOTS = path.join(import.meta.dirname, "screenshots");
-mkdirSync(SCREENSHOTS, { recursive: true });
-
 const X_LOCALE: Record<Language, string> = { en: "en_US", fr: "fr_FR", ar: "ar_DZ" };
-
-async function expectNoSeriousViolations(page: Page, name: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  expect(serious, `axe on ${name}`).toEqual([]);
-}
-
-async function capture(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
 
 /** The return page's heading, then the merchant's page with paymentId and statusCode (contract 8). */
 async function expectOutcome(page: Page, locale: Language, heading: string, target: string, paymentId: string, statusCode: number) {

@@ -1,35 +1,14 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { capture, expectNoSeriousViolations } from "./support/accessibility";
 import { expect, test } from "./support/fixtures";
 import { merchant, merchantSite, withReturnUrl } from "./support/gateway";
 import type { PageLocale } from "./support/messages";
 import { openWalletApp, qrPage, startQrPayment, walletApp } from "./support/qr";
-
-const SCREENSHOTS = path.join(import.meta.dirname, "screenshots");
-mkdirSync(SCREENSHOTS, { recursive: true });
 
 const locales = [
   { locale: "en", xLocale: "en_US", dir: "ltr" },
   { locale: "fr", xLocale: "fr_FR", dir: "ltr" },
   { locale: "ar", xLocale: "ar_DZ", dir: "rtl" },
 ] as const satisfies { locale: PageLocale; xLocale: string; dir: string }[];
-
-/** Fails on any serious or critical WCAG 2.2 A/AA or best-practice violation, naming each (as for the other pages). */
-async function expectNoSeriousViolations(page: Page, name: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  expect(serious, `axe on ${name}`).toEqual([]);
-}
-
-async function capture(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
 
 test.describe("the QR page and the sandbox wallet app in every language: axe finds nothing serious, and a screenshot is kept", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });

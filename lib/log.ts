@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream, type Logger } from "pino";
+import { passesLuhn } from "./cards/card-number";
 
 /**
  * Credentials never reach a log line, whatever carries them. Two layers: fields redacted
@@ -75,19 +76,6 @@ export function scrubCredentials(line: string): string {
     for (const [shape, replacement] of CREDENTIAL_SHAPES) scrubbed = scrubbed.replace(shape, replacement);
     return scrubbed.replace(CARD_NUMBER, (digits) => (passesLuhn(digits) ? CENSOR : digits));
   });
-}
-
-function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let index = 0; index < digits.length; index += 1) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }
 
 /** What every log line written while serving one request carries. */

@@ -2,13 +2,9 @@ import { getTranslations, setRequestLocale } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { CardShell } from "@/components/card-shell";
 import { isLocale } from "@/lib/i18n/locales";
+import { titleFromMessages } from "@/lib/i18n/page-title";
 
-export async function generateMetadata({ params }: { params: Promise<{ locale: string }> }) {
-  const { locale } = await params;
-  if (!isLocale(locale)) return {};
-  const t = await getTranslations({ locale, namespace: "home" });
-  return { title: t("title") };
-}
+export const generateMetadata = titleFromMessages("home");
 
 export default async function HomePage({ params }: { params: Promise<{ locale: string }> }) {
   const { locale } = await params;

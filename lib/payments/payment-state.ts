@@ -1,17 +1,11 @@
+import { paymentState } from "../db/schema/payments";
 import { ApiError } from "../http/api-error";
 
-/** Interface "States and transitions", in the table's order. */
-export const PAYMENT_STATES = [
-  "CREATED",
-  "PROCESSING",
-  "REQUIRES_ACTION",
-  "PRE_AUTHORIZED",
-  "SUCCEEDED",
-  "FAILED",
-  "CANCELED",
-  "REFUNDED",
-  "PARTIALLY_REFUNDED",
-] as const;
+/**
+ * Interface "States and transitions", in the table's order. The schema's pgEnum is the one list,
+ * so the database and the rules below cannot drift apart.
+ */
+export const PAYMENT_STATES = paymentState.enumValues;
 
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 

@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { paymentMethodCatalog } from "@/lib/db/schema";
-import { apiClient, type ApiClient } from "../support/api";
 import { createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
   capture,
   check,
   createIntent,
   notificationsOf,
+  OPENING_DZD,
   payWithOtp,
   paymentRow,
   proceed,
@@ -19,16 +19,8 @@ import {
   walletLedger,
 } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const { api } = useTestGateway();
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
-
-const OPENING_DZD = 1_000_000;
 const SEVEN_DAYS = 7 * 24 * 60 * 60;
 
 describe("payment methods a country does not offer", () => {

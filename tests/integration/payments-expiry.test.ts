@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { expireOpenPayments, releaseStaleReservations } from "@/lib/payments/expire-payments";
 import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
+import { inProduction } from "../support/production-config";
 import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
@@ -65,26 +65,13 @@ describe("POST /api/v1/sandbox/clock", () => {
 
   it("does not exist in production (404 not_found, whatever the credential)", async () => {
     const merchant = await createMerchant();
-    const holder = globalThis as unknown as { gatewayConfig?: ReturnType<typeof parseConfig> };
-    const sandbox = holder.gatewayConfig;
-    holder.gatewayConfig = parseConfig({
-      APP_ENV: "production",
-      DATABASE_URL: "postgres://prod.invalid/db",
-      GATEWAY_SECRET: "x".repeat(44),
-      PUBLIC_BASE_URL: "https://pay.example",
-      WALLET_PROVIDER_URL: "https://wallet.example",
-      WALLET_PROVIDER_API_KEY: "key",
-      CARD_PROVIDER_SECRET_KEY: "key",
-    });
-    try {
+    await inProduction(async () => {
       for (const headers of [clientAuth(merchant), {}]) {
         const response = await api.post("/api/v1/sandbox/clock", { advanceSeconds: 60 }, headers);
         expect(response.status).toBe(404);
         expect(response.body.error.name).toBe("not_found");
       }
-    } finally {
-      holder.gatewayConfig = sandbox;
-    }
+    });
     expect((await advanceClock(api, merchant, 0)).body.data.clockOffsetSeconds).toBe(0);
   });
 });

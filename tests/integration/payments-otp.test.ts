@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { otpChallenges } from "@/lib/db/schema";
-import type { ApiError } from "@/lib/http/api-error";
 import { getHostedPayment } from "@/lib/payments/hosted/get-hosted-payment";
 import { resendPaymentOtp } from "@/lib/payments/hosted/resend-payment-otp";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
+import { rejection } from "../support/rejection";
 import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
@@ -30,15 +30,6 @@ const { api } = useTestGateway();
 async function awaitingOtp(merchant: OnboardedMerchant, overrides: IntentOverrides = {}) {
   const intent = await createIntent(api, merchant, overrides);
   return { ...intent, token: await proceedToOtp(api, merchant, intent.paymentId, { "x-locale": "fr_FR" }) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("OTP verification (hosted page domain operations)", () => {

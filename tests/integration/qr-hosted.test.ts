@@ -1,22 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pageTokenFor } from "@/lib/auth/client-secret";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
-import type { ApiError } from "@/lib/http/api-error";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { answerQrPayment } from "@/lib/payments/answer-qr-payment";
 import { getQrPage } from "@/lib/payments/hosted/get-qr-page";
 import { getWalletAppPayment } from "@/lib/payments/hosted/get-wallet-app-payment";
 import { qrPng } from "@/lib/payments/hosted/render-qr-image";
 import { sandboxWalletAppUrl } from "@/lib/providers/wallet/sandbox-wallet-qr";
-import { apiClient, clientAuth, type ApiClient } from "../support/api";
+import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { rejection } from "../support/rejection";
+import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
   check,
   createIntent,
   notificationsOf,
+  OPENING_DZD,
   paymentRow,
   proceed,
   serverHeaders,
@@ -25,16 +26,9 @@ import {
   type IntentOverrides,
 } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const gateway = useTestGateway();
+const { api } = gateway;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
-
-const OPENING_DZD = 1_000_000;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 async function qrPayment(merchant: OnboardedMerchant, overrides: IntentOverrides = {}) {
@@ -54,15 +48,6 @@ const pathOf = (url: string) => {
 async function fetchImage(path: string) {
   const response = await fetch(`${gateway.baseUrl}${path}`);
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("GET /api/v1/qr/:id/image (metadata.qrImageUrl)", () => {

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pageTokenFor } from "@/lib/auth/client-secret";
-import { parseConfig } from "@/lib/config";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb, onQuery } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { expireOpenPayments } from "@/lib/payments/expire-payments";
-import { apiClient, clientAuth, userAuth, type ApiClient } from "../support/api";
+import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { inProduction } from "../support/production-config";
+import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
   browserHeaders,
@@ -15,6 +15,7 @@ import {
   check,
   createIntent,
   notificationsOf,
+  OPENING_DZD,
   paymentRow,
   proceed,
   serverHeaders,
@@ -23,16 +24,8 @@ import {
   type IntentOverrides,
 } from "../support/payments";
 
-let gateway: TestGateway;
-let api: ApiClient;
+const { api } = useTestGateway();
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
-
-const OPENING_DZD = 1_000_000; // 10,000.00 DZD in minor units
 const PAST_GRACE = 30 * 60 + 31;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -335,26 +328,13 @@ describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () =>
   it("does not exist in production (404 not_found, whatever the credential)", async () => {
     const merchant = await createMerchant();
     const { paymentId } = await qrPayment(merchant);
-    const holder = globalThis as unknown as { gatewayConfig?: ReturnType<typeof parseConfig> };
-    const sandbox = holder.gatewayConfig;
-    holder.gatewayConfig = parseConfig({
-      APP_ENV: "production",
-      DATABASE_URL: "postgres://prod.invalid/db",
-      GATEWAY_SECRET: "x".repeat(44),
-      PUBLIC_BASE_URL: "https://pay.example",
-      WALLET_PROVIDER_URL: "https://wallet.example",
-      WALLET_PROVIDER_API_KEY: "key",
-      CARD_PROVIDER_SECRET_KEY: "key",
-    });
-    try {
+    await inProduction(async () => {
       for (const headers of [clientAuth(merchant), {}]) {
         const response = await answer(merchant, paymentId, "approve", headers);
         expect(response.status).toBe(404);
         expect(response.body.error.name).toBe("not_found");
       }
-    } finally {
-      holder.gatewayConfig = sandbox;
-    }
+    });
     expect((await paymentRow(paymentId)).state).toBe("PROCESSING");
   });
 });

@@ -1,30 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { clientSecretFor } from "@/lib/auth/client-secret";
 import { basicBearer } from "@/lib/auth/detect-credential";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb, onQuery } from "@/lib/db/client";
 import { rateLimitPolicies } from "@/lib/rate-limit/policies";
-import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient, type ApiResponse } from "../support/api";
+import { clientAuth, merchantAuth, userAuth, type ApiResponse } from "../support/api";
 import { createCustomerToken, createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
-import { startProbeGateway, type ProbeGateway } from "./rate-limit-probe";
+import { useGatewayAndProbe } from "../support/probe-gateway";
 
 // These run on the PostgreSQL store (no REDIS_URL): PGlite or the server in DATABASE_URL.
-let gateway: TestGateway;
-let probeGateway: ProbeGateway;
-let api: ApiClient;
-let probe: ApiClient;
-
-beforeAll(async () => {
+beforeAll(() => {
   delete process.env.REDIS_URL;
-  [gateway, probeGateway] = await Promise.all([startTestGateway(), startProbeGateway()]);
-  api = apiClient(gateway.baseUrl);
-  probe = apiClient(probeGateway.baseUrl);
 });
-afterAll(async () => {
-  await Promise.all([gateway.close(), probeGateway.close()]);
-});
+const { api, probe } = useGatewayAndProbe();
 
 /** The RateLimit field's parameters, e.g. `"secret";r=37;t=12` -> { policy: "secret", r: 37, t: 12 }. */
 function rateLimitOf(response: ApiResponse) {

@@ -7,27 +7,16 @@ import { rateLimitPolicies } from "@/lib/rate-limit/policies";
 import { closeRedisRateLimitStore } from "@/lib/rate-limit/redis-store";
 import { apiClient, clientAuth, merchantAuth, type ApiClient } from "../support/api";
 import { createMerchant, randomPhone } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
-import { spawnProbeGateway, startProbeGateway, type ProbeGateway } from "./rate-limit-probe";
+import { useGatewayAndProbe } from "../support/probe-gateway";
+import { spawnProbeGateway, type ProbeGateway } from "./rate-limit-probe";
 
 // Every gateway of this file keeps its limits in Redis. Set before the first getConfig().
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 process.env.REDIS_URL = REDIS_URL;
 
-let gateway: TestGateway;
-let probeGateway: ProbeGateway;
-let api: ApiClient;
-let probe: ApiClient;
-
-beforeAll(async () => {
-  [gateway, probeGateway] = await Promise.all([startTestGateway(), startProbeGateway()]);
-  api = apiClient(gateway.baseUrl);
-  probe = apiClient(probeGateway.baseUrl);
-});
-afterAll(async () => {
-  await Promise.all([gateway.close(), probeGateway.close()]);
-  await closeRedisRateLimitStore();
-});
+// Registered first, so it runs last: after both gateways are closed.
+afterAll(() => closeRedisRateLimitStore());
+const { api, probe } = useGatewayAndProbe();
 
 async function burst(client: ApiClient[], count: number) {
   const merchant = await createMerchant();

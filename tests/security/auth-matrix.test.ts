@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, type ApiResponse } from "../support/api";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ApiResponse } from "../support/api";
+import { useTestGateway } from "../support/test-gateway";
 import { acceptedCredentials, CREDENTIAL_VARIANTS, expectationFor, send } from "../support/security/credentials";
 import { discoverApiRoutes } from "../support/security/discover-routes";
 import { comparable, describe as show, envelopeProblems } from "../support/security/envelope";
@@ -14,14 +14,12 @@ import { buildWorld, type World } from "../support/security/world";
  * merchant_auth pair sent from a foreign Origin; never a 500.
  */
 
-let gateway: TestGateway;
+const { api } = useTestGateway();
 let world: World;
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  world = await buildWorld(apiClient(gateway.baseUrl));
+  world = await buildWorld(api);
 });
-afterAll(() => gateway.close());
 
 const REFUSED = { code: 401, status: "error", message: "Invalid or missing credentials.", error: { name: "invalid_credentials" } };
 const split = (key: string) => key.split(" ") as [string, string];

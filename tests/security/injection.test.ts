@@ -1,9 +1,9 @@
 import { desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { paymentRefunds } from "@/lib/db/schema";
-import { apiClient, clientAuth, type ApiResponse } from "../support/api";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { clientAuth, type ApiResponse } from "../support/api";
+import { useTestGateway } from "../support/test-gateway";
 import { paymentRow } from "../support/payments";
 import { acceptedCredentials } from "../support/security/credentials";
 import { describe as show, envelopeProblems } from "../support/security/envelope";
@@ -20,14 +20,12 @@ import { buildWorld, type World } from "../support/security/world";
  * comes back verbatim (the schemas trim surrounding whitespace, nothing else).
  */
 
-let gateway: TestGateway;
+const { api } = useTestGateway();
 let world: World;
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  world = await buildWorld(apiClient(gateway.baseUrl));
+  world = await buildWorld(api);
 });
-afterAll(() => gateway.close());
 
 type Place = "body" | "query" | "header" | "param";
 interface TextField {

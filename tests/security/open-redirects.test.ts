@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as completeCardPage } from "@/app/[locale]/pay/card/[paymentId]/complete/route";
 import { getDb } from "@/lib/db/client";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
-import { apiClient, type ApiClient } from "../support/api";
 import { proceedWithCard, TEST_CVC, futureExpiry } from "../support/cards";
 import { createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import { createIntent, paymentRow, proceed, serverHeaders } from "../support/payments";
 import { describe as show, envelopeProblems } from "../support/security/envelope";
 import { REDIRECT_TRICKS } from "../support/security/redirect-tricks";
@@ -17,14 +16,7 @@ import { REDIRECT_TRICKS } from "../support/security/redirect-tricks";
  * buyer to an origin the merchant did not configure (contract 8).
  */
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 const ALLOWED = "https://shop.example";
 

@@ -1,11 +1,10 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
-import { apiClient, type ApiClient } from "../support/api";
 import { futureExpiry, proceedWithCard, TEST_CARDS, TEST_CVC } from "../support/cards";
 import { createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import { anyValue, encodeSegment, hostileString, rawBody } from "../support/security/hostile-input";
 
 /**
@@ -15,14 +14,8 @@ import { anyValue, encodeSegment, hostileString, rawBody } from "../support/secu
 
 const RUNS = Number(process.env.SECURITY_FUZZ_RUNS ?? 40);
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
+const gateway = useTestGateway();
+const { api } = gateway;
 
 describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () => {
   it("answers generated hostile paths, keys and bodies with a provider error, never a 500", async () => {

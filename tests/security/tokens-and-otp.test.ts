@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { resendPaymentOtp } from "@/lib/payments/hosted/resend-payment-otp";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
-import { apiClient, clientAuth, userAuth, type ApiClient } from "../support/api";
+import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
-import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { useTestGateway } from "../support/test-gateway";
 import { check, createIntent, notificationsOf, proceed, serverHeaders, tokenOf, walletLedger } from "../support/payments";
 import { describe as show } from "../support/security/envelope";
 
@@ -16,14 +16,7 @@ import { describe as show } from "../support/security/envelope";
  * costs the buyer nothing.
  */
 
-let gateway: TestGateway;
-let api: ApiClient;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = apiClient(gateway.baseUrl);
-});
-afterAll(() => gateway.close());
+const { api } = useTestGateway();
 
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 interface Pair {

@@ -1,11 +1,10 @@
-import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
-import { ApiError, invalidCredentials } from "../../http/api-error";
+import { ApiError } from "../../http/api-error";
 import { walletProvider } from "../../providers/wallet/wallet-provider";
 import { expirePayment } from "../expire-payment";
 import { intentExpired, isPastGrace } from "../payment-expiry";
-import { lockPaymentWithService } from "../payment-record";
 import { assertHostedToken } from "./hosted-access";
+import { lockPaymentAwaitingOtp } from "./lock-payment-awaiting-otp";
 
 /**
  * Sends a new OTP (sandbox: the same code, a fresh 5-minute lifetime) once 30 s have passed
@@ -19,13 +18,7 @@ export async function resendPaymentOtp(
 ): Promise<{ resendAvailableAt: string }> {
   await assertHostedToken(db, options.paymentId, options.token);
   const outcome = await db.transaction(async (tx) => {
-    const row = await lockPaymentWithService(tx, options.paymentId);
-    if (!row) throw invalidCredentials();
-    const { payment } = row;
-    const now = serviceClock(row.service).now();
-    if (payment.state !== "REQUIRES_ACTION" || payment.paymentMethodCode !== "WALLET_V2") {
-      throw new ApiError("invalid_state", `The payment is not awaiting a verification code; it is ${payment.state}.`);
-    }
+    const { payment, now } = await lockPaymentAwaitingOtp(tx, options.paymentId);
     if (isPastGrace(payment, now)) {
       // Committed before the 410 is thrown: the expiry stands even though the call fails.
       await expirePayment(tx, { payment, now });

@@ -1,15 +1,14 @@
-import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
-import { ApiError, invalidCredentials } from "../../http/api-error";
+import { ApiError } from "../../http/api-error";
 import { walletProvider } from "../../providers/wallet/wallet-provider";
 import { applyTransition } from "../apply-transition";
 import { chargeWallet } from "../charge-wallet";
 import { expirePayment } from "../expire-payment";
 import { FAILURE_REASON, STATUS_TEXT } from "../payment-messages";
 import { isPastGrace } from "../payment-expiry";
-import { lockPaymentWithService } from "../payment-record";
 import { checkStatusCode, type PaymentState } from "../payment-state";
 import { assertHostedToken } from "./hosted-access";
+import { lockPaymentAwaitingOtp } from "./lock-payment-awaiting-otp";
 
 export interface OtpSubmission {
   statusCode: number;
@@ -35,13 +34,7 @@ export async function submitPaymentOtp(
   const code = typeof options.code === "string" ? options.code.trim() : "";
 
   return db.transaction(async (tx) => {
-    const row = await lockPaymentWithService(tx, options.paymentId);
-    if (!row) throw invalidCredentials();
-    const { payment } = row;
-    const now = serviceClock(row.service).now();
-    if (payment.state !== "REQUIRES_ACTION" || payment.paymentMethodCode !== "WALLET_V2") {
-      throw new ApiError("invalid_state", `The payment is not awaiting a verification code; it is ${payment.state}.`);
-    }
+    const { payment, now } = await lockPaymentAwaitingOtp(tx, options.paymentId);
     const wallet = walletProvider();
     if (isPastGrace(payment, now)) {
       const challenge = await wallet.otpChallenge(tx, { paymentId: payment.id });

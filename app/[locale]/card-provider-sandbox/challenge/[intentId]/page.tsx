@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { CardShell } from "@/components/card-shell";
@@ -8,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import { isLocale } from "@/lib/i18n/locales";
+import { titleFromMessages } from "@/lib/i18n/page-title";
 import { fromMinorUnits } from "@/lib/money/amount";
 import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
 import { ChallengeForm } from "./challenge-form";
@@ -17,12 +17,7 @@ interface ChallengePageProps {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export async function generateMetadata({ params }: ChallengePageProps): Promise<Metadata> {
-  const { locale } = await params;
-  if (!isLocale(locale)) return {};
-  const t = await getTranslations({ locale, namespace: "challenge" });
-  return { title: t("title") };
-}
+export const generateMetadata = titleFromMessages("challenge");
 
 /**
  * GET /{locale}/card-provider-sandbox/challenge/{intentId}?client_secret=...: the sandbox card

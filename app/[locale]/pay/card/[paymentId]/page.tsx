@@ -1,6 +1,5 @@
-import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { getTranslations, setRequestLocale } from "next-intl/server";
+import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
@@ -8,31 +7,18 @@ import { StatusBanner } from "@/components/status-banner";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { cardCompletePath, cardPageMode } from "@/lib/hosted/card-page";
-import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
+import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
 import { returnPagePath } from "@/lib/hosted/hosted-paths";
 import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
-import { isLocale } from "@/lib/i18n/locales";
+import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { CardForm } from "./card-form";
 
-interface CardPageProps {
-  params: Promise<{ locale: string; paymentId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}
-
-export async function generateMetadata({ params }: CardPageProps): Promise<Metadata> {
-  const { locale } = await params;
-  if (!isLocale(locale)) return {};
-  const t = await getTranslations({ locale, namespace: "card" });
-  return { title: t("title") };
-}
+export const generateMetadata = titleFromMessages("card");
 
 /** GET /{locale}/pay/card/{paymentId}?token=...: the buyer pays a CARD_PROVIDER payment. */
-export default async function CardPage({ params, searchParams }: CardPageProps) {
-  const { locale, paymentId } = await params;
-  if (!isLocale(locale)) notFound();
-  setRequestLocale(locale);
-  const query = hostedPageQuery(await searchParams);
+export default async function CardPage(props: HostedPageProps) {
+  const { locale, paymentId, query } = await openHostedPage(props);
   if (!query.token) notFound();
   const view = await getCardPage(await getDb(), { paymentId, token: query.token });
   if (!view) notFound();

@@ -1,38 +1,22 @@
-import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { getTranslations, setRequestLocale } from "next-intl/server";
+import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
-import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
-import { StatusBanner } from "@/components/status-banner";
+import { ExpiredNotice } from "@/components/expired-notice";
 import { getDb } from "@/lib/db/client";
-import { isLocale } from "@/lib/i18n/locales";
-import type { Locale } from "@/lib/i18n/routing";
-import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
+import { titleFromMessages } from "@/lib/i18n/page-title";
+import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
 import { isCodeExpired, otpPageMode, resendCountdown } from "@/lib/hosted/hosted-outcome";
 import { returnPagePath } from "@/lib/hosted/hosted-paths";
 import { loadHostedPayment } from "@/lib/hosted/load-hosted-payment";
 import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { OtpForm } from "./otp-form";
 
-interface OtpPageProps {
-  params: Promise<{ locale: string; paymentId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}
-
-export async function generateMetadata({ params }: OtpPageProps): Promise<Metadata> {
-  const { locale } = await params;
-  if (!isLocale(locale)) return {};
-  const t = await getTranslations({ locale, namespace: "otp" });
-  return { title: t("title") };
-}
+export const generateMetadata = titleFromMessages("otp");
 
 /** GET /{locale}/pay/otp/{paymentId}?token=...&returnUrl=...: the buyer confirms a wallet payment. */
-export default async function OtpPage({ params, searchParams }: OtpPageProps) {
-  const { locale, paymentId } = await params;
-  if (!isLocale(locale)) notFound();
-  setRequestLocale(locale);
-  const query = hostedPageQuery(await searchParams);
+export default async function OtpPage(props: HostedPageProps) {
+  const { locale, paymentId, query } = await openHostedPage(props);
   const loaded = await loadHostedPayment(await getDb(), { paymentId, token: query.token });
   if (!loaded) notFound();
   const { payment, now } = loaded;
@@ -61,7 +45,6 @@ export default async function OtpPage({ params, searchParams }: OtpPageProps) {
         <ExpiredNotice
           locale={locale}
           merchantName={payment.merchantName}
-          body={t("expiredBody", { merchant: payment.merchantName })}
           // Still open for a few seconds until the expiry sweep fails it (contract 4): the
           // merchant is told 3, which Check confirms once the sweep has run.
           target={resolveReturnTarget({
@@ -83,25 +66,5 @@ export default async function OtpPage({ params, searchParams }: OtpPageProps) {
         />
       )}
     </CardShell>
-  );
-}
-
-async function ExpiredNotice({
-  locale,
-  body,
-  target,
-  merchantName,
-}: {
-  locale: Locale;
-  body: string;
-  target: string | null;
-  merchantName: string;
-}) {
-  const t = await getTranslations({ locale, namespace: "return" });
-  return (
-    <div className="flex flex-col gap-4">
-      <StatusBanner tone="warning">{body}</StatusBanner>
-      {target ? <ButtonLink href={target}>{t("continue", { merchant: merchantName })}</ButtonLink> : null}
-    </div>
   );
 }

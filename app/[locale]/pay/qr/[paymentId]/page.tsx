@@ -1,40 +1,26 @@
-import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { getTranslations, setRequestLocale } from "next-intl/server";
+import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
-import { StatusBanner } from "@/components/status-banner";
+import { ExpiredNotice } from "@/components/expired-notice";
 import { getDb } from "@/lib/db/client";
-import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
+import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
 import { returnPagePath } from "@/lib/hosted/hosted-paths";
 import { qrImagePath, qrPageMode, qrStatusPath, walletAppPath } from "@/lib/hosted/qr-page";
 import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
-import { isLocale } from "@/lib/i18n/locales";
+import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getQrPage } from "@/lib/payments/hosted/get-qr-page";
 import { QrStatus } from "./qr-status";
 
-interface QrPageProps {
-  params: Promise<{ locale: string; paymentId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}
-
-export async function generateMetadata({ params }: QrPageProps): Promise<Metadata> {
-  const { locale } = await params;
-  if (!isLocale(locale)) return {};
-  const t = await getTranslations({ locale, namespace: "qr" });
-  return { title: t("title") };
-}
+export const generateMetadata = titleFromMessages("qr");
 
 /**
  * GET /{locale}/pay/qr/{paymentId}?token=...&returnUrl=...: the QR code the buyer scans with the
  * wallet app; the page follows the payment by itself and moves on to the return page.
  */
-export default async function QrPage({ params, searchParams }: QrPageProps) {
-  const { locale, paymentId } = await params;
-  if (!isLocale(locale)) notFound();
-  setRequestLocale(locale);
-  const query = hostedPageQuery(await searchParams);
+export default async function QrPage(props: HostedPageProps) {
+  const { locale, paymentId, query } = await openHostedPage(props);
   if (!query.token) notFound();
   const view = await getQrPage(await getDb(), { paymentId, token: query.token });
   if (!view) notFound();
@@ -54,7 +40,6 @@ export default async function QrPage({ params, searchParams }: QrPageProps) {
 
   const t = await getTranslations({ locale, namespace: "qr" });
   const tOtp = await getTranslations({ locale, namespace: "otp" });
-  const tReturn = await getTranslations({ locale, namespace: "return" });
   const merchant = payment.merchantName;
   // Not settled yet, so no status code of its own to report: 3, as the expiry will make it.
   const expiredTarget =
@@ -76,10 +61,7 @@ export default async function QrPage({ params, searchParams }: QrPageProps) {
       </div>
       <AmountDisplay locale={locale} merchantName={merchant} amount={payment.amount} currency={payment.currency} />
       {mode === "expired" ? (
-        <div className="flex flex-col gap-4">
-          <StatusBanner tone="warning">{tOtp("expiredBody", { merchant })}</StatusBanner>
-          {expiredTarget ? <ButtonLink href={expiredTarget}>{tReturn("continue", { merchant })}</ButtonLink> : null}
-        </div>
+        <ExpiredNotice locale={locale} merchantName={merchant} target={expiredTarget} />
       ) : (
         <>
           <div className="flex justify-center">

@@ -1,13 +1,12 @@
-import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getTranslations, setRequestLocale } from "next-intl/server";
+import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
 import { CheckCircleIcon, ClockIcon, InfoIcon, XCircleIcon } from "@/components/icons";
 import { getDb } from "@/lib/db/client";
-import { isLocale } from "@/lib/i18n/locales";
-import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
+import { titleFromMessages } from "@/lib/i18n/page-title";
+import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
 import { leavesForMerchant, returnOutcome, type ReturnOutcome } from "@/lib/hosted/hosted-outcome";
 import { cardPagePath } from "@/lib/hosted/card-page";
 import { otpPagePath, qrPagePath } from "@/lib/hosted/hosted-paths";
@@ -15,17 +14,7 @@ import { loadHostedPayment } from "@/lib/hosted/load-hosted-payment";
 import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { ReturnRedirect } from "./return-redirect";
 
-interface ReturnPageProps {
-  params: Promise<{ locale: string; paymentId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}
-
-export async function generateMetadata({ params }: ReturnPageProps): Promise<Metadata> {
-  const { locale } = await params;
-  if (!isLocale(locale)) return {};
-  const t = await getTranslations({ locale, namespace: "return" });
-  return { title: t("title") };
-}
+export const generateMetadata = titleFromMessages("return");
 
 const outcomeLook: Record<ReturnOutcome, { Icon: typeof InfoIcon; tone: string }> = {
   successful: { Icon: CheckCircleIcon, tone: "bg-emerald-100 text-emerald-700" },
@@ -44,11 +33,8 @@ const CARD_WORDING = new Set<string>(["authorized", "pending", "canceled", "refu
  * GET /{locale}/pay/return/{paymentId}?token=...&returnUrl=...: the outcome, then on to the
  * merchant (contract 8) with paymentId and statusCode.
  */
-export default async function ReturnPage({ params, searchParams }: ReturnPageProps) {
-  const { locale, paymentId } = await params;
-  if (!isLocale(locale)) notFound();
-  setRequestLocale(locale);
-  const query = hostedPageQuery(await searchParams);
+export default async function ReturnPage(props: HostedPageProps) {
+  const { locale, paymentId, query } = await openHostedPage(props);
   const loaded = await loadHostedPayment(await getDb(), { paymentId, token: query.token });
   if (!loaded) notFound();
   const { payment } = loaded;

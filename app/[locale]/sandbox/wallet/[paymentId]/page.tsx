@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
@@ -10,6 +9,7 @@ import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
 import { walletAppMode, type WalletAppMode } from "@/lib/hosted/qr-page";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import { isLocale } from "@/lib/i18n/locales";
+import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getWalletAppPayment } from "@/lib/payments/hosted/get-wallet-app-payment";
 import { WalletAnswerForm } from "./wallet-answer-form";
 
@@ -18,12 +18,7 @@ interface WalletAppPageProps {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export async function generateMetadata({ params }: WalletAppPageProps): Promise<Metadata> {
-  const { locale } = await params;
-  if (!isLocale(locale)) return {};
-  const t = await getTranslations({ locale, namespace: "wallet" });
-  return { title: t("title") };
-}
+export const generateMetadata = titleFromMessages("wallet");
 
 const answered: Record<Exclude<WalletAppMode, "awaiting">, { tone: StatusTone; title: string; body: string }> = {
   approved: { tone: "success", title: "approvedTitle", body: "approvedBody" },

@@ -1,0 +1,24 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+const SCREENSHOTS = path.join(import.meta.dirname, "..", "screenshots");
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+/** Fails on any serious or critical WCAG 2.2 A/AA or best-practice violation, naming each. */
+export async function expectNoSeriousViolations(page: Page, name: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  expect(serious, `axe on ${name}`).toEqual([]);
+}
+
+/** Keeps a full-page picture of what the buyer sees, as e2e/screenshots/<name>.png. */
+export async function capture(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
