@@ -1,3 +1,5 @@
+import { checkStatusCode } from "../payments/payment-state";
+
 export interface ReturnTargetOptions {
   paymentId: string;
   statusCode: number;
@@ -47,4 +49,12 @@ function parseHttpUrl(value: string | null | undefined): URL | null {
 
 function originOf(value: string): string | null {
   return parseHttpUrl(value)?.origin ?? null;
+}
+
+/**
+ * An intent past its lifetime that the sweep has not failed yet (contract 4): the merchant is
+ * told the failed code, which Check confirms once the sweep has run.
+ */
+export function expiredReturnTarget(options: Omit<ReturnTargetOptions, "statusCode">): string | null {
+  return resolveReturnTarget({ ...options, statusCode: checkStatusCode("FAILED") });
 }

@@ -9,7 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { cardCompletePath, cardPageMode } from "@/lib/hosted/card-page";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
 import { returnPagePath } from "@/lib/hosted/hosted-paths";
-import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
+import { expiredReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { CardForm } from "./card-form";
@@ -51,9 +51,8 @@ export default async function CardPage(props: HostedPageProps) {
   const tReturn = await getTranslations({ locale, namespace: "return" });
   const expiredTarget =
     mode === "expired"
-      ? resolveReturnTarget({
+      ? expiredReturnTarget({
           paymentId,
-          statusCode: 3,
           redirectUrl: payment.redirectUrl,
           serviceRedirectUrl: payment.serviceRedirectUrl,
           allowedOrigins: payment.allowedOrigins,

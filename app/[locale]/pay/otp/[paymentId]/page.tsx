@@ -9,7 +9,7 @@ import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-p
 import { isCodeExpired, otpPageMode, resendCountdown } from "@/lib/hosted/hosted-outcome";
 import { returnPagePath } from "@/lib/hosted/hosted-paths";
 import { loadHostedPayment } from "@/lib/hosted/load-hosted-payment";
-import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
+import { expiredReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { OtpForm } from "./otp-form";
 
 export const generateMetadata = titleFromMessages("otp");
@@ -45,11 +45,8 @@ export default async function OtpPage(props: HostedPageProps) {
         <ExpiredNotice
           locale={locale}
           merchantName={payment.merchantName}
-          // Still open for a few seconds until the expiry sweep fails it (contract 4): the
-          // merchant is told 3, which Check confirms once the sweep has run.
-          target={resolveReturnTarget({
+          target={expiredReturnTarget({
             paymentId,
-            statusCode: 3,
             serviceRedirectUrl: payment.serviceRedirectUrl,
             returnUrl: query.returnUrl,
             allowedOrigins: payment.allowedOrigins,

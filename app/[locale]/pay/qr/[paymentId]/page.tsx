@@ -8,7 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
 import { returnPagePath } from "@/lib/hosted/hosted-paths";
 import { qrImagePath, qrPageMode, qrStatusPath, walletAppPath } from "@/lib/hosted/qr-page";
-import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
+import { expiredReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getQrPage } from "@/lib/payments/hosted/get-qr-page";
 import { QrStatus } from "./qr-status";
@@ -41,12 +41,10 @@ export default async function QrPage(props: HostedPageProps) {
   const t = await getTranslations({ locale, namespace: "qr" });
   const tOtp = await getTranslations({ locale, namespace: "otp" });
   const merchant = payment.merchantName;
-  // Not settled yet, so no status code of its own to report: 3, as the expiry will make it.
   const expiredTarget =
     mode === "expired"
-      ? resolveReturnTarget({
+      ? expiredReturnTarget({
           paymentId,
-          statusCode: 3,
           returnUrl: query.returnUrl,
           serviceRedirectUrl: payment.serviceRedirectUrl,
           allowedOrigins: payment.allowedOrigins,
