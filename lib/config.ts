@@ -17,6 +17,9 @@ const configSchema = z
     WALLET_PROVIDER_URL: z.url().optional(),
     WALLET_PROVIDER_API_KEY: z.string().min(1).optional(),
     CARD_PROVIDER_SECRET_KEY: z.string().min(1).optional(),
+    // Where the Stripe adapter sends its requests: unset is Stripe itself (api.stripe.com) in
+    // production; in the sandbox, setting it runs the Stripe adapter against that simulator.
+    CARD_PROVIDER_API_URL: z.url().optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z

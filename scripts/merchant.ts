@@ -7,13 +7,17 @@ import { listMerchants } from "../lib/merchants/list-merchants";
 import { onboardMerchant } from "../lib/merchants/onboard-merchant";
 import { onboardMerchantInput } from "../lib/merchants/onboard-merchant.schema";
 import { rotateClientSecret } from "../lib/merchants/rotate-client-secret";
+import { cardAccountKeysInput, setCardProviderAccount } from "../lib/providers/card/card-provider-accounts";
 
 const USAGE = `Usage:
   npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
                       [--redirect-url <url>] [--webhook-url <url>] [--origin <url> ...]
                       [--card-provider-key <key>] [--json]
   npm run merchant -- list [--json]
-  npm run merchant -- rotate-secret --client-id <id> [--json]`;
+  npm run merchant -- rotate-secret --client-id <id> [--json]
+  STRIPE_SECRET_KEY=sk_... STRIPE_WEBHOOK_SECRET=whsec_... \
+    npm run merchant -- card-keys --client-id <id> --country <alpha-3> --publishable-key <pk_...> [--json]
+      (the two secrets are read from the environment, never from the command line, and never printed)`;
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
@@ -27,13 +31,14 @@ async function main(argv: string[]) {
       origin: { type: "string", multiple: true },
       "card-provider-key": { type: "string" },
       "client-id": { type: "string" },
+      "publishable-key": { type: "string" },
       json: { type: "boolean", default: false },
     },
   });
   getConfig();
   // Everything is validated before the database opens: bad input touches nothing, and is
   // told as such even while a running gateway holds the embedded database.
-  if (command !== "create" && command !== "list" && command !== "rotate-secret") {
+  if (command !== "create" && command !== "list" && command !== "rotate-secret" && command !== "card-keys") {
     throw new UsageError(command ? `Unknown command ${command}` : "Give a command");
   }
   if (command === "rotate-secret" && !values["client-id"]) throw new UsageError("rotate-secret needs --client-id");
@@ -48,6 +53,16 @@ async function main(argv: string[]) {
           cardProviderPublishableKey: values["card-provider-key"],
         })
       : undefined;
+  const cardKeys =
+    command === "card-keys"
+      ? cardAccountKeysInput.parse({
+          clientId: values["client-id"] ?? "",
+          country: (values.country?.[0] ?? "").toUpperCase(),
+          publishableKey: values["publishable-key"] ?? "",
+          secretKey: process.env.STRIPE_SECRET_KEY ?? "",
+          webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? "",
+        })
+      : undefined;
   const db = await getDb();
   try {
     switch (command) {
@@ -58,6 +73,9 @@ async function main(argv: string[]) {
       }
       case "list":
         print(await listMerchants(db), values.json, "Merchants:");
+        return;
+      case "card-keys":
+        print(await setCardProviderAccount(db, cardKeys!), values.json, "Card provider keys set (secrets stored encrypted):");
         return;
       case "rotate-secret": {
         print(await rotateClientSecret(db, values["client-id"]!), values.json, "New client secret (shown this once):");
@@ -87,6 +105,11 @@ const FLAG_OF_FIELD: Record<string, string> = {
   webhookUrl: "--webhook-url",
   origins: "--origin",
   cardProviderPublishableKey: "--card-provider-key",
+  clientId: "--client-id",
+  country: "--country",
+  publishableKey: "--publishable-key",
+  secretKey: "STRIPE_SECRET_KEY",
+  webhookSecret: "STRIPE_WEBHOOK_SECRET",
 };
 
 const isParseArgsError = (error: unknown) => String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS");

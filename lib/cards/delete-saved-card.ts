@@ -36,7 +36,8 @@ export async function deleteSavedCard(db: Db, options: { principal: UserPrincipa
       paymentId: null,
       provider: "card",
       kind: "detach",
-      request: { providerPaymentMethodId: card.providerPaymentMethodId },
+      // A saved card belongs to the service's provider account; the adapter picks it by service.
+      request: { providerPaymentMethodId: card.providerPaymentMethodId, account: { serviceId: principal.service.id, country: principal.service.countries[0] ?? "" } },
     });
   });
   // The card is gone for the customer either way; an unreachable provider is asked again by reconciliation.

@@ -15,7 +15,7 @@ import {
   type Begun,
 } from "../provider-operations";
 import { applyTransition } from "./apply-transition";
-import { providerIntentOf } from "./card-operations";
+import { cardOperationRequest } from "./card-operations";
 import type { CapturePaymentBody } from "./capture-payment.schema";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { STATUS_TEXT } from "./payment-messages";
@@ -65,7 +65,7 @@ export async function capturePayment(
       }
       const provider = operationProviderOf(payment);
       if (provider) {
-        const request = { providerIntentId: await providerIntentOf(tx, payment.id) };
+        const request = await cardOperationRequest(tx, payment);
         return { kind: "operation", operation: await beginProviderOperation(tx, { id, paymentId: payment.id, provider, kind: "capture", amountMinor, request }) };
       }
       const { releasedMinor } = await captureFunds(tx, payment, amountMinor);

@@ -9,7 +9,9 @@ import {
   type ProviderOperationRow,
 } from "../provider-operations";
 import { cardProvider } from "../providers/card/card-provider";
+import type { CardAccountRef } from "../providers/card/card-provider-accounts";
 import { CardProviderError } from "../providers/card/sandbox-card-provider";
+import type { PaymentRow } from "./payment-record";
 import { applyTransition } from "./apply-transition";
 import { STATUS_TEXT } from "./payment-messages";
 
@@ -20,11 +22,14 @@ import { STATUS_TEXT } from "./payment-messages";
  * payment by the answer in the settle transaction.
  */
 
-/** The provider intent of a card payment, read inside the transaction that records an operation. */
-export async function providerIntentOf(tx: Db, paymentId: string): Promise<string> {
-  const [row] = await tx.select({ providerIntentId: cardPayments.providerIntentId }).from(cardPayments).where(eq(cardPayments.paymentId, paymentId));
-  if (!row) throw new Error(`card payment ${paymentId} has no provider intent`);
-  return row.providerIntentId;
+/**
+ * What every card operation of a payment sends: its provider intent and the account (service
+ * and country) whose keys the call uses. Read inside the transaction that records the operation.
+ */
+export async function cardOperationRequest(tx: Db, payment: Pick<PaymentRow, "id" | "serviceId" | "country">) {
+  const [row] = await tx.select({ providerIntentId: cardPayments.providerIntentId }).from(cardPayments).where(eq(cardPayments.paymentId, payment.id));
+  if (!row) throw new Error(`card payment ${payment.id} has no provider intent`);
+  return { providerIntentId: row.providerIntentId, account: { serviceId: payment.serviceId, country: payment.country } };
 }
 
 /** A refusal by the provider (an HTTP 4xx with an error code) is definitive; anything else may have applied. */
@@ -40,13 +45,14 @@ async function asked<T>(call: () => Promise<T>): Promise<T> {
 }
 
 const intentOf = (operation: ProviderOperationRow) => String(operation.request.providerIntentId);
+const accountOf = (operation: ProviderOperationRow) => operation.request.account as CardAccountRef;
 
 export const cardCapture = registerProviderOperation({
   provider: "card",
   kind: "capture",
   async call(operation) {
     const result = await asked(async () =>
-      cardProvider().capturePaymentIntent(await getDb(), { id: intentOf(operation), amountMinor: operation.amountMinor!, idempotencyKey: operation.id }),
+      cardProvider().capturePaymentIntent(await getDb(), { id: intentOf(operation), amountMinor: operation.amountMinor!, idempotencyKey: operation.id, account: accountOf(operation) }),
     );
     return { reference: intentOf(operation), data: { releasedMinor: result.releasedMinor } };
   },
@@ -73,7 +79,7 @@ export const cardCancel = registerProviderOperation({
   provider: "card",
   kind: "cancel",
   async call(operation) {
-    await asked(async () => cardProvider().cancelPaymentIntent(await getDb(), { id: intentOf(operation), idempotencyKey: operation.id }));
+    await asked(async () => cardProvider().cancelPaymentIntent(await getDb(), { id: intentOf(operation), idempotencyKey: operation.id, account: accountOf(operation) }));
     return { reference: intentOf(operation) };
   },
   async settle(tx, { operation, payment, now }) {
@@ -89,7 +95,7 @@ export const cardRefund = registerProviderOperation({
   kind: "refund",
   async call(operation): Promise<ProviderAnswer> {
     const { refundId } = await asked(async () =>
-      cardProvider().refundPaymentIntent(await getDb(), { id: intentOf(operation), amountMinor: operation.amountMinor!, idempotencyKey: operation.id }),
+      cardProvider().refundPaymentIntent(await getDb(), { id: intentOf(operation), amountMinor: operation.amountMinor!, idempotencyKey: operation.id, account: accountOf(operation) }),
     );
     return { reference: refundId };
   },
@@ -126,7 +132,7 @@ export const cardDetach = registerProviderOperation({
   kind: "detach",
   async call(operation) {
     const id = String(operation.request.providerPaymentMethodId);
-    await asked(async () => cardProvider().detachPaymentMethod(await getDb(), { id }));
+    await asked(async () => cardProvider().detachPaymentMethod(await getDb(), { id, idempotencyKey: operation.id, account: accountOf(operation) }));
     return { reference: id };
   },
   async settle() {

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
-import { cardPayments, paymentCaptures, savedCards } from "../db/schema";
+import { cardPayments, paymentCaptures, payments, savedCards } from "../db/schema";
 import { ApiError } from "../http/api-error";
 import type { BeforeCommit } from "../idempotency/claim-idempotency-key";
 import { logger } from "../log";
@@ -54,16 +54,21 @@ export async function finalizeCardPayment(
 ): Promise<CardFinalizeOutcome> {
   const provider = cardProvider();
   if (!isPaymentId(options.paymentId)) throw noSuchIntent();
-  const [known] = await db.select().from(cardPayments).where(eq(cardPayments.paymentId, options.paymentId));
+  const [known] = await db
+    .select({ providerIntentId: cardPayments.providerIntentId, serviceId: payments.serviceId, country: payments.country })
+    .from(cardPayments)
+    .innerJoin(payments, eq(payments.id, cardPayments.paymentId))
+    .where(eq(cardPayments.paymentId, options.paymentId));
   if (!known || known.providerIntentId !== options.paymentIntentId) throw noSuchIntent();
+  const account = { serviceId: known.serviceId, country: known.country };
   // Asked before the payment is locked (no provider call inside a transaction). The gateway's own
   // changes of the intent (capture, cancel, refund) only run once finalize has settled, so what
   // was read here is what the settle below acts on; a later finalize answers the first outcome.
-  const intent = await askProvider(() => provider.retrievePaymentIntent(db, { id: known.providerIntentId }));
+  const intent = await askProvider(() => provider.retrievePaymentIntent(db, { id: known.providerIntentId, account }));
   if (!intent || intent.metadata.paymentId !== options.paymentId) throw noSuchIntent();
   const method =
     intent.setupFutureUsage && intent.paymentMethodId
-      ? await askProvider(() => provider.retrievePaymentMethod(db, { id: intent.paymentMethodId! }))
+      ? await askProvider(() => provider.retrievePaymentMethod(db, { id: intent.paymentMethodId!, account }))
       : null;
   const followUps: ProviderOperationRow[] = [];
   const settled = await db.transaction(async (tx): Promise<Settled> => {
@@ -255,9 +260,10 @@ async function recordOnce(
   options: { payment: PaymentRow; purpose: string; kind: string; amountMinor?: number; request: Record<string, unknown> },
 ): Promise<ProviderOperationRow> {
   const id = operationId(`card-${options.purpose}:${options.payment.id}`);
+  const account = { serviceId: options.payment.serviceId, country: options.payment.country };
   const existing = await findProviderOperation(tx, id, { paymentId: options.payment.id });
   if (existing) return existing;
-  return beginProviderOperation(tx, { id, paymentId: options.payment.id, provider: "card", kind: options.kind, amountMinor: options.amountMinor, request: options.request });
+  return beginProviderOperation(tx, { id, paymentId: options.payment.id, provider: "card", kind: options.kind, amountMinor: options.amountMinor, request: { ...options.request, account } });
 }
 
 /** A provider that cannot be read answers 503 provider_unavailable; its refusals stay as they are. */

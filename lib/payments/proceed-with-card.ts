@@ -1,7 +1,7 @@
 import { findSavedCard } from "../cards/list-saved-cards";
 import type { Db } from "../db/client";
 import { cardPayments } from "../db/schema";
-import { PROVIDER_CALL_TIMEOUT_MS, providerUnavailable, withTimeLimit } from "../provider-operations";
+import { PROVIDER_CALL_TIMEOUT_MS, ProviderRefusedError, providerUnavailable, withTimeLimit } from "../provider-operations";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { ApiError } from "../http/api-error";
 import { resolveReturnTarget } from "../hosted/resolve-return-target";
@@ -27,6 +27,7 @@ export async function prepareCardProceed(db: Db, options: { principal: ProceedPr
   try {
     const cardIntent = await withTimeLimit(
       provider.createPaymentIntent(db, {
+        account: { serviceId: payment.serviceId, country: payment.country },
         publishableKey: options.principal.service.cardProviderPublishableKey,
         idempotencyKey: `payment:${payment.id}`,
         amountMinor: payment.amountMinor,
@@ -39,6 +40,7 @@ export async function prepareCardProceed(db: Db, options: { principal: ProceedPr
     );
     return { cardIntent };
   } catch (error) {
+    if (error instanceof ProviderRefusedError) throw new ApiError("invalid_state", `The card provider refused the payment (${error.code}).`);
     logger.warn({ err: error, paymentId: payment.id }, "card provider intent could not be created");
     throw providerUnavailable();
   }

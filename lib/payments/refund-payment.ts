@@ -16,7 +16,7 @@ import {
   type Begun,
 } from "../provider-operations";
 import { applyTransition } from "./apply-transition";
-import { providerIntentOf } from "./card-operations";
+import { cardOperationRequest } from "./card-operations";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { STATUS_TEXT } from "./payment-messages";
 import { operationProviderOf, refundFunds } from "./payment-funds";
@@ -64,7 +64,7 @@ export async function refundPayment(
       const provider = operationProviderOf(payment);
       if (provider) {
         const request = {
-          providerIntentId: await providerIntentOf(tx, payment.id),
+          ...(await cardOperationRequest(tx, payment)),
           description: options.input.description,
           reason: options.input.reason ?? null,
         };

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import type { BeforeCommit } from "../idempotency/claim-idempotency-key";
 import { beginProviderOperation, findProviderOperation, operationId, refusalError, runProviderOperation } from "../provider-operations";
 import { applyTransition } from "./apply-transition";
-import { providerIntentOf } from "./card-operations";
+import { cardOperationRequest } from "./card-operations";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { STATUS_TEXT } from "./payment-messages";
 import { operationProviderOf, releaseFunds } from "./payment-funds";
@@ -29,7 +29,7 @@ export async function releasePayment(
       assertTransition(payment.state, "release");
       const provider = operationProviderOf(payment);
       if (provider) {
-        const request = { providerIntentId: await providerIntentOf(tx, payment.id), release: true };
+        const request = { ...(await cardOperationRequest(tx, payment)), release: true };
         return { kind: "operation", operation: await beginProviderOperation(tx, { id, paymentId: payment.id, provider, kind: "cancel", request }) };
       }
       await releaseFunds(tx, payment);

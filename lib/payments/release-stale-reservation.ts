@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { beginProviderOperation, operationId } from "../provider-operations";
 import { applyTransition } from "./apply-transition";
-import { providerIntentOf } from "./card-operations";
+import { cardOperationRequest } from "./card-operations";
 import { RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
 import { STATUS_TEXT } from "./payment-messages";
 import { operationProviderOf, releaseFunds } from "./payment-funds";
@@ -28,7 +28,7 @@ export function isStaleReservation(payment: Pick<PaymentRow, "state" | "authoriz
 export async function releaseStaleReservation(tx: Db, options: { payment: PaymentRow; now: Date }): Promise<PaymentRow> {
   const provider = operationProviderOf(options.payment);
   if (provider) {
-    const request = { providerIntentId: await providerIntentOf(tx, options.payment.id) };
+    const request = await cardOperationRequest(tx, options.payment);
     await beginProviderOperation(tx, { id: operationId(undefined), paymentId: options.payment.id, provider, kind: "cancel", request, deferred: true });
   } else {
     await releaseFunds(tx, options.payment);

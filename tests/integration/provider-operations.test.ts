@@ -59,9 +59,9 @@ describe("the provider-operation boundary", () => {
   it("refuses a provider call made inside a database transaction", async () => {
     const db = await getDb();
     await expect(
-      db.transaction(async () => cardProvider().retrievePaymentIntent(db, { id: "pi_none" })),
+      db.transaction(async () => cardProvider().retrievePaymentIntent(db, { id: "pi_none", account: { serviceId: "none", country: "DZA" } })),
     ).rejects.toBeInstanceOf(ProviderCallInTransactionError);
-    await expect(cardProvider().retrievePaymentIntent(db, { id: "pi_none" })).resolves.toBeNull();
+    await expect(cardProvider().retrievePaymentIntent(db, { id: "pi_none", account: { serviceId: "none", country: "DZA" } })).resolves.toBeNull();
   });
 
   for (const when of ["before", "after"] as const) {
@@ -129,7 +129,7 @@ describe("the provider-operation boundary", () => {
   it("records a provider refusal as failed, changes nothing and answers invalid_state", async () => {
     const { merchant, paymentId, paymentIntentId } = await reservedCardPayment();
     // The provider's intent was canceled behind the gateway's back: the capture is refused there.
-    await sandboxCardProvider.cancelPaymentIntent(await getDb(), { id: paymentIntentId, idempotencyKey: `outside-${paymentId}` });
+    await sandboxCardProvider.cancelPaymentIntent(await getDb(), { id: paymentIntentId, idempotencyKey: `outside-${paymentId}`, account: { serviceId: "any", country: "DZA" } });
     const refused = await capture(api, merchant, paymentId);
     expect(refused.status).toBe(409);
     expect(refused.body.error.name).toBe("invalid_state");

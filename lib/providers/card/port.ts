@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { CardAccountRef } from "./card-provider-accounts";
 
 /**
  * The card provider as the payment domain sees it, shaped after Stripe-like providers: the
@@ -17,17 +18,17 @@ import type { Db } from "../../db/client";
 export interface CardProvider {
   /** Creates the provider intent for one gateway payment; the same idempotencyKey returns the same intent. */
   createPaymentIntent(db: Db, request: CreateProviderIntentRequest): Promise<ProviderPaymentIntent>;
-  retrievePaymentIntent(db: Db, request: { id: string }): Promise<ProviderPaymentIntent | null>;
-  retrievePaymentMethod(db: Db, request: { id: string }): Promise<ProviderPaymentMethod | null>;
+  retrievePaymentIntent(db: Db, request: { id: string; account: CardAccountRef }): Promise<ProviderPaymentIntent | null>;
+  retrievePaymentMethod(db: Db, request: { id: string; account: CardAccountRef }): Promise<ProviderPaymentMethod | null>;
   /** Manual capture of all or part of an authorized intent; the provider releases the rest. */
-  capturePaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string }): Promise<{ capturedMinor: number; releasedMinor: number }>;
+  capturePaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string; account: CardAccountRef }): Promise<{ capturedMinor: number; releasedMinor: number }>;
   /** Cancels an intent; an authorization is released in full. */
-  cancelPaymentIntent(db: Db, request: { id: string; idempotencyKey: string }): Promise<{ releasedMinor: number }>;
-  refundPaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string }): Promise<{ refundId: string }>;
+  cancelPaymentIntent(db: Db, request: { id: string; idempotencyKey: string; account: CardAccountRef }): Promise<{ releasedMinor: number }>;
+  refundPaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string; account: CardAccountRef }): Promise<{ refundId: string }>;
   /** Forgets a saved card at the provider: it can no longer be charged. */
-  detachPaymentMethod(db: Db, request: { id: string }): Promise<void>;
+  detachPaymentMethod(db: Db, request: { id: string; idempotencyKey: string; account: CardAccountRef }): Promise<void>;
   /** What the hosted card page's script needs to confirm the intent from the browser. */
-  browserConfirmation(db: Db, request: { intent: ProviderPaymentIntent; publishableKey: string }): Promise<BrowserConfirmation>;
+  browserConfirmation(db: Db, request: { intent: ProviderPaymentIntent; publishableKey: string; account: CardAccountRef }): Promise<BrowserConfirmation>;
   /** Checks an inbound event's signature and reads it; null when it is not genuine or too old. */
   verifyEvent(db: Db, request: { rawBody: string; headers: Headers; now: Date }): Promise<ProviderEvent | null>;
 }
@@ -45,6 +46,7 @@ export type ProviderCaptureMethod = "automatic" | "manual";
 export type ProviderErrorCode = "card_declined" | "insufficient_funds" | "authentication_failed";
 
 export interface CreateProviderIntentRequest {
+  account: CardAccountRef;
   /** The merchant account at the provider: its publishable key. */
   publishableKey: string;
   idempotencyKey: string;
