@@ -10,9 +10,11 @@ export function successResponse(options: {
   message: string;
   data: unknown;
   headers?: Record<string, string>;
+  /** Fields the envelope carries beside `data` (e.g. `hasMore` of a list). */
+  envelope?: Record<string, unknown>;
 }): Response {
   const status = options.status ?? 200;
-  const body = { code: status, status: "success", message: options.message, data: options.data ?? null };
+  const body = { code: status, status: "success", message: options.message, data: options.data ?? null, ...options.envelope };
   return new Response(JSON.stringify(body), {
     status,
     headers: { ...JSON_HEADERS, "x-request-id": options.requestId, ...options.headers },
