@@ -1,6 +1,6 @@
 import { getConfig } from "../config";
 import { ApiError } from "./api-error";
-import { requestIdFor } from "./request-id";
+import { withRequestScope } from "./request-scope";
 import { toErrorResponse } from "./respond";
 
 /** The methods a route file can export that Next.js does not implement by itself. */
@@ -22,17 +22,18 @@ export function otherMethods<S extends Partial<Record<RouteMethod, unknown>>>(
   options: { sandboxOnly?: boolean } = {},
 ): { [K in Exclude<RouteMethod, keyof S>]: Handler } {
   const allowed = allowHeader(Object.keys(served) as RouteMethod[]);
-  const refuse: Handler = async (request) => {
-    // A sandbox helper's path does not exist in production, whatever the method (contract 9).
-    if (options.sandboxOnly && !getConfig().isSandbox) {
-      return toErrorResponse(new ApiError("not_found", "No such endpoint."), requestIdFor(request));
-    }
-    return toErrorResponse(
-      new ApiError("method_not_allowed", `${request.method} is not allowed here; this path serves ${allowed}.`),
-      requestIdFor(request),
-      { allow: allowed },
-    );
-  };
+  const refuse: Handler = (request) =>
+    withRequestScope(request, async ({ requestId }) => {
+      // A sandbox helper's path does not exist in production, whatever the method (contract 9).
+      if (options.sandboxOnly && !getConfig().isSandbox) {
+        return toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId);
+      }
+      return toErrorResponse(
+        new ApiError("method_not_allowed", `${request.method} is not allowed here; this path serves ${allowed}.`),
+        requestId,
+        { allow: allowed },
+      );
+    });
   Object.defineProperty(refuse, NOT_SERVED, { value: true });
   const handlers: Record<string, Handler> = {};
   for (const method of ROUTE_METHODS) if (!(method in served)) handlers[method] = refuse;
