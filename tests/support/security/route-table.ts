@@ -232,6 +232,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
     schemas: { body: advanceClockBody },
     request: async () => ({ body: { advanceSeconds: 0 } }),
   },
+  "DELETE /api/v1/sandbox/clock": {
+    accepts: ["client"],
+    request: async () => ({}),
+  },
   "POST /api/v1/sandbox/payments/:id/qr": {
     accepts: ["client"],
     schemas: { body: answerQrPaymentBody },
