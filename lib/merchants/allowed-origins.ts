@@ -6,11 +6,15 @@
  */
 const ANY_PORT = /^(https?):\/\/([^/:]+):\*$/i;
 
+/** `scheme://host:*` lower-cased when the entry is an any-port pattern, else null. */
+export function anyPortEntry(entry: string): string | null {
+  const anyPort = ANY_PORT.exec(entry);
+  return anyPort ? `${anyPort[1]!.toLowerCase()}://${anyPort[2]!.toLowerCase()}:*` : null;
+}
+
 /** The form an entry is stored in: an origin, or a lower-cased any-port pattern. */
 export function normalizeAllowListEntry(entry: string): string {
-  const anyPort = ANY_PORT.exec(entry);
-  if (anyPort) return `${anyPort[1]!.toLowerCase()}://${anyPort[2]!.toLowerCase()}:*`;
-  return new URL(entry).origin;
+  return anyPortEntry(entry) ?? new URL(entry).origin;
 }
 
 /** Whether an origin (`new URL(...).origin`) is on the allow-list. */
