@@ -1,11 +1,11 @@
+import * as op from "@/lib/api/operations/internals";
 import { endpoint } from "@/lib/http/endpoint";
 import { advanceServiceClock } from "@/lib/sandbox/advance-service-clock";
-import { advanceClockBody } from "@/lib/sandbox/advance-service-clock.schema";
 import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
 
 // POST /api/v1/sandbox/clock
 export const POST = sandboxOnly(
-  endpoint({ auth: ["client"], body: advanceClockBody }, async ({ db, principal, body }) => ({
+  endpoint(op.advanceSandboxClock, async ({ db, principal, body }) => ({
     data: await advanceServiceClock(db, { serviceId: principal.service.id, advanceSeconds: body.advanceSeconds }),
     message: "Service clock moved forward.",
   })),
