@@ -46,11 +46,11 @@ export function errorNamesOf(operation: Operation): ErrorName[] {
     names.add("origin_not_allowed");
     names.add("intent_expired");
   }
-  if (operation.body || operation.query || operation.headers || operation.requireServiceHeader) names.add("validation_error");
+  // Every endpoint refuses a query carrying U+0000 (PostgreSQL text cannot hold it).
+  if (!operation.rawResponse) names.add("validation_error");
   if (operation.body) {
     names.add("payload_too_large");
     names.add("unsupported_media_type");
-    names.add("validation_error");
   }
   if (operation.idempotent) {
     names.add("request_in_progress");

@@ -6,6 +6,8 @@ export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
   body: T;
+  /** What was asked, for checks that depend on the operation. */
+  request?: { method: string; path: string };
 }
 
 /**
@@ -35,7 +37,7 @@ export function apiClient(baseUrl: string | (() => string)) {
     } catch {
       // Not JSON: tests assert on the text.
     }
-    const answer = { status: response.status, headers: response.headers, body: parsed as T };
+    const answer = { status: response.status, headers: response.headers, body: parsed as T, request: { method, path } };
     const problems = contractProblems(method, path, answer);
     if (problems.length > 0) throw new Error(`the answer breaks the API description:\n${problems.join("\n")}`);
     return answer;

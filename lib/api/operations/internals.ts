@@ -87,3 +87,14 @@ export const receiveCardProviderEvent = defineOperation({
   }),
   errors: ["payload_too_large", "validation_error"],
 });
+
+export const getOpenApiDocument = defineOperation({
+  method: "GET",
+  path: "/api/v1/openapi.json",
+  operationId: "getOpenApiDocument",
+  tag: "API description",
+  summary: "This OpenAPI 3.1 document",
+  description: "No credential. The readable reference is at `/docs`.",
+  publicAccess: "open to anyone",
+  rawResponse: { contentType: "application/json", description: "The OpenAPI 3.1 document (not wrapped in the envelope)." },
+});
