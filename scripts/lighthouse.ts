@@ -4,8 +4,9 @@
 // each: accessibility and best practices 100, and the JavaScript a page loads (gzip) no more
 // than the bare next-intl page of this stack (the home page: no client island) plus 10 KB.
 //
-// Options: --runs N (default 3), --only otp,card (pages), --base-url URL (a running gateway
-// whose database this script may onboard a merchant into; else it starts one).
+// Options: --runs N (default 3), --only otp,card (pages), --app-dir DIR (serve another
+// checkout's build, e.g. to measure before a change), --base-url URL (a running gateway whose
+// database, LIGHTHOUSE_DATABASE_URL, this script may onboard a merchant into; else it starts one).
 // Env: LIGHTHOUSE_PORT (default 3190), LIGHTHOUSE_DATABASE_URL (default .../gw_lighthouse).
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { gzipSync } from "node:zlib";
@@ -163,7 +164,7 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 async function startGateway(): Promise<ChildProcess> {
   await recreateDatabase(DATABASE_URL);
   const server = spawn("npx", ["tsx", "scripts/start.ts"], {
-    cwd: ROOT,
+    cwd: option("app-dir") ?? ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, PORT: String(PORT), DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, APP_ENV: "sandbox", LOG_LEVEL: "warn", GATEWAY_BACKGROUND_JOBS: "off" },
   });

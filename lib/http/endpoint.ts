@@ -21,7 +21,7 @@ export interface EndpointSpec<M extends AuthMode, B, Q, H> {
   body?: B;
   query?: Q;
   headers?: H;
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   /** Contract 5: honour an Idempotency-Key header; the name scopes keys to this endpoint. */
   idempotent?: string;
 }
@@ -44,6 +44,8 @@ export interface EndpointResult {
   message: string;
   status?: number;
   headers?: Record<string, string>;
+  /** Fields the envelope carries beside `data` (e.g. `hasMore` of a list). */
+  envelope?: Record<string, unknown>;
 }
 
 /**
