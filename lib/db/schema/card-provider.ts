@@ -116,3 +116,11 @@ export const cardProviderEvents = pgTable(
   },
   (table) => [index("card_provider_events_pending_idx").on(table.createdAt).where(sql`${table.deliveredAt} IS NULL`)],
 );
+
+/** What the provider answered to a POST with an idempotency key: the same key gets the same answer, never a second change. */
+export const cardProviderIdempotencyKeys = pgTable("card_provider_idempotency_keys", {
+  key: text("key").primaryKey(),
+  operation: text("operation").notNull(),
+  response: jsonb("response").$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -8,23 +8,24 @@ import type { Db } from "../../db/client";
  * challenge; the gateway then reads the outcome back (finalize, or the provider's signed
  * event) and captures, cancels or refunds on the server.
  *
- * Calls that change the provider receive the caller's transaction: the sandbox adapter keeps
- * its books in the same database, so they commit with the payment change. A remote adapter
- * ignores it and relies on the provider's idempotency keys instead (a retried call after a
- * rolled-back transaction must not charge twice).
+ * The port takes no database transaction: money-moving calls run between the gateway's
+ * transactions (lib/provider-operations records them before and settles them after), carry
+ * an idempotency key, and the same key always gets the same answer without a second change.
+ * The `db` argument is the database handle for adapters that keep their books there (the
+ * sandbox); a call made inside a transaction is refused by the guard (card-provider.ts).
  */
 export interface CardProvider {
   /** Creates the provider intent for one gateway payment; the same idempotencyKey returns the same intent. */
-  createPaymentIntent(tx: Db, request: CreateProviderIntentRequest): Promise<ProviderPaymentIntent>;
+  createPaymentIntent(db: Db, request: CreateProviderIntentRequest): Promise<ProviderPaymentIntent>;
   retrievePaymentIntent(db: Db, request: { id: string }): Promise<ProviderPaymentIntent | null>;
   retrievePaymentMethod(db: Db, request: { id: string }): Promise<ProviderPaymentMethod | null>;
   /** Manual capture of all or part of an authorized intent; the provider releases the rest. */
-  capturePaymentIntent(tx: Db, request: { id: string; amountMinor: number }): Promise<{ capturedMinor: number; releasedMinor: number }>;
+  capturePaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string }): Promise<{ capturedMinor: number; releasedMinor: number }>;
   /** Cancels an intent; an authorization is released in full. */
-  cancelPaymentIntent(tx: Db, request: { id: string }): Promise<{ releasedMinor: number }>;
-  refundPaymentIntent(tx: Db, request: { id: string; amountMinor: number }): Promise<{ refundId: string }>;
+  cancelPaymentIntent(db: Db, request: { id: string; idempotencyKey: string }): Promise<{ releasedMinor: number }>;
+  refundPaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string }): Promise<{ refundId: string }>;
   /** Forgets a saved card at the provider: it can no longer be charged. */
-  detachPaymentMethod(tx: Db, request: { id: string }): Promise<void>;
+  detachPaymentMethod(db: Db, request: { id: string }): Promise<void>;
   /** What the hosted card page's script needs to confirm the intent from the browser. */
   browserConfirmation(db: Db, request: { intent: ProviderPaymentIntent; publishableKey: string }): Promise<BrowserConfirmation>;
   /** Checks an inbound event's signature and reads it; null when it is not genuine or too old. */

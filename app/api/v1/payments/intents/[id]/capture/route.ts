@@ -11,6 +11,6 @@ export const POST = endpoint(
   { auth: ["client"], body: capturePaymentBody, idempotent: "payments.capture" },
   async ({ db, principal, params, body, idempotency }) =>
     respond(
-      await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, remember: idempotency.remember(respond) }),
+      await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, remember: idempotency.remember(respond), operationKey: idempotency.operationKey }),
     ),
 );

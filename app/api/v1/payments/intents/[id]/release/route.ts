@@ -10,5 +10,5 @@ const respond = (payment: PaymentRow) => ({ data: toReleaseResultView(payment), 
 export const POST = endpoint(
   { auth: ["client"], body: releasePaymentBody, idempotent: "payments.release" },
   async ({ db, principal, params, idempotency }) =>
-    respond(await releasePayment(db, { principal, paymentId: params.id ?? "", remember: idempotency.remember(respond) })),
+    respond(await releasePayment(db, { principal, paymentId: params.id ?? "", remember: idempotency.remember(respond), operationKey: idempotency.operationKey })),
 );
