@@ -1,4 +1,5 @@
 import { idempotencyPurgeJob } from "../idempotency/purge-idempotency-keys";
+import { eventPurgeJob } from "../events/purge-events";
 import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/expire-payments";
 import "../payments/card-operations";
@@ -8,4 +9,12 @@ import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "./background-jobs";
 
 /** Every periodic job the gateway runs; the server and `npm run worker` start these. */
-export const gatewayJobs: BackgroundJob[] = [webhookDeliveryJob, ...paymentJobs, idempotencyPurgeJob, rateLimitSweepJob, cardProviderEventsJob, providerReconciliationJob];
+export const gatewayJobs: BackgroundJob[] = [
+  webhookDeliveryJob,
+  ...paymentJobs,
+  idempotencyPurgeJob,
+  rateLimitSweepJob,
+  cardProviderEventsJob,
+  providerReconciliationJob,
+  eventPurgeJob,
+];
