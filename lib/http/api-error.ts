@@ -17,6 +17,7 @@ export const errorStatus = {
   rate_limited: 429,
   internal_error: 500,
   provider_unavailable: 503,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorName = keyof typeof errorStatus;
@@ -43,3 +44,11 @@ export class ApiError extends Error {
 }
 
 export const invalidCredentials = (message = "Invalid or missing credentials.") => new ApiError("invalid_credentials", message);
+
+/** Contract section 12: seconds a client should wait before retrying while the database is away. */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+export const serviceUnavailable = () =>
+  new ApiError("service_unavailable", "The service is briefly unavailable. Retry in a few seconds.", undefined, {
+    "retry-after": String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS),
+  });
