@@ -45,7 +45,7 @@ const REDACTED_FIELDS = [
   "secretKeySealed",
   "webhookSecretSealed",
   "client_secret",
-  "WALLET_PROVIDER_API_KEY",
+  "WALLET_PROVIDER_SECRET",
   "DATABASE_URL",
   "REDIS_URL",
 ];

@@ -17,10 +17,9 @@ export const ERROR_MEANINGS: Record<ErrorName, string> = {
   unsupported_media_type: "Send the body as `application/json`.",
   idempotency_conflict: "`actionId` or `Idempotency-Key` reused with different parameters.",
   rate_limited: "Too many requests: wait `Retry-After` seconds.",
+  provider_unavailable: "The wallet or card provider failed or did not answer in time; the operation is recorded and finished by reconciliation, never applied twice. Retry after `Retry-After` seconds with the same Idempotency-Key to get the final outcome (also notified, and shown by check).",
   service_unavailable: "The database cannot be reached right now: nothing was done. Retry after `Retry-After` seconds (same Idempotency-Key).",
   internal_error: "Unexpected; logged with the request id. Quote `error.requestId` when reporting it.",
-  provider_unavailable:
-    "The payment provider failed or did not answer in time. The operation is recorded and finished by reconciliation, never applied twice: retry after `Retry-After` seconds with the same Idempotency-Key to get the final outcome.",
 };
 
 /** The statusCode table of the interface, with the action each asks of the merchant. */

@@ -9,4 +9,12 @@ import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "./background-jobs";
 
 /** Every periodic job the gateway runs; the server and `npm run worker` start these. */
-export const gatewayJobs: BackgroundJob[] = [webhookDeliveryJob, ...paymentJobs, idempotencyPurgeJob, rateLimitSweepJob, cardProviderEventsJob, eventPurgeJob, providerReconciliationJob];
+export const gatewayJobs: BackgroundJob[] = [
+  webhookDeliveryJob,
+  ...paymentJobs,
+  idempotencyPurgeJob,
+  rateLimitSweepJob,
+  cardProviderEventsJob,
+  providerReconciliationJob,
+  eventPurgeJob,
+];
