@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { gatewayApi, GatewayCallError } from "../lib/devkit/gateway-api";
 import { EventListener } from "../lib/devkit/listen-events";
 import { isTriggerableEvent, triggerEvent, TRIGGERABLE_EVENTS } from "../lib/devkit/trigger-event";
-import { HelpRequested, runCli, UsageError } from "./lib/cli";
+import { HelpRequested, joinOptionValues, runCli, UsageError } from "./lib/cli";
 
 const CREDENTIAL_FLAGS = `[--base-url <url>] [--client-id <id>] [--client-secret <secret>]
       (or GATEWAY_BASE_URL, default http://localhost:3000; GATEWAY_CLIENT_ID; GATEWAY_CLIENT_SECRET)`;
@@ -27,7 +27,7 @@ async function main(argv: string[]) {
   if (command === undefined || command === "--help" || command === "-h" || command === "help") throw new HelpRequested(USAGE);
   if (command !== "listen" && command !== "trigger") throw new UsageError(`Unknown command ${command}`);
   const { values, positionals } = parseArgs({
-    args: rest,
+    args: joinOptionValues(rest, ["base-url", "client-id", "client-secret", "webhook-secret", "forward-to"]),
     allowPositionals: command === "trigger",
     options: {
       "base-url": { type: "string" },

@@ -97,6 +97,16 @@ describe("listen --forward-to", () => {
   );
 
   it(
+    "takes a client secret that starts with a dash as the value it is",
+    async () => {
+      const result = await runScript("scripts/gateway.ts", ["listen", "--forward-to", receiver.url(), "--base-url", gateway.baseUrl, "--client-id", merchant.clientId, "--client-secret", "-starts-with-a-dash"], { GATEWAY_WEBHOOK_SECRET: undefined });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("Give the service's webhook secret (whsec_...): --webhook-secret or GATEWAY_WEBHOOK_SECRET");
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
     "says how to give the webhook secret when it is missing",
     async () => {
       const result = await runScript("scripts/gateway.ts", ["listen", "--forward-to", receiver.url(), ...cliCredentials()], { GATEWAY_WEBHOOK_SECRET: undefined });
