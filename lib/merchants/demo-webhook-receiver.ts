@@ -7,7 +7,8 @@ import { webhookSigner } from "../notifications/sign-webhook";
 import { DEMO_MERCHANT_NAME } from "./demo-merchant";
 
 /** The sandbox demo merchant's webhook endpoint, served by the gateway itself. */
-export const DEMO_WEBHOOK_PATH = "/demo/webhooks";
+// Under /api: a route handler, outside the hosted page tree (whose state changes are Server Actions).
+export const DEMO_WEBHOOK_PATH = "/api/sandbox/demo-webhooks";
 const KEPT = 20;
 
 export interface ReceivedDemoWebhook {

@@ -11,6 +11,25 @@ export class HelpRequested extends Error {
   }
 }
 
+/**
+ * Joins `--name value` into `--name=value` for options that always take a value, so a value
+ * that starts with a dash (a base64url client secret may) is not taken for an option.
+ */
+export function joinOptionValues(args: readonly string[], valued: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    const next = args[index + 1];
+    if (valued.includes(arg.replace(/^--/, "")) && arg.startsWith("--") && next !== undefined) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
 const isParseArgsError = (error: unknown) => String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS");
 
 /**

@@ -23,7 +23,7 @@ vi.mock("@/lib/log", async (importOriginal) => {
 const gateway = useTestGateway();
 
 describe("the sandbox demo merchant", () => {
-  it("allows local origins on any port and receives its webhooks at the gateway's own /demo/webhooks", async () => {
+  it("allows local origins on any port and receives its webhooks at the gateway's own /api/sandbox/demo-webhooks", async () => {
     const demo = await ensureDemoMerchant(await getDb(), gateway.baseUrl);
     expect(demo).not.toBeNull();
 
@@ -36,7 +36,7 @@ describe("the sandbox demo merchant", () => {
 
     const paid = await paidIntent(gateway.api, demo!);
     await deliverDueNotifications(await getDb(), { schedule: [60], claimForMs: 500 });
-    const page = await gateway.api.get("/demo/webhooks");
+    const page = await gateway.api.get("/api/sandbox/demo-webhooks");
     expect(page.status).toBe(200);
     const hook = page.body.received.find((entry: { body: { data: { paymentId: string } } }) => entry.body.data.paymentId === paid.paymentId);
     expect(hook).toMatchObject({ signatureValid: true, body: { type: "payment.succeeded" } });
@@ -44,7 +44,7 @@ describe("the sandbox demo merchant", () => {
   });
 
   it("refuses a webhook whose signature does not verify with 400", async () => {
-    const response = await gateway.api.call("POST", "/demo/webhooks", {
+    const response = await gateway.api.call("POST", "/api/sandbox/demo-webhooks", {
       rawBody: "{}",
       headers: { "webhook-id": "msg_x", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
     });

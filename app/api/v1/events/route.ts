@@ -1,10 +1,10 @@
-import { listEventsQuery } from "@/lib/events/events.schema";
+import * as op from "@/lib/api/operations/events";
 import { listEvents } from "@/lib/events/list-events";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/events?limit=20&startingAfter=msg_...&type=payment.succeeded&paymentId=...&deliveryStatus=failed
-export const GET = endpoint({ auth: ["client"], query: listEventsQuery }, async ({ db, principal, query }) => {
+export const GET = endpoint(op.listEvents, async ({ db, principal, query }) => {
   const { events, hasMore } = await listEvents(db, { serviceId: principal.service.id, ...query });
   return { data: events, envelope: { hasMore }, message: "Events, newest first." };
 });

@@ -4,14 +4,14 @@ import { receiveDemoWebhook, receivedDemoWebhooks } from "@/lib/merchants/demo-w
 
 const notFound = () => new Response("Not found", { status: 404 });
 
-// POST /demo/webhooks — the sandbox demo merchant's webhook endpoint (signature verified).
+// POST /api/sandbox/demo-webhooks — the sandbox demo merchant's webhook endpoint (signature verified).
 export async function POST(request: Request) {
   if (!getConfig().isSandbox) return notFound();
   const { status } = await receiveDemoWebhook(await getDb(), request);
   return new Response(null, { status });
 }
 
-// GET /demo/webhooks — what the demo merchant received, newest first.
+// GET /api/sandbox/demo-webhooks — what the demo merchant received, newest first.
 export function GET() {
   if (!getConfig().isSandbox) return Promise.resolve(notFound());
   return Promise.resolve(
