@@ -1,11 +1,14 @@
-// `npm start`: build when needed, migrate, greet with the demo merchant, then serve.
-import { spawn, spawnSync } from "node:child_process";
+// The preparing half of `npm start` (scripts/serve.mjs runs it, then serves): build when
+// needed, migrate, greet with the demo merchant, and exit, so tsx does not stay resident
+// beside the servers.
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, getConfig } from "../lib/config";
+import { getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
 import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
 import { listMerchants } from "../lib/merchants/list-merchants";
+import { runCli } from "./lib/cli";
 
 const nextBin = "node_modules/next/dist/bin/next";
 
@@ -50,15 +53,10 @@ async function main() {
   }
   await closeDatabase();
 
-  console.log(`\nGateway (${config.APP_ENV}, ${driver}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`);
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(config.PORT), "-H", config.HOST], {
-    stdio: "inherit",
-  });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-  server.on("exit", (code) => process.exit(code ?? 0));
+  const processes = config.DATABASE_URL ? config.WEB_CONCURRENCY : 1;
+  console.log(
+    `\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`,
+  );
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+runCli(main);

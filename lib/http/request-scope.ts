@@ -1,6 +1,14 @@
 import { logger, runWithLogContext, type RequestLogContext } from "../log";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { requestIdFor } from "./request-id";
+import { errorNameOf } from "./respond";
+
+/**
+ * The access line names fixed fields that hold no credential (method, path, status, duration,
+ * and the context's request id, auth mode and service), so it skips the field redaction that
+ * would cost most of its time (about 0.2 ms a line); the scrub of every written line still runs.
+ */
+const accessLogger = logger.child({}, { redact: { paths: [], censor: "[redacted]" } });
 
 export interface RequestScope {
   requestId: string;
@@ -11,7 +19,8 @@ export interface RequestScope {
 /**
  * What wraps every API request: the request id on every log line written while serving it,
  * the rate limit fields on its answer, and one access log line at the end (method, path,
- * status, duration, auth mode, service: never a credential, never the query string).
+ * status, the error name of a 4xx or 5xx, duration, auth mode, service: never a credential,
+ * never the query string).
  */
 export async function withRequestScope(request: Request, serve: (scope: RequestScope) => Promise<Response>): Promise<Response> {
   const started = performance.now();
@@ -19,19 +28,22 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
   return runWithLogContext(context, async () => {
     const rateLimit = new RequestRateLimit();
     let status = 500;
+    let error: string | undefined = "internal_error";
     try {
       const response = await serve({ requestId: context.requestId, rateLimit });
       for (const [name, value] of Object.entries(rateLimit.headers())) {
         if (!response.headers.has(name)) response.headers.set(name, value);
       }
       status = response.status;
+      error = errorNameOf(response);
       return response;
     } finally {
-      logger.info(
+      accessLogger.info(
         {
           method: request.method,
           path: new URL(request.url).pathname,
           status,
+          ...(error ? { error } : {}),
           durationMs: Math.round((performance.now() - started) * 10) / 10,
         },
         "request",

@@ -1,11 +1,12 @@
+import * as op from "@/lib/api/operations/customers";
 import { serviceClock } from "@/lib/clock";
-import { generateCustomerTokenBody } from "@/lib/customers/customer-token.schema";
 import { generateCustomerToken } from "@/lib/customers/generate-customer-token";
 import { endpoint } from "@/lib/http/endpoint";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/customer-access-token
 export const POST = endpoint(
-  { auth: ["client"], body: generateCustomerTokenBody, status: 201 },
+  op.generateCustomerToken,
   async ({ db, principal, body }) => {
     const pair = await generateCustomerToken(db, {
       serviceId: principal.service.id,
@@ -15,3 +16,6 @@ export const POST = endpoint(
     return { data: pair, message: "Customer access token created." };
   },
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -1,19 +1,15 @@
+import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { proceedPayment } from "@/lib/payments/proceed-payment";
-import { paymentCallHeaders, proceedPaymentBody, type ProceedOutcome } from "@/lib/payments/proceed-payment.schema";
+import type { ProceedOutcome } from "@/lib/payments/proceed-payment.schema";
 import { toProceedResultView } from "@/lib/payments/payment-views";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (outcome: ProceedOutcome) => ({ data: toProceedResultView(outcome), message: outcome.status });
 
 // POST /api/v1/payments/intents/:id/proceed
 export const POST = endpoint(
-  {
-    auth: ["client", "merchant", "user"],
-    requireServiceHeader: true,
-    body: proceedPaymentBody,
-    headers: paymentCallHeaders,
-    idempotent: "payments.proceed",
-  },
+  op.proceedPayment,
   async ({ db, principal, params, body, headers, idempotency }) =>
     respond(
       await proceedPayment(db, {
@@ -25,3 +21,6 @@ export const POST = endpoint(
       }),
     ),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -1,14 +1,18 @@
+import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import { releasePaymentBody } from "@/lib/payments/capture-payment.schema";
 import type { PaymentRow } from "@/lib/payments/payment-record";
 import { toReleaseResultView } from "@/lib/payments/payment-views";
 import { releasePayment } from "@/lib/payments/release-payment";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (payment: PaymentRow) => ({ data: toReleaseResultView(payment), message: "Reservation released." });
 
 // POST /api/v1/payments/intents/:id/release
 export const POST = endpoint(
-  { auth: ["client"], body: releasePaymentBody, idempotent: "payments.release" },
+  op.releasePayment,
   async ({ db, principal, params, idempotency }) =>
     respond(await releasePayment(db, { principal, paymentId: params.id ?? "", remember: idempotency.remember(respond) })),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
