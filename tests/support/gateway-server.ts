@@ -104,7 +104,8 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(): Promise<TestGateway> {
+/** `port` 0 (the default) takes a free one; `npm run chaos` serves its gateway processes on fixed ports. */
+export async function startTestGateway(options: { port?: number } = {}): Promise<TestGateway> {
   let baseUrl = "";
   const server = createServer((incoming, outgoing) => {
     toRequest(incoming, baseUrl)
@@ -115,7 +116,7 @@ export async function startTestGateway(): Promise<TestGateway> {
         outgoing.end(String(error));
       });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.PUBLIC_BASE_URL ??= baseUrl;
   return {
