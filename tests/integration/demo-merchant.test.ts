@@ -1,9 +1,11 @@
 import { Writable } from "node:stream";
+import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { services } from "@/lib/db/schema";
 import { logIgnoredReturnUrl } from "@/lib/hosted/resolve-return-target";
-import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
+import { DEMO_MERCHANT_NAME, ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
 import { deliverDueNotifications } from "@/lib/notifications/deliver-due-notifications";
 import { browserHeaders, check, createIntent, paidIntent } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
@@ -24,6 +26,9 @@ const gateway = useTestGateway();
 
 describe("the sandbox demo merchant", () => {
   it("allows local origins on any port and receives its webhooks at the gateway's own /api/sandbox/demo-webhooks", async () => {
+    // Other suites start the real entry on this database, which makes a demo merchant whose
+    // secrets were printed there; set it aside so this test sees a first start.
+    await (await getDb()).update(services).set({ name: `${DEMO_MERCHANT_NAME} (earlier)` }).where(eq(services.name, DEMO_MERCHANT_NAME));
     const demo = await ensureDemoMerchant(await getDb(), gateway.baseUrl);
     expect(demo).not.toBeNull();
 
