@@ -47,15 +47,19 @@ export const phonePathParam = z
   .pipe(phoneSchema);
 
 /** Response shape of create (contract section 3); get, search and update add timestamps. */
-export interface CustomerView {
-  id: string;
-  name: string;
-  email: string | null;
-  phone: string;
-  isActive: boolean;
-}
+export const customerView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().meta({ description: "E.164; the `userId` of payment intents." }),
+    isActive: z.boolean(),
+  })
+  .meta({ id: "Customer" });
 
-export interface CustomerDetailView extends CustomerView {
-  createdAt: string;
-  updatedAt: string;
-}
+export const customerDetailView = customerView
+  .extend({ createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() })
+  .meta({ id: "CustomerDetail" });
+
+export type CustomerView = z.infer<typeof customerView>;
+export type CustomerDetailView = z.infer<typeof customerDetailView>;

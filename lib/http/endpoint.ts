@@ -12,8 +12,10 @@ import { successResponse, toErrorResponse, zodDetails } from "./respond";
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 type Schema = z.ZodType;
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** What a handler may answer as `data`: the response schema's shape, when the spec names one. */
+type DataOf<R> = R extends z.ZodType ? z.input<R> : unknown;
 
-export interface EndpointSpec<M extends AuthMode, B, Q, H> {
+export interface EndpointSpec<M extends AuthMode, B, Q, H, R = undefined> {
   /** Auth modes the endpoint accepts; omit for a public endpoint. */
   auth?: readonly M[];
   /** Interface: x-service is required for client_auth and user_auth here. */
@@ -24,6 +26,8 @@ export interface EndpointSpec<M extends AuthMode, B, Q, H> {
   status?: 200 | 201 | 202;
   /** Contract 5: honour an Idempotency-Key header; the name scopes keys to this endpoint. */
   idempotent?: string;
+  /** The schema of `data` in the success envelope; the handler's answer is typed by it. */
+  response?: R;
 }
 
 export interface EndpointContext<M extends AuthMode, B, Q, H> {
@@ -39,8 +43,8 @@ export interface EndpointContext<M extends AuthMode, B, Q, H> {
   idempotency: IdempotencyScope;
 }
 
-export interface EndpointResult {
-  data: unknown;
+export interface EndpointResult<D = unknown> {
+  data: D;
   message: string;
   status?: number;
   headers?: Record<string, string>;
@@ -52,9 +56,9 @@ export interface EndpointResult {
  * Composes the steps every route shares: request id, auth, body, validation, envelope.
  * The handler only calls the domain and names what it returns.
  */
-export function endpoint<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined>(
-  spec: EndpointSpec<M, B, Q, H>,
-  handler: (context: EndpointContext<M, B, Q, H>) => Promise<EndpointResult>,
+export function endpoint<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined, R = undefined>(
+  spec: EndpointSpec<M, B, Q, H, R>,
+  handler: (context: EndpointContext<M, B, Q, H>) => Promise<EndpointResult<DataOf<R>>>,
 ) {
   return (request: Request, routeContext: RouteContext): Promise<Response> =>
     withRequestScope(request, (scope) => serve(request, routeContext, scope));

@@ -1,28 +1,9 @@
 import { ulid } from "ulid";
 import type { Db } from "../db/client";
 import { notifications } from "../db/schema";
+import type { NotificationType, PaymentNotificationData, WebhookPayload } from "./notification.schema";
 
-/** Contract section 7 event types and the remoteStatusCode each carries. */
-export type NotificationType =
-  | "payment.succeeded"
-  | "payment.failed"
-  | "payment.pre_authorized"
-  | "payment.captured"
-  | "payment.released"
-  | "payment.refunded";
-
-/** `data` of the webhook body; amounts already in standard units (the JSON edge). */
-export interface PaymentNotificationData {
-  paymentId: string;
-  actionId: string;
-  remoteStatusCode: number;
-  statusCode: number;
-  status: string;
-  amount: number;
-  currency: string;
-  capturedAmount?: number;
-  refundedAmount?: number;
-}
+export type { NotificationType, PaymentNotificationData } from "./notification.schema";
 
 /**
  * `now` is the service's clock (the sandbox may have moved it): it dates the event body,
@@ -41,7 +22,7 @@ export async function enqueueNotification(
     serviceId: options.serviceId,
     paymentId: options.data.paymentId,
     type: options.type,
-    payload: { id, type: options.type, createdAt: options.now.toISOString(), data: options.data },
+    payload: { id, type: options.type, createdAt: options.now.toISOString(), data: options.data } satisfies WebhookPayload,
   });
   return id;
 }

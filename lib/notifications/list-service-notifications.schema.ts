@@ -8,26 +8,27 @@ export const listServiceNotificationsQuery = z.object({
 
 export type ListServiceNotificationsQuery = z.output<typeof listServiceNotificationsQuery>;
 
-export interface NotificationAttemptView {
-  number: number;
-  responseStatus: number | null;
-  error: string | null;
-  durationMs: number;
-  attemptedAt: string;
-}
+export const notificationAttemptView = z.object({
+  number: z.number().int(),
+  responseStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int(),
+  attemptedAt: z.iso.datetime(),
+});
 
-export interface NotificationView {
-  id: string;
-  type: string;
-  paymentId: string | null;
-  status: "pending" | "delivered" | "abandoned" | "undeliverable";
-  attemptCount: number;
-  /** When the next attempt is due; null once the notification is settled. */
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  /** The body as sent (signed) to the webhook URL. */
-  payload: unknown;
-  attempts: NotificationAttemptView[];
-}
+export const notificationView = z.object({
+  id: z.string().meta({ description: "The `webhook-id` of every attempt." }),
+  type: z.string(),
+  paymentId: z.string().nullable(),
+  status: z.enum(["pending", "delivered", "abandoned", "undeliverable"]),
+  attemptCount: z.number().int(),
+  nextAttemptAt: z.iso.datetime().nullable().meta({ description: "When the next attempt is due; null once settled." }),
+  lastError: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  deliveredAt: z.iso.datetime().nullable(),
+  payload: z.unknown().meta({ description: "The body as sent (signed) to the webhook URL." }),
+  attempts: z.array(notificationAttemptView),
+});
+
+export type NotificationAttemptView = z.infer<typeof notificationAttemptView>;
+export type NotificationView = z.infer<typeof notificationView>;

@@ -45,5 +45,10 @@ export const userContextInput = z.object({
     .optional(),
 });
 
+/** GET /api/v1/payment-methods/card-provider/pk: the response. */
+export const cardProviderKeyView = z.object({
+  publicKey: z.string().meta({ description: "The card provider's publishable key for client-side card entry." }),
+});
+
 /** GET /api/v1/payment-methods/card-provider/pk */
 export const cardProviderKeyHeaders = z.object({ "x-country-code": z.string().optional() });

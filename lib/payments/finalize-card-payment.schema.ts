@@ -20,7 +20,14 @@ export interface CardFinalizeOutcome {
   statusCode: number;
 }
 
-export function toCardFinalizeView(outcome: CardFinalizeOutcome) {
+/** Interface "card finalize" response `data`. */
+export const cardFinalizeView = z.object({
+  status: z.literal("succeeded"),
+  paymentId: z.uuid(),
+  cardId: z.string().optional().meta({ description: "Present when the buyer saved the card (or paid with a saved one)." }),
+});
+
+export function toCardFinalizeView(outcome: CardFinalizeOutcome): z.infer<typeof cardFinalizeView> {
   return {
     status: outcome.status,
     paymentId: outcome.paymentId,

@@ -82,7 +82,21 @@ describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).le
   });
 });
 
-describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).length === 0))("%s", (key, spec) => {
+describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).length === 0 && !spec.refusal))("%s", (key) => {
+  const [method, pattern] = split(key);
+
+  it("serves anyone the same answer, whatever credential comes along", async () => {
+    const answers = new Set<string>();
+    for (const variant of CREDENTIAL_VARIANTS) {
+      const response = await send(world, method, pattern, {}, await variant.headers(world, {}));
+      expect(response.status, `${variant.name}: ${show(response)}`).toBe(200);
+      answers.add(JSON.stringify(response.body));
+    }
+    expect(answers.size).toBe(1);
+  });
+});
+
+describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).length === 0 && spec.refusal))("%s", (key, spec) => {
   const [method, pattern] = split(key);
 
   it("opens to no API credential without its page token or signature, answering one same refusal", async () => {

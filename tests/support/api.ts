@@ -1,15 +1,20 @@
 import { basicBearer } from "@/lib/auth/detect-credential";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+import { contractProblems } from "./response-contract";
 
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
   body: T;
+  /** What was asked, for checks that depend on the operation. */
+  request?: { method: string; path: string };
 }
 
 /**
  * A thin fetch wrapper: tests read status, headers and the parsed envelope. `baseUrl` may be
- * a function, read at each call, for a client made before its server has started.
+ * a function, read at each call, for a client made before its server has started. Every
+ * answer of a documented operation is checked against that operation's response schema and
+ * error names (the OpenAPI document's source), so no test can forget to.
  */
 export function apiClient(baseUrl: string | (() => string)) {
   async function call<T = any>(
@@ -32,7 +37,10 @@ export function apiClient(baseUrl: string | (() => string)) {
     } catch {
       // Not JSON: tests assert on the text.
     }
-    return { status: response.status, headers: response.headers, body: parsed as T };
+    const answer = { status: response.status, headers: response.headers, body: parsed as T, request: { method, path } };
+    const problems = contractProblems(method, path, answer);
+    if (problems.length > 0) throw new Error(`the answer breaks the API description:\n${problems.join("\n")}`);
+    return answer;
   }
   return {
     call,

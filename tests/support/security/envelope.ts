@@ -1,5 +1,6 @@
 import { errorStatus } from "@/lib/http/api-error";
 import type { ApiResponse } from "../api";
+import { operationFor } from "../response-contract";
 
 const ERROR_NAMES = new Set(Object.keys(errorStatus));
 // What must never reach a caller: stack frames, SQL, driver errors, file paths.
@@ -16,7 +17,8 @@ export function envelopeProblems(response: ApiResponse): string[] {
   if (status >= 500) problems.push(`status ${status}`);
   const requestId = headers.get("x-request-id");
   if (!requestId) problems.push("no x-request-id header");
-  if (status < 300 && (headers.get("content-type") ?? "").startsWith("image/png")) return problems;
+  // A documented answer that is not the envelope: the QR image, the OpenAPI document.
+  if (status < 300 && response.request && operationFor(response.request.method, response.request.path)?.rawResponse) return problems;
   if (!(headers.get("content-type") ?? "").startsWith("application/json")) problems.push(`content-type ${headers.get("content-type")}`);
   if (typeof body !== "object" || body === null) return [...problems, `body is not a JSON object: ${String(body).slice(0, 120)}`];
   if (body.code !== status) problems.push(`code ${body.code} for status ${status}`);

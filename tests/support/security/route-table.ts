@@ -52,7 +52,10 @@ export interface RouteSpec {
    * `withAccess: false` leaves out a page token or signature (credential-less routes only).
    */
   request(world: World, options?: { withAccess?: boolean }): Promise<RouteRequest>;
-  /** What the route answers without its page token or signature, whatever credential comes along. */
+  /**
+   * What the route answers without its page token or signature, whatever credential comes
+   * along; absent for a route open to anyone (the API description).
+   */
   refusal?: { status: number; name: string };
 }
 
@@ -275,6 +278,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
         },
       };
     },
+  },
+  "GET /api/v1/openapi.json": {
+    accepts: ["public"],
+    request: async () => ({}),
   },
   ...Object.fromEntries(
     ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => [

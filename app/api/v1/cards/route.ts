@@ -1,12 +1,12 @@
+import * as op from "@/lib/api/operations/payment-methods";
 import { listSavedCards } from "@/lib/cards/list-saved-cards";
 import { toSavedCardViews } from "@/lib/cards/saved-card-view";
-import { listSavedCardsHeaders, listSavedCardsQuery } from "@/lib/cards/saved-cards.schema";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/cards?pmCode=CARD_PROVIDER
 export const GET = endpoint(
-  { auth: ["user"], requireServiceHeader: true, query: listSavedCardsQuery, headers: listSavedCardsHeaders },
+  op.listSavedCards,
   async ({ db, principal, query }) => {
     const cards = await listSavedCards(db, {
       serviceId: principal.service.id,

@@ -1,12 +1,12 @@
+import * as op from "@/lib/api/operations/customers";
 import { serviceClock } from "@/lib/clock";
-import { generateCustomerTokenBody } from "@/lib/customers/customer-token.schema";
 import { generateCustomerToken } from "@/lib/customers/generate-customer-token";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/customer-access-token
 export const POST = endpoint(
-  { auth: ["client"], body: generateCustomerTokenBody, status: 201 },
+  op.generateCustomerToken,
   async ({ db, principal, body }) => {
     const pair = await generateCustomerToken(db, {
       serviceId: principal.service.id,

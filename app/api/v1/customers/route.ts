@@ -1,4 +1,4 @@
-import { createCustomerBody } from "@/lib/customers/customer.schema";
+import * as op from "@/lib/api/operations/customers";
 import { createCustomer } from "@/lib/customers/create-customer";
 import { toCustomerView } from "@/lib/customers/customer-view";
 import { endpoint } from "@/lib/http/endpoint";
@@ -6,7 +6,7 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/customers
 export const POST = endpoint(
-  { auth: ["client"], body: createCustomerBody, status: 201 },
+  op.createCustomer,
   async ({ db, principal, body }) => {
     const customer = await createCustomer(db, { serviceId: principal.service.id, input: body });
     return { data: toCustomerView(customer), message: "Customer created." };

@@ -1,11 +1,11 @@
+import * as op from "@/lib/api/operations/payment-methods";
 import { endpoint } from "@/lib/http/endpoint";
 import { listUserPaymentMethods } from "@/lib/payment-methods/list-user-payment-methods";
-import { userMethodsHeaders, userMethodsQuery } from "@/lib/payment-methods/payment-methods.schema";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/payment-methods?amount=...
 export const GET = endpoint(
-  { auth: ["merchant", "user"], requireServiceHeader: true, query: userMethodsQuery, headers: userMethodsHeaders },
+  op.listUserPaymentMethods,
   async ({ db, principal, query, headers }) => ({
     data: await listUserPaymentMethods(db, { principal, query, headers }),
     message: "Payment methods.",

@@ -1,11 +1,11 @@
+import * as op from "@/lib/api/operations/payment-methods";
 import { deleteSavedCard } from "@/lib/cards/delete-saved-card";
-import { deleteSavedCardHeaders } from "@/lib/cards/saved-cards.schema";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // DELETE /api/v1/cards/:id
 export const DELETE = endpoint(
-  { auth: ["user"], headers: deleteSavedCardHeaders },
+  op.deleteSavedCard,
   async ({ db, principal, params }) => {
     await deleteSavedCard(db, { principal, cardId: params.id ?? "" });
     return { data: null, message: "Card deleted." };

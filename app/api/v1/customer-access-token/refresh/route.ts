@@ -1,11 +1,11 @@
+import * as op from "@/lib/api/operations/customers";
 import { serviceClock } from "@/lib/clock";
-import { refreshCustomerTokenBody } from "@/lib/customers/customer-token.schema";
 import { refreshCustomerToken } from "@/lib/customers/refresh-customer-token";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/customer-access-token/refresh
-export const POST = endpoint({ auth: ["client"], body: refreshCustomerTokenBody }, async ({ db, principal, body }) => {
+export const POST = endpoint(op.refreshCustomerToken, async ({ db, principal, body }) => {
   const pair = await refreshCustomerToken(db, {
     serviceId: principal.service.id,
     refreshToken: body.refreshToken,

@@ -1,10 +1,10 @@
-import { revokeCustomerTokenBody } from "@/lib/customers/customer-token.schema";
+import * as op from "@/lib/api/operations/customers";
 import { revokeCustomerToken } from "@/lib/customers/revoke-customer-token";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // DELETE /api/v1/customer-access-token/revoke
-export const DELETE = endpoint({ auth: ["client"], body: revokeCustomerTokenBody }, async ({ db, principal, body }) => {
+export const DELETE = endpoint(op.revokeCustomerToken, async ({ db, principal, body }) => {
   await revokeCustomerToken(db, { serviceId: principal.service.id, accessToken: body.accessToken });
   return { data: null, message: "Customer access token revoked." };
 });

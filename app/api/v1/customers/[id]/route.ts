@@ -1,4 +1,4 @@
-import { updateCustomerBody } from "@/lib/customers/customer.schema";
+import * as op from "@/lib/api/operations/customers";
 import { toCustomerDetailView } from "@/lib/customers/customer-view";
 import { getCustomerOrThrow } from "@/lib/customers/get-customer";
 import { updateCustomer } from "@/lib/customers/update-customer";
@@ -6,13 +6,13 @@ import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/customers/:id
-export const GET = endpoint({ auth: ["client"] }, async ({ db, principal, params }) => {
+export const GET = endpoint(op.getCustomer, async ({ db, principal, params }) => {
   const customer = await getCustomerOrThrow(db, { id: params.id ?? "", serviceId: principal.service.id });
   return { data: toCustomerDetailView(customer), message: "Customer found." };
 });
 
 // PUT /api/v1/customers/:id
-export const PUT = endpoint({ auth: ["client"], body: updateCustomerBody }, async ({ db, principal, params, body }) => {
+export const PUT = endpoint(op.updateCustomer, async ({ db, principal, params, body }) => {
   const customer = await updateCustomer(db, { id: params.id ?? "", serviceId: principal.service.id, changes: body });
   return { data: toCustomerDetailView(customer), message: "Customer updated." };
 });

@@ -1,11 +1,11 @@
+import * as op from "@/lib/api/operations/payment-methods";
 import { endpoint } from "@/lib/http/endpoint";
 import { listAvailablePaymentMethods } from "@/lib/payment-methods/list-available-payment-methods";
-import { availableMethodsHeaders, availableMethodsQuery } from "@/lib/payment-methods/payment-methods.schema";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/payment-methods/available?countryCode=DZ
 export const GET = endpoint(
-  { auth: ["client"], query: availableMethodsQuery, headers: availableMethodsHeaders },
+  op.listAvailablePaymentMethods,
   async ({ db, principal, query, headers }) => ({
     data: await listAvailablePaymentMethods(db, {
       service: principal.service,

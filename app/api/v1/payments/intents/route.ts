@@ -1,13 +1,13 @@
+import * as op from "@/lib/api/operations/payments";
 import { serviceClock } from "@/lib/clock";
 import { endpoint } from "@/lib/http/endpoint";
 import { createPaymentIntent } from "@/lib/payments/create-payment-intent";
-import { createPaymentIntentBody, createPaymentIntentQuery } from "@/lib/payments/create-payment-intent.schema";
 import { toPaymentIntentView } from "@/lib/payments/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/payments/intents?countryCode=DZA
 export const POST = endpoint(
-  { auth: ["client"], body: createPaymentIntentBody, query: createPaymentIntentQuery, status: 201 },
+  op.createPaymentIntent,
   async ({ db, principal, body, query }) => {
     const clock = serviceClock(principal.service);
     const { payment, clientSecret } = await createPaymentIntent(db, { service: principal.service, query, input: body, clock });

@@ -1,12 +1,12 @@
+import * as op from "@/lib/api/operations/internals";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { advanceServiceClock, resetServiceClock } from "@/lib/sandbox/advance-service-clock";
-import { advanceClockBody } from "@/lib/sandbox/advance-service-clock.schema";
 import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
 
 // POST /api/v1/sandbox/clock  { "advanceSeconds": n } | { "reset": true }
 export const POST = sandboxOnly(
-  endpoint({ auth: ["client"], body: advanceClockBody }, async ({ db, principal, body }) =>
+  endpoint(op.advanceSandboxClock, async ({ db, principal, body }) =>
     body.reset
       ? { data: await resetServiceClock(db, { serviceId: principal.service.id }), message: "Service clock reset to real time." }
       : {
@@ -18,7 +18,7 @@ export const POST = sandboxOnly(
 
 // DELETE /api/v1/sandbox/clock — back to real time
 export const DELETE = sandboxOnly(
-  endpoint({ auth: ["client"] }, async ({ db, principal }) => ({
+  endpoint(op.resetSandboxClock, async ({ db, principal }) => ({
     data: await resetServiceClock(db, { serviceId: principal.service.id }),
     message: "Service clock reset to real time.",
   })),

@@ -1,14 +1,14 @@
+import * as op from "@/lib/api/operations/internals";
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/http/api-error";
 import { endpoint } from "@/lib/http/endpoint";
 import { requestIdFor } from "@/lib/http/request-id";
 import { toErrorResponse } from "@/lib/http/respond";
 import { listServiceNotifications } from "@/lib/notifications/list-service-notifications";
-import { listServiceNotificationsQuery } from "@/lib/notifications/list-service-notifications.schema";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const listWebhooks = endpoint(
-  { auth: ["client"], query: listServiceNotificationsQuery },
+  op.listSandboxWebhooks,
   async ({ db, principal, query }) => {
     const items = await listServiceNotifications(db, { serviceId: principal.service.id, ...query });
     return { data: items, message: "Recent notifications and their delivery attempts." };

@@ -1,3 +1,4 @@
+import * as op from "@/lib/api/operations/customers";
 import { phonePathParam } from "@/lib/customers/customer.schema";
 import { toCustomerDetailView } from "@/lib/customers/customer-view";
 import { searchCustomerByPhone } from "@/lib/customers/search-customer";
@@ -7,7 +8,7 @@ import { zodDetails } from "@/lib/http/respond";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/customers/search/:phone
-export const GET = endpoint({ auth: ["client"] }, async ({ db, principal, params }) => {
+export const GET = endpoint(op.searchCustomer, async ({ db, principal, params }) => {
   const phone = phonePathParam.safeParse(params.phone ?? "");
   if (!phone.success) throw new ApiError("validation_error", "The phone is invalid.", zodDetails(phone.error, "phone"));
   const customer = await searchCustomerByPhone(db, { phone: phone.data, serviceId: principal.service.id });

@@ -1,11 +1,11 @@
+import * as op from "@/lib/api/operations/payment-methods";
 import { endpoint } from "@/lib/http/endpoint";
 import { getCardProviderKey } from "@/lib/payment-methods/get-card-provider-key";
-import { cardProviderKeyHeaders } from "@/lib/payment-methods/payment-methods.schema";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/payment-methods/card-provider/pk
 export const GET = endpoint(
-  { auth: ["client", "user", "merchant"], requireServiceHeader: true, headers: cardProviderKeyHeaders },
+  op.getCardProviderKey,
   async ({ db, principal, headers }) => ({
     data: await getCardProviderKey(db, { principal, countryHeader: headers["x-country-code"] }),
     message: "Card provider publishable key.",

@@ -1,11 +1,11 @@
+import * as op from "@/lib/api/operations/internals";
 import { ApiError } from "@/lib/http/api-error";
 import { endpoint } from "@/lib/http/endpoint";
 import { getQrPaymentStatus } from "@/lib/payments/hosted/get-qr-payment-status";
-import { qrStatusQuery } from "@/lib/payments/hosted/get-qr-payment-status.schema";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/qr/:id/status?token=... — what the hosted QR page polls until the payment ends.
-export const GET = endpoint({ query: qrStatusQuery }, async ({ db, params, query }) => {
+export const GET = endpoint(op.getQrStatus, async ({ db, params, query }) => {
   const status = await getQrPaymentStatus(db, { paymentId: params.id ?? "", token: query.token });
   if (!status) throw new ApiError("not_found", "No such QR payment.");
   return { data: status, message: "QR payment status retrieved." };

@@ -1,6 +1,6 @@
+import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { capturePayment } from "@/lib/payments/capture-payment";
-import { capturePaymentBody } from "@/lib/payments/capture-payment.schema";
 import type { PaymentRow } from "@/lib/payments/payment-record";
 import { toCaptureResultView } from "@/lib/payments/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
@@ -9,7 +9,7 @@ const respond = (payment: PaymentRow) => ({ data: toCaptureResultView(payment), 
 
 // POST /api/v1/payments/intents/:id/capture
 export const POST = endpoint(
-  { auth: ["client"], body: capturePaymentBody, idempotent: "payments.capture" },
+  op.capturePayment,
   async ({ db, principal, params, body, idempotency }) =>
     respond(
       await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, remember: idempotency.remember(respond) }),

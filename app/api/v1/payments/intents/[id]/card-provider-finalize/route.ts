@@ -1,13 +1,14 @@
+import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { finalizeCardPayment } from "@/lib/payments/finalize-card-payment";
-import { cardFinalizeBody, toCardFinalizeView, type CardFinalizeOutcome } from "@/lib/payments/finalize-card-payment.schema";
+import { toCardFinalizeView, type CardFinalizeOutcome } from "@/lib/payments/finalize-card-payment.schema";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (outcome: CardFinalizeOutcome) => ({ data: toCardFinalizeView(outcome), message: "Card payment finalized." });
 
 // POST /api/v1/payments/intents/:paymentActionId/card-provider-finalize (x-client-secret only)
 export const POST = endpoint(
-  { auth: ["intent_secret"], body: cardFinalizeBody, idempotent: "payments.card_finalize" },
+  op.finalizeCardPayment,
   async ({ db, principal, body, idempotency }) =>
     respond(
       await finalizeCardPayment(db, {

@@ -1,12 +1,12 @@
+import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { checkPayment } from "@/lib/payments/check-payment";
-import { paymentCallHeaders } from "@/lib/payments/proceed-payment.schema";
 import { toCheckResultView } from "@/lib/payments/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/payments/intents/:id/check
 export const GET = endpoint(
-  { auth: ["client", "merchant", "user"], requireServiceHeader: true, headers: paymentCallHeaders },
+  op.checkPayment,
   async ({ db, principal, params }) => {
     const payment = await checkPayment(db, { principal, paymentId: params.id ?? "" });
     return { data: toCheckResultView(payment), message: "Payment status retrieved." };

@@ -1,6 +1,7 @@
+import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { proceedPayment } from "@/lib/payments/proceed-payment";
-import { paymentCallHeaders, proceedPaymentBody, type ProceedOutcome } from "@/lib/payments/proceed-payment.schema";
+import type { ProceedOutcome } from "@/lib/payments/proceed-payment.schema";
 import { toProceedResultView } from "@/lib/payments/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
@@ -8,13 +9,7 @@ const respond = (outcome: ProceedOutcome) => ({ data: toProceedResultView(outcom
 
 // POST /api/v1/payments/intents/:id/proceed
 export const POST = endpoint(
-  {
-    auth: ["client", "merchant", "user"],
-    requireServiceHeader: true,
-    body: proceedPaymentBody,
-    headers: paymentCallHeaders,
-    idempotent: "payments.proceed",
-  },
+  op.proceedPayment,
   async ({ db, principal, params, body, headers, idempotency }) =>
     respond(
       await proceedPayment(db, {

@@ -1,13 +1,13 @@
+import * as op from "@/lib/api/operations/internals";
 import { endpoint } from "@/lib/http/endpoint";
 import { answerQrPayment } from "@/lib/payments/answer-qr-payment";
-import { answerQrPaymentBody } from "@/lib/payments/answer-qr-payment.schema";
 import { toCheckResultView } from "@/lib/payments/payment-views";
 import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/sandbox/payments/:id/qr — answers a QR payment as the customer's wallet app would.
 export const POST = sandboxOnly(
-  endpoint({ auth: ["client"], body: answerQrPaymentBody }, async ({ db, principal, params, body }) => {
+  endpoint(op.answerSandboxQrPayment, async ({ db, principal, params, body }) => {
     const { payment } = await answerQrPayment(db, { paymentId: params.id ?? "", outcome: body.outcome, access: { principal } });
     return {
       data: toCheckResultView(payment),

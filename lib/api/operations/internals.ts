@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { listServiceNotificationsQuery, notificationView } from "../../notifications/list-service-notifications.schema";
+import { answerQrPaymentBody } from "../../payments/answer-qr-payment.schema";
+import { qrPaymentStatusView, qrStatusQuery } from "../../payments/hosted/get-qr-payment-status.schema";
+import { checkResultView } from "../../payments/payment-views";
+import { advanceClockBody, serviceClockView } from "../../sandbox/advance-service-clock.schema";
+import { defineOperation } from "../operation";
+
+const sandbox = "Sandbox";
+
+export const advanceSandboxClock = defineOperation({
+  method: "POST",
+  path: "/api/v1/sandbox/clock",
+  operationId: "advanceSandboxClock",
+  tag: sandbox,
+  summary: "Move the service's sandbox clock forward, or reset it",
+  description:
+    'Expiry, OTP lifetime and the 7-day reservation release read this clock. `{ "reset": true }` brings it back to real time. Sandbox only (404 in production).',
+  auth: ["client"],
+  sandboxOnly: true,
+  body: advanceClockBody,
+  response: serviceClockView,
+});
+
+export const resetSandboxClock = defineOperation({
+  method: "DELETE",
+  path: "/api/v1/sandbox/clock",
+  operationId: "resetSandboxClock",
+  tag: sandbox,
+  summary: "Reset the service's sandbox clock to real time",
+  description: "Sandbox only (404 in production).",
+  auth: ["client"],
+  sandboxOnly: true,
+  response: serviceClockView,
+});
+
+export const answerSandboxQrPayment = defineOperation({
+  method: "POST",
+  path: "/api/v1/sandbox/payments/:id/qr",
+  operationId: "answerSandboxQrPayment",
+  tag: sandbox,
+  summary: "Approve or decline a QR payment as the customer's wallet app",
+  description: "Sandbox only (404 in production). Answers the check result after the answer.",
+  auth: ["client"],
+  sandboxOnly: true,
+  body: answerQrPaymentBody,
+  response: checkResultView,
+  errors: ["invalid_state", "intent_expired"],
+});
+
+export const listSandboxWebhooks = defineOperation({
+  method: "GET",
+  path: "/api/v1/sandbox/webhooks",
+  operationId: "listSandboxWebhooks",
+  tag: sandbox,
+  summary: "Recent notifications and their delivery attempts",
+  description: "Sandbox only (404 in production). Newest first.",
+  auth: ["client"],
+  sandboxOnly: true,
+  query: listServiceNotificationsQuery,
+  response: z.array(notificationView),
+});
+
+export const getQrImage = defineOperation({
+  method: "GET",
+  path: "/api/v1/qr/:id/image",
+  operationId: "getQrImage",
+  tag: "Hosted checkout",
+  summary: "The QR code image (`metadata.qrImageUrl`)",
+  description: "Reached through the URL the proceed result hands out; it carries the page token. A wrong or missing token is 404.",
+  publicAccess: "page token in the URL",
+  rawResponse: { contentType: "image/png", description: "The QR code as a PNG." },
+  errors: ["not_found"],
+});
+
+export const getQrStatus = defineOperation({
+  method: "GET",
+  path: "/api/v1/qr/:id/status",
+  operationId: "getQrStatus",
+  tag: "Hosted checkout",
+  summary: "What the hosted QR page polls",
+  description: "Holder of the page token only; a wrong or missing token is 404. Merchants use check instead.",
+  publicAccess: "page token in the query",
+  query: qrStatusQuery,
+  response: qrPaymentStatusView,
+  errors: ["not_found"],
+});
+
+export const receiveCardProviderEvent = defineOperation({
+  method: "POST",
+  path: "/api/v1/webhooks/card-provider",
+  operationId: "receiveCardProviderEvent",
+  tag: "Card provider",
+  summary: "The card provider's signed payment events",
+  description: "For the card provider only: a payment-succeeded event runs the card-finalize handler. A missing or wrong signature is 401.",
+  publicAccess: "card provider signature",
+  response: z.object({
+    eventId: z.string(),
+    handled: z.boolean().meta({ description: "False when the event concerns nothing the gateway can act on." }),
+  }),
+  errors: ["payload_too_large", "validation_error"],
+});
+
+export const getOpenApiDocument = defineOperation({
+  method: "GET",
+  path: "/api/v1/openapi.json",
+  operationId: "getOpenApiDocument",
+  tag: "API description",
+  summary: "This OpenAPI 3.1 document",
+  description: "No credential. The readable reference is at `/docs`.",
+  publicAccess: "open to anyone",
+  rawResponse: { contentType: "application/json", description: "The OpenAPI 3.1 document (not wrapped in the envelope)." },
+});
