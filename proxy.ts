@@ -4,7 +4,7 @@ import { routing } from "./lib/i18n/routing";
 import { notePageRequest } from "./lib/hosted/log-page-request";
 import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { getConfig } from "./lib/config";
-import { isHostedFormPath } from "./lib/hosted/form-guard";
+import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
 import {
   apiHeaders,
@@ -33,10 +33,10 @@ export default function proxy(request: NextRequest): Response {
     if (https) response.headers.set("Strict-Transport-Security", strictTransportSecurity);
     return response;
   }
-  // Pages answer GET; only the hosted forms' own addresses take a post. Anything else posted
+  // Pages answer GET; only the hosted forms' own addresses (and the demo webhook receiver) take a post. Anything else posted
   // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js
   // never parses its body.
-  if (request.method !== "GET" && request.method !== "HEAD" && !isHostedFormPath(pathname)) {
+  if (request.method !== "GET" && request.method !== "HEAD" && !acceptsPost(pathname)) {
     return withHsts(formRefusedResponse("bad_request", pathname.split("/")[1]), https);
   }
 

@@ -33,3 +33,11 @@ const FORM_PATH = /^\/[a-z]{2}\/(pay\/otp\/[^/]+\/(confirm|resend)|card-provider
 export function isHostedFormPath(pathname: string): boolean {
   return FORM_PATH.test(pathname);
 }
+
+/** The sandbox demo merchant's webhook receiver (DEMO_WEBHOOK_PATH): signed JSON, not a form. */
+export const DEMO_WEBHOOK_RECEIVER = "/demo/webhooks";
+
+/** Outside the API, only the hosted forms and the demo webhook receiver take a POST. */
+export function acceptsPost(pathname: string): boolean {
+  return isHostedFormPath(pathname) || pathname === DEMO_WEBHOOK_RECEIVER;
+}
