@@ -34,10 +34,7 @@ export function isHostedFormPath(pathname: string): boolean {
   return FORM_PATH.test(pathname);
 }
 
-/** The sandbox demo merchant's webhook receiver (DEMO_WEBHOOK_PATH): signed JSON, not a form. */
-export const DEMO_WEBHOOK_RECEIVER = "/demo/webhooks";
-
-/** Outside the API, only the hosted forms and the demo webhook receiver take a POST. */
+/** Outside the API (where the demo merchant's webhook receiver lives too), only the hosted forms take a POST. */
 export function acceptsPost(pathname: string): boolean {
-  return isHostedFormPath(pathname) || pathname === DEMO_WEBHOOK_RECEIVER;
+  return isHostedFormPath(pathname);
 }

@@ -206,6 +206,7 @@ describe("getHostedPayment", () => {
       allowedOrigins: ["https://shop.example"],
       redirectUrl: null,
       locale: "fr",
+      failureReason: null,
     });
     expect(await getHostedPayment(db, { paymentId: intent.paymentId, token: "nope" })).toBeNull();
     expect(await getHostedPayment(db, { paymentId: "00000000-0000-4000-8000-000000000000", token: intent.token })).toBeNull();
