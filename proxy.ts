@@ -1,6 +1,7 @@
 import createIntlMiddleware from "next-intl/middleware";
 import { NextRequest, NextResponse } from "next/server";
 import { routing } from "./lib/i18n/routing";
+import { notePageRequest } from "./lib/hosted/log-page-request";
 import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "./lib/hosted/security-headers";
 
@@ -25,6 +26,7 @@ export default function proxy(request: NextRequest): NextResponse {
   headers.set("x-nonce", nonce);
   // Lets the 404 page offer the same address in another language.
   headers.set(PAGE_URL_HEADER, request.nextUrl.pathname + request.nextUrl.search);
+  const requestId = notePageRequest(request, headers);
 
   // next-intl forwards the request headers it is given, so it gets a copy carrying the nonce.
   const response = UNLOCALIZED.test(request.nextUrl.pathname)
@@ -34,6 +36,7 @@ export default function proxy(request: NextRequest): NextResponse {
   response.headers.set("Content-Security-Policy", csp);
   for (const [name, value] of Object.entries(hostedPageHeaders)) response.headers.set(name, value);
   response.headers.set("Cache-Control", noStore);
+  response.headers.set("x-request-id", requestId);
   return response;
 }
 

@@ -1,22 +1,57 @@
-// Onboarding CLI: `npm run merchant -- create|list|rotate-secret ...` (contract section 9).
+// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret ...` (contract section 9).
 import { parseArgs } from "node:util";
-import { ZodError } from "zod";
-import { ConfigError, getConfig } from "../lib/config";
+import { getConfig } from "../lib/config";
 import { closeDatabase, getDb } from "../lib/db/client";
 import { listMerchants } from "../lib/merchants/list-merchants";
 import { onboardMerchant } from "../lib/merchants/onboard-merchant";
 import { onboardMerchantInput } from "../lib/merchants/onboard-merchant.schema";
 import { rotateClientSecret } from "../lib/merchants/rotate-client-secret";
+import { updateMerchant } from "../lib/merchants/update-merchant";
+import { updateMerchantInput } from "../lib/merchants/update-merchant.schema";
+import { HelpRequested, runCli, UsageError } from "./lib/cli";
 
-const USAGE = `Usage:
-  npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
+const COMMANDS = {
+  create: `npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
                       [--redirect-url <url>] [--webhook-url <url>] [--origin <url> ...]
                       [--card-provider-key <key>] [--json]
-  npm run merchant -- list [--json]
-  npm run merchant -- rotate-secret --client-id <id> [--json]`;
+    Onboards a merchant (tenant, service, credentials) and prints its secrets once.
+    --origin allows a browser origin (merchant_auth) and a returnUrl/redirectUrl origin;
+    http://localhost:* admits any port of that host.`,
+  update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
+                      [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
+                      [--rotate-webhook-secret] [--json]
+    Changes an existing merchant. --country and --origin replace the whole list; "none"
+    clears a URL. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
+    or when the merchant gets its first webhook URL.`,
+  list: `npm run merchant -- list [--json]
+    Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
+  "rotate-secret": `npm run merchant -- rotate-secret --client-id <id> [--json]
+    Makes a new client secret; the old one stops working at once.`,
+} as const;
+type Command = keyof typeof COMMANDS;
+
+const USAGE = `Usage:\n${Object.values(COMMANDS)
+  .map((text) => `  ${text}`)
+  .join("\n")}\n  npm run merchant -- <command> --help`;
+
+const isCommand = (value: string | undefined): value is Command => value !== undefined && value in COMMANDS;
+
+// Validation speaks of the flags the operator typed, not of the schema's field names.
+const FLAG_OF_FIELD: Record<string, string> = {
+  name: "--name",
+  countries: "--country",
+  redirectUrl: "--redirect-url",
+  webhookUrl: "--webhook-url",
+  origins: "--origin",
+  cardProviderPublishableKey: "--card-provider-key",
+  clientId: "--client-id",
+  rotateWebhookSecret: "--rotate-webhook-secret",
+};
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") throw new HelpRequested(USAGE);
+  if (!isCommand(command)) throw new UsageError(`Unknown command ${command}`);
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -27,25 +62,39 @@ async function main(argv: string[]) {
       origin: { type: "string", multiple: true },
       "card-provider-key": { type: "string" },
       "client-id": { type: "string" },
+      "rotate-webhook-secret": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
     },
   });
+  if (values.help) throw new HelpRequested(`Usage:\n  ${COMMANDS[command]}`);
   getConfig();
   // Everything is validated before the database opens: bad input touches nothing, and is
   // told as such even while a running gateway holds the embedded database.
-  if (command !== "create" && command !== "list" && command !== "rotate-secret") {
-    throw new UsageError(command ? `Unknown command ${command}` : "Give a command");
-  }
   if (command === "rotate-secret" && !values["client-id"]) throw new UsageError("rotate-secret needs --client-id");
+  const countries = values.country?.map((code) => code.toUpperCase());
   const createInput =
     command === "create"
       ? onboardMerchantInput.parse({
           name: values.name ?? "",
-          countries: (values.country ?? []).map((code) => code.toUpperCase()),
+          countries: countries ?? [],
           redirectUrl: values["redirect-url"],
           webhookUrl: values["webhook-url"],
           origins: values.origin ?? [],
           cardProviderPublishableKey: values["card-provider-key"],
+        })
+      : undefined;
+  const orNull = (value: string | undefined) => (value === "none" ? null : value);
+  const updateInput =
+    command === "update"
+      ? updateMerchantInput.parse({
+          clientId: values["client-id"] ?? "",
+          name: values.name,
+          countries,
+          redirectUrl: orNull(values["redirect-url"]),
+          webhookUrl: orNull(values["webhook-url"]),
+          origins: values.origin,
+          rotateWebhookSecret: values["rotate-webhook-secret"],
         })
       : undefined;
   const db = await getDb();
@@ -54,6 +103,15 @@ async function main(argv: string[]) {
       case "create": {
         const merchant = await onboardMerchant(db, createInput!);
         print(merchant, values.json, "Merchant created. The secrets below are shown this once:");
+        return;
+      }
+      case "update": {
+        const updated = await updateMerchant(db, updateInput!);
+        print(
+          updated,
+          values.json,
+          updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:",
+        );
         return;
       }
       case "list":
@@ -69,8 +127,6 @@ async function main(argv: string[]) {
   }
 }
 
-class UsageError extends Error {}
-
 function print(value: unknown, json: boolean, heading: string) {
   if (json) {
     process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -79,31 +135,4 @@ function print(value: unknown, json: boolean, heading: string) {
   }
 }
 
-// Validation speaks of the flags the operator typed, not of the schema's field names.
-const FLAG_OF_FIELD: Record<string, string> = {
-  name: "--name",
-  countries: "--country",
-  redirectUrl: "--redirect-url",
-  webhookUrl: "--webhook-url",
-  origins: "--origin",
-  cardProviderPublishableKey: "--card-provider-key",
-};
-
-const isParseArgsError = (error: unknown) => String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS");
-
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ZodError) {
-    for (const issue of error.issues) {
-      const field = String(issue.path[0] ?? "");
-      process.stderr.write(`${FLAG_OF_FIELD[field] ?? (issue.path.join(".") || "input")}: ${issue.message}\n`);
-    }
-    process.stderr.write(`${USAGE}\n`);
-  } else if (error instanceof UsageError || isParseArgsError(error)) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-  } else if (error instanceof ConfigError || error instanceof Error) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    process.stderr.write(`${String(error)}\n`);
-  }
-  process.exit(1);
-});
+runCli(() => main(process.argv.slice(2)), { usage: USAGE, flagOf: FLAG_OF_FIELD });

@@ -2,10 +2,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, getConfig } from "../lib/config";
+import { getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
 import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
 import { listMerchants } from "../lib/merchants/list-merchants";
+import { runCli } from "./lib/cli";
 
 const nextBin = "node_modules/next/dist/bin/next";
 
@@ -58,7 +59,4 @@ async function main() {
   server.on("exit", (code) => process.exit(code ?? 0));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+runCli(main);

@@ -1,13 +1,20 @@
 // `npm run worker [-- --only <job> ...]`: the background jobs (webhook delivery, sweeps) without
 // the web server. Any number of workers may share one PostgreSQL; each claims its own work.
 import { parseArgs } from "node:util";
-import { ConfigError, getConfig } from "../lib/config";
+import { getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
 import { startBackgroundJobs } from "../lib/server/background-jobs";
 import { gatewayJobs } from "../lib/server/jobs";
+import { HelpRequested, runCli, UsageError } from "./lib/cli";
+
+const USAGE = `Usage: npm run worker [-- --only <job> ...]
+  Runs the background jobs without the web server. Jobs: ${gatewayJobs.map((job) => job.name).join(", ")}`;
 
 async function main() {
-  const { values } = parseArgs({ options: { only: { type: "string", multiple: true } } });
+  const { values } = parseArgs({
+    options: { only: { type: "string", multiple: true }, help: { type: "boolean", short: "h", default: false } },
+  });
+  if (values.help) throw new HelpRequested(USAGE);
   const config = getConfig();
   const only = values.only;
   const unknown = (only ?? []).filter((name) => !gatewayJobs.some((job) => job.name === name));
@@ -35,9 +42,4 @@ async function main() {
   }
 }
 
-class UsageError extends Error {}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError || error instanceof UsageError ? error.message : error);
-  process.exit(1);
-});
+runCli(main, { usage: USAGE });

@@ -182,6 +182,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's events (notifications), newest first
+         * @description Every notification is an event, kept 30 days, in both environments. Page with `startingAfter` (the last id you got) while `hasMore` is true. Filter by `type`, `paymentId` or `deliveryStatus`.
+         *
+         *     **Auth:** client_auth.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event with every delivery attempt
+         * @description The id is the `webhook-id`. Another service's event is 404.
+         *
+         *     **Auth:** client_auth.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event once more, now
+         * @description Same `webhook-id`, fresh `webhook-timestamp`. Answers 202 at once; the attempt shows in the event's attempts. 409 `invalid_state` when the service has no webhook URL.
+         *
+         *     **Auth:** client_auth.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -478,15 +544,21 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Move the service's sandbox clock forward
-         * @description Expiry, OTP lifetime and the 7-day reservation release read this clock. Sandbox only (404 in production).
+         * Move the service's sandbox clock forward, or reset it
+         * @description `{ "advanceSeconds": n }` moves it forward; `{ "reset": true }` brings it back to real time (as DELETE does). Expiry, OTP lifetime and the 7-day reservation release read this clock.
          *
          *     **Auth:** client_auth.
          *
          *     **Sandbox only:** 404 in production.
          */
         post: operations["advanceSandboxClock"];
-        delete?: never;
+        /**
+         * Reset the service's sandbox clock to real time
+         * @description **Auth:** client_auth.
+         *
+         *     **Sandbox only:** 404 in production.
+         */
+        delete: operations["resetSandboxClock"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1121,6 +1193,22 @@ export interface components {
                 /** @description Hosted QR page showing the image and the live status. */
                 qrPageUrl?: string;
             };
+        };
+        PaymentNotificationDataOutput: {
+            /** Format: uuid */
+            paymentId: string;
+            /** @description The merchant's id from create intent. */
+            actionId: string;
+            /** @description 2 succeeded or captured, 3 failed, 13 pre-authorized, 10 released, 4 refunded. */
+            remoteStatusCode: number;
+            /** @description What check answers now (16 after a partial refund). */
+            statusCode: number;
+            status: string;
+            amount: number;
+            currency: string;
+            capturedAmount?: number;
+            /** @description payment.refunded: the amount of this refund. */
+            refundedAmount?: number;
         };
     };
     responses: never;
@@ -2058,6 +2146,343 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+                type?: "payment.succeeded" | "payment.failed" | "payment.pre_authorized" | "payment.captured" | "payment.released" | "payment.refunded";
+                paymentId?: string;
+                deliveryStatus?: "pending" | "delivered" | "failed";
+            };
+            header?: {
+                /** @description Your service code; optional here, but when sent it must be the credential's service. */
+                "x-service"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's events (notifications), newest first */
+            200: {
+                headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: {
+                            /** @description The webhook-id of every delivery of this event. */
+                            id: string;
+                            /** @enum {string} */
+                            type: "payment.succeeded" | "payment.failed" | "payment.pre_authorized" | "payment.captured" | "payment.released" | "payment.refunded";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: components["schemas"]["PaymentNotificationDataOutput"];
+                            delivery: {
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                lastAttemptAt: string | null;
+                                lastStatusCode: number | null;
+                                nextAttemptAt: string | null;
+                            };
+                        }[];
+                        /** @description True when older events remain: ask again with `startingAfter`. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your service code; optional here, but when sent it must be the credential's service. */
+                "x-service"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One event with every delivery attempt */
+            200: {
+                headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: {
+                            /** @description The webhook-id of every delivery of this event. */
+                            id: string;
+                            /** @enum {string} */
+                            type: "payment.succeeded" | "payment.failed" | "payment.pre_authorized" | "payment.captured" | "payment.released" | "payment.refunded";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: components["schemas"]["PaymentNotificationDataOutput"];
+                            delivery: {
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                lastAttemptAt: string | null;
+                                lastStatusCode: number | null;
+                                nextAttemptAt: string | null;
+                            };
+                            attempts: {
+                                /** Format: date-time */
+                                at: string;
+                                statusCode: number | null;
+                                error: string | null;
+                                durationMs: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `not_found` (see the Errors table). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your service code; optional here, but when sent it must be the credential's service. */
+                "x-service"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliver an event once more, now */
+            202: {
+                headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 202;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: {
+                            id: string;
+                            delivery: {
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                lastAttemptAt: string | null;
+                                lastStatusCode: number | null;
+                                nextAttemptAt: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `not_found` (see the Errors table). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `invalid_state` (see the Errors table). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description `rate_limited` (see the Errors table). */
@@ -3548,12 +3973,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    advanceSeconds: number;
+                    advanceSeconds?: number;
+                    /** @constant */
+                    reset?: true;
                 };
             };
         };
         responses: {
-            /** @description Move the service's sandbox clock forward */
+            /** @description Move the service's sandbox clock forward, or reset it */
             200: {
                 headers: {
                     /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
@@ -3635,6 +4062,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    resetSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your service code; optional here, but when sent it must be the credential's service. */
+                "x-service"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reset the service's sandbox clock to real time */
+            200: {
+                headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: {
+                            /** @description How far the service's sandbox clock runs ahead of real time. */
+                            clockOffsetSeconds: number;
+                            /**
+                             * Format: date-time
+                             * @description The service's clock now.
+                             */
+                            now: string;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `not_found` (see the Errors table). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
                 };
             };
             /** @description `rate_limited` (see the Errors table). */

@@ -10,7 +10,14 @@ import { gcraCtes } from "../rate-limit/gcra-sql";
 import { lookupWithLimits } from "../rate-limit/lookup-with-limits";
 import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
+import { isOriginAllowed } from "../merchants/allowed-origins";
 import { paymentIdFromClientSecret } from "./client-secret";
+import {
+  malformedCredentialMessage,
+  MERCHANT_PAIR_INCOMPLETE,
+  rejectedCredentialMessage,
+  wrongModeMessage,
+} from "./credential-hints";
 import { detectCredential, type Credential } from "./detect-credential";
 import type { AuthMode, Principal, PrincipalOf, ServiceContext } from "./principal";
 
@@ -171,8 +178,10 @@ export interface AuthenticateOptions<M extends AuthMode> {
 }
 
 /**
- * Resolves the request's credential into a principal of one of the accepted modes. Every
- * failure is the same 401, so a caller learns nothing about which part was wrong.
+ * Resolves the request's credential into a principal of one of the accepted modes. A 401
+ * says how a credential must be sent when the request's shape is wrong (scheme, encoding,
+ * mode); a well-formed credential that is refused always gets the same message, so a caller
+ * never learns whether it exists (credential-hints.ts).
  */
 export async function authenticate<M extends AuthMode>(
   db: Db,
@@ -180,12 +189,24 @@ export async function authenticate<M extends AuthMode>(
   options: AuthenticateOptions<M>,
 ): Promise<PrincipalOf<M>> {
   const credential = detectCredential(request.headers);
-  if (!credential || !(options.modes as readonly AuthMode[]).includes(credential.mode)) throw invalidCredentials();
-  const principal = await resolveCredential(db, credential, options.paymentId, options.rateLimit ?? new RequestRateLimit());
-  noteRequestPrincipal(principal);
-  if (principal.mode === "client" || principal.mode === "user") {
-    checkServiceHeader(request.headers, principal.service, options.requireServiceHeader ?? false);
+  if (!credential) throw invalidCredentials(malformedCredentialMessage(request.headers, options.modes));
+  if (!(options.modes as readonly AuthMode[]).includes(credential.mode)) {
+    throw invalidCredentials(wrongModeMessage(credential, options.modes));
   }
+  if (credential.mode === "merchant" && !credential.clientSecret) throw invalidCredentials(MERCHANT_PAIR_INCOMPLETE);
+  let principal: Principal;
+  try {
+    principal = await resolveCredential(db, credential, options.paymentId, options.rateLimit ?? new RequestRateLimit());
+    if (principal.mode === "client" || principal.mode === "user") {
+      checkServiceHeader(request.headers, principal.service, options.requireServiceHeader ?? false);
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.errorName === "invalid_credentials") {
+      throw invalidCredentials(rejectedCredentialMessage(request.headers));
+    }
+    throw error;
+  }
+  noteRequestPrincipal(principal);
   if (principal.mode === "merchant") checkOrigin(request.headers, principal.service);
   return principal as PrincipalOf<M>;
 }
@@ -318,7 +339,7 @@ function checkServiceHeader(headers: Headers, service: ServiceContext, required:
 function checkOrigin(headers: Headers, service: ServiceContext) {
   const origin = headers.get("origin");
   if (origin === null) return; // A server-side call: no browser origin to police.
-  if (!service.allowedOrigins.includes(normalizeOrigin(origin) ?? "")) {
+  if (!isOriginAllowed(normalizeOrigin(origin) ?? "", service.allowedOrigins)) {
     throw new ApiError("origin_not_allowed", "This Origin is not on the service's allow-list.");
   }
 }

@@ -1,3 +1,5 @@
+import { logger } from "../log";
+import { anyPortEntry, isOriginAllowed } from "../merchants/allowed-origins";
 import { checkStatusCode } from "../payments/payment-state";
 
 export interface ReturnTargetOptions {
@@ -20,19 +22,47 @@ export interface ReturnTargetOptions {
  * merchant-supplied value of either can never be passed on as ours.
  */
 export function resolveReturnTarget(options: ReturnTargetOptions): string | null {
-  const trustedOrigins = new Set(options.allowedOrigins.map(originOf).filter((origin) => origin !== null));
-  const serviceTarget = parseHttpUrl(options.serviceRedirectUrl);
-  if (serviceTarget) trustedOrigins.add(serviceTarget.origin);
+  return explainReturnTarget(options).target;
+}
 
-  const merchantTarget = [options.returnUrl, options.redirectUrl]
-    .map(parseHttpUrl)
-    .find((url) => url !== null && trustedOrigins.has(url.origin));
+/** A returnUrl or redirectUrl the merchant gave that was not used, and the origin it had. */
+export interface IgnoredReturnUrl {
+  field: "returnUrl" | "redirectUrl";
+  /** The URL's origin, or null when it is not an absolute http(s) URL without credentials. */
+  origin: string | null;
+}
+
+/**
+ * resolveReturnTarget, plus which merchant-given URL was ignored (so the sandbox page can say
+ * why and the log records it): a URL is ignored when it is not an absolute http(s) URL, or
+ * its origin is neither the service's redirect URL origin nor on the allow-list.
+ */
+export function explainReturnTarget(options: ReturnTargetOptions): { target: string | null; ignored: IgnoredReturnUrl | null } {
+  const allowList = options.allowedOrigins.map(allowListEntryOf).filter((entry) => entry !== null);
+  const serviceTarget = parseHttpUrl(options.serviceRedirectUrl);
+  if (serviceTarget) allowList.push(serviceTarget.origin);
+
+  const given = (["returnUrl", "redirectUrl"] as const).filter((field) => options[field]);
+  const trusted = given.map((field) => ({ field, url: parseHttpUrl(options[field]) }));
+  const merchantTarget = trusted.find(({ url }) => url !== null && isOriginAllowed(url.origin, allowList))?.url;
+  const skipped = merchantTarget ? undefined : trusted[0];
+  const ignored = skipped ? { field: skipped.field, origin: skipped.url?.origin ?? null } : null;
   const target = merchantTarget ?? serviceTarget;
-  if (!target) return null;
+  if (!target) return { target: null, ignored };
 
   target.searchParams.set("paymentId", options.paymentId);
   target.searchParams.set("statusCode", String(options.statusCode));
-  return target.toString();
+  return { target: target.toString(), ignored };
+}
+
+/** Logs an ignored returnUrl or redirectUrl (its origin only: the rest is the merchant's business). */
+export function logIgnoredReturnUrl(paymentId: string, ignored: IgnoredReturnUrl): void {
+  logger.warn(
+    { paymentId, field: ignored.field, origin: ignored.origin },
+    ignored.origin
+      ? `${ignored.field} ignored: its origin is neither the service's redirect URL origin nor allow-listed`
+      : `${ignored.field} ignored: not an absolute http(s) URL`,
+  );
 }
 
 function parseHttpUrl(value: string | null | undefined): URL | null {
@@ -47,8 +77,9 @@ function parseHttpUrl(value: string | null | undefined): URL | null {
   return url;
 }
 
-function originOf(value: string): string | null {
-  return parseHttpUrl(value)?.origin ?? null;
+// An allow-list entry: an origin, or scheme://host:* for any port (allowed-origins.ts).
+function allowListEntryOf(value: string): string | null {
+  return anyPortEntry(value) ?? parseHttpUrl(value)?.origin ?? null;
 }
 
 /**

@@ -41,4 +41,4 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidCredentials = () => new ApiError("invalid_credentials", "Invalid or missing credentials.");
+export const invalidCredentials = (message = "Invalid or missing credentials.") => new ApiError("invalid_credentials", message);

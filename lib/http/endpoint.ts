@@ -23,7 +23,7 @@ export interface EndpointSpec<M extends AuthMode, B, Q, H, R = undefined> {
   body?: B;
   query?: Q;
   headers?: H;
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   /** Contract 5: honour an Idempotency-Key header; the name scopes keys to this endpoint. */
   idempotent?: string;
   /** The schema of `data` in the success envelope; the handler's answer is typed by it. */
@@ -48,6 +48,8 @@ export interface EndpointResult<D = unknown> {
   message: string;
   status?: number;
   headers?: Record<string, string>;
+  /** Fields the envelope carries beside `data` (e.g. `hasMore` of a list). */
+  envelope?: Record<string, unknown>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { logger, runWithLogContext, type RequestLogContext } from "../log";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { requestIdFor } from "./request-id";
+import { errorNameOf } from "./respond";
 
 export interface RequestScope {
   requestId: string;
@@ -11,7 +12,8 @@ export interface RequestScope {
 /**
  * What wraps every API request: the request id on every log line written while serving it,
  * the rate limit fields on its answer, and one access log line at the end (method, path,
- * status, duration, auth mode, service: never a credential, never the query string).
+ * status, the error name of a 4xx or 5xx, duration, auth mode, service: never a credential,
+ * never the query string).
  */
 export async function withRequestScope(request: Request, serve: (scope: RequestScope) => Promise<Response>): Promise<Response> {
   const started = performance.now();
@@ -19,12 +21,14 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
   return runWithLogContext(context, async () => {
     const rateLimit = new RequestRateLimit();
     let status = 500;
+    let error: string | undefined = "internal_error";
     try {
       const response = await serve({ requestId: context.requestId, rateLimit });
       for (const [name, value] of Object.entries(rateLimit.headers())) {
         if (!response.headers.has(name)) response.headers.set(name, value);
       }
       status = response.status;
+      error = errorNameOf(response);
       return response;
     } finally {
       logger.info(
@@ -32,6 +36,7 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
           method: request.method,
           path: new URL(request.url).pathname,
           status,
+          ...(error ? { error } : {}),
           durationMs: Math.round((performance.now() - started) * 10) / 10,
         },
         "request",

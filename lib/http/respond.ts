@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { logger } from "../log";
+import "../validation/zod-messages";
 import { ApiError, type ErrorDetail } from "./api-error";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
@@ -10,9 +11,11 @@ export function successResponse(options: {
   message: string;
   data: unknown;
   headers?: Record<string, string>;
+  /** Fields the envelope carries beside `data` (e.g. `hasMore` of a list). */
+  envelope?: Record<string, unknown>;
 }): Response {
   const status = options.status ?? 200;
-  const body = { code: status, status: "success", message: options.message, data: options.data ?? null };
+  const body = { code: status, status: "success", message: options.message, data: options.data ?? null, ...options.envelope };
   return new Response(JSON.stringify(body), {
     status,
     headers: { ...JSON_HEADERS, "x-request-id": options.requestId, ...options.headers },
@@ -39,6 +42,14 @@ export function zodDetails(error: ZodError, prefix?: string): ErrorDetail[] {
   }));
 }
 
+// The error name of each error response, for the request's access log line (withRequestScope).
+const errorNames = new WeakMap<Response, string>();
+
+/** The contract error name a response carries, if it is an error response built here. */
+export function errorNameOf(response: Response): string | undefined {
+  return errorNames.get(response);
+}
+
 /** Any thrown value becomes the contract's envelope; unknown ones a generic 500 that leaks nothing. */
 export function toErrorResponse(thrown: unknown, requestId: string, extraHeaders?: Record<string, string>): Response {
   let error: ApiError;
@@ -50,8 +61,10 @@ export function toErrorResponse(thrown: unknown, requestId: string, extraHeaders
     logger.error({ requestId, err: thrown }, "unhandled error");
     error = new ApiError("internal_error", "An unexpected error occurred. Quote the request id when reporting it.");
   }
-  return new Response(JSON.stringify(errorBody(error, requestId)), {
+  const response = new Response(JSON.stringify(errorBody(error, requestId)), {
     status: error.status,
     headers: { ...JSON_HEADERS, "x-request-id": requestId, ...extraHeaders, ...error.headers },
   });
+  errorNames.set(response, error.errorName);
+  return response;
 }

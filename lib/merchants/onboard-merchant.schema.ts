@@ -1,6 +1,11 @@
 import { z } from "zod";
 
-const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
+export const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
+
+/** An allow-listed origin: an http(s) URL (its origin is kept), or `http://localhost:*` style for any port. */
+export const originEntry = z.union([z.string().regex(/^https?:\/\/[^/:]+:\*$/), httpUrl], {
+  error: "must be an http(s) origin such as https://shop.example, or http://localhost:* for any port",
+});
 
 export const onboardMerchantInput = z.object({
   name: z.string().trim().min(1, "is required").max(120),
@@ -10,7 +15,7 @@ export const onboardMerchantInput = z.object({
     .transform((codes) => [...new Set(codes)]),
   redirectUrl: httpUrl.optional(),
   webhookUrl: httpUrl.optional(),
-  origins: z.array(httpUrl).default([]),
+  origins: z.array(originEntry).default([]),
   /** Production: the real card provider's publishable key for this service. */
   cardProviderPublishableKey: z.string().min(1).optional(),
 });

@@ -6,6 +6,7 @@ import { encryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import { hashSecret } from "../crypto/secrets";
 import { assertWebhookUrlAllowed, productionWebhookPolicy } from "../notifications/webhook-policy";
 import { seedPaymentMethodCatalog } from "../payment-methods/seed-payment-method-catalog";
+import { normalizeAllowListEntry } from "./allowed-origins";
 import {
   newClientId,
   newClientSecret,
@@ -42,7 +43,7 @@ export async function onboardMerchant(db: Db, rawInput: OnboardMerchantInput): P
         redirectUrl: input.redirectUrl ?? null,
         webhookUrl: input.webhookUrl ?? null,
         webhookSecretEncrypted: encryptWithKey(gatewayKey, webhookSecret),
-        allowedOrigins: input.origins.map((origin) => new URL(origin).origin),
+        allowedOrigins: input.origins.map(normalizeAllowListEntry),
         cardProviderPublishableKey,
       })
       .returning();
@@ -67,7 +68,7 @@ export async function onboardMerchant(db: Db, rawInput: OnboardMerchantInput): P
   });
 }
 
-async function assertProductionReady(input: { webhookUrl?: string; cardProviderPublishableKey?: string }) {
+export async function assertProductionReady(input: { webhookUrl?: string; cardProviderPublishableKey?: string }) {
   if (input.webhookUrl && !input.webhookUrl.startsWith("https://")) {
     throw new Error("In production the webhook URL must use https.");
   }

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { phoneSchema } from "../customers/customer.schema";
-import { AmountError, toMinorUnits } from "../money/amount";
-import { amountSchema } from "../money/amount.schema";
+import { amountProblemFor, amountSchema } from "../money/amount.schema";
 import { isSupportedCurrency } from "../money/currencies";
 
 export const alpha3Schema = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 3166-1 alpha-3 code such as DZA");
@@ -24,13 +23,10 @@ export const createPaymentIntentBody = z
   })
   .superRefine((body, ctx) => {
     // The currency-specific decimals rule, once the currency itself is known to be valid.
-    if (!isSupportedCurrency(body.actionCurrencyCode)) return;
-    try {
-      toMinorUnits(body.amount, body.actionCurrencyCode);
-    } catch (error) {
-      if (!(error instanceof AmountError)) throw error;
-      ctx.addIssue({ code: "custom", path: ["amount"], message: error.message });
-    }
+    // Runs even when other fields failed: it reports only what amountSchema did not.
+    if (typeof body.amount !== "number" || !isSupportedCurrency(body.actionCurrencyCode)) return;
+    const problem = amountProblemFor(body.amount, body.actionCurrencyCode);
+    if (problem) ctx.addIssue({ code: "custom", path: ["amount"], message: problem });
   });
 
 export type CreatePaymentIntentBody = z.output<typeof createPaymentIntentBody>;

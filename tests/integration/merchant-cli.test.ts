@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,8 +9,8 @@ import { apiClient, clientAuth, type ApiClient } from "../support/api";
 import { findStoredPlaintext } from "../support/database-scan";
 import { randomPhone } from "../support/factories";
 import { startTestGateway, type TestGateway } from "../support/gateway-server";
+import { runScript } from "../support/run-script";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const CONTRACT_FIELDS = [
   "cardProviderPublishableKey",
   "clientId",
@@ -39,22 +38,7 @@ interface CliResult {
 
 async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   if (pgliteDir) await closeDatabase();
-  const child = spawn("npx", ["tsx", "scripts/merchant.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  // npm's own configuration warnings are not the CLI's output.
-  stderr = stderr
-    .split("\n")
-    .filter((line) => !line.startsWith("npm warn"))
-    .join("\n");
-  return { code, stdout, stderr };
+  return runScript("scripts/merchant.ts", args, env);
 }
 
 async function listMerchantsJson(): Promise<Record<string, unknown>[]> {

@@ -13,11 +13,24 @@ export const advanceSandboxClock = defineOperation({
   path: "/api/v1/sandbox/clock",
   operationId: "advanceSandboxClock",
   tag: sandbox,
-  summary: "Move the service's sandbox clock forward",
-  description: "Expiry, OTP lifetime and the 7-day reservation release read this clock. Sandbox only (404 in production).",
+  summary: "Move the service's sandbox clock forward, or reset it",
+  description:
+    "`{ \"advanceSeconds\": n }` moves it forward; `{ \"reset\": true }` brings it back to real time (as DELETE does). " +
+    "Expiry, OTP lifetime and the 7-day reservation release read this clock.",
   auth: ["client"],
   sandboxOnly: true,
   body: advanceClockBody,
+  response: serviceClockView,
+});
+
+export const resetSandboxClock = defineOperation({
+  method: "DELETE",
+  path: "/api/v1/sandbox/clock",
+  operationId: "resetSandboxClock",
+  tag: sandbox,
+  summary: "Reset the service's sandbox clock to real time",
+  auth: ["client"],
+  sandboxOnly: true,
   response: serviceClockView,
 });
 

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { NOT_SERVED } from "@/lib/http/method-not-allowed";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 export const API_DIR = path.join(ROOT, "app/api/v1");
@@ -24,7 +25,9 @@ export async function discoverApiRoutes(): Promise<DiscoveredRoute[]> {
     const pattern = patternOf(path.relative(API_DIR, path.dirname(file)));
     const module = (await import(file)) as Record<string, unknown>;
     for (const method of HTTP_METHODS) {
-      if (typeof module[method] === "function") found.push({ key: `${method} ${pattern}`, method, pattern, file });
+      const handler = module[method];
+      // A handler that only answers 405 for a method the route does not serve is no endpoint.
+      if (typeof handler === "function" && !(NOT_SERVED in handler)) found.push({ key: `${method} ${pattern}`, method, pattern, file });
     }
   }
   return found.sort((a, b) => a.key.localeCompare(b.key));

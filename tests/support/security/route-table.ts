@@ -18,8 +18,11 @@ import { qrStatusQuery } from "@/lib/payments/hosted/get-qr-payment-status.schem
 import { paymentCallHeaders, proceedPaymentBody } from "@/lib/payments/proceed-payment.schema";
 import { refundPaymentBody } from "@/lib/payments/refund-payment.schema";
 import { advanceClockBody } from "@/lib/sandbox/advance-service-clock.schema";
+import { listEventsQuery } from "@/lib/events/events.schema";
+import { getDb } from "@/lib/db/client";
+import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { createCustomerToken, randomPhone } from "../factories";
-import { intentBody } from "../payments";
+import { intentBody, serviceIdOf } from "../payments";
 import type { Intent, World } from "./world";
 
 /**
@@ -79,6 +82,26 @@ async function qrPageRequest(world: World, options?: { withAccess?: boolean }): 
   const qr = await once(world, "qr", () => world.qrPayment());
   const query: Record<string, string> = options?.withAccess === false ? {} : { token: qr.token };
   return { params: { id: qr.paymentId }, query };
+}
+
+/** An event of the owner's service (contract 12), straight into the outbox. */
+async function ownerEvent(world: World): Promise<string> {
+  return once(world, "event", async () =>
+    enqueueNotification(await getDb(), {
+      serviceId: await serviceIdOf(world.owner),
+      type: "payment.succeeded",
+      data: {
+        paymentId: "00000000-0000-4000-8000-000000000001",
+        actionId: "route-table",
+        remoteStatusCode: 2,
+        statusCode: 2,
+        status: "SUCCEEDED",
+        amount: 1,
+        currency: "DZD",
+      },
+      now: new Date(),
+    }),
+  );
 }
 
 /**
@@ -212,6 +235,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
     schemas: { body: advanceClockBody },
     request: async () => ({ body: { advanceSeconds: 0 } }),
   },
+  "DELETE /api/v1/sandbox/clock": {
+    accepts: ["client"],
+    request: async () => ({}),
+  },
   "POST /api/v1/sandbox/payments/:id/qr": {
     accepts: ["client"],
     schemas: { body: answerQrPaymentBody },
@@ -219,6 +246,19 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       const qr = await world.qrPayment();
       return { params: { id: qr.paymentId }, body: { outcome: "decline" } };
     },
+  },
+  "GET /api/v1/events": {
+    accepts: ["client"],
+    schemas: { query: listEventsQuery },
+    request: async () => ({ query: { limit: "5" } }),
+  },
+  "GET /api/v1/events/:id": {
+    accepts: ["client"],
+    request: async (world) => ({ params: { id: await ownerEvent(world) } }),
+  },
+  "POST /api/v1/events/:id/redeliver": {
+    accepts: ["client"],
+    request: async (world) => ({ params: { id: await ownerEvent(world) } }),
   },
   "GET /api/v1/sandbox/webhooks": {
     accepts: ["client"],

@@ -1,10 +1,10 @@
 import { ApiError } from "@/lib/http/api-error";
-import { requestIdFor } from "@/lib/http/request-id";
+import { withRequestScope } from "@/lib/http/request-scope";
 import { toErrorResponse } from "@/lib/http/respond";
 
-// Any unknown /api/v1 path: the contract's JSON 404 rather than an HTML page.
+// Any unknown /api/v1 path: the contract's JSON 404 rather than an HTML page (and its log line).
 function notFound(request: Request): Promise<Response> {
-  return Promise.resolve(toErrorResponse(new ApiError("not_found", "No such endpoint."), requestIdFor(request)));
+  return withRequestScope(request, async ({ requestId }) => toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId));
 }
 
 export const GET = notFound;

@@ -2,6 +2,7 @@ import * as op from "@/lib/api/operations/payment-methods";
 import { listSavedCards } from "@/lib/cards/list-saved-cards";
 import { toSavedCardViews } from "@/lib/cards/saved-card-view";
 import { endpoint } from "@/lib/http/endpoint";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/cards?pmCode=CARD_PROVIDER
 export const GET = endpoint(
@@ -15,3 +16,6 @@ export const GET = endpoint(
     return { data: toSavedCardViews(cards), message: "Saved cards." };
   },
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

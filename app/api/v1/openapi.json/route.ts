@@ -1,4 +1,5 @@
 import { servedOpenApiDocument } from "@/lib/api/openapi-document";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { withRequestScope } from "@/lib/http/request-scope";
 
 // GET /api/v1/openapi.json (no auth): the OpenAPI 3.1 description of this API; not the envelope.
@@ -14,3 +15,6 @@ export function GET(request: Request): Promise<Response> {
     }),
   );
 }
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

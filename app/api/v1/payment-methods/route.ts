@@ -1,6 +1,7 @@
 import * as op from "@/lib/api/operations/payment-methods";
 import { endpoint } from "@/lib/http/endpoint";
 import { listUserPaymentMethods } from "@/lib/payment-methods/list-user-payment-methods";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/payment-methods?amount=...
 export const GET = endpoint(
@@ -10,3 +11,6 @@ export const GET = endpoint(
     message: "Payment methods.",
   }),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

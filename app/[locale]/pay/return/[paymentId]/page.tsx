@@ -11,7 +11,8 @@ import { leavesForMerchant, returnOutcome, type ReturnOutcome } from "@/lib/host
 import { cardPagePath } from "@/lib/hosted/card-page";
 import { otpPagePath, qrPagePath } from "@/lib/hosted/hosted-paths";
 import { loadHostedPayment } from "@/lib/hosted/load-hosted-payment";
-import { resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
+import { explainReturnTarget, logIgnoredReturnUrl } from "@/lib/hosted/resolve-return-target";
+import { getConfig } from "@/lib/config";
 import { ReturnRedirect } from "./return-redirect";
 
 export const generateMetadata = titleFromMessages("return");
@@ -40,8 +41,8 @@ export default async function ReturnPage(props: HostedPageProps) {
   const { payment } = loaded;
 
   const outcome = returnOutcome(payment.state);
-  const target = leavesForMerchant(outcome)
-    ? resolveReturnTarget({
+  const { target, ignored } = leavesForMerchant(outcome)
+    ? explainReturnTarget({
         paymentId,
         statusCode: payment.statusCode,
         returnUrl: query.returnUrl,
@@ -49,7 +50,8 @@ export default async function ReturnPage(props: HostedPageProps) {
         serviceRedirectUrl: payment.serviceRedirectUrl,
         allowedOrigins: payment.allowedOrigins,
       })
-    : null;
+    : { target: null, ignored: null };
+  if (ignored) logIgnoredReturnUrl(paymentId, ignored);
   const t = await getTranslations({ locale, namespace: "return" });
   const tc = await getTranslations({ locale, namespace: "common" });
   const tOtp = await getTranslations({ locale, namespace: "otp" });
@@ -107,6 +109,11 @@ export default async function ReturnPage(props: HostedPageProps) {
       ) : (
         <p className="text-center text-sm text-slate-700">{t("noTarget")}</p>
       )}
+      {ignored && getConfig().isSandbox ? (
+        <p role="note" className="rounded-md bg-amber-50 p-3 text-xs text-amber-900">
+          {ignored.origin ? t("ignoredReturnUrl", { field: ignored.field, origin: ignored.origin }) : t("invalidReturnUrl", { field: ignored.field })}
+        </p>
+      ) : null}
     </CardShell>
   );
 }

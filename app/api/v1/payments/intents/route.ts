@@ -3,6 +3,7 @@ import { serviceClock } from "@/lib/clock";
 import { endpoint } from "@/lib/http/endpoint";
 import { createPaymentIntent } from "@/lib/payments/create-payment-intent";
 import { toPaymentIntentView } from "@/lib/payments/payment-views";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/payments/intents?countryCode=DZA
 export const POST = endpoint(
@@ -13,3 +14,6 @@ export const POST = endpoint(
     return { data: toPaymentIntentView(payment, clientSecret), message: "Payment intent created." };
   },
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -5,6 +5,7 @@ import { endpoint } from "@/lib/http/endpoint";
 import { requestIdFor } from "@/lib/http/request-id";
 import { toErrorResponse } from "@/lib/http/respond";
 import { listServiceNotifications } from "@/lib/notifications/list-service-notifications";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const listWebhooks = endpoint(
   op.listSandboxWebhooks,
@@ -21,3 +22,6 @@ export function GET(request: Request, context: { params: Promise<Record<string, 
   }
   return listWebhooks(request, context);
 }
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET }, { sandboxOnly: true });

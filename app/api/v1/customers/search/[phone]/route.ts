@@ -5,6 +5,7 @@ import { searchCustomerByPhone } from "@/lib/customers/search-customer";
 import { ApiError } from "@/lib/http/api-error";
 import { endpoint } from "@/lib/http/endpoint";
 import { zodDetails } from "@/lib/http/respond";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/customers/search/:phone
 export const GET = endpoint(op.searchCustomer, async ({ db, principal, params }) => {
@@ -13,3 +14,6 @@ export const GET = endpoint(op.searchCustomer, async ({ db, principal, params })
   const customer = await searchCustomerByPhone(db, { phone: phone.data, serviceId: principal.service.id });
   return { data: toCustomerDetailView(customer), message: "Customer found." };
 });
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -2,6 +2,7 @@ import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { toRefundResultView } from "@/lib/payments/payment-views";
 import { refundPayment, type RefundOutcome } from "@/lib/payments/refund-payment";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (outcome: RefundOutcome) => ({ data: toRefundResultView(outcome), message: "Refund processed." });
 
@@ -18,3 +19,6 @@ export const POST = endpoint(
       }),
     ),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { withRequestScope } from "@/lib/http/request-scope";
 import { toErrorResponse } from "@/lib/http/respond";
 import { renderQrImage } from "@/lib/payments/hosted/render-qr-image";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/qr/:id/image?token=... — the QR code as a PNG (metadata.qrImageUrl); not JSON, so not endpoint().
 export function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
@@ -28,3 +29,6 @@ export function GET(request: Request, context: { params: Promise<{ id: string }>
     }
   });
 }
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

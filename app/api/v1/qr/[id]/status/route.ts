@@ -2,6 +2,7 @@ import * as op from "@/lib/api/operations/internals";
 import { ApiError } from "@/lib/http/api-error";
 import { endpoint } from "@/lib/http/endpoint";
 import { getQrPaymentStatus } from "@/lib/payments/hosted/get-qr-payment-status";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/qr/:id/status?token=... — what the hosted QR page polls until the payment ends.
 export const GET = endpoint(op.getQrStatus, async ({ db, params, query }) => {
@@ -9,3 +10,6 @@ export const GET = endpoint(op.getQrStatus, async ({ db, params, query }) => {
   if (!status) throw new ApiError("not_found", "No such QR payment.");
   return { data: status, message: "QR payment status retrieved." };
 });
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

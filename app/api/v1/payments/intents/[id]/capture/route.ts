@@ -3,6 +3,7 @@ import { endpoint } from "@/lib/http/endpoint";
 import { capturePayment } from "@/lib/payments/capture-payment";
 import type { PaymentRow } from "@/lib/payments/payment-record";
 import { toCaptureResultView } from "@/lib/payments/payment-views";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (payment: PaymentRow) => ({ data: toCaptureResultView(payment), message: "Payment captured." });
 
@@ -14,3 +15,6 @@ export const POST = endpoint(
       await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, remember: idempotency.remember(respond) }),
     ),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -2,6 +2,7 @@ import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { finalizeCardPayment } from "@/lib/payments/finalize-card-payment";
 import { toCardFinalizeView, type CardFinalizeOutcome } from "@/lib/payments/finalize-card-payment.schema";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (outcome: CardFinalizeOutcome) => ({ data: toCardFinalizeView(outcome), message: "Card payment finalized." });
 
@@ -18,3 +19,6 @@ export const POST = endpoint(
       }),
     ),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -2,6 +2,7 @@ import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { checkPayment } from "@/lib/payments/check-payment";
 import { toCheckResultView } from "@/lib/payments/payment-views";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/payments/intents/:id/check
 export const GET = endpoint(
@@ -11,3 +12,6 @@ export const GET = endpoint(
     return { data: toCheckResultView(payment), message: "Payment status retrieved." };
   },
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -3,6 +3,7 @@ import { endpoint } from "@/lib/http/endpoint";
 import { proceedPayment } from "@/lib/payments/proceed-payment";
 import type { ProceedOutcome } from "@/lib/payments/proceed-payment.schema";
 import { toProceedResultView } from "@/lib/payments/payment-views";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (outcome: ProceedOutcome) => ({ data: toProceedResultView(outcome), message: outcome.status });
 
@@ -20,3 +21,6 @@ export const POST = endpoint(
       }),
     ),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -3,6 +3,7 @@ import { endpoint } from "@/lib/http/endpoint";
 import type { PaymentRow } from "@/lib/payments/payment-record";
 import { toReleaseResultView } from "@/lib/payments/payment-views";
 import { releasePayment } from "@/lib/payments/release-payment";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (payment: PaymentRow) => ({ data: toReleaseResultView(payment), message: "Reservation released." });
 
@@ -12,3 +13,6 @@ export const POST = endpoint(
   async ({ db, principal, params, idempotency }) =>
     respond(await releasePayment(db, { principal, paymentId: params.id ?? "", remember: idempotency.remember(respond) })),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

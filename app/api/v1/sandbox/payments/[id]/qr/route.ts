@@ -3,6 +3,7 @@ import { endpoint } from "@/lib/http/endpoint";
 import { answerQrPayment } from "@/lib/payments/answer-qr-payment";
 import { toCheckResultView } from "@/lib/payments/payment-views";
 import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/sandbox/payments/:id/qr — answers a QR payment as the customer's wallet app would.
 export const POST = sandboxOnly(
@@ -14,3 +15,6 @@ export const POST = sandboxOnly(
     };
   }),
 );
+
+// Any other method: 405 method_not_allowed with an Allow header (contract 12).
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST }, { sandboxOnly: true });

@@ -1,0 +1,2 @@
+CREATE INDEX "notifications_service_payment_idx" ON "notifications" USING btree ("service_id","payment_id","created_at");--> statement-breakpoint
+CREATE INDEX "notifications_created_idx" ON "notifications" USING btree ("created_at");

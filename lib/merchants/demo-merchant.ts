@@ -1,0 +1,2 @@
+/** The sandbox demo merchant `npm start` creates on a fresh database. */
+export const DEMO_MERCHANT_NAME = "Demo Shop";

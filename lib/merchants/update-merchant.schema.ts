@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { httpUrl, originEntry } from "./onboard-merchant.schema";
+
+/** `npm run merchant -- update`: what can change on an existing service. Lists replace the old ones. */
+export const updateMerchantInput = z
+  .object({
+    clientId: z.string().min(1, "names the merchant to update"),
+    name: z.string().trim().min(1, "must not be empty").max(120).optional(),
+    countries: z
+      .array(z.string().regex(/^[A-Z]{3}$/, "must be an ISO 3166-1 alpha-3 code such as DZA"))
+      .min(1, "at least one country is required")
+      .transform((codes) => [...new Set(codes)])
+      .optional(),
+    redirectUrl: httpUrl.nullable().optional(),
+    webhookUrl: httpUrl.nullable().optional(),
+    origins: z.array(originEntry).optional(),
+    rotateWebhookSecret: z.boolean().default(false),
+  })
+  .refine(
+    (input) => Object.entries(input).some(([key, value]) => key !== "clientId" && key !== "rotateWebhookSecret" && value !== undefined) || input.rotateWebhookSecret,
+    "nothing to update: give at least one of --name, --country, --redirect-url, --webhook-url, --origin, --rotate-webhook-secret",
+  );
+
+export type UpdateMerchantInput = z.input<typeof updateMerchantInput>;
+
+/** What `update` prints: the service as it now is; `webhookSecret` only when a new one was made. */
+export interface UpdatedMerchant {
+  name: string;
+  service: string;
+  clientId: string;
+  countries: string[];
+  redirectUrl: string | null;
+  webhookUrl: string | null;
+  origins: string[];
+  webhookSecret?: string;
+}

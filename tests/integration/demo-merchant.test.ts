@@ -1,0 +1,64 @@
+import { Writable } from "node:stream";
+import { describe, expect, it, vi } from "vitest";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { logIgnoredReturnUrl } from "@/lib/hosted/resolve-return-target";
+import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
+import { deliverDueNotifications } from "@/lib/notifications/deliver-due-notifications";
+import { browserHeaders, check, createIntent, paidIntent } from "../support/payments";
+import { useTestGateway } from "../support/test-gateway";
+
+const logged = vi.hoisted(() => ({ lines: [] as string[] }));
+vi.mock("@/lib/log", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/lib/log")>();
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logged.lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { ...actual, logger: actual.createLogger({ destination, level: "info" }) };
+});
+
+const gateway = useTestGateway();
+
+describe("the sandbox demo merchant", () => {
+  it("allows local origins on any port and receives its webhooks at the gateway's own /demo/webhooks", async () => {
+    const demo = await ensureDemoMerchant(await getDb(), gateway.baseUrl);
+    expect(demo).not.toBeNull();
+
+    // A local shop's browser on any port may call merchant_auth endpoints.
+    const intent = await createIntent(gateway.api, demo!);
+    const fromLocalShop = await check(gateway.api, intent.paymentId, browserHeaders(demo!, intent.clientSecret, { origin: "http://localhost:5173" }));
+    expect(fromLocalShop.status).toBe(200);
+    const fromElsewhere = await check(gateway.api, intent.paymentId, browserHeaders(demo!, intent.clientSecret, { origin: "http://evil.example" }));
+    expect(fromElsewhere.status).toBe(403);
+
+    const paid = await paidIntent(gateway.api, demo!);
+    await deliverDueNotifications(await getDb(), { schedule: [60], claimForMs: 500 });
+    const page = await gateway.api.get("/demo/webhooks");
+    expect(page.status).toBe(200);
+    const hook = page.body.received.find((entry: { body: { data: { paymentId: string } } }) => entry.body.data.paymentId === paid.paymentId);
+    expect(hook).toMatchObject({ signatureValid: true, body: { type: "payment.succeeded" } });
+    expect(getConfig().isSandbox).toBe(true);
+  });
+
+  it("refuses a webhook whose signature does not verify with 400", async () => {
+    const response = await gateway.api.call("POST", "/demo/webhooks", {
+      rawBody: "{}",
+      headers: { "webhook-id": "msg_x", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it("logs an ignored returnUrl with its origin and why, never its path or query", () => {
+    logIgnoredReturnUrl("3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", { field: "returnUrl", origin: "https://shop.example" });
+    const line = JSON.parse(logged.lines.find((text) => text.includes("returnUrl ignored"))!);
+    expect(line).toMatchObject({
+      level: 40,
+      paymentId: "3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12",
+      origin: "https://shop.example",
+      msg: "returnUrl ignored: its origin is neither the service's redirect URL origin nor allow-listed",
+    });
+  });
+});

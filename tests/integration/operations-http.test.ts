@@ -1,0 +1,78 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { discoverApiRoutes, fillPattern } from "../support/security/discover-routes";
+import { useTestGateway } from "../support/test-gateway";
+
+const { api } = useTestGateway();
+const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const SOME_UUID = "00000000-0000-4000-8000-000000000000";
+
+describe("wrong method (contract 12)", () => {
+  it("answers GET /payments/intents with 405 method_not_allowed in the envelope and an Allow header", async () => {
+    const response = await api.get("/api/v1/payments/intents");
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+    expect(response.body).toMatchObject({
+      code: 405,
+      status: "error",
+      message: "GET is not allowed here; this path serves POST, OPTIONS.",
+      error: { name: "method_not_allowed", requestId: response.headers.get("x-request-id") },
+    });
+  });
+
+  it("answers every known /api/v1 path called with a method it does not serve with 405 and its Allow list", async () => {
+    const routes = (await discoverApiRoutes()).filter((route) => !route.pattern.endsWith("*") && route.pattern !== "/api/v1");
+    const served = new Map<string, string[]>();
+    for (const route of routes) served.set(route.pattern, [...(served.get(route.pattern) ?? []), route.method]);
+    expect(served.size).toBeGreaterThan(20);
+    for (const [pattern, methods] of served) {
+      const path = fillPattern(pattern, { id: SOME_UUID, paymentId: SOME_UUID, phone: "+213555000000" });
+      for (const method of ROUTE_METHODS.filter((m) => !methods.includes(m))) {
+        const response = await api.call(method, path);
+        expect(response.status, `${method} ${pattern}`).toBe(405);
+        expect(response.body?.error?.name, `${method} ${pattern}`).toBe("method_not_allowed");
+        const allow = response.headers.get("allow")?.split(", ") ?? [];
+        for (const m of methods) expect(allow, `${method} ${pattern}`).toContain(m);
+      }
+    }
+  });
+
+  it("still answers an unknown path with 404 not_found, whatever the method", async () => {
+    const response = await api.call("PATCH", "/api/v1/no-such-thing");
+    expect(response.status).toBe(404);
+    expect(response.body.error.name).toBe("not_found");
+  });
+});
+
+describe("health (contract 12)", () => {
+  it("answers GET /api/health with 200 {status: ok} and no auth", async () => {
+    const response = await api.get("/api/health");
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: "ok" });
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("answers GET /api/health/ready with 200 when the database answers and every migration is applied", async () => {
+    const response = await api.get("/api/health/ready");
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: "ok", checks: { database: "ok", migrations: "ok" } });
+  });
+
+  it("answers 503 when a shipped migration is not recorded as applied", async () => {
+    const db = await getDb();
+    await db.execute(sql`create table if not exists drizzle.__held_migration as select * from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+    await db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+    try {
+      const response = await api.get("/api/health/ready");
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ status: "unavailable", checks: { database: "ok", migrations: "pending" } });
+      expect(response.headers.get("retry-after")).toBe("5");
+    } finally {
+      await db.execute(sql`insert into drizzle.__drizzle_migrations select * from drizzle.__held_migration`);
+      await db.execute(sql`drop table drizzle.__held_migration`);
+    }
+    expect((await api.get("/api/health/ready")).status).toBe(200);
+  });
+});
