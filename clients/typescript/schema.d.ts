@@ -2173,10 +2173,14 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
+                /** @description Events per page, 1 to 100. */
                 limit?: number;
+                /** @description The last event id of the previous page: the next page starts after it. */
                 startingAfter?: string;
                 type?: "payment.succeeded" | "payment.failed" | "payment.pre_authorized" | "payment.captured" | "payment.released" | "payment.refunded";
+                /** @description Only this payment's events. */
                 paymentId?: string;
+                /** @description pending: more attempts to come; delivered: a 2xx came back; failed: no attempt left, or no webhook URL. */
                 deliveryStatus?: "pending" | "delivered" | "failed";
             };
             header?: {

@@ -23,11 +23,15 @@ export const listEventsQuery = z.object({
     .int("must be a whole number from 1 to 100")
     .min(1, "must be a whole number from 1 to 100")
     .max(100, "must be a whole number from 1 to 100")
-    .default(20),
-  startingAfter: eventId.optional(),
+    .default(20)
+    .meta({ description: "Events per page, 1 to 100." }),
+  startingAfter: eventId.optional().meta({ description: "The last event id of the previous page: the next page starts after it." }),
   type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(", ")}` }).optional(),
-  paymentId: z.uuid("must be a payment id (a UUID)").optional(),
-  deliveryStatus: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional(),
+  paymentId: z.uuid("must be a payment id (a UUID)").optional().meta({ description: "Only this payment's events." }),
+  deliveryStatus: z
+    .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
+    .optional()
+    .meta({ description: "pending: more attempts to come; delivered: a 2xx came back; failed: no attempt left, or no webhook URL." }),
 });
 export type ListEventsQuery = z.output<typeof listEventsQuery>;
 
