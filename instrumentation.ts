@@ -1,9 +1,19 @@
-// Next.js calls register() once per server process: start the background jobs there.
+// Next.js calls register() once per server process: start the background jobs there, in one
+// process per gateway (`npm start` gives that role to one of its servers, GATEWAY_JOB_RUNNER=1),
+// and hand scripts/serve.mjs the hook that stops them and closes the database on shutdown.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
-  if (process.env.GATEWAY_BACKGROUND_JOBS === "off") return;
-  const { startBackgroundJobs } = await import("./lib/server/background-jobs");
-  const { gatewayJobs } = await import("./lib/server/jobs");
-  startBackgroundJobs(gatewayJobs);
+  const { closeDatabase } = await import("./lib/db/client");
+  let stopJobs = async () => {};
+  if (process.env.GATEWAY_BACKGROUND_JOBS !== "off" && process.env.GATEWAY_JOB_RUNNER !== "0") {
+    const { startBackgroundJobs } = await import("./lib/server/background-jobs");
+    const { gatewayJobs } = await import("./lib/server/jobs");
+    const running = startBackgroundJobs(gatewayJobs);
+    stopJobs = () => running.stop();
+  }
+  (globalThis as { gatewayShutdown?: () => Promise<void> }).gatewayShutdown = async () => {
+    await stopJobs();
+    await closeDatabase();
+  };
 }

@@ -3,7 +3,17 @@ import { NextRequest, NextResponse } from "next/server";
 import { routing } from "./lib/i18n/routing";
 import { notePageRequest } from "./lib/hosted/log-page-request";
 import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
-import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "./lib/hosted/security-headers";
+import { getConfig } from "./lib/config";
+import { isHostedFormPath } from "./lib/hosted/form-guard";
+import { formRefusedResponse } from "./lib/hosted/form-response";
+import {
+  apiHeaders,
+  contentSecurityPolicy,
+  hostedPageHeaders,
+  newNonce,
+  noStore,
+  strictTransportSecurity,
+} from "./lib/hosted/security-headers";
 
 const handleI18nRouting = createIntlMiddleware(routing);
 
@@ -14,7 +24,22 @@ const UNLOCALIZED = /^\/(demo|docs)(\/|$)/;
  * Every page request: a fresh CSP nonce handed to Next.js through the request headers (it
  * stamps its own scripts with it), locale routing, and the hosted pages' security headers.
  */
-export default function proxy(request: NextRequest): NextResponse {
+export default function proxy(request: NextRequest): Response {
+  const https = getConfig().publicBaseUrl.startsWith("https:");
+  const { pathname } = request.nextUrl;
+  if (pathname === "/api" || pathname.startsWith("/api/")) {
+    const response = NextResponse.next();
+    for (const [name, value] of Object.entries(apiHeaders)) response.headers.set(name, value);
+    if (https) response.headers.set("Strict-Transport-Security", strictTransportSecurity);
+    return response;
+  }
+  // Pages answer GET; only the hosted forms' own addresses take a post. Anything else posted
+  // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js
+  // never parses its body.
+  if (request.method !== "GET" && request.method !== "HEAD" && !isHostedFormPath(pathname)) {
+    return withHsts(formRefusedResponse("bad_request", pathname.split("/")[1]), https);
+  }
+
   const nonce = newNonce();
   const csp = contentSecurityPolicy({
     nonce,
@@ -37,10 +62,15 @@ export default function proxy(request: NextRequest): NextResponse {
   for (const [name, value] of Object.entries(hostedPageHeaders)) response.headers.set(name, value);
   response.headers.set("Cache-Control", noStore);
   response.headers.set("x-request-id", requestId);
+  return withHsts(response, https);
+}
+
+function withHsts<R extends Response>(response: R, https: boolean): R {
+  if (https) response.headers.set("Strict-Transport-Security", strictTransportSecurity);
   return response;
 }
 
 export const config = {
-  // Not the API (JSON, its own headers), Next's assets, or files such as /favicon.ico.
-  matcher: ["/((?!api|_next|_vercel|.*\\..*).*)"],
+  // Pages: not the API, Next's assets, or files such as /favicon.ico. The API: headers only.
+  matcher: ["/((?!api|_next|_vercel|.*\\..*).*)", "/api/:path*"],
 };

@@ -3,7 +3,10 @@ import type { AnchorHTMLAttributes, ButtonHTMLAttributes } from "react";
 export type ButtonVariant = "primary" | "secondary" | "quiet";
 
 const base =
-  "inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-xl px-5 text-base font-semibold " +
+  // Long labels (French, Arabic, a long merchant name) wrap inside the button, centred, with
+  // room above and below; a word longer than the button breaks rather than overflowing.
+  "inline-flex min-h-12 w-full max-w-full items-center justify-center gap-2 rounded-xl px-5 py-3 text-center text-base " +
+  "leading-snug font-semibold wrap-anywhere " +
   "transition-colors focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-teal-600 " +
   "disabled:cursor-not-allowed";
 

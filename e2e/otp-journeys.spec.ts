@@ -11,7 +11,7 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
 
     await expect(page).toHaveURL(/\/en\/pay\/otp\//);
     await expect(page.getByRole("heading", { level: 1, name: "Confirm your payment" })).toBeVisible();
-    await expect(page.getByText("Souk Atlas")).toBeVisible();
+    await expect(page.getByText("Souk Atlas", { exact: true })).toBeVisible();
     await expect(page.getByText("DZD 1,250.75")).toBeVisible();
     const { code } = otpPage(page);
     await expect(code).toHaveAttribute("autocomplete", "one-time-code");

@@ -114,7 +114,7 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(1);
   });
 
-  test("a cross-site POST cannot answer for the customer: the wallet app's Server Action refuses a foreign Origin", async ({ page, browserProblems }) => {
+  test("a cross-site POST cannot answer for the customer: the wallet app's form refuses another site", async ({ page, browserProblems }) => {
     const shop = merchant("shared");
     const { paymentId, qrPageUrl } = await startQrPayment(shop, { xLocale: "en" });
     await page.goto(qrPageUrl);
@@ -124,7 +124,7 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
     let original: { url: string; headers: Record<string, string>; body: Buffer } | undefined;
     await phone.route("**/sandbox/wallet/**", async (route) => {
       const request = route.request();
-      if (request.method() !== "POST" || !request.headers()["next-action"]) return route.continue();
+      if (request.method() !== "POST") return route.continue();
       original = { url: request.url(), headers: { ...(await request.allHeaders()) }, body: request.postDataBuffer()! };
       await route.abort();
     });
@@ -148,7 +148,7 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
     expect(forged.status()).toBeGreaterThanOrEqual(400);
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(1);
 
-    // The same request from the app's own origin goes through: the Origin alone made the difference.
+    // The same request from the app itself goes through: Sec-Fetch-Site made the difference.
     const genuine = await phone.request.fetch(url, { method: "POST", headers, data: approve });
     expect(genuine.status()).toBeLessThan(400);
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(2);

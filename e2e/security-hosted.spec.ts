@@ -9,7 +9,7 @@ import { openWalletApp, qrPage, startQrPayment, walletApp } from "./support/qr";
 /**
  * Issue 7, security suite items 5 and 6, against the production build: the rendered return
  * page never offers or follows a link off the merchant's allowed origins, whatever returnUrl
- * or redirectUrl tried; every hosted page refuses to be framed; and the Server Actions
+ * or redirectUrl tried; every hosted page refuses to be framed; and the hosted forms
  * beyond the OTP form (e2e/security.spec.ts) refuse a cross-site POST.
  */
 
@@ -116,13 +116,13 @@ test.describe("every hosted page refuses to be framed", () => {
 });
 
 /**
- * Records the Server Action POST a click sends without letting it reach the gateway, so it
- * can be replayed as another site would send it.
+ * Records the form POST a click sends without letting it reach the gateway, so it can be
+ * replayed as another site would send it.
  */
 async function interceptAction(page: Page, click: () => Promise<void>): Promise<Request> {
   let captured: Request | undefined;
   await page.route("**/*", async (route) => {
-    if (route.request().method() === "POST" && route.request().headers()["next-action"]) {
+    if (route.request().method() === "POST" && route.request().isNavigationRequest()) {
       captured = route.request();
       await route.abort();
       return;
@@ -150,7 +150,7 @@ async function replay(page: Page, request: Request, extra: Record<string, string
   return page.request.fetch(request.url(), { method: "POST", headers, data: request.postDataBuffer() ?? undefined });
 }
 
-test.describe("cross-site POSTs to hosted pages' Server Actions", () => {
+test.describe("cross-site POSTs to hosted pages' forms", () => {
   test("the sandbox wallet app's answer cannot be posted from another site", async ({ page, browserProblems }) => {
     const shop = merchant("shared");
     const { paymentId, qrPageUrl } = await startQrPayment(shop);
@@ -162,7 +162,7 @@ test.describe("cross-site POSTs to hosted pages' Server Actions", () => {
     expect(forged.status()).toBeGreaterThanOrEqual(400);
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(1);
 
-    // The same request from the page's own origin goes through: the Origin made the difference.
+    // The same request from the page itself goes through: Sec-Fetch-Site made the difference.
     const genuine = await replay(phone, approve, {});
     expect(genuine.status()).toBeLessThan(400);
     await expect.poll(async () => (await checkPayment(shop, paymentId)).statusCode).toBe(2);

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 // Read once per process: a bad setting must stop the start, not surface mid-payment.
@@ -12,6 +13,10 @@ const configSchema = z
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
     // 32+ random bytes, base64. Derives client secrets and page tokens, encrypts webhook secrets.
     GATEWAY_SECRET: z.string().min(43, "must be at least 32 bytes of base64").optional(),
+    // Serving processes of `npm start` (one per core by default); the embedded database admits one.
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(() => availableParallelism()),
+    // How long a stopping process waits for requests and deliveries in flight before it exits anyway.
+    GATEWAY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // Real provider settings; production refuses to start without them.
     WALLET_PROVIDER_URL: z.url().optional(),

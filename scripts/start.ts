@@ -1,5 +1,7 @@
-// `npm start`: build when needed, migrate, greet with the demo merchant, then serve.
-import { spawn, spawnSync } from "node:child_process";
+// The preparing half of `npm start` (scripts/serve.mjs runs it, then serves): build when
+// needed, migrate, greet with the demo merchant, and exit, so tsx does not stay resident
+// beside the servers.
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { getConfig } from "../lib/config";
@@ -51,12 +53,10 @@ async function main() {
   }
   await closeDatabase();
 
-  console.log(`\nGateway (${config.APP_ENV}, ${driver}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`);
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(config.PORT), "-H", config.HOST], {
-    stdio: "inherit",
-  });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-  server.on("exit", (code) => process.exit(code ?? 0));
+  const processes = config.DATABASE_URL ? config.WEB_CONCURRENCY : 1;
+  console.log(
+    `\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`,
+  );
 }
 
 runCli(main);

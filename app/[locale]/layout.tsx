@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { NextIntlClientProvider } from "next-intl";
 import { setRequestLocale } from "next-intl/server";
 import { isLocale, textDirection } from "@/lib/i18n/locales";
 
@@ -23,7 +22,9 @@ export default async function LocaleLayout({ children, params }: { children: Rea
   return (
     <html lang={locale} dir={textDirection(locale)}>
       <body>
-        <NextIntlClientProvider>{children}</NextIntlClientProvider>
+        {/* Server components translate on the server; the one client island that needs
+            messages (the card form) gets its own provider with just its namespace. */}
+        {children}
       </body>
     </html>
   );

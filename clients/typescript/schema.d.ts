@@ -899,6 +899,23 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
             };
         };
+        /** @description `service_unavailable`: The database cannot be reached right now: nothing was done. Retry after `Retry-After` seconds (same Idempotency-Key). */
+        Error503: {
+            /** @constant */
+            code: 503;
+            /** @constant */
+            status: "error";
+            /** @description English, for a developer. */
+            message: string;
+            error: {
+                /** @enum {string} */
+                name: "service_unavailable";
+                /** @description Same as the `x-request-id` header. */
+                requestId: string;
+                /** @description validation_error: one entry per failing rule. */
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+        };
         /** @description `not_found`: Unknown resource; another service's objects do not exist for you. */
         Error404: {
             /** @constant */
@@ -1303,6 +1320,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     deleteSavedCard: {
@@ -1396,6 +1422,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -1514,6 +1549,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     refreshCustomerAccessToken: {
@@ -1622,6 +1666,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     revokeCustomerAccessToken: {
@@ -1727,6 +1780,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -1850,6 +1912,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     getCustomer: {
@@ -1942,6 +2013,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2074,6 +2154,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     searchCustomerByPhone: {
@@ -2166,6 +2255,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2277,6 +2375,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2396,6 +2503,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     redeliverEvent: {
@@ -2509,6 +2625,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     getOpenApiDocument: {
@@ -2547,6 +2672,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2657,6 +2791,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     listAvailablePaymentMethods: {
@@ -2741,6 +2884,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2855,6 +3007,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2999,6 +3160,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     createPaymentIntent: {
@@ -3137,6 +3307,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3279,6 +3458,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     finalizeCardPayment: {
@@ -3419,6 +3607,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     checkPayment: {
@@ -3532,6 +3729,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3699,6 +3905,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     releasePayment: {
@@ -3837,6 +4052,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     getQrImage: {
@@ -3886,6 +4110,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3960,6 +4193,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4088,6 +4330,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     resetSandboxClock: {
@@ -4186,6 +4437,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4325,6 +4585,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     listSandboxWebhooks: {
@@ -4444,6 +4713,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     receiveCardProviderEvent: {
@@ -4520,6 +4798,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };

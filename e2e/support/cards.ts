@@ -41,7 +41,8 @@ export function cardPage(page: Page, locale: Language = "en") {
     expiry: page.getByLabel(text(locale, "card.expiryLabel"), { exact: true }),
     cvc: page.getByLabel(text(locale, "card.cvcLabel"), { exact: true }),
     save: page.getByRole("checkbox", { name: text(locale, "card.saveCard"), exact: true }),
-    pay: page.getByRole("button", { name: text(locale, "card.pay"), exact: true }),
+    // "Pay DZD 2,490.50": the words before the amount, whatever the amount.
+    pay: page.getByRole("button", { name: new RegExp(`^${escapeRegExp(text(locale, "card.payAmount").split("{amount}")[0]!)}`) }),
     newCard: page.getByRole("radio", { name: text(locale, "card.newCard"), exact: true }),
     savedCard: (brand: string, last4: string) =>
       page.getByRole("radio", { name: text(locale, "card.savedCard", { brand, last4 }), exact: true }),
@@ -155,4 +156,8 @@ export async function cardDataInDatabase(): Promise<{ table: string; finding: st
 export function serverLog(): string | null {
   const file = process.env.E2E_SERVER_LOG;
   return file && existsSync(file) ? readFileSync(file, "utf8") : null;
+}
+
+function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

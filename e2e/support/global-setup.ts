@@ -12,15 +12,17 @@ import { onboardMerchant } from "./onboard";
 export default async function globalSetup(_config: FullConfig) {
   const site = await startMerchantSite();
   const redirectUrl = `${site.origin}/orders/return`;
-  const [shared, expiry, resend, noRedirect] = await Promise.all([
+  const [shared, expiry, resend, noRedirect, clockNoScript] = await Promise.all([
     onboardMerchant({ name: "Souk Atlas", redirectUrl, origins: [site.origin] }),
     onboardMerchant({ name: "Clock Shop Expiry", redirectUrl, origins: [site.origin] }),
     onboardMerchant({ name: "Clock Shop Resend", redirectUrl, origins: [site.origin] }),
     // No redirect URL and no origin: the return page has nowhere to send the buyer.
     onboardMerchant({ name: "Kiosk Sans Retour" }),
+    // The journeys without JavaScript move the clock too.
+    onboardMerchant({ name: "Clock Shop No Script", redirectUrl, origins: [site.origin] }),
   ]);
   process.env.E2E_MERCHANT_SITE = site.origin;
-  process.env.E2E_MERCHANTS = JSON.stringify({ shared, expiry, resend, noRedirect });
+  process.env.E2E_MERCHANTS = JSON.stringify({ shared, expiry, resend, noRedirect, clockNoScript });
   return async () => {
     await site.close();
     assertCodeNeverLogged();

@@ -17,6 +17,7 @@ export const ERROR_MEANINGS: Record<ErrorName, string> = {
   unsupported_media_type: "Send the body as `application/json`.",
   idempotency_conflict: "`actionId` or `Idempotency-Key` reused with different parameters.",
   rate_limited: "Too many requests: wait `Retry-After` seconds.",
+  service_unavailable: "The database cannot be reached right now: nothing was done. Retry after `Retry-After` seconds (same Idempotency-Key).",
   internal_error: "Unexpected; logged with the request id. Quote `error.requestId` when reporting it.",
 };
 

@@ -60,6 +60,8 @@ export function errorNamesOf(operation: Operation): ErrorName[] {
   }
   if (operation.sandboxOnly) names.add("not_found");
   names.add("method_not_allowed");
+  // Contract section 12: every API call answers 503 while the database is away.
+  names.add("service_unavailable");
   names.add("internal_error");
   return [...names];
 }

@@ -13,3 +13,47 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   }
   return false;
 }
+
+// postgres.js network and connection-state codes, and the Node socket errors under them.
+const CONNECTION_ERROR_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+// SQLSTATE: too_many_connections, admin_shutdown, crash_shutdown, cannot_connect_now,
+// database_dropped; and the whole connection exception class 08.
+const UNAVAILABLE_SQLSTATES = new Set(["53300", "57P01", "57P02", "57P03", "57P04"]);
+
+/**
+ * True when `error` says the database cannot be reached right now (refused, dropped, shutting
+ * down, starting up), as opposed to a query that is wrong: contract section 12 answers those
+ * 503 service_unavailable. Looks through drizzle's wrapper and AggregateError (a refused
+ * connection to localhost tries IPv4 and IPv6), for postgres.js and PGlite alike.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending = [error];
+  while (pending.length > 0) {
+    const current = pending.pop() as
+      | { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown; errors?: unknown }
+      | undefined;
+    if (!current || typeof current !== "object" || seen.has(current)) continue;
+    seen.add(current);
+    const code = typeof current.code === "string" ? current.code : "";
+    if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+    // PGlite after its instance was closed (its process is going down).
+    if (typeof current.message === "string" && /PGlite is closed/i.test(current.message)) return true;
+    pending.push(current.cause);
+    if (Array.isArray(current.errors)) pending.push(...current.errors);
+  }
+  return false;
+}

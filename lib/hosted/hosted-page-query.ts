@@ -1,6 +1,8 @@
 export interface HostedPageQuery {
   token?: string;
   returnUrl?: string;
+  /** What a hosted form's 303 says happened (a closed list per page; anything else is ignored). */
+  notice?: string;
   /** The query string as received, for links that must keep it (language switcher). */
   search: string;
 }
@@ -10,7 +12,9 @@ export function hostedPageQuery(searchParams: Record<string, string | string[] |
   const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) || undefined;
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(searchParams)) {
+    // A form's notice belongs to the moment it was posted, not to the page in another language.
+    if (name === "notice") continue;
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) search.append(name, item);
   }
-  return { token: first(searchParams.token), returnUrl: first(searchParams.returnUrl), search: search.toString() };
+  return { token: first(searchParams.token), returnUrl: first(searchParams.returnUrl), notice: first(searchParams.notice), search: search.toString() };
 }

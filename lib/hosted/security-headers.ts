@@ -50,3 +50,12 @@ export const hostedPageHeaders: Readonly<Record<string, string>> = {
 /** Pages that carry a token, and the redirects that lead to them, are never stored by any cache. */
 export const noStore = "private, no-store, max-age=0";
 
+
+/** Two years, subdomains included: sent only when the gateway's public address is https. */
+export const strictTransportSecurity = "max-age=63072000; includeSubDomains";
+
+/** What every API response carries: JSON and PNG are never sniffed as HTML, never framed. */
+export const apiHeaders: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+};

@@ -16,6 +16,7 @@ export const errorStatus = {
   idempotency_conflict: 422,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorName = keyof typeof errorStatus;
@@ -42,3 +43,11 @@ export class ApiError extends Error {
 }
 
 export const invalidCredentials = (message = "Invalid or missing credentials.") => new ApiError("invalid_credentials", message);
+
+/** Contract section 12: seconds a client should wait before retrying while the database is away. */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+export const serviceUnavailable = () =>
+  new ApiError("service_unavailable", "The service is briefly unavailable. Retry in a few seconds.", undefined, {
+    "retry-after": String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS),
+  });

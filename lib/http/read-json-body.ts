@@ -71,7 +71,14 @@ function stringProblem(value: string): string | null {
 
 /** The raw body text, at most 64 KiB (a signed webhook is verified on the exact bytes). */
 export async function readCapped(request: Request): Promise<string> {
-  if (!request.body) return "";
+  const bytes = await readBodyUpTo(request, MAX_BODY_BYTES);
+  if (!bytes) throw tooLarge();
+  return bytes.toString("utf8");
+}
+
+/** The body's bytes, or null once they pass `limit` (a missing or lying Content-Length included). */
+export async function readBodyUpTo(request: Request, limit: number): Promise<Buffer | null> {
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -79,11 +86,11 @@ export async function readCapped(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
+    if (total > limit) {
       await reader.cancel();
-      throw tooLarge();
+      return null;
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

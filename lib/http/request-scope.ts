@@ -3,6 +3,13 @@ import { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { requestIdFor } from "./request-id";
 import { errorNameOf } from "./respond";
 
+/**
+ * The access line names fixed fields that hold no credential (method, path, status, duration,
+ * and the context's request id, auth mode and service), so it skips the field redaction that
+ * would cost most of its time (about 0.2 ms a line); the scrub of every written line still runs.
+ */
+const accessLogger = logger.child({}, { redact: { paths: [], censor: "[redacted]" } });
+
 export interface RequestScope {
   requestId: string;
   /** Auth records the request's limits here; its header fields go on the answer, whatever it is. */
@@ -31,7 +38,7 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
       error = errorNameOf(response);
       return response;
     } finally {
-      logger.info(
+      accessLogger.info(
         {
           method: request.method,
           path: new URL(request.url).pathname,

@@ -1,7 +1,8 @@
 import { ZodError } from "zod";
 import { logger } from "../log";
+import { isDatabaseUnavailable } from "../db/errors";
 import "../validation/zod-messages";
-import { ApiError, type ErrorDetail } from "./api-error";
+import { ApiError, serviceUnavailable, type ErrorDetail } from "./api-error";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
@@ -57,6 +58,9 @@ export function toErrorResponse(thrown: unknown, requestId: string, extraHeaders
     error = thrown;
   } else if (thrown instanceof ZodError) {
     error = new ApiError("validation_error", "The request is invalid.", zodDetails(thrown));
+  } else if (isDatabaseUnavailable(thrown)) {
+    logger.warn({ requestId, err: thrown }, "database unavailable");
+    error = serviceUnavailable();
   } else {
     logger.error({ requestId, err: thrown }, "unhandled error");
     error = new ApiError("internal_error", "An unexpected error occurred. Quote the request id when reporting it.");

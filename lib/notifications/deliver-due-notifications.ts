@@ -21,6 +21,8 @@ export interface DeliverOptions {
   leaseSeconds?: number;
   /** Stop claiming after this long, so a stop request waits for a bounded pass, not a whole backlog. */
   claimForMs?: number;
+  /** True once the process is stopping: claim nothing more (the leases held are finished and given back). */
+  stopping?: () => boolean;
 }
 
 const DEFAULT_CONCURRENCY = 64;
@@ -56,7 +58,7 @@ export async function deliverDueNotifications(db: Db, options: DeliverOptions = 
   let mayHaveMore = true;
   try {
     while (mayHaveMore || inFlight.size > 0) {
-      if (Date.now() > claimUntil) mayHaveMore = false;
+      if (Date.now() > claimUntil || options.stopping?.()) mayHaveMore = false;
       // Top up once half the slots are free: fewer, fuller claims than one per finished delivery.
       const free = concurrency - inFlight.size;
       if (mayHaveMore && free >= Math.max(1, concurrency / 2)) {

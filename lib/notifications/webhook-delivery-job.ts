@@ -8,5 +8,5 @@ import { deliverDueNotifications } from "./deliver-due-notifications";
 export const webhookDeliveryJob: BackgroundJob = {
   name: "webhook-delivery",
   intervalMs: 500,
-  run: (db) => deliverDueNotifications(db),
+  run: (db, { stopping }) => deliverDueNotifications(db, { stopping }),
 };

@@ -10,8 +10,11 @@ import { logger } from "../log";
 export interface BackgroundJob {
   name: string;
   intervalMs: number;
-  /** Returns how many items it handled; any work done makes the loop run again at once. */
-  run(db: Db): Promise<number | void>;
+  /**
+   * Returns how many items it handled; any work done makes the loop run again at once.
+   * `stopping()` turns true on shutdown: claim nothing more, finish what is claimed.
+   */
+  run(db: Db, control: { stopping: () => boolean }): Promise<number | void>;
 }
 
 export interface RunningJobs {
@@ -20,11 +23,12 @@ export interface RunningJobs {
 
 export function startBackgroundJobs(jobs: BackgroundJob[]): RunningJobs {
   let stopped = false;
+  const control = { stopping: () => stopped };
   const loops = jobs.map(async (job) => {
     while (!stopped) {
       let handled: number | void = 0;
       try {
-        handled = await job.run(await getDb());
+        handled = await job.run(await getDb(), control);
       } catch (error) {
         logger.error({ err: error, job: job.name }, "background job failed");
       }

@@ -3,17 +3,17 @@ import path from "node:path";
 import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
+import { isHostedFormPath } from "@/lib/hosted/form-guard";
 import proxy, { config } from "@/proxy";
-// @ts-expect-error -- next.config.mjs is plain JavaScript without type declarations.
-import nextConfig from "@/next.config.mjs";
 
 /**
  * Issue 7, security suite item 6 (hosted pages): every page and page route the buyer can
  * reach, found on the file system, goes through the proxy and answers with the headers that
  * forbid framing (CSP frame-ancestors 'none' and X-Frame-Options DENY), caching and leaking
  * the page token in Referer. Cross-site POSTs: the hosted tree changes state only through
- * Server Actions, whose Origin check Next.js applies (e2e/security.spec.ts and
- * e2e/security-hosted.spec.ts send the forged requests against the production build).
+ * hosted form routes, which refuse a post whose Sec-Fetch-Site is another site and one without
+ * the page's form token (e2e/security.spec.ts, e2e/security-hosted.spec.ts and
+ * e2e/no-javascript.spec.ts send the forged requests against the production build).
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -57,7 +57,11 @@ describe("hosted pages cannot be framed, cached or leak their token", () => {
   const pages = hostedPaths();
 
   it("finds the hosted pages on the file system", () => {
-    expect(unstable_doesMiddlewareMatch({ config, url: "/api/v1/customers" }), "the API is not a hosted page").toBe(false);
+    // The API goes through the proxy for its own headers only: no locale, no page CSP.
+    const api = proxy(new NextRequest("http://gateway.test/api/v1/customers"));
+    expect(api.headers.get("location")).toBeNull();
+    expect(api.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(api.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     const found = pages.map((page) => page.path);
     for (const expected of ["/en/pay/otp/", "/en/pay/card/", "/en/pay/qr/", "/en/pay/return/"]) {
       expect(found.some((page) => page.startsWith(expected)), expected).toBe(true);
@@ -83,22 +87,31 @@ describe("hosted pages cannot be framed, cached or leak their token", () => {
 });
 
 describe("cross-site POSTs to hosted pages", () => {
-  it("no route handler in the hosted tree accepts a method that changes state: they go through Server Actions", () => {
-    const handlers = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) => /[\\/]route\.ts$/.test(file));
-    for (const file of handlers) {
+  const handlers = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) => /[\\/]route\.ts$/.test(file));
+
+  it("every route handler of the hosted tree that takes a POST is a hosted form route, and only those do", () => {
+    const posting = handlers.filter((file) => /export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b/.test(readFileSync(file, "utf8")));
+    expect(posting.length).toBeGreaterThan(0);
+    for (const file of posting) {
       const source = readFileSync(file, "utf8");
-      expect(source, path.relative(ROOT, file)).not.toMatch(/export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b/);
+      expect(source, path.relative(ROOT, file)).toMatch(/export const POST = hostedFormRoute</);
+      expect(source, path.relative(ROOT, file)).not.toMatch(/export\s+(async\s+)?(function|const)\s+(PUT|PATCH|DELETE)\b/);
+      const url = hostedPaths().find((page) => page.file === path.relative(ROOT, file))!.path;
+      expect(isHostedFormPath(url), url).toBe(true);
     }
   });
 
-  it("every Server Action module of the hosted tree is a 'use server' module, so Next.js checks its Origin", () => {
-    const actionFiles = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) => /[\\/]actions\.ts$/.test(file));
-    expect(actionFiles.length).toBeGreaterThan(0);
-    for (const file of actionFiles) expect(readFileSync(file, "utf8").trimStart(), path.relative(ROOT, file)).toMatch(/^["']use server["']/);
+  it("no Server Action is left in the hosted tree: Next.js's Origin check would refuse a plain form post", () => {
+    const sources = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) => /\.tsx?$/.test(file));
+    for (const file of sources) expect(readFileSync(file, "utf8"), path.relative(ROOT, file)).not.toMatch(/^\s*["']use server["']/m);
   });
 
-  it("the Next.js config does not widen the Server Actions origin check", () => {
-    const configured = nextConfig as { experimental?: { serverActions?: { allowedOrigins?: string[] } }; serverActions?: unknown };
-    expect(configured.experimental?.serverActions?.allowedOrigins ?? []).toEqual([]);
+  it("the proxy answers a POST to any page with the 400 page, before Next.js reads its body", async () => {
+    for (const { path: url, file } of hostedPaths()) {
+      if (isHostedFormPath(url)) continue;
+      const response = proxy(new NextRequest(`http://gateway.test${url}`, { method: "POST", body: "x", headers: { "content-type": "multipart/form-data; boundary=b" } }));
+      expect(response.status, file).toBe(400);
+      expect(await response.text(), file).toMatch(/<h1[^>]*>This request could not be read<\/h1>/);
+    }
   });
 });

@@ -20,6 +20,8 @@ export interface HostedPaymentView {
   currency: string;
   state: PaymentState;
   statusCode: number;
+  /** Why a FAILED payment failed (FAILURE_REASON), so the page can say what check says. */
+  failureReason: string | null;
   captureMethod: "DIRECT" | "RESERVATION";
   paymentMethodCode: string | null;
   transactionType: "QR_CODE" | null;
@@ -66,6 +68,7 @@ export async function getHostedPayment(
     currency: payment.currency,
     state: payment.state,
     statusCode: checkStatusCode(payment.state),
+    failureReason: payment.failureReason,
     captureMethod: payment.captureMethod,
     paymentMethodCode: payment.paymentMethodCode,
     transactionType: payment.transactionType,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getConfig } from "../../config";
 import { getDb } from "../../db/client";
+import { isDatabaseUnavailable } from "../../db/errors";
 import { readCapped } from "../../http/read-json-body";
 import { withRequestScope } from "../../http/request-scope";
 import { logger } from "../../log";
@@ -76,6 +77,7 @@ export function handleSandboxConfirm(request: Request, intentId: string): Promis
       );
     } catch (error) {
       if (error instanceof CardProviderError) return providerError(error.httpStatus, error.code, error.message, requestId);
+      if (isDatabaseUnavailable(error)) return providerError(503, "api_error", "The provider is briefly unavailable.", requestId);
       logger.error({ err: error, requestId }, "sandbox card provider failed");
       return providerError(500, "api_error", "An unexpected error occurred.", requestId);
     }

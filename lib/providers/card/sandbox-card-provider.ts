@@ -429,6 +429,8 @@ export const sandboxCardProvider = {
       brand: row.method?.brand ?? null,
       last4: row.method?.last4 ?? null,
       returnUrl: row.intent.returnUrl,
+      /** The gateway payment the intent was created for (its metadata), to name the merchant. */
+      paymentId: row.intent.metadata.paymentId ?? null,
     };
   },
 

@@ -9,8 +9,12 @@ import { formatAmount } from "@/lib/i18n/format-amount";
 import { isLocale } from "@/lib/i18n/locales";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { fromMinorUnits } from "@/lib/money/amount";
+import { getMerchantName } from "@/lib/payments/hosted/get-merchant-name";
 import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
-import { ChallengeForm } from "./challenge-form";
+import { AnswerForms } from "@/components/answer-forms";
+import { StatusBanner } from "@/components/status-banner";
+import { challengeFormPath } from "@/lib/hosted/challenge-form";
+import { FORM_TOKEN_FIELD, hostedFormToken } from "@/lib/hosted/hosted-form-route";
 
 interface ChallengePageProps {
   params: Promise<{ locale: string; intentId: string }>;
@@ -30,8 +34,10 @@ export default async function ChallengePage({ params, searchParams }: ChallengeP
   const rawQuery = await searchParams;
   const query = hostedPageQuery(rawQuery);
   const clientSecret = typeof rawQuery.client_secret === "string" ? rawQuery.client_secret : "";
-  const challenge = await sandboxCardProvider.challengeOf(await getDb(), { intentId, clientSecret });
+  const db = await getDb();
+  const challenge = await sandboxCardProvider.challengeOf(db, { intentId, clientSecret });
   if (!challenge) notFound();
+  const merchantName = challenge.paymentId ? await getMerchantName(db, challenge.paymentId) : null;
   // Answered already (back button, reload): the buyer goes on to the gateway.
   if (challenge.status !== "requires_action" && challenge.returnUrl) {
     const next = new URL(challenge.returnUrl);
@@ -40,6 +46,7 @@ export default async function ChallengePage({ params, searchParams }: ChallengeP
   }
 
   const t = await getTranslations({ locale, namespace: "challenge" });
+  const formToken = await hostedFormToken(db, "challenge", clientSecret);
   const tc = await getTranslations({ locale, namespace: "common" });
   const amount = formatAmount({ amount: fromMinorUnits(challenge.amountMinor, challenge.currency), currency: challenge.currency, locale });
   return (
@@ -50,6 +57,14 @@ export default async function ChallengePage({ params, searchParams }: ChallengeP
         <p className="text-slate-700">{t("intro")}</p>
       </div>
       <dl className="grid gap-4 rounded-xl bg-slate-50 px-4 py-4 ring-1 ring-slate-200">
+        {merchantName ? (
+          <div className="flex flex-col gap-0.5">
+            <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{tc("merchant")}</dt>
+            <dd className="text-base font-semibold text-slate-900">
+              <bdi>{merchantName}</bdi>
+            </dd>
+          </div>
+        ) : null}
         {challenge.brand && challenge.last4 ? (
           <div className="flex flex-col gap-0.5">
             <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{t("cardLabel")}</dt>
@@ -64,7 +79,21 @@ export default async function ChallengePage({ params, searchParams }: ChallengeP
         </div>
       </dl>
       {challenge.status === "requires_action" ? (
-        <ChallengeForm intentId={challenge.intentId} clientSecret={clientSecret} />
+        <div className="flex flex-col gap-3">
+          {query.notice === "refused" ? (
+            <StatusBanner tone="error" role="alert">
+              {t("unavailable")}
+            </StatusBanner>
+          ) : null}
+          <AnswerForms
+            action={challengeFormPath({ locale, intentId: challenge.intentId })}
+            hidden={{ clientSecret, [FORM_TOKEN_FIELD]: formToken }}
+            answers={[
+              { outcome: "complete", label: t("complete"), variant: "primary" },
+              { outcome: "fail", label: t("fail"), variant: "secondary" },
+            ]}
+          />
+        </div>
       ) : (
         <p className="text-sm text-slate-700">{t("unavailable")}</p>
       )}

@@ -33,6 +33,8 @@ export interface CardFormProps {
   completeUrl: string;
   savedCards: CardFormSavedCard[];
   checkedCardId: string | null;
+  /** The Pay button's words, with the amount ("Pay DZD 1,250.75"); "Pay" without it. */
+  payLabel?: string;
 }
 
 const NEW_CARD = "new";
@@ -47,7 +49,7 @@ type Problem = "savedCardUnavailable" | "error" | "fixErrors" | null;
  * provider's script): no gateway server code receives them, and the inputs carry no `name`,
  * so not even a form submitted before the script runs could send them anywhere.
  */
-export function CardForm({ locale, confirmation, completeUrl, savedCards, checkedCardId }: CardFormProps) {
+export function CardForm({ locale, confirmation, completeUrl, savedCards, checkedCardId, payLabel }: CardFormProps) {
   const t = useTranslations("card");
   const formId = useId();
   const [choice, setChoice] = useState<string>(checkedCardId ?? savedCards[0]?.id ?? NEW_CARD);
@@ -236,7 +238,7 @@ export function CardForm({ locale, confirmation, completeUrl, savedCards, checke
               inputMode="numeric"
               autoComplete="cc-exp"
               maxLength={5}
-              placeholder="MM/YY"
+              placeholder={t("expiryPlaceholder")}
               dir="ltr"
               className="font-mono"
             />
@@ -282,7 +284,7 @@ export function CardForm({ locale, confirmation, completeUrl, savedCards, checke
 
       <Button type="submit" disabled={!ready || paying} aria-describedby={paying ? `${formId}-paying` : undefined}>
         {paying ? <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-e-transparent" /> : null}
-        {t("pay")}
+        {payLabel ?? t("pay")}
       </Button>
       <p id={`${formId}-paying`} role="status" className="sr-only">
         {paying ? t("paying") : ""}

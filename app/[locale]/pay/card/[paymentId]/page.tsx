@@ -1,5 +1,6 @@
 import { notFound, redirect } from "next/navigation";
-import { getTranslations } from "next-intl/server";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
@@ -9,7 +10,8 @@ import { getDb } from "@/lib/db/client";
 import { cardCompletePath, cardPageMode } from "@/lib/hosted/card-page";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
 import { returnPagePath } from "@/lib/hosted/hosted-paths";
-import { expiredReturnTarget } from "@/lib/hosted/resolve-return-target";
+import { expiredReturnTarget, resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
+import { formatAmount } from "@/lib/i18n/format-amount";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { CardForm } from "./card-form";
@@ -49,6 +51,16 @@ export default async function CardPage(props: HostedPageProps) {
   const t = await getTranslations({ locale, namespace: "card" });
   const tOtp = await getTranslations({ locale, namespace: "otp" });
   const tReturn = await getTranslations({ locale, namespace: "return" });
+  const shop =
+    mode === "enter_card"
+      ? resolveReturnTarget({
+          paymentId,
+          statusCode: payment.statusCode,
+          redirectUrl: payment.redirectUrl,
+          serviceRedirectUrl: payment.serviceRedirectUrl,
+          allowedOrigins: payment.allowedOrigins,
+        })
+      : null;
   const expiredTarget =
     mode === "expired"
       ? expiredReturnTarget({
@@ -77,6 +89,17 @@ export default async function CardPage(props: HostedPageProps) {
           <ButtonLink href={confirmation!.nextActionUrl!}>{t("continueVerification")}</ButtonLink>
         </div>
       ) : (
+        <>
+        {/* Card entry runs in the provider's script: without it, say so and offer the way back. */}
+        <noscript>
+          <div className="flex flex-col gap-4">
+            <StatusBanner tone="warning" title={t("noScriptTitle")}>
+              {t("noScriptBody", { merchant: payment.merchantName })}
+            </StatusBanner>
+            {shop ? <ButtonLink href={shop}>{t("noScriptBack", { merchant: payment.merchantName })}</ButtonLink> : null}
+          </div>
+        </noscript>
+        <NextIntlClientProvider messages={{ card: (await getMessages({ locale })).card }}>
         <CardForm
           locale={locale}
           confirmation={{
@@ -96,7 +119,10 @@ export default async function CardPage(props: HostedPageProps) {
             paymentMethodId,
           }))}
           checkedCardId={view.checkedCardId}
+          payLabel={t("payAmount", { amount: formatAmount({ amount: payment.amount, currency: payment.currency, locale }) })}
         />
+        </NextIntlClientProvider>
+        </>
       )}
     </CardShell>
   );

@@ -11,6 +11,7 @@ import { qrImagePath, qrPageMode, qrStatusPath, walletAppPath } from "@/lib/host
 import { expiredReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getQrPage } from "@/lib/payments/hosted/get-qr-page";
+import { POLL_MAX_DELAY_MS } from "@/lib/hosted/hosted-timing";
 import { QrStatus } from "./qr-status";
 
 export const generateMetadata = titleFromMessages("qr");
@@ -69,9 +70,16 @@ export default async function QrPage(props: HostedPageProps) {
               alt={t("imageAlt")}
               width={240}
               height={240}
+              // The page's largest element: fetched first, before any script.
+              fetchPriority="high"
               className="size-60 rounded-xl bg-white ring-1 ring-slate-200"
             />
           </div>
+          {/* Without script, the page reloads itself; the server sends a finished payment on. */}
+          <noscript>
+            <meta httpEquiv="refresh" content={String(POLL_MAX_DELAY_MS / 1000)} />
+            <p className="text-center text-sm text-slate-700">{t("noScript")}</p>
+          </noscript>
           <QrStatus
             statusPath={qrStatusPath({ paymentId, token: link.token })}
             returnPath={returnPagePath(link)}

@@ -2,10 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { StatusBanner, type StatusTone } from "@/components/status-banner";
+import { POLL_FIRST_DELAY_MS, POLL_MAX_DELAY_MS } from "@/lib/hosted/hosted-timing";
 
-/** First poll after 1 s, then 1.5 times longer each time, never more than 5 s apart. */
-export const POLL_FIRST_DELAY_MS = 1_000;
-export const POLL_MAX_DELAY_MS = 5_000;
 const POLL_GROWTH = 1.5;
 /** Long enough for a screen reader to announce the outcome before the page moves on. */
 export const MOVE_DELAY_MS = 1_500;

@@ -13,6 +13,8 @@ import { otpPagePath, qrPagePath } from "@/lib/hosted/hosted-paths";
 import { loadHostedPayment } from "@/lib/hosted/load-hosted-payment";
 import { explainReturnTarget, logIgnoredReturnUrl } from "@/lib/hosted/resolve-return-target";
 import { getConfig } from "@/lib/config";
+import { FAILURE_REASON } from "@/lib/payments/payment-messages";
+import { REDIRECT_DELAY_MS } from "@/lib/hosted/hosted-timing";
 import { ReturnRedirect } from "./return-redirect";
 
 export const generateMetadata = titleFromMessages("return");
@@ -25,6 +27,10 @@ const outcomeLook: Record<ReturnOutcome, { Icon: typeof InfoIcon; tone: string }
   refunded: { Icon: InfoIcon, tone: "bg-slate-100 text-slate-700" },
   pending: { Icon: ClockIcon, tone: "bg-amber-100 text-amber-700" },
 };
+
+// Card failures whose reason the page names, as check's endUserMessage does.
+const CARD_FAILURES = new Set<string>([FAILURE_REASON.cardDeclined, FAILURE_REASON.cardInsufficientFunds, FAILURE_REASON.cardAuthenticationFailed]);
+type CardFailure = "card_declined" | "card_insufficient_funds" | "card_authentication_failed";
 
 // Outcomes whose wording speaks of a wallet; a card payment has its own sentence for them.
 type CardWorded = "authorized" | "pending" | "canceled" | "refunded";
@@ -71,7 +77,9 @@ export default async function ReturnPage(props: HostedPageProps) {
           {/* A payment that ran out of time says so: the buyer did nothing wrong. */}
           {outcome === "failed" && payment.expired
             ? tOtp("expiredBody", { merchant })
-            : qr && outcome === "pending"
+            : outcome === "failed" && card && CARD_FAILURES.has(payment.failureReason ?? "")
+              ? t(`failedBodyCard_${payment.failureReason as CardFailure}`, { merchant })
+              : qr && outcome === "pending"
               ? t("pendingBodyQr")
               : card && CARD_WORDING.has(outcome)
               ? t(`${outcome}BodyCard` as `${CardWorded}BodyCard`, { merchant })
@@ -82,7 +90,8 @@ export default async function ReturnPage(props: HostedPageProps) {
       {/* Label and id on their own lines: no colon to localize, and the id never splits across directions. */}
       <div className="flex flex-col gap-0.5 text-xs">
         <span className="text-slate-600">{tc("reference")}</span>
-        <bdi className="font-mono break-all text-slate-800">{paymentId}</bdi>
+        {/* self-start: the id sits under its label on the reading side (right in Arabic). */}
+        <bdi className="self-start font-mono break-all text-slate-800">{paymentId}</bdi>
       </div>
       {outcome === "pending" ? (
         qr ? (
@@ -97,7 +106,12 @@ export default async function ReturnPage(props: HostedPageProps) {
           </ButtonLink>
         )
       ) : target ? (
-        <ReturnRedirect
+        <>
+          {/* Without script the browser moves on by itself; with it, ReturnRedirect does (and can stay). */}
+          <noscript>
+            <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=${target}`} />
+          </noscript>
+          <ReturnRedirect
           href={target}
           labels={{
             redirecting: t("redirecting", { merchant }),
@@ -106,6 +120,7 @@ export default async function ReturnPage(props: HostedPageProps) {
             stayed: t("stayed", { merchant }),
           }}
         />
+        </>
       ) : (
         <p className="text-center text-sm text-slate-700">{t("noTarget")}</p>
       )}

@@ -2,9 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { Button, ButtonLink } from "@/components/button";
-
-/** Contract 8 asks for "within 3 seconds"; 2 leaves time to read the outcome and margin for a slow load. */
-export const REDIRECT_DELAY_MS = 2000;
+import { REDIRECT_DELAY_MS } from "@/lib/hosted/hosted-timing";
 
 /**
  * Sends the buyer on after a short pause, with a link to go at once and a way to stay

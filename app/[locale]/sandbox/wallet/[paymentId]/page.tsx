@@ -11,7 +11,9 @@ import { formatAmount } from "@/lib/i18n/format-amount";
 import { isLocale } from "@/lib/i18n/locales";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getWalletAppPayment } from "@/lib/payments/hosted/get-wallet-app-payment";
-import { WalletAnswerForm } from "./wallet-answer-form";
+import { AnswerForms } from "@/components/answer-forms";
+import { FORM_TOKEN_FIELD, hostedFormToken } from "@/lib/hosted/hosted-form-route";
+import { walletAppFormPath } from "@/lib/hosted/wallet-app-form";
 
 interface WalletAppPageProps {
   params: Promise<{ locale: string; paymentId: string }>;
@@ -38,12 +40,14 @@ export default async function WalletAppPage({ params, searchParams }: WalletAppP
   setRequestLocale(locale);
   const query = hostedPageQuery(await searchParams);
   if (!query.token) notFound();
-  const view = await getWalletAppPayment(await getDb(), { paymentId, token: query.token });
+  const db = await getDb();
+  const view = await getWalletAppPayment(db, { paymentId, token: query.token });
   if (!view) notFound();
 
   const mode = walletAppMode({ state: view.state, expired: view.expired, qrStatus: view.qr.status });
   const t = await getTranslations({ locale, namespace: "wallet" });
   const merchant = view.merchantName;
+  const formToken = await hostedFormToken(db, "wallet", query.token);
   const outcome = mode === "awaiting" ? null : answered[mode];
   const body =
     mode === "approved" && view.captureMethod === "RESERVATION" ? t("reservedBody", { merchant }) : outcome ? t(outcome.body, { merchant }) : null;
@@ -77,7 +81,21 @@ export default async function WalletAppPage({ params, searchParams }: WalletAppP
           {body}
         </StatusBanner>
       ) : (
-        <WalletAnswerForm paymentId={paymentId} token={query.token} locale={locale} />
+        <div className="flex flex-col gap-3">
+          {query.notice === "error" ? (
+            <StatusBanner tone="error" role="alert">
+              {t("error")}
+            </StatusBanner>
+          ) : null}
+          <AnswerForms
+            action={walletAppFormPath({ locale, paymentId })}
+            hidden={{ token: query.token, [FORM_TOKEN_FIELD]: formToken }}
+            answers={[
+              { outcome: "approve", label: t("approve"), variant: "primary" },
+              { outcome: "decline", label: t("decline"), variant: "secondary" },
+            ]}
+          />
+        </div>
       )}
     </CardShell>
   );

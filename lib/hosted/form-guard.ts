@@ -1,0 +1,35 @@
+import { constantTimeEqual, hmacHex } from "../crypto/secrets";
+
+/** The hosted forms; each token is good for one form kind only. */
+export type HostedFormKind = "otp" | "challenge" | "wallet";
+
+/**
+ * The per-page CSRF token of a hosted form: an HMAC of the page's own credential (page
+ * token, 3DS client secret, wallet-app token) under the gateway key. It is rendered into the
+ * page and must come back with the post; a page elsewhere never sees it. It does not rely on
+ * the Origin header, which Chromium sends as `null` for our pages (Referrer-Policy: no-referrer).
+ */
+export function formTokenFor(gatewayKey: Buffer, form: HostedFormKind, pageCredential: string): string {
+  return hmacHex(gatewayKey, `hosted-form:${form}`, pageCredential);
+}
+
+export function isValidFormToken(gatewayKey: Buffer, form: HostedFormKind, pageCredential: string, formToken: unknown): boolean {
+  return typeof formToken === "string" && constantTimeEqual(formToken, formTokenFor(gatewayKey, form, pageCredential));
+}
+
+/**
+ * A browser tells where a post came from in Sec-Fetch-Site (it cannot be set by a page).
+ * A post from another site is refused outright; an absent header (an old browser, a script)
+ * leaves the decision to the form token.
+ */
+export function isCrossSitePost(headers: Headers): boolean {
+  const site = headers.get("sec-fetch-site");
+  return site !== null && site !== "same-origin" && site !== "none";
+}
+
+// The addresses hosted forms post to; every other page answers a POST with the 400 page.
+const FORM_PATH = /^\/[a-z]{2}\/(pay\/otp\/[^/]+\/(confirm|resend)|card-provider-sandbox\/challenge\/[^/]+\/answer|sandbox\/wallet\/[^/]+\/answer)$/;
+
+export function isHostedFormPath(pathname: string): boolean {
+  return FORM_PATH.test(pathname);
+}

@@ -1,0 +1,48 @@
+import ar from "../../messages/ar.json";
+import en from "../../messages/en.json";
+import fr from "../../messages/fr.json";
+import { isLocale, textDirection } from "../i18n/locales";
+import type { Locale } from "../i18n/routing";
+import { hostedPageHeaders, noStore } from "./security-headers";
+
+const MESSAGES = { en, fr, ar } as const;
+
+/** Why a post to a hosted address is answered with a plain page instead of a redirect. */
+export type FormRefusal = "bad_request" | "cross_site";
+
+const STATUS: Record<FormRefusal, number> = { bad_request: 400, cross_site: 403 };
+
+/**
+ * A small, script-free page in the buyer's language for a post we will not act on: a body we
+ * cannot read (400) or a post from another site or without the page's form token (403).
+ * Built without React so the proxy can answer it before Next.js touches the body.
+ */
+export function formRefusedResponse(refusal: FormRefusal, localeHint: unknown): Response {
+  const locale: Locale = isLocale(localeHint) ? localeHint : "en";
+  const text = MESSAGES[locale].formRefused;
+  const [title, body] = refusal === "bad_request" ? [text.badRequestTitle, text.badRequestBody] : [text.crossSiteTitle, text.crossSiteBody];
+  const html =
+    `<!DOCTYPE html><html lang="${locale}" dir="${textDirection(locale)}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">` +
+    `<title>${escapeHtml(title)}</title></head>` +
+    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p></main></body></html>`;
+  return new Response(html, {
+    status: STATUS[refusal],
+    headers: {
+      ...hostedPageHeaders,
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": noStore,
+      // No script, no style, nothing loaded: a page that cannot do anything but be read.
+      "content-security-policy": "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    },
+  });
+}
+
+/** The answer to a hosted form that was acted on: the browser GETs the page that shows the result. */
+export function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { location, "cache-control": noStore, ...hostedPageHeaders } });
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+}

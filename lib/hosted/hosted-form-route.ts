@@ -1,0 +1,50 @@
+import { getGatewayKey } from "../crypto/gateway-key";
+import { getDb, type Db } from "../db/client";
+import { isLocale } from "../i18n/locales";
+import type { Locale } from "../i18n/routing";
+import { formTokenFor, isCrossSitePost, isValidFormToken, type HostedFormKind } from "./form-guard";
+import { formRefusedResponse, seeOther } from "./form-response";
+import { readFormBody, type FormBody } from "./read-form-body";
+
+/** The field every hosted form carries its per-page CSRF token in. */
+export const FORM_TOKEN_FIELD = "formToken";
+
+export interface HostedFormInput<P> {
+  db: Db;
+  locale: Locale;
+  params: P;
+  fields: FormBody;
+}
+
+/**
+ * The POST handler of one hosted form, as a plain HTML form posts it (with or without the
+ * page's script): a post from another site or without the page's form token is refused
+ * (403), a body that cannot be read is a 400 page, and otherwise `act` does the one thing
+ * the form asks and names the page the buyer is sent to with a 303.
+ */
+export function hostedFormRoute<P extends { locale: string }>(options: {
+  form: HostedFormKind;
+  /** The form field holding the page credential (page token, client secret) the form token is bound to. */
+  credentialField: string;
+  act: (input: HostedFormInput<P>) => Promise<string>;
+}) {
+  return async function POST(request: Request, context: { params: Promise<P> }): Promise<Response> {
+    const params = await context.params;
+    if (!isLocale(params.locale)) return formRefusedResponse("bad_request", undefined);
+    const { locale } = params;
+    if (isCrossSitePost(request.headers)) return formRefusedResponse("cross_site", locale);
+    const fields = await readFormBody(request);
+    if (!fields) return formRefusedResponse("bad_request", locale);
+    const db = await getDb();
+    const credential = fields[options.credentialField] ?? "";
+    if (!credential || !isValidFormToken(await getGatewayKey(db), options.form, credential, fields[FORM_TOKEN_FIELD])) {
+      return formRefusedResponse("cross_site", locale);
+    }
+    return seeOther(await options.act({ db, locale, params, fields }));
+  };
+}
+
+/** The form token a page renders into its forms (see form-guard.ts). */
+export async function hostedFormToken(db: Db, form: HostedFormKind, pageCredential: string): Promise<string> {
+  return formTokenFor(await getGatewayKey(db), form, pageCredential);
+}

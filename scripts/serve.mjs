@@ -1,0 +1,156 @@
+// `npm start`: prepares (scripts/start.ts under tsx: build when stale, migrate, demo merchant),
+// then serves with Node's cluster module: one Next.js server per core (WEB_CONCURRENCY
+// overrides; the embedded PGlite database admits one process), all on one port. Plain
+// JavaScript, so no TypeScript launcher stays resident beside the servers.
+//
+// The primary only supervises: it forks the servers, gives exactly one of them the background
+// jobs (GATEWAY_JOB_RUNNER=1), replaces one that dies, restarts them one by one on SIGHUP
+// (each replacement listens before its predecessor stops), and on SIGTERM or SIGINT stops
+// them gracefully and exits 0 once they have. Each server on SIGTERM stops accepting, answers
+// what it has in flight (with `Connection: close`), lets its idle keep-alive connections run
+// out, stops its jobs (deliveries in flight finish and record their results, which gives their
+// leases back), closes its database pool and exits 0, all within GATEWAY_SHUTDOWN_TIMEOUT_MS.
+import cluster from "node:cluster";
+import { spawnSync } from "node:child_process";
+import http from "node:http";
+import net from "node:net";
+import { availableParallelism } from "node:os";
+
+const SHUTDOWN_TIMEOUT_MS = Number(process.env.GATEWAY_SHUTDOWN_TIMEOUT_MS || 25_000);
+const log = (message) => console.log(`[gateway ${cluster.isPrimary ? "primary" : `server ${process.pid}`}] ${message}`);
+
+if (cluster.isPrimary) primary();
+else await server();
+
+function primary() {
+  const prepare = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts", ...process.argv.slice(2)], { stdio: "inherit" });
+  if (prepare.status !== 0) process.exit(prepare.status ?? 1);
+
+  const count = process.env.DATABASE_URL ? Number(process.env.WEB_CONCURRENCY || availableParallelism()) : 1;
+  /** @type {Map<number, { jobRunner: boolean, retiring: boolean }>} worker id → role */
+  const roles = new Map();
+  let stopping = false;
+  let failures = 0;
+  let exitCode = 0;
+  const recentCrashes = [];
+
+  const fork = (jobRunner) => {
+    const worker = cluster.fork({ GATEWAY_JOB_RUNNER: jobRunner ? "1" : "0", GATEWAY_CLUSTER: "1" });
+    roles.set(worker.id, { jobRunner, retiring: false });
+    return worker;
+  };
+  for (let index = 0; index < count; index += 1) fork(index === 0);
+
+  cluster.on("exit", (worker, code, signal) => {
+    const role = roles.get(worker.id);
+    roles.delete(worker.id);
+    if (stopping) {
+      if (code !== 0) exitCode = 1;
+      if (roles.size === 0) process.exit(exitCode);
+      return;
+    }
+    if (role?.retiring) return;
+    // An unplanned exit: replace it, unless servers keep dying at start (a broken deploy).
+    log(`server ${worker.process.pid} exited (${signal ?? code}); starting a replacement`);
+    const now = Date.now();
+    recentCrashes.push(now);
+    while (recentCrashes[0] < now - 60_000) recentCrashes.shift();
+    if (recentCrashes.length > 5 * count) {
+      log("servers keep exiting; giving up");
+      failures += 1;
+      stop(1);
+      return;
+    }
+    fork(role?.jobRunner ?? false);
+  });
+
+  const stop = (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    if (roles.size === 0) process.exit(exitCode);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    // The servers bound their own shutdown; this only guards against one that hangs.
+    setTimeout(() => {
+      log("servers did not stop in time; killing them");
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS + 10_000).unref();
+  };
+  process.on("SIGTERM", () => stop(failures ? 1 : 0));
+  process.on("SIGINT", () => stop(failures ? 1 : 0));
+
+  // Rolling restart: each server is replaced by a new one that listens before the old one stops.
+  let restarting = false;
+  process.on("SIGHUP", async () => {
+    if (restarting || stopping) return;
+    restarting = true;
+    log("rolling restart");
+    for (const [id, role] of [...roles]) {
+      const old = cluster.workers?.[id];
+      if (!old || stopping) continue;
+      const replacement = fork(role.jobRunner);
+      const listening = await new Promise((resolve) => {
+        replacement.once("listening", () => resolve(true));
+        replacement.once("exit", () => resolve(false));
+      });
+      if (!listening) {
+        log("a replacement failed to start; keeping the running servers");
+        break;
+      }
+      role.retiring = true;
+      old.process.kill("SIGTERM");
+      await new Promise((resolve) => old.once("exit", resolve));
+    }
+    restarting = false;
+    log("rolling restart done");
+  });
+}
+
+async function server() {
+  const port = Number(process.env.PORT || 3000);
+  const hostname = process.env.HOST || "0.0.0.0";
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: process.cwd(), hostname, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+
+  let draining = false;
+  let inFlight = 0;
+  const httpServer = http.createServer((request, response) => {
+    inFlight += 1;
+    response.once("close", () => (inFlight -= 1));
+    // While stopping: answer, then have the client reconnect (to another server).
+    if (draining) response.setHeader("connection", "close");
+    handle(request, response);
+  });
+  httpServer.keepAliveTimeout = 5_000;
+  httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port}${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
+
+  let stopped = false;
+  const shutdown = async () => {
+    if (stopped) return;
+    stopped = true;
+    draining = true;
+    const deadline = Date.now() + SHUTDOWN_TIMEOUT_MS;
+    // Stop accepting, but unlike http.Server#close do not cut idle keep-alive connections: a
+    // client may be writing its next request on one right now. Each gets its answer with
+    // `Connection: close`, or runs out at keepAliveTimeout as usual.
+    const closed = new Promise((resolve) => net.Server.prototype.close.call(httpServer, resolve));
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now() - 1_000)))]);
+    if (inFlight > 0) log(`${inFlight} requests still in flight at the shutdown bound`);
+    httpServer.closeAllConnections();
+    // Background jobs and the database pool live in the Next.js bundle (instrumentation.ts).
+    const stopGateway = globalThis.gatewayShutdown;
+    if (typeof stopGateway === "function") {
+      await Promise.race([stopGateway(), new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())))]);
+    }
+    await app.close?.().catch(() => {});
+    log("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+  // The primary asked to stop (cluster disconnect) or died: stop the same way.
+  process.on("disconnect", shutdown);
+}

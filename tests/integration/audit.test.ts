@@ -1,0 +1,214 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAudit, type AuditReport } from "@/lib/audit/run-audit";
+import { closeDatabase, getDb } from "@/lib/db/client";
+import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { recreateDatabase } from "@/scripts/lib/recreate-database";
+import { payWithNewCard } from "../support/cards";
+import { createMerchant } from "../support/factories";
+import { capture, createIntent, paidIntent, proceedToOtp, refund, release } from "../support/payments";
+import { useTestGateway } from "../support/test-gateway";
+
+/**
+ * The audit on a database of this file's own (so no other file's data can make a clean run
+ * unclean): real payments through the API, a clean audit, then each invariant broken on purpose
+ * by hand-editing one row, reported with that payment's (or account's, or event's) id, and
+ * repaired before the next test.
+ */
+const auditUrl = (() => {
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `${url.pathname}_audit`;
+  return url.toString();
+})();
+
+beforeAll(async () => {
+  await recreateDatabase(auditUrl);
+  process.env.DATABASE_URL = auditUrl;
+  (globalThis as { gatewayConfig?: unknown }).gatewayConfig = undefined;
+});
+const { api } = useTestGateway();
+afterAll(async () => {
+  await closeDatabase();
+  await recreateDatabase(auditUrl, { dropOnly: true });
+});
+
+const OPTIONS = { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliationBoundSeconds: 900 };
+
+let merchant: OnboardedMerchant;
+const ids = {} as Record<"direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card", string>;
+
+async function audit(): Promise<AuditReport> {
+  return runAudit(await getDb(), OPTIONS);
+}
+
+function subjectsOf(report: AuditReport, invariant: string): string[] {
+  const result = report.results.find((entry) => entry.name === invariant);
+  if (!result) throw new Error(`no invariant ${invariant}`);
+  return (result.violations ?? []).map((violation) => violation.subject);
+}
+
+/** Breaks the database with `breakIt`, audits, and always puts it back with `repair`. */
+async function auditBroken(breakIt: string, repair: string): Promise<AuditReport> {
+  const db = await getDb();
+  await db.execute(sql.raw(breakIt));
+  try {
+    return await audit();
+  } finally {
+    await db.execute(sql.raw(repair));
+  }
+}
+
+beforeAll(async () => {
+  merchant = await createMerchant();
+  ids.direct = (await paidIntent(api, merchant)).paymentId;
+  ids.partlyRefunded = (await paidIntent(api, merchant, { amount: 1000 })).paymentId;
+  expect((await refund(api, merchant, ids.partlyRefunded, { description: "one item", amount: 300 })).status).toBe(200);
+  ids.refunded = (await paidIntent(api, merchant, { amount: 800 })).paymentId;
+  expect((await refund(api, merchant, ids.refunded, { description: "half", amount: 400 })).status).toBe(200);
+  expect((await refund(api, merchant, ids.refunded, { description: "rest", amount: 400 })).status).toBe(200);
+  ids.partlyCaptured = (await paidIntent(api, merchant, { amount: 900, captureMethod: "RESERVATION" })).paymentId;
+  expect((await capture(api, merchant, ids.partlyCaptured, { amount: 600 })).status).toBe(200);
+  ids.released = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+  expect((await release(api, merchant, ids.released)).status).toBe(200);
+  ids.failed = (await createIntent(api, merchant)).paymentId;
+  const token = await proceedToOtp(api, merchant, ids.failed);
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await submitPaymentOtp(await getDb(), { paymentId: ids.failed, token, code: "000000" });
+  }
+  ids.card = (await payWithNewCard(api, merchant)).paymentId;
+  expect((await refund(api, merchant, ids.card, { description: "one item", amount: 500 })).status).toBe(200);
+});
+
+describe("npm run audit", () => {
+  it("reports no violation on a database the gateway wrote", async () => {
+    const report = await audit();
+    const states = await (await getDb()).execute(sql`select state from payments order by state`);
+    expect(JSON.stringify(states)).toContain("FAILED");
+    expect(report.results.filter((result) => result.violations?.length)).toEqual([]);
+    expect(report.violationCount).toBe(0);
+    expect(report.payments).toBe(7);
+  });
+
+  it("reports a payment whose captured sum differs from its capture rows", async () => {
+    const report = await auditBroken(
+      `update payment_captures set amount_minor = amount_minor - 1 where payment_id = '${ids.partlyCaptured}'`,
+      `update payment_captures set amount_minor = amount_minor + 1 where payment_id = '${ids.partlyCaptured}'`,
+    );
+    expect(subjectsOf(report, "payment_amounts")).toEqual([ids.partlyCaptured]);
+  });
+
+  // A payment moved by hand to a state its sums or history do not allow.
+  it.each([
+    { what: "refunded money in SUCCEEDED", payment: "partlyRefunded", from: "PARTIALLY_REFUNDED", to: "SUCCEEDED", invariant: "payment_state_agrees_with_sums" },
+    { what: "a fully refunded payment in PARTIALLY_REFUNDED", payment: "refunded", from: "REFUNDED", to: "PARTIALLY_REFUNDED", invariant: "payment_state_agrees_with_sums" },
+    { what: "a released payment back in PRE_AUTHORIZED", payment: "released", from: "CANCELED", to: "PRE_AUTHORIZED", invariant: "terminal_states_never_left" },
+  ] as const)("reports $what under $invariant", async ({ payment, from, to, invariant }) => {
+    const report = await auditBroken(
+      `update payments set state = '${to}' where id = '${ids[payment]}'`,
+      `update payments set state = '${from}' where id = '${ids[payment]}'`,
+    );
+    expect(subjectsOf(report, invariant)).toEqual([ids[payment]]);
+  });
+
+  it("reports an event history that leaves a failed payment", async () => {
+    const report = await auditBroken(
+      `insert into notifications (id, service_id, payment_id, type, payload, status)
+       select 'msg_ZZZZZZZZZZZZZZZZZZZZZZZZZZ', service_id, payment_id, 'payment.succeeded',
+              json_build_object('data', json_build_object('statusCode', 2, 'remoteStatusCode', 2)), 'undeliverable'
+       from notifications where payment_id = '${ids.failed}'`,
+      `delete from notifications where id = 'msg_ZZZZZZZZZZZZZZZZZZZZZZZZZZ'`,
+    );
+    expect(subjectsOf(report, "terminal_states_never_left")).toContain(ids.failed);
+    expect(subjectsOf(report, "one_event_per_state_change")).toEqual([ids.failed]);
+  });
+
+  it("reports a state change with two events and one without its event", async () => {
+    const db = await getDb();
+    const [event] = (await db.execute(
+      sql`select id from notifications where payment_id = ${ids.direct}`,
+    )) as unknown as { id: string }[];
+    const report = await auditBroken(
+      `insert into notifications (id, service_id, payment_id, type, payload, status)
+         select id || 'X', service_id, payment_id, type, payload, 'undeliverable' from notifications where payment_id = '${ids.direct}';
+       update notifications set payment_id = null, type = 'payment.moved' where payment_id = '${ids.partlyCaptured}' and type = 'payment.captured'`,
+      `delete from notifications where id = '${event!.id}X';
+       update notifications set payment_id = '${ids.partlyCaptured}', type = 'payment.captured' where type = 'payment.moved'`,
+    );
+    expect(subjectsOf(report, "one_event_per_state_change").sort()).toEqual([ids.direct, ids.partlyCaptured].sort());
+  });
+
+  it("reports a wallet account whose balance is not its opening plus its entries", async () => {
+    const db = await getDb();
+    const [account] = (await db.execute(
+      sql`select account_id from wallet_entries where payment_id = ${ids.direct}`,
+    )) as unknown as { account_id: string }[];
+    const report = await auditBroken(
+      `update wallet_accounts set balance_minor = balance_minor + 1 where id = '${account!.account_id}'`,
+      `update wallet_accounts set balance_minor = balance_minor - 1 where id = '${account!.account_id}'`,
+    );
+    expect(subjectsOf(report, "wallet_account_ledger")).toEqual([account!.account_id]);
+  });
+
+  it("reports a wallet account holding more than its open holds", async () => {
+    const report = await auditBroken(
+      `update wallet_holds set status = 'active', closed_at = null where payment_id = '${ids.released}'`,
+      `update wallet_holds set status = 'released', closed_at = now() where payment_id = '${ids.released}'`,
+    );
+    expect(subjectsOf(report, "wallet_account_ledger")).toHaveLength(1);
+    expect(subjectsOf(report, "wallet_books_agree_with_payment")).toEqual([ids.released]);
+  });
+
+  it("reports a wallet payment whose debit differs from what the payment captured", async () => {
+    const report = await auditBroken(
+      `update wallet_entries set balance_delta_minor = balance_delta_minor + 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
+      `update wallet_entries set balance_delta_minor = balance_delta_minor - 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
+    );
+    expect(subjectsOf(report, "wallet_books_agree_with_payment")).toEqual([ids.direct]);
+  });
+
+  it("reports a card payment whose provider intent disagrees with it", async () => {
+    const report = await auditBroken(
+      `update card_provider_payment_intents set amount_refunded_minor = 0 where idempotency_key = 'payment:${ids.card}'`,
+      `update card_provider_payment_intents pi set amount_refunded_minor =
+         (select sum(amount_minor) from card_provider_refunds r where r.payment_intent_id = pi.id)
+       where idempotency_key = 'payment:${ids.card}'`,
+    );
+    expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.card]);
+  });
+
+  it("reports an event past its retry schedule with no final outcome, and a delivery without a 2xx", async () => {
+    const db = await getDb();
+    const [pending] = (await db.execute(
+      sql`select id, status from notifications where payment_id = ${ids.refunded} order by id limit 1`,
+    )) as unknown as { id: string; status: string }[];
+    const report = await auditBroken(
+      `update notifications set status = 'pending', created_at = created_at - interval '1 hour' where id = '${pending!.id}';
+       update notifications set status = 'delivered', delivered_at = now() where payment_id = '${ids.failed}'`,
+      `update notifications set status = '${pending!.status}', created_at = created_at + interval '1 hour' where id = '${pending!.id}';
+       update notifications set status = 'undeliverable', delivered_at = null where payment_id = '${ids.failed}'`,
+    );
+    const failedEvent = (await db.execute(sql`select id from notifications where payment_id = ${ids.failed}`)) as unknown as { id: string }[];
+    expect(subjectsOf(report, "events_within_retry_schedule").sort()).toEqual([pending!.id, failedEvent[0]!.id].sort());
+  });
+
+  it("reports a provider operation left unsettled past the reconciliation bound", async () => {
+    const db = await getDb();
+    // Until the provider_operations migration lands the check is skipped; this file's own
+    // database then gets a table of the same shape so the check is exercised either way.
+    await db.execute(sql`create table if not exists provider_operations (
+      id text primary key, payment_id uuid, provider text not null, kind text not null, amount_minor bigint,
+      status text not null default 'pending', attempts integer not null default 0,
+      next_attempt_at timestamptz not null, created_at timestamptz not null default now())`);
+    const report = await auditBroken(
+      `insert into provider_operations (id, payment_id, provider, kind, status, next_attempt_at, created_at)
+       values ('op_stale', '${ids.card}', 'card', 'refund', 'unknown', now(), now() - interval '1 hour'),
+              ('op_fresh', '${ids.direct}', 'wallet', 'charge', 'pending', now(), now())`,
+      `delete from provider_operations where id in ('op_stale', 'op_fresh')`,
+    );
+    expect(subjectsOf(report, "provider_operations_settled")).toEqual(["op_stale"]);
+    expect(report.results.filter((result) => result.violations?.length).map((result) => result.name)).toEqual([
+      "provider_operations_settled",
+    ]);
+  });
+});
