@@ -19,9 +19,19 @@ const configSchema = z
     GATEWAY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // Real provider settings; production refuses to start without them.
-    WALLET_PROVIDER_URL: z.url().optional(),
-    WALLET_PROVIDER_API_KEY: z.string().min(1).optional(),
+    // The wallet service (docs/wallet-protocol.openapi.yaml): its base URL and the Standard
+    // Webhooks secret both sides sign with. The sandbox serves its own wallet without them.
+    WALLET_PROVIDER_URL: z.url({ protocol: /^https?$/ }).optional(),
+    WALLET_PROVIDER_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, "must be a Standard Webhooks secret: whsec_ and 24+ bytes of base64")
+      .optional(),
+    // How long one wallet call may take before its outcome counts as unknown.
+    WALLET_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     CARD_PROVIDER_SECRET_KEY: z.string().min(1).optional(),
+    // Where the Stripe adapter sends its requests: unset is Stripe itself (api.stripe.com) in
+    // production; in the sandbox, setting it runs the Stripe adapter against that simulator.
+    CARD_PROVIDER_API_URL: z.url().optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z
@@ -37,7 +47,7 @@ const configSchema = z
       "GATEWAY_SECRET",
       "PUBLIC_BASE_URL",
       "WALLET_PROVIDER_URL",
-      "WALLET_PROVIDER_API_KEY",
+      "WALLET_PROVIDER_SECRET",
       "CARD_PROVIDER_SECRET_KEY",
     ] as const) {
       if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when APP_ENV=production" });

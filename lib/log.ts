@@ -39,7 +39,13 @@ const REDACTED_FIELDS = [
   "cookie",
   "GATEWAY_SECRET",
   "CARD_PROVIDER_SECRET_KEY",
-  "WALLET_PROVIDER_API_KEY",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "secretKey",
+  "secretKeySealed",
+  "webhookSecretSealed",
+  "client_secret",
+  "WALLET_PROVIDER_SECRET",
   "DATABASE_URL",
   "REDIS_URL",
 ];
@@ -58,7 +64,7 @@ const CREDENTIAL_SHAPES: [RegExp, string][] = [
   // Payment client secret: keep the payment id, which support needs and which is no credential.
   [/(pa_[0-9a-f-]{36}_secret_)[0-9a-f]+/gi, `$1${CENSOR}`],
   // Customer access and refresh tokens, webhook secrets, publishable keys.
-  [/\b(cat_|crt_|whsec_|pk_service_)[A-Za-z0-9+/=_-]+/g, `$1${CENSOR}`],
+  [/\b(cat_|crt_|whsec_|pk_service_|sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9+/=_-]+/g, `$1${CENSOR}`],
   // Any bearer credential (client_auth's base64 pair, a publishable key, a token).
   [/\b(Bearer\s+)[^\s"\\]+/gi, `$1${CENSOR}`],
   // A client secret as issued: 32 random bytes in unpadded base64url, 43 characters.

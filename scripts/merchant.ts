@@ -6,6 +6,7 @@ import { listMerchants } from "../lib/merchants/list-merchants";
 import { onboardMerchant } from "../lib/merchants/onboard-merchant";
 import { onboardMerchantInput } from "../lib/merchants/onboard-merchant.schema";
 import { rotateClientSecret } from "../lib/merchants/rotate-client-secret";
+import { cardAccountKeysInput, setCardProviderAccount } from "../lib/providers/card/card-provider-accounts";
 import { updateMerchant } from "../lib/merchants/update-merchant";
 import { updateMerchantInput } from "../lib/merchants/update-merchant.schema";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
@@ -27,6 +28,10 @@ const COMMANDS = {
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   "rotate-secret": `npm run merchant -- rotate-secret --client-id <id> [--json]
     Makes a new client secret; the old one stops working at once.`,
+  "card-keys": `STRIPE_SECRET_KEY=sk_... STRIPE_WEBHOOK_SECRET=whsec_... \\
+    npm run merchant -- card-keys --client-id <id> --country <alpha-3> --publishable-key <pk_...> [--json]
+    Sets the service's Stripe keys for one country. The two secrets are read from the
+    environment (never the command line), stored encrypted and never printed.`,
 } as const;
 type Command = keyof typeof COMMANDS;
 
@@ -46,6 +51,10 @@ const FLAG_OF_FIELD: Record<string, string> = {
   cardProviderPublishableKey: "--card-provider-key",
   clientId: "--client-id",
   rotateWebhookSecret: "--rotate-webhook-secret",
+  country: "--country",
+  publishableKey: "--publishable-key",
+  secretKey: "STRIPE_SECRET_KEY",
+  webhookSecret: "STRIPE_WEBHOOK_SECRET",
 };
 
 async function main(argv: string[]) {
@@ -63,6 +72,7 @@ async function main(argv: string[]) {
       "card-provider-key": { type: "string" },
       "client-id": { type: "string" },
       "rotate-webhook-secret": { type: "boolean", default: false },
+      "publishable-key": { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -97,6 +107,16 @@ async function main(argv: string[]) {
           rotateWebhookSecret: values["rotate-webhook-secret"],
         })
       : undefined;
+  const cardKeys =
+    command === "card-keys"
+      ? cardAccountKeysInput.parse({
+          clientId: values["client-id"] ?? "",
+          country: countries?.[0] ?? "",
+          publishableKey: values["publishable-key"] ?? "",
+          secretKey: process.env.STRIPE_SECRET_KEY ?? "",
+          webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? "",
+        })
+      : undefined;
   const db = await getDb();
   try {
     switch (command) {
@@ -116,6 +136,9 @@ async function main(argv: string[]) {
       }
       case "list":
         print(await listMerchants(db), values.json, "Merchants:");
+        return;
+      case "card-keys":
+        print(await setCardProviderAccount(db, cardKeys!), values.json, "Card provider keys set (secrets stored encrypted):");
         return;
       case "rotate-secret": {
         print(await rotateClientSecret(db, values["client-id"]!), values.json, "New client secret (shown this once):");

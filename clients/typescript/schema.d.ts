@@ -899,7 +899,11 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
             };
         };
-        /** @description `service_unavailable`: The database cannot be reached right now: nothing was done. Retry after `Retry-After` seconds (same Idempotency-Key). */
+        /**
+         * @description `provider_unavailable`: The wallet or card provider failed or did not answer in time; the operation is recorded and finished by reconciliation, never applied twice. Retry after `Retry-After` seconds with the same Idempotency-Key to get the final outcome (also notified, and shown by check).
+         *
+         *     `service_unavailable`: The database cannot be reached right now: nothing was done. Retry after `Retry-After` seconds (same Idempotency-Key).
+         */
         Error503: {
             /** @constant */
             code: 503;
@@ -909,7 +913,7 @@ export interface components {
             message: string;
             error: {
                 /** @enum {string} */
-                name: "service_unavailable";
+                name: "provider_unavailable" | "service_unavailable";
                 /** @description Same as the `x-request-id` header. */
                 requestId: string;
                 /** @description validation_error: one entry per failing rule. */
@@ -990,7 +994,7 @@ export interface components {
          *
          *     `invalid_state`: The payment's state does not allow this (capture of a DIRECT or non-reserved payment, refund of an uncaptured one, proceed of a processed one, a second capture or release, a wallet method where only cards are offered).
          *
-         *     `request_in_progress`: The same Idempotency-Key is still being processed: retry a little later with the same key.
+         *     `request_in_progress`: The same Idempotency-Key is still being processed, or another provider operation on this payment (capture, release, refund) is still being completed: retry a little later (`Retry-After` when given).
          */
         Error409: {
             /** @constant */
@@ -3160,7 +3164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
-            /** @description `service_unavailable` (see the Errors table). */
+            /** @description `provider_unavailable`, `service_unavailable` (see the Errors table). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3458,7 +3462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
-            /** @description `service_unavailable` (see the Errors table). */
+            /** @description `provider_unavailable`, `service_unavailable` (see the Errors table). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3607,7 +3611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
-            /** @description `service_unavailable` (see the Errors table). */
+            /** @description `provider_unavailable`, `service_unavailable` (see the Errors table). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3905,7 +3909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
-            /** @description `service_unavailable` (see the Errors table). */
+            /** @description `provider_unavailable`, `service_unavailable` (see the Errors table). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4052,7 +4056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error500"];
                 };
             };
-            /** @description `service_unavailable` (see the Errors table). */
+            /** @description `provider_unavailable`, `service_unavailable` (see the Errors table). */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -57,6 +57,8 @@ export function errorNamesOf(operation: Operation): ErrorName[] {
   if (operation.idempotent) {
     names.add("request_in_progress");
     names.add("idempotency_conflict");
+    // The idempotent operations are those that move money at a provider (contract 12).
+    names.add("provider_unavailable");
   }
   if (operation.sandboxOnly) names.add("not_found");
   names.add("method_not_allowed");

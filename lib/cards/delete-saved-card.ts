@@ -4,7 +4,8 @@ import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
 import { savedCards } from "../db/schema";
 import { ApiError } from "../http/api-error";
-import { cardProvider } from "../providers/card/card-provider";
+import "../payments/card-operations";
+import { beginProviderOperation, completeProviderOperation, operationId } from "../provider-operations";
 import { findSavedCard } from "./list-saved-cards";
 
 /**
@@ -15,7 +16,7 @@ import { findSavedCard } from "./list-saved-cards";
 export async function deleteSavedCard(db: Db, options: { principal: UserPrincipal; cardId: string }): Promise<void> {
   const { principal } = options;
   const now = serviceClock(principal.service).now();
-  await db.transaction(async (tx) => {
+  const detach = await db.transaction(async (tx) => {
     const card = await findSavedCard(tx, {
       serviceId: principal.service.id,
       customerId: principal.customerId,
@@ -29,6 +30,16 @@ export async function deleteSavedCard(db: Db, options: { principal: UserPrincipa
       .returning({ id: savedCards.id });
     // A parallel delete got there first: the card is gone either way, as this caller asked.
     if (!deleted) throw new ApiError("not_found", "No such card.");
-    await cardProvider().detachPaymentMethod(tx, { id: card.providerPaymentMethodId });
+    // The provider forgets the token after this commits; recorded first so it is never lost.
+    return beginProviderOperation(tx, {
+      id: operationId(`card-detach:${card.id}`),
+      paymentId: null,
+      provider: "card",
+      kind: "detach",
+      // A saved card belongs to the service's provider account; the adapter picks it by service.
+      request: { providerPaymentMethodId: card.providerPaymentMethodId, account: { serviceId: principal.service.id, country: principal.service.countries[0] ?? "" } },
+    });
   });
+  // The card is gone for the customer either way; an unreachable provider is asked again by reconciliation.
+  await completeProviderOperation(db, detach).catch(() => undefined);
 }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getConfig } from "../config";
+import { markTransactions } from "../provider-operations/transaction-guard";
 import { lockPgliteDirectory } from "./pglite-lock";
 import * as schema from "./schema";
 
@@ -44,7 +45,7 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDir: s
       prepare: true,
       debug: (_connection, query) => notifyQuery(query),
     });
-    const db = drizzle({ client: sql, schema }) as unknown as Db;
+    const db = markTransactions(drizzle({ client: sql, schema }) as unknown as Db);
     const lock = await sql.reserve();
     try {
       await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
@@ -69,7 +70,7 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDir: s
   const db = drizzle({ client, schema, logger: { logQuery: (query) => notifyQuery(query) } });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
-    db: db as unknown as Db,
+    db: markTransactions(db as unknown as Db),
     driver: "pglite",
     close: async () => {
       await client.close();

@@ -38,6 +38,9 @@ export function walletAppMode(payment: { state: PaymentState; expired: boolean; 
     case "declined":
     case "rejected":
       return payment.qrStatus;
+    // Withdrawn by the gateway: only an expired payment's request is.
+    case "canceled":
+      return "expired";
     case "pending":
       switch (payment.state) {
         case "PROCESSING":

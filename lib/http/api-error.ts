@@ -16,6 +16,7 @@ export const errorStatus = {
   idempotency_conflict: 422,
   rate_limited: 429,
   internal_error: 500,
+  provider_unavailable: 503,
   service_unavailable: 503,
 } as const;
 

@@ -4,7 +4,7 @@ import { requestIdFor } from "./request-id";
 import { errorNameOf } from "./respond";
 
 /**
- * The access line names fixed fields that hold no credential (method, path, status, duration,
+ * The access line names fixed fields that hold no credential (method, path, status, error name, duration,
  * and the context's request id, auth mode and service), so it skips the field redaction that
  * would cost most of its time (about 0.2 ms a line); the scrub of every written line still runs.
  */

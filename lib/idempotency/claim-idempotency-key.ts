@@ -23,6 +23,11 @@ export type BeforeCommit<R> = (tx: Db, result: R) => Promise<void>;
 export interface IdempotencyScope {
   /** A hook for the domain operation; undefined when the request carries no key. */
   remember<R>(render: (result: R) => { data: unknown; message: string; status?: number }): BeforeCommit<R> | undefined;
+  /**
+   * Names this request's key (caller, endpoint, key) for a provider operation, so a retry of a
+   * request that answered 503 provider_unavailable finds the same operation; undefined without a key.
+   */
+  operationKey?: string;
 }
 
 export type IdempotencyClaim =
@@ -66,7 +71,7 @@ export async function claimIdempotencyKey(
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const now = clock.now();
     const claimed = await insertClaim(db, scope, now);
-    if (claimed) return ownedClaim(claimed.id, options.defaultStatus);
+    if (claimed) return ownedClaim(claimed.id, options.defaultStatus, `${scope.callerKey}|${scope.endpoint}|${scope.key}`);
 
     const [existing] = await db
       .select()
@@ -131,7 +136,7 @@ async function insertClaim(
   return row ?? null;
 }
 
-function ownedClaim(id: string, defaultStatus: number): IdempotencyClaim {
+function ownedClaim(id: string, defaultStatus: number, operationKey: string): IdempotencyClaim {
   let rememberedInTransaction = false;
   const store = async (db: Db, response: RememberedResponse) =>
     db
@@ -146,6 +151,7 @@ function ownedClaim(id: string, defaultStatus: number): IdempotencyClaim {
   return {
     kind: "owned",
     scope: {
+      operationKey,
       remember: (render) => async (tx, result) => {
         const rendered = render(result);
         await store(tx, { status: rendered.status ?? defaultStatus, message: rendered.message, data: rendered.data });

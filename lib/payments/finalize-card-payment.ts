@@ -1,17 +1,27 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
-import { cardPayments, paymentCaptures, savedCards } from "../db/schema";
+import { cardPayments, paymentCaptures, payments, savedCards } from "../db/schema";
 import { ApiError } from "../http/api-error";
 import type { BeforeCommit } from "../idempotency/claim-idempotency-key";
+import { logger } from "../log";
+import {
+  beginProviderOperation,
+  completeProviderOperation,
+  findProviderOperation,
+  operationId,
+  providerUnavailable,
+  type ProviderOperationRow,
+} from "../provider-operations";
 import { cardProvider } from "../providers/card/card-provider";
-import type { ProviderErrorCode, ProviderPaymentIntent } from "../providers/card/port";
+import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "../providers/card/port";
+import "./card-operations";
 import { applyTransition } from "./apply-transition";
 import { expirePayment } from "./expire-payment";
 import type { CardFinalizeOutcome } from "./finalize-card-payment.schema";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import { intentExpired, isPastGrace } from "./payment-expiry";
-import { lockPaymentWithService, type PaymentRow } from "./payment-record";
+import { isPaymentId, lockPaymentWithService, type PaymentRow } from "./payment-record";
 import { checkStatusCode } from "./payment-state";
 
 type Settled =
@@ -43,16 +53,31 @@ export async function finalizeCardPayment(
   },
 ): Promise<CardFinalizeOutcome> {
   const provider = cardProvider();
+  if (!isPaymentId(options.paymentId)) throw noSuchIntent();
+  const [known] = await db
+    .select({ providerIntentId: cardPayments.providerIntentId, serviceId: payments.serviceId, country: payments.country })
+    .from(cardPayments)
+    .innerJoin(payments, eq(payments.id, cardPayments.paymentId))
+    .where(eq(cardPayments.paymentId, options.paymentId));
+  if (!known || known.providerIntentId !== options.paymentIntentId) throw noSuchIntent();
+  const account = { serviceId: known.serviceId, country: known.country };
+  // Asked before the payment is locked (no provider call inside a transaction). The gateway's own
+  // changes of the intent (capture, cancel, refund) only run once finalize has settled, so what
+  // was read here is what the settle below acts on; a later finalize answers the first outcome.
+  const intent = await askProvider(() => provider.retrievePaymentIntent(db, { id: known.providerIntentId, account }));
+  if (!intent || intent.metadata.paymentId !== options.paymentId) throw noSuchIntent();
+  const method =
+    intent.setupFutureUsage && intent.paymentMethodId
+      ? await askProvider(() => provider.retrievePaymentMethod(db, { id: intent.paymentMethodId!, account }))
+      : null;
+  const followUps: ProviderOperationRow[] = [];
   const settled = await db.transaction(async (tx): Promise<Settled> => {
     const row = await lockPaymentWithService(tx, options.paymentId);
     if (!row) throw noSuchIntent();
     const { payment } = row;
     const now = serviceClock(row.service).now();
     const [card] = await tx.select().from(cardPayments).where(eq(cardPayments.paymentId, payment.id));
-    if (!card || card.providerIntentId !== options.paymentIntentId) throw noSuchIntent();
-    // Read under the payment's lock: every change of this intent the gateway makes holds it too.
-    const intent = await provider.retrievePaymentIntent(tx, { id: card.providerIntentId });
-    if (!intent || intent.metadata.paymentId !== payment.id) throw noSuchIntent();
+    if (!card) throw noSuchIntent();
 
     if (card.finalizedAt) {
       if (options.externalCardId !== null && options.externalCardId !== card.providerPaymentMethodId) throw wrongCard();
@@ -68,7 +93,9 @@ export async function finalizeCardPayment(
         break;
       case "requires_payment_method":
         if (!intent.lastErrorCode) throw new ApiError("invalid_state", "The card payment has not been confirmed with the provider yet.");
-        if (payment.state === "REQUIRES_ACTION") await failPayment(tx, { payment, reason: intent.lastErrorCode, now, intentId: intent.id });
+        if (payment.state === "REQUIRES_ACTION") {
+          followUps.push(await failPayment(tx, { payment, reason: intent.lastErrorCode, now, intentId: intent.id }));
+        }
         return { kind: "declined", reason: intent.lastErrorCode };
       case "requires_action":
         throw new ApiError("invalid_state", "The card payment still awaits the buyer's 3DS verification.");
@@ -80,15 +107,15 @@ export async function finalizeCardPayment(
 
     // The provider has taken or reserved the money from here on.
     if (payment.state !== "REQUIRES_ACTION") {
-      await reverseAtProvider(tx, intent);
+      followUps.push(...(await reverseAtProvider(tx, { payment, intent })));
       return { kind: "reversed", state: payment.state };
     }
     if (isPastGrace(payment, now)) {
       await expirePayment(tx, { payment, now });
-      await reverseAtProvider(tx, intent);
+      followUps.push(...(await reverseAtProvider(tx, { payment, intent })));
       return { kind: "expired" };
     }
-    const savedCardId = await keepCard(tx, { payment, intent, now });
+    const savedCardId = await keepCard(tx, { payment, intent, method, now });
     const updated = await settlePayment(tx, { payment, intent, now });
     await tx
       .update(cardPayments)
@@ -98,6 +125,9 @@ export async function finalizeCardPayment(
     await options.remember?.(tx, outcome);
     return { kind: "done", outcome };
   });
+  // The provider calls the settle decided on, after it committed; one that cannot reach the
+  // provider now stays recorded and the reconciliation job carries it out.
+  for (const operation of followUps) await completeProviderOperation(db, operation).catch(() => undefined);
 
   switch (settled.kind) {
     case "done":
@@ -151,8 +181,11 @@ async function settlePayment(tx: Db, options: { payment: PaymentRow; intent: Pro
  * recently used; a new card the buyer chose to save becomes one saved card per physical card
  * (the provider's fingerprint), however many payments save it.
  */
-async function keepCard(tx: Db, options: { payment: PaymentRow; intent: ProviderPaymentIntent; now: Date }): Promise<string | null> {
-  const { payment, intent, now } = options;
+async function keepCard(
+  tx: Db,
+  options: { payment: PaymentRow; intent: ProviderPaymentIntent; method: ProviderPaymentMethod | null; now: Date },
+): Promise<string | null> {
+  const { payment, intent, method, now } = options;
   if (!intent.paymentMethodId) return null;
   const [used] = await tx
     .update(savedCards)
@@ -168,7 +201,6 @@ async function keepCard(tx: Db, options: { payment: PaymentRow; intent: Provider
   if (used) return used.id;
   if (!intent.setupFutureUsage) return null;
 
-  const method = await cardProvider().retrievePaymentMethod(tx, { id: intent.paymentMethodId });
   if (!method || method.detached) return null;
   const [saved] = await tx
     .insert(savedCards)
@@ -202,21 +234,45 @@ const FAILURES: Record<ProviderErrorCode, { failureReason: string; status: strin
 
 /**
  * Contract section 9: a declined card, insufficient funds or a failed 3DS challenge reject
- * the payment (3). The provider intent is canceled with it, so no later confirmation of the
- * same intent can take money for a payment that has already failed.
+ * the payment (3). The provider intent is canceled with it (recorded here, called after the
+ * commit), so no later confirmation of the same intent can take money for a failed payment.
  */
 async function failPayment(tx: Db, options: { payment: PaymentRow; reason: ProviderErrorCode; now: Date; intentId: string }) {
   await applyTransition(tx, { payment: options.payment, event: "fail", now: options.now, changes: FAILURES[options.reason] });
-  await cardProvider().cancelPaymentIntent(tx, { id: options.intentId });
+  return recordOnce(tx, { payment: options.payment, purpose: "fail", kind: "cancel", request: { providerIntentId: options.intentId } });
 }
 
 /** Gives back what the provider took or reserved for a payment that cannot accept it any more. */
-async function reverseAtProvider(tx: Db, intent: ProviderPaymentIntent) {
-  const provider = cardProvider();
+async function reverseAtProvider(tx: Db, options: { payment: PaymentRow; intent: ProviderPaymentIntent }): Promise<ProviderOperationRow[]> {
+  const { payment, intent } = options;
   if (intent.status === "requires_capture") {
-    await provider.cancelPaymentIntent(tx, { id: intent.id });
-    return;
+    return [await recordOnce(tx, { payment, purpose: "reversal", kind: "cancel", request: { providerIntentId: intent.id } })];
   }
   const remaining = intent.amountReceivedMinor - intent.amountRefundedMinor;
-  if (intent.status === "succeeded" && remaining > 0) await provider.refundPaymentIntent(tx, { id: intent.id, amountMinor: remaining });
+  if (intent.status !== "succeeded" || remaining <= 0) return [];
+  const request = { providerIntentId: intent.id, reversal: true };
+  return [await recordOnce(tx, { payment, purpose: "reversal", kind: "refund", amountMinor: remaining, request })];
+}
+
+/** One operation per payment and purpose, however many finalizes and events race to record it. */
+async function recordOnce(
+  tx: Db,
+  options: { payment: PaymentRow; purpose: string; kind: string; amountMinor?: number; request: Record<string, unknown> },
+): Promise<ProviderOperationRow> {
+  const id = operationId(`card-${options.purpose}:${options.payment.id}`);
+  const account = { serviceId: options.payment.serviceId, country: options.payment.country };
+  const existing = await findProviderOperation(tx, id, { paymentId: options.payment.id });
+  if (existing) return existing;
+  return beginProviderOperation(tx, { id, paymentId: options.payment.id, provider: "card", kind: options.kind, amountMinor: options.amountMinor, request: { ...options.request, account } });
+}
+
+/** A provider that cannot be read answers 503 provider_unavailable; its refusals stay as they are. */
+async function askProvider<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    logger.warn({ err: error }, "card provider could not be read");
+    throw providerUnavailable();
+  }
 }

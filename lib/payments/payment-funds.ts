@@ -1,22 +1,30 @@
 import type { Db } from "../db/client";
 import { ApiError } from "../http/api-error";
+import type { ProviderName } from "../provider-operations";
 import { walletProvider } from "../providers/wallet/wallet-provider";
-import { cardFunds } from "./card-funds";
 import type { PaymentRow } from "./payment-record";
 
 /**
- * Money movements after the payment was processed, routed to the provider that holds the
- * funds.
+ * Where a processed payment's money moves. A payment whose provider goes through the
+ * provider-operation boundary (lib/provider-operations: recorded, called outside the
+ * transaction, settled after) answers its provider name; the wallet still moves its funds
+ * inside the payment's transaction (its port takes the transaction) until it moves to the
+ * boundary too.
  */
-function providerOf(payment: PaymentRow) {
+export function operationProviderOf(payment: PaymentRow): ProviderName | null {
   switch (payment.paymentMethodCode) {
-    case "WALLET_V2":
-      return walletProvider();
     case "CARD_PROVIDER":
-      return cardFunds;
+      return "card";
+    case "WALLET_V2":
+      return null;
     default:
       throw new ApiError("invalid_state", `${payment.paymentMethodCode ?? "This payment method"} cannot move funds here.`);
   }
+}
+
+function inTransactionProvider(payment: PaymentRow) {
+  if (operationProviderOf(payment) !== null) throw new Error(`${payment.paymentMethodCode} moves funds through provider operations`);
+  return walletProvider();
 }
 
 const accountOf = (payment: PaymentRow) => ({
@@ -26,13 +34,13 @@ const accountOf = (payment: PaymentRow) => ({
 });
 
 export function captureFunds(tx: Db, payment: PaymentRow, amountMinor: number) {
-  return providerOf(payment).captureHold(tx, { paymentId: payment.id, amountMinor });
+  return inTransactionProvider(payment).captureHold(tx, { paymentId: payment.id, amountMinor });
 }
 
 export function releaseFunds(tx: Db, payment: PaymentRow) {
-  return providerOf(payment).releaseHold(tx, { paymentId: payment.id });
+  return inTransactionProvider(payment).releaseHold(tx, { paymentId: payment.id });
 }
 
 export function refundFunds(tx: Db, payment: PaymentRow, amountMinor: number) {
-  return providerOf(payment).credit(tx, { account: accountOf(payment), paymentId: payment.id, amountMinor });
+  return inTransactionProvider(payment).credit(tx, { account: accountOf(payment), paymentId: payment.id, amountMinor });
 }

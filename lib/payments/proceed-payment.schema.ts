@@ -39,6 +39,8 @@ export interface ProceedContext {
   locale: PageLocale | null;
   now: Date;
   gatewayKey: Buffer;
+  /** What was asked of a provider before the transaction (no provider call runs inside it). */
+  prepared?: PreparedProceed | null;
   /** Facts of this proceed that every outcome writes with its transition. */
   changes: Pick<typeof payments.$inferInsert, "paymentMethodCode" | "platform" | "locale">;
 }
@@ -56,4 +58,9 @@ export interface ProceedOutcome {
 }
 
 /** One per payment method code; runs inside the proceed's transaction. */
+/** The card provider intent created before the proceed's transaction. */
+export interface PreparedProceed {
+  cardIntent?: import("../providers/card/port").ProviderPaymentIntent;
+}
+
 export type ProceedHandler = (tx: Db, context: ProceedContext) => Promise<ProceedOutcome>;

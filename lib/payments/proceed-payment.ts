@@ -17,7 +17,7 @@ import type {
   ProceedPaymentBody,
   ProceedPrincipal,
 } from "./proceed-payment.schema";
-import { proceedWithCard } from "./proceed-with-card";
+import { prepareCardProceed, proceedWithCard } from "./proceed-with-card";
 import { proceedWithWallet } from "./proceed-with-wallet";
 
 /** The handler of each payment method code. */
@@ -45,6 +45,8 @@ export async function proceedPayment(
   const gatewayKey = await getGatewayKey(db);
   const locale = pageLocaleOf(headers["x-locale"]);
 
+  // Provider work a method needs before the payment is locked (never inside the transaction).
+  const prepared = input.paymentMethodCode === "CARD_PROVIDER" ? await prepareCardProceed(db, { principal, paymentId: options.paymentId }) : null;
   const outcome = await db.transaction(async (tx) => {
     const payment = await getPaymentOrThrow(tx, { principal, paymentId: options.paymentId, lock: true });
     if (isExpiredIntent(payment, now) && canTransition(payment.state, "expire")) {
@@ -70,6 +72,7 @@ export async function proceedPayment(
       locale,
       now,
       gatewayKey,
+      prepared,
       changes: { paymentMethodCode: input.paymentMethodCode, platform: headers["x-platform"], locale },
     });
     await options.remember?.(tx, result);

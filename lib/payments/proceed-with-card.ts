@@ -1,5 +1,8 @@
 import { findSavedCard } from "../cards/list-saved-cards";
+import type { Db } from "../db/client";
 import { cardPayments } from "../db/schema";
+import { PROVIDER_CALL_TIMEOUT_MS, ProviderRefusedError, providerUnavailable, withTimeLimit } from "../provider-operations";
+import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { ApiError } from "../http/api-error";
 import { resolveReturnTarget } from "../hosted/resolve-return-target";
 import { logger } from "../log";
@@ -9,12 +12,45 @@ import { applyTransition } from "./apply-transition";
 import { hostedPayUrl } from "./pay-url";
 import { STATUS_TEXT } from "./payment-messages";
 import { checkStatusCode } from "./payment-state";
-import type { ProceedHandler } from "./proceed-payment.schema";
+import type { PreparedProceed, ProceedHandler, ProceedPrincipal } from "./proceed-payment.schema";
+
+/**
+ * Before the proceed's transaction: creates the provider intent of a payment that can still be
+ * proceeded (idempotent on the payment, so a retried proceed gets the same intent). Creating
+ * an intent moves no money; a payment the transaction then refuses leaves an unused intent.
+ * A provider that does not answer makes the proceed answer 503 provider_unavailable.
+ */
+export async function prepareCardProceed(db: Db, options: { principal: ProceedPrincipal; paymentId: string }): Promise<PreparedProceed | null> {
+  const payment = await getPaymentOrThrow(db, { principal: options.principal, paymentId: options.paymentId });
+  if (payment.state !== "CREATED" || payment.transactionType === "QR_CODE") return null;
+  const provider = cardProvider();
+  try {
+    const cardIntent = await withTimeLimit(
+      provider.createPaymentIntent(db, {
+        account: { serviceId: payment.serviceId, country: payment.country },
+        publishableKey: options.principal.service.cardProviderPublishableKey,
+        idempotencyKey: `payment:${payment.id}`,
+        amountMinor: payment.amountMinor,
+        currency: payment.currency,
+        captureMethod: payment.captureMethod === "RESERVATION" ? "manual" : "automatic",
+        customerRef: payment.customerId,
+        metadata: { paymentId: payment.id },
+      }),
+      PROVIDER_CALL_TIMEOUT_MS,
+    );
+    return { cardIntent };
+  } catch (error) {
+    if (error instanceof ProviderRefusedError) throw new ApiError("invalid_state", `The card provider refused the payment (${error.code}).`);
+    logger.warn({ err: error, paymentId: payment.id }, "card provider intent could not be created");
+    throw providerUnavailable();
+  }
+}
 
 /**
  * CARD_PROVIDER: always REQUIRES_ACTION (12) with the hosted card page as payUrl. The provider
- * intent is created now, inside the proceed's transaction, so the page finds it ready; the
- * card itself is entered (or a saved one chosen) on the page and confirmed with the provider.
+ * intent was created just before the transaction (prepareCardProceed), so the page finds it
+ * ready; the card itself is entered (or a saved one chosen) on the page and confirmed with
+ * the provider.
  */
 export const proceedWithCard: ProceedHandler = async (tx, context) => {
   const { payment, principal, input, now, changes } = context;
@@ -32,15 +68,8 @@ export const proceedWithCard: ProceedHandler = async (tx, context) => {
     : null;
   if (input.cardId && !preselected) throw new ApiError("not_found", "No such card.");
 
-  const intent = await cardProvider().createPaymentIntent(tx, {
-    publishableKey: service.cardProviderPublishableKey,
-    idempotencyKey: `payment:${payment.id}`,
-    amountMinor: payment.amountMinor,
-    currency: payment.currency,
-    captureMethod: payment.captureMethod === "RESERVATION" ? "manual" : "automatic",
-    customerRef: payment.customerId,
-    metadata: { paymentId: payment.id },
-  });
+  const intent = context.prepared?.cardIntent;
+  if (!intent) throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
   await tx.insert(cardPayments).values({ paymentId: payment.id, providerIntentId: intent.id, preselectedCardId: preselected?.id ?? null });
 
   const updated = await applyTransition(tx, {

@@ -1,8 +1,10 @@
 import type { Db } from "../db/client";
+import { beginProviderOperation, operationId } from "../provider-operations";
 import { applyTransition } from "./apply-transition";
+import { cardOperationRequest } from "./card-operations";
 import { RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
 import { STATUS_TEXT } from "./payment-messages";
-import { releaseFunds } from "./payment-funds";
+import { operationProviderOf, releaseFunds } from "./payment-funds";
 import type { PaymentRow } from "./payment-record";
 
 /**
@@ -18,9 +20,19 @@ export function isStaleReservation(payment: Pick<PaymentRow, "state" | "authoriz
   );
 }
 
-/** Returns the hold and cancels the payment (10, notified), on a payment the caller has locked. */
+/**
+ * Returns the hold and cancels the payment (10, notified), on a payment the caller has locked.
+ * A provider-held reservation is canceled at the provider by a recorded operation that the
+ * reconciliation job carries out after this transaction commits (never a call inside it).
+ */
 export async function releaseStaleReservation(tx: Db, options: { payment: PaymentRow; now: Date }): Promise<PaymentRow> {
-  await releaseFunds(tx, options.payment);
+  const provider = operationProviderOf(options.payment);
+  if (provider) {
+    const request = await cardOperationRequest(tx, options.payment);
+    await beginProviderOperation(tx, { id: operationId(undefined), paymentId: options.payment.id, provider, kind: "cancel", request, deferred: true });
+  } else {
+    await releaseFunds(tx, options.payment);
+  }
   return applyTransition(tx, {
     payment: options.payment,
     event: "release_stale",

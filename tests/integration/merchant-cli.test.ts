@@ -163,6 +163,38 @@ describe("merchant rotate-secret", () => {
   }, CLI_TIMEOUT);
 });
 
+describe("merchant card-keys", () => {
+  it("sets the Stripe keys of a service and country from the environment, never printing the secrets", async () => {
+    const secretKey = `sk_live_${"a1".repeat(20)}`;
+    const webhookSecret = `whsec_${"b2".repeat(16)}`;
+    const result = await runCli(
+      ["card-keys", "--client-id", merchant.clientId, "--country", "DZA", "--publishable-key", "pk_live_cli123", "--json"],
+      { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    obtainedSecrets.push(secretKey, webhookSecret);
+    expect(JSON.parse(result.stdout)).toEqual({
+      clientId: merchant.clientId,
+      country: "DZA",
+      publishableKey: "pk_live_cli123",
+      secretKey: "set",
+      webhookSecret: "set",
+    });
+    expect(result.stdout + result.stderr).not.toContain(secretKey);
+    expect(result.stdout + result.stderr).not.toContain(webhookSecret);
+  }, CLI_TIMEOUT);
+
+  it("refuses a secret key that is not a Stripe key, naming the variable", async () => {
+    const result = await runCli(["card-keys", "--client-id", merchant.clientId, "--country", "DZA", "--publishable-key", "pk_live_cli123"], {
+      STRIPE_SECRET_KEY: "not-a-key",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("STRIPE_SECRET_KEY");
+    expect(result.stderr).not.toContain("not-a-key");
+  }, CLI_TIMEOUT);
+});
+
 describe("bad input", () => {
   it(
     "exits non-zero with a message naming the flag, prints nothing on stdout, and creates nothing",
@@ -218,8 +250,8 @@ describe("bad input", () => {
 });
 
 describe("storage of onboarding secrets", () => {
-  it("keeps neither the client secrets nor the webhook secret in plaintext in any table", async () => {
-    expect(obtainedSecrets).toHaveLength(3);
+  it("keeps neither the client secrets, the webhook secret nor the Stripe secrets in plaintext in any table", async () => {
+    expect(obtainedSecrets).toHaveLength(5);
     expect(await findStoredPlaintext(obtainedSecrets)).toEqual([]);
   }, CLI_TIMEOUT);
 });

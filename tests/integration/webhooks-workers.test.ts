@@ -185,7 +185,7 @@ describe("webhook worker processes on PostgreSQL", () => {
       GATEWAY_SECRET: Buffer.alloc(32, 7).toString("base64"),
       PUBLIC_BASE_URL: "https://pay.example",
       WALLET_PROVIDER_URL: "https://wallet.example",
-      WALLET_PROVIDER_API_KEY: "wallet-key",
+      WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
       CARD_PROVIDER_SECRET_KEY: "card-key",
     };
     const cases = [

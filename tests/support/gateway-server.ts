@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { toRequest } from "@/lib/http/serve-fetch-on-node";
 
 /**
  * Serves the real `app/api/**​/route.ts` handlers over a real HTTP socket, in the test
@@ -90,22 +91,6 @@ function safeDecode(value: string): string {
   } catch {
     return value;
   }
-}
-
-async function toRequest(incoming: IncomingMessage, baseUrl: string): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
-    else if (value !== undefined) headers.set(name, value);
-  }
-  const hasBody = chunks.length > 0 && incoming.method !== "GET" && incoming.method !== "HEAD";
-  return new Request(new URL(incoming.url ?? "/", baseUrl), {
-    method: incoming.method,
-    headers,
-    body: hasBody ? Buffer.concat(chunks) : undefined,
-  });
 }
 
 async function writeResponse(response: Response, outgoing: ServerResponse) {

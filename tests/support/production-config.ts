@@ -13,7 +13,7 @@ export async function inProduction<T>(body: () => Promise<T>): Promise<T> {
     GATEWAY_SECRET: "x".repeat(44),
     PUBLIC_BASE_URL: "https://pay.example",
     WALLET_PROVIDER_URL: "https://wallet.example",
-    WALLET_PROVIDER_API_KEY: "key",
+    WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
     CARD_PROVIDER_SECRET_KEY: "key",
   });
   try {

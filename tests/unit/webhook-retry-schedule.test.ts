@@ -30,7 +30,7 @@ describe("webhook retry schedule", () => {
       GATEWAY_SECRET: "a".repeat(44),
       PUBLIC_BASE_URL: "https://pay.example",
       WALLET_PROVIDER_URL: "https://wallet.example",
-      WALLET_PROVIDER_API_KEY: "k",
+      WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
       CARD_PROVIDER_SECRET_KEY: "k",
     };
     expect(() => parseConfig({ ...production, WEBHOOK_RETRY_SCHEDULE: "1,2,3" })).toThrow(/24 hours/);

@@ -44,7 +44,7 @@ export const proceedPayment = defineOperation({
   headers: paymentCallHeaders,
   idempotent: "payments.proceed",
   response: proceedResultView,
-  errors: ["not_found", "invalid_state", "intent_expired"],
+  errors: ["not_found", "invalid_state", "intent_expired", "provider_unavailable"],
 });
 
 export const checkPayment = defineOperation({
@@ -76,7 +76,7 @@ export const capturePayment = defineOperation({
   body: capturePaymentBody,
   idempotent: "payments.capture",
   response: captureResultView,
-  errors: ["not_found", "invalid_state", "amount_exceeds_reserved"],
+  errors: ["not_found", "invalid_state", "amount_exceeds_reserved", "provider_unavailable"],
 });
 
 export const releasePayment = defineOperation({
@@ -90,7 +90,7 @@ export const releasePayment = defineOperation({
   body: releasePaymentBody,
   idempotent: "payments.release",
   response: captureResultView,
-  errors: ["not_found", "invalid_state"],
+  errors: ["not_found", "invalid_state", "provider_unavailable"],
 });
 
 export const refundPayment = defineOperation({
@@ -107,7 +107,7 @@ export const refundPayment = defineOperation({
   body: refundPaymentBody,
   idempotent: "payments.refund",
   response: refundResultView,
-  errors: ["not_found", "invalid_state", "amount_exceeds_refundable"],
+  errors: ["not_found", "invalid_state", "amount_exceeds_refundable", "provider_unavailable"],
 });
 
 export const finalizeCardPayment = defineOperation({
@@ -123,5 +123,5 @@ export const finalizeCardPayment = defineOperation({
   body: cardFinalizeBody,
   idempotent: "payments.card_finalize",
   response: cardFinalizeView,
-  errors: ["not_found", "invalid_state", "intent_expired"],
+  errors: ["not_found", "invalid_state", "intent_expired", "provider_unavailable"],
 });

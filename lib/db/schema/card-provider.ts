@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgEnum, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /*
  * The sandbox card provider's own books. They stand for a system outside the gateway: no
@@ -115,4 +115,44 @@ export const cardProviderEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("card_provider_events_pending_idx").on(table.createdAt).where(sql`${table.deliveredAt} IS NULL`)],
+);
+
+/** What the provider answered to a POST with an idempotency key: the same key gets the same answer, never a second change. */
+export const cardProviderIdempotencyKeys = pgTable("card_provider_idempotency_keys", {
+  key: text("key").primaryKey(),
+  operation: text("operation").notNull(),
+  response: jsonb("response").$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A merchant's account at the card provider (Stripe), per service and country: the
+ * publishable key the hosted page uses, and the secret key and webhook signing secret, both
+ * sealed with the gateway key (AES-256-GCM), never stored or shown in clear.
+ */
+export const cardProviderAccounts = pgTable(
+  "card_provider_accounts",
+  {
+    serviceId: text("service_id").notNull(),
+    country: text("country").notNull(),
+    publishableKey: text("publishable_key").notNull(),
+    secretKeySealed: text("secret_key_sealed").notNull(),
+    webhookSecretSealed: text("webhook_secret_sealed").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.serviceId, table.country] })],
+);
+
+/** The provider-side customer (`cus_...`) of a gateway customer in one account, created once. */
+export const cardProviderCustomers = pgTable(
+  "card_provider_customers",
+  {
+    serviceId: text("service_id").notNull(),
+    country: text("country").notNull(),
+    customerId: text("customer_id").notNull(),
+    providerCustomerId: text("provider_customer_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.serviceId, table.country, table.customerId] })],
 );

@@ -10,3 +10,4 @@ export * from "./rate-limits";
 export * from "./card-provider";
 export * from "./saved-cards";
 export * from "./payment-methods";
+export * from "./provider-operations";

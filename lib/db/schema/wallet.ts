@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
-import { customers } from "./customers";
-import { services } from "./merchants";
-import { payments } from "./payments";
+import { bigint, check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 
 /**
- * The sandbox wallet's ledger. An account keeps its balance and the part of it held by
+ * The wallet is a service of its own (lib/wallet-sandbox), which
+ * may run on a database of its own: its tables name the gateway's service, customer and
+ * payment ids without referencing the gateway's tables.
+ *
+ * The ledger: an account keeps its balance and the part of it held by
  * reservations; every change to either is an entry, so the columns always equal the sums
  * of the entries (a test checks this after every kind of operation).
  */
@@ -13,12 +14,8 @@ export const walletAccounts = pgTable(
   "wallet_accounts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    serviceId: uuid("service_id")
-      .notNull()
-      .references(() => services.id),
-    customerId: uuid("customer_id")
-      .notNull()
-      .references(() => customers.id),
+    serviceId: uuid("service_id").notNull(),
+    customerId: uuid("customer_id").notNull(),
     currency: text("currency").notNull(),
     balanceMinor: bigint("balance_minor", { mode: "number" }).notNull(),
     heldMinor: bigint("held_minor", { mode: "number" }).notNull().default(0),
@@ -42,10 +39,7 @@ export const walletHolds = pgTable(
     accountId: uuid("account_id")
       .notNull()
       .references(() => walletAccounts.id),
-    paymentId: uuid("payment_id")
-      .notNull()
-      .unique()
-      .references(() => payments.id),
+    paymentId: uuid("payment_id").notNull().unique(),
     amountMinor: bigint("amount_minor", { mode: "number" }).notNull(),
     capturedMinor: bigint("captured_minor", { mode: "number" }).notNull().default(0),
     status: walletHoldStatus("status").notNull().default("active"),
@@ -74,7 +68,7 @@ export const walletEntries = pgTable(
     accountId: uuid("account_id")
       .notNull()
       .references(() => walletAccounts.id),
-    paymentId: uuid("payment_id").references(() => payments.id),
+    paymentId: uuid("payment_id"),
     kind: walletEntryKind("kind").notNull(),
     balanceDeltaMinor: bigint("balance_delta_minor", { mode: "number" }).notNull().default(0),
     heldDeltaMinor: bigint("held_delta_minor", { mode: "number" }).notNull().default(0),
@@ -94,10 +88,7 @@ export const otpChallenges = pgTable(
   "otp_challenges",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    paymentId: uuid("payment_id")
-      .notNull()
-      .unique()
-      .references(() => payments.id),
+    paymentId: uuid("payment_id").notNull().unique(),
     codeSalt: text("code_salt").notNull(),
     codeHash: text("code_hash").notNull(),
     attemptsLeft: integer("attempts_left").notNull(),
@@ -110,3 +101,22 @@ export const otpChallenges = pgTable(
   },
   (table) => [check("otp_challenges_attempts", sql`${table.attemptsLeft} >= 0`)],
 );
+
+export const walletOperationStatus = pgEnum("wallet_operation_status", ["succeeded", "refused"]);
+
+/**
+ * The wallet service's memory of every money call by the gateway's idempotency key
+ * (`operationId`): a repeat answers the stored outcome instead of moving money again, and
+ * `GET /v1/operations/{operationId}` reads it. The primary key is what makes a call apply once.
+ */
+export const walletOperations = pgTable("wallet_operations", {
+  operationId: text("operation_id").primaryKey(),
+  kind: text("kind").notNull(),
+  /** SHA-256 of the call's content: the same key with other content is a conflict. */
+  requestHash: text("request_hash").notNull(),
+  paymentId: uuid("payment_id").notNull(),
+  status: walletOperationStatus("status").notNull(),
+  /** The answer given, as the protocol's Operation object. */
+  response: jsonb("response").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

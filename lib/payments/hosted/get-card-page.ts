@@ -39,6 +39,7 @@ export async function getCardPage(db: Db, options: { paymentId: string; token: s
     .select({
       serviceId: payments.serviceId,
       customerId: payments.customerId,
+      country: payments.country,
       publishableKey: services.cardProviderPublishableKey,
       card: cardPayments,
     })
@@ -56,13 +57,14 @@ export async function getCardPage(db: Db, options: { paymentId: string; token: s
     ? await findSavedCard(db, { ...owner, cardId: row.card.preselectedCardId })
     : null;
   const awaitingCard = payment.state === "REQUIRES_ACTION" && !payment.expired;
-  const intent = awaitingCard ? await cardProvider().retrievePaymentIntent(db, { id: row.card.providerIntentId }) : null;
+  const account = { serviceId: row.serviceId, country: row.country };
+  const intent = awaitingCard ? await cardProvider().retrievePaymentIntent(db, { id: row.card.providerIntentId, account }) : null;
   // A refused card is an answer too: the payment fails with it rather than taking another card.
   const awaitingBuyer =
     (intent?.status === "requires_payment_method" && !intent.lastErrorCode) || intent?.status === "requires_action";
   const confirmation =
     intent && awaitingBuyer
-      ? { ...(await cardProvider().browserConfirmation(db, { intent, publishableKey: row.publishableKey })), paymentIntentId: intent.id }
+      ? { ...(await cardProvider().browserConfirmation(db, { intent, publishableKey: row.publishableKey, account })), paymentIntentId: intent.id }
       : null;
   return {
     payment,

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { CardAccountRef } from "./card-provider-accounts";
 
 /**
  * The card provider as the payment domain sees it, shaped after Stripe-like providers: the
@@ -8,25 +9,26 @@ import type { Db } from "../../db/client";
  * challenge; the gateway then reads the outcome back (finalize, or the provider's signed
  * event) and captures, cancels or refunds on the server.
  *
- * Calls that change the provider receive the caller's transaction: the sandbox adapter keeps
- * its books in the same database, so they commit with the payment change. A remote adapter
- * ignores it and relies on the provider's idempotency keys instead (a retried call after a
- * rolled-back transaction must not charge twice).
+ * The port takes no database transaction: money-moving calls run between the gateway's
+ * transactions (lib/provider-operations records them before and settles them after), carry
+ * an idempotency key, and the same key always gets the same answer without a second change.
+ * The `db` argument is the database handle for adapters that keep their books there (the
+ * sandbox); a call made inside a transaction is refused by the guard (card-provider.ts).
  */
 export interface CardProvider {
   /** Creates the provider intent for one gateway payment; the same idempotencyKey returns the same intent. */
-  createPaymentIntent(tx: Db, request: CreateProviderIntentRequest): Promise<ProviderPaymentIntent>;
-  retrievePaymentIntent(db: Db, request: { id: string }): Promise<ProviderPaymentIntent | null>;
-  retrievePaymentMethod(db: Db, request: { id: string }): Promise<ProviderPaymentMethod | null>;
+  createPaymentIntent(db: Db, request: CreateProviderIntentRequest): Promise<ProviderPaymentIntent>;
+  retrievePaymentIntent(db: Db, request: { id: string; account: CardAccountRef }): Promise<ProviderPaymentIntent | null>;
+  retrievePaymentMethod(db: Db, request: { id: string; account: CardAccountRef }): Promise<ProviderPaymentMethod | null>;
   /** Manual capture of all or part of an authorized intent; the provider releases the rest. */
-  capturePaymentIntent(tx: Db, request: { id: string; amountMinor: number }): Promise<{ capturedMinor: number; releasedMinor: number }>;
+  capturePaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string; account: CardAccountRef }): Promise<{ capturedMinor: number; releasedMinor: number }>;
   /** Cancels an intent; an authorization is released in full. */
-  cancelPaymentIntent(tx: Db, request: { id: string }): Promise<{ releasedMinor: number }>;
-  refundPaymentIntent(tx: Db, request: { id: string; amountMinor: number }): Promise<{ refundId: string }>;
+  cancelPaymentIntent(db: Db, request: { id: string; idempotencyKey: string; account: CardAccountRef }): Promise<{ releasedMinor: number }>;
+  refundPaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string; account: CardAccountRef }): Promise<{ refundId: string }>;
   /** Forgets a saved card at the provider: it can no longer be charged. */
-  detachPaymentMethod(tx: Db, request: { id: string }): Promise<void>;
+  detachPaymentMethod(db: Db, request: { id: string; idempotencyKey: string; account: CardAccountRef }): Promise<void>;
   /** What the hosted card page's script needs to confirm the intent from the browser. */
-  browserConfirmation(db: Db, request: { intent: ProviderPaymentIntent; publishableKey: string }): Promise<BrowserConfirmation>;
+  browserConfirmation(db: Db, request: { intent: ProviderPaymentIntent; publishableKey: string; account: CardAccountRef }): Promise<BrowserConfirmation>;
   /** Checks an inbound event's signature and reads it; null when it is not genuine or too old. */
   verifyEvent(db: Db, request: { rawBody: string; headers: Headers; now: Date }): Promise<ProviderEvent | null>;
 }
@@ -44,6 +46,7 @@ export type ProviderCaptureMethod = "automatic" | "manual";
 export type ProviderErrorCode = "card_declined" | "insufficient_funds" | "authentication_failed";
 
 export interface CreateProviderIntentRequest {
+  account: CardAccountRef;
   /** The merchant account at the provider: its publishable key. */
   publishableKey: string;
   idempotencyKey: string;

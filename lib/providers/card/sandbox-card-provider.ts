@@ -6,6 +6,7 @@ import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import {
   cardProviderEvents,
+  cardProviderIdempotencyKeys,
   cardProviderPaymentIntents,
   cardProviderPaymentMethods,
   cardProviderRefunds,
@@ -196,13 +197,32 @@ function assertOwnOrigin(url: string) {
 }
 
 /**
+ * A POST with an idempotency key, as a real provider keeps it: the first call's answer is
+ * stored with its change in one transaction; the same key again returns that answer and
+ * changes nothing. A refusal is not stored (nothing was applied).
+ */
+async function idempotent<T extends Record<string, unknown>>(db: Db, key: string, operation: string, apply: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`);
+    const [seen] = await tx.select().from(cardProviderIdempotencyKeys).where(eq(cardProviderIdempotencyKeys.key, key));
+    if (seen) {
+      if (seen.operation !== operation) throw new CardProviderError(400, "idempotency_key_in_use", "Keys for idempotent requests can only be used with the same parameters.");
+      return seen.response as T;
+    }
+    const response = await apply(tx);
+    await tx.insert(cardProviderIdempotencyKeys).values({ key, operation, response });
+    return response;
+  });
+}
+
+/**
  * The sandbox provider as a whole: the port the gateway's domain uses, plus the browser API
  * (confirm, 3DS challenge) a real provider would host on its own servers. It only exists in
  * the sandbox; production plugs a real provider into the port.
  */
 export const sandboxCardProvider = {
-  async createPaymentIntent(tx, request) {
-    const [created] = await tx
+  async createPaymentIntent(db, request) {
+    const [created] = await db
       .insert(cardProviderPaymentIntents)
       .values({
         id: providerId("pi"),
@@ -217,7 +237,7 @@ export const sandboxCardProvider = {
       .onConflictDoNothing({ target: cardProviderPaymentIntents.idempotencyKey })
       .returning();
     if (created) return toIntent(created);
-    const [existing] = await tx
+    const [existing] = await db
       .select()
       .from(cardProviderPaymentIntents)
       .where(eq(cardProviderPaymentIntents.idempotencyKey, request.idempotencyKey));
@@ -235,52 +255,58 @@ export const sandboxCardProvider = {
     return row ? toMethod(row) : null;
   },
 
-  async capturePaymentIntent(tx, { id, amountMinor }) {
-    const intent = await lockIntent(tx, id);
-    if (intent.status !== "requires_capture") {
-      throw new CardProviderError(400, "payment_intent_unexpected_state", `This PaymentIntent is ${intent.status}.`);
-    }
-    if (amountMinor <= 0 || amountMinor > intent.amountCapturableMinor) {
-      throw new CardProviderError(400, "amount_too_large", "The capture amount is above the capturable amount.");
-    }
-    await tx
-      .update(cardProviderPaymentIntents)
-      .set({ status: "succeeded", amountCapturableMinor: 0, amountReceivedMinor: amountMinor, updatedAt: new Date() })
-      .where(eq(cardProviderPaymentIntents.id, id));
-    return { capturedMinor: amountMinor, releasedMinor: intent.amountCapturableMinor - amountMinor };
+  capturePaymentIntent(db, { id, amountMinor, idempotencyKey }) {
+    return idempotent(db, idempotencyKey, "capture", async (tx) => {
+      const intent = await lockIntent(tx, id);
+      if (intent.status !== "requires_capture") {
+        throw new CardProviderError(400, "payment_intent_unexpected_state", `This PaymentIntent is ${intent.status}.`);
+      }
+      if (amountMinor <= 0 || amountMinor > intent.amountCapturableMinor) {
+        throw new CardProviderError(400, "amount_too_large", "The capture amount is above the capturable amount.");
+      }
+      await tx
+        .update(cardProviderPaymentIntents)
+        .set({ status: "succeeded", amountCapturableMinor: 0, amountReceivedMinor: amountMinor, updatedAt: new Date() })
+        .where(eq(cardProviderPaymentIntents.id, id));
+      return { capturedMinor: amountMinor, releasedMinor: intent.amountCapturableMinor - amountMinor };
+    });
   },
 
-  async cancelPaymentIntent(tx, { id }) {
-    const intent = await lockIntent(tx, id);
-    if (intent.status === "succeeded" || intent.status === "canceled") {
-      throw new CardProviderError(400, "payment_intent_unexpected_state", `This PaymentIntent is ${intent.status}.`);
-    }
-    await tx
-      .update(cardProviderPaymentIntents)
-      .set({ status: "canceled", amountCapturableMinor: 0, updatedAt: new Date() })
-      .where(eq(cardProviderPaymentIntents.id, id));
-    return { releasedMinor: intent.amountCapturableMinor };
+  cancelPaymentIntent(db, { id, idempotencyKey }) {
+    return idempotent(db, idempotencyKey, "cancel", async (tx) => {
+      const intent = await lockIntent(tx, id);
+      if (intent.status === "succeeded" || intent.status === "canceled") {
+        throw new CardProviderError(400, "payment_intent_unexpected_state", `This PaymentIntent is ${intent.status}.`);
+      }
+      await tx
+        .update(cardProviderPaymentIntents)
+        .set({ status: "canceled", amountCapturableMinor: 0, updatedAt: new Date() })
+        .where(eq(cardProviderPaymentIntents.id, id));
+      return { releasedMinor: intent.amountCapturableMinor };
+    });
   },
 
-  async refundPaymentIntent(tx, { id, amountMinor }) {
-    const intent = await lockIntent(tx, id);
-    if (intent.status !== "succeeded") {
-      throw new CardProviderError(400, "payment_intent_unexpected_state", `This PaymentIntent is ${intent.status}.`);
-    }
-    if (amountMinor <= 0 || intent.amountRefundedMinor + amountMinor > intent.amountReceivedMinor) {
-      throw new CardProviderError(400, "amount_too_large", "The refund is above the amount received.");
-    }
-    const refundId = providerId("re");
-    await tx.insert(cardProviderRefunds).values({ id: refundId, paymentIntentId: id, amountMinor });
-    await tx
-      .update(cardProviderPaymentIntents)
-      .set({ amountRefundedMinor: sql`${cardProviderPaymentIntents.amountRefundedMinor} + ${amountMinor}`, updatedAt: new Date() })
-      .where(eq(cardProviderPaymentIntents.id, id));
-    return { refundId };
+  refundPaymentIntent(db, { id, amountMinor, idempotencyKey }) {
+    return idempotent(db, idempotencyKey, "refund", async (tx) => {
+      const intent = await lockIntent(tx, id);
+      if (intent.status !== "succeeded") {
+        throw new CardProviderError(400, "payment_intent_unexpected_state", `This PaymentIntent is ${intent.status}.`);
+      }
+      if (amountMinor <= 0 || intent.amountRefundedMinor + amountMinor > intent.amountReceivedMinor) {
+        throw new CardProviderError(400, "amount_too_large", "The refund is above the amount received.");
+      }
+      const refundId = providerId("re");
+      await tx.insert(cardProviderRefunds).values({ id: refundId, paymentIntentId: id, amountMinor });
+      await tx
+        .update(cardProviderPaymentIntents)
+        .set({ amountRefundedMinor: sql`${cardProviderPaymentIntents.amountRefundedMinor} + ${amountMinor}`, updatedAt: new Date() })
+        .where(eq(cardProviderPaymentIntents.id, id));
+      return { refundId };
+    });
   },
 
-  async detachPaymentMethod(tx, { id }) {
-    await tx
+  async detachPaymentMethod(db, { id }) {
+    await db
       .update(cardProviderPaymentMethods)
       .set({ customerRef: null, detachedAt: new Date() })
       .where(eq(cardProviderPaymentMethods.id, id));

@@ -2,9 +2,11 @@ import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { getConfig } from "../../config";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
-import { cardProviderEvents } from "../../db/schema";
+import Stripe from "stripe";
+import { cardProviderEvents, cardProviderPaymentIntents } from "../../db/schema";
 import { logger } from "../../log";
 import type { BackgroundJob } from "../../server/background-jobs";
+import { sandboxAccountOf } from "./card-provider-accounts";
 import { SIGNATURE_HEADER, signEvent } from "./sandbox-secrets";
 
 /** The gateway's inbound endpoint for the provider's events (Events 3 of the interface). */
@@ -12,6 +14,15 @@ export const INBOUND_PATH = "/api/v1/webhooks/card-provider";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 const RETRY_DELAYS_MS = [200, 1_000];
+const signer = new Stripe("sk_test_signing_only");
+
+/** Stripe-Signature with the sandbox account's webhook secret (the intent's publishable key names the account). */
+async function stripeSignature(db: Db, gatewayKey: Buffer, paymentIntentId: string, rawBody: string): Promise<string> {
+  const [intent] = await db.select({ accountKey: cardProviderPaymentIntents.accountKey }).from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, paymentIntentId));
+  const secret = sandboxAccountOf(gatewayKey, intent?.accountKey ?? "").webhookSecret;
+  return signer.webhooks.generateTestHeaderString({ payload: rawBody, secret });
+}
+
 /** After this many failed attempts the redelivery job gives up on an event. */
 const MAX_ATTEMPTS = 20;
 
@@ -29,7 +40,12 @@ async function deliverEvent(db: Db, eventId: string): Promise<boolean> {
   try {
     const response = await fetch(`${getConfig().publicBaseUrl}${INBOUND_PATH}`, {
       method: "POST",
-      headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signEvent(gatewayKey, rawBody, new Date()) },
+      headers: {
+        "content-type": "application/json",
+        [SIGNATURE_HEADER]: signEvent(gatewayKey, rawBody, new Date()),
+        // Signed as Stripe signs, for the Stripe adapter the sandbox runs against its simulator.
+        "stripe-signature": await stripeSignature(db, gatewayKey, event.paymentIntentId, rawBody),
+      },
       body: rawBody,
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),

@@ -64,7 +64,8 @@ export interface OtpChallenge {
   resendAvailableAt: Date;
 }
 
-export type QrRequestStatus = "pending" | "approved" | "declined" | "rejected";
+/** canceled: the gateway withdrew the request before an answer (the payment expired). */
+export type QrRequestStatus = "pending" | "approved" | "declined" | "rejected" | "canceled";
 
 export interface QrRequest {
   /** The wallet's order id (check: paymentOrderId). */

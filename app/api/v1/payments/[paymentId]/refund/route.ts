@@ -15,7 +15,7 @@ export const POST = endpoint(
         principal,
         paymentId: params.paymentId ?? "",
         input: body,
-        remember: idempotency.remember(respond),
+        remember: idempotency.remember(respond), operationKey: idempotency.operationKey,
       }),
     ),
 );

@@ -12,7 +12,7 @@ export const POST = endpoint(
   op.capturePayment,
   async ({ db, principal, params, body, idempotency }) =>
     respond(
-      await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, remember: idempotency.remember(respond) }),
+      await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, remember: idempotency.remember(respond), operationKey: idempotency.operationKey }),
     ),
 );
 

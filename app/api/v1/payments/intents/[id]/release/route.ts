@@ -11,7 +11,7 @@ const respond = (payment: PaymentRow) => ({ data: toReleaseResultView(payment), 
 export const POST = endpoint(
   op.releasePayment,
   async ({ db, principal, params, idempotency }) =>
-    respond(await releasePayment(db, { principal, paymentId: params.id ?? "", remember: idempotency.remember(respond) })),
+    respond(await releasePayment(db, { principal, paymentId: params.id ?? "", remember: idempotency.remember(respond), operationKey: idempotency.operationKey })),
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).

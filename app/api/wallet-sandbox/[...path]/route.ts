@@ -1,0 +1,9 @@
+import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
+import { inGatewayWalletHandler } from "@/lib/wallet-sandbox/in-gateway-wallet";
+
+// GET|POST /api/wallet-sandbox/v1/...: the sandbox wallet behind the wallet-service protocol
+// (docs/wallet-protocol.openapi.yaml), in the gateway's process. Sandbox only.
+const serve = sandboxOnly(async (request: Request) => (await inGatewayWalletHandler())(request));
+
+export const GET = serve;
+export const POST = serve;

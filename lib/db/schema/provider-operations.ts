@@ -1,0 +1,49 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { payments } from "./payments";
+
+/** Which provider an operation calls: the card provider or the wallet. */
+export const providerName = pgEnum("provider_name", ["card", "wallet"]);
+
+/**
+ * pending: recorded, the provider may or may not have been called yet; unknown: the call failed
+ * or timed out, so the provider may or may not have applied it; succeeded / failed: settled.
+ */
+export const providerOperationStatus = pgEnum("provider_operation_status", ["pending", "unknown", "succeeded", "failed"]);
+
+/**
+ * One money-moving provider call (lib/provider-operations). Recorded in the transaction that
+ * locks and validates the payment, called after that commits, settled in a second transaction.
+ * The id is the idempotency key the provider receives, so asking again can never apply twice.
+ */
+export const providerOperations = pgTable(
+  "provider_operations",
+  {
+    id: text("id").primaryKey(),
+    paymentId: uuid("payment_id").references(() => payments.id),
+    provider: providerName("provider").notNull(),
+    // charge, confirm, create_intent, capture, cancel, refund, detach, ... (the handler's kind).
+    kind: text("kind").notNull(),
+    amountMinor: bigint("amount_minor", { mode: "number" }),
+    // What the provider call needs besides the key (e.g. the provider intent id); never card data.
+    request: jsonb("request").$type<Record<string, unknown>>().notNull().default({}),
+    status: providerOperationStatus("status").notNull().default("pending"),
+    providerReference: text("provider_reference"),
+    // The provider's failure code, or what settling produced (e.g. the refund row id).
+    resultCode: text("result_code"),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    attempts: integer("attempts").notNull().default(0),
+    // When reconciliation may next ask the provider (a live request owns the operation until then).
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (table) => [
+    // Part of the payment's lock: at most one unsettled money operation per payment.
+    uniqueIndex("provider_operations_one_open_per_payment")
+      .on(table.paymentId)
+      .where(sql`${table.status} IN ('pending', 'unknown')`),
+    index("provider_operations_open_idx").on(table.nextAttemptAt).where(sql`${table.status} IN ('pending', 'unknown')`),
+  ],
+);

@@ -1,0 +1,5 @@
+// The provider-operation boundary (see README "Provider operations"): record, call, settle, reconcile.
+export * from "./provider-operation";
+export * from "./run-provider-operation";
+export * from "./reconcile-provider-operations";
+export { outsideTransactions, isInsideTransaction } from "./transaction-guard";

@@ -1,0 +1,86 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Db } from "../db/client";
+import type { providerOperations } from "../db/schema";
+import type { PaymentRow } from "../payments/payment-record";
+
+export type ProviderOperationRow = typeof providerOperations.$inferSelect;
+export type ProviderName = ProviderOperationRow["provider"];
+
+/** What the provider answered to a successful call. */
+export interface ProviderAnswer {
+  reference: string | null;
+  /** Figures settling needs (e.g. the part of an authorization released by a partial capture). */
+  data?: Record<string, unknown>;
+}
+
+/** The provider could not be reached or did not answer in time: it may or may not have applied the call. */
+export class ProviderUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ProviderUnavailableError";
+  }
+}
+
+/** The provider answered and refused: nothing was applied. */
+export class ProviderRefusedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ProviderRefusedError";
+  }
+}
+
+/**
+ * How one kind of operation calls its provider and settles the payment. Registered once per
+ * (provider, kind); the request path and the reconciliation job both use it, so an operation
+ * left unknown by a crash is finished exactly the way the request would have finished it.
+ */
+export interface ProviderOperationHandler {
+  provider: ProviderName;
+  kind: string;
+  /**
+   * Calls the provider with `operation.id` as its idempotency key. Runs outside any transaction
+   * (the guard refuses otherwise); calling it again with the same operation must be safe.
+   * Throws ProviderRefusedError for a definitive refusal; anything else counts as "unknown".
+   */
+  call(operation: ProviderOperationRow): Promise<ProviderAnswer>;
+  /**
+   * Inside the settle transaction, with the payment locked: the payment change, its ledger
+   * rows and its outbox row. Returns what a replayed request needs (stored as `result`).
+   */
+  settle(tx: Db, context: { operation: ProviderOperationRow; payment: PaymentRow; answer: ProviderAnswer; now: Date }): Promise<Record<string, unknown>>;
+  /** Inside a transaction with the payment locked: what a refusal changes (default: nothing). */
+  fail?(tx: Db, context: { operation: ProviderOperationRow; payment: PaymentRow; code: string; now: Date }): Promise<void>;
+}
+
+const handlers = new Map<string, ProviderOperationHandler>();
+const handlerKey = (provider: string, kind: string) => `${provider}:${kind}`;
+
+export function registerProviderOperation(handler: ProviderOperationHandler): ProviderOperationHandler {
+  handlers.set(handlerKey(handler.provider, handler.kind), handler);
+  return handler;
+}
+
+export function handlerOf(operation: Pick<ProviderOperationRow, "provider" | "kind">): ProviderOperationHandler {
+  const handler = handlers.get(handlerKey(operation.provider, operation.kind));
+  if (!handler) throw new Error(`no provider operation handler for ${operation.provider}:${operation.kind}`);
+  return handler;
+}
+
+/**
+ * The operation id, which is also the provider's idempotency key: derived from the caller's
+ * Idempotency-Key when there is one (so a retry finds the same operation), else random.
+ */
+export function operationId(requestKey: string | undefined): string {
+  if (!requestKey) return `op_${randomUUID().replace(/-/g, "")}`;
+  return `op_${createHash("sha256").update(requestKey).digest("hex").slice(0, 40)}`;
+}
+
+/** How long a provider call may take before the operation is treated as unknown. */
+export const PROVIDER_CALL_TIMEOUT_MS = Number(process.env.PROVIDER_CALL_TIMEOUT_MS ?? 10_000);
+/** How long a request owns a pending operation before reconciliation may take it over. */
+export const OPERATION_LEASE_MS = 30_000;
+/** What a 503 tells the caller to wait before retrying (seconds). */
+export const RETRY_AFTER_SECONDS = 5;

@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { providerOperations } from "../db/schema";
+import { ApiError } from "../http/api-error";
+import { logger } from "../log";
+import type { BackgroundJob } from "../server/background-jobs";
+import { OPERATION_LEASE_MS, type ProviderOperationRow } from "./provider-operation";
+import { completeProviderOperation } from "./run-provider-operation";
+
+const BATCH = 20;
+
+/**
+ * Step (d): finishes operations whose outcome is unknown (time-out, 5xx, reset) or whose
+ * request died between the call and the settle (pending past its lease). Each is claimed for
+ * one lease with SKIP LOCKED (several workers never ask twice at once), then the provider is
+ * asked again with the same idempotency key: it answers what it did, or does it now, once.
+ */
+export async function reconcileProviderOperations(db: Db, options: { now?: Date } = {}): Promise<number> {
+  const now = options.now ?? new Date();
+  const claimed = (await db.execute(sql`
+    UPDATE ${providerOperations}
+    SET next_attempt_at = ${new Date(now.getTime() + OPERATION_LEASE_MS).toISOString()}::timestamptz,
+        updated_at = ${now.toISOString()}::timestamptz
+    WHERE id IN (
+      SELECT id FROM ${providerOperations}
+      WHERE status IN ('pending', 'unknown') AND next_attempt_at <= ${now.toISOString()}::timestamptz
+      ORDER BY next_attempt_at LIMIT ${BATCH}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id`)) as unknown as { id: string }[] | { rows: { id: string }[] };
+  const ids = (Array.isArray(claimed) ? claimed : claimed.rows).map((row) => row.id);
+  let finished = 0;
+  for (const id of ids) {
+    const [operation] = await db.select().from(providerOperations).where(sql`${providerOperations.id} = ${id}`);
+    if (!operation) continue;
+    try {
+      const settled = await completeProviderOperation(db, operation as ProviderOperationRow);
+      logger.info({ operationId: id, kind: operation.kind, status: settled.status }, "provider operation reconciled");
+      finished += 1;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.errorName === "provider_unavailable")) {
+        logger.error({ err: error, operationId: id }, "provider operation reconciliation failed");
+      }
+    }
+  }
+  return finished;
+}
+
+export const providerReconciliationJob: BackgroundJob = {
+  name: "provider-operations-reconciliation",
+  intervalMs: 2_000,
+  run: (db) => reconcileProviderOperations(db),
+};

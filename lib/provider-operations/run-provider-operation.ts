@@ -1,0 +1,206 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { providerOperations } from "../db/schema";
+import { ApiError } from "../http/api-error";
+import { logger } from "../log";
+import { lockPayment } from "../payments/payment-record";
+import {
+  handlerOf,
+  OPERATION_LEASE_MS,
+  PROVIDER_CALL_TIMEOUT_MS,
+  ProviderRefusedError,
+  ProviderUnavailableError,
+  RETRY_AFTER_SECONDS,
+  type ProviderAnswer,
+  type ProviderName,
+  type ProviderOperationRow,
+} from "./provider-operation";
+import { isInsideTransaction, ProviderCallInTransactionError } from "./transaction-guard";
+
+const OPEN = ["pending", "unknown"] as const;
+
+export const isOpen = (operation: Pick<ProviderOperationRow, "status">) => operation.status === "pending" || operation.status === "unknown";
+
+export const providerUnavailable = () =>
+  new ApiError("provider_unavailable", "The payment provider did not answer; the operation will be completed, retry later with the same Idempotency-Key.", undefined, {
+    "Retry-After": String(RETRY_AFTER_SECONDS),
+  });
+
+/**
+ * The operation recorded for this request key, if any (a retry of the same Idempotency-Key
+ * after a 503). The same key on another payment is a reuse with other parameters.
+ */
+export async function findProviderOperation(tx: Db, id: string, options: { paymentId: string }): Promise<ProviderOperationRow | null> {
+  const [row] = await tx.select().from(providerOperations).where(eq(providerOperations.id, id));
+  if (row && row.paymentId !== options.paymentId) {
+    throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with different parameters.");
+  }
+  return row ?? null;
+}
+
+/**
+ * Step (a), inside the transaction that locked and validated the payment: records the pending
+ * operation. An unsettled operation on the same payment is part of the lock: a second money
+ * operation is refused until the first is settled.
+ */
+export async function beginProviderOperation(
+  tx: Db,
+  options: {
+    id: string;
+    paymentId: string | null;
+    provider: ProviderName;
+    kind: string;
+    amountMinor?: number | null;
+    request?: Record<string, unknown>;
+    now?: Date;
+    /** Leave it to reconciliation at once (no request will call the provider). */
+    deferred?: boolean;
+  },
+): Promise<ProviderOperationRow> {
+  const now = options.now ?? new Date();
+  if (options.paymentId) {
+    const [open] = await tx
+      .select({ id: providerOperations.id })
+      .from(providerOperations)
+      .where(and(eq(providerOperations.paymentId, options.paymentId), inArray(providerOperations.status, [...OPEN])));
+    if (open) throw operationInProgress();
+  }
+  const [row] = await tx
+    .insert(providerOperations)
+    .values({
+      id: options.id,
+      paymentId: options.paymentId,
+      provider: options.provider,
+      kind: options.kind,
+      amountMinor: options.amountMinor ?? null,
+      request: options.request ?? {},
+      nextAttemptAt: options.deferred ? now : new Date(now.getTime() + OPERATION_LEASE_MS),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return row!;
+}
+
+export const operationInProgress = () =>
+  new ApiError("request_in_progress", "Another provider operation on this payment is still being completed; retry shortly.", undefined, {
+    "Retry-After": String(RETRY_AFTER_SECONDS),
+  });
+
+/**
+ * Steps (b) and (c): calls the provider with the operation's key under a time limit, outside
+ * any transaction, then settles the payment in a transaction of its own, or records the
+ * refusal. A call that fails or times out leaves the operation `unknown` for reconciliation
+ * and throws 503 provider_unavailable. Returns the settled row (succeeded or failed).
+ */
+export async function completeProviderOperation(db: Db, operation: ProviderOperationRow): Promise<ProviderOperationRow> {
+  if (!isOpen(operation)) return operation;
+  if (isInsideTransaction()) throw new ProviderCallInTransactionError(`provider operation ${operation.kind}`);
+  const handler = handlerOf(operation);
+  let answer: ProviderAnswer;
+  try {
+    answer = await withTimeLimit(handler.call(operation), PROVIDER_CALL_TIMEOUT_MS);
+  } catch (error) {
+    if (error instanceof ProviderRefusedError) return failProviderOperation(db, operation, error.code);
+    await markUnknown(db, operation, error);
+    throw providerUnavailable();
+  }
+  return settleProviderOperation(db, operation, answer);
+}
+
+async function settleProviderOperation(db: Db, operation: ProviderOperationRow, answer: ProviderAnswer) {
+  const handler = handlerOf(operation);
+  return db.transaction(async (tx) => {
+    const payment = operation.paymentId ? await lockPayment(tx, operation.paymentId) : null;
+    const current = await lockOperation(tx, operation.id);
+    if (!isOpen(current)) return current; // Settled meanwhile by reconciliation or a retry.
+    const now = new Date();
+    const result = payment ? await handler.settle(tx, { operation: current, payment, answer, now }) : {};
+    const [settled] = await tx
+      .update(providerOperations)
+      .set({ status: "succeeded", providerReference: answer.reference, result, settledAt: now, updatedAt: now })
+      .where(eq(providerOperations.id, operation.id))
+      .returning();
+    return settled!;
+  });
+}
+
+async function failProviderOperation(db: Db, operation: ProviderOperationRow, code: string) {
+  const handler = handlerOf(operation);
+  return db.transaction(async (tx) => {
+    const payment = operation.paymentId ? await lockPayment(tx, operation.paymentId) : null;
+    const current = await lockOperation(tx, operation.id);
+    if (!isOpen(current)) return current;
+    const now = new Date();
+    if (payment && handler.fail) await handler.fail(tx, { operation: current, payment, code, now });
+    const [failed] = await tx
+      .update(providerOperations)
+      .set({ status: "failed", resultCode: code, settledAt: now, updatedAt: now })
+      .where(eq(providerOperations.id, operation.id))
+      .returning();
+    return failed!;
+  });
+}
+
+async function lockOperation(tx: Db, id: string): Promise<ProviderOperationRow> {
+  const [row] = await tx.select().from(providerOperations).where(eq(providerOperations.id, id)).for("update");
+  if (!row) throw new Error(`provider operation ${id} vanished`);
+  return row;
+}
+
+/** Growing waits between reconciliation attempts: 5 s, 10 s, 20 s, ... at most 10 minutes. */
+export function nextAttemptDelayMs(attempts: number): number {
+  return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
+}
+
+async function markUnknown(db: Db, operation: ProviderOperationRow, error: unknown) {
+  const attempts = operation.attempts + 1;
+  const now = new Date();
+  logger.warn({ operationId: operation.id, kind: operation.kind, provider: operation.provider, err: describe(error) }, "provider call failed; left for reconciliation");
+  await db
+    .update(providerOperations)
+    .set({ status: "unknown", attempts, resultCode: describe(error), nextAttemptAt: new Date(now.getTime() + nextAttemptDelayMs(attempts)), updatedAt: now })
+    .where(and(eq(providerOperations.id, operation.id), inArray(providerOperations.status, [...OPEN])));
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ProviderUnavailableError) return error.message.slice(0, 200);
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 200);
+  return "unknown error";
+}
+
+export async function withTimeLimit<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProviderUnavailableError(`provider call timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export type Begun<T> = { kind: "done"; result: T } | { kind: "operation"; operation: ProviderOperationRow };
+
+/**
+ * The whole boundary for one request: `begin` runs in a transaction that locks the payment,
+ * validates and either finishes without the provider (`done`) or records an operation
+ * (beginProviderOperation, or findProviderOperation for a retry); the provider is then called
+ * outside any transaction and the operation settled; `finish` turns the settled operation
+ * into the answer (a refusal into an ApiError, see refusalError).
+ */
+export async function runProviderOperation<T>(
+  db: Db,
+  options: { begin: (tx: Db) => Promise<Begun<T>>; finish: (db: Db, operation: ProviderOperationRow) => Promise<T> },
+): Promise<T> {
+  const begun = await db.transaction(options.begin);
+  if (begun.kind === "done") return begun.result;
+  const settled = await completeProviderOperation(db, begun.operation);
+  return options.finish(db, settled);
+}
+
+/** The answer to an operation the provider refused. */
+export function refusalError(operation: ProviderOperationRow): ApiError {
+  return new ApiError("invalid_state", `The payment provider refused the ${operation.kind} (${operation.resultCode ?? "refused"}).`);
+}

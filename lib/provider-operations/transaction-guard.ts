@@ -1,0 +1,48 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/*
+ * The rule "no provider call inside a database transaction", checked at run time: every
+ * transaction the gateway opens runs its callback inside `transactionScope` (lib/db/client
+ * wraps `db.transaction`), and every provider port is wrapped by `outsideTransactions`, which
+ * refuses a call made from inside one. tests/integration/provider-operations-guard.test.ts
+ * drives the card flows with the guard on.
+ */
+const transactionScope = new AsyncLocalStorage<true>();
+
+export function runInTransactionScope<T>(callback: () => T): T {
+  return transactionScope.run(true, callback);
+}
+
+export function isInsideTransaction(): boolean {
+  return transactionScope.getStore() === true;
+}
+
+export class ProviderCallInTransactionError extends Error {
+  constructor(what: string) {
+    super(`${what} was called inside a database transaction; provider calls run between transactions.`);
+    this.name = "ProviderCallInTransactionError";
+  }
+}
+
+/** Wraps every method of a provider port so a call made inside a transaction throws. */
+export function outsideTransactions<P extends object>(name: string, port: P): P {
+  return new Proxy(port, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (isInsideTransaction()) throw new ProviderCallInTransactionError(`${name}.${String(property)}`);
+        // The provider's own work (the sandbox keeps its books in this database) is not the caller's transaction.
+        return transactionScope.exit(() => (value as (...a: unknown[]) => unknown).apply(target, args));
+      };
+    },
+  });
+}
+
+/** Wraps `db.transaction` so code inside a transaction is known to be there. */
+export function markTransactions<D extends { transaction: (...args: never[]) => unknown }>(db: D): D {
+  const original = db.transaction.bind(db) as unknown as (callback: (tx: unknown) => unknown, config?: unknown) => unknown;
+  (db as unknown as { transaction: unknown }).transaction = (callback: (tx: unknown) => unknown, config?: unknown) =>
+    original((tx) => runInTransactionScope(() => callback(tx)), config);
+  return db;
+}

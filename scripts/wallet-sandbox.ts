@@ -1,0 +1,41 @@
+// `npm run wallet-sandbox`: the sandbox wallet as a service of its own, speaking the
+// wallet-service protocol (docs/wallet-protocol.openapi.yaml). Point a gateway at it with
+// WALLET_PROVIDER_URL=http://<host>:<port> and the same WALLET_PROVIDER_SECRET.
+import { createServer } from "node:http";
+import { randomBytes } from "node:crypto";
+import { openDatabase } from "../lib/db/client";
+import { serveFetchHandler } from "../lib/http/serve-fetch-on-node";
+import { walletProtocolHandler } from "../lib/wallet-sandbox/serve-wallet-protocol";
+
+async function main() {
+  const port = Number(process.env.WALLET_SANDBOX_PORT ?? 4000);
+  const host = process.env.WALLET_SANDBOX_HOST ?? "127.0.0.1";
+  const publicUrl = (process.env.WALLET_SANDBOX_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  let secret = process.env.WALLET_PROVIDER_SECRET;
+  if (!secret) {
+    secret = `whsec_${randomBytes(32).toString("base64")}`;
+    console.log(`WALLET_PROVIDER_SECRET was not set; this run signs with ${secret} (give the gateway the same)`);
+  }
+  // A database of its own: the wallet shares nothing with the gateway but the protocol.
+  const database = await openDatabase({
+    databaseUrl: process.env.WALLET_SANDBOX_DATABASE_URL,
+    pgliteDir: process.env.WALLET_SANDBOX_PGLITE_DIR ?? ".data/wallet-sandbox",
+  });
+  const handler = walletProtocolHandler({
+    db: database.db,
+    secret,
+    basePath: "",
+    // No wallet app here: answer a QR request with POST /v1/sandbox/qr-requests/{id}/answer.
+    qrContent: ({ qrRequestId }) => `${publicUrl}/v1/qr-requests/${qrRequestId}`,
+  });
+  const server = createServer(serveFetchHandler(handler, () => publicUrl));
+  server.listen(port, host, () => console.log(`Sandbox wallet (${database.driver}) on http://${host}:${port}`));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => server.close(() => void database.close().then(() => process.exit(0))));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
