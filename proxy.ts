@@ -17,8 +17,8 @@ import {
 
 const handleI18nRouting = createIntlMiddleware(routing);
 
-// Pages outside the locale tree (the sandbox demo merchant) get the same headers, no locale.
-const UNLOCALIZED = /^\/demo(\/|$)/;
+// Pages outside the locale tree (the sandbox demo merchant, the API reference) get the same headers, no locale.
+const UNLOCALIZED = /^\/(demo|docs)(\/|$)/;
 
 /**
  * Every page request: a fresh CSP nonce handed to Next.js through the request headers (it

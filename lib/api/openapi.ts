@@ -76,8 +76,8 @@ function errorEnvelope(status: number) {
   return schema;
 }
 
-function successEnvelope(status: number, data: z.ZodType) {
-  return z.object({ code: z.literal(status), status: z.literal("success"), message: z.string(), data });
+function successEnvelope(status: number, data: z.ZodType, extra: Record<string, z.ZodType> = {}) {
+  return z.object({ code: z.literal(status), status: z.literal("success"), message: z.string(), data, ...extra });
 }
 
 function responsesOf(operation: Operation): ZodOpenApiResponsesObject {
@@ -89,7 +89,7 @@ function responsesOf(operation: Operation): ZodOpenApiResponsesObject {
     : {
         description: operation.summary,
         ...(limited ? { headers: rateLimitHeaders } : {}),
-        content: { "application/json": { schema: successEnvelope(status, operation.response as z.ZodType) } },
+        content: { "application/json": { schema: successEnvelope(status, operation.response as z.ZodType, operation.envelopeFields) } },
       };
   if (operation.idempotent) {
     const success = responses[String(status) as "200"] as { headers?: Record<string, unknown> };

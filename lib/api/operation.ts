@@ -23,6 +23,8 @@ export interface Operation<M extends AuthMode = AuthMode, B = unknown, Q = unkno
   errors?: readonly ErrorName[];
   /** Contract section 9: answers 404 in production. */
   sandboxOnly?: boolean;
+  /** Fields the success envelope carries beside `data` (e.g. `hasMore` of a list). */
+  envelopeFields?: Record<string, z.ZodType>;
   /** For a response that is not the JSON envelope (the QR image). */
   rawResponse?: { contentType: string; description: string };
   /** Credential-less doors (page token, provider signature), described in words. */

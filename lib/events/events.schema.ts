@@ -1,18 +1,12 @@
 import { z } from "zod";
+import { NOTIFICATION_TYPES, paymentNotificationData, type NotificationType } from "../notifications/notification.schema";
 
 /**
  * Events API (contract 12): request and response schemas of GET /api/v1/events,
  * GET /api/v1/events/:id and POST /api/v1/events/:id/redeliver. An event is a notification
  * of contract 7; its `id` is the `webhook-id`.
  */
-export const EVENT_TYPES = [
-  "payment.succeeded",
-  "payment.failed",
-  "payment.pre_authorized",
-  "payment.captured",
-  "payment.released",
-  "payment.refunded",
-] as const;
+export const EVENT_TYPES = Object.keys(NOTIFICATION_TYPES) as [NotificationType, ...NotificationType[]];
 
 /** pending: more attempts to come; delivered: a 2xx came back; failed: no attempt left (or no webhook URL). */
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
@@ -45,17 +39,7 @@ export type ListEventsQuery = z.output<typeof listEventsQuery>;
 export const eventParams = z.object({ id: eventId });
 
 /** `data` of the webhook body (contract 7); amounts in standard units. */
-export const eventPaymentData = z.object({
-  paymentId: z.uuid(),
-  actionId: z.string(),
-  remoteStatusCode: z.number().int(),
-  statusCode: z.number().int(),
-  status: z.string(),
-  amount: z.number(),
-  currency: z.string(),
-  capturedAmount: z.number().optional(),
-  refundedAmount: z.number().optional(),
-});
+export const eventPaymentData = paymentNotificationData;
 
 export const eventDelivery = z.object({
   status: z.enum(DELIVERY_STATUSES),

@@ -15,10 +15,10 @@ export const advanceClockBody = z
     path: ["advanceSeconds"],
   });
 
-export type AdvanceClockBody = z.output<typeof advanceClockBody>;
-
-/** What both clock calls (POST and DELETE) answer: the offset from real time and the service's now. */
+/** What both clock calls answer: the offset from real time and the service's now. */
 export const serviceClockView = z.object({
   clockOffsetSeconds: z.number().int().meta({ description: "How far the service's sandbox clock runs ahead of real time." }),
   now: z.iso.datetime().meta({ description: "The service's clock now." }),
 });
+
+export type AdvanceClockBody = z.output<typeof advanceClockBody>;

@@ -48,6 +48,8 @@ export function contractProblems(method: string, path: string, response: ApiResp
     if (!envelope.success) return [`${where}: not a success envelope: ${z.prettifyError(envelope.error)}`];
     const problems = response.status === expected ? [] : [`${where}, documented ${expected}`];
     if (envelope.data.code !== response.status) problems.push(`${where} with code ${envelope.data.code}`);
+    const extra = z.object(operation.envelopeFields ?? {}).safeParse(response.body);
+    if (!extra.success) problems.push(`${where}: envelope fields do not match: ${z.prettifyError(extra.error)}`);
     const schema = operation.response as z.ZodType | undefined;
     if (!schema) return [...problems, `${where}: the operation documents no response schema`];
     const data = schema.safeParse(envelope.data.data);

@@ -1,33 +1,31 @@
-import {
-  getEventResponse,
-  listEventsQuery,
-  listEventsResponse,
-  redeliverEventResponse,
-} from "../../events/events.schema";
+import { z } from "zod";
+import { getEventResponse, listEventsQuery, listEventsResponse, redeliverEventResponse } from "../../events/events.schema";
 import { defineOperation } from "../operation";
 
-const events = "Events";
+const tag = "Events";
 
 export const listEvents = defineOperation({
   method: "GET",
   path: "/api/v1/events",
   operationId: "listEvents",
-  tag: events,
-  summary: "List the service's events, newest first",
+  tag,
+  summary: "The service's events (notifications), newest first",
   description:
-    "Every notification (see `webhooks`) is an event of its service, kept 30 days, in both environments. `id` is the `webhook-id`. Page with `startingAfter` (the last id of the previous page) while the envelope's `hasMore` is true.",
+    "Every notification is an event, kept 30 days, in both environments. Page with `startingAfter` (the last id you got) while `hasMore` is true. " +
+    "Filter by `type`, `paymentId` or `deliveryStatus`.",
   auth: ["client"],
   query: listEventsQuery,
   response: listEventsResponse,
+  envelopeFields: { hasMore: z.boolean().meta({ description: "True when older events remain: ask again with `startingAfter`." }) },
 });
 
 export const getEvent = defineOperation({
   method: "GET",
   path: "/api/v1/events/:id",
   operationId: "getEvent",
-  tag: events,
+  tag,
   summary: "One event with every delivery attempt",
-  description: "Another service's event answers 404 like an unknown one.",
+  description: "The id is the `webhook-id`. Another service's event is 404.",
   auth: ["client"],
   response: getEventResponse,
   errors: ["not_found"],
@@ -37,10 +35,11 @@ export const redeliverEvent = defineOperation({
   method: "POST",
   path: "/api/v1/events/:id/redeliver",
   operationId: "redeliverEvent",
-  tag: events,
-  summary: "Deliver the event once more, now",
+  tag,
+  summary: "Deliver an event once more, now",
   description:
-    "202: the delivery worker sends it again with the same `webhook-id` and a fresh `webhook-timestamp`. 409 `invalid_state` while an attempt is in flight or when the service has no webhook URL.",
+    "Same `webhook-id`, fresh `webhook-timestamp`. Answers 202 at once; the attempt shows in the event's attempts. " +
+    "409 `invalid_state` while an attempt is in flight or when the service has no webhook URL.",
   auth: ["client"],
   status: 202,
   response: redeliverEventResponse,

@@ -15,7 +15,8 @@ export const advanceSandboxClock = defineOperation({
   tag: sandbox,
   summary: "Move the service's sandbox clock forward, or reset it",
   description:
-    'Expiry, OTP lifetime and the 7-day reservation release read this clock. `{ "reset": true }` brings it back to real time. Sandbox only (404 in production).',
+    "`{ \"advanceSeconds\": n }` moves it forward; `{ \"reset\": true }` brings it back to real time (as DELETE does). " +
+    "Expiry, OTP lifetime and the 7-day reservation release read this clock.",
   auth: ["client"],
   sandboxOnly: true,
   body: advanceClockBody,
@@ -28,7 +29,6 @@ export const resetSandboxClock = defineOperation({
   operationId: "resetSandboxClock",
   tag: sandbox,
   summary: "Reset the service's sandbox clock to real time",
-  description: "Sandbox only (404 in production).",
   auth: ["client"],
   sandboxOnly: true,
   response: serviceClockView,
