@@ -237,7 +237,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver an event once more, now
-         * @description Same `webhook-id`, fresh `webhook-timestamp`. Answers 202 at once; the attempt shows in the event's attempts. 409 `invalid_state` when the service has no webhook URL.
+         * @description Same `webhook-id`, fresh `webhook-timestamp`. Answers 202 at once; the attempt shows in the event's attempts. 409 `invalid_state` while an attempt is in flight or when the service has no webhook URL.
          *
          *     **Auth:** client_auth.
          */
