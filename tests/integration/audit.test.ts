@@ -7,7 +7,7 @@ import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 import { completeOnPage, confirmAfterExpiry, payWithNewCard } from "../support/cards";
 import { createMerchant } from "../support/factories";
-import { capture, createIntent, paidIntent, proceedToOtp, refund, release } from "../support/payments";
+import { capture, createIntent, paidIntent, proceed, proceedToOtp, refund, release, serverHeaders } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
 
 /**
@@ -37,7 +37,7 @@ const OPTIONS = { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliat
 
 let merchant: OnboardedMerchant;
 const ids = {} as Record<
-  "direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card" | "cardReversed",
+  "direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card" | "cardReversed" | "cardRefused",
   string
 >;
 
@@ -82,6 +82,18 @@ beforeAll(async () => {
   ids.card = (await payWithNewCard(api, merchant)).paymentId;
   expect((await refund(api, merchant, ids.card, { description: "one item", amount: 500 })).status).toBe(200);
   ids.cardReversed = await cardChargedAfterExpiry();
+  // The card proceed creates the provider intent before its transaction refuses an unknown
+  // saved card: the payment stays CREATED with an intent nobody used.
+  ids.cardRefused = (await createIntent(api, merchant)).paymentId;
+  const refused = await proceed(api, ids.cardRefused, serverHeaders(merchant), {
+    paymentMethodCode: "CARD_PROVIDER",
+    cardId: "0b8a3a4e-1c1f-4b6e-9a55-1e0c4b4c2d11",
+  });
+  expect(refused.status).toBe(404);
+  const [unused] = (await (await getDb()).execute(
+    sql`select status from card_provider_payment_intents where idempotency_key = ${`payment:${ids.cardRefused}`}`,
+  )) as unknown as { status: string }[];
+  expect(unused?.status).toBe("requires_payment_method");
 });
 
 /**
@@ -102,7 +114,7 @@ describe("npm run audit", () => {
     expect(JSON.stringify(states)).toContain("FAILED");
     expect(report.results.filter((result) => result.violations?.length)).toEqual([]);
     expect(report.violationCount).toBe(0);
-    expect(report.payments).toBe(8);
+    expect(report.payments).toBe(9);
   });
 
   it("reports a payment whose captured sum differs from its capture rows", async () => {
@@ -201,6 +213,14 @@ describe("npm run audit", () => {
        update card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor + 1 where id = ${intent}`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardReversed]);
+  });
+
+  it("reports money on an intent its payment never used", async () => {
+    const report = await auditBroken(
+      `update card_provider_payment_intents set amount_received_minor = 1 where idempotency_key = 'payment:${ids.cardRefused}'`,
+      `update card_provider_payment_intents set amount_received_minor = 0 where idempotency_key = 'payment:${ids.cardRefused}'`,
+    );
+    expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardRefused]);
   });
 
   it("reports an event past its retry schedule with no final outcome, and a delivery without a 2xx", async () => {
