@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { decryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
-import { services } from "../db/schema";
+import { demoWebhookReceipts, services } from "../db/schema";
 import { logger } from "../log";
 import { webhookSigner } from "../notifications/sign-webhook";
 import { DEMO_MERCHANT_NAME } from "./demo-merchant";
@@ -17,9 +17,6 @@ export interface ReceivedDemoWebhook {
   signatureValid: boolean;
   body: unknown;
 }
-
-// What this process received, newest first: a demo, so memory is enough.
-const received: ReceivedDemoWebhook[] = [];
 
 /**
  * Receives a notification for the demo merchant as a merchant's server would: verifies its
@@ -49,13 +46,16 @@ export async function receiveDemoWebhook(db: Db, request: Request): Promise<{ st
   } catch {
     // Kept as text.
   }
-  received.unshift({ receivedAt: new Date().toISOString(), webhookId: headers["webhook-id"] ?? null, signatureValid, body: parsed });
-  received.length = Math.min(received.length, KEPT);
+  await db.insert(demoWebhookReceipts).values({ webhookId: headers["webhook-id"] ?? null, signatureValid, body: parsed });
+  await db.execute(
+    sql`DELETE FROM ${demoWebhookReceipts} WHERE id <= (SELECT id FROM ${demoWebhookReceipts} ORDER BY id DESC OFFSET ${KEPT} LIMIT 1)`,
+  );
   logger.info({ webhookId: headers["webhook-id"], signatureValid }, "demo merchant received a webhook");
   return { status: signatureValid ? 204 : 400 };
 }
 
-/** The last webhooks the demo endpoint received in this process, newest first. */
-export function receivedDemoWebhooks(): readonly ReceivedDemoWebhook[] {
-  return received;
+/** The last webhooks the demo endpoint received (any gateway process on this database), newest first. */
+export async function receivedDemoWebhooks(db: Db): Promise<ReceivedDemoWebhook[]> {
+  const rows = await db.select().from(demoWebhookReceipts).orderBy(desc(demoWebhookReceipts.id)).limit(KEPT);
+  return rows.map((row) => ({ receivedAt: row.receivedAt.toISOString(), webhookId: row.webhookId, signatureValid: row.signatureValid, body: row.body }));
 }

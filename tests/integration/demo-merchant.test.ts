@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
@@ -11,16 +10,7 @@ import { browserHeaders, check, createIntent, paidIntent } from "../support/paym
 import { useTestGateway } from "../support/test-gateway";
 
 const logged = vi.hoisted(() => ({ lines: [] as string[] }));
-vi.mock("@/lib/log", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("@/lib/log")>();
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logged.lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { ...actual, logger: actual.createLogger({ destination, level: "info" }) };
-});
+vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"));
 
 const gateway = useTestGateway();
 

@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { basicBearer } from "@/lib/auth/detect-credential";
 import { clientAuth } from "../support/api";
@@ -8,16 +7,7 @@ import { ROUTE_TABLE } from "../support/security/route-table";
 import { useTestGateway } from "../support/test-gateway";
 
 const logged = vi.hoisted(() => ({ lines: [] as string[] }));
-vi.mock("@/lib/log", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("@/lib/log")>();
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logged.lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { ...actual, logger: actual.createLogger({ destination, level: "info" }) };
-});
+vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"));
 
 const { api } = useTestGateway();
 const CLIENT_AUTH_FORMAT = "client_auth (Authorization: Bearer <base64 of clientId:clientSecret>)";

@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -41,16 +40,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
  */
 
 const logged = vi.hoisted(() => ({ lines: [] as string[] }));
-vi.mock("@/lib/log", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("@/lib/log")>();
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logged.lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { ...actual, logger: actual.createLogger({ destination, level: "trace" }) };
-});
+vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "trace"));
 
 let gateway: TestGateway;
 let api: ApiClient;

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
 import { cardPayments, cardProviderEvents, notifications, savedCards } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
@@ -160,7 +160,8 @@ export async function cardPaymentOf(paymentId: string) {
 }
 
 export async function notificationsOf(paymentId: string) {
-  return (await getDb()).select().from(notifications).where(eq(notifications.paymentId, paymentId));
+  // In the order they were written: a row's place in the table moves when its delivery is recorded.
+  return (await getDb()).select().from(notifications).where(eq(notifications.paymentId, paymentId)).orderBy(asc(notifications.createdAt), asc(notifications.id));
 }
 
 type Rows = Record<string, unknown>[];

@@ -161,6 +161,6 @@ export async function notificationsOf(paymentId: string) {
     .select({ type: notifications.type, payload: notifications.payload, createdAt: notifications.createdAt })
     .from(notifications)
     .where(eq(notifications.paymentId, paymentId))
-    .orderBy(asc(notifications.createdAt));
+    .orderBy(asc(notifications.createdAt), asc(notifications.id));
   return rows.map((row) => ({ type: row.type, data: (row.payload as { data: Record<string, unknown> }).data }));
 }

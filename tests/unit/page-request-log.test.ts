@@ -1,19 +1,9 @@
-import { Writable } from "node:stream";
 import { NextRequest } from "next/server";
 import { describe, expect, it, vi } from "vitest";
 import proxy from "@/proxy";
 
 const logged = vi.hoisted(() => ({ lines: [] as string[] }));
-vi.mock("@/lib/log", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("@/lib/log")>();
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logged.lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { ...actual, logger: actual.createLogger({ destination, level: "info" }) };
-});
+vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"));
 
 describe("hosted page requests are logged with the request id", () => {
   it("logs method, path and request id (never the query and its token) and answers the id in x-request-id", () => {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const tenants = pgTable("tenants", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -54,4 +54,14 @@ export const apiCredentials = pgTable(
 export const sandboxSettings = pgTable("sandbox_settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
+});
+
+// Sandbox only: what the demo merchant's own webhook receiver got, the newest few, in the
+// database so every gateway process on it shows the same list.
+export const demoWebhookReceipts = pgTable("demo_webhook_receipts", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  webhookId: text("webhook_id"),
+  signatureValid: boolean("signature_valid").notNull(),
+  body: jsonb("body").notNull(),
 });

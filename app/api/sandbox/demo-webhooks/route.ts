@@ -12,9 +12,7 @@ export async function POST(request: Request) {
 }
 
 // GET /api/sandbox/demo-webhooks — what the demo merchant received, newest first.
-export function GET() {
-  if (!getConfig().isSandbox) return Promise.resolve(notFound());
-  return Promise.resolve(
-    Response.json({ received: receivedDemoWebhooks() }, { headers: { "cache-control": "no-store" } }),
-  );
+export async function GET() {
+  if (!getConfig().isSandbox) return notFound();
+  return Response.json({ received: await receivedDemoWebhooks(await getDb()) }, { headers: { "cache-control": "no-store" } });
 }
