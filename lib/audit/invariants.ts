@@ -178,7 +178,10 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "card_books_agree_with_payment",
-    rule: "per card intent: the provider's amount, received, refunded and status agree with the payment it was created for",
+    rule: "per card intent: the provider's amount, received, refunded and status agree with the payment it was created for; a FAILED payment's charge that succeeded anyway is fully reversed; an intent a refused proceed left unused moved nothing",
+    // A charge that succeeds after the gateway failed or expired its payment is refunded in full
+    // (finalize-card-payment.ts, reverseAtProvider): the payment stays FAILED with nothing
+    // captured, and the provider keeps the charge and its equal refund.
     query: () => sql`
       with r as (select payment_intent_id, sum(amount_minor) as total from card_provider_refunds group by payment_intent_id)
       select coalesce(p.id::text, pi.idempotency_key) as subject,
@@ -190,18 +193,26 @@ export const INVARIANTS: Invariant[] = [
       left join payments p on 'payment:' || p.id::text = pi.idempotency_key
       left join r on r.payment_intent_id = pi.id
       where pi.idempotency_key like 'payment:%'
+        -- An intent created for a proceed the payment's transaction then refused stays unused
+        -- (proceed-with-card.ts): no money moved and the payment never referenced it.
+        and not (p.provider_reference is null and pi.status in ('requires_payment_method', 'canceled')
+                 and pi.amount_received_minor = 0 and pi.amount_refunded_minor = 0 and coalesce(r.total, 0) = 0)
         and (p.id is null
           or p.provider_reference is distinct from pi.id
           or pi.amount_minor <> p.amount_minor or pi.currency <> p.currency
-          or pi.amount_received_minor <> p.captured_minor
-          or pi.amount_refunded_minor <> p.refunded_minor
           or pi.amount_refunded_minor <> coalesce(r.total, 0)
+          or case when p.state = 'FAILED' and pi.status = 'succeeded'
+               then p.captured_minor <> 0 or p.refunded_minor <> 0
+                 or pi.amount_received_minor = 0 or pi.amount_refunded_minor <> pi.amount_received_minor
+               else pi.amount_received_minor <> p.captured_minor or pi.amount_refunded_minor <> p.refunded_minor
+             end
           or case p.state
                when 'SUCCEEDED' then pi.status <> 'succeeded'
                when 'PARTIALLY_REFUNDED' then pi.status <> 'succeeded'
                when 'REFUNDED' then pi.status <> 'succeeded'
                when 'PRE_AUTHORIZED' then pi.status <> 'requires_capture' or pi.amount_capturable_minor <> p.amount_minor
                when 'CANCELED' then pi.status <> 'canceled'
+               when 'FAILED' then pi.status = 'requires_capture'
                else pi.status in ('succeeded', 'requires_capture')
              end)`,
   },

@@ -5,9 +5,9 @@ import { closeDatabase, getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
-import { payWithNewCard } from "../support/cards";
+import { completeOnPage, confirmAfterExpiry, payWithNewCard } from "../support/cards";
 import { createMerchant } from "../support/factories";
-import { capture, createIntent, paidIntent, proceedToOtp, refund, release } from "../support/payments";
+import { capture, createIntent, paidIntent, proceed, proceedToOtp, refund, release, serverHeaders } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
 
 /**
@@ -36,7 +36,10 @@ afterAll(async () => {
 const OPTIONS = { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliationBoundSeconds: 900 };
 
 let merchant: OnboardedMerchant;
-const ids = {} as Record<"direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card", string>;
+const ids = {} as Record<
+  "direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card" | "cardReversed" | "cardRefused",
+  string
+>;
 
 async function audit(): Promise<AuditReport> {
   return runAudit(await getDb(), OPTIONS);
@@ -78,7 +81,31 @@ beforeAll(async () => {
   }
   ids.card = (await payWithNewCard(api, merchant)).paymentId;
   expect((await refund(api, merchant, ids.card, { description: "one item", amount: 500 })).status).toBe(200);
+  ids.cardReversed = await cardChargedAfterExpiry();
+  // The card proceed creates the provider intent before its transaction refuses an unknown
+  // saved card: the payment stays CREATED with an intent nobody used.
+  ids.cardRefused = (await createIntent(api, merchant)).paymentId;
+  const refused = await proceed(api, ids.cardRefused, serverHeaders(merchant), {
+    paymentMethodCode: "CARD_PROVIDER",
+    cardId: "0b8a3a4e-1c1f-4b6e-9a55-1e0c4b4c2d11",
+  });
+  expect(refused.status).toBe(404);
+  const [unused] = (await (await getDb()).execute(
+    sql`select status from card_provider_payment_intents where idempotency_key = ${`payment:${ids.cardRefused}`}`,
+  )) as unknown as { status: string }[];
+  expect(unused?.status).toBe("requires_payment_method");
 });
+
+/**
+ * A card payment the gateway expired (FAILED) while the provider, which knows nothing of the
+ * gateway's clock, still took the money: finalize refunds the whole charge at the provider.
+ */
+async function cardChargedAfterExpiry(): Promise<string> {
+  const { proceeded, intentId, confirmed } = await confirmAfterExpiry(api, await createMerchant());
+  expect(confirmed.status).toBe("succeeded");
+  expect(await completeOnPage(proceeded, intentId)).toEqual({ state: "FAILED", statusCode: 3 });
+  return proceeded.paymentId;
+}
 
 describe("npm run audit", () => {
   it("reports no violation on a database the gateway wrote", async () => {
@@ -87,7 +114,7 @@ describe("npm run audit", () => {
     expect(JSON.stringify(states)).toContain("FAILED");
     expect(report.results.filter((result) => result.violations?.length)).toEqual([]);
     expect(report.violationCount).toBe(0);
-    expect(report.payments).toBe(7);
+    expect(report.payments).toBe(9);
   });
 
   it("reports a payment whose captured sum differs from its capture rows", async () => {
@@ -175,6 +202,25 @@ describe("npm run audit", () => {
        where idempotency_key = 'payment:${ids.card}'`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.card]);
+  });
+
+  it("reports a failed card payment whose late charge the provider did not wholly give back", async () => {
+    const intent = `(select id from card_provider_payment_intents where idempotency_key = 'payment:${ids.cardReversed}')`;
+    const report = await auditBroken(
+      `update card_provider_refunds set amount_minor = amount_minor - 1 where payment_intent_id = ${intent};
+       update card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor - 1 where id = ${intent}`,
+      `update card_provider_refunds set amount_minor = amount_minor + 1 where payment_intent_id = ${intent};
+       update card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor + 1 where id = ${intent}`,
+    );
+    expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardReversed]);
+  });
+
+  it("reports money on an intent its payment never used", async () => {
+    const report = await auditBroken(
+      `update card_provider_payment_intents set amount_received_minor = 1 where idempotency_key = 'payment:${ids.cardRefused}'`,
+      `update card_provider_payment_intents set amount_received_minor = 0 where idempotency_key = 'payment:${ids.cardRefused}'`,
+    );
+    expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardRefused]);
   });
 
   it("reports an event past its retry schedule with no final outcome, and a delivery without a 2xx", async () => {

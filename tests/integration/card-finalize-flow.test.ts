@@ -2,15 +2,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { cardProviderPaymentIntents, cardProviderPaymentMethods, paymentCaptures, sandboxSettings } from "@/lib/db/schema";
-import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
-import { intentClientSecret } from "@/lib/providers/card/sandbox-secrets";
 import { clientAuth, merchantAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import {
   cardPaymentOf,
   completeOnPage,
+  confirmAfterExpiry,
   confirmAtProvider,
   finalize,
   notificationsOf,
@@ -18,11 +17,10 @@ import {
   proceedWithCard,
   savedCardsOf,
   storedCardData,
-  futureExpiry,
   TEST_CARDS,
   TEST_CVC,
 } from "../support/cards";
-import { advanceClock, capture, check, paymentRow, refund, release, serverHeaders } from "../support/payments";
+import { capture, check, paymentRow, refund, release, serverHeaders } from "../support/payments";
 
 const { api } = useTestGateway();
 
@@ -341,20 +339,8 @@ describe("card finalize", () => {
 
   it("reverses the provider charge of an intent that expired before the buyer confirmed", async () => {
     const merchant = await createMerchant();
-    const proceeded = await proceedWithCard(api, merchant);
-    await advanceClock(api, merchant, 31 * 60 + 1);
     // The provider knows nothing of the gateway's clock: it takes the money.
-    const db = await getDb();
-    const intentId = (await cardPaymentOf(proceeded.paymentId))!.providerIntentId;
-    const confirmed = await sandboxCardProvider.confirmPaymentIntent(db, {
-      intentId,
-      publishableKey: merchant.cardProviderPublishableKey,
-      clientSecret: intentClientSecret(await getGatewayKey(db), intentId),
-      paymentMethod: { card: { number: TEST_CARDS.visa, cvc: TEST_CVC, ...futureExpiry() } },
-      setupFutureUsage: true,
-      returnUrl: `${process.env.PUBLIC_BASE_URL}/en/pay/card/${proceeded.paymentId}/complete`,
-      locale: "en",
-    });
+    const { proceeded, intentId, confirmed } = await confirmAfterExpiry(api, merchant, { save: true });
     expect(confirmed.status).toBe("succeeded");
     expect(await completeOnPage(proceeded, intentId)).toEqual({ state: "FAILED", statusCode: 3 });
     const row = await paymentRow(proceeded.paymentId);

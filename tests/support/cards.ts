@@ -4,10 +4,11 @@ import { cardPayments, cardProviderEvents, notifications, savedCards } from "@/l
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
-import { SIGNATURE_HEADER, signEvent } from "@/lib/providers/card/sandbox-secrets";
+import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
+import { SIGNATURE_HEADER, intentClientSecret, signEvent } from "@/lib/providers/card/sandbox-secrets";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import type { ApiClient } from "./api";
-import { createIntent, proceed, serverHeaders, tokenOf, type IntentOverrides } from "./payments";
+import { advanceClock, createIntent, proceed, serverHeaders, tokenOf, type IntentOverrides } from "./payments";
 
 /** Contract section 9's test cards. */
 export const TEST_CARDS = {
@@ -102,6 +103,28 @@ export async function payWithNewCard(
   if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
   const completed = await completeOnPage(proceeded, confirmed.paymentIntentId);
   return { ...proceeded, confirmed, completed, paymentIntentId: confirmed.paymentIntentId };
+}
+
+/**
+ * A card intent the gateway lets expire (its clock moved past the grace) before the buyer
+ * confirms; the provider, which knows nothing of the gateway's clock, then takes the money.
+ * Answers the provider's confirmation; the buyer has not come back to the gateway yet.
+ */
+export async function confirmAfterExpiry(api: ApiClient, merchant: OnboardedMerchant, options: { save?: boolean } = {}) {
+  const proceeded = await proceedWithCard(api, merchant);
+  await advanceClock(api, merchant, 31 * 60 + 1);
+  const db = await getDb();
+  const intentId = (await cardPaymentOf(proceeded.paymentId))!.providerIntentId;
+  const confirmed = await sandboxCardProvider.confirmPaymentIntent(db, {
+    intentId,
+    publishableKey: merchant.cardProviderPublishableKey,
+    clientSecret: intentClientSecret(await getGatewayKey(db), intentId),
+    paymentMethod: { card: { number: TEST_CARDS.visa, cvc: TEST_CVC, ...futureExpiry() } },
+    setupFutureUsage: options.save ?? false,
+    returnUrl: `${process.env.PUBLIC_BASE_URL}/en/pay/card/${proceeded.paymentId}/complete`,
+    locale: "en",
+  });
+  return { proceeded, intentId, confirmed };
 }
 
 export function finalizeHeaders(clientSecret: string, extra: Record<string, string> = {}) {
