@@ -187,12 +187,13 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 async function startGateway(): Promise<ChildProcess> {
   await recreateDatabase(DATABASE_URL);
-  const server = spawn("npx", ["tsx", "scripts/start.ts"], {
+  // `npm start`'s own entry: prepares (build when stale, migrate), then serves; one server is enough here.
+  const server = spawn(process.execPath, ["scripts/serve.mjs"], {
     cwd: option("app-dir") ?? ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     // Its own process group: stopping it stops the Next.js server it starts, too.
     detached: true,
-    env: { ...process.env, PORT: String(PORT), DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, APP_ENV: "sandbox", LOG_LEVEL: "warn", GATEWAY_BACKGROUND_JOBS: "off" },
+    env: { ...process.env, PORT: String(PORT), DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, APP_ENV: "sandbox", LOG_LEVEL: "warn", GATEWAY_BACKGROUND_JOBS: "off", WEB_CONCURRENCY: "1" },
   });
   const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
