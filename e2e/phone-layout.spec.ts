@@ -92,3 +92,17 @@ test("a declined card's return page says the card was declined, as check does", 
   await expect(page.getByRole("heading", { level: 1, name: "Payment failed" })).toBeVisible();
   await expect(page.getByText(/^Your card was declined\./)).toBeVisible();
 });
+
+// Issue 14: the API reference and the first-payment guide are read on phones too; wide tables
+// and code scroll inside their own box, the page never scrolls sideways.
+test("the API reference and the first-payment guide fit a 360 px phone without sideways scrolling", async ({ page }) => {
+  for (const path of ["/docs", "/docs/first-payment"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(scrollWidth, path).toBeLessThanOrEqual(clientWidth);
+  }
+});

@@ -71,7 +71,7 @@ main{max-width:980px;margin:0 auto;padding:1rem}nav{font-size:.95rem}nav ul{padd
 h1{font-size:1.7rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd}h3{font-size:1.05rem;word-break:break-all}
 code{font:.9em ui-monospace,monospace;background:#f3f3f5;padding:.05em .3em;border-radius:4px}
 pre{overflow-x:auto;background:#f3f3f5;padding:.7rem;border-radius:6px}pre code{padding:0}
-.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.92rem}th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}
+.scroll{overflow-x:auto}:not(.scroll)>table{display:block;overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.92rem}th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}
 td p{margin:0}.op{border-top:1px solid #eee;padding-top:.6rem}.summary{font-weight:600}
 .method{display:inline-block;min-width:4.2em;text-align:center;border-radius:4px;color:#fff;font-size:.8rem;padding:.1em .4em;background:#555}
 .get{background:#1f6feb}.post{background:#1a7f37}.put{background:#9a6700}.delete{background:#cf222e}.errors li p{display:inline}
