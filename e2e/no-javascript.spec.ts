@@ -128,6 +128,20 @@ test.describe("without JavaScript", () => {
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(3);
   });
 
+  test("the return page's Stay on this page holds the buyer there without script", async ({ page }) => {
+    const shop = merchant("shared");
+    const { payUrl } = await startWalletPayment(shop, { xLocale: "en_US" });
+    await page.goto(withReturnUrl(payUrl, `${merchantSite()}/no-script/stay`));
+    await page.getByLabel("Verification code", { exact: true }).fill(SANDBOX_OTP);
+    await page.getByRole("button", { name: "Confirm payment", exact: true }).click();
+    await page.getByRole("button", { name: "Stay on this page" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "You can return to Souk Atlas whenever you like." })).toBeVisible();
+    // Well past the move's delay, the buyer is still on the return page, with the link to go.
+    await page.waitForTimeout(4_000);
+    await expect(page).toHaveURL(/\/pay\/return\/.*stay=1/);
+    await expect(page.getByRole("link", { name: "Return to Souk Atlas now" })).toBeVisible();
+  });
+
   test("the card page says card entry needs JavaScript and offers the way back", async ({ page }) => {
     const t = messagesFor("fr");
     const { payUrl } = await startCardPayment(merchant("shared"), { xLocale: "fr_FR", redirectUrl: `${merchantSite()}/no-script/card` });

@@ -135,7 +135,7 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
   });
 
   test("an expired intent not yet swept shows the expired message instead of the code field", async ({ page }) => {
-    const shop = merchant("expiry");
+    const shop = merchant("expiryUnswept");
     const { payUrl } = await startWalletPayment(shop);
     await advanceClock(shop, 30 * 60 + 31);
     await page.goto(payUrl);

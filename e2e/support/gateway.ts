@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
 import { BASE_URL } from "./env";
 
-export type MerchantRole = "shared" | "expiry" | "resend" | "noRedirect" | "clockNoScript";
+export type MerchantRole = "shared" | "expiry" | "expiryUnswept" | "resend" | "noRedirect" | "clockNoScript";
 
 export function merchant(role: MerchantRole): OnboardedMerchant {
   const all = JSON.parse(process.env.E2E_MERCHANTS ?? "{}") as Record<MerchantRole, OnboardedMerchant>;

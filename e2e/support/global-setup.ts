@@ -12,9 +12,11 @@ import { onboardMerchant } from "./onboard";
 export default async function globalSetup(_config: FullConfig) {
   const site = await startMerchantSite();
   const redirectUrl = `${site.origin}/orders/return`;
-  const [shared, expiry, resend, noRedirect, clockNoScript] = await Promise.all([
+  const [shared, expiry, expiryUnswept, resend, noRedirect, clockNoScript] = await Promise.all([
     onboardMerchant({ name: "Souk Atlas", redirectUrl, origins: [site.origin] }),
     onboardMerchant({ name: "Clock Shop Expiry", redirectUrl, origins: [site.origin] }),
+    // Each test that moves a service's clock has a service of its own: tests run in parallel.
+    onboardMerchant({ name: "Clock Shop Unswept", redirectUrl, origins: [site.origin] }),
     onboardMerchant({ name: "Clock Shop Resend", redirectUrl, origins: [site.origin] }),
     // No redirect URL and no origin: the return page has nowhere to send the buyer.
     onboardMerchant({ name: "Kiosk Sans Retour" }),
@@ -22,7 +24,7 @@ export default async function globalSetup(_config: FullConfig) {
     onboardMerchant({ name: "Clock Shop No Script", redirectUrl, origins: [site.origin] }),
   ]);
   process.env.E2E_MERCHANT_SITE = site.origin;
-  process.env.E2E_MERCHANTS = JSON.stringify({ shared, expiry, resend, noRedirect, clockNoScript });
+  process.env.E2E_MERCHANTS = JSON.stringify({ shared, expiry, expiryUnswept, resend, noRedirect, clockNoScript });
   return async () => {
     await site.close();
     assertCodeNeverLogged();

@@ -3,6 +3,8 @@ export interface HostedPageQuery {
   returnUrl?: string;
   /** What a hosted form's 303 says happened (a closed list per page; anything else is ignored). */
   notice?: string;
+  /** The return page: the buyer asked to stay (a plain GET form, so it works before script runs). */
+  stay: boolean;
   /** The query string as received, for links that must keep it (language switcher). */
   search: string;
 }
@@ -16,5 +18,5 @@ export function hostedPageQuery(searchParams: Record<string, string | string[] |
     if (name === "notice") continue;
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) search.append(name, item);
   }
-  return { token: first(searchParams.token), returnUrl: first(searchParams.returnUrl), notice: first(searchParams.notice), search: search.toString() };
+  return { token: first(searchParams.token), returnUrl: first(searchParams.returnUrl), notice: first(searchParams.notice), stay: first(searchParams.stay) === "1", search: search.toString() };
 }

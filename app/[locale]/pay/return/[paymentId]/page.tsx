@@ -108,11 +108,17 @@ export default async function ReturnPage(props: HostedPageProps) {
       ) : target ? (
         <>
           {/* Without script the browser moves on by itself; with it, ReturnRedirect does (and can stay). */}
-          <noscript>
-            <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=${target}`} />
-          </noscript>
+          {query.stay ? null : (
+            <noscript>
+              <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=${target}`} />
+            </noscript>
+          )}
           <ReturnRedirect
           href={target}
+          initiallyStaying={query.stay}
+          stayQuery={Object.fromEntries(
+            Object.entries({ token: query.token, returnUrl: query.returnUrl }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+          )}
           labels={{
             redirecting: t("redirecting", { merchant }),
             continue: t("continue", { merchant }),
