@@ -10,6 +10,9 @@ const nextConfig = {
   // `npm test` type-checks with tsc; a first `npm start` should not pay for it twice.
   typescript: { ignoreBuildErrors: true },
   typedRoutes: false,
+  // The stylesheet is small (about 6 KB gzip): inlined in the head, the first paint waits for
+  // no second request, which on a slow phone network is most of the largest paint's delay.
+  experimental: { inlineCss: true },
 };
 
 export default withNextIntl(nextConfig);

@@ -1,23 +1,28 @@
-// `npm run chaos -- [--duration 180] [--users 6] [--max-requests 200000] [--kill-every 5] [--port 4161]`
-// Local only. On a private PostgreSQL cluster it starts itself (port --port, gateways on the
-// next two ports, never the shared server), runs two gateway processes and a worker under a
-// mixed load, kills a random one with SIGKILL every few seconds (restarted), makes the merchant's
-// webhook endpoint fail, time out and answer slowly for a while, restarts PostgreSQL once in the
-// middle, then waits for the queues to drain, runs the audit and prints the figures. Exits 1
-// when a 5xx other than the restart's 503 service_unavailable, a violation or an undelivered
-// event is found. Bounded: the load stops at --duration or --max-requests, the drain at --drain.
+// `npm run chaos -- [--duration 180] [--users 6] [--max-requests 200000] [--kill-every 5]
+//   [--fault-every 3] [--port 4161] [--drain 420] [--logs <dir>]`
+// Local only. On a private PostgreSQL cluster it starts itself (port --port; the gateways, the
+// webhook receiver and the Stripe simulator on the next four ports; never the shared server),
+// runs two gateway processes and a worker under a mixed load, kills a random one with SIGKILL
+// every few seconds (restarted), makes the merchant's webhook endpoint fail, time out and answer
+// slowly for a while, injects card provider faults, restarts PostgreSQL once in the middle, then
+// waits for the queues to drain, runs the audit and prints the figures. Exits 1 when a 5xx other
+// than the restart's 503 service_unavailable (or a provider fault's 503 provider_unavailable), a
+// violation or an undelivered event is found. Bounded: the load stops at --duration or
+// --max-requests, the drain at --drain.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomInt } from "node:crypto";
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { formatAuditReport, runAudit } from "../lib/audit/run-audit";
 import { closeDatabase, getDb } from "../lib/db/client";
+import { driverNullSocketWrites } from "../lib/db/driver-socket-guard";
 import { onboardMerchant } from "../lib/merchants/onboard-merchant";
-import { sqlRows } from "../lib/notifications/sql-rows";
+import { sqlRows } from "../lib/db/sql-rows";
 import { ChaosClient, newStats, runLoad } from "./chaos/load";
-import { describeProviderFaults, providerFaultEnv } from "./chaos/provider-faults";
+import { startProviderFaults, type ProviderFaults } from "./chaos/provider-faults";
 import { createPrivatePostgres } from "./lib/private-postgres";
 import { recreateDatabase } from "./lib/recreate-database";
 
@@ -29,6 +34,8 @@ const { values } = parseArgs({
     "kill-every": { type: "string", default: "5" },
     drain: { type: "string", default: "420" },
     port: { type: "string", default: "4161" },
+    logs: { type: "string", default: "" },
+    "fault-every": { type: "string", default: "3" },
   },
 });
 const durationMs = Number(values.duration) * 1000;
@@ -36,6 +43,9 @@ const killEveryMs = Number(values["kill-every"]) * 1000;
 const pgPort = Number(values.port);
 const gatewayPorts = [pgPort + 1, pgPort + 2];
 const receiverPort = pgPort + 3;
+const providerPort = pgPort + 4;
+// Seconds between two provider faults; 0 keeps the in-database card sandbox and injects none.
+const faultEveryMs = Number(values["fault-every"]) * 1000;
 // Short retries so deliveries recover within the run; 10 retries span about 4 minutes.
 const RETRY_SCHEDULE = "1,2,4,8,15,30,45,60,60,60";
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -57,9 +67,11 @@ const receiver = createServer((request, response) => {
     receiverAnswers.set(mode, (receiverAnswers.get(mode) ?? 0) + 1);
     if (mode === "failing") return void response.writeHead(randomInt(2) ? 500 : 503).end();
     if (mode === "timeout") return; // held open until the worker gives up
+    // Counted once the 2xx actually went out: a worker that gave up (timeout) or died first
+    // closed the connection, and that delivery was not one.
     const answer = () => {
-      deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
-      response.writeHead(204).end();
+      response.once("finish", () => deliveries.set(id, (deliveries.get(id) ?? 0) + 1));
+      if (!request.socket.destroyed) response.writeHead(204).end();
     };
     if (mode === "slow") setTimeout(answer, randomInt(2000, 8000));
     else answer();
@@ -69,39 +81,56 @@ const receiver = createServer((request, response) => {
 // ---- processes ---------------------------------------------------------------------------
 const cluster = createPrivatePostgres({ port: pgPort, prefix: "gateway-chaos-" });
 const databaseUrl = cluster.url("gateway");
+// Every process's warnings and errors (a 500's "unhandled error" with its stack, a crash's
+// stack) go to one file per process, so a 5xx or an unexpected exit can be diagnosed.
+const logDir = values.logs || path.join(cluster.dataDir, "..", `${path.basename(cluster.dataDir)}-logs`);
+mkdirSync(logDir, { recursive: true });
 const baseEnv = {
   ...process.env,
   DATABASE_URL: databaseUrl,
   APP_ENV: "sandbox",
-  LOG_LEVEL: "silent",
+  LOG_LEVEL: "warn",
   WEBHOOK_RETRY_SCHEDULE: RETRY_SCHEDULE,
   GATEWAY_BACKGROUND_JOBS: "off",
   DATABASE_POOL_SIZE: "5",
-  ...providerFaultEnv(),
-};
+} as NodeJS.ProcessEnv;
 
 interface Supervised {
   name: string;
   child?: ChildProcess;
+  /** It announced itself (listening, or the worker's jobs running) since its last start. */
+  ready: boolean;
   restarts: number;
   kills: number;
 }
 const supervised: Supervised[] = [
-  ...gatewayPorts.map((port) => ({ name: `gateway:${port}`, restarts: 0, kills: 0 })),
-  { name: "worker", restarts: 0, kills: 0 },
+  ...gatewayPorts.map((port) => ({ name: `gateway:${port}`, ready: false, restarts: 0, kills: 0 })),
+  { name: "worker", ready: false, restarts: 0, kills: 0 },
 ];
 let stopping = false;
+let providerFaults: ProviderFaults | undefined;
 
 function launch(entry: Supervised) {
-  const tsx = path.join(ROOT, "node_modules/.bin/tsx");
   const [script, env] = entry.name.startsWith("gateway")
-    ? ["scripts/chaos/gateway-process.ts", { CHAOS_PORT: entry.name.split(":")[1]!, PUBLIC_BASE_URL: `http://127.0.0.1:${entry.name.split(":")[1]}` }]
+    ? // One public address for both, as behind a load balancer: the card page's return_url must be on it.
+      ["scripts/chaos/gateway-process.ts", { CHAOS_PORT: entry.name.split(":")[1]!, PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPorts[0]}` }]
     : ["scripts/worker.ts", {}];
-  const child = spawn(tsx, [script], { cwd: ROOT, env: { ...baseEnv, ...env }, stdio: ["ignore", "ignore", "pipe"] });
-  child.stderr?.on("data", () => {}); // drained; a crash shows in the exit code
+  // Node itself with tsx's loader, not the tsx command: that one runs the script in a child
+  // process, so a SIGKILL to it killed only the wrapper and left the real gateway serving (an
+  // orphan holding the port; its replacement died of EADDRINUSE).
+  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: { ...baseEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const file = createWriteStream(path.join(logDir, `${entry.name.replace(":", "-")}.log`), { flags: "a" });
+  entry.ready = false;
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (/^(gateway \d+ on|Worker \()/m.test(chunk.toString())) entry.ready = true;
+  });
+  child.stdout?.pipe(file, { end: false });
+  child.stderr?.pipe(file, { end: false });
   entry.child = child;
-  child.on("exit", () => {
+  child.on("exit", (code, signal) => {
+    entry.ready = false;
     if (stopping) return;
+    if (signal !== "SIGKILL") file.write(`\n[chaos] ${entry.name} pid ${child.pid} exited by itself: code ${code} signal ${signal}\n`);
     entry.restarts += 1;
     setTimeout(() => launch(entry), 300);
   });
@@ -120,18 +149,46 @@ async function waitForGateways() {
   }
 }
 
+/** How often `pattern` occurs in the processes' log files. */
+function countInLogs(pattern: RegExp): number {
+  return readdirSync(logDir).reduce((sum, name) => sum + (readFileSync(path.join(logDir, name), "utf8").match(pattern)?.length ?? 0), 0);
+}
+
 async function dbRows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   return sqlRows<T>(await (await getDb()).execute(query));
 }
 
+/** Refuses to start while anything listens on the run's ports: a process left from another run
+ * would serve this run's requests with that run's cached gateway key and database state. */
+async function assertPortsFree() {
+  for (const port of [pgPort, ...gatewayPorts, receiverPort, providerPort]) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (!free) throw new Error(`port ${port} is in use: a process of an earlier chaos run? Stop it, or pass --port`);
+  }
+}
+
 async function main() {
-  log(`private PostgreSQL on ${pgPort}, gateways on ${gatewayPorts.join(", ")}, receiver on ${receiverPort}`);
+  await assertPortsFree();
+  log(`private PostgreSQL on ${pgPort}, gateways on ${gatewayPorts.join(", ")}, receiver on ${receiverPort}; process logs in ${logDir}`);
   cluster.start();
   await recreateDatabase(databaseUrl);
   process.env.DATABASE_URL = databaseUrl;
   process.env.WEBHOOK_RETRY_SCHEDULE = RETRY_SCHEDULE;
   process.env.LOG_LEVEL = "silent";
+  if (faultEveryMs > 0) {
+    // This process serves the simulator and runs the buyers' page steps: same provider as the gateways.
+    process.env.CARD_PROVIDER_API_URL = `http://127.0.0.1:${providerPort}`;
+    (globalThis as { gatewayConfig?: unknown }).gatewayConfig = undefined;
+  }
   await getDb(); // migrates
+  if (faultEveryMs > 0) {
+    providerFaults = await startProviderFaults({ db: getDb, port: providerPort });
+    Object.assign(baseEnv, providerFaults.env);
+  }
   await new Promise<void>((resolve) => receiver.listen(receiverPort, "127.0.0.1", resolve));
   const merchants = [];
   for (let index = 0; index < 3; index += 1) {
@@ -147,7 +204,7 @@ async function main() {
   }
   for (const entry of supervised) launch(entry);
   await waitForGateways();
-  log(`processes up; ${describeProviderFaults()}; load for ${durationMs / 1000}s`);
+  log(`processes up; provider faults: ${providerFaults ? `one every ~${faultEveryMs / 1000}s` : "off"}; load for ${durationMs / 1000}s`);
 
   const stats = newStats();
   const loadStart = Date.now();
@@ -159,12 +216,19 @@ async function main() {
   );
   const load = runLoad({ client, merchants, users: Number(values.users), until: () => Date.now() > loadEnd, maxRequests: Number(values["max-requests"]) });
 
-  // Kills: a random gateway or the worker, every few seconds, until the load ends.
+  // Kills: a random gateway or the worker, every few seconds, until the load ends. Only a
+  // process that is up again, and a gateway only while the other one serves: a restart takes
+  // seconds (more on a loaded machine), and killing both gateways at once would measure
+  // downtime, not what a crash mid-request leaves behind.
+  const killable = (entry: Supervised) =>
+    entry.ready && entry.child?.exitCode === null &&
+    (!entry.name.startsWith("gateway") || supervised.every((other) => other === entry || !other.name.startsWith("gateway") || other.ready));
   const kills = (async () => {
     while (Date.now() < loadEnd - killEveryMs) {
       await sleep(killEveryMs * (0.5 + Math.random()));
-      const victim = supervised[randomInt(supervised.length)]!;
-      if (victim.child && victim.child.exitCode === null) {
+      const candidates = supervised.filter(killable);
+      const victim = candidates[randomInt(Math.max(1, candidates.length))];
+      if (victim?.child) {
         victim.kills += 1;
         victim.child.kill("SIGKILL");
       }
@@ -194,7 +258,8 @@ async function main() {
     log(`PostgreSQL: started again after ${((Date.now() - dbWindow.from) / 1000).toFixed(1)}s`);
   })();
 
-  await Promise.all([load, kills, receiverPlan, dbRestart]);
+  const faults = providerFaults?.run({ everyMs: faultEveryMs, until: () => Date.now() > loadEnd });
+  await Promise.all([load, kills, receiverPlan, dbRestart, faults]);
   log(`load done: ${stats.sent} requests; draining queues`);
 
   // Drain: every webhook delivered (or settled) and no card provider event left to deliver.
@@ -232,8 +297,15 @@ async function main() {
 
   // ---- printout --------------------------------------------------------------------------
   const inWindow = (at: number) => at >= dbWindow.from && at <= dbWindow.to;
-  const allowed = stats.serverErrors.filter((error) => error.status === 503 && error.name === "service_unavailable" && inWindow(error.at));
-  const forbidden = stats.serverErrors.filter((error) => !allowed.includes(error));
+  // During the restart: the gateway's 503 service_unavailable (contract 12), and the sandbox card
+  // provider's own browser API (Stripe's shape, not the gateway's envelope) answering its 503.
+  const providerApi = (error: { path: string }) => error.path.startsWith("/api/card-provider-sandbox/");
+  const allowed = stats.serverErrors.filter(
+    (error) => error.status === 503 && (error.name === "service_unavailable" || providerApi(error)) && inWindow(error.at),
+  );
+  // The contract's answer to a provider that failed or did not answer (retry with the same key).
+  const providerAnswers = providerFaults ? stats.serverErrors.filter((error) => error.status === 503 && error.name === "provider_unavailable") : [];
+  const forbidden = stats.serverErrors.filter((error) => !allowed.includes(error) && !providerAnswers.includes(error));
   const duplicates = new Map<number, number>();
   for (const count of deliveries.values()) duplicates.set(count, (duplicates.get(count) ?? 0) + 1);
   const undeliveredCount = undelivered.reduce((sum, row) => sum + row.n, 0);
@@ -242,15 +314,20 @@ async function main() {
   console.log(`duration: load ${(durationMs / 1000).toFixed(0)} s, total ${elapsed()}; users ${values.users}; load average ${(await import("node:os")).loadavg().map((n) => n.toFixed(1)).join(" ")}`);
   console.log(`kills (SIGKILL): ${supervised.map((entry) => `${entry.name} ${entry.kills}`).join(", ")}; restarts: ${supervised.reduce((sum, entry) => sum + entry.restarts, 0)}`);
   const unexpectedExits = supervised.reduce((sum, entry) => sum + entry.restarts - entry.kills, 0);
-  console.log(`unexpected process exits (not our kills): ${unexpectedExits}; postgres.js null-socket throws in the driver: ${driverSocketCrashes}`);
+  console.log(
+    `unexpected process exits (not our kills): ${unexpectedExits}; postgres.js writes to a closed connection survived (porsager/postgres#1154): ${countInLogs(/GATEWAY_PG_NULL_SOCKET/g) + driverNullSocketWrites()}`,
+  );
+  console.log(`"unhandled error" lines in the process logs (each a 500 answered): ${countInLogs(/"msg":"unhandled error"/g)}; logs in ${logDir}`);
   console.log(`PostgreSQL restarts: 1 (down ${((dbWindow.to - 15_000 - dbWindow.from) / 1000).toFixed(1)} s)`);
-  console.log(`provider faults: ${describeProviderFaults()}`);
+  console.log(`provider faults: ${providerFaults ? providerFaults.describe() : "off (--fault-every 0)"}`);
   console.log(`requests sent: ${stats.sent} (answered ${stats.sent - stats.dropped}, dropped by a killed process and retried: ${stats.dropped})`);
   console.log(`scenarios completed: ${[...stats.scenarios].map(([name, n]) => `${name} ${n}`).join(", ")}; steps abandoned: ${stats.abandoned}`);
   console.log("answers by status:");
   for (const [status, n] of [...stats.byStatus].sort()) console.log(`  ${status.padEnd(40)} ${n}`);
-  console.log(`5xx: ${stats.serverErrors.length} (503 service_unavailable during the database restart: ${allowed.length}; any other: ${forbidden.length})`);
-  for (const error of forbidden.slice(0, 20)) console.log(`  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s`);
+  console.log(
+    `5xx: ${stats.serverErrors.length} (503 service_unavailable, or the sandbox provider's 503, during the database restart: ${allowed.length}; 503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
+  );
+  for (const error of forbidden.slice(0, 20)) console.log(`  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`);
   console.log(`payments by state: ${states.map((row) => `${row.state} ${row.n}`).join(", ")}`);
   console.log(`webhook receiver answers: ${[...receiverAnswers].map(([mode, n]) => `${mode} ${n}`).join(", ")}`);
   console.log(`events: ${allEvents.length}; not delivered after recovery: ${undeliveredCount} ${JSON.stringify(undelivered)}; never received with a 2xx: ${neverReceived}`);
@@ -263,20 +340,6 @@ async function main() {
   return failed ? 1 : 0;
 }
 
-// postgres.js 3.4.9 can throw from a setImmediate after a connection closed (socket.write on
-// null, porsager/postgres#1154 and #1208, fix unmerged): uncatchable, it would end this driver
-// at the database restart. Counted and printed; the gateway processes die of it and are
-// restarted (their unexpected exits are printed as such).
-let driverSocketCrashes = 0;
-process.on("uncaughtException", (error) => {
-  if (error instanceof TypeError && /reading 'write'/.test(error.message) && /postgres\/src\/connection\.js/.test(error.stack ?? "")) {
-    driverSocketCrashes += 1;
-    return;
-  }
-  console.error(error);
-  process.exit(1);
-});
-
 let exitCode = 1;
 try {
   exitCode = await main();
@@ -287,6 +350,7 @@ try {
   for (const entry of supervised) entry.child?.kill("SIGKILL");
   receiver.closeAllConnections();
   receiver.close();
+  await providerFaults?.close().catch(() => {});
   await closeDatabase().catch(() => {});
   cluster.destroy();
 }

@@ -1,4 +1,4 @@
-import type { ErrorName } from "../http/api-error";
+import type { ErrorName } from "../errors/api-error";
 
 /** What each error name means to the caller, and what to do about it (contract section 1). */
 export const ERROR_MEANINGS: Record<ErrorName, string> = {

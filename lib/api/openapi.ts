@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import type { AuthMode } from "../auth/principal";
-import { errorStatus, type ErrorName } from "../http/api-error";
+import { errorStatus, type ErrorName } from "../errors/api-error";
 import { NOTIFICATION_TYPES, webhookPayload } from "../notifications/notification.schema";
 import { errorNamesOf, type Operation } from "./operation";
 import { apiIntroduction, ERROR_MEANINGS } from "./openapi-guide";

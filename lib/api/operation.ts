@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AuthMode } from "../auth/principal";
-import type { ErrorName } from "../http/api-error";
+import type { ErrorName } from "../errors/api-error";
 import type { EndpointSpec } from "../http/endpoint";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";

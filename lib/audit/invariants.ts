@@ -1,4 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
+import { EVENT_RETENTION_DAYS } from "../events/purge-events";
+import { EXPIRY_GRACE_MS } from "../payments/core/payment-expiry";
 
 /**
  * The money and state invariants `npm run audit` checks. Each is one set-based query over the
@@ -28,6 +30,10 @@ export interface Invariant {
   requiresTable?: string;
   query(options: AuditOptions): SQL;
 }
+
+// Events are kept EVENT_RETENTION_DAYS (contract 12), then purged: a payment's event history is
+// complete only when the payment is younger than that, so the event checks stop at that horizon.
+const WITHIN_EVENT_RETENTION = sql.raw(`p.created_at >= now() - make_interval(days => ${EVENT_RETENTION_DAYS})`);
 
 const STATE_CODE = sql.raw(`case p.state
   when 'SUCCEEDED' then 2 when 'FAILED' then 3 when 'PRE_AUTHORIZED' then 13 when 'CANCELED' then 10
@@ -92,7 +98,7 @@ export const INVARIANTS: Invariant[] = [
                   then format('last event %s says %s but the payment is %s', h.id, h.code, p.state)
                   else format('event %s goes %s -> %s', h.id, coalesce(h.prev::text, 'start'), h.code) end as detail
       from h
-      join payments p on p.id = h.payment_id
+      join payments p on p.id = h.payment_id and ${WITHIN_EVENT_RETENTION}
       where not case
           when h.prev is null then h.code in (2, 3, 13)
           when h.prev = 13 then h.code in (2, 10)
@@ -120,6 +126,7 @@ export const INVARIANTS: Invariant[] = [
                (p.authorized_at is not null)::int as w13, (p.captured_minor > 0)::int as w2,
                (p.state = 'FAILED')::int as w3, (p.state = 'CANCELED')::int as w10, coalesce(r.n, 0) as w4
         from payments p left join e on e.payment_id = p.id left join r on r.payment_id = p.id
+        where ${WITHIN_EVENT_RETENTION}
       )
       select id::text as subject,
              format('events 13:%s 2:%s 3:%s 10:%s 4:%s, state changes 13:%s 2:%s 3:%s 10:%s 4:%s',
@@ -154,7 +161,7 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "wallet_books_agree_with_payment",
-    rule: "per wallet payment: the wallet lost exactly captured - refunded, holds exactly the amount while PRE_AUTHORIZED and nothing otherwise",
+    rule: "per wallet payment whose wallet books are in this database (the sandbox wallet): the wallet lost exactly captured - refunded, holds exactly the amount while PRE_AUTHORIZED and nothing otherwise",
     query: () => sql`
       with e as (
         select payment_id, -sum(balance_delta_minor) as taken, sum(held_delta_minor) as held
@@ -171,6 +178,10 @@ export const INVARIANTS: Invariant[] = [
       left join e on e.payment_id = p.id
       left join h on h.payment_id = p.id
       where (p.payment_method_code = 'WALLET_V2' or e.payment_id is not null or h.payment_id is not null)
+        -- Only books this database holds: the sandbox wallet's. A production operator's wallet
+        -- keeps its ledger on its side (the gateway has no account row for the customer there).
+        and exists (select 1 from wallet_accounts a
+                    where a.service_id = p.service_id and a.customer_id = p.customer_id and a.currency = p.currency)
         and (coalesce(e.taken, 0) <> p.captured_minor - p.refunded_minor
           or coalesce(e.held, 0) <> case when p.state = 'PRE_AUTHORIZED' then p.amount_minor else 0 end
           or coalesce(h.active, 0) <> (p.state = 'PRE_AUTHORIZED')::int
@@ -190,9 +201,11 @@ export const INVARIANTS: Invariant[] = [
                     pi.id, pi.status, pi.amount_minor, pi.amount_received_minor, pi.amount_refunded_minor,
                     coalesce(r.total, 0)) as detail
       from card_provider_payment_intents pi
-      left join payments p on 'payment:' || p.id::text = pi.idempotency_key
+      -- The gateway names its payment in the intent's metadata (the idempotency key is scoped
+      -- per provider account, as Stripe scopes it).
+      left join payments p on p.id::text = pi.metadata->>'paymentId'
       left join r on r.payment_intent_id = pi.id
-      where pi.idempotency_key like 'payment:%'
+      where pi.metadata ? 'paymentId'
         -- An intent created for a proceed the payment's transaction then refused stays unused
         -- (proceed-with-card.ts): no money moved and the payment never referenced it.
         and not (p.provider_reference is null and pi.status in ('requires_payment_method', 'canceled')
@@ -238,6 +251,7 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "provider_operations_settled",
+    // A QR request's charge waits for the customer until the payment's grace is over; its bound runs from then.
     rule: "no provider operation stays unsettled longer than the reconciliation bound",
     requiresTable: "provider_operations",
     query: ({ reconciliationBoundSeconds }) => sql`
@@ -245,7 +259,8 @@ export const INVARIANTS: Invariant[] = [
              format('payment %s, %s %s %s, %s attempts, created %s', coalesce(o.payment_id::text, '-'), o.provider,
                     o.kind, o.status, o.attempts, o.created_at) as detail
       from provider_operations o
+      left join payments p on p.id = o.payment_id and o.request ? 'qrRequestId'
       where o.status in ('pending', 'unknown')
-        and o.created_at < now() - make_interval(secs => ${reconciliationBoundSeconds})`,
+        and greatest(o.created_at, p.expires_at + make_interval(secs => ${EXPIRY_GRACE_MS / 1000})) < now() - make_interval(secs => ${reconciliationBoundSeconds})`,
   },
 ];

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sqlRows } from "../notifications/sql-rows";
+import { sqlRows } from "../db/sql-rows";
 import { INVARIANTS, type AuditOptions } from "./invariants";
 
 export interface Violation {

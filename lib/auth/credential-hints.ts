@@ -1,4 +1,5 @@
-import { ACCESS_TOKEN_PREFIX, PUBLISHABLE_KEY_PREFIX, type Credential } from "./detect-credential";
+import { ACCESS_TOKEN_PREFIX, PUBLISHABLE_KEY_PREFIX } from "../crypto/credential-prefixes";
+import type { Credential } from "./detect-credential";
 import type { AuthMode } from "./principal";
 
 /**

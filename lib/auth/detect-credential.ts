@@ -1,6 +1,4 @@
-export const PUBLISHABLE_KEY_PREFIX = "pk_service_";
-export const ACCESS_TOKEN_PREFIX = "cat_";
-export const REFRESH_TOKEN_PREFIX = "crt_";
+import { ACCESS_TOKEN_PREFIX, PUBLISHABLE_KEY_PREFIX } from "../crypto/credential-prefixes";
 
 const CLIENT_ID = /^[a-z0-9][a-z0-9-]{0,62}\.[a-z0-9][a-z0-9-]{0,62}\.[0-9A-HJKMNP-TV-Z]{26}$/;
 

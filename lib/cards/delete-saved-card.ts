@@ -3,8 +3,8 @@ import type { UserPrincipal } from "../auth/principal";
 import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
 import { savedCards } from "../db/schema";
-import { ApiError } from "../http/api-error";
-import "../payments/card-operations";
+import { ApiError } from "../errors/api-error";
+import "./detach-card-operation";
 import { beginProviderOperation, completeProviderOperation, operationId } from "../provider-operations";
 import { findSavedCard } from "./list-saved-cards";
 

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { customers } from "../db/schema";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import type { CreateCustomerBody } from "./customer.schema";
 
 /** One customer per phone per service; a second create of the phone is 409 customer_exists. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from "../auth/detect-credential";
+import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from "../crypto/credential-prefixes";
 import type { Clock } from "../clock";
 import { hashSecret, randomToken } from "../crypto/secrets";
 import type { Db } from "../db/client";

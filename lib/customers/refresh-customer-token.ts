@@ -3,7 +3,7 @@ import type { Clock } from "../clock";
 import { constantTimeEqual, hashSecret } from "../crypto/secrets";
 import type { Db } from "../db/client";
 import { customers, customerTokens } from "../db/schema";
-import { invalidCredentials } from "../http/api-error";
+import { invalidCredentials } from "../errors/api-error";
 import type { TokenPairView } from "./customer-token.schema";
 import { issueTokenPair } from "./issue-token-pair";
 import { revokeTokensWhere } from "./revoke-tokens";

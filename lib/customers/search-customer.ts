@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { customers } from "../db/schema";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import type { CustomerRow } from "./get-customer";
 
 /** The caller's customer with this E.164 phone; phones are unique per service. */

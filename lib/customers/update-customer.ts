@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { customers, customerTokens } from "../db/schema";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import { customerNotFound, getCustomerOrThrow, isUuid, type CustomerRow } from "./get-customer";
 import type { UpdateCustomerBody } from "./customer.schema";
 import { revokeTokensWhere } from "./revoke-tokens";

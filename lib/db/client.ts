@@ -2,7 +2,8 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getConfig } from "../config";
-import { markTransactions } from "../provider-operations/transaction-guard";
+import { markTransactions } from "./transaction-guard";
+import { installDriverSocketGuard } from "./driver-socket-guard";
 import { lockPgliteDirectory } from "./pglite-lock";
 import * as schema from "./schema";
 
@@ -38,6 +39,7 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDir: s
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    installDriverSocketGuard();
     const sql = postgres(options.databaseUrl, {
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
       onnotice: () => {},

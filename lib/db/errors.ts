@@ -1,3 +1,5 @@
+import { isDriverNullSocketWrite } from "./driver-socket-guard";
+
 /**
  * True when `error` is PostgreSQL's unique_violation (23505) on `constraint`. Drizzle wraps
  * driver errors in DrizzleQueryError, and postgres.js and PGlite name the constraint in
@@ -52,6 +54,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
     // PGlite after its instance was closed (its process is going down).
     if (typeof current.message === "string" && /PGlite is closed/i.test(current.message)) return true;
+    // postgres.js writing to a connection that already closed (driver-socket-guard.ts).
+    if (isDriverNullSocketWrite(current)) return true;
     pending.push(current.cause);
     if (Array.isArray(current.errors)) pending.push(...current.errors);
   }

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { notificationAttempts, notifications } from "../db/schema";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import { eventId, type EventDetailView } from "./events.schema";
 import { toEventView } from "./event-view";
 

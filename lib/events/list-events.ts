@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { notificationAttempts, notifications } from "../db/schema";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import type { EventView, ListEventsQuery } from "./events.schema";
 import { notificationStatusesOf, toEventView, type LastAttempt } from "./event-view";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sqlRows } from "../notifications/sql-rows";
-import type { BackgroundJob } from "../server/background-jobs";
+import { sqlRows } from "../db/sql-rows";
+import type { BackgroundJob } from "../background-job";
 
 /** Contract 12: an event is kept 30 days. */
 export const EVENT_RETENTION_DAYS = 30;

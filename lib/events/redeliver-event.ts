@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { notifications, services } from "../db/schema";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import { getEvent } from "./get-event";
 import type { EventView } from "./events.schema";
 

@@ -2,7 +2,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { getDb } from "../db/client";
-import { sqlRows } from "../notifications/sql-rows";
+import { sqlRows } from "../db/sql-rows";
 
 export interface Readiness {
   ready: boolean;

@@ -1,8 +1,9 @@
+import { withApiHeaders } from "../http/api-headers";
 import { requestIdFor } from "../http/request-id";
 
 /** Probes read a plain `{ status }` (contract 12), with the request id every JSON answer carries. */
 export function healthResponse(request: Request, status: number, body: Record<string, unknown>): Response {
-  return new Response(JSON.stringify(body), {
+  const response = new Response(JSON.stringify(body), {
     status,
     headers: {
       "content-type": "application/json; charset=utf-8",
@@ -11,4 +12,5 @@ export function healthResponse(request: Request, status: number, body: Record<st
       ...(status === 503 ? { "retry-after": "5" } : {}),
     },
   });
+  return withApiHeaders(response);
 }

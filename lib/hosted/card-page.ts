@@ -1,5 +1,4 @@
-import type { Locale } from "../i18n/routing";
-import type { PaymentState } from "../payments/payment-state";
+import type { PaymentState } from "../payments/core/payment-state";
 import { notAwaitingBuyerPageMode } from "./hosted-outcome";
 
 /** What the hosted card page shows, decided from the payment and its provider intent alone. */
@@ -34,20 +33,3 @@ export function cardPageMode(facts: CardPageFacts): CardPageMode {
   return facts.hasConfirmation ? "enter_card" : "unavailable";
 }
 
-export interface CardLinkOptions {
-  locale: Locale;
-  paymentId: string;
-  token: string;
-}
-
-export function cardPagePath({ locale, paymentId, token }: CardLinkOptions): string {
-  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}?${new URLSearchParams({ token }).toString()}`;
-}
-
-/**
- * Where the buyer lands after the provider (directly, or from its 3DS page, which appends
- * `payment_intent`): the step that settles the payment and moves on to the return page.
- */
-export function cardCompletePath({ locale, paymentId, token }: CardLinkOptions): string {
-  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}/complete?${new URLSearchParams({ token }).toString()}`;
-}

@@ -2,24 +2,15 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import type { Locale } from "../i18n/routing";
-import { CardProviderError, sandboxCardProvider } from "../providers/card/sandbox-card-provider";
+import { sandboxCardProvider } from "../providers/card/sandbox-card-provider";
+import { CardProviderError } from "../providers/card/sandbox-card-provider-error";
 import type { FormBody } from "./read-form-body";
+import { challengePagePath } from "./hosted-paths";
 
 const answer = z.object({
   clientSecret: z.string().min(1).max(200),
   outcome: z.enum(["complete", "fail"]),
 });
-
-/** The sandbox 3DS page's address, with a notice when an answer was refused. */
-export function challengePagePath(options: { locale: Locale; intentId: string; clientSecret: string; refused?: boolean }): string {
-  const query = new URLSearchParams({ client_secret: options.clientSecret });
-  if (options.refused) query.set("notice", "refused");
-  return `/${options.locale}/card-provider-sandbox/challenge/${encodeURIComponent(options.intentId)}?${query.toString()}`;
-}
-
-export function challengeFormPath(options: { locale: Locale; intentId: string }): string {
-  return `/${options.locale}/card-provider-sandbox/challenge/${encodeURIComponent(options.intentId)}/answer`;
-}
 
 /**
  * POST /{locale}/card-provider-sandbox/challenge/{intentId}/answer: the buyer's Complete or

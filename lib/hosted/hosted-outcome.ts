@@ -1,4 +1,4 @@
-import type { PaymentState } from "../payments/payment-state";
+import type { PaymentState } from "../payments/core/payment-state";
 
 /**
  * What any hosted payment page (OTP, card, QR) shows for a payment that no longer or not yet

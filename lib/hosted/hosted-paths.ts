@@ -1,4 +1,20 @@
+import { getConfig } from "../config";
 import type { Locale } from "../i18n/routing";
+
+// Every hosted URL shape (pages, their forms, the QR page's API links, the sandbox wallet app and
+// 3DS pages) in one module, so a path changes in one place: relative paths for the pages' own
+// links, absolute URLs (on PUBLIC_BASE_URL) for what leaves the gateway (payUrl, QR metadata, the
+// QR code's content). A leaf on the foundation only, so every layer may build its links here.
+
+/** An address on this gateway as the outside world reaches it. */
+function absoluteUrl(path: string): string {
+  return `${getConfig().publicBaseUrl}${path}`;
+}
+
+/** The locale segment: none lets the page follow the browser's language. */
+function localePrefix(locale: Locale | null): string {
+  return locale ? `/${locale}` : "";
+}
 
 export interface HostedLinkOptions {
   locale: Locale;
@@ -8,7 +24,7 @@ export interface HostedLinkOptions {
   returnUrl?: string | null;
 }
 
-function withQuery(path: string, { token, returnUrl }: HostedLinkOptions, notice?: string): string {
+function withQuery(path: string, { token, returnUrl }: { token: string; returnUrl?: string | null }, notice?: string): string {
   const query = new URLSearchParams({ token });
   if (returnUrl) query.set("returnUrl", returnUrl);
   if (notice) query.set("notice", notice);
@@ -34,4 +50,80 @@ export function qrPagePath(options: HostedLinkOptions): string {
 
 export function returnPagePath(options: HostedLinkOptions): string {
   return withQuery(`/${options.locale}/pay/return/${encodeURIComponent(options.paymentId)}`, options);
+}
+
+/** The hosted pages a merchant sends its buyer to (payUrl, metadata.qrPageUrl). */
+export type HostedPayPage = "otp" | "card" | "qr";
+
+/**
+ * `${publicBaseUrl}[/${locale}]/pay/${page}/${paymentId}?token=...`: the locale segment only
+ * when the merchant sent x-locale, so otherwise the page follows the buyer's browser.
+ */
+export function hostedPayUrl(options: { page: HostedPayPage; locale: Locale | null; paymentId: string; token: string }): string {
+  const path = `${localePrefix(options.locale)}/pay/${options.page}/${encodeURIComponent(options.paymentId)}`;
+  return absoluteUrl(withQuery(path, { token: options.token }));
+}
+
+export interface CardLinkOptions {
+  locale: Locale;
+  paymentId: string;
+  token: string;
+}
+
+export function cardPagePath({ locale, paymentId, token }: CardLinkOptions): string {
+  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}?${new URLSearchParams({ token }).toString()}`;
+}
+
+/**
+ * Where the buyer lands after the provider (directly, or from its 3DS page, which appends
+ * `payment_intent`): the step that settles the payment and moves on to the return page.
+ */
+export function cardCompletePath({ locale, paymentId, token }: CardLinkOptions): string {
+  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}/complete?${new URLSearchParams({ token }).toString()}`;
+}
+
+export interface QrLinkOptions {
+  paymentId: string;
+  token: string;
+}
+
+/** The JSON the QR page polls (relative: the page and the API share the origin). */
+export function qrStatusPath({ paymentId, token }: QrLinkOptions): string {
+  return `/api/v1/qr/${encodeURIComponent(paymentId)}/status?${new URLSearchParams({ token }).toString()}`;
+}
+
+export function qrImagePath({ paymentId, token }: QrLinkOptions): string {
+  return `/api/v1/qr/${encodeURIComponent(paymentId)}/image?${new URLSearchParams({ token }).toString()}`;
+}
+
+/** metadata.qrImageUrl: the QR code as a PNG, for a merchant to show on its own page or app. */
+export function qrImageUrl(options: QrLinkOptions): string {
+  return absoluteUrl(qrImagePath(options));
+}
+
+export function walletAppPath({ locale, paymentId, token }: QrLinkOptions & { locale: Locale | null }): string {
+  return `${localePrefix(locale)}/sandbox/wallet/${encodeURIComponent(paymentId)}?${new URLSearchParams({ token }).toString()}`;
+}
+
+/**
+ * The sandbox wallet app's link for a payment, which the QR code encodes. No locale segment:
+ * the page follows the language of the phone that scans it.
+ */
+export function walletAppUrl(options: QrLinkOptions): string {
+  return absoluteUrl(walletAppPath({ ...options, locale: null }));
+}
+
+/** The sandbox 3DS page's address, with a notice when an answer was refused. */
+export function challengePagePath(options: { locale: Locale; intentId: string; clientSecret: string; refused?: boolean }): string {
+  const query = new URLSearchParams({ client_secret: options.clientSecret });
+  if (options.refused) query.set("notice", "refused");
+  return `/${options.locale}/card-provider-sandbox/challenge/${encodeURIComponent(options.intentId)}?${query.toString()}`;
+}
+
+export function challengeFormPath(options: { locale: Locale; intentId: string }): string {
+  return `/${options.locale}/card-provider-sandbox/challenge/${encodeURIComponent(options.intentId)}/answer`;
+}
+
+export function walletAppFormPath(options: { locale: Locale; paymentId: string }): string {
+  return `/${options.locale}/sandbox/wallet/${encodeURIComponent(options.paymentId)}/answer`;
 }

@@ -1,12 +1,9 @@
 import type { Db } from "../db/client";
-import { ApiError } from "../http/api-error";
 import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
-import { resendPaymentOtp } from "../payments/hosted/resend-payment-otp";
-import { submitPaymentOtp } from "../payments/hosted/submit-payment-otp";
-import { otpPageMode } from "./hosted-outcome";
+import { requestOtpResend } from "../payments/hosted/resend-payment-otp";
+import { attemptPaymentOtp } from "../payments/hosted/submit-payment-otp";
 import { otpPagePath, returnPagePath, type HostedLinkOptions } from "./hosted-paths";
-import { loadHostedPayment } from "./load-hosted-payment";
 import { hostedLinkForm, otpCode } from "./otp-form.schema";
 import type { FormBody } from "./read-form-body";
 
@@ -27,52 +24,52 @@ export async function confirmOtpForm({ db, locale, paymentId, fields }: OtpFormI
   if (!link) return otpPagePath({ locale, paymentId, token: "" });
   const code = otpCode.safeParse(fields.code ?? "");
   if (!code.success) return otpPagePath({ ...link, notice: "code_format" });
-  try {
-    const result = await submitPaymentOtp(db, { paymentId, token: link.token, code: code.data });
-    if (result.state === "REQUIRES_ACTION") return otpPagePath({ ...link, notice: "wrong_code" });
-  } catch (error) {
-    // A wrong token: the page itself shows the neutral "link not valid".
-    if (isApiError(error, "invalid_credentials")) return otpPagePath(link);
-    if (!isApiError(error, "invalid_state")) {
-      logger.error({ err: error, paymentId }, "hosted OTP submission failed");
+  const attempt = await attemptPaymentOtp(db, { paymentId, token: link.token, code: code.data }).catch((error: unknown) => {
+    logger.error({ err: error, paymentId }, "hosted OTP submission failed");
+    return null;
+  });
+  switch (attempt?.outcome) {
+    case undefined:
       return otpPagePath({ ...link, notice: "error" });
-    }
-    // Refused because of the state: either the code outlived its 5 minutes (the buyer asks
-    // for a new one there) or the payment settled meanwhile (the return page tells how).
-    if (await stillAwaitsCode(db, link)) return otpPagePath({ ...link, notice: "code_expired" });
+    // A wrong token: the page itself shows the neutral "link not valid".
+    case "invalid_link":
+      return otpPagePath(link);
+    case "answered":
+      return attempt.submission.state === "REQUIRES_ACTION" ? otpPagePath({ ...link, notice: "wrong_code" }) : returnPagePath(link);
+    // The code outlived its 5 minutes: the buyer asks for a new one there.
+    case "code_expired":
+      return otpPagePath({ ...link, notice: "code_expired" });
+    // Settled meanwhile: the return page tells how.
+    case "not_awaiting_code":
+      return returnPagePath(link);
   }
-  return returnPagePath(link);
 }
 
 /** POST /{locale}/pay/otp/{id}/resend: a new code once the cooldown is over. */
 export async function resendOtpForm({ db, locale, paymentId, fields }: OtpFormInput): Promise<string> {
   const link = linkOf({ locale, paymentId, fields });
   if (!link) return otpPagePath({ locale, paymentId, token: "" });
-  try {
-    await resendPaymentOtp(db, { paymentId, token: link.token });
-    return otpPagePath({ ...link, notice: "sent" });
-  } catch (error) {
-    if (isApiError(error, "invalid_credentials")) return otpPagePath(link);
-    // Past the intent's lifetime: the page shows the expiry. Inside the cooldown: it says so.
-    if (isApiError(error, "intent_expired")) return otpPagePath(link);
-    if (isApiError(error, "invalid_state")) return otpPagePath({ ...link, notice: (await stillAwaitsCode(db, link)) ? "too_soon" : undefined });
+  const resend = await requestOtpResend(db, { paymentId, token: link.token }).catch((error: unknown) => {
     logger.error({ err: error, paymentId }, "hosted OTP resend failed");
-    return otpPagePath({ ...link, notice: "error" });
+    return null;
+  });
+  switch (resend?.outcome) {
+    case undefined:
+      return otpPagePath({ ...link, notice: "error" });
+    case "sent":
+      return otpPagePath({ ...link, notice: "sent" });
+    case "too_soon":
+      return otpPagePath({ ...link, notice: "too_soon" });
+    // A wrong token, past the intent's lifetime (the page shows the expiry) or settled meanwhile:
+    // the page itself shows where the payment stands.
+    case "invalid_link":
+    case "intent_expired":
+    case "not_awaiting_code":
+      return otpPagePath(link);
   }
 }
 
 function linkOf({ locale, paymentId, fields }: Omit<OtpFormInput, "db">): HostedLinkOptions | null {
   const parsed = hostedLinkForm.safeParse({ paymentId, locale, token: fields.token, returnUrl: fields.returnUrl });
   return parsed.success ? { locale, paymentId, token: parsed.data.token, returnUrl: parsed.data.returnUrl } : null;
-}
-
-async function stillAwaitsCode(db: Db, link: HostedLinkOptions): Promise<boolean> {
-  const loaded = await loadHostedPayment(db, link);
-  if (!loaded) return false;
-  const { payment } = loaded;
-  return otpPageMode({ state: payment.state, expired: payment.expired, hasOtp: payment.otp !== null }) === "enter_code";
-}
-
-function isApiError(error: unknown, name: ApiError["errorName"]): error is ApiError {
-  return error instanceof ApiError && error.errorName === name;
 }

@@ -1,6 +1,5 @@
-import type { Locale } from "../i18n/routing";
 import type { QrRequestStatus } from "../providers/wallet/port";
-import type { PaymentState } from "../payments/payment-state";
+import type { PaymentState } from "../payments/core/payment-state";
 
 /** What the hosted QR page shows, decided from the payment alone. */
 export type QrPageMode = "show_code" | "expired" | "finished" | "unavailable";
@@ -60,20 +59,3 @@ export function walletAppMode(payment: { state: PaymentState; expired: boolean; 
   }
 }
 
-export interface QrLinkOptions {
-  paymentId: string;
-  token: string;
-}
-
-/** The JSON the QR page polls (relative: the page and the API share the origin). */
-export function qrStatusPath({ paymentId, token }: QrLinkOptions): string {
-  return `/api/v1/qr/${encodeURIComponent(paymentId)}/status?${new URLSearchParams({ token }).toString()}`;
-}
-
-export function qrImagePath({ paymentId, token }: QrLinkOptions): string {
-  return `/api/v1/qr/${encodeURIComponent(paymentId)}/image?${new URLSearchParams({ token }).toString()}`;
-}
-
-export function walletAppPath({ locale, paymentId, token }: QrLinkOptions & { locale: Locale }): string {
-  return `/${locale}/sandbox/wallet/${encodeURIComponent(paymentId)}?${new URLSearchParams({ token }).toString()}`;
-}

@@ -1,6 +1,7 @@
 import { logger } from "../log";
-import { anyPortEntry, isOriginAllowed } from "../merchants/allowed-origins";
-import { checkStatusCode } from "../payments/payment-state";
+import { isOriginAllowed } from "../merchants/allowed-origins";
+import { parseHttpUrl, returnAllowList } from "../merchants/trusted-return-url";
+import { checkStatusCode } from "../payments/core/payment-state";
 
 export interface ReturnTargetOptions {
   paymentId: string;
@@ -38,9 +39,8 @@ export interface IgnoredReturnUrl {
  * its origin is neither the service's redirect URL origin nor on the allow-list.
  */
 export function explainReturnTarget(options: ReturnTargetOptions): { target: string | null; ignored: IgnoredReturnUrl | null } {
-  const allowList = options.allowedOrigins.map(allowListEntryOf).filter((entry) => entry !== null);
+  const allowList = returnAllowList(options);
   const serviceTarget = parseHttpUrl(options.serviceRedirectUrl);
-  if (serviceTarget) allowList.push(serviceTarget.origin);
 
   const given = (["returnUrl", "redirectUrl"] as const).filter((field) => options[field]);
   const trusted = given.map((field) => ({ field, url: parseHttpUrl(options[field]) }));
@@ -63,23 +63,6 @@ export function logIgnoredReturnUrl(paymentId: string, ignored: IgnoredReturnUrl
       ? `${ignored.field} ignored: its origin is neither the service's redirect URL origin nor allow-listed`
       : `${ignored.field} ignored: not an absolute http(s) URL`,
   );
-}
-
-function parseHttpUrl(value: string | null | undefined): URL | null {
-  if (!value) return null;
-  // URL.canParse keeps a malformed value from throwing; only absolute http(s) URLs qualify,
-  // so `javascript:`, `data:` and protocol-relative tricks never become a target.
-  if (!URL.canParse(value)) return null;
-  const url = new URL(value);
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
-  // Credentials in a redirect target only serve phishing (`https://bank.example@evil.example`).
-  if (url.username || url.password) return null;
-  return url;
-}
-
-// An allow-list entry: an origin, or scheme://host:* for any port (allowed-origins.ts).
-function allowListEntryOf(value: string): string | null {
-  return anyPortEntry(value) ?? parseHttpUrl(value)?.origin ?? null;
 }
 
 /**

@@ -5,6 +5,35 @@ export interface ContentSecurityPolicyOptions {
   development?: boolean;
   /** Only over https: on plain-http localhost the upgrade would break every asset. */
   upgradeInsecureRequests?: boolean;
+  /** `'sha256-…'` sources of the stylesheets the build inlines into the page (they carry no nonce). */
+  inlineStyles?: readonly string[];
+  /** The card page in production: the hosts Stripe.js needs (stripeJsSources). */
+  thirdParty?: ThirdPartySources;
+}
+
+export interface ThirdPartySources {
+  script: readonly string[];
+  frame: readonly string[];
+  connect: readonly string[];
+}
+
+/**
+ * Exactly the hosts Stripe's security guide lists for Stripe.js
+ * (https://docs.stripe.com/security/guide#content-security-policy), less
+ * https://maps.googleapis.com, which only the Address Element's autocomplete needs: the script
+ * and its iframes from js.stripe.com and its subdomains, 3DS and redirects on hooks.stripe.com,
+ * its API on api.stripe.com. Only the production card page gets them; the sandbox's stand-in
+ * is served by the gateway itself ('self').
+ */
+export const stripeJsSources: ThirdPartySources = {
+  script: ["https://js.stripe.com", "https://*.js.stripe.com"],
+  frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
+  connect: ["https://api.stripe.com"],
+};
+
+/** The hosted card page (/{locale}/pay/card/{paymentId}), the one page that runs a card provider's script. */
+export function isCardPagePath(pathname: string): boolean {
+  return /^\/[a-z]{2}\/pay\/card\/[^/]+\/?$/.test(pathname);
 }
 
 /**
@@ -12,14 +41,22 @@ export interface ContentSecurityPolicyOptions {
  * they load, via 'strict-dynamic'), nothing from other origins, never framed, forms only
  * posted back to us.
  */
-export function contentSecurityPolicy({ nonce, development = false, upgradeInsecureRequests = false }: ContentSecurityPolicyOptions): string {
+export function contentSecurityPolicy({
+  nonce,
+  development = false,
+  upgradeInsecureRequests = false,
+  inlineStyles = [],
+  thirdParty,
+}: ContentSecurityPolicyOptions): string {
+  const extra = (hosts: readonly string[] | undefined) => (hosts?.length ? ` ${hosts.join(" ")}` : "");
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${extra(thirdParty?.script)}${development ? " 'unsafe-eval'" : ""}`,
+    ["style-src 'self'", `'nonce-${nonce}'`, ...inlineStyles].join(" "),
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${extra(thirdParty?.connect)}`,
+    ...(thirdParty ? [`frame-src${extra(thirdParty.frame)}`] : []),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -1,16 +1,12 @@
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
-import { answerQrPayment } from "../payments/answer-qr-payment";
-import { qrOutcome } from "../payments/answer-qr-payment.schema";
-import { walletAppPath } from "./qr-page";
+import { answerQrPayment } from "../payments/operations/answer-qr-payment";
+import { qrOutcome } from "../payments/operations/answer-qr-payment.schema";
+import { walletAppPath } from "./hosted-paths";
 import type { FormBody } from "./read-form-body";
-
-export function walletAppFormPath(options: { locale: Locale; paymentId: string }): string {
-  return `/${options.locale}/sandbox/wallet/${encodeURIComponent(options.paymentId)}/answer`;
-}
 
 /**
  * POST /{locale}/sandbox/wallet/{paymentId}/answer: the customer approves or declines in the

@@ -4,7 +4,7 @@ import type { AuthMode, PrincipalOf } from "../auth/principal";
 import { getDb, type Db } from "../db/client";
 import { claimIdempotencyKey, NO_IDEMPOTENCY, type IdempotencyScope } from "../idempotency/claim-idempotency-key";
 import { REPLAYED_HEADER } from "../idempotency/idempotency.schema";
-import { ApiError } from "./api-error";
+import { ApiError } from "../errors/api-error";
 import { readJsonBody } from "./read-json-body";
 import { withRequestScope, type RequestScope } from "./request-scope";
 import { successResponse, toErrorResponse, zodDetails } from "./respond";

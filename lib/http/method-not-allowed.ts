@@ -1,5 +1,5 @@
 import { getConfig } from "../config";
-import { ApiError } from "./api-error";
+import { ApiError } from "../errors/api-error";
 import { withRequestScope } from "./request-scope";
 import { toErrorResponse } from "./respond";
 

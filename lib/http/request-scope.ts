@@ -1,5 +1,6 @@
 import { logger, runWithLogContext, type RequestLogContext } from "../log";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
+import { withApiHeaders } from "./api-headers";
 import { requestIdFor } from "./request-id";
 import { errorNameOf } from "./respond";
 
@@ -18,7 +19,7 @@ export interface RequestScope {
 
 /**
  * What wraps every API request: the request id on every log line written while serving it,
- * the rate limit fields on its answer, and one access log line at the end (method, path,
+ * the API's security headers and the rate limit fields on its answer, and one access log line at the end (method, path,
  * status, the error name of a 4xx or 5xx, duration, auth mode, service: never a credential,
  * never the query string).
  */
@@ -36,7 +37,7 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
       }
       status = response.status;
       error = errorNameOf(response);
-      return response;
+      return withApiHeaders(response);
     } finally {
       accessLogger.info(
         {

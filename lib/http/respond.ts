@@ -2,7 +2,11 @@ import { ZodError } from "zod";
 import { logger } from "../log";
 import { isDatabaseUnavailable } from "../db/errors";
 import "../validation/zod-messages";
-import { ApiError, serviceUnavailable, type ErrorDetail } from "./api-error";
+import { ApiError, serviceUnavailable } from "../errors/api-error";
+import { zodDetails } from "../errors/zod-details";
+
+// Re-exported for the edge's own callers (endpoint(), route handlers); the domain imports lib/errors.
+export { zodDetails };
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
@@ -34,13 +38,6 @@ export function errorBody(error: ApiError, requestId: string) {
       ...(error.details && error.details.length > 0 ? { details: error.details } : {}),
     },
   };
-}
-
-export function zodDetails(error: ZodError, prefix?: string): ErrorDetail[] {
-  return error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(root)",
-    message: issue.message,
-  }));
 }
 
 // The error name of each error response, for the request's access log line (withRequestScope).

@@ -29,3 +29,10 @@ export function textDirection(locale: Locale): "ltr" | "rtl" {
 export function numberLocale(locale: Locale): string {
   return `${locale}-u-nu-latn`;
 }
+
+/** The hosted pages' language from an x-locale header: fr_FR -> fr, ar_DZ -> ar, anything else -> en. */
+export function pageLocaleOf(xLocale: string | null | undefined): Locale | null {
+  if (!xLocale) return null;
+  const language = xLocale.trim().toLowerCase().split(/[_-]/)[0];
+  return isLocale(language) ? language : "en";
+}

@@ -4,8 +4,8 @@ import { serviceClock, systemClock, type Clock } from "../clock";
 import { getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
-import { ApiError } from "../http/api-error";
-import { zodDetails } from "../http/respond";
+import { ApiError } from "../errors/api-error";
+import { zodDetails } from "../errors/zod-details";
 import {
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_LEASE_SECONDS,

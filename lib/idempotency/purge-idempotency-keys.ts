@@ -1,7 +1,7 @@
 import { lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
-import type { BackgroundJob } from "../server/background-jobs";
+import type { BackgroundJob } from "../background-job";
 
 /**
  * Deletes keys past their 24 hours. Expiry was stamped on the caller's service clock, which the

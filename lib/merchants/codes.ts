@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ulid } from "ulid";
-import { PUBLISHABLE_KEY_PREFIX } from "../auth/detect-credential";
+import { PUBLISHABLE_KEY_PREFIX } from "../crypto/credential-prefixes";
 import { randomToken } from "../crypto/secrets";
 
 export function slugify(name: string): string {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import { AmountError, decimalPlaces, MAX_AMOUNT_STANDARD_UNITS, toMinorUnits } from "./amount";
 import { MAX_EXPONENT } from "./currencies";
 

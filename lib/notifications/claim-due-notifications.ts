@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sqlRows } from "./sql-rows";
+import { sqlRows } from "../db/sql-rows";
 
 /**
  * How long a worker holds a claimed notification: longer than an attempt can take (10 s

@@ -1,4 +1,4 @@
-import type { BackgroundJob } from "../server/background-jobs";
+import type { BackgroundJob } from "../background-job";
 import { deliverDueNotifications } from "./deliver-due-notifications";
 
 /**

@@ -1,11 +1,12 @@
-import type { PaymentMethodCode } from "../payments/proceed-payment.schema";
+import type { Locale } from "../i18n/routing";
+import type { PaymentMethodCode } from "./payment-method-codes";
 
 export type Archetype = "IN_SDK" | "REDIRECT";
 
 export interface CatalogDefault {
   code: PaymentMethodCode;
   name: string;
-  displayNames: Record<"en" | "fr" | "ar", string>;
+  displayNames: Record<Locale, string>;
   imagePath: string;
   archetype: Archetype;
   position: number;

@@ -1,10 +1,8 @@
 import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../auth/principal";
-import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
-import { ApiError } from "../http/api-error";
-import { alpha3Schema } from "../payments/create-payment-intent.schema";
-import { getPaymentOrThrow } from "../payments/get-payment-or-throw";
-import { intentExpired, isExpiredIntent } from "../payments/payment-expiry";
+import { ApiError } from "../errors/api-error";
+import { alpha3Schema } from "../validation/common-headers";
+import { getCurrentPaymentOrThrow } from "../payments/core/open-payment";
 import { catalogRows } from "./list-available-payment-methods";
 
 /**
@@ -19,8 +17,7 @@ export async function getCardProviderKey(
   const { principal } = options;
   let country: string;
   if (principal.mode === "merchant") {
-    const payment = await getPaymentOrThrow(db, { principal, paymentId: principal.paymentId });
-    if (isExpiredIntent(payment, serviceClock(principal.service).now())) throw intentExpired();
+    const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId });
     country = payment.country;
   } else {
     const parsed = alpha3Schema.safeParse(options.countryHeader);

@@ -3,8 +3,8 @@ import type { ServiceContext } from "../auth/principal";
 import type { Db } from "../db/client";
 import { paymentMethodCatalog } from "../db/schema";
 import { alpha3Of } from "../geo/countries";
-import { ApiError } from "../http/api-error";
-import { pageLocaleOf } from "../payments/pay-url";
+import { ApiError } from "../errors/api-error";
+import { pageLocaleOf } from "../i18n/locales";
 import { toPaymentMethodItem, type PaymentMethodItem } from "./payment-method-views";
 
 /** The enabled catalog rows of a service in one country (alpha-3), in display order. */

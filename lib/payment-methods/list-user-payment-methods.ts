@@ -1,16 +1,15 @@
 import type { MerchantPrincipal, UserPrincipal } from "../auth/principal";
 import { listSavedCards } from "../cards/list-saved-cards";
-import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
 import { currencyOfCountry } from "../geo/countries";
-import { ApiError } from "../http/api-error";
-import { zodDetails } from "../http/respond";
+import { ApiError } from "../errors/api-error";
+import { zodDetails } from "../errors/zod-details";
 import { fromMinorUnits } from "../money/amount";
 import { isSupportedCurrency } from "../money/currencies";
-import { getPaymentOrThrow } from "../payments/get-payment-or-throw";
-import { pageLocaleOf } from "../payments/pay-url";
-import { intentExpired, isExpiredIntent } from "../payments/payment-expiry";
-import { walletProvider } from "../providers/wallet/wallet-provider";
+import { getCurrentPaymentOrThrow } from "../payments/core/open-payment";
+import { pageLocaleOf } from "../i18n/locales";
+import { askedWallet } from "../payments/core/asked-wallet";
+import { connectedWallet, walletAccountOf } from "../providers/wallet/wallet-connection";
 import { catalogRows } from "./list-available-payment-methods";
 import { userContextInput } from "./payment-methods.schema";
 import { toPaymentMethodItem, toSavedCardItem, type UserPaymentMethodItem } from "./payment-method-views";
@@ -62,8 +61,7 @@ export async function listUserPaymentMethods(
 }
 
 async function intentContext(db: Db, principal: MerchantPrincipal): Promise<UserContext> {
-  const payment = await getPaymentOrThrow(db, { principal, paymentId: principal.paymentId });
-  if (isExpiredIntent(payment, serviceClock(principal.service).now())) throw intentExpired();
+  const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId });
   return { customerId: payment.customerId, country: payment.country, currency: payment.currency };
 }
 
@@ -87,10 +85,9 @@ function userContext(
 
 async function walletBalance(db: Db, principal: MerchantPrincipal | UserPrincipal, context: UserContext) {
   if (!context.currency || !isSupportedCurrency(context.currency)) return {};
-  const { availableMinor } = await walletProvider().balance(db, {
-    serviceId: principal.service.id,
-    customerId: context.customerId,
-    currency: context.currency,
-  });
+  const wallet = await connectedWallet();
+  const { availableMinor } = await askedWallet(() =>
+    wallet.balance({ ...walletAccountOf({ serviceId: principal.service.id, customerId: context.customerId }), currency: context.currency! }),
+  );
   return { balance: fromMinorUnits(availableMinor, context.currency), currency: context.currency };
 }

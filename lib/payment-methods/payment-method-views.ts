@@ -1,7 +1,8 @@
+import type { Locale } from "../i18n/routing";
 import { z } from "zod";
 import { getConfig } from "../config";
 import type { paymentMethodCatalog } from "../db/schema";
-import { brandName } from "../cards/card-number";
+import { brandName } from "../validation/card-number";
 import type { SavedCardRow } from "../cards/list-saved-cards";
 import { brandImagePath } from "./catalog-defaults";
 
@@ -45,7 +46,7 @@ export type UserPaymentMethodItem = z.infer<typeof userPaymentMethodItem>;
 
 export const imageUrl = (path: string) => `${getConfig().publicBaseUrl}${path}`;
 
-export function toPaymentMethodItem(row: CatalogRow, language: "en" | "fr" | "ar"): PaymentMethodItem {
+export function toPaymentMethodItem(row: CatalogRow, language: Locale): PaymentMethodItem {
   return {
     id: row.id,
     name: row.name,

@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { alpha3Of } from "../geo/countries";
-import { alpha3Schema } from "../payments/create-payment-intent.schema";
-import { PLATFORMS } from "../payments/proceed-payment.schema";
+import { alpha3Schema, platformHeader } from "../validation/common-headers";
 
 const localeHeader = z.string().trim().min(1).max(35).optional();
-const platformHeader = z.enum(PLATFORMS, { error: "must be one of API, WEB, ANDROID, IOS" });
 
 /** GET /api/v1/payment-methods/available */
 export const availableMethodsQuery = z.object({

@@ -2,4 +2,5 @@
 export * from "./provider-operation";
 export * from "./run-provider-operation";
 export * from "./reconcile-provider-operations";
-export { outsideTransactions, isInsideTransaction } from "./transaction-guard";
+export * from "./request-operation";
+export { outsideTransactions, isInsideTransaction } from "../db/transaction-guard";

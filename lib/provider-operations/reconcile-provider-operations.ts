@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { providerOperations } from "../db/schema";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import { logger } from "../log";
-import type { BackgroundJob } from "../server/background-jobs";
+import type { BackgroundJob } from "../background-job";
 import { OPERATION_LEASE_MS, type ProviderOperationRow } from "./provider-operation";
 import { completeProviderOperation } from "./run-provider-operation";
 

@@ -1,9 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { providerOperations } from "../db/schema";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import { logger } from "../log";
-import { lockPayment } from "../payments/payment-record";
+import { lockPayment } from "../payments/core/payment-record";
 import {
   handlerOf,
   OPERATION_LEASE_MS,
@@ -15,7 +15,7 @@ import {
   type ProviderName,
   type ProviderOperationRow,
 } from "./provider-operation";
-import { isInsideTransaction, ProviderCallInTransactionError } from "./transaction-guard";
+import { isInsideTransaction, ProviderCallInTransactionError } from "../db/transaction-guard";
 
 const OPEN = ["pending", "unknown"] as const;
 
@@ -38,10 +38,15 @@ export async function findProviderOperation(tx: Db, id: string, options: { payme
   return row ?? null;
 }
 
+/** Refunds reserve their amount instead of the payment: several may be open on one payment at once. */
+export const isParallelKind = (kind: string) => kind === "refund";
+
 /**
  * Step (a), inside the transaction that locked and validated the payment: records the pending
- * operation. An unsettled operation on the same payment is part of the lock: a second money
- * operation is refused until the first is settled.
+ * operation. An unsettled capture, release or charge is part of the payment's lock: another
+ * money operation is refused until it is settled. Refunds may run side by side: each reserves
+ * its amount (see pendingRefundMinor, which the caller subtracts from what is refundable), and
+ * only an open exclusive operation refuses them.
  */
 export async function beginProviderOperation(
   tx: Db,
@@ -52,6 +57,7 @@ export async function beginProviderOperation(
     kind: string;
     amountMinor?: number | null;
     request?: Record<string, unknown>;
+    /** When the request was made, on its service's clock (the sandbox clock may run ahead). */
     now?: Date;
     /** Leave it to reconciliation at once (no request will call the provider). */
     deferred?: boolean;
@@ -62,7 +68,13 @@ export async function beginProviderOperation(
     const [open] = await tx
       .select({ id: providerOperations.id })
       .from(providerOperations)
-      .where(and(eq(providerOperations.paymentId, options.paymentId), inArray(providerOperations.status, [...OPEN])));
+      .where(
+        and(
+          eq(providerOperations.paymentId, options.paymentId),
+          inArray(providerOperations.status, [...OPEN]),
+          isParallelKind(options.kind) ? ne(providerOperations.kind, "refund") : undefined,
+        ),
+      );
     if (open) throw operationInProgress();
   }
   const [row] = await tx
@@ -74,12 +86,32 @@ export async function beginProviderOperation(
       kind: options.kind,
       amountMinor: options.amountMinor ?? null,
       request: options.request ?? {},
-      nextAttemptAt: options.deferred ? now : new Date(now.getTime() + OPERATION_LEASE_MS),
+      // Leases run on real time (the reconciliation job's), whatever clock `now` was read from.
+      nextAttemptAt: options.deferred ? new Date() : new Date(Date.now() + OPERATION_LEASE_MS),
       createdAt: now,
       updatedAt: now,
     })
     .returning();
   return row!;
+}
+
+/**
+ * The amount reserved by refunds recorded on the payment and not settled yet (a reversal of a
+ * charge the gateway never accepted reserves nothing). Read under the payment's lock.
+ */
+export async function pendingRefundMinor(tx: Db, paymentId: string): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<string>`coalesce(sum(${providerOperations.amountMinor}), 0)` })
+    .from(providerOperations)
+    .where(
+      and(
+        eq(providerOperations.paymentId, paymentId),
+        eq(providerOperations.kind, "refund"),
+        inArray(providerOperations.status, [...OPEN]),
+        sql`coalesce((${providerOperations.request}->>'reversal')::boolean, false) = false`,
+      ),
+    );
+  return Number(row?.total ?? 0);
 }
 
 export const operationInProgress = () =>
@@ -93,13 +125,18 @@ export const operationInProgress = () =>
  * refusal. A call that fails or times out leaves the operation `unknown` for reconciliation
  * and throws 503 provider_unavailable. Returns the settled row (succeeded or failed).
  */
-export async function completeProviderOperation(db: Db, operation: ProviderOperationRow): Promise<ProviderOperationRow> {
+export async function completeProviderOperation(
+  db: Db,
+  operation: ProviderOperationRow,
+  options: { told?: () => Promise<ProviderAnswer> } = {},
+): Promise<ProviderOperationRow> {
   if (!isOpen(operation)) return operation;
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`provider operation ${operation.kind}`);
   const handler = handlerOf(operation);
   let answer: ProviderAnswer;
   try {
-    answer = await withTimeLimit(handler.call(operation), PROVIDER_CALL_TIMEOUT_MS);
+    // `told`: the provider reported the outcome itself (a signed callback); it settles the same way as an answer.
+    answer = await withTimeLimit((options.told ?? (() => handler.call(operation)))(), PROVIDER_CALL_TIMEOUT_MS);
   } catch (error) {
     if (error instanceof ProviderRefusedError) return failProviderOperation(db, operation, error.code);
     await markUnknown(db, operation, error);

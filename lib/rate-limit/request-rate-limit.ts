@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from "../clock";
 import type { Db } from "../db/client";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../errors/api-error";
 import { gcraOutcome, tightestOutcome, type GcraDecision, type RateLimitOutcome } from "./gcra";
 import type { RateLimitCheck } from "./policies";
 import { consumeRateLimits } from "./store";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { systemClock, type Clock } from "../clock";
 import type { Db } from "../db/client";
 import { rateLimits } from "../db/schema";
-import type { BackgroundJob } from "../server/background-jobs";
+import type { BackgroundJob } from "../background-job";
 
 const BATCH = 5_000;
 

@@ -1,21 +1,6 @@
-import type { Db } from "../db/client";
+import type { BackgroundJob } from "../background-job";
 import { getDb } from "../db/client";
 import { logger } from "../log";
-
-/**
- * A periodic task (expiry sweep, webhook delivery, ...). Jobs must be safe to run in
- * several processes at once: they claim work in PostgreSQL (SKIP LOCKED, conditional
- * updates), never through process memory.
- */
-export interface BackgroundJob {
-  name: string;
-  intervalMs: number;
-  /**
-   * Returns how many items it handled; any work done makes the loop run again at once.
-   * `stopping()` turns true on shutdown: claim nothing more, finish what is claimed.
-   */
-  run(db: Db, control: { stopping: () => boolean }): Promise<number | void>;
-}
 
 export interface RunningJobs {
   stop(): Promise<void>;

@@ -1,12 +1,15 @@
 import { idempotencyPurgeJob } from "../idempotency/purge-idempotency-keys";
 import { eventPurgeJob } from "../events/purge-events";
 import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
-import { paymentJobs } from "../payments/expire-payments";
-import "../payments/card-operations";
+import { paymentJobs } from "../payments/operations/expire-payments";
+import "../payments/core/card-operations";
+import "../payments/core/wallet-charge";
+import "../payments/core/wallet-operations";
+import { cardPaymentReconciliationJob } from "../payments/operations/reconcile-card-payments";
 import { providerReconciliationJob } from "../provider-operations/reconcile-provider-operations";
 import { cardProviderEventsJob } from "../providers/card/sandbox-event-delivery";
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
-import type { BackgroundJob } from "./background-jobs";
+import type { BackgroundJob } from "../background-job";
 
 /** Every periodic job the gateway runs; the server and `npm run worker` start these. */
 export const gatewayJobs: BackgroundJob[] = [
@@ -16,5 +19,6 @@ export const gatewayJobs: BackgroundJob[] = [
   rateLimitSweepJob,
   cardProviderEventsJob,
   providerReconciliationJob,
+  cardPaymentReconciliationJob,
   eventPurgeJob,
 ];

@@ -19,10 +19,34 @@ export async function sandboxWalletSecret(): Promise<string> {
   return `whsec_${Buffer.from(hmacHex(key, "wallet-sandbox", "v1"), "hex").toString("base64")}`;
 }
 
-const globalForWallet = globalThis as unknown as { inGatewayWallet?: Promise<(request: Request) => Promise<Response>> };
+type Handler = (request: Request) => Promise<Response>;
+/** Tests: stands between the in-process wallet's callbacks and the gateway (to lose, repeat or forge one). */
+export type WalletCallbackWrapper = (request: Request, deliver: Handler) => Promise<Response>;
+
+const globalForWallet = globalThis as unknown as { inGatewayWallet?: Promise<Handler>; walletCallbackWrapper?: WalletCallbackWrapper | null; callbackReceiver?: Handler };
+
+export function installWalletCallbackDelivery(wrapper: WalletCallbackWrapper | null): void {
+  globalForWallet.walletCallbackWrapper = wrapper;
+}
+
+/**
+ * Where this process's gateway receives the wallet's callbacks (its callback URL is this
+ * gateway's own): set by the payments domain (lib/payments/core/wallet-qr-callback.ts) when it
+ * loads, so the sandbox wallet does not import the gateway it serves.
+ */
+export function receiveWalletCallbacksInProcess(receiver: Handler): void {
+  globalForWallet.callbackReceiver = receiver;
+}
+
+async function deliverToGateway(request: Request): Promise<Response> {
+  const receiver = globalForWallet.callbackReceiver;
+  if (!receiver) return new Response(null, { status: 503 }); // Retried by the wallet; reconciliation asks meanwhile.
+  const wrapper = globalForWallet.walletCallbackWrapper;
+  return wrapper ? wrapper(request, receiver) : receiver(request);
+}
 
 /** The sandbox wallet's protocol handler on the gateway's database (one per process). */
-export function inGatewayWalletHandler(): Promise<(request: Request) => Promise<Response>> {
+export function inGatewayWalletHandler(): Promise<Handler> {
   globalForWallet.inGatewayWallet ??= (async () => {
     const db = await getDb();
     const [secret, gatewayKey] = await Promise.all([sandboxWalletSecret(), getGatewayKey(db)]);
@@ -32,6 +56,7 @@ export function inGatewayWalletHandler(): Promise<(request: Request) => Promise<
       basePath: IN_GATEWAY_WALLET_PATH,
       // The QR code opens the sandbox wallet app page of the payment.
       qrContent: ({ paymentId }) => sandboxWalletAppUrl(gatewayKey, paymentId),
+      deliverCallback: deliverToGateway,
     });
   })().catch((error: unknown) => {
     globalForWallet.inGatewayWallet = undefined;

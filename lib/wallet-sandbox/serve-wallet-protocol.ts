@@ -33,6 +33,8 @@ export interface WalletServerOptions {
   qrContent(request: { qrRequestId: string; paymentId: string }): string;
   /** Delays between callback attempts after the first (ms). */
   callbackRetriesMs?: number[];
+  /** How a callback reaches the gateway: the network (default), or the gateway's handler in this process. */
+  deliverCallback?: (request: Request) => Promise<Response>;
 }
 
 const answerSchema = z.strictObject({ outcome: z.enum(["approve", "decline"]) });
@@ -60,12 +62,13 @@ export function walletProtocolHandler(options: WalletServerOptions): (request: R
     let delivered = false;
     try {
       const headers = signWalletRequest(options.secret, { method: "POST", pathAndQuery: url.pathname + url.search, body });
-      const response = await fetch(url, {
+      const request = new Request(url, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
         body,
         signal: AbortSignal.timeout(10_000),
       });
+      const response = await (options.deliverCallback ?? fetch)(request);
       delivered = response.ok;
     } catch (error) {
       logger.warn({ err: error, qrRequestId: qr.qrRequestId }, "sandbox wallet callback failed");

@@ -27,7 +27,7 @@ export interface LoadStats {
   /** Attempts whose process died under them (no HTTP answer). */
   dropped: number;
   /** Every 5xx with when it came: judged against the database restart window afterwards. */
-  serverErrors: { at: number; status: number; name?: string; path: string }[];
+  serverErrors: { at: number; status: number; name?: string; path: string; requestId?: string }[];
   scenarios: Map<string, number>;
   /** Steps a scenario gave up on after its retries (the database or a process stayed away). */
   abandoned: number;
@@ -86,11 +86,14 @@ export class ChaosClient {
         continue;
       }
       bump(this.stats.byStatus, answer.name ? `${answer.status} ${answer.name}` : String(answer.status));
-      if (answer.status >= 500) this.stats.serverErrors.push({ at: Date.now(), status: answer.status, name: answer.name, path });
+      if (answer.status >= 500) {
+        this.stats.serverErrors.push({ at: Date.now(), status: answer.status, name: answer.name, path, requestId: answer.body?.error?.requestId });
+      }
       const again = answer.status === 503 || answer.name === "request_in_progress" || answer.name === "rate_limited";
       if (!again) return answer;
       if (this.deadline() && attempt > 20) return answer;
-      await sleep(answer.status === 503 ? 1000 : 300);
+      // A key whose request died with its process stays in progress until its lease (60 s) runs out.
+      await sleep(answer.status === 503 ? 1000 : answer.name === "request_in_progress" ? 1500 : 300);
     }
     this.stats.abandoned += 1;
     throw new StepAbandoned(`${method} ${path}`);
@@ -128,7 +131,8 @@ interface Ctx {
 
 function expectStatus(ctx: Ctx, what: string, answer: Answer, ...ok: number[]): boolean {
   if (ok.includes(answer.status)) return true;
-  if (ctx.stats.surprises.length < 50) ctx.stats.surprises.push(`${what}: ${answer.status} ${answer.name ?? ""} ${answer.body?.message ?? ""}`);
+  const message = answer.body?.message ?? answer.body?.error?.message ?? "";
+  if (ctx.stats.surprises.length < 50) ctx.stats.surprises.push(`${what}: ${answer.status} ${answer.name ?? answer.body?.error?.code ?? ""} ${message}`);
   return false;
 }
 
@@ -269,11 +273,12 @@ const scenarios: Record<string, (ctx: Ctx) => Promise<void>> = {
         client_secret: confirmation.clientSecret,
         payment_method_data: { card: { number, cvc: "737", expMonth: 12, expYear: new Date().getUTCFullYear() + 3 } },
         setup_future_usage: false,
-        return_url: `http://127.0.0.1/en/pay/card/${intent.paymentId}/complete?token=${token}`,
+        return_url: `${new URL(proceeded.metadata.payUrl).origin}/en/pay/card/${intent.paymentId}/complete?token=${token}`,
         locale: "en",
       },
       headers: { authorization: `Bearer ${confirmation.publishableKey}` },
     });
+    if (!expectStatus(ctx, "card confirm", confirmed, 200, 402)) return;
     if (confirmed.body?.status === "requires_action") {
       const clientSecret = new URL(confirmed.body.next_action.redirect_to_url.url).searchParams.get("client_secret")!;
       await onPage(ctx.stats, () =>

@@ -91,7 +91,7 @@ beforeAll(async () => {
   });
   expect(refused.status).toBe(404);
   const [unused] = (await (await getDb()).execute(
-    sql`select status from card_provider_payment_intents where idempotency_key = ${`payment:${ids.cardRefused}`}`,
+    sql`select status from card_provider_payment_intents where metadata->>'paymentId' = ${ids.cardRefused}`,
   )) as unknown as { status: string }[];
   expect(unused?.status).toBe("requires_payment_method");
 });
@@ -165,6 +165,16 @@ describe("npm run audit", () => {
     expect(subjectsOf(report, "one_event_per_state_change").sort()).toEqual([ids.direct, ids.partlyCaptured].sort());
   });
 
+  it("does not ask for the events of a payment older than the event retention, which purged them", async () => {
+    const report = await auditBroken(
+      `update payments set created_at = created_at - interval '31 days' where id = '${ids.direct}';
+       update notifications set payment_id = null, type = 'payment.purged' where payment_id = '${ids.direct}'`,
+      `update payments set created_at = created_at + interval '31 days' where id = '${ids.direct}';
+       update notifications set payment_id = '${ids.direct}', type = 'payment.succeeded' where type = 'payment.purged'`,
+    );
+    expect(report.violationCount).toBe(0);
+  });
+
   it("reports a wallet account whose balance is not its opening plus its entries", async () => {
     const db = await getDb();
     const [account] = (await db.execute(
@@ -194,18 +204,29 @@ describe("npm run audit", () => {
     expect(subjectsOf(report, "wallet_books_agree_with_payment")).toEqual([ids.direct]);
   });
 
+  it("leaves a wallet payment whose books the gateway does not hold (a production operator's) to that wallet", async () => {
+    const account = `(select account_id from wallet_entries where payment_id = '${ids.direct}' and kind = 'debit')`;
+    const report = await auditBroken(
+      `update wallet_entries set balance_delta_minor = balance_delta_minor + 1 where payment_id = '${ids.direct}' and kind = 'debit';
+       update wallet_accounts set currency = 'XXX' where id = ${account}`,
+      `update wallet_accounts set currency = 'DZD' where id = ${account};
+       update wallet_entries set balance_delta_minor = balance_delta_minor - 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
+    );
+    expect(subjectsOf(report, "wallet_books_agree_with_payment")).not.toContain(ids.direct);
+  });
+
   it("reports a card payment whose provider intent disagrees with it", async () => {
     const report = await auditBroken(
-      `update card_provider_payment_intents set amount_refunded_minor = 0 where idempotency_key = 'payment:${ids.card}'`,
+      `update card_provider_payment_intents set amount_refunded_minor = 0 where metadata->>'paymentId' = '${ids.card}'`,
       `update card_provider_payment_intents pi set amount_refunded_minor =
          (select sum(amount_minor) from card_provider_refunds r where r.payment_intent_id = pi.id)
-       where idempotency_key = 'payment:${ids.card}'`,
+       where metadata->>'paymentId' = '${ids.card}'`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.card]);
   });
 
   it("reports a failed card payment whose late charge the provider did not wholly give back", async () => {
-    const intent = `(select id from card_provider_payment_intents where idempotency_key = 'payment:${ids.cardReversed}')`;
+    const intent = `(select id from card_provider_payment_intents where metadata->>'paymentId' = '${ids.cardReversed}')`;
     const report = await auditBroken(
       `update card_provider_refunds set amount_minor = amount_minor - 1 where payment_intent_id = ${intent};
        update card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor - 1 where id = ${intent}`,
@@ -217,8 +238,8 @@ describe("npm run audit", () => {
 
   it("reports money on an intent its payment never used", async () => {
     const report = await auditBroken(
-      `update card_provider_payment_intents set amount_received_minor = 1 where idempotency_key = 'payment:${ids.cardRefused}'`,
-      `update card_provider_payment_intents set amount_received_minor = 0 where idempotency_key = 'payment:${ids.cardRefused}'`,
+      `update card_provider_payment_intents set amount_received_minor = 1 where metadata->>'paymentId' = '${ids.cardRefused}'`,
+      `update card_provider_payment_intents set amount_received_minor = 0 where metadata->>'paymentId' = '${ids.cardRefused}'`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardRefused]);
   });

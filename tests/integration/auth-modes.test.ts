@@ -5,7 +5,7 @@ import { clientSecretFor } from "@/lib/auth/client-secret";
 import { basicBearer } from "@/lib/auth/detect-credential";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { rotateClientSecret } from "@/lib/merchants/rotate-client-secret";
 import { clientAuth, merchantAuth, userAuth, type ApiResponse } from "../support/api";
 import { createCustomerToken, createMerchant, randomPhone } from "../support/factories";

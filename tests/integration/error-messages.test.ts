@@ -130,7 +130,10 @@ describe("log lines", () => {
     await api.get("/api/v1/events", { "x-request-id": `${marker}-a` });
     await api.get("/api/v1/payments/intents", { "x-request-id": `${marker}-b` });
     await api.get("/api/v1/nothing-here", { "x-request-id": `${marker}-c` });
-    const lineOf = (id: string) => JSON.parse(logged.lines.find((line) => line.includes(`"requestId":"${id}"`) && line.includes('"msg":"request"'))!);
+    const find = (id: string) => logged.lines.find((line) => line.includes(`"requestId":"${id}"`) && line.includes('"msg":"request"'));
+    // The access line is written as the answer leaves; on a loaded machine it may trail the client's read.
+    await vi.waitFor(() => expect(["a", "b", "c"].every((suffix) => find(`${marker}-${suffix}`))).toBe(true), { timeout: 5_000 });
+    const lineOf = (id: string) => JSON.parse(find(id)!);
     expect(lineOf(`${marker}-a`)).toMatchObject({ status: 401, error: "invalid_credentials", path: "/api/v1/events" });
     expect(lineOf(`${marker}-b`)).toMatchObject({ status: 405, error: "method_not_allowed" });
     expect(lineOf(`${marker}-c`)).toMatchObject({ status: 404, error: "not_found" });

@@ -6,10 +6,10 @@ import { eventDetailView, eventView, redeliverEventResponse } from "@/lib/events
 import { purgeEvents } from "@/lib/events/purge-events";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { deliverDueNotifications } from "@/lib/notifications/deliver-due-notifications";
-import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
-import { capture, createIntent, paidIntent, serviceIdOf } from "../support/payments";
+import { realEvent } from "../support/real-events";
+import { capture, paidIntent } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
@@ -74,12 +74,7 @@ describe("GET /api/v1/events", () => {
     const failing = await startWebhookReceiver(() => ({ status: 500 }));
     const shop = await createMerchant({ webhookUrl: failing.url() });
     try {
-      const id = await enqueueNotification(await getDb(), {
-        serviceId: await serviceIdOf(shop),
-        type: "payment.failed",
-        data: { paymentId: crypto.randomUUID(), actionId: "a-1", remoteStatusCode: 3, statusCode: 3, status: "FAILED", amount: 5, currency: "DZD" },
-        now: new Date(),
-      });
+      const { id } = await realEvent(api, shop, "failed");
       await deliverDueNotifications(await getDb(), { schedule: [], claimForMs: 500 });
       const response = await events("?deliveryStatus=failed", shop);
       expect(response.body.data.map((event: { id: string }) => event.id)).toEqual([id]);
@@ -157,13 +152,7 @@ describe("POST /api/v1/events/:id/redeliver", () => {
   });
 
   it("refuses with invalid_state when the service has no webhook URL", async () => {
-    const intent = await createIntent(api, other);
-    const id = await enqueueNotification(await getDb(), {
-      serviceId: await serviceIdOf(other),
-      type: "payment.failed",
-      data: { paymentId: intent.paymentId, actionId: "x", remoteStatusCode: 3, statusCode: 3, status: "FAILED", amount: 1, currency: "DZD" },
-      now: new Date(),
-    });
+    const { id } = await realEvent(api, other, "failed");
     const response = await api.post(`/api/v1/events/${id}/redeliver`, undefined, clientAuth(other));
     expect(response.status).toBe(409);
     expect(response.body.message).toMatch(/no webhook URL/);
@@ -174,21 +163,16 @@ describe("retention", () => {
   it("purges events older than 30 days with their attempts, and keeps younger ones", async () => {
     const db = await getDb();
     const shop = await createMerchant();
-    const serviceId = await serviceIdOf(shop);
-    const make = () =>
-      enqueueNotification(db, {
-        serviceId,
-        type: "payment.succeeded",
-        data: { paymentId: crypto.randomUUID(), actionId: "old", remoteStatusCode: 2, statusCode: 2, status: "SUCCEEDED", amount: 1, currency: "DZD" },
-        now: new Date(),
-      });
-    const [old, young] = [await make(), await make()];
-    await db.execute(sql`update notifications set status = 'undeliverable', created_at = now() - interval '31 days' where id = ${old}`);
-    await db.execute(sql`update notifications set status = 'undeliverable', created_at = now() - interval '29 days' where id = ${young}`);
-    await db.execute(sql`insert into notification_attempts (notification_id, attempt_number, duration_ms) values (${old}, 1, 5)`);
+    const [old, young] = [await realEvent(api, shop), await realEvent(api, shop)];
+    // Both payments happened that long ago, and their events with them.
+    for (const [event, days] of [[old, 31], [young, 29]] as const) {
+      await db.execute(sql`update payments set created_at = created_at - make_interval(days => ${days}) where id = ${event.paymentId}`);
+      await db.execute(sql`update notifications set status = 'undeliverable', created_at = now() - make_interval(days => ${days}) where id = ${event.id}`);
+    }
+    await db.execute(sql`insert into notification_attempts (notification_id, attempt_number, duration_ms) values (${old.id}, 1, 5)`);
     expect(await purgeEvents(db)).toBeGreaterThanOrEqual(1);
-    expect((await api.get(`/api/v1/events/${old}`, clientAuth(shop))).status).toBe(404);
-    expect((await api.get(`/api/v1/events/${young}`, clientAuth(shop))).status).toBe(200);
+    expect((await api.get(`/api/v1/events/${old.id}`, clientAuth(shop))).status).toBe(404);
+    expect((await api.get(`/api/v1/events/${young.id}`, clientAuth(shop))).status).toBe(200);
   });
 });
 

@@ -6,8 +6,9 @@ import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { notifications } from "@/lib/db/schema";
-import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
+import { apiClient } from "../support/api";
 import { createMerchant, randomPhone } from "../support/factories";
+import { realEvent } from "../support/real-events";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 /**
@@ -141,25 +142,10 @@ describe("graceful shutdown of npm start's servers", () => {
     receiver = await startWebhookReceiver(() => ({ status: 204, delayMs: answerAfterMs }));
     const db = await getDb();
     const hooked = await createMerchant({ webhookUrl: receiver.url() });
-    const hookedAuth = `Bearer ${Buffer.from(`${hooked.clientId}:${hooked.clientSecret}`).toString("base64")}`;
+    // Six refused payments of the hooked merchant: six payment.failed events to deliver.
+    const hookedApi = apiClient(baseUrl);
     const ids: string[] = [];
-    for (let index = 0; index < 6; index += 1) {
-      const created = await fetch(`${baseUrl}/api/v1/payments/intents?countryCode=DZA`, {
-        method: "POST",
-        headers: { authorization: hookedAuth, "content-type": "application/json" },
-        body: JSON.stringify({ actionId: randomUUID(), amount: 100, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: randomPhone() }),
-      });
-      const { data } = (await created.json()) as { data: { paymentId: string; actionId: string } };
-      const [service] = await db.query.services.findMany({ where: (services, { eq }) => eq(services.code, hooked.service) });
-      ids.push(
-        await enqueueNotification(db, {
-          serviceId: service!.id,
-          type: "payment.failed",
-          data: { paymentId: data.paymentId, actionId: data.actionId, remoteStatusCode: 3, statusCode: 3, status: "FAILED", amount: 100, currency: "DZD" },
-          now: new Date(),
-        }),
-      );
-    }
+    for (let index = 0; index < 6; index += 1) ids.push((await realEvent(hookedApi, hooked, "failed")).id);
     await receiver.waitFor(() => receiver.received.length >= 1, 30_000);
 
     const load = startLoad(8);

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { errorNamesOf } from "@/lib/api/operation";
 import { OPERATIONS } from "@/lib/api/operations";
-import { errorStatus } from "@/lib/http/api-error";
+import { errorStatus } from "@/lib/errors/api-error";
 import { discoverApiRoutes } from "../support/security/discover-routes";
 import { apiModes, ROUTE_TABLE } from "../support/security/route-table";
 import { useTestGateway } from "../support/test-gateway";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { expireOpenPayments, releaseStaleReservations } from "@/lib/payments/expire-payments";
+import { expireOpenPayments, releaseStaleReservations } from "@/lib/payments/operations/expire-payments";
 import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { inProduction } from "../support/production-config";

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { cardProviderPaymentIntents, cardProviderRefunds, paymentCaptures, providerOperations } from "@/lib/db/schema";
+import { cardProviderPaymentIntents, cardProviderRefunds, paymentCaptures, providerOperations, services } from "@/lib/db/schema";
 import { reconcileProviderOperations } from "@/lib/provider-operations";
-import { ProviderCallInTransactionError } from "@/lib/provider-operations/transaction-guard";
+import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
 import { cardProvider, installCardProvider } from "@/lib/providers/card/card-provider";
 import type { CardProvider } from "@/lib/providers/card/port";
-import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
+import { CardProviderError } from "@/lib/providers/card/sandbox-card-provider-error";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import { notificationsOf, payWithNewCard } from "../support/cards";
@@ -17,8 +17,14 @@ const { api } = useTestGateway();
 afterEach(() => installCardProvider(null));
 
 type Fault = "before" | "after";
-/** The sandbox provider, except that the next money call fails: before it applied anything, or after. */
+/**
+ * The gateway's own card adapter (the Stripe SDK on the simulator), except that the next money
+ * call fails: before it applied anything, or after. The adapter itself, not the simulator
+ * beneath it: the idempotency key reaches the provider scoped as every other process sends it,
+ * so a reconciliation run by any process of the suite asks about the same call.
+ */
 function failingOnce(when: Fault): CardProvider {
+  const adapter = gatewayCardAdapter();
   let armed = true;
   const fail = async <T>(apply: () => Promise<T>): Promise<T> => {
     if (!armed) return apply();
@@ -28,11 +34,16 @@ function failingOnce(when: Fault): CardProvider {
     throw new Error("socket hang up"); // The change is applied; the answer is lost.
   };
   return {
-    ...sandboxCardProvider,
-    capturePaymentIntent: (db, request) => fail(() => sandboxCardProvider.capturePaymentIntent(db, request)),
-    cancelPaymentIntent: (db, request) => fail(() => sandboxCardProvider.cancelPaymentIntent(db, request)),
-    refundPaymentIntent: (db, request) => fail(() => sandboxCardProvider.refundPaymentIntent(db, request)),
+    ...adapter,
+    capturePaymentIntent: (db, request) => fail(() => adapter.capturePaymentIntent(db, request)),
+    cancelPaymentIntent: (db, request) => fail(() => adapter.cancelPaymentIntent(db, request)),
+    refundPaymentIntent: (db, request) => fail(() => adapter.refundPaymentIntent(db, request)),
   };
+}
+
+function gatewayCardAdapter(): CardProvider {
+  installCardProvider(null);
+  return cardProvider();
 }
 
 async function reservedCardPayment() {
@@ -58,10 +69,13 @@ async function reconcileLater() {
 describe("the provider-operation boundary", () => {
   it("refuses a provider call made inside a database transaction", async () => {
     const db = await getDb();
-    await expect(
-      db.transaction(async () => cardProvider().retrievePaymentIntent(db, { id: "pi_none", account: { serviceId: "none", country: "DZA" } })),
-    ).rejects.toBeInstanceOf(ProviderCallInTransactionError);
-    await expect(cardProvider().retrievePaymentIntent(db, { id: "pi_none", account: { serviceId: "none", country: "DZA" } })).resolves.toBeNull();
+    const merchant = await createMerchant();
+    const [service] = await db.select({ id: services.id }).from(services).where(eq(services.code, merchant.service));
+    const account = { serviceId: service!.id, country: "DZA" };
+    await expect(db.transaction(async () => cardProvider().retrievePaymentIntent(db, { id: "pi_none", account }))).rejects.toBeInstanceOf(
+      ProviderCallInTransactionError,
+    );
+    await expect(cardProvider().retrievePaymentIntent(db, { id: "pi_none", account })).resolves.toBeNull();
   });
 
   for (const when of ["before", "after"] as const) {
@@ -128,12 +142,35 @@ describe("the provider-operation boundary", () => {
 
   it("records a provider refusal as failed, changes nothing and answers invalid_state", async () => {
     const { merchant, paymentId, paymentIntentId } = await reservedCardPayment();
-    // The provider's intent was canceled behind the gateway's back: the capture is refused there.
-    await sandboxCardProvider.cancelPaymentIntent(await getDb(), { id: paymentIntentId, idempotencyKey: `outside-${paymentId}`, account: { serviceId: "any", country: "DZA" } });
+    // The provider refuses the capture (as it answers for an intent it no longer holds), while
+    // the books on both sides stay as they were: a refusal moves no money.
+    installCardProvider({
+      ...gatewayCardAdapter(),
+      capturePaymentIntent: async () => {
+        throw new CardProviderError(400, "payment_intent_unexpected_state", "This PaymentIntent is canceled.");
+      },
+    });
     const refused = await capture(api, merchant, paymentId);
     expect(refused.status).toBe(409);
     expect(refused.body.error.name).toBe("invalid_state");
     expect((await paymentRow(paymentId)).state).toBe("PRE_AUTHORIZED");
     expect((await operationsOf(paymentId)).map((operation) => [operation.kind, operation.status])).toEqual([["capture", "failed"]]);
+    expect((await intentAtProvider(paymentIntentId)).status).toBe("requires_capture");
+  });
+
+  it("lets exactly 3 of 20 parallel refunds of 30% of a card payment succeed: refunds reserve their amount, none waits for another", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, paymentIntentId } = await payWithNewCard(api, merchant, { intent: { amount: 1000 } });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => refund(api, merchant, paymentId, { description: `r${index}`, amount: 300 })),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([...Array(3).fill(200), ...Array(17).fill(400)]);
+    for (const response of responses.filter((r) => r.status === 400)) expect(response.body.error.name).toBe("amount_exceeds_refundable");
+    expect(responses.filter((r) => r.status === 200).map((r) => r.body.data.totalRefundedAmount).sort()).toEqual([300, 600, 900]);
+    expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 90_000 });
+    const refunds = await (await getDb()).select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId));
+    expect(refunds).toHaveLength(3);
+    expect((await notificationsOf(paymentId)).filter((n) => n.type === "payment.refunded")).toHaveLength(3);
   });
 });

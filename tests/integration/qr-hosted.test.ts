@@ -3,7 +3,7 @@ import { pageTokenFor } from "@/lib/auth/client-secret";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { answerQrPayment } from "@/lib/payments/answer-qr-payment";
+import { answerQrPayment } from "@/lib/payments/operations/answer-qr-payment";
 import { getQrPage } from "@/lib/payments/hosted/get-qr-page";
 import { getWalletAppPayment } from "@/lib/payments/hosted/get-wallet-app-payment";
 import { qrPng } from "@/lib/payments/hosted/render-qr-image";

@@ -3,7 +3,7 @@ import { pageTokenFor } from "@/lib/auth/client-secret";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb, onQuery } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { expireOpenPayments } from "@/lib/payments/expire-payments";
+import { expireOpenPayments } from "@/lib/payments/operations/expire-payments";
 import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { inProduction } from "../support/production-config";

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, inArray, sql } from "drizzle-orm";
@@ -10,14 +9,10 @@ import { notificationAttempts, notifications, services } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { claimDueNotifications } from "@/lib/notifications/claim-due-notifications";
 import { deliverDueNotifications, type DeliverOptions } from "@/lib/notifications/deliver-due-notifications";
-import {
-  enqueueNotification,
-  type NotificationType,
-  type PaymentNotificationData,
-} from "@/lib/notifications/enqueue-notification";
 import { productionWebhookPolicy } from "@/lib/notifications/webhook-policy";
 import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
+import { newestEventOf, realEvent, type RealOutcome } from "../support/real-events";
 import { useTestGateway } from "../support/test-gateway";
 import { capture, createIntent, proceed, refund, release } from "../support/payments";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../support/webhook-receiver";
@@ -48,30 +43,18 @@ async function serviceIdOf(merchant: OnboardedMerchant): Promise<string> {
   return row!.id;
 }
 
-// Contract section 7: each type and the status codes it carries.
-const CONTRACT_TYPES: { type: NotificationType; code: number; status: string; extra?: Partial<PaymentNotificationData> }[] = [
-  { type: "payment.succeeded", code: 2, status: "SUCCEEDED" },
-  { type: "payment.failed", code: 3, status: "FAILED" },
-  { type: "payment.pre_authorized", code: 13, status: "PRE_AUTHORIZED" },
-  { type: "payment.captured", code: 2, status: "SUCCEEDED", extra: { capturedAmount: 80.5 } },
-  { type: "payment.released", code: 10, status: "CANCELED" },
-  { type: "payment.refunded", code: 4, status: "REFUNDED", extra: { capturedAmount: 100.25, refundedAmount: 100.25 } },
+// Contract section 7: each type, made by a real payment (tests/support/real-events.ts).
+const CONTRACT_TYPES: { type: string; outcome: RealOutcome }[] = [
+  { type: "payment.succeeded", outcome: "succeeded" },
+  { type: "payment.failed", outcome: "failed" },
+  { type: "payment.pre_authorized", outcome: "pre_authorized" },
+  { type: "payment.captured", outcome: "captured" },
+  { type: "payment.released", outcome: "released" },
+  { type: "payment.refunded", outcome: "refunded" },
 ];
 
-async function enqueue(serviceId: string, type: NotificationType = "payment.succeeded", extra: Partial<PaymentNotificationData> = {}) {
-  const data: PaymentNotificationData = {
-    paymentId: randomUUID(),
-    actionId: `order-${randomUUID().slice(0, 8)}`,
-    remoteStatusCode: 2,
-    statusCode: 2,
-    status: "SUCCEEDED",
-    amount: 100.25,
-    currency: "DZD",
-    ...extra,
-  };
-  const id = await enqueueNotification(db, { serviceId, type, data, now: new Date() });
-  return { id, data };
-}
+/** An event of a real payment of `merchant` (1.00 paid directly unless `outcome` says otherwise). */
+const paymentEvent = (merchant: OnboardedMerchant, outcome?: RealOutcome) => realEvent(api, merchant, outcome);
 
 async function notificationRow(id: string) {
   const [row] = await db.select().from(notifications).where(eq(notifications.id, id));
@@ -112,15 +95,14 @@ describe("webhook delivery", () => {
       }
     });
     merchant = await createMerchant({ webhookUrl: endpoint.url("/signed") });
-    const serviceId = await serviceIdOf(merchant);
     const sent = [];
-    for (const { type, code, status, extra } of CONTRACT_TYPES) {
-      sent.push({ type, ...(await enqueue(serviceId, type, { remoteStatusCode: code, statusCode: code, status, ...extra })) });
-    }
+    for (const { type, outcome } of CONTRACT_TYPES) sent.push({ type, ...(await paymentEvent(merchant, outcome)) });
+    // The reservations' and the refunded payment's earlier events go out too.
+    const total = (await db.select().from(notifications).where(eq(notifications.serviceId, await serviceIdOf(merchant)))).length;
 
-    await deliverUntil(() => endpoint.received.length >= CONTRACT_TYPES.length);
+    await deliverUntil(() => endpoint.received.length >= total);
 
-    expect(endpoint.received).toHaveLength(CONTRACT_TYPES.length);
+    expect(endpoint.received).toHaveLength(total);
     for (const { id, type, data } of sent) {
       const request = endpoint.received.find((candidate) => candidate.headers["webhook-id"] === id)!;
       expect(request.headers["content-type"]).toBe("application/json");
@@ -136,7 +118,7 @@ describe("webhook delivery", () => {
   it("retries a failing receiver with the same webhook-id and a fresh timestamp until it accepts", async () => {
     const endpoint = await receiver((_request, received) => ({ status: received.length <= 2 ? 500 : 200 }));
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/flaky") });
-    const { id } = await enqueue(await serviceIdOf(merchant));
+    const { id } = await paymentEvent(merchant);
 
     await deliverUntil(async () => (await notificationRow(id)).status === "delivered", { schedule: [1, 1, 1] });
 
@@ -158,7 +140,7 @@ describe("webhook delivery", () => {
   it("abandons a notification once every attempt of the retry schedule has failed", async () => {
     const endpoint = await receiver(() => ({ status: 503 }));
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/down") });
-    const { id } = await enqueue(await serviceIdOf(merchant));
+    const { id } = await paymentEvent(merchant);
 
     await deliverUntil(async () => (await notificationRow(id)).status !== "pending", { schedule: [0.2, 0.2] });
 
@@ -173,7 +155,7 @@ describe("webhook delivery", () => {
       request.path === "/moved" ? { status: 307, headers: { location: "/landing" } } : { status: 200 },
     );
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/moved") });
-    const { id } = await enqueue(await serviceIdOf(merchant));
+    const { id } = await paymentEvent(merchant);
 
     await deliverDueNotifications(db, { schedule: [300] });
 
@@ -199,11 +181,10 @@ describe("webhook delivery", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const merchant = await createMerchant({ webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` });
-    const serviceId = await serviceIdOf(merchant);
     try {
-      const first = await enqueue(serviceId);
+      const first = await paymentEvent(merchant);
       await deliverDueNotifications(db);
-      const second = await enqueue(serviceId);
+      const second = await paymentEvent(merchant);
       await deliverDueNotifications(db);
 
       expect(delivered).toBe(2);
@@ -219,7 +200,7 @@ describe("webhook delivery", () => {
   it("counts a receiver that does not answer in time as a failed attempt", async () => {
     const endpoint = await receiver(() => "hold");
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/slow") });
-    const { id } = await enqueue(await serviceIdOf(merchant));
+    const { id } = await paymentEvent(merchant);
 
     await deliverDueNotifications(db, { timeoutMs: 300, schedule: [300] });
 
@@ -238,7 +219,7 @@ describe("webhook delivery", () => {
     const ids = [];
     for (const { url } of cases) {
       const merchant = await createMerchant({ webhookUrl: url });
-      ids.push((await enqueue(await serviceIdOf(merchant))).id);
+      ids.push((await paymentEvent(merchant)).id);
     }
 
     await deliverDueNotifications(db, { policy: productionWebhookPolicy, schedule: [300] });
@@ -254,7 +235,7 @@ describe("webhook delivery", () => {
 
   it("keeps a notification of a service without webhook URL listed as undeliverable, with no attempt", async () => {
     const merchant = await createMerchant({ webhookUrl: undefined });
-    const { id } = await enqueue(await serviceIdOf(merchant));
+    const { id } = await paymentEvent(merchant);
 
     await deliverDueNotifications(db);
 
@@ -265,7 +246,7 @@ describe("webhook delivery", () => {
   it("delivers, after the lease, a notification whose worker stopped mid-delivery, keeping its webhook-id", async () => {
     const endpoint = await receiver();
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/after-crash") });
-    const { id } = await enqueue(await serviceIdOf(merchant));
+    const { id } = await paymentEvent(merchant);
     // A worker claims the notification, then dies before it sends or records anything.
     const claimed = await claimDueNotifications(db, { limit: 100, workerId: "lost-worker:1" });
     expect(claimed.map((item) => item.id)).toContain(id);
@@ -286,9 +267,11 @@ describe("webhook delivery", () => {
   it("two workers draining one database deliver each notification exactly once", async () => {
     const endpoint = await receiver(() => ({ status: 200, delayMs: Math.floor(Math.random() * 5) }));
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/many") });
-    const serviceId = await serviceIdOf(merchant);
     const ids: string[] = [];
-    for (let index = 0; index < 300; index += 1) ids.push((await enqueue(serviceId)).id);
+    // Ten buyers at a time, as a shop's checkout would see them.
+    for (let batch = 0; batch < 30; batch += 1) {
+      ids.push(...(await Promise.all(Array.from({ length: 10 }, async () => (await paymentEvent(merchant)).id))));
+    }
 
     await Promise.all([
       deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 }),
@@ -304,17 +287,17 @@ describe("webhook delivery", () => {
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
     const rows = await db.select().from(notifications).where(inArray(notifications.id, ids));
     expect(rows.every((row) => row.status === "delivered" && row.attemptCount === 1)).toBe(true);
-  });
+  }, 180_000); // 300 real payments go through the gateway first
 });
 
 describe("GET /api/v1/sandbox/webhooks", () => {
   it("lists the calling service's recent notifications, newest first, with their attempts", async () => {
     const endpoint = await receiver((_request, received) => ({ status: received.length === 1 ? 500 : 200 }));
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/listed") });
-    const serviceId = await serviceIdOf(merchant);
-    const first = await enqueue(serviceId, "payment.pre_authorized", { remoteStatusCode: 13, statusCode: 13 });
+    const first = await paymentEvent(merchant, "pre_authorized");
     await deliverUntil(async () => (await notificationRow(first.id)).status === "delivered", { schedule: [0.1] });
-    const second = await enqueue(serviceId, "payment.captured", { capturedAmount: 100.25 });
+    expect((await capture(api, merchant, first.paymentId)).status).toBe(200);
+    const second = await newestEventOf(first.paymentId);
 
     const response = await api.get("/api/v1/sandbox/webhooks", clientAuth(merchant));
 
@@ -342,7 +325,7 @@ describe("GET /api/v1/sandbox/webhooks", () => {
   it("never lists another service's notifications", async () => {
     const owner = await createMerchant();
     const other = await createMerchant();
-    const { data } = await enqueue(await serviceIdOf(owner));
+    const { data } = await paymentEvent(owner);
 
     const ownView = await api.get(`/api/v1/sandbox/webhooks?paymentId=${data.paymentId}`, clientAuth(owner));
     const otherView = await api.get(`/api/v1/sandbox/webhooks?paymentId=${data.paymentId}`, clientAuth(other));
@@ -354,8 +337,7 @@ describe("GET /api/v1/sandbox/webhooks", () => {
 
   it("returns 50 notifications by default and honours a limit", async () => {
     const merchant = await createMerchant();
-    const serviceId = await serviceIdOf(merchant);
-    for (let index = 0; index < 55; index += 1) await enqueue(serviceId);
+    for (let index = 0; index < 55; index += 1) await paymentEvent(merchant);
 
     const byDefault = await api.get("/api/v1/sandbox/webhooks", clientAuth(merchant));
     const limited = await api.get("/api/v1/sandbox/webhooks?limit=3", clientAuth(merchant));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { resendPaymentOtp } from "@/lib/payments/hosted/resend-payment-otp";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { clientAuth, userAuth } from "../support/api";

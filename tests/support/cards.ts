@@ -1,9 +1,11 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
-import { cardPayments, cardProviderEvents, notifications, savedCards } from "@/lib/db/schema";
+import Stripe from "stripe";
+import { cardPayments, cardProviderEvents, cardProviderPaymentIntents, notifications, payments, savedCards, services } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
+import { sandboxAccountOf } from "@/lib/providers/card/card-provider-accounts";
 import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
 import { SIGNATURE_HEADER, intentClientSecret, signEvent } from "@/lib/providers/card/sandbox-secrets";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
@@ -143,11 +145,38 @@ export async function providerEvents(paymentIntentId: string) {
 
 export async function postSignedEvent(api: ApiClient, payload: unknown, options: { signature?: string; now?: Date } = {}) {
   const rawBody = JSON.stringify(payload);
-  const signature = options.signature ?? signEvent(await getGatewayKey(await getDb()), rawBody, options.now ?? new Date());
   return api.call("POST", "/api/v1/webhooks/card-provider", {
     rawBody,
-    headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signature },
+    headers: { "content-type": "application/json", ...(await cardEventSignatures(rawBody, options)) },
   });
+}
+
+/**
+ * The card-provider webhook's signature headers for a raw event body: the gateway's own and the
+ * one Stripe sends (the Stripe adapter checks that one), for the intent's sandbox account, or
+ * any service's for an intent the provider does not know. `signature` replaces both (a forgery).
+ */
+export async function cardEventSignatures(rawBody: string, options: { signature?: string; now?: Date } = {}): Promise<Record<string, string>> {
+  const db = await getDb();
+  const gatewayKey = await getGatewayKey(db);
+  const now = options.now ?? new Date();
+  const signature = options.signature ?? signEvent(gatewayKey, rawBody, now);
+  const object = (JSON.parse(rawBody) as { data?: { object?: { id?: string; metadata?: { paymentId?: string } } } }).data?.object;
+  const [intent] = await db.select({ accountKey: cardProviderPaymentIntents.accountKey }).from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, object?.id ?? ""));
+  // An event naming one of our payments is checked against that payment's service's account.
+  const paymentId = /^[0-9a-f-]{36}$/i.test(object?.metadata?.paymentId ?? "") ? object!.metadata!.paymentId! : null;
+  const [named] = paymentId
+    ? await db.select({ key: services.cardProviderPublishableKey }).from(payments).innerJoin(services, eq(services.id, payments.serviceId)).where(eq(payments.id, paymentId))
+    : [];
+  const [anyService] = await db.select({ key: services.cardProviderPublishableKey }).from(services).limit(1);
+  const stripeSignature =
+    options.signature ??
+    new Stripe("sk_test_signing_only").webhooks.generateTestHeaderString({
+      payload: rawBody,
+      secret: sandboxAccountOf(gatewayKey, intent?.accountKey ?? named?.key ?? anyService?.key ?? "").webhookSecret,
+      timestamp: Math.floor(now.getTime() / 1000),
+    });
+  return { [SIGNATURE_HEADER]: signature, "stripe-signature": stripeSignature };
 }
 
 export async function savedCardsOf(customerId: string) {

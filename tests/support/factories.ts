@@ -6,7 +6,7 @@ import { generateCustomerToken } from "@/lib/customers/generate-customer-token";
 import { searchCustomerByPhone } from "@/lib/customers/search-customer";
 import { getDb } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { onboardMerchant } from "@/lib/merchants/onboard-merchant";
 import type { OnboardedMerchant, OnboardMerchantInput } from "@/lib/merchants/onboard-merchant.schema";
 

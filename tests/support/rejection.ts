@@ -1,4 +1,4 @@
-import type { ApiError } from "@/lib/http/api-error";
+import type { ApiError } from "@/lib/errors/api-error";
 
 /** The ApiError a domain call threw; fails the test when it resolved instead. */
 export async function rejection(promise: Promise<unknown>): Promise<ApiError> {

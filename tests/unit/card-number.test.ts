@@ -10,7 +10,7 @@ import {
   formatExpiry,
   normalizeDigits,
   passesLuhn,
-} from "@/lib/cards/card-number";
+} from "@/lib/validation/card-number";
 import { isGenuineSignature, signEvent } from "@/lib/providers/card/sandbox-secrets";
 
 /** The digit that makes `body` pass the Luhn check. */

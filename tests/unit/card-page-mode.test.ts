@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cardCompletePath, cardPageMode, cardPagePath, type CardPageFacts } from "@/lib/hosted/card-page";
-import { PAYMENT_STATES } from "@/lib/payments/payment-state";
+import { cardPageMode, type CardPageFacts } from "@/lib/hosted/card-page";
+import { PAYMENT_STATES } from "@/lib/payments/core/payment-state";
+import { cardPagePath, cardCompletePath } from "@/lib/hosted/hosted-paths";
 
 const awaiting: CardPageFacts = {
   state: "REQUIRES_ACTION",

@@ -7,7 +7,7 @@ import {
   returnOutcome,
   secondsUntil,
 } from "@/lib/hosted/hosted-outcome";
-import { PAYMENT_STATES, type PaymentState } from "@/lib/payments/payment-state";
+import { PAYMENT_STATES, type PaymentState } from "@/lib/payments/core/payment-state";
 
 const now = new Date("2026-11-21T10:00:00.000Z");
 const otp = { resendAvailableAt: "2026-11-21T10:00:20.000Z", expiresAt: "2026-11-21T10:04:30.000Z" };

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import proxy, { config } from "@/proxy";
 import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "@/lib/hosted/security-headers";
+import { inProduction } from "../support/production-config";
 
 function directives(policy: string): Map<string, string> {
   return new Map(
@@ -20,6 +21,13 @@ describe("contentSecurityPolicy", () => {
     expect([...policy.values()].join(" ")).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 
+  it("admits the build's inlined stylesheets by their hash only, still with no unsafe-inline", () => {
+    const hash = "'sha256-C2F6D7+KDkJ0PskqSXcD0GRRxWADs3E4r0NY7PvVp5c='";
+    const policy = directives(contentSecurityPolicy({ nonce: "n", inlineStyles: [hash] }));
+    expect(policy.get("style-src")).toBe(`'self' 'nonce-n' ${hash}`);
+    expect(policy.get("script-src")).not.toContain("sha256");
+  });
+
   it("forbids framing, plugins, base rewriting and posting forms elsewhere", () => {
     const policy = directives(contentSecurityPolicy({ nonce: "n" }));
     expect(policy.get("frame-ancestors")).toBe("'none'");
@@ -33,6 +41,30 @@ describe("contentSecurityPolicy", () => {
     expect(contentSecurityPolicy({ nonce: "n", development: true })).toContain("'unsafe-eval'");
     expect(contentSecurityPolicy({ nonce: "n" })).not.toContain("upgrade-insecure-requests");
     expect(contentSecurityPolicy({ nonce: "n", upgradeInsecureRequests: true })).toContain("upgrade-insecure-requests");
+  });
+});
+
+describe("the card page's policy for Stripe.js", () => {
+  const cardPolicy = () =>
+    directives(proxy(new NextRequest("https://pay.example/en/pay/card/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f?token=t")).headers.get("content-security-policy")!);
+
+  it("admits in production exactly the hosts Stripe documents for Stripe.js, on the card page only", async () => {
+    const [card, otp] = await inProduction(async () => [
+      cardPolicy(),
+      directives(proxy(new NextRequest("https://pay.example/en/pay/otp/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f?token=t")).headers.get("content-security-policy")!),
+    ]);
+    expect(card.get("script-src")).toMatch(/^'self' 'nonce-[^']+' 'strict-dynamic' https:\/\/js\.stripe\.com https:\/\/\*\.js\.stripe\.com$/);
+    expect(card.get("frame-src")).toBe("https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com");
+    expect(card.get("connect-src")).toBe("'self' https://api.stripe.com");
+    expect(card.get("frame-ancestors")).toBe("'none'");
+    expect([...otp.values()].join(" ")).not.toContain("stripe");
+  });
+
+  it("admits no other origin in the sandbox: its Stripe.js stand-in is served by the gateway itself", () => {
+    const card = cardPolicy();
+    expect([...card.values()].join(" ")).not.toContain("stripe");
+    expect(card.get("connect-src")).toBe("'self'");
+    expect(card.has("frame-src")).toBe(false);
   });
 });
 

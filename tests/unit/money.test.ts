@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AmountError, formatMinorUnits, fromMinorUnits, MAX_AMOUNT_STANDARD_UNITS, toMinorUnits } from "@/lib/money/amount";
 import { amountSchema, minorUnitsOrThrow } from "@/lib/money/amount.schema";
 import { currencyExponent, currencyExponents, isSupportedCurrency } from "@/lib/money/currencies";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 
 describe("ISO 4217 exponents", () => {
   it.each([

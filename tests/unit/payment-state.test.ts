@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/api-error";
-import { notificationOf } from "@/lib/payments/notify-payment-change";
+import { ApiError } from "@/lib/errors/api-error";
+import { notificationOf } from "@/lib/payments/core/notify-payment-change";
 import {
   canTransition,
   checkStatusCode,
@@ -11,7 +11,7 @@ import {
   TRANSITIONS,
   type PaymentEvent,
   type PaymentState,
-} from "@/lib/payments/payment-state";
+} from "@/lib/payments/core/payment-state";
 
 // The interface's "States and transitions" table, written out independently of the module.
 const EXPECTED: Record<PaymentEvent, Partial<Record<PaymentState, PaymentState>>> = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { qrPageMode, walletAppMode } from "@/lib/hosted/qr-page";
-import { endUserMessage, FAILURE_REASON } from "@/lib/payments/payment-messages";
-import { PAYMENT_STATES, type PaymentState } from "@/lib/payments/payment-state";
-import { qrEndUserMessage } from "@/lib/payments/qr-payment-messages";
+import { endUserMessage, FAILURE_REASON } from "@/lib/payments/core/payment-messages";
+import { PAYMENT_STATES, type PaymentState } from "@/lib/payments/core/payment-state";
+import { qrEndUserMessage } from "@/lib/payments/core/qr-payment-messages";
 
 const qr = { transactionType: "QR_CODE", paymentMethodCode: "WALLET_V2" };
 

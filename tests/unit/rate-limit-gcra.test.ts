@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "@/lib/clock";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { gcraChain, gcraOutcome, gcraStep, tightestOutcome, type GcraDecision } from "@/lib/rate-limit/gcra";
 import { rateLimitPolicies, type RateLimitPolicy } from "@/lib/rate-limit/policies";
 import { RequestRateLimit } from "@/lib/rate-limit/request-rate-limit";

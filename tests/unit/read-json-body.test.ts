@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { MAX_BODY_BYTES, readJsonBody } from "@/lib/http/read-json-body";
 
 const JSON_TYPE = { "content-type": "application/json" };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { successResponse, toErrorResponse } from "@/lib/http/respond";
 import { logger } from "@/lib/log";
 

@@ -1,9 +1,9 @@
-import { capturePaymentBody, releasePaymentBody } from "../../payments/capture-payment.schema";
-import { createPaymentIntentBody, createPaymentIntentQuery } from "../../payments/create-payment-intent.schema";
-import { cardFinalizeBody, cardFinalizeView } from "../../payments/finalize-card-payment.schema";
-import { captureResultView, checkResultView, paymentIntentView, proceedResultView, refundResultView } from "../../payments/payment-views";
-import { paymentCallHeaders, proceedPaymentBody } from "../../payments/proceed-payment.schema";
-import { refundPaymentBody } from "../../payments/refund-payment.schema";
+import { capturePaymentBody, releasePaymentBody } from "../../payments/operations/capture-payment.schema";
+import { createPaymentIntentBody, createPaymentIntentQuery } from "../../payments/operations/create-payment-intent.schema";
+import { cardFinalizeBody, cardFinalizeView } from "../../payments/operations/finalize-card-payment.schema";
+import { captureResultView, checkResultView, paymentIntentView, proceedResultView, refundResultView } from "../../payments/operations/payment-views";
+import { paymentCallHeaders, proceedPaymentBody } from "../../payments/operations/proceed-payment.schema";
+import { refundPaymentBody } from "../../payments/operations/refund-payment.schema";
 import { defineOperation } from "../operation";
 
 const tag = "Payments";

@@ -3,7 +3,7 @@ import { bigint, check, index, jsonb, pgEnum, pgTable, text, timestamp, unique, 
 import { customers } from "./customers";
 import { services } from "./merchants";
 
-/** The interface's payment states (the one list); lib/payments/payment-state.ts holds their rules. */
+/** The interface's payment states (the one list); lib/payments/core/payment-state.ts holds their rules. */
 export const paymentState = pgEnum("payment_state", [
   "CREATED",
   "PROCESSING",

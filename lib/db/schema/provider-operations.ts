@@ -40,10 +40,14 @@ export const providerOperations = pgTable(
     settledAt: timestamp("settled_at", { withTimezone: true }),
   },
   (table) => [
-    // Part of the payment's lock: at most one unsettled money operation per payment.
-    uniqueIndex("provider_operations_one_open_per_payment")
+    // Part of the payment's lock: at most one unsettled capture, release or charge per payment.
+    // Refunds reserve their amount instead (lib/provider-operations), so several may be open.
+    uniqueIndex("provider_operations_one_open_exclusive_per_payment")
       .on(table.paymentId)
-      .where(sql`${table.status} IN ('pending', 'unknown')`),
+      .where(sql`${table.status} IN ('pending', 'unknown') AND ${table.kind} <> 'refund'`),
+    index("provider_operations_open_refunds_idx")
+      .on(table.paymentId)
+      .where(sql`${table.status} IN ('pending', 'unknown') AND ${table.kind} = 'refund'`),
     index("provider_operations_open_idx").on(table.nextAttemptAt).where(sql`${table.status} IN ('pending', 'unknown')`),
   ],
 );

@@ -10,9 +10,10 @@ import { bigint, check, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-o
 export const walletQrStatus = pgEnum("wallet_qr_status", ["pending", "approved", "declined", "rejected", "canceled"]);
 
 /**
- * The sandbox wallet's record of one QR payment request (one per payment), the way the
- * OTP challenge is its record of an OTP. Its identifiers are what check reports in the QR
- * case: `orderId` as paymentOrderId, `id` as microServiceTransactionId, and `approvalCode`.
+ * The sandbox wallet service's record of one QR payment request (one per payment), the way the
+ * OTP challenge is its record of an OTP (lib/wallet-sandbox; the gateway knows it only through
+ * the protocol). Its identifiers are what check reports in the QR case: `orderId` as
+ * paymentOrderId, `id` as microServiceTransactionId, and `approvalCode`.
  */
 export const walletQrRequests = pgTable(
   "wallet_qr_requests",
@@ -25,8 +26,8 @@ export const walletQrRequests = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     answeredAt: timestamp("answered_at", { withTimezone: true }),
     // Set by the protocol's create call (lib/wallet-sandbox): what approval debits or holds,
-    // under which idempotency key, and where the answer is posted. Null for requests opened
-    // by the in-process port.
+    // under which idempotency key, and where the answer is posted. Null only on rows from
+    // before QR requests went through the protocol.
     operationId: text("operation_id").unique(),
     serviceId: uuid("service_id"),
     customerId: uuid("customer_id"),

@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client";
-import { ApiError } from "../../http/api-error";
+import { ApiError } from "../../errors/api-error";
 import { logger } from "../../log";
-import { finalizeCardPayment } from "../finalize-card-payment";
-import { findPayment } from "../payment-record";
-import { checkStatusCode, type PaymentState } from "../payment-state";
+import { finalizeCardPayment } from "../operations/finalize-card-payment";
+import { findPayment } from "../core/payment-record";
+import { checkStatusCode, type PaymentState } from "../core/payment-state";
 import { assertHostedToken } from "./hosted-access";
 
 /**

@@ -1,15 +1,12 @@
 import { eq } from "drizzle-orm";
-import { isValidPageToken } from "../../auth/client-secret";
 import { serviceClock } from "../../clock";
-import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
 import { fromMinorUnits } from "../../money/amount";
-import { walletProvider } from "../../providers/wallet/wallet-provider";
-import { HOSTED_PAGE } from "../pay-url";
-import { failedByExpiry, isPastGrace } from "../payment-expiry";
-import { isPaymentId } from "../payment-record";
-import { checkStatusCode, isTerminal, type PaymentState } from "../payment-state";
+import { connectedWallet } from "../../providers/wallet/wallet-connection";
+import { showsAsExpired } from "../core/payment-expiry";
+import { hasHostedToken } from "./hosted-access";
+import { checkStatusCode, type PaymentState } from "../core/payment-state";
 
 export interface HostedPaymentView {
   paymentId: string;
@@ -40,8 +37,7 @@ export async function getHostedPayment(
   options: { paymentId: string; token: string },
 ): Promise<HostedPaymentView | null> {
   const { paymentId, token } = options;
-  if (!isPaymentId(paymentId) || typeof token !== "string") return null;
-  if (!isValidPageToken(await getGatewayKey(db), HOSTED_PAGE, paymentId, token)) return null;
+  if (!(await hasHostedToken(db, paymentId, token))) return null;
 
   const [row] = await db
     .select({
@@ -57,8 +53,11 @@ export async function getHostedPayment(
   if (!row) return null;
   const { payment } = row;
   const now = serviceClock(row).now();
+  // The wallet keeps the challenge; a page shown while it does not answer shows no attempt count.
   const challenge =
-    payment.paymentMethodCode === "WALLET_V2" ? await walletProvider().otpChallenge(db, { paymentId }) : null;
+    payment.paymentMethodCode === "WALLET_V2" && payment.transactionType !== "QR_CODE"
+      ? await (await connectedWallet({ now })).otpChallenge(paymentId).catch(() => null)
+      : null;
 
   return {
     paymentId: payment.id,
@@ -75,11 +74,11 @@ export async function getHostedPayment(
     otp: challenge
       ? {
           attemptsLeft: challenge.attemptsLeft,
-          resendAvailableAt: challenge.resendAvailableAt.toISOString(),
-          expiresAt: challenge.expiresAt.toISOString(),
+          resendAvailableAt: challenge.resendAvailableAt,
+          expiresAt: challenge.expiresAt,
         }
       : null,
-    expired: (!isTerminal(payment.state) && isPastGrace(payment, now)) || failedByExpiry(payment),
+    expired: showsAsExpired(payment, now),
     serviceRedirectUrl: row.serviceRedirectUrl,
     allowedOrigins: row.allowedOrigins,
     redirectUrl: payment.redirectUrl,

@@ -1,14 +1,11 @@
 import { eq } from "drizzle-orm";
-import { isValidPageToken } from "../../auth/client-secret";
 import { serviceClock } from "../../clock";
-import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
-import { expirePayment } from "../expire-payment";
-import { HOSTED_PAGE } from "../pay-url";
-import { failedByExpiry, isExpiredIntent } from "../payment-expiry";
-import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../payment-record";
-import { canTransition, checkStatusCode, type PaymentState } from "../payment-state";
+import { bringPaymentUpToDate } from "../core/open-payment";
+import { failedByExpiry } from "../core/payment-expiry";
+import { checkStatusCode, type PaymentState } from "../core/payment-state";
+import { hasHostedToken } from "./hosted-access";
 
 /** What the hosted QR page polls for: check's status code, and whether the payment ran out of time. */
 export interface QrPaymentStatus {
@@ -25,7 +22,7 @@ export interface QrPaymentStatus {
  */
 export async function getQrPaymentStatus(db: Db, options: { paymentId: string; token: string }): Promise<QrPaymentStatus | null> {
   const { paymentId, token } = options;
-  if (!isPaymentId(paymentId) || !isValidPageToken(await getGatewayKey(db), HOSTED_PAGE, paymentId, token)) return null;
+  if (!(await hasHostedToken(db, paymentId, token))) return null;
   const [row] = await db
     .select({ payment: payments, clockOffsetSeconds: services.clockOffsetSeconds })
     .from(payments)
@@ -33,18 +30,6 @@ export async function getQrPaymentStatus(db: Db, options: { paymentId: string; t
     .where(eq(payments.id, paymentId));
   if (!row || row.payment.transactionType !== "QR_CODE") return null;
 
-  const now = serviceClock(row).now();
-  const payment = isExpiredIntent(row.payment, now) ? await expireNow(db, paymentId, now) : row.payment;
+  const payment = await bringPaymentUpToDate(db, row.payment, serviceClock(row).now());
   return { statusCode: checkStatusCode(payment.state), state: payment.state, expired: failedByExpiry(payment) };
-}
-
-async function expireNow(db: Db, paymentId: string, now: Date): Promise<PaymentRow> {
-  return db.transaction(async (tx) => {
-    const locked = await lockPaymentWithService(tx, paymentId);
-    if (!locked) throw new Error(`payment ${paymentId} vanished`);
-    // An answer from the wallet app may have settled it meanwhile; only an open one still expires.
-    return canTransition(locked.payment.state, "expire") && isExpiredIntent(locked.payment, now)
-      ? expirePayment(tx, { payment: locked.payment, now })
-      : locked.payment;
-  });
 }

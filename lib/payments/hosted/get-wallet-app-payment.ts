@@ -6,10 +6,11 @@ import { payments, services } from "../../db/schema";
 import { fromMinorUnits } from "../../money/amount";
 import type { QrRequest } from "../../providers/wallet/port";
 import { isValidWalletAppToken } from "../../providers/wallet/sandbox-wallet-qr";
-import { walletProvider } from "../../providers/wallet/wallet-provider";
-import { failedByExpiry, isPastGrace } from "../payment-expiry";
-import { isPaymentId } from "../payment-record";
-import { isTerminal, type PaymentState } from "../payment-state";
+import { connectedWallet, walletAccountOf } from "../../providers/wallet/wallet-connection";
+import { showsAsExpired } from "../core/payment-expiry";
+import { isPaymentId } from "../core/payment-record";
+import type { PaymentState } from "../core/payment-state";
+import { findQrCharge } from "../core/wallet-qr";
 
 export interface WalletAppView {
   paymentId: string;
@@ -41,15 +42,16 @@ export async function getWalletAppPayment(db: Db, options: { paymentId: string; 
     .innerJoin(services, eq(services.id, payments.serviceId))
     .where(eq(payments.id, paymentId));
   if (!row) return null;
-  const wallet = walletProvider();
-  const qr = await wallet.qrRequest(db, { paymentId });
-  if (!qr) return null;
   const { payment } = row;
-  const { availableMinor } = await wallet.balance(db, {
-    serviceId: payment.serviceId,
-    customerId: payment.customerId,
-    currency: payment.currency,
-  });
+  const qrRequestId = (await findQrCharge(db, paymentId))?.request.qrRequestId;
+  if (typeof qrRequestId !== "string") return null;
+  // The wallet app is the wallet's own screen: what it shows comes from the wallet service.
+  const wallet = await connectedWallet();
+  const [qr, { availableMinor }] = await Promise.all([
+    wallet.qrRequest(qrRequestId),
+    wallet.balance({ ...walletAccountOf(payment), currency: payment.currency }),
+  ]);
+  if (!qr) return null;
   return {
     paymentId,
     merchantName: row.merchantName,
@@ -57,8 +59,8 @@ export async function getWalletAppPayment(db: Db, options: { paymentId: string; 
     currency: payment.currency,
     captureMethod: payment.captureMethod,
     state: payment.state,
-    expired: (!isTerminal(payment.state) && isPastGrace(payment, serviceClock(row).now())) || failedByExpiry(payment),
-    qr,
+    expired: showsAsExpired(payment, serviceClock(row).now()),
+    qr: { orderId: qr.orderId, transactionId: qr.qrRequestId, status: qr.status, approvalCode: qr.approvalCode },
     availableBalance: fromMinorUnits(availableMinor, payment.currency),
   };
 }

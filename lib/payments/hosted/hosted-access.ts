@@ -1,12 +1,20 @@
 import { isValidPageToken } from "../../auth/client-secret";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
-import { invalidCredentials } from "../../http/api-error";
-import { HOSTED_PAGE } from "../pay-url";
-import { isPaymentId } from "../payment-record";
+import { invalidCredentials } from "../../errors/api-error";
+import { HOSTED_PAGE } from "../core/hosted-page-token";
+import { isPaymentId } from "../core/payment-record";
 
-/** A hosted page acts on a payment only with that payment's page token. */
+/**
+ * The one hosted-page token check: a hosted page acts on or shows a payment only with that
+ * payment's page token (an HMAC of its id, never stored).
+ */
+export async function hasHostedToken(db: Db, paymentId: string, token: unknown): Promise<boolean> {
+  if (!isPaymentId(paymentId) || typeof token !== "string") return false;
+  return isValidPageToken(await getGatewayKey(db), HOSTED_PAGE, paymentId, token);
+}
+
+/** `hasHostedToken` for callers that answer a wrong token as invalid_credentials. */
 export async function assertHostedToken(db: Db, paymentId: string, token: string): Promise<void> {
-  if (!isPaymentId(paymentId) || typeof token !== "string") throw invalidCredentials();
-  if (!isValidPageToken(await getGatewayKey(db), HOSTED_PAGE, paymentId, token)) throw invalidCredentials();
+  if (!(await hasHostedToken(db, paymentId, token))) throw invalidCredentials();
 }

@@ -1,10 +1,7 @@
 import QRCode from "qrcode";
-import { isValidPageToken } from "../../auth/client-secret";
-import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
-import { walletProvider } from "../../providers/wallet/wallet-provider";
-import { HOSTED_PAGE } from "../pay-url";
-import { isPaymentId } from "../payment-record";
+import { qrContentOf } from "../core/wallet-qr";
+import { hasHostedToken } from "./hosted-access";
 
 /**
  * Error correction M survives a smudged or partly glared screen; the 4-module quiet zone is
@@ -40,7 +37,8 @@ export function qrPng(content: string): Promise<Buffer> {
  */
 export async function renderQrImage(db: Db, options: { paymentId: string; token: string }): Promise<Buffer | null> {
   const { paymentId, token } = options;
-  if (!isPaymentId(paymentId) || !isValidPageToken(await getGatewayKey(db), HOSTED_PAGE, paymentId, token)) return null;
-  const content = await walletProvider().qrContent(db, { paymentId });
+  if (!(await hasHostedToken(db, paymentId, token))) return null;
+  // What the wallet said the code encodes when it opened the request (kept with the charge: no wallet call per image).
+  const content = await qrContentOf(db, paymentId);
   return content === null ? null : qrPng(content);
 }

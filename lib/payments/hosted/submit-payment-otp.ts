@@ -1,14 +1,16 @@
 import type { Db } from "../../db/client";
-import { ApiError } from "../../http/api-error";
-import { walletProvider } from "../../providers/wallet/wallet-provider";
-import { applyTransition } from "../apply-transition";
-import { chargeWallet } from "../charge-wallet";
-import { expirePayment } from "../expire-payment";
-import { FAILURE_REASON, STATUS_TEXT } from "../payment-messages";
-import { isPastGrace } from "../payment-expiry";
-import { checkStatusCode, type PaymentState } from "../payment-state";
-import { assertHostedToken } from "./hosted-access";
-import { lockPaymentAwaitingOtp } from "./lock-payment-awaiting-otp";
+import { ApiError, invalidCredentials } from "../../errors/api-error";
+import { providerUnavailable } from "../../provider-operations";
+import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
+import { connectedWallet } from "../../providers/wallet/wallet-connection";
+import { applyTransition } from "../core/apply-transition";
+import { expirePayment } from "../core/expire-payment";
+import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";
+import { isPastGrace } from "../core/payment-expiry";
+import { checkStatusCode, type PaymentState } from "../core/payment-state";
+import { beginWalletCharge, completeWalletCharge } from "../core/wallet-charge";
+import { hasHostedToken } from "./hosted-access";
+import { lockPaymentAwaitingOtp, type AwaitingOtp } from "./lock-payment-awaiting-otp";
 
 export interface OtpSubmission {
   statusCode: number;
@@ -16,57 +18,124 @@ export interface OtpSubmission {
   attemptsLeft: number;
 }
 
+/** Every expected answer to a submitted code; the hosted form and `submitPaymentOtp` map it. */
+export type OtpAttempt =
+  | { outcome: "answered"; submission: OtpSubmission }
+  /** The code sent last outlived its 5 minutes: a resend gives a new one. */
+  | { outcome: "code_expired" }
+  /** Settled meanwhile, another method, or no code sent: the return page tells how it ended. */
+  | { outcome: "not_awaiting_code"; message: string }
+  /** A wrong page token or an unknown payment. */
+  | { outcome: "invalid_link" };
+
 // Longer input cannot be the code; it is refused without hashing whatever was pasted.
 const MAX_CODE_LENGTH = 32;
 
+type Verification =
+  | { outcome: "verified" | "wrong_code"; attemptsLeft: number }
+  | { outcome: "exhausted" | "code_expired" | "no_challenge" };
+
 /**
- * The buyer's OTP on the hosted page. Right code: the wallet is charged (DIRECT 2,
- * RESERVATION 13, or 3 if the balance no longer covers it). Wrong code: one attempt fewer,
- * and the fifth wrong code fails the payment (3). Past the intent's grace: FAILED, expired.
- * Throws invalid_credentials for a bad token, invalid_state unless the payment awaits its
- * OTP or when the code itself has outlived its 5 minutes (a resend gives a new one).
+ * The buyer's OTP on the hosted page. The wallet checks the code (it sent it), outside any
+ * transaction. Right code: the charge is recorded under the payment's lock and sent to the
+ * wallet after (DIRECT 2, RESERVATION 13, or 3 if the balance no longer covers it). Wrong
+ * code: one attempt fewer, and the fifth wrong code fails the payment (3). Past the intent's
+ * grace: FAILED, expired. Throws provider_unavailable when the wallet does not answer
+ * (submitting again is safe).
  */
-export async function submitPaymentOtp(
-  db: Db,
-  options: { paymentId: string; token: string; code: string },
-): Promise<OtpSubmission> {
-  await assertHostedToken(db, options.paymentId, options.token);
+export async function attemptPaymentOtp(db: Db, options: { paymentId: string; token: string; code: string }): Promise<OtpAttempt> {
+  if (!(await hasHostedToken(db, options.paymentId, options.token))) return { outcome: "invalid_link" };
   const code = typeof options.code === "string" ? options.code.trim() : "";
 
-  return db.transaction(async (tx) => {
-    const { payment, now } = await lockPaymentAwaitingOtp(tx, options.paymentId);
-    const wallet = walletProvider();
-    if (isPastGrace(payment, now)) {
-      const challenge = await wallet.otpChallenge(tx, { paymentId: payment.id });
-      const expired = await expirePayment(tx, { payment, now });
-      return result(expired.state, challenge?.attemptsLeft ?? 0);
-    }
+  const first = await db.transaction(async (tx) => {
+    const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
+    if (!locked.awaiting || !isPastGrace(locked.payment, locked.now)) return { locked, expired: null };
+    return { locked, expired: await expirePayment(tx, { payment: locked.payment, now: locked.now }) };
+  });
+  if (!first.locked.awaiting) return notAwaiting(first.locked);
+  const wallet = await connectedWallet({ now: first.locked.now });
+  if (first.expired) {
+    const challenge = await wallet.otpChallenge(options.paymentId).catch(() => null);
+    return answered(first.expired.state, challenge?.attemptsLeft ?? 0);
+  }
 
-    const candidate = code.length <= MAX_CODE_LENGTH ? code : "";
-    const verification = await wallet.verifyOtp(tx, { paymentId: payment.id, code: candidate, now });
-    switch (verification.outcome) {
-      case "verified": {
-        const charged = await chargeWallet(tx, { payment, now });
-        return result(charged.state, verification.attemptsLeft);
-      }
-      case "wrong_code": {
-        if (verification.attemptsLeft > 0) return result(payment.state, verification.attemptsLeft);
+  const verification = await verify(() => wallet.verifyOtp(options.paymentId, code.length <= MAX_CODE_LENGTH ? code : ""));
+  switch (verification.outcome) {
+    case "wrong_code":
+      return answered("REQUIRES_ACTION", verification.attemptsLeft);
+    case "code_expired":
+      return { outcome: "code_expired" };
+    case "no_challenge":
+      return { outcome: "not_awaiting_code", message: "No verification code was sent for this payment." };
+    case "exhausted":
+      return db.transaction(async (tx) => {
+        const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
+        if (!locked.awaiting) return notAwaiting(locked);
         const failed = await applyTransition(tx, {
-          payment,
+          payment: locked.payment,
           event: "fail",
-          now,
+          now: locked.now,
           changes: { failureReason: FAILURE_REASON.tooManyCodes, status: STATUS_TEXT.tooManyCodes },
         });
-        return result(failed.state, 0);
-      }
-      case "code_expired":
-        throw new ApiError("invalid_state", "The verification code has expired. Request a new code.");
-      case "no_challenge":
-        throw new ApiError("invalid_state", "No verification code was sent for this payment.");
+        return answered(failed.state, 0);
+      });
+    case "verified": {
+      const charge = await db.transaction(async (tx) => {
+        const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
+        return locked.awaiting ? beginWalletCharge(tx, { payment: locked.payment }) : locked;
+      });
+      if ("awaiting" in charge) return notAwaiting(charge);
+      const charged = await completeWalletCharge(db, charge);
+      return answered(charged.state, verification.attemptsLeft);
     }
-  });
+  }
 }
 
-function result(state: PaymentState, attemptsLeft: number): OtpSubmission {
-  return { statusCode: checkStatusCode(state), state, attemptsLeft };
+/**
+ * `attemptPaymentOtp` with every answer but a checked code as an error: invalid_credentials
+ * for a bad token, invalid_state unless the payment awaits its OTP or when the code itself
+ * has outlived its 5 minutes.
+ */
+export async function submitPaymentOtp(db: Db, options: { paymentId: string; token: string; code: string }): Promise<OtpSubmission> {
+  const attempt = await attemptPaymentOtp(db, options);
+  switch (attempt.outcome) {
+    case "answered":
+      return attempt.submission;
+    case "invalid_link":
+      throw invalidCredentials();
+    case "code_expired":
+      throw new ApiError("invalid_state", "The verification code has expired. Request a new code.");
+    case "not_awaiting_code":
+      throw new ApiError("invalid_state", attempt.message);
+  }
+}
+
+/** The wallet's answer to a code, its named refusals mapped to the page's outcomes. */
+async function verify(call: () => Promise<{ attemptsLeft: number }>): Promise<Verification> {
+  try {
+    return { outcome: "verified", attemptsLeft: (await call()).attemptsLeft };
+  } catch (error) {
+    if (error instanceof WalletUnavailableError) throw providerUnavailable();
+    if (!(error instanceof WalletProtocolError)) throw error;
+    switch (error.errorName) {
+      case "code_wrong":
+        return { outcome: "wrong_code", attemptsLeft: error.body.attemptsLeft ?? 0 };
+      case "code_exhausted":
+        return { outcome: "exhausted" };
+      case "code_expired":
+        return { outcome: "code_expired" };
+      case "unknown_challenge":
+        return { outcome: "no_challenge" };
+      default:
+        throw new ApiError("invalid_state", `The wallet refused the code (${error.errorName}).`);
+    }
+  }
+}
+
+function notAwaiting(locked: Exclude<AwaitingOtp, { awaiting: true }>): OtpAttempt {
+  return locked.reason === "unknown_payment" ? { outcome: "invalid_link" } : { outcome: "not_awaiting_code", message: locked.message };
+}
+
+function answered(state: PaymentState, attemptsLeft: number): OtpAttempt {
+  return { outcome: "answered", submission: { statusCode: checkStatusCode(state), state, attemptsLeft } };
 }

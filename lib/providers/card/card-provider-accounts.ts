@@ -63,6 +63,7 @@ export async function findCardProviderAccount(db: Db, account: CardAccountRef): 
  * no keys set and the simulator can check them.
  */
 export async function sandboxCardAccount(db: Db, serviceId: string): Promise<CardProviderAccount | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(serviceId)) return null;
   const [service] = await db.select({ publishableKey: services.cardProviderPublishableKey }).from(services).where(eq(services.id, serviceId));
   if (!service) return null;
   return sandboxAccountOf(await getGatewayKey(db), service.publishableKey);
@@ -84,4 +85,23 @@ export function publishableKeyOfSandboxSecret(gatewayKey: Buffer, secretKey: str
   if (!match) return null;
   const publishableKey = Buffer.from(match[1]!, "hex").toString("utf8");
   return constantTimeEqual(sandboxAccountOf(gatewayKey, publishableKey).secretKey, secretKey) ? publishableKey : null;
+}
+
+/**
+ * Every account an inbound event may have been signed for, when the event names no payment of
+ * this gateway (so no account): the keys set with the CLI, and in the sandbox each service's
+ * derived account. Checking them all keeps "genuine but not ours" (200) apart from "forged"
+ * (401) without telling a forger which payment ids exist.
+ */
+export async function everyCardProviderAccount(db: Db, options: { sandbox: boolean }): Promise<CardProviderAccount[]> {
+  const key = await getGatewayKey(db);
+  const rows = await db.select().from(cardProviderAccounts);
+  const configured = rows.map((row) => ({
+    publishableKey: row.publishableKey,
+    secretKey: decryptWithKey(key, row.secretKeySealed),
+    webhookSecret: decryptWithKey(key, row.webhookSecretSealed),
+  }));
+  if (!options.sandbox) return configured;
+  const sandbox = await db.select({ publishableKey: services.cardProviderPublishableKey }).from(services);
+  return [...configured, ...sandbox.map((service) => sandboxAccountOf(key, service.publishableKey))];
 }

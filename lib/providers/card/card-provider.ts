@@ -1,7 +1,10 @@
+import Stripe from "stripe";
 import { getConfig } from "../../config";
+import { getDb } from "../../db/client";
 import { PROVIDER_CALL_TIMEOUT_MS } from "../../provider-operations/provider-operation";
-import { outsideTransactions } from "../../provider-operations/transaction-guard";
-import { findCardProviderAccount, sandboxCardAccount } from "./card-provider-accounts";
+import { outsideTransactions } from "../../db/transaction-guard";
+import { everyCardProviderAccount, findCardProviderAccount, sandboxCardAccount } from "./card-provider-accounts";
+import { inProcessStripeFetch } from "./in-process-stripe";
 import type { CardProvider } from "./port";
 import { sandboxCardProvider } from "./sandbox-card-provider";
 import { stripeCardProvider, stripeEndpointOf } from "./stripe-card-provider";
@@ -10,28 +13,28 @@ let installed: CardProvider | null = null;
 
 /**
  * The card provider adapter of this environment, wrapped so that a call made inside a
- * database transaction throws (lib/provider-operations/transaction-guard.ts). Production runs
- * the Stripe adapter with each service's own keys (merchant CLI `card-keys`); the sandbox runs
- * it too when CARD_PROVIDER_API_URL points at a Stripe simulator, with keys set by the CLI or
- * else derived for the simulator, and otherwise its in-database simulation.
+ * database transaction throws (lib/db/transaction-guard.ts). Both environments
+ * run the Stripe adapter on the `stripe` SDK: production against Stripe with each service's own
+ * keys (merchant CLI `card-keys`); the sandbox against its Stripe simulator, served over HTTP at
+ * CARD_PROVIDER_API_URL or else answered in this process (the SDK's fetch client handed to the
+ * simulator), with keys set by the CLI or else derived for the simulator. The sandbox's page
+ * confirms through its Stripe.js stand-in (sandboxCardProvider.browserConfirmation).
  */
 export function cardProvider(): CardProvider {
   if (installed) return installed;
   const config = getConfig();
-  if (!config.isSandbox || config.CARD_PROVIDER_API_URL) {
-    installed = outsideTransactions(
-      "cardProvider",
-      stripeCardProvider({
-        endpoint: stripeEndpointOf(config.CARD_PROVIDER_API_URL),
-        timeoutMs: PROVIDER_CALL_TIMEOUT_MS,
-        accountOf: async (db, account) =>
-          (await findCardProviderAccount(db, account)) ?? (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
-        browserConfirmation: config.isSandbox ? sandboxCardProvider.browserConfirmation : undefined,
-      }),
-    );
-  } else {
-    installed = outsideTransactions("cardProvider", sandboxCardProvider);
-  }
+  installed = outsideTransactions(
+    "cardProvider",
+    stripeCardProvider({
+      endpoint: stripeEndpointOf(config.CARD_PROVIDER_API_URL),
+      httpClient: config.isSandbox && !config.CARD_PROVIDER_API_URL ? Stripe.createFetchHttpClient(inProcessStripeFetch(getDb)) : undefined,
+      timeoutMs: PROVIDER_CALL_TIMEOUT_MS,
+      accountOf: async (db, account) =>
+        (await findCardProviderAccount(db, account)) ?? (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
+      everyAccount: (db) => everyCardProviderAccount(db, { sandbox: config.isSandbox }),
+      browserConfirmation: config.isSandbox ? sandboxCardProvider.browserConfirmation : undefined,
+    }),
+  );
   return installed;
 }
 

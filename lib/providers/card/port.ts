@@ -87,10 +87,12 @@ export interface ProviderPaymentMethod {
 }
 
 export interface BrowserConfirmation {
+  /** Stripe.js: Stripe's own script in production, the sandbox provider's stand-in in the sandbox. */
+  stripeJsUrl: string;
   publishableKey: string;
   /** The provider intent's client secret: lets the browser confirm this one intent only. */
   clientSecret: string;
-  /** Where the browser posts the confirmation (the sandbox provider's API). */
+  /** Where the sandbox's Stripe.js stand-in posts the confirmation (tests confirm there too); "" for Stripe. */
   confirmUrl: string;
   /** Set while the intent waits for the buyer's 3DS challenge: where to send them to finish it. */
   nextActionUrl: string | null;

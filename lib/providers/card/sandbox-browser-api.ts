@@ -1,3 +1,4 @@
+import { routing } from "../../i18n/routing";
 import { z } from "zod";
 import { getConfig } from "../../config";
 import { getDb } from "../../db/client";
@@ -5,7 +6,9 @@ import { isDatabaseUnavailable } from "../../db/errors";
 import { readCapped } from "../../http/read-json-body";
 import { withRequestScope } from "../../http/request-scope";
 import { logger } from "../../log";
-import { CardProviderError, confirmCardSchema, sandboxCardProvider } from "./sandbox-card-provider";
+import { confirmCardSchema } from "./sandbox-card-confirm";
+import { sandboxCardProvider } from "./sandbox-card-provider";
+import { CardProviderError } from "./sandbox-card-provider-error";
 
 /**
  * The sandbox provider's browser API: what the hosted card page's script calls with the
@@ -19,7 +22,7 @@ const confirmBody = z.object({
   payment_method_data: z.object({ card: confirmCardSchema }).optional(),
   setup_future_usage: z.boolean().optional().default(false),
   return_url: z.string().min(1).max(2048),
-  locale: z.enum(["en", "fr", "ar"]).optional().default("en"),
+  locale: z.enum(routing.locales).optional().default(routing.defaultLocale),
 });
 
 const json = (status: number, body: unknown, requestId: string) =>

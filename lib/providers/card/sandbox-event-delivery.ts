@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import Stripe from "stripe";
 import { cardProviderEvents, cardProviderPaymentIntents } from "../../db/schema";
 import { logger } from "../../log";
-import type { BackgroundJob } from "../../server/background-jobs";
+import type { BackgroundJob } from "../../background-job";
 import { sandboxAccountOf } from "./card-provider-accounts";
 import { SIGNATURE_HEADER, signEvent } from "./sandbox-secrets";
 

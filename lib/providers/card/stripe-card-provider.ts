@@ -6,6 +6,9 @@ import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-o
 import { findCardProviderAccount, type CardAccountRef, type CardProviderAccount } from "./card-provider-accounts";
 import type { CardProvider, ProviderErrorCode, ProviderEvent, ProviderEventType, ProviderIntentStatus, ProviderPaymentIntent } from "./port";
 
+/** Stripe.js, always loaded from Stripe itself (Stripe's rule: never bundled or self-hosted). */
+export const STRIPE_JS_URL = "https://js.stripe.com/v3";
+
 /** Where the SDK sends requests: Stripe itself, or the sandbox's simulator of its wire protocol. */
 export interface StripeEndpoint {
   host?: string;
@@ -18,6 +21,10 @@ export interface StripeAdapterOptions {
   /** Each account's keys: the merchant's own (set with the CLI), or the sandbox's derived ones. */
   accountOf(db: Db, account: CardAccountRef): Promise<CardProviderAccount | null>;
   timeoutMs: number;
+  /** Accounts to try for an event that names no payment of this gateway. */
+  everyAccount?(db: Db): Promise<CardProviderAccount[]>;
+  /** The SDK's transport: unset, HTTPS to `endpoint`; the sandbox's in-process simulator otherwise. */
+  httpClient?: Stripe.HttpClient;
   /**
    * The sandbox only: what its local stand-in of Stripe.js needs to confirm from the browser
    * (the simulator's confirm endpoint and 3DS page). Unset, the page uses Stripe.js itself.
@@ -50,6 +57,7 @@ export function stripeCardProvider(options: StripeAdapterOptions): CardProvider 
     if (!client) {
       client = new Stripe(secretKey, {
         ...options.endpoint,
+        ...(options.httpClient ? { httpClient: options.httpClient } : {}),
         timeout: options.timeoutMs,
         // The gateway retries through its own provider operations, with the same idempotency key.
         maxNetworkRetries: 0,
@@ -153,6 +161,7 @@ export function stripeCardProvider(options: StripeAdapterOptions): CardProvider 
       const { stripe, keys } = await stripeFor(db, account);
       const full = await sdk(() => stripe.paymentIntents.retrieve(intent.id));
       return {
+        stripeJsUrl: STRIPE_JS_URL,
         publishableKey: keys.publishableKey,
         clientSecret: full.client_secret ?? "",
         // Stripe.js confirms with Stripe itself; 3DS is handled by Stripe.js (requires_action).
@@ -165,16 +174,16 @@ export function stripeCardProvider(options: StripeAdapterOptions): CardProvider 
       const signature = headers.get("stripe-signature");
       if (!signature) return null;
       const account = await accountOfEvent(db, rawBody);
-      if (!account) return null;
-      const keys = await options.accountOf(db, account);
-      if (!keys) return null;
-      let event: Stripe.Event;
-      try {
-        event = clientFor(keys.secretKey).webhooks.constructEvent(rawBody, signature, keys.webhookSecret);
-      } catch {
-        return null;
+      const keys = account ? await options.accountOf(db, account) : null;
+      const candidates = account ? (keys ? [keys] : []) : ((await options.everyAccount?.(db)) ?? []);
+      for (const candidate of candidates) {
+        try {
+          return toEvent(clientFor(candidate.secretKey).webhooks.constructEvent(rawBody, signature, candidate.webhookSecret));
+        } catch {
+          // Not signed for this account: try the next one, if any.
+        }
       }
-      return toEvent(event);
+      return null;
     },
   };
 }

@@ -6,7 +6,8 @@ import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { cardProviderIdempotencyKeys, cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../../db/schema";
 import { publishableKeyOfSandboxSecret } from "./card-provider-accounts";
-import { CardProviderError, sandboxCardProvider } from "./sandbox-card-provider";
+import { sandboxCardProvider } from "./sandbox-card-provider";
+import { CardProviderError } from "./sandbox-card-provider-error";
 import { intentClientSecret } from "./sandbox-secrets";
 
 /*
@@ -132,6 +133,9 @@ export async function handleStripeRequest(
   request: { method: string; path: string; query: string; body: string; headers: Record<string, string | undefined> },
 ): Promise<SimulatorAnswer> {
   try {
+    if (request.method === "POST" && /^\/v1\/payment_intents\/[^/]+\/confirm$/.test(request.path)) {
+      return await confirmFromBrowser(db, request.path.split("/")[3]!, parseStripeForm(request.body));
+    }
     const secret = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "";
     const account = publishableKeyOfSandboxSecret(await getGatewayKey(db), secret);
     if (!account) throw new StripeWireError(401, "invalid_request_error", "api_key_invalid", "Invalid API Key provided.");
@@ -146,12 +150,9 @@ export async function handleStripeRequest(
 
     switch (route) {
       case "POST customers": {
-        const customer = await remembered(db, idempotencyKey, "customer", () => ({
-          id: `cus_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`,
-          object: "customer",
-          metadata: params.metadata ?? {},
-        }));
-        return { status: 200, body: customer };
+        const customerId = `cus_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`;
+        const customer = () => ({ id: customerId, object: "customer", metadata: params.metadata ?? {} });
+        return { status: 200, body: await remembered(db, idempotencyKey, "customer", customer) };
       }
       case "POST payment_intents": {
         const amount = Number(params.amount);
@@ -171,7 +172,6 @@ export async function handleStripeRequest(
       case "GET payment_intents/:id":
         return { status: 200, body: await intentObject(db, await ownIntent(db, id, account), listOf(params.expand)) };
       case "POST payment_intents/:id/capture": {
-        await ownIntent(db, id, account);
         const intent = await ownIntent(db, id, account);
         const amount = params.amount_to_capture === undefined ? intent.amountCapturableMinor : Number(params.amount_to_capture);
         await sandboxCardProvider.capturePaymentIntent(db, { id, amountMinor: amount, idempotencyKey, account: ref });
@@ -208,6 +208,35 @@ export async function handleStripeRequest(
   } catch (error) {
     return wireError(error);
   }
+}
+
+/**
+ * POST /v1/payment_intents/:id/confirm as Stripe.js sends it from the browser: publishable key
+ * (`key`) and client secret, `payment_method_data[card][...]` or a saved `payment_method`; a
+ * refused card is a 402 with the intent, 3DS a `requires_action` with a `redirect_to_url`.
+ */
+async function confirmFromBrowser(db: Db, intentId: string, params: Params): Promise<SimulatorAnswer> {
+  const publishableKey = typeof params.key === "string" ? params.key : "";
+  if (!publishableKey) throw new StripeWireError(401, "invalid_request_error", "api_key_invalid", "No publishable key provided.");
+  const card = (params.payment_method_data as { card?: Record<string, string> } | undefined)?.card;
+  const saved = typeof params.payment_method === "string" ? { id: params.payment_method } : null;
+  const paymentMethod = card ? { card: { number: `${card.number}`, expMonth: Number(card.exp_month), expYear: Number(card.exp_year), cvc: `${card.cvc}` } } : saved;
+  if (!paymentMethod) throw new StripeWireError(400, "invalid_request_error", "parameter_missing", "Give payment_method or payment_method_data.");
+  const result = await sandboxCardProvider.confirmPaymentIntent(db, {
+    intentId,
+    publishableKey,
+    clientSecret: String(params.client_secret ?? ""),
+    paymentMethod,
+    setupFutureUsage: params.setup_future_usage === "off_session" || params.setup_future_usage === "on_session",
+    returnUrl: String(params.return_url ?? ""),
+    locale: "en",
+    anyReturnUrl: true,
+  });
+  const redirect = result.redirectUrl ? { type: "redirect_to_url", redirect_to_url: { url: result.redirectUrl, return_url: `${params.return_url}` } } : null;
+  const answer = { ...(await intentObject(db, await ownIntent(db, result.id, publishableKey), [])), next_action: redirect };
+  if (!result.lastErrorCode) return { status: 200, body: answer };
+  const error = { type: "card_error", ...STRIPE_ERROR_CODES[result.lastErrorCode], message: "Your card was declined.", payment_intent: answer };
+  return { status: 402, body: { error } };
 }
 
 /** What the next matching request suffers (tests): the provider's failures, before or after it applied the change. */

@@ -43,6 +43,11 @@ export interface WalletClientOptions {
   timeoutMs: number;
   /** Sandbox only: the service clock the sandbox wallet should read (its clock may run ahead). */
   sandboxNow?: Date;
+  /**
+   * How a request reaches the wallet: the network (default), or the sandbox wallet's handler
+   * in this process (the same signed request and answer, without the socket).
+   */
+  transport?: (request: Request) => Promise<Response>;
 }
 
 /**
@@ -69,7 +74,8 @@ export function walletClient(options: WalletClientOptions) {
     let response: Response;
     let answer: unknown;
     try {
-      response = await fetch(url, { method, headers, body: text || undefined, signal: AbortSignal.timeout(options.timeoutMs) });
+      const request = new Request(url, { method, headers, body: text || undefined, signal: AbortSignal.timeout(options.timeoutMs) });
+      response = await (options.transport ?? fetch)(request);
       answer = await response.json();
     } catch (error) {
       throw new WalletUnavailableError(`wallet ${method} ${url.pathname} did not answer: ${(error as Error).message}`);

@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client";
 
 /**
- * The wallet as the payment domain sees it. Every call receives the caller's transaction,
- * so whatever the adapter records commits or rolls back with the payment change it serves.
- * A production adapter implements the same interface against the real wallet.
+ * The sandbox wallet's books (sandbox-wallet.ts), used by the sandbox wallet service
+ * (lib/wallet-sandbox) inside its own transactions. The gateway never calls it: it reaches any
+ * wallet, the sandbox included, through the wallet-service client (wallet-connection.ts).
  */
 export interface WalletProvider {
   /** Funds of the owner in `currency`: total, held by reservations, and available (total - held). */
@@ -27,15 +27,6 @@ export interface WalletProvider {
   verifyOtp(tx: Db, request: { paymentId: string; code: string; now: Date }): Promise<OtpVerification>;
   /** The payment's current challenge, for the hosted page. */
   otpChallenge(db: Db, request: { paymentId: string }): Promise<OtpChallenge | null>;
-
-  /** Opens a QR payment request the customer answers in the wallet app. */
-  startQr(tx: Db, request: { paymentId: string; now: Date }): Promise<QrRequest>;
-  /** Records the customer's answer: approved (with an approval code), declined, or rejected (funds). */
-  answerQr(tx: Db, request: { paymentId: string; status: Exclude<QrRequestStatus, "pending">; now: Date }): Promise<QrRequest>;
-  /** The payment's QR request, or null when it never had one. */
-  qrRequest(db: Db, request: { paymentId: string }): Promise<QrRequest | null>;
-  /** What the QR code shows for the payment (the sandbox: a link to its wallet app), or null without a request. */
-  qrContent(db: Db, request: { paymentId: string }): Promise<string | null>;
 }
 
 export interface WalletAccountRef {
@@ -64,7 +55,11 @@ export interface OtpChallenge {
   resendAvailableAt: Date;
 }
 
-/** canceled: the gateway withdrew the request before an answer (the payment expired). */
+/**
+ * A QR request as the gateway shows it (the wallet app page, the sandbox answer): QR requests
+ * live at the wallet service only (wallet-protocol.ts), never behind this port.
+ * canceled: the gateway withdrew the request before an answer (the payment expired).
+ */
 export type QrRequestStatus = "pending" | "approved" | "declined" | "rejected" | "canceled";
 
 export interface QrRequest {

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { otpChallenges, walletAccounts, walletEntries, walletHolds } from "../../db/schema";
+import { sqlRows } from "../../db/sql-rows";
 import { constantTimeEqual, hashSecret, randomToken } from "../../crypto/secrets";
 import { currencyExponent } from "../../money/currencies";
 import {
@@ -14,7 +15,6 @@ import {
   type WalletOutcome,
   type WalletProvider,
 } from "./port";
-import { sandboxWalletQr } from "./sandbox-wallet-qr";
 
 /** Contract section 9: every sandbox wallet opens at 10,000 standard units per currency. */
 export const SANDBOX_OPENING_BALANCE_UNITS = 10_000;
@@ -32,11 +32,6 @@ const accountOf = (ref: WalletAccountRef) =>
   );
 
 type EntryKind = (typeof walletEntries.$inferInsert)["kind"];
-
-// Raw statements come back as an array (postgres.js) or as { rows } (PGlite).
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /**
  * Opens the account on first use with its opening entry, and locks it for the rest of the
@@ -56,7 +51,7 @@ async function lockAccount(tx: Db, ref: WalletAccountRef) {
       select id, 'opening', balance_minor from account where inserted
     )
     select id, balance_minor, held_minor from account`);
-  const [account] = rowsOf<{ id: string; balance_minor: string | number; held_minor: string | number }>(result);
+  const [account] = sqlRows<{ id: string; balance_minor: string | number; held_minor: string | number }>(result);
   if (!account) throw new Error("wallet account could not be opened");
   return { id: account.id, balanceMinor: Number(account.balance_minor), heldMinor: Number(account.held_minor) };
 }
@@ -82,7 +77,7 @@ async function postEntry(
     insert into wallet_entries (account_id, payment_id, kind, balance_delta_minor, held_delta_minor)
     select id, ${entry.paymentId}, ${entry.kind}, ${balanceDelta}, ${heldDelta} from moved
     returning id`);
-  return rowsOf<{ id: string }>(result)[0]?.id ?? null;
+  return sqlRows<{ id: string }>(result)[0]?.id ?? null;
 }
 
 /** A movement that cannot leave less than nothing available (capture, release, refund). */
@@ -240,5 +235,4 @@ export const sandboxWallet: WalletProvider = {
     return row ? challengeView(row) : null;
   },
 
-  ...sandboxWalletQr,
 };

@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { basicBearer } from "@/lib/auth/detect-credential";
-import { getGatewayKey } from "@/lib/crypto/gateway-key";
-import { getDb } from "@/lib/db/client";
-import { SIGNATURE_HEADER, signEvent } from "@/lib/providers/card/sandbox-secrets";
 import { clientAuth, merchantAuth, userAuth, type ApiResponse } from "../api";
+import { cardEventSignatures } from "../cards";
 import { fillPattern } from "./discover-routes";
 import { pathNamesPayment, type Access, type RouteRequest, type RouteSpec } from "./route-table";
 import type { World } from "./world";
@@ -192,7 +190,7 @@ export async function send(
   const hasBody = request.body !== undefined && method !== "GET" && method !== "HEAD";
   const rawBody = hasBody ? JSON.stringify(request.body) : undefined;
   if (rawBody !== undefined) headers["content-type"] ??= "application/json";
-  if (options.sign && rawBody !== undefined) headers[SIGNATURE_HEADER] = signEvent(await getGatewayKey(await getDb()), rawBody, new Date());
+  if (options.sign && rawBody !== undefined) Object.assign(headers, await cardEventSignatures(rawBody));
   return world.api.call(method, path, { rawBody, headers });
 }
 

@@ -1,4 +1,4 @@
-import { errorStatus } from "@/lib/http/api-error";
+import { errorStatus } from "@/lib/errors/api-error";
 import type { ApiResponse } from "../api";
 import { operationFor } from "../response-contract";
 

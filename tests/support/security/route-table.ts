@@ -10,19 +10,18 @@ import {
   userMethodsHeaders,
   userMethodsQuery,
 } from "@/lib/payment-methods/payment-methods.schema";
-import { answerQrPaymentBody } from "@/lib/payments/answer-qr-payment.schema";
-import { capturePaymentBody, releasePaymentBody } from "@/lib/payments/capture-payment.schema";
-import { createPaymentIntentBody, createPaymentIntentQuery } from "@/lib/payments/create-payment-intent.schema";
-import { cardFinalizeBody } from "@/lib/payments/finalize-card-payment.schema";
+import { answerQrPaymentBody } from "@/lib/payments/operations/answer-qr-payment.schema";
+import { capturePaymentBody, releasePaymentBody } from "@/lib/payments/operations/capture-payment.schema";
+import { createPaymentIntentBody, createPaymentIntentQuery } from "@/lib/payments/operations/create-payment-intent.schema";
+import { cardFinalizeBody } from "@/lib/payments/operations/finalize-card-payment.schema";
 import { qrStatusQuery } from "@/lib/payments/hosted/get-qr-payment-status.schema";
-import { paymentCallHeaders, proceedPaymentBody } from "@/lib/payments/proceed-payment.schema";
-import { refundPaymentBody } from "@/lib/payments/refund-payment.schema";
+import { paymentCallHeaders, proceedPaymentBody } from "@/lib/payments/operations/proceed-payment.schema";
+import { refundPaymentBody } from "@/lib/payments/operations/refund-payment.schema";
 import { advanceClockBody } from "@/lib/sandbox/advance-service-clock.schema";
 import { listEventsQuery } from "@/lib/events/events.schema";
-import { getDb } from "@/lib/db/client";
-import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { createCustomerToken, randomPhone } from "../factories";
-import { intentBody, serviceIdOf } from "../payments";
+import { intentBody } from "../payments";
+import { newestEventOf } from "../real-events";
 import type { Intent, World } from "./world";
 
 /**
@@ -84,24 +83,9 @@ async function qrPageRequest(world: World, options?: { withAccess?: boolean }): 
   return { params: { id: qr.paymentId }, query };
 }
 
-/** An event of the owner's service (contract 12), straight into the outbox. */
+/** An event of the owner's service (contract 12): the one its settled payment wrote. */
 async function ownerEvent(world: World): Promise<string> {
-  return once(world, "event", async () =>
-    enqueueNotification(await getDb(), {
-      serviceId: await serviceIdOf(world.owner),
-      type: "payment.succeeded",
-      data: {
-        paymentId: "00000000-0000-4000-8000-000000000001",
-        actionId: "route-table",
-        remoteStatusCode: 2,
-        statusCode: 2,
-        status: "SUCCEEDED",
-        amount: 1,
-        currency: "DZD",
-      },
-      now: new Date(),
-    }),
-  );
+  return once(world, "event", async () => (await newestEventOf((await world.settled()).paymentId)).id);
 }
 
 /**

@@ -14,7 +14,7 @@ export const paymentSecretPart = (clientSecret: string) => clientSecret.slice(cl
 // The sandbox OTP and the test CVC standing alone as text: not inside a longer digit run (a
 // phone), an identifier, base64 or a timestamp's fraction, and not a JSON number (`:123456`
 // is an amount of 1,234.56 in minor units; a code travels as a string).
-const OTP_AS_VALUE = /(?<![0-9A-Za-z.+/_:-])123456(?![0-9A-Za-z+/_=-])/;
+const OTP_AS_VALUE = /(?<![0-9A-Za-z.+/_:-])(?<!": )123456(?![0-9A-Za-z+/_=-])/;
 const CVC_AS_VALUE = new RegExp(`(?<![0-9A-Za-z.+/_:-])${TEST_CVC}(?![0-9A-Za-z+/_=-])`);
 const CARD_NUMBERS = [...Object.values(TEST_CARDS), ...FORBIDDEN_CARD_DATA.filter((item) => item.length > 4)];
 

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { withRequestScope } from "@/lib/http/request-scope";
 import { toErrorResponse } from "@/lib/http/respond";
 

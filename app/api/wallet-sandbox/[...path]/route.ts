@@ -1,4 +1,4 @@
-import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
+import { sandboxOnly } from "@/lib/http/sandbox-only";
 import { inGatewayWalletHandler } from "@/lib/wallet-sandbox/in-gateway-wallet";
 
 // GET|POST /api/wallet-sandbox/v1/...: the sandbox wallet behind the wallet-service protocol

@@ -1,7 +1,7 @@
 import { notFound, redirect } from "next/navigation";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { CardShell } from "@/components/card-shell";
-import { brandName } from "@/lib/cards/card-number";
+import { brandName } from "@/lib/validation/card-number";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
@@ -13,8 +13,9 @@ import { getMerchantName } from "@/lib/payments/hosted/get-merchant-name";
 import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
 import { AnswerForms } from "@/components/answer-forms";
 import { StatusBanner } from "@/components/status-banner";
-import { challengeFormPath } from "@/lib/hosted/challenge-form";
+
 import { FORM_TOKEN_FIELD, hostedFormToken } from "@/lib/hosted/hosted-form-route";
+import { challengeFormPath } from "@/lib/hosted/hosted-paths";
 
 interface ChallengePageProps {
   params: Promise<{ locale: string; intentId: string }>;

@@ -1,20 +1,21 @@
 import { notFound, redirect } from "next/navigation";
-import { NextIntlClientProvider } from "next-intl";
-import { getMessages, getTranslations } from "next-intl/server";
+import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
 import { StatusBanner } from "@/components/status-banner";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { cardCompletePath, cardPageMode } from "@/lib/hosted/card-page";
+import { cardPageMode } from "@/lib/hosted/card-page";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
-import { returnPagePath } from "@/lib/hosted/hosted-paths";
+import { returnPagePath, cardCompletePath } from "@/lib/hosted/hosted-paths";
 import { expiredReturnTarget, resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
+import { brandName } from "@/lib/validation/card-number";
 import { CardForm } from "./card-form";
+import { cardFormText } from "./card-form-text";
 
 export const generateMetadata = titleFromMessages("card");
 
@@ -99,29 +100,29 @@ export default async function CardPage(props: HostedPageProps) {
             {shop ? <ButtonLink href={shop}>{t("noScriptBack", { merchant: payment.merchantName })}</ButtonLink> : null}
           </div>
         </noscript>
-        <NextIntlClientProvider messages={{ card: (await getMessages({ locale })).card }}>
         <CardForm
           locale={locale}
           confirmation={{
+            stripeJsUrl: confirmation!.stripeJsUrl,
             publishableKey: confirmation!.publishableKey,
             clientSecret: confirmation!.clientSecret,
-            confirmUrl: confirmation!.confirmUrl,
-            paymentIntentId: confirmation!.paymentIntentId,
           }}
           // The provider sends the buyer back to the gateway's public address only.
           completeUrl={`${getConfig().publicBaseUrl}${cardCompletePath(link)}`}
           savedCards={view.savedCards.map(({ id, brand, last4, expMonth, expYear, paymentMethodId }) => ({
             id,
-            brand,
-            last4,
-            expMonth,
-            expYear,
+            label: t("savedCard", { brand: brandName(brand), last4 }),
+            description:
+              expMonth && expYear ? t("savedCardExpiry", { month: String(expMonth).padStart(2, "0"), year: String(expYear).slice(-2) }) : undefined,
+            badge: brandName(brand),
             paymentMethodId,
           }))}
           checkedCardId={view.checkedCardId}
-          payLabel={t("payAmount", { amount: formatAmount({ amount: payment.amount, currency: payment.currency, locale }) })}
+          text={await cardFormText(
+            locale,
+            t("payAmount", { amount: formatAmount({ amount: payment.amount, currency: payment.currency, locale }) }),
+          )}
         />
-        </NextIntlClientProvider>
         </>
       )}
     </CardShell>

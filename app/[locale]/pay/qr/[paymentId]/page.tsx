@@ -6,11 +6,8 @@ import { CardShell } from "@/components/card-shell";
 import { ExpiredNotice } from "@/components/expired-notice";
 import { getDb } from "@/lib/db/client";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
-import { returnPagePath } from "@/lib/hosted/hosted-paths";
-import { qrImagePath, qrPageMode, qrStatusPath, walletAppPath } from "@/lib/hosted/qr-page";
-import { expiredReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { titleFromMessages } from "@/lib/i18n/page-title";
-import { getQrPage } from "@/lib/payments/hosted/get-qr-page";
+import { getQrPageView } from "@/lib/hosted/views/qr-page-view";
 import { POLL_MAX_DELAY_MS } from "@/lib/hosted/hosted-timing";
 import { QrStatus } from "./qr-status";
 
@@ -22,35 +19,14 @@ export const generateMetadata = titleFromMessages("qr");
  */
 export default async function QrPage(props: HostedPageProps) {
   const { locale, paymentId, query } = await openHostedPage(props);
-  if (!query.token) notFound();
-  const view = await getQrPage(await getDb(), { paymentId, token: query.token });
-  if (!view) notFound();
-  const { payment } = view;
-  const link = { locale, paymentId, token: query.token, returnUrl: query.returnUrl };
-
-  const mode = qrPageMode(payment);
-  switch (mode) {
-    case "unavailable":
-      notFound();
-    case "finished":
-      redirect(returnPagePath(link));
-    case "expired":
-    case "show_code":
-      break;
-  }
+  const view = await getQrPageView(await getDb(), { locale, paymentId, query });
+  if (view.kind === "not_found") notFound();
+  if (view.kind === "redirect") redirect(view.location);
+  const { mode, links } = view;
+  const merchant = view.merchantName;
 
   const t = await getTranslations({ locale, namespace: "qr" });
   const tOtp = await getTranslations({ locale, namespace: "otp" });
-  const merchant = payment.merchantName;
-  const expiredTarget =
-    mode === "expired"
-      ? expiredReturnTarget({
-          paymentId,
-          returnUrl: query.returnUrl,
-          serviceRedirectUrl: payment.serviceRedirectUrl,
-          allowedOrigins: payment.allowedOrigins,
-        })
-      : null;
 
   return (
     <CardShell locale={locale} path={`/pay/qr/${paymentId}`} search={query.search}>
@@ -58,15 +34,15 @@ export default async function QrPage(props: HostedPageProps) {
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{mode === "expired" ? tOtp("expiredTitle") : t("title")}</h1>
         {mode === "show_code" ? <p className="text-slate-700">{t("intro")}</p> : null}
       </div>
-      <AmountDisplay locale={locale} merchantName={merchant} amount={payment.amount} currency={payment.currency} />
+      <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} />
       {mode === "expired" ? (
-        <ExpiredNotice locale={locale} merchantName={merchant} target={expiredTarget} />
+        <ExpiredNotice locale={locale} merchantName={merchant} target={view.expiredTarget} />
       ) : (
         <>
           <div className="flex justify-center">
             {/* A plain img: the PNG comes from our own API, already sized; there is nothing to optimise. */}
             <img
-              src={qrImagePath({ paymentId, token: link.token })}
+              src={links.image}
               alt={t("imageAlt")}
               width={240}
               height={240}
@@ -81,8 +57,8 @@ export default async function QrPage(props: HostedPageProps) {
             <p className="text-center text-sm text-slate-700">{t("noScript")}</p>
           </noscript>
           <QrStatus
-            statusPath={qrStatusPath({ paymentId, token: link.token })}
-            returnPath={returnPagePath(link)}
+            statusPath={links.status}
+            returnPath={links.returnPage}
             labels={{
               waiting: t("waiting"),
               successful: t("successful"),
@@ -93,12 +69,12 @@ export default async function QrPage(props: HostedPageProps) {
               moving: t("moving"),
             }}
           />
-          {view.walletAppToken ? (
+          {links.walletApp ? (
             <div className="flex flex-col gap-3 border-t border-slate-200 pt-5">
               <p className="text-sm text-slate-700">{t("sandboxHint")}</p>
               <ButtonLink
                 variant="secondary"
-                href={walletAppPath({ locale, paymentId, token: view.walletAppToken })}
+                href={links.walletApp}
                 target="_blank"
                 rel="noopener"
               >

@@ -1,8 +1,8 @@
 import * as op from "@/lib/api/operations/payments";
 import { serviceClock } from "@/lib/clock";
 import { endpoint } from "@/lib/http/endpoint";
-import { createPaymentIntent } from "@/lib/payments/create-payment-intent";
-import { toPaymentIntentView } from "@/lib/payments/payment-views";
+import { createPaymentIntent } from "@/lib/payments/operations/create-payment-intent";
+import { toPaymentIntentView } from "@/lib/payments/operations/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/payments/intents?countryCode=DZA

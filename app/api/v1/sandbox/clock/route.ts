@@ -2,7 +2,7 @@ import * as op from "@/lib/api/operations/internals";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { advanceServiceClock, resetServiceClock } from "@/lib/sandbox/advance-service-clock";
-import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
+import { sandboxOnly } from "@/lib/http/sandbox-only";
 
 // POST /api/v1/sandbox/clock  { "advanceSeconds": n } | { "reset": true }
 export const POST = sandboxOnly(

@@ -1,6 +1,6 @@
 import * as op from "@/lib/api/operations/internals";
 import { getConfig } from "@/lib/config";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { endpoint } from "@/lib/http/endpoint";
 import { requestIdFor } from "@/lib/http/request-id";
 import { toErrorResponse } from "@/lib/http/respond";

@@ -1,8 +1,8 @@
 import { getDb } from "@/lib/db/client";
-import { cardPagePath } from "@/lib/hosted/card-page";
-import { returnPagePath } from "@/lib/hosted/hosted-paths";
+
+import { returnPagePath, cardPagePath } from "@/lib/hosted/hosted-paths";
 import { noStore } from "@/lib/hosted/security-headers";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { isLocale } from "@/lib/i18n/locales";
 import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
 

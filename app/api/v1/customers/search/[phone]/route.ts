@@ -2,7 +2,7 @@ import * as op from "@/lib/api/operations/customers";
 import { phonePathParam } from "@/lib/customers/customer.schema";
 import { toCustomerDetailView } from "@/lib/customers/customer-view";
 import { searchCustomerByPhone } from "@/lib/customers/search-customer";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { endpoint } from "@/lib/http/endpoint";
 import { zodDetails } from "@/lib/http/respond";
 import { otherMethods } from "@/lib/http/method-not-allowed";

@@ -1,7 +1,7 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import { toRefundResultView } from "@/lib/payments/payment-views";
-import { refundPayment, type RefundOutcome } from "@/lib/payments/refund-payment";
+import { toRefundResultView } from "@/lib/payments/operations/payment-views";
+import { refundPayment, type RefundOutcome } from "@/lib/payments/operations/refund-payment";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (outcome: RefundOutcome) => ({ data: toRefundResultView(outcome), message: "Refund processed." });
@@ -15,7 +15,7 @@ export const POST = endpoint(
         principal,
         paymentId: params.paymentId ?? "",
         input: body,
-        remember: idempotency.remember(respond), operationKey: idempotency.operationKey,
+        operationKey: idempotency.operationKey,
       }),
     ),
 );

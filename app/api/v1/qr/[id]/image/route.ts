@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { noStore } from "@/lib/hosted/security-headers";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { withRequestScope } from "@/lib/http/request-scope";
 import { toErrorResponse } from "@/lib/http/respond";
 import { renderQrImage } from "@/lib/payments/hosted/render-qr-image";

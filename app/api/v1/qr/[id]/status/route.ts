@@ -1,5 +1,5 @@
 import * as op from "@/lib/api/operations/internals";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { endpoint } from "@/lib/http/endpoint";
 import { getQrPaymentStatus } from "@/lib/payments/hosted/get-qr-payment-status";
 import { otherMethods } from "@/lib/http/method-not-allowed";

@@ -1,8 +1,8 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import { capturePayment } from "@/lib/payments/capture-payment";
-import type { PaymentRow } from "@/lib/payments/payment-record";
-import { toCaptureResultView } from "@/lib/payments/payment-views";
+import { capturePayment } from "@/lib/payments/operations/capture-payment";
+import type { PaymentRow } from "@/lib/payments/core/payment-record";
+import { toCaptureResultView } from "@/lib/payments/operations/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (payment: PaymentRow) => ({ data: toCaptureResultView(payment), message: "Payment captured." });
@@ -12,7 +12,7 @@ export const POST = endpoint(
   op.capturePayment,
   async ({ db, principal, params, body, idempotency }) =>
     respond(
-      await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, remember: idempotency.remember(respond), operationKey: idempotency.operationKey }),
+      await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, operationKey: idempotency.operationKey }),
     ),
 );
 

@@ -1,7 +1,7 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import { finalizeCardPayment } from "@/lib/payments/finalize-card-payment";
-import { toCardFinalizeView, type CardFinalizeOutcome } from "@/lib/payments/finalize-card-payment.schema";
+import { finalizeCardPayment } from "@/lib/payments/operations/finalize-card-payment";
+import { toCardFinalizeView, type CardFinalizeOutcome } from "@/lib/payments/operations/finalize-card-payment.schema";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (outcome: CardFinalizeOutcome) => ({ data: toCardFinalizeView(outcome), message: "Card payment finalized." });

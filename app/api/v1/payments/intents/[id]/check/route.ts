@@ -1,7 +1,7 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import { checkPayment } from "@/lib/payments/check-payment";
-import { toCheckResultView } from "@/lib/payments/payment-views";
+import { checkPayment } from "@/lib/payments/operations/check-payment";
+import { toCheckResultView } from "@/lib/payments/operations/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/payments/intents/:id/check

@@ -1,8 +1,8 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import { proceedPayment } from "@/lib/payments/proceed-payment";
-import type { ProceedOutcome } from "@/lib/payments/proceed-payment.schema";
-import { toProceedResultView } from "@/lib/payments/payment-views";
+import { proceedPayment } from "@/lib/payments/operations/proceed-payment";
+import type { ProceedOutcome } from "@/lib/payments/operations/proceed-payment.schema";
+import { toProceedResultView } from "@/lib/payments/operations/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (outcome: ProceedOutcome) => ({ data: toProceedResultView(outcome), message: outcome.status });

@@ -1,8 +1,8 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import type { PaymentRow } from "@/lib/payments/payment-record";
-import { toReleaseResultView } from "@/lib/payments/payment-views";
-import { releasePayment } from "@/lib/payments/release-payment";
+import type { PaymentRow } from "@/lib/payments/core/payment-record";
+import { toReleaseResultView } from "@/lib/payments/operations/payment-views";
+import { releasePayment } from "@/lib/payments/operations/release-payment";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const respond = (payment: PaymentRow) => ({ data: toReleaseResultView(payment), message: "Reservation released." });
@@ -11,7 +11,7 @@ const respond = (payment: PaymentRow) => ({ data: toReleaseResultView(payment), 
 export const POST = endpoint(
   op.releasePayment,
   async ({ db, principal, params, idempotency }) =>
-    respond(await releasePayment(db, { principal, paymentId: params.id ?? "", remember: idempotency.remember(respond), operationKey: idempotency.operationKey })),
+    respond(await releasePayment(db, { principal, paymentId: params.id ?? "", operationKey: idempotency.operationKey })),
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).

@@ -1,8 +1,8 @@
 import * as op from "@/lib/api/operations/internals";
 import { endpoint } from "@/lib/http/endpoint";
-import { answerQrPayment } from "@/lib/payments/answer-qr-payment";
-import { toCheckResultView } from "@/lib/payments/payment-views";
-import { sandboxOnly } from "@/lib/sandbox/sandbox-only";
+import { answerQrPayment } from "@/lib/payments/operations/answer-qr-payment";
+import { toCheckResultView } from "@/lib/payments/operations/payment-views";
+import { sandboxOnly } from "@/lib/http/sandbox-only";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/sandbox/payments/:id/qr — answers a QR payment as the customer's wallet app would.

@@ -1,0 +1,88 @@
+/**
+ * The import rule of ARCHITECTURE.md, checked by `npm run lint:imports` (part of `npm test`):
+ * app/ → lib/ (→ lib/db), never back; lib/http and lib/api are the HTTP edge that only route
+ * handlers, pages and the edge itself import; the domain never imports the edge, app/ or Next.js;
+ * no import cycles.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+
+// The HTTP edge: request/response handling and the API registry built on the domain.
+const EDGE = "^lib/(http|api)/";
+// Code that serves HTTP itself (allowed to import the edge): the standalone wallet service, the
+// sandbox card provider's browser API, the health answers and the hosted forms' POST handling.
+const EDGE_USERS = [
+  EDGE,
+  "^lib/health/health-response\\.ts$",
+  "^lib/hosted/read-form-body\\.ts$",
+  "^lib/wallet-sandbox/serve-wallet-protocol\\.ts$",
+  "^lib/providers/card/sandbox-browser-api\\.ts$",
+  "^lib/hosted/(hosted-form-route|form-response|log-page-request|security-headers|open-hosted-page)\\.ts$",
+];
+// The lowest layer: every module may use these, and they use nothing above them (background-job
+// is the job type every module implements; lib/server runs them; hosted-paths is every hosted URL
+// shape, which payments (payUrl) and the sandbox wallet (the QR code's content) build links with).
+const HOSTED_PATHS = "^lib/hosted/hosted-paths\\.ts$";
+const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n)/|^lib/(clock|config|log|background-job)\\.ts$|${HOSTED_PATHS}`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "An import cycle: one of the two modules belongs lower, or shares a piece that should move down.",
+      from: { path: "^(lib|app|components)/" },
+      to: { circular: true },
+    },
+    {
+      name: "lib-not-to-app",
+      severity: "error",
+      comment: "lib/ is below app/ and components/: the domain never imports pages, route handlers or UI.",
+      from: { path: "^lib/" },
+      to: { path: "^(app|components)/" },
+    },
+    {
+      name: "domain-not-to-edge",
+      severity: "error",
+      comment: "Domain code never imports the HTTP edge (lib/http, lib/api): throw ApiError from lib/errors, return results, and let the edge render them.",
+      from: { path: "^lib/", pathNot: EDGE_USERS },
+      to: { path: EDGE },
+    },
+    {
+      name: "domain-not-to-next",
+      severity: "error",
+      comment: "Domain code does not depend on Next.js; pages and route handlers do (lib/hosted/open-hosted-page is the page-side helper that may).",
+      from: { path: "^lib/", pathNot: ["^lib/hosted/open-hosted-page\\.ts$", "^lib/i18n/(request|page-title)\\.ts$"] },
+      to: { path: "^next(/|$)", dependencyTypes: ["npm", "npm-dev", "npm-peer", "npm-no-pkg", "npm-unknown", "unknown", "undetermined"] },
+    },
+    {
+      name: "foundation-stays-low",
+      severity: "error",
+      comment: "The foundation (db, errors, validation, money, geo, crypto, i18n, clock, config, log) imports nothing above it.",
+      from: { path: FOUNDATION, pathNot: ["^lib/db/schema/"] },
+      to: { path: "^lib/", pathNot: FOUNDATION },
+    },
+    {
+      name: "payments-layers",
+      severity: "error",
+      comment:
+        "lib/payments/core (state machine, records, expiry) sits below the method catalog and every other domain module; lib/payment-methods sits below the payment operations.",
+      from: { path: "^lib/payments/core/" },
+      to: { path: "^lib/(payments/(operations|hosted)|payment-methods|cards|hosted)/", pathNot: HOSTED_PATHS },
+    },
+    {
+      name: "catalog-below-payment-operations",
+      severity: "error",
+      comment: "The method catalog and lists never import payment operations (a payments <-> payment-methods cycle).",
+      from: { path: "^lib/(payment-methods|cards)/" },
+      to: { path: "^lib/payments/(operations|hosted)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|\\.next|\\.data|clients)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js", ".mjs", ".json"] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,10 @@
+import { getConfig } from "@/lib/config";
+import { stripeJsStandInSource } from "@/lib/providers/card/stripe-js-stand-in";
+
+// GET /api/card-provider-sandbox/js/v3: the sandbox's stand-in for https://js.stripe.com/v3 (the sandbox card provider, not the gateway)
+export function GET() {
+  if (!getConfig().isSandbox) return new Response("Not found", { status: 404 });
+  return new Response(stripeJsStandInSource(), {
+    headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=300" },
+  });
+}

@@ -1,0 +1,3 @@
+DROP INDEX "provider_operations_one_open_per_payment";--> statement-breakpoint
+CREATE UNIQUE INDEX "provider_operations_one_open_exclusive_per_payment" ON "provider_operations" USING btree ("payment_id") WHERE "provider_operations"."status" IN ('pending', 'unknown') AND "provider_operations"."kind" <> 'refund';--> statement-breakpoint
+CREATE INDEX "provider_operations_open_refunds_idx" ON "provider_operations" USING btree ("payment_id") WHERE "provider_operations"."status" IN ('pending', 'unknown') AND "provider_operations"."kind" = 'refund';

@@ -1,0 +1,103 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { prepared } from "../db/prepared";
+import { apiCredentials, services } from "../db/schema";
+import { getGatewayKey } from "../crypto/gateway-key";
+import { invalidCredentials } from "../errors/api-error";
+import { gcraCtes } from "../rate-limit/gcra-sql";
+import { lookupWithLimits } from "../rate-limit/lookup-with-limits";
+import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
+import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
+import { paymentIdFromClientSecret } from "./client-secret";
+import type { Credential } from "./detect-credential";
+import type { MerchantPrincipal } from "./principal";
+import { serviceColumns } from "./service-columns";
+
+/** Longer than any key we issue: refused before it could become a store key. */
+const MAX_PUBLISHABLE_KEY_LENGTH = 128;
+
+const publishableKeyQuery = (db: Db) =>
+  prepared(db, "auth_publishable_key", (db) =>
+    db
+      .select({ service: serviceColumns })
+      .from(apiCredentials)
+      .innerJoin(services, eq(services.id, apiCredentials.serviceId))
+      .where(eq(apiCredentials.publishableKey, sql.placeholder("publishableKey")))
+      .prepare("auth_publishable_key"),
+  );
+
+// A genuine client secret: the secret's limit, then the publishable key's, charged in the
+// lookup's statement (PostgreSQL store).
+const publishableKeyLimitedQuery = (db: Db) =>
+  prepared(db, "auth_publishable_key_limited", (db) => {
+    const [secretLimit, keyLimit] = gcraCtes(
+      db,
+      [
+        { alias: "secret_limit", policy: rateLimitPolicies.clientSecret, key: sql.placeholder("secretLimitKey") },
+        { alias: "key_limit", policy: rateLimitPolicies.publishableKey, key: sql.placeholder("keyLimitKey") },
+      ],
+      sql.placeholder("nowMs"),
+    );
+    return db
+      .with(secretLimit!, keyLimit!)
+      .select({
+        service: serviceColumns,
+        secretTat: secretLimit!.tatMs,
+        secretAllowed: secretLimit!.allowed,
+        keyTat: keyLimit!.tatMs,
+        keyAllowed: keyLimit!.allowed,
+      })
+      .from(secretLimit!)
+      .innerJoin(keyLimit!, sql`true`)
+      .leftJoin(apiCredentials, eq(apiCredentials.publishableKey, sql.placeholder("publishableKey")))
+      .leftJoin(services, eq(services.id, apiCredentials.serviceId))
+      .prepare("auth_publishable_key_limited");
+  });
+
+/**
+ * merchant_auth: a publishable key with the payment's client secret (rule 1: either alone is
+ * refused). The secret names the payment, which must be the path's.
+ */
+export async function resolveMerchant(
+  db: Db,
+  credential: Extract<Credential, { mode: "merchant" }>,
+  pathPaymentId: string | undefined,
+  rateLimit: RequestRateLimit,
+): Promise<MerchantPrincipal> {
+  const { publishableKey, clientSecret } = credential;
+  if (!clientSecret || publishableKey.length > MAX_PUBLISHABLE_KEY_LENGTH) throw invalidCredentials();
+  const keyCheck = { policy: rateLimitPolicies.publishableKey, key: rateLimitKeys.publishableKey(publishableKey) };
+  const paymentId = paymentIdFromClientSecret(await getGatewayKey(db), clientSecret);
+  if (!paymentId) {
+    // A forged secret names no payment we could charge without letting anyone drain a
+    // real payment's quota; the publishable key it came with pays instead.
+    await rateLimit.enforce(db, [keyCheck]);
+    throw invalidCredentials();
+  }
+  const secretCheck = { policy: rateLimitPolicies.clientSecret, key: rateLimitKeys.clientSecret(paymentId) };
+  const row = await lookupWithLimits({
+    db,
+    rateLimit,
+    checks: [secretCheck, keyCheck],
+    folded: async (nowMs) => {
+      const [found] = await publishableKeyLimitedQuery(db).execute({
+        publishableKey,
+        secretLimitKey: secretCheck.key,
+        keyLimitKey: keyCheck.key,
+        nowMs,
+      });
+      return {
+        row: found?.service ? { service: found.service } : undefined,
+        decisions: found
+          ? [
+              { tatMs: found.secretTat, allowed: found.secretAllowed },
+              { tatMs: found.keyTat, allowed: found.keyAllowed },
+            ]
+          : [],
+      };
+    },
+    plain: async () => (await publishableKeyQuery(db).execute({ publishableKey }))[0],
+  });
+  if (!row || (pathPaymentId !== undefined && paymentId !== pathPaymentId)) throw invalidCredentials();
+  return { mode: "merchant", service: row.service, paymentId, publishableKey, clientSecret };
+}

@@ -1,0 +1,49 @@
+import type { Db } from "../../db/client";
+import type { Locale } from "../../i18n/routing";
+import { getQrPage } from "../../payments/hosted/get-qr-page";
+import type { HostedPageQuery } from "../hosted-page-query";
+import { returnPagePath, qrStatusPath, qrImagePath, walletAppPath } from "../hosted-paths";
+import { qrPageMode } from "../qr-page";
+import { expiredReturnTarget } from "../resolve-return-target";
+import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
+import { amountShown } from "./amount-shown";
+
+/** Everything the QR page renders, decided here; the page only lays it out. */
+export type QrPageView =
+  | PageElsewhere
+  | {
+      kind: "render";
+      mode: "show_code" | "expired";
+      merchantName: string;
+      amount: number;
+      currency: string;
+      expiredTarget: string | null;
+      links: { image: string; status: string; returnPage: string; walletApp: string | null };
+    };
+
+/** GET /{locale}/pay/qr/{paymentId}: the QR code the buyer scans, and where the page goes next. */
+export async function getQrPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<QrPageView> {
+  const { locale, paymentId, query } = options;
+  if (!query.token) return { kind: "not_found" };
+  const view = await getQrPage(db, { paymentId, token: query.token });
+  if (!view) return { kind: "not_found" };
+  const { payment } = view;
+  const link = { locale, paymentId, token: query.token, returnUrl: query.returnUrl };
+  const mode = qrPageMode(payment);
+  if (mode === "unavailable" || mode === "finished") return pageElsewhere(mode, link);
+  return {
+    kind: "render",
+    mode,
+    ...amountShown(payment),
+    expiredTarget:
+      mode === "expired"
+        ? expiredReturnTarget({ paymentId, returnUrl: query.returnUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins })
+        : null,
+    links: {
+      image: qrImagePath({ paymentId, token: link.token }),
+      status: qrStatusPath({ paymentId, token: link.token }),
+      returnPage: returnPagePath(link),
+      walletApp: view.walletAppToken ? walletAppPath({ locale, paymentId, token: view.walletAppToken }) : null,
+    },
+  };
+}

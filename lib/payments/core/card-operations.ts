@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { cardPayments } from "../../db/schema";
+import { getDb } from "../../db/client";
+import {
+  registerProviderOperation,
+  type ProviderAnswer,
+  type ProviderOperationRow,
+} from "../../provider-operations";
+import { cardProvider } from "../../providers/card/card-provider";
+import type { CardAccountRef } from "../../providers/card/card-provider-accounts";
+import { askCardProvider } from "../../providers/card/ask-card-provider";
+import { settleCapture, settleRefund, settleRelease } from "./money-operation-settlements";
+import type { PaymentRow } from "./payment-record";
+
+/*
+ * The card provider's money-moving calls as provider operations (lib/provider-operations):
+ * capture, cancel (release or reversal) and refund (detach: lib/cards). Each handler calls the provider
+ * with the operation id as its idempotency key, outside any transaction, and settles the
+ * payment by the answer in the settle transaction.
+ */
+
+/**
+ * What every card operation of a payment sends: its provider intent and the account (service
+ * and country) whose keys the call uses. Read inside the transaction that records the operation.
+ */
+export async function cardOperationRequest(tx: Db, payment: Pick<PaymentRow, "id" | "serviceId" | "country">) {
+  const [row] = await tx.select({ providerIntentId: cardPayments.providerIntentId }).from(cardPayments).where(eq(cardPayments.paymentId, payment.id));
+  if (!row) throw new Error(`card payment ${payment.id} has no provider intent`);
+  return { providerIntentId: row.providerIntentId, account: { serviceId: payment.serviceId, country: payment.country } };
+}
+
+const intentOf = (operation: ProviderOperationRow) => String(operation.request.providerIntentId);
+const accountOf = (operation: ProviderOperationRow) => operation.request.account as CardAccountRef;
+
+export const cardCapture = registerProviderOperation({
+  provider: "card",
+  kind: "capture",
+  async call(operation) {
+    const result = await askCardProvider(async () =>
+      cardProvider().capturePaymentIntent(await getDb(), { id: intentOf(operation), amountMinor: operation.amountMinor!, idempotencyKey: operation.id, account: accountOf(operation) }),
+    );
+    return { reference: intentOf(operation), data: { releasedMinor: result.releasedMinor } };
+  },
+  settle: settleCapture,
+});
+
+/** Cancels the provider intent (a release, a stale release or a reversal: see settleRelease). */
+export const cardCancel = registerProviderOperation({
+  provider: "card",
+  kind: "cancel",
+  async call(operation) {
+    await askCardProvider(async () => cardProvider().cancelPaymentIntent(await getDb(), { id: intentOf(operation), idempotencyKey: operation.id, account: accountOf(operation) }));
+    return { reference: intentOf(operation) };
+  },
+  settle: settleRelease,
+});
+
+export const cardRefund = registerProviderOperation({
+  provider: "card",
+  kind: "refund",
+  async call(operation): Promise<ProviderAnswer> {
+    const { refundId } = await askCardProvider(async () =>
+      cardProvider().refundPaymentIntent(await getDb(), { id: intentOf(operation), amountMinor: operation.amountMinor!, idempotencyKey: operation.id, account: accountOf(operation) }),
+    );
+    return { reference: refundId };
+  },
+  settle: settleRefund,
+});

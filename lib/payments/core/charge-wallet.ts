@@ -1,0 +1,26 @@
+import type { Db } from "../../db/client";
+import type { payments } from "../../db/schema";
+import { applyTransition } from "./apply-transition";
+import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
+import type { PaymentRow } from "./payment-record";
+
+type ExtraChanges = Partial<Pick<typeof payments.$inferInsert, "paymentMethodCode" | "platform" | "locale">>;
+
+/*
+ * Every wallet charge (OTP, the owner in person, a QR approval) goes through the wallet
+ * service as a provider operation (wallet-charge.ts, wallet-qr-charge.ts); what stays here is
+ * the rejection they share.
+ */
+
+/** A wallet that cannot cover the amount rejects the payment (contract section 9). */
+export function failForFunds(
+  tx: Db,
+  options: { payment: PaymentRow; now: Date; changes?: ExtraChanges },
+): Promise<PaymentRow> {
+  return applyTransition(tx, {
+    payment: options.payment,
+    event: "fail",
+    now: options.now,
+    changes: { ...options.changes, failureReason: FAILURE_REASON.insufficientFunds, status: STATUS_TEXT.insufficientFunds },
+  });
+}

@@ -1,0 +1,27 @@
+import type { Db } from "../../db/client";
+import { applyTransition } from "./apply-transition";
+import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
+import type { PaymentRow } from "./payment-record";
+import { hasOpenWalletCharge } from "./wallet-charge-record";
+
+/**
+ * Contract section 4: an open intent past its grace fails (3) with a message saying it
+ * expired, and the merchant is notified. No wallet money moves: an open intent holds none.
+ * A wallet charge already sent and not settled (its answer was lost) is settled first, by
+ * reconciliation: until then the payment stays as it is, so money the wallet took is never
+ * left on a failed payment (a QR request is withdrawn at the wallet first, withdrawExpiredQrCharge).
+ */
+export async function expirePayment(tx: Db, options: { payment: PaymentRow; now: Date }): Promise<PaymentRow> {
+  if (options.payment.paymentMethodCode === "WALLET_V2" && (await hasOpenWalletCharge(tx, options.payment.id))) return options.payment;
+  return failAsExpired(tx, options);
+}
+
+/** The expiry itself, for a caller that knows no charge is open (a QR request the wallet withdrew). */
+export function failAsExpired(tx: Db, options: { payment: PaymentRow; now: Date }): Promise<PaymentRow> {
+  return applyTransition(tx, {
+    payment: options.payment,
+    event: "expire",
+    now: options.now,
+    changes: { failureReason: FAILURE_REASON.expired, status: STATUS_TEXT.expired },
+  });
+}

@@ -1,0 +1,18 @@
+import { pageTokenFor } from "../../auth/client-secret";
+import type { Locale } from "../../i18n/routing";
+import { hostedPayUrl as hostedPayUrlWithToken, type HostedPayPage } from "../../hosted/hosted-paths";
+
+export type PageLocale = Locale;
+
+/** The page-token kind every hosted payment page of a payment shares. */
+export const HOSTED_PAGE = "hosted";
+
+export function hostedPageToken(gatewayKey: Buffer, paymentId: string): string {
+  return pageTokenFor(gatewayKey, HOSTED_PAGE, paymentId);
+}
+
+/** A hosted page's payUrl under the payment's hosted page token (the shape: lib/hosted/hosted-paths). */
+export function hostedPayUrl(options: { gatewayKey: Buffer; page: HostedPayPage; paymentId: string; locale: PageLocale | null }): string {
+  const { gatewayKey, ...link } = options;
+  return hostedPayUrlWithToken({ ...link, token: hostedPageToken(gatewayKey, options.paymentId) });
+}

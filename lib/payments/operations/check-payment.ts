@@ -1,0 +1,16 @@
+import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../../auth/principal";
+import type { Db } from "../../db/client";
+import { getCurrentPaymentOrThrow } from "../core/open-payment";
+import type { PaymentRow } from "../core/payment-record";
+
+/**
+ * The payment's state for check: one prepared read besides auth. An open intent found past
+ * its grace is failed on the spot (as the sweep would), so check never reports a payment that
+ * can no longer complete as pending; merchant_auth then answers 410 (contract section 4).
+ */
+export function checkPayment(
+  db: Db,
+  options: { principal: ClientPrincipal | MerchantPrincipal | UserPrincipal; paymentId: string },
+): Promise<PaymentRow> {
+  return getCurrentPaymentOrThrow(db, options);
+}

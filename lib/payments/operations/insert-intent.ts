@@ -1,0 +1,87 @@
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
+import { customers, payments } from "../../db/schema";
+import type { PaymentRow } from "../core/payment-record";
+
+/** What create writes; the fingerprint makes a repeat with other parameters a conflict. */
+export interface IntentInsert {
+  serviceId: string;
+  phone: string;
+  actionId: string;
+  requestFingerprint: string;
+  amountMinor: number;
+  currency: string;
+  country: string;
+  captureMethod: "DIRECT" | "RESERVATION";
+  transactionType: "QR_CODE" | null;
+  metaData: unknown;
+  expiresAt: Date;
+  now: Date;
+}
+
+export interface IntentInsertResult {
+  customerActive: boolean;
+  /** The new intent; null when the customer is deactivated or the actionId was taken. */
+  created: PaymentRow | null;
+  /** The intent that already had this actionId when the statement began, if any. */
+  existing: PaymentRow | null;
+}
+
+const existingPayment = alias(payments, "existing_payment");
+
+// Customer upsert and intent insert as ONE statement (data-modifying CTEs), prepared once per
+// connection under its name. The customer of `userId` is created on first sight (interface:
+// explicit registration is optional); the no-op update makes its row come back either way, so
+// a deactivated customer inserts nothing. The outer select runs on the statement's snapshot:
+// it sees an intent committed before the statement began (a repeat: no second round trip) but
+// not one a concurrent create committed while this insert waited on it (the caller reads it).
+const insertIntentQuery = (db: Db) =>
+  prepared(db, "payment_intent_insert", (db) => {
+    const p = (name: keyof IntentInsert) => sql.placeholder(name);
+    const customer = db
+      .$with("intent_customer", { id: customers.id, isActive: customers.isActive })
+      .as(
+        sql`insert into customers (service_id, name, phone) values (${p("serviceId")}::uuid, ${p("phone")}::text, ${p("phone")}::text)
+          on conflict (service_id, phone) do update set updated_at = customers.updated_at
+          returning id, is_active`,
+      );
+    const created = db.$with("created_intent", getTableColumns(payments)).as(
+      sql`insert into payments (service_id, customer_id, action_id, request_fingerprint, amount_minor, currency, country,
+            capture_method, transaction_type, meta_data, expires_at, updated_at)
+          select ${p("serviceId")}::uuid, intent_customer.id, ${p("actionId")}::text, ${p("requestFingerprint")}::text,
+            ${p("amountMinor")}::bigint, ${p("currency")}::text, ${p("country")}::text,
+            ${p("captureMethod")}::text::capture_method, ${p("transactionType")}::text::transaction_type,
+            ${p("metaData")}::text::jsonb, ${p("expiresAt")}::text::timestamptz, ${p("now")}::text::timestamptz
+          from intent_customer where intent_customer.is_active
+          on conflict (service_id, action_id) do nothing
+          returning *`,
+    );
+    // The CTE's columns as a nested object: left-joined, it comes back null when nothing was inserted.
+    const createdColumns = Object.fromEntries(
+      Object.keys(getTableColumns(payments)).map((key) => [key, created[key as keyof typeof created]]),
+    ) as (typeof created)["_"]["selectedFields"];
+    return db
+      .with(customer, created)
+      .select({ customerActive: customer.isActive, created: createdColumns, existing: existingPayment })
+      .from(customer)
+      .leftJoin(created, sql`true`)
+      .leftJoin(
+        existingPayment,
+        and(eq(existingPayment.serviceId, sql`${p("serviceId")}::uuid`), eq(existingPayment.actionId, sql`${p("actionId")}::text`)),
+      )
+      .prepare("payment_intent_insert");
+  });
+
+/** One round trip: the customer (created on first sight) and the intent, or the one already there. */
+export async function insertIntent(db: Db, values: IntentInsert): Promise<IntentInsertResult> {
+  const [row] = await insertIntentQuery(db).execute({
+    ...values,
+    metaData: values.metaData === null || values.metaData === undefined ? null : JSON.stringify(values.metaData),
+    expiresAt: values.expiresAt.toISOString(),
+    now: values.now.toISOString(),
+  });
+  if (!row) throw new Error("customer could not be resolved");
+  return { customerActive: row.customerActive, created: row.created ?? null, existing: row.existing ?? null };
+}

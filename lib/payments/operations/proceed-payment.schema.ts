@@ -1,0 +1,73 @@
+import { z } from "zod";
+import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../../auth/principal";
+import type { Db } from "../../db/client";
+import type { payments } from "../../db/schema";
+import { alpha3Schema, platformHeader } from "../../validation/common-headers";
+import type { PageLocale } from "../core/hosted-page-token";
+import { PAYMENT_METHOD_CODES } from "../../payment-methods/payment-method-codes";
+import type { PaymentRow } from "../core/payment-record";
+import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
+
+export const proceedPaymentBody = z.object({
+  paymentMethodCode: z.enum(PAYMENT_METHOD_CODES),
+  // Card payments only; the wallet ignores them.
+  cardId: z.string().min(1).max(255).optional(),
+  redirectUrl: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048).optional(),
+});
+
+/** Headers of proceed and check (interface "Common headers"). */
+export const paymentCallHeaders = z.object({
+  "x-platform": platformHeader,
+  "x-locale": z.string().trim().min(1).max(35).optional(),
+  // Deprecated: never resolves the country; kept for mismatch detection only.
+  "x-country-code": alpha3Schema.optional(),
+});
+
+export type ProceedPaymentBody = z.output<typeof proceedPaymentBody>;
+export type PaymentCallHeaders = z.output<typeof paymentCallHeaders>;
+
+export type ProceedPrincipal = ClientPrincipal | MerchantPrincipal | UserPrincipal;
+
+/** What a payment method's proceed handler is given: the locked payment and the request. */
+export interface ProceedContext {
+  principal: ProceedPrincipal;
+  payment: PaymentRow;
+  input: ProceedPaymentBody;
+  locale: PageLocale | null;
+  now: Date;
+  gatewayKey: Buffer;
+  /** What was asked of a provider before the transaction (no provider call runs inside it). */
+  prepared?: PreparedProceed | null;
+  /** Facts of this proceed that every outcome writes with its transition. */
+  changes: Pick<typeof payments.$inferInsert, "paymentMethodCode" | "platform" | "locale">;
+}
+
+export interface ProceedOutcome {
+  payment: PaymentRow;
+  require3DS: boolean;
+  /** Absent in the QR wallet result (interface, "Proceed result"). */
+  statusCode?: number;
+  status: string;
+  /** Empty when the buyer has nothing to do. */
+  payUrl: string;
+  qrImageUrl?: string;
+  qrPageUrl?: string;
+  /** A wallet charge recorded by the transaction, sent to the wallet after it commits. */
+  pendingCharge?: import("../../provider-operations").ProviderOperationRow;
+}
+
+/** What the wallet said before the proceed's transaction: whether the balance covers the amount (the OTP was sent when it does). */
+export interface PreparedWalletProceed {
+  fundsCover: boolean;
+  /** A QR intent's request, opened at the wallet when the balance covers the amount. */
+  qr?: QrRequestBody;
+}
+
+/** Provider work done before the proceed's transaction: the card provider intent, the wallet's answers. */
+export interface PreparedProceed {
+  cardIntent?: import("../../providers/card/port").ProviderPaymentIntent;
+  wallet?: PreparedWalletProceed;
+}
+
+/** One per payment method code; runs inside the proceed's transaction. */
+export type ProceedHandler = (tx: Db, context: ProceedContext) => Promise<ProceedOutcome>;

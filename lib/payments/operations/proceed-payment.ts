@@ -1,0 +1,96 @@
+import { serviceClock } from "../../clock";
+import { getGatewayKey } from "../../crypto/gateway-key";
+import type { Db } from "../../db/client";
+import { ApiError } from "../../errors/api-error";
+import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
+import { logger } from "../../log";
+import { assertMethodEnabled } from "../../payment-methods/method-enabled";
+import type { PaymentMethodCode } from "../../payment-methods/payment-method-codes";
+import { lockOpenPaymentOrThrow } from "../core/open-payment";
+import { pageLocaleOf } from "../../i18n/locales";
+import { intentExpired } from "../core/payment-expiry";
+import { canTransition } from "../core/payment-state";
+import type {
+  PaymentCallHeaders,
+  ProceedHandler,
+  ProceedOutcome,
+  ProceedPaymentBody,
+  ProceedPrincipal,
+} from "./proceed-payment.schema";
+import { prepareCardProceed, proceedWithCard } from "./proceed-with-card";
+import { prepareWalletProceed } from "./prepare-wallet-proceed";
+import { proceedWithWallet, settled } from "./proceed-with-wallet";
+import { completeWalletCharge } from "../core/wallet-charge";
+import { withdrawUnusedQrRequest } from "../core/wallet-qr";
+
+/** The handler of each payment method code. */
+const proceedHandlers: Record<PaymentMethodCode, ProceedHandler> = {
+  WALLET_V2: proceedWithWallet,
+  CARD_PROVIDER: proceedWithCard,
+};
+
+/**
+ * Proceeds a CREATED intent with a payment method, in one transaction that locks the payment.
+ * Past the 30-minute grace an open intent fails (3, expired) and the call answers 410.
+ */
+export async function proceedPayment(
+  db: Db,
+  options: {
+    principal: ProceedPrincipal;
+    paymentId: string;
+    input: ProceedPaymentBody;
+    headers: PaymentCallHeaders;
+    remember?: BeforeCommit<ProceedOutcome>;
+  },
+): Promise<ProceedOutcome> {
+  const { principal, input, headers } = options;
+  const now = serviceClock(principal.service).now();
+  const gatewayKey = await getGatewayKey(db);
+  const locale = pageLocaleOf(headers["x-locale"]);
+
+  // Provider work a method needs before the payment is locked (never inside the transaction).
+  const prepared =
+    input.paymentMethodCode === "CARD_PROVIDER"
+      ? await prepareCardProceed(db, { principal, paymentId: options.paymentId })
+      : { wallet: (await prepareWalletProceed(db, { principal, paymentId: options.paymentId, now })) ?? undefined };
+  // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer cannot pay it.
+  const withdrawUnused = () => withdrawUnusedQrRequest(db, { paymentId: options.paymentId, qr: prepared?.wallet?.qr });
+  const outcome = await db.transaction(async (tx) => {
+    const open = await lockOpenPaymentOrThrow(tx, { principal, paymentId: options.paymentId, now });
+    // Committed although the call answers 410: the intent is over either way.
+    if (open.expired) return { expired: true as const };
+    const { payment } = open;
+    if (!canTransition(payment.state, "require_action")) {
+      throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
+    }
+    await assertMethodEnabled(tx, { service: principal.service, country: payment.country, code: input.paymentMethodCode });
+    const sentCountry = headers["x-country-code"];
+    if (sentCountry && sentCountry !== payment.country) {
+      logger.warn({ paymentId: payment.id, sentCountry, country: payment.country }, "x-country-code differs from the intent's country");
+    }
+    const result = await proceedHandlers[input.paymentMethodCode](tx, {
+      principal,
+      payment,
+      input,
+      locale,
+      now,
+      gatewayKey,
+      prepared,
+      changes: { paymentMethodCode: input.paymentMethodCode, platform: headers["x-platform"], locale },
+    });
+    // A charge sent after the commit is answered (and remembered) once it is settled.
+    if (!result.pendingCharge) await options.remember?.(tx, result);
+    return { expired: false as const, result };
+  }).catch(async (error: unknown) => {
+    await withdrawUnused();
+    throw error;
+  });
+  if (outcome.expired) {
+    await withdrawUnused();
+    throw intentExpired();
+  }
+  const { pendingCharge, ...result } = outcome.result;
+  if (!pendingCharge) return result;
+  const charged = await completeWalletCharge(db, pendingCharge);
+  return settled(charged);
+}

@@ -1,0 +1,35 @@
+import type { ClientPrincipal } from "../../auth/principal";
+import { serviceClock } from "../../clock";
+import type { Db } from "../../db/client";
+import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation } from "../../provider-operations";
+import { getPaymentOrThrow } from "../core/get-payment-or-throw";
+import { operationProviderOf, operationRequest, releaseKindOf } from "../core/payment-funds";
+import { findPayment, type PaymentRow } from "../core/payment-record";
+import { assertTransition } from "../core/payment-state";
+
+/**
+ * Releases a whole PRE_AUTHORIZED reservation: CANCELED (10) once the provider (card or
+ * wallet) has returned the funds through the provider-operation boundary.
+ */
+export async function releasePayment(
+  db: Db,
+  options: { principal: ClientPrincipal; paymentId: string; operationKey?: string },
+): Promise<PaymentRow> {
+  const now = serviceClock(options.principal.service).now();
+  return runProviderOperation<PaymentRow>(db, {
+    async begin(tx) {
+      const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
+      const { operation: retried, id } = await findRequestOperation(tx, { operationKey: options.operationKey, paymentId: payment.id, now });
+      if (retried) return { kind: "operation", operation: retried };
+      assertTransition(payment.state, "release");
+      const provider = operationProviderOf(payment);
+      const request = { ...(await operationRequest(tx, payment)), release: true };
+      const kind = releaseKindOf(provider);
+      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request }) };
+    },
+    async finish(db, operation) {
+      if (operation.status === "failed") throw refusalError(operation);
+      return (await findPayment(db, options.paymentId))!;
+    },
+  });
+}

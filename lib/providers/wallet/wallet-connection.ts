@@ -1,0 +1,64 @@
+import { getConfig } from "../../config";
+import { outsideTransactions } from "../../db/transaction-guard";
+import { IN_GATEWAY_WALLET_PATH, inGatewayWalletHandler, sandboxWalletSecret } from "../../wallet-sandbox/in-gateway-wallet";
+import { walletClient, type WalletClient } from "./http-wallet-client";
+
+/*
+ * The wallet the payment flows talk to: always the HTTP client of the wallet-service protocol
+ * (docs/wallet-protocol.openapi.yaml). Production: WALLET_PROVIDER_URL and its secret. The
+ * sandbox: the same settings when given, else the sandbox wallet this gateway serves under
+ * /api/wallet-sandbox, reached in process (the same signed requests and answers, no socket).
+ * Every method is wrapped by the transaction guard: a wallet call inside a database
+ * transaction throws.
+ */
+
+type Transport = (request: Request) => Promise<Response>;
+/** Tests: wraps the transport to inject faults (a reset before or after the wallet applied a call, a 5xx, ...). */
+export type WalletTransportWrapper = (request: Request, next: Transport) => Promise<Response>;
+
+const globalForWallet = globalThis as unknown as { walletTransportWrapper?: WalletTransportWrapper | null };
+
+export function installWalletTransport(wrapper: WalletTransportWrapper | null): void {
+  globalForWallet.walletTransportWrapper = wrapper;
+}
+
+async function baseTransport(): Promise<{ baseUrl: string; secret: string; transport: Transport }> {
+  const config = getConfig();
+  if (config.WALLET_PROVIDER_URL && config.WALLET_PROVIDER_SECRET) {
+    return { baseUrl: config.WALLET_PROVIDER_URL, secret: config.WALLET_PROVIDER_SECRET, transport: (request) => fetch(request) };
+  }
+  if (!config.isSandbox) throw new Error("WALLET_PROVIDER_URL and WALLET_PROVIDER_SECRET are required in production.");
+  const handler = await inGatewayWalletHandler();
+  return { baseUrl: `${config.publicBaseUrl}${IN_GATEWAY_WALLET_PATH}`, secret: await sandboxWalletSecret(), transport: handler };
+}
+
+/** The secret both directions are signed with: the wallet's calls and its callbacks to the gateway. */
+export async function walletSecret(): Promise<string> {
+  const config = getConfig();
+  if (config.WALLET_PROVIDER_URL && config.WALLET_PROVIDER_SECRET) return config.WALLET_PROVIDER_SECRET;
+  if (!config.isSandbox) throw new Error("WALLET_PROVIDER_URL and WALLET_PROVIDER_SECRET are required in production.");
+  return sandboxWalletSecret();
+}
+
+/**
+ * The wallet client for one flow. `now` is the service clock's reading, sent to the sandbox
+ * wallet only (its clock may run ahead); a real wallet keeps its own time.
+ */
+export async function connectedWallet(options: { now?: Date } = {}): Promise<WalletClient> {
+  const config = getConfig();
+  const { baseUrl, secret, transport } = await baseTransport();
+  const wrapper = globalForWallet.walletTransportWrapper;
+  const client = walletClient({
+    baseUrl,
+    secret,
+    timeoutMs: config.WALLET_PROVIDER_TIMEOUT_MS,
+    sandboxNow: config.isSandbox ? options.now : undefined,
+    transport: wrapper ? (request) => wrapper(request, transport) : transport,
+  });
+  return outsideTransactions("wallet", client);
+}
+
+/** The account the wallet knows a payment's customer by. */
+export function walletAccountOf(payment: { serviceId: string; customerId: string }) {
+  return { merchantId: payment.serviceId, customerId: payment.customerId };
+}

@@ -1,0 +1,54 @@
+// `node scripts/bench-cpu.mjs`: CPU milliseconds per request of one server process (the gateway's or the
+// floor's), read from /proc/<pid>/stat (utime + stime) around a fixed number of requests sent with the
+// shared kit's autocannon (32 connections; C overrides), after 1,000 warm-up requests. On a shared
+// machine req/s moves with the neighbours; CPU per request much less, and a ratio to the floor
+// measured the same way, interleaved, less still.
+//   node scripts/bench-cpu.mjs BASE_URL PID[,PID...] OP N [MERCHANTS_JSON]
+// OP: create | check | check-merchant (the gateway; MERCHANTS_JSON as side-by-side.sh onboards them)
+//     floor-select | floor-insert (the floor app). OUT=file appends the JSON line, LABEL tags it.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { randomUUID, randomInt } from 'node:crypto';
+const kit = process.env.BENCH_KIT ?? new URL('../../shared/bench', import.meta.url).pathname;
+const require = createRequire(`${kit}/floor/raw/package.json`);
+const autocannon = require('autocannon');
+const [base, pidArg, op, nArg, merchantsFile] = process.argv.slice(2);
+const pids = pidArg.split(',').map(Number);
+const N = Number(nArg);
+const C = Number(process.env.C ?? 32);
+const merchants = merchantsFile ? JSON.parse(fs.readFileSync(merchantsFile, 'utf8')) : [];
+const auth = (m) => 'Bearer ' + Buffer.from(`${m.clientId}:${m.clientSecret}`).toString('base64');
+const phone = () => '+2135' + String(randomInt(10_000_000, 99_999_999));
+const createBody = () => JSON.stringify({ actionId: randomUUID(), amount: 1500.5, actionCurrencyCode: 'DZD', actionCountryCode: 'DZA', userId: phone() });
+let mi = 0; const nextMerchant = () => merchants[mi++ % merchants.length];
+const ticks = () => pids.reduce((s, pid) => { const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return s + Number(f[11]) + Number(f[12]); }, 0);
+const rss = () => pids.map((pid) => Math.round(Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096 / 1048576));
+async function createIntents(n) {
+  const out = []; let i = 0;
+  await Promise.all(Array.from({ length: 16 }, async () => { while (i < n) { i++; const m = nextMerchant();
+    const r = await fetch(`${base}/api/v1/payments/intents?countryCode=DZA`, { method: 'POST', headers: { authorization: auth(m), 'content-type': 'application/json', 'x-platform': 'API' }, body: createBody() });
+    if (r.status !== 201) throw new Error(`create ${r.status} ${await r.text()}`);
+    const j = await r.json(); out.push({ m, id: j.data.paymentId, secret: j.data.clientSecret }); } }));
+  return out;
+}
+let pool = [];
+if (op === 'floor-select') { const r = await fetch(`${base}/api/v1/intents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"tenant":"t1","amount":1500,"currency":"DZD","metadata":{}}' }); pool = [(await r.json()).id]; }
+if (op.startsWith('check')) pool = await createIntents(Number(process.env.POOL ?? 1500));
+let k = 0;
+const make = () => {
+  if (op === 'floor-insert') return { method: 'POST', path: '/api/v1/intents', headers: { 'content-type': 'application/json' }, body: '{"tenant":"t1","amount":1500,"currency":"DZD","metadata":{"order":"A-1"}}' };
+  if (op === 'floor-select') return { method: 'GET', path: `/api/v1/intents/${pool[0]}` };
+  if (op === 'create') { const m = nextMerchant(); return { method: 'POST', path: '/api/v1/payments/intents?countryCode=DZA', headers: { authorization: auth(m), 'content-type': 'application/json', 'x-platform': 'API' }, body: createBody() }; }
+  const p = pool[k++ % pool.length];
+  if (op === 'check') return { method: 'GET', path: `/api/v1/payments/intents/${p.id}/check`, headers: { authorization: auth(p.m), 'x-service': p.m.service, 'x-platform': 'API' } };
+  if (op === 'check-merchant') return { method: 'GET', path: `/api/v1/payments/intents/${p.id}/check`, headers: { authorization: `Bearer ${p.m.publishableKey}`, 'x-client-secret': p.secret, 'x-platform': 'WEB' } };
+};
+const run = (amount) => new Promise((res, rej) => { const codes = {}; const inst = autocannon({ url: base, connections: C, amount, requests: [{ setupRequest: (req) => ({ ...req, ...make() }) }] }, (e, r) => e ? rej(e) : res({ r, codes })); inst.on('response', (_c, s) => { codes[s] = (codes[s] ?? 0) + 1; }); });
+await run(Math.min(N, 1000)); // warm-up
+const t0 = ticks(); const w0 = process.hrtime.bigint();
+const { r, codes } = await run(N);
+const t1 = ticks(); const wall = Number(process.hrtime.bigint() - w0) / 1e6;
+const cpuMs = (t1 - t0) * 10; // 100 Hz clock ticks
+const line = { op, n: N, cpuMsPerReq: +(cpuMs / N).toFixed(3), rps: Math.round(N / wall * 1000), p50: r.latency.p50, p99: r.latency.p99, codes: JSON.stringify(codes), rssMB: rss().join('/'), load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') };
+console.log(JSON.stringify(line));
+if (process.env.OUT) fs.appendFileSync(process.env.OUT, JSON.stringify({ ...line, label: process.env.LABEL ?? '' }) + '\n');

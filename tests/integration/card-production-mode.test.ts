@@ -1,0 +1,122 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getGatewayKey } from "@/lib/crypto/gateway-key";
+import { getDb } from "@/lib/db/client";
+import { cardProviderPaymentIntents, cardProviderRefunds } from "@/lib/db/schema";
+import { sandboxAccountOf, setCardProviderAccount } from "@/lib/providers/card/card-provider-accounts";
+import { startStripeSimulator, type StripeSimulator } from "@/lib/providers/card/stripe-simulator";
+import { apiClient } from "../support/api";
+import { createMerchant } from "../support/factories";
+import { capture, createIntent, proceed, refund, serverHeaders } from "../support/payments";
+import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-gateway";
+
+/**
+ * Issue 11: production takes a card payment through the Stripe adapter. The real `npm start`
+ * entry (scripts/serve.mjs) runs with APP_ENV=production and CARD_PROVIDER_API_URL pointing at
+ * the Stripe simulator over HTTP, with the service's keys set as `merchant card-keys` sets them;
+ * the test then does what the merchant's server and the buyer's browser do: create, proceed,
+ * open the card page, confirm with the publishable key as Stripe.js does, finalize, capture part
+ * and refund part.
+ */
+let gateway: SpawnedGateway | null = null;
+let simulator: StripeSimulator;
+let baseUrl = "";
+
+beforeAll(async () => {
+  simulator = await startStripeSimulator({ db: getDb });
+  // The test database's key, so this process can seal keys and sign what the gateway checks.
+  const gatewaySecret = (await getGatewayKey(await getDb())).toString("base64");
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  gateway = await spawnGateway(port, {
+    APP_ENV: "production",
+    GATEWAY_SECRET: gatewaySecret,
+    CARD_PROVIDER_API_URL: simulator.url,
+    CARD_PROVIDER_SECRET_KEY: "sk_test_unused_per_service_keys_are_set",
+    WALLET_PROVIDER_URL: "https://wallet.invalid",
+    WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+  });
+}, 620_000);
+
+afterAll(async () => {
+  if (gateway && gateway.process.exitCode === null) gateway.process.kill("SIGKILL");
+  await simulator?.close();
+});
+
+describe("a card payment in production, through the Stripe adapter", () => {
+  it("is created, proceeded, confirmed from the page with Stripe.js's request, finalized, captured in part and refunded in part", async () => {
+    const api = apiClient(baseUrl);
+    const db = await getDb();
+    const merchant = await createMerchant();
+    // What `npm run merchant -- card-keys` stores: keys the simulator recognises as one account.
+    const publishableKey = `pk_test_prod${Date.now().toString(36)}`;
+    const keys = sandboxAccountOf(await getGatewayKey(db), publishableKey);
+    await setCardProviderAccount(db, { clientId: merchant.clientId, country: "DZA", ...keys });
+
+    const intent = await createIntent(api, merchant, { amount: 80.5, captureMethod: "RESERVATION" });
+    const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER" });
+    expect(proceeded.status).toBe(200);
+    const payUrl = (proceeded.body.data as { metadata: { payUrl: string } }).metadata.payUrl;
+
+    // The page loads Stripe's own script, its CSP admits exactly Stripe.js's hosts, and it
+    // carries what Stripe.js confirms with: the account's publishable key and the intent's secret.
+    const page = await fetch(payUrl);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("https://js.stripe.com/v3");
+    expect(page.headers.get("content-security-policy")).toContain("frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com");
+    expect(html).toContain(publishableKey);
+    const clientSecret = /pi_[A-Za-z0-9]+_secret_[0-9a-f]+/.exec(html)?.[0];
+    expect(clientSecret).toBeDefined();
+    const paymentIntentId = clientSecret!.split("_secret_")[0]!;
+
+    // The buyer's browser → Stripe (here its simulator): card details never reach the gateway.
+    const confirm = await fetch(`${simulator.url}/v1/payment_intents/${paymentIntentId}/confirm`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        key: publishableKey,
+        client_secret: clientSecret!,
+        "payment_method_data[type]": "card",
+        "payment_method_data[card][number]": "4242424242424242",
+        "payment_method_data[card][exp_month]": "12",
+        "payment_method_data[card][exp_year]": String(new Date().getUTCFullYear() + 3),
+        "payment_method_data[card][cvc]": "737",
+        return_url: `${baseUrl}/en/pay/card/${intent.paymentId}/complete`,
+      }).toString(),
+    });
+    const confirmed = (await confirm.json()) as { status: string; payment_method: string };
+    expect(confirm.status).toBe(200);
+    expect(confirmed.status).toBe("requires_capture");
+
+    const finalized = await api.post(
+      `/api/v1/payments/intents/${intent.paymentId}/card-provider-finalize`,
+      { paymentIntentId, externalCardId: confirmed.payment_method },
+      { "x-client-secret": intent.clientSecret },
+    );
+    expect(finalized.status).toBe(200);
+    const check = () => api.get(`/api/v1/payments/intents/${intent.paymentId}/check`, serverHeaders(merchant));
+    expect(((await check()).body.data as { statusCode: number }).statusCode).toBe(13);
+
+    const captured = await capture(api, merchant, intent.paymentId, { amount: 60 });
+    expect(captured.status).toBe(200);
+    expect((captured.body.data as { statusCode: number }).statusCode).toBe(2);
+    const refunded = await refund(api, merchant, intent.paymentId, { description: "one item back", amount: 20 });
+    expect(refunded.status).toBe(200);
+    expect(((await check()).body.data as { statusCode: number }).statusCode).toBe(16);
+
+    // Stripe's books (the simulator's) agree: 60.00 received, 20.00 refunded, once each.
+    const [books] = await db.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, paymentIntentId));
+    expect(books).toMatchObject({ accountKey: publishableKey, status: "succeeded", amountReceivedMinor: 6000, amountRefundedMinor: 2000 });
+    expect(await db.select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId))).toHaveLength(1);
+    // Every provider call went to the simulator over HTTP with the service's secret key.
+    expect(simulator.requests).toEqual(
+      expect.arrayContaining([
+        "POST /v1/customers",
+        "POST /v1/payment_intents",
+        `POST /v1/payment_intents/${paymentIntentId}/capture`,
+        "POST /v1/refunds",
+      ]),
+    );
+  }, 120_000);
+});

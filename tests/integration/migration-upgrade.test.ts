@@ -1,0 +1,131 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { asc, eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ClientPrincipal, ServiceContext, UserPrincipal } from "@/lib/auth/principal";
+import { serviceClock } from "@/lib/clock";
+import { createCustomer } from "@/lib/customers/create-customer";
+import { searchCustomerByPhone } from "@/lib/customers/search-customer";
+import type { Db } from "@/lib/db/client";
+import * as schema from "@/lib/db/schema";
+import { sqlRows } from "@/lib/db/sql-rows";
+import { onboardMerchant } from "@/lib/merchants/onboard-merchant";
+import { checkPayment } from "@/lib/payments/operations/check-payment";
+import { createPaymentIntent } from "@/lib/payments/operations/create-payment-intent";
+import { proceedPayment } from "@/lib/payments/operations/proceed-payment";
+import { recreateDatabase } from "@/scripts/lib/recreate-database";
+import { randomPhone } from "../support/factories";
+
+// A database of the previous release must upgrade in place: the committed migrations minus the
+// newest make that database, the domain fills it, then the newest applies on top and what was
+// there is still there, read back through the domain.
+
+const MIGRATIONS = path.join(process.cwd(), "drizzle");
+interface Journal {
+  entries: { idx: number; tag: string; when: number }[];
+}
+const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as Journal & Record<string, unknown>;
+
+const url = new URL(process.env.DATABASE_URL!);
+url.pathname = `/gateway_upgrade_${process.pid}`;
+let client: postgres.Sql;
+let db: Db;
+let previousRelease: string;
+
+/** drizzle/ as the previous release shipped it: the journal and its SQL files without the newest entry. */
+function previousMigrations(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), "gateway-previous-migrations-"));
+  const entries = journal.entries.slice(0, -1);
+  cpSync(path.join(MIGRATIONS, "meta"), path.join(folder, "meta"), { recursive: true });
+  writeFileSync(path.join(folder, "meta/_journal.json"), JSON.stringify({ ...journal, entries }, null, 2));
+  for (const entry of entries) cpSync(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
+  return folder;
+}
+
+beforeAll(async () => {
+  await recreateDatabase(url.toString());
+  client = postgres(url.toString(), { max: 2, onnotice: () => {} });
+  db = drizzle({ client, schema }) as unknown as Db;
+  previousRelease = previousMigrations();
+});
+
+afterAll(async () => {
+  await client?.end({ timeout: 5 });
+  await recreateDatabase(url.toString(), { dropOnly: true });
+  if (previousRelease) rmSync(previousRelease, { recursive: true, force: true });
+});
+
+async function serviceContext(code: string): Promise<ServiceContext> {
+  const [service] = await db.select().from(schema.services).where(eq(schema.services.code, code));
+  if (!service) throw new Error(`no service ${code}`);
+  return {
+    id: service.id,
+    code: service.code,
+    name: service.name,
+    tenantId: service.tenantId,
+    countries: service.countries,
+    allowedOrigins: service.allowedOrigins,
+    redirectUrl: service.redirectUrl,
+    webhookUrl: service.webhookUrl,
+    clockOffsetSeconds: service.clockOffsetSeconds,
+    cardProviderPublishableKey: service.cardProviderPublishableKey,
+  };
+}
+
+describe("migration upgrade", () => {
+  it("upgrades a database of the previous release in place, keeping its merchants, customers and payments", async () => {
+    expect(journal.entries.length).toBeGreaterThan(1);
+    await migrate(drizzle({ client, schema }), { migrationsFolder: previousRelease });
+
+    // Filled through the domain, as the previous release would have.
+    const merchant = await onboardMerchant(db, { name: `Upgrade Shop ${process.pid}`, countries: ["DZA"], redirectUrl: "https://shop.example/return", origins: ["https://shop.example"] });
+    const service = await serviceContext(merchant.service);
+    const phone = randomPhone();
+    const customer = await createCustomer(db, { serviceId: service.id, input: { name: "Upgrade Customer", phone, isActive: true } });
+    const intent = (amount: number) =>
+      createPaymentIntent(db, {
+        service,
+        query: { countryCode: "DZA" },
+        input: { actionId: `upgrade-${amount}`, amount, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: phone, captureMethod: "DIRECT" },
+        clock: serviceClock(service),
+      });
+    const open = await intent(120);
+    const paid = await intent(250);
+    const user: UserPrincipal = { mode: "user", service, customerId: customer.id, tokenId: "upgrade-test" };
+    const proceeded = await proceedPayment(db, {
+      principal: user,
+      paymentId: paid.payment.id,
+      input: { paymentMethodCode: "WALLET_V2" },
+      headers: { "x-platform": "API" },
+    });
+    expect(proceeded.statusCode).toBe(2);
+    const tables = ["services", "customers", "payments", "notifications", "wallet_entries"];
+    const before = await rowCounts(tables);
+    const paymentsBefore = await db.select().from(schema.payments).orderBy(asc(schema.payments.id));
+
+    // The new release starts: every committed migration, so only the newest runs.
+    await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS });
+
+    const applied = await client<{ n: string }[]>`select count(*)::text as n from drizzle.__drizzle_migrations`;
+    expect(Number(applied[0]!.n)).toBe(journal.entries.length);
+    expect(await rowCounts(tables)).toEqual(before);
+    expect(await db.select().from(schema.payments).orderBy(asc(schema.payments.id))).toEqual(paymentsBefore);
+    const merchantServer: ClientPrincipal = { mode: "client", service, credentialId: "upgrade-test", clientId: merchant.clientId };
+    expect((await checkPayment(db, { principal: merchantServer, paymentId: open.payment.id })).state).toBe("CREATED");
+    expect((await checkPayment(db, { principal: merchantServer, paymentId: paid.payment.id })).state).toBe("SUCCEEDED");
+    expect((await searchCustomerByPhone(db, { serviceId: service.id, phone })).id).toBe(customer.id);
+  });
+});
+
+async function rowCounts(tables: string[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const [row] = sqlRows<{ n: number }>(await db.execute(sql.raw(`select count(*)::int as n from "${table}"`)));
+    counts[table] = Number(row!.n);
+  }
+  return counts;
+}

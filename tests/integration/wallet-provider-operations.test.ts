@@ -1,0 +1,254 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { runAudit } from "@/lib/audit/run-audit";
+import { getDb } from "@/lib/db/client";
+import { paymentCaptures, paymentRefunds, providerOperations, walletOperations } from "@/lib/db/schema";
+import { expireOpenPayments, releaseStaleReservations } from "@/lib/payments/operations/expire-payments";
+import { beginProviderOperation, reconcileProviderOperations } from "@/lib/provider-operations";
+import { walletCapture, walletOperationRequest } from "@/lib/payments/core/wallet-operations";
+import { connectedWallet, installWalletTransport } from "@/lib/providers/wallet/wallet-connection";
+import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
+import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { createMerchant } from "../support/factories";
+import { useTestGateway } from "../support/test-gateway";
+import {
+  advanceClock,
+  capture,
+  createIntent,
+  notificationsOf,
+  OPENING_DZD,
+  paidIntent,
+  paymentRow,
+  proceedToOtp,
+  refund,
+  release,
+  serviceIdOf,
+  walletLedger,
+} from "../support/payments";
+import { failingMoneyCalls, type WalletFault } from "../support/wallet-faults";
+
+// The client's own time limit, short so a wallet that never answers ends the call quickly.
+vi.hoisted(() => {
+  process.env.WALLET_PROVIDER_TIMEOUT_MS = "300";
+});
+
+const { api } = useTestGateway();
+beforeAll(() => installWalletTransport(null));
+afterEach(() => installWalletTransport(null));
+
+const operationsOf = async (paymentId: string) =>
+  (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
+const walletCallsOf = async (paymentId: string) =>
+  (await getDb()).select().from(walletOperations).where(eq(walletOperations.paymentId, paymentId));
+/** Reconciliation as the background job runs it, once every lease and back-off is over. */
+const reconcileLater = async () => reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000) });
+
+/** Every payment these tests made, for the audit at the end. */
+const paymentsSeen: string[] = [];
+const seen = <T extends { paymentId: string }>(intent: T): T => {
+  paymentsSeen.push(intent.paymentId);
+  return intent;
+};
+
+async function reservation(amount = 700) {
+  const merchant = await createMerchant();
+  const intent = seen(await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount }));
+  return { merchant, intent };
+}
+
+async function expectLedgerInAgreement(merchant: Awaited<ReturnType<typeof createMerchant>>, phone: string, expected: { balanceMinor: number; heldMinor: number }) {
+  const ledger = await walletLedger(merchant, phone, "DZD");
+  expect(ledger).toMatchObject({ ...expected, ledgerBalanceMinor: expected.balanceMinor, ledgerHeldMinor: expected.heldMinor });
+}
+
+describe("wallet capture, release and refund through the provider-operation boundary", () => {
+  for (const fault of ["before", "after", "timeout", "5xx"] as WalletFault[]) {
+    it(`answers 503 when the wallet call fails (${fault}), and the retry with the same key captures once`, async () => {
+      const { merchant, intent } = await reservation();
+      installWalletTransport(failingMoneyCalls(fault));
+      const key = { "idempotency-key": `cap-${fault}-${intent.paymentId}` };
+
+      const failed = await capture(api, merchant, intent.paymentId, { amount: 500 }, key);
+      expect(failed.status).toBe(503);
+      expect(failed.body.error.name).toBe("provider_unavailable");
+      expect(Number(failed.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await paymentRow(intent.paymentId)).state).toBe("PRE_AUTHORIZED");
+      // The open capture is part of the payment's lock.
+      const other = await release(api, merchant, intent.paymentId);
+      expect(other.status).toBe(409);
+      expect(other.body.error.name).toBe("request_in_progress");
+      expect(Number(other.headers.get("retry-after"))).toBeGreaterThan(0);
+
+      const retried = await capture(api, merchant, intent.paymentId, { amount: 500 }, key);
+      expect(retried.status).toBe(200);
+      expect(retried.body.data.statusCode).toBe(2);
+      expect((await capture(api, merchant, intent.paymentId, { amount: 500 }, key)).status).toBe(200);
+
+      expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 50_000 });
+      expect(await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, intent.paymentId))).toHaveLength(1);
+      expect((await walletCallsOf(intent.paymentId)).filter((call) => call.kind === "capture")).toHaveLength(1);
+      await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 50_000, heldMinor: 0 });
+      expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
+    });
+  }
+
+  it("finishes a release the wallet applied but never answered by reconciliation: funds back once, one notification", async () => {
+    const { merchant, intent } = await reservation();
+    installWalletTransport(failingMoneyCalls("after"));
+    const failed = await release(api, merchant, intent.paymentId);
+    expect(failed.status).toBe(503);
+    installWalletTransport(null);
+
+    expect(await reconcileLater()).toBe(1);
+    expect(await reconcileLater()).toBe(0);
+    expect((await paymentRow(intent.paymentId)).state).toBe("CANCELED");
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.released"]);
+  });
+
+  it("finishes a refund the wallet answered with 5xx twice by reconciliation: credited once, one notification", async () => {
+    const merchant = await createMerchant();
+    const intent = seen(await paidIntent(api, merchant, { amount: 1000 }));
+    const faults = failingMoneyCalls("5xx", 2);
+    installWalletTransport(faults);
+    const failed = await refund(api, merchant, intent.paymentId, { description: "partial", amount: 400 });
+    expect(failed.status).toBe(503);
+    expect(await reconcileLater()).toBe(0); // The second 5xx: still unknown.
+    expect(await reconcileLater()).toBe(1);
+    expect(await reconcileLater()).toBe(0);
+    expect(faults.failed()).toBe(2);
+
+    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 40_000 });
+    expect((await walletCallsOf(intent.paymentId)).filter((call) => call.kind === "credit")).toHaveLength(1);
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 100_000 + 40_000, heldMinor: 0 });
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded", "payment.refunded"]);
+  });
+
+  it("keeps an open refund's amount reserved: a parallel refund may take only the rest", async () => {
+    const merchant = await createMerchant();
+    const intent = seen(await paidIntent(api, merchant, { amount: 1000 }));
+    installWalletTransport(failingMoneyCalls("after"));
+    expect((await refund(api, merchant, intent.paymentId, { description: "first", amount: 700 })).status).toBe(503);
+    installWalletTransport(null);
+
+    const tooMuch = await refund(api, merchant, intent.paymentId, { description: "second", amount: 400 });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.error.name).toBe("amount_exceeds_refundable");
+    const rest = await refund(api, merchant, intent.paymentId, { description: "second", amount: 300 });
+    expect(rest.status).toBe(200);
+    expect(rest.body.data.totalRefundedAmount).toBe(300);
+
+    expect(await reconcileLater()).toBe(1);
+    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "REFUNDED", refundedMinor: 100_000 });
+    expect(await (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId))).toHaveLength(2);
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
+    expect((await notificationsOf(intent.paymentId)).filter((n) => n.type === "payment.refunded")).toHaveLength(2);
+  });
+
+  it("finishes a capture whose gateway died between the wallet's answer and the settle: reconciliation after the lease, once", async () => {
+    const { merchant, intent } = await reservation();
+    const db = await getDb();
+    // What a request does before it dies: the operation recorded, the wallet called (and applying it), no settle.
+    const payment = await paymentRow(intent.paymentId);
+    const operation = await db.transaction((tx) =>
+      beginProviderOperation(tx, { id: `op_killed_${intent.paymentId.replace(/-/g, "")}`, paymentId: payment.id, provider: "wallet", kind: "capture", amountMinor: 30_000, request: walletOperationRequest(payment) }),
+    );
+    await walletCapture.call(operation);
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 30_000, heldMinor: 0 });
+    expect((await paymentRow(intent.paymentId)).state).toBe("PRE_AUTHORIZED");
+
+    expect(await reconcileProviderOperations(db)).toBe(0); // Within its lease the (dead) request still owns it.
+    expect(await reconcileLater()).toBe(1);
+    expect(await reconcileLater()).toBe(0);
+    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 30_000 });
+    expect((await walletCallsOf(intent.paymentId)).filter((call) => call.kind === "capture")).toHaveLength(1);
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 30_000, heldMinor: 0 });
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
+  });
+
+  it("returns a 7-day-old reservation's hold exactly once: the sweep records the release, a failed call is finished by reconciliation", async () => {
+    const { merchant, intent } = await reservation();
+    expect((await advanceClock(api, merchant, 7 * 24 * 3600 + 60)).status).toBe(200);
+    installWalletTransport(failingMoneyCalls("before"));
+    expect(await releaseStaleReservations(await getDb(), { serviceId: await serviceIdOf(merchant) })).toBe(1);
+    expect((await paymentRow(intent.paymentId)).state).toBe("CANCELED");
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 70_000 });
+    installWalletTransport(null);
+
+    expect(await reconcileLater()).toBe(1);
+    expect(await reconcileLater()).toBe(0);
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
+    expect((await operationsOf(intent.paymentId)).map((operation) => [operation.kind, operation.status]).sort()).toEqual([
+      ["hold", "succeeded"],
+      ["release", "succeeded"],
+    ]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.released"]);
+  });
+});
+
+describe("the wallet charge after the OTP through the provider-operation boundary", () => {
+  for (const [fault, captureMethod] of [["after", "DIRECT"], ["timeout", "RESERVATION"], ["before", "DIRECT"], ["5xx", "RESERVATION"]] as const) {
+    it(`answers 503 when the ${captureMethod === "DIRECT" ? "debit" : "hold"} fails (${fault}); submitting the code again charges once`, async () => {
+      const merchant = await createMerchant();
+      const intent = seen(await createIntent(api, merchant, { amount: 250, captureMethod }));
+      const token = await proceedToOtp(api, merchant, intent.paymentId);
+      installWalletTransport(failingMoneyCalls(fault));
+      const db = await getDb();
+      await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({ errorName: "provider_unavailable" });
+      expect((await paymentRow(intent.paymentId)).state).toBe("REQUIRES_ACTION");
+
+      const again = await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" });
+      const expected = captureMethod === "DIRECT" ? { state: "SUCCEEDED", balanceMinor: OPENING_DZD - 25_000, heldMinor: 0 } : { state: "PRE_AUTHORIZED", balanceMinor: OPENING_DZD, heldMinor: 25_000 };
+      expect(again.state).toBe(expected.state);
+      expect(await reconcileLater()).toBe(0);
+      expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual([captureMethod === "DIRECT" ? "debit" : "hold"]);
+      await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: expected.balanceMinor, heldMinor: expected.heldMinor });
+      const event = captureMethod === "DIRECT" ? "payment.succeeded" : "payment.pre_authorized";
+      expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([event]);
+    });
+  }
+
+  it("settles a debit the wallet applied but never answered by reconciliation when the buyer leaves, and never expires the payment under it", async () => {
+    const merchant = await createMerchant();
+    const intent = seen(await createIntent(api, merchant, { amount: 250 }));
+    const token = await proceedToOtp(api, merchant, intent.paymentId);
+    installWalletTransport(failingMoneyCalls("after"));
+    const db = await getDb();
+    await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({ errorName: "provider_unavailable" });
+    installWalletTransport(null);
+    // Past the intent's 30 minutes: the sweep leaves it alone while the charge is open.
+    expect((await advanceClock(api, merchant, 40 * 60)).status).toBe(200);
+    await expireOpenPayments(db, { serviceId: await serviceIdOf(merchant) });
+    expect((await paymentRow(intent.paymentId)).state).toBe("REQUIRES_ACTION");
+
+    expect(await reconcileLater()).toBe(1);
+    expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");
+    await expireOpenPayments(db, { serviceId: await serviceIdOf(merchant) });
+    expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 25_000, heldMinor: 0 });
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
+  });
+
+  it("refuses a wallet call made inside a database transaction", async () => {
+    const db = await getDb();
+    const wallet = await connectedWallet();
+    const account = { merchantId: randomUUID(), customerId: randomUUID(), currency: "DZD" };
+    await expect(db.transaction(async () => wallet.balance(account))).rejects.toBeInstanceOf(ProviderCallInTransactionError);
+    await expect(wallet.balance(account)).resolves.toMatchObject({ availableMinor: OPENING_DZD });
+  });
+});
+
+describe("the books after every fault above", () => {
+  it("passes the audit: payments, wallet holds and books, notifications and provider operations of these payments agree", async () => {
+    const db = await getDb();
+    const report = await runAudit(db, { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliationBoundSeconds: 900 });
+    const ours = new Set(paymentsSeen);
+    // The suite's database is shared with other files: only this file's payments are judged here.
+    const violations = report.results.flatMap((result) =>
+      (result.violations ?? []).filter((violation) => ours.has(violation.subject)).map((violation) => `${result.name}: ${violation.detail}`),
+    );
+    expect(paymentsSeen.length).toBeGreaterThan(10);
+    expect(violations).toEqual([]);
+  });
+});
