@@ -262,22 +262,27 @@ async function main() {
   await Promise.all([load, kills, receiverPlan, dbRestart, faults]);
   log(`load done: ${stats.sent} requests; draining queues`);
 
-  // Drain: every webhook delivered (or settled) and no card provider event left to deliver.
+  // Drain: every webhook delivered (or settled), no card provider event left to deliver, and
+  // every provider operation a fault left unknown reconciled by the worker. An operation still
+  // open at the end is judged by the audit's provider_operations_settled bound.
   const drainEnd = Date.now() + Number(values.drain) * 1000;
-  let pending = { notifications: -1, providerEvents: -1 };
+  let pending = { notifications: -1, providerEvents: -1, operations: -1 };
   while (Date.now() < drainEnd) {
     try {
-      const [row] = await dbRows<{ notifications: number; provider_events: number }>(sql`
+      const [row] = await dbRows<{ notifications: number; provider_events: number; operations: number }>(sql`
         select (select count(*)::int from notifications where status = 'pending') as notifications,
-               (select count(*)::int from card_provider_events where delivered_at is null) as provider_events`);
-      pending = { notifications: row!.notifications, providerEvents: row!.provider_events };
-      if (pending.notifications === 0) break;
+               (select count(*)::int from card_provider_events where delivered_at is null) as provider_events,
+               (select count(*)::int from provider_operations where status in ('pending', 'unknown')) as operations`);
+      pending = { notifications: row!.notifications, providerEvents: row!.provider_events, operations: row!.operations };
+      if (pending.notifications === 0 && pending.operations === 0) break;
     } catch {
       // The driver's own connection after the restart: try again.
     }
     await sleep(2000);
   }
-  log(`drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events`);
+  log(
+    `drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events, ${pending.operations} provider operations still open`,
+  );
   stopping = true;
   for (const entry of supervised) entry.child?.kill("SIGTERM");
   await sleep(1000);

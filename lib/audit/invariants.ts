@@ -182,6 +182,9 @@ export const INVARIANTS: Invariant[] = [
         -- keeps its ledger on its side (the gateway has no account row for the customer there).
         and exists (select 1 from wallet_accounts a
                     where a.service_id = p.service_id and a.customer_id = p.customer_id and a.currency = p.currency)
+        -- An operation in flight is judged by provider_operations_settled (see card_books_agree_with_payment).
+        and not exists (select 1 from provider_operations o
+                        where o.payment_id = p.id and o.status in ('pending', 'unknown'))
         and (coalesce(e.taken, 0) <> p.captured_minor - p.refunded_minor
           or coalesce(e.held, 0) <> case when p.state = 'PRE_AUTHORIZED' then p.amount_minor else 0 end
           or coalesce(h.active, 0) <> (p.state = 'PRE_AUTHORIZED')::int
@@ -206,6 +209,10 @@ export const INVARIANTS: Invariant[] = [
       left join payments p on p.id::text = pi.metadata->>'paymentId'
       left join r on r.payment_intent_id = pi.id
       where pi.metadata ? 'paymentId'
+        -- A money call the provider may have applied and the gateway not yet settled is judged by
+        -- provider_operations_settled (its bound), not here: the books agree once it settles.
+        and not exists (select 1 from provider_operations o
+                         where o.payment_id = p.id and o.status in ('pending', 'unknown'))
         -- An intent created for a proceed the payment's transaction then refused stays unused
         -- (proceed-with-card.ts): no money moved and the payment never referenced it.
         and not (p.provider_reference is null and pi.status in ('requires_payment_method', 'canceled')

@@ -225,6 +225,22 @@ describe("npm run audit", () => {
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.card]);
   });
 
+  it("leaves a card payment with a money call in flight to the reconciliation bound: the provider applied it, the gateway settles it later", async () => {
+    // What a capture whose answer was lost looks like: the provider took the money, the
+    // operation is unknown until reconciliation asks again with its key.
+    const report = await auditBroken(
+      `update card_provider_payment_intents set amount_refunded_minor = 0 where metadata->>'paymentId' = '${ids.card}';
+       insert into provider_operations (id, payment_id, provider, kind, amount_minor, status, next_attempt_at, created_at)
+       values ('op_in_flight', '${ids.card}', 'card', 'refund', 500, 'unknown', now() + interval '1 minute', now())`,
+      `delete from provider_operations where id = 'op_in_flight';
+       update card_provider_payment_intents pi set amount_refunded_minor =
+         (select sum(amount_minor) from card_provider_refunds r where r.payment_intent_id = pi.id)
+       where metadata->>'paymentId' = '${ids.card}'`,
+    );
+    expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([]);
+    expect(subjectsOf(report, "provider_operations_settled")).toEqual([]);
+  });
+
   it("reports a failed card payment whose late charge the provider did not wholly give back", async () => {
     const intent = `(select id from card_provider_payment_intents where metadata->>'paymentId' = '${ids.cardReversed}')`;
     const report = await auditBroken(
