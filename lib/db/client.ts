@@ -23,15 +23,33 @@ const MIGRATION_LOCK_ID = 724_104_2026;
 
 type QueryListener = (query: string) => void;
 const queryListeners = new Set<QueryListener>();
+/** The option objects of the open postgres.js pools, whose `debug` hook follows the listeners. */
+const driverOptions = new Set<{ debug?: unknown }>();
 
 /** Test hook: sees every statement sent to the server, to count round trips. */
 export function onQuery(listener: QueryListener): () => void {
   queryListeners.add(listener);
-  return () => queryListeners.delete(listener);
+  syncDriverDebug();
+  return () => {
+    queryListeners.delete(listener);
+    syncDriverDebug();
+  };
 }
 
 function notifyQuery(query: string) {
   for (const listener of queryListeners) listener(query);
+}
+
+const driverDebug = (_connection: number, query: string) => notifyQuery(query);
+
+/**
+ * postgres.js calls `options.debug` for every statement it sends, but a pool created with
+ * `debug` set also captures a new Error (a stack trace) for every query it builds, about a
+ * twentieth of a check's CPU. So pools start without it and the hook is set on their (shared,
+ * live) options object only while someone listens: tests and benchmarks that count statements.
+ */
+function syncDriverDebug() {
+  for (const options of driverOptions) options.debug = queryListeners.size > 0 ? driverDebug : false;
 }
 
 export async function openDatabase(options: { databaseUrl?: string; pgliteDir: string }): Promise<DatabaseHandle> {
@@ -45,8 +63,10 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDir: s
       onnotice: () => {},
       // postgres.js prepares every parameterized statement once per connection.
       prepare: true,
-      debug: (_connection, query) => notifyQuery(query),
     });
+    const poolOptions = sql.options as { debug?: unknown };
+    driverOptions.add(poolOptions);
+    syncDriverDebug();
     const db = markTransactions(drizzle({ client: sql, schema }) as unknown as Db);
     const lock = await sql.reserve();
     try {
@@ -56,7 +76,14 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDir: s
       await lock`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
       lock.release();
     }
-    return { db, driver: "postgres", close: () => sql.end({ timeout: 5 }) };
+    return {
+      db,
+      driver: "postgres",
+      close: async () => {
+        driverOptions.delete(poolOptions);
+        await sql.end({ timeout: 5 });
+      },
+    };
   }
 
   const { PGlite } = await import("@electric-sql/pglite");
