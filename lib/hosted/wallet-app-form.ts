@@ -5,7 +5,7 @@ import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
 import { answerQrPayment } from "../payments/operations/answer-qr-payment";
 import { qrOutcome } from "../payments/operations/answer-qr-payment.schema";
-import { walletAppPath } from "./hosted-paths";
+import { walletAppPath } from "../urls/hosted-urls";
 import type { FormBody } from "./read-form-body";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
-import { otpPagePath, returnPagePath } from "@/lib/hosted/hosted-paths";
+import { otpPagePath, returnPagePath } from "@/lib/urls/hosted-urls";
 import { hostedLinkForm, normalizeOtpCode, otpCode } from "@/lib/hosted/otp-form.schema";
 import { unlocalizedPageUrl } from "@/lib/hosted/page-url";
 

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { logger } from "../../log";
 import { finalizeCardPayment } from "../operations/finalize-card-payment";
-import { findPayment } from "../core/payment-record";
+import { findPayment } from "../../db/payment-record";
 import { checkStatusCode, type PaymentState } from "../core/payment-state";
 import { hasHostedToken } from "./hosted-access";
 

@@ -5,12 +5,12 @@ import { ApiError, invalidCredentials } from "../../errors/api-error";
 import { providerUnavailable } from "../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
 import type { QrRequest } from "../../providers/wallet/port";
-import { isValidWalletAppToken } from "../../providers/wallet/sandbox-wallet-qr";
-import { connectedWallet } from "../../providers/wallet/wallet-connection";
+import { isValidWalletAppToken } from "../../wallet-sandbox/sandbox-wallet-qr";
+import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { failedByExpiry, intentExpired, isPastGrace } from "../core/payment-expiry";
-import { findPayment, isPaymentId, lockPaymentWithService, type PaymentRow } from "../core/payment-record";
+import { findPayment, isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
 import { findQrCharge, settleQrCharge, withdrawExpiredQrCharge } from "../core/wallet-qr";
 import type { QrAnswerAccess, QrOutcome } from "./answer-qr-payment.schema";
 

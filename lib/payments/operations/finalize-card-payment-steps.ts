@@ -5,7 +5,7 @@ import { beginProviderOperation, findProviderOperation, operationId, type Provid
 import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "../../providers/card/port";
 import { applyTransition } from "../core/apply-transition";
 import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";
-import type { PaymentRow } from "../core/payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 
 // The writes of a card finalize, each inside the transaction that holds the payment's row lock
 // (finalize-card-payment.ts decides which run).

@@ -10,7 +10,7 @@ import { cardProvider } from "../../providers/card/card-provider";
 import "../core/card-operations";
 import { expirePayment } from "../core/expire-payment";
 import { isPastGrace } from "../core/payment-expiry";
-import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../core/payment-record";
+import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../core/payment-state";
 import type { CardFinalizeResult } from "./card-finalize-result";
 import type { CardFinalizeOutcome } from "./finalize-card-payment.schema";

@@ -4,7 +4,7 @@ import { providerUnavailable } from "../../provider-operations";
 import { logger } from "../../log";
 import { cardProvider } from "../../providers/card/card-provider";
 import { finalizeCardPayment } from "./finalize-card-payment";
-import { isPaymentId } from "../core/payment-record";
+import { isPaymentId } from "../../db/payment-record";
 
 export interface ReceivedEvent {
   eventId: string;

@@ -15,7 +15,7 @@ import { AnswerForms } from "@/components/answer-forms";
 import { StatusBanner } from "@/components/status-banner";
 
 import { FORM_TOKEN_FIELD, hostedFormToken } from "@/lib/hosted/hosted-form-route";
-import { challengeFormPath } from "@/lib/hosted/hosted-paths";
+import { challengeFormPath } from "@/lib/urls/hosted-urls";
 
 interface ChallengePageProps {
   params: Promise<{ locale: string; intentId: string }>;

@@ -8,7 +8,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { cardPageMode } from "@/lib/hosted/card-page";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
-import { returnPagePath, cardCompletePath } from "@/lib/hosted/hosted-paths";
+import { returnPagePath, cardCompletePath } from "@/lib/urls/hosted-urls";
 import { expiredReturnTarget, resolveReturnTarget } from "@/lib/hosted/resolve-return-target";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import { titleFromMessages } from "@/lib/i18n/page-title";

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 
-import { returnPagePath, cardPagePath } from "@/lib/hosted/hosted-paths";
-import { noStore } from "@/lib/hosted/security-headers";
+import { returnPagePath, cardPagePath } from "@/lib/urls/hosted-urls";
+import { noStore } from "@/lib/http/security-headers";
 import { isLocale } from "@/lib/i18n/locales";
 import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
 
