@@ -34,6 +34,15 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "no-folder-cycles",
+      scope: "folder",
+      severity: "error",
+      comment:
+        "Two folders of lib/ that reach each other (directly or round a loop) are one module in two places: move the shared piece down (as lib/urls, lib/db/payment-record.ts) or pass it in.",
+      from: { path: "^lib/" },
+      to: { circular: true },
+    },
+    {
       name: "lib-not-to-app",
       severity: "error",
       comment: "lib/ is below app/ and components/: the domain never imports pages, route handlers or UI.",
