@@ -4,7 +4,7 @@
 // machine req/s moves with the neighbours; CPU per request much less, and a ratio to the floor
 // measured the same way, interleaved, less still.
 //   node scripts/bench-cpu.mjs BASE_URL PID[,PID...] OP N [MERCHANTS_JSON]
-// OP: create | check | check-merchant (the gateway; MERCHANTS_JSON as side-by-side.sh onboards them)
+// OP: create | check | check-merchant | proceed (the gateway, proceed = wallet OTP path on a fresh intent each; MERCHANTS_JSON as side-by-side.sh onboards them)
 //     floor-select | floor-insert (the floor app). OUT=file appends the JSON line, LABEL tags it.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,6 +34,8 @@ async function createIntents(n) {
 let pool = [];
 if (op === 'floor-select') { const r = await fetch(`${base}/api/v1/intents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"tenant":"t1","amount":1500,"currency":"DZD","metadata":{}}' }); pool = [(await r.json()).id]; }
 if (op.startsWith('check')) pool = await createIntents(Number(process.env.POOL ?? 1500));
+// A proceed moves its intent on: one fresh intent per request, warm-up included.
+if (op === 'proceed') pool = await createIntents(Math.min(N, 1000) + N);
 let k = 0;
 const make = () => {
   if (op === 'floor-insert') return { method: 'POST', path: '/api/v1/intents', headers: { 'content-type': 'application/json' }, body: '{"tenant":"t1","amount":1500,"currency":"DZD","metadata":{"order":"A-1"}}' };
@@ -41,6 +43,7 @@ const make = () => {
   if (op === 'create') { const m = nextMerchant(); return { method: 'POST', path: '/api/v1/payments/intents?countryCode=DZA', headers: { authorization: auth(m), 'content-type': 'application/json', 'x-platform': 'API' }, body: createBody() }; }
   const p = pool[k++ % pool.length];
   if (op === 'check') return { method: 'GET', path: `/api/v1/payments/intents/${p.id}/check`, headers: { authorization: auth(p.m), 'x-service': p.m.service, 'x-platform': 'API' } };
+  if (op === 'proceed') return { method: 'POST', path: `/api/v1/payments/intents/${p.id}/proceed`, headers: { authorization: auth(p.m), 'x-service': p.m.service, 'x-platform': 'API', 'content-type': 'application/json' }, body: '{"paymentMethodCode":"WALLET_V2"}' };
   if (op === 'check-merchant') return { method: 'GET', path: `/api/v1/payments/intents/${p.id}/check`, headers: { authorization: `Bearer ${p.m.publishableKey}`, 'x-client-secret': p.secret, 'x-platform': 'WEB' } };
 };
 const run = (amount) => new Promise((res, rej) => { const codes = {}; const inst = autocannon({ url: base, connections: C, amount, requests: [{ setupRequest: (req) => ({ ...req, ...make() }) }] }, (e, r) => e ? rej(e) : res({ r, codes })); inst.on('response', (_c, s) => { codes[s] = (codes[s] ?? 0) + 1; }); });

@@ -19,3 +19,33 @@ export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
   }
   return query;
 }
+
+type BoundQuery = { client: unknown };
+const builtPerDriver = new WeakMap<object, Map<string, BoundQuery>>();
+
+/**
+ * `prepared` for statements that also run inside a transaction. drizzle binds a prepared query
+ * to the connection of the handle it was built on, and a transaction is a connection of its
+ * own, so `prepared` cannot serve it. The SQL text and parameter order depend only on the
+ * driver, so the query is built once per driver and each call gets a view of it bound to the
+ * caller's connection (`client`, which every drizzle driver's prepared query runs on): no
+ * query building per request, and postgres.js reuses the statement the connection parsed.
+ */
+export function preparedOn<T extends object>(db: Db, name: string, build: (db: Db) => T): T {
+  const session = db._.session as unknown as { client: unknown; constructor: object };
+  let byName = builtPerDriver.get(session.constructor);
+  if (!byName) {
+    byName = new Map();
+    builtPerDriver.set(session.constructor, byName);
+  }
+  let query = byName.get(name);
+  if (!query) {
+    const built = build(db) as unknown as BoundQuery;
+    // A driver whose prepared query does not run on `client` would silently run outside the transaction.
+    if (built.client !== session.client) throw new Error(`prepared query ${name} is not bound to its session's client`);
+    query = built;
+    byName.set(name, query);
+  }
+  if (query.client === session.client) return query as unknown as T;
+  return Object.create(query, { client: { value: session.client } }) as T;
+}

@@ -1,25 +1,33 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../auth/principal";
 import type { Db } from "../db/client";
+import { preparedOn } from "../db/prepared";
 import { paymentMethodCatalog } from "../db/schema";
 import { alpha3Of } from "../geo/countries";
 import { ApiError } from "../errors/api-error";
 import { pageLocaleOf } from "../i18n/locales";
 import { toPaymentMethodItem, type PaymentMethodItem } from "./payment-method-views";
 
+// Built once (preparedOn): a proceed reads it twice, before its transaction and inside it.
+const catalogQuery = (db: Db) =>
+  preparedOn(db, "payment_method_catalog_enabled", (db) =>
+    db
+      .select()
+      .from(paymentMethodCatalog)
+      .where(
+        and(
+          eq(paymentMethodCatalog.serviceId, sql.placeholder("serviceId")),
+          eq(paymentMethodCatalog.country, sql.placeholder("country")),
+          eq(paymentMethodCatalog.enabled, true),
+        ),
+      )
+      .orderBy(asc(paymentMethodCatalog.position), asc(paymentMethodCatalog.code))
+      .prepare("payment_method_catalog_enabled"),
+  );
+
 /** The enabled catalog rows of a service in one country (alpha-3), in display order. */
 export function catalogRows(db: Db, options: { serviceId: string; country: string }) {
-  return db
-    .select()
-    .from(paymentMethodCatalog)
-    .where(
-      and(
-        eq(paymentMethodCatalog.serviceId, options.serviceId),
-        eq(paymentMethodCatalog.country, options.country),
-        eq(paymentMethodCatalog.enabled, true),
-      ),
-    )
-    .orderBy(asc(paymentMethodCatalog.position), asc(paymentMethodCatalog.code));
+  return catalogQuery(db).execute({ serviceId: options.serviceId, country: options.country });
 }
 
 /**

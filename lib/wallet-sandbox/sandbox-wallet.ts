@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedOn } from "../db/prepared";
 import { otpChallenges, walletAccounts, walletEntries, walletHolds } from "../db/schema";
 import { sqlRows } from "../db/sql-rows";
 import { constantTimeEqual, hashSecret, randomToken } from "../crypto/secrets";
@@ -29,6 +30,53 @@ const accountOf = (ref: WalletAccountRef) =>
     eq(walletAccounts.serviceId, ref.serviceId),
     eq(walletAccounts.customerId, ref.customerId),
     eq(walletAccounts.currency, ref.currency),
+  );
+
+// The statements every wallet proceed sends (balance, then the code's challenge), built once.
+const balanceQuery = (db: Db) =>
+  preparedOn(db, "sandbox_wallet_balance", (db) =>
+    db
+      .select({ balanceMinor: walletAccounts.balanceMinor, heldMinor: walletAccounts.heldMinor })
+      .from(walletAccounts)
+      .where(
+        accountOf({
+          serviceId: sql.placeholder("serviceId") as never,
+          customerId: sql.placeholder("customerId") as never,
+          currency: sql.placeholder("currency") as never,
+        }),
+      )
+      .prepare("sandbox_wallet_balance"),
+  );
+
+const startOtpQuery = (tx: Db) =>
+  preparedOn(tx, "sandbox_wallet_start_otp", (tx) => {
+    const p = (name: string) => sql.placeholder(name) as never;
+    return tx
+      .insert(otpChallenges)
+      .values({
+        paymentId: p("paymentId"),
+        attemptsLeft: OTP_ATTEMPTS,
+        codeSalt: p("codeSalt"),
+        codeHash: p("codeHash"),
+        expiresAt: p("expiresAt"),
+        resendAvailableAt: p("resendAvailableAt"),
+        updatedAt: p("updatedAt"),
+      })
+      .returning()
+      .prepare("sandbox_wallet_start_otp");
+  });
+
+const otpChallengeQuery = (db: Db) =>
+  preparedOn(db, "sandbox_wallet_otp_challenge", (db) =>
+    db
+      .select({
+        attemptsLeft: otpChallenges.attemptsLeft,
+        expiresAt: otpChallenges.expiresAt,
+        resendAvailableAt: otpChallenges.resendAvailableAt,
+      })
+      .from(otpChallenges)
+      .where(eq(otpChallenges.paymentId, sql.placeholder("paymentId")))
+      .prepare("sandbox_wallet_otp_challenge"),
   );
 
 type EntryKind = (typeof walletEntries.$inferInsert)["kind"];
@@ -138,10 +186,7 @@ async function activeHold(tx: Db, paymentId: string) {
 /** A real simulation on the wallet tables (lib/db/schema/wallet.ts). */
 export const sandboxWallet: WalletProvider = {
   async balance(db, ref): Promise<WalletBalance> {
-    const [account] = await db
-      .select({ balanceMinor: walletAccounts.balanceMinor, heldMinor: walletAccounts.heldMinor })
-      .from(walletAccounts)
-      .where(accountOf(ref));
+    const [account] = await balanceQuery(db).execute({ serviceId: ref.serviceId, customerId: ref.customerId, currency: ref.currency });
     const balanceMinor = account?.balanceMinor ?? openingBalanceMinor(ref.currency);
     const heldMinor = account?.heldMinor ?? 0;
     return { balanceMinor, heldMinor, availableMinor: balanceMinor - heldMinor };
@@ -187,10 +232,7 @@ export const sandboxWallet: WalletProvider = {
 
   async startOtp(tx, { paymentId, now }) {
     // The sandbox sends nothing: the code is always SANDBOX_OTP_CODE, kept only as a hash.
-    const [row] = await tx
-      .insert(otpChallenges)
-      .values({ paymentId, attemptsLeft: OTP_ATTEMPTS, ...freshCode(now), updatedAt: now })
-      .returning();
+    const [row] = await startOtpQuery(tx).execute({ paymentId, ...freshCode(now), updatedAt: now });
     return challengeView(row!);
   },
 
@@ -224,14 +266,7 @@ export const sandboxWallet: WalletProvider = {
   },
 
   async otpChallenge(db, { paymentId }) {
-    const [row] = await db
-      .select({
-        attemptsLeft: otpChallenges.attemptsLeft,
-        expiresAt: otpChallenges.expiresAt,
-        resendAvailableAt: otpChallenges.resendAvailableAt,
-      })
-      .from(otpChallenges)
-      .where(eq(otpChallenges.paymentId, paymentId));
+    const [row] = await otpChallengeQuery(db).execute({ paymentId });
     return row ? challengeView(row) : null;
   },
 
