@@ -25,7 +25,7 @@ const LOADER_GLOBAL = "__gwScript";
  * image has arrived) is behind us, then adds them as async scripts, in order.
  */
 const LOADER =
-  `(()=>{let q=[],go=0,lcp=null,loaded=0;const d=document,w=self,P=w.PerformanceObserver;` +
+  `(()=>{let q=[],go=0,lcp=null;const d=document,w=self,P=w.PerformanceObserver;` +
   `const add=s=>{const e=d.createElement("script");e.src=s;e.async=!0;d.head.appendChild(e)};` +
   `const start=()=>{if(go)return;go=1;q.forEach(add);q=[]};` +
   `w.${LOADER_GLOBAL}=s=>go?add(s):q.push(s);` +
@@ -34,15 +34,18 @@ const LOADER =
   `const imageWaits=()=>{const i=d.querySelector('img[fetchpriority="high"]');if(!i)return!1;` +
   `const r=i.getBoundingClientRect(),v=Math.max(0,Math.min(r.bottom,innerHeight)-Math.max(r.top,0))*Math.max(0,Math.min(r.right,innerWidth)-Math.max(r.left,0));` +
   `if(!v)return!1;if(!i.complete)return!0;if(!i.naturalWidth)return!1;return!lcp||(lcp.element!==i&&lcp.size<v)};` +
-  // When the parser has finished, the first largest paint after that (or the load event) tells
-  // the page is painted, unless its main image is still to come.
+  // The first largest paint after the parser has finished tells the page is painted, unless its
+  // main image is still to come. Not the load event: it often comes before the paint. When the
+  // page painted while still arriving and nothing larger came after, two frames after the parse
+  // (IntersectionObserver's first report, which a test's fake clock does not hold) will do.
   `const parsed=()=>{const n=performance.getEntriesByType&&performance.getEntriesByType("navigation")[0];return n?n.domInteractive:0};` +
+  `let frames=0;const frame=()=>{const o=new IntersectionObserver(()=>{o.disconnect();frames++;ready();if(frames<2)frame()});o.observe(d.documentElement)};` +
   `const ready=()=>{if(go||d.readyState==="loading")return;if(!lcpApi||d.visibilityState!=="visible")return start();` +
-  `if(imageWaits())return;if(loaded||(lcp&&lcp.startTime>=parsed()))start()};` +
+  `if(!imageWaits()&&lcp&&(lcp.startTime>=parsed()||frames>=2))start()};` +
   `if(lcpApi)new P(l=>{const e=l.getEntries();lcp=e[e.length-1];ready()}).observe({type:"largest-contentful-paint",buffered:!0});` +
   // Events, not timers, drive it (a test's fake clock must not hold the page's script back);
   // the buyer's first touch or key starts it at once, and a timer is the last resort.
-  `d.addEventListener("DOMContentLoaded",ready);w.addEventListener("load",()=>{loaded=1;ready()});d.addEventListener("visibilitychange",ready);` +
+  `d.addEventListener("DOMContentLoaded",()=>{ready();frame()});w.addEventListener("load",ready);d.addEventListener("visibilitychange",ready);` +
   `for(const t of["pointerdown","keydown","touchstart"])w.addEventListener(t,start,{capture:!0,passive:!0});` +
   `setTimeout(start,3e3)})();`;
 
