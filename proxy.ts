@@ -14,7 +14,7 @@ import {
   noStore,
   strictTransportSecurity,
   stripeJsSources,
-} from "./lib/hosted/security-headers";
+} from "./lib/http/security-headers";
 import { inlineStyleHashes } from "./lib/hosted/inline-style-hashes";
 
 const handleI18nRouting = createIntlMiddleware(routing);

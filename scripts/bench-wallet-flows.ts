@@ -54,7 +54,7 @@ async function main() {
     else statements.gateway += 1;
   });
   // Where the wallet is reached through its client, statements made during a call are the wallet's.
-  const connection = (await import("../lib/providers/wallet/wallet-connection").catch(() => null)) as {
+  const connection = (await import("../lib/wallet-connection/wallet-connection").catch(() => null)) as {
     installWalletTransport?: (wrapper: (request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>) => void;
   } | null;
   connection?.installWalletTransport?.(async (request, next) => {

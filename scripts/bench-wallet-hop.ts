@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { openDatabase } from "../lib/db/client";
 import { serveFetchHandler } from "../lib/http/serve-fetch-on-node";
 import { walletClient } from "../lib/providers/wallet/http-wallet-client";
-import { SANDBOX_OTP_CODE } from "../lib/providers/wallet/sandbox-wallet";
+import { SANDBOX_OTP_CODE } from "../lib/wallet-sandbox/sandbox-wallet";
 import { walletService } from "../lib/wallet-sandbox/wallet-service";
 import { walletProtocolHandler } from "../lib/wallet-sandbox/serve-wallet-protocol";
 

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { ApiError, invalidCredentials } from "../errors/api-error";
 import { noteRequestPrincipal } from "../log";
-import { isOriginAllowed } from "../merchants/allowed-origins";
+import { isOriginAllowed } from "../urls/allowed-origins";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import {
   malformedCredentialMessage,

@@ -5,7 +5,7 @@ import type { Locale } from "../i18n/routing";
 import { sandboxCardProvider } from "../providers/card/sandbox-card-provider";
 import { CardProviderError } from "../providers/card/sandbox-card-provider-error";
 import type { FormBody } from "./read-form-body";
-import { challengePagePath } from "./hosted-paths";
+import { challengePagePath } from "../urls/hosted-urls";
 
 const answer = z.object({
   clientSecret: z.string().min(1).max(200),

@@ -3,7 +3,7 @@ import en from "../../messages/en.json";
 import fr from "../../messages/fr.json";
 import { isLocale, textDirection } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
-import { hostedPageHeaders, noStore } from "./security-headers";
+import { hostedPageHeaders, noStore } from "../http/security-headers";
 
 const MESSAGES = { en, fr, ar } as const;
 

@@ -3,7 +3,7 @@ import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
 import { requestOtpResend } from "../payments/hosted/resend-payment-otp";
 import { attemptPaymentOtp } from "../payments/hosted/submit-payment-otp";
-import { otpPagePath, returnPagePath, type HostedLinkOptions } from "./hosted-paths";
+import { otpPagePath, returnPagePath, type HostedLinkOptions } from "../urls/hosted-urls";
 import { hostedLinkForm, otpCode } from "./otp-form.schema";
 import type { FormBody } from "./read-form-body";
 

@@ -1,5 +1,5 @@
 import { logger } from "../log";
-import { isOriginAllowed } from "../merchants/allowed-origins";
+import { isOriginAllowed } from "../urls/allowed-origins";
 import { parseHttpUrl, returnAllowList } from "../merchants/trusted-return-url";
 import { checkStatusCode } from "../payments/core/payment-state";
 

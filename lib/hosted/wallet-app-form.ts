@@ -1,11 +1,10 @@
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
-import { ApiError } from "../errors/api-error";
 import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
-import { answerQrPayment } from "../payments/operations/answer-qr-payment";
+import { attemptQrAnswer } from "../payments/operations/answer-qr-payment";
 import { qrOutcome } from "../payments/operations/answer-qr-payment.schema";
-import { walletAppPath } from "./hosted-paths";
+import { walletAppPath } from "../urls/hosted-urls";
 import type { FormBody } from "./read-form-body";
 
 /**
@@ -19,14 +18,11 @@ export async function answerWalletAppForm(input: { db: Db; locale: Locale; payme
   const outcome = qrOutcome.safeParse(fields.outcome);
   if (!getConfig().isSandbox || !outcome.success) return `${page}&notice=error`;
   try {
-    await answerQrPayment(db, { paymentId, outcome: outcome.data, access: { walletToken: token } });
+    // Answered (now or meanwhile), out of time, or a wrong token ("link not valid"): the page shows which.
+    await attemptQrAnswer(db, { paymentId, outcome: outcome.data, access: { walletToken: token } });
   } catch (error) {
-    // Answered meanwhile (invalid_state) or out of time (intent_expired): the page shows which;
-    // a wrong token (invalid_credentials) shows the neutral "link not valid".
-    if (!(error instanceof ApiError && ["invalid_state", "intent_expired", "invalid_credentials"].includes(error.errorName))) {
-      logger.error({ err: error, paymentId }, "sandbox wallet answer failed");
-      return `${page}&notice=error`;
-    }
+    logger.error({ err: error, paymentId }, "sandbox wallet answer failed");
+    return `${page}&notice=error`;
   }
   return page;
 }

@@ -1,5 +1,5 @@
 import { getConfig } from "../config";
-import { apiHeaders, strictTransportSecurity } from "../hosted/security-headers";
+import { apiHeaders, strictTransportSecurity } from "./security-headers";
 
 let cached: readonly (readonly [string, string])[] | undefined;
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { services } from "../db/schema";
-import { LOCAL_DEVELOPMENT_ORIGINS } from "./allowed-origins";
+import { LOCAL_DEVELOPMENT_ORIGINS } from "../urls/allowed-origins";
 import { DEMO_MERCHANT_NAME } from "./demo-merchant";
 import { DEMO_WEBHOOK_PATH } from "./demo-webhook-receiver";
 import { onboardMerchant } from "./onboard-merchant";

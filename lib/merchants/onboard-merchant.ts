@@ -6,7 +6,7 @@ import { encryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import { hashSecret } from "../crypto/secrets";
 import { assertWebhookUrlAllowed, productionWebhookPolicy } from "../notifications/webhook-policy";
 import { seedPaymentMethodCatalog } from "../payment-methods/seed-payment-method-catalog";
-import { normalizeAllowListEntry } from "./allowed-origins";
+import { normalizeAllowListEntry } from "../urls/allowed-origins";
 import {
   newClientId,
   newClientSecret,

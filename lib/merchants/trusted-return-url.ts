@@ -1,4 +1,4 @@
-import { anyPortEntry, isOriginAllowed } from "./allowed-origins";
+import { anyPortEntry, isOriginAllowed } from "../urls/allowed-origins";
 
 /** Where a service allows the buyer to be sent back to (contract 8). */
 export interface ReturnUrlPolicy {

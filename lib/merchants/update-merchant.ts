@@ -4,7 +4,7 @@ import { encryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
 import { apiCredentials, services } from "../db/schema";
 import { seedPaymentMethodCatalog } from "../payment-methods/seed-payment-method-catalog";
-import { normalizeAllowListEntry } from "./allowed-origins";
+import { normalizeAllowListEntry } from "../urls/allowed-origins";
 import { newWebhookSecret } from "./codes";
 import { assertProductionReady } from "./onboard-merchant";
 import { updateMerchantInput, type UpdatedMerchant, type UpdateMerchantInput } from "./update-merchant.schema";

@@ -9,7 +9,7 @@ import { isSupportedCurrency } from "../money/currencies";
 import { getCurrentPaymentOrThrow } from "../payments/core/open-payment";
 import { pageLocaleOf } from "../i18n/locales";
 import { askedWallet } from "../payments/core/asked-wallet";
-import { connectedWallet, walletAccountOf } from "../providers/wallet/wallet-connection";
+import { connectedWallet, walletAccountOf } from "../wallet-connection/wallet-connection";
 import { catalogRows } from "./list-available-payment-methods";
 import { userContextInput } from "./payment-methods.schema";
 import { toPaymentMethodItem, toSavedCardItem, type UserPaymentMethodItem } from "./payment-method-views";

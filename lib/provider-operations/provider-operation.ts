@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
 import type { providerOperations } from "../db/schema";
-import type { PaymentRow } from "../payments/core/payment-record";
+import type { PaymentRow } from "../db/payment-record";
 
 export type ProviderOperationRow = typeof providerOperations.$inferSelect;
 export type ProviderName = ProviderOperationRow["provider"];

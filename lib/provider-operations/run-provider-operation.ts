@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { providerOperations } from "../db/schema";
 import { ApiError } from "../errors/api-error";
 import { logger } from "../log";
-import { lockPayment } from "../payments/core/payment-record";
+import { lockPayment } from "../db/payment-record";
 import {
   handlerOf,
   OPERATION_LEASE_MS,

@@ -2,7 +2,7 @@ import { hmacHex } from "../crypto/secrets";
 import { getConfig } from "../config";
 import { getGatewayKey } from "../crypto/gateway-key";
 import { getDb } from "../db/client";
-import { sandboxWalletAppUrl } from "../providers/wallet/sandbox-wallet-qr";
+import { sandboxWalletAppUrl } from "./sandbox-wallet-qr";
 import { walletProtocolHandler } from "./serve-wallet-protocol";
 
 /** Where a sandbox gateway serves its own wallet: the protocol's paths hang under it. */

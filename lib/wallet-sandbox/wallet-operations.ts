@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { walletHolds, walletOperations } from "../db/schema";
-import { sandboxWallet } from "../providers/wallet/sandbox-wallet";
+import { sandboxWallet } from "./sandbox-wallet";
 import type { MovementRequest, OperationKind, QrRequestBody, WalletErrorName, WalletOperation } from "../providers/wallet/wallet-protocol";
 
 // The sandbox wallet service's building blocks: its named errors, the account and id checks,

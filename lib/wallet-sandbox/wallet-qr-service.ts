@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db } from "../db/client";
 import { walletOperations, walletQrRequests } from "../db/schema";
-import { sandboxWallet } from "../providers/wallet/sandbox-wallet";
+import { sandboxWallet } from "./sandbox-wallet";
 import type { QrCreateRequest, QrRequestBody, WalletOperation } from "../providers/wallet/wallet-protocol";
 import { assertKnownAccount, assertUuid, requestHash, WalletServiceError } from "./wallet-operations";
 

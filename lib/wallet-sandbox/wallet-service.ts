@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { walletOperations } from "../db/schema";
 import type { OtpChallenge } from "../providers/wallet/port";
-import { sandboxWallet } from "../providers/wallet/sandbox-wallet";
+import { sandboxWallet } from "./sandbox-wallet";
 import type { MovementRequest, OtpChallengeBody, WalletBalanceBody, WalletOperation } from "../providers/wallet/wallet-protocol";
 import { walletQrService } from "./wallet-qr-service";
 import { assertKnownAccount, assertUuid, lockHold, move, onHold, refAccount, WalletServiceError, type Applied } from "./wallet-operations";
@@ -11,7 +11,7 @@ export { refusal, WalletServiceError, type Applied } from "./wallet-operations";
 
 /**
  * The sandbox wallet as a service of its own: the protocol's operations on the sandbox
- * ledger (lib/providers/wallet/sandbox-wallet.ts), each in a transaction of its own, each
+ * ledger (lib/wallet-sandbox/sandbox-wallet.ts), each in a transaction of its own, each
  * money call applied once per operationId. This is the reference implementation an operator
  * reads next to docs/wallet-protocol.openapi.yaml.
  */

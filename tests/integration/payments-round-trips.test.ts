@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onQuery } from "@/lib/db/client";
-import { installWalletTransport } from "@/lib/providers/wallet/wallet-connection";
+import { installWalletTransport } from "@/lib/wallet-connection/wallet-connection";
 import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

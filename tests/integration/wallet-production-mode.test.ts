@@ -8,7 +8,7 @@ import { parseConfig } from "@/lib/config";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
-import { connectedWallet } from "@/lib/providers/wallet/wallet-connection";
+import { connectedWallet } from "@/lib/wallet-connection/wallet-connection";
 import { recreateDatabase } from "../../scripts/lib/recreate-database";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

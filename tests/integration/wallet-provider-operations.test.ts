@@ -7,7 +7,7 @@ import { paymentCaptures, paymentRefunds, providerOperations, walletOperations }
 import { expireOpenPayments, releaseStaleReservations } from "@/lib/payments/operations/expire-payments";
 import { beginProviderOperation, reconcileProviderOperations } from "@/lib/provider-operations";
 import { walletCapture, walletOperationRequest } from "@/lib/payments/core/wallet-operations";
-import { connectedWallet, installWalletTransport } from "@/lib/providers/wallet/wallet-connection";
+import { connectedWallet, installWalletTransport } from "@/lib/wallet-connection/wallet-connection";
 import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { createMerchant } from "../support/factories";

@@ -8,7 +8,7 @@ import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema"
 import { expireOpenPayments } from "@/lib/payments/operations/expire-payments";
 import { QR_CALLBACK_PATH } from "@/lib/payments/core/wallet-qr";
 import { reconcileProviderOperations } from "@/lib/provider-operations";
-import { connectedWallet, installWalletTransport, walletSecret } from "@/lib/providers/wallet/wallet-connection";
+import { connectedWallet, installWalletTransport, walletSecret } from "@/lib/wallet-connection/wallet-connection";
 import { signWalletRequest, type QrRequestBody } from "@/lib/providers/wallet/wallet-protocol";
 import { installWalletCallbackDelivery } from "@/lib/wallet-sandbox/in-gateway-wallet";
 import { createMerchant } from "../support/factories";

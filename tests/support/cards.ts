@@ -91,7 +91,9 @@ function pick<T extends object>(value: T, keys: string[]) {
 
 /** The buyer back on the gateway after the provider: what the page's complete step does. */
 export async function completeOnPage(proceeded: Pick<CardProceed, "paymentId" | "token">, paymentIntentId: string) {
-  return completeCardPayment(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token, paymentIntentId });
+  const completion = await completeCardPayment(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token, paymentIntentId });
+  if (completion.kind !== "finished") throw new Error(`the card page completion did not finish: ${completion.kind}`);
+  return { state: completion.state, statusCode: completion.statusCode };
 }
 
 /** Proceed, confirm a new card and come back: the whole buyer journey without a browser. */

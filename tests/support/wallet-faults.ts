@@ -1,4 +1,4 @@
-import type { WalletTransportWrapper } from "@/lib/providers/wallet/wallet-connection";
+import type { WalletTransportWrapper } from "@/lib/wallet-connection/wallet-connection";
 
 /**
  * Faults between the gateway and the wallet service, injected at the transport of the wallet

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cardPageMode, type CardPageFacts } from "@/lib/hosted/card-page";
 import { PAYMENT_STATES } from "@/lib/payments/core/payment-state";
-import { cardPagePath, cardCompletePath } from "@/lib/hosted/hosted-paths";
+import { cardPagePath, cardCompletePath } from "@/lib/urls/hosted-urls";
 
 const awaiting: CardPageFacts = {
   state: "REQUIRES_ACTION",

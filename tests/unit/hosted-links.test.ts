@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
-import { otpPagePath, returnPagePath } from "@/lib/hosted/hosted-paths";
+import { getConfig } from "@/lib/config";
+import { cardCompletePath, cardCompleteUrl, challengePageUrl, otpPagePath, providerReturnWithIntent, returnPagePath } from "@/lib/urls/hosted-urls";
 import { hostedLinkForm, normalizeOtpCode, otpCode } from "@/lib/hosted/otp-form.schema";
 import { unlocalizedPageUrl } from "@/lib/hosted/page-url";
 
@@ -65,5 +66,21 @@ describe("OTP form input", () => {
     expect(hostedLinkForm.safeParse({ ...valid, token: "" }).success).toBe(false);
     expect(hostedLinkForm.safeParse({ ...valid, locale: "de" }).success).toBe(false);
     expect(hostedLinkForm.parse({ ...valid, returnUrl: "" }).returnUrl).toBeUndefined();
+  });
+
+  it("builds the card page's provider return_url on the public address, and the complete step with the answered intent", () => {
+    const link = { locale: "fr" as const, paymentId, token: "t0k" };
+    expect(cardCompleteUrl(link)).toBe(`${getConfig().publicBaseUrl}/fr/pay/card/${paymentId}/complete?token=t0k`);
+    expect(cardCompletePath({ ...link, paymentIntentId: "pi_1" })).toBe(`/fr/pay/card/${paymentId}/complete?token=t0k&payment_intent=pi_1`);
+    expect(providerReturnWithIntent(cardCompleteUrl(link), "pi_1")).toBe(`${cardCompleteUrl(link)}&payment_intent=pi_1`);
+  });
+
+  it("links the sandbox 3DS page in the intent's language, or without a locale when it has none the gateway serves", () => {
+    const base = getConfig().publicBaseUrl;
+    expect(challengePageUrl({ locale: "ar", intentId: "pi_1", clientSecret: "pi_1_secret_x" })).toBe(
+      `${base}/ar/card-provider-sandbox/challenge/pi_1?client_secret=pi_1_secret_x`,
+    );
+    expect(challengePageUrl({ locale: null, intentId: "pi_1", clientSecret: "s" })).toBe(`${base}/card-provider-sandbox/challenge/pi_1?client_secret=s`);
+    expect(challengePageUrl({ locale: "de", intentId: "pi_1", clientSecret: "s" })).toBe(`${base}/card-provider-sandbox/challenge/pi_1?client_secret=s`);
   });
 });

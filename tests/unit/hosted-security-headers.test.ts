@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import proxy, { config } from "@/proxy";
-import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "@/lib/hosted/security-headers";
+import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "@/lib/http/security-headers";
 import { inProduction } from "../support/production-config";
 
 function directives(policy: string): Map<string, string> {

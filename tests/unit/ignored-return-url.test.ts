@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { explainReturnTarget } from "@/lib/hosted/resolve-return-target";
-import { isOriginAllowed, LOCAL_DEVELOPMENT_ORIGINS } from "@/lib/merchants/allowed-origins";
+import { isOriginAllowed, LOCAL_DEVELOPMENT_ORIGINS } from "@/lib/urls/allowed-origins";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
 import ar from "@/messages/ar.json";

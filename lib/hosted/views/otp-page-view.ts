@@ -3,7 +3,7 @@ import type { Locale } from "../../i18n/routing";
 import { hostedFormToken } from "../hosted-form-route";
 import { isCodeExpired, otpPageMode, resendCountdown } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
-import { OTP_NOTICES, type OtpNotice } from "../hosted-paths";
+import { OTP_NOTICES, type OtpNotice } from "../../urls/hosted-urls";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
 import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";

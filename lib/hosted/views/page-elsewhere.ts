@@ -1,4 +1,4 @@
-import { returnPagePath, type HostedLinkOptions } from "../hosted-paths";
+import { returnPagePath, type HostedLinkOptions } from "../../urls/hosted-urls";
 
 /** A payment page that renders nothing itself: not found, or on to another page. */
 export type PageElsewhere = { kind: "not_found" } | { kind: "redirect"; location: string };

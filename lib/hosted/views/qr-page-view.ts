@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { getQrPage } from "../../payments/hosted/get-qr-page";
 import type { HostedPageQuery } from "../hosted-page-query";
-import { returnPagePath, qrStatusPath, qrImagePath, walletAppPath } from "../hosted-paths";
+import { returnPagePath, qrStatusPath, qrImagePath, walletAppPath } from "../../urls/hosted-urls";
 import { qrPageMode } from "../qr-page";
 import { expiredReturnTarget } from "../resolve-return-target";
 import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";

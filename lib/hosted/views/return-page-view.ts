@@ -5,7 +5,7 @@ import { FAILURE_REASON } from "../../payments/core/payment-messages";
 import type { HostedPaymentView } from "../../payments/hosted/get-hosted-payment";
 import { leavesForMerchant, returnOutcome, type ReturnOutcome } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
-import { cardPagePath, otpPagePath, qrPagePath } from "../hosted-paths";
+import { cardPagePath, otpPagePath, qrPagePath } from "../../urls/hosted-urls";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { explainReturnTarget, logIgnoredReturnUrl, type IgnoredReturnUrl } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";

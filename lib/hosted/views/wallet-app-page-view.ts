@@ -4,7 +4,7 @@ import type { Locale } from "../../i18n/routing";
 import { getWalletAppPayment } from "../../payments/hosted/get-wallet-app-payment";
 import { FORM_TOKEN_FIELD, hostedFormToken } from "../hosted-form-route";
 import type { HostedPageQuery } from "../hosted-page-query";
-import { walletAppFormPath } from "../hosted-paths";
+import { walletAppFormPath } from "../../urls/hosted-urls";
 import { walletAppMode, type WalletAppMode } from "../qr-page";
 import { amountShown } from "./amount-shown";
 

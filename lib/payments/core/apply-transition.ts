@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { payments } from "../../db/schema";
 import { ApiError } from "../../errors/api-error";
 import { notifyPaymentChange } from "./notify-payment-change";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import { transition, type PaymentEvent } from "./payment-state";
 
 type PaymentChanges = Partial<Omit<typeof payments.$inferInsert, "id" | "state" | "serviceId" | "updatedAt">>;

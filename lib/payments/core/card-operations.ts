@@ -11,7 +11,7 @@ import { cardProvider } from "../../providers/card/card-provider";
 import type { CardAccountRef } from "../../providers/card/card-provider-accounts";
 import { askCardProvider } from "../../providers/card/ask-card-provider";
 import { settleCapture, settleRefund, settleRelease } from "./money-operation-settlements";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 
 /*
  * The card provider's money-moving calls as provider operations (lib/provider-operations):

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import type { payments } from "../../db/schema";
 import { applyTransition } from "./apply-transition";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 
 type ExtraChanges = Partial<Pick<typeof payments.$inferInsert, "paymentMethodCode" | "platform" | "locale">>;
 

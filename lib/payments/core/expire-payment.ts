@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { applyTransition } from "./apply-transition";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import { hasOpenWalletCharge } from "./wallet-charge-record";
 
 /**

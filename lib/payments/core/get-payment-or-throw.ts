@@ -1,7 +1,7 @@
 import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import { ApiError, invalidCredentials } from "../../errors/api-error";
-import { findPayment, lockPayment, type PaymentRow } from "./payment-record";
+import { findPayment, lockPayment, type PaymentRow } from "../../db/payment-record";
 
 const notFound = () => new ApiError("not_found", "No such payment.");
 

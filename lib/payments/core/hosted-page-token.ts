@@ -1,6 +1,6 @@
 import { pageTokenFor } from "../../auth/client-secret";
 import type { Locale } from "../../i18n/routing";
-import { hostedPayUrl as hostedPayUrlWithToken, type HostedPayPage } from "../../hosted/hosted-paths";
+import { hostedPayUrl as hostedPayUrlWithToken, type HostedPayPage } from "../../urls/hosted-urls";
 
 export type PageLocale = Locale;
 
@@ -11,7 +11,7 @@ export function hostedPageToken(gatewayKey: Buffer, paymentId: string): string {
   return pageTokenFor(gatewayKey, HOSTED_PAGE, paymentId);
 }
 
-/** A hosted page's payUrl under the payment's hosted page token (the shape: lib/hosted/hosted-paths). */
+/** A hosted page's payUrl under the payment's hosted page token (the shape: lib/urls/hosted-urls). */
 export function hostedPayUrl(options: { gatewayKey: Buffer; page: HostedPayPage; paymentId: string; locale: PageLocale | null }): string {
   const { gatewayKey, ...link } = options;
   return hostedPayUrlWithToken({ ...link, token: hostedPageToken(gatewayKey, options.paymentId) });

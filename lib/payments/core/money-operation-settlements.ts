@@ -3,7 +3,7 @@ import { paymentCaptures, paymentRefunds } from "../../db/schema";
 import type { ProviderAnswer, ProviderOperationRow } from "../../provider-operations";
 import { applyTransition } from "./apply-transition";
 import { STATUS_TEXT } from "./payment-messages";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 
 /*
  * What a settled capture, release or refund changes in the gateway's books, whichever provider

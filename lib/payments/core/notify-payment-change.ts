@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { fromMinorUnits } from "../../money/amount";
 import { enqueueNotification, type NotificationType } from "../../notifications/enqueue-notification";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import { checkStatusCode, type PaymentEvent } from "./payment-state";
 
 /**

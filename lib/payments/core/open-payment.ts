@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { expirePayment } from "./expire-payment";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { failedByExpiry, intentExpired, isExpiredIntent } from "./payment-expiry";
-import { findPayment, lockPayment, type PaymentRow } from "./payment-record";
+import { findPayment, lockPayment, type PaymentRow } from "../../db/payment-record";
 import { canTransition, isTerminal } from "./payment-state";
 import { isStaleReservation, releaseStaleReservation, returnStaleFunds } from "./release-stale-reservation";
 import { withdrawExpiredQrCharge } from "./wallet-qr";

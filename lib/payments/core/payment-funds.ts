@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { ApiError } from "../../errors/api-error";
 import type { ProviderName } from "../../provider-operations";
 import { cardOperationRequest } from "./card-operations";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import { walletOperationRequest } from "./wallet-operations";
 
 /*

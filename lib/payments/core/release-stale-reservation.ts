@@ -5,7 +5,7 @@ import { applyTransition } from "./apply-transition";
 import { RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
 import { STATUS_TEXT } from "./payment-messages";
 import { operationProviderOf, operationRequest, releaseKindOf } from "./payment-funds";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 
 /**
  * Contract section 4: a reservation left PRE_AUTHORIZED for 7 days (on the service's clock)

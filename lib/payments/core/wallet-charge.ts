@@ -9,11 +9,11 @@ import {
   registerProviderOperation,
   type ProviderOperationRow,
 } from "../../provider-operations";
-import { connectedWallet, walletAccountOf } from "../../providers/wallet/wallet-connection";
+import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { applyTransition } from "./apply-transition";
 import { failForFunds } from "./charge-wallet";
 import { STATUS_TEXT } from "./payment-messages";
-import { findPayment, type PaymentRow } from "./payment-record";
+import { findPayment, type PaymentRow } from "../../db/payment-record";
 import type { payments } from "../../db/schema";
 import { askWallet } from "./wallet-operations";
 import { walletChargeOperationId } from "./wallet-charge-record";

@@ -1,8 +1,8 @@
 import { registerProviderOperation, ProviderRefusedError, type ProviderOperationRow } from "../../provider-operations";
 import { WalletProtocolError } from "../../providers/wallet/http-wallet-client";
-import { connectedWallet, walletAccountOf } from "../../providers/wallet/wallet-connection";
+import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { settleCapture, settleRefund, settleRelease } from "./money-operation-settlements";
-import type { PaymentRow } from "./payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 
 /*
  * The wallet's money-moving calls after the payment is taken (capture and release of a hold,

@@ -1,7 +1,7 @@
 import { logger } from "../../log";
 import { getDb, type Db } from "../../db/client";
 import { isOpen } from "../../provider-operations";
-import { walletSecret } from "../../providers/wallet/wallet-connection";
+import { walletSecret } from "../../wallet-connection/wallet-connection";
 import { isSignedWalletRequest, qrAnsweredEventSchema } from "../../providers/wallet/wallet-protocol";
 import { receiveWalletCallbacksInProcess } from "../../wallet-sandbox/in-gateway-wallet";
 import { findQrCharge, settleQrCharge } from "./wallet-qr-charge";

@@ -14,13 +14,13 @@ import {
   type ProviderOperationRow,
 } from "../../provider-operations";
 import { WalletProtocolError, type WalletClient } from "../../providers/wallet/http-wallet-client";
-import { connectedWallet, walletAccountOf } from "../../providers/wallet/wallet-connection";
+import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
 import { applyTransition } from "./apply-transition";
 import { failAsExpired } from "./expire-payment";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import { isPastGrace } from "./payment-expiry";
-import { findPayment, type PaymentRow } from "./payment-record";
+import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { walletChargeOperationId } from "./wallet-charge-record";
 import { askWallet } from "./wallet-operations";
 

@@ -16,7 +16,7 @@ export interface CardPageSavedCard {
   paymentMethodId: string;
 }
 
-export interface CardPageView {
+export interface CardPageData {
   payment: HostedPaymentView;
   /** Most recently used first. */
   savedCards: CardPageSavedCard[];
@@ -32,7 +32,7 @@ export interface CardPageView {
 }
 
 /** What the hosted card page renders from; null for a wrong token or an unknown payment. */
-export async function getCardPage(db: Db, options: { paymentId: string; token: string }): Promise<CardPageView | null> {
+export async function getCardPage(db: Db, options: { paymentId: string; token: string }): Promise<CardPageData | null> {
   const payment = await getHostedPayment(db, options);
   if (!payment) return null;
   const [row] = await db

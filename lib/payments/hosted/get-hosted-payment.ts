@@ -3,7 +3,7 @@ import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
 import { fromMinorUnits } from "../../money/amount";
-import { connectedWallet } from "../../providers/wallet/wallet-connection";
+import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import { showsAsExpired } from "../core/payment-expiry";
 import { hasHostedToken } from "./hosted-access";
 import { checkStatusCode, type PaymentState } from "../core/payment-state";

@@ -2,7 +2,7 @@ import { getConfig } from "../../config";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { pageTokenFor } from "../../auth/client-secret";
-import { WALLET_APP_PAGE } from "../../providers/wallet/sandbox-wallet-qr";
+import { WALLET_APP_PAGE } from "../../wallet-sandbox/sandbox-wallet-qr";
 import { getHostedPayment, type HostedPaymentView } from "./get-hosted-payment";
 
 export interface QrPageView {

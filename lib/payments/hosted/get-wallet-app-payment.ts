@@ -5,10 +5,10 @@ import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
 import { fromMinorUnits } from "../../money/amount";
 import type { QrRequest } from "../../providers/wallet/port";
-import { isValidWalletAppToken } from "../../providers/wallet/sandbox-wallet-qr";
-import { connectedWallet, walletAccountOf } from "../../providers/wallet/wallet-connection";
+import { isValidWalletAppToken } from "../../wallet-sandbox/sandbox-wallet-qr";
+import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { showsAsExpired } from "../core/payment-expiry";
-import { isPaymentId } from "../core/payment-record";
+import { isPaymentId } from "../../db/payment-record";
 import type { PaymentState } from "../core/payment-state";
 import { findQrCharge } from "../core/wallet-qr";
 

@@ -3,7 +3,7 @@ import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { invalidCredentials } from "../../errors/api-error";
 import { HOSTED_PAGE } from "../core/hosted-page-token";
-import { isPaymentId } from "../core/payment-record";
+import { isPaymentId } from "../../db/payment-record";
 
 /**
  * The one hosted-page token check: a hosted page acts on or shows a payment only with that

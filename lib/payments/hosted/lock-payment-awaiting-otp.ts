@@ -1,6 +1,6 @@
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
-import { lockPaymentWithService, type PaymentRow } from "../core/payment-record";
+import { lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
 
 /** A wallet payment locked for the rest of the transaction while it awaits its OTP, or why not. */
 export type AwaitingOtp =

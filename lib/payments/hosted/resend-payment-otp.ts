@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { ApiError, invalidCredentials } from "../../errors/api-error";
 import { providerUnavailable } from "../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
-import { connectedWallet } from "../../providers/wallet/wallet-connection";
+import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import { expirePayment } from "../core/expire-payment";
 import { intentExpired, isPastGrace } from "../core/payment-expiry";
 import { hasHostedToken } from "./hosted-access";

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { ApiError, invalidCredentials } from "../../errors/api-error";
 import { providerUnavailable } from "../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
-import { connectedWallet } from "../../providers/wallet/wallet-connection";
+import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import { applyTransition } from "../core/apply-transition";
 import { expirePayment } from "../core/expire-payment";
 import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";

@@ -5,12 +5,12 @@ import { ApiError, invalidCredentials } from "../../errors/api-error";
 import { providerUnavailable } from "../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
 import type { QrRequest } from "../../providers/wallet/port";
-import { isValidWalletAppToken } from "../../providers/wallet/sandbox-wallet-qr";
-import { connectedWallet } from "../../providers/wallet/wallet-connection";
+import { isValidWalletAppToken } from "../../wallet-sandbox/sandbox-wallet-qr";
+import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { failedByExpiry, intentExpired, isPastGrace } from "../core/payment-expiry";
-import { findPayment, isPaymentId, lockPaymentWithService, type PaymentRow } from "../core/payment-record";
+import { findPayment, isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
 import { findQrCharge, settleQrCharge, withdrawExpiredQrCharge } from "../core/wallet-qr";
 import type { QrAnswerAccess, QrOutcome } from "./answer-qr-payment.schema";
 
@@ -34,60 +34,91 @@ export async function answerQrPayment(
   db: Db,
   options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess },
 ): Promise<QrAnswer> {
+  const attempt = await attemptQrAnswer(db, options);
+  switch (attempt.outcome) {
+    case "answered":
+      return attempt.answer;
+    case "not_allowed":
+      throw invalidCredentials();
+    case "not_awaiting":
+      throw new ApiError("invalid_state", attempt.message);
+    case "expired":
+      throw intentExpired();
+  }
+}
+
+/** What an answer found; the sandbox wallet app's form shows the page again for each of them. */
+export type QrAnswerAttempt =
+  | { outcome: "answered"; answer: QrAnswer }
+  /** A wrong wallet-app token, or no such payment. */
+  | { outcome: "not_allowed" }
+  /** Not a QR payment awaiting its answer (answered meanwhile, another state); the message says which. */
+  | { outcome: "not_awaiting"; message: string }
+  /** Past the intent's grace: the request was withdrawn and the payment failed as expired. */
+  | { outcome: "expired" };
+
+/** `answerQrPayment` as a result; refusals of a merchant principal (getPaymentOrThrow) and a wallet that is away still throw. */
+export async function attemptQrAnswer(
+  db: Db,
+  options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess },
+): Promise<QrAnswerAttempt> {
   const { paymentId, outcome, access } = options;
-  if ("walletToken" in access) await assertWalletAppToken(db, paymentId, access.walletToken);
+  if ("walletToken" in access && !(await hasWalletAppToken(db, paymentId, access.walletToken))) return { outcome: "not_allowed" };
 
   const checked = await db.transaction(async (tx) => {
-    const { payment, now } = await lockForAnswer(tx, paymentId, access);
+    const locked = await lockForAnswer(tx, paymentId, access);
+    if (!locked) return { outcome: "not_allowed" } as const;
+    const { payment, now } = locked;
     if (payment.transactionType !== "QR_CODE" || payment.paymentMethodCode !== "WALLET_V2") {
-      throw new ApiError("invalid_state", "This payment is not a QR wallet payment awaiting confirmation.");
+      return { outcome: "not_awaiting", message: "This payment is not a QR wallet payment awaiting confirmation." } as const;
     }
-    if (failedByExpiry(payment)) throw intentExpired();
+    if (failedByExpiry(payment)) return { outcome: "expired" } as const;
     if (payment.state !== "PROCESSING") {
-      throw new ApiError("invalid_state", `The payment is not awaiting a QR confirmation; it is ${payment.state}.`);
+      return { outcome: "not_awaiting", message: `The payment is not awaiting a QR confirmation; it is ${payment.state}.` } as const;
     }
-    return { payment, now, pastGrace: isPastGrace(payment, now) };
+    return { outcome: "checked", payment, now, pastGrace: isPastGrace(payment, now) } as const;
   });
+  if (checked.outcome !== "checked") return checked;
   if (checked.pastGrace) {
     await withdrawExpiredQrCharge(db, checked.payment);
-    throw intentExpired();
+    return { outcome: "expired" };
   }
 
   const qrRequestId = (await findQrCharge(db, paymentId))?.request.qrRequestId;
-  if (typeof qrRequestId !== "string") throw new ApiError("invalid_state", "This payment has no QR request at the wallet.");
+  if (typeof qrRequestId !== "string") return { outcome: "not_awaiting", message: "This payment has no QR request at the wallet." };
   const qr = await answerAtWallet(checked.now, qrRequestId, outcome);
+  if (!qr) return { outcome: "not_awaiting", message: "The QR request was answered already." };
   // The wallet's callback has usually settled the charge by now; if it was lost, its answer here does.
   await settleQrCharge(db, paymentId, qr);
   const payment = (await findPayment(db, paymentId))!;
-  return { payment, qr: { orderId: qr.orderId, transactionId: qr.qrRequestId, status: qr.status, approvalCode: qr.approvalCode } };
+  return { outcome: "answered", answer: { payment, qr: { orderId: qr.orderId, transactionId: qr.qrRequestId, status: qr.status, approvalCode: qr.approvalCode } } };
 }
 
-async function answerAtWallet(now: Date, qrRequestId: string, outcome: QrOutcome): Promise<QrRequestBody> {
+/** The wallet's record with the answer; null when another answer reached the wallet first. */
+async function answerAtWallet(now: Date, qrRequestId: string, outcome: QrOutcome): Promise<QrRequestBody | null> {
   try {
     return await (await connectedWallet({ now })).answerQrInSandbox(qrRequestId, outcome);
   } catch (error) {
     // Another answer reached the wallet first (two taps at once): this one did nothing.
-    if (error instanceof WalletProtocolError && error.errorName === "qr_request_answered") {
-      throw new ApiError("invalid_state", "The QR request was answered already.");
-    }
+    if (error instanceof WalletProtocolError && error.errorName === "qr_request_answered") return null;
     if (error instanceof WalletUnavailableError) throw providerUnavailable();
     throw error;
   }
 }
 
 /** The payment locked for the answer, and now on its service's clock (the sandbox clock may run ahead). */
-async function lockForAnswer(tx: Db, paymentId: string, access: QrAnswerAccess): Promise<{ payment: PaymentRow; now: Date }> {
+async function lockForAnswer(tx: Db, paymentId: string, access: QrAnswerAccess): Promise<{ payment: PaymentRow; now: Date } | null> {
   if ("principal" in access) {
     const payment = await getPaymentOrThrow(tx, { principal: access.principal, paymentId, lock: true });
     return { payment, now: serviceClock(access.principal.service).now() };
   }
   const row = await lockPaymentWithService(tx, paymentId);
-  if (!row) throw invalidCredentials();
+  if (!row) return null;
   return { payment: row.payment, now: serviceClock(row.service).now() };
 }
 
 /** The wallet app acts on a payment only with the token of that payment's QR link. */
-async function assertWalletAppToken(db: Db, paymentId: string, token: string): Promise<void> {
-  if (!isPaymentId(paymentId) || typeof token !== "string") throw invalidCredentials();
-  if (!isValidWalletAppToken(await getGatewayKey(db), paymentId, token)) throw invalidCredentials();
+async function hasWalletAppToken(db: Db, paymentId: string, token: string): Promise<boolean> {
+  if (!isPaymentId(paymentId) || typeof token !== "string") return false;
+  return isValidWalletAppToken(await getGatewayKey(db), paymentId, token);
 }

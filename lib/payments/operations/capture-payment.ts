@@ -15,7 +15,7 @@ import {
 import type { CapturePaymentBody } from "./capture-payment.schema";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";
-import { findPayment, type PaymentRow } from "../core/payment-record";
+import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition } from "../core/payment-state";
 import { isStaleReservation, releaseStaleReservation, returnStaleFunds } from "../core/release-stale-reservation";
 

@@ -1,7 +1,7 @@
 import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import { getCurrentPaymentOrThrow } from "../core/open-payment";
-import type { PaymentRow } from "../core/payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 
 /**
  * The payment's state for check: one prepared read besides auth. An open intent found past

@@ -12,7 +12,7 @@ import { canonicalJson } from "../../idempotency/request-fingerprint";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
 import type { CreatePaymentIntentBody, CreatePaymentIntentQuery } from "./create-payment-intent.schema";
 import { intentExpiresAt } from "../core/payment-expiry";
-import type { PaymentRow } from "../core/payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import { insertIntent } from "./insert-intent";
 
 const paymentByActionQuery = (db: Db) =>

@@ -3,7 +3,7 @@ import { serviceClock, serviceNowSql, systemClock, type Clock } from "../../cloc
 import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
 import type { BackgroundJob } from "../../background-job";
-import type { PaymentRow } from "../core/payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import { expirePayment } from "../core/expire-payment";
 import type { PaymentState } from "../core/payment-state";
 import { EXPIRY_GRACE_MS, RESERVATION_AUTO_RELEASE_MS } from "../core/payment-expiry";

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { customers, payments } from "../../db/schema";
-import type { PaymentRow } from "../core/payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 
 /** What create writes; the fingerprint makes a repeat with other parameters a conflict. */
 export interface IntentInsert {

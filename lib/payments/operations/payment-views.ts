@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fromMinorUnits } from "../../money/amount";
 import { endUserMessage } from "../core/payment-messages";
-import type { PaymentRow } from "../core/payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../core/payment-state";
 import type { ProceedOutcome } from "./proceed-payment.schema";
 import { qrEndUserMessage } from "../core/qr-payment-messages";

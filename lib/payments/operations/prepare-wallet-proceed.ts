@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { isMethodEnabled } from "../../payment-methods/method-enabled";
-import { connectedWallet, walletAccountOf } from "../../providers/wallet/wallet-connection";
+import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import type { PreparedWalletProceed, ProceedPrincipal } from "./proceed-payment.schema";
 import { askedWallet } from "../core/asked-wallet";

@@ -5,7 +5,7 @@ import type { payments } from "../../db/schema";
 import { alpha3Schema, platformHeader } from "../../validation/common-headers";
 import type { PageLocale } from "../core/hosted-page-token";
 import { PAYMENT_METHOD_CODES } from "../../payment-methods/payment-method-codes";
-import type { PaymentRow } from "../core/payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
 
 export const proceedPaymentBody = z.object({

@@ -1,5 +1,5 @@
 import { ApiError } from "../../errors/api-error";
-import { qrImageUrl } from "../../hosted/hosted-paths";
+import { qrImageUrl } from "../../urls/hosted-urls";
 import { applyTransition } from "../core/apply-transition";
 import { failForFunds } from "../core/charge-wallet";
 import { hostedPageToken, hostedPayUrl } from "../core/hosted-page-token";

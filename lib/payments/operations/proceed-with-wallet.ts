@@ -3,7 +3,7 @@ import { applyTransition } from "../core/apply-transition";
 import { failForFunds } from "../core/charge-wallet";
 import { hostedPayUrl } from "../core/hosted-page-token";
 import { STATUS_TEXT } from "../core/payment-messages";
-import type { PaymentRow } from "../core/payment-record";
+import type { PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../core/payment-state";
 import type { ProceedHandler, ProceedOutcome } from "./proceed-payment.schema";
 import { proceedWithQr } from "./proceed-with-qr";

@@ -1,9 +1,10 @@
 import type { Db } from "../../db/client";
-import { ApiError, invalidCredentials } from "../../errors/api-error";
+import { invalidCredentials } from "../../errors/api-error";
+import { providerUnavailable } from "../../provider-operations";
 import { logger } from "../../log";
 import { cardProvider } from "../../providers/card/card-provider";
 import { finalizeCardPayment } from "./finalize-card-payment";
-import { isPaymentId } from "../core/payment-record";
+import { isPaymentId } from "../../db/payment-record";
 
 export interface ReceivedEvent {
   eventId: string;
@@ -25,14 +26,15 @@ export async function receiveCardProviderEvent(
   if (!event) throw invalidCredentials();
   const paymentId = event.metadata.paymentId;
   if (!paymentId || !isPaymentId(paymentId)) return { eventId: event.id, handled: false };
-  try {
-    await finalizeCardPayment(db, { paymentId, paymentIntentId: event.paymentIntentId, externalCardId: event.paymentMethodId });
-    return { eventId: event.id, handled: true };
-  } catch (error) {
-    if (error instanceof ApiError && error.status < 500) {
-      logger.info({ eventId: event.id, type: event.type, paymentId, outcome: error.errorName }, "card provider event settled nothing new");
+  const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: event.paymentIntentId, externalCardId: event.paymentMethodId });
+  switch (result.kind) {
+    case "settled":
+      return { eventId: event.id, handled: true };
+    case "provider_unavailable":
+      // The provider resends the event; by then it can be read.
+      throw providerUnavailable();
+    default:
+      logger.info({ eventId: event.id, type: event.type, paymentId, outcome: result.kind }, "card provider event settled nothing new");
       return { eventId: event.id, handled: false };
-    }
-    throw error;
   }
 }

@@ -1,7 +1,6 @@
 import { and, asc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { cardPayments, payments } from "../../db/schema";
-import { ApiError } from "../../errors/api-error";
 import { logger } from "../../log";
 import type { BackgroundJob } from "../../background-job";
 import { finalizeCardPayment } from "./finalize-card-payment";
@@ -35,12 +34,13 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
   let settled = 0;
   for (const { paymentId, providerIntentId } of waiting) {
     try {
-      await finalizeCardPayment(db, { paymentId, paymentIntentId: providerIntentId, externalCardId: null });
+      const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: providerIntentId, externalCardId: null });
+      // Anything but settled (the intent still awaits the buyer, the provider is briefly away): ask again later.
+      if (result.kind !== "settled") continue;
       settled += 1;
       logger.info({ paymentId }, "card payment finished by reconciliation");
     } catch (error) {
-      // The intent still awaits the buyer, or the provider is briefly away: ask again later.
-      if (!(error instanceof ApiError)) logger.error({ err: error, paymentId }, "card payment reconciliation failed");
+      logger.error({ err: error, paymentId }, "card payment reconciliation failed");
     }
   }
   return settled;

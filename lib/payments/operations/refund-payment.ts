@@ -16,7 +16,7 @@ import {
 } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";
-import { findPayment, type PaymentRow } from "../core/payment-record";
+import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition, PAYMENT_STATES } from "../core/payment-state";
 
 export interface RefundOutcome {

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest, releaseKindOf } from "../core/payment-funds";
-import { findPayment, type PaymentRow } from "../core/payment-record";
+import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition } from "../core/payment-state";
 
 /**

@@ -12,6 +12,7 @@ import { settle } from "./sandbox-card-settlement";
 import { deliverEventsSoon } from "./sandbox-event-delivery";
 import { cardFingerprint, intentClientSecret, isIntentClientSecret, providerId } from "./sandbox-secrets";
 import { sandboxBehaviorOf, type SandboxCardBehavior } from "./sandbox-test-cards";
+import { challengePageUrl } from "../../urls/hosted-urls";
 
 /** The sandbox provider's browser API, mounted under this path of the gateway's host. */
 export const SANDBOX_PROVIDER_API = "/api/card-provider-sandbox/v1";
@@ -53,9 +54,7 @@ export interface ConfirmResult {
 }
 
 function challengeUrl(gatewayKey: Buffer, intent: IntentRow): string {
-  const locale = intent.locale && /^[a-z]{2}$/.test(intent.locale) ? `/${intent.locale}` : "";
-  const query = new URLSearchParams({ client_secret: intentClientSecret(gatewayKey, intent.id) });
-  return `${getConfig().publicBaseUrl}${locale}/card-provider-sandbox/challenge/${intent.id}?${query.toString()}`;
+  return challengePageUrl({ locale: intent.locale, intentId: intent.id, clientSecret: intentClientSecret(gatewayKey, intent.id) });
 }
 
 /** The 3DS challenge sends the buyer back to the gateway only: never an open redirect. */

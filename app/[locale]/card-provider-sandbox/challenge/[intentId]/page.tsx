@@ -1,21 +1,14 @@
 import { notFound, redirect } from "next/navigation";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { CardShell } from "@/components/card-shell";
-import { brandName } from "@/lib/validation/card-number";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
+import { getChallengePageView } from "@/lib/hosted/views/challenge-page-view";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import { isLocale } from "@/lib/i18n/locales";
 import { titleFromMessages } from "@/lib/i18n/page-title";
-import { fromMinorUnits } from "@/lib/money/amount";
-import { getMerchantName } from "@/lib/payments/hosted/get-merchant-name";
-import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
 import { AnswerForms } from "@/components/answer-forms";
 import { StatusBanner } from "@/components/status-banner";
-
-import { FORM_TOKEN_FIELD, hostedFormToken } from "@/lib/hosted/hosted-form-route";
-import { challengeFormPath } from "@/lib/hosted/hosted-paths";
 
 interface ChallengePageProps {
   params: Promise<{ locale: string; intentId: string }>;
@@ -30,26 +23,19 @@ export const generateMetadata = titleFromMessages("challenge");
  */
 export default async function ChallengePage({ params, searchParams }: ChallengePageProps) {
   const { locale, intentId } = await params;
-  if (!isLocale(locale) || !getConfig().isSandbox) notFound();
+  if (!isLocale(locale)) notFound();
   setRequestLocale(locale);
   const rawQuery = await searchParams;
   const query = hostedPageQuery(rawQuery);
   const clientSecret = typeof rawQuery.client_secret === "string" ? rawQuery.client_secret : "";
-  const db = await getDb();
-  const challenge = await sandboxCardProvider.challengeOf(db, { intentId, clientSecret });
-  if (!challenge) notFound();
-  const merchantName = challenge.paymentId ? await getMerchantName(db, challenge.paymentId) : null;
-  // Answered already (back button, reload): the buyer goes on to the gateway.
-  if (challenge.status !== "requires_action" && challenge.returnUrl) {
-    const next = new URL(challenge.returnUrl);
-    next.searchParams.set("payment_intent", challenge.intentId);
-    redirect(next.toString());
-  }
+  const view = await getChallengePageView(await getDb(), { locale, intentId, clientSecret, notice: query.notice });
+  if (view.kind === "not_found") notFound();
+  if (view.kind === "redirect") redirect(view.location);
+  const { merchantName, card, form } = view;
 
   const t = await getTranslations({ locale, namespace: "challenge" });
-  const formToken = await hostedFormToken(db, "challenge", clientSecret);
   const tc = await getTranslations({ locale, namespace: "common" });
-  const amount = formatAmount({ amount: fromMinorUnits(challenge.amountMinor, challenge.currency), currency: challenge.currency, locale });
+  const amount = formatAmount({ amount: view.amount, currency: view.currency, locale });
   return (
     <CardShell locale={locale} path={`/card-provider-sandbox/challenge/${intentId}`} search={query.search}>
       <div className="flex flex-col gap-2">
@@ -66,10 +52,10 @@ export default async function ChallengePage({ params, searchParams }: ChallengeP
             </dd>
           </div>
         ) : null}
-        {challenge.brand && challenge.last4 ? (
+        {card ? (
           <div className="flex flex-col gap-0.5">
             <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{t("cardLabel")}</dt>
-            <dd className="text-base font-semibold text-slate-900">{t("card", { brand: brandName(challenge.brand), last4: challenge.last4 })}</dd>
+            <dd className="text-base font-semibold text-slate-900">{t("card", card)}</dd>
           </div>
         ) : null}
         <div className="flex flex-col gap-0.5">
@@ -79,16 +65,16 @@ export default async function ChallengePage({ params, searchParams }: ChallengeP
           </dd>
         </div>
       </dl>
-      {challenge.status === "requires_action" ? (
+      {form ? (
         <div className="flex flex-col gap-3">
-          {query.notice === "refused" ? (
+          {form.refused ? (
             <StatusBanner tone="error" role="alert">
               {t("unavailable")}
             </StatusBanner>
           ) : null}
           <AnswerForms
-            action={challengeFormPath({ locale, intentId: challenge.intentId })}
-            hidden={{ clientSecret, [FORM_TOKEN_FIELD]: formToken }}
+            action={form.action}
+            hidden={form.hidden}
             answers={[
               { outcome: "complete", label: t("complete"), variant: "primary" },
               { outcome: "fail", label: t("fail"), variant: "secondary" },

@@ -3,7 +3,7 @@ import { Button } from "@/components/button";
 import { Field } from "@/components/field";
 import { StatusBanner } from "@/components/status-banner";
 import { FORM_TOKEN_FIELD } from "@/lib/hosted/hosted-form-route";
-import { otpFormPath, type OtpNotice } from "@/lib/hosted/hosted-paths";
+import { otpFormPath, type OtpNotice } from "@/lib/urls/hosted-urls";
 import type { Locale } from "@/lib/i18n/routing";
 import { ResendButton } from "./resend-button";
 

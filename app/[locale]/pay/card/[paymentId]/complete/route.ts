@@ -1,8 +1,7 @@
 import { getDb } from "@/lib/db/client";
 
-import { returnPagePath, cardPagePath } from "@/lib/hosted/hosted-paths";
-import { noStore } from "@/lib/hosted/security-headers";
-import { ApiError } from "@/lib/errors/api-error";
+import { returnPagePath, cardPagePath } from "@/lib/urls/hosted-urls";
+import { noStore } from "@/lib/http/security-headers";
 import { isLocale } from "@/lib/i18n/locales";
 import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
 
@@ -18,13 +17,8 @@ export async function GET(request: Request, context: { params: Promise<{ locale:
   const paymentIntentId = url.searchParams.get("payment_intent") ?? "";
   if (!isLocale(locale) || !token) return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
   const link = { locale, paymentId, token };
-  let target = returnPagePath(link);
-  try {
-    await completeCardPayment(await getDb(), { paymentId, token, paymentIntentId });
-  } catch (error) {
-    // A wrong token or a foreign intent: the card page decides what the buyer sees.
-    if (!(error instanceof ApiError)) throw error;
-    target = cardPagePath(link);
-  }
+  const completion = await completeCardPayment(await getDb(), { paymentId, token, paymentIntentId });
+  // A wrong token, or a provider that could not be read: the card page decides what the buyer sees.
+  const target = completion.kind === "finished" ? returnPagePath(link) : cardPagePath(link);
   return new Response(null, { status: 303, headers: { location: target, "cache-control": noStore } });
 }

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { noStore } from "@/lib/hosted/security-headers";
+import { noStore } from "@/lib/http/security-headers";
 import { ApiError } from "@/lib/errors/api-error";
 import { withRequestScope } from "@/lib/http/request-scope";
 import { toErrorResponse } from "@/lib/http/respond";

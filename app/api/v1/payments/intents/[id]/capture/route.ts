@@ -1,7 +1,7 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { capturePayment } from "@/lib/payments/operations/capture-payment";
-import type { PaymentRow } from "@/lib/payments/core/payment-record";
+import type { PaymentRow } from "@/lib/db/payment-record";
 import { toCaptureResultView } from "@/lib/payments/operations/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 

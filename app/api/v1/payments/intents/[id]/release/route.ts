@@ -1,6 +1,6 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import type { PaymentRow } from "@/lib/payments/core/payment-record";
+import type { PaymentRow } from "@/lib/db/payment-record";
 import { toReleaseResultView } from "@/lib/payments/operations/payment-views";
 import { releasePayment } from "@/lib/payments/operations/release-payment";
 import { otherMethods } from "@/lib/http/method-not-allowed";

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { otpChallenges, walletAccounts, walletEntries, walletHolds } from "../../db/schema";
-import { sqlRows } from "../../db/sql-rows";
-import { constantTimeEqual, hashSecret, randomToken } from "../../crypto/secrets";
-import { currencyExponent } from "../../money/currencies";
+import type { Db } from "../db/client";
+import { otpChallenges, walletAccounts, walletEntries, walletHolds } from "../db/schema";
+import { sqlRows } from "../db/sql-rows";
+import { constantTimeEqual, hashSecret, randomToken } from "../crypto/secrets";
+import { currencyExponent } from "../money/currencies";
 import {
   OTP_ATTEMPTS,
   OTP_LIFETIME_MS,
@@ -14,7 +14,7 @@ import {
   type WalletMovement,
   type WalletOutcome,
   type WalletProvider,
-} from "./port";
+} from "../providers/wallet/port";
 
 /** Contract section 9: every sandbox wallet opens at 10,000 standard units per currency. */
 export const SANDBOX_OPENING_BALANCE_UNITS = 10_000;

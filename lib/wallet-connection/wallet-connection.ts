@@ -1,7 +1,7 @@
-import { getConfig } from "../../config";
-import { outsideTransactions } from "../../db/transaction-guard";
-import { IN_GATEWAY_WALLET_PATH, inGatewayWalletHandler, sandboxWalletSecret } from "../../wallet-sandbox/in-gateway-wallet";
-import { walletClient, type WalletClient } from "./http-wallet-client";
+import { getConfig } from "../config";
+import { outsideTransactions } from "../db/transaction-guard";
+import { IN_GATEWAY_WALLET_PATH, inGatewayWalletHandler, sandboxWalletSecret } from "../wallet-sandbox/in-gateway-wallet";
+import { walletClient, type WalletClient } from "../providers/wallet/http-wallet-client";
 
 /*
  * The wallet the payment flows talk to: always the HTTP client of the wallet-service protocol

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { prepared } from "../../db/prepared";
-import { payments, services } from "../../db/schema";
+import type { Db } from "./client";
+import { prepared } from "./prepared";
+import { payments, services } from "./schema";
 
 export type PaymentRow = typeof payments.$inferSelect;
 

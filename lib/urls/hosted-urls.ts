@@ -1,4 +1,5 @@
 import { getConfig } from "../config";
+import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 
 // Every hosted URL shape (pages, their forms, the QR page's API links, the sandbox wallet app and
@@ -78,8 +79,22 @@ export function cardPagePath({ locale, paymentId, token }: CardLinkOptions): str
  * Where the buyer lands after the provider (directly, or from its 3DS page, which appends
  * `payment_intent`): the step that settles the payment and moves on to the return page.
  */
-export function cardCompletePath({ locale, paymentId, token }: CardLinkOptions): string {
-  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}/complete?${new URLSearchParams({ token }).toString()}`;
+export function cardCompletePath({ locale, paymentId, token, paymentIntentId }: CardLinkOptions & { paymentIntentId?: string }): string {
+  const query = new URLSearchParams({ token });
+  if (paymentIntentId) query.set("payment_intent", paymentIntentId);
+  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}/complete?${query.toString()}`;
+}
+
+/** The provider's return_url: it sends the buyer back to the gateway's public address only. */
+export function cardCompleteUrl(options: CardLinkOptions): string {
+  return absoluteUrl(cardCompletePath(options));
+}
+
+/** The provider's return_url as it sends the buyer on: with the intent it answered (`payment_intent`). */
+export function providerReturnWithIntent(returnUrl: string, paymentIntentId: string): string {
+  const next = new URL(returnUrl);
+  next.searchParams.set("payment_intent", paymentIntentId);
+  return next.toString();
 }
 
 export interface QrLinkOptions {
@@ -114,10 +129,19 @@ export function walletAppUrl(options: QrLinkOptions): string {
 }
 
 /** The sandbox 3DS page's address, with a notice when an answer was refused. */
-export function challengePagePath(options: { locale: Locale; intentId: string; clientSecret: string; refused?: boolean }): string {
+export function challengePagePath(options: { locale: Locale | null; intentId: string; clientSecret: string; refused?: boolean }): string {
   const query = new URLSearchParams({ client_secret: options.clientSecret });
   if (options.refused) query.set("notice", "refused");
-  return `/${options.locale}/card-provider-sandbox/challenge/${encodeURIComponent(options.intentId)}?${query.toString()}`;
+  return `${localePrefix(options.locale)}/card-provider-sandbox/challenge/${encodeURIComponent(options.intentId)}?${query.toString()}`;
+}
+
+/**
+ * The sandbox provider's next_action link to its 3DS page (absolute): in the language the intent
+ * was created with (the card page's), else without a locale so the page follows the browser's.
+ */
+export function challengePageUrl(options: { locale: string | null; intentId: string; clientSecret: string }): string {
+  const locale = options.locale && isLocale(options.locale) ? options.locale : null;
+  return absoluteUrl(challengePagePath({ locale, intentId: options.intentId, clientSecret: options.clientSecret }));
 }
 
 export function challengeFormPath(options: { locale: Locale; intentId: string }): string {

@@ -1,10 +1,10 @@
-import { isValidPageToken, pageTokenFor } from "../../auth/client-secret";
-import { walletAppUrl } from "../../hosted/hosted-paths";
+import { isValidPageToken, pageTokenFor } from "../auth/client-secret";
+import { walletAppUrl } from "../urls/hosted-urls";
 
 /** The page-token kind of the sandbox wallet app: a hosted page token does not open it, nor the reverse. */
 export const WALLET_APP_PAGE = "wallet-app";
 
-/** The sandbox wallet app's link for a payment, which the QR code encodes (the shape: lib/hosted/hosted-paths). */
+/** The sandbox wallet app's link for a payment, which the QR code encodes (the shape: lib/urls/hosted-urls). */
 export function sandboxWalletAppUrl(gatewayKey: Buffer, paymentId: string): string {
   return walletAppUrl({ paymentId, token: pageTokenFor(gatewayKey, WALLET_APP_PAGE, paymentId) });
 }

@@ -1,0 +1,99 @@
+import type { Db } from "../../db/client";
+import type { Locale } from "../../i18n/routing";
+import { getCardPage } from "../../payments/hosted/get-card-page";
+import { cardCompletePath, cardCompleteUrl } from "../../urls/hosted-urls";
+import { brandName } from "../../validation/card-number";
+import { cardPageMode } from "../card-page";
+import type { HostedPageQuery } from "../hosted-page-query";
+import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
+import { amountShown } from "./amount-shown";
+import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
+
+export interface CardShown {
+  id: string;
+  /** The brand's display name. */
+  brand: string;
+  last4: string;
+  /** Two digits each, for "Expires MM/YY"; null when the provider did not say. */
+  expiry: { month: string; year: string } | null;
+  /** The provider's token the page confirms a saved card with; never the number. */
+  paymentMethodId: string;
+}
+
+/** Everything the card page renders, decided here; the page only lays it out. */
+export type CardPageView =
+  | PageElsewhere
+  | {
+      kind: "render";
+      mode: "enter_card" | "verify" | "expired";
+      merchantName: string;
+      amount: number;
+      currency: string;
+      /** Where "expired" sends the buyer back to the shop (null: nowhere trusted). */
+      expiredTarget: string | null;
+      /** Before paying (and without script), the buyer may still go back to the shop. */
+      shopLink: string | null;
+      /** "verify": the provider's 3DS page the buyer goes back to. */
+      verifyUrl: string | null;
+      /** "enter_card": what the provider's script confirms with, and where it sends the buyer after. */
+      form: {
+        confirmation: { stripeJsUrl: string; publishableKey: string; clientSecret: string };
+        completeUrl: string;
+        savedCards: CardShown[];
+        checkedCardId: string | null;
+      } | null;
+    };
+
+/** GET /{locale}/pay/card/{paymentId}: the payment as its token shows it, as the page shows it. */
+export async function getCardPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<CardPageView> {
+  const { locale, paymentId, query } = options;
+  if (!query.token) return { kind: "not_found" };
+  const data = await getCardPage(db, { paymentId, token: query.token });
+  if (!data) return { kind: "not_found" };
+  const { payment, confirmation } = data;
+  const link = { locale, paymentId, token: query.token, returnUrl: query.returnUrl };
+
+  const mode = cardPageMode({
+    state: payment.state,
+    expired: payment.expired,
+    paymentMethodCode: payment.paymentMethodCode,
+    hasConfirmation: confirmation !== null,
+    nextActionUrl: confirmation?.nextActionUrl ?? null,
+    answeredProviderIntentId: data.answeredProviderIntentId,
+  });
+  switch (mode) {
+    case "unavailable":
+    case "finished":
+      return pageElsewhere(mode, link);
+    case "complete":
+      return { kind: "redirect", location: cardCompletePath({ ...link, paymentIntentId: data.answeredProviderIntentId! }) };
+    case "expired":
+    case "verify":
+    case "enter_card":
+      break;
+  }
+  const returnPolicy = { paymentId, redirectUrl: payment.redirectUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins };
+  return {
+    kind: "render",
+    mode,
+    ...amountShown(payment),
+    expiredTarget: mode === "expired" ? expiredReturnTarget(returnPolicy) : null,
+    shopLink: mode === "enter_card" ? resolveReturnTarget({ ...returnPolicy, statusCode: payment.statusCode }) : null,
+    verifyUrl: mode === "verify" ? confirmation!.nextActionUrl! : null,
+    form:
+      mode === "enter_card"
+        ? {
+            confirmation: { stripeJsUrl: confirmation!.stripeJsUrl, publishableKey: confirmation!.publishableKey, clientSecret: confirmation!.clientSecret },
+            completeUrl: cardCompleteUrl(link),
+            savedCards: data.savedCards.map(({ id, brand, last4, expMonth, expYear, paymentMethodId }) => ({
+              id,
+              brand: brandName(brand),
+              last4,
+              expiry: expMonth && expYear ? { month: String(expMonth).padStart(2, "0"), year: String(expYear).slice(-2) } : null,
+              paymentMethodId,
+            })),
+            checkedCardId: data.checkedCardId,
+          }
+        : null,
+  };
+}
