@@ -7,6 +7,9 @@ const nextConfig = {
   // Native/wasm database drivers load their own files at run time: keep them out of the bundle.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino"],
   poweredByHeader: false,
+  // scripts/serve.mjs (npm start) compresses, after moving the page's scripts past the first
+  // paint (scripts/defer-page-scripts.mjs); it needs the HTML as Next.js writes it.
+  compress: false,
   // `npm test` type-checks with tsc; a first `npm start` should not pay for it twice.
   typescript: { ignoreBuildErrors: true },
   typedRoutes: false,

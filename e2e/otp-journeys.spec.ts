@@ -1,5 +1,5 @@
 import { SANDBOX_OTP } from "./support/env";
-import { expect, freezeTime, otpPage, submitCode, test } from "./support/fixtures";
+import { expect, freezeTime, hydrated, otpPage, submitCode, test } from "./support/fixtures";
 import { advanceClock, checkPayment, merchant, merchantSite, startWalletPayment, withReturnUrl } from "./support/gateway";
 
 test.describe("OTP page journeys (contract 8 and 10)", () => {
@@ -130,6 +130,7 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
     await expect(page).toHaveURL(/\/en\/pay\/return\//);
     await expect(page.getByRole("heading", { level: 1, name: "Payment failed" })).toBeVisible();
     await expect(otpPage(page).code).toHaveCount(0);
+    await hydrated(page);
     await page.clock.runFor(3_000);
     await page.waitForURL(`${merchantSite()}/late?paymentId=${paymentId}&statusCode=3`);
   });

@@ -2,7 +2,7 @@ import type { APIResponse, Page, Request } from "@playwright/test";
 import { REDIRECT_TRICKS } from "../tests/support/security/redirect-tricks";
 import { CARDS, cardPage, enterCard, startCardPayment } from "./support/cards";
 import { BASE_URL, SANDBOX_OTP } from "./support/env";
-import { expect, freezeTime, submitCode, test } from "./support/fixtures";
+import { expect, freezeTime, hydrated, submitCode, test } from "./support/fixtures";
 import { checkPayment, merchant, merchantSite, startWalletPayment, withReturnUrl } from "./support/gateway";
 import { openWalletApp, qrPage, startQrPayment, walletApp } from "./support/qr";
 
@@ -63,6 +63,7 @@ test.describe("no open redirect from the hosted return page (contract 8)", () =>
 
     // And a browser following the page's own move lands on the allowed origin for a hostile one.
     await page.goto(withReturnUrl(returnPage, "//evil.example/steal"));
+    await hydrated(page);
     await page.clock.runFor(5_000);
     await page.waitForURL((url) => url.origin === site, { timeout: 6_000 });
   });

@@ -14,7 +14,11 @@ import cluster from "node:cluster";
 import { spawnSync } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { deferPageScripts } from "./defer-page-scripts.mjs";
+
+const require = createRequire(import.meta.url);
 
 const SHUTDOWN_TIMEOUT_MS = Number(process.env.GATEWAY_SHUTDOWN_TIMEOUT_MS || 25_000);
 const log = (message) => console.log(`[gateway ${cluster.isPrimary ? "primary" : `server ${process.pid}`}] ${message}`);
@@ -114,6 +118,10 @@ async function server() {
   const app = next({ dev: false, dir: process.cwd(), hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // Next.js's own compression (the same middleware, next.config.mjs turns Next's off) applied
+  // here, so the page's scripts can be deferred past the first paint on the plain text first.
+  const compress = require("next/dist/compiled/compression")();
+  const { releaseCompressionStream } = require("next/dist/server/lib/release-compression-stream");
 
   let draining = false;
   let inFlight = 0;
@@ -122,6 +130,12 @@ async function server() {
     response.once("close", () => (inFlight -= 1));
     // While stopping: answer, then have the client reconnect (to another server).
     if (draining) response.setHeader("connection", "close");
+    compress(request, response, () => {});
+    // On a client disconnect the middleware never ends its zlib stream (as in Next.js's server).
+    response.once("close", () => {
+      if (!response.writableFinished) releaseCompressionStream(response);
+    });
+    deferPageScripts(response);
     handle(request, response);
   });
   httpServer.keepAliveTimeout = 5_000;

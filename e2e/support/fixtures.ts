@@ -36,6 +36,15 @@ export async function submitCode(page: Page, code: string) {
   await confirm.click();
 }
 
+/**
+ * Waits until React has hydrated the page. Its scripts start once the page is painted
+ * (scripts/defer-page-scripts.mjs), which is often after the load event `goto` waits for: a test
+ * that runs the page's timers on a frozen clock must not run them before they are set.
+ */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith("__reactFiber")));
+}
+
 /** Stops the page's timers (countdowns, the return page's move) until the test runs them. */
 export async function freezeTime(page: Page) {
   await page.clock.install();

@@ -17,6 +17,26 @@ function localePrefix(locale: Locale | null): string {
   return locale ? `/${locale}` : "";
 }
 
+/** Every hosted page, by what it is. */
+export type HostedPage = "otp" | "card" | "qr" | "return" | "wallet-app" | "challenge";
+
+const PAGE_PREFIXES: Record<HostedPage, string> = {
+  otp: "/pay/otp",
+  card: "/pay/card",
+  qr: "/pay/qr",
+  return: "/pay/return",
+  "wallet-app": "/sandbox/wallet",
+  challenge: "/card-provider-sandbox/challenge",
+};
+
+/**
+ * A hosted page's path without its locale segment (the language switcher puts each language
+ * in front, and every other shape here builds on it).
+ */
+export function pagePathWithoutLocale(page: HostedPage, id: string): string {
+  return `${PAGE_PREFIXES[page]}/${encodeURIComponent(id)}`;
+}
+
 export interface HostedLinkOptions {
   locale: Locale;
   paymentId: string;
@@ -37,20 +57,20 @@ export const OTP_NOTICES = ["wrong_code", "code_format", "code_expired", "sent",
 export type OtpNotice = (typeof OTP_NOTICES)[number];
 
 export function otpPagePath(options: HostedLinkOptions & { notice?: OtpNotice }): string {
-  return withQuery(`/${options.locale}/pay/otp/${encodeURIComponent(options.paymentId)}`, options, options.notice);
+  return withQuery(`/${options.locale}${pagePathWithoutLocale("otp", options.paymentId)}`, options, options.notice);
 }
 
 /** Where the OTP page's forms post: `confirm` checks a code, `resend` asks for a new one. */
 export function otpFormPath(options: { locale: Locale; paymentId: string }, form: "confirm" | "resend"): string {
-  return `/${options.locale}/pay/otp/${encodeURIComponent(options.paymentId)}/${form}`;
+  return `/${options.locale}${pagePathWithoutLocale("otp", options.paymentId)}/${form}`;
 }
 
 export function qrPagePath(options: HostedLinkOptions): string {
-  return withQuery(`/${options.locale}/pay/qr/${encodeURIComponent(options.paymentId)}`, options);
+  return withQuery(`/${options.locale}${pagePathWithoutLocale("qr", options.paymentId)}`, options);
 }
 
 export function returnPagePath(options: HostedLinkOptions): string {
-  return withQuery(`/${options.locale}/pay/return/${encodeURIComponent(options.paymentId)}`, options);
+  return withQuery(`/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}`, options);
 }
 
 /** The hosted pages a merchant sends its buyer to (payUrl, metadata.qrPageUrl). */
@@ -61,7 +81,7 @@ export type HostedPayPage = "otp" | "card" | "qr";
  * when the merchant sent x-locale, so otherwise the page follows the buyer's browser.
  */
 export function hostedPayUrl(options: { page: HostedPayPage; locale: Locale | null; paymentId: string; token: string }): string {
-  const path = `${localePrefix(options.locale)}/pay/${options.page}/${encodeURIComponent(options.paymentId)}`;
+  const path = `${localePrefix(options.locale)}${pagePathWithoutLocale(options.page, options.paymentId)}`;
   return absoluteUrl(withQuery(path, { token: options.token }));
 }
 
@@ -72,7 +92,7 @@ export interface CardLinkOptions {
 }
 
 export function cardPagePath({ locale, paymentId, token }: CardLinkOptions): string {
-  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}?${new URLSearchParams({ token }).toString()}`;
+  return `/${locale}${pagePathWithoutLocale("card", paymentId)}?${new URLSearchParams({ token }).toString()}`;
 }
 
 /**
@@ -82,7 +102,7 @@ export function cardPagePath({ locale, paymentId, token }: CardLinkOptions): str
 export function cardCompletePath({ locale, paymentId, token, paymentIntentId }: CardLinkOptions & { paymentIntentId?: string }): string {
   const query = new URLSearchParams({ token });
   if (paymentIntentId) query.set("payment_intent", paymentIntentId);
-  return `/${locale}/pay/card/${encodeURIComponent(paymentId)}/complete?${query.toString()}`;
+  return `/${locale}${pagePathWithoutLocale("card", paymentId)}/complete?${query.toString()}`;
 }
 
 /** The provider's return_url: it sends the buyer back to the gateway's public address only. */
@@ -117,7 +137,7 @@ export function qrImageUrl(options: QrLinkOptions): string {
 }
 
 export function walletAppPath({ locale, paymentId, token }: QrLinkOptions & { locale: Locale | null }): string {
-  return `${localePrefix(locale)}/sandbox/wallet/${encodeURIComponent(paymentId)}?${new URLSearchParams({ token }).toString()}`;
+  return `${localePrefix(locale)}${pagePathWithoutLocale("wallet-app", paymentId)}?${new URLSearchParams({ token }).toString()}`;
 }
 
 /**
@@ -132,7 +152,7 @@ export function walletAppUrl(options: QrLinkOptions): string {
 export function challengePagePath(options: { locale: Locale | null; intentId: string; clientSecret: string; refused?: boolean }): string {
   const query = new URLSearchParams({ client_secret: options.clientSecret });
   if (options.refused) query.set("notice", "refused");
-  return `${localePrefix(options.locale)}/card-provider-sandbox/challenge/${encodeURIComponent(options.intentId)}?${query.toString()}`;
+  return `${localePrefix(options.locale)}${pagePathWithoutLocale("challenge", options.intentId)}?${query.toString()}`;
 }
 
 /**
@@ -145,9 +165,9 @@ export function challengePageUrl(options: { locale: string | null; intentId: str
 }
 
 export function challengeFormPath(options: { locale: Locale; intentId: string }): string {
-  return `/${options.locale}/card-provider-sandbox/challenge/${encodeURIComponent(options.intentId)}/answer`;
+  return `/${options.locale}${pagePathWithoutLocale("challenge", options.intentId)}/answer`;
 }
 
 export function walletAppFormPath(options: { locale: Locale; paymentId: string }): string {
-  return `/${options.locale}/sandbox/wallet/${encodeURIComponent(options.paymentId)}/answer`;
+  return `/${options.locale}${pagePathWithoutLocale("wallet-app", options.paymentId)}/answer`;
 }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
 import { getConfig } from "@/lib/config";
-import { cardCompletePath, cardCompleteUrl, challengePageUrl, otpPagePath, providerReturnWithIntent, returnPagePath } from "@/lib/urls/hosted-urls";
+import {
+  cardCompletePath,
+  cardCompleteUrl,
+  challengePageUrl,
+  otpPagePath,
+  pagePathWithoutLocale,
+  providerReturnWithIntent,
+  returnPagePath,
+} from "@/lib/urls/hosted-urls";
 import { hostedLinkForm, normalizeOtpCode, otpCode } from "@/lib/hosted/otp-form.schema";
 import { unlocalizedPageUrl } from "@/lib/hosted/page-url";
 
@@ -15,6 +23,13 @@ describe("hosted page links", () => {
     expect(url.pathname).toBe(`/fr/pay/return/${paymentId}`);
     expect(url.searchParams.get("token")).toBe("t0k");
     expect(url.searchParams.get("returnUrl")).toBe(returnUrl);
+  });
+
+  it("gives the language switcher each page's path without its locale, the same path the page itself has after it", () => {
+    expect(pagePathWithoutLocale("otp", paymentId)).toBe(`/pay/otp/${paymentId}`);
+    expect(pagePathWithoutLocale("wallet-app", paymentId)).toBe(`/sandbox/wallet/${paymentId}`);
+    expect(pagePathWithoutLocale("challenge", "pi_1")).toBe("/card-provider-sandbox/challenge/pi_1");
+    expect(otpPagePath({ locale: "fr", paymentId, token: "t" }).startsWith(`/fr${pagePathWithoutLocale("otp", paymentId)}?`)).toBe(true);
   });
 
   it("leaves returnUrl out when the merchant gave none", () => {

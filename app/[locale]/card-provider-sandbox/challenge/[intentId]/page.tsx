@@ -9,6 +9,7 @@ import { isLocale } from "@/lib/i18n/locales";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { AnswerForms } from "@/components/answer-forms";
 import { StatusBanner } from "@/components/status-banner";
+import { pagePathWithoutLocale } from "@/lib/urls/hosted-urls";
 
 interface ChallengePageProps {
   params: Promise<{ locale: string; intentId: string }>;
@@ -37,7 +38,7 @@ export default async function ChallengePage({ params, searchParams }: ChallengeP
   const tc = await getTranslations({ locale, namespace: "common" });
   const amount = formatAmount({ amount: view.amount, currency: view.currency, locale });
   return (
-    <CardShell locale={locale} path={`/card-provider-sandbox/challenge/${intentId}`} search={query.search}>
+    <CardShell locale={locale} path={pagePathWithoutLocale("challenge", intentId)} search={query.search}>
       <div className="flex flex-col gap-2">
         <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{t("provider")}</p>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{t("title")}</h1>

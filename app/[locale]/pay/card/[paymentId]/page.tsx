@@ -11,6 +11,7 @@ import { formatAmount } from "@/lib/i18n/format-amount";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { CardForm } from "./card-form";
 import { cardFormText } from "./card-form-text";
+import { pagePathWithoutLocale } from "@/lib/urls/hosted-urls";
 
 export const generateMetadata = titleFromMessages("card");
 
@@ -27,7 +28,7 @@ export default async function CardPage(props: HostedPageProps) {
   const tReturn = await getTranslations({ locale, namespace: "return" });
 
   return (
-    <CardShell locale={locale} path={`/pay/card/${paymentId}`} search={query.search}>
+    <CardShell locale={locale} path={pagePathWithoutLocale("card", paymentId)} search={query.search}>
       <div className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{mode === "expired" ? tOtp("expiredTitle") : t("title")}</h1>
         {mode === "enter_card" ? <p className="text-slate-700">{t("intro")}</p> : null}

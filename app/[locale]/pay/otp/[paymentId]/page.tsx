@@ -9,6 +9,7 @@ import { titleFromMessages } from "@/lib/i18n/page-title";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
 import { getOtpPageView } from "@/lib/hosted/views/otp-page-view";
 import { OtpForm } from "./otp-form";
+import { pagePathWithoutLocale } from "@/lib/urls/hosted-urls";
 
 export const generateMetadata = titleFromMessages("otp");
 
@@ -21,7 +22,7 @@ export default async function OtpPage(props: HostedPageProps) {
 
   const t = await getTranslations({ locale, namespace: "otp" });
   return (
-    <CardShell locale={locale} path={`/pay/otp/${paymentId}`} search={query.search}>
+    <CardShell locale={locale} path={pagePathWithoutLocale("otp", paymentId)} search={query.search}>
       <div className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{view.mode === "expired" ? t("expiredTitle") : t("title")}</h1>
         {view.mode === "enter_code" ? <p className="text-slate-700">{t("intro")}</p> : null}

@@ -10,6 +10,7 @@ import { titleFromMessages } from "@/lib/i18n/page-title";
 import { getQrPageView } from "@/lib/hosted/views/qr-page-view";
 import { POLL_MAX_DELAY_MS } from "@/lib/hosted/hosted-timing";
 import { QrStatus } from "./qr-status";
+import { pagePathWithoutLocale } from "@/lib/urls/hosted-urls";
 
 export const generateMetadata = titleFromMessages("qr");
 
@@ -29,7 +30,7 @@ export default async function QrPage(props: HostedPageProps) {
   const tOtp = await getTranslations({ locale, namespace: "otp" });
 
   return (
-    <CardShell locale={locale} path={`/pay/qr/${paymentId}`} search={query.search}>
+    <CardShell locale={locale} path={pagePathWithoutLocale("qr", paymentId)} search={query.search}>
       <div className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{mode === "expired" ? tOtp("expiredTitle") : t("title")}</h1>
         {mode === "show_code" ? <p className="text-slate-700">{t("intro")}</p> : null}

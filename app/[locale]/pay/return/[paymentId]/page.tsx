@@ -11,6 +11,7 @@ import type { ReturnOutcome } from "@/lib/hosted/hosted-outcome";
 import { REDIRECT_DELAY_MS } from "@/lib/hosted/hosted-timing";
 import { getReturnPageView } from "@/lib/hosted/views/return-page-view";
 import { ReturnRedirect } from "./return-redirect";
+import { pagePathWithoutLocale } from "@/lib/urls/hosted-urls";
 
 export const generateMetadata = titleFromMessages("return");
 
@@ -40,7 +41,7 @@ export default async function ReturnPage(props: HostedPageProps) {
   const { next, ignoredReturnUrl: ignored } = view;
 
   return (
-    <CardShell locale={locale} path={`/pay/return/${paymentId}`} search={query.search}>
+    <CardShell locale={locale} path={pagePathWithoutLocale("return", paymentId)} search={query.search}>
       <div className="flex flex-col items-center gap-3 text-center">
         <span className={`inline-flex size-14 items-center justify-center rounded-full ${tone}`}>
           <Icon className="size-8" />

@@ -9,6 +9,7 @@ import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-p
 import { getWalletAppPageView } from "@/lib/hosted/views/wallet-app-page-view";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import { titleFromMessages } from "@/lib/i18n/page-title";
+import { pagePathWithoutLocale } from "@/lib/urls/hosted-urls";
 
 export const generateMetadata = titleFromMessages("wallet");
 
@@ -26,7 +27,7 @@ export default async function WalletAppPage(props: HostedPageProps) {
   const { answered, form } = view;
 
   return (
-    <CardShell locale={locale} path={`/sandbox/wallet/${paymentId}`} search={query.search}>
+    <CardShell locale={locale} path={pagePathWithoutLocale("wallet-app", paymentId)} search={query.search}>
       <div className="flex flex-col gap-2">
         <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{t("appName")}</p>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{answered ? t(answered.title) : t("title")}</h1>

@@ -1,0 +1,139 @@
+// The first paint of a page must not wait for its JavaScript. Next.js (App Router) writes its
+// chunks as `<script src async>` in the <head> (vercel/next.js#66958, no option to change it):
+// an async script runs as soon as it arrives, and from a nearby server it arrives while the
+// browser is still laying out the page, so the page's ~150 KB of framework code is evaluated
+// before the first paint. On a phone that is most of the largest paint's delay (Lighthouse's
+// LCP breakdown: render delay), although every hosted page is complete, and usable, as HTML.
+//
+// This rewrites each such tag in an HTML response into an inline call (with the tag's CSP
+// nonce) that hands the chunk's address to a tiny loader, defined with the first one. The
+// loader adds the same `<script src async>` tags once the parsed page's largest content has
+// been painted (the largest-contentful-paint entry, or the load event, and the page's
+// fetchpriority=high image if in view; where the browser has no such entry, once parsed), at
+// the buyer's first touch or key, or after 3 s at the latest. Started before the load event,
+// the scripts still hold it back as they did in the head, so `load` still means hydrated. The scripts it adds are allowed by the policy's
+// 'strict-dynamic'; nothing else in the page changes, and the low-priority preload Next.js
+// puts in the head still fetches the entry chunk early.
+//
+// Plain JavaScript: scripts/serve.mjs (npm start's entry) imports it; tests/unit covers it.
+
+const SCRIPT_TAG = /<script\b([^>]*)><\/script>/g;
+const LOADER_GLOBAL = "__gwScript";
+
+/**
+ * The loader: queues chunk addresses until the largest paint (and the load event, so every
+ * image has arrived) is behind us, then adds them as async scripts, in order.
+ */
+const LOADER =
+  `(()=>{let q=[],go=0,lcp=null;const d=document,w=self,P=w.PerformanceObserver;` +
+  `const add=s=>{const e=d.createElement("script");e.src=s;e.async=!0;d.head.appendChild(e)};` +
+  `const start=()=>{if(go)return;go=1;q.forEach(add);q=[]};` +
+  `w.${LOADER_GLOBAL}=s=>go?add(s):q.push(s);` +
+  `const lcpApi=!!(P&&P.supportedEntryTypes&&P.supportedEntryTypes.includes("largest-contentful-paint"));` +
+  // The page's main image (fetchpriority=high), when in view and still to arrive or be painted.
+  `const imageWaits=()=>{const i=d.querySelector('img[fetchpriority="high"]');if(!i)return!1;` +
+  `const r=i.getBoundingClientRect(),v=Math.max(0,Math.min(r.bottom,innerHeight)-Math.max(r.top,0))*Math.max(0,Math.min(r.right,innerWidth)-Math.max(r.left,0));` +
+  `if(!v)return!1;if(!i.complete)return!0;if(!i.naturalWidth)return!1;return!lcp||(lcp.element!==i&&lcp.size<v)};` +
+  // The first largest paint after the parser has finished tells the page is painted, unless its
+  // main image is still to come. Not the load event: it often comes before the paint. When the
+  // page painted while still arriving and nothing larger came after, two frames after the parse
+  // (IntersectionObserver's first report, which a test's fake clock does not hold) will do.
+  `const parsed=()=>{const n=performance.getEntriesByType&&performance.getEntriesByType("navigation")[0];return n?n.domInteractive:0};` +
+  `let frames=0;const frame=()=>{const o=new IntersectionObserver(()=>{o.disconnect();frames++;ready();if(frames<2)frame()});o.observe(d.documentElement)};` +
+  `const ready=()=>{if(go||d.readyState==="loading")return;if(!lcpApi||d.visibilityState!=="visible")return start();` +
+  `if(!imageWaits()&&lcp&&(lcp.startTime>=parsed()||frames>=2))start()};` +
+  `if(lcpApi)new P(l=>{const e=l.getEntries();lcp=e[e.length-1];ready()}).observe({type:"largest-contentful-paint",buffered:!0});` +
+  // Events, not timers, drive it (a test's fake clock must not hold the page's script back);
+  // the buyer's first touch or key starts it at once, and a timer is the last resort.
+  `d.addEventListener("DOMContentLoaded",()=>{ready();frame()});w.addEventListener("load",ready);d.addEventListener("visibilitychange",ready);` +
+  `for(const t of["pointerdown","keydown","touchstart"])w.addEventListener(t,start,{capture:!0,passive:!0});` +
+  `setTimeout(start,3e3)})();`;
+
+const attribute = (attributes, name) => {
+  const match = new RegExp(`\\b${name}="([^"]*)"`).exec(attributes);
+  return match ? match[1].replaceAll("&amp;", "&") : undefined;
+};
+
+/**
+ * A streaming rewriter for one HTML response: `push` each chunk, then `flush`. Tags split
+ * across chunks are held back until complete.
+ */
+export function createScriptDeferrer() {
+  const decoder = new TextDecoder();
+  let carry = "";
+  let loaderWritten = false;
+
+  const rewrite = (html) =>
+    html.replace(SCRIPT_TAG, (tag, attributes) => {
+      const src = attribute(attributes, "src");
+      if (!src || !src.startsWith("/_next/static/") || !/\basync\b/.test(attributes) || /\bnomodule\b/.test(attributes)) return tag;
+      const nonce = attribute(attributes, "nonce");
+      const code = `${loaderWritten ? "" : LOADER}self.${LOADER_GLOBAL}(${JSON.stringify(src).replaceAll("<", "\\u003c")})`;
+      loaderWritten = true;
+      return `<script${nonce === undefined ? "" : ` nonce="${nonce}"`}>${code}</script>`;
+    });
+
+  return {
+    /** @param {Buffer | Uint8Array} chunk */
+    push(chunk) {
+      const text = carry + decoder.decode(chunk, { stream: true });
+      // Hold back an unfinished script element, or an unfinished tag at the very end.
+      let cut = text.length;
+      const lastScript = text.lastIndexOf("<script");
+      if (lastScript >= 0 && text.indexOf("</script>", lastScript) < 0) cut = lastScript;
+      const lastOpen = text.lastIndexOf("<", cut - 1);
+      if (lastOpen >= 0 && text.indexOf(">", lastOpen) < 0) cut = Math.min(cut, lastOpen);
+      carry = text.slice(cut);
+      return rewrite(text.slice(0, cut));
+    },
+    flush() {
+      const rest = carry + decoder.decode();
+      carry = "";
+      return rewrite(rest);
+    },
+  };
+}
+
+/**
+ * Patches a Node response so an HTML body goes through the rewriter. Call it after any
+ * compression middleware has patched the response (the rewriter must see plain text).
+ * @param {import("node:http").ServerResponse} response
+ */
+export function deferPageScripts(response) {
+  const { write, end, writeHead } = response;
+  /** @type {ReturnType<typeof createScriptDeferrer> | null | undefined} */
+  let deferrer;
+  const decide = (headers) => {
+    if (deferrer === undefined) {
+      const given = headers && typeof headers === "object" && !Array.isArray(headers)
+        ? Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1]
+        : undefined;
+      const type = String(given ?? response.getHeader("content-type") ?? "");
+      deferrer = type.startsWith("text/html") ? createScriptDeferrer() : null;
+      // The body changes length: it is sent chunked (or compressed) instead.
+      if (deferrer && !response.headersSent) response.removeHeader("content-length");
+    }
+    return deferrer;
+  };
+  response.writeHead = function (...args) {
+    const headers = args.find((arg) => arg && typeof arg === "object" && !Array.isArray(arg));
+    if (decide(headers) && headers) for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-length") delete headers[name];
+    return writeHead.apply(this, args);
+  };
+  response.write = function (chunk, encoding, callback) {
+    const rewriter = decide();
+    if (!rewriter || chunk == null) return write.apply(this, arguments);
+    if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
+    const out = rewriter.push(typeof chunk === "string" ? Buffer.from(chunk, encoding) : chunk);
+    return write.call(this, out, "utf8", callback);
+  };
+  response.end = function (chunk, encoding, callback) {
+    const rewriter = decide();
+    if (!rewriter) return end.apply(this, arguments);
+    if (typeof chunk === "function") [callback, chunk, encoding] = [chunk, undefined, undefined];
+    else if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
+    let out = chunk == null ? "" : rewriter.push(typeof chunk === "string" ? Buffer.from(chunk, encoding) : chunk);
+    out += rewriter.flush();
+    return end.call(this, out, "utf8", callback);
+  };
+}
