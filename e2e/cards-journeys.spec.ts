@@ -45,6 +45,8 @@ for (const locale of ["en", "ar"] as const) {
       const form = cardPage(page, locale);
       // No saved card yet: the new card's fields are there at once, no radio to pick.
       await expect(form.newCard).toHaveCount(0);
+      // Pay turns enabled once the provider's script has loaded: the page as the buyer uses it.
+      await expect(form.pay).toBeEnabled();
       await expectNoSeriousViolations(page, `card-new-${locale}`);
       await enterCard(page, locale, CARDS.visa, { save: true });
       await expect(form.number).toHaveValue(CARDS.visa);

@@ -9,6 +9,10 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 
 /** Fails on any serious or critical WCAG 2.2 A/AA or best-practice violation, naming each. */
 export async function expectNoSeriousViolations(page: Page, name: string) {
+  // Judge the page as it settles: its script may start after the first paint
+  // (scripts/defer-page-scripts.mjs) and enable a control then, whose colour fades in
+  // (transition-colors); axe must not measure a contrast halfway through that fade.
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"));
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();
