@@ -127,15 +127,16 @@ async function server() {
   let inFlight = 0;
   const httpServer = http.createServer((request, response) => {
     inFlight += 1;
-    response.once("close", () => (inFlight -= 1));
+    response.once("close", () => {
+      inFlight -= 1;
+      // On a client disconnect the middleware never ends its zlib stream (as in Next.js's server).
+      if (!response.writableFinished) releaseCompressionStream(response);
+    });
     // While stopping: answer, then have the client reconnect (to another server).
     if (draining) response.setHeader("connection", "close");
     compress(request, response, () => {});
-    // On a client disconnect the middleware never ends its zlib stream (as in Next.js's server).
-    response.once("close", () => {
-      if (!response.writableFinished) releaseCompressionStream(response);
-    });
-    deferPageScripts(response);
+    // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
+    if (!request.url?.startsWith("/api/")) deferPageScripts(response);
     handle(request, response);
   });
   httpServer.keepAliveTimeout = 5_000;
