@@ -60,7 +60,7 @@ export default async function ReturnPage(props: HostedPageProps) {
         <ButtonLink href={next.href}>{t(next.label)}</ButtonLink>
       ) : next.kind === "leave" ? (
         <>
-          {/* Without script the browser moves on by itself; with it, ReturnRedirect does (and can stay). */}
+          {/* Without script the browser moves on by itself; with it, the return-redirect island does (and can stay). */}
           {next.staying ? null : (
             <noscript>
               <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=${next.target}`} />
