@@ -44,6 +44,16 @@ test.describe("hosted pages ship no Next.js runtime, and their islands work", ()
     await page.waitForURL(`${merchantSite()}/islands/otp?paymentId=${paymentId}&statusCode=2`, { timeout: 6_000 });
   });
 
+  test("a page whose case needs no island ships no runtime either: the return page that stays", async ({ page }) => {
+    const { payUrl } = await startWalletPayment(merchant("noRedirect"));
+    await page.goto(payUrl);
+    const scripts = scriptsOf(page);
+    await submitCode(page, SANDBOX_OTP);
+    await expect(page.getByText("You can close this page now.")).toBeVisible();
+    await expectNoClientRuntime(page, scripts, []);
+    expect(scripts).toEqual([]);
+  });
+
   test("QR page: the status poll sees the payment end and moves on; the wallet app page needs no script", async ({ page }) => {
     const scripts = scriptsOf(page);
     const shop = merchant("shared");
