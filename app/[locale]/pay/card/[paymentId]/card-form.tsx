@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { Button } from "@/components/button";
 import { StatusBanner } from "@/components/status-banner";
 import type { CardFormText } from "./card-form-text";
-import { loadStripeJs, type StripeCardElement, type StripeElementChange, type StripeJs } from "./stripe-js";
+import { loadStripeJs, type StripeCardElement, type StripeElementChange, type StripeJs } from "@/components/islands/stripe-js";
 
 export interface CardFormSavedCard {
   id: string;
