@@ -26,6 +26,7 @@ export default async function CardPage(props: HostedPageProps) {
   const t = await getTranslations({ locale, namespace: "card" });
   const tOtp = await getTranslations({ locale, namespace: "otp" });
   const tReturn = await getTranslations({ locale, namespace: "return" });
+  const text = form ? await cardFormText(locale, t("payAmount", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })) : null;
 
   return (
     <CardShell locale={locale} path={pagePathWithoutLocale("card", paymentId)} search={query.search}>
@@ -56,21 +57,21 @@ export default async function CardPage(props: HostedPageProps) {
           </div>
         </noscript>
         <CardForm
-          locale={locale}
-          confirmation={form!.confirmation}
-          completeUrl={form!.completeUrl}
-          savedCards={form!.savedCards.map(({ id, brand, last4, expiry, paymentMethodId }) => ({
+          savedCards={form!.savedCards.map(({ id, brand, last4, expiry }) => ({
             id,
             label: t("savedCard", { brand, last4 }),
             description: expiry ? t("savedCardExpiry", expiry) : undefined,
             badge: brand,
-            paymentMethodId,
           }))}
           checkedCardId={form!.checkedCardId}
-          text={await cardFormText(
+          text={text!.form}
+          island={{
             locale,
-            t("payAmount", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) }),
-          )}
+            confirmation: form!.confirmation,
+            completeUrl: form!.completeUrl,
+            savedCards: form!.savedCards.map(({ id, paymentMethodId }) => ({ id, paymentMethodId })),
+            text: text!.island,
+          }}
         />
         </>
       )}
