@@ -24,8 +24,20 @@ const EDGE_USERS = [
 // sandbox wallet (the QR code's content) all use).
 const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n)/|^lib/(clock|config|log|background-job)\\.ts$|^lib/urls/`;
 
+// What a browser island (components/islands, built by scripts/build-islands.mjs) may import:
+// its fellow islands' helpers and pure constant modules the server shares with it. Nothing else
+// is safe in the browser bundle (React, next-intl, server code, secrets).
+const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$"];
+
 module.exports = {
   forbidden: [
+    {
+      name: "islands-browser-only",
+      severity: "error",
+      comment: "An island is a few KB of vanilla browser code: it imports only components/islands and the pure constant modules listed in ISLAND_SAFE.",
+      from: { path: "^components/islands/" },
+      to: { pathNot: ISLAND_SAFE },
+    },
     {
       name: "no-circular",
       severity: "error",

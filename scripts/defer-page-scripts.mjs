@@ -15,9 +15,22 @@
 // 'strict-dynamic'; nothing else in the page changes, and the low-priority preload Next.js
 // puts in the head still fetches the entry chunk early.
 //
+// A page marked as shipping no client runtime (`<meta name="client-runtime" content="none">`,
+// rendered by components/island.tsx: its behaviour is a vanilla island, or it has none) loses
+// Next's runtime instead: its `/_next/static/` script tags, their `<link rel="preload"
+// as="script">`, the nomodule polyfills and the inline `self.__next_f` RSC payload (which only
+// that runtime reads). React's own inline scripts (`$RC`, `$RS`... that reveal streamed
+// Suspense boundaries) are not Next's runtime and stay. React hoists the marker into the
+// <head>, which it writes in one piece: the rewriter holds the page back until it has seen the
+// marker or the end of the head, and decides then.
+//
 // Plain JavaScript: scripts/serve.mjs (npm start's entry) imports it; tests/unit covers it.
 
 const SCRIPT_TAG = /<script\b([^>]*)><\/script>/g;
+/** Everything the runtime-free page drops: Next's script tags, their preloads, the inline RSC payload. */
+const RUNTIME_PART = /<script\b([^>]*)>([^]*?)<\/script>|<link\b([^>]*)\/?>/g;
+const NO_RUNTIME_MARKER = /<meta\b[^>]*\bname="client-runtime"[^>]*\bcontent="none"/;
+const RSC_PAYLOAD = /^\s*\(?self\.__next_f\b/;
 const LOADER_GLOBAL = "__gwScript";
 
 /**
@@ -54,24 +67,52 @@ const attribute = (attributes, name) => {
   return match ? match[1].replaceAll("&amp;", "&") : undefined;
 };
 
+const isNextChunk = (src) => src !== undefined && src.startsWith("/_next/static/");
+
+/** A runtime-free page: without the parts of Next's client runtime, everything else as it was. */
+const stripRuntime = (html) =>
+  html.replace(RUNTIME_PART, (tag, scriptAttributes, code, linkAttributes) => {
+    if (linkAttributes !== undefined) {
+      const preloadsScript = /\brel="preload"/.test(linkAttributes) && /\bas="script"/.test(linkAttributes);
+      return preloadsScript && isNextChunk(attribute(linkAttributes, "href")) ? "" : tag;
+    }
+    if (isNextChunk(attribute(scriptAttributes, "src"))) return "";
+    return RSC_PAYLOAD.test(code) ? "" : tag;
+  });
+
 /**
  * A streaming rewriter for one HTML response: `push` each chunk, then `flush`. Tags split
- * across chunks are held back until complete.
+ * across chunks are held back until complete, and the page until it is known whether it ships
+ * Next's runtime (deferred) or not (stripped).
  */
 export function createScriptDeferrer() {
   const decoder = new TextDecoder();
   let carry = "";
   let loaderWritten = false;
+  /** @type {"undecided" | "defer" | "strip"} */
+  let mode = "undecided";
+  let held = "";
 
-  const rewrite = (html) =>
+  const defer = (html) =>
     html.replace(SCRIPT_TAG, (tag, attributes) => {
       const src = attribute(attributes, "src");
-      if (!src || !src.startsWith("/_next/static/") || !/\basync\b/.test(attributes) || /\bnomodule\b/.test(attributes)) return tag;
+      if (!isNextChunk(src) || !/\basync\b/.test(attributes) || /\bnomodule\b/.test(attributes)) return tag;
       const nonce = attribute(attributes, "nonce");
       const code = `${loaderWritten ? "" : LOADER}self.${LOADER_GLOBAL}(${JSON.stringify(src).replaceAll("<", "\\u003c")})`;
       loaderWritten = true;
       return `<script${nonce === undefined ? "" : ` nonce="${nonce}"`}>${code}</script>`;
     });
+
+  const rewrite = (html, last) => {
+    if (mode === "undecided") {
+      held += html;
+      if (NO_RUNTIME_MARKER.test(held)) mode = "strip";
+      else if (held.includes("</head>") || last) mode = "defer";
+      else return "";
+      [html, held] = [held, ""];
+    }
+    return mode === "strip" ? stripRuntime(html) : defer(html);
+  };
 
   return {
     /** @param {Buffer | Uint8Array} chunk */
@@ -84,12 +125,12 @@ export function createScriptDeferrer() {
       const lastOpen = text.lastIndexOf("<", cut - 1);
       if (lastOpen >= 0 && text.indexOf(">", lastOpen) < 0) cut = Math.min(cut, lastOpen);
       carry = text.slice(cut);
-      return rewrite(text.slice(0, cut));
+      return rewrite(text.slice(0, cut), false);
     },
     flush() {
       const rest = carry + decoder.decode();
       carry = "";
-      return rewrite(rest);
+      return rewrite(rest, true);
     },
   };
 }

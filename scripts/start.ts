@@ -12,12 +12,18 @@ import { runCli } from "./lib/cli";
 
 const nextBin = "node_modules/next/dist/bin/next";
 
-const BUILD_INPUTS = ["app", "lib", "components", "messages", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs", "package-lock.json"];
+// components/ holds the islands' sources (components/islands) as well as the pages' parts.
+const BUILD_INPUTS = [
+  "app", "lib", "components", "messages", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs",
+  "package-lock.json", "scripts/build-islands.mjs",
+];
+/** Outputs of the islands' build (scripts/build-islands.mjs), which Next's build does not make. */
+const ISLANDS_MANIFEST = ".islands/manifest.json";
 
 /** A build older than any source file would serve stale code after a pull. */
 function needsBuild(): boolean {
   const stamp = ".next/BUILD_ID";
-  if (!existsSync(stamp)) return true;
+  if (!existsSync(stamp) || !existsSync(ISLANDS_MANIFEST)) return true;
   const builtAt = statSync(stamp).mtimeMs;
   const newerThanBuild = (entry: string): boolean => {
     if (!existsSync(entry)) return false;
@@ -32,8 +38,11 @@ async function main() {
   const config = getConfig();
   if (needsBuild() || process.argv.includes("--rebuild")) {
     console.log("Building the gateway (sources changed since the last build)...");
-    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
-    if (build.status !== 0) process.exit(build.status ?? 1);
+    // The same steps as `npm run build`: the islands first, then Next.js.
+    for (const step of [["scripts/build-islands.mjs"], [nextBin, "build"]]) {
+      const build = spawnSync(process.execPath, step, { stdio: "inherit" });
+      if (build.status !== 0) process.exit(build.status ?? 1);
+    }
   }
 
   const { db, driver } = await getDatabase();

@@ -1,14 +1,17 @@
-// STUB until issue-islands is merged: the islands contract's runtime, written to its text.
-// Dropped in favour of the islands branch's own file at the merge.
+// The few helpers every island shares. Browser code: bundled into each island by
+// scripts/build-islands.mjs, so it must not import anything server-side.
 
-/** The JSON the server rendered for island `name` (`<script type="application/json" id="island-config-<name>">`). */
+/** The JSON the server rendered for island `name` (components/island.tsx). */
 export function readIslandConfig<T>(name: string): T {
   const element = document.getElementById(`island-config-${name}`);
-  if (!element?.textContent) throw new Error(`No config for island ${name}.`);
+  if (!element?.textContent) throw new Error(`island ${name}: its config is missing from the page`);
   return JSON.parse(element.textContent) as T;
 }
 
-/** Adds `name` to `<html data-islands-ready>` once the island has wired itself. */
+/**
+ * Records on <html data-islands-ready> that island `name` has wired itself, so a test (or a
+ * person in the console) can tell a page whose behaviour is live from one still loading.
+ */
 export function markIslandReady(name: string): void {
   const root = document.documentElement;
   const ready = new Set((root.dataset.islandsReady ?? "").split(" ").filter(Boolean));

@@ -37,12 +37,23 @@ export async function submitCode(page: Page, code: string) {
 }
 
 /**
- * Waits until React has hydrated the page. Its scripts start once the page is painted
- * (scripts/defer-page-scripts.mjs), which is often after the load event `goto` waits for: a test
- * that runs the page's timers on a frozen clock must not run them before they are set.
+ * Waits until the page's behaviour is live. A hosted page that ships no Next.js runtime
+ * (components/island.tsx) is live once each of its islands (`script[data-island]`) has marked
+ * itself ready on <html data-islands-ready>, or, with no island, at the load event. A page that
+ * still ships the runtime is live once React has hydrated it: its scripts start once the page is
+ * painted (scripts/defer-page-scripts.mjs), which is often after the load event `goto` waits
+ * for. A test that runs the page's timers on a frozen clock must not run them before they are set.
  */
 export async function hydrated(page: Page) {
-  await page.waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith("__reactFiber")));
+  await page.waitForFunction(() => {
+    if (document.querySelector('meta[name="client-runtime"][content="none"]')) {
+      const ready = (document.documentElement.dataset.islandsReady ?? "").split(" ");
+      const islands = [...document.querySelectorAll<HTMLScriptElement>("script[data-island]")].map((script) => script.dataset.island);
+      if (islands.length === 0) return document.readyState === "complete";
+      return islands.every((name) => name !== undefined && ready.includes(name));
+    }
+    return Object.keys(document.body).some((key) => key.startsWith("__reactFiber"));
+  });
 }
 
 /** Stops the page's timers (countdowns, the return page's move) until the test runs them. */

@@ -17,6 +17,21 @@ const PAGE =
   `<script src="/api/card-provider-sandbox/js/v3" async=""></script>` +
   `<script nonce="${NONCE}">(self.__next_f=self.__next_f||[]).push([0])</script></body></html>`;
 
+/** A page that ships no Next.js runtime: the marker (hoisted into the head by React) and one island. */
+const ISLAND_PAGE =
+  `<!DOCTYPE html><html lang="fr"><head><meta charSet="utf-8"/>` +
+  `<link rel="preload" as="script" fetchPriority="low" nonce="${NONCE}" href="/_next/static/chunks/entry.js"/>` +
+  `<link rel="preload" href="/pay/qr/p1/image.png" as="image" fetchPriority="high"/>` +
+  `<script src="/_next/static/chunks/framework.js" async="" nonce="${NONCE}"></script>` +
+  `<script src="/_next/static/chunks/polyfills.js" noModule="" nonce="${NONCE}"></script>` +
+  `<meta name="client-runtime" content="none"/><title>Payer</title></head><body><h1>Scannez</h1>` +
+  `<script type="application/json" id="island-config-qr-status">{"statusPath":"/api/x?a=1\\u003c"}</script>` +
+  `<script type="module" src="/islands/qr-status-ABC123.js" nonce="${NONCE}" data-island="qr-status"></script>` +
+  `<script nonce="${NONCE}">$RC=function(b,c){};$RC("B:0","S:0")</script>` +
+  `<script src="/_next/static/chunks/entry.js" nonce="${NONCE}" async=""></script>` +
+  `<script nonce="${NONCE}">(self.__next_f=self.__next_f||[]).push([0])</script>` +
+  `<script nonce="${NONCE}">self.__next_f.push([1,"0:[\\"$\\",\\"meta\\"]\\n"])</script></body></html>`;
+
 interface Deferrer {
   push(chunk: Uint8Array): string;
   flush(): string;
@@ -58,6 +73,39 @@ describe("scripts/defer-page-scripts.mjs", () => {
   it("gives the same page whatever the chunk boundaries (tags and UTF-8 characters split)", () => {
     const whole = rewrite(PAGE, PAGE.length);
     for (const size of [1, 2, 3, 7, 64, 200]) expect(rewrite(PAGE, size)).toBe(whole);
+  });
+
+  it("strips Next's runtime from a page marked as shipping none, and keeps its islands and React's own scripts", () => {
+    const out = rewrite(ISLAND_PAGE, ISLAND_PAGE.length);
+    expect(out).not.toContain("/_next/static/");
+    expect(out).not.toContain("__next_f");
+    expect(out).not.toContain("__gwScript");
+    for (const kept of [
+      `<meta name="client-runtime" content="none"/>`,
+      `<link rel="preload" href="/pay/qr/p1/image.png" as="image" fetchPriority="high"/>`,
+      `<script type="application/json" id="island-config-qr-status">{"statusPath":"/api/x?a=1\\u003c"}</script>`,
+      `<script type="module" src="/islands/qr-status-ABC123.js" nonce="${NONCE}" data-island="qr-status"></script>`,
+      `<script nonce="${NONCE}">$RC=function(b,c){};$RC("B:0","S:0")</script>`,
+      "<title>Payer</title>",
+      "<h1>Scannez</h1>",
+    ]) {
+      expect(out).toContain(kept);
+    }
+    expect(out.endsWith("</body></html>")).toBe(true);
+  });
+
+  it("strips the same way whatever the chunk boundaries", () => {
+    const whole = rewrite(ISLAND_PAGE, ISLAND_PAGE.length);
+    for (const size of [1, 2, 3, 7, 64, 200]) expect(rewrite(ISLAND_PAGE, size)).toBe(whole);
+  });
+
+  it("holds a page back only until its head is complete, so the body still streams", () => {
+    const deferrer = createScriptDeferrer() as Deferrer;
+    const headEnd = PAGE.indexOf("</head>");
+    expect(deferrer.push(Buffer.from(PAGE.slice(0, headEnd)))).toBe("");
+    const upToBody = deferrer.push(Buffer.from(PAGE.slice(headEnd, PAGE.indexOf("<script", headEnd))));
+    expect(upToBody).toContain("<h1>ادفع الآن</h1>");
+    expect(upToBody).toContain('self.__gwScript("/_next/static/chunks/framework.js")');
   });
 
   it("rewrites HTML responses only, and drops a Content-Length the rewrite would falsify", async () => {
