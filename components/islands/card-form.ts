@@ -1,7 +1,7 @@
-import { CARD_FORM_IDS as IDS, NEW_CARD, type CardFormConfig } from "./card-form-config";
-import { ELEMENT_TYPE, FIELDS, acceptedBrand, confirmOutcome, fieldErrors, numberHint, type FieldErrors, type FieldName, type Problem } from "./card-form-rules";
+import { CARD_FORM_IDS as IDS, NEW_CARD, type CardFormConfig } from "./card/card-form-config";
+import { ELEMENT_TYPE, FIELDS, acceptedBrand, confirmOutcome, fieldErrors, numberHint, type FieldErrors, type FieldName, type Problem } from "./card/card-form-rules";
 import { markIslandReady, readIslandConfig } from "./runtime";
-import { loadStripeJs, type StripeCardElement, type StripeElementChange, type StripeJs } from "./stripe-js";
+import { loadStripeJs, type StripeCardElement, type StripeElementChange, type StripeJs } from "./card/stripe-js";
 
 /*
  * The card page's behaviour on the server-rendered form (card-form.tsx beside the page): the

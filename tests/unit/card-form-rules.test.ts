@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CARD_FORM_ISLAND_TEXT_KEYS, type CardFormIslandText } from "@/components/islands/card-form-config";
-import { confirmOutcome, fieldErrors, numberHint } from "@/components/islands/card-form-rules";
-import type { StripeElementChange } from "@/components/islands/stripe-js";
+import { CARD_FORM_ISLAND_TEXT_KEYS, type CardFormIslandText } from "@/components/islands/card/card-form-config";
+import { confirmOutcome, fieldErrors, numberHint } from "@/components/islands/card/card-form-rules";
+import type { StripeElementChange } from "@/components/islands/card/stripe-js";
 
 // Each message is its own key, so a test reads which rule spoke.
 const text = Object.fromEntries([...CARD_FORM_ISLAND_TEXT_KEYS, "brandDetectedVisa", "brandDetectedMastercard"].map((key) => [key, key])) as CardFormIslandText;

@@ -1,5 +1,5 @@
 import { getTranslations } from "next-intl/server";
-import { CARD_FORM_ISLAND_TEXT_KEYS, type CardFormIslandText } from "@/components/islands/card-form-config";
+import { CARD_FORM_ISLAND_TEXT_KEYS, type CardFormIslandText } from "@/components/islands/card/card-form-config";
 import type { Locale } from "@/lib/i18n/routing";
 
 /** The words the form's HTML shows (labels, hints, the Pay button). */

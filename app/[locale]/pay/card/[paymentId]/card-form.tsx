@@ -1,7 +1,7 @@
 import { Button } from "@/components/button";
 import { Island } from "@/components/island";
 import { StatusBanner } from "@/components/status-banner";
-import { CARD_FORM_IDS as IDS, NEW_CARD, type CardFormConfig } from "@/components/islands/card-form-config";
+import { CARD_FORM_IDS as IDS, NEW_CARD, type CardFormConfig } from "@/components/islands/card/card-form-config";
 import type { CardFormText } from "./card-form-text";
 
 export interface CardFormSavedCard {
