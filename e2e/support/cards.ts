@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import postgres from "postgres";
 import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
 import { BASE_URL, E2E_DATABASE_URL } from "./env";
@@ -55,6 +55,20 @@ export async function enterCard(page: Page, locale: Language, number: string, op
   await form.expiry.fill(options.expiry ?? futureExpiry());
   await form.cvc.fill(options.cvc ?? CVC);
   if (options.save) await form.save.check();
+}
+
+/**
+ * The card page ships no Next.js runtime (issue 16): no framework script chunk is in its HTML or
+ * was fetched by it, and the card-form island has wired the form. Called after the card was typed,
+ * so a script that waits for the buyer's first key or touch would have come by now.
+ */
+export async function expectNoNextRuntime(page: Page) {
+  const addresses = await page.evaluate(() => [
+    ...Array.from(document.querySelectorAll("script[src], link[href]"), (element) => element.getAttribute("src") ?? element.getAttribute("href") ?? ""),
+    ...performance.getEntriesByType("resource").map((entry) => entry.name),
+  ]);
+  expect(addresses.filter((address) => /\/_next\/static\/chunks\/[^?#]*\.js\b/.test(address))).toEqual([]);
+  await expect(page.locator("html")).toHaveAttribute("data-islands-ready", /(^| )card-form( |$)/);
 }
 
 function clientAuth(shop: OnboardedMerchant) {
