@@ -26,6 +26,7 @@ const radios = [...form.querySelectorAll<HTMLInputElement>('input[type="radio"]'
 
 let stripe: StripeJs | null = null;
 let paying = false;
+let mounted = false;
 const elements: Partial<Record<FieldName, StripeCardElement>> = {};
 const states: Partial<Record<FieldName, StripeElementChange>> = {};
 const shownErrors: FieldErrors = {};
@@ -95,11 +96,15 @@ function createElements(ready: StripeJs) {
   }
 }
 
-/** The fields exist exactly while a new card is chosen, as the section shows them. */
+/**
+ * The fields exist exactly while a new card is chosen, as the section shows them. Mounted or
+ * unmounted only on a change, as Stripe.js expects (moving between two saved cards does neither).
+ */
 function showChoice() {
   const newCard = choice() === NEW_CARD;
   newCardSection.hidden = !newCard;
-  if (!stripe) return;
+  if (!stripe || newCard === mounted) return;
+  mounted = newCard;
   for (const field of FIELDS) {
     if (newCard) elements[field]!.mount(byId(IDS.field(field))!);
     else elements[field]!.unmount();
@@ -144,6 +149,8 @@ async function submit(event: SubmitEvent) {
 }
 
 for (const radio of radios) radio.addEventListener("change", showChoice);
+// The browser may have restored another choice than the one the server checked.
+showChoice();
 form.addEventListener("submit", (event) => void submit(event));
 
 loadStripeJs(config.confirmation.stripeJsUrl).then(
