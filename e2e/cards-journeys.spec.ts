@@ -9,6 +9,7 @@ import {
   checkCardPayment,
   enterCard,
   expectNoNextRuntime,
+  nextRuntimeIn,
   serverLog,
   startCardPayment,
   text,
@@ -113,6 +114,12 @@ for (const locale of ["en", "ar"] as const) {
       await page.goto(payUrl);
       await enterCard(page, locale, CARDS.threeDSecure);
       await cardPage(page, locale).pay.click();
+      await page.waitForURL(/\/card-provider-sandbox\/challenge\/pi_/);
+      // Back on the card page mid-3DS: a link to the bank's page, no script at all.
+      await page.goto(payUrl);
+      await expect(page.getByText(text(locale, "card.verificationPending"))).toBeVisible();
+      expect(await nextRuntimeIn(page)).toEqual([]);
+      await page.getByRole("link", { name: text(locale, "card.continueVerification"), exact: true }).click();
       await page.getByRole("button", { name: text(locale, "challenge.fail"), exact: true }).click();
       await expectOutcome(page, locale, "failed", target, paymentId, 3);
       expect((await checkCardPayment(shop, paymentId)).statusCode).toBe(3);

@@ -58,16 +58,24 @@ export async function enterCard(page: Page, locale: Language, number: string, op
 }
 
 /**
- * The card page ships no Next.js runtime (issue 16): no framework script chunk is in its HTML or
- * was fetched by it, and the card-form island has wired the form. Called after the card was typed,
- * so a script that waits for the buyer's first key or touch would have come by now.
+ * What of the Next.js client runtime a page has: its script chunks in the HTML or fetched, and
+ * its RSC payload. A hosted page that ships no runtime (issue 16) has none of it.
  */
-export async function expectNoNextRuntime(page: Page) {
-  const addresses = await page.evaluate(() => [
+export async function nextRuntimeIn(page: Page): Promise<string[]> {
+  const found = await page.evaluate(() => [
     ...Array.from(document.querySelectorAll("script[src], link[href]"), (element) => element.getAttribute("src") ?? element.getAttribute("href") ?? ""),
     ...performance.getEntriesByType("resource").map((entry) => entry.name),
+    ...("__next_f" in self ? ["self.__next_f (the RSC payload)"] : []),
   ]);
-  expect(addresses.filter((address) => /\/_next\/static\/chunks\/[^?#]*\.js\b/.test(address))).toEqual([]);
+  return found.filter((address) => /\/_next\/static\/chunks\/[^?#]*\.js\b|__next_f/.test(address));
+}
+
+/**
+ * The card page runs on the card-form island alone. Called after the card was typed, so a
+ * script that waits for the buyer's first key or touch would have come by now.
+ */
+export async function expectNoNextRuntime(page: Page) {
+  expect(await nextRuntimeIn(page)).toEqual([]);
   await expect(page.locator("html")).toHaveAttribute("data-islands-ready", /(^| )card-form( |$)/);
 }
 
