@@ -19,15 +19,18 @@ export function StatusBanner({
   title,
   children,
   role,
+  id,
 }: {
   tone: StatusTone;
   title?: ReactNode;
   children?: ReactNode;
   role?: "alert" | "status";
+  /** For an island that updates the banner in place. */
+  id?: string;
 }) {
   const { box, icon, Icon } = tones[tone];
   return (
-    <div role={role} className={`flex items-start gap-3 rounded-xl px-4 py-3 text-sm ring-1 ${box}`}>
+    <div role={role} id={id} className={`flex items-start gap-3 rounded-xl px-4 py-3 text-sm ring-1 ${box}`}>
       <Icon className={`mt-0.5 size-5 shrink-0 ${icon}`} />
       <div className="flex flex-col gap-1">
         {title ? <p className="font-semibold">{title}</p> : null}

@@ -155,9 +155,9 @@ test.describe("without JavaScript", () => {
 });
 
 test.describe("clicked before the page's script has run", () => {
-  /** Holds every script of the page back, so the buyer's click lands before hydration. */
+  /** Holds every script of the page back (Next's chunks, and the islands of a page without them), so the buyer's click lands before any runs. */
   async function delayScripts(page: Page) {
-    await page.route(/\/_next\/static\/.*\.js/, async (route) => {
+    await page.route(/\/(_next\/static|islands)\/.*\.js/, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       await route.continue().catch(() => undefined);
     });

@@ -157,8 +157,11 @@ function median(all: Run[]): Run {
 }
 
 /**
- * Gzip bytes of every script a modern browser loads for the page (Next lists every chunk of
- * the route in the HTML; `nomodule` polyfills are skipped by every browser our browserslist names).
+ * Gzip bytes of every script a modern browser loads for the page: Next's chunks where the page
+ * still ships its runtime (Next lists every chunk of the route in the HTML; `nomodule` polyfills
+ * are skipped by every browser our browserslist names), the islands' module scripts
+ * (`<script type="module" src="/islands/...">`, components/island.tsx) where it does not, and
+ * every inline script (an island's JSON config included: the page ships it too).
  */
 async function scriptBytes(url: string): Promise<number> {
   const html = await (await fetch(url)).text();
@@ -171,8 +174,10 @@ async function scriptBytes(url: string): Promise<number> {
   const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
   let total = inline.reduce((sum, code) => sum + gzipSync(code).byteLength, 0);
   for (const source of new Set(sources)) {
-    const body = Buffer.from(await (await fetch(new URL(source, url))).arrayBuffer());
-    total += gzipSync(body, { level: 9 }).byteLength;
+    const response = await fetch(new URL(source, url));
+    // A missing script (an island not built) must fail here, not count as its 404 page's bytes.
+    if (!response.ok) throw new Error(`${url}: its script ${source} answered ${response.status}`);
+    total += gzipSync(Buffer.from(await response.arrayBuffer()), { level: 9 }).byteLength;
   }
   return total;
 }

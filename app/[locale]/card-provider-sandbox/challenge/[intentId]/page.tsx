@@ -1,6 +1,7 @@
 import { notFound, redirect } from "next/navigation";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { CardShell } from "@/components/card-shell";
+import { NoClientRuntime } from "@/components/island";
 import { getDb } from "@/lib/db/client";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
 import { getChallengePageView } from "@/lib/hosted/views/challenge-page-view";
@@ -39,6 +40,8 @@ export default async function ChallengePage({ params, searchParams }: ChallengeP
   const amount = formatAmount({ amount: view.amount, currency: view.currency, locale });
   return (
     <CardShell locale={locale} path={pagePathWithoutLocale("challenge", intentId)} search={query.search}>
+      {/* Plain HTML forms and links: the page needs no script at all. */}
+      <NoClientRuntime />
       <div className="flex flex-col gap-2">
         <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{t("provider")}</p>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{t("title")}</h1>

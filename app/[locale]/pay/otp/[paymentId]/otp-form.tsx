@@ -24,7 +24,7 @@ export interface OtpFormProps {
 
 /**
  * The OTP page's two forms, plain HTML posts that work before the page's script has run and
- * without it. Only the resend countdown is a client island.
+ * without it. Only the resend countdown is an island (components/islands/resend-countdown.ts).
  */
 export async function OtpForm({ paymentId, token, locale, returnUrl, formToken, resendInSeconds, codeExpired, attemptsLeft, notice }: OtpFormProps) {
   const t = await getTranslations({ locale, namespace: "otp" });

@@ -2,6 +2,7 @@ import { notFound, redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { CardShell } from "@/components/card-shell";
+import { NoClientRuntime } from "@/components/island";
 import { ButtonLink } from "@/components/button";
 import { ExpiredNotice } from "@/components/expired-notice";
 import { getDb } from "@/lib/db/client";
@@ -23,6 +24,8 @@ export default async function OtpPage(props: HostedPageProps) {
   const t = await getTranslations({ locale, namespace: "otp" });
   return (
     <CardShell locale={locale} path={pagePathWithoutLocale("otp", paymentId)} search={query.search}>
+      {/* In every mode: the resend countdown, when shown, is an island; nothing else needs script. */}
+      <NoClientRuntime />
       <div className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{view.mode === "expired" ? t("expiredTitle") : t("title")}</h1>
         {view.mode === "enter_code" ? <p className="text-slate-700">{t("intro")}</p> : null}

@@ -3,6 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
+import { NoClientRuntime } from "@/components/island";
 import { ExpiredNotice } from "@/components/expired-notice";
 import { getDb } from "@/lib/db/client";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
@@ -31,6 +32,8 @@ export default async function QrPage(props: HostedPageProps) {
 
   return (
     <CardShell locale={locale} path={pagePathWithoutLocale("qr", paymentId)} search={query.search}>
+      {/* In every mode: the status poll, when shown, is an island; nothing else needs script. */}
+      <NoClientRuntime />
       <div className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{mode === "expired" ? tOtp("expiredTitle") : t("title")}</h1>
         {mode === "show_code" ? <p className="text-slate-700">{t("intro")}</p> : null}

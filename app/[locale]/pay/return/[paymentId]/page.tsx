@@ -3,6 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
+import { NoClientRuntime } from "@/components/island";
 import { CheckCircleIcon, ClockIcon, InfoIcon, XCircleIcon } from "@/components/icons";
 import { getDb } from "@/lib/db/client";
 import { titleFromMessages } from "@/lib/i18n/page-title";
@@ -42,6 +43,8 @@ export default async function ReturnPage(props: HostedPageProps) {
 
   return (
     <CardShell locale={locale} path={pagePathWithoutLocale("return", paymentId)} search={query.search}>
+      {/* In every case, staying or moving on: the timed move, when there is one, is an island. */}
+      <NoClientRuntime />
       <div className="flex flex-col items-center gap-3 text-center">
         <span className={`inline-flex size-14 items-center justify-center rounded-full ${tone}`}>
           <Icon className="size-8" />
@@ -60,7 +63,7 @@ export default async function ReturnPage(props: HostedPageProps) {
         <ButtonLink href={next.href}>{t(next.label)}</ButtonLink>
       ) : next.kind === "leave" ? (
         <>
-          {/* Without script the browser moves on by itself; with it, ReturnRedirect does (and can stay). */}
+          {/* Without script the browser moves on by itself; with it, the return-redirect island does (and can stay). */}
           {next.staying ? null : (
             <noscript>
               <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=${next.target}`} />

@@ -1,14 +1,12 @@
-"use client";
-
-import { useEffect, useState } from "react";
 import { Button, ButtonLink } from "@/components/button";
-import { REDIRECT_DELAY_MS } from "@/lib/hosted/hosted-timing";
+import { Island } from "@/components/island";
+import type { ReturnRedirectConfig } from "@/components/islands/return-redirect";
 
 /**
  * Sends the buyer on after a short pause, with a link to go at once and a way to stay
  * (a buyer reading slowly, or with a screen reader, must be able to stop the move).
- * "Stay" is a GET form to this page with `stay=1`: before script runs (or without it) the
- * browser reloads the page staying; once hydrated, it stays without a reload.
+ * "Stay" is a GET form to this page with `stay=1`: before the return-redirect island runs (or
+ * without script) the browser reloads the page staying; with it, it stays without a reload.
  */
 export function ReturnRedirect({
   href,
@@ -22,27 +20,15 @@ export function ReturnRedirect({
   stayQuery: Record<string, string>;
   initiallyStaying: boolean;
 }) {
-  const [staying, setStaying] = useState(initiallyStaying);
-  useEffect(() => {
-    if (staying) return;
-    const timer = setTimeout(() => window.location.assign(href), REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [href, staying]);
-
+  const config: ReturnRedirectConfig = { href, staying: initiallyStaying, stayed: labels.stayed };
   return (
     <div className="flex flex-col gap-3">
-      <p role="status" className="text-center text-sm text-slate-700">
-        {staying ? labels.stayed : labels.redirecting}
+      <p role="status" id="return-redirect-status" className="text-center text-sm text-slate-700">
+        {initiallyStaying ? labels.stayed : labels.redirecting}
       </p>
       <ButtonLink href={href}>{labels.continue}</ButtonLink>
-      {staying ? null : (
-        <form
-          method="get"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setStaying(true);
-          }}
-        >
+      {initiallyStaying ? null : (
+        <form method="get" id="return-redirect-stay">
           {Object.entries(stayQuery).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
@@ -52,6 +38,7 @@ export function ReturnRedirect({
           </Button>
         </form>
       )}
+      <Island name="return-redirect" config={config} />
     </div>
   );
 }

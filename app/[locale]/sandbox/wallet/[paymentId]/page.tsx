@@ -3,6 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { AnswerForms } from "@/components/answer-forms";
 import { CardShell } from "@/components/card-shell";
+import { NoClientRuntime } from "@/components/island";
 import { StatusBanner } from "@/components/status-banner";
 import { getDb } from "@/lib/db/client";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
@@ -28,6 +29,8 @@ export default async function WalletAppPage(props: HostedPageProps) {
 
   return (
     <CardShell locale={locale} path={pagePathWithoutLocale("wallet-app", paymentId)} search={query.search}>
+      {/* Plain HTML forms and links: the page needs no script at all. */}
+      <NoClientRuntime />
       <div className="flex flex-col gap-2">
         <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{t("appName")}</p>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{answered ? t(answered.title) : t("title")}</h1>
