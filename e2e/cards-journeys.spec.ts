@@ -8,6 +8,8 @@ import {
   CARDS,
   checkCardPayment,
   enterCard,
+  expectNoNextRuntime,
+  nextRuntimeIn,
   serverLog,
   startCardPayment,
   text,
@@ -52,6 +54,7 @@ for (const locale of ["en", "ar"] as const) {
       await expect(form.number).toHaveValue(CARDS.visa);
       await expect(page.getByText(text(locale, "card.brandDetected", { brand: "Visa" }))).toBeVisible();
       await capture(page, `card-new-${locale}`);
+      await expectNoNextRuntime(page);
       await form.pay.click();
       await expectOutcome(page, locale, "successful", target, first.paymentId, 2);
       expect((await checkCardPayment(shop, first.paymentId)).statusCode).toBe(2);
@@ -69,6 +72,7 @@ for (const locale of ["en", "ar"] as const) {
       await expect(form.number).toBeVisible();
       await saved.check();
       await expect(form.number).toHaveCount(0);
+      await expectNoNextRuntime(page);
       await form.pay.click();
       await expectOutcome(page, locale, "successful", target, second.paymentId, 2);
       expect((await checkCardPayment(shop, second.paymentId)).statusCode).toBe(2);
@@ -80,6 +84,7 @@ for (const locale of ["en", "ar"] as const) {
       const { paymentId, payUrl } = await startCardPayment(shop, { xLocale: X_LOCALE[locale], redirectUrl: target });
       await page.goto(payUrl);
       await enterCard(page, locale, CARDS.declined, { save: true });
+      await expectNoNextRuntime(page);
       await cardPage(page, locale).pay.click();
       await expectOutcome(page, locale, "failed", target, paymentId, 3);
       expect((await checkCardPayment(shop, paymentId)).statusCode).toBe(3);
@@ -91,6 +96,7 @@ for (const locale of ["en", "ar"] as const) {
       const { paymentId, payUrl } = await startCardPayment(shop, { xLocale: X_LOCALE[locale], redirectUrl: target });
       await page.goto(payUrl);
       await enterCard(page, locale, CARDS.threeDSecure);
+      await expectNoNextRuntime(page);
       await cardPage(page, locale).pay.click();
       await expect(page).toHaveURL(new RegExp(`/${locale}/card-provider-sandbox/challenge/pi_`));
       await expect(page.getByRole("heading", { level: 1, name: text(locale, "challenge.title") })).toBeVisible();
@@ -108,6 +114,12 @@ for (const locale of ["en", "ar"] as const) {
       await page.goto(payUrl);
       await enterCard(page, locale, CARDS.threeDSecure);
       await cardPage(page, locale).pay.click();
+      await page.waitForURL(/\/card-provider-sandbox\/challenge\/pi_/);
+      // Back on the card page mid-3DS: a link to the bank's page, no script at all.
+      await page.goto(payUrl);
+      await expect(page.getByText(text(locale, "card.verificationPending"))).toBeVisible();
+      expect(await nextRuntimeIn(page)).toEqual([]);
+      await page.getByRole("link", { name: text(locale, "card.continueVerification"), exact: true }).click();
       await page.getByRole("button", { name: text(locale, "challenge.fail"), exact: true }).click();
       await expectOutcome(page, locale, "failed", target, paymentId, 3);
       expect((await checkCardPayment(shop, paymentId)).statusCode).toBe(3);

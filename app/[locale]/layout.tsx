@@ -22,8 +22,8 @@ export default async function LocaleLayout({ children, params }: { children: Rea
   return (
     <html lang={locale} dir={textDirection(locale)}>
       <body>
-        {/* Server components translate on the server; the one client island that needs
-            messages (the card form) gets its own provider with just its namespace. */}
+        {/* Pages translate on the server; an island (components/islands) gets the words it
+            may show in its config, so no page ships a message catalogue. */}
         {children}
       </body>
     </html>

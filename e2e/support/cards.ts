@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import postgres from "postgres";
 import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
 import { BASE_URL, E2E_DATABASE_URL } from "./env";
@@ -55,6 +55,28 @@ export async function enterCard(page: Page, locale: Language, number: string, op
   await form.expiry.fill(options.expiry ?? futureExpiry());
   await form.cvc.fill(options.cvc ?? CVC);
   if (options.save) await form.save.check();
+}
+
+/**
+ * What of the Next.js client runtime a page has: its script chunks in the HTML or fetched, and
+ * its RSC payload. A hosted page that ships no runtime (issue 16) has none of it.
+ */
+export async function nextRuntimeIn(page: Page): Promise<string[]> {
+  const found = await page.evaluate(() => [
+    ...Array.from(document.querySelectorAll("script[src], link[href]"), (element) => element.getAttribute("src") ?? element.getAttribute("href") ?? ""),
+    ...performance.getEntriesByType("resource").map((entry) => entry.name),
+    ...("__next_f" in self ? ["self.__next_f (the RSC payload)"] : []),
+  ]);
+  return found.filter((address) => /\/_next\/static\/chunks\/[^?#]*\.js\b|__next_f/.test(address));
+}
+
+/**
+ * The card page runs on the card-form island alone. Called after the card was typed, so a
+ * script that waits for the buyer's first key or touch would have come by now.
+ */
+export async function expectNoNextRuntime(page: Page) {
+  expect(await nextRuntimeIn(page)).toEqual([]);
+  await expect(page.locator("html")).toHaveAttribute("data-islands-ready", /(^| )card-form( |$)/);
 }
 
 function clientAuth(shop: OnboardedMerchant) {

@@ -1,49 +1,30 @@
 import { getTranslations } from "next-intl/server";
+import { CARD_FORM_ISLAND_TEXT_KEYS, type CardFormIslandText } from "@/components/islands/card/card-form-config";
 import type { Locale } from "@/lib/i18n/routing";
 
-const KEYS = [
-  "methodLegend",
-  "newCard",
-  "numberLabel",
-  "numberHint",
-  "expiryLabel",
-  "expiryHint",
-  "expiryPlaceholder",
-  "cvcLabel",
-  "cvcHint",
-  "saveCard",
-  "saveCardHint",
-  "paying",
-  "numberRequired",
-  "numberUnsupported",
-  "numberIncomplete",
-  "numberLuhn",
-  "expiryRequired",
-  "expiryFormat",
-  "expiryPast",
-  "cvcRequired",
-  "cvcFormat",
-  "fixErrors",
-  "savedCardUnavailable",
-  "error",
-] as const;
+/** The words the form's HTML shows (labels, hints, the Pay button). */
+const FORM_KEYS = ["methodLegend", "newCard", "numberLabel", "numberHint", "expiryLabel", "expiryHint", "cvcLabel", "cvcHint", "saveCard", "saveCardHint"] as const;
 
-/** Every word the card form shows, in the page's language: the form needs no translations of its own. */
-export type CardFormText = Record<(typeof KEYS)[number], string> & {
+export type CardFormText = Record<(typeof FORM_KEYS)[number], string> & {
   /** The Pay button ("Pay DZD 1,250.75"). */
   pay: string;
-  brandDetectedVisa: string;
-  brandDetectedMastercard: string;
 };
 
-/** Translated on the server, so the page ships no message catalogue and no next-intl client provider. */
-export async function cardFormText(locale: Locale, pay: string): Promise<CardFormText> {
+/**
+ * Every word of the card form, in the page's language: what the HTML shows, and what the
+ * island may write later (errors, hints), which travels in its config. Translated on the
+ * server, so the page ships no message catalogue and no i18n code.
+ */
+export async function cardFormText(locale: Locale, pay: string): Promise<{ form: CardFormText; island: CardFormIslandText }> {
   const t = await getTranslations({ locale, namespace: "card" });
-  const text = Object.fromEntries(KEYS.map((key) => [key, t(key)])) as Record<(typeof KEYS)[number], string>;
+  const formText = Object.fromEntries(FORM_KEYS.map((key) => [key, t(key)])) as Record<(typeof FORM_KEYS)[number], string>;
+  const islandText = Object.fromEntries(CARD_FORM_ISLAND_TEXT_KEYS.map((key) => [key, t(key)])) as Record<(typeof CARD_FORM_ISLAND_TEXT_KEYS)[number], string>;
   return {
-    ...text,
-    pay,
-    brandDetectedVisa: t("brandDetected", { brand: "Visa" }),
-    brandDetectedMastercard: t("brandDetected", { brand: "Mastercard" }),
+    form: { ...formText, pay },
+    island: {
+      ...islandText,
+      brandDetectedVisa: t("brandDetected", { brand: "Visa" }),
+      brandDetectedMastercard: t("brandDetected", { brand: "Mastercard" }),
+    },
   };
 }

@@ -3,6 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
+import { NoClientRuntime } from "@/components/island";
 import { StatusBanner } from "@/components/status-banner";
 import { getDb } from "@/lib/db/client";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
@@ -26,6 +27,7 @@ export default async function CardPage(props: HostedPageProps) {
   const t = await getTranslations({ locale, namespace: "card" });
   const tOtp = await getTranslations({ locale, namespace: "otp" });
   const tReturn = await getTranslations({ locale, namespace: "return" });
+  const text = form ? await cardFormText(locale, t("payAmount", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })) : null;
 
   return (
     <CardShell locale={locale} path={pagePathWithoutLocale("card", paymentId)} search={query.search}>
@@ -34,13 +36,16 @@ export default async function CardPage(props: HostedPageProps) {
         {mode === "enter_card" ? <p className="text-slate-700">{t("intro")}</p> : null}
       </div>
       <AmountDisplay locale={locale} merchantName={view.merchantName} amount={view.amount} currency={view.currency} />
+      {/* No mode ships the Next.js runtime: entering a card runs the card-form island (in CardForm), the others are links. */}
       {mode === "expired" ? (
         <div className="flex flex-col gap-4">
+          <NoClientRuntime />
           <StatusBanner tone="warning">{tOtp("expiredBody", { merchant: view.merchantName })}</StatusBanner>
           {view.expiredTarget ? <ButtonLink href={view.expiredTarget}>{tReturn("continue", { merchant: view.merchantName })}</ButtonLink> : null}
         </div>
       ) : mode === "verify" ? (
         <div className="flex flex-col gap-4">
+          <NoClientRuntime />
           <StatusBanner tone="info">{t("verificationPending")}</StatusBanner>
           <ButtonLink href={view.verifyUrl!}>{t("continueVerification")}</ButtonLink>
         </div>
@@ -56,21 +61,21 @@ export default async function CardPage(props: HostedPageProps) {
           </div>
         </noscript>
         <CardForm
-          locale={locale}
-          confirmation={form!.confirmation}
-          completeUrl={form!.completeUrl}
-          savedCards={form!.savedCards.map(({ id, brand, last4, expiry, paymentMethodId }) => ({
+          savedCards={form!.savedCards.map(({ id, brand, last4, expiry }) => ({
             id,
             label: t("savedCard", { brand, last4 }),
             description: expiry ? t("savedCardExpiry", expiry) : undefined,
             badge: brand,
-            paymentMethodId,
           }))}
           checkedCardId={form!.checkedCardId}
-          text={await cardFormText(
+          text={text!.form}
+          island={{
             locale,
-            t("payAmount", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) }),
-          )}
+            confirmation: form!.confirmation,
+            completeUrl: form!.completeUrl,
+            savedCards: form!.savedCards.map(({ id, paymentMethodId }) => ({ id, paymentMethodId })),
+            text: text!.island,
+          }}
         />
         </>
       )}

@@ -48,7 +48,7 @@ let loading: Promise<StripeConstructor> | null = null;
 
 /**
  * Adds the Stripe.js script once, as Stripe's own loader does. The hosted pages' CSP admits it
- * through 'strict-dynamic' (this nonce'd bundle inserts it) and, in production, js.stripe.com.
+ * through 'strict-dynamic' (the card-form island, a nonce'd module, inserts it) and, in production, js.stripe.com.
  */
 export function loadStripeJs(src: string): Promise<StripeConstructor> {
   const ready = () => (window as unknown as { Stripe?: StripeConstructor }).Stripe;
