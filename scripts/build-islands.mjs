@@ -2,7 +2,8 @@
 // each one bundled with what it imports into one minified ES module, named by its content hash
 // so browsers may keep it forever (next.config.mjs serves /islands/* as immutable), into
 // public/islands/. The manifest (island name → file name) the server reads goes to
-// .islands/manifest.json. Part of `npm run build` and of npm start's build (scripts/start.ts).
+// .islands/manifest.json. Part of `npm run build` and of npm start's build (scripts/start.ts);
+// `npm run dev` (scripts/dev.mjs) builds them at start and again when one of their files changes.
 //
 // Every top-level .ts file of components/islands is an entry point except runtime.ts (the
 // shared helpers) and tests; building a helper that no page loads costs nothing.
@@ -12,7 +13,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCE_DIR = path.join(ROOT, "components/islands");
+export const ISLANDS_SOURCE_DIR = path.join(ROOT, "components/islands");
+const SOURCE_DIR = ISLANDS_SOURCE_DIR;
 const OUT_DIR = path.join(ROOT, "public/islands");
 const MANIFEST = path.join(ROOT, ".islands/manifest.json");
 const NOT_ISLANDS = new Set(["runtime.ts"]);
@@ -27,8 +29,6 @@ export async function buildIslands() {
   const entries = readdirSync(SOURCE_DIR)
     .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts") && !file.endsWith(".test.ts") && !NOT_ISLANDS.has(file))
     .map((file) => ({ in: path.join(SOURCE_DIR, file), out: file.slice(0, -3) }));
-  // Old hashes go: the folder holds exactly this build's files.
-  rmSync(OUT_DIR, { recursive: true, force: true });
   const result = await build({
     entryPoints: entries,
     outdir: OUT_DIR,
@@ -41,7 +41,15 @@ export async function buildIslands() {
     metafile: true,
     legalComments: "none",
     logLevel: "warning",
+    // Built in memory, written once it succeeded: a failed rebuild (npm run dev) keeps serving the last one.
+    write: false,
   });
+  // Old hashes go: the folder holds exactly this build's files.
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  for (const file of result.outputFiles) {
+    mkdirSync(path.dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
   const manifest = {};
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     if (!meta.entryPoint) continue;

@@ -24,7 +24,9 @@
 // <head>, which it writes in one piece: the rewriter holds the page back until it has seen the
 // marker or the end of the head, and decides then.
 //
-// Plain JavaScript: scripts/serve.mjs (npm start's entry) imports it; tests/unit covers it.
+// Plain JavaScript: scripts/serve.mjs (npm start's entry) and scripts/dev.mjs (npm run dev's)
+// both call rewritePageResponse, so a contributor sees the pages production serves; tests/unit
+// covers it.
 
 const SCRIPT_TAG = /<script\b([^>]*)><\/script>/g;
 /** Everything the runtime-free page drops: Next's script tags, their preloads, the inline RSC payload. */
@@ -177,4 +179,15 @@ export function deferPageScripts(response) {
     out += rewriter.flush();
     return end.call(this, out, "utf8", callback);
   };
+}
+
+/**
+ * The servers' hook (scripts/serve.mjs, scripts/dev.mjs), called on each request before Next.js
+ * handles it, after any compression middleware: a page goes through the rewriter; the API (its
+ * hot paths, JSON only) skips the patching altogether.
+ * @param {import("node:http").IncomingMessage} request
+ * @param {import("node:http").ServerResponse} response
+ */
+export function rewritePageResponse(request, response) {
+  if (!request.url?.startsWith("/api/")) deferPageScripts(response);
 }

@@ -16,7 +16,7 @@ import http from "node:http";
 import net from "node:net";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { deferPageScripts } from "./defer-page-scripts.mjs";
+import { rewritePageResponse } from "./defer-page-scripts.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -135,8 +135,7 @@ async function server() {
     // While stopping: answer, then have the client reconnect (to another server).
     if (draining) response.setHeader("connection", "close");
     compress(request, response, () => {});
-    // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
-    if (!request.url?.startsWith("/api/")) deferPageScripts(response);
+    rewritePageResponse(request, response);
     handle(request, response);
   });
   httpServer.keepAliveTimeout = 5_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 // @ts-expect-error plain JavaScript module of npm start's entry, without type declarations
-import { createScriptDeferrer, deferPageScripts } from "../../scripts/defer-page-scripts.mjs";
+import { createScriptDeferrer, deferPageScripts, rewritePageResponse } from "../../scripts/defer-page-scripts.mjs";
 
 const NONCE = "abc123==";
 const PAGE =
@@ -143,6 +143,40 @@ describe("scripts/defer-page-scripts.mjs", () => {
       const json = await get("/json");
       expect(json.headers["content-length"]).toBe("2");
       expect(json.body).toBe("{}");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("is the servers' hook (npm start and npm run dev): pages are rewritten, the API is not even patched", async () => {
+    const server = createServer((request, response) => {
+      const { write } = response;
+      rewritePageResponse(request, response);
+      response.setHeader("x-patched", String(response.write !== write));
+      response.setHeader("content-type", "text/html; charset=utf-8");
+      response.end(ISLAND_PAGE);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const get = (path: string) =>
+      new Promise<{ patched: unknown; body: string }>((resolve, reject) => {
+        httpRequest({ host: "127.0.0.1", port, path }, (response) => {
+          let body = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (body += chunk));
+          response.on("end", () => resolve({ patched: response.headers["x-patched"], body }));
+        })
+          .on("error", reject)
+          .end();
+      });
+    try {
+      const page = await get("/fr/pay/qr/p1");
+      expect(page.patched).toBe("true");
+      expect(page.body).toBe(rewrite(ISLAND_PAGE, ISLAND_PAGE.length));
+      expect(page.body).not.toContain("/_next/static/");
+      const api = await get("/api/v1/anything");
+      expect(api.patched).toBe("false");
+      expect(api.body).toBe(ISLAND_PAGE);
     } finally {
       server.close();
     }

@@ -1,0 +1,113 @@
+// `npm run dev`: Next.js's development server (compiling on demand, hot reload) behind the same
+// response rewriter as `npm start` (scripts/defer-page-scripts.mjs). Under a bare `next dev`
+// nothing stripped the runtime from the hosted pages, so React hydrated DOM their islands had
+// changed (the card fields, the QR status, the countdown's button) and a contributor saw redraws
+// and hydration warnings that production never has. Here a page marked as shipping no client
+// runtime loses Next's scripts and RSC payload as in production (so it has no hot reload: reload
+// the page after an edit), and the other pages (not found, errors, the docs) keep theirs,
+// deferred as in production, hot reload included.
+//
+// The islands (components/islands) are built at start and rebuilt when one of their files
+// changes. Plain JavaScript, like scripts/serve.mjs. PORT (default 3000) or -p/--port, HOST or
+// -H/--hostname (default: every interface), and --webpack instead of Turbopack, as `next dev` took them.
+import { watch } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { buildIslands, ISLANDS_SOURCE_DIR } from "./build-islands.mjs";
+import { rewritePageResponse } from "./defer-page-scripts.mjs";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** Editors save in bursts (write, rename, chmod): one rebuild per burst. */
+const REBUILD_DEBOUNCE_MS = 100;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+
+const log = (message) => console.log(`[dev] ${message}`);
+const islandsList = (manifest) => Object.entries(manifest).map(([name, file]) => `${name} (${file})`).join(", ") || "none";
+
+const { values: options } = parseArgs({
+  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, webpack: { type: "boolean" } },
+});
+const port = Number(options.port || process.env.PORT || 3000);
+const hostname = options.hostname || process.env.HOST || undefined;
+// As `next dev` sets it: the gateway's config and Next.js read it.
+process.env.NODE_ENV = "development";
+
+log(`islands built: ${islandsList(await buildIslands())}`);
+const watcher = watchIslands();
+
+const { default: next } = await import("next");
+const app = next({ dev: true, dir: ROOT, hostname: hostname ?? "localhost", port, webpack: options.webpack });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+// Next's custom-server wrapper hands its upgrade handler (the HMR websocket, /_next/hmr) to the
+// request's server on the first request. Handing it over here instead serves a browser that
+// reconnects after a restart before it requests anything; the flag stops Next adding it twice
+// (a second handshake on the same socket). Neither is public API, and the public
+// getUpgradeHandler() is the render server's, which ignores HMR: fail loudly if Next changed.
+if (typeof app.upgradeHandler !== "function" || app.didWebSocketSetup !== false) {
+  throw new Error("scripts/dev.mjs: this Next.js version's custom server has no upgradeHandler/didWebSocketSetup; update the HMR forwarding");
+}
+app.didWebSocketSetup = true;
+
+const httpServer = http.createServer((request, response) => {
+  rewritePageResponse(request, response);
+  handle(request, response);
+});
+httpServer.on("upgrade", (request, socket, head) => app.upgradeHandler(request, socket, head));
+httpServer.on("error", (error) => {
+  console.error(`[dev] ${error.code === "EADDRINUSE" ? `port ${port} is in use (PORT or -p chooses another)` : error.message}`);
+  process.exit(1);
+});
+httpServer.listen(port, hostname, () => log(`ready on http://${hostname ?? "localhost"}:${port} (pages through scripts/defer-page-scripts.mjs, as npm start)`));
+
+/** Rebuilds the islands after a burst of changes under components/islands; one build at a time. */
+function watchIslands() {
+  let timer;
+  let building = false;
+  let again = false;
+  const rebuild = async () => {
+    if (building) {
+      again = true;
+      return;
+    }
+    building = true;
+    try {
+      log(`islands rebuilt: ${islandsList(await buildIslands())}`);
+    } catch {
+      // esbuild printed the errors; the last good build stays in place.
+      log("islands not rebuilt (errors above); serving the last build");
+    }
+    building = false;
+    if (again) {
+      again = false;
+      void rebuild();
+    }
+  };
+  return watch(ISLANDS_SOURCE_DIR, { recursive: true }, (_event, file) => {
+    // Only sources change the build (not an editor's swap file, nor the islands' tests).
+    if (file && (!file.endsWith(".ts") || file.endsWith(".test.ts"))) return;
+    clearTimeout(timer);
+    timer = setTimeout(rebuild, REBUILD_DEBOUNCE_MS);
+  });
+}
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) process.exit(1); // a second Ctrl+C: now
+  stopping = true;
+  watcher.close();
+  httpServer.close();
+  httpServer.closeAllConnections();
+  // Background jobs and the database (an embedded PGlite must be closed cleanly) live in the
+  // Next.js bundle (instrumentation.ts).
+  const stopGateway = globalThis.gatewayShutdown;
+  const bound = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS).unref());
+  if (typeof stopGateway === "function") await Promise.race([stopGateway().catch(() => {}), bound]);
+  await Promise.race([app.close?.().catch(() => {}), bound]);
+  process.exit(0);
+};
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);

@@ -1,0 +1,152 @@
+// Smoke test of `npm run dev` (scripts/dev.mjs), by hand (`npm run test:smoke-dev`), not in CI:
+// a development server compiles each page on demand (tens of seconds on two cores). On a fresh
+// embedded database: the OTP page ships no Next.js runtime (as under npm start), a page with the
+// runtime keeps its scripts and its hot-reload websocket answers, and a new island file is built
+// and served without a restart. Needs no other dev server in this folder (Next.js allows one).
+import { execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const port = Number(process.env.SMOKE_PORT ?? 3312);
+const baseUrl = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), "gateway-smoke-dev-"));
+const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PUBLIC_BASE_URL: baseUrl, PGLITE_DIR: path.join(dataDir, "db") };
+delete env.DATABASE_URL;
+/** An island that exists only during this run (a new file, so an interrupted run edits no real one). */
+const PROBE_ISLAND = "components/islands/smoke-dev-probe.ts";
+const MANIFEST = ".islands/manifest.json";
+
+const results: { name: string; ok: boolean; detail?: string }[] = [];
+function check(name: string, ok: boolean, detail?: string) {
+  results.push({ name, ok, detail });
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail && !ok ? `: ${detail}` : ""}`);
+}
+
+let server: ReturnType<typeof spawn> | undefined;
+let output = "";
+
+async function main() {
+  // The embedded database admits one process: onboard before the server starts (which migrates it).
+  const { stdout } = await promisify(execFile)(
+    "npx",
+    ["tsx", "scripts/merchant.ts", "create", "--name", "Dev smoke", "--country", "DZA", "--json"],
+    { env: { ...env, LOG_LEVEL: "silent" } },
+  );
+  const merchant = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
+  const authorization = `Bearer ${Buffer.from(`${merchant.clientId}:${merchant.clientSecret}`).toString("base64")}`;
+
+  server = spawn("npm", ["run", "dev"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  server.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor(() => output.includes("[dev] ready"), 120_000);
+  // First, before any request (Next.js would hand its handler over on the first one): a browser
+  // reconnecting its hot reload after a restart.
+  check("forwards the hot-reload websocket to Next.js (101)", (await upgradeStatus("/_next/hmr?id=smoke")) === 101);
+
+  const api = async (pathname: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${baseUrl}/api/v1${pathname}`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as { data: Record<string, unknown> & { metadata?: { payUrl?: string } } };
+  };
+  const intent = await api("/payments/intents?countryCode=DZA", {
+    actionId: `smoke-dev-${randomBytes(4).toString("hex")}`,
+    amount: 100,
+    actionCurrencyCode: "DZD",
+    actionCountryCode: "DZA",
+    userId: "+213555000111",
+  });
+  const proceed = await api(`/payments/intents/${String(intent.data.paymentId)}/proceed`, { paymentMethodCode: "WALLET_V2" }, {
+    "x-service": merchant.service!,
+    "x-platform": "API",
+  });
+  const payUrl = proceed.data.metadata?.payUrl;
+  check("creates a payment and gets its OTP page's address", typeof payUrl === "string");
+
+  // The OTP page, as npm start serves it: the island and no Next.js runtime.
+  const otp = await fetch(payUrl!);
+  const html = await otp.text();
+  check("serves the OTP page", otp.status === 200 && html.includes('name="client-runtime"'), String(otp.status));
+  check("the OTP page has no Next.js script or RSC payload", !/<script[^>]*\/_next\/static\//.test(html) && !html.includes("__next_f"));
+  const island = /<script type="module" src="(\/islands\/resend-countdown-[^"]+\.js)"/.exec(html)?.[1];
+  check("the OTP page loads its island", island !== undefined && (await fetch(baseUrl + island)).status === 200, island);
+
+  // A page with the runtime keeps it, deferred as in production.
+  const home = await (await fetch(`${baseUrl}/en`)).text();
+  check("a page with the runtime keeps its scripts, deferred", home.includes("__gwScript") && home.includes("__next_f"));
+
+  // An island added while the server runs is built and served.
+  writeFileSync(PROBE_ISLAND, `document.documentElement.dataset.smokeDev = "${randomBytes(4).toString("hex")}";\n`);
+  const built = await waitFor(() => (readManifest()["smoke-dev-probe"] as string | undefined) ?? null, 30_000).catch(() => undefined);
+  check("rebuilds the islands when one changes", built !== undefined && (await fetch(`${baseUrl}/islands/${built}`)).status === 200, built);
+}
+
+function readManifest(): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(MANIFEST, "utf8")) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/** The status of a websocket handshake (101 when a handler took it). */
+function upgradeStatus(pathname: string): Promise<number> {
+  return new Promise((resolve) => {
+    const request = httpRequest(`${baseUrl}${pathname}`, {
+      headers: {
+        connection: "Upgrade",
+        upgrade: "websocket",
+        "sec-websocket-key": randomBytes(16).toString("base64"),
+        "sec-websocket-version": "13",
+      },
+      timeout: 30_000,
+    });
+    request.on("upgrade", (response, socket) => {
+      socket.destroy();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("response", (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("timeout", () => request.destroy());
+    request.on("error", () => resolve(0));
+    request.end();
+  });
+}
+
+async function waitFor<T>(probe: () => T | null | false | Promise<T | null | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value) return value;
+    if (server && server.exitCode !== null) throw new Error(`npm run dev exited with ${server.exitCode}:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`timed out; server output:\n${output}`);
+}
+
+main()
+  .catch((error: unknown) => check("npm run dev smoke run", false, String(error)))
+  .finally(async () => {
+    rmSync(PROBE_ISLAND, { force: true });
+    // Let the server rebuild without the probe, so the manifest it leaves matches the sources.
+    await waitFor(() => !existsSync(PROBE_ISLAND) && !("smoke-dev-probe" in readManifest()), 10_000).catch(() => {});
+    try {
+      if (server?.pid) process.kill(-server.pid, "SIGTERM");
+      // It closes the embedded database before the folder goes.
+      if (server && server.exitCode === null) await new Promise((resolve) => (server!.once("exit", resolve), setTimeout(resolve, 10_000)));
+    } catch {
+      // Already gone.
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    const failed = results.filter((result) => !result.ok).length;
+    console.log(`smoke (npm run dev): ${results.length - failed} passed, ${failed} failed`);
+    process.exit(failed === 0 ? 0 : 1);
+  });
