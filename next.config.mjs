@@ -13,6 +13,9 @@ const nextConfig = {
   // `npm test` type-checks with tsc; a first `npm start` should not pay for it twice.
   typescript: { ignoreBuildErrors: true },
   typedRoutes: false,
+  // npm run dev: Next's own request lines print whole URLs, and a hosted page's carries its
+  // token. lib/hosted/log-page-request.ts already logs every request with credentials redacted.
+  logging: { incomingRequests: false },
   // The stylesheet is small (about 6 KB gzip): inlined in the head, the first paint waits for
   // no second request, which on a slow phone network is most of the largest paint's delay.
   // A page with the Next.js runtime repeats it in its RSC payload (the card page: 113 KB of HTML,
