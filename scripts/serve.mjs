@@ -17,6 +17,7 @@ import net from "node:net";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
+import { sendInOneWrite } from "./send-in-one-write.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -134,7 +135,11 @@ async function server() {
     });
     // While stopping: answer, then have the client reconnect (to another server).
     if (draining) response.setHeader("connection", "close");
+    const api = request.url?.startsWith("/api/") ?? false;
+    // Below the compression middleware: it wraps these, so a compressed answer is held too.
+    if (api) sendInOneWrite(response);
     compress(request, response, () => {});
+    // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
     rewritePageResponse(request, response);
     handle(request, response);
   });

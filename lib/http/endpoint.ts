@@ -111,13 +111,9 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
 function parseInputs(spec: { body?: unknown; query?: unknown; headers?: unknown }, request: Request, rawBody: unknown) {
   const details = [];
   const output: Record<string, unknown> = {};
-  const sources = {
-    body: rawBody,
-    query: Object.fromEntries(new URL(request.url).searchParams),
-    headers: Object.fromEntries(request.headers),
-  };
+  const query = queryOf(request.url);
   // A `%00` in the query decodes to U+0000, which PostgreSQL text cannot hold (a 500 otherwise).
-  for (const [name, value] of Object.entries(sources.query)) {
+  for (const [name, value] of Object.entries(query)) {
     if (name.includes("\0") || value.includes("\0")) {
       details.push({ path: `query.${name.replace(/\0/g, "")}`, message: "must not contain the character U+0000" });
     }
@@ -125,12 +121,19 @@ function parseInputs(spec: { body?: unknown; query?: unknown; headers?: unknown 
   for (const part of ["body", "query", "headers"] as const) {
     const schema = spec[part] as Schema | undefined;
     if (!schema) continue;
-    const result = schema.safeParse(sources[part]);
+    // The headers are copied out only for an endpoint whose schema reads them.
+    const source = part === "body" ? rawBody : part === "query" ? query : Object.fromEntries(request.headers);
+    const result = schema.safeParse(source);
     if (result.success) output[part] = result.data;
     else details.push(...zodDetails(result.error, part === "body" ? undefined : part));
   }
   if (details.length > 0) throw new ApiError("validation_error", "The request is invalid.", details);
   return output as { body: never; query: never; headers: never };
+}
+
+/** The query's parameters; a URL without one (most requests) is not parsed again for nothing. */
+function queryOf(url: string): Record<string, string> {
+  return url.includes("?") ? Object.fromEntries(new URL(url).searchParams) : {};
 }
 
 function flattenParams(params: Record<string, string | string[]> | undefined): Record<string, string> {

@@ -42,7 +42,7 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
       accessLogger.info(
         {
           method: request.method,
-          path: new URL(request.url).pathname,
+          path: pathnameOf(request.url),
           status,
           ...(error ? { error } : {}),
           durationMs: Math.round((performance.now() - started) * 10) / 10,
@@ -51,4 +51,18 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
       );
     }
   });
+}
+
+/**
+ * The path of an absolute http(s) URL, as WHATWG URL serializes it: `request.url` is already
+ * one, so the path is the text between the authority and the query (or fragment), without a
+ * second parse per request.
+ */
+export function pathnameOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  const fragment = url.indexOf("#", start);
+  const end = Math.min(query === -1 ? url.length : query, fragment === -1 ? url.length : fragment);
+  return url.slice(start, end);
 }
