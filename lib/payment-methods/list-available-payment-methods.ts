@@ -8,7 +8,7 @@ import { ApiError } from "../errors/api-error";
 import { pageLocaleOf } from "../i18n/locales";
 import { toPaymentMethodItem, type PaymentMethodItem } from "./payment-method-views";
 
-// Built once (preparedOn): a proceed reads it twice, before its transaction and inside it.
+// Built once (preparedOn): the payment-method lists read it on every call.
 const catalogQuery = (db: Db) =>
   preparedOn(db, "payment_method_catalog_enabled", (db) =>
     db

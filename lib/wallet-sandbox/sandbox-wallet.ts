@@ -32,7 +32,7 @@ const accountOf = (ref: WalletAccountRef) =>
     eq(walletAccounts.currency, ref.currency),
   );
 
-// The statements every wallet proceed sends (balance, then the code's challenge), built once.
+// The statements every wallet proceed sends (balance, then the code's challenge opened), built once.
 const balanceQuery = (db: Db) =>
   preparedOn(db, "sandbox_wallet_balance", (db) =>
     db
@@ -62,6 +62,8 @@ const startOtpQuery = (tx: Db) =>
         resendAvailableAt: p("resendAvailableAt"),
         updatedAt: p("updatedAt"),
       })
+      // The payment's open challenge stands: a repeat (or a racing twin) inserts nothing.
+      .onConflictDoNothing({ target: otpChallenges.paymentId })
       .returning()
       .prepare("sandbox_wallet_start_otp");
   });
@@ -230,10 +232,14 @@ export const sandboxWallet: WalletProvider = {
     return { reference: entryId };
   },
 
-  async startOtp(tx, { paymentId, now }) {
+  async startOtp(db, { paymentId, now }) {
     // The sandbox sends nothing: the code is always SANDBOX_OTP_CODE, kept only as a hash.
-    const [row] = await startOtpQuery(tx).execute({ paymentId, ...freshCode(now), updatedAt: now });
-    return challengeView(row!);
+    // One statement, so no transaction: the insert opens the challenge or leaves the open one.
+    const [row] = await startOtpQuery(db).execute({ paymentId, ...freshCode(now), updatedAt: now });
+    if (row) return { challenge: challengeView(row), created: true };
+    const open = await sandboxWallet.otpChallenge(db, { paymentId });
+    if (!open) throw new Error(`the OTP challenge of payment ${paymentId} could be neither opened nor read`);
+    return { challenge: open, created: false };
   },
 
   async resendOtp(tx, { paymentId, now }) {

@@ -66,22 +66,13 @@ export function walletService({ db, qrContent }: WalletServiceOptions) {
       return row.response as WalletOperation;
     },
 
-    /** Opens the payment's challenge (sending the code), or answers the open one. */
+    /** Opens the payment's challenge (sending the code), or answers the open one: one statement. */
     async startOtp(request: { paymentId: string; account: { merchantId: string; customerId: string } }, now: Date) {
       assertKnownAccount(request);
       assertUuid(request.paymentId, "invalid_request", "payment");
-      const existing = await sandboxWallet.otpChallenge(db, { paymentId: request.paymentId });
-      if (existing) return { challenge: challengeBody(request.paymentId, existing), created: false };
-      try {
-        const challenge = await db.transaction((tx) =>
-          sandboxWallet.startOtp(tx, { paymentId: request.paymentId, account: { ...refAccount({ ...request, currency: "" }) }, now }),
-        );
-        return { challenge: challengeBody(request.paymentId, challenge), created: true };
-      } catch (error) {
-        const raced = await sandboxWallet.otpChallenge(db, { paymentId: request.paymentId });
-        if (!raced) throw error;
-        return { challenge: challengeBody(request.paymentId, raced), created: false };
-      }
+      const account = refAccount({ ...request, currency: "" });
+      const { challenge, created } = await sandboxWallet.startOtp(db, { paymentId: request.paymentId, account, now });
+      return { challenge: challengeBody(request.paymentId, challenge), created };
     },
 
     async otpChallenge(paymentId: string): Promise<OtpChallengeBody> {

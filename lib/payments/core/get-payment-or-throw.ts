@@ -17,6 +17,11 @@ export async function getPaymentOrThrow(
 ): Promise<PaymentRow> {
   const { principal, paymentId } = options;
   const payment = options.lock ? await lockPayment(db, paymentId) : await findPayment(db, paymentId);
+  return scopedPaymentOrThrow(principal, payment);
+}
+
+/** getPaymentOrThrow's scoping of a payment the caller read some other way (null: no such payment). */
+export function scopedPaymentOrThrow(principal: Principal, payment: PaymentRow | null): PaymentRow {
   switch (principal.mode) {
     case "client":
       if (!payment || payment.serviceId !== principal.service.id) throw notFound();

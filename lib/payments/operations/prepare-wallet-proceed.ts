@@ -1,7 +1,6 @@
 import type { Db } from "../../db/client";
-import { isMethodEnabled } from "../../payment-methods/method-enabled";
+import type { PaymentRow } from "../../db/payment-record";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
-import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import type { PreparedWalletProceed, ProceedPrincipal } from "./proceed-payment.schema";
 import { askedWallet } from "../core/asked-wallet";
 import { openQrRequest } from "../core/wallet-qr";
@@ -12,15 +11,16 @@ import { openQrRequest } from "../core/wallet-qr";
  * customer, or for a QR intent the QR request opened (the wallet answers the open challenge or
  * request again on a repeat). Null when the proceed needs no call here: the owner paying in
  * person (charged through a provider operation), or a payment the transaction will refuse
- * anyway (it re-checks everything under its lock).
+ * anyway (it re-checks everything under its lock). `payment` and `methodEnabled` are the
+ * proceed's read before its transaction (readProceedPayment).
  */
 export async function prepareWalletProceed(
   db: Db,
-  options: { principal: ProceedPrincipal; paymentId: string; now: Date },
+  options: { principal: ProceedPrincipal; payment: PaymentRow; methodEnabled: boolean; now: Date },
 ): Promise<PreparedWalletProceed | null> {
-  const payment = await getPaymentOrThrow(db, { principal: options.principal, paymentId: options.paymentId });
+  const { payment } = options;
   if (payment.state !== "CREATED" || (options.principal.mode === "user" && payment.transactionType !== "QR_CODE")) return null;
-  if (!(await isMethodEnabled(db, { service: options.principal.service, country: payment.country, code: "WALLET_V2" }))) return null;
+  if (!options.methodEnabled) return null;
   return askedWallet(async () => {
     const wallet = await connectedWallet({ now: options.now });
     const account = walletAccountOf(payment);

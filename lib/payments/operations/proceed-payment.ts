@@ -19,6 +19,7 @@ import type {
 } from "./proceed-payment.schema";
 import { prepareCardProceed, proceedWithCard } from "./proceed-with-card";
 import { prepareWalletProceed } from "./prepare-wallet-proceed";
+import { readProceedPayment } from "./read-proceed-payment";
 import { proceedWithWallet, settled } from "./proceed-with-wallet";
 import { completeWalletCharge } from "../core/wallet-charge";
 import { withdrawUnusedQrRequest } from "../core/wallet-qr";
@@ -48,11 +49,13 @@ export async function proceedPayment(
   const gatewayKey = await getGatewayKey(db);
   const locale = pageLocaleOf(headers["x-locale"]);
 
+  const code = input.paymentMethodCode;
+  const { payment: seen, methodEnabled } = await readProceedPayment(db, { principal, paymentId: options.paymentId, code });
   // Provider work a method needs before the payment is locked (never inside the transaction).
   const prepared =
-    input.paymentMethodCode === "CARD_PROVIDER"
-      ? await prepareCardProceed(db, { principal, paymentId: options.paymentId })
-      : { wallet: (await prepareWalletProceed(db, { principal, paymentId: options.paymentId, now })) ?? undefined };
+    code === "CARD_PROVIDER"
+      ? await prepareCardProceed(db, { principal, payment: seen })
+      : { wallet: (await prepareWalletProceed(db, { principal, payment: seen, methodEnabled, now })) ?? undefined };
   // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer cannot pay it.
   const withdrawUnused = () => withdrawUnusedQrRequest(db, { paymentId: options.paymentId, qr: prepared?.wallet?.qr });
   const outcome = await db.transaction(async (tx) => {
@@ -63,7 +66,7 @@ export async function proceedPayment(
     if (!canTransition(payment.state, "require_action")) {
       throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
     }
-    await assertMethodEnabled(tx, { service: principal.service, country: payment.country, code: input.paymentMethodCode });
+    assertMethodEnabled(methodEnabled, { country: payment.country, code });
     const sentCountry = headers["x-country-code"];
     if (sentCountry && sentCountry !== payment.country) {
       logger.warn({ paymentId: payment.id, sentCountry, country: payment.country }, "x-country-code differs from the intent's country");

@@ -2,7 +2,7 @@ import { findSavedCard } from "../../cards/list-saved-cards";
 import type { Db } from "../../db/client";
 import { cardPayments } from "../../db/schema";
 import { PROVIDER_CALL_TIMEOUT_MS, ProviderRefusedError, providerUnavailable, withTimeLimit } from "../../provider-operations";
-import { getPaymentOrThrow } from "../core/get-payment-or-throw";
+import type { PaymentRow } from "../../db/payment-record";
 import { ApiError } from "../../errors/api-error";
 import { isTrustedReturnUrl } from "../../merchants/trusted-return-url";
 import { logger } from "../../log";
@@ -19,8 +19,8 @@ import type { PreparedProceed, ProceedHandler, ProceedPrincipal } from "./procee
  * an intent moves no money; a payment the transaction then refuses leaves an unused intent.
  * A provider that does not answer makes the proceed answer 503 provider_unavailable.
  */
-export async function prepareCardProceed(db: Db, options: { principal: ProceedPrincipal; paymentId: string }): Promise<PreparedProceed | null> {
-  const payment = await getPaymentOrThrow(db, { principal: options.principal, paymentId: options.paymentId });
+export async function prepareCardProceed(db: Db, options: { principal: ProceedPrincipal; payment: PaymentRow }): Promise<PreparedProceed | null> {
+  const { payment } = options;
   if (payment.state !== "CREATED" || payment.transactionType === "QR_CODE") return null;
   const provider = cardProvider();
   try {

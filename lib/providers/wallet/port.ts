@@ -19,8 +19,11 @@ export interface WalletProvider {
   /** Pays `amountMinor` back to the owner (refund). */
   credit(tx: Db, request: WalletMovement): Promise<{ reference: string }>;
 
-  /** Sends the account's owner a one-time code for the payment. */
-  startOtp(tx: Db, request: { paymentId: string; account: WalletAccountRef; now: Date }): Promise<OtpChallenge>;
+  /**
+   * Sends the account's owner a one-time code for the payment, or answers the payment's open
+   * challenge (`created: false`, no new code) when one was sent already.
+   */
+  startOtp(db: Db, request: { paymentId: string; account: WalletAccountRef; now: Date }): Promise<{ challenge: OtpChallenge; created: boolean }>;
   /** Sends a new code once the cooldown has passed; the wrong-attempt count carries over. */
   resendOtp(tx: Db, request: { paymentId: string; now: Date }): Promise<OtpResend>;
   /** Checks a code; a wrong one costs an attempt. */
