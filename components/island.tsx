@@ -27,6 +27,9 @@ export async function Island({ name, config }: { name: string; config?: unknown 
         <script
           type="application/json"
           id={`island-config-${name}`}
+          // A data block runs nothing, but every script element of a hosted page carries the
+          // response's nonce: one rule a reviewer (and e2e/security.spec.ts) can check at a glance.
+          nonce={nonce}
           // Escaped `<`: no value can close the script element early.
           dangerouslySetInnerHTML={{ __html: JSON.stringify(config).replaceAll("<", "\\u003c") }}
         />
