@@ -10,6 +10,7 @@ import {
   wrongModeMessage,
 } from "./credential-hints";
 import { detectCredential, type Credential } from "./detect-credential";
+import type { PaymentAlongside } from "./payment-alongside";
 import type { AuthMode, Principal, PrincipalOf, ServiceContext } from "./principal";
 import { resolveClient } from "./resolve-client";
 import { resolveIntentSecret } from "./resolve-intent-secret";
@@ -24,6 +25,8 @@ export interface AuthenticateOptions<M extends AuthMode> {
   requireServiceHeader?: boolean;
   /** Receives the request's rate limit outcome for its headers; the limits apply without it too. */
   rateLimit?: RequestRateLimit;
+  /** A payment for the auth statement to read too, where the credential kind's statement can (client, merchant). */
+  paymentAlongside?: PaymentAlongside;
 }
 
 /**
@@ -45,7 +48,7 @@ export async function authenticate<M extends AuthMode>(
   if (credential.mode === "merchant" && !credential.clientSecret) throw invalidCredentials(MERCHANT_PAIR_INCOMPLETE);
   let principal: Principal;
   try {
-    principal = await resolveCredential(db, credential, options.paymentId, options.rateLimit ?? new RequestRateLimit());
+    principal = await resolveCredential(db, credential, options);
     if (principal.mode === "client" || principal.mode === "user") {
       checkServiceHeader(request.headers, principal.service, options.requireServiceHeader ?? false);
     }
@@ -65,12 +68,14 @@ export async function authenticate<M extends AuthMode>(
  * (contract section 6) before judging it, so failed attempts count too, and folds that charge
  * into its lookup's statement (lib/rate-limit/lookup-with-limits.ts): auth is one round trip.
  */
-function resolveCredential(db: Db, credential: Credential, pathPaymentId: string | undefined, rateLimit: RequestRateLimit): Promise<Principal> {
+function resolveCredential(db: Db, credential: Credential, options: AuthenticateOptions<AuthMode>): Promise<Principal> {
+  const { paymentId: pathPaymentId, paymentAlongside } = options;
+  const rateLimit = options.rateLimit ?? new RequestRateLimit();
   switch (credential.mode) {
     case "client":
-      return resolveClient(db, credential, rateLimit);
+      return resolveClient(db, credential, rateLimit, paymentAlongside);
     case "merchant":
-      return resolveMerchant(db, credential, pathPaymentId, rateLimit);
+      return resolveMerchant(db, credential, pathPaymentId, rateLimit, paymentAlongside);
     case "user":
       return resolveUserToken(db, credential, rateLimit);
     case "intent_secret":

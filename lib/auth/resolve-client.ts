@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
-import { apiCredentials, services } from "../db/schema";
+import { apiCredentials, payments, services } from "../db/schema";
 import { constantTimeEqual, hashSecret } from "../crypto/secrets";
 import { invalidCredentials } from "../errors/api-error";
 import { gcraCtes } from "../rate-limit/gcra-sql";
@@ -10,6 +10,7 @@ import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import type { Credential } from "./detect-credential";
 import type { ClientPrincipal } from "./principal";
+import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
 import { serviceColumns } from "./service-columns";
 
 const clientCredentialQuery = (db: Db) =>
@@ -23,15 +24,17 @@ const clientCredentialQuery = (db: Db) =>
   );
 
 // The same lookup with the client id's limit charged in the same statement (PostgreSQL
-// store): the limit row always comes back, so an unknown client id still counts.
-const clientCredentialLimitedQuery = (db: Db) =>
-  prepared(db, "auth_client_limited", (db) => {
+// store): the limit row always comes back, so an unknown client id still counts. The
+// `_with_payment` variant also reads the payment the request names (check: one round trip).
+const clientCredentialLimitedQuery = (db: Db, withPayment: boolean) => {
+  const name = withPayment ? "auth_client_limited_with_payment" : "auth_client_limited";
+  return prepared(db, name, (db) => {
     const [limit] = gcraCtes(
       db,
       [{ alias: "client_limit", policy: rateLimitPolicies.client, key: sql.placeholder("limitKey") }],
       sql.placeholder("nowMs"),
     );
-    return db
+    const lookup = db
       .with(limit!)
       .select({
         credentialId: apiCredentials.id,
@@ -39,18 +42,21 @@ const clientCredentialLimitedQuery = (db: Db) =>
         service: serviceColumns,
         limitTat: limit!.tatMs,
         limitAllowed: limit!.allowed,
+        ...(withPayment ? { payment: payments } : {}),
       })
       .from(limit!)
       .leftJoin(apiCredentials, eq(apiCredentials.clientId, sql.placeholder("clientId")))
-      .leftJoin(services, eq(services.id, apiCredentials.serviceId))
-      .prepare("auth_client_limited");
+      .leftJoin(services, eq(services.id, apiCredentials.serviceId));
+    return (withPayment ? lookup.leftJoin(payments, paymentAlongsideCondition()) : lookup).prepare(name);
   });
+};
 
 /** client_auth: the client id's limit is charged before the secret is judged, so failures count too. */
 export async function resolveClient(
   db: Db,
   credential: Extract<Credential, { mode: "client" }>,
   rateLimit: RequestRateLimit,
+  alongside?: PaymentAlongside,
 ): Promise<ClientPrincipal> {
   const limitKey = rateLimitKeys.client(credential.clientId);
   const row = await lookupWithLimits({
@@ -58,8 +64,14 @@ export async function resolveClient(
     rateLimit,
     checks: [{ policy: rateLimitPolicies.client, key: limitKey }],
     folded: async (nowMs) => {
-      const [found] = await clientCredentialLimitedQuery(db).execute({ clientId: credential.clientId, limitKey, nowMs });
+      const [found] = await clientCredentialLimitedQuery(db, alongside !== undefined).execute({
+        clientId: credential.clientId,
+        limitKey,
+        nowMs,
+        ...paymentAlongsideParameter(alongside),
+      });
       const { credentialId, secretHash, service } = found ?? {};
+      if (alongside) alongside.found = found?.payment ?? null;
       return {
         row: credentialId && secretHash && service ? { credentialId, secretHash, service } : undefined,
         decisions: found ? [{ tatMs: found.limitTat, allowed: found.limitAllowed }] : [],

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
-import { apiCredentials, services } from "../db/schema";
+import { apiCredentials, payments, services } from "../db/schema";
 import { getGatewayKey } from "../crypto/gateway-key";
 import { invalidCredentials } from "../errors/api-error";
 import { gcraCtes } from "../rate-limit/gcra-sql";
@@ -11,6 +11,7 @@ import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { paymentIdFromClientSecret } from "./client-secret";
 import type { Credential } from "./detect-credential";
 import type { MerchantPrincipal } from "./principal";
+import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
 import { serviceColumns } from "./service-columns";
 
 /** Longer than any key we issue: refused before it could become a store key. */
@@ -27,9 +28,11 @@ const publishableKeyQuery = (db: Db) =>
   );
 
 // A genuine client secret: the secret's limit, then the publishable key's, charged in the
-// lookup's statement (PostgreSQL store).
-const publishableKeyLimitedQuery = (db: Db) =>
-  prepared(db, "auth_publishable_key_limited", (db) => {
+// lookup's statement (PostgreSQL store); the `_with_payment` variant also reads the payment
+// the request names (payment-alongside.ts).
+const publishableKeyLimitedQuery = (db: Db, withPayment: boolean) => {
+  const name = withPayment ? "auth_publishable_key_limited_with_payment" : "auth_publishable_key_limited";
+  return prepared(db, name, (db) => {
     const [secretLimit, keyLimit] = gcraCtes(
       db,
       [
@@ -38,7 +41,7 @@ const publishableKeyLimitedQuery = (db: Db) =>
       ],
       sql.placeholder("nowMs"),
     );
-    return db
+    const lookup = db
       .with(secretLimit!, keyLimit!)
       .select({
         service: serviceColumns,
@@ -46,13 +49,15 @@ const publishableKeyLimitedQuery = (db: Db) =>
         secretAllowed: secretLimit!.allowed,
         keyTat: keyLimit!.tatMs,
         keyAllowed: keyLimit!.allowed,
+        ...(withPayment ? { payment: payments } : {}),
       })
       .from(secretLimit!)
       .innerJoin(keyLimit!, sql`true`)
       .leftJoin(apiCredentials, eq(apiCredentials.publishableKey, sql.placeholder("publishableKey")))
-      .leftJoin(services, eq(services.id, apiCredentials.serviceId))
-      .prepare("auth_publishable_key_limited");
+      .leftJoin(services, eq(services.id, apiCredentials.serviceId));
+    return (withPayment ? lookup.leftJoin(payments, paymentAlongsideCondition()) : lookup).prepare(name);
   });
+};
 
 /**
  * merchant_auth: a publishable key with the payment's client secret (rule 1: either alone is
@@ -63,6 +68,7 @@ export async function resolveMerchant(
   credential: Extract<Credential, { mode: "merchant" }>,
   pathPaymentId: string | undefined,
   rateLimit: RequestRateLimit,
+  alongside?: PaymentAlongside,
 ): Promise<MerchantPrincipal> {
   const { publishableKey, clientSecret } = credential;
   if (!clientSecret || publishableKey.length > MAX_PUBLISHABLE_KEY_LENGTH) throw invalidCredentials();
@@ -80,12 +86,14 @@ export async function resolveMerchant(
     rateLimit,
     checks: [secretCheck, keyCheck],
     folded: async (nowMs) => {
-      const [found] = await publishableKeyLimitedQuery(db).execute({
+      const [found] = await publishableKeyLimitedQuery(db, alongside !== undefined).execute({
         publishableKey,
         secretLimitKey: secretCheck.key,
         keyLimitKey: keyCheck.key,
         nowMs,
+        ...paymentAlongsideParameter(alongside),
       });
+      if (alongside) alongside.found = found?.payment ?? null;
       return {
         row: found?.service ? { service: found.service } : undefined,
         decisions: found

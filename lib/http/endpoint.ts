@@ -1,7 +1,9 @@
 import type { z } from "zod";
 import { authenticate } from "../auth/authenticate";
+import type { PaymentAlongside } from "../auth/payment-alongside";
 import type { AuthMode, PrincipalOf } from "../auth/principal";
 import { getDb, type Db } from "../db/client";
+import type { PaymentRow } from "../db/payment-record";
 import { claimIdempotencyKey, NO_IDEMPOTENCY, type IdempotencyScope } from "../idempotency/claim-idempotency-key";
 import { REPLAYED_HEADER } from "../idempotency/idempotency.schema";
 import { ApiError } from "../errors/api-error";
@@ -28,6 +30,8 @@ export interface EndpointSpec<M extends AuthMode, B, Q, H, R = undefined> {
   idempotent?: string;
   /** The schema of `data` in the success envelope; the handler's answer is typed by it. */
   response?: R;
+  /** The handler reads the payment of the path's `:id`: the auth statement reads it too where it can (payment-alongside.ts). */
+  readsPathPayment?: boolean;
 }
 
 export interface EndpointContext<M extends AuthMode, B, Q, H> {
@@ -41,6 +45,8 @@ export interface EndpointContext<M extends AuthMode, B, Q, H> {
   headers: Parsed<H>;
   /** Hands the domain operation a hook that remembers the answer inside its transaction. */
   idempotency: IdempotencyScope;
+  /** With `readsPathPayment`: the path's payment as auth read it (null: none), or undefined when auth did not read it. */
+  pathPayment: PaymentRow | null | undefined;
 }
 
 export interface EndpointResult<D = unknown> {
@@ -67,12 +73,15 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
     try {
       const params = flattenParams(await routeContext.params);
       const db = await getDb();
+      const paymentAlongside: PaymentAlongside | undefined =
+        spec.readsPathPayment && params.id !== undefined ? { paymentId: params.id } : undefined;
       const principal = spec.auth
         ? await authenticate(db, request, {
             modes: spec.auth,
             paymentId: params.id ?? params.paymentActionId,
             requireServiceHeader: spec.requireServiceHeader,
             rateLimit,
+            paymentAlongside,
           })
         : undefined;
       const rawBody = spec.body ? await readJsonBody(request) : undefined;
@@ -93,6 +102,7 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         principal: principal as EndpointContext<M, B, Q, H>["principal"],
         ...input,
         idempotency: claim.scope,
+        pathPayment: paymentAlongside?.found,
       } as EndpointContext<M, B, Q, H>).catch(async (error: unknown) => {
         if (claim.kind === "owned") await claim.abandon(db);
         throw error;
@@ -121,14 +131,28 @@ function parseInputs(spec: { body?: unknown; query?: unknown; headers?: unknown 
   for (const part of ["body", "query", "headers"] as const) {
     const schema = spec[part] as Schema | undefined;
     if (!schema) continue;
-    // The headers are copied out only for an endpoint whose schema reads them.
-    const source = part === "body" ? rawBody : part === "query" ? query : Object.fromEntries(request.headers);
+    const source = part === "body" ? rawBody : part === "query" ? query : headersNamedBy(schema, request.headers);
     const result = schema.safeParse(source);
     if (result.success) output[part] = result.data;
     else details.push(...zodDetails(result.error, part === "body" ? undefined : part));
   }
   if (details.length > 0) throw new ApiError("validation_error", "The request is invalid.", details);
   return output as { body: never; query: never; headers: never };
+}
+
+/**
+ * The headers a headers schema names (every one is a `z.object`, which drops the others
+ * anyway): a few `get`s instead of copying, lower-casing and sorting every header of the request.
+ */
+function headersNamedBy(schema: Schema, headers: Headers): Record<string, string> {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  if (!shape) return Object.fromEntries(headers);
+  const named: Record<string, string> = {};
+  for (const name in shape) {
+    const value = headers.get(name);
+    if (value !== null) named[name] = value;
+  }
+  return named;
 }
 
 /** The query's parameters; a URL without one (most requests) is not parsed again for nothing. */

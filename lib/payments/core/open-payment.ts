@@ -2,7 +2,7 @@ import type { ClientPrincipal, MerchantPrincipal, Principal, UserPrincipal } fro
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { expirePayment } from "./expire-payment";
-import { getPaymentOrThrow } from "./get-payment-or-throw";
+import { getPaymentOrThrow, scopedPaymentOrThrow } from "./get-payment-or-throw";
 import { failedByExpiry, intentExpired, isExpiredIntent } from "./payment-expiry";
 import { findPayment, lockPayment, type PaymentRow } from "../../db/payment-record";
 import { canTransition, isTerminal } from "./payment-state";
@@ -50,15 +50,19 @@ export async function bringPaymentUpToDate(db: Db, payment: PaymentRow, now: Dat
 
 /**
  * The payment as the caller may see it now (getPaymentOrThrow's scoping), brought up to date;
- * merchant_auth on an intent past its grace: 410.
+ * merchant_auth on an intent past its grace: 410. `alreadyRead`: the row (or null) the auth
+ * statement read alongside the credential, which spares a second read.
  */
 export async function getCurrentPaymentOrThrow(
   db: Db,
-  options: { principal: ClientPrincipal | MerchantPrincipal | UserPrincipal; paymentId: string },
+  options: { principal: ClientPrincipal | MerchantPrincipal | UserPrincipal; paymentId: string; alreadyRead?: PaymentRow | null },
 ): Promise<PaymentRow> {
-  const { principal } = options;
+  const { principal, alreadyRead } = options;
   const now = serviceClock(principal.service).now();
-  const found = await getPaymentOrThrow(db, { principal, paymentId: options.paymentId });
+  const found =
+    alreadyRead === undefined
+      ? await getPaymentOrThrow(db, { principal, paymentId: options.paymentId })
+      : scopedPaymentOrThrow(principal, alreadyRead);
   const payment = await bringPaymentUpToDate(db, found, now);
   // A released reservation is over by its own rule, not the intent's: check answers it (10).
   // A QR approval the wallet took before the request could be withdrawn stands.

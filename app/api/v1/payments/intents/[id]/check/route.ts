@@ -6,9 +6,9 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/payments/intents/:id/check
 export const GET = endpoint(
-  op.checkPayment,
-  async ({ db, principal, params }) => {
-    const payment = await checkPayment(db, { principal, paymentId: params.id ?? "" });
+  { ...op.checkPayment, readsPathPayment: true },
+  async ({ db, principal, params, pathPayment }) => {
+    const payment = await checkPayment(db, { principal, paymentId: params.id ?? "", alreadyRead: pathPayment });
     return { data: toCheckResultView(payment), message: "Payment status retrieved." };
   },
 );
