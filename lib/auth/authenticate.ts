@@ -3,6 +3,7 @@ import { ApiError, invalidCredentials } from "../errors/api-error";
 import { noteRequestPrincipal } from "../log";
 import { isOriginAllowed } from "../urls/allowed-origins";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
+import { rateLimitBackend } from "../rate-limit/store";
 import {
   malformedCredentialMessage,
   MERCHANT_PAIR_INCOMPLETE,
@@ -11,8 +12,8 @@ import {
 } from "./credential-hints";
 import { detectCredential, type Credential } from "./detect-credential";
 import type { PaymentAlongside } from "./payment-alongside";
-import type { AuthMode, Principal, PrincipalOf, ServiceContext } from "./principal";
-import { resolveClient } from "./resolve-client";
+import type { AuthMode, ClientPrincipal, Principal, PrincipalOf, ServiceContext } from "./principal";
+import { clientLookupParameters, judgeClientLookup, resolveClient, type ClientLookupRow } from "./resolve-client";
 import { resolveIntentSecret } from "./resolve-intent-secret";
 import { resolveMerchant } from "./resolve-merchant";
 import { resolveUserToken } from "./resolve-user-token";
@@ -46,21 +47,61 @@ export async function authenticate<M extends AuthMode>(
     throw invalidCredentials(wrongModeMessage(credential, options.modes));
   }
   if (credential.mode === "merchant" && !credential.clientSecret) throw invalidCredentials(MERCHANT_PAIR_INCOMPLETE);
-  let principal: Principal;
   try {
-    principal = await resolveCredential(db, credential, options);
-    if (principal.mode === "client" || principal.mode === "user") {
-      checkServiceHeader(request.headers, principal.service, options.requireServiceHeader ?? false);
-    }
+    return admit(request, options, await resolveCredential(db, credential, options)) as PrincipalOf<M>;
   } catch (error) {
-    if (error instanceof ApiError && error.errorName === "invalid_credentials") {
-      throw invalidCredentials(rejectedCredentialMessage(request.headers));
-    }
-    throw error;
+    throw refusal(error, request.headers);
+  }
+}
+
+/**
+ * client_auth folded into an operation's own statement, which looks the credential up and
+ * charges its limit with `parameters` and writes nothing unless the client is admitted
+ * (resolve-client.ts `admittedClientCtes`); `judge` then answers exactly as `authenticate`
+ * would. Null when this request must authenticate the usual way first: another credential
+ * kind, a malformed one, the Redis limit store, or a required x-service header missing.
+ */
+export function foldedClientAuth(request: Request, options: AuthenticateOptions<AuthMode>): FoldedClientAuth | null {
+  if (!options.modes.includes("client") || rateLimitBackend() !== "postgres") return null;
+  const credential = detectCredential(request.headers);
+  if (credential?.mode !== "client") return null;
+  // An empty x-service is no header at all to checkServiceHeader.
+  const serviceHeader = request.headers.get("x-service") || null;
+  if (options.requireServiceHeader && serviceHeader === null) return null;
+  const rateLimit = options.rateLimit ?? new RequestRateLimit();
+  const parameters = { ...clientLookupParameters(credential, rateLimit), serviceHeader };
+  return {
+    parameters,
+    judge(found) {
+      try {
+        return admit(request, options, judgeClientLookup(credential, rateLimit, parameters, found)) as ClientPrincipal;
+      } catch (error) {
+        throw refusal(error, request.headers);
+      }
+    },
+  };
+}
+
+export interface FoldedClientAuth {
+  parameters: ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };
+  /** The statement's credential and limit columns in; the principal out, or the 429 / 401 / 400 authenticate would throw. */
+  judge(found: ClientLookupRow | undefined): ClientPrincipal;
+}
+
+/** The checks after the credential itself: the x-service header, the browser origin. */
+function admit(request: Request, options: AuthenticateOptions<AuthMode>, principal: Principal): Principal {
+  if (principal.mode === "client" || principal.mode === "user") {
+    checkServiceHeader(request.headers, principal.service, options.requireServiceHeader ?? false);
   }
   noteRequestPrincipal(principal);
   if (principal.mode === "merchant") checkOrigin(request.headers, principal.service);
-  return principal as PrincipalOf<M>;
+  return principal;
+}
+
+/** A well-formed credential that is refused always gets the same message (credential-hints.ts). */
+function refusal(error: unknown, headers: Headers): unknown {
+  if (error instanceof ApiError && error.errorName === "invalid_credentials") return invalidCredentials(rejectedCredentialMessage(headers));
+  return error;
 }
 
 /**

@@ -9,7 +9,7 @@ import { lookupWithLimits } from "../rate-limit/lookup-with-limits";
 import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import type { Credential } from "./detect-credential";
-import type { ClientPrincipal } from "./principal";
+import type { ClientPrincipal, ServiceContext } from "./principal";
 import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
 import { serviceColumns } from "./service-columns";
 
@@ -54,7 +54,7 @@ const clientCredentialLimitedQuery = (db: Db, withPayment: boolean) => {
 /** client_auth: the client id's limit is charged before the secret is judged, so failures count too. */
 export async function resolveClient(
   db: Db,
-  credential: Extract<Credential, { mode: "client" }>,
+  credential: ClientCredential,
   rateLimit: RequestRateLimit,
   alongside?: PaymentAlongside,
 ): Promise<ClientPrincipal> {
@@ -70,15 +70,100 @@ export async function resolveClient(
         nowMs,
         ...paymentAlongsideParameter(alongside),
       });
-      const { credentialId, secretHash, service } = found ?? {};
       if (alongside) alongside.found = found?.payment ?? null;
-      return {
-        row: credentialId && secretHash && service ? { credentialId, secretHash, service } : undefined,
-        decisions: found ? [{ tatMs: found.limitTat, allowed: found.limitAllowed }] : [],
-      };
+      return splitClientLookup(found);
     },
     plain: async () => (await clientCredentialQuery(db).execute({ clientId: credential.clientId }))[0],
   });
+  return clientPrincipalOf(credential, row);
+}
+
+export type ClientCredential = Extract<Credential, { mode: "client" }>;
+type ClientRow = { credentialId: string; secretHash: string; service: ServiceContext };
+
+/** What a statement that looks up a client id with its limit (PostgreSQL store) returns. */
+export interface ClientLookupRow {
+  credentialId: string | null;
+  secretHash: string | null;
+  service: ServiceContext | null;
+  limitTat: number;
+  limitAllowed: boolean;
+}
+
+function splitClientLookup(found: ClientLookupRow | undefined) {
+  const { credentialId, secretHash, service } = found ?? {};
+  return {
+    row: credentialId && secretHash && service ? { credentialId, secretHash, service } : undefined,
+    decisions: found ? [{ tatMs: found.limitTat, allowed: found.limitAllowed }] : [],
+  };
+}
+
+function clientPrincipalOf(credential: ClientCredential, row: ClientRow | undefined): ClientPrincipal {
   if (!row || !constantTimeEqual(hashSecret(credential.clientSecret), row.secretHash)) throw invalidCredentials();
   return { mode: "client", service: row.service, credentialId: row.credentialId, clientId: credential.clientId };
 }
+
+/**
+ * client_auth for an operation whose own statement looks up the credential and charges its
+ * limit (create: auth and insert in one round trip). The statement takes these parameters and
+ * must write nothing unless `clientAdmitted` (below) holds; `judge` then decides exactly as
+ * resolveClient does on its own statement's row (429, then 401).
+ */
+export function clientLookupParameters(credential: ClientCredential, rateLimit: RequestRateLimit) {
+  return {
+    clientId: credential.clientId,
+    limitKey: rateLimitKeys.client(credential.clientId),
+    secretHash: hashSecret(credential.clientSecret),
+    nowMs: rateLimit.nowMs(),
+  };
+}
+
+export function judgeClientLookup(
+  credential: ClientCredential,
+  rateLimit: RequestRateLimit,
+  parameters: { limitKey: string; nowMs: number },
+  found: ClientLookupRow | undefined,
+): ClientPrincipal {
+  const { row, decisions } = splitClientLookup(found);
+  if (decisions.length === 1) rateLimit.record([{ policy: rateLimitPolicies.client, key: parameters.limitKey }], decisions, parameters.nowMs);
+  return clientPrincipalOf(credential, row);
+}
+
+/**
+ * The CTEs a statement needs to fold client_auth in (authenticate.ts `foldedClientAuth`):
+ * `client_limit`, the client id's limit charged as resolveClient charges it, and
+ * `admitted_service`, the service's row only when that limit admits the request, the secret's
+ * hash matches and x-service, if sent, names the service. The statement's writes select from
+ * `admitted_service`, so a request `judge` refuses writes nothing; its outer select answers
+ * `columns` from `client_limit` left-joined to api_credentials on `credentialJoin` and to services on `serviceJoin`.
+ */
+export function admittedClientCtes(db: Db) {
+  const p = (name: keyof FoldedClientParameters) => sql.placeholder(name);
+  const [limit] = gcraCtes(db, [{ alias: "client_limit", policy: rateLimitPolicies.client, key: p("limitKey") }], p("nowMs"));
+  const admitted = db
+    .$with("admitted_service", { id: services.id, clockOffsetSeconds: services.clockOffsetSeconds, countries: services.countries })
+    .as(
+      sql`select s.id, s.clock_offset_seconds, s.countries
+        from api_credentials c
+        join services s on s.id = c.service_id
+        join client_limit on client_limit.allowed
+        where c.client_id = ${p("clientId")}::text
+          and c.client_secret_hash = ${p("secretHash")}::text
+          and (${p("serviceHeader")}::text is null or s.code = ${p("serviceHeader")}::text)`,
+    );
+  return {
+    limit: limit!,
+    admitted,
+    columns: {
+      credentialId: apiCredentials.id,
+      secretHash: apiCredentials.clientSecretHash,
+      service: serviceColumns,
+      limitTat: limit!.tatMs,
+      limitAllowed: limit!.allowed,
+    },
+    credentialJoin: eq(apiCredentials.clientId, sql`${p("clientId")}::text`),
+    serviceJoin: eq(services.id, apiCredentials.serviceId),
+  };
+}
+
+type FoldedClientParameters = ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };

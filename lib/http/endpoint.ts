@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { authenticate } from "../auth/authenticate";
+import { authenticate, foldedClientAuth, type AuthenticateOptions, type FoldedClientAuth } from "../auth/authenticate";
 import type { PaymentAlongside } from "../auth/payment-alongside";
-import type { AuthMode, PrincipalOf } from "../auth/principal";
+import type { AuthMode, ClientPrincipal, PrincipalOf } from "../auth/principal";
 import { getDb, type Db } from "../db/client";
 import type { PaymentRow } from "../db/payment-record";
 import { claimIdempotencyKey, NO_IDEMPOTENCY, type IdempotencyScope } from "../idempotency/claim-idempotency-key";
@@ -75,17 +75,25 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
       const db = await getDb();
       const paymentAlongside: PaymentAlongside | undefined =
         spec.readsPathPayment && params.id !== undefined ? { paymentId: params.id } : undefined;
-      const principal = spec.auth
-        ? await authenticate(db, request, {
-            modes: spec.auth,
-            paymentId: params.id ?? params.paymentActionId,
-            requireServiceHeader: spec.requireServiceHeader,
-            rateLimit,
-            paymentAlongside,
-          })
-        : undefined;
-      const rawBody = spec.body ? await readJsonBody(request) : undefined;
-      const input = parseInputs(spec, request, rawBody);
+      const authOptions = spec.auth && {
+        modes: spec.auth,
+        paymentId: params.id ?? params.paymentActionId,
+        requireServiceHeader: spec.requireServiceHeader,
+        rateLimit,
+        paymentAlongside,
+      };
+      const folded = authOptions && foldsClientAuth.has(spec) ? foldedClientAuth(request, authOptions) : null;
+      const principal = authOptions && !folded ? await authenticate(db, request, authOptions) : undefined;
+      let rawBody: unknown;
+      let input: ReturnType<typeof parseInputs>;
+      try {
+        rawBody = spec.body ? await readJsonBody(request) : undefined;
+        input = parseInputs(spec, request, rawBody);
+      } catch (error) {
+        // Auth answers before the body: a refused credential is a 401 (or 429) whatever was sent.
+        if (authOptions && folded) await authenticate(db, request, authOptions);
+        throw error;
+      }
       const defaultStatus = spec.status ?? 200;
       const claim =
         spec.idempotent && principal
@@ -103,6 +111,9 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         ...input,
         idempotency: claim.scope,
         pathPayment: paymentAlongside?.found,
+        clientAuth: folded
+          ? { folded, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) }
+          : { principal },
       } as EndpointContext<M, B, Q, H>).catch(async (error: unknown) => {
         if (claim.kind === "owned") await claim.abandon(db);
         throw error;
@@ -115,6 +126,31 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
       return toErrorResponse(error, requestId);
     }
   }
+}
+
+/** The specs of `endpointFoldingClientAuth`. */
+const foldsClientAuth = new WeakSet<object>();
+
+/** client_auth as an endpoint folding it into its operation's statement sees it. */
+export type ClientAuth =
+  | { principal: ClientPrincipal; folded?: undefined }
+  | { folded: FoldedClientAuth; authenticate: () => Promise<ClientPrincipal>; principal?: undefined };
+
+/**
+ * `endpoint` for a client_auth operation that looks the credential up in its own statement
+ * (authenticate.ts `foldedClientAuth`; create: auth and insert in one round trip). The handler
+ * gets `clientAuth` instead of a principal: already authenticated when this request cannot be
+ * folded (another store, a body that fails validation), else the folded auth its operation
+ * must judge. Not for idempotent endpoints, whose key is claimed before the handler runs.
+ */
+export function endpointFoldingClientAuth<B = undefined, Q = undefined, H = undefined, R = undefined>(
+  spec: EndpointSpec<"client", B, Q, H, R>,
+  handler: (context: Omit<EndpointContext<"client", B, Q, H>, "principal"> & { clientAuth: ClientAuth }) => Promise<EndpointResult<DataOf<R>>>,
+) {
+  if (spec.idempotent) throw new Error("an idempotent endpoint claims its key with a principal, before its statement");
+  const folding = { ...spec };
+  foldsClientAuth.add(folding);
+  return endpoint(folding, (context) => handler(context as typeof context & { clientAuth: ClientAuth }));
 }
 
 /** Validates body, query and headers together so `details` lists every failing field. */

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { clientSecretFor } from "../../auth/client-secret";
-import type { ServiceContext } from "../../auth/principal";
-import type { Clock } from "../../clock";
+import type { FoldedClientAuth } from "../../auth/authenticate";
+import type { ClientPrincipal, ServiceContext } from "../../auth/principal";
+import { serviceClock, systemClock, type Clock } from "../../clock";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -13,7 +14,8 @@ import { minorUnitsOrThrow } from "../../money/amount.schema";
 import type { CreatePaymentIntentBody, CreatePaymentIntentQuery } from "./create-payment-intent.schema";
 import { intentExpiresAt } from "../core/payment-expiry";
 import type { PaymentRow } from "../../db/payment-record";
-import { insertIntent } from "./insert-intent";
+import { insertIntent, type IntentInsertResult } from "./insert-intent";
+import { insertIntentAsClient } from "./insert-intent-as-client";
 
 const paymentByActionQuery = (db: Db) =>
   prepared(db, "payment_by_action", (db) =>
@@ -35,6 +37,39 @@ export async function createPaymentIntent(
 ): Promise<{ payment: PaymentRow; clientSecret: string }> {
   const { service, query, input } = options;
   assertCountry(service, query.countryCode, input.actionCountryCode);
+  const draft = intentDraft(input);
+  const now = options.clock.now();
+  const result = await insertIntent(db, { ...draft, serviceId: service.id, expiresAt: intentExpiresAt(now), now });
+  return answerCreate(db, service, draft, result);
+}
+
+/**
+ * `createPaymentIntent` with client_auth folded into its statement (authenticate.ts
+ * `foldedClientAuth`): auth and create in one round trip. The answers and their order are
+ * createPaymentIntent's after authenticate's: 429 and 401 first, then the country, then the
+ * rest. A request that would fail before the statement (an amount the currency cannot hold,
+ * two countries) authenticates the usual way first, so a bad credential is still a 401.
+ */
+export async function createPaymentIntentAsClient(
+  db: Db,
+  options: { auth: FoldedClientAuth; authenticate: () => Promise<ClientPrincipal>; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; clock?: Clock },
+): Promise<{ principal: ClientPrincipal; payment: PaymentRow; clientSecret: string }> {
+  const { auth, query, input } = options;
+  const base = options.clock ?? systemClock;
+  if (input.actionCountryCode !== query.countryCode || !fitsCurrency(input)) {
+    const principal = await options.authenticate();
+    return { principal, ...(await createPaymentIntent(db, { service: principal.service, query, input, clock: serviceClock(principal.service, base) })) };
+  }
+  const draft = intentDraft(input);
+  const { lookup, ...result } = await insertIntentAsClient(db, auth, { ...draft, country: query.countryCode }, base.now());
+  const principal = auth.judge(lookup);
+  assertCountry(principal.service, query.countryCode, input.actionCountryCode);
+  if (result.customerActive === null) throw new Error("an admitted create wrote no customer");
+  return { principal, ...(await answerCreate(db, principal.service, draft, { ...result, customerActive: result.customerActive })) };
+}
+
+/** What create writes that the body alone decides; throws 400 for an amount its currency cannot hold. */
+function intentDraft(input: CreatePaymentIntentBody) {
   const amountMinor = minorUnitsOrThrow(input.amount, input.actionCurrencyCode);
   const parameters = {
     amountMinor,
@@ -45,30 +80,42 @@ export async function createPaymentIntent(
     transactionType: input.transactionType ?? null,
     metaData: input.metaData ?? null,
   };
-  const requestFingerprint = createHash("sha256").update(canonicalJson(parameters)).digest("hex");
-
-  const now = options.clock.now();
-  const { customerActive, created, existing } = await insertIntent(db, {
-    serviceId: service.id,
+  return {
     phone: input.userId,
     actionId: input.actionId,
-    requestFingerprint,
+    requestFingerprint: createHash("sha256").update(canonicalJson(parameters)).digest("hex"),
     amountMinor,
     currency: parameters.currency,
     country: parameters.country,
     captureMethod: parameters.captureMethod,
     transactionType: parameters.transactionType,
     metaData: parameters.metaData,
-    expiresAt: intentExpiresAt(now),
-    now,
-  });
+  };
+}
+
+function fitsCurrency(input: CreatePaymentIntentBody): boolean {
+  try {
+    minorUnitsOrThrow(input.amount, input.actionCurrencyCode);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The new intent, or the one this actionId already has when the parameters are the same. */
+async function answerCreate(
+  db: Db,
+  service: ServiceContext,
+  draft: { actionId: string; requestFingerprint: string },
+  { customerActive, created, existing }: IntentInsertResult,
+): Promise<{ payment: PaymentRow; clientSecret: string }> {
   if (!customerActive) {
     throw new ApiError("validation_error", "The request is invalid.", [
       { path: "userId", message: "this customer is deactivated" },
     ]);
   }
   const payment =
-    created ?? sameRequest(existing ?? (await committedMeanwhile(db, service.id, input.actionId)), requestFingerprint);
+    created ?? sameRequest(existing ?? (await committedMeanwhile(db, service.id, draft.actionId)), draft.requestFingerprint);
   return { payment, clientSecret: clientSecretFor(await getGatewayKey(db), payment.id) };
 }
 

@@ -1,16 +1,17 @@
 import * as op from "@/lib/api/operations/payments";
 import { serviceClock } from "@/lib/clock";
-import { endpoint } from "@/lib/http/endpoint";
-import { createPaymentIntent } from "@/lib/payments/operations/create-payment-intent";
+import { endpointFoldingClientAuth } from "@/lib/http/endpoint";
+import { createPaymentIntent, createPaymentIntentAsClient } from "@/lib/payments/operations/create-payment-intent";
 import { toPaymentIntentView } from "@/lib/payments/operations/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
-// POST /api/v1/payments/intents?countryCode=DZA
-export const POST = endpoint(
+// POST /api/v1/payments/intents?countryCode=DZA: client_auth and the insert in one statement.
+export const POST = endpointFoldingClientAuth(
   op.createPaymentIntent,
-  async ({ db, principal, body, query }) => {
-    const clock = serviceClock(principal.service);
-    const { payment, clientSecret } = await createPaymentIntent(db, { service: principal.service, query, input: body, clock });
+  async ({ db, clientAuth, body, query }) => {
+    const { payment, clientSecret } = clientAuth.folded
+      ? await createPaymentIntentAsClient(db, { auth: clientAuth.folded, authenticate: clientAuth.authenticate, query, input: body })
+      : await createPaymentIntent(db, { service: clientAuth.principal.service, query, input: body, clock: serviceClock(clientAuth.principal.service) });
     return { data: toPaymentIntentView(payment, clientSecret), message: "Payment intent created." };
   },
 );
