@@ -26,7 +26,7 @@ export interface AuthenticateOptions<M extends AuthMode> {
   requireServiceHeader?: boolean;
   /** Receives the request's rate limit outcome for its headers; the limits apply without it too. */
   rateLimit?: RequestRateLimit;
-  /** A payment for the auth statement to read too, where the credential kind's statement can (client, merchant). */
+  /** A payment for the auth statement to read too (client, merchant and user credentials). */
   paymentAlongside?: PaymentAlongside;
 }
 
@@ -118,7 +118,7 @@ function resolveCredential(db: Db, credential: Credential, options: Authenticate
     case "merchant":
       return resolveMerchant(db, credential, pathPaymentId, rateLimit, paymentAlongside);
     case "user":
-      return resolveUserToken(db, credential, rateLimit);
+      return resolveUserToken(db, credential, rateLimit, paymentAlongside);
     case "intent_secret":
       return resolveIntentSecret(db, credential, pathPaymentId, rateLimit);
   }

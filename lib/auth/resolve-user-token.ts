@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { serviceNowSql } from "../clock";
 import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
-import { customers, customerTokens, services } from "../db/schema";
+import { customers, customerTokens, payments, services } from "../db/schema";
 import { hashSecret } from "../crypto/secrets";
 import { invalidCredentials } from "../errors/api-error";
 import { gcraCtes } from "../rate-limit/gcra-sql";
@@ -11,6 +11,7 @@ import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import type { Credential } from "./detect-credential";
 import type { UserPrincipal } from "./principal";
+import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
 import { serviceColumns } from "./service-columns";
 
 // Token expiry reads the service's sandbox clock, like every other time rule.
@@ -36,9 +37,11 @@ const accessTokenQuery = (db: Db) =>
 
 // The same lookup charging the customer's limit in its statement (PostgreSQL store). Only a
 // live token names a customer to charge: a revoked one must not let its old holder drain
-// the customer's quota.
-const accessTokenLimitedQuery = (db: Db) =>
-  prepared(db, "auth_access_token_limited", (db) => {
+// the customer's quota. The `_with_payment` variant also reads the payment the request names
+// (payment-alongside.ts).
+const accessTokenLimitedQuery = (db: Db, withPayment: boolean) => {
+  const name = withPayment ? "auth_access_token_limited_with_payment" : "auth_access_token_limited";
+  return prepared(db, name, (db) => {
     const token = db.$with("token").as(
       db
         .select({ tokenId: customerTokens.id, customerId: customerTokens.customerId, serviceId: customerTokens.serviceId })
@@ -59,7 +62,7 @@ const accessTokenLimitedQuery = (db: Db) =>
       ],
       sql.placeholder("nowMs"),
     );
-    return db
+    const lookup = db
       .with(token, limit!)
       .select({
         tokenId: token.tokenId,
@@ -67,18 +70,21 @@ const accessTokenLimitedQuery = (db: Db) =>
         service: serviceColumns,
         limitTat: limit!.tatMs,
         limitAllowed: limit!.allowed,
+        ...(withPayment ? { payment: payments } : {}),
       })
       .from(token)
       .innerJoin(services, eq(services.id, token.serviceId))
-      .innerJoin(limit!, sql`true`)
-      .prepare("auth_access_token_limited");
+      .innerJoin(limit!, sql`true`);
+    return (withPayment ? lookup.leftJoin(payments, paymentAlongsideCondition()) : lookup).prepare(name);
   });
+};
 
 /** user_auth: a live customer access token; the customer it names pays the limit. */
 export async function resolveUserToken(
   db: Db,
   credential: Extract<Credential, { mode: "user" }>,
   rateLimit: RequestRateLimit,
+  alongside?: PaymentAlongside,
 ): Promise<UserPrincipal> {
   const hash = hashSecret(credential.accessToken);
   const row = await lookupWithLimits({
@@ -86,7 +92,13 @@ export async function resolveUserToken(
     rateLimit,
     checks: (found: { customerId: string }) => [{ policy: rateLimitPolicies.customer, key: rateLimitKeys.customer(found.customerId) }],
     folded: async (nowMs) => {
-      const [found] = await accessTokenLimitedQuery(db).execute({ hash, nowMs });
+      const [found] = await accessTokenLimitedQuery(db, alongside !== undefined).execute({
+        hash,
+        nowMs,
+        ...paymentAlongsideParameter(alongside),
+      });
+      // No live token, no row: the payment stays unread, and the refusal comes first anyway.
+      if (alongside && found) alongside.found = found.payment ?? null;
       return { row: found, decisions: found ? [{ tatMs: found.limitTat, allowed: found.limitAllowed }] : [] };
     },
     plain: async () => (await accessTokenQuery(db).execute({ hash }))[0],

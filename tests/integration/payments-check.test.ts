@@ -61,6 +61,13 @@ describe("GET /payments/intents/:id/check", () => {
     expect(byOtherKey.body.error.name).toBe("invalid_credentials");
     const unknown = await check(api, "00000000-0000-4000-8000-000000000000", browserHeaders(owner, intent.clientSecret));
     expect(unknown.status).toBe(401);
+    // The auth statement reads the path's payment too: an unknown id, or one that is no uuid, is no payment.
+    for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-payment-id"]) {
+      const byServer = await check(api, id, serverHeaders(owner));
+      expect(byServer.status).toBe(404);
+      expect(byServer.body.error.name).toBe("not_found");
+      expect((await check(api, id, userAuth(owner, accessToken, { "x-platform": "WEB" }))).status).toBe(404);
+    }
   });
 
   it("refuses merchant_auth from an Origin not on the allow-list with 403", async () => {

@@ -4,8 +4,8 @@ import { getCurrentPaymentOrThrow } from "../core/open-payment";
 import type { PaymentRow } from "../../db/payment-record";
 
 /**
- * The payment's state for check: read by the auth statement itself under client_auth and
- * merchant_auth (`alreadyRead`), else one prepared read besides auth. An open intent found past
+ * The payment's state for check: read by the auth statement itself (`alreadyRead`), else one
+ * prepared read besides auth (the Redis limit store). An open intent found past
  * its grace is failed on the spot (as the sweep would), so check never reports a payment that
  * can no longer complete as pending; merchant_auth then answers 410 (contract section 4).
  */

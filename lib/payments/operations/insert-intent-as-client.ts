@@ -1,13 +1,13 @@
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { FoldedClientAuth } from "../../auth/authenticate";
 import { admittedClientCtes, type ClientLookupRow } from "../../auth/resolve-client";
 import type { Db } from "../../db/client";
 import type { PaymentRow } from "../../db/payment-record";
 import { prepared } from "../../db/prepared";
-import { apiCredentials, customers, payments, services } from "../../db/schema";
+import { apiCredentials, payments, services } from "../../db/schema";
 import { INTENT_LIFETIME_MS } from "../core/payment-expiry";
-import type { IntentInsert, IntentInsertResult } from "./insert-intent";
+import { intentInsertCtes, type IntentInsert, type IntentInsertResult } from "./insert-intent";
 
 /** What create writes, before auth has named the service (its id and clock come from the statement). */
 export type IntentDraft = Omit<IntentInsert, "serviceId" | "expiresAt" | "now">;
@@ -25,29 +25,13 @@ const insertIntentAsClientQuery = (db: Db) =>
     const p = (name: keyof IntentDraft | "country" | "nowIso" | "lifetimeMs") => sql.placeholder(name);
     const client = admittedClientCtes(db);
     const serviceNow = sql`(${p("nowIso")}::text::timestamptz + make_interval(secs => admitted_service.clock_offset_seconds))`;
-    const customer = db
-      .$with("intent_customer", { id: customers.id, isActive: customers.isActive })
-      .as(
-        sql`insert into customers (service_id, name, phone)
-          select admitted_service.id, ${p("phone")}::text, ${p("phone")}::text from admitted_service
-          where ${p("country")}::text = any(admitted_service.countries)
-          on conflict (service_id, phone) do update set updated_at = customers.updated_at
-          returning id, is_active`,
-      );
-    const created = db.$with("created_intent", getTableColumns(payments)).as(
-      sql`insert into payments (service_id, customer_id, action_id, request_fingerprint, amount_minor, currency, country,
-            capture_method, transaction_type, meta_data, expires_at, updated_at)
-          select admitted_service.id, intent_customer.id, ${p("actionId")}::text, ${p("requestFingerprint")}::text,
-            ${p("amountMinor")}::bigint, ${p("currency")}::text, ${p("country")}::text,
-            ${p("captureMethod")}::text::capture_method, ${p("transactionType")}::text::transaction_type,
-            ${p("metaData")}::text::jsonb, ${serviceNow} + make_interval(secs => ${p("lifetimeMs")}::bigint / 1000.0), ${serviceNow}
-          from admitted_service, intent_customer where intent_customer.is_active
-          on conflict (service_id, action_id) do nothing
-          returning *`,
-    );
-    const createdColumns = Object.fromEntries(
-      Object.keys(getTableColumns(payments)).map((key) => [key, created[key as keyof typeof created]]),
-    ) as (typeof created)["_"]["selectedFields"];
+    const { customer, created, createdColumns } = intentInsertCtes(db, {
+      serviceId: sql`admitted_service.id`,
+      expiresAt: sql`${serviceNow} + make_interval(secs => ${p("lifetimeMs")}::bigint / 1000.0)`,
+      now: serviceNow,
+      from: sql`admitted_service`,
+      where: sql`${p("country")}::text = any(admitted_service.countries)`,
+    });
     return db
       .with(client.limit, client.admitted, customer, created)
       .select({ ...client.columns, customerActive: customer.isActive, created: createdColumns, existing: existingPayment })
