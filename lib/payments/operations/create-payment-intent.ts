@@ -47,8 +47,9 @@ export async function createPaymentIntent(
  * `createPaymentIntent` with client_auth folded into its statement (authenticate.ts
  * `foldedClientAuth`): auth and create in one round trip. The answers and their order are
  * createPaymentIntent's after authenticate's: 429 and 401 first, then the country, then the
- * rest. A request that would fail before the statement (an amount the currency cannot hold,
- * two countries) authenticates the usual way first, so a bad credential is still a 401.
+ * rest. A request that would fail before the statement (two countries; an amount its currency
+ * cannot hold, which the body's schema already refuses, checked again because `intentDraft`
+ * throws on it) authenticates the usual way first, so a bad credential is still a 401.
  */
 export async function createPaymentIntentAsClient(
   db: Db,
