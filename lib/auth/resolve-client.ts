@@ -29,27 +29,41 @@ const clientCredentialQuery = (db: Db) =>
 const clientCredentialLimitedQuery = (db: Db, withPayment: boolean) => {
   const name = withPayment ? "auth_client_limited_with_payment" : "auth_client_limited";
   return prepared(db, name, (db) => {
-    const [limit] = gcraCtes(
-      db,
-      [{ alias: "client_limit", policy: rateLimitPolicies.client, key: sql.placeholder("limitKey") }],
-      sql.placeholder("nowMs"),
-    );
+    const client = limitedClientLookup(db);
     const lookup = db
-      .with(limit!)
-      .select({
-        credentialId: apiCredentials.id,
-        secretHash: apiCredentials.clientSecretHash,
-        service: serviceColumns,
-        limitTat: limit!.tatMs,
-        limitAllowed: limit!.allowed,
-        ...(withPayment ? { payment: payments } : {}),
-      })
-      .from(limit!)
-      .leftJoin(apiCredentials, eq(apiCredentials.clientId, sql.placeholder("clientId")))
-      .leftJoin(services, eq(services.id, apiCredentials.serviceId));
+      .with(client.limit)
+      .select({ ...client.columns, ...(withPayment ? { payment: payments } : {}) })
+      .from(client.limit)
+      .leftJoin(apiCredentials, client.credentialJoin)
+      .leftJoin(services, client.serviceJoin);
     return (withPayment ? lookup.leftJoin(payments, paymentAlongsideCondition()) : lookup).prepare(name);
   });
 };
+
+/**
+ * The parts of every statement that looks a client id up with its limit charged: the
+ * `client_limit` CTE, the columns a `ClientLookupRow` is read from, and the joins from
+ * `client_limit` to api_credentials and services that they need.
+ */
+function limitedClientLookup(db: Db) {
+  const [limit] = gcraCtes(
+    db,
+    [{ alias: "client_limit", policy: rateLimitPolicies.client, key: sql.placeholder("limitKey") }],
+    sql.placeholder("nowMs"),
+  );
+  return {
+    limit: limit!,
+    columns: {
+      credentialId: apiCredentials.id,
+      secretHash: apiCredentials.clientSecretHash,
+      service: serviceColumns,
+      limitTat: limit!.tatMs,
+      limitAllowed: limit!.allowed,
+    },
+    credentialJoin: eq(apiCredentials.clientId, sql.placeholder("clientId")),
+    serviceJoin: eq(services.id, apiCredentials.serviceId),
+  };
+}
 
 /** client_auth: the client id's limit is charged before the secret is judged, so failures count too. */
 export async function resolveClient(
@@ -106,8 +120,8 @@ function clientPrincipalOf(credential: ClientCredential, row: ClientRow | undefi
 /**
  * client_auth for an operation whose own statement looks up the credential and charges its
  * limit (create: auth and insert in one round trip). The statement takes these parameters and
- * must write nothing unless `clientAdmitted` (below) holds; `judge` then decides exactly as
- * resolveClient does on its own statement's row (429, then 401).
+ * writes only from `admitted_service` (`admittedClientCtes`, below); `judgeClientLookup` then
+ * decides exactly as resolveClient does on its own statement's row (429, then 401).
  */
 export function clientLookupParameters(credential: ClientCredential, rateLimit: RequestRateLimit) {
   return {
@@ -139,7 +153,6 @@ export function judgeClientLookup(
  */
 export function admittedClientCtes(db: Db) {
   const p = (name: keyof FoldedClientParameters) => sql.placeholder(name);
-  const [limit] = gcraCtes(db, [{ alias: "client_limit", policy: rateLimitPolicies.client, key: p("limitKey") }], p("nowMs"));
   const admitted = db
     .$with("admitted_service", { id: services.id, clockOffsetSeconds: services.clockOffsetSeconds, countries: services.countries })
     .as(
@@ -151,19 +164,7 @@ export function admittedClientCtes(db: Db) {
           and c.client_secret_hash = ${p("secretHash")}::text
           and (${p("serviceHeader")}::text is null or s.code = ${p("serviceHeader")}::text)`,
     );
-  return {
-    limit: limit!,
-    admitted,
-    columns: {
-      credentialId: apiCredentials.id,
-      secretHash: apiCredentials.clientSecretHash,
-      service: serviceColumns,
-      limitTat: limit!.tatMs,
-      limitAllowed: limit!.allowed,
-    },
-    credentialJoin: eq(apiCredentials.clientId, sql`${p("clientId")}::text`),
-    serviceJoin: eq(services.id, apiCredentials.serviceId),
-  };
+  return { ...limitedClientLookup(db), admitted };
 }
 
 type FoldedClientParameters = ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };

@@ -111,9 +111,11 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         ...input,
         idempotency: claim.scope,
         pathPayment: paymentAlongside?.found,
-        clientAuth: folded
-          ? { folded, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) }
-          : { principal },
+        ...(foldsClientAuth.has(spec) && {
+          clientAuth: folded
+            ? { folded, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) }
+            : { principal },
+        }),
       } as EndpointContext<M, B, Q, H>).catch(async (error: unknown) => {
         if (claim.kind === "owned") await claim.abandon(db);
         throw error;

@@ -47,9 +47,9 @@ export async function createPaymentIntent(
  * `createPaymentIntent` with client_auth folded into its statement (authenticate.ts
  * `foldedClientAuth`): auth and create in one round trip. The answers and their order are
  * createPaymentIntent's after authenticate's: 429 and 401 first, then the country, then the
- * rest. A request that would fail before the statement (two countries; an amount its currency
- * cannot hold, which the body's schema already refuses, checked again because `intentDraft`
- * throws on it) authenticates the usual way first, so a bad credential is still a 401.
+ * rest. A request that would fail before the statement (two countries, or an amount its
+ * currency cannot hold, which the body's schema already refuses) authenticates the usual way
+ * first, so a bad credential is still a 401.
  */
 export async function createPaymentIntentAsClient(
   db: Db,
@@ -57,11 +57,12 @@ export async function createPaymentIntentAsClient(
 ): Promise<{ principal: ClientPrincipal; payment: PaymentRow; clientSecret: string }> {
   const { auth, query, input } = options;
   const base = options.clock ?? systemClock;
-  if (input.actionCountryCode !== query.countryCode || !fitsCurrency(input)) {
+  const draft = input.actionCountryCode === query.countryCode ? draftOrNull(input) : null;
+  if (!draft) {
+    // createPaymentIntent answers the same refusal, after auth has answered first.
     const principal = await options.authenticate();
     return { principal, ...(await createPaymentIntent(db, { service: principal.service, query, input, clock: serviceClock(principal.service, base) })) };
   }
-  const draft = intentDraft(input);
   const { lookup, ...result } = await insertIntentAsClient(db, auth, { ...draft, country: query.countryCode }, base.now());
   const principal = auth.judge(lookup);
   assertCountry(principal.service, query.countryCode, input.actionCountryCode);
@@ -94,12 +95,12 @@ function intentDraft(input: CreatePaymentIntentBody) {
   };
 }
 
-function fitsCurrency(input: CreatePaymentIntentBody): boolean {
+function draftOrNull(input: CreatePaymentIntentBody): ReturnType<typeof intentDraft> | null {
   try {
-    minorUnitsOrThrow(input.amount, input.actionCurrencyCode);
-    return true;
-  } catch {
-    return false;
+    return intentDraft(input);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
   }
 }
 
