@@ -11,6 +11,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "gateway-smoke-"));
 const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PUBLIC_BASE_URL: baseUrl, PGLITE_DIR: path.join(dataDir, "db") };
 delete env.DATABASE_URL;
 
+const SMOKE_REQUEST_ID = `smoke-${process.pid}`;
 const results: { name: string; ok: boolean; detail?: string }[] = [];
 function check(name: string, ok: boolean, detail?: string) {
   results.push({ name, ok, detail });
@@ -34,7 +35,7 @@ async function main() {
     try {
       const response = await fetch(`${baseUrl}/api/v1/customers`, {
         method: "POST",
-        headers: { authorization, "content-type": "application/json" },
+        headers: { authorization, "content-type": "application/json", "x-request-id": SMOKE_REQUEST_ID },
         body: JSON.stringify({ name: "Smoke Test", phone: "+213555000111" }),
       });
       return response;
@@ -43,6 +44,17 @@ async function main() {
     }
   }, 60_000);
   check("serves the API with the demo credentials (POST /customers 201)", created.status === 201, String(created.status));
+
+  // The request's context reaches its log lines through the server's per-request store (lib/log.ts).
+  const accessLine = await waitFor(() => {
+    const line = output.split("\n").find((text) => text.includes(`"requestId":"${SMOKE_REQUEST_ID}"`) && text.includes('"msg":"request"'));
+    return line ? (JSON.parse(line) as Record<string, unknown>) : null;
+  }, 10_000).catch(() => null);
+  check(
+    "logs the request with its id, auth mode and service",
+    accessLine?.path === "/api/v1/customers" && accessLine.status === 201 && accessLine.authMode === "client" && typeof accessLine.service === "string",
+    JSON.stringify(accessLine),
+  );
 
   const unknown = await fetch(`${baseUrl}/api/v1/does-not-exist`);
   check("answers a JSON 404 for unknown API paths", unknown.status === 404 && (await unknown.json()).error?.name === "not_found");

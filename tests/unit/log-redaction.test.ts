@@ -1,6 +1,15 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createLogger, currentLogContext, logger, noteRequestPrincipal, runWithLogContext, scrubCredentials } from "@/lib/log";
+import {
+  carryRequestContextOn,
+  createLogger,
+  currentLogContext,
+  logger,
+  noteRequestPrincipal,
+  runWithLogContext,
+  scrubCredentials,
+} from "@/lib/log";
 import { withRequestScope } from "@/lib/http/request-scope";
 
 /** A logger writing JSON lines into an array, exactly as production writes them to stdout. */
@@ -77,6 +86,32 @@ describe("request-scoped log lines", () => {
     expect(lines.slice(0, 3).map((line) => line.requestId)).toEqual(["req-42", "req-42", "req-42"]);
     expect(lines[2]).toMatchObject({ authMode: "client", service: "shop-a" });
     expect(lines[3]!.requestId).toBeUndefined();
+  });
+
+  it("keeps each request's context on the server's own per-request store when there is one", async () => {
+    // What Next.js does for a route handler (instrumentation.ts hands its store over): one object per request.
+    const serverStore = new AsyncLocalStorage<object>();
+    carryRequestContextOn(() => serverStore.getStore());
+    try {
+      const { log, lines } = capturedLogger();
+      const serve = (requestId: string, service: string, pauseMs: number) =>
+        serverStore.run({}, () =>
+          runWithLogContext({ requestId }, async () => {
+            await new Promise((resolve) => setTimeout(resolve, pauseMs));
+            noteRequestPrincipal({ mode: "client", service: { code: service } });
+            log.info({ step: requestId }, "served");
+          }),
+        );
+      await Promise.all([serve("req-a", "shop-a", 10), serve("req-b", "shop-b", 1)]);
+      log.info("outside any request");
+      expect(lines.map((line) => [line.step, line.requestId, line.service])).toEqual([
+        ["req-b", "req-b", "shop-b"],
+        ["req-a", "req-a", "shop-a"],
+        [undefined, undefined, undefined],
+      ]);
+    } finally {
+      carryRequestContextOn(undefined);
+    }
   });
 
   it("writes one access line per request: method, path without query, status, duration, auth mode, service", async () => {
