@@ -21,8 +21,8 @@ const EDGE_USERS = [
 // The lowest layer: every module may use these, and they use nothing above them (background-job
 // is the job type every module implements; lib/server runs them; lib/urls holds every hosted URL
 // shape and the origin allow-list rule, which payments (payUrl), auth (browser origins) and the
-// sandbox wallet (the QR code's content) all use).
-const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n)/|^lib/(clock|config|log|background-job)\\.ts$|^lib/urls/`;
+// sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call).
+const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/`;
 
 // What a browser island (components/islands, built by scripts/build-islands.mjs) may import:
 // its fellow islands' helpers and pure constant modules the server shares with it. Nothing else

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { logger } from "../log";
+import { timeLimit } from "../time-limit";
 import {
   balanceQuerySchema,
   captureRequestSchema,
@@ -60,18 +61,21 @@ export function walletProtocolHandler(options: WalletServerOptions): (request: R
     const body = JSON.stringify({ type: "qr_request.answered", data: qr });
     const url = new URL(callbackUrl);
     let delivered = false;
+    const limit = timeLimit(10_000);
     try {
       const headers = signWalletRequest(options.secret, { method: "POST", pathAndQuery: url.pathname + url.search, body });
       const request = new Request(url, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
         body,
-        signal: AbortSignal.timeout(10_000),
+        signal: limit.signal,
       });
       const response = await (options.deliverCallback ?? fetch)(request);
       delivered = response.ok;
     } catch (error) {
       logger.warn({ err: error, qrRequestId: qr.qrRequestId }, "sandbox wallet callback failed");
+    } finally {
+      limit.clear();
     }
     const delay = retries[attempt];
     if (!delivered && delay !== undefined) {

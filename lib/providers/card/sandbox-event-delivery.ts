@@ -5,6 +5,7 @@ import type { Db } from "../../db/client";
 import Stripe from "stripe";
 import { cardProviderEvents, cardProviderPaymentIntents } from "../../db/schema";
 import { logger } from "../../log";
+import { timeLimit } from "../../time-limit";
 import type { BackgroundJob } from "../../background-job";
 import { sandboxAccountOf } from "./card-provider-accounts";
 import { SIGNATURE_HEADER, signEvent } from "./sandbox-secrets";
@@ -37,6 +38,7 @@ async function deliverEvent(db: Db, eventId: string): Promise<boolean> {
   const rawBody = JSON.stringify(event.payload);
   const gatewayKey = await getGatewayKey(db);
   let delivered = false;
+  const limit = timeLimit(DELIVERY_TIMEOUT_MS);
   try {
     const response = await fetch(`${getConfig().publicBaseUrl}${INBOUND_PATH}`, {
       method: "POST",
@@ -48,12 +50,14 @@ async function deliverEvent(db: Db, eventId: string): Promise<boolean> {
       },
       body: rawBody,
       redirect: "manual",
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: limit.signal,
     });
     await response.arrayBuffer();
     delivered = response.status >= 200 && response.status < 300;
   } catch {
     delivered = false;
+  } finally {
+    limit.clear();
   }
   await db
     .update(cardProviderEvents)

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { timeLimit } from "../../time-limit";
 import {
   balanceSchema,
   errorBodySchema,
@@ -73,12 +74,15 @@ export function walletClient(options: WalletClientOptions) {
     if (options.sandboxNow) headers[SANDBOX_NOW_HEADER] = options.sandboxNow.toISOString();
     let response: Response;
     let answer: unknown;
+    const limit = timeLimit(options.timeoutMs);
     try {
-      const request = new Request(url, { method, headers, body: text || undefined, signal: AbortSignal.timeout(options.timeoutMs) });
+      const request = new Request(url, { method, headers, body: text || undefined, signal: limit.signal });
       response = await (options.transport ?? fetch)(request);
       answer = await response.json();
     } catch (error) {
       throw new WalletUnavailableError(`wallet ${method} ${url.pathname} did not answer: ${(error as Error).message}`);
+    } finally {
+      limit.clear();
     }
     if (response.status >= 500) throw new WalletUnavailableError(`wallet ${method} ${url.pathname} answered ${response.status}`);
     if (response.ok) {
