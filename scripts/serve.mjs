@@ -2,6 +2,8 @@
 // then serves with Node's cluster module: one Next.js server per core (WEB_CONCURRENCY
 // overrides; the embedded PGlite database admits one process), all on one port. Plain
 // JavaScript, so no TypeScript launcher stays resident beside the servers.
+// Each server runs with the V8 heap settings of scripts/server-heap.mjs (resident memory bounded,
+// CPU per request unchanged).
 //
 // The primary only supervises: it forks the servers, gives exactly one of them the background
 // jobs (GATEWAY_JOB_RUNNER=1), replaces one that dies, restarts them one by one on SIGHUP
@@ -16,8 +18,10 @@ import http from "node:http";
 import net from "node:net";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import v8 from "node:v8";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { sendInOneWrite } from "./send-in-one-write.mjs";
+import { heapGrowthPercent, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -30,6 +34,14 @@ else await server();
 function primary() {
   const prepare = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts", ...process.argv.slice(2)], { stdio: "inherit" });
   if (prepare.status !== 0) process.exit(prepare.status ?? 1);
+
+  try {
+    heapGrowthPercent(process.env);
+  } catch (error) {
+    log(error.message);
+    process.exit(1);
+  }
+  cluster.setupPrimary({ execArgv: serverExecArgv(process.env.NODE_OPTIONS, process.execArgv) });
 
   const count = process.env.DATABASE_URL ? Number(process.env.WEB_CONCURRENCY || availableParallelism()) : 1;
   /** @type {Map<number, { jobRunner: boolean, retiring: boolean }>} worker id → role */
@@ -113,6 +125,9 @@ function primary() {
 }
 
 async function server() {
+  // Read afresh at each limit V8 sets, so setting it before the app loads is in time.
+  const growth = heapGrowthPercent(process.env);
+  if (growth > 0) v8.setFlagsFromString(`--heap-growing-percent=${growth}`);
   const port = Number(process.env.PORT || 3000);
   const hostname = process.env.HOST || "0.0.0.0";
   const { default: next } = await import("next");
@@ -144,7 +159,8 @@ async function server() {
     handle(request, response);
   });
   httpServer.keepAliveTimeout = 5_000;
-  httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port}${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
+  const heap = `${process.execArgv.find((arg) => arg.replaceAll("_", "-").startsWith("--max-semi-space-size")) ?? "V8's young generation"}, old generation growth ${growth ? `${growth}%` : "V8's"}`;
+  httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port} (${heap})${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
 
   let stopped = false;
   const shutdown = async () => {

@@ -1,7 +1,7 @@
 // Smoke test of the README's run command: `npm start` on a fresh embedded database must
 // build if needed, migrate, print a demo merchant, and serve the API with those credentials.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -54,6 +54,15 @@ async function main() {
     "logs the request with its id, auth mode and service",
     accessLine?.path === "/api/v1/customers" && accessLine.status === 201 && accessLine.authMode === "client" && typeof accessLine.service === "string",
     JSON.stringify(accessLine),
+  );
+
+  // The servers run with scripts/server-heap.mjs's settings (bounded resident memory).
+  const listening = /\[gateway server (\d+)\] listening on [^\n]*\(([^)]*)\)/.exec(output);
+  const serverArgs = listening ? readFileSync(`/proc/${listening[1]}/cmdline`, "utf8").split("\0") : [];
+  check(
+    "serves with a 32 MB young generation and 100% old generation growth",
+    serverArgs.includes("--max-semi-space-size=32") && listening?.[2] === "--max-semi-space-size=32, old generation growth 100%",
+    listening?.[0] ?? output,
   );
 
   const unknown = await fetch(`${baseUrl}/api/v1/does-not-exist`);
