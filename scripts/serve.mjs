@@ -32,15 +32,15 @@ if (cluster.isPrimary) primary();
 else await server();
 
 function primary() {
-  const prepare = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts", ...process.argv.slice(2)], { stdio: "inherit" });
-  if (prepare.status !== 0) process.exit(prepare.status ?? 1);
-
   try {
     heapGrowthPercent(process.env);
   } catch (error) {
     log(error.message);
     process.exit(1);
   }
+  const prepare = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts", ...process.argv.slice(2)], { stdio: "inherit" });
+  if (prepare.status !== 0) process.exit(prepare.status ?? 1);
+
   cluster.setupPrimary({ execArgv: serverExecArgv(process.env.NODE_OPTIONS, process.execArgv) });
 
   const count = process.env.DATABASE_URL ? Number(process.env.WEB_CONCURRENCY || availableParallelism()) : 1;
