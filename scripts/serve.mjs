@@ -21,7 +21,7 @@ import { availableParallelism } from "node:os";
 import v8 from "node:v8";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { sendInOneWrite } from "./send-in-one-write.mjs";
-import { heapGrowthPercent, serverExecArgv } from "./server-heap.mjs";
+import { describeServerHeap, heapGrowthPercent, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -159,7 +159,7 @@ async function server() {
     handle(request, response);
   });
   httpServer.keepAliveTimeout = 5_000;
-  const heap = `${process.execArgv.find((arg) => arg.replaceAll("_", "-").startsWith("--max-semi-space-size")) ?? "V8's young generation"}, old generation growth ${growth ? `${growth}%` : "V8's"}`;
+  const heap = describeServerHeap(process.env.NODE_OPTIONS, process.execArgv, growth);
   httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port} (${heap})${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
 
   let stopped = false;

@@ -10,10 +10,20 @@
 export const DEFAULT_SEMI_SPACE_MB = 32;
 export const DEFAULT_HEAP_GROWTH_PERCENT = 100;
 
+/** The young generation's size argument among NODE_OPTIONS and the command line (V8 takes `-` or `_`), if any. */
+function semiSpaceArg(nodeOptions = "", execArgv = []) {
+  return [...nodeOptions.split(/\s+/), ...execArgv].find((arg) => arg.replaceAll("_", "-").startsWith("--max-semi-space-size"));
+}
+
 /** The Node arguments of a forked server: the primary's, after ours unless the operator set the young generation. */
 export function serverExecArgv(nodeOptions = "", execArgv = []) {
-  const given = [...nodeOptions.split(/\s+/), ...execArgv].some((arg) => arg.replaceAll("_", "-").startsWith("--max-semi-space-size"));
-  return given ? [...execArgv] : [`--max-semi-space-size=${DEFAULT_SEMI_SPACE_MB}`, ...execArgv];
+  return semiSpaceArg(nodeOptions, execArgv) ? [...execArgv] : [`--max-semi-space-size=${DEFAULT_SEMI_SPACE_MB}`, ...execArgv];
+}
+
+/** What a server's listening line says of its heap. */
+export function describeServerHeap(nodeOptions, execArgv, growthPercent) {
+  const youngGeneration = semiSpaceArg(nodeOptions, execArgv) ?? "V8's young generation";
+  return `${youngGeneration}, old generation growth ${growthPercent ? `${growthPercent}%` : "V8's"}`;
 }
 
 /** GATEWAY_HEAP_GROWTH_PERCENT: how far the old generation grows between full collections; 0 leaves V8's own choice. */
