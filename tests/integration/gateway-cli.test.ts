@@ -75,7 +75,9 @@ describe("listen --forward-to", () => {
   it(
     "runs from the command line until stopped, printing each forward",
     async () => {
-      const child = spawn("npx", ["tsx", "scripts/gateway.ts", "listen", "--forward-to", receiver.url("/cli"), "--webhook-secret", merchant.webhookSecret, "--interval", "0.3", ...cliCredentials()], {
+      // Node itself (not npx, whose SIGTERM would leave the listener polling the test gateway and
+      // keep its close() waiting): the signal below reaches the listener.
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/gateway.ts", "listen", "--forward-to", receiver.url("/cli"), "--webhook-secret", merchant.webhookSecret, "--interval", "0.3", ...cliCredentials()], {
         cwd: ROOT,
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -90,7 +92,9 @@ describe("listen --forward-to", () => {
         expect(() => new Webhook(merchant.webhookSecret).verify(hook.body, hook.headers)).not.toThrow();
         await waitFor(() => stdout.includes(`payment.succeeded  ${hook.headers["webhook-id"]}  -> 204`), 10_000);
       } finally {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGTERM");
+        await exited;
       }
     },
     CLI_TIMEOUT,
