@@ -76,10 +76,35 @@ const CARD_NUMBER = /(?<![\d+])\d{13,19}(?!\d)/g;
 const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 // What every shape above needs somewhere in the literal: most literals (ids, paths, messages)
 // have none, and one scan for it is cheaper than a pass of each shape.
-const MAY_HOLD_CREDENTIAL = /pa_|cat_|crt_|whsec_|pk_service_|bearer|[A-Za-z0-9_-]{43}|\d{13}/i;
+const MAY_HOLD_CREDENTIAL = /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|bearer|[A-Za-z0-9_-]{43}|\d{13}/i;
+// The same markers looked for in a whole line, except the digits of pino's own `"time":`
+// field (13 of them since 2001), which is a number and never a literal. The 43-character run
+// is counted by hand: as a regular expression it cost five times the rest of the test.
+const LINE_MARKERS = /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|bearer|(?<!\d|"time":)\d{13}/i;
+const ISSUED_SECRET_LENGTH = 43;
+
+/** Whether a JSON log line has any marker of a credential shape: one that has none is written as it is. */
+export function lineMayHoldCredential(line: string): boolean {
+  return LINE_MARKERS.test(line) || hasRunOfBase64Url(line, ISSUED_SECRET_LENGTH);
+}
+
+function hasRunOfBase64Url(text: string, length: number): boolean {
+  let run = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    const inAlphabet =
+      (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
+    if (!inAlphabet) run = 0;
+    else if (++run >= length) return true;
+  }
+  return false;
+}
 
 /** Scrubs credential-shaped text from the string literals of one JSON log line. */
 export function scrubCredentials(line: string): string {
+  // Every literal is part of the line, so a line without a marker has no literal to scrub. Most
+  // lines (the access line of every request) end here, at a twentieth of the literal walk's cost.
+  if (!lineMayHoldCredential(line)) return line;
   return line.replace(JSON_STRING, (literal) => {
     if (!MAY_HOLD_CREDENTIAL.test(literal)) return literal;
     let scrubbed = literal;

@@ -8,6 +8,7 @@ import {
   logger,
   noteRequestPrincipal,
   runWithLogContext,
+  lineMayHoldCredential,
   scrubCredentials,
 } from "@/lib/log";
 import { withRequestScope } from "@/lib/http/request-scope";
@@ -65,6 +66,28 @@ describe("log redaction", () => {
     const { log, lines } = capturedLogger();
     log.info({ paymentId, phone: "+213555123456", requestId: "req-1", amount: 1500, at: 1_732_200_000_000 }, "kept");
     expect(lines[0]).toMatchObject({ paymentId, phone: "+213555123456", requestId: "req-1", amount: 1500, at: 1_732_200_000_000 });
+  });
+
+  it("scrubs a provider key too short to look like an issued secret", () => {
+    const line = scrubCredentials(JSON.stringify({ msg: "stripe refused sk_test_51Hx9 and rk_live_7Qa" }));
+    expect(line).toBe(JSON.stringify({ msg: "stripe refused sk_test_[redacted] and rk_live_[redacted]" }));
+  });
+
+  it("writes an access line as it came, without walking its literals", () => {
+    const { log, raw } = capturedLogger();
+    log.info({ requestId: "bb6e763a-f2b7-48bd-bed9-46ffc2076adf", method: "GET", path: `/api/v1/payments/intents/${paymentId}/check`, status: 200 }, "request");
+    const line = raw[0]!.trim();
+    expect(line).toMatch(/"time":\d{13},/);
+    expect(lineMayHoldCredential(line)).toBe(false);
+    expect(scrubCredentials(line)).toBe(line);
+  });
+
+  it("walks a line whose only marker hides in a literal, digits after a time key included", () => {
+    for (const memo of [`card ${cardNumber}`, `"time":${cardNumber}`, `paid:${cardNumber}`, `key ${issuedClientSecret}`]) {
+      const line = JSON.stringify({ level: 30, time: 1_795_545_642_184, memo });
+      expect(lineMayHoldCredential(line)).toBe(true);
+      expect(scrubCredentials(line)).not.toContain(memo.slice(-12));
+    }
   });
 
   it("leaves the payment id of a scrubbed client secret readable", () => {
