@@ -60,8 +60,10 @@ async function main() {
   const listening = /\[gateway server (\d+)\] listening on [^\n]*\(([^)]*)\)/.exec(output);
   const serverArgs = listening ? readFileSync(`/proc/${listening[1]}/cmdline`, "utf8").split("\0") : [];
   check(
-    "serves with a 32 MB young generation and 100% old generation growth",
-    serverArgs.includes("--max-semi-space-size=32") && listening?.[2] === "--max-semi-space-size=32, old generation growth 100%",
+    "serves with a 32 MB young generation, a 64 MB initial old generation and 100% old generation growth",
+    serverArgs.includes("--max-semi-space-size=32") &&
+      serverArgs.includes("--initial-old-space-size=64") &&
+      listening?.[2] === "--max-semi-space-size=32, --initial-old-space-size=64, old generation growth 100%",
     listening?.[0] ?? output,
   );
 

@@ -1,16 +1,28 @@
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript module of npm start's entry, without type declarations
-import { heapGrowthPercent, serverExecArgv } from "../../scripts/server-heap.mjs";
+import { describeServerHeap, heapGrowthPercent, serverExecArgv } from "../../scripts/server-heap.mjs";
 
 describe("the heap settings npm start gives its servers", () => {
-  it("gives 32 MB semi-spaces, ahead of the primary's own Node arguments", () => {
-    expect(serverExecArgv("", [])).toEqual(["--max-semi-space-size=32"]);
-    expect(serverExecArgv("--enable-source-maps", ["--cpu-prof"])).toEqual(["--max-semi-space-size=32", "--cpu-prof"]);
+  it("gives 32 MB semi-spaces and a 64 MB initial old generation, ahead of the primary's own Node arguments", () => {
+    expect(serverExecArgv("", [])).toEqual(["--max-semi-space-size=32", "--initial-old-space-size=64"]);
+    expect(serverExecArgv("--enable-source-maps", ["--cpu-prof"])).toEqual([
+      "--max-semi-space-size=32",
+      "--initial-old-space-size=64",
+      "--cpu-prof",
+    ]);
   });
 
   it("leaves the young generation to an operator who sized it, in NODE_OPTIONS or on the command line", () => {
-    expect(serverExecArgv("--max-semi-space-size=16", [])).toEqual([]);
-    expect(serverExecArgv("", ["--max_semi_space_size=64"])).toEqual(["--max_semi_space_size=64"]);
+    expect(serverExecArgv("--max-semi-space-size=16", [])).toEqual(["--initial-old-space-size=64"]);
+    expect(serverExecArgv("", ["--max_semi_space_size=64"])).toEqual(["--initial-old-space-size=64", "--max_semi_space_size=64"]);
+  });
+
+  it("leaves the initial old generation to an operator who sized it or the initial heap", () => {
+    expect(serverExecArgv("", ["--initial-old-space-size=256"])).toEqual(["--max-semi-space-size=32", "--initial-old-space-size=256"]);
+    expect(serverExecArgv("", ["--initial_heap_size=512"])).toEqual(["--max-semi-space-size=32", "--initial_heap_size=512"]);
+    expect(describeServerHeap("", ["--initial-heap-size=512"], 0)).toBe(
+      "V8's young generation, --initial-heap-size=512, old generation growth V8's",
+    );
   });
 
   it("grows the old generation by 100% unless GATEWAY_HEAP_GROWTH_PERCENT says otherwise (0: V8's own)", () => {
