@@ -58,6 +58,8 @@ const REDACT_PATHS = [
 ];
 
 const CENSOR = "[redacted]";
+// A client secret as issued: 32 random bytes in unpadded base64url.
+const ISSUED_SECRET_LENGTH = 43;
 
 /** Credential shapes this gateway issues or receives, each replaced where it appears in a string. */
 const CREDENTIAL_SHAPES: [RegExp, string][] = [
@@ -67,25 +69,23 @@ const CREDENTIAL_SHAPES: [RegExp, string][] = [
   [/\b(cat_|crt_|whsec_|pk_service_|sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9+/=_-]+/g, `$1${CENSOR}`],
   // Any bearer credential (client_auth's base64 pair, a publishable key, a token).
   [/\b(Bearer\s+)[^\s"\\]+/gi, `$1${CENSOR}`],
-  // A client secret as issued: 32 random bytes in unpadded base64url, 43 characters.
-  [/(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, CENSOR],
+  // A client secret as issued, standing alone.
+  [new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${ISSUED_SECRET_LENGTH}}(?![A-Za-z0-9_-])`, "g"), CENSOR],
 ];
 
 // A run of 13 to 19 digits (not a phone: no leading +) that passes the Luhn check.
 const CARD_NUMBER = /(?<![\d+])\d{13,19}(?!\d)/g;
 const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
-// What every shape above needs somewhere in the literal: most literals (ids, paths, messages)
-// have none, and one scan for it is cheaper than a pass of each shape.
-const MAY_HOLD_CREDENTIAL = /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|bearer|[A-Za-z0-9_-]{43}|\d{13}/i;
-// The same markers looked for in a whole line, except the digits of pino's own `"time":`
-// field (13 of them since 2001), which is a number and never a literal. The 43-character run
-// is counted by hand: as a regular expression it cost five times the rest of the test.
-const LINE_MARKERS = /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|bearer|(?<!\d|"time":)\d{13}/i;
-const ISSUED_SECRET_LENGTH = 43;
+// What every shape above needs somewhere in its text: most lines, and most literals (ids, paths,
+// messages), have none, and one scan for it is cheaper than a pass of each shape. The digits of
+// pino's own `"time":` field (13 of them since 2001) are a number, never a literal, and a
+// literal cannot hold that unescaped prefix. The issued secret's run is counted by hand: as a
+// regular expression it cost five times the rest of the test.
+const CREDENTIAL_MARKERS = /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|bearer|(?<!\d|"time":)\d{13}/i;
 
-/** Whether a JSON log line has any marker of a credential shape: one that has none is written as it is. */
-export function lineMayHoldCredential(line: string): boolean {
-  return LINE_MARKERS.test(line) || hasRunOfBase64Url(line, ISSUED_SECRET_LENGTH);
+/** Whether JSON text (a log line or one of its literals) has any marker of a credential shape: one that has none is written as it is. */
+export function mayHoldCredential(text: string): boolean {
+  return CREDENTIAL_MARKERS.test(text) || hasRunOfBase64Url(text, ISSUED_SECRET_LENGTH);
 }
 
 function hasRunOfBase64Url(text: string, length: number): boolean {
@@ -104,9 +104,9 @@ function hasRunOfBase64Url(text: string, length: number): boolean {
 export function scrubCredentials(line: string): string {
   // Every literal is part of the line, so a line without a marker has no literal to scrub. Most
   // lines (the access line of every request) end here, at a twentieth of the literal walk's cost.
-  if (!lineMayHoldCredential(line)) return line;
+  if (!mayHoldCredential(line)) return line;
   return line.replace(JSON_STRING, (literal) => {
-    if (!MAY_HOLD_CREDENTIAL.test(literal)) return literal;
+    if (!mayHoldCredential(literal)) return literal;
     let scrubbed = literal;
     for (const [shape, replacement] of CREDENTIAL_SHAPES) scrubbed = scrubbed.replace(shape, replacement);
     return scrubbed.replace(CARD_NUMBER, (digits) => (passesLuhn(digits) ? CENSOR : digits));

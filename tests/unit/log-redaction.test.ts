@@ -8,7 +8,7 @@ import {
   logger,
   noteRequestPrincipal,
   runWithLogContext,
-  lineMayHoldCredential,
+  mayHoldCredential,
   scrubCredentials,
 } from "@/lib/log";
 import { withRequestScope } from "@/lib/http/request-scope";
@@ -78,14 +78,14 @@ describe("log redaction", () => {
     log.info({ requestId: "bb6e763a-f2b7-48bd-bed9-46ffc2076adf", method: "GET", path: `/api/v1/payments/intents/${paymentId}/check`, status: 200 }, "request");
     const line = raw[0]!.trim();
     expect(line).toMatch(/"time":\d{13},/);
-    expect(lineMayHoldCredential(line)).toBe(false);
+    expect(mayHoldCredential(line)).toBe(false);
     expect(scrubCredentials(line)).toBe(line);
   });
 
   it("walks a line whose only marker hides in a literal, digits after a time key included", () => {
     for (const memo of [`card ${cardNumber}`, `"time":${cardNumber}`, `paid:${cardNumber}`, `key ${issuedClientSecret}`]) {
       const line = JSON.stringify({ level: 30, time: 1_795_545_642_184, memo });
-      expect(lineMayHoldCredential(line)).toBe(true);
+      expect(mayHoldCredential(line)).toBe(true);
       expect(scrubCredentials(line)).not.toContain(memo.slice(-12));
     }
   });
