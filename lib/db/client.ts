@@ -68,13 +68,16 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDir: s
     driverOptions.add(poolOptions);
     syncDriverDebug();
     const db = markTransactions(drizzle({ client: sql, schema }) as unknown as Db);
-    const lock = await sql.reserve();
+    // A connection of its own for the lock and the migrations: a reserved one of the pool
+    // would leave a pool of one (DATABASE_POOL_SIZE=1) nothing to migrate with, and hang.
+    const migrator = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
     try {
-      await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-      await migrate(drizzle({ client: sql, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+      await migrate(drizzle({ client: migrator, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
     } finally {
-      await lock`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
-      lock.release();
+      // Ending the session releases the lock too, should the unlock itself fail.
+      await migrator`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
+      await migrator.end({ timeout: 5 });
     }
     return {
       db,

@@ -1,3 +1,5 @@
+import type { SQL } from "drizzle-orm";
+import { PgDialect, type PgSession } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 import { useResolvedRowMapping } from "./fast-execute";
 
@@ -49,4 +51,23 @@ export function preparedOn<T extends object>(db: Db, name: string, build: (db: D
   }
   if (query.client === session.client) return query as unknown as T;
   return Object.create(query, { client: { value: session.client } }) as T;
+}
+
+type PreparedStatement = { execute(values: Record<string, unknown>): Promise<unknown> };
+// The raw statements are written without a table's casing rules, so a plain dialect renders them.
+const rawDialect = new PgDialect();
+
+/**
+ * `preparedOn` for a hand-written statement (`sql` with `sql.placeholder`s for its values).
+ * `db.execute` sends a statement unnamed: PostgreSQL parses and plans it on every run, and
+ * postgres.js asks for its parameter types first, a round trip of its own. Named, a connection
+ * does that once. The answer is `db.execute`'s: the rows on postgres.js, `{ rows }` on PGlite
+ * (read it with `sqlRows`). Only for text that never changes between calls: each distinct text
+ * stays prepared on every connection that ran it.
+ */
+export function preparedStatement(db: Db, name: string, build: () => SQL): PreparedStatement {
+  return preparedOn(db, name, (db) => {
+    const session = db._.session as unknown as PgSession;
+    return session.prepareQuery(rawDialect.sqlToQuery(build()), undefined, name, false) as unknown as PreparedStatement;
+  });
 }

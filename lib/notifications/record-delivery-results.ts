@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedStatement } from "../db/prepared";
 
 export interface DeliveryResult {
   id: string;
@@ -37,27 +38,31 @@ export async function recordDeliveryResults(
       attempted_at: result.attemptedAt.toISOString(),
     })),
   );
-  await db.execute(sql`
-    WITH r AS (
-      SELECT * FROM json_to_recordset(${rows}::text::json) AS r(
-        id text, attempt int, outcome text, retry_in double precision, response_status int,
-        error text, duration_ms int, attempted_at timestamptz)
-    ), recorded AS (
-      INSERT INTO notification_attempts (notification_id, attempt_number, response_status, error, duration_ms, attempted_at, worker_id)
-      SELECT id, attempt, response_status, error, duration_ms, attempted_at, ${options.workerId} FROM r
-      ON CONFLICT (notification_id, attempt_number) DO UPDATE SET
-        response_status = excluded.response_status, error = excluded.error, duration_ms = excluded.duration_ms,
-        attempted_at = excluded.attempted_at, worker_id = excluded.worker_id
-    )
-    UPDATE notifications n SET
-      status = r.outcome::notification_status,
-      delivered_at = CASE WHEN r.outcome = 'delivered' THEN now() END,
-      next_attempt_at = CASE WHEN r.outcome = 'pending' THEN now() + make_interval(secs => r.retry_in)
-                             ELSE n.next_attempt_at END,
-      last_error = r.error,
-      leased_until = NULL,
-      leased_by = NULL
-    FROM r
-    WHERE n.id = r.id AND n.attempt_count = r.attempt AND n.status = 'pending'
-  `);
+  await recordStatement(db).execute({ rows, workerId: options.workerId });
 }
+
+// Named: it runs once per batch of results, the same text every time.
+const recordStatement = (db: Db) =>
+  preparedStatement(db, "notifications_record_results", () => sql`
+  WITH r AS (
+    SELECT * FROM json_to_recordset(${sql.placeholder("rows")}::text::json) AS r(
+      id text, attempt int, outcome text, retry_in double precision, response_status int,
+      error text, duration_ms int, attempted_at timestamptz)
+  ), recorded AS (
+    INSERT INTO notification_attempts (notification_id, attempt_number, response_status, error, duration_ms, attempted_at, worker_id)
+    SELECT id, attempt, response_status, error, duration_ms, attempted_at, ${sql.placeholder("workerId")} FROM r
+    ON CONFLICT (notification_id, attempt_number) DO UPDATE SET
+      response_status = excluded.response_status, error = excluded.error, duration_ms = excluded.duration_ms,
+      attempted_at = excluded.attempted_at, worker_id = excluded.worker_id
+  )
+  UPDATE notifications n SET
+    status = r.outcome::notification_status,
+    delivered_at = CASE WHEN r.outcome = 'delivered' THEN now() END,
+    next_attempt_at = CASE WHEN r.outcome = 'pending' THEN now() + make_interval(secs => r.retry_in)
+                           ELSE n.next_attempt_at END,
+    last_error = r.error,
+    leased_until = NULL,
+    leased_by = NULL
+  FROM r
+  WHERE n.id = r.id AND n.attempt_count = r.attempt AND n.status = 'pending'
+  `);

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedStatement } from "../db/prepared";
+import { sqlRows } from "../db/sql-rows";
 import { providerOperations } from "../db/schema";
 import { ApiError } from "../errors/api-error";
 import { logger } from "../log";
@@ -17,17 +19,12 @@ const BATCH = 20;
  */
 export async function reconcileProviderOperations(db: Db, options: { now?: Date } = {}): Promise<number> {
   const now = options.now ?? new Date();
-  const claimed = (await db.execute(sql`
-    UPDATE ${providerOperations}
-    SET next_attempt_at = ${new Date(now.getTime() + OPERATION_LEASE_MS).toISOString()}::timestamptz,
-        updated_at = ${now.toISOString()}::timestamptz
-    WHERE id IN (
-      SELECT id FROM ${providerOperations}
-      WHERE status IN ('pending', 'unknown') AND next_attempt_at <= ${now.toISOString()}::timestamptz
-      ORDER BY next_attempt_at LIMIT ${BATCH}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING id`)) as unknown as { id: string }[] | { rows: { id: string }[] };
-  const ids = (Array.isArray(claimed) ? claimed : claimed.rows).map((row) => row.id);
+  const claimed = await claimStatement(db).execute({
+    leaseEnd: new Date(now.getTime() + OPERATION_LEASE_MS).toISOString(),
+    now: now.toISOString(),
+    batch: BATCH,
+  });
+  const ids = sqlRows<{ id: string }>(claimed).map((row) => row.id);
   let finished = 0;
   for (const id of ids) {
     const [operation] = await db.select().from(providerOperations).where(sql`${providerOperations.id} = ${id}`);
@@ -44,6 +41,19 @@ export async function reconcileProviderOperations(db: Db, options: { now?: Date 
   }
   return finished;
 }
+
+// Named: the job runs it every two seconds.
+const claimStatement = (db: Db) =>
+  preparedStatement(db, "provider_operations_claim_due", () => sql`
+    UPDATE ${providerOperations}
+    SET next_attempt_at = ${sql.placeholder("leaseEnd")}::timestamptz,
+        updated_at = ${sql.placeholder("now")}::timestamptz
+    WHERE id IN (
+      SELECT id FROM ${providerOperations}
+      WHERE status IN ('pending', 'unknown') AND next_attempt_at <= ${sql.placeholder("now")}::timestamptz
+      ORDER BY next_attempt_at LIMIT ${sql.placeholder("batch")}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id`);
 
 export const providerReconciliationJob: BackgroundJob = {
   name: "provider-operations-reconciliation",

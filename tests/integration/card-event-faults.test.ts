@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { cardProviderPaymentIntents, paymentCaptures, services } from "@/lib/db/schema";
 import { reconcileCardPayments } from "@/lib/payments/operations/reconcile-card-payments";
+import { redeliverPendingEvents } from "@/lib/providers/card/sandbox-event-delivery";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import { confirmAtProvider, completeOnPage, eventually, notificationsOf, postSignedEvent, proceedWithCard, providerEvents, TEST_CARDS } from "../support/cards";
@@ -60,6 +61,24 @@ describe("card provider events out of order, or never", () => {
     const [event] = await eventually(() => providerEvents(confirmed.paymentIntentId), (events) => events.length > 0);
     expect((await postSignedEvent(api, event!.payload)).status).toBe(200);
     await completeOnPage(proceeded, confirmed.paymentIntentId);
+    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
+  });
+
+  it("an event whose quick retries all failed is delivered by the sandbox's redelivery job, and settles the payment", async () => {
+    loseProviderEvents();
+    const merchant = await createMerchant();
+    const proceeded = await proceedWithCard(api, merchant);
+    const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa });
+    expect(confirmed.status).toBe(200);
+    // The first delivery and its two quick retries, all refused.
+    await eventually(() => providerEvents(confirmed.paymentIntentId), (events) => events.length > 0 && events.every((event) => event.attempts === 3));
+    expect((await paymentRow(proceeded.paymentId)).state).toBe("REQUIRES_ACTION");
+
+    vi.restoreAllMocks();
+    expect(await redeliverPendingEvents(await getDb(), { olderThanMs: 0 })).toBeGreaterThanOrEqual(1);
+    const events = await providerEvents(confirmed.paymentIntentId);
+    expect(events.map((event) => [event.attempts, event.deliveredAt !== null])).toEqual(events.map(() => [4, true]));
+    expect((await paymentRow(proceeded.paymentId)).state).toBe("SUCCEEDED");
     expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { getConfig } from "../../config";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
+import { preparedOn } from "../../db/prepared";
 import Stripe from "stripe";
 import { cardProviderEvents, cardProviderPaymentIntents } from "../../db/schema";
 import { logger } from "../../log";
@@ -83,22 +84,29 @@ export function deliverEventsSoon(db: Db, eventIds: string[]): void {
   })().catch((error: unknown) => logger.warn({ err: error }, "card provider event delivery failed"));
 }
 
+// Built once: the job polls it every five seconds.
+const pendingEventsQuery = (db: Db) =>
+  preparedOn(db, "card_provider_events_pending", (db) =>
+    db
+      .select({ id: cardProviderEvents.id })
+      .from(cardProviderEvents)
+      .where(
+        and(
+          isNull(cardProviderEvents.deliveredAt),
+          lt(cardProviderEvents.createdAt, sql.placeholder("cutoff")),
+          lt(cardProviderEvents.attempts, MAX_ATTEMPTS),
+        ),
+      )
+      .orderBy(asc(cardProviderEvents.createdAt))
+      .limit(sql.placeholder("limit"))
+      .prepare("card_provider_events_pending"),
+  );
+
 /** Redelivers events still undelivered a few seconds after they were raised (sandbox only). */
 export async function redeliverPendingEvents(db: Db, options: { olderThanMs?: number; limit?: number } = {}): Promise<number> {
   if (!getConfig().isSandbox) return 0;
   const cutoff = new Date(Date.now() - (options.olderThanMs ?? 5_000));
-  const pending = await db
-    .select({ id: cardProviderEvents.id })
-    .from(cardProviderEvents)
-    .where(
-      and(
-        isNull(cardProviderEvents.deliveredAt),
-        lt(cardProviderEvents.createdAt, cutoff),
-        lt(cardProviderEvents.attempts, MAX_ATTEMPTS),
-      ),
-    )
-    .orderBy(asc(cardProviderEvents.createdAt))
-    .limit(options.limit ?? 50);
+  const pending = await pendingEventsQuery(db).execute({ cutoff: cutoff.toISOString(), limit: options.limit ?? 50 });
   let delivered = 0;
   for (const { id } of pending) if (await deliverEvent(db, id)) delivered += 1;
   return delivered;
