@@ -17,12 +17,20 @@ const BATCH = 20;
  * one lease with SKIP LOCKED (several workers never ask twice at once), then the provider is
  * asked again with the same idempotency key: it answers what it did, or does it now, once.
  */
-export async function reconcileProviderOperations(db: Db, options: { now?: Date } = {}): Promise<number> {
+export async function reconcileProviderOperations(
+  db: Db,
+  options: {
+    now?: Date;
+    /** Only this payment's operations (tests and operator tools: every other payment's wait). */
+    paymentId?: string;
+  } = {},
+): Promise<number> {
   const now = options.now ?? new Date();
   const claimed = await claimStatement(db).execute({
     leaseEnd: new Date(now.getTime() + OPERATION_LEASE_MS).toISOString(),
     now: now.toISOString(),
     batch: BATCH,
+    paymentId: options.paymentId ?? null,
   });
   const ids = sqlRows<{ id: string }>(claimed).map((row) => row.id);
   let finished = 0;
@@ -51,6 +59,7 @@ const claimStatement = (db: Db) =>
     WHERE id IN (
       SELECT id FROM ${providerOperations}
       WHERE status IN ('pending', 'unknown') AND next_attempt_at <= ${sql.placeholder("now")}::timestamptz
+        AND (${sql.placeholder("paymentId")}::uuid IS NULL OR payment_id = ${sql.placeholder("paymentId")}::uuid)
       ORDER BY next_attempt_at LIMIT ${sql.placeholder("batch")}
       FOR UPDATE SKIP LOCKED)
     RETURNING id`);

@@ -61,9 +61,12 @@ async function operationsOf(paymentId: string) {
   return (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
 }
 
-/** Reconciliation as the background job runs it, once the operation's lease is over. */
-async function reconcileLater() {
-  return reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000) });
+/**
+ * Reconciliation as the background job runs it, once the operation's lease is over, for one
+ * payment's operations only (test files share the database: another file's reconciliation must not settle this one's operations).
+ */
+async function reconcileLater(paymentId: string) {
+  return reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000), paymentId });
 }
 
 describe("the provider-operation boundary", () => {
@@ -119,8 +122,8 @@ describe("the provider-operation boundary", () => {
     expect(failed.status).toBe(503);
     expect((await paymentRow(paymentId)).state).toBe("SUCCEEDED");
 
-    expect(await reconcileLater()).toBe(1);
-    expect(await reconcileLater()).toBe(0);
+    expect(await reconcileLater(paymentId)).toBe(1);
+    expect(await reconcileLater(paymentId)).toBe(0);
     const payment = await paymentRow(paymentId);
     expect(payment.state).toBe("PARTIALLY_REFUNDED");
     expect(payment.refundedMinor).toBe(50_000);
@@ -133,7 +136,7 @@ describe("the provider-operation boundary", () => {
     const { merchant, paymentId, paymentIntentId } = await reservedCardPayment();
     installCardProvider(failingOnce("before"));
     expect((await release(api, merchant, paymentId)).status).toBe(503);
-    expect(await reconcileLater()).toBe(1);
+    expect(await reconcileLater(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("CANCELED");
     expect((await intentAtProvider(paymentIntentId)).status).toBe("canceled");
     expect((await operationsOf(paymentId)).map((operation) => [operation.kind, operation.status])).toEqual([["cancel", "succeeded"]]);

@@ -41,7 +41,8 @@ afterAll(async () => {
 });
 
 const calls = (pattern: RegExp) => simulator.requests.filter((line) => pattern.test(line)).length;
-const later = async () => reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000) });
+// One payment's operations only: test files share the database, and another file's must wait.
+const later = async (paymentId: string) => reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000), paymentId });
 
 async function intentAtProvider(id: string) {
   const [row] = await (await getDb()).select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id));
@@ -109,7 +110,7 @@ describe("faults at the provider", () => {
     expect(failed.body.error.name).toBe("provider_unavailable");
     expect((await intentAtProvider(paymentIntentId)).status).toBe("succeeded"); // Applied at the provider.
     expect((await paymentRow(paymentId)).state).toBe("PRE_AUTHORIZED"); // Not yet in the books.
-    expect(await later()).toBe(1);
+    expect(await later(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("SUCCEEDED");
     expect((await intentAtProvider(paymentIntentId)).amountReceivedMinor).toBe(150_000);
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
@@ -120,7 +121,7 @@ describe("faults at the provider", () => {
     simulator.inject(/^POST \/v1\/payment_intents\/\w+\/capture$/, "timeout_before");
     expect((await capture(api, merchant, paymentId)).status).toBe(503);
     expect((await intentAtProvider(paymentIntentId)).status).toBe("requires_capture");
-    expect(await later()).toBe(1);
+    expect(await later(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).capturedMinor).toBe(150_000);
     expect((await intentAtProvider(paymentIntentId)).amountReceivedMinor).toBe(150_000);
   });
@@ -155,7 +156,7 @@ describe("faults at the provider", () => {
     expect((await release(api, merchant, paymentId)).status).toBe(503);
     const [operation] = await (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
     expect(operation!.status).toBe("unknown");
-    expect(await later()).toBe(1);
+    expect(await later(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("CANCELED");
     expect((await intentAtProvider(paymentIntentId)).status).toBe("canceled");
   });

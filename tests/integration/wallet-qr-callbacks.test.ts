@@ -44,8 +44,15 @@ afterEach(() => {
 });
 
 const PAST_GRACE = 30 * 60 + 31;
-/** Reconciliation as the background job runs it, once every lease and back-off is over. */
-const reconcileLater = async () => reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000) });
+/**
+ * Reconciliation as the background job runs it, once every lease and back-off is over, for these
+ * payments' operations only (test files share the database: another file's reconciliation must not settle this one's operations).
+ */
+const reconcileLater = async (...paymentIds: string[]) => {
+  let settled = 0;
+  for (const paymentId of paymentIds) settled += await reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000), paymentId });
+  return settled;
+};
 const notified = async (paymentId: string) => (await notificationsOf(paymentId)).map((n) => [n.type, n.data.remoteStatusCode]);
 
 /** Every payment these tests made, for the audit at the end. */
@@ -136,20 +143,20 @@ describe("the wallet's QR callback", () => {
     }
     expect(await paymentRow(paymentId)).toMatchObject({ state: "PROCESSING", approvalCode: null });
     expect(await notificationsOf(paymentId)).toEqual([]);
-    await reconcileLater(); // the genuine answer, for the audit
+    await reconcileLater(paymentId); // the genuine answer, for the audit
     expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "qr_declined" });
   });
 
   it("answers 404 to a signed callback for a QR request the gateway did not open", async () => {
     const merchant = await createMerchant();
-    const { qrRequestId } = await qrPayment(merchant);
+    const { paymentId, qrRequestId } = await qrPayment(merchant);
     const lost = loseCallbacks();
     await answerAtWallet(qrRequestId, "approve");
     const event = JSON.parse(await lost[0]!.text());
     const other = JSON.stringify({ ...event, data: { ...event.data, qrRequestId: "00000000-0000-4000-8000-000000000000" } });
     const headers = signWalletRequest(await walletSecret(), { method: "POST", pathAndQuery: QR_CALLBACK_PATH, body: other });
     expect((await postCallback(other, headers)).status).toBe(404);
-    await reconcileLater(); // the real answer, for the audit
+    await reconcileLater(paymentId); // the real answer, for the audit
   });
 });
 
@@ -162,9 +169,9 @@ describe("a lost QR callback", () => {
     expect(lost).toHaveLength(1);
     expect((await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode).toBe(1);
 
-    expect(await reconcileLater()).toBeGreaterThanOrEqual(1);
+    expect(await reconcileLater(paymentId)).toBeGreaterThanOrEqual(1);
     expect(await paymentRow(paymentId)).toMatchObject({ state: "SUCCEEDED", approvalCode: expect.any(String) });
-    await reconcileLater();
+    await reconcileLater(paymentId);
     // The wallet's retry arriving at last changes nothing.
     installWalletCallbackDelivery(null);
     const late = lost[0]!;
@@ -182,7 +189,7 @@ describe("a lost QR callback", () => {
     loseCallbacks();
     await answerAtWallet(declined.qrRequestId, "decline");
     await answerAtWallet(reserved.qrRequestId, "approve");
-    await reconcileLater();
+    await reconcileLater(declined.paymentId, reserved.paymentId);
 
     expect(await paymentRow(declined.paymentId)).toMatchObject({ state: "FAILED", failureReason: "qr_declined" });
     expect(await paymentRow(reserved.paymentId)).toMatchObject({ state: "PRE_AUTHORIZED" });
@@ -214,7 +221,7 @@ describe("a lost QR callback", () => {
     expect((await paymentRow(paymentId)).state).toBe("PROCESSING");
 
     installWalletTransport(null);
-    await reconcileLater();
+    await reconcileLater(paymentId);
     expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
     expect(await (await connectedWallet()).qrRequest(qrRequestId)).toMatchObject({ status: "canceled" });
     // Too late for the customer: the wallet refuses the answer, nothing moves.
