@@ -2,7 +2,10 @@
 // floor's), read from /proc/<pid>/stat (utime + stime) around a fixed number of requests sent with the
 // shared kit's autocannon (32 connections; C overrides), after 1,000 warm-up requests. On a shared
 // machine req/s moves with the neighbours; CPU per request much less, and a ratio to the floor
-// measured the same way, interleaved, less still.
+// measured the same way, interleaved, less still. It also prints what PostgreSQL's processes and
+// the whole machine spent per request (pgMsPerReq, machineMsPerReq: /proc of every process named
+// postgres, and /proc/stat), when PostgreSQL runs on this machine: on 2 cores its share is CPU
+// the server does not get.
 //   node scripts/bench-cpu.mjs BASE_URL PID[,PID...] OP N [MERCHANTS_JSON]
 // OP: create | check | check-merchant | proceed (the gateway, proceed = wallet OTP path on a fresh intent each; MERCHANTS_JSON as side-by-side.sh onboards them)
 //     floor-select | floor-insert (the floor app). OUT=file appends the JSON line, LABEL tags it.
@@ -32,6 +35,19 @@ async function createIntents(n) {
   return out;
 }
 let pool = [];
+const postgresTicks = () => {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const f = stat.split(') ')[1].split(' '); total += Number(f[11]) + Number(f[12]);
+    } catch { /* the process ended meanwhile */ }
+  }
+  return total;
+};
+const machineBusyTicks = () => { const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number); return f[0] + f[1] + f[2] + f[5] + f[6] + f[7]; };
 if (op === 'floor-select') { const r = await fetch(`${base}/api/v1/intents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"tenant":"t1","amount":1500,"currency":"DZD","metadata":{}}' }); pool = [(await r.json()).id]; }
 if (op.startsWith('check')) pool = await createIntents(Number(process.env.POOL ?? 1500));
 // A proceed moves its intent on: one fresh intent per request, warm-up included.
@@ -48,10 +64,10 @@ const make = () => {
 };
 const run = (amount) => new Promise((res, rej) => { const codes = {}; const inst = autocannon({ url: base, connections: C, amount, requests: [{ setupRequest: (req) => ({ ...req, ...make() }) }] }, (e, r) => e ? rej(e) : res({ r, codes })); inst.on('response', (_c, s) => { codes[s] = (codes[s] ?? 0) + 1; }); });
 await run(Math.min(N, 1000)); // warm-up
-const t0 = ticks(); const w0 = process.hrtime.bigint();
+const t0 = ticks(); const pg0 = postgresTicks(); const m0 = machineBusyTicks(); const w0 = process.hrtime.bigint();
 const { r, codes } = await run(N);
-const t1 = ticks(); const wall = Number(process.hrtime.bigint() - w0) / 1e6;
+const t1 = ticks(); const pg1 = postgresTicks(); const m1 = machineBusyTicks(); const wall = Number(process.hrtime.bigint() - w0) / 1e6;
 const cpuMs = (t1 - t0) * 10; // 100 Hz clock ticks
-const line = { op, n: N, cpuMsPerReq: +(cpuMs / N).toFixed(3), rps: Math.round(N / wall * 1000), p50: r.latency.p50, p99: r.latency.p99, codes: JSON.stringify(codes), rssMB: rss().join('/'), load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') };
+const line = { op, n: N, cpuMsPerReq: +(cpuMs / N).toFixed(3), pgMsPerReq: +((pg1 - pg0) * 10 / N).toFixed(3), machineMsPerReq: +((m1 - m0) * 10 / N).toFixed(3), rps: Math.round(N / wall * 1000), p50: r.latency.p50, p99: r.latency.p99, codes: JSON.stringify(codes), rssMB: rss().join('/'), load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') };
 console.log(JSON.stringify(line));
 if (process.env.OUT) fs.appendFileSync(process.env.OUT, JSON.stringify({ ...line, label: process.env.LABEL ?? '' }) + '\n');
