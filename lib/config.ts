@@ -9,6 +9,8 @@ const configSchema = z
     HOST: z.string().min(1).default("0.0.0.0"),
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+    // PostgreSQL connections per gateway process.
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     PGLITE_DIR: z.string().min(1).default(".data/pglite"),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
     // 32+ random bytes, base64. Derives client secrets and page tokens, encrypts webhook secrets.

@@ -52,14 +52,19 @@ function syncDriverDebug() {
   for (const options of driverOptions) options.debug = queryListeners.size > 0 ? driverDebug : false;
 }
 
-export async function openDatabase(options: { databaseUrl?: string; pgliteDir: string }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  pgliteDir: string;
+  /** PostgreSQL connections (DATABASE_POOL_SIZE); 10 when not given. */
+  poolSize?: number;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     installDriverSocketGuard();
     const sql = postgres(options.databaseUrl, {
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: options.poolSize ?? 10,
       onnotice: () => {},
       // postgres.js prepares every parameterized statement once per connection.
       prepare: true,
@@ -118,7 +123,7 @@ const globalForDb = globalThis as unknown as { gatewayDatabase?: Promise<Databas
 export function getDatabase(): Promise<DatabaseHandle> {
   if (!globalForDb.gatewayDatabase) {
     const config = getConfig();
-    const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR });
+    const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR, poolSize: config.DATABASE_POOL_SIZE });
     opening.catch(() => {
       if (globalForDb.gatewayDatabase === opening) globalForDb.gatewayDatabase = undefined;
     });

@@ -12,14 +12,7 @@ import { reconcileProviderOperations } from "@/lib/provider-operations/reconcile
 let handle: DatabaseHandle;
 
 beforeAll(async () => {
-  const poolSize = process.env.DATABASE_POOL_SIZE;
-  process.env.DATABASE_POOL_SIZE = "1";
-  try {
-    handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, pgliteDir: "memory://" });
-  } finally {
-    if (poolSize === undefined) delete process.env.DATABASE_POOL_SIZE;
-    else process.env.DATABASE_POOL_SIZE = poolSize;
-  }
+  handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, pgliteDir: "memory://", poolSize: 1 });
 });
 afterAll(() => handle.close());
 

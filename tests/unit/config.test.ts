@@ -54,6 +54,8 @@ describe("parseConfig", () => {
       [{ GATEWAY_SECRET: "short" }, "GATEWAY_SECRET: must be at least 32 bytes of base64"],
       [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
       [{ REDIS_URL: "http://cache" }, "REDIS_URL: must be a redis:// URL"],
+      [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
+      [{ DATABASE_POOL_SIZE: "ten" }, "DATABASE_POOL_SIZE"],
     ];
     for (const [env, expected] of cases) {
       const message = configError(env);
