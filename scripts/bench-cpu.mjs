@@ -42,12 +42,13 @@ const postgresTicks = () => {
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const f = stat.split(') ')[1].split(' '); total += Number(f[11]) + Number(f[12]);
+      // With the reaped children's time: autovacuum workers and other backends that exit during the run.
+      const f = stat.split(') ')[1].split(' '); total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
     } catch { /* the process ended meanwhile */ }
   }
   return total;
 };
-const machineBusyTicks = () => { const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number); return f[0] + f[1] + f[2] + f[5] + f[6] + f[7]; };
+const machineBusyTicks = () => { const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number); return f[0] + f[1] + f[2] + f[5] + f[6]; };
 if (op === 'floor-select') { const r = await fetch(`${base}/api/v1/intents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"tenant":"t1","amount":1500,"currency":"DZD","metadata":{}}' }); pool = [(await r.json()).id]; }
 if (op.startsWith('check')) pool = await createIntents(Number(process.env.POOL ?? 1500));
 // A proceed moves its intent on: one fresh intent per request, warm-up included.

@@ -74,11 +74,16 @@ export async function openDatabase(options: {
     syncDriverDebug();
     const db = markTransactions(drizzle({ client: sql, schema }) as unknown as Db);
     // A connection of its own for the lock and the migrations: a reserved one of the pool
-    // would leave a pool of one (DATABASE_POOL_SIZE=1) nothing to migrate with, and hang.
-    const migrator = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
+    // would leave a pool of one (DATABASE_POOL_SIZE=1) nothing to migrate with, and hang. No
+    // lifetime limit: the driver would close it, and so release the lock, after half an hour.
+    const migrator = postgres(options.databaseUrl, { max: 1, max_lifetime: null, onnotice: () => {} });
     try {
       await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
       await migrate(drizzle({ client: migrator, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } catch (error) {
+      driverOptions.delete(poolOptions);
+      await sql.end({ timeout: 5 });
+      throw error;
     } finally {
       // Ending the session releases the lock too, should the unlock itself fail.
       await migrator`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});

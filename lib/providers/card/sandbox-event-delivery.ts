@@ -95,6 +95,7 @@ const pendingEventsQuery = (db: Db) =>
           isNull(cardProviderEvents.deliveredAt),
           lt(cardProviderEvents.createdAt, sql.placeholder("cutoff")),
           lt(cardProviderEvents.attempts, MAX_ATTEMPTS),
+          sql`(${sql.placeholder("paymentIntentId")}::text IS NULL OR ${cardProviderEvents.paymentIntentId} = ${sql.placeholder("paymentIntentId")})`,
         ),
       )
       .orderBy(asc(cardProviderEvents.createdAt))
@@ -103,10 +104,22 @@ const pendingEventsQuery = (db: Db) =>
   );
 
 /** Redelivers events still undelivered a few seconds after they were raised (sandbox only). */
-export async function redeliverPendingEvents(db: Db, options: { olderThanMs?: number; limit?: number } = {}): Promise<number> {
+export async function redeliverPendingEvents(
+  db: Db,
+  options: {
+    olderThanMs?: number;
+    limit?: number;
+    /** Only this provider intent's events (tests: every other intent's wait). */
+    paymentIntentId?: string;
+  } = {},
+): Promise<number> {
   if (!getConfig().isSandbox) return 0;
   const cutoff = new Date(Date.now() - (options.olderThanMs ?? 5_000));
-  const pending = await pendingEventsQuery(db).execute({ cutoff: cutoff.toISOString(), limit: options.limit ?? 50 });
+  const pending = await pendingEventsQuery(db).execute({
+    cutoff: cutoff.toISOString(),
+    limit: options.limit ?? 50,
+    paymentIntentId: options.paymentIntentId ?? null,
+  });
   let delivered = 0;
   for (const { id } of pending) if (await deliverEvent(db, id)) delivered += 1;
   return delivered;
