@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { cardProviderPaymentIntents, cardProviderRefunds, paymentCaptures, providerOperations, services } from "@/lib/db/schema";
-import { reconcileProviderOperations } from "@/lib/provider-operations";
 import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
 import { cardProvider, installCardProvider } from "@/lib/providers/card/card-provider";
 import type { CardProvider } from "@/lib/providers/card/port";
@@ -10,7 +9,7 @@ import { CardProviderError } from "@/lib/providers/card/sandbox-card-provider-er
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import { notificationsOf, payWithNewCard } from "../support/cards";
-import { capture, paymentRow, refund, release } from "../support/payments";
+import { capture, paymentRow, reconcileOperationsLater, refund, release } from "../support/payments";
 
 const { api } = useTestGateway();
 
@@ -59,14 +58,6 @@ async function intentAtProvider(id: string) {
 
 async function operationsOf(paymentId: string) {
   return (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
-}
-
-/**
- * Reconciliation as the background job runs it, once the operation's lease is over, for one
- * payment's operations only (test files share the database: another file's reconciliation must not settle this one's operations).
- */
-async function reconcileLater(paymentId: string) {
-  return reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000), paymentId });
 }
 
 describe("the provider-operation boundary", () => {
@@ -122,8 +113,8 @@ describe("the provider-operation boundary", () => {
     expect(failed.status).toBe(503);
     expect((await paymentRow(paymentId)).state).toBe("SUCCEEDED");
 
-    expect(await reconcileLater(paymentId)).toBe(1);
-    expect(await reconcileLater(paymentId)).toBe(0);
+    expect(await reconcileOperationsLater(paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(paymentId)).toBe(0);
     const payment = await paymentRow(paymentId);
     expect(payment.state).toBe("PARTIALLY_REFUNDED");
     expect(payment.refundedMinor).toBe(50_000);
@@ -136,7 +127,7 @@ describe("the provider-operation boundary", () => {
     const { merchant, paymentId, paymentIntentId } = await reservedCardPayment();
     installCardProvider(failingOnce("before"));
     expect((await release(api, merchant, paymentId)).status).toBe(503);
-    expect(await reconcileLater(paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("CANCELED");
     expect((await intentAtProvider(paymentIntentId)).status).toBe("canceled");
     expect((await operationsOf(paymentId)).map((operation) => [operation.kind, operation.status])).toEqual([["cancel", "succeeded"]]);

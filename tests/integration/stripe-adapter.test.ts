@@ -5,7 +5,6 @@ import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { deleteSavedCard } from "@/lib/cards/delete-saved-card";
 import { getDb } from "@/lib/db/client";
 import { cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds, paymentCaptures, providerOperations } from "@/lib/db/schema";
-import { reconcileProviderOperations } from "@/lib/provider-operations";
 import { sandboxAccountOf, sandboxCardAccount } from "@/lib/providers/card/card-provider-accounts";
 import { installCardProvider } from "@/lib/providers/card/card-provider";
 import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
@@ -14,7 +13,7 @@ import { stripeCardProvider, stripeEndpointOf } from "@/lib/providers/card/strip
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import { notificationsOf, payWithNewCard, providerEvents, savedCardsOf, TEST_CARDS } from "../support/cards";
-import { capture, paymentRow, refund, release, serviceIdOf } from "../support/payments";
+import { capture, paymentRow, reconcileOperationsLater, refund, release, serviceIdOf } from "../support/payments";
 
 /*
  * Every card call of the gateway goes through the unmodified `stripe` SDK to the simulator of
@@ -41,8 +40,6 @@ afterAll(async () => {
 });
 
 const calls = (pattern: RegExp) => simulator.requests.filter((line) => pattern.test(line)).length;
-// One payment's operations only: test files share the database, and another file's must wait.
-const later = async (paymentId: string) => reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000), paymentId });
 
 async function intentAtProvider(id: string) {
   const [row] = await (await getDb()).select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id));
@@ -110,7 +107,7 @@ describe("faults at the provider", () => {
     expect(failed.body.error.name).toBe("provider_unavailable");
     expect((await intentAtProvider(paymentIntentId)).status).toBe("succeeded"); // Applied at the provider.
     expect((await paymentRow(paymentId)).state).toBe("PRE_AUTHORIZED"); // Not yet in the books.
-    expect(await later(paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("SUCCEEDED");
     expect((await intentAtProvider(paymentIntentId)).amountReceivedMinor).toBe(150_000);
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
@@ -121,7 +118,7 @@ describe("faults at the provider", () => {
     simulator.inject(/^POST \/v1\/payment_intents\/\w+\/capture$/, "timeout_before");
     expect((await capture(api, merchant, paymentId)).status).toBe(503);
     expect((await intentAtProvider(paymentIntentId)).status).toBe("requires_capture");
-    expect(await later(paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).capturedMinor).toBe(150_000);
     expect((await intentAtProvider(paymentIntentId)).amountReceivedMinor).toBe(150_000);
   });
@@ -156,7 +153,7 @@ describe("faults at the provider", () => {
     expect((await release(api, merchant, paymentId)).status).toBe(503);
     const [operation] = await (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
     expect(operation!.status).toBe("unknown");
-    expect(await later(paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("CANCELED");
     expect((await intentAtProvider(paymentIntentId)).status).toBe("canceled");
   });

@@ -21,6 +21,7 @@ import {
   paidIntent,
   paymentRow,
   proceedToOtp,
+  reconcileOperationsLater,
   refund,
   release,
   serviceIdOf,
@@ -41,12 +42,6 @@ const operationsOf = async (paymentId: string) =>
   (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
 const walletCallsOf = async (paymentId: string) =>
   (await getDb()).select().from(walletOperations).where(eq(walletOperations.paymentId, paymentId));
-/**
- * Reconciliation as the background job runs it, once every lease and back-off is over, for one
- * payment's operations only (test files share the database: another file's reconciliation must not settle this one's operations).
- */
-const reconcileLater = async (paymentId: string) =>
-  reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000), paymentId });
 
 /** Every payment these tests made, for the audit at the end. */
 const paymentsSeen: string[] = [];
@@ -104,8 +99,8 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect(failed.status).toBe(503);
     installWalletTransport(null);
 
-    expect(await reconcileLater(intent.paymentId)).toBe(1);
-    expect(await reconcileLater(intent.paymentId)).toBe(0);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
     expect((await paymentRow(intent.paymentId)).state).toBe("CANCELED");
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.released"]);
@@ -118,9 +113,9 @@ describe("wallet capture, release and refund through the provider-operation boun
     installWalletTransport(faults);
     const failed = await refund(api, merchant, intent.paymentId, { description: "partial", amount: 400 });
     expect(failed.status).toBe(503);
-    expect(await reconcileLater(intent.paymentId)).toBe(0); // The second 5xx: still unknown.
-    expect(await reconcileLater(intent.paymentId)).toBe(1);
-    expect(await reconcileLater(intent.paymentId)).toBe(0);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(0); // The second 5xx: still unknown.
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
     expect(faults.failed()).toBe(2);
 
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 40_000 });
@@ -143,7 +138,7 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect(rest.status).toBe(200);
     expect(rest.body.data.totalRefundedAmount).toBe(300);
 
-    expect(await reconcileLater(intent.paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "REFUNDED", refundedMinor: 100_000 });
     expect(await (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId))).toHaveLength(2);
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
@@ -163,8 +158,8 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect((await paymentRow(intent.paymentId)).state).toBe("PRE_AUTHORIZED");
 
     expect(await reconcileProviderOperations(db, { paymentId: intent.paymentId })).toBe(0); // Within its lease the (dead) request still owns it.
-    expect(await reconcileLater(intent.paymentId)).toBe(1);
-    expect(await reconcileLater(intent.paymentId)).toBe(0);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 30_000 });
     expect((await walletCallsOf(intent.paymentId)).filter((call) => call.kind === "capture")).toHaveLength(1);
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 30_000, heldMinor: 0 });
@@ -180,8 +175,8 @@ describe("wallet capture, release and refund through the provider-operation boun
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 70_000 });
     installWalletTransport(null);
 
-    expect(await reconcileLater(intent.paymentId)).toBe(1);
-    expect(await reconcileLater(intent.paymentId)).toBe(0);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
     expect((await operationsOf(intent.paymentId)).map((operation) => [operation.kind, operation.status]).sort()).toEqual([
       ["hold", "succeeded"],
@@ -205,7 +200,7 @@ describe("the wallet charge after the OTP through the provider-operation boundar
       const again = await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" });
       const expected = captureMethod === "DIRECT" ? { state: "SUCCEEDED", balanceMinor: OPENING_DZD - 25_000, heldMinor: 0 } : { state: "PRE_AUTHORIZED", balanceMinor: OPENING_DZD, heldMinor: 25_000 };
       expect(again.state).toBe(expected.state);
-      expect(await reconcileLater(intent.paymentId)).toBe(0);
+      expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
       expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual([captureMethod === "DIRECT" ? "debit" : "hold"]);
       await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: expected.balanceMinor, heldMinor: expected.heldMinor });
       const event = captureMethod === "DIRECT" ? "payment.succeeded" : "payment.pre_authorized";
@@ -226,7 +221,7 @@ describe("the wallet charge after the OTP through the provider-operation boundar
     await expireOpenPayments(db, { serviceId: await serviceIdOf(merchant) });
     expect((await paymentRow(intent.paymentId)).state).toBe("REQUIRES_ACTION");
 
-    expect(await reconcileLater(intent.paymentId)).toBe(1);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
     expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");
     await expireOpenPayments(db, { serviceId: await serviceIdOf(merchant) });
     expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");

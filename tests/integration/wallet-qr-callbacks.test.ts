@@ -7,7 +7,6 @@ import { walletQrRequests } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { expireOpenPayments } from "@/lib/payments/operations/expire-payments";
 import { QR_CALLBACK_PATH } from "@/lib/payments/core/wallet-qr";
-import { reconcileProviderOperations } from "@/lib/provider-operations";
 import { connectedWallet, installWalletTransport, walletSecret } from "@/lib/wallet-connection/wallet-connection";
 import { signWalletRequest, type QrRequestBody } from "@/lib/providers/wallet/wallet-protocol";
 import { installWalletCallbackDelivery } from "@/lib/wallet-sandbox/in-gateway-wallet";
@@ -21,6 +20,7 @@ import {
   OPENING_DZD,
   paymentRow,
   proceed,
+  reconcileOperationsLater,
   serverHeaders,
   serviceIdOf,
   walletLedger,
@@ -44,15 +44,6 @@ afterEach(() => {
 });
 
 const PAST_GRACE = 30 * 60 + 31;
-/**
- * Reconciliation as the background job runs it, once every lease and back-off is over, for these
- * payments' operations only (test files share the database: another file's reconciliation must not settle this one's operations).
- */
-const reconcileLater = async (...paymentIds: string[]) => {
-  let settled = 0;
-  for (const paymentId of paymentIds) settled += await reconcileProviderOperations(await getDb(), { now: new Date(Date.now() + 60 * 60_000), paymentId });
-  return settled;
-};
 const notified = async (paymentId: string) => (await notificationsOf(paymentId)).map((n) => [n.type, n.data.remoteStatusCode]);
 
 /** Every payment these tests made, for the audit at the end. */
@@ -143,7 +134,7 @@ describe("the wallet's QR callback", () => {
     }
     expect(await paymentRow(paymentId)).toMatchObject({ state: "PROCESSING", approvalCode: null });
     expect(await notificationsOf(paymentId)).toEqual([]);
-    await reconcileLater(paymentId); // the genuine answer, for the audit
+    await reconcileOperationsLater(paymentId); // the genuine answer, for the audit
     expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "qr_declined" });
   });
 
@@ -156,7 +147,7 @@ describe("the wallet's QR callback", () => {
     const other = JSON.stringify({ ...event, data: { ...event.data, qrRequestId: "00000000-0000-4000-8000-000000000000" } });
     const headers = signWalletRequest(await walletSecret(), { method: "POST", pathAndQuery: QR_CALLBACK_PATH, body: other });
     expect((await postCallback(other, headers)).status).toBe(404);
-    await reconcileLater(paymentId); // the real answer, for the audit
+    await reconcileOperationsLater(paymentId); // the real answer, for the audit
   });
 });
 
@@ -169,9 +160,9 @@ describe("a lost QR callback", () => {
     expect(lost).toHaveLength(1);
     expect((await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode).toBe(1);
 
-    expect(await reconcileLater(paymentId)).toBeGreaterThanOrEqual(1);
+    expect(await reconcileOperationsLater(paymentId)).toBeGreaterThanOrEqual(1);
     expect(await paymentRow(paymentId)).toMatchObject({ state: "SUCCEEDED", approvalCode: expect.any(String) });
-    await reconcileLater(paymentId);
+    await reconcileOperationsLater(paymentId);
     // The wallet's retry arriving at last changes nothing.
     installWalletCallbackDelivery(null);
     const late = lost[0]!;
@@ -189,7 +180,7 @@ describe("a lost QR callback", () => {
     loseCallbacks();
     await answerAtWallet(declined.qrRequestId, "decline");
     await answerAtWallet(reserved.qrRequestId, "approve");
-    await reconcileLater(declined.paymentId, reserved.paymentId);
+    await reconcileOperationsLater(declined.paymentId, reserved.paymentId);
 
     expect(await paymentRow(declined.paymentId)).toMatchObject({ state: "FAILED", failureReason: "qr_declined" });
     expect(await paymentRow(reserved.paymentId)).toMatchObject({ state: "PRE_AUTHORIZED" });
@@ -221,7 +212,7 @@ describe("a lost QR callback", () => {
     expect((await paymentRow(paymentId)).state).toBe("PROCESSING");
 
     installWalletTransport(null);
-    await reconcileLater(paymentId);
+    await reconcileOperationsLater(paymentId);
     expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
     expect(await (await connectedWallet()).qrRequest(qrRequestId)).toMatchObject({ status: "canceled" });
     // Too late for the customer: the wallet refuses the answer, nothing moves.

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { customers, notifications, payments, services, walletAccounts, walletEntries } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { reconcileProviderOperations } from "@/lib/provider-operations";
 import { clientAuth, merchantAuth, type ApiClient } from "./api";
 import { randomPhone } from "./factories";
 
@@ -163,4 +164,17 @@ export async function notificationsOf(paymentId: string) {
     .where(eq(notifications.paymentId, paymentId))
     .orderBy(asc(notifications.createdAt), asc(notifications.id));
   return rows.map((row) => ({ type: row.type, data: (row.payload as { data: Record<string, unknown> }).data }));
+}
+
+/**
+ * Provider-operation reconciliation as the background job runs it an hour from now (every lease
+ * and back-off over), for these payments' operations only: test files share the database, and
+ * another file's reconciliation must not settle this one's operations. Answers how many settled.
+ */
+export async function reconcileOperationsLater(paymentId: string, ...morePaymentIds: string[]): Promise<number> {
+  const db = await getDb();
+  const now = new Date(Date.now() + 60 * 60_000);
+  let settled = 0;
+  for (const id of [paymentId, ...morePaymentIds]) settled += await reconcileProviderOperations(db, { now, paymentId: id });
+  return settled;
 }
