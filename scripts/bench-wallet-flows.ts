@@ -55,7 +55,7 @@ async function main() {
   });
   // Where the wallet is reached through its client, statements made during a call are the wallet's.
   const connection = (await import("../lib/wallet-connection/wallet-connection").catch(() => null)) as {
-    installWalletTransport?: (wrapper: (request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>) => void;
+    installWalletTransport?: <R, A>(wrapper: (request: R, next: (request: R) => Promise<A>) => Promise<A>) => void;
   } | null;
   connection?.installWalletTransport?.(async (request, next) => {
     walletCallsUnderWay += 1;

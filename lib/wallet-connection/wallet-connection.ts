@@ -1,7 +1,8 @@
 import { getConfig } from "../config";
 import { outsideTransactions } from "../db/transaction-guard";
-import { IN_GATEWAY_WALLET_PATH, inGatewayWalletHandler, sandboxWalletSecret } from "../wallet-sandbox/in-gateway-wallet";
-import { walletClient, type WalletClient } from "../providers/wallet/http-wallet-client";
+import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "../wallet-sandbox/in-gateway-wallet";
+import { networkTransport, walletClient, type WalletClient, type WalletTransport } from "../providers/wallet/http-wallet-client";
+import type { WalletRequest, WalletResponse } from "../providers/wallet/wallet-protocol";
 
 /*
  * The wallet the payment flows talk to: always the HTTP client of the wallet-service protocol
@@ -12,9 +13,8 @@ import { walletClient, type WalletClient } from "../providers/wallet/http-wallet
  * transaction throws.
  */
 
-type Transport = (request: Request) => Promise<Response>;
 /** Tests: wraps the transport to inject faults (a reset before or after the wallet applied a call, a 5xx, ...). */
-export type WalletTransportWrapper = (request: Request, next: Transport) => Promise<Response>;
+export type WalletTransportWrapper = (request: WalletRequest, next: WalletTransport) => Promise<WalletResponse>;
 
 const globalForWallet = globalThis as unknown as { walletTransportWrapper?: WalletTransportWrapper | null };
 
@@ -22,14 +22,14 @@ export function installWalletTransport(wrapper: WalletTransportWrapper | null): 
   globalForWallet.walletTransportWrapper = wrapper;
 }
 
-async function baseTransport(): Promise<{ baseUrl: string; secret: string; transport: Transport }> {
+async function baseTransport(): Promise<{ baseUrl: string; secret: string; transport: WalletTransport }> {
   const config = getConfig();
   if (config.WALLET_PROVIDER_URL && config.WALLET_PROVIDER_SECRET) {
-    return { baseUrl: config.WALLET_PROVIDER_URL, secret: config.WALLET_PROVIDER_SECRET, transport: (request) => fetch(request) };
+    return { baseUrl: config.WALLET_PROVIDER_URL, secret: config.WALLET_PROVIDER_SECRET, transport: networkTransport };
   }
   if (!config.isSandbox) throw new Error("WALLET_PROVIDER_URL and WALLET_PROVIDER_SECRET are required in production.");
-  const handler = await inGatewayWalletHandler();
-  return { baseUrl: `${config.publicBaseUrl}${IN_GATEWAY_WALLET_PATH}`, secret: await sandboxWalletSecret(), transport: handler };
+  const wallet = await inGatewayWallet();
+  return { baseUrl: `${config.publicBaseUrl}${IN_GATEWAY_WALLET_PATH}`, secret: await sandboxWalletSecret(), transport: wallet.answer };
 }
 
 /** The secret both directions are signed with: the wallet's calls and its callbacks to the gateway. */

@@ -3,7 +3,7 @@ import { getConfig } from "../config";
 import { getGatewayKey } from "../crypto/gateway-key";
 import { getDb } from "../db/client";
 import { sandboxWalletAppUrl } from "./sandbox-wallet-qr";
-import { walletProtocolHandler } from "./serve-wallet-protocol";
+import { walletProtocolServer, type WalletProtocolServer } from "./serve-wallet-protocol";
 
 /** Where a sandbox gateway serves its own wallet: the protocol's paths hang under it. */
 export const IN_GATEWAY_WALLET_PATH = "/api/wallet-sandbox";
@@ -23,7 +23,11 @@ type Handler = (request: Request) => Promise<Response>;
 /** Tests: stands between the in-process wallet's callbacks and the gateway (to lose, repeat or forge one). */
 export type WalletCallbackWrapper = (request: Request, deliver: Handler) => Promise<Response>;
 
-const globalForWallet = globalThis as unknown as { inGatewayWallet?: Promise<Handler>; walletCallbackWrapper?: WalletCallbackWrapper | null; callbackReceiver?: Handler };
+const globalForWallet = globalThis as unknown as {
+  inGatewayWallet?: Promise<WalletProtocolServer>;
+  walletCallbackWrapper?: WalletCallbackWrapper | null;
+  callbackReceiver?: Handler;
+};
 
 export function installWalletCallbackDelivery(wrapper: WalletCallbackWrapper | null): void {
   globalForWallet.walletCallbackWrapper = wrapper;
@@ -45,12 +49,12 @@ async function deliverToGateway(request: Request): Promise<Response> {
   return wrapper ? wrapper(request, receiver) : receiver(request);
 }
 
-/** The sandbox wallet's protocol handler on the gateway's database (one per process). */
-export function inGatewayWalletHandler(): Promise<Handler> {
+/** The sandbox wallet on the gateway's database (one per process): its route's handler and its in-process transport. */
+export function inGatewayWallet(): Promise<WalletProtocolServer> {
   globalForWallet.inGatewayWallet ??= (async () => {
     const db = await getDb();
     const [secret, gatewayKey] = await Promise.all([sandboxWalletSecret(), getGatewayKey(db)]);
-    return walletProtocolHandler({
+    return walletProtocolServer({
       db,
       secret,
       basePath: IN_GATEWAY_WALLET_PATH,

@@ -16,13 +16,16 @@ import {
   WALLET_ERROR_STATUS,
   type QrRequestBody,
   type WalletErrorName,
+  type WalletRequest,
+  type WalletResponse,
 } from "../providers/wallet/wallet-protocol";
 import { refusal, walletService, WalletServiceError, type Applied } from "./wallet-service";
 
 /**
- * The sandbox wallet's HTTP face: a fetch-style handler (Request in, Response out) for every
- * path of docs/wallet-protocol.openapi.yaml, mounted by the gateway under
- * /api/wallet-sandbox (sandbox only) and by `npm run wallet-sandbox` as a process of its own.
+ * The sandbox wallet's HTTP face, for every path of docs/wallet-protocol.openapi.yaml: a
+ * fetch-style handler (Request in, Response out), mounted by the gateway under
+ * /api/wallet-sandbox (sandbox only) and by `npm run wallet-sandbox` as a process of its own;
+ * and the same answers to the gateway's wallet client in this process (`answer`).
  */
 export interface WalletServerOptions {
   db: Db;
@@ -40,7 +43,8 @@ export interface WalletServerOptions {
 
 const answerSchema = z.strictObject({ outcome: z.enum(["approve", "decline"]) });
 
-type Route = { method: string; pattern: RegExp; run: (call: Call) => Promise<Response> };
+type Route = { method: string; pattern: RegExp; run: (call: Call) => Promise<WalletResponse> };
+type HeaderReader = { get(name: string): string | null };
 interface Call {
   params: string[];
   url: URL;
@@ -48,7 +52,19 @@ interface Call {
   now: Date;
 }
 
+export interface WalletProtocolServer {
+  /** Fetch-style, for a socket (the gateway's route, the wallet's own process). */
+  handle(request: Request): Promise<Response>;
+  /** The same answer to a request made in this process: the in-gateway wallet's transport. */
+  answer(request: WalletRequest): Promise<WalletResponse>;
+}
+
+/** The sandbox wallet's fetch-style handler (walletProtocolServer's `handle`). */
 export function walletProtocolHandler(options: WalletServerOptions): (request: Request) => Promise<Response> {
+  return walletProtocolServer(options).handle;
+}
+
+export function walletProtocolServer(options: WalletServerOptions): WalletProtocolServer {
   const service = walletService({ db: options.db, qrContent: options.qrContent });
   const retries = options.callbackRetriesMs ?? [1_000, 5_000, 30_000];
 
@@ -140,29 +156,41 @@ export function walletProtocolHandler(options: WalletServerOptions): (request: R
     },
   ];
 
-  return async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
-    if (!isSignedWalletRequest(options.secret, { method: request.method, pathAndQuery: url.pathname + url.search, body, headers: request.headers })) {
+  /** One signed request's answer; `headers` as received (names any case for a Request's). */
+  async function respond(method: string, url: URL, headers: HeaderReader, body: string): Promise<WalletResponse> {
+    if (!isSignedWalletRequest(options.secret, { method, pathAndQuery: url.pathname + url.search, body, headers })) {
       return errorResponse(new WalletServiceError("invalid_signature", "The request's signature is missing, wrong or stale."));
     }
     const path = url.pathname.startsWith(options.basePath) ? url.pathname.slice(options.basePath.length) : url.pathname;
     const candidates = routes.filter((route) => route.pattern.test(path));
-    const route = candidates.find((candidate) => candidate.method === request.method);
+    const route = candidates.find((candidate) => candidate.method === method);
     if (!route) {
-      const message = candidates.length ? `${request.method} is not served on ${path}.` : `No protocol path ${path}.`;
+      const message = candidates.length ? `${method} is not served on ${path}.` : `No protocol path ${path}.`;
       return errorResponse(new WalletServiceError("invalid_request", message), candidates.length ? 405 : 404);
     }
     try {
       const parsedBody = body === "" ? undefined : JSON.parse(body);
       const params = route.pattern.exec(path)!.slice(1).map(decodeURIComponent);
-      return await route.run({ params, url, body: parsedBody, now: sandboxNow(request.headers) });
+      return await route.run({ params, url, body: parsedBody, now: sandboxNow(headers) });
     } catch (error) {
       if (error instanceof WalletServiceError) return errorResponse(error);
       if (error instanceof SyntaxError) return errorResponse(new WalletServiceError("invalid_request", "The body is not JSON."));
       logger.error({ err: error, path }, "sandbox wallet request failed");
       return errorResponse(new WalletServiceError("internal_error", "The wallet could not complete the request."));
     }
+  }
+
+  return {
+    async handle(request) {
+      const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+      const answer = await respond(request.method, new URL(request.url), request.headers, body);
+      return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+    },
+    answer(request) {
+      // The client names its headers in lower case, as the protocol's signature check reads them.
+      const headers: HeaderReader = { get: (name) => request.headers[name] ?? null };
+      return respond(request.method, new URL(request.url), headers, request.body);
+    },
   };
 }
 
@@ -174,17 +202,17 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 /** The gateway's sandbox service clock when it sent one (the sandbox clock runs ahead), else now. */
-function sandboxNow(headers: Headers): Date {
+function sandboxNow(headers: HeaderReader): Date {
   const sent = headers.get(SANDBOX_NOW_HEADER);
   const parsed = sent ? new Date(sent) : null;
   return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
 }
 
-function json(body: unknown, status = 200): Response {
-  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+function json(body: unknown, status = 200): WalletResponse {
+  return { status, body: JSON.stringify(body) };
 }
 
-function errorResponse(error: WalletServiceError, status?: number): Response {
+function errorResponse(error: WalletServiceError, status?: number): WalletResponse {
   const name: WalletErrorName = error.errorName;
   return json({ error: { name, message: error.message, ...error.details } }, status ?? WALLET_ERROR_STATUS[name]);
 }

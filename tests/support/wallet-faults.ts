@@ -27,11 +27,11 @@ export function failingMoneyCalls(fault: WalletFault, times = 1): WalletTranspor
         throw new TypeError("fetch failed: socket hang up");
       case "timeout":
         await next(request);
-        return new Promise<Response>((_, reject) => {
+        return new Promise<never>((_, reject) => {
           request.signal.addEventListener("abort", () => reject(request.signal.reason));
         });
       case "5xx":
-        return Response.json({ error: { name: "internal_error", message: "The wallet is briefly unavailable." } }, { status: 503 });
+        return { status: 503, body: JSON.stringify({ error: { name: "internal_error", message: "The wallet is briefly unavailable." } }) };
     }
   };
   return Object.assign(wrapper, { failed: () => failed });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { walletClient, WalletUnavailableError } from "../../lib/providers/wallet/http-wallet-client";
+import type { WalletRequest, WalletResponse } from "../../lib/providers/wallet/wallet-protocol";
 
 // A pending timer keeps the request it was started in alive (its async context), so a wallet
 // call must bound itself without leaving a timer behind once it has its answer.
@@ -9,10 +10,10 @@ const balance = { currency: "DZD", balanceMinor: 500, heldMinor: 0, availableMin
 
 /** Answers like fetch does: with the response, or rejects when the request's signal aborts. */
 function walletAnsweringAfter(ms: number | null) {
-  return (request: Request) =>
-    new Promise<Response>((resolve, reject) => {
+  return (request: WalletRequest) =>
+    new Promise<WalletResponse>((resolve, reject) => {
       request.signal.addEventListener("abort", () => reject(request.signal.reason));
-      if (ms !== null) setTimeout(() => resolve(Response.json(balance)), ms);
+      if (ms !== null) setTimeout(() => resolve({ status: 200, body: JSON.stringify(balance) }), ms);
     });
 }
 

@@ -14,6 +14,8 @@ import {
   type WalletAccount,
   type WalletErrorBody,
   type WalletErrorName,
+  type WalletRequest,
+  type WalletResponse,
 } from "./wallet-protocol";
 
 /** The wallet answered with one of the protocol's named errors: a definite outcome. */
@@ -35,6 +37,15 @@ export class WalletProtocolError extends Error {
  */
 export class WalletUnavailableError extends Error {}
 
+/** How a signed request reaches the wallet and its answer comes back. */
+export type WalletTransport = (request: WalletRequest) => Promise<WalletResponse>;
+
+/** The network: one fetch, bounded by the request's signal (the answer's body included). */
+export const networkTransport: WalletTransport = async ({ method, url, headers, body, signal }) => {
+  const response = await fetch(url, { method, headers, body: body || undefined, signal });
+  return { status: response.status, body: await response.text() };
+};
+
 export interface WalletClientOptions {
   /** The wallet's base URL (WALLET_PROVIDER_URL), without /v1. */
   baseUrl: string;
@@ -45,10 +56,11 @@ export interface WalletClientOptions {
   /** Sandbox only: the service clock the sandbox wallet should read (its clock may run ahead). */
   sandboxNow?: Date;
   /**
-   * How a request reaches the wallet: the network (default), or the sandbox wallet's handler
-   * in this process (the same signed request and answer, without the socket).
+   * How a request reaches the wallet: the network (default), or the sandbox wallet in this
+   * process (the same signed request and answer text, without the socket and without building
+   * a WHATWG Request and Response for each call, which cost about 60 µs a call).
    */
-  transport?: (request: Request) => Promise<Response>;
+  transport?: WalletTransport;
 }
 
 /**
@@ -72,20 +84,19 @@ export function walletClient(options: WalletClientOptions) {
     };
     if (text) headers["content-type"] = "application/json";
     if (options.sandboxNow) headers[SANDBOX_NOW_HEADER] = options.sandboxNow.toISOString();
-    let response: Response;
+    let response: WalletResponse;
     let answer: unknown;
     const limit = timeLimit(options.timeoutMs);
     try {
-      const request = new Request(url, { method, headers, body: text || undefined, signal: limit.signal });
-      response = await (options.transport ?? fetch)(request);
-      answer = await response.json();
+      response = await (options.transport ?? networkTransport)({ method, url: url.href, headers, body: text, signal: limit.signal });
+      answer = JSON.parse(response.body);
     } catch (error) {
       throw new WalletUnavailableError(`wallet ${method} ${url.pathname} did not answer: ${(error as Error).message}`);
     } finally {
       limit.clear();
     }
     if (response.status >= 500) throw new WalletUnavailableError(`wallet ${method} ${url.pathname} answered ${response.status}`);
-    if (response.ok) {
+    if (response.status >= 200 && response.status < 300) {
       const parsed = schema.safeParse(answer);
       if (parsed.success) return { status: response.status, data: parsed.data };
       throw new WalletUnavailableError(`wallet ${method} ${url.pathname} answered outside the protocol`);

@@ -187,6 +187,23 @@ function signingKey(secret: string): Buffer {
 const signatureOf = (key: Buffer, messageId: string, seconds: number, payload: string) =>
   createHmac("sha256", key).update(`${messageId}.${seconds}.${payload}`).digest("base64");
 
+/** One signed protocol request, as it goes on the wire. */
+export interface WalletRequest {
+  method: "GET" | "POST";
+  url: string;
+  headers: Record<string, string>;
+  /** The JSON text; "" for a request without a body. */
+  body: string;
+  /** Aborts when the call's time limit ends. */
+  signal: AbortSignal;
+}
+
+/** The wallet's answer as it came off the wire: its status and its body's text. */
+export interface WalletResponse {
+  status: number;
+  body: string;
+}
+
 /** Standard Webhooks headers for one request (a fresh `webhook-id` each time). */
 export function signWalletRequest(
   secret: string,
@@ -204,7 +221,7 @@ export function signWalletRequest(
  */
 export function isSignedWalletRequest(
   secret: string,
-  request: { method: string; pathAndQuery: string; body: string; headers: Headers },
+  request: { method: string; pathAndQuery: string; body: string; headers: { get(name: string): string | null } },
 ): boolean {
   const messageId = request.headers.get("webhook-id");
   const timestamp = request.headers.get("webhook-timestamp");

@@ -1,9 +1,9 @@
 import { sandboxOnly } from "@/lib/http/sandbox-only";
-import { inGatewayWalletHandler } from "@/lib/wallet-sandbox/in-gateway-wallet";
+import { inGatewayWallet } from "@/lib/wallet-sandbox/in-gateway-wallet";
 
 // GET|POST /api/wallet-sandbox/v1/...: the sandbox wallet behind the wallet-service protocol
 // (docs/wallet-protocol.openapi.yaml), in the gateway's process. Sandbox only.
-const serve = sandboxOnly(async (request: Request) => (await inGatewayWalletHandler())(request));
+const serve = sandboxOnly(async (request: Request) => (await inGatewayWallet()).handle(request));
 
 export const GET = serve;
 export const POST = serve;
