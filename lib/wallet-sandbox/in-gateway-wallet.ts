@@ -24,7 +24,7 @@ type Handler = (request: Request) => Promise<Response>;
 export type WalletCallbackWrapper = (request: Request, deliver: Handler) => Promise<Response>;
 
 const globalForWallet = globalThis as unknown as {
-  inGatewayWallet?: Promise<WalletProtocolServer>;
+  inGatewayWalletServer?: Promise<WalletProtocolServer>;
   walletCallbackWrapper?: WalletCallbackWrapper | null;
   callbackReceiver?: Handler;
 };
@@ -51,7 +51,7 @@ async function deliverToGateway(request: Request): Promise<Response> {
 
 /** The sandbox wallet on the gateway's database (one per process): its route's handler and its in-process transport. */
 export function inGatewayWallet(): Promise<WalletProtocolServer> {
-  globalForWallet.inGatewayWallet ??= (async () => {
+  globalForWallet.inGatewayWalletServer ??= (async () => {
     const db = await getDb();
     const [secret, gatewayKey] = await Promise.all([sandboxWalletSecret(), getGatewayKey(db)]);
     return walletProtocolServer({
@@ -63,8 +63,8 @@ export function inGatewayWallet(): Promise<WalletProtocolServer> {
       deliverCallback: deliverToGateway,
     });
   })().catch((error: unknown) => {
-    globalForWallet.inGatewayWallet = undefined;
+    globalForWallet.inGatewayWalletServer = undefined;
     throw error;
   });
-  return globalForWallet.inGatewayWallet;
+  return globalForWallet.inGatewayWalletServer;
 }

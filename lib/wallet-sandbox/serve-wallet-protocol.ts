@@ -187,9 +187,10 @@ export function walletProtocolServer(options: WalletServerOptions): WalletProtoc
       return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
     },
     answer(request) {
-      // The client names its headers in lower case, as the protocol's signature check reads them.
-      const headers: HeaderReader = { get: (name) => request.headers[name] ?? null };
-      return respond(request.method, new URL(request.url), headers, request.body);
+      // Read as a Request's headers are: by name in any case; a GET's body is none.
+      const byName = new Map(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
+      const headers: HeaderReader = { get: (name) => byName.get(name.toLowerCase()) ?? null };
+      return respond(request.method, new URL(request.url), headers, request.method === "GET" ? "" : request.body);
     },
   };
 }

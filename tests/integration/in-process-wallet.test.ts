@@ -72,6 +72,14 @@ describe("the in-gateway wallet's two faces", () => {
     expect(wrongMethod.overHttp).toEqual(wrongMethod.inProcess);
   });
 
+  it("read header names in any case, and no body on a GET, in process as over HTTP", async () => {
+    const request = signed("GET", `/v1/balances?${new URLSearchParams({ ...account, currency: "DZD" })}`, undefined);
+    const upperCased = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toUpperCase(), value]));
+    const inProcess = await wallet.answer({ ...request, headers: upperCased, body: "{not json" });
+    expect(inProcess.status).toBe(200);
+    expect(inProcess).toEqual((await bothFaces(request)).overHttp);
+  });
+
   it("answer a body that is not JSON with invalid_request, in process as over HTTP", async () => {
     const request = signed("POST", "/v1/otp-challenges", undefined);
     const url = new URL(request.url);

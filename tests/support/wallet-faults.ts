@@ -27,6 +27,8 @@ export function failingMoneyCalls(fault: WalletFault, times = 1): WalletTranspor
         throw new TypeError("fetch failed: socket hang up");
       case "timeout":
         await next(request);
+        // The wallet may have taken longer than the limit already: then the call ends now.
+        if (request.signal.aborted) throw request.signal.reason;
         return new Promise<never>((_, reject) => {
           request.signal.addEventListener("abort", () => reject(request.signal.reason));
         });
