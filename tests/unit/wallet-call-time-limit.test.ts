@@ -17,6 +17,11 @@ function walletAnsweringAfter(ms: number | null) {
     });
 }
 
+/** Answers after `ms` whatever the signal says, as the sandbox's in-process wallet does. */
+function walletIgnoringTheSignal(ms: number) {
+  return () => new Promise<WalletResponse>((resolve) => setTimeout(() => resolve({ status: 200, body: JSON.stringify(balance) }), ms));
+}
+
 describe("a wallet call's time limit", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -41,6 +46,24 @@ describe("a wallet call's time limit", () => {
     const error = await outcome;
     expect(error).toBeInstanceOf(WalletUnavailableError);
     expect((error as Error).message).toMatch(/did not answer: timed out after 2000 ms/);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("holds for a transport that does not listen to the signal: the call ends at the limit", async () => {
+    const client = walletClient({ baseUrl: "http://wallet.test", secret, timeoutMs: 2_000, transport: walletIgnoringTheSignal(60_000) });
+    const outcome = client.balance(query).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(WalletUnavailableError);
+    expect((error as Error).message).toMatch(/did not answer: timed out after 2000 ms/);
+    expect(vi.getTimerCount()).toBe(1); // only the wallet's own late answer, which nobody waits for
+  });
+
+  it("answers a slow but timely transport that does not listen to the signal", async () => {
+    const client = walletClient({ baseUrl: "http://wallet.test", secret, timeoutMs: 2_000, transport: walletIgnoringTheSignal(1_500) });
+    const answer = client.balance(query);
+    await vi.advanceTimersByTimeAsync(1_500);
+    await expect(answer).resolves.toEqual(balance);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

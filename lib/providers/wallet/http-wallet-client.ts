@@ -46,6 +46,20 @@ export const networkTransport: WalletTransport = async ({ method, url, headers, 
   return { status: response.status, body: await response.text() };
 };
 
+/**
+ * The transport's answer, or the signal's reason once it aborts. fetch stops at the signal by
+ * itself; the sandbox's in-process wallet does not (its statements run on), so without this its
+ * calls had no time limit, and a proceed could wait on it longer than on a real wallet.
+ */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
 export interface WalletClientOptions {
   /** The wallet's base URL (WALLET_PROVIDER_URL), without /v1. */
   baseUrl: string;
@@ -88,7 +102,8 @@ export function walletClient(options: WalletClientOptions) {
     let answer: unknown;
     const limit = timeLimit(options.timeoutMs);
     try {
-      response = await (options.transport ?? networkTransport)({ method, url: url.href, headers, body: text, signal: limit.signal });
+      const sent = (options.transport ?? networkTransport)({ method, url: url.href, headers, body: text, signal: limit.signal });
+      response = await untilAborted(sent, limit.signal);
       answer = JSON.parse(response.body);
     } catch (error) {
       throw new WalletUnavailableError(`wallet ${method} ${url.pathname} did not answer: ${(error as Error).message}`);
