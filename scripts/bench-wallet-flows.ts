@@ -6,6 +6,7 @@
 // BENCH_PAYMENTS (default 60). The database is dropped and recreated: its name must contain "bench".
 import { performance } from "node:perf_hooks";
 import { recreateDatabase } from "./lib/recreate-database";
+import type { WalletTransportWrapper } from "../lib/wallet-connection/wallet-connection";
 
 process.env.LOG_LEVEL ??= "silent";
 const databaseUrl = process.env.DATABASE_URL;
@@ -55,7 +56,7 @@ async function main() {
   });
   // Where the wallet is reached through its client, statements made during a call are the wallet's.
   const connection = (await import("../lib/wallet-connection/wallet-connection").catch(() => null)) as {
-    installWalletTransport?: <R, A>(wrapper: (request: R, next: (request: R) => Promise<A>) => Promise<A>) => void;
+    installWalletTransport?: (wrapper: WalletTransportWrapper) => void;
   } | null;
   connection?.installWalletTransport?.(async (request, next) => {
     walletCallsUnderWay += 1;

@@ -1,8 +1,8 @@
 import { getConfig } from "../config";
 import { outsideTransactions } from "../db/transaction-guard";
 import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "../wallet-sandbox/in-gateway-wallet";
-import { networkTransport, walletClient, type WalletClient, type WalletTransport } from "../providers/wallet/http-wallet-client";
-import type { WalletRequest, WalletResponse } from "../providers/wallet/wallet-protocol";
+import { networkTransport, walletClient, type WalletClient } from "../providers/wallet/http-wallet-client";
+import type { WalletRequest, WalletResponse, WalletTransport } from "../providers/wallet/wallet-protocol";
 
 /*
  * The wallet the payment flows talk to: always the HTTP client of the wallet-service protocol

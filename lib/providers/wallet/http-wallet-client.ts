@@ -14,8 +14,8 @@ import {
   type WalletAccount,
   type WalletErrorBody,
   type WalletErrorName,
-  type WalletRequest,
   type WalletResponse,
+  type WalletTransport,
 } from "./wallet-protocol";
 
 /** The wallet answered with one of the protocol's named errors: a definite outcome. */
@@ -36,9 +36,6 @@ export class WalletProtocolError extends Error {
  * For a money call the outcome is unknown until it is looked up by its operationId.
  */
 export class WalletUnavailableError extends Error {}
-
-/** How a signed request reaches the wallet and its answer comes back. */
-export type WalletTransport = (request: WalletRequest) => Promise<WalletResponse>;
 
 /** The network: one fetch, bounded by the request's signal (the answer's body included). */
 export const networkTransport: WalletTransport = async ({ method, url, headers, body, signal }) => {

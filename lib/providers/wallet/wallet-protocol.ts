@@ -204,6 +204,9 @@ export interface WalletResponse {
   body: string;
 }
 
+/** How a signed request reaches the wallet and its answer comes back. */
+export type WalletTransport = (request: WalletRequest) => Promise<WalletResponse>;
+
 /** Standard Webhooks headers for one request (a fresh `webhook-id` each time). */
 export function signWalletRequest(
   secret: string,
