@@ -151,9 +151,9 @@ async function server() {
     // While stopping: answer, then have the client reconnect (to another server).
     if (draining) response.setHeader("connection", "close");
     const api = request.url?.startsWith("/api/") ?? false;
-    // Below the compression middleware: it wraps these, so a compressed answer is held too.
-    if (api) sendInOneWrite(response);
     compress(request, response, () => {});
+    // Above the compression middleware: it then sees an API answer's whole body, and its size.
+    if (api) sendInOneWrite(response);
     // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
     rewritePageResponse(request, response);
     handle(request, response);

@@ -16,8 +16,9 @@ async function serve(
   let writtenAtFlush = -1;
   const compress = require("next/dist/compiled/compression")();
   const server = createServer((request, response: ServerResponse) => {
-    sendInOneWrite(response);
+    // As scripts/serve.mjs installs them for an API request.
     compress(request, response, () => {});
+    sendInOneWrite(response);
     response.statusCode = 201;
     response.setHeader("content-type", "application/json; charset=utf-8");
     response.flushHeaders();
@@ -52,16 +53,32 @@ describe("scripts/send-in-one-write.mjs", () => {
     expect(answer.body.toString()).toBe('{"code":201,"status":"success"}');
   });
 
-  it("leaves compression as it was: a client that accepts gzip still gets gzip", async () => {
-    const answer = await serve(['{"code":201}'], { "accept-encoding": "gzip" });
-    expect(answer.headers["content-encoding"]).toBe("gzip");
-    expect(gunzipSync(answer.body).toString()).toBe('{"code":201}');
+  it("does not gzip an answer under a kilobyte, even for a client that accepts gzip", async () => {
+    const answer = await serve(['{"code":200,', '"data":{"statusCode":1}}'], { "accept-encoding": "gzip, deflate, br" });
+    expect(answer.headers["content-encoding"]).toBeUndefined();
+    expect(answer.headers.vary).toContain("Accept-Encoding");
+    expect(answer.body.toString()).toBe('{"code":200,"data":{"statusCode":1}}');
   });
 
-  it("streams a body larger than it holds", async () => {
+  it("gzips an answer from a kilobyte on for a client that accepts gzip, and only for it", async () => {
+    const items = JSON.stringify(Array.from({ length: 40 }, (_, index) => ({ paymentId: `payment-${index}`, statusCode: 1 })));
+    const body = `{"code":200,"data":${items}}`;
+    expect(body.length).toBeGreaterThan(1024);
+    const zipped = await serve([body.slice(0, 500), body.slice(500)], { "accept-encoding": "gzip" });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(zipped.body).toString()).toBe(body);
+    const plain = await serve([body]);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString()).toBe(body);
+  });
+
+  it("streams a body larger than it holds, compressed when the client accepts it", async () => {
     const large = "x".repeat(MAX_HELD);
     const answer = await serve([large, large, "end"]);
     expect(answer.body.length).toBe(2 * MAX_HELD + 3);
     expect(answer.body.subarray(-3).toString()).toBe("end");
+    const zipped = await serve([large, large, "end"], { "accept-encoding": "gzip" });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(zipped.body).toString()).toBe(`${large}${large}end`);
   });
 });
