@@ -9,6 +9,8 @@
 //   node scripts/bench-cpu.mjs BASE_URL PID[,PID...] OP N [MERCHANTS_JSON]
 // OP: create | check | check-merchant | proceed (the gateway, proceed = wallet OTP path on a fresh intent each; MERCHANTS_JSON as side-by-side.sh onboards them)
 //     floor-select | floor-insert (the floor app). OUT=file appends the JSON line, LABEL tags it.
+// ACCEPT_ENCODING sends that header on every request, as merchants' HTTP clients do (Node's fetch:
+// "gzip, deflate, br"); the shared kit's load sends none.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { randomUUID, randomInt } from 'node:crypto';
@@ -63,7 +65,9 @@ const make = () => {
   if (op === 'proceed') return { method: 'POST', path: `/api/v1/payments/intents/${p.id}/proceed`, headers: { authorization: auth(p.m), 'x-service': p.m.service, 'x-platform': 'API', 'content-type': 'application/json' }, body: '{"paymentMethodCode":"WALLET_V2"}' };
   if (op === 'check-merchant') return { method: 'GET', path: `/api/v1/payments/intents/${p.id}/check`, headers: { authorization: `Bearer ${p.m.publishableKey}`, 'x-client-secret': p.secret, 'x-platform': 'WEB' } };
 };
-const run = (amount) => new Promise((res, rej) => { const codes = {}; const inst = autocannon({ url: base, connections: C, amount, requests: [{ setupRequest: (req) => ({ ...req, ...make() }) }] }, (e, r) => e ? rej(e) : res({ r, codes })); inst.on('response', (_c, s) => { codes[s] = (codes[s] ?? 0) + 1; }); });
+const acceptEncoding = process.env.ACCEPT_ENCODING ? { 'accept-encoding': process.env.ACCEPT_ENCODING } : {};
+const withClientHeaders = (request) => ({ ...request, headers: { ...request.headers, ...acceptEncoding } });
+const run = (amount) => new Promise((res, rej) => { const codes = {}; const inst = autocannon({ url: base, connections: C, amount, requests: [{ setupRequest: (req) => ({ ...req, ...withClientHeaders(make()) }) }] }, (e, r) => e ? rej(e) : res({ r, codes })); inst.on('response', (_c, s) => { codes[s] = (codes[s] ?? 0) + 1; }); });
 await run(Math.min(N, 1000)); // warm-up
 const t0 = ticks(); const pg0 = postgresTicks(); const m0 = machineBusyTicks(); const w0 = process.hrtime.bigint();
 const { r, codes } = await run(N);
