@@ -11,6 +11,9 @@ const configSchema = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
     // PostgreSQL connections per gateway process.
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    // How long the worker and `npm start` wait at start for a database that cannot be reached
+    // (restarting, failing over) before they give up; 0 gives up at once.
+    DATABASE_START_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     PGLITE_DIR: z.string().min(1).default(".data/pglite"),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
     // 32+ random bytes, base64. Derives client secrets and page tokens, encrypts webhook secrets.

@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
+import { openWhenReachable } from "../lib/db/open-when-reachable";
 import { startBackgroundJobs } from "../lib/server/background-jobs";
 import { gatewayJobs } from "../lib/server/jobs";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
@@ -23,8 +24,9 @@ async function main() {
   }
   const jobs = only ? gatewayJobs.filter((job) => only.includes(job.name)) : gatewayJobs;
 
-  // Opens (and migrates) the database before announcing readiness, so a bad URL fails here.
-  const { driver } = await getDatabase();
+  // Opens (and migrates) the database before announcing readiness: a bad URL fails here, a
+  // database that is down is waited for (DATABASE_START_WAIT_SECONDS).
+  const { driver } = await openWhenReachable(getDatabase, { waitSeconds: config.DATABASE_START_WAIT_SECONDS, say: (line) => console.error(line) });
   const running = startBackgroundJobs(jobs);
   console.log(`Worker (${config.APP_ENV}, ${driver}) running: ${jobs.map((job) => job.name).join(", ")}`);
 

@@ -56,6 +56,8 @@ describe("parseConfig", () => {
       [{ REDIS_URL: "http://cache" }, "REDIS_URL: must be a redis:// URL"],
       [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
       [{ DATABASE_POOL_SIZE: "ten" }, "DATABASE_POOL_SIZE"],
+      [{ DATABASE_START_WAIT_SECONDS: "-1" }, "DATABASE_START_WAIT_SECONDS"],
+      [{ DATABASE_START_WAIT_SECONDS: "a minute" }, "DATABASE_START_WAIT_SECONDS"],
     ];
     for (const [env, expected] of cases) {
       const message = configError(env);
