@@ -14,7 +14,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 /**
  * Issue 15 item 3 on the real `npm start` entry (scripts/serve.mjs, two serving processes on
  * one port): a rolling restart (SIGHUP) under load answers every request, and a SIGTERM under
- * load answers every request sent before it, gives the webhook leases back and exits 0.
+ * load answers every request sent before it, gives the webhook leases back and exits 0. The
+ * rolling restart again with one server, which accepts its connections itself.
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -88,10 +89,11 @@ function startLoad(clients: number) {
   };
 }
 
-beforeAll(async () => {
-  merchant = await createMerchant();
+/** Starts `npm start`'s entry with `servers` serving processes on a free port. */
+async function startGateway(servers: number) {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
+  output = "";
   gateway = spawn(process.execPath, ["scripts/serve.mjs"], {
     cwd: ROOT,
     env: {
@@ -99,7 +101,7 @@ beforeAll(async () => {
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_BASE_URL: baseUrl,
-      WEB_CONCURRENCY: "2",
+      WEB_CONCURRENCY: String(servers),
       LOG_LEVEL: "warn",
       GATEWAY_SHUTDOWN_TIMEOUT_MS: "20000",
     },
@@ -108,33 +110,46 @@ beforeAll(async () => {
   gateway.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   gateway.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   // The first start may build the production bundle (minutes on a busy machine).
-  await waitFor("two servers listening", () => listeningPids().length >= 2, 600_000);
-}, 620_000);
+  await waitFor(`${servers} server(s) listening`, () => listeningPids().length >= servers, 600_000);
+}
+
+function stopGateway() {
+  if (gateway.exitCode === null) gateway.kill("SIGKILL");
+}
+
+/** SIGHUP under load: every request answered, and each server replaced by a new one. */
+async function rollingRestartUnderLoad(servers: number) {
+  const load = startLoad(8);
+  await waitFor("load before the restart", () => load.outcomes.length >= 40, 60_000);
+  const before = listeningPids();
+  gateway.kill("SIGHUP");
+  await waitFor("the rolling restart", () => output.includes("rolling restart done"), 120_000);
+  const countAtRestartEnd = load.outcomes.length;
+  await waitFor("load after the restart", () => load.outcomes.length >= countAtRestartEnd + 40, 60_000);
+  await load.stop();
+
+  const failed = load.outcomes.filter((outcome) => outcome.status !== 200 && outcome.status !== 201);
+  expect(failed).toEqual([]);
+  const after = listeningPids();
+  expect(before.length).toBe(servers);
+  expect(after.length).toBe(before.length + servers);
+  expect(new Set(after).size).toBe(after.length);
+  for (const pid of before) expect(output).toMatch(new RegExp(`\\[gateway server ${pid}\\] stopped`));
+}
+
+beforeAll(async () => {
+  merchant = await createMerchant();
+});
 
 afterAll(async () => {
-  if (gateway.exitCode === null) gateway.kill("SIGKILL");
   await receiver?.close();
 });
 
 describe("graceful shutdown of npm start's servers", () => {
-  it("a rolling restart under load answers every request and replaces both servers", async () => {
-    const load = startLoad(8);
-    await waitFor("load before the restart", () => load.outcomes.length >= 40, 60_000);
-    const before = listeningPids();
-    gateway.kill("SIGHUP");
-    await waitFor("the rolling restart", () => output.includes("rolling restart done"), 120_000);
-    const countAtRestartEnd = load.outcomes.length;
-    await waitFor("load after the restart", () => load.outcomes.length >= countAtRestartEnd + 40, 60_000);
-    await load.stop();
+  beforeAll(() => startGateway(2), 620_000);
+  afterAll(stopGateway);
 
-    const failed = load.outcomes.filter((outcome) => outcome.status !== 200 && outcome.status !== 201);
-    expect(failed).toEqual([]);
-    const after = listeningPids();
-    expect(after.length).toBe(before.length + 2);
-    expect(new Set(after).size).toBe(after.length);
-    expect(output).toMatch(new RegExp(`\\[gateway server ${before[0]}\\] stopped`));
-    expect(output).toMatch(new RegExp(`\\[gateway server ${before[1]}\\] stopped`));
-  }, 240_000);
+  it("a rolling restart under load answers every request and replaces both servers", () => rollingRestartUnderLoad(2), 240_000);
 
   it("SIGTERM under load answers every request sent before it, gives the webhook leases back and exits 0", async () => {
     // Deliveries in flight at the SIGTERM: the merchant's endpoint answers each after 6 s.
@@ -169,4 +184,13 @@ describe("graceful shutdown of npm start's servers", () => {
     expect(attempted.length).toBeGreaterThan(0);
     expect(attempted.every((row) => row.status === "delivered")).toBe(true);
   }, 120_000);
+});
+
+// One server accepts its connections itself (serve.mjs sets SCHED_NONE): the restart's
+// replacement shares the listening socket with it instead of the primary handing connections over.
+describe("npm start with one server", () => {
+  beforeAll(() => startGateway(1), 620_000);
+  afterAll(stopGateway);
+
+  it("a rolling restart under load answers every request and replaces the server", () => rollingRestartUnderLoad(1), 240_000);
 });
