@@ -26,10 +26,11 @@ export function sendInOneWrite(response) {
   let held = [];
   let heldBytes = 0;
 
+  /** Sends what is held and streams from now on; answers as `write` does. */
   const release = (self) => {
     const pending = held;
     held = null;
-    if (pending && pending.length > 0) write.call(self, pending.length === 1 ? pending[0] : Buffer.concat(pending));
+    return pending && pending.length > 0 ? write.call(self, pending.length === 1 ? pending[0] : Buffer.concat(pending)) : true;
   };
 
   // The head is fixed when the body goes down, so that what decides on it below (compression)
@@ -48,12 +49,7 @@ export function sendInOneWrite(response) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, encoding) : chunk;
     held.push(bytes);
     heldBytes += bytes.length;
-    if (heldBytes > MAX_HELD) {
-      const pending = held;
-      held = null;
-      return write.call(this, Buffer.concat(pending));
-    }
-    return true;
+    return heldBytes > MAX_HELD ? release(this) : true;
   };
 
   // @ts-expect-error the overloads of end are all handled here

@@ -5,8 +5,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { getConfig } from "../lib/config";
-import { closeDatabase, getDatabase } from "../lib/db/client";
-import { openWhenReachable } from "../lib/db/open-when-reachable";
+import { closeDatabase } from "../lib/db/client";
+import { openDatabaseWhenReachable } from "../lib/db/open-when-reachable";
 import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
 import { listMerchants } from "../lib/merchants/list-merchants";
 import { runCli } from "./lib/cli";
@@ -46,7 +46,7 @@ async function main() {
     }
   }
 
-  const { db, driver } = await openWhenReachable(getDatabase, { waitSeconds: config.DATABASE_START_WAIT_SECONDS, say: (line) => console.error(line) });
+  const { db, driver } = await openDatabaseWhenReachable();
   if (config.isSandbox) {
     const created = await ensureDemoMerchant(db, config.publicBaseUrl);
     if (created) {

@@ -2,8 +2,8 @@
 // the web server. Any number of workers may share one PostgreSQL; each claims its own work.
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
-import { closeDatabase, getDatabase } from "../lib/db/client";
-import { openWhenReachable } from "../lib/db/open-when-reachable";
+import { closeDatabase } from "../lib/db/client";
+import { openDatabaseWhenReachable } from "../lib/db/open-when-reachable";
 import { startBackgroundJobs } from "../lib/server/background-jobs";
 import { gatewayJobs } from "../lib/server/jobs";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
@@ -26,7 +26,7 @@ async function main() {
 
   // Opens (and migrates) the database before announcing readiness: a bad URL fails here, a
   // database that is down is waited for (DATABASE_START_WAIT_SECONDS).
-  const { driver } = await openWhenReachable(getDatabase, { waitSeconds: config.DATABASE_START_WAIT_SECONDS, say: (line) => console.error(line) });
+  const { driver } = await openDatabaseWhenReachable();
   const running = startBackgroundJobs(jobs);
   console.log(`Worker (${config.APP_ENV}, ${driver}) running: ${jobs.map((job) => job.name).join(", ")}`);
 

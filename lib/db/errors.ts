@@ -38,10 +38,18 @@ const UNAVAILABLE_SQLSTATES = new Set(["53300", "57P01", "57P02", "57P03", "57P0
 /**
  * True when `error` says the database cannot be reached right now (refused, dropped, shutting
  * down, starting up), as opposed to a query that is wrong: contract section 12 answers those
- * 503 service_unavailable. Looks through drizzle's wrapper and AggregateError (a refused
- * connection to localhost tries IPv4 and IPv6), for postgres.js and PGlite alike.
+ * 503 service_unavailable.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return databaseUnavailableReason(error) !== undefined;
+}
+
+/**
+ * What says the database cannot be reached in `error` (ECONNREFUSED, 57P03, ...), or undefined
+ * when nothing does. Looks through drizzle's wrapper and AggregateError (a refused connection to
+ * localhost tries IPv4 and IPv6), for postgres.js and PGlite alike.
+ */
+export function databaseUnavailableReason(error: unknown): string | undefined {
   const seen = new Set<unknown>();
   const pending = [error];
   while (pending.length > 0) {
@@ -51,13 +59,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (!current || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
     const code = typeof current.code === "string" ? current.code : "";
-    if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+    if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return code;
     // PGlite after its instance was closed (its process is going down).
-    if (typeof current.message === "string" && /PGlite is closed/i.test(current.message)) return true;
+    if (typeof current.message === "string" && /PGlite is closed/i.test(current.message)) return "PGlite is closed";
     // postgres.js writing to a connection that already closed (driver-socket-guard.ts).
-    if (isDriverNullSocketWrite(current)) return true;
+    if (isDriverNullSocketWrite(current)) return "connection closed";
     pending.push(current.cause);
     if (Array.isArray(current.errors)) pending.push(...current.errors);
   }
-  return false;
+  return undefined;
 }
