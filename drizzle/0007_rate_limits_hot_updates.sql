@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS "rate_limits_tat_idx";
