@@ -49,7 +49,8 @@ describe("scripts/send-in-one-write.mjs", () => {
     expect(answer.writtenAtFlush).toBe(0);
     expect(answer.status).toBe(201);
     expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(answer.headers["transfer-encoding"]).toBe("chunked");
+    expect(answer.headers["transfer-encoding"]).toBeUndefined();
+    expect(answer.headers["content-length"]).toBe("31");
     expect(answer.body.toString()).toBe('{"code":201,"status":"success"}');
   });
 
@@ -66,9 +67,11 @@ describe("scripts/send-in-one-write.mjs", () => {
     expect(body.length).toBeGreaterThan(1024);
     const zipped = await serve([body.slice(0, 500), body.slice(500)], { "accept-encoding": "gzip" });
     expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers["content-length"]).toBeUndefined();
     expect(gunzipSync(zipped.body).toString()).toBe(body);
     const plain = await serve([body]);
     expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers["content-length"]).toBe(String(body.length));
     expect(plain.body.toString()).toBe(body);
   });
 
@@ -76,6 +79,7 @@ describe("scripts/send-in-one-write.mjs", () => {
     const large = "x".repeat(MAX_HELD);
     const answer = await serve([large, large, "end"]);
     expect(answer.body.length).toBe(2 * MAX_HELD + 3);
+    expect(answer.headers["transfer-encoding"]).toBe("chunked");
     expect(answer.body.subarray(-3).toString()).toBe("end");
     const zipped = await serve([large, large, "end"], { "accept-encoding": "gzip" });
     expect(zipped.headers["content-encoding"]).toBe("gzip");
