@@ -86,9 +86,10 @@ function primary() {
     fork(role?.jobRunner ?? false);
   });
 
-  const stop = (code = 0) => {
+  const stop = (code = 0, reason = "") => {
     if (stopping) return;
     stopping = true;
+    if (reason) log(`stopping (${reason})`);
     exitCode = code;
     if (roles.size === 0) process.exit(exitCode);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
@@ -99,8 +100,8 @@ function primary() {
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS + 10_000).unref();
   };
-  process.on("SIGTERM", () => stop(failures ? 1 : 0));
-  process.on("SIGINT", () => stop(failures ? 1 : 0));
+  process.on("SIGTERM", () => stop(failures ? 1 : 0, "SIGTERM"));
+  process.on("SIGINT", () => stop(failures ? 1 : 0, "SIGINT"));
 
   // Rolling restart: each server is replaced by a new one that listens before the old one stops.
   let restarting = false;
