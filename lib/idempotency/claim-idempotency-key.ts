@@ -6,11 +6,13 @@ import type { Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { ApiError } from "../errors/api-error";
 import { zodDetails } from "../errors/zod-details";
+import { logger } from "../log";
 import {
   IDEMPOTENCY_HEADER,
-  IDEMPOTENCY_LEASE_SECONDS,
+  IDEMPOTENCY_LEASE,
   IDEMPOTENCY_TTL_MS,
   idempotencyKeySchema,
+  type IdempotencyLease,
   type RememberedResponse,
 } from "./idempotency.schema";
 import { requestFingerprint } from "./request-fingerprint";
@@ -48,12 +50,14 @@ export const NO_IDEMPOTENCY: IdempotencyClaim = { kind: "none", scope: noScope }
 /**
  * Contract section 5. Claims (caller, endpoint, key) before the operation runs, in its own
  * committed statement, so a concurrent duplicate sees the claim and answers 409. A finished
- * key replays; a key reused with another path or body is 422.
+ * key replays; a key reused with another path or body is 422. The owner renews the claim's
+ * lease until it settles or abandons it (`lease` overrides IDEMPOTENCY_LEASE, for tests).
  */
 export async function claimIdempotencyKey(
   db: Db,
-  options: { request: Request; principal: Principal; endpoint: string; body: unknown; defaultStatus: number },
+  options: { request: Request; principal: Principal; endpoint: string; body: unknown; defaultStatus: number; lease?: IdempotencyLease },
 ): Promise<IdempotencyClaim> {
+  const lease = options.lease ?? IDEMPOTENCY_LEASE;
   const rawKey = options.request.headers.get(IDEMPOTENCY_HEADER);
   if (rawKey === null) return NO_IDEMPOTENCY;
   const parsed = idempotencyKeySchema.safeParse(rawKey);
@@ -70,8 +74,8 @@ export async function claimIdempotencyKey(
 
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const now = clock.now();
-    const claimed = await insertClaim(db, scope, now);
-    if (claimed) return ownedClaim(claimed.id, options.defaultStatus, `${scope.callerKey}|${scope.endpoint}|${scope.key}`);
+    const claimed = await insertClaim(db, scope, now, lease);
+    if (claimed) return ownedClaim(db, claimed.id, lease, options.defaultStatus, `${scope.callerKey}|${scope.endpoint}|${scope.key}`);
 
     const [existing] = await db
       .select()
@@ -107,8 +111,9 @@ async function insertClaim(
   db: Db,
   scope: { callerKey: string; endpoint: string; key: string; requestHash: string },
   now: Date,
+  lease: IdempotencyLease,
 ) {
-  const lockedUntil = sql`now() + make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS})`;
+  const lockedUntil = leaseEnd(lease);
   const [row] = await db
     .insert(idempotencyKeys)
     .values({ ...scope, lockedUntil, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) })
@@ -136,7 +141,27 @@ async function insertClaim(
   return row ?? null;
 }
 
-function ownedClaim(id: string, defaultStatus: number, operationKey: string): IdempotencyClaim {
+const leaseEnd = (lease: IdempotencyLease) => sql`now() + make_interval(secs => ${lease.seconds})`;
+
+/**
+ * Renews the claim's lease on a timer while its request runs (a timer, not the request's own
+ * steps, so a long provider call keeps it too). A renewal that fails (the database away) is
+ * only logged: the request cannot finish without the database either, and once the lease has
+ * passed a retry may take the claim over.
+ */
+function renewLeaseWhileRunning(db: Db, id: string, lease: IdempotencyLease): () => void {
+  const timer = setInterval(() => {
+    db.update(idempotencyKeys)
+      .set({ lockedUntil: leaseEnd(lease) })
+      .where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress")))
+      .catch((error: unknown) => logger.warn({ err: error }, "idempotency lease not renewed"));
+  }, lease.renewMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+function ownedClaim(db: Db, id: string, lease: IdempotencyLease, defaultStatus: number, operationKey: string): IdempotencyClaim {
+  const stopRenewing = renewLeaseWhileRunning(db, id, lease);
   let rememberedInTransaction = false;
   const store = async (db: Db, response: RememberedResponse) =>
     db
@@ -159,9 +184,11 @@ function ownedClaim(id: string, defaultStatus: number, operationKey: string): Id
       },
     },
     async settle(db, response) {
+      stopRenewing();
       if (!rememberedInTransaction) await store(db, response);
     },
     async abandon(db) {
+      stopRenewing();
       await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress")));
     },
   };

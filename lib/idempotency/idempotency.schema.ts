@@ -12,8 +12,13 @@ export const idempotencyKeySchema = z
 
 /** How long a key is remembered, on the caller's service clock. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A claim whose request has not finished after this is presumed dead and may be taken over. */
-export const IDEMPOTENCY_LEASE_SECONDS = 60;
+/**
+ * A claim's lease: the request holding it renews it every `renewMs` while it runs, so a claim
+ * whose lease has passed belongs to a request that died with its process, and a retry takes it
+ * over. Short, so a merchant's retry after a crash waits seconds, not a minute, for its answer.
+ */
+export const IDEMPOTENCY_LEASE = { seconds: 15, renewMs: 5_000 };
+export type IdempotencyLease = typeof IDEMPOTENCY_LEASE;
 
 /** What a key remembers: the first answer, re-rendered on replay under the new request id. */
 export interface RememberedResponse {

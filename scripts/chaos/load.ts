@@ -92,7 +92,7 @@ export class ChaosClient {
       const again = answer.status === 503 || answer.name === "request_in_progress" || answer.name === "rate_limited";
       if (!again) return answer;
       if (this.deadline() && attempt > 20) return answer;
-      // A key whose request died with its process stays in progress until its lease (60 s) runs out.
+      // A key whose request died with its process stays in progress until its lease (15 s) runs out.
       await sleep(answer.status === 503 ? 1000 : answer.name === "request_in_progress" ? 1500 : 300);
     }
     this.stats.abandoned += 1;

@@ -143,7 +143,7 @@ describe("Idempotency-Key (contract section 5)", () => {
     expect(refunded.headers.get("idempotent-replayed")).toBeNull();
   });
 
-  it("answers 409 request_in_progress while the first request with the key runs", async () => {
+  it("answers 409 request_in_progress while the first request with the key runs, however long past its lease", async () => {
     const merchant = await createMerchant();
     const intent = await reserved(merchant);
     const key = newKey();
@@ -151,8 +151,11 @@ describe("Idempotency-Key (contract section 5)", () => {
     const path = `${gateway.baseUrl}/api/v1/payments/intents/${intent.paymentId}/capture`;
     const running = new Request(path, { method: "POST", headers: { ...clientAuth(merchant), "idempotency-key": key } });
     const principal = await authenticate(db, running, { modes: ["client"] });
-    const claim = await claimIdempotencyKey(db, { request: running, principal, endpoint: "payments.capture", body: {}, defaultStatus: 200 });
+    // A one-second lease the running request renews: two seconds later it is still its claim.
+    const lease = { seconds: 1, renewMs: 200 };
+    const claim = await claimIdempotencyKey(db, { request: running, principal, endpoint: "payments.capture", body: {}, defaultStatus: 200, lease });
     expect(claim.kind).toBe("owned");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
 
     const concurrent = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     expect(concurrent.status).toBe(409);
@@ -172,11 +175,12 @@ describe("Idempotency-Key (contract section 5)", () => {
     const path = `${gateway.baseUrl}/api/v1/payments/intents/${intent.paymentId}/capture`;
     const dead = new Request(path, { method: "POST", headers: { ...clientAuth(merchant), "idempotency-key": key } });
     const principal = await authenticate(db, dead, { modes: ["client"] });
-    await claimIdempotencyKey(db, { request: dead, principal, endpoint: "payments.capture", body: {}, defaultStatus: 200 });
-    await db
-      .update(idempotencyKeys)
-      .set({ lockedUntil: new Date(Date.now() - 1000) })
-      .where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.endpoint, "payments.capture")));
+    // Its process died: nothing renews the one-second lease.
+    const lease = { seconds: 1, renewMs: 3_600_000 };
+    await claimIdempotencyKey(db, { request: dead, principal, endpoint: "payments.capture", body: {}, defaultStatus: 200, lease });
+    const meanwhile = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
+    expect(meanwhile.body.error.name).toBe("request_in_progress");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const retry = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     expect(retry.status).toBe(200);
   });
