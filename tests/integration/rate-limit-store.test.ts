@@ -6,7 +6,6 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
-import { rateLimits } from "@/lib/db/schema";
 import { gcraChain, type GcraDecision } from "@/lib/rate-limit/gcra";
 import { rateLimitPolicies, type RateLimitCheck } from "@/lib/rate-limit/policies";
 import { consumeInPostgres } from "@/lib/rate-limit/postgres-store";
@@ -134,9 +133,9 @@ describe("sweeping the PostgreSQL store", () => {
     await consumeInPostgres(db, [{ policy: secret, key: whole }], nowMs - 60_000);
     await sweepRateLimits(db, { clock: { now: () => new Date(nowMs) } });
     const left = await db
-      .select({ key: rateLimits.key })
-      .from(rateLimits)
-      .where(inArray(rateLimits.key, [spent, whole]));
+      .select({ key: schema.rateLimits.key })
+      .from(schema.rateLimits)
+      .where(inArray(schema.rateLimits.key, [spent, whole]));
     expect(left.map((row) => row.key)).toEqual([spent]);
   });
 });
