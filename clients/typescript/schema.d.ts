@@ -3497,6 +3497,10 @@ export interface operations {
             /** @description Finalize a card payment (hosted card page) */
             200: {
                 headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
                     /** @description `true` when this is the remembered answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3600,6 +3604,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description `internal_error` (see the Errors table). */

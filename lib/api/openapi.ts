@@ -3,7 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import type { AuthMode } from "../auth/principal";
 import { errorStatus, type ErrorName } from "../errors/api-error";
 import { NOTIFICATION_TYPES, webhookPayload } from "../notifications/notification.schema";
-import { errorNamesOf, type Operation } from "./operation";
+import { errorNamesOf, isRateLimited, type Operation } from "./operation";
 import { apiIntroduction, ERROR_MEANINGS } from "./openapi-guide";
 import { OPERATIONS } from "./operations";
 
@@ -81,7 +81,7 @@ function successEnvelope(status: number, data: z.ZodType, extra: Record<string, 
 }
 
 function responsesOf(operation: Operation): ZodOpenApiResponsesObject {
-  const limited = (operation.auth ?? []).some((mode) => mode !== "intent_secret");
+  const limited = isRateLimited(operation);
   const status = operation.status ?? 200;
   const responses: ZodOpenApiResponsesObject = {};
   responses[String(status) as "200"] = operation.rawResponse

@@ -38,12 +38,17 @@ export function defineOperation<M extends AuthMode = never, B = undefined, Q = u
   return operation;
 }
 
+/** Every credential is charged to a limit (x-client-secret alone: 120/min per payment, like merchant_auth's secret). */
+export function isRateLimited(operation: Operation): boolean {
+  return (operation.auth ?? []).length > 0;
+}
+
 /** Every error name an operation can answer: its own, plus those its auth, inputs and idempotency imply. */
 export function errorNamesOf(operation: Operation): ErrorName[] {
   const names = new Set<ErrorName>(operation.errors ?? []);
   const modes = operation.auth ?? [];
   if (modes.length > 0 || operation.publicAccess?.includes("signature")) names.add("invalid_credentials");
-  if (modes.some((mode) => mode !== "intent_secret")) names.add("rate_limited");
+  if (isRateLimited(operation)) names.add("rate_limited");
   if (modes.includes("merchant")) {
     names.add("origin_not_allowed");
     names.add("intent_expired");

@@ -100,7 +100,10 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
           ? await claimIdempotencyKey(db, { request, principal, endpoint: spec.idempotent, body: rawBody, defaultStatus })
           : NO_IDEMPOTENCY;
       if (claim.kind === "replay") {
-        return successResponse({ requestId, ...claim.response, headers: { [REPLAYED_HEADER]: "true" } });
+        const { error, ...response } = claim.response;
+        const replayed = { [REPLAYED_HEADER]: "true" };
+        if (error) return toErrorResponse(new ApiError(error.name, response.message, error.details), requestId, replayed);
+        return successResponse({ requestId, ...response, headers: replayed });
       }
       const result = await handler({
         db,
@@ -117,7 +120,7 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
             : { principal },
         }),
       } as EndpointContext<M, B, Q, H>).catch(async (error: unknown) => {
-        if (claim.kind === "owned") await claim.abandon(db);
+        if (claim.kind === "owned") await claim.endWithError(db, error);
         throw error;
       });
       if (claim.kind === "owned") {

@@ -15,6 +15,7 @@ import {
   type IdempotencyLease,
   type RememberedResponse,
 } from "./idempotency.schema";
+import { claimAfterError } from "./claim-after-error";
 import { requestFingerprint } from "./request-fingerprint";
 import { openResponse, sealResponse } from "./sealed-response";
 
@@ -40,8 +41,8 @@ export type IdempotencyClaim =
       scope: IdempotencyScope;
       /** After the handler: remembers the answer unless the operation already did. */
       settle(db: Db, response: RememberedResponse): Promise<void>;
-      /** After a refusal or failure: forgets the claim so a corrected retry runs. */
-      abandon(db: Db): Promise<void>;
+      /** After the handler threw `error`: forgets, remembers or releases the claim (claimAfterError). Never throws. */
+      endWithError(db: Db, error: unknown): Promise<void>;
     };
 
 const noScope: IdempotencyScope = { remember: () => undefined };
@@ -98,7 +99,7 @@ export async function claimIdempotencyKey(
       throw new ApiError("request_in_progress", "A request with this Idempotency-Key is still being processed.");
     }
     const body = openResponse(await getGatewayKey(db), existing.responseBody);
-    return { kind: "replay", response: { status: existing.responseStatus ?? 200, message: body.message, data: body.data } };
+    return { kind: "replay", response: { status: existing.responseStatus ?? 200, message: body.message, data: body.data, error: body.error } };
   }
   throw new Error("idempotency key could not be claimed");
 }
@@ -149,15 +150,24 @@ const leaseEnd = (lease: IdempotencyLease) => sql`now() + make_interval(secs => 
  * only logged: the request cannot finish without the database either, and once the lease has
  * passed a retry may take the claim over.
  */
-function renewLeaseWhileRunning(db: Db, id: string, lease: IdempotencyLease): () => void {
+function renewLeaseWhileRunning(db: Db, id: string, lease: IdempotencyLease): () => Promise<void> {
+  let renewing: Promise<void> | undefined;
   const timer = setInterval(() => {
-    db.update(idempotencyKeys)
+    renewing = db
+      .update(idempotencyKeys)
       .set({ lockedUntil: leaseEnd(lease) })
       .where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress")))
-      .catch((error: unknown) => logger.warn({ err: error }, "idempotency lease not renewed"));
+      .then(
+        () => undefined,
+        (error: unknown) => logger.warn({ err: error }, "idempotency lease not renewed"),
+      );
   }, lease.renewMs);
   timer.unref();
-  return () => clearInterval(timer);
+  // Stopped, and any renewal already sent has landed: it cannot extend a lease the end released.
+  return async () => {
+    clearInterval(timer);
+    await renewing;
+  };
 }
 
 function ownedClaim(db: Db, id: string, lease: IdempotencyLease, defaultStatus: number, operationKey: string): IdempotencyClaim {
@@ -169,7 +179,11 @@ function ownedClaim(db: Db, id: string, lease: IdempotencyLease, defaultStatus: 
       .set({
         state: "completed",
         responseStatus: response.status,
-        responseBody: sealResponse(await getGatewayKey(db), { message: response.message, data: response.data ?? null }),
+        responseBody: sealResponse(await getGatewayKey(db), {
+          message: response.message,
+          data: response.data ?? null,
+          ...(response.error ? { error: response.error } : {}),
+        }),
       })
       .where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress")));
 
@@ -184,12 +198,31 @@ function ownedClaim(db: Db, id: string, lease: IdempotencyLease, defaultStatus: 
       },
     },
     async settle(db, response) {
-      stopRenewing();
+      await stopRenewing();
       if (!rememberedInTransaction) await store(db, response);
     },
-    async abandon(db) {
-      stopRenewing();
-      await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress")));
+    async endWithError(db, error) {
+      await stopRenewing();
+      const mine = and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_progress"));
+      try {
+        switch (claimAfterError(error)) {
+          case "forget":
+            await db.delete(idempotencyKeys).where(mine);
+            return;
+          case "remember": {
+            const refusal = error as ApiError;
+            await store(db, { status: refusal.status, message: refusal.message, data: null, error: { name: refusal.errorName, details: refusal.details } });
+            return;
+          }
+          case "release":
+            // The lease ends now: a retry with the same parameters takes the claim over at once.
+            await db.update(idempotencyKeys).set({ lockedUntil: sql`now() - interval '1 second'` }).where(mine);
+            return;
+        }
+      } catch (failure) {
+        // The request's own error is the answer; a claim left as it was ends with its lease.
+        logger.warn({ err: failure }, "idempotency claim not ended");
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ErrorDetail, ErrorName } from "../errors/api-error";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
@@ -25,4 +26,11 @@ export interface RememberedResponse {
   status: number;
   message: string;
   data: unknown;
+  /** The first answer was this refusal (claim-after-error.ts "remember"): replayed as the same error. */
+  error?: RememberedError;
+}
+
+export interface RememberedError {
+  name: ErrorName;
+  details?: ErrorDetail[];
 }

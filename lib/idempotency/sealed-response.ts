@@ -1,4 +1,5 @@
 import { decryptWithKey, encryptWithKey } from "../crypto/gateway-key";
+import type { RememberedError } from "./idempotency.schema";
 
 /**
  * A remembered answer can hold page tokens (payUrl, qrPageUrl, ...), which are never stored
@@ -11,6 +12,7 @@ export interface SealedResponse {
 export interface RememberedBody {
   message: string;
   data: unknown;
+  error?: RememberedError;
 }
 
 export function sealResponse(gatewayKey: Buffer, body: RememberedBody): SealedResponse {

@@ -6,6 +6,7 @@ import { openResponse } from "@/lib/idempotency/sealed-response";
 import { getDb } from "@/lib/db/client";
 import { idempotencyKeys, paymentCaptures, paymentRefunds } from "@/lib/db/schema";
 import { claimIdempotencyKey } from "@/lib/idempotency/claim-idempotency-key";
+import { providerUnavailable } from "@/lib/provider-operations";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
@@ -162,8 +163,8 @@ describe("Idempotency-Key (contract section 5)", () => {
     expect(concurrent.body.error.name).toBe("request_in_progress");
     expect((await paymentRow(intent.paymentId)).state).toBe("PRE_AUTHORIZED");
 
-    // The first request gives up (say it failed): the key is free for a retry.
-    if (claim.kind === "owned") await claim.abandon(db);
+    // The first request ends without an answer (its provider did not answer): the same request may take the key up at once.
+    if (claim.kind === "owned") await claim.endWithError(db, providerUnavailable());
     expect((await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key })).status).toBe(200);
   });
 
@@ -185,7 +186,25 @@ describe("Idempotency-Key (contract section 5)", () => {
     expect(retry.status).toBe(200);
   });
 
-  it("does not remember a request refused by validation, auth or the state machine", async () => {
+  it("remembers a refusal of the operation itself: the retry answers the same 409 with Idempotent-Replayed: true", async () => {
+    const merchant = await createMerchant();
+    const intent = await paidIntent(api, merchant);
+    const key = newKey();
+    const first = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
+    expect(first.status).toBe(409);
+    expect(first.body.error.name).toBe("invalid_state");
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const retry = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
+    expect(retry.status).toBe(409);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.body).toMatchObject({ code: 409, status: "error", message: first.body.message, error: { name: "invalid_state" } });
+    expect(retry.body.error.requestId).toBe(retry.headers.get("x-request-id"));
+    const other = await capture(api, merchant, intent.paymentId, { amount: 1 }, { "idempotency-key": key });
+    expect(other.status).toBe(422);
+    expect(other.body.error.name).toBe("idempotency_conflict");
+  });
+
+  it("does not remember a request refused by validation, auth or an amount to correct", async () => {
     const merchant = await createMerchant();
     const intent = await reserved(merchant, 500);
     const key = newKey();
