@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { providerOperations } from "../db/schema";
 import { ApiError } from "../errors/api-error";
@@ -112,6 +112,15 @@ export async function pendingRefundMinor(tx: Db, paymentId: string): Promise<num
       ),
     );
   return Number(row?.total ?? 0);
+}
+
+/**
+ * SQL: the payment whose id is `paymentId` has a provider operation not settled yet (of one
+ * of `kinds` when given). For the sweeps, which pass such a payment by instead of waiting on it.
+ */
+export function openOperationExists(paymentId: AnyColumn, kinds?: readonly ProviderOperationRow["kind"][]): SQL {
+  const ofKinds = kinds ? sql` and o.kind in ${kinds}` : sql``;
+  return sql`exists (select 1 from ${providerOperations} o where o.payment_id = ${paymentId} and o.status in ${OPEN}${ofKinds})`;
 }
 
 export const operationInProgress = () =>

@@ -5,6 +5,7 @@ import { expireOpenPayments, releaseStaleReservations } from "@/lib/payments/ope
 import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { inProduction } from "../support/production-config";
+import { installWalletTransport } from "@/lib/wallet-connection/wallet-connection";
 import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
@@ -116,6 +117,26 @@ describe("the 30-minute intent lifetime (contract section 4)", () => {
     const checked = await check(api, byServer.paymentId, serverHeaders(merchant));
     expect(checked.body.data).toMatchObject({ statusCode: 3, endUserMessage: "The payment expired before it was completed." });
     expect((await walletLedger(merchant, customer.phone, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
+  });
+
+  it("asks no wallet for an expired intent: 410 while the wallet is down, and no code is sent", async () => {
+    const merchant = await createMerchant();
+    const intent = await createIntent(api, merchant);
+    await advanceClock(api, merchant, PAST_GRACE);
+    let walletCalls = 0;
+    installWalletTransport(async () => {
+      walletCalls += 1;
+      throw new TypeError("fetch failed: connect ECONNREFUSED");
+    });
+    try {
+      const expired = await proceed(api, intent.paymentId, serverHeaders(merchant));
+      expect(expired.status).toBe(410);
+      expect(expired.body.error.name).toBe("intent_expired");
+    } finally {
+      installWalletTransport(null);
+    }
+    expect(walletCalls).toBe(0);
+    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
   });
 
   it("still proceeds within the grace", async () => {

@@ -10,20 +10,24 @@ import { walletCapture, walletOperationRequest } from "@/lib/payments/core/walle
 import { connectedWallet, installWalletTransport } from "@/lib/wallet-connection/wallet-connection";
 import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
-import { createMerchant } from "../support/factories";
+import { userAuth } from "../support/api";
+import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import {
   advanceClock,
   capture,
+  check,
   createIntent,
   notificationsOf,
   OPENING_DZD,
   paidIntent,
   paymentRow,
+  proceed,
   proceedToOtp,
   reconcileOperationsLater,
   refund,
   release,
+  serverHeaders,
   serviceIdOf,
   walletLedger,
 } from "../support/payments";
@@ -78,6 +82,10 @@ describe("wallet capture, release and refund through the provider-operation boun
       expect(other.status).toBe(409);
       expect(other.body.error.name).toBe("request_in_progress");
       expect(Number(other.headers.get("retry-after"))).toBeGreaterThan(0);
+      // The key stays with the request that failed: another amount under it is a conflict, not a new capture.
+      const changed = await capture(api, merchant, intent.paymentId, { amount: 400 }, key);
+      expect(changed.status).toBe(422);
+      expect(changed.body.error.name).toBe("idempotency_conflict");
 
       const retried = await capture(api, merchant, intent.paymentId, { amount: 500 }, key);
       expect(retried.status).toBe(200);
@@ -166,6 +174,26 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
   });
 
+  it("passes by a 7-day-old reservation whose capture is still open, and releases the others behind it", async () => {
+    const merchant = await createMerchant();
+    const open = seen(await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 100 }));
+    const behind = seen(await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 200 }));
+    installWalletTransport(failingMoneyCalls("5xx"));
+    expect((await capture(api, merchant, open.paymentId, { amount: 60 })).status).toBe(503);
+    installWalletTransport(null);
+    expect((await advanceClock(api, merchant, 7 * 24 * 3600 + 60)).status).toBe(200);
+
+    const db = await getDb();
+    // Oldest first, one to a batch: the open capture's payment comes first and must not hold the other back.
+    expect(await releaseStaleReservations(db, { serviceId: await serviceIdOf(merchant), limit: 1 })).toBe(1);
+    expect((await paymentRow(behind.paymentId)).state).toBe("CANCELED");
+    expect((await paymentRow(open.paymentId)).state).toBe("PRE_AUTHORIZED");
+
+    expect(await reconcileOperationsLater(open.paymentId)).toBe(1);
+    expect(await paymentRow(open.paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 6_000 });
+    expect(await releaseStaleReservations(db, { serviceId: await serviceIdOf(merchant) })).toBe(0);
+  });
+
   it("returns a 7-day-old reservation's hold exactly once: the sweep records the release, a failed call is finished by reconciliation", async () => {
     const { merchant, intent } = await reservation();
     expect((await advanceClock(api, merchant, 7 * 24 * 3600 + 60)).status).toBe(200);
@@ -235,6 +263,97 @@ describe("the wallet charge after the OTP through the provider-operation boundar
     const account = { merchantId: randomUUID(), customerId: randomUUID(), currency: "DZD" };
     await expect(db.transaction(async () => wallet.balance(account))).rejects.toBeInstanceOf(ProviderCallInTransactionError);
     await expect(wallet.balance(account)).resolves.toMatchObject({ availableMinor: OPENING_DZD });
+  });
+});
+
+describe("a wallet charge the wallet has not answered keeps the payment", () => {
+  it("owner's proceed: the payment waits in PROCESSING (1); no expiry, no other proceed, no card; a retry or reconciliation charges once", async () => {
+    const merchant = await createMerchant();
+    const { accessToken, customer } = await createCustomerToken(merchant);
+    const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 6000 }));
+    const owner = userAuth(merchant, accessToken, { "x-platform": "IOS" });
+    installWalletTransport(failingMoneyCalls("after"));
+    const first = await proceed(api, intent.paymentId, owner);
+    expect(first.status).toBe(503);
+    expect(first.body.error.name).toBe("provider_unavailable");
+    installWalletTransport(null);
+    expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data).toMatchObject({ statusCode: 1, paymentMethodName: "WALLET_V2", endUserMessage: "Your payment is being processed." });
+
+    // The merchant tries the wallet again (the balance the debit reduced would fail it) and a card: both refused.
+    for (const body of [{ paymentMethodCode: "WALLET_V2" }, { paymentMethodCode: "CARD_PROVIDER" }]) {
+      const other = await proceed(api, intent.paymentId, serverHeaders(merchant), body);
+      expect(other.status).toBe(409);
+      expect(other.body.error.name).toBe("invalid_state");
+    }
+    // Past the intent's 30 minutes the sweep leaves it alone while the charge is open.
+    expect((await advanceClock(api, merchant, 40 * 60)).status).toBe(200);
+    await expireOpenPayments(await getDb(), { serviceId: await serviceIdOf(merchant) });
+    expect((await paymentRow(intent.paymentId)).state).toBe("PROCESSING");
+
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
+    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", paymentMethodCode: "WALLET_V2", platform: "IOS" });
+    expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual(["debit"]);
+    await expectLedgerInAgreement(merchant, customer.phone, { balanceMinor: OPENING_DZD - 600_000, heldMinor: 0 });
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
+  });
+
+  it("owner's proceed retried after a 503 takes the same charge up again: 13 once, one hold", async () => {
+    const merchant = await createMerchant();
+    const { accessToken, customer } = await createCustomerToken(merchant);
+    const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 300, captureMethod: "RESERVATION" }));
+    const owner = userAuth(merchant, accessToken, { "x-platform": "ANDROID" });
+    installWalletTransport(failingMoneyCalls("timeout"));
+    expect((await proceed(api, intent.paymentId, owner)).status).toBe(503);
+    installWalletTransport(null);
+    const retry = await proceed(api, intent.paymentId, owner);
+    expect(retry.status).toBe(200);
+    expect(retry.body.data).toMatchObject({ statusCode: 13, status: "Funds reserved" });
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
+    expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual(["hold"]);
+    await expectLedgerInAgreement(merchant, customer.phone, { balanceMinor: OPENING_DZD, heldMinor: 30_000 });
+    // Settled: a further proceed is refused as for any payment past CREATED.
+    expect((await proceed(api, intent.paymentId, owner)).status).toBe(409);
+  });
+
+  it("owner's proceed retried with its Idempotency-Key after reconciliation settled the charge answers the outcome (2); without the key, 409", async () => {
+    const merchant = await createMerchant();
+    const { accessToken, customer } = await createCustomerToken(merchant);
+    const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 120 }));
+    const owner = userAuth(merchant, accessToken, { "x-platform": "WEB" });
+    const key = { "idempotency-key": `owner-${intent.paymentId}` };
+    installWalletTransport(failingMoneyCalls("5xx"));
+    expect((await api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, { ...owner, ...key })).status).toBe(503);
+    installWalletTransport(null);
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
+    expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");
+
+    const retry = await api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, { ...owner, ...key });
+    expect(retry.status).toBe(200);
+    expect(retry.body.data).toMatchObject({ statusCode: 2, status: "Payment succeeded", require3DS: false });
+    const replay = await api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, { ...owner, ...key });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await proceed(api, intent.paymentId, owner)).status).toBe(409);
+    expect((await api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, { ...owner, "idempotency-key": "another" })).status).toBe(409);
+    expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual(["debit"]);
+    await expectLedgerInAgreement(merchant, customer.phone, { balanceMinor: OPENING_DZD - 12_000, heldMinor: 0 });
+  });
+
+  it("hosted OTP: a fifth wrong code after the right one whose debit is unanswered does not fail the payment; reconciliation charges once", async () => {
+    const merchant = await createMerchant();
+    const intent = seen(await createIntent(api, merchant, { amount: 250 }));
+    const token = await proceedToOtp(api, merchant, intent.paymentId);
+    const db = await getDb();
+    for (let wrong = 0; wrong < 4; wrong += 1) await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "000000" });
+    installWalletTransport(failingMoneyCalls("after"));
+    await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({ errorName: "provider_unavailable" });
+    installWalletTransport(null);
+
+    const late = await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "000000" });
+    expect(late).toMatchObject({ state: "REQUIRES_ACTION", statusCode: 12, attemptsLeft: 0 });
+    expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
+    expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");
+    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 25_000, heldMinor: 0 });
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 });
 

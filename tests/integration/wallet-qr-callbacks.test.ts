@@ -4,6 +4,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runAudit } from "@/lib/audit/run-audit";
 import { getDb } from "@/lib/db/client";
 import { walletQrRequests } from "@/lib/db/schema";
+import { lockPayment } from "@/lib/db/payment-record";
+import { failAsExpired } from "@/lib/payments/core/expire-payment";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { expireOpenPayments } from "@/lib/payments/operations/expire-payments";
 import { QR_CALLBACK_PATH } from "@/lib/payments/core/wallet-qr";
@@ -227,14 +229,34 @@ describe("a QR request opened for a proceed the transaction refused", () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     paymentsSeen.push(intent.paymentId);
-    await advanceClock(api, merchant, PAST_GRACE);
-    const late = await proceed(api, intent.paymentId, serverHeaders(merchant));
-    expect(late.status).toBe(410);
+    // The expiry (another request's) gets the payment between the wallet opening the request and the proceed's transaction.
+    installWalletTransport(async (request, next) => {
+      const answer = await next(request);
+      if (request.method === "POST" && new URL(request.url).pathname.endsWith("/v1/qr-requests")) {
+        await (await getDb()).transaction(async (tx) => failAsExpired(tx, { payment: (await lockPayment(tx, intent.paymentId))!, now: new Date() }));
+      }
+      return answer;
+    });
+    try {
+      expect((await proceed(api, intent.paymentId, serverHeaders(merchant))).status).toBe(410);
+    } finally {
+      installWalletTransport(null);
+    }
 
     const [opened] = await (await getDb()).select().from(walletQrRequests).where(eq(walletQrRequests.paymentId, intent.paymentId));
     expect(opened).toMatchObject({ status: "canceled" });
     await expect(answerAtWallet(opened!.id, "approve")).rejects.toMatchObject({ errorName: "qr_request_answered" });
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
+    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
+  });
+
+  it("is never opened for an intent already past its grace", async () => {
+    const merchant = await createMerchant();
+    const intent = await createIntent(api, merchant, { transactionType: "QR_CODE" });
+    paymentsSeen.push(intent.paymentId);
+    await advanceClock(api, merchant, PAST_GRACE);
+    expect((await proceed(api, intent.paymentId, serverHeaders(merchant))).status).toBe(410);
+    expect(await (await getDb()).select().from(walletQrRequests).where(eq(walletQrRequests.paymentId, intent.paymentId))).toEqual([]);
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
   });
 });

@@ -4,6 +4,7 @@ import type { PaymentState } from "./payment-state";
 export const STATUS_TEXT = {
   created: "Payment created",
   otpRequired: "OTP verification required",
+  walletCharging: "Charging the wallet",
   succeeded: "Payment succeeded",
   reserved: "Funds reserved",
   insufficientFunds: "Insufficient wallet balance",

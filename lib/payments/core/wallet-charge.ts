@@ -39,10 +39,13 @@ type ChargeChanges = Pick<typeof payments.$inferInsert, "paymentMethodCode" | "p
  * one a live request is still sending answers 409 request_in_progress, so parallel submits
  * of one code charge once and only one of them answers the outcome.
  */
-export async function beginWalletCharge(tx: Db, options: { payment: PaymentRow; changes?: ChargeChanges }): Promise<ProviderOperationRow> {
+export async function beginWalletCharge(
+  tx: Db,
+  options: { payment: PaymentRow; changes?: ChargeChanges; /** The Idempotency-Key scope of the request that makes the charge (IdempotencyScope.operationKey). */ requestKey?: string },
+): Promise<ProviderOperationRow> {
   const { payment } = options;
   const id = walletChargeOperationId(payment.id);
-  const recorded = await findProviderOperation(tx, id, { paymentId: payment.id });
+  const recorded = await findWalletCharge(tx, payment.id);
   if (recorded?.status === "pending") throw operationInProgress();
   if (recorded) return recorded;
   return beginProviderOperation(tx, {
@@ -51,8 +54,18 @@ export async function beginWalletCharge(tx: Db, options: { payment: PaymentRow; 
     provider: "wallet",
     kind: payment.captureMethod === "DIRECT" ? "debit" : "hold",
     amountMinor: payment.amountMinor,
-    request: { account: walletAccountOf(payment), currency: payment.currency, changes: options.changes ?? {} },
+    request: {
+      account: walletAccountOf(payment),
+      currency: payment.currency,
+      changes: options.changes ?? {},
+      ...(options.requestKey !== undefined ? { requestKey: options.requestKey } : {}),
+    },
   });
+}
+
+/** The payment's wallet charge as recorded, whatever its status; null before one was made. */
+export function findWalletCharge(tx: Db, paymentId: string): Promise<ProviderOperationRow | null> {
+  return findProviderOperation(tx, walletChargeOperationId(paymentId), { paymentId });
 }
 
 /** Calls the wallet for a recorded charge and answers the payment as it then stands. */

@@ -9,6 +9,7 @@ import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";
 import { isPastGrace } from "../core/payment-expiry";
 import { checkStatusCode, type PaymentState } from "../core/payment-state";
 import { beginWalletCharge, completeWalletCharge } from "../core/wallet-charge";
+import { hasOpenWalletCharge } from "../core/wallet-charge-record";
 import { hasHostedToken } from "./hosted-access";
 import { lockPaymentAwaitingOtp, type AwaitingOtp } from "./lock-payment-awaiting-otp";
 
@@ -39,7 +40,8 @@ type Verification =
  * The buyer's OTP on the hosted page. The wallet checks the code (it sent it), outside any
  * transaction. Right code: the charge is recorded under the payment's lock and sent to the
  * wallet after (DIRECT 2, RESERVATION 13, or 3 if the balance no longer covers it). Wrong
- * code: one attempt fewer, and the fifth wrong code fails the payment (3). Past the intent's
+ * code: one attempt fewer, and the fifth wrong code fails the payment (3), unless a right code
+ * before it left a charge the wallet has not answered (that charge decides). Past the intent's
  * grace: FAILED, expired. Throws provider_unavailable when the wallet does not answer
  * (submitting again is safe).
  */
@@ -71,6 +73,9 @@ export async function attemptPaymentOtp(db: Db, options: { paymentId: string; to
       return db.transaction(async (tx) => {
         const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
         if (!locked.awaiting) return notAwaiting(locked);
+        // A right code came first and its charge is still out: the wallet may have taken the
+        // money, so the payment is the charge's to settle (reconciliation), not this code's.
+        if (await hasOpenWalletCharge(tx, locked.payment.id)) return answered(locked.payment.state, 0);
         const failed = await applyTransition(tx, {
           payment: locked.payment,
           event: "fail",

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, not, sql, type SQL } from "drizzle-orm";
 import { serviceClock, serviceNowSql, systemClock, type Clock } from "../../clock";
 import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
@@ -7,7 +7,7 @@ import type { PaymentRow } from "../../db/payment-record";
 import { expirePayment } from "../core/expire-payment";
 import type { PaymentState } from "../core/payment-state";
 import { EXPIRY_GRACE_MS, RESERVATION_AUTO_RELEASE_MS } from "../core/payment-expiry";
-import type { ProviderOperationRow } from "../../provider-operations";
+import { openOperationExists, type ProviderOperationRow } from "../../provider-operations";
 import { releaseStaleReservation, returnStaleFunds } from "../core/release-stale-reservation";
 import { withdrawExpiredQrCharge } from "../core/wallet-qr";
 
@@ -27,6 +27,11 @@ interface SweepRule {
   since: typeof payments.expiresAt | typeof payments.authorizedAt;
   afterMs: number;
   settle: (tx: Db, options: { payment: PaymentRow; now: Date }) => Promise<unknown>;
+  /**
+   * Due payments `settle` would leave as they are (an operation of theirs is still open), left
+   * out of the batch: a full batch of them would hold back every payment behind it.
+   */
+  passBy?: SQL;
   /** After the batch commits: provider work the settled payments recorded (never inside the transaction). */
   afterCommit?: (db: Db, settled: unknown[]) => Promise<void>;
 }
@@ -51,6 +56,7 @@ async function sweep(db: Db, options: SweepOptions, rule: SweepRule): Promise<nu
           inArray(payments.state, rule.states),
           options.serviceId ? eq(payments.serviceId, options.serviceId) : undefined,
           lt(sql`${rule.since} + make_interval(secs => ${rule.afterMs / 1000})`, serviceNowSql(services.clockOffsetSeconds, now)),
+          rule.passBy ? not(rule.passBy) : undefined,
         ),
       )
       .orderBy(asc(rule.since))
@@ -75,6 +81,8 @@ export function expireOpenPayments(db: Db, options: SweepOptions = {}): Promise<
     since: payments.expiresAt,
     afterMs: EXPIRY_GRACE_MS,
     settle: expirePayment,
+    // expirePayment waits for an open wallet charge; a QR one is withdrawn at the wallet below.
+    passBy: and(openOperationExists(payments.id, ["debit", "hold"]), sql`${payments.transactionType} is distinct from 'QR_CODE'`),
     // A QR payment whose charge is open stays as it was: its request is withdrawn at the wallet now.
     afterCommit: async (db, expired) => {
       for (const payment of expired as PaymentRow[]) await withdrawExpiredQrCharge(db, payment);
@@ -93,6 +101,8 @@ export function releaseStaleReservations(db: Db, options: SweepOptions = {}): Pr
     since: payments.authorizedAt,
     afterMs: RESERVATION_AUTO_RELEASE_MS,
     settle: releaseStaleReservation,
+    // A capture or release still open: it decides the reservation (releaseStaleReservation would refuse).
+    passBy: openOperationExists(payments.id),
     afterCommit: (db, operations) => returnStaleFunds(db, operations as ProviderOperationRow[]),
   });
 }

@@ -38,6 +38,8 @@ export interface ProceedContext {
   gatewayKey: Buffer;
   /** What was asked of a provider before the transaction (no provider call runs inside it). */
   prepared?: PreparedProceed | null;
+  /** The request's Idempotency-Key scope, recorded with a charge it makes (ownerChargeRetried). */
+  operationKey?: string;
   /** Facts of this proceed that every outcome writes with its transition. */
   changes: Pick<typeof payments.$inferInsert, "paymentMethodCode" | "platform" | "locale">;
 }

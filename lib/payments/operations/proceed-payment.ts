@@ -8,7 +8,7 @@ import { assertMethodEnabled } from "../../payment-methods/method-enabled";
 import type { PaymentMethodCode } from "../../payment-methods/payment-method-codes";
 import { lockOpenPaymentOrThrow } from "../core/open-payment";
 import { pageLocaleOf } from "../../i18n/locales";
-import { intentExpired } from "../core/payment-expiry";
+import { intentExpired, isExpiredIntent } from "../core/payment-expiry";
 import { canTransition } from "../core/payment-state";
 import type {
   PaymentCallHeaders,
@@ -20,7 +20,7 @@ import type {
 import { prepareCardProceed, proceedWithCard } from "./proceed-with-card";
 import { prepareWalletProceed } from "./prepare-wallet-proceed";
 import { readProceedPayment } from "./read-proceed-payment";
-import { proceedWithWallet, settled } from "./proceed-with-wallet";
+import { ownerChargeRetried, proceedWithWallet, settled } from "./proceed-with-wallet";
 import { completeWalletCharge } from "../core/wallet-charge";
 import { withdrawUnusedQrRequest } from "../core/wallet-qr";
 
@@ -42,6 +42,8 @@ export async function proceedPayment(
     input: ProceedPaymentBody;
     headers: PaymentCallHeaders;
     remember?: BeforeCommit<ProceedOutcome>;
+    /** The request's Idempotency-Key scope (IdempotencyScope.operationKey): a retry finds the charge its first attempt made. */
+    operationKey?: string;
   },
 ): Promise<ProceedOutcome> {
   const { principal, input, headers } = options;
@@ -52,8 +54,11 @@ export async function proceedPayment(
   const code = input.paymentMethodCode;
   const { payment: seen, methodEnabled } = await readProceedPayment(db, { principal, paymentId: options.paymentId, code });
   // Provider work a method needs before the payment is locked (never inside the transaction).
-  const prepared =
-    code === "CARD_PROVIDER"
+  // None for an intent past its grace: the transaction fails it and answers 410, so no provider
+  // is asked (and no customer sent a code) for a payment that is over.
+  const prepared = isExpiredIntent(seen, now)
+    ? undefined
+    : code === "CARD_PROVIDER"
       ? await prepareCardProceed(db, { principal, payment: seen })
       : { wallet: (await prepareWalletProceed(db, { principal, payment: seen, methodEnabled, now })) ?? undefined };
   // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer cannot pay it.
@@ -64,7 +69,9 @@ export async function proceedPayment(
     if (open.expired) return { expired: true as const };
     const { payment } = open;
     if (!canTransition(payment.state, "require_action")) {
-      throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
+      const retried = await ownerChargeRetried(tx, { principal, payment, code, operationKey: options.operationKey });
+      if (!retried) throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
+      return { expired: false as const, result: { ...settled(payment), pendingCharge: retried } };
     }
     assertMethodEnabled(methodEnabled, { country: payment.country, code });
     const sentCountry = headers["x-country-code"];
@@ -79,6 +86,7 @@ export async function proceedPayment(
       now,
       gatewayKey,
       prepared,
+      operationKey: options.operationKey,
       changes: { paymentMethodCode: input.paymentMethodCode, platform: headers["x-platform"], locale },
     });
     // A charge sent after the commit is answered (and remembered) once it is settled.

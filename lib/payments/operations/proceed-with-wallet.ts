@@ -7,11 +7,13 @@ import type { PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../core/payment-state";
 import type { ProceedHandler, ProceedOutcome } from "./proceed-payment.schema";
 import { proceedWithQr } from "./proceed-with-qr";
-import { beginWalletCharge } from "../core/wallet-charge";
+import type { Db } from "../../db/client";
+import { operationInProgress, type ProviderOperationRow } from "../../provider-operations";
+import { beginWalletCharge, findWalletCharge } from "../core/wallet-charge";
 
 /**
  * WALLET_V2, inside the proceed's transaction. The intent's own customer (user_auth) needs no
- * OTP: the charge is recorded here and sent to the wallet once the transaction commits. A
+ * OTP: the charge is recorded here and sent to the wallet once the transaction commits (ownerCharge). A
  * merchant server or browser gets REQUIRES_ACTION (12) and the hosted OTP page when the
  * balance covers the amount (the wallet was asked and sent the code before the transaction,
  * prepareWalletProceed); a balance that does not is rejected now (200 with 3).
@@ -21,7 +23,7 @@ export const proceedWithWallet: ProceedHandler = async (tx, context) => {
   // A QR intent is answered in the wallet app, whoever proceeds it.
   if (payment.transactionType === "QR_CODE") return proceedWithQr(tx, context);
   // getPaymentOrThrow admits a user_auth caller only to the customer's own payments.
-  if (principal.mode === "user") return { ...settled(payment), pendingCharge: await beginWalletCharge(tx, { payment, changes }) };
+  if (principal.mode === "user") return ownerCharge(tx, context);
 
   const prepared = context.prepared?.wallet;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
@@ -42,6 +44,41 @@ export const proceedWithWallet: ProceedHandler = async (tx, context) => {
     payUrl: hostedPayUrl({ gatewayKey: context.gatewayKey, page: "otp", paymentId: payment.id, locale: context.locale }),
   };
 };
+
+/**
+ * The owner's charge: the payment moves to PROCESSING (check: 1) with the charge recorded, so
+ * while the wallet has not answered nothing else can take the payment: no other proceed (a
+ * card, or a balance the charge already reduced, would fail or charge it twice) and no expiry
+ * (expirePayment waits for an open wallet charge). The request's Idempotency-Key goes with the
+ * charge, so a retry with it finds the charge again (ownerChargeRetried).
+ */
+const ownerCharge: ProceedHandler = async (tx, { payment, now, changes, operationKey }) => {
+  const processing = await applyTransition(tx, { payment, event: "start_processing", now, changes: { ...changes, status: STATUS_TEXT.walletCharging } });
+  return { ...settled(processing), pendingCharge: await beginWalletCharge(tx, { payment: processing, changes, requestKey: operationKey }) };
+};
+
+/**
+ * The owner's own wallet charge that a proceed of a payment past CREATED takes up again: while
+ * the charge is out (PROCESSING: asking the wallet again with the charge's id is safe, it
+ * applies it once), and once settled only for a retry with the Idempotency-Key of the proceed
+ * that made it (contract 12: such a retry answers the final outcome). Null: not such a retry,
+ * the proceed is refused as for any payment past CREATED.
+ */
+export async function ownerChargeRetried(
+  tx: Db,
+  options: { principal: { mode: string }; payment: PaymentRow; code: string; operationKey?: string },
+): Promise<ProviderOperationRow | null> {
+  const { principal, payment } = options;
+  if (principal.mode !== "user" || options.code !== "WALLET_V2" || payment.state === "CREATED") return null;
+  if (payment.paymentMethodCode !== "WALLET_V2" || payment.transactionType === "QR_CODE") return null;
+  const charge = await findWalletCharge(tx, payment.id);
+  if (!charge) return null;
+  if (payment.state === "PROCESSING") {
+    if (charge.status === "pending") throw operationInProgress();
+    return charge;
+  }
+  return options.operationKey !== undefined && charge.request.requestKey === options.operationKey ? charge : null;
+}
 
 export function settled(payment: PaymentRow): ProceedOutcome {
   return { payment, require3DS: false, statusCode: checkStatusCode(payment.state), status: payment.status, payUrl: "" };

@@ -18,9 +18,10 @@ export const POST = endpoint(
         input: body,
         headers,
         remember: idempotency.remember(respond),
+        operationKey: idempotency.operationKey,
       }),
     ),
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });
