@@ -1,4 +1,5 @@
 import { getConfig } from "../config";
+import { CORS_RESPONSE_HEADERS } from "./cors";
 import { apiHeaders, strictTransportSecurity } from "./security-headers";
 
 let cached: readonly (readonly [string, string])[] | undefined;
@@ -17,19 +18,20 @@ export function apiResponseHeaders(): readonly (readonly [string, string])[] {
   return cached;
 }
 
-/** Adds the API headers to a response that does not set them itself. */
-export function withApiHeaders(response: Response): Response {
+/** Adds the API headers to a response that does not set them itself; `crossOrigin`: the request came with an Origin (a browser's). */
+export function withApiHeaders(response: Response, crossOrigin = false): Response {
   try {
-    setMissing(response.headers);
+    setMissing(response.headers, crossOrigin);
     return response;
   } catch {
     // Response.redirect() and fetched responses have immutable headers: answer a copy.
     const copy = new Response(response.body, response);
-    setMissing(copy.headers);
+    setMissing(copy.headers, crossOrigin);
     return copy;
   }
 }
 
-function setMissing(headers: Headers) {
+function setMissing(headers: Headers, crossOrigin: boolean) {
   for (const [name, value] of apiResponseHeaders()) if (!headers.has(name)) headers.set(name, value);
+  if (crossOrigin) for (const [name, value] of CORS_RESPONSE_HEADERS) if (!headers.has(name)) headers.set(name, value);
 }

@@ -1,5 +1,6 @@
 import { getConfig } from "../config";
 import { ApiError } from "../errors/api-error";
+import { optionsResponse } from "./cors";
 import { withRequestScope } from "./request-scope";
 import { toErrorResponse } from "./respond";
 
@@ -8,19 +9,21 @@ const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type RouteMethod = (typeof ROUTE_METHODS)[number];
 type Handler = (request: Request) => Promise<Response>;
 
-/** Marks a handler that only refuses its method, so route discovery can tell it from a real one. */
+/** Marks a handler that is no endpoint of the API (a refusal of its method, or OPTIONS), so route discovery can tell it from a real one. */
 export const NOT_SERVED = Symbol.for("gateway.methodNotAllowed");
 
 /**
  * Handlers for the methods a route does not serve (contract 12): 405 `method_not_allowed`
- * in the error envelope with an `Allow` header, instead of Next.js's bare empty 405.
- * `export const { PUT, PATCH, DELETE } = otherMethods({ GET, POST });` — destructuring a
+ * in the error envelope with an `Allow` header, instead of Next.js's bare empty 405; and
+ * OPTIONS, whose `Allow` names the same methods (Next.js's own would list the refusing handlers
+ * too) and which answers a browser's CORS preflight (lib/http/cors.ts).
+ * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });` — destructuring a
  * method the route does serve is a type error.
  */
 export function otherMethods<S extends Partial<Record<RouteMethod, unknown>>>(
   served: S,
   options: { sandboxOnly?: boolean } = {},
-): { [K in Exclude<RouteMethod, keyof S>]: Handler } {
+): { [K in Exclude<RouteMethod, keyof S>]: Handler } & { OPTIONS: Handler } {
   const allowed = allowHeader(Object.keys(served) as RouteMethod[]);
   const refuse: Handler = (request) =>
     withRequestScope(request, async ({ requestId }) => {
@@ -35,12 +38,14 @@ export function otherMethods<S extends Partial<Record<RouteMethod, unknown>>>(
       );
     });
   Object.defineProperty(refuse, NOT_SERVED, { value: true });
-  const handlers: Record<string, Handler> = {};
+  const answerOptions: Handler = async (request) => optionsResponse(request, allowed);
+  Object.defineProperty(answerOptions, NOT_SERVED, { value: true });
+  const handlers: Record<string, Handler> = { OPTIONS: answerOptions };
   for (const method of ROUTE_METHODS) if (!(method in served)) handlers[method] = refuse;
-  return handlers as { [K in Exclude<RouteMethod, keyof S>]: Handler };
+  return handlers as { [K in Exclude<RouteMethod, keyof S>]: Handler } & { OPTIONS: Handler };
 }
 
-/** Next.js answers HEAD for a GET route and OPTIONS for every route by itself. */
+/** Next.js answers HEAD for a GET route by itself; OPTIONS is answered above. */
 function allowHeader(served: RouteMethod[]): string {
   const methods: string[] = [...served];
   if (served.includes("GET")) methods.push("HEAD");

@@ -37,7 +37,7 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
       }
       status = response.status;
       error = errorNameOf(response);
-      return withApiHeaders(response);
+      return withApiHeaders(response, request.headers.has("origin"));
     } finally {
       accessLogger.info(
         {

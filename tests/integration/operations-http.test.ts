@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { discoverApiRoutes, fillPattern } from "../support/security/discover-routes";
+import { createMerchant } from "../support/factories";
+import { browserHeaders, check, createIntent, serverHeaders } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
 
 const { api } = useTestGateway();
@@ -36,6 +38,19 @@ describe("wrong method (contract 12)", () => {
         const allow = response.headers.get("allow")?.split(", ") ?? [];
         for (const m of methods) expect(allow, `${method} ${pattern}`).toContain(m);
       }
+    }
+  });
+
+  it("answers OPTIONS on every known path with 204 and the same Allow as its 405", async () => {
+    const routes = (await discoverApiRoutes()).filter((route) => !route.pattern.endsWith("*") && route.pattern !== "/api/v1");
+    const patterns = new Set(routes.map((route) => route.pattern));
+    for (const pattern of patterns) {
+      const path = fillPattern(pattern, { id: SOME_UUID, paymentId: SOME_UUID, phone: "+213555000000" });
+      const options = await api.call("OPTIONS", path);
+      expect(options.status, pattern).toBe(204);
+      const refused = await api.call(routes.some((r) => r.pattern === pattern && r.method === "PUT") ? "PATCH" : "PUT", path);
+      expect(options.headers.get("allow"), pattern).toBe(refused.headers.get("allow"));
+      expect(options.headers.get("access-control-allow-origin"), pattern).toBeNull();
     }
   });
 
@@ -74,5 +89,44 @@ describe("health (contract 12)", () => {
       await db.execute(sql`drop table drizzle.__held_migration`);
     }
     expect((await api.get("/api/health/ready")).status).toBe(200);
+  });
+});
+
+describe("a merchant's web page calling the API from its own origin (merchant_auth, CORS)", () => {
+  const checkPath = (paymentId: string) => `/api/v1/payments/intents/${paymentId}/check`;
+
+  it("answers the browser's preflight: any origin, the route's methods, every header the API reads, cached 2 hours", async () => {
+    const preflight = await api.call("OPTIONS", checkPath(SOME_UUID), {
+      headers: {
+        origin: "https://shop.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization, x-client-secret, x-platform",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
+    const allowedHeaders = preflight.headers.get("access-control-allow-headers")?.split(", ") ?? [];
+    for (const header of ["authorization", "x-client-secret", "x-platform", "x-locale", "content-type", "idempotency-key"]) expect(allowedHeaders).toContain(header);
+    expect(preflight.headers.get("access-control-max-age")).toBe("7200");
+  });
+
+  it("lets the page read the answer, its request id and its limits, and the refusal of an origin off the allow-list", async () => {
+    const merchant = await createMerchant();
+    const intent = await createIntent(api, merchant);
+    const fromShop = await check(api, intent.paymentId, browserHeaders(merchant, intent.clientSecret, { origin: "https://shop.example" }));
+    expect(fromShop.status).toBe(200);
+    expect(fromShop.headers.get("access-control-allow-origin")).toBe("*");
+    const exposed = fromShop.headers.get("access-control-expose-headers")?.split(", ") ?? [];
+    for (const header of ["x-request-id", "ratelimit", "ratelimit-policy", "retry-after"]) expect(exposed).toContain(header);
+
+    const elsewhere = await check(api, intent.paymentId, browserHeaders(merchant, intent.clientSecret, { origin: "https://evil.example" }));
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error.name).toBe("origin_not_allowed");
+    expect(elsewhere.headers.get("access-control-allow-origin")).toBe("*");
+
+    // A merchant's server sends no Origin: no CORS headers.
+    const fromServer = await check(api, intent.paymentId, serverHeaders(merchant));
+    expect(fromServer.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

@@ -10,4 +10,4 @@ export const GET = endpoint(op.listEvents, async ({ db, principal, query }) => {
 });
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -17,4 +17,4 @@ export function GET(request: Request): Promise<Response> {
 }
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

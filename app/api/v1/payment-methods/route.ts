@@ -13,4 +13,4 @@ export const GET = endpoint(
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -13,4 +13,4 @@ export const DELETE = endpoint(
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { GET, POST, PUT, PATCH } = otherMethods({ DELETE });
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods({ DELETE });

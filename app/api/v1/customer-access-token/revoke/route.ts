@@ -10,4 +10,4 @@ export const DELETE = endpoint(op.revokeCustomerToken, async ({ db, principal, b
 });
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { GET, POST, PUT, PATCH } = otherMethods({ DELETE });
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods({ DELETE });

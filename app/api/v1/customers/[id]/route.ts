@@ -18,4 +18,4 @@ export const PUT = endpoint(op.updateCustomer, async ({ db, principal, params, b
 });
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { POST, PATCH, DELETE } = otherMethods({ GET, PUT });
+export const { POST, PATCH, DELETE, OPTIONS } = otherMethods({ GET, PUT });

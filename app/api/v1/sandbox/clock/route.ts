@@ -25,4 +25,4 @@ export const DELETE = sandboxOnly(
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { GET, PUT, PATCH } = otherMethods({ POST, DELETE }, { sandboxOnly: true });
+export const { GET, PUT, PATCH, OPTIONS } = otherMethods({ POST, DELETE }, { sandboxOnly: true });

@@ -24,4 +24,4 @@ export function GET(request: Request, context: { params: Promise<Record<string, 
 }
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET }, { sandboxOnly: true });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, { sandboxOnly: true });

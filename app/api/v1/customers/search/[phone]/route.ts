@@ -16,4 +16,4 @@ export const GET = endpoint(op.searchCustomer, async ({ db, principal, params })
 });
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -10,4 +10,4 @@ export const POST = endpoint(op.redeliverEvent, async ({ db, principal, params }
 }));
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -31,4 +31,4 @@ export function GET(request: Request, context: { params: Promise<{ id: string }>
 }
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

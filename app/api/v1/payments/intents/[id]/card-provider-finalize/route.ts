@@ -22,4 +22,4 @@ export const POST = endpoint(op.finalizeCardPayment, async ({ db, principal, bod
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).
-export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });
