@@ -115,12 +115,16 @@ export async function pendingRefundMinor(tx: Db, paymentId: string): Promise<num
 }
 
 /**
- * SQL: the payment whose id is `paymentId` has a provider operation not settled yet (of one
- * of `kinds` when given). For the sweeps, which pass such a payment by instead of waiting on it.
+ * SQL: the payment whose id is `paymentId` has a provider operation in one of `statuses` (by
+ * default not settled yet), of one of `kinds` when given. For the sweeps, which pass a payment
+ * an open operation holds by instead of waiting on it, and for reconciliation's choices.
  */
-export function openOperationExists(paymentId: AnyColumn, kinds?: readonly ProviderOperationRow["kind"][]): SQL {
-  const ofKinds = kinds ? sql` and o.kind in ${kinds}` : sql``;
-  return sql`exists (select 1 from ${providerOperations} o where o.payment_id = ${paymentId} and o.status in ${OPEN}${ofKinds})`;
+export function providerOperationExists(
+  paymentId: AnyColumn,
+  options: { kinds?: readonly ProviderOperationRow["kind"][]; statuses?: readonly ProviderOperationRow["status"][] } = {},
+): SQL {
+  const ofKinds = options.kinds ? sql` and o.kind in ${options.kinds}` : sql``;
+  return sql`exists (select 1 from ${providerOperations} o where o.payment_id = ${paymentId} and o.status in ${options.statuses ?? OPEN}${ofKinds})`;
 }
 
 export const operationInProgress = () =>

@@ -6,8 +6,15 @@ import { reconcileCardPayments } from "@/lib/payments/operations/reconcile-card-
 import { redeliverPendingEvents } from "@/lib/providers/card/sandbox-event-delivery";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { confirmAtProvider, completeOnPage, eventually, notificationsOf, postSignedEvent, proceedWithCard, providerEvents, TEST_CARDS } from "../support/cards";
-import { capture, paymentRow } from "../support/payments";
+import { confirmAtProvider, completeOnPage, loadCardPage, eventually, notificationsOf, postSignedEvent, proceedWithCard, providerEvents, TEST_CARDS } from "../support/cards";
+import { advanceClock, capture, paymentRow, reconcileOperationsLater, serviceIdOf } from "../support/payments";
+import { expireOpenPayments } from "@/lib/payments/operations/expire-payments";
+
+/** Past the intent's 30 minutes and grace on the merchant's clock, then the expiry sweep. */
+async function expireNow(merchant: { service: string } & Parameters<typeof advanceClock>[1]) {
+  expect((await advanceClock(api, merchant, 30 * 60 + 31)).status).toBe(200);
+  expect(await expireOpenPayments(await getDb(), { serviceId: await serviceIdOf(merchant) })).toBe(1);
+}
 
 /**
  * Issue 11's event faults at the provider: events that arrive out of order, and an event that
@@ -82,6 +89,42 @@ describe("card provider events out of order, or never", () => {
     expect(events.map((event) => [event.attempts, event.deliveredAt !== null])).toEqual(events.map(() => [4, true]));
     expect((await paymentRow(proceeded.paymentId)).state).toBe("SUCCEEDED");
     expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
+  });
+
+  it("a card payment that expires has its provider intent canceled: a page left open can no longer take the money", async () => {
+    const merchant = await createMerchant();
+    const proceeded = await proceedWithCard(api, merchant);
+    const page = await loadCardPage(proceeded);
+    await expireNow(merchant);
+    expect(await paymentRow(proceeded.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
+    expect(await reconcileOperationsLater(proceeded.paymentId)).toBe(1);
+    expect((await intentOf(page.paymentIntentId)).status).toBe("canceled");
+
+    const late = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa }, page);
+    expect(late.status).toBe(400);
+    expect(await intentOf(page.paymentIntentId)).toMatchObject({ status: "canceled", amountReceivedMinor: 0 });
+    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
+  });
+
+  it("a buyer who confirms on a page left open after the expiry, before the cancel, never returns and whose event is lost: reconciliation gives the money back", async () => {
+    loseProviderEvents();
+    const merchant = await createMerchant();
+    const proceeded = await proceedWithCard(api, merchant);
+    const page = await loadCardPage(proceeded);
+    await expireNow(merchant);
+    // The buyer is faster than the cancel the expiry recorded: the provider takes the money.
+    expect((await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa }, page)).status).toBe(200);
+    expect(await intentOf(page.paymentIntentId)).toMatchObject({ status: "succeeded", amountReceivedMinor: 150_000 });
+    // The cancel is refused now; the card reconciliation reverses the charge, once.
+    await reconcileOperationsLater(proceeded.paymentId);
+    // On the merchant's clock, which the expiry moved 30 minutes on.
+    const later = new Date(Date.now() + 40 * 60_000);
+    expect(await reconcileLater(merchant, later)).toBe(1);
+    expect(await reconcileOperationsLater(proceeded.paymentId)).toBe(0);
+    expect(await reconcileLater(merchant, later)).toBe(0);
+    expect(await intentOf(page.paymentIntentId)).toMatchObject({ status: "succeeded", amountReceivedMinor: 150_000, amountRefundedMinor: 150_000 });
+    expect(await paymentRow(proceeded.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired", capturedMinor: 0 });
+    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
 
   it("a 3DS payment the buyer abandoned at the challenge is left to wait: reconciliation settles nothing", async () => {

@@ -64,10 +64,10 @@ export async function confirmAtProvider(
   api: ApiClient,
   proceeded: Pick<CardProceed, "paymentId" | "token">,
   method: { card: string; save?: boolean; cvc?: string; expMonth?: number; expYear?: number } | { savedPaymentMethodId: string },
+  /** The page as the buyer loaded it earlier (loadCardPage): a page left open while the payment changed. */
+  loaded?: CardConfirmation,
 ) {
-  const page = await getCardPage(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token });
-  if (!page?.confirmation) throw new Error("the card page has nothing to confirm");
-  const { confirmation } = page;
+  const confirmation = loaded ?? (await loadCardPage(proceeded));
   const returnUrl = `${process.env.PUBLIC_BASE_URL}/en/pay/card/${proceeded.paymentId}/complete?token=${proceeded.token}`;
   const body =
     "card" in method
@@ -83,6 +83,15 @@ export async function confirmAtProvider(
       : { client_secret: confirmation.clientSecret, payment_method: method.savedPaymentMethodId, return_url: returnUrl, locale: "en" };
   const response = await api.post(confirmation.confirmUrl, body, { authorization: `Bearer ${confirmation.publishableKey}` });
   return { ...response, paymentIntentId: confirmation.paymentIntentId };
+}
+
+type CardConfirmation = NonNullable<NonNullable<Awaited<ReturnType<typeof getCardPage>>>["confirmation"]>;
+
+/** What the hosted card page hands Stripe.js when the buyer opens it. */
+export async function loadCardPage(proceeded: Pick<CardProceed, "paymentId" | "token">): Promise<CardConfirmation> {
+  const page = await getCardPage(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token });
+  if (!page?.confirmation) throw new Error("the card page has nothing to confirm");
+  return page.confirmation;
 }
 
 function pick<T extends object>(value: T, keys: string[]) {

@@ -3,6 +3,9 @@ import type { Db } from "../../db/client";
 import { cardPayments } from "../../db/schema";
 import { getDb } from "../../db/client";
 import {
+  beginProviderOperation,
+  findProviderOperation,
+  operationId,
   registerProviderOperation,
   type ProviderAnswer,
   type ProviderOperationRow,
@@ -28,6 +31,42 @@ export async function cardOperationRequest(tx: Db, payment: Pick<PaymentRow, "id
   const [row] = await tx.select({ providerIntentId: cardPayments.providerIntentId }).from(cardPayments).where(eq(cardPayments.paymentId, payment.id));
   if (!row) throw new Error(`card payment ${payment.id} has no provider intent`);
   return { providerIntentId: row.providerIntentId, account: { serviceId: payment.serviceId, country: payment.country } };
+}
+
+/** One card operation per payment and purpose, however many finalizes, events and expiries race to record it. */
+export async function recordCardOperationOnce(
+  tx: Db,
+  options: { payment: PaymentRow; purpose: string; kind: string; amountMinor?: number; request: Record<string, unknown>; deferred?: boolean },
+): Promise<ProviderOperationRow> {
+  const id = operationId(`card-${options.purpose}:${options.payment.id}`);
+  const account = { serviceId: options.payment.serviceId, country: options.payment.country };
+  const existing = await findProviderOperation(tx, id, { paymentId: options.payment.id });
+  if (existing) return existing;
+  return beginProviderOperation(tx, {
+    id,
+    paymentId: options.payment.id,
+    provider: "card",
+    kind: options.kind,
+    amountMinor: options.amountMinor,
+    request: { ...options.request, account },
+    deferred: options.deferred,
+  });
+}
+
+/**
+ * A card payment that ends without its card (it expired): its provider intent is canceled, as
+ * for a declined card (the same operation), so a page still open cannot take money for it.
+ * Recorded here and left to reconciliation, which calls the provider within seconds; if the
+ * buyer confirmed first, the cancel is refused and reconcileCardPayments reverses the charge.
+ */
+export async function cancelUnfinishedCardIntent(tx: Db, payment: PaymentRow): Promise<void> {
+  if (payment.paymentMethodCode !== "CARD_PROVIDER") return;
+  const [card] = await tx
+    .select({ providerIntentId: cardPayments.providerIntentId, finalizedAt: cardPayments.finalizedAt })
+    .from(cardPayments)
+    .where(eq(cardPayments.paymentId, payment.id));
+  if (!card || card.finalizedAt) return;
+  await recordCardOperationOnce(tx, { payment, purpose: "fail", kind: "cancel", request: { providerIntentId: card.providerIntentId }, deferred: true });
 }
 
 const intentOf = (operation: ProviderOperationRow) => String(operation.request.providerIntentId);

@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import { applyTransition } from "./apply-transition";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
+import { cancelUnfinishedCardIntent } from "./card-operations";
 import { hasOpenWalletCharge } from "./wallet-charge-record";
 
 /**
@@ -10,10 +11,16 @@ import { hasOpenWalletCharge } from "./wallet-charge-record";
  * A wallet charge already sent and not settled (its answer was lost) is settled first, by
  * reconciliation: until then the payment stays as it is, so money the wallet took is never
  * left on a failed payment (a QR request is withdrawn at the wallet first, withdrawExpiredQrCharge).
+ * A card payment's provider intent is canceled with it (cancelUnfinishedCardIntent).
  */
-export async function expirePayment(tx: Db, options: { payment: PaymentRow; now: Date }): Promise<PaymentRow> {
+export async function expirePayment(
+  tx: Db,
+  options: { payment: PaymentRow; now: Date; /** False for a caller that reverses what the card provider took itself (card finalize). */ cancelCardIntent?: boolean },
+): Promise<PaymentRow> {
   if (options.payment.paymentMethodCode === "WALLET_V2" && (await hasOpenWalletCharge(tx, options.payment.id))) return options.payment;
-  return failAsExpired(tx, options);
+  const expired = await failAsExpired(tx, options);
+  if (options.cancelCardIntent !== false) await cancelUnfinishedCardIntent(tx, expired);
+  return expired;
 }
 
 /** The expiry itself, for a caller that knows no charge is open (a QR request the wallet withdrew). */

@@ -7,7 +7,7 @@ import type { PaymentRow } from "../../db/payment-record";
 import { expirePayment } from "../core/expire-payment";
 import type { PaymentState } from "../core/payment-state";
 import { EXPIRY_GRACE_MS, RESERVATION_AUTO_RELEASE_MS } from "../core/payment-expiry";
-import { openOperationExists, type ProviderOperationRow } from "../../provider-operations";
+import { providerOperationExists, type ProviderOperationRow } from "../../provider-operations";
 import { releaseStaleReservation, returnStaleFunds } from "../core/release-stale-reservation";
 import { withdrawExpiredQrCharge } from "../core/wallet-qr";
 
@@ -82,7 +82,7 @@ export function expireOpenPayments(db: Db, options: SweepOptions = {}): Promise<
     afterMs: EXPIRY_GRACE_MS,
     settle: expirePayment,
     // expirePayment waits for an open wallet charge; a QR one is withdrawn at the wallet below.
-    passBy: and(openOperationExists(payments.id, ["debit", "hold"]), sql`${payments.transactionType} is distinct from 'QR_CODE'`),
+    passBy: and(providerOperationExists(payments.id, { kinds: ["debit", "hold"] }), sql`${payments.transactionType} is distinct from 'QR_CODE'`),
     // A QR payment whose charge is open stays as it was: its request is withdrawn at the wallet now.
     afterCommit: async (db, expired) => {
       for (const payment of expired as PaymentRow[]) await withdrawExpiredQrCharge(db, payment);
@@ -102,7 +102,7 @@ export function releaseStaleReservations(db: Db, options: SweepOptions = {}): Pr
     afterMs: RESERVATION_AUTO_RELEASE_MS,
     settle: releaseStaleReservation,
     // A capture or release still open: it decides the reservation (releaseStaleReservation would refuse).
-    passBy: openOperationExists(payments.id),
+    passBy: providerOperationExists(payments.id),
     afterCommit: (db, operations) => returnStaleFunds(db, operations as ProviderOperationRow[]),
   });
 }

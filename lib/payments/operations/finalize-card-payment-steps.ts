@@ -1,9 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { paymentCaptures, savedCards } from "../../db/schema";
-import { beginProviderOperation, findProviderOperation, operationId, type ProviderOperationRow } from "../../provider-operations";
+import type { ProviderOperationRow } from "../../provider-operations";
 import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "../../providers/card/port";
 import { applyTransition } from "../core/apply-transition";
+import { recordCardOperationOnce } from "../core/card-operations";
 import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
 
@@ -97,30 +98,17 @@ const FAILURES: Record<ProviderErrorCode, { failureReason: string; status: strin
  */
 export async function failPayment(tx: Db, options: { payment: PaymentRow; reason: ProviderErrorCode; now: Date; intentId: string }) {
   await applyTransition(tx, { payment: options.payment, event: "fail", now: options.now, changes: FAILURES[options.reason] });
-  return recordOnce(tx, { payment: options.payment, purpose: "fail", kind: "cancel", request: { providerIntentId: options.intentId } });
+  return recordCardOperationOnce(tx, { payment: options.payment, purpose: "fail", kind: "cancel", request: { providerIntentId: options.intentId } });
 }
 
 /** Gives back what the provider took or reserved for a payment that cannot accept it any more. */
 export async function reverseAtProvider(tx: Db, options: { payment: PaymentRow; intent: ProviderPaymentIntent }): Promise<ProviderOperationRow[]> {
   const { payment, intent } = options;
   if (intent.status === "requires_capture") {
-    return [await recordOnce(tx, { payment, purpose: "reversal", kind: "cancel", request: { providerIntentId: intent.id } })];
+    return [await recordCardOperationOnce(tx, { payment, purpose: "reversal", kind: "cancel", request: { providerIntentId: intent.id } })];
   }
   const remaining = intent.amountReceivedMinor - intent.amountRefundedMinor;
   if (intent.status !== "succeeded" || remaining <= 0) return [];
   const request = { providerIntentId: intent.id, reversal: true };
-  return [await recordOnce(tx, { payment, purpose: "reversal", kind: "refund", amountMinor: remaining, request })];
+  return [await recordCardOperationOnce(tx, { payment, purpose: "reversal", kind: "refund", amountMinor: remaining, request })];
 }
-
-/** One operation per payment and purpose, however many finalizes and events race to record it. */
-async function recordOnce(
-  tx: Db,
-  options: { payment: PaymentRow; purpose: string; kind: string; amountMinor?: number; request: Record<string, unknown> },
-): Promise<ProviderOperationRow> {
-  const id = operationId(`card-${options.purpose}:${options.payment.id}`);
-  const account = { serviceId: options.payment.serviceId, country: options.payment.country };
-  const existing = await findProviderOperation(tx, id, { paymentId: options.payment.id });
-  if (existing) return existing;
-  return beginProviderOperation(tx, { id, paymentId: options.payment.id, provider: "card", kind: options.kind, amountMinor: options.amountMinor, request: { ...options.request, account } });
-}
-

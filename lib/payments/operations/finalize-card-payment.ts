@@ -100,7 +100,7 @@ export async function finalizeCardPayment(
       return { kind: "reversed", state: payment.state };
     }
     if (isPastGrace(payment, now)) {
-      await expirePayment(tx, { payment, now });
+      await expirePayment(tx, { payment, now, cancelCardIntent: false });
       followUps.push(...(await reverseAtProvider(tx, { payment, intent })));
       return { kind: "expired" };
     }

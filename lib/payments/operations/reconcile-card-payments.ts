@@ -1,12 +1,14 @@
-import { and, asc, eq, lt } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, not, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { cardPayments, payments } from "../../db/schema";
 import { logger } from "../../log";
 import type { BackgroundJob } from "../../background-job";
+import { providerOperationExists } from "../../provider-operations";
 import { finalizeCardPayment } from "./finalize-card-payment";
 
 /** How long a card payment may wait for the buyer's return or the provider's event before the gateway asks itself. */
 export const CARD_RECONCILE_AFTER_MS = 60_000;
+const REVERSAL_WINDOW_MS = 7 * 24 * 3600_000;
 
 /**
  * The provider's event may never arrive and the buyer may never come back to the page: card
@@ -23,7 +25,18 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
     .innerJoin(cardPayments, eq(cardPayments.paymentId, payments.id))
     .where(
       and(
-        eq(payments.state, "REQUIRES_ACTION"),
+        or(
+          eq(payments.state, "REQUIRES_ACTION"),
+          // Failed (expired, declined) while its intent could still be confirmed, and the cancel
+          // came too late (refused: the provider took the money): finalize reverses the charge.
+          // Within a week of the failure: one whose intent ended otherwise (canceled elsewhere) is not asked forever.
+          and(
+            eq(payments.state, "FAILED"),
+            isNull(cardPayments.finalizedAt),
+            gt(payments.updatedAt, new Date(now.getTime() - REVERSAL_WINDOW_MS)),
+            refusedCancelAwaitingReversal,
+          ),
+        ),
         eq(payments.paymentMethodCode, "CARD_PROVIDER"),
         lt(payments.updatedAt, new Date(now.getTime() - CARD_RECONCILE_AFTER_MS)),
         options.serviceId ? eq(payments.serviceId, options.serviceId) : undefined,
@@ -35,16 +48,22 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
   for (const { paymentId, providerIntentId } of waiting) {
     try {
       const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: providerIntentId, externalCardId: null });
-      // Anything but settled (the intent still awaits the buyer, the provider is briefly away): ask again later.
-      if (result.kind !== "settled") continue;
+      // Anything else (the intent still awaits the buyer, the provider is briefly away): ask again later.
+      if (result.kind !== "settled" && result.kind !== "reversed") continue;
       settled += 1;
-      logger.info({ paymentId }, "card payment finished by reconciliation");
+      logger.info({ paymentId, outcome: result.kind }, "card payment finished by reconciliation");
     } catch (error) {
       logger.error({ err: error, paymentId }, "card payment reconciliation failed");
     }
   }
   return settled;
 }
+
+// A cancel of the payment's intent the provider refused, and no reversal recorded since.
+const refusedCancelAwaitingReversal = and(
+  providerOperationExists(payments.id, { kinds: ["cancel"], statuses: ["failed"] }),
+  not(providerOperationExists(payments.id, { kinds: ["cancel", "refund"], statuses: ["pending", "unknown", "succeeded"] })),
+);
 
 export const cardPaymentReconciliationJob: BackgroundJob = {
   name: "card-payments-reconciliation",
