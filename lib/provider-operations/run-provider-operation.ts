@@ -3,7 +3,8 @@ import type { Db } from "../db/client";
 import { providerOperations } from "../db/schema";
 import { ApiError } from "../errors/api-error";
 import { logger } from "../log";
-import { lockPayment } from "../db/payment-record";
+import { lockPaymentWithService } from "../db/payment-record";
+import { serviceClock } from "../clock";
 import {
   handlerOf,
   OPERATION_LEASE_MS,
@@ -161,11 +162,11 @@ export async function completeProviderOperation(
 async function settleProviderOperation(db: Db, operation: ProviderOperationRow, answer: ProviderAnswer) {
   const handler = handlerOf(operation);
   return db.transaction(async (tx) => {
-    const payment = operation.paymentId ? await lockPayment(tx, operation.paymentId) : null;
+    const locked = await lockOperationPayment(tx, operation);
     const current = await lockOperation(tx, operation.id);
     if (!isOpen(current)) return current; // Settled meanwhile by reconciliation or a retry.
     const now = new Date();
-    const result = payment ? await handler.settle(tx, { operation: current, payment, answer, now }) : {};
+    const result = locked ? await handler.settle(tx, { operation: current, payment: locked.payment, answer, now: locked.now }) : {};
     const [settled] = await tx
       .update(providerOperations)
       .set({ status: "succeeded", providerReference: answer.reference, result, settledAt: now, updatedAt: now })
@@ -178,11 +179,11 @@ async function settleProviderOperation(db: Db, operation: ProviderOperationRow, 
 async function failProviderOperation(db: Db, operation: ProviderOperationRow, code: string) {
   const handler = handlerOf(operation);
   return db.transaction(async (tx) => {
-    const payment = operation.paymentId ? await lockPayment(tx, operation.paymentId) : null;
+    const locked = await lockOperationPayment(tx, operation);
     const current = await lockOperation(tx, operation.id);
     if (!isOpen(current)) return current;
     const now = new Date();
-    if (payment && handler.fail) await handler.fail(tx, { operation: current, payment, code, now });
+    if (locked && handler.fail) await handler.fail(tx, { operation: current, payment: locked.payment, code, now: locked.now });
     const [failed] = await tx
       .update(providerOperations)
       .set({ status: "failed", resultCode: code, settledAt: now, updatedAt: now })
@@ -190,6 +191,17 @@ async function failProviderOperation(db: Db, operation: ProviderOperationRow, co
       .returning();
     return failed!;
   });
+}
+
+/**
+ * The operation's payment, locked, and the time on its service's clock, which the payment's
+ * changes are written at (as every request writes them: a sandbox clock moved on must see a
+ * reservation authorized now as authorized now). The operation's own timestamps stay real.
+ */
+async function lockOperationPayment(tx: Db, operation: ProviderOperationRow) {
+  if (!operation.paymentId) return null;
+  const row = await lockPaymentWithService(tx, operation.paymentId);
+  return row ? { payment: row.payment, now: serviceClock(row.service).now() } : null;
 }
 
 async function lockOperation(tx: Db, id: string): Promise<ProviderOperationRow> {

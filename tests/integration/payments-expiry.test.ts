@@ -194,6 +194,15 @@ describe("background sweep and the 7-day reservation release", () => {
     expect(await sweep(merchant)).toEqual({ expired: 0, released: 0 });
   });
 
+  it("gives a reservation made after the sandbox clock moved on its full 7 days, on that clock", async () => {
+    const merchant = await createMerchant();
+    await advanceClock(api, merchant, 8 * 24 * 60 * 60);
+    const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 300 });
+    expect(await sweep(merchant)).toEqual({ expired: 0, released: 0 });
+    expect((await capture(api, merchant, intent.paymentId, { amount: 100 })).status).toBe(200);
+    expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");
+  });
+
   it("releases a reservation left alone 7 days: CANCELED (10), funds back, notified", async () => {
     const merchant = await createMerchant();
     const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 2500 });
