@@ -65,6 +65,8 @@ const ISSUED_SECRET_LENGTH = 43;
 const CREDENTIAL_SHAPES: [RegExp, string][] = [
   // Payment client secret: keep the payment id, which support needs and which is no credential.
   [/(pa_[0-9a-f-]{36}_secret_)[0-9a-f]+/gi, `$1${CENSOR}`],
+  // The card provider's client secrets (a PaymentIntent's or SetupIntent's, as Stripe.js gets them): keep the intent id.
+  [/\b((?:pi|seti)_[A-Za-z0-9]+_secret_)[A-Za-z0-9]+/g, `$1${CENSOR}`],
   // Customer access and refresh tokens, webhook secrets, publishable keys.
   [/\b(cat_|crt_|whsec_|pk_service_|sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9+/=_-]+/g, `$1${CENSOR}`],
   // Any bearer credential (client_auth's base64 pair, a publishable key, a token).
@@ -73,15 +75,16 @@ const CREDENTIAL_SHAPES: [RegExp, string][] = [
   [new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${ISSUED_SECRET_LENGTH}}(?![A-Za-z0-9_-])`, "g"), CENSOR],
 ];
 
-// A run of 13 to 19 digits (not a phone: no leading +) that passes the Luhn check.
-const CARD_NUMBER = /(?<![\d+])\d{13,19}(?!\d)/g;
+// A run of 13 to 19 digits (not a phone: no leading +), or one written in groups of 4 (or
+// Amex's 4-6-5) with spaces or dashes, as printed on the card, that passes the Luhn check.
+const CARD_NUMBER = /(?<![\d+])(?:\d{13,19}|\d{4}(?:[ -]\d{4}){2}[ -]\d{1,7}|\d{4}[ -]\d{6}[ -]\d{5})(?![\d])/g;
 const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 // What every shape above needs somewhere in its text: most lines, and most literals (ids, paths,
 // messages), have none, and one scan for it is cheaper than a pass of each shape. The digits of
 // pino's own `"time":` field (13 of them since 2001) are a number, never a literal, and a
 // literal cannot hold that unescaped prefix. The issued secret's run is counted by hand: as a
 // regular expression it cost five times the rest of the test.
-const CREDENTIAL_MARKERS = /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|bearer|(?<!\d|"time":)\d{13}/i;
+const CREDENTIAL_MARKERS = /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|_secret_|bearer|(?<!\d|"time":)\d{13}|\d{4}[ -]\d{4}[ -]\d{4}|\d{4}[ -]\d{6}[ -]\d{5}/i;
 
 /** Whether JSON text (a log line or one of its literals) has any marker of a credential shape: one that has none is written as it is. */
 export function mayHoldCredential(text: string): boolean {
@@ -109,7 +112,7 @@ export function scrubCredentials(line: string): string {
     if (!mayHoldCredential(literal)) return literal;
     let scrubbed = literal;
     for (const [shape, replacement] of CREDENTIAL_SHAPES) scrubbed = scrubbed.replace(shape, replacement);
-    return scrubbed.replace(CARD_NUMBER, (digits) => (passesLuhn(digits) ? CENSOR : digits));
+    return scrubbed.replace(CARD_NUMBER, (written) => (passesLuhn(written.replace(/[ -]/g, "")) ? CENSOR : written));
   });
 }
 

@@ -90,6 +90,20 @@ describe("log redaction", () => {
     }
   });
 
+  it("scrubs a card number written in groups, and the card provider's client secrets, keeping the intent id", () => {
+    for (const written of ["4242 4242 4242 4242", "4242-4242-4242-4242", "3782 822463 10005", "5555 5555 5555 4444"]) {
+      const line = scrubCredentials(JSON.stringify({ msg: `buyer typed ${written} in the note` }));
+      expect(line).toBe(JSON.stringify({ msg: "buyer typed [redacted] in the note" }));
+    }
+    // Not card numbers: a phone in groups, a date, digits that fail the Luhn check.
+    for (const kept of ["+213 5551 2345 6789", "2026-11-25", "4242 4242 4242 4241"]) {
+      expect(scrubCredentials(JSON.stringify({ msg: kept }))).toBe(JSON.stringify({ msg: kept }));
+    }
+    const secret = "pi_3QxYz2AbCdEf_secret_Gh5IjKlMnOp";
+    expect(scrubCredentials(JSON.stringify({ msg: `confirm ${secret}` }))).toBe(JSON.stringify({ msg: "confirm pi_3QxYz2AbCdEf_secret_[redacted]" }));
+    expect(scrubCredentials(JSON.stringify({ m: "seti_1Ab_secret_Cd2" }))).toBe(JSON.stringify({ m: "seti_1Ab_secret_[redacted]" }));
+  });
+
   it("leaves the payment id of a scrubbed client secret readable", () => {
     expect(scrubCredentials(JSON.stringify({ m: clientSecret }))).toBe(JSON.stringify({ m: `pa_${paymentId}_secret_[redacted]` }));
   });
