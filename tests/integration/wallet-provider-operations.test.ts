@@ -338,6 +338,33 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     await expectLedgerInAgreement(merchant, customer.phone, { balanceMinor: OPENING_DZD - 12_000, heldMinor: 0 });
   });
 
+  it("owner's proceed retried with its Idempotency-Key past the intent's grace, charge still out: the charge is taken up (2), never 410", async () => {
+    const merchant = await createMerchant();
+    const customerPhone = (await createCustomerToken(merchant)).customer.phone;
+    const intent = seen(await createIntent(api, merchant, { userId: customerPhone, amount: 90 }));
+    // The owner proceeds at minute 25 (with a token of that time) and retries at minute 31, past the 30-minute intent's grace.
+    expect((await advanceClock(api, merchant, 25 * 60)).status).toBe(200);
+    const { accessToken } = await createCustomerToken(merchant, { phone: customerPhone });
+    const owner = { ...userAuth(merchant, accessToken, { "x-platform": "IOS" }), "idempotency-key": `late-${intent.paymentId}` };
+    const proceedAsOwner = () => api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, owner);
+    installWalletTransport(failingMoneyCalls("after"));
+    expect((await proceedAsOwner()).status).toBe(503);
+    installWalletTransport(null);
+    expect((await advanceClock(api, merchant, 6 * 60)).status).toBe(200);
+
+    const retry = await proceedAsOwner();
+    expect(retry.status).toBe(200);
+    expect(retry.body.data).toMatchObject({ statusCode: 2, status: "Payment succeeded" });
+    // The outcome, not a 410, is what the key keeps.
+    const replay = await proceedAsOwner();
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body.data).toMatchObject({ statusCode: 2 });
+    expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");
+    expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual(["debit"]);
+    await expectLedgerInAgreement(merchant, customerPhone, { balanceMinor: OPENING_DZD - 9_000, heldMinor: 0 });
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
+  });
+
   it("hosted OTP: a fifth wrong code after the right one whose debit is unanswered does not fail the payment; reconciliation charges once", async () => {
     const merchant = await createMerchant();
     const intent = seen(await createIntent(api, merchant, { amount: 250 }));

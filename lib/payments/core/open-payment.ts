@@ -84,8 +84,10 @@ export async function lockOpenPaymentOrThrow(
   const { principal, now } = options;
   const payment = await getPaymentOrThrow(tx, { principal, paymentId: options.paymentId, lock: true });
   if (isExpiredIntent(payment, now) && canTransition(payment.state, "expire")) {
-    await expirePayment(tx, { payment, now });
-    return { expired: true };
+    const after = await expirePayment(tx, { payment, now });
+    if (after.state !== payment.state) return { expired: true };
+    // A wallet charge still out holds the payment open (expirePayment): the owner's retry takes
+    // that charge up again below instead of hearing 410 for a payment the wallet may have paid.
   }
   if (failedByExpiry(payment) || (principal.mode === "merchant" && isExpiredIntent(payment, now))) throw intentExpired();
   return { expired: false, payment };
