@@ -31,7 +31,7 @@ import {
   serviceIdOf,
   walletLedger,
 } from "../support/payments";
-import { failingMoneyCalls, type WalletFault } from "../support/wallet-faults";
+import { failingMoneyCalls, refusingMoneyCalls, type WalletFault } from "../support/wallet-faults";
 
 // The client's own time limit, short so a wallet that never answers ends the call quickly.
 vi.hoisted(() => {
@@ -363,6 +363,34 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual(["debit"]);
     await expectLedgerInAgreement(merchant, customerPhone, { balanceMinor: OPENING_DZD - 9_000, heldMinor: 0 });
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
+  });
+
+  it("owner's proceed the wallet refuses (unknown account): the payment fails (3, wallet_refused) at once, nothing taken, one notification", async () => {
+    const merchant = await createMerchant();
+    const { accessToken, customer } = await createCustomerToken(merchant);
+    const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 75 }));
+    installWalletTransport(refusingMoneyCalls("unknown_account"));
+    const refused = await proceed(api, intent.paymentId, userAuth(merchant, accessToken, { "x-platform": "IOS" }));
+    installWalletTransport(null);
+    expect(refused.status).toBe(200);
+    expect(refused.body.data).toMatchObject({ statusCode: 3, status: "Refused by the wallet (unknown_account)", require3DS: false });
+    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "wallet_refused", paymentMethodCode: "WALLET_V2" });
+    expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data).toMatchObject({ statusCode: 3, endUserMessage: "Your payment was declined." });
+    expect(await walletCallsOf(intent.paymentId)).toEqual([]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
+  });
+
+  it("hosted OTP: the right code whose hold the wallet refuses fails the payment (3) instead of leaving it awaiting a code", async () => {
+    const merchant = await createMerchant();
+    const intent = seen(await createIntent(api, merchant, { amount: 40, captureMethod: "RESERVATION" }));
+    const token = await proceedToOtp(api, merchant, intent.paymentId);
+    installWalletTransport(refusingMoneyCalls("unknown_account"));
+    const answer = await submitPaymentOtp(await getDb(), { paymentId: intent.paymentId, token, code: "123456" });
+    installWalletTransport(null);
+    expect(answer).toMatchObject({ state: "FAILED", statusCode: 3 });
+    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "wallet_refused" });
+    expect(await walletCallsOf(intent.paymentId)).toEqual([]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
 
   it("hosted OTP: a fifth wrong code after the right one whose debit is unanswered does not fail the payment; reconciliation charges once", async () => {

@@ -46,3 +46,12 @@ export function droppingCalls(path: RegExp): WalletTransportWrapper {
     return next(request);
   };
 }
+
+/** Refuses every money call with the wallet's named error `name` (a definite answer: nothing applied). */
+export function refusingMoneyCalls(name: "unknown_account" | "invalid_request"): WalletTransportWrapper {
+  return async (request, next) => {
+    if (request.method !== "POST" || !MONEY_CALL.test(new URL(request.url).pathname)) return next(request);
+    const status = name === "unknown_account" ? 404 : 400;
+    return { status, body: JSON.stringify({ error: { name, message: "The wallet refused this call." } }) };
+  };
+}

@@ -8,6 +8,7 @@ export const STATUS_TEXT = {
   succeeded: "Payment succeeded",
   reserved: "Funds reserved",
   insufficientFunds: "Insufficient wallet balance",
+  walletRefused: "Refused by the wallet",
   expired: "Payment expired before it was completed",
   tooManyCodes: "Too many wrong verification codes",
   captured: "Captured",
@@ -27,6 +28,7 @@ export const STATUS_TEXT = {
 /** Failure reasons stored with a FAILED payment. */
 export const FAILURE_REASON = {
   insufficientFunds: "insufficient_funds",
+  walletRefused: "wallet_refused",
   expired: "expired",
   tooManyCodes: "otp_attempts_exhausted",
   cardDeclined: "card_declined",

@@ -5,14 +5,13 @@ import {
   completeProviderOperation,
   findProviderOperation,
   operationInProgress,
-  refusalError,
   registerProviderOperation,
   type ProviderOperationRow,
 } from "../../provider-operations";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { applyTransition } from "./apply-transition";
 import { failForFunds } from "./charge-wallet";
-import { STATUS_TEXT } from "./payment-messages";
+import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import type { payments } from "../../db/schema";
 import { askWallet } from "./wallet-operations";
@@ -25,7 +24,8 @@ import { askQrAnswer, failQrCharge, isQrCharge } from "./wallet-qr-charge";
  * (DIRECT: SUCCEEDED, 2) or "hold" (RESERVATION: PRE_AUTHORIZED, 13), recorded under the
  * payment's lock, sent to the wallet outside any transaction, settled after. The operation id
  * is derived from the payment, so a repeated verify or a retried proceed finds the same charge
- * and the wallet applies it once. A wallet that cannot cover the amount fails the payment (3).
+ * and the wallet applies it once. A wallet that refuses the charge (it cannot cover the amount,
+ * or will not pay from this account) fails the payment (3).
  */
 
 const AWAITING_CHARGE = ["CREATED", "REQUIRES_ACTION", "PROCESSING"] as const;
@@ -70,11 +70,8 @@ export function findWalletCharge(tx: Db, paymentId: string): Promise<ProviderOpe
 
 /** Calls the wallet for a recorded charge and answers the payment as it then stands. */
 export async function completeWalletCharge(db: Db, operation: ProviderOperationRow): Promise<PaymentRow> {
-  const done = await completeProviderOperation(db, operation);
-  const payment = (await findPayment(db, operation.paymentId!))!;
-  // Refused for another reason than funds (e.g. an account the wallet closed): nothing moved, the payment waits as it was.
-  if (done.status === "failed" && (AWAITING_CHARGE as readonly string[]).includes(payment.state)) throw refusalError(done);
-  return payment;
+  await completeProviderOperation(db, operation);
+  return (await findPayment(db, operation.paymentId!))!;
 }
 
 
@@ -129,6 +126,16 @@ for (const kind of ["debit", "hold"] as const) {
         await failForFunds(tx, { payment, now, changes: changesOf(operation) });
       } else if (isQrCharge(operation)) {
         await failQrCharge(tx, { payment, code, now });
+      } else {
+        // Any other definite refusal (an account the wallet does not know or has closed): the
+        // wallet will not pay this payment, so it fails (3) like a declined card, instead of
+        // waiting in PROCESSING or REQUIRES_ACTION, with nothing else able to take it, until it expires.
+        await applyTransition(tx, {
+          payment,
+          event: "fail",
+          now,
+          changes: { ...changesOf(operation), failureReason: FAILURE_REASON.walletRefused, status: `${STATUS_TEXT.walletRefused} (${code})` },
+        });
       }
     },
   });
