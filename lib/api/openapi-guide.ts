@@ -60,7 +60,7 @@ confirm with check and/or the notification (webhook). Never trust the redirect's
 ## Authentication
 Three modes, told apart by the credential:
 - **client_auth** (your server): \`Authorization: Bearer <base64(clientId:clientSecret)>\`. Not HTTP Basic: the scheme word is \`Bearer\`, and the \`id:secret\` pair must be base64-encoded.
-- **merchant_auth** (browser or SDK, one payment): \`Authorization: Bearer pk_service_…\` **plus** \`x-client-secret: pa_…_secret_…\` (the intent's clientSecret). The service comes from the key (\`x-service\` is ignored), the country from the intent, and a browser's \`Origin\` must be allow-listed. Cross-origin calls from your checkout page work as they are: the API answers CORS preflights and sends \`Access-Control-Allow-Origin: *\`.
+- **merchant_auth** (browser or SDK, one payment): \`Authorization: Bearer pk_service_…\` **plus** \`x-client-secret: pa_…_secret_…\` (the intent's clientSecret). The service comes from the key (\`x-service\` is ignored), the country from the intent, and a browser's \`Origin\` must be allow-listed. Cross-origin calls from your checkout page work as they are: the operations that take merchant_auth answer CORS preflights and send \`Access-Control-Allow-Origin: *\`; the others (client_auth, user_auth) answer browsers none.
 - **user_auth** (a signed-in customer): the customer access token in \`x-client-token\` (or as the Bearer token), with \`x-service\`.
 
 ## Headers

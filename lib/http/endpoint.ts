@@ -7,6 +7,7 @@ import type { PaymentRow } from "../db/payment-record";
 import { claimIdempotencyKey, NO_IDEMPOTENCY, type IdempotencyScope } from "../idempotency/claim-idempotency-key";
 import { REPLAYED_HEADER } from "../idempotency/idempotency.schema";
 import { ApiError } from "../errors/api-error";
+import { SERVES_BROWSERS, servesBrowsers } from "./cors";
 import { readJsonBody } from "./read-json-body";
 import { withRequestScope, type RequestScope } from "./request-scope";
 import { successResponse, toErrorResponse, zodDetails } from "./respond";
@@ -66,8 +67,11 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
   spec: EndpointSpec<M, B, Q, H, R>,
   handler: (context: EndpointContext<M, B, Q, H>) => Promise<EndpointResult<DataOf<R>>>,
 ) {
-  return (request: Request, routeContext: RouteContext): Promise<Response> =>
-    withRequestScope(request, (scope) => serve(request, routeContext, scope));
+  const browsers = servesBrowsers(spec.auth);
+  const handle = (request: Request, routeContext: RouteContext): Promise<Response> =>
+    withRequestScope(request, (scope) => serve(request, routeContext, scope), { browsers });
+  if (browsers) Object.defineProperty(handle, SERVES_BROWSERS, { value: true });
+  return handle;
 
   async function serve(request: Request, routeContext: RouteContext, { requestId, rateLimit }: RequestScope): Promise<Response> {
     try {

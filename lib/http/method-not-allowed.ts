@@ -1,6 +1,6 @@
 import { getConfig } from "../config";
 import { ApiError } from "../errors/api-error";
-import { optionsResponse } from "./cors";
+import { optionsResponse, SERVES_BROWSERS } from "./cors";
 import { withRequestScope } from "./request-scope";
 import { toErrorResponse } from "./respond";
 
@@ -16,7 +16,7 @@ export const NOT_SERVED = Symbol.for("gateway.methodNotAllowed");
  * Handlers for the methods a route does not serve (contract 12): 405 `method_not_allowed`
  * in the error envelope with an `Allow` header, instead of Next.js's bare empty 405; and
  * OPTIONS, whose `Allow` names the same methods (Next.js's own would list the refusing handlers
- * too) and which answers a browser's CORS preflight (lib/http/cors.ts).
+ * too) and which answers a browser's CORS preflight on a route that takes merchant_auth (lib/http/cors.ts).
  * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });` — destructuring a
  * method the route does serve is a type error.
  */
@@ -25,6 +25,8 @@ export function otherMethods<S extends Partial<Record<RouteMethod, unknown>>>(
   options: { sandboxOnly?: boolean } = {},
 ): { [K in Exclude<RouteMethod, keyof S>]: Handler } & { OPTIONS: Handler } {
   const allowed = allowHeader(Object.keys(served) as RouteMethod[]);
+  // A route answers browsers when one of its endpoints takes merchant_auth (cors.ts).
+  const browsers = Object.values(served).some((handler) => (handler as { [SERVES_BROWSERS]?: boolean } | undefined)?.[SERVES_BROWSERS] === true);
   const refuse: Handler = (request) =>
     withRequestScope(request, async ({ requestId }) => {
       // A sandbox helper's path does not exist in production, whatever the method (contract 9).
@@ -36,9 +38,9 @@ export function otherMethods<S extends Partial<Record<RouteMethod, unknown>>>(
         requestId,
         { allow: allowed },
       );
-    });
+    }, { browsers });
   Object.defineProperty(refuse, NOT_SERVED, { value: true });
-  const answerOptions: Handler = async (request) => optionsResponse(request, allowed);
+  const answerOptions: Handler = async (request) => optionsResponse(request, allowed, browsers);
   Object.defineProperty(answerOptions, NOT_SERVED, { value: true });
   const handlers: Record<string, Handler> = { OPTIONS: answerOptions };
   for (const method of ROUTE_METHODS) if (!(method in served)) handlers[method] = refuse;

@@ -23,7 +23,11 @@ export interface RequestScope {
  * status, the error name of a 4xx or 5xx, duration, auth mode, service: never a credential,
  * never the query string).
  */
-export async function withRequestScope(request: Request, serve: (scope: RequestScope) => Promise<Response>): Promise<Response> {
+export async function withRequestScope(
+  request: Request,
+  serve: (scope: RequestScope) => Promise<Response>,
+  options: { /** The route takes merchant_auth: a browser's request gets the CORS headers (cors.ts). */ browsers?: boolean } = {},
+): Promise<Response> {
   const started = performance.now();
   const context: RequestLogContext = { requestId: requestIdFor(request) };
   return runWithLogContext(context, async () => {
@@ -37,7 +41,7 @@ export async function withRequestScope(request: Request, serve: (scope: RequestS
       }
       status = response.status;
       error = errorNameOf(response);
-      return withApiHeaders(response, request.headers.has("origin"));
+      return withApiHeaders(response, options.browsers === true && request.headers.has("origin"));
     } finally {
       accessLogger.info(
         {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { discoverApiRoutes, fillPattern } from "../support/security/discover-routes";
 import { createMerchant } from "../support/factories";
-import { browserHeaders, check, createIntent, serverHeaders } from "../support/payments";
+import { browserHeaders, check, createIntent, intentBody, serverHeaders } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
 
 const { api } = useTestGateway();
@@ -128,5 +128,36 @@ describe("a merchant's web page calling the API from its own origin (merchant_au
     // A merchant's server sends no Origin: no CORS headers.
     const fromServer = await check(api, intent.paymentId, serverHeaders(merchant));
     expect(fromServer.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("answers browsers only where merchant_auth is taken: no preflight, and no readable answer, on a client_auth or user_auth route", async () => {
+    const preflight = (path: string, method: string) =>
+      api.call("OPTIONS", path, { headers: { origin: "https://shop.example", "access-control-request-method": method, "access-control-request-headers": "authorization" } });
+    const browserRoutes = [
+      [checkPath(SOME_UUID), "GET"],
+      [`/api/v1/payments/intents/${SOME_UUID}/proceed`, "POST"],
+      ["/api/v1/payment-methods", "GET"],
+      ["/api/v1/payment-methods/card-provider/pk", "GET"],
+    ] as const;
+    for (const [path, method] of browserRoutes) expect((await preflight(path, method)).headers.get("access-control-allow-origin"), path).toBe("*");
+    const serverRoutes = [
+      ["/api/v1/payments/intents", "POST"],
+      [`/api/v1/payments/intents/${SOME_UUID}/capture`, "POST"],
+      [`/api/v1/payments/${SOME_UUID}/refund`, "POST"],
+      ["/api/v1/customers", "POST"],
+      ["/api/v1/events", "GET"],
+      ["/api/v1/cards", "GET"],
+    ] as const;
+    for (const [path, method] of serverRoutes) {
+      const refused = await preflight(path, method);
+      expect(refused.status, path).toBe(204);
+      expect(refused.headers.get("access-control-allow-origin"), path).toBeNull();
+      expect(refused.headers.get("access-control-allow-headers"), path).toBeNull();
+    }
+    // A client_auth call that carries an Origin anyway (a page holding the server's secret) is answered, but not to the page.
+    const merchant = await createMerchant();
+    const created = await api.post("/api/v1/payments/intents?countryCode=DZA", intentBody(), serverHeaders(merchant, { origin: "https://shop.example" }));
+    expect(created.status).toBe(201);
+    expect(created.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
