@@ -47,6 +47,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A refusal for now: the operation cannot finish yet (a card payment still awaits its buyer),
+ * and the same request may succeed later. Answered like any ApiError; an Idempotency-Key does
+ * not keep it (lib/idempotency/claim-after-error.ts), so a retry with that key runs again.
+ */
+export class NotYetError extends ApiError {}
+
 export const invalidCredentials = (message = "Invalid or missing credentials.") => new ApiError("invalid_credentials", message);
 
 /** Contract section 12: seconds a client should wait before retrying while the database is away. */

@@ -337,6 +337,28 @@ describe("card finalize", () => {
     expect(conflict.status).toBe(422);
   });
 
+  it("does not keep an Idempotency-Key's 409 while the buyer is still in 3DS: the same key finalizes once the challenge is passed", async () => {
+    const merchant = await createMerchant();
+    const proceeded = await proceedWithCard(api, merchant);
+    const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.threeDSecure });
+    const body = { paymentIntentId: confirmed.paymentIntentId, externalCardId: confirmed.body.payment_method };
+    const key = { "idempotency-key": `fin-3ds-${proceeded.paymentId}` };
+    const early = await finalize(api, proceeded.paymentId, proceeded.clientSecret, body, key);
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ message: "The card payment still awaits the buyer's 3DS verification.", error: { name: "invalid_state" } });
+
+    const clientSecret = new URL(confirmed.body.next_action.redirect_to_url.url).searchParams.get("client_secret")!;
+    await sandboxCardProvider.completeChallenge(await getDb(), { intentId: confirmed.paymentIntentId, clientSecret, outcome: "complete" });
+    const done = await finalize(api, proceeded.paymentId, proceeded.clientSecret, body, key);
+    expect(done.status).toBe(200);
+    expect(done.headers.get("idempotent-replayed")).toBeNull();
+    expect(done.body.data).toMatchObject({ status: "succeeded", paymentId: proceeded.paymentId });
+    const replay = await finalize(api, proceeded.paymentId, proceeded.clientSecret, body, key);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body.data).toEqual(done.body.data);
+    expect((await paymentRow(proceeded.paymentId)).state).toBe("SUCCEEDED");
+  });
+
   it("reverses the provider charge of an intent that expired before the buyer confirmed", async () => {
     const merchant = await createMerchant();
     // The provider knows nothing of the gateway's clock: it takes the money.
