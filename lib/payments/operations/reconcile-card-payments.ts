@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, isNull, lt, not, or } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, not, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { cardPayments, payments } from "../../db/schema";
+import { serviceNowSql } from "../../clock";
+import { cardPayments, payments, services } from "../../db/schema";
 import { logger } from "../../log";
 import type { BackgroundJob } from "../../background-job";
 import { providerOperationExists } from "../../provider-operations";
@@ -18,11 +19,14 @@ const REVERSAL_WINDOW_MS = 7 * 24 * 3600_000;
  * nothing and is asked again on a later run.
  */
 export async function reconcileCardPayments(db: Db, options: { now?: Date; limit?: number; serviceId?: string } = {}): Promise<number> {
-  const now = options.now ?? new Date();
+  // A payment's times are its service's clock (the sandbox's offset), so "a minute ago" is too.
+  const serviceNow = serviceNowSql(services.clockOffsetSeconds, options.now);
+  const before = (ms: number) => sql`${serviceNow} - make_interval(secs => ${ms / 1000})`;
   const waiting = await db
     .select({ paymentId: payments.id, providerIntentId: cardPayments.providerIntentId })
     .from(payments)
     .innerJoin(cardPayments, eq(cardPayments.paymentId, payments.id))
+    .innerJoin(services, eq(services.id, payments.serviceId))
     .where(
       and(
         or(
@@ -33,12 +37,12 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
           and(
             eq(payments.state, "FAILED"),
             isNull(cardPayments.finalizedAt),
-            gt(payments.updatedAt, new Date(now.getTime() - REVERSAL_WINDOW_MS)),
+            gt(payments.updatedAt, before(REVERSAL_WINDOW_MS)),
             refusedCancelAwaitingReversal,
           ),
         ),
         eq(payments.paymentMethodCode, "CARD_PROVIDER"),
-        lt(payments.updatedAt, new Date(now.getTime() - CARD_RECONCILE_AFTER_MS)),
+        lt(payments.updatedAt, before(CARD_RECONCILE_AFTER_MS)),
         options.serviceId ? eq(payments.serviceId, options.serviceId) : undefined,
       ),
     )
