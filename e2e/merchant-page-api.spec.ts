@@ -81,3 +81,27 @@ test("a page on an origin off the service's allow-list reads the refusal: 403 or
   expect(refused.status).toBe(403);
   expect(refused.body.error.name).toBe("origin_not_allowed");
 });
+
+test("a page cannot use the merchant server's client_auth: the browser refuses the call after the preflight", async ({ page }) => {
+  await page.goto(`${merchantSite()}/checkout`);
+  const shop = merchant("shared");
+  const outcome = await page.evaluate(
+    async ({ url, authorization }) => {
+      try {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { authorization, "content-type": "application/json", "x-platform": "WEB" },
+          body: JSON.stringify({ actionId: crypto.randomUUID(), amount: 10, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: "+213555010101" }),
+        });
+        return `answered ${response.status}`;
+      } catch (error) {
+        return `refused: ${(error as Error).name}`;
+      }
+    },
+    {
+      url: `${BASE_URL}/api/v1/payments/intents?countryCode=DZA`,
+      authorization: `Bearer ${Buffer.from(`${shop.clientId}:${shop.clientSecret}`).toString("base64")}`,
+    },
+  );
+  expect(outcome).toBe("refused: TypeError");
+});
