@@ -7,8 +7,9 @@ import { ApiError, NotYetError, type ErrorName } from "../errors/api-error";
  *   request needs correcting); the key is free, so a corrected retry runs;
  * - remember: the operation itself refused (the first response, status included, is replayed);
  * - release: it did not finish (a provider or the database away, another operation still open,
- *   the buyer not done yet (NotYetError), a crash); the key stays with this request's parameters, so only the same request takes it
- *   up again, and a retry of a provider outage answers the final outcome once it is known.
+ *   the buyer not done yet (NotYetError), a crash); the key stays with this request's
+ *   parameters, so only the same request takes it up again, and a retry of a provider outage
+ *   answers the final outcome once it is known.
  */
 export type ClaimAfterError = "forget" | "remember" | "release";
 
