@@ -369,7 +369,7 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 75 }));
-    installWalletTransport(refusingMoneyCalls("unknown_account"));
+    installWalletTransport(refusingMoneyCalls());
     const refused = await proceed(api, intent.paymentId, userAuth(merchant, accessToken, { "x-platform": "IOS" }));
     installWalletTransport(null);
     expect(refused.status).toBe(200);
@@ -384,7 +384,7 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     const merchant = await createMerchant();
     const intent = seen(await createIntent(api, merchant, { amount: 40, captureMethod: "RESERVATION" }));
     const token = await proceedToOtp(api, merchant, intent.paymentId);
-    installWalletTransport(refusingMoneyCalls("unknown_account"));
+    installWalletTransport(refusingMoneyCalls());
     const answer = await submitPaymentOtp(await getDb(), { paymentId: intent.paymentId, token, code: "123456" });
     installWalletTransport(null);
     expect(answer).toMatchObject({ state: "FAILED", statusCode: 3 });

@@ -47,11 +47,10 @@ export function droppingCalls(path: RegExp): WalletTransportWrapper {
   };
 }
 
-/** Refuses every money call with the wallet's named error `name` (a definite answer: nothing applied). */
-export function refusingMoneyCalls(name: "unknown_account" | "invalid_request"): WalletTransportWrapper {
+/** Refuses every money call as a wallet that does not know the account (404 unknown_account: a definite answer, nothing applied). */
+export function refusingMoneyCalls(): WalletTransportWrapper {
   return async (request, next) => {
     if (request.method !== "POST" || !MONEY_CALL.test(new URL(request.url).pathname)) return next(request);
-    const status = name === "unknown_account" ? 404 : 400;
-    return { status, body: JSON.stringify({ error: { name, message: "The wallet refused this call." } }) };
+    return { status: 404, body: JSON.stringify({ error: { name: "unknown_account", message: "The wallet refused this call." } }) };
   };
 }
