@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createTranslator } from "next-intl";
-import ar from "@/messages/ar.json";
-import en from "@/messages/en.json";
-import fr from "@/messages/fr.json";
+import { catalogs } from "@/lib/i18n/catalogs";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import { isLocale, localeNames, textDirection } from "@/lib/i18n/locales";
 import { routing, type Locale } from "@/lib/i18n/routing";
 
-const catalogs: Record<Locale, Record<string, unknown>> = { en, fr, ar };
+const { en, fr, ar } = catalogs;
 
 function flatten(messages: Record<string, unknown>, prefix = ""): Map<string, string> {
   const entries = new Map<string, string>();
