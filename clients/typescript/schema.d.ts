@@ -270,6 +270,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's payment links, newest first
+         * @description Page with `startingAfter` (the last id you got) while `hasMore` is true.
+         *
+         *     **Auth:** client_auth.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description A page to share (`url`, and `qrImageUrl` a PNG QR code of it) where a buyer enters a phone number, chooses how to pay and presses Continue: each buyer's payment is an ordinary intent whose `metaData.paymentLinkId` is the link's id, and its notifications carry `paymentLinkId`. Give `amount` for a fixed price, or omit it and optionally bound what the buyer enters with `minAmount` and `maxAmount`. `reusable: false` closes the link after its first successful payment. A deactivated, expired or used-up link answers 410.
+         *
+         *     **Auth:** client_auth.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment link, with its payments count and succeeded total
+         * @description Another service's link is 404.
+         *
+         *     **Auth:** client_auth.
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment-links/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a payment link taking payments
+         * @description Answers the link with `active: false`; its page answers 410 from now on. Payments already made stand. Another service's link is 404.
+         *
+         *     **Auth:** client_auth.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment-methods": {
         parameters: {
             query?: never;
@@ -647,7 +719,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.succeeded (remoteStatusCode 2)
-         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed.
+         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.
          */
         post: operations["webhook_payment_succeeded"];
         delete?: never;
@@ -667,7 +739,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.failed (remoteStatusCode 3)
-         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed.
+         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.
          */
         post: operations["webhook_payment_failed"];
         delete?: never;
@@ -687,7 +759,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.pre_authorized (remoteStatusCode 13)
-         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed.
+         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.
          */
         post: operations["webhook_payment_pre_authorized"];
         delete?: never;
@@ -707,7 +779,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.captured (remoteStatusCode 2)
-         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed.
+         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.
          */
         post: operations["webhook_payment_captured"];
         delete?: never;
@@ -727,7 +799,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.released (remoteStatusCode 10)
-         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed.
+         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.
          */
         post: operations["webhook_payment_released"];
         delete?: never;
@@ -747,7 +819,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.refunded (remoteStatusCode 4)
-         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed.
+         * @description POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.
          */
         post: operations["webhook_payment_refunded"];
         delete?: never;
@@ -783,6 +855,8 @@ export interface components {
             capturedAmount?: number;
             /** @description payment.refunded: the amount of this refund. */
             refundedAmount?: number;
+            /** @description A payment link's payment: the link's id (its intent's `metaData.paymentLinkId`). */
+            paymentLinkId?: string;
         };
         SavedCard: {
             /** @description The `cardId` to proceed with. */
@@ -1024,6 +1098,36 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PaymentLink: {
+            /** @description `plink_` followed by 26 characters. */
+            id: string;
+            /** @description The page to share: the buyer's language (Accept-Language), else `locale`. */
+            url: string;
+            /** @description A PNG QR code of `url`. */
+            qrImageUrl: string;
+            title: string;
+            description: string | null;
+            /** @description The fixed amount; null when the buyer enters one. */
+            amount: number | null;
+            minAmount: number | null;
+            maxAmount: number | null;
+            currency: string;
+            countryCode: string;
+            /** @enum {string} */
+            captureMethod: "DIRECT" | "RESERVATION";
+            reusable: boolean;
+            /** @description True while the link takes payments: not deactivated, not past `expiresAt`, and (single-use) not paid yet. */
+            active: boolean;
+            expiresAt: string | null;
+            /** @enum {string} */
+            locale: "en" | "fr" | "ar";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The link's payments that succeeded (captured), refunded since or not. */
+            paymentsCount: number;
+            /** @description What those payments took (the captured amount), before refunds, in standard units. */
+            succeededAmount: number;
+        };
         UserPaymentMethodItem: {
             id: string;
             /** @description Internal name. */
@@ -1159,6 +1263,8 @@ export interface components {
              * @description 30 minutes after creation; merchant_auth calls answer 410 `intent_expired` 30 s after it.
              */
             expiresAt: string;
+            /** @description The hosted checkout page: send the buyer there to choose how to pay (the methods enabled for the intent's country) instead of proceeding yourself. Append `returnUrl` (its origin allow-listed) to say where the buyer comes back. */
+            checkoutUrl: string;
         };
         CaptureResult: {
             /** @description Capture: a success text; release: `Reversed`. */
@@ -1230,6 +1336,8 @@ export interface components {
             capturedAmount?: number;
             /** @description payment.refunded: the amount of this refund. */
             refundedAmount?: number;
+            /** @description A payment link's payment: the link's id (its intent's `metaData.paymentLinkId`). */
+            paymentLinkId?: string;
         };
     };
     responses: never;
@@ -2667,6 +2775,462 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description Links per page, 1 to 100. */
+                limit?: number;
+                /** @description The last link id of the previous page: the next page starts after it. */
+                startingAfter?: string;
+            };
+            header?: {
+                /** @description Your service code; optional here, but when sent it must be the credential's service. */
+                "x-service"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's payment links, newest first */
+            200: {
+                headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: components["schemas"]["PaymentLink"][];
+                        /** @description True when older links remain: ask again with `startingAfter`. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your service code; optional here, but when sent it must be the credential's service. */
+                "x-service"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    description?: string;
+                    /** @description A fixed amount. Omit it to let the buyer enter one (within minAmount and maxAmount). */
+                    amount?: number;
+                    /** @description The least a buyer may enter; only without `amount`. */
+                    minAmount?: number;
+                    /** @description The most a buyer may enter; only without `amount`. */
+                    maxAmount?: number;
+                    currency: string;
+                    /** @description ISO 3166-1 alpha-3; must be enabled for the service. */
+                    countryCode: string;
+                    /**
+                     * @default DIRECT
+                     * @enum {string}
+                     */
+                    captureMethod?: "DIRECT" | "RESERVATION";
+                    /**
+                     * @description false: the link closes after its first successful payment.
+                     * @default true
+                     */
+                    reusable?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description After this instant the link answers 410. Must be in the future.
+                     */
+                    expiresAt?: string;
+                    /**
+                     * @description The link page's language when the buyer's browser asks for none of en, fr, ar.
+                     * @default en
+                     * @enum {string}
+                     */
+                    locale?: "en" | "fr" | "ar";
+                    /** @description Copied into the metaData of every intent the link creates, beside `paymentLinkId`. */
+                    metaData?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a payment link */
+            201: {
+                headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 201;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `payload_too_large` (see the Errors table). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description `unsupported_media_type` (see the Errors table). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your service code; optional here, but when sent it must be the credential's service. */
+                "x-service"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One payment link, with its payments count and succeeded total */
+            200: {
+                headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `not_found` (see the Errors table). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your service code; optional here, but when sent it must be the credential's service. */
+                "x-service"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stop a payment link taking payments */
+            200: {
+                headers: {
+                    /** @description IETF draft: the policy applied, e.g. `"secret";q=120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: what remains, e.g. `"secret";r=37;t=12`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `not_found` (see the Errors table). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `rate_limited` (see the Errors table). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description `internal_error` (see the Errors table). */

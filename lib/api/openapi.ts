@@ -164,7 +164,7 @@ function webhooks(): ZodOpenApiPathsObject {
         post: {
           operationId: `webhook_${type.replace(".", "_")}`,
           summary: `${type} (remoteStatusCode ${remoteStatusCode})`,
-          description: "POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed.",
+          description: "POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.",
           requestParams: { header: signatureHeaders },
           requestBody: { required: true, content: { "application/json": { schema: webhookPayload } } },
           responses: { "200": { description: "Any 2xx acknowledges the delivery." } },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageLimit } from "../validation/page-limit";
 import { NOTIFICATION_TYPES, paymentNotificationData, type NotificationType } from "../notifications/notification.schema";
 
 /**
@@ -18,13 +19,7 @@ export const eventId = z
   .regex(EVENT_ID, "must be an event id (msg_ followed by 26 characters), as the webhook-id header carries it");
 
 export const listEventsQuery = z.object({
-  limit: z.coerce
-    .number({ error: "must be a whole number from 1 to 100" })
-    .int("must be a whole number from 1 to 100")
-    .min(1, "must be a whole number from 1 to 100")
-    .max(100, "must be a whole number from 1 to 100")
-    .default(20)
-    .meta({ description: "Events per page, 1 to 100." }),
+  limit: pageLimit("Events"),
   startingAfter: eventId.optional().meta({ description: "The last event id of the previous page: the next page starts after it." }),
   type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(", ")}` }).optional(),
   paymentId: z.uuid("must be a payment id (a UUID)").optional().meta({ description: "Only this payment's events." }),

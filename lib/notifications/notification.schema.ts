@@ -24,6 +24,7 @@ export const paymentNotificationData = z
     currency: z.string().length(3),
     capturedAmount: z.number().optional(),
     refundedAmount: z.number().optional().meta({ description: "payment.refunded: the amount of this refund." }),
+    paymentLinkId: z.string().optional().meta({ description: "A payment link's payment: the link's id (its intent's `metaData.paymentLinkId`)." }),
   })
   .meta({ id: "PaymentNotificationData" });
 

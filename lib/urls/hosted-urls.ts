@@ -18,9 +18,10 @@ function localePrefix(locale: Locale | null): string {
 }
 
 /** Every hosted page, by what it is. */
-export type HostedPage = "otp" | "card" | "qr" | "return" | "wallet-app" | "challenge";
+export type HostedPage = "checkout" | "otp" | "card" | "qr" | "return" | "wallet-app" | "challenge";
 
 const PAGE_PREFIXES: Record<HostedPage, string> = {
+  checkout: "/pay/checkout",
   otp: "/pay/otp",
   card: "/pay/card",
   qr: "/pay/qr",
@@ -63,6 +64,27 @@ export function otpPagePath(options: HostedLinkOptions & { notice?: OtpNotice })
 /** Where the OTP page's forms post: `confirm` checks a code, `resend` asks for a new one. */
 export function otpFormPath(options: { locale: Locale; paymentId: string }, form: "confirm" | "resend"): string {
   return `/${options.locale}${pagePathWithoutLocale("otp", options.paymentId)}/${form}`;
+}
+
+/** What the checkout page says after its form was posted (the 303 carries it in the query). */
+export const CHECKOUT_NOTICES = ["choose_method", "method_unavailable", "error", "provider_unavailable"] as const;
+export type CheckoutNotice = (typeof CHECKOUT_NOTICES)[number];
+
+export function checkoutPagePath(options: HostedLinkOptions & { notice?: CheckoutNotice }): string {
+  return withQuery(`/${options.locale}${pagePathWithoutLocale("checkout", options.paymentId)}`, options, options.notice);
+}
+
+/** Where the checkout page's form posts the buyer's choice of method. */
+export function checkoutFormPath(options: { locale: Locale; paymentId: string }): string {
+  return `/${options.locale}${pagePathWithoutLocale("checkout", options.paymentId)}/continue`;
+}
+
+/**
+ * Create intent's `checkoutUrl`: the hosted page where the buyer chooses how to pay, under the
+ * payment's hosted page token. No locale segment: the page follows the buyer's browser.
+ */
+export function checkoutUrl(options: { paymentId: string; token: string }): string {
+  return absoluteUrl(withQuery(pagePathWithoutLocale("checkout", options.paymentId), { token: options.token }));
 }
 
 export function qrPagePath(options: HostedLinkOptions): string {

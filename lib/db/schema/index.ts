@@ -11,3 +11,4 @@ export * from "./card-provider";
 export * from "./saved-cards";
 export * from "./payment-methods";
 export * from "./provider-operations";
+export * from "./payment-links";

@@ -77,6 +77,10 @@ export const payments = pgTable(
       .where(sql`${table.state} IN ('CREATED', 'PROCESSING', 'REQUIRES_ACTION')`),
     index("payments_reserved_idx").on(table.authorizedAt).where(sql`${table.state} = 'PRE_AUTHORIZED'`),
     index("payments_customer_idx").on(table.customerId),
+    // A payment link's payments (contract 14): the intents its page created name it in meta_data.
+    index("payments_link_idx")
+      .on(table.serviceId, sql`(${table.metaData} ->> 'paymentLinkId')`)
+      .where(sql`${table.metaData} ? 'paymentLinkId'`),
   ],
 );
 

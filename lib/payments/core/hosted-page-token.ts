@@ -1,6 +1,6 @@
 import { pageTokenFor } from "../../auth/client-secret";
 import type { Locale } from "../../i18n/routing";
-import { hostedPayUrl as hostedPayUrlWithToken, type HostedPayPage } from "../../urls/hosted-urls";
+import { checkoutUrl, hostedPayUrl as hostedPayUrlWithToken, type HostedPayPage } from "../../urls/hosted-urls";
 
 export type PageLocale = Locale;
 
@@ -15,4 +15,9 @@ export function hostedPageToken(gatewayKey: Buffer, paymentId: string): string {
 export function hostedPayUrl(options: { gatewayKey: Buffer; page: HostedPayPage; paymentId: string; locale: PageLocale | null }): string {
   const { gatewayKey, ...link } = options;
   return hostedPayUrlWithToken({ ...link, token: hostedPageToken(gatewayKey, options.paymentId) });
+}
+
+/** Create intent's checkoutUrl, under the payment's hosted page token (contract 14). */
+export function hostedCheckoutUrl(gatewayKey: Buffer, paymentId: string): string {
+  return checkoutUrl({ paymentId, token: hostedPageToken(gatewayKey, paymentId) });
 }

@@ -53,6 +53,14 @@ export async function notifyPaymentChange(
       currency,
       ...(options.capturedMinor !== undefined ? { capturedAmount: fromMinorUnits(options.capturedMinor, currency) } : {}),
       ...(options.refundedMinor !== undefined ? { refundedAmount: fromMinorUnits(options.refundedMinor, currency) } : {}),
+      ...paymentLinkOf(payment),
     },
   });
+}
+
+/** Contract 14: a payment link's payment names its link in every notification (its metaData.paymentLinkId). */
+function paymentLinkOf(payment: PaymentRow): { paymentLinkId?: string } {
+  const meta = payment.metaData as Record<string, unknown> | null;
+  const id = meta?.paymentLinkId;
+  return typeof id === "string" ? { paymentLinkId: id } : {};
 }

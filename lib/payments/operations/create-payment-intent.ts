@@ -13,9 +13,17 @@ import { canonicalJson } from "../../idempotency/request-fingerprint";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
 import type { CreatePaymentIntentBody, CreatePaymentIntentQuery } from "./create-payment-intent.schema";
 import { intentExpiresAt } from "../core/payment-expiry";
+import { hostedCheckoutUrl } from "../core/hosted-page-token";
 import type { PaymentRow } from "../../db/payment-record";
 import { insertIntent, type IntentInsertResult } from "./insert-intent";
 import { insertIntentAsClient } from "./insert-intent-as-client";
+
+/** What create answers: the intent, its client secret and its hosted checkout page (contract 14). */
+export interface CreatedIntent {
+  payment: PaymentRow;
+  clientSecret: string;
+  checkoutUrl: string;
+}
 
 const paymentByActionQuery = (db: Db) =>
   prepared(db, "payment_by_action", (db) =>
@@ -34,7 +42,7 @@ const paymentByActionQuery = (db: Db) =>
 export async function createPaymentIntent(
   db: Db,
   options: { service: ServiceContext; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; clock: Clock },
-): Promise<{ payment: PaymentRow; clientSecret: string }> {
+): Promise<CreatedIntent> {
   const { service, query, input } = options;
   assertCountry(service, query.countryCode, input.actionCountryCode);
   const draft = intentDraft(input);
@@ -54,7 +62,7 @@ export async function createPaymentIntent(
 export async function createPaymentIntentAsClient(
   db: Db,
   options: { auth: FoldedClientAuth; authenticate: () => Promise<ClientPrincipal>; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; clock?: Clock },
-): Promise<{ principal: ClientPrincipal; payment: PaymentRow; clientSecret: string }> {
+): Promise<{ principal: ClientPrincipal } & CreatedIntent> {
   const { auth, query, input } = options;
   const base = options.clock ?? systemClock;
   const draft = input.actionCountryCode === query.countryCode ? draftOrNull(input) : null;
@@ -110,7 +118,7 @@ async function answerCreate(
   service: ServiceContext,
   draft: { actionId: string; requestFingerprint: string },
   { customerActive, created, existing }: IntentInsertResult,
-): Promise<{ payment: PaymentRow; clientSecret: string }> {
+): Promise<CreatedIntent> {
   if (!customerActive) {
     throw new ApiError("validation_error", "The request is invalid.", [
       { path: "userId", message: "this customer is deactivated" },
@@ -118,7 +126,8 @@ async function answerCreate(
   }
   const payment =
     created ?? sameRequest(existing ?? (await committedMeanwhile(db, service.id, draft.actionId)), draft.requestFingerprint);
-  return { payment, clientSecret: clientSecretFor(await getGatewayKey(db), payment.id) };
+  const gatewayKey = await getGatewayKey(db);
+  return { payment, clientSecret: clientSecretFor(gatewayKey, payment.id), checkoutUrl: hostedCheckoutUrl(gatewayKey, payment.id) };
 }
 
 /** A concurrent create took the actionId while our insert waited on it: its intent, read now. */

@@ -16,19 +16,25 @@ export const paymentIntentView = z
     amount: z.number().positive(),
     currency: z.string().length(3),
     expiresAt: z.iso.datetime().meta({ description: "30 minutes after creation; merchant_auth calls answer 410 `intent_expired` 30 s after it." }),
+    checkoutUrl: z.string().meta({
+      description:
+        "The hosted checkout page: send the buyer there to choose how to pay (the methods enabled for the intent's country) instead of proceeding yourself. " +
+        "Append `returnUrl` (its origin allow-listed) to say where the buyer comes back.",
+    }),
   })
   .meta({ id: "PaymentIntent" });
 
 export type PaymentIntentView = z.infer<typeof paymentIntentView>;
 
-export function toPaymentIntentView(payment: PaymentRow, clientSecret: string): PaymentIntentView {
+export function toPaymentIntentView(payment: PaymentRow, created: { clientSecret: string; checkoutUrl: string }): PaymentIntentView {
   return {
     paymentId: payment.id,
-    clientSecret,
+    clientSecret: created.clientSecret,
     status: payment.state,
     amount: fromMinorUnits(payment.amountMinor, payment.currency),
     currency: payment.currency,
     expiresAt: payment.expiresAt.toISOString(),
+    checkoutUrl: created.checkoutUrl,
   };
 }
 

@@ -19,6 +19,8 @@ import { paymentCallHeaders, proceedPaymentBody } from "@/lib/payments/operation
 import { refundPaymentBody } from "@/lib/payments/operations/refund-payment.schema";
 import { advanceClockBody } from "@/lib/sandbox/advance-service-clock.schema";
 import { listEventsQuery } from "@/lib/events/events.schema";
+import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/payment-links/payment-link.schema";
+import { clientAuth } from "../api";
 import { createCustomerToken, randomPhone } from "../factories";
 import { intentBody } from "../payments";
 import { newestEventOf } from "../real-events";
@@ -84,6 +86,15 @@ async function qrPageRequest(world: World, options?: { withAccess?: boolean }): 
 }
 
 /** An event of the owner's service (contract 12): the one its settled payment wrote. */
+/** A payment link of the owner, made once per world. */
+async function ownerLink(world: World): Promise<string> {
+  return once(world, "link", async () => {
+    const response = await world.api.post("/api/v1/payment-links", newLinkBody, clientAuth(world.owner));
+    return response.body.data.id as string;
+  });
+}
+const newLinkBody = { title: "Security suite link", amount: 10, currency: "DZD", countryCode: "DZA" };
+
 async function ownerEvent(world: World): Promise<string> {
   return once(world, "event", async () => (await newestEventOf((await world.settled()).paymentId)).id);
 }
@@ -243,6 +254,24 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "POST /api/v1/events/:id/redeliver": {
     accepts: ["client"],
     request: async (world) => ({ params: { id: await ownerEvent(world) } }),
+  },
+  "POST /api/v1/payment-links": {
+    accepts: ["client"],
+    schemas: { body: createPaymentLinkBody },
+    request: async () => ({ body: newLinkBody }),
+  },
+  "GET /api/v1/payment-links": {
+    accepts: ["client"],
+    schemas: { query: listPaymentLinksQuery },
+    request: async () => ({ query: { limit: "5" } }),
+  },
+  "GET /api/v1/payment-links/:id": {
+    accepts: ["client"],
+    request: async (world) => ({ params: { id: await ownerLink(world) } }),
+  },
+  "POST /api/v1/payment-links/:id/deactivate": {
+    accepts: ["client"],
+    request: async (world) => ({ params: { id: await ownerLink(world) } }),
   },
   "GET /api/v1/sandbox/webhooks": {
     accepts: ["client"],

@@ -9,10 +9,10 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 export const POST = endpointFoldingClientAuth(
   op.createPaymentIntent,
   async ({ db, clientAuth, body, query }) => {
-    const { payment, clientSecret } = clientAuth.folded
+    const created = clientAuth.folded
       ? await createPaymentIntentAsClient(db, { auth: clientAuth.folded, authenticate: clientAuth.authenticate, query, input: body })
       : await createPaymentIntent(db, { service: clientAuth.principal.service, query, input: body, clock: serviceClock(clientAuth.principal.service) });
-    return { data: toPaymentIntentView(payment, clientSecret), message: "Payment intent created." };
+    return { data: toPaymentIntentView(created.payment, created), message: "Payment intent created." };
   },
 );
 

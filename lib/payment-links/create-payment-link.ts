@@ -1,0 +1,53 @@
+import { ulid } from "ulid";
+import type { ServiceContext } from "../auth/principal";
+import type { Clock } from "../clock";
+import type { Db } from "../db/client";
+import { paymentLinks } from "../db/schema";
+import { ApiError, type ErrorDetail } from "../errors/api-error";
+import { minorUnitsOrThrow } from "../money/amount.schema";
+import type { CreatePaymentLinkBody, PaymentLinkView } from "./payment-link.schema";
+import { toPaymentLinkView } from "./payment-link-view";
+
+const NO_PAYMENTS_YET = { succeededCount: 0, succeededMinor: 0, takenCount: 0 };
+
+/**
+ * POST /api/v1/payment-links (contract 14): a link in a country the service has enabled,
+ * expiring (if at all) in the future on the service's clock. Amounts are kept in minor units.
+ */
+export async function createPaymentLink(
+  db: Db,
+  options: { service: Pick<ServiceContext, "id" | "countries">; input: CreatePaymentLinkBody; clock: Clock },
+): Promise<PaymentLinkView> {
+  const { service, input } = options;
+  const now = options.clock.now();
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  const details: ErrorDetail[] = [];
+  if (!service.countries.includes(input.countryCode)) {
+    details.push({ path: "countryCode", message: `is not enabled for this service (${service.countries.join(", ")})` });
+  }
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) details.push({ path: "expiresAt", message: "must be in the future" });
+  if (details.length > 0) throw new ApiError("validation_error", "The request is invalid.", details);
+
+  const minor = (value: number | undefined, path: string) => (value === undefined ? null : minorUnitsOrThrow(value, input.currency, path));
+  const [link] = await db
+    .insert(paymentLinks)
+    .values({
+      id: `plink_${ulid(now.getTime())}`,
+      serviceId: service.id,
+      title: input.title,
+      description: input.description || null,
+      amountMinor: minor(input.amount, "amount"),
+      minAmountMinor: minor(input.minAmount, "minAmount"),
+      maxAmountMinor: minor(input.maxAmount, "maxAmount"),
+      currency: input.currency,
+      country: input.countryCode,
+      captureMethod: input.captureMethod,
+      reusable: input.reusable,
+      expiresAt,
+      locale: input.locale,
+      metaData: input.metaData ?? null,
+      createdAt: now,
+    })
+    .returning();
+  return toPaymentLinkView(link!, NO_PAYMENTS_YET, now);
+}

@@ -1,0 +1,90 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { payments, paymentLinks } from "../db/schema";
+import type { PaymentState } from "../payments/core/payment-state";
+import { EXPIRY_GRACE_MS } from "../payments/core/payment-expiry";
+
+export type PaymentLinkRow = typeof paymentLinks.$inferSelect;
+
+/** What a link's payments add up to (the API's paymentsCount and succeededAmount). */
+export interface LinkPaymentTotals {
+  succeededCount: number;
+  succeededMinor: number;
+  /** A payment that used up a single-use link: pre-authorized, or succeeded (refunded since or not). */
+  takenCount: number;
+}
+
+const NO_PAYMENTS: LinkPaymentTotals = { succeededCount: 0, succeededMinor: 0, takenCount: 0 };
+
+// The states of the payments a link counts. A captured or refunded payment succeeded; a
+// reservation still held has not yet, but it used up a single-use link all the same.
+const SUCCEEDED: PaymentState[] = ["SUCCEEDED", "REFUNDED", "PARTIALLY_REFUNDED"];
+const TAKEN: PaymentState[] = [...SUCCEEDED, "PRE_AUTHORIZED"];
+const LIVE: PaymentState[] = ["CREATED", "PROCESSING", "REQUIRES_ACTION"];
+
+const stateIn = (states: PaymentState[]) => sql.join(states.map((state) => sql`${state}`), sql`, `);
+const linkIdOf = sql<string>`(${payments.metaData} ->> 'paymentLinkId')`;
+// A link's payments are the intents that name it: the expression payments_link_idx covers.
+const namesALink = sql`${payments.metaData} ? 'paymentLinkId'`;
+
+/** The totals of each link (of one service), in one statement; a link without payments has zeros. */
+export async function linkPaymentTotals(db: Db, options: { serviceId: string; linkIds: string[] }): Promise<Map<string, LinkPaymentTotals>> {
+  if (options.linkIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      linkId: linkIdOf,
+      succeededCount: sql<number>`(count(*) filter (where ${payments.state} in (${stateIn(SUCCEEDED)})))::int`,
+      // A partial capture took less than the amount; a direct payment's captured sum is its amount.
+      succeededMinor: sql<string>`coalesce(sum(case when ${payments.capturedMinor} > 0 then ${payments.capturedMinor} else ${payments.amountMinor} end) filter (where ${payments.state} in (${stateIn(SUCCEEDED)})), 0)`,
+      takenCount: sql<number>`(count(*) filter (where ${payments.state} in (${stateIn(TAKEN)})))::int`,
+    })
+    .from(payments)
+    .where(and(eq(payments.serviceId, options.serviceId), namesALink, inArray(linkIdOf, options.linkIds)))
+    .groupBy(linkIdOf);
+  const totals = new Map(options.linkIds.map((id) => [id, NO_PAYMENTS]));
+  for (const row of rows) {
+    totals.set(row.linkId, { succeededCount: Number(row.succeededCount), succeededMinor: Number(row.succeededMinor), takenCount: Number(row.takenCount) });
+  }
+  return totals;
+}
+
+/**
+ * Whether another buyer is paying a single-use link right now: one of its intents is still open
+ * and inside its lifetime (plus the grace), on the service's clock. Read under the link's lock.
+ */
+export async function hasLivePayment(db: Db, options: { serviceId: string; linkId: string; now: Date }): Promise<boolean> {
+  const openSince = new Date(options.now.getTime() - EXPIRY_GRACE_MS);
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.serviceId, options.serviceId),
+        namesALink,
+        eq(linkIdOf, options.linkId),
+        sql`${payments.state} in (${stateIn(LIVE)})`,
+        sql`${payments.expiresAt} >= ${openSince.toISOString()}::timestamptz`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Why a link takes no payment now, or null while it does (contract 14: each of these is a 410). */
+export type LinkClosure = "deactivated" | "expired" | "paid";
+
+export function linkClosure(link: Pick<PaymentLinkRow, "deactivatedAt" | "expiresAt" | "reusable">, totals: LinkPaymentTotals, now: Date): LinkClosure | null {
+  if (link.deactivatedAt) return "deactivated";
+  if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) return "expired";
+  if (!link.reusable && totals.takenCount > 0) return "paid";
+  return null;
+}
+
+/** One link of one service (null: none such, or another service's). */
+export async function findPaymentLink(db: Db, options: { serviceId: string; id: string }): Promise<PaymentLinkRow | null> {
+  const [row] = await db
+    .select()
+    .from(paymentLinks)
+    .where(and(eq(paymentLinks.id, options.id), eq(paymentLinks.serviceId, options.serviceId)));
+  return row ?? null;
+}

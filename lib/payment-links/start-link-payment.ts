@@ -1,0 +1,120 @@
+import { eq } from "drizzle-orm";
+import { ulid } from "ulid";
+import { serviceColumns } from "../auth/service-columns";
+import { serviceClock, systemClock, type Clock } from "../clock";
+import { getGatewayKey } from "../crypto/gateway-key";
+import type { Db } from "../db/client";
+import { paymentLinks, services } from "../db/schema";
+import { AmountError, fromMinorUnits, toMinorUnits } from "../money/amount";
+import type { CurrencyCode } from "../money/currencies";
+import { phoneSchema } from "../customers/customer.schema";
+import { hostedPageToken } from "../payments/core/hosted-page-token";
+import { createPaymentIntent } from "../payments/operations/create-payment-intent";
+import { hasLivePayment, linkClosure, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
+import { isPaymentLinkId } from "./payment-link.schema";
+
+/** A field of the link page the buyer must fix, and why (the page words it beside the field). */
+export type LinkFormProblem =
+  | { field: "amount"; problem: "required" | "format" | "below_min" | "above_max" }
+  | { field: "phone"; problem: "required" | "format" };
+
+export type LinkPaymentStart =
+  | { outcome: "not_found" }
+  | { outcome: "closed"; closure: LinkClosure }
+  /** A single-use link another buyer is paying right now. */
+  | { outcome: "busy" }
+  | { outcome: "invalid"; problems: LinkFormProblem[] }
+  | { outcome: "created"; paymentId: string; token: string };
+
+/**
+ * The link page's "Continue" (contract 14): an ordinary intent for the buyer (userId the phone,
+ * metaData the link's plus paymentLinkId), created through create intent's own operation. A
+ * single-use link is locked while it is checked and its intent inserted, so of two buyers
+ * pressing Continue at once the second sees the first's intent: it waits (busy) while that one
+ * is open, and finds the link closed once it succeeded. A reusable link takes no lock.
+ */
+export async function startLinkPayment(
+  db: Db,
+  options: { linkId: string; phone: string | undefined; amount: string | undefined; clock?: Clock },
+): Promise<LinkPaymentStart> {
+  if (!isPaymentLinkId(options.linkId)) return { outcome: "not_found" };
+  const started = await db.transaction(async (tx): Promise<LinkPaymentStart | { outcome: "insert"; paymentId: string }> => {
+    const found = await readLink(tx, options.linkId, false);
+    if (!found) return { outcome: "not_found" };
+    const { link, service } = found.link.reusable ? found : (await readLink(tx, options.linkId, true))!;
+    const clock = serviceClock(service, options.clock ?? systemClock);
+    const now = clock.now();
+    const totals = (await linkPaymentTotals(tx, { serviceId: service.id, linkIds: [link.id] })).get(link.id)!;
+    const closure = linkClosure(link, totals, now);
+    if (closure) return { outcome: "closed", closure };
+    const entered = buyerEntries(link, options);
+    if ("problems" in entered) return { outcome: "invalid", problems: entered.problems };
+    if (!link.reusable && (await hasLivePayment(tx, { serviceId: service.id, linkId: link.id, now }))) return { outcome: "busy" };
+
+    const { payment } = await createPaymentIntent(tx, {
+      service,
+      query: { countryCode: link.country },
+      input: {
+        actionId: `${link.id}:${ulid(now.getTime())}`,
+        amount: fromMinorUnits(entered.amountMinor, link.currency),
+        // Checked by the link's create (payment-link.schema.ts).
+        actionCurrencyCode: link.currency as CurrencyCode,
+        actionCountryCode: link.country,
+        userId: entered.phone,
+        captureMethod: link.captureMethod,
+        metaData: { ...((link.metaData as Record<string, unknown> | null) ?? {}), paymentLinkId: link.id },
+      },
+      clock,
+    });
+    return { outcome: "insert", paymentId: payment.id };
+  });
+  if (started.outcome !== "insert") return started;
+  return { outcome: "created", paymentId: started.paymentId, token: hostedPageToken(await getGatewayKey(db), started.paymentId) };
+}
+
+async function readLink(tx: Db, linkId: string, lock: boolean) {
+  const query = tx
+    .select({ link: paymentLinks, service: serviceColumns })
+    .from(paymentLinks)
+    .innerJoin(services, eq(services.id, paymentLinks.serviceId))
+    .where(eq(paymentLinks.id, linkId));
+  const [row] = lock ? await query.for("update", { of: paymentLinks }) : await query;
+  return row ?? null;
+}
+
+/** The buyer's phone and amount (the link's own when fixed), or what to fix. */
+function buyerEntries(
+  link: PaymentLinkRow,
+  entries: { phone: string | undefined; amount: string | undefined },
+): { phone: string; amountMinor: number } | { problems: LinkFormProblem[] } {
+  const problems: LinkFormProblem[] = [];
+  const phoneText = (entries.phone ?? "").replace(/[\s.()-]/g, "");
+  const phone = phoneSchema.safeParse(phoneText);
+  if (!phoneText) problems.push({ field: "phone", problem: "required" });
+  else if (!phone.success) problems.push({ field: "phone", problem: "format" });
+
+  let amountMinor = link.amountMinor;
+  if (amountMinor === null) {
+    const amount = enteredAmountMinor(entries.amount, link.currency);
+    if (typeof amount === "string") problems.push({ field: "amount", problem: amount });
+    else if (link.minAmountMinor !== null && amount < link.minAmountMinor) problems.push({ field: "amount", problem: "below_min" });
+    else if (link.maxAmountMinor !== null && amount > link.maxAmountMinor) problems.push({ field: "amount", problem: "above_max" });
+    else amountMinor = amount;
+  }
+  if (problems.length > 0 || amountMinor === null || !phone.success) return { problems };
+  return { phone: phone.data, amountMinor };
+}
+
+/** An amount as a buyer types it ("150", "150.5", "150,50"), in minor units, or what is wrong with it. */
+function enteredAmountMinor(text: string | undefined, currency: string): number | "required" | "format" {
+  const trimmed = (text ?? "").trim().replace(/\s/g, "");
+  if (!trimmed) return "required";
+  const normalized = trimmed.replace(",", ".");
+  if (!/^\d+(\.\d+)?$/.test(normalized)) return "format";
+  try {
+    return toMinorUnits(Number(normalized), currency);
+  } catch (error) {
+    if (error instanceof AmountError) return "format";
+    throw error;
+  }
+}

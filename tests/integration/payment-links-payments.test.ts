@@ -1,0 +1,110 @@
+import { describe, expect, it, beforeAll } from "vitest";
+import { getDb } from "@/lib/db/client";
+import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+import { startLinkPayment } from "@/lib/payment-links/start-link-payment";
+import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { proceedFromCheckout } from "@/lib/payments/hosted/proceed-from-checkout";
+import { clientAuth } from "../support/api";
+import { createMerchant, randomPhone } from "../support/factories";
+import { advanceClock, notificationsOf, paymentRow } from "../support/payments";
+import { useTestGateway } from "../support/test-gateway";
+
+const { api } = useTestGateway();
+let merchant: OnboardedMerchant;
+
+async function newLink(body: object, who = merchant): Promise<string> {
+  const response = await api.post("/api/v1/payment-links", { title: "Bag", currency: "DZD", countryCode: "DZA", ...body }, clientAuth(who));
+  if (response.status !== 201) throw new Error(JSON.stringify(response.body));
+  return response.body.data.id;
+}
+const linkOf = async (id: string) => (await api.get(`/api/v1/payment-links/${id}`, clientAuth(merchant))).body.data;
+
+/** A buyer presses Continue on the link page, then pays by wallet with the sandbox code. */
+async function payLink(linkId: string, entries: { amount?: string } = {}) {
+  const db = await getDb();
+  const started = await startLinkPayment(db, { linkId, phone: randomPhone(), amount: entries.amount });
+  if (started.outcome !== "created") throw new Error(`link payment not started: ${JSON.stringify(started)}`);
+  const proceeded = await proceedFromCheckout(db, { paymentId: started.paymentId, token: started.token, code: "WALLET_V2", locale: "en" });
+  expect(proceeded).toEqual({ outcome: "proceeded", next: "otp" });
+  const result = await submitPaymentOtp(db, { paymentId: started.paymentId, token: started.token, code: "123456" });
+  return { ...started, statusCode: result.statusCode };
+}
+
+beforeAll(async () => {
+  merchant = await createMerchant();
+});
+
+describe("a link's payments", () => {
+  it("are ordinary intents naming the link; their notifications carry paymentLinkId; the link counts them", async () => {
+    const linkId = await newLink({ amount: 2500, metaData: { sku: "BAG-1" } });
+    const paid = await payLink(linkId);
+    expect(paid.statusCode).toBe(2);
+    const row = await paymentRow(paid.paymentId);
+    expect(row).toMatchObject({ amountMinor: 250_000, currency: "DZD", country: "DZA", state: "SUCCEEDED", metaData: { sku: "BAG-1", paymentLinkId: linkId } });
+    const [succeeded] = await notificationsOf(paid.paymentId);
+    expect(succeeded).toMatchObject({ type: "payment.succeeded", data: { paymentId: paid.paymentId, amount: 2500, paymentLinkId: linkId } });
+    // An intent created elsewhere names no link.
+    expect(await linkOf(linkId)).toMatchObject({ paymentsCount: 1, succeededAmount: 2500, active: true });
+  });
+
+  it("takes an amount the buyer enters within the bounds, and says which bound an amount breaks", async () => {
+    const db = await getDb();
+    const linkId = await newLink({ minAmount: 100, maxAmount: 500.5 });
+    const phone = randomPhone();
+    const start = (amount: string | undefined) => startLinkPayment(db, { linkId, phone, amount });
+    expect(await start("99.99")).toEqual({ outcome: "invalid", problems: [{ field: "amount", problem: "below_min" }] });
+    expect(await start("500.51")).toEqual({ outcome: "invalid", problems: [{ field: "amount", problem: "above_max" }] });
+    expect(await start("")).toEqual({ outcome: "invalid", problems: [{ field: "amount", problem: "required" }] });
+    expect(await start("12.345")).toEqual({ outcome: "invalid", problems: [{ field: "amount", problem: "format" }] });
+    expect(await start("abc")).toEqual({ outcome: "invalid", problems: [{ field: "amount", problem: "format" }] });
+    expect(await startLinkPayment(db, { linkId, phone: "0555", amount: "150" })).toEqual({ outcome: "invalid", problems: [{ field: "phone", problem: "format" }] });
+    expect(await startLinkPayment(db, { linkId, phone: "", amount: "" })).toEqual({
+      outcome: "invalid",
+      problems: [{ field: "phone", problem: "required" }, { field: "amount", problem: "required" }],
+    });
+    const paid = await payLink(linkId, { amount: "500,50" });
+    expect(paid.statusCode).toBe(2);
+    expect((await paymentRow(paid.paymentId)).amountMinor).toBe(50_050);
+    const atMin = await start("100");
+    expect(atMin.outcome).toBe("created");
+  });
+
+  it("a deactivated or expired link takes no payment", async () => {
+    const db = await getDb();
+    const linkId = await newLink({ amount: 10 });
+    await api.post(`/api/v1/payment-links/${linkId}/deactivate`, {}, clientAuth(merchant));
+    expect(await startLinkPayment(db, { linkId, phone: randomPhone(), amount: undefined })).toEqual({ outcome: "closed", closure: "deactivated" });
+
+    const shop = await createMerchant();
+    const expiring = await newLink({ amount: 10, expiresAt: new Date(Date.now() + 60_000).toISOString() }, shop);
+    await advanceClock(api, shop, 120);
+    expect(await startLinkPayment(db, { linkId: expiring, phone: randomPhone(), amount: undefined })).toEqual({ outcome: "closed", closure: "expired" });
+    expect(await startLinkPayment(db, { linkId: "plink_00000000000000000000000000", phone: randomPhone(), amount: undefined })).toEqual({ outcome: "not_found" });
+  });
+});
+
+describe("a single-use link", () => {
+  it("takes one payment when two buyers press Continue at once: the other waits, then finds it paid", async () => {
+    const db = await getDb();
+    const linkId = await newLink({ amount: 75, reusable: false });
+    const both = await Promise.all([1, 2].map(() => startLinkPayment(db, { linkId, phone: randomPhone(), amount: undefined })));
+    expect(both.map((start) => start.outcome).sort()).toEqual(["busy", "created"]);
+    const first = both.find((start) => start.outcome === "created")!;
+    if (first.outcome !== "created") throw new Error("unreachable");
+    await proceedFromCheckout(db, { paymentId: first.paymentId, token: first.token, code: "WALLET_V2", locale: "en" });
+    expect((await submitPaymentOtp(db, { paymentId: first.paymentId, token: first.token, code: "123456" })).statusCode).toBe(2);
+    expect(await startLinkPayment(db, { linkId, phone: randomPhone(), amount: undefined })).toEqual({ outcome: "closed", closure: "paid" });
+    expect(await linkOf(linkId)).toMatchObject({ active: false, paymentsCount: 1, succeededAmount: 75 });
+  });
+
+  it("opens again for the next buyer when the first one's payment fails", async () => {
+    const db = await getDb();
+    const linkId = await newLink({ amount: 75, reusable: false });
+    const first = await startLinkPayment(db, { linkId, phone: randomPhone(), amount: undefined });
+    if (first.outcome !== "created") throw new Error(JSON.stringify(first));
+    await proceedFromCheckout(db, { paymentId: first.paymentId, token: first.token, code: "WALLET_V2", locale: "en" });
+    for (let attempt = 0; attempt < 5; attempt += 1) await submitPaymentOtp(db, { paymentId: first.paymentId, token: first.token, code: "000000" });
+    expect((await paymentRow(first.paymentId)).state).toBe("FAILED");
+    expect((await startLinkPayment(db, { linkId, phone: randomPhone(), amount: undefined })).outcome).toBe("created");
+  });
+});
