@@ -9,14 +9,15 @@
 // The HTTP edge: request/response handling and the API registry built on the domain.
 const EDGE = "^lib/(http|api)/";
 // Code that serves HTTP itself (allowed to import the edge): the standalone wallet service, the
-// sandbox card provider's browser API, the health answers and the hosted forms' POST handling.
+// sandbox card provider's browser API, the health answers, the hosted forms' POST handling and
+// the payment link answers that are not pages (its shared url, its 410, its QR code).
 const EDGE_USERS = [
   EDGE,
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
   "^lib/wallet-sandbox/serve-wallet-protocol\\.ts$",
   "^lib/providers/card/sandbox-browser-api\\.ts$",
-  "^lib/hosted/(hosted-form-route|form-response|log-page-request|security-headers|open-hosted-page)\\.ts$",
+  "^lib/hosted/(hosted-form-route|form-response|log-page-request|security-headers|open-hosted-page|payment-link-entry|payment-link-qr)\\.ts$",
 ];
 // The lowest layer: every module may use these, and they use nothing above them (background-job
 // is the job type every module implements; lib/server runs them; lib/urls holds every hosted URL

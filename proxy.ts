@@ -19,8 +19,9 @@ import { inlineStyleHashes } from "./lib/hosted/inline-style-hashes";
 
 const handleI18nRouting = createIntlMiddleware(routing);
 
-// Pages outside the locale tree (the sandbox demo merchant, the API reference) get the same headers, no locale.
-const UNLOCALIZED = /^\/(demo|docs)(\/|$)/;
+// Pages outside the locale tree (the sandbox demo merchant, the API reference, a payment link's
+// shared url, which picks the language itself) get the same headers, no locale.
+const UNLOCALIZED = /^\/(demo|docs|l)(\/|$)/;
 
 /**
  * Every page request: a fresh CSP nonce handed to Next.js through the request headers (it

@@ -88,3 +88,9 @@ export async function findPaymentLink(db: Db, options: { serviceId: string; id: 
     .where(and(eq(paymentLinks.id, options.id), eq(paymentLinks.serviceId, options.serviceId)));
   return row ?? null;
 }
+
+/** Whether a link exists, whichever service's (its QR code is as public as its url). */
+export async function paymentLinkExists(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: paymentLinks.id }).from(paymentLinks).where(eq(paymentLinks.id, id));
+  return row !== undefined;
+}

@@ -10,6 +10,10 @@ import { checkStatusCode, type PaymentState } from "../core/payment-state";
 
 export interface HostedPaymentView {
   paymentId: string;
+  serviceId: string;
+  /** The countries the service serves (a method is offered only in one of them). */
+  serviceCountries: string[];
+  country: string;
   merchantName: string;
   /** Standard units, as the API renders them (TND keeps 3 decimals). */
   amount: number;
@@ -43,6 +47,7 @@ export async function getHostedPayment(
     .select({
       payment: payments,
       merchantName: services.name,
+      serviceCountries: services.countries,
       serviceRedirectUrl: services.redirectUrl,
       allowedOrigins: services.allowedOrigins,
       clockOffsetSeconds: services.clockOffsetSeconds,
@@ -61,6 +66,9 @@ export async function getHostedPayment(
 
   return {
     paymentId: payment.id,
+    serviceId: payment.serviceId,
+    serviceCountries: row.serviceCountries,
+    country: payment.country,
     merchantName: row.merchantName,
     amount: fromMinorUnits(payment.amountMinor, payment.currency),
     amountMinor: payment.amountMinor,

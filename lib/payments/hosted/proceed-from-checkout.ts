@@ -21,6 +21,11 @@ const STEP_PAGE: Record<PaymentMethodCode, "otp" | "card"> = {
   CARD_PROVIDER: "card",
 };
 
+/** The step page of a payment proceeded with `code` (null: a code no method has). */
+export function stepPageOf(code: string | null): "otp" | "card" | null {
+  return isPaymentMethodCode(code) ? STEP_PAGE[code] : null;
+}
+
 /** Where the buyer goes after the checkout proceeded the payment. */
 export type CheckoutNextPage = "otp" | "card" | "qr" | "return";
 

@@ -1,0 +1,37 @@
+import { getTranslations } from "next-intl/server";
+import type { Locale } from "@/lib/i18n/routing";
+import type { PaymentMethodCode } from "@/lib/payment-methods/payment-method-codes";
+
+/**
+ * The radio group "Payment method" of the checkout and payment link pages: one radio per
+ * method enabled for the payment's country, in the catalog's order, the first (or the one the
+ * buyer chose before) checked. Plain HTML: it works without script.
+ */
+export async function MethodChoice({ locale, methods, checked, error }: { locale: Locale; methods: PaymentMethodCode[]; checked?: string; error?: string | null }) {
+  const t = await getTranslations({ locale, namespace: "checkout" });
+  const selected = methods.includes(checked as PaymentMethodCode) ? checked : methods[0];
+  return (
+    <fieldset className="flex flex-col gap-3" aria-describedby={error ? "method-error" : undefined}>
+      <legend className="mb-1 text-sm font-semibold text-slate-800">{t("methodLegend")}</legend>
+      {methods.map((code) => (
+        <label
+          key={code}
+          className="flex min-h-12 cursor-pointer items-start gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3 has-[:checked]:border-teal-700 has-[:checked]:ring-2 has-[:checked]:ring-teal-700/30"
+        >
+          <input type="radio" name="method" value={code} defaultChecked={code === selected} aria-describedby={`method-${code}-hint`} className="mt-1 size-5 accent-teal-700" />
+          <span className="flex flex-col">
+            <span className="font-semibold text-slate-900">{t(`methods.${code}`)}</span>
+            <span id={`method-${code}-hint`} className="text-sm text-slate-600">
+              {t(`methodHints.${code}`)}
+            </span>
+          </span>
+        </label>
+      ))}
+      {error ? (
+        <p id="method-error" role="alert" className="text-sm font-medium text-rose-700">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

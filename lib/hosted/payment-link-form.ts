@@ -1,0 +1,52 @@
+import type { Db } from "../db/client";
+import type { Locale } from "../i18n/routing";
+import { logger } from "../log";
+import { startLinkPayment, type LinkPaymentStart } from "../payment-links/start-link-payment";
+import { proceedFromCheckout } from "../payments/hosted/proceed-from-checkout";
+import { checkoutPagePath } from "../urls/hosted-urls";
+import { paymentLinkClosedPath, paymentLinkPagePath } from "../urls/payment-link-urls";
+import { checkoutNextPath } from "./checkout-next-page";
+import type { FormBody } from "./read-form-body";
+
+/**
+ * POST /{locale}/l/{linkId}/pay (form: link, amount, phone, method, formToken): creates the
+ * buyer's intent (startLinkPayment) and goes on exactly as the checkout page's Continue does;
+ * a refused entry goes back to the link page with what was entered and what to fix.
+ */
+export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db: Db; locale: Locale; linkId: string; fields: FormBody }): Promise<string> {
+  const entered = { amount: fields.amount?.slice(0, 32), phone: fields.phone?.slice(0, 32), method: fields.method?.slice(0, 32) };
+  const back = (errors: string[]) => paymentLinkPagePath({ locale, linkId, ...entered, errors });
+  const started: LinkPaymentStart | null = await startLinkPayment(db, { linkId, phone: fields.phone, amount: fields.amount }).catch((error: unknown) => {
+    logger.error({ err: error, linkId }, "payment link could not start a payment");
+    return null;
+  });
+  if (!started) return back(["form:error"]);
+  switch (started.outcome) {
+    case "not_found":
+      return paymentLinkPagePath({ locale, linkId });
+    case "closed":
+      return paymentLinkClosedPath({ locale, linkId });
+    case "busy":
+      return back(["form:busy"]);
+    case "invalid":
+      return back(started.problems.map(({ field, problem }) => `${field}:${problem}`));
+    case "created":
+      break;
+  }
+  const link = { locale, paymentId: started.paymentId, token: started.token };
+  const proceeded = await proceedFromCheckout(db, { ...link, code: fields.method || undefined });
+  switch (proceeded.outcome) {
+    case "proceeded":
+      return checkoutNextPath(proceeded.next, link);
+    case "no_method_chosen":
+      return checkoutPagePath({ ...link, notice: "choose_method" });
+    case "method_unavailable":
+      return checkoutPagePath({ ...link, notice: "method_unavailable" });
+    // The intent stands: its checkout page lets the buyer try again, or says where it stands.
+    case "error":
+      return checkoutPagePath({ ...link, notice: "error" });
+    case "invalid_link":
+    case "not_open":
+      return checkoutPagePath(link);
+  }
+}

@@ -1,0 +1,63 @@
+import QRCode from "qrcode";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+import { clientAuth } from "../support/api";
+import { createMerchant } from "../support/factories";
+import { useTestGateway } from "../support/test-gateway";
+
+const gateway = useTestGateway();
+let merchant: OnboardedMerchant;
+
+async function newLink(body: object = {}) {
+  const response = await gateway.api.post("/api/v1/payment-links", { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "ar", ...body }, clientAuth(merchant));
+  return response.body.data as { id: string; url: string; qrImageUrl: string };
+}
+const visit = (path: string, acceptLanguage?: string) =>
+  fetch(`${gateway.baseUrl}${path}`, { redirect: "manual", headers: acceptLanguage ? { "accept-language": acceptLanguage } : {} });
+
+beforeAll(async () => {
+  merchant = await createMerchant({ name: "Boutique Yasmine" });
+});
+
+describe("a payment link's url (/l/{id})", () => {
+  it("sends the buyer to the page in the language the browser asks for, else in the link's own", async () => {
+    const { id } = await newLink();
+    expect((await visit(`/l/${id}`, "fr-DZ,fr;q=0.9,en;q=0.8")).headers.get("location")).toBe(`/fr/l/${id}`);
+    expect((await visit(`/l/${id}`, "de-DE,en;q=0.5")).headers.get("location")).toBe(`/en/l/${id}`);
+    const answer = await visit(`/l/${id}`, "de-DE");
+    expect(answer.status).toBe(307);
+    expect(answer.headers.get("location")).toBe(`/ar/l/${id}`);
+    expect((await visit(`/l/${id}`)).headers.get("location")).toBe(`/ar/l/${id}`);
+  });
+
+  it("answers 410 with a page saying the link no longer takes payments once it is deactivated", async () => {
+    const { id } = await newLink();
+    await gateway.api.post(`/api/v1/payment-links/${id}/deactivate`, {}, clientAuth(merchant));
+    const answer = await visit(`/l/${id}`, "en-US");
+    expect(answer.status).toBe(410);
+    const html = await answer.text();
+    expect(html).toContain('<html lang="en" dir="ltr">');
+    expect(html).toContain("<h1>This link no longer takes payments</h1>");
+    expect(html).toContain("Ask Boutique Yasmine for a new payment link.");
+    const arabic = await visit(`/l/${id}`);
+    expect(arabic.status).toBe(410);
+    expect(await arabic.text()).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  it("answers 404 for a link that does not exist", async () => {
+    expect((await visit("/l/plink_00000000000000000000000000", "en")).status).toBe(404);
+    expect((await visit("/l/nope", "en")).status).toBe(404);
+  });
+});
+
+describe("a payment link's qrImageUrl", () => {
+  it("is a PNG QR code of the link's url", async () => {
+    const link = await newLink();
+    const answer = await fetch(`${gateway.baseUrl}${new URL(link.qrImageUrl).pathname}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("image/png");
+    const png = Buffer.from(await answer.arrayBuffer());
+    expect(png.equals(await QRCode.toBuffer(link.url, { type: "png", errorCorrectionLevel: "M", margin: 4, width: 480 }))).toBe(true);
+    expect((await fetch(`${gateway.baseUrl}/l/plink_00000000000000000000000000/qr.png`)).status).toBe(404);
+  });
+});
