@@ -14,18 +14,30 @@ export async function MethodChoice({ locale, methods, checked, error }: { locale
     <fieldset className="flex flex-col gap-3" aria-describedby={error ? "method-error" : undefined}>
       <legend className="mb-1 text-sm font-semibold text-slate-800">{t("methodLegend")}</legend>
       {methods.map((code) => (
-        <label
+        // The radio's name is the method alone ("Wallet", "Card"); its hint describes it.
+        <div
           key={code}
-          className="flex min-h-12 cursor-pointer items-start gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3 has-[:checked]:border-teal-700 has-[:checked]:ring-2 has-[:checked]:ring-teal-700/30"
+          className="relative flex min-h-12 items-start gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3 has-[:checked]:border-teal-700 has-[:checked]:ring-2 has-[:checked]:ring-teal-700/30"
         >
-          <input type="radio" name="method" value={code} defaultChecked={code === selected} aria-describedby={`method-${code}-hint`} className="mt-1 size-5 accent-teal-700" />
+          <input
+            id={`method-${code}`}
+            type="radio"
+            name="method"
+            value={code}
+            defaultChecked={code === selected}
+            aria-describedby={`method-${code}-hint`}
+            className="relative z-10 mt-1 size-5 shrink-0 accent-teal-700"
+          />
           <span className="flex flex-col">
-            <span className="font-semibold text-slate-900">{t(`methods.${code}`)}</span>
+            {/* The label covers the whole box (after:inset-0), so a tap anywhere on it chooses the method. */}
+            <label htmlFor={`method-${code}`} className="cursor-pointer font-semibold text-slate-900 after:absolute after:inset-0">
+              {t(`methods.${code}`)}
+            </label>
             <span id={`method-${code}-hint`} className="text-sm text-slate-600">
               {t(`methodHints.${code}`)}
             </span>
           </span>
-        </label>
+        </div>
       ))}
       {error ? (
         <p id="method-error" role="alert" className="text-sm font-medium text-rose-700">

@@ -34,7 +34,7 @@ const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3190);
 const BASE_URL = option("base-url") ?? `http://localhost:${PORT}`;
 const DATABASE_URL = process.env.LIGHTHOUSE_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/gw_lighthouse";
 const LOCALES = routing.locales;
-const PAGES = ["otp", "card", "qr", "return"] as const;
+const PAGES = ["otp", "card", "qr", "return", "checkout", "link"] as const;
 const ONLY = option("only")?.split(",") ?? PAGES;
 /** The issue's budget: a page's JavaScript beyond the bare next-intl page of this stack. */
 const JS_ALLOWANCE_BYTES = 10 * 1024;
@@ -254,7 +254,17 @@ async function call<T>(shop: Merchant, route: string, body: unknown, headers: Re
 }
 
 async function pageUrl(shop: Merchant, page: PageName, locale: Locale): Promise<string> {
-  const { paymentId } = await call<{ paymentId: string }>(shop, "/api/v1/payments/intents?countryCode=DZA", {
+  if (page === "link") {
+    const link = await call<{ id: string }>(shop, "/api/v1/payment-links", {
+      title: "Handmade leather bag",
+      description: "Made to order in Tlemcen; ships within a week.",
+      amount: 1250.75,
+      currency: "DZD",
+      countryCode: "DZA",
+    });
+    return `${BASE_URL}/${locale}/l/${link.id}`;
+  }
+  const { paymentId, checkoutUrl } = await call<{ paymentId: string; checkoutUrl: string }>(shop, "/api/v1/payments/intents?countryCode=DZA", {
     actionId: `lighthouse-${page}-${locale}-${Date.now()}`,
     amount: 1250.75,
     actionCurrencyCode: "DZD",
@@ -263,6 +273,8 @@ async function pageUrl(shop: Merchant, page: PageName, locale: Locale): Promise<
     captureMethod: "DIRECT",
     ...(page === "qr" || page === "return" ? { transactionType: "QR_CODE" } : {}),
   });
+  // The checkout page in the language asked for (checkoutUrl itself follows the browser's).
+  if (page === "checkout") return `${BASE_URL}/${locale}${new URL(checkoutUrl).pathname}${new URL(checkoutUrl).search}`;
   const xLocale = { en: "en_US", fr: "fr_FR", ar: "ar_DZ" }[locale];
   const proceeded = await call<{ metadata: { payUrl?: string; qrPageUrl?: string } }>(
     shop,

@@ -1,5 +1,6 @@
-// An example merchant server on the typed client: checkout (create + proceed + redirect), the
-// buyer's return (confirmed by check), signed webhooks, capture and refund.
+// An example merchant server on the typed client: checkout (create, then send the buyer to the
+// gateway's hosted checkout, where they choose how to pay), the buyer's return (confirmed by
+// check), signed webhooks, capture and refund.
 //   GATEWAY_URL=http://localhost:3000 CLIENT_ID=... CLIENT_SECRET=... SERVICE=... \
 //   WEBHOOK_SECRET=whsec_... PORT=4242 npm run example:merchant
 import { randomUUID } from "node:crypto";
@@ -45,16 +46,9 @@ export async function startMerchantServer(options: MerchantServerOptions): Promi
       },
     });
     if (!created.data) return send(response, 502, `Create failed: ${created.error?.message}`);
-    const paymentId = created.data.data.paymentId;
-    const proceeded = await gateway.POST("/api/v1/payments/intents/{id}/proceed", {
-      params: { path: { id: paymentId }, header: { "x-platform": "WEB" } },
-      body: { paymentMethodCode: "WALLET_V2" },
-    });
-    if (!proceeded.data) return send(response, 502, `Proceed failed: ${proceeded.error?.message}`);
-    const { statusCode, metadata } = proceeded.data.data;
-    // 12: the buyer confirms on the hosted OTP page, then comes back to /return.
-    if (statusCode === 12) return redirect(response, `${metadata.payUrl}&returnUrl=${encodeURIComponent(`${url}/return`)}`);
-    return redirect(response, `${url}/return?paymentId=${paymentId}`);
+    // The hosted checkout offers the methods enabled for the country, proceeds the one the buyer
+    // chooses and brings them back to /return (returnUrl: its origin is the shop's redirect URL's).
+    return redirect(response, `${created.data.data.checkoutUrl}&returnUrl=${encodeURIComponent(`${url}/return`)}`);
   }
 
   /** The redirect's statusCode is only a hint: the answer comes from check. */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { deliverDueNotifications } from "@/lib/notifications/deliver-due-notifications";
+import { proceedFromCheckout } from "@/lib/payments/hosted/proceed-from-checkout";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { startMerchantServer, type MerchantServer } from "../../examples/merchant-server/server";
 import { createMerchant } from "../support/factories";
@@ -43,14 +44,22 @@ beforeAll(async () => {
 });
 afterAll(() => shop?.close());
 
-/** The shop's checkout, the buyer typing the sandbox code, and where the shop sent them. */
+/**
+ * The shop's checkout sends the buyer to the gateway's hosted checkout (with its returnUrl);
+ * the buyer chooses the wallet there and types the sandbox code.
+ */
 async function buyerPays(form: Record<string, string> = {}) {
   const response = await fetch(`${shop.url}/checkout`, { method: "POST", body: new URLSearchParams(form), redirect: "manual" });
   expect(response.status).toBe(303);
-  const payUrl = response.headers.get("location")!;
-  expect(new URL(payUrl).searchParams.get("returnUrl")).toBe(`${shop.url}/return`);
-  const paymentId = new URL(payUrl).pathname.split("/").find((segment) => /^[0-9a-f-]{36}$/.test(segment))!;
-  const paid = await submitPaymentOtp(await getDb(), { paymentId, token: tokenOf(payUrl), code: "123456" });
+  const checkoutUrl = new URL(response.headers.get("location")!);
+  expect(checkoutUrl.pathname).toMatch(/^\/pay\/checkout\/[0-9a-f-]{36}$/);
+  const returnUrl = checkoutUrl.searchParams.get("returnUrl")!;
+  expect(returnUrl).toBe(`${shop.url}/return`);
+  const paymentId = checkoutUrl.pathname.split("/").at(-1)!;
+  const token = tokenOf(checkoutUrl.toString());
+  const db = await getDb();
+  expect(await proceedFromCheckout(db, { paymentId, token, code: "WALLET_V2", locale: "en", returnUrl })).toEqual({ outcome: "proceeded", next: "otp" });
+  const paid = await submitPaymentOtp(db, { paymentId, token, code: "123456" });
   return { paymentId, statusCode: paid.statusCode };
 }
 
@@ -64,7 +73,7 @@ describe("the generated TypeScript client", () => {
 });
 
 describe("the example merchant server", () => {
-  it("takes a wallet payment: redirect to the OTP page, return confirmed by check, signed webhook verified", async () => {
+  it("takes a wallet payment: redirect to the hosted checkout, return confirmed by check, signed webhook verified", async () => {
     const { paymentId, statusCode } = await buyerPays();
     expect(statusCode).toBe(2);
     const returned = await fetch(`${shop.url}/return?paymentId=${paymentId}&statusCode=2`);

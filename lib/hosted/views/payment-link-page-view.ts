@@ -68,7 +68,7 @@ export async function getPaymentLinkPageView(
     bounds: { min: standard(link.minAmountMinor), max: standard(link.maxAmountMinor) },
     callingCode,
     methods: page.methods,
-    entered: { amount: (query.amount ?? "").slice(0, 32), phone: (query.phone ?? "").slice(0, 32) || `${callingCode} `.trimStart(), method: query.method },
+    entered: { amount: (query.amount ?? "").slice(0, 32), phone: (query.phone ?? "").slice(0, 32) || (callingCode === "+" ? "" : callingCode), method: query.method },
     problems,
     formToken: await hostedFormToken(db, "payment_link", link.id),
   };

@@ -1,0 +1,177 @@
+import type { Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/accessibility";
+import { CARDS, cardPage, enterCard, nextRuntimeIn, text } from "./support/cards";
+import { SANDBOX_OTP } from "./support/env";
+import { expect, test } from "./support/fixtures";
+import { checkPayment, merchant, merchantSite } from "./support/gateway";
+import { buyerPhone, checkoutText, createLink, deactivateLink, getLink, intentCheckout, methodChoice } from "./support/links";
+import type { PageLocale } from "./support/messages";
+import { formatAmount } from "../lib/i18n/format-amount";
+
+// Contract 14: the hosted checkout (the buyer chooses the method) and payment links, in English
+// and in Arabic (right to left), the browser's Accept-Language choosing the language.
+
+const BROWSER_LOCALE: Record<PageLocale, string> = { en: "en-US", fr: "fr-FR", ar: "ar-DZ" };
+
+async function confirmOtp(page: Page, locale: PageLocale) {
+  const t = checkoutText(locale);
+  await expect(page.getByRole("heading", { level: 1, name: t("otp.title") })).toBeVisible();
+  await page.getByLabel(t("otp.codeLabel"), { exact: true }).fill(SANDBOX_OTP);
+  await page.getByRole("button", { name: t("otp.confirm"), exact: true }).click();
+}
+
+/** The return page's outcome, then the merchant's page with paymentId and statusCode (contract 8). */
+async function expectReturn(page: Page, locale: PageLocale, target: string, paymentId: string) {
+  await expect(page.getByRole("heading", { level: 1, name: checkoutText(locale)("return.successful") })).toBeVisible();
+  await page.waitForURL((url) => `${url.origin}${url.pathname}` === target, { timeout: 8_000 });
+  const landed = new URL(page.url());
+  expect(landed.searchParams.get("paymentId")).toBe(paymentId);
+  expect(landed.searchParams.get("statusCode")).toBe("2");
+}
+
+for (const locale of ["en", "ar"] as const) {
+  test.describe(`checkout and payment links in ${locale}`, () => {
+    test.use({ locale: BROWSER_LOCALE[locale] });
+    const t = checkoutText(locale);
+
+    test(`the checkout page by wallet returns to the merchant (${locale})`, async ({ page }) => {
+      const shop = merchant("shared");
+      const target = `${merchantSite()}/orders/checkout-wallet-${locale}`;
+      const { paymentId, url } = await intentCheckout(shop, { returnUrl: target });
+      await page.goto(url);
+      await expect(page).toHaveURL(new RegExp(`/${locale}/pay/checkout/${paymentId}`));
+      await expect(page.locator("html")).toHaveAttribute("dir", locale === "ar" ? "rtl" : "ltr");
+      await expect(page.getByRole("heading", { level: 1, name: t("checkout.title") })).toBeVisible();
+      await expect(page.getByText("Souk Atlas", { exact: true })).toBeVisible();
+      const choice = methodChoice(page, locale);
+      await expect(choice.group.getByRole("radio")).toHaveCount(2);
+      await expectNoSeriousViolations(page, `checkout-${locale}`);
+      expect(await nextRuntimeIn(page)).toEqual([]);
+      await choice.wallet.check();
+      await choice.continue.click();
+      await expect(page).toHaveURL(new RegExp(`/${locale}/pay/otp/${paymentId}`));
+      await confirmOtp(page, locale);
+      await expectReturn(page, locale, target, paymentId);
+      expect((await checkPayment(shop, paymentId)).statusCode).toBe(2);
+    });
+
+    test(`the checkout page by card returns to the merchant (${locale})`, async ({ page }) => {
+      const shop = merchant("shared");
+      const target = `${merchantSite()}/orders/checkout-card-${locale}`;
+      const { paymentId, url } = await intentCheckout(shop, { returnUrl: target });
+      await page.goto(url);
+      const choice = methodChoice(page, locale);
+      await choice.card.check();
+      await choice.continue.click();
+      await expect(page).toHaveURL(new RegExp(`/${locale}/pay/card/${paymentId}`));
+      await expect(page.getByRole("heading", { level: 1, name: text(locale, "card.title") })).toBeVisible();
+      await expect(cardPage(page, locale).pay).toBeEnabled();
+      await enterCard(page, locale, CARDS.visa);
+      await cardPage(page, locale).pay.click();
+      await expectReturn(page, locale, target, paymentId);
+    });
+
+    test(`a QR_CODE intent's checkout goes straight to its QR page (${locale})`, async ({ page }) => {
+      const { paymentId, url } = await intentCheckout(merchant("shared"), { transactionType: "QR_CODE" });
+      await page.goto(url);
+      await expect(page).toHaveURL(new RegExp(`/${locale}/pay/qr/${paymentId}`));
+      await expect(page.getByRole("heading", { level: 1, name: t("qr.title") })).toBeVisible();
+      await expect(page.getByRole("img", { name: t("qr.imageAlt") })).toBeVisible();
+    });
+
+    test(`a fixed-amount link paid by wallet (${locale})`, async ({ page }) => {
+      const shop = merchant("shared");
+      const link = await createLink(shop, { title: `Sac en cuir ${locale}`, description: "Fait main à Tlemcen", amount: 2500, locale: "fr" });
+      const response = await page.goto(link.url);
+      expect(response?.status()).toBe(200);
+      await expect(page).toHaveURL(new RegExp(`/${locale}/l/${link.id}$`));
+      await expect(page.getByRole("heading", { level: 1, name: link.title })).toBeVisible();
+      await expect(page.getByText("Fait main à Tlemcen")).toBeVisible();
+      await expect(page.getByText(t("paymentLink.payTo", { merchant: "Souk Atlas" }))).toBeVisible();
+      // Open Graph in the link's own language (fr), whatever the page's.
+      await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", link.title);
+      const frenchAmount = formatAmount({ amount: 2500, currency: "DZD", locale: "fr" });
+      await expect(page.locator('meta[property="og:description"]')).toHaveAttribute("content", `Payer ${frenchAmount} à Souk Atlas`);
+      const phone = page.getByLabel(t("paymentLink.phoneLabel"), { exact: true });
+      await expect(phone).toHaveValue("+213");
+      await expectNoSeriousViolations(page, `link-fixed-${locale}`);
+      expect(await nextRuntimeIn(page)).toEqual([]);
+      await phone.fill(buyerPhone());
+      await methodChoice(page, locale).wallet.check();
+      await methodChoice(page, locale).continue.click();
+      await expect(page).toHaveURL(new RegExp(`/${locale}/pay/otp/`));
+      await confirmOtp(page, locale);
+      await expect(page.getByRole("heading", { level: 1, name: t("return.successful") })).toBeVisible();
+      await expect.poll(async () => (await getLink(shop, link.id)).paymentsCount).toBe(1);
+    });
+
+    test(`a fixed-amount link paid by card (${locale})`, async ({ page }) => {
+      const shop = merchant("shared");
+      const link = await createLink(shop, { title: `Card link ${locale}`, amount: 990.5 });
+      await page.goto(link.url);
+      await page.getByLabel(t("paymentLink.phoneLabel"), { exact: true }).fill(buyerPhone());
+      await methodChoice(page, locale).card.check();
+      await methodChoice(page, locale).continue.click();
+      await expect(page).toHaveURL(new RegExp(`/${locale}/pay/card/`));
+      await expect(cardPage(page, locale).pay).toBeEnabled();
+      await enterCard(page, locale, CARDS.mastercard);
+      await cardPage(page, locale).pay.click();
+      await expect(page.getByRole("heading", { level: 1, name: t("return.successful") })).toBeVisible();
+      await expect.poll(async () => (await getLink(shop, link.id)).succeededAmount).toBe(990.5);
+    });
+
+    test(`an open-amount link holds the buyer to its bounds, then takes the payment (${locale})`, async ({ page }) => {
+      const shop = merchant("shared");
+      const link = await createLink(shop, { title: `Donation ${locale}`, minAmount: 100, maxAmount: 5000 });
+      await page.goto(link.url);
+      const amount = page.getByLabel(t("paymentLink.amountLabel"), { exact: true });
+      await expectNoSeriousViolations(page, `link-open-${locale}`);
+      await amount.fill("50");
+      await page.getByLabel(t("paymentLink.phoneLabel"), { exact: true }).fill(buyerPhone());
+      await methodChoice(page, locale).continue.click();
+      // Refused on the server, said beside the field, what was typed kept.
+      const amountAgain = page.getByLabel(t("paymentLink.amountLabel"), { exact: true });
+      await expect(amountAgain).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByRole("alert")).toContainText(/100/);
+      await expect(amountAgain).toHaveValue("50");
+      await amountAgain.fill("150.25");
+      await methodChoice(page, locale).wallet.check();
+      await methodChoice(page, locale).continue.click();
+      await confirmOtp(page, locale);
+      await expect(page.getByRole("heading", { level: 1, name: t("return.successful") })).toBeVisible();
+      await expect.poll(async () => (await getLink(shop, link.id)).succeededAmount).toBe(150.25);
+    });
+
+    test(`a closed link answers 410 with a page saying so (${locale})`, async ({ page }) => {
+      const shop = merchant("shared");
+      const link = await createLink(shop, { title: `Closed ${locale}`, amount: 10 });
+      await deactivateLink(shop, link.id);
+      const response = await page.goto(link.url);
+      expect(response?.status()).toBe(410);
+      await expect(page.locator("html")).toHaveAttribute("lang", locale);
+      await expect(page.getByRole("heading", { level: 1, name: t("paymentLink.closedTitle") })).toBeVisible();
+      await expectNoSeriousViolations(page, `link-closed-${locale}`);
+      // The page under a language's path answers the same.
+      const direct = await page.goto(`/${locale}/l/${link.id}`);
+      expect(direct?.status()).toBe(410);
+    });
+  });
+}
+
+test.describe("the checkout page without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const locale of ["en", "ar"] as const) {
+    test(`pays by wallet and returns to the merchant (${locale})`, async ({ page }) => {
+      const shop = merchant("shared");
+      const target = `${merchantSite()}/orders/no-script-checkout-${locale}`;
+      const { paymentId, url } = await intentCheckout(shop, { returnUrl: target });
+      await page.goto(url.replace("/pay/checkout/", `/${locale}/pay/checkout/`));
+      await methodChoice(page, locale).wallet.check();
+      await methodChoice(page, locale).continue.click();
+      await confirmOtp(page, locale);
+      await expect(page.getByRole("heading", { level: 1, name: checkoutText(locale)("return.successful") })).toBeVisible();
+      await page.waitForURL(`${target}?paymentId=${paymentId}&statusCode=2`, { timeout: 8_000 });
+    });
+  }
+});

@@ -1,0 +1,79 @@
+import { randomInt, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { createTranslator, type AbstractIntlMessages } from "use-intl/core";
+import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
+import { BASE_URL } from "./env";
+import type { PageLocale } from "./messages";
+
+const MESSAGES = path.resolve(import.meta.dirname, "../../messages");
+
+/** The hosted pages' words and the checkout's (messages/checkout), as the page renders them. */
+export function checkoutText(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
+  const read = (file: string) => JSON.parse(readFileSync(path.join(MESSAGES, file), "utf8")) as AbstractIntlMessages;
+  const t = createTranslator({ locale, messages: { ...read(`${locale}.json`), ...read(`checkout/${locale}.json`) } });
+  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+}
+
+async function call<T>(shop: OnboardedMerchant, method: string, apiPath: string, body?: unknown): Promise<T> {
+  const credentials = Buffer.from(`${shop.clientId}:${shop.clientSecret}`).toString("base64");
+  const response = await fetch(`${BASE_URL}${apiPath}`, {
+    method,
+    headers: { authorization: `Bearer ${credentials}`, "x-service": shop.service, "content-type": "application/json", "x-platform": "API" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const payload = (await response.json()) as { data: T };
+  if (!response.ok) throw new Error(`${method} ${apiPath} answered ${response.status}: ${JSON.stringify(payload)}`);
+  return payload.data;
+}
+
+export function buyerPhone(): string {
+  return `+213${randomInt(500_000_000, 799_999_999)}`;
+}
+
+/** A merchant's server creating an intent and sending the buyer to its checkoutUrl (with its returnUrl). */
+export async function intentCheckout(shop: OnboardedMerchant, options: { amount?: number; transactionType?: "QR_CODE"; returnUrl?: string } = {}) {
+  const intent = await call<{ paymentId: string; checkoutUrl: string }>(shop, "POST", "/api/v1/payments/intents?countryCode=DZA", {
+    actionId: `e2e-checkout-${randomUUID()}`,
+    amount: options.amount ?? 1250.75,
+    actionCurrencyCode: "DZD",
+    actionCountryCode: "DZA",
+    userId: buyerPhone(),
+    ...(options.transactionType ? { transactionType: options.transactionType } : {}),
+  });
+  const url = options.returnUrl ? `${intent.checkoutUrl}&returnUrl=${encodeURIComponent(options.returnUrl)}` : intent.checkoutUrl;
+  return { paymentId: intent.paymentId, url };
+}
+
+export interface LinkView {
+  id: string;
+  url: string;
+  title: string;
+  paymentsCount: number;
+  succeededAmount: number;
+}
+
+export function createLink(shop: OnboardedMerchant, body: Record<string, unknown>): Promise<LinkView> {
+  return call<LinkView>(shop, "POST", "/api/v1/payment-links", { currency: "DZD", countryCode: "DZA", ...body });
+}
+
+export function getLink(shop: OnboardedMerchant, id: string): Promise<LinkView> {
+  return call<LinkView>(shop, "GET", `/api/v1/payment-links/${id}`);
+}
+
+export function deactivateLink(shop: OnboardedMerchant, id: string): Promise<LinkView> {
+  return call<LinkView>(shop, "POST", `/api/v1/payment-links/${id}/deactivate`, {});
+}
+
+/** The checkout and link pages' shared parts, by their accessible names (contract 14). */
+export function methodChoice(page: Page, locale: PageLocale) {
+  const t = checkoutText(locale);
+  const group = page.getByRole("group", { name: t("checkout.methodLegend"), exact: true });
+  return {
+    group,
+    wallet: group.getByRole("radio", { name: t("checkout.methods.WALLET_V2"), exact: true }),
+    card: group.getByRole("radio", { name: t("checkout.methods.CARD_PROVIDER"), exact: true }),
+    continue: page.getByRole("button", { name: t("checkout.continue"), exact: true }),
+  };
+}
