@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { routing } from "../i18n/routing";
+import { toAsciiDigits } from "../validation/native-digits";
 
 /** What every hosted-page form posts back: which payment, its page token, where to return. */
 export const hostedLinkForm = z.object({
@@ -16,14 +17,9 @@ export const hostedLinkForm = z.object({
 
 export type HostedLinkForm = z.output<typeof hostedLinkForm>;
 
-// Arabic-Indic (U+0660..) and Eastern Arabic-Indic (U+06F0..) digits, as Arabic keyboards type them.
-const NATIVE_DIGITS = /[\u0660-\u0669\u06F0-\u06F9]/g;
-
 /** The code as the wallet expects it: ASCII digits, spaces and dashes from copy-paste removed. */
 export function normalizeOtpCode(raw: string): string {
-  return raw
-    .replace(NATIVE_DIGITS, (digit) => String((digit.codePointAt(0)! - 0x0660) % 0x90))
-    .replace(/[\s\-\u00A0\u202F]/g, "");
+  return toAsciiDigits(raw).replace(/[\s\-\u00A0\u202F]/g, "");
 }
 
 /** A code that cannot be right is refused here, so a typo never costs the buyer an attempt. */

@@ -8,6 +8,7 @@ import { paymentLinks, services } from "../db/schema";
 import { AmountError, fromMinorUnits, toMinorUnits } from "../money/amount";
 import type { CurrencyCode } from "../money/currencies";
 import { phoneSchema } from "../customers/customer.schema";
+import { toAsciiDigits } from "../validation/native-digits";
 import { hostedPageToken } from "../payments/core/hosted-page-token";
 import { createPaymentIntent } from "../payments/operations/create-payment-intent";
 import { hasLivePayment, linkClosure, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
@@ -88,7 +89,7 @@ function buyerEntries(
   entries: { phone: string | undefined; amount: string | undefined },
 ): { phone: string; amountMinor: number } | { problems: LinkFormProblem[] } {
   const problems: LinkFormProblem[] = [];
-  const phoneText = (entries.phone ?? "").replace(/[\s.()-]/g, "");
+  const phoneText = toAsciiDigits(entries.phone ?? "").replace(/[\s.()-]/g, "");
   const phone = phoneSchema.safeParse(phoneText);
   if (!phoneText) problems.push({ field: "phone", problem: "required" });
   else if (!phone.success) problems.push({ field: "phone", problem: "format" });
@@ -107,9 +108,10 @@ function buyerEntries(
 
 /** An amount as a buyer types it ("150", "150.5", "150,50"), in minor units, or what is wrong with it. */
 function enteredAmountMinor(text: string | undefined, currency: string): number | "required" | "format" {
-  const trimmed = (text ?? "").trim().replace(/\s/g, "");
+  const trimmed = toAsciiDigits(text ?? "").replace(/\s/g, "");
   if (!trimmed) return "required";
-  const normalized = trimmed.replace(",", ".");
+  // A decimal comma (French) or the Arabic decimal separator (U+066B) reads as the point.
+  const normalized = trimmed.replace(/[,\u066B]/, ".");
   if (!/^\d+(\.\d+)?$/.test(normalized)) return "format";
   try {
     return toMinorUnits(Number(normalized), currency);

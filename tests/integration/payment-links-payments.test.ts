@@ -67,6 +67,10 @@ describe("a link's payments", () => {
     expect((await paymentRow(paid.paymentId)).amountMinor).toBe(50_050);
     const atMin = await start("100");
     expect(atMin.outcome).toBe("created");
+    // As an Arabic keyboard types it: Arabic-Indic digits and the Arabic decimal separator.
+    const arabic = await startLinkPayment(db, { linkId, phone: "+٢١٣٥٥٥١٢٣٤٥٦", amount: "١٥٠٫٥" });
+    if (arabic.outcome !== "created") throw new Error(JSON.stringify(arabic));
+    expect(await paymentRow(arabic.paymentId)).toMatchObject({ amountMinor: 15_050 });
   });
 
   it("a deactivated or expired link takes no payment", async () => {
