@@ -1,5 +1,4 @@
 import { ulid } from "ulid";
-import type { ServiceContext } from "../auth/principal";
 import type { Clock } from "../clock";
 import type { Db } from "../db/client";
 import { paymentLinks } from "../db/schema";
@@ -7,19 +6,22 @@ import { ApiError, type ErrorDetail } from "../errors/api-error";
 import { minorUnitsOrThrow } from "../money/amount.schema";
 import type { CreatePaymentLinkBody, PaymentLinkView } from "./payment-link.schema";
 import { toPaymentLinkView } from "./payment-link-view";
+import { linkServiceOrThrow } from "./payment-link-record";
 
 const NO_PAYMENTS_YET = { succeededCount: 0, succeededMinor: 0, takenCount: 0 };
 
 /**
- * POST /api/v1/payment-links (contract 14): a link in a country the service has enabled,
- * expiring (if at all) in the future on the service's clock. Amounts are kept in minor units.
+ * POST /api/v1/payment-links and the console's "Create" (contract 14): a link in a country the
+ * service has enabled, expiring (if at all) in the future on the service's clock (`clock` the
+ * base it adds its offset to). Amounts are kept in minor units.
  */
 export async function createPaymentLink(
   db: Db,
-  options: { service: Pick<ServiceContext, "id" | "countries">; input: CreatePaymentLinkBody; clock: Clock },
+  options: { serviceId: string; input: CreatePaymentLinkBody; clock?: Clock },
 ): Promise<PaymentLinkView> {
-  const { service, input } = options;
-  const now = options.clock.now();
+  const { input } = options;
+  const service = { id: options.serviceId, ...(await linkServiceOrThrow(db, options.serviceId, options.clock)) };
+  const now = service.clock.now();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   const details: ErrorDetail[] = [];
   if (!service.countries.includes(input.countryCode)) {

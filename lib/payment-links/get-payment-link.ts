@@ -1,7 +1,7 @@
 import type { Clock } from "../clock";
 import type { Db } from "../db/client";
 import { ApiError } from "../errors/api-error";
-import { findPaymentLink, linkPaymentTotals, type PaymentLinkRow } from "./payment-link-record";
+import { findPaymentLink, linkPaymentTotals, linkServiceOrThrow, type PaymentLinkRow } from "./payment-link-record";
 import { isPaymentLinkId, type PaymentLinkView } from "./payment-link.schema";
 import { toPaymentLinkView } from "./payment-link-view";
 
@@ -14,9 +14,10 @@ export async function getPaymentLinkOrThrow(db: Db, options: { serviceId: string
   return link;
 }
 
-/** GET /api/v1/payment-links/:id, with its payments' totals. */
-export async function getPaymentLink(db: Db, options: { serviceId: string; id: string; clock: Clock }): Promise<PaymentLinkView> {
+/** GET /api/v1/payment-links/:id (and the console), with its payments' totals; `clock` is the base the service's offset is added to. */
+export async function getPaymentLink(db: Db, options: { serviceId: string; id: string; clock?: Clock }): Promise<PaymentLinkView> {
   const link = await getPaymentLinkOrThrow(db, options);
   const totals = await linkPaymentTotals(db, { serviceId: options.serviceId, linkIds: [link.id] });
-  return toPaymentLinkView(link, totals.get(link.id)!, options.clock.now());
+  const { clock } = await linkServiceOrThrow(db, options.serviceId, options.clock);
+  return toPaymentLinkView(link, totals.get(link.id)!, clock.now());
 }

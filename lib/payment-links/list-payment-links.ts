@@ -3,18 +3,18 @@ import type { Clock } from "../clock";
 import type { Db } from "../db/client";
 import { paymentLinks } from "../db/schema";
 import { ApiError } from "../errors/api-error";
-import { linkPaymentTotals } from "./payment-link-record";
+import { linkPaymentTotals, linkServiceOrThrow } from "./payment-link-record";
 import type { ListPaymentLinksQuery, PaymentLinkView } from "./payment-link.schema";
 import { toPaymentLinkView } from "./payment-link-view";
 
 /**
- * GET /api/v1/payment-links: the service's links, newest first, a page of `limit` after the
+ * GET /api/v1/payment-links (and the console's list): the service's links, newest first, a page of `limit` after the
  * `startingAfter` link, each with its payments count and succeeded total. Another service's
  * id as a cursor is refused like an unknown one.
  */
 export async function listPaymentLinks(
   db: Db,
-  options: { serviceId: string; clock: Clock } & ListPaymentLinksQuery,
+  options: { serviceId: string; clock?: Clock } & ListPaymentLinksQuery,
 ): Promise<{ links: PaymentLinkView[]; hasMore: boolean }> {
   const filters: SQL[] = [eq(paymentLinks.serviceId, options.serviceId)];
   if (options.startingAfter) {
@@ -42,6 +42,6 @@ export async function listPaymentLinks(
     .limit(options.limit + 1);
   const page = rows.slice(0, options.limit);
   const totals = await linkPaymentTotals(db, { serviceId: options.serviceId, linkIds: page.map((link) => link.id) });
-  const now = options.clock.now();
+  const now = (await linkServiceOrThrow(db, options.serviceId, options.clock)).clock.now();
   return { links: page.map((link) => toPaymentLinkView(link, totals.get(link.id)!, now)), hasMore: rows.length > options.limit };
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { serviceClock, systemClock, type Clock } from "../clock";
 import type { Db } from "../db/client";
-import { payments, paymentLinks } from "../db/schema";
+import { payments, paymentLinks, services } from "../db/schema";
 import type { PaymentState } from "../payments/core/payment-state";
 import { EXPIRY_GRACE_MS } from "../payments/core/payment-expiry";
 
@@ -93,4 +94,14 @@ export async function findPaymentLink(db: Db, options: { serviceId: string; id: 
 export async function paymentLinkExists(db: Db, id: string): Promise<boolean> {
   const [row] = await db.select({ id: paymentLinks.id }).from(paymentLinks).where(eq(paymentLinks.id, id));
   return row !== undefined;
+}
+
+/**
+ * The service's countries and its clock (the sandbox may run it ahead), for callers that know
+ * only the service's id (the console); the API passes its principal's clock instead.
+ */
+export async function linkServiceOrThrow(db: Db, serviceId: string, base: Clock = systemClock): Promise<{ countries: string[]; clock: Clock }> {
+  const [service] = await db.select({ countries: services.countries, clockOffsetSeconds: services.clockOffsetSeconds }).from(services).where(eq(services.id, serviceId));
+  if (!service) throw new Error(`no service ${serviceId}`);
+  return { countries: service.countries, clock: serviceClock(service, base) };
 }

@@ -1,12 +1,11 @@
 import * as op from "@/lib/api/operations/payment-links";
-import { serviceClock } from "@/lib/clock";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { getPaymentLink } from "@/lib/payment-links/get-payment-link";
 
 // GET /api/v1/payment-links/:id
 export const GET = endpoint(op.getPaymentLink, async ({ db, principal, params }) => ({
-  data: await getPaymentLink(db, { serviceId: principal.service.id, id: params.id ?? "", clock: serviceClock(principal.service) }),
+  data: await getPaymentLink(db, { serviceId: principal.service.id, id: params.id ?? "" }),
   message: "The payment link.",
 }));
 

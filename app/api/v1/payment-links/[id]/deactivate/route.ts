@@ -1,12 +1,11 @@
 import * as op from "@/lib/api/operations/payment-links";
-import { serviceClock } from "@/lib/clock";
 import { endpoint } from "@/lib/http/endpoint";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { deactivatePaymentLink } from "@/lib/payment-links/deactivate-payment-link";
 
 // POST /api/v1/payment-links/:id/deactivate
 export const POST = endpoint(op.deactivatePaymentLink, async ({ db, principal, params }) => ({
-  data: await deactivatePaymentLink(db, { serviceId: principal.service.id, id: params.id ?? "", clock: serviceClock(principal.service) }),
+  data: await deactivatePaymentLink(db, { serviceId: principal.service.id, id: params.id ?? "" }),
   message: "The payment link takes no more payments.",
 }));
 
