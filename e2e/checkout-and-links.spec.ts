@@ -175,3 +175,49 @@ test.describe("the checkout page without JavaScript", () => {
     });
   }
 });
+
+test.describe("the checkout and link pages' standards", () => {
+  test("forbid framing and caching, and their forms refuse a post from another site or without the page's form token", async ({ page }) => {
+    const shop = merchant("shared");
+    const { paymentId, url } = await intentCheckout(shop);
+    const link = await createLink(shop, { title: "Guarded", amount: 10 });
+    const closed = await createLink(shop, { title: "Closed guarded", amount: 10 });
+    await deactivateLink(shop, closed.id);
+    for (const address of [url.replace("/pay/checkout/", "/en/pay/checkout/"), `/en/l/${link.id}`, `/en/l/${closed.id}/closed`]) {
+      const response = await page.request.get(address, { headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "cross-site" } });
+      const headers = response.headers();
+      expect(headers["x-frame-options"], address).toBe("DENY");
+      expect(headers["content-security-policy"], address).toContain("frame-ancestors 'none'");
+      expect(headers["cache-control"], address).toContain("no-store");
+    }
+
+    await page.goto(url);
+    const checkoutForm = page.locator("form[method=post]");
+    const fields = Object.fromEntries(
+      await checkoutForm.locator("input[type=hidden]").evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value])),
+    ) as Record<string, string>;
+    const action = await checkoutForm.getAttribute("action");
+    const post = (form: Record<string, string>, headers: Record<string, string> = {}) => page.request.post(action!, { form, headers, maxRedirects: 0 });
+    expect((await post({ ...fields, method: "WALLET_V2" }, { "sec-fetch-site": "cross-site", origin: "https://evil.example" })).status()).toBe(403);
+    expect((await post({ token: fields.token!, method: "WALLET_V2" })).status()).toBe(403);
+    expect((await checkPayment(shop, paymentId)).statusCode).toBe(1);
+    // The page's own post goes through: on to the OTP page.
+    const genuine = await post({ ...fields, method: "WALLET_V2" });
+    expect(genuine.status()).toBe(303);
+    expect(genuine.headers().location).toMatch(new RegExp(`^/en/pay/otp/${paymentId}\\?token=`));
+
+    await page.goto(`/en/l/${link.id}`);
+    const linkForm = page.locator("form[method=post]");
+    const linkFields = Object.fromEntries(
+      await linkForm.locator("input[type=hidden]").evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value])),
+    ) as Record<string, string>;
+    const linkAction = await linkForm.getAttribute("action");
+    const forged = await page.request.post(linkAction!, {
+      form: { ...linkFields, phone: buyerPhone(), method: "WALLET_V2" },
+      headers: { "sec-fetch-site": "cross-site" },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
+    expect((await getLink(shop, link.id)).paymentsCount).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import type { Locale } from "../i18n/routing";
 import { proceedFromCheckout } from "../payments/hosted/proceed-from-checkout";
 import { checkoutPagePath } from "../urls/hosted-urls";
-import { checkoutNextPath } from "./checkout-next-page";
+import { checkoutOutcomePath } from "./checkout-next-page";
 import { hostedLinkForm } from "./otp-form.schema";
 import type { FormBody } from "./read-form-body";
 
@@ -16,18 +16,5 @@ export async function continueCheckoutForm({ db, locale, paymentId, fields }: { 
   if (!parsed.success) return checkoutPagePath({ locale, paymentId, token: "" });
   const link = { locale, paymentId, token: parsed.data.token, returnUrl: parsed.data.returnUrl };
   const result = await proceedFromCheckout(db, { paymentId, token: link.token, code: fields.method || undefined, locale, returnUrl: link.returnUrl });
-  switch (result.outcome) {
-    case "proceeded":
-      return checkoutNextPath(result.next, link);
-    case "no_method_chosen":
-      return checkoutPagePath({ ...link, notice: "choose_method" });
-    case "method_unavailable":
-      return checkoutPagePath({ ...link, notice: "method_unavailable" });
-    case "error":
-      return checkoutPagePath({ ...link, notice: "error" });
-    // A wrong token (the page says the link is not valid), or a payment no longer open (the page says where it stands).
-    case "invalid_link":
-    case "not_open":
-      return checkoutPagePath(link);
-  }
+  return checkoutOutcomePath(result, link);
 }

@@ -3,9 +3,8 @@ import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
 import { startLinkPayment, type LinkPaymentStart } from "../payment-links/start-link-payment";
 import { proceedFromCheckout } from "../payments/hosted/proceed-from-checkout";
-import { checkoutPagePath } from "../urls/hosted-urls";
 import { paymentLinkClosedPath, paymentLinkPagePath } from "../urls/payment-link-urls";
-import { checkoutNextPath } from "./checkout-next-page";
+import { checkoutOutcomePath } from "./checkout-next-page";
 import type { FormBody } from "./read-form-body";
 
 /**
@@ -34,19 +33,6 @@ export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db
       break;
   }
   const link = { locale, paymentId: started.paymentId, token: started.token };
-  const proceeded = await proceedFromCheckout(db, { ...link, code: fields.method || undefined });
-  switch (proceeded.outcome) {
-    case "proceeded":
-      return checkoutNextPath(proceeded.next, link);
-    case "no_method_chosen":
-      return checkoutPagePath({ ...link, notice: "choose_method" });
-    case "method_unavailable":
-      return checkoutPagePath({ ...link, notice: "method_unavailable" });
-    // The intent stands: its checkout page lets the buyer try again, or says where it stands.
-    case "error":
-      return checkoutPagePath({ ...link, notice: "error" });
-    case "invalid_link":
-    case "not_open":
-      return checkoutPagePath(link);
-  }
+  // The intent stands whatever the proceed answers: its checkout page lets the buyer try again.
+  return checkoutOutcomePath(await proceedFromCheckout(db, { ...link, code: fields.method || undefined }), link);
 }

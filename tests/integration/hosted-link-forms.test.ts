@@ -1,0 +1,57 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { continueCheckoutForm } from "@/lib/hosted/checkout-form";
+import { submitPaymentLinkForm } from "@/lib/hosted/payment-link-form";
+import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+import { clientAuth } from "../support/api";
+import { createMerchant, randomPhone } from "../support/factories";
+import { createIntent, paymentRow, tokenOf } from "../support/payments";
+import { useTestGateway } from "../support/test-gateway";
+
+const { api } = useTestGateway();
+let merchant: OnboardedMerchant;
+
+async function newLink(body: object): Promise<string> {
+  const response = await api.post("/api/v1/payment-links", { title: "Bag", currency: "DZD", countryCode: "DZA", ...body }, clientAuth(merchant));
+  return response.body.data.id;
+}
+const submit = async (linkId: string, fields: Record<string, string>) => submitPaymentLinkForm({ db: await getDb(), locale: "fr", linkId, fields });
+
+beforeAll(async () => {
+  merchant = await createMerchant();
+});
+
+describe("the link page's form", () => {
+  it("sends the buyer back with what they typed and what to fix", async () => {
+    const linkId = await newLink({ minAmount: 100 });
+    const location = new URL(await submit(linkId, { amount: "50", phone: "0555", method: "CARD_PROVIDER" }), "http://gateway.test");
+    expect(location.pathname).toBe(`/fr/l/${linkId}`);
+    expect(Object.fromEntries(location.searchParams)).toEqual({ amount: "50", phone: "0555", method: "CARD_PROVIDER", errors: "phone:format,amount:below_min" });
+  });
+
+  it("goes on to the OTP page for the wallet and to the card page for a card, as the checkout does", async () => {
+    const linkId = await newLink({ amount: 25 });
+    expect(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" })).toMatch(/^\/fr\/pay\/otp\/[0-9a-f-]{36}\?token=[0-9a-f]{64}$/);
+    expect(await submit(linkId, { phone: randomPhone(), method: "CARD_PROVIDER" })).toMatch(/^\/fr\/pay\/card\/[0-9a-f-]{36}\?token=/);
+  });
+
+  it("tells a second buyer of a single-use link to wait, and sends anyone to the 410 page once it is closed", async () => {
+    const linkId = await newLink({ amount: 25, reusable: false });
+    expect(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" })).toMatch(/\/fr\/pay\/otp\//);
+    expect(new URL(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" }), "http://gateway.test").searchParams.get("errors")).toBe("form:busy");
+    await api.post(`/api/v1/payment-links/${linkId}/deactivate`, {}, clientAuth(merchant));
+    expect(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" })).toBe(`/fr/l/${linkId}/closed`);
+  });
+});
+
+describe("the checkout page's form", () => {
+  it("asks for a method when none was chosen, and proceeds nothing", async () => {
+    const intent = await createIntent(api, merchant);
+    const token = tokenOf((intent as unknown as { checkoutUrl: string }).checkoutUrl);
+    const location = await continueCheckoutForm({ db: await getDb(), locale: "ar", paymentId: intent.paymentId, fields: { token, returnUrl: "https://shop.example/r" } });
+    expect(location).toBe(`/ar/pay/checkout/${intent.paymentId}?token=${token}&returnUrl=${encodeURIComponent("https://shop.example/r")}&notice=choose_method`);
+    expect((await paymentRow(intent.paymentId)).state).toBe("CREATED");
+    const onward = await continueCheckoutForm({ db: await getDb(), locale: "ar", paymentId: intent.paymentId, fields: { token, method: "WALLET_V2", returnUrl: "https://shop.example/r" } });
+    expect(onward).toBe(`/ar/pay/otp/${intent.paymentId}?token=${token}&returnUrl=${encodeURIComponent("https://shop.example/r")}`);
+  });
+});
