@@ -1,6 +1,8 @@
 import type { Db } from "../db/client";
 import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
+import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
+import { consumeRateLimits } from "../rate-limit/store";
 import { startLinkPayment, type LinkPaymentStart } from "../payment-links/start-link-payment";
 import { proceedFromCheckout } from "../payments/hosted/proceed-from-checkout";
 import { paymentLinkClosedPath, paymentLinkPagePath } from "../urls/payment-link-urls";
@@ -15,6 +17,7 @@ import type { FormBody } from "./read-form-body";
 export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db: Db; locale: Locale; linkId: string; fields: FormBody }): Promise<string> {
   const entered = { amount: fields.amount?.slice(0, 32), phone: fields.phone?.slice(0, 32), method: fields.method?.slice(0, 32) };
   const back = (errors: string[]) => paymentLinkPagePath({ locale, linkId, ...entered, errors });
+  if (!(await linkAdmits(db, linkId))) return back(["form:too_many"]);
   const started: LinkPaymentStart | null = await startLinkPayment(db, { linkId, phone: fields.phone, amount: fields.amount }).catch((error: unknown) => {
     logger.error({ err: error, linkId }, "payment link could not start a payment");
     return null;
@@ -35,4 +38,10 @@ export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db
   const link = { locale, paymentId: started.paymentId, token: started.token };
   // The intent stands whatever the proceed answers: its checkout page lets the buyer try again.
   return checkoutOutcomePath(await proceedFromCheckout(db, { ...link, code: fields.method || undefined }), link);
+}
+
+/** The link's rate limit (rateLimitPolicies.paymentLink); admitted when the store cannot answer, as the API is. */
+async function linkAdmits(db: Db, linkId: string): Promise<boolean> {
+  const decisions = await consumeRateLimits(db, [{ policy: rateLimitPolicies.paymentLink, key: rateLimitKeys.paymentLink(linkId) }], Date.now());
+  return decisions?.[0]?.allowed ?? true;
 }

@@ -28,6 +28,11 @@ export const rateLimitPolicies = {
   clientSecret: policy("secret", 120, 60),
   /** user_auth: per customer. */
   customer: policy("customer", 300, 60),
+  /**
+   * A payment link's page: intents started per link (anyone may post it). A busy shop's link
+   * takes one a second; a script creating intents and customers on a merchant's behalf is braked.
+   */
+  paymentLink: policy("link", 60, 60),
 } as const;
 
 /**
@@ -39,6 +44,7 @@ export const rateLimitKeys = {
   publishableKey: (publishableKey: string) => `key:${publishableKey}`,
   clientSecret: (paymentId: string) => `secret:${paymentId}`,
   customer: (customerId: string) => `customer:${customerId}`,
+  paymentLink: (linkId: string) => `link:${linkId}`,
 };
 
 /** One limit to apply to a request: the policy and the key it counts against. */

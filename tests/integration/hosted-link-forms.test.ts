@@ -55,3 +55,15 @@ describe("the checkout page's form", () => {
     expect(onward).toBe(`/ar/pay/otp/${intent.paymentId}?token=${token}&returnUrl=${encodeURIComponent("https://shop.example/r")}`);
   });
 });
+
+describe("the link page's rate limit", () => {
+  it("brakes a script starting payments on one link: past 60 a minute the page asks to wait", async () => {
+    const linkId = await newLink({ amount: 1 });
+    const starts = [];
+    // A quota of 60 a minute comes back at one a second: 70 in a few seconds cannot all pass.
+    for (let index = 0; index < 70; index += 1) starts.push(await submit(linkId, { phone: "bad" }));
+    const problems = starts.map((location) => new URL(location, "http://gateway.test").searchParams.get("errors"));
+    expect(problems.slice(0, 60).every((problem) => problem === "phone:format")).toBe(true);
+    expect(problems.at(-1)).toBe("form:too_many");
+  });
+});

@@ -17,6 +17,7 @@ export const LINK_FORM_PROBLEMS = [
   "phone:required",
   "phone:format",
   "form:busy",
+  "form:too_many",
   "form:error",
 ] as const;
 export type LinkFormProblemCode = (typeof LINK_FORM_PROBLEMS)[number];

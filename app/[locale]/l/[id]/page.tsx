@@ -83,6 +83,7 @@ export default async function PaymentLinkPage({ params, searchParams }: LinkPage
         </dl>
       ) : null}
       {has("form:busy") ? <StatusBanner tone="warning" role="alert">{t("busy")}</StatusBanner> : null}
+      {has("form:too_many") ? <StatusBanner tone="warning" role="alert">{t("tooMany")}</StatusBanner> : null}
       {has("form:error") ? <StatusBanner tone="error" role="alert">{t("error")}</StatusBanner> : null}
       <form method="post" action={paymentLinkFormPath({ locale, linkId: id })} noValidate className="flex flex-col gap-5">
         <input type="hidden" name="link" value={id} />
