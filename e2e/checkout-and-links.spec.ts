@@ -174,6 +174,22 @@ test.describe("the checkout page without JavaScript", () => {
       await page.waitForURL(`${target}?paymentId=${paymentId}&statusCode=2`, { timeout: 8_000 });
     });
   }
+
+  test("a payment link is paid by wallet, an amount refused and corrected on the way (ar)", async ({ page }) => {
+    const shop = merchant("shared");
+    const link = await createLink(shop, { title: "No script link", minAmount: 20 });
+    const t = checkoutText("ar");
+    await page.goto(`/ar/l/${link.id}`);
+    await page.getByLabel(t("paymentLink.amountLabel"), { exact: true }).fill("٥");
+    await page.getByLabel(t("paymentLink.phoneLabel"), { exact: true }).fill(buyerPhone());
+    await methodChoice(page, "ar").continue.click();
+    await expect(page.getByRole("alert")).toHaveText(t("paymentLink.amountBelowMin", { min: formatAmount({ amount: 20, currency: "DZD", locale: "ar" }) }));
+    await page.getByLabel(t("paymentLink.amountLabel"), { exact: true }).fill("٢٥");
+    await methodChoice(page, "ar").continue.click();
+    await confirmOtp(page, "ar");
+    await expect(page.getByRole("heading", { level: 1, name: t("return.successful") })).toBeVisible();
+    await expect.poll(async () => (await getLink(shop, link.id)).succeededAmount).toBe(25);
+  });
 });
 
 test.describe("the checkout and link pages' standards", () => {
