@@ -19,6 +19,7 @@ import {
   proceed,
   proceedToOtp,
   serverHeaders,
+  serviceIdOf,
   walletLedger,
   type IntentOverrides,
 } from "../support/payments";
@@ -191,6 +192,9 @@ describe("getHostedPayment", () => {
     const view = await getHostedPayment(db, { paymentId: intent.paymentId, token: intent.token });
     expect(view).toEqual({
       paymentId: intent.paymentId,
+      serviceId: await serviceIdOf(merchant),
+      serviceCountries: ["DZA", "MAR", "TUN"],
+      country: "TUN",
       merchantName: merchant.name,
       amount: 12.345,
       amountMinor: 12345,
