@@ -32,7 +32,9 @@ export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db
       return back(["form:busy"]);
     case "invalid":
       return back(started.problems.map(({ field, problem }) => `${field}:${problem}`));
+    // The buyer's own open intent of a single-use link goes on from where it stands (its checkout page).
     case "created":
+    case "resumed":
       break;
   }
   const link = { locale, paymentId: started.paymentId, token: started.token };

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { serviceClock, systemClock, type Clock } from "../clock";
 import type { Db } from "../db/client";
-import { payments, paymentLinks, services } from "../db/schema";
+import { customers, payments, paymentLinks, services } from "../db/schema";
 import type { PaymentState } from "../payments/core/payment-state";
 import { EXPIRY_GRACE_MS } from "../payments/core/payment-expiry";
 
@@ -50,14 +50,16 @@ export async function linkPaymentTotals(db: Db, options: { serviceId: string; li
 }
 
 /**
- * Whether another buyer is paying a single-use link right now: one of its intents is still open
- * and inside its lifetime (plus the grace), on the service's clock. Read under the link's lock.
+ * The intent a buyer is paying a single-use link with right now, if any: still open and inside
+ * its lifetime (plus the grace), on the service's clock, with its buyer's phone. Read under the
+ * link's lock.
  */
-export async function hasLivePayment(db: Db, options: { serviceId: string; linkId: string; now: Date }): Promise<boolean> {
+export async function livePayment(db: Db, options: { serviceId: string; linkId: string; now: Date }): Promise<{ id: string; phone: string } | null> {
   const openSince = new Date(options.now.getTime() - EXPIRY_GRACE_MS);
   const [row] = await db
-    .select({ id: payments.id })
+    .select({ id: payments.id, phone: customers.phone })
     .from(payments)
+    .innerJoin(customers, eq(customers.id, payments.customerId))
     .where(
       and(
         eq(payments.serviceId, options.serviceId),
@@ -68,7 +70,7 @@ export async function hasLivePayment(db: Db, options: { serviceId: string; linkI
       ),
     )
     .limit(1);
-  return row !== undefined;
+  return row ?? null;
 }
 
 /** Why a link takes no payment now, or null while it does (contract 14: each of these is a 410). */

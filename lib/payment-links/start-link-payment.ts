@@ -11,7 +11,7 @@ import { phoneSchema } from "../customers/customer.schema";
 import { toAsciiDigits } from "../validation/native-digits";
 import { hostedPageToken } from "../payments/core/hosted-page-token";
 import { createPaymentIntent } from "../payments/operations/create-payment-intent";
-import { hasLivePayment, linkClosure, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
+import { linkClosure, livePayment, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
 import { isPaymentLinkId } from "./payment-link.schema";
 
 /** A field of the link page the buyer must fix, and why (the page words it beside the field). */
@@ -24,6 +24,8 @@ export type LinkPaymentStart =
   | { outcome: "closed"; closure: LinkClosure }
   /** A single-use link another buyer is paying right now. */
   | { outcome: "busy" }
+  /** A single-use link this buyer (the same phone) is already paying: that intent, taken up again. */
+  | { outcome: "resumed"; paymentId: string; token: string }
   | { outcome: "invalid"; problems: LinkFormProblem[] }
   | { outcome: "created"; paymentId: string; token: string };
 
@@ -32,14 +34,15 @@ export type LinkPaymentStart =
  * metaData the link's plus paymentLinkId), created through create intent's own operation. A
  * single-use link is locked while it is checked and its intent inserted, so of two buyers
  * pressing Continue at once the second sees the first's intent: it waits (busy) while that one
- * is open, and finds the link closed once it succeeded. A reusable link takes no lock.
+ * is open (unless it is the same buyer back: their own intent again), and finds the link closed
+ * once it succeeded. A reusable link takes no lock.
  */
 export async function startLinkPayment(
   db: Db,
   options: { linkId: string; phone: string | undefined; amount: string | undefined; clock?: Clock },
 ): Promise<LinkPaymentStart> {
   if (!isPaymentLinkId(options.linkId)) return { outcome: "not_found" };
-  const started = await db.transaction(async (tx): Promise<LinkPaymentStart | { outcome: "insert"; paymentId: string }> => {
+  const started = await db.transaction(async (tx): Promise<LinkPaymentStart | { outcome: "insert"; paymentId: string } | { outcome: "resume"; paymentId: string }> => {
     const found = await readLink(tx, options.linkId, false);
     if (!found) return { outcome: "not_found" };
     const { link, service } = found.link.reusable ? found : (await readLink(tx, options.linkId, true))!;
@@ -50,7 +53,9 @@ export async function startLinkPayment(
     if (closure) return { outcome: "closed", closure };
     const entered = buyerEntries(link, options);
     if ("problems" in entered) return { outcome: "invalid", problems: entered.problems };
-    if (!link.reusable && (await hasLivePayment(tx, { serviceId: service.id, linkId: link.id, now }))) return { outcome: "busy" };
+    const live = link.reusable ? null : await livePayment(tx, { serviceId: service.id, linkId: link.id, now });
+    // The same buyer back (another tab, the back button): their own intent, not a second one.
+    if (live) return live.phone === entered.phone ? { outcome: "resume", paymentId: live.id } : { outcome: "busy" };
 
     const { payment } = await createPaymentIntent(tx, {
       service,
@@ -69,8 +74,9 @@ export async function startLinkPayment(
     });
     return { outcome: "insert", paymentId: payment.id };
   });
-  if (started.outcome !== "insert") return started;
-  return { outcome: "created", paymentId: started.paymentId, token: hostedPageToken(await getGatewayKey(db), started.paymentId) };
+  if (started.outcome !== "insert" && started.outcome !== "resume") return started;
+  const token = hostedPageToken(await getGatewayKey(db), started.paymentId);
+  return { outcome: started.outcome === "insert" ? "created" : "resumed", paymentId: started.paymentId, token };
 }
 
 async function readLink(tx: Db, linkId: string, lock: boolean) {

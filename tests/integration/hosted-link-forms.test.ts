@@ -37,7 +37,12 @@ describe("the link page's form", () => {
 
   it("tells a second buyer of a single-use link to wait, and sends anyone to the 410 page once it is closed", async () => {
     const linkId = await newLink({ amount: 25, reusable: false });
-    expect(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" })).toMatch(/\/fr\/pay\/otp\//);
+    const phone = randomPhone();
+    const first = await submit(linkId, { phone, method: "WALLET_V2" });
+    expect(first).toMatch(/\/fr\/pay\/otp\//);
+    // The same buyer again: their own payment's checkout, which goes on to its OTP page.
+    const paymentId = first.split("/")[4]!.split("?")[0]!;
+    expect(await submit(linkId, { phone, method: "WALLET_V2" })).toMatch(new RegExp(`^/fr/pay/checkout/${paymentId}\\?token=`));
     expect(new URL(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" }), "http://gateway.test").searchParams.get("errors")).toBe("form:busy");
     await api.post(`/api/v1/payment-links/${linkId}/deactivate`, {}, clientAuth(merchant));
     expect(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" })).toBe(`/fr/l/${linkId}/closed`);

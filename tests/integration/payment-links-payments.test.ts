@@ -101,6 +101,16 @@ describe("a single-use link", () => {
     expect(await linkOf(linkId)).toMatchObject({ active: false, paymentsCount: 1, succeededAmount: 75 });
   });
 
+  it("takes the same buyer back to their own open payment instead of making a second", async () => {
+    const db = await getDb();
+    const linkId = await newLink({ amount: 75, reusable: false });
+    const phone = randomPhone();
+    const first = await startLinkPayment(db, { linkId, phone, amount: undefined });
+    if (first.outcome !== "created") throw new Error(JSON.stringify(first));
+    expect(await startLinkPayment(db, { linkId, phone, amount: undefined })).toEqual({ outcome: "resumed", paymentId: first.paymentId, token: first.token });
+    expect((await startLinkPayment(db, { linkId, phone: randomPhone(), amount: undefined })).outcome).toBe("busy");
+  });
+
   it("opens again for the next buyer when the first one's payment fails", async () => {
     const db = await getDb();
     const linkId = await newLink({ amount: 75, reusable: false });
