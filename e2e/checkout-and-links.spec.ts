@@ -237,3 +237,25 @@ test.describe("the checkout and link pages' standards", () => {
     expect((await getLink(shop, link.id)).paymentsCount).toBe(0);
   });
 });
+
+test.describe("on a 390 px phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const locale of ["en", "fr", "ar"] as const) {
+    test(`the checkout and link pages never scroll sideways (${locale})`, async ({ page }) => {
+      const shop = merchant("shared");
+      const { url } = await intentCheckout(shop);
+      const link = await createLink(shop, {
+        title: "Coffret de six savons artisanaux à l'huile d'argan, parfum fleur d'oranger",
+        description: "Livraison partout au Maroc et en Algérie sous 72 heures.",
+        minAmount: 100,
+        maxAmount: 25_000,
+      });
+      for (const address of [url.replace("/pay/checkout/", `/${locale}/pay/checkout/`), `/${locale}/l/${link.id}`]) {
+        await page.goto(address);
+        const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+        expect(scrollWidth, address).toBeLessThanOrEqual(clientWidth);
+      }
+    });
+  }
+});
