@@ -1,3 +1,4 @@
+import { formatMinorUnits } from "../money/amount";
 import { currencyExponent, isSupportedCurrency } from "../money/currencies";
 import { numberLocale } from "./locales";
 import type { Locale } from "./routing";
@@ -16,6 +17,18 @@ export interface FormatAmountOptions {
  * a payment page must show every digit the payment holds.
  */
 export function formatAmount({ amount, currency, locale }: FormatAmountOptions): string {
+  return amountFormat(currency, locale).format(amount);
+}
+
+/**
+ * An amount held in minor units (the console's figures), from its exact decimal text: no
+ * floating point on the way, so 1,000,000,000.001 TND shows every digit it holds.
+ */
+export function formatMinorAmount({ minor, currency, locale }: { minor: number; currency: string; locale: Locale }): string {
+  return amountFormat(currency, locale).format(formatMinorUnits(minor, currency) as `${number}`);
+}
+
+function amountFormat(currency: string, locale: Locale): Intl.NumberFormat {
   const digits = isSupportedCurrency(currency) ? currencyExponent(currency) : undefined;
   return new Intl.NumberFormat(numberLocale(locale), {
     style: "currency",
@@ -23,5 +36,5 @@ export function formatAmount({ amount, currency, locale }: FormatAmountOptions):
     // The ISO code reads the same in every language and never confuses dinars of two countries.
     currencyDisplay: "code",
     ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
-  }).format(amount);
+  });
 }

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { BUYER_CAUSE } from "../payments/core/state-change-cause";
 import { ulid } from "ulid";
 import { serviceColumns } from "../auth/service-columns";
 import { serviceClock, systemClock, type Clock } from "../clock";
@@ -59,6 +60,8 @@ export async function startLinkPayment(
 
     const { payment } = await createPaymentIntent(tx, {
       service,
+      // The buyer creates it on the link's page.
+      cause: BUYER_CAUSE,
       query: { countryCode: link.country },
       input: {
         actionId: `${link.id}:${ulid(now.getTime())}`,

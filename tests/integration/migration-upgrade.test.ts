@@ -1,4 +1,5 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { API_CAUSE } from "../../lib/payments/core/state-change-cause";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
@@ -92,6 +93,7 @@ describe("migration upgrade", () => {
         query: { countryCode: "DZA" },
         input: { actionId: `upgrade-${amount}`, amount, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: phone, captureMethod: "DIRECT" },
         clock: serviceClock(service),
+        cause: API_CAUSE,
       });
     const open = await intent(120);
     const paid = await intent(250);
@@ -99,6 +101,7 @@ describe("migration upgrade", () => {
     const proceeded = await proceedPayment(db, {
       principal: user,
       paymentId: paid.payment.id,
+      cause: API_CAUSE,
       input: { paymentMethodCode: "WALLET_V2" },
       headers: { "x-platform": "API" },
     });

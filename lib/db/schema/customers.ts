@@ -19,6 +19,9 @@ export const customers = pgTable(
   (table) => [
     unique("customers_service_phone_unique").on(table.serviceId, table.phone),
     check("customers_phone_e164", sql`${table.phone} ~ '^\\+[0-9]{8,15}$'`),
+    // The console's customer search: a name or email prefix, case-insensitive, within one service.
+    index("customers_service_name_idx").on(table.serviceId, sql`lower(${table.name}) text_pattern_ops`),
+    index("customers_service_email_idx").on(table.serviceId, sql`lower(${table.email}) text_pattern_ops`),
   ],
 );
 

@@ -58,6 +58,14 @@ export const cardPayments = pgTable(
     providerPaymentMethodId: text("provider_payment_method_id"),
     savedCardId: uuid("saved_card_id").references(() => savedCards.id),
     finalizedAt: timestamp("finalized_at", { withTimezone: true }),
+    // What the console shows and searches (brand and last 4 of the card that paid); never the number.
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
+  (table) => [
+    check("card_payments_last4", sql`${table.cardLast4} IS NULL OR ${table.cardLast4} ~ '^[0-9]{4}$'`),
+    // The console's last-4 search: never a scan of the card payments.
+    index("card_payments_last4_idx").on(table.cardLast4, table.paymentId),
+  ],
 );

@@ -3,6 +3,7 @@ import type { payments } from "../../db/schema";
 import { applyTransition } from "./apply-transition";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
+import type { StateChangeCause } from "./state-change-cause";
 
 type ExtraChanges = Partial<Pick<typeof payments.$inferInsert, "paymentMethodCode" | "platform" | "locale">>;
 
@@ -15,11 +16,12 @@ type ExtraChanges = Partial<Pick<typeof payments.$inferInsert, "paymentMethodCod
 /** A wallet that cannot cover the amount rejects the payment (contract section 9). */
 export function failForFunds(
   tx: Db,
-  options: { payment: PaymentRow; now: Date; changes?: ExtraChanges },
+  options: { payment: PaymentRow; now: Date; cause: StateChangeCause; changes?: ExtraChanges },
 ): Promise<PaymentRow> {
   return applyTransition(tx, {
     payment: options.payment,
     event: "fail",
+    cause: options.cause,
     now: options.now,
     changes: { ...options.changes, failureReason: FAILURE_REASON.insufficientFunds, status: STATUS_TEXT.insufficientFunds },
   });

@@ -4,6 +4,7 @@ import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
 import { cancelUnfinishedCardIntent } from "./card-operations";
 import { hasOpenWalletCharge } from "./wallet-charge-record";
+import { SYSTEM_CAUSE } from "./state-change-cause";
 
 /**
  * Contract section 4: an open intent past its grace fails (3) with a message saying it
@@ -28,6 +29,8 @@ export function failAsExpired(tx: Db, options: { payment: PaymentRow; now: Date 
   return applyTransition(tx, {
     payment: options.payment,
     event: "expire",
+    // The rule of time made it, whichever request or sweep noticed first: the timeline says so.
+    cause: SYSTEM_CAUSE,
     now: options.now,
     changes: { failureReason: FAILURE_REASON.expired, status: STATUS_TEXT.expired },
   });

@@ -4,11 +4,14 @@ import type { ProviderAnswer, ProviderOperationRow } from "../../provider-operat
 import { applyTransition } from "./apply-transition";
 import { STATUS_TEXT } from "./payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
+import { causeOfOperation } from "./state-change-cause";
 
 /*
  * What a settled capture, release or refund changes in the gateway's books, whichever provider
  * moved the money (card or wallet): the payment, its capture or refund row and its outbox
- * notification, inside the settle transaction with the payment locked.
+ * notification, inside the settle transaction with the payment locked. The change's cause is
+ * the one its request recorded with the operation (API, console user), even when
+ * reconciliation settles it later.
  */
 
 interface Settlement {
@@ -24,6 +27,7 @@ export async function settleCapture(tx: Db, { operation, payment, answer, now }:
   await applyTransition(tx, {
     payment,
     event: "capture",
+    cause: causeOfOperation(operation),
     now,
     changes: { capturedMinor: payment.capturedMinor + amountMinor, status: STATUS_TEXT.captured },
     notification: { capturedMinor: amountMinor },
@@ -38,7 +42,7 @@ export async function settleCapture(tx: Db, { operation, payment, answer, now }:
  */
 export async function settleRelease(tx: Db, { operation, payment, now }: Settlement): Promise<Record<string, unknown>> {
   if (operation.request.release === true && payment.state === "PRE_AUTHORIZED") {
-    await applyTransition(tx, { payment, event: "release", now, changes: { status: STATUS_TEXT.released } });
+    await applyTransition(tx, { payment, event: "release", cause: causeOfOperation(operation), now, changes: { status: STATUS_TEXT.released } });
   }
   return {};
 }
@@ -66,6 +70,7 @@ export async function settleRefund(tx: Db, { operation, payment, answer, now }: 
   const updated = await applyTransition(tx, {
     payment,
     event: full ? "refund_full" : "refund_partial",
+    cause: causeOfOperation(operation),
     now,
     changes: { refundedMinor, status: full ? STATUS_TEXT.refunded : STATUS_TEXT.partiallyRefunded },
     notification: { refundedMinor: amountMinor },

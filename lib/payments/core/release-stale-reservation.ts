@@ -6,6 +6,7 @@ import { RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
 import { STATUS_TEXT } from "./payment-messages";
 import { operationProviderOf, operationRequest, releaseKindOf } from "./payment-funds";
 import type { PaymentRow } from "../../db/payment-record";
+import { SYSTEM_CAUSE } from "./state-change-cause";
 
 /**
  * Contract section 4: a reservation left PRE_AUTHORIZED for 7 days (on the service's clock)
@@ -40,6 +41,8 @@ export async function releaseStaleReservation(tx: Db, options: { payment: Paymen
   await applyTransition(tx, {
     payment: options.payment,
     event: "release_stale",
+    // The 7 days made it, whether the sweep or a capture or check noticed first.
+    cause: SYSTEM_CAUSE,
     now: options.now,
     changes: { status: STATUS_TEXT.autoReleased },
   });

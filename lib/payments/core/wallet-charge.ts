@@ -17,6 +17,7 @@ import type { payments } from "../../db/schema";
 import { askWallet } from "./wallet-operations";
 import { walletChargeOperationId } from "./wallet-charge-record";
 import { askQrAnswer, failQrCharge, isQrCharge } from "./wallet-qr-charge";
+import { causeOfOperation, causeRequestFields, type StateChangeCause } from "./state-change-cause";
 
 /*
  * Taking a wallet payment's money once nothing else stands in the way (OTP verified, or the
@@ -41,7 +42,14 @@ type ChargeChanges = Pick<typeof payments.$inferInsert, "paymentMethodCode" | "p
  */
 export async function beginWalletCharge(
   tx: Db,
-  options: { payment: PaymentRow; changes?: ChargeChanges; /** The Idempotency-Key scope of the request that makes the charge (IdempotencyScope.operationKey). */ requestKey?: string },
+  options: {
+    payment: PaymentRow;
+    /** Who makes the charge (the buyer's OTP, the owner through the API): the cause of the change it settles. */
+    cause: StateChangeCause;
+    changes?: ChargeChanges;
+    /** The Idempotency-Key scope of the request that makes the charge (IdempotencyScope.operationKey). */
+    requestKey?: string;
+  },
 ): Promise<ProviderOperationRow> {
   const { payment } = options;
   const id = walletChargeOperationId(payment.id);
@@ -58,6 +66,7 @@ export async function beginWalletCharge(
       account: walletAccountOf(payment),
       currency: payment.currency,
       changes: options.changes ?? {},
+      ...causeRequestFields(options.cause),
       ...(options.requestKey !== undefined ? { requestKey: options.requestKey } : {}),
     },
   });
@@ -107,6 +116,7 @@ for (const kind of ["debit", "hold"] as const) {
         await applyTransition(tx, {
           payment,
           event: "succeed",
+          cause: causeOfOperation(operation),
           now,
           changes: { ...changes, capturedMinor: payment.amountMinor, providerReference: answer.reference, status: STATUS_TEXT.succeeded },
         });
@@ -114,6 +124,7 @@ for (const kind of ["debit", "hold"] as const) {
         await applyTransition(tx, {
           payment,
           event: "pre_authorize",
+          cause: causeOfOperation(operation),
           now,
           changes: { ...changes, authorizedAt: now, providerReference: answer.reference, status: STATUS_TEXT.reserved },
         });
@@ -123,9 +134,9 @@ for (const kind of ["debit", "hold"] as const) {
     async fail(tx, { operation, payment, code, now }) {
       if (!(AWAITING_CHARGE as readonly string[]).includes(payment.state)) return;
       if (code === "insufficient_funds") {
-        await failForFunds(tx, { payment, now, changes: changesOf(operation) });
+        await failForFunds(tx, { payment, now, cause: causeOfOperation(operation), changes: changesOf(operation) });
       } else if (isQrCharge(operation)) {
-        await failQrCharge(tx, { payment, code, now });
+        await failQrCharge(tx, { payment, code, now, cause: causeOfOperation(operation) });
       } else {
         // Any other definite refusal (an account the wallet does not know or has closed): the
         // wallet will not pay this payment, so it fails (3) like a declined card, instead of
@@ -133,6 +144,7 @@ for (const kind of ["debit", "hold"] as const) {
         await applyTransition(tx, {
           payment,
           event: "fail",
+          cause: causeOfOperation(operation),
           now,
           changes: { ...changesOf(operation), failureReason: FAILURE_REASON.walletRefused, status: `${STATUS_TEXT.walletRefused} (${code})` },
         });

@@ -23,6 +23,7 @@ import { isPastGrace } from "./payment-expiry";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { walletChargeOperationId } from "./wallet-charge-record";
 import { askWallet } from "./wallet-operations";
+import { BUYER_CAUSE, causeRequestFields, type StateChangeCause } from "./state-change-cause";
 
 /*
  * A QR payment's charge: the wallet opens the QR request before the proceed's transaction,
@@ -65,7 +66,15 @@ export function beginQrCharge(tx: Db, options: { payment: PaymentRow; qr: QrRequ
     provider: "wallet",
     kind: payment.captureMethod === "DIRECT" ? "debit" : "hold",
     amountMinor: payment.amountMinor,
-    request: { account: walletAccountOf(payment), currency: payment.currency, changes: {}, qrRequestId: qr.qrRequestId, qrContent: qr.qrContent },
+    request: {
+      account: walletAccountOf(payment),
+      currency: payment.currency,
+      changes: {},
+      qrRequestId: qr.qrRequestId,
+      qrContent: qr.qrContent,
+      // What settles it is the customer's answer in the wallet app (a withdrawal is an expiry: the system's).
+      ...causeRequestFields(BUYER_CAUSE),
+    },
     now,
   });
 }
@@ -122,10 +131,10 @@ export function qrAnswer(qr: QrRequestBody): ProviderAnswer {
 }
 
 /** Inside the settle transaction: what a refused QR charge does to the payment still awaiting it. */
-export async function failQrCharge(tx: Db, options: { payment: PaymentRow; code: string; now: Date }): Promise<void> {
-  const { payment, code, now } = options;
+export async function failQrCharge(tx: Db, options: { payment: PaymentRow; code: string; now: Date; cause: StateChangeCause }): Promise<void> {
+  const { payment, code, now, cause } = options;
   if (code === QR_DECLINED) {
-    await applyTransition(tx, { payment, event: "fail", now, changes: { failureReason: FAILURE_REASON.qrDeclined, status: STATUS_TEXT.qrDeclined } });
+    await applyTransition(tx, { payment, event: "fail", cause, now, changes: { failureReason: FAILURE_REASON.qrDeclined, status: STATUS_TEXT.qrDeclined } });
   } else if (code === QR_CANCELED) {
     await failAsExpired(tx, { payment, now });
   }

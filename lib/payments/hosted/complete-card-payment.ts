@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { logger } from "../../log";
 import { finalizeCardPayment } from "../operations/finalize-card-payment";
+import { BUYER_CAUSE } from "../core/state-change-cause";
 import { findPayment } from "../../db/payment-record";
 import { checkStatusCode, type PaymentState } from "../core/payment-state";
 import { hasHostedToken } from "./hosted-access";
@@ -24,7 +25,12 @@ export async function completeCardPayment(
   options: { paymentId: string; token: string; paymentIntentId: string },
 ): Promise<CardPageCompletion> {
   if (!(await hasHostedToken(db, options.paymentId, options.token))) return { kind: "not_allowed" };
-  const result = await finalizeCardPayment(db, { paymentId: options.paymentId, paymentIntentId: options.paymentIntentId, externalCardId: null });
+  const result = await finalizeCardPayment(db, {
+    paymentId: options.paymentId,
+    paymentIntentId: options.paymentIntentId,
+    externalCardId: null,
+    cause: BUYER_CAUSE,
+  });
   if (result.kind === "provider_unavailable") return result;
   if (result.kind !== "settled") logger.info({ paymentId: options.paymentId, outcome: result.kind }, "card page completion settled nothing new");
   const payment = await findPayment(db, options.paymentId);

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { BUYER_CAUSE } from "../core/state-change-cause";
 import { clientSecretFor } from "../../auth/client-secret";
 import type { MerchantPrincipal } from "../../auth/principal";
 import { serviceColumns } from "../../auth/service-columns";
@@ -78,7 +79,14 @@ export async function proceedFromCheckout(
   const withReturn = proceedPaymentBody.safeParse({ paymentMethodCode: code, redirectUrl: options.returnUrl });
   const input = withReturn.success ? withReturn.data : { paymentMethodCode: code };
   try {
-    const outcome = await proceedPayment(db, { principal, paymentId, input, headers: { "x-platform": "WEB", "x-locale": options.locale } });
+    const outcome = await proceedPayment(db, {
+      principal,
+      paymentId,
+      // The checkout page proceeds for the buyer (contract 14).
+      cause: BUYER_CAUSE,
+      input,
+      headers: { "x-platform": "WEB", "x-locale": options.locale },
+    });
     return { outcome: "proceeded", next: nextPage(code, outcome) };
   } catch (error) {
     logger.warn({ err: error, paymentId, code }, "checkout proceed refused or failed");

@@ -4,6 +4,7 @@ import { providerUnavailable } from "../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
 import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import { applyTransition } from "../core/apply-transition";
+import { BUYER_CAUSE } from "../core/state-change-cause";
 import { expirePayment } from "../core/expire-payment";
 import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";
 import { isPastGrace } from "../core/payment-expiry";
@@ -79,6 +80,7 @@ export async function attemptPaymentOtp(db: Db, options: { paymentId: string; to
         const failed = await applyTransition(tx, {
           payment: locked.payment,
           event: "fail",
+          cause: BUYER_CAUSE,
           now: locked.now,
           changes: { failureReason: FAILURE_REASON.tooManyCodes, status: STATUS_TEXT.tooManyCodes },
         });
@@ -87,7 +89,7 @@ export async function attemptPaymentOtp(db: Db, options: { paymentId: string; to
     case "verified": {
       const charge = await db.transaction(async (tx) => {
         const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
-        return locked.awaiting ? beginWalletCharge(tx, { payment: locked.payment }) : locked;
+        return locked.awaiting ? beginWalletCharge(tx, { payment: locked.payment, cause: BUYER_CAUSE }) : locked;
       });
       if ("awaiting" in charge) return notAwaiting(charge);
       const charged = await completeWalletCharge(db, charge);

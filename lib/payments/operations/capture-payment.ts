@@ -17,6 +17,7 @@ import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition } from "../core/payment-state";
+import { causeRequestFields, type StateChangeCause } from "../core/state-change-cause";
 import { isStaleReservation, releaseStaleReservation, returnStaleFunds } from "../core/release-stale-reservation";
 
 type Captured = { stale: true; release: ProviderOperationRow } | { stale: false; captured: PaymentRow };
@@ -32,6 +33,8 @@ export async function capturePayment(
   options: {
     principal: ClientPrincipal;
     paymentId: string;
+    /** Who asks (the API, a console user): recorded with the operation, the cause of the change it settles. */
+    cause: StateChangeCause;
     input: CapturePaymentBody;
     /** The request's Idempotency-Key scope: a retry finds the same provider operation. */
     operationKey?: string;
@@ -57,7 +60,7 @@ export async function capturePayment(
         );
       }
       const provider = operationProviderOf(payment);
-      const request = await operationRequest(tx, payment);
+      const request = { ...(await operationRequest(tx, payment)), ...causeRequestFields(options.cause) };
       return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "capture", amountMinor, request }) };
     },
     async finish(db, operation) {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { API_CAUSE, type StateChangeCause } from "../core/state-change-cause";
 import { and, eq, sql } from "drizzle-orm";
 import { clientSecretFor } from "../../auth/client-secret";
 import type { FoldedClientAuth } from "../../auth/authenticate";
@@ -41,13 +42,13 @@ const paymentByActionQuery = (db: Db) =>
  */
 export async function createPaymentIntent(
   db: Db,
-  options: { service: ServiceContext; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; clock: Clock },
+  options: { service: ServiceContext; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; clock: Clock; cause: StateChangeCause },
 ): Promise<CreatedIntent> {
   const { service, query, input } = options;
   assertCountry(service, query.countryCode, input.actionCountryCode);
   const draft = intentDraft(input);
   const now = options.clock.now();
-  const result = await insertIntent(db, { ...draft, serviceId: service.id, expiresAt: intentExpiresAt(now), now });
+  const result = await insertIntent(db, { ...draft, serviceId: service.id, expiresAt: intentExpiresAt(now), now, cause: options.cause });
   return answerCreate(db, service, draft, result);
 }
 
@@ -69,7 +70,7 @@ export async function createPaymentIntentAsClient(
   if (!draft) {
     // createPaymentIntent answers the same refusal, after auth has answered first.
     const principal = await options.authenticate();
-    return { principal, ...(await createPaymentIntent(db, { service: principal.service, query, input, clock: serviceClock(principal.service, base) })) };
+    return { principal, ...(await createPaymentIntent(db, { service: principal.service, query, input, clock: serviceClock(principal.service, base), cause: API_CAUSE })) };
   }
   const { lookup, ...result } = await insertIntentAsClient(db, auth, { ...draft, country: query.countryCode }, base.now());
   const principal = auth.judge(lookup);

@@ -7,13 +7,14 @@ import { applyTransition } from "../core/apply-transition";
 import { recordCardOperationOnce } from "../core/card-operations";
 import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
+import type { StateChangeCause } from "../core/state-change-cause";
 
 // The writes of a card finalize, each inside the transaction that holds the payment's row lock
 // (finalize-card-payment.ts decides which run).
 
 /** DIRECT: captured whole at once (a capture row keeps the sums derivable); RESERVATION: authorized. */
-export async function settlePayment(tx: Db, options: { payment: PaymentRow; intent: ProviderPaymentIntent; now: Date }) {
-  const { payment, intent, now } = options;
+export async function settlePayment(tx: Db, options: { payment: PaymentRow; intent: ProviderPaymentIntent; now: Date; cause: StateChangeCause }) {
+  const { payment, intent, now, cause } = options;
   switch (payment.captureMethod) {
     case "DIRECT":
       if (intent.status !== "succeeded") throw new Error(`provider intent ${intent.id} of a DIRECT payment is ${intent.status}`);
@@ -21,6 +22,7 @@ export async function settlePayment(tx: Db, options: { payment: PaymentRow; inte
       return applyTransition(tx, {
         payment,
         event: "succeed",
+        cause,
         now,
         changes: { capturedMinor: payment.amountMinor, status: STATUS_TEXT.succeeded },
       });
@@ -29,6 +31,7 @@ export async function settlePayment(tx: Db, options: { payment: PaymentRow; inte
       return applyTransition(tx, {
         payment,
         event: "pre_authorize",
+        cause,
         now,
         changes: { authorizedAt: now, status: STATUS_TEXT.cardAuthorized },
       });
@@ -96,8 +99,11 @@ const FAILURES: Record<ProviderErrorCode, { failureReason: string; status: strin
  * the payment (3). The provider intent is canceled with it (recorded here, called after the
  * commit), so no later confirmation of the same intent can take money for a failed payment.
  */
-export async function failPayment(tx: Db, options: { payment: PaymentRow; reason: ProviderErrorCode; now: Date; intentId: string }) {
-  await applyTransition(tx, { payment: options.payment, event: "fail", now: options.now, changes: FAILURES[options.reason] });
+export async function failPayment(
+  tx: Db,
+  options: { payment: PaymentRow; reason: ProviderErrorCode; now: Date; intentId: string; cause: StateChangeCause },
+) {
+  await applyTransition(tx, { payment: options.payment, event: "fail", cause: options.cause, now: options.now, changes: FAILURES[options.reason] });
   return recordCardOperationOnce(tx, { payment: options.payment, purpose: "fail", kind: "cancel", request: { providerIntentId: options.intentId } });
 }
 

@@ -13,6 +13,7 @@ import { isPastGrace } from "../core/payment-expiry";
 import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../core/payment-state";
 import type { CardFinalizeResult } from "./card-finalize-result";
+import type { StateChangeCause } from "../core/state-change-cause";
 import type { CardFinalizeOutcome } from "./finalize-card-payment.schema";
 import { failPayment, keepCard, reverseAtProvider, settlePayment } from "./finalize-card-payment-steps";
 
@@ -33,13 +34,20 @@ export async function finalizeCardPayment(
     paymentIntentId: string;
     /** The provider payment method the caller says was confirmed; null when only the intent is known. */
     externalCardId: string | null;
+    /** Who finalizes: the buyer's card page, the merchant's API call, or the provider's event and reconciliation (system). */
+    cause: StateChangeCause;
     remember?: BeforeCommit<CardFinalizeOutcome>;
   },
 ): Promise<CardFinalizeResult> {
   const provider = cardProvider();
   if (!isPaymentId(options.paymentId)) return { kind: "unknown_intent" };
   const [known] = await db
-    .select({ providerIntentId: cardPayments.providerIntentId, serviceId: payments.serviceId, country: payments.country })
+    .select({
+      providerIntentId: cardPayments.providerIntentId,
+      finalizedAt: cardPayments.finalizedAt,
+      serviceId: payments.serviceId,
+      country: payments.country,
+    })
     .from(cardPayments)
     .innerJoin(payments, eq(payments.id, cardPayments.paymentId))
     .where(eq(cardPayments.paymentId, options.paymentId));
@@ -53,7 +61,10 @@ export async function finalizeCardPayment(
   const intent = read.value;
   if (!intent || intent.metadata.paymentId !== options.paymentId) return { kind: "unknown_intent" };
   let method = null;
-  if (intent.setupFutureUsage && intent.paymentMethodId) {
+  // The card's brand and last 4 are kept with the payment (the console shows and searches them),
+  // so the first finalize of a confirmed card reads its payment method, saved or not.
+  const confirmed = intent.status === "succeeded" || intent.status === "requires_capture";
+  if (intent.paymentMethodId && (intent.setupFutureUsage || (confirmed && !known.finalizedAt))) {
     const paymentMethodId = intent.paymentMethodId;
     const readMethod = await askProvider(() => provider.retrievePaymentMethod(db, { id: paymentMethodId, account }));
     if (!readMethod.ok) return { kind: "provider_unavailable" };
@@ -83,7 +94,7 @@ export async function finalizeCardPayment(
       case "requires_payment_method":
         if (!intent.lastErrorCode) return { kind: "awaiting_buyer", step: "confirmation" };
         if (payment.state === "REQUIRES_ACTION") {
-          followUps.push(await failPayment(tx, { payment, reason: intent.lastErrorCode, now, intentId: intent.id }));
+          followUps.push(await failPayment(tx, { payment, reason: intent.lastErrorCode, now, intentId: intent.id, cause: options.cause }));
         }
         return { kind: "declined", reason: intent.lastErrorCode };
       case "requires_action":
@@ -105,10 +116,10 @@ export async function finalizeCardPayment(
       return { kind: "expired" };
     }
     const savedCardId = await keepCard(tx, { payment, intent, method, now });
-    const updated = await settlePayment(tx, { payment, intent, now });
+    const updated = await settlePayment(tx, { payment, intent, now, cause: options.cause });
     await tx
       .update(cardPayments)
-      .set({ finalizedAt: now, providerPaymentMethodId: intent.paymentMethodId, savedCardId })
+      .set({ finalizedAt: now, providerPaymentMethodId: intent.paymentMethodId, savedCardId, cardBrand: method?.brand ?? null, cardLast4: method?.last4 ?? null })
       .where(eq(cardPayments.paymentId, payment.id));
     const outcome = finalized(updated, savedCardId);
     await options.remember?.(tx, outcome);

@@ -7,10 +7,11 @@ import type { PaymentRow } from "../../db/payment-record";
 import { prepared } from "../../db/prepared";
 import { apiCredentials, payments, services } from "../../db/schema";
 import { INTENT_LIFETIME_MS } from "../core/payment-expiry";
+import { API_CAUSE, causeColumns } from "../core/state-change-cause";
 import { intentInsertCtes, type IntentInsert, type IntentInsertResult } from "./insert-intent";
 
 /** What create writes, before auth has named the service (its id and clock come from the statement). */
-export type IntentDraft = Omit<IntentInsert, "serviceId" | "expiresAt" | "now">;
+export type IntentDraft = Omit<IntentInsert, "serviceId" | "expiresAt" | "now" | "cause">;
 
 const existingPayment = alias(payments, "existing_payment");
 
@@ -25,7 +26,7 @@ const insertIntentAsClientQuery = (db: Db) =>
     const p = (name: keyof IntentDraft | "country" | "nowIso" | "lifetimeMs") => sql.placeholder(name);
     const client = admittedClientCtes(db);
     const serviceNow = sql`(${p("nowIso")}::text::timestamptz + make_interval(secs => admitted_service.clock_offset_seconds))`;
-    const { customer, created, createdColumns } = intentInsertCtes(db, {
+    const { customer, created, createdChange, createdColumns } = intentInsertCtes(db, {
       serviceId: sql`admitted_service.id`,
       expiresAt: sql`${serviceNow} + make_interval(secs => ${p("lifetimeMs")}::bigint / 1000.0)`,
       now: serviceNow,
@@ -33,7 +34,7 @@ const insertIntentAsClientQuery = (db: Db) =>
       where: sql`${p("country")}::text = any(admitted_service.countries)`,
     });
     return db
-      .with(client.limit, client.admitted, customer, created)
+      .with(client.limit, client.admitted, customer, created, createdChange)
       .select({ ...client.columns, customerActive: customer.isActive, created: createdColumns, existing: existingPayment })
       .from(client.limit)
       .leftJoin(apiCredentials, client.credentialJoin)
@@ -62,6 +63,8 @@ export async function insertIntentAsClient(
     metaData: draft.metaData === null || draft.metaData === undefined ? null : JSON.stringify(draft.metaData),
     nowIso: now.toISOString(),
     lifetimeMs: INTENT_LIFETIME_MS,
+    // Only the API's client_auth creates this way.
+    ...causeColumns(API_CAUSE),
   });
   if (!row) return { lookup: undefined, customerActive: null, created: null, existing: null };
   const { customerActive, created, existing, ...lookup } = row;

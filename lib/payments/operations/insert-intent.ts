@@ -2,8 +2,9 @@ import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { customers, payments } from "../../db/schema";
+import { customers, payments, paymentStateChanges } from "../../db/schema";
 import type { PaymentRow } from "../../db/payment-record";
+import { causeColumns, type StateChangeCause } from "../core/state-change-cause";
 
 /** What create writes; the fingerprint makes a repeat with other parameters a conflict. */
 export interface IntentInsert {
@@ -19,6 +20,8 @@ export interface IntentInsert {
   metaData: unknown;
   expiresAt: Date;
   now: Date;
+  /** Who creates it (the API; a payment link's page for the buyer): the first line of its timeline. */
+  cause: StateChangeCause;
 }
 
 export interface IntentInsertResult {
@@ -38,14 +41,14 @@ const existingPayment = alias(payments, "existing_payment");
 // not one a concurrent create committed while this insert waited on it (the caller reads it).
 const insertIntentQuery = (db: Db) =>
   prepared(db, "payment_intent_insert", (db) => {
-    const p = (name: keyof IntentInsert) => sql.placeholder(name);
-    const { customer, created, createdColumns } = intentInsertCtes(db, {
+    const p = (name: Exclude<keyof IntentInsert, "cause">) => sql.placeholder(name);
+    const { customer, created, createdChange, createdColumns } = intentInsertCtes(db, {
       serviceId: sql`${p("serviceId")}::uuid`,
       expiresAt: sql`${p("expiresAt")}::text::timestamptz`,
       now: sql`${p("now")}::text::timestamptz`,
     });
     return db
-      .with(customer, created)
+      .with(customer, created, createdChange)
       .select({ customerActive: customer.isActive, created: createdColumns, existing: existingPayment })
       .from(customer)
       .leftJoin(created, sql`true`)
@@ -63,7 +66,7 @@ const insertIntentQuery = (db: Db) =>
  * read `from` (a CTE both select from), and `where` gates the customer and so the intent too.
  */
 export function intentInsertCtes(db: Db, options: { serviceId: SQL; expiresAt: SQL; now: SQL; from?: SQL; where?: SQL }) {
-  const p = (name: keyof IntentInsert) => sql.placeholder(name);
+  const p = (name: Exclude<keyof IntentInsert, "cause">) => sql.placeholder(name);
   const { serviceId, from, where } = options;
   const customer = db
     .$with("intent_customer", { id: customers.id, isActive: customers.isActive })
@@ -84,17 +87,26 @@ export function intentInsertCtes(db: Db, options: { serviceId: SQL; expiresAt: S
         on conflict (service_id, action_id) do nothing
         returning *`,
   );
+  // The intent's creation, the first line of its timeline (nothing when no intent was inserted).
+  const createdChange = db.$with("created_intent_change", { id: paymentStateChanges.id }).as(
+    sql`insert into payment_state_changes (payment_id, service_id, from_state, to_state, cause, console_user_email, at)
+        select id, service_id, null, state, ${sql.placeholder("cause")}::text::state_change_cause,
+          ${sql.placeholder("consoleUserEmail")}::text, created_at
+        from created_intent returning id`,
+  );
   // The CTE's columns as a nested object: left-joined, it comes back null when nothing was inserted.
   const createdColumns = Object.fromEntries(
     Object.keys(getTableColumns(payments)).map((key) => [key, created[key as keyof typeof created]]),
   ) as (typeof created)["_"]["selectedFields"];
-  return { customer, created, createdColumns };
+  return { customer, created, createdChange, createdColumns };
 }
 
 /** One round trip: the customer (created on first sight) and the intent, or the one already there. */
 export async function insertIntent(db: Db, values: IntentInsert): Promise<IntentInsertResult> {
+  const { cause, ...insert } = values;
   const [row] = await insertIntentQuery(db).execute({
-    ...values,
+    ...insert,
+    ...causeColumns(cause),
     metaData: values.metaData === null || values.metaData === undefined ? null : JSON.stringify(values.metaData),
     expiresAt: values.expiresAt.toISOString(),
     now: values.now.toISOString(),

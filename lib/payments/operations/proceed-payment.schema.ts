@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../../auth/principal";
+import type { StateChangeCause } from "../core/state-change-cause";
 import type { Db } from "../../db/client";
 import type { payments } from "../../db/schema";
 import { alpha3Schema, platformHeader } from "../../validation/common-headers";
@@ -40,6 +41,8 @@ export interface ProceedContext {
   prepared?: PreparedProceed | null;
   /** The request's Idempotency-Key scope, recorded with a charge it makes (ownerChargeRetried). */
   operationKey?: string;
+  /** Who proceeds (the API; the hosted checkout for the buyer): the cause of every change it makes. */
+  cause: StateChangeCause;
   /** Facts of this proceed that every outcome writes with its transition. */
   changes: Pick<typeof payments.$inferInsert, "paymentMethodCode" | "platform" | "locale">;
 }

@@ -1,6 +1,7 @@
 import { serviceClock } from "../../clock";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
+import type { StateChangeCause } from "../core/state-change-cause";
 import { ApiError } from "../../errors/api-error";
 import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
@@ -39,6 +40,8 @@ export async function proceedPayment(
   options: {
     principal: ProceedPrincipal;
     paymentId: string;
+    /** `api` for the endpoint; the hosted checkout proceeds for the buyer. */
+    cause: StateChangeCause;
     input: ProceedPaymentBody;
     headers: PaymentCallHeaders;
     remember?: BeforeCommit<ProceedOutcome>;
@@ -87,6 +90,7 @@ export async function proceedPayment(
       gatewayKey,
       prepared,
       operationKey: options.operationKey,
+      cause: options.cause,
       changes: { paymentMethodCode: input.paymentMethodCode, platform: headers["x-platform"], locale },
     });
     // A charge sent after the commit is answered (and remembered) once it is settled.

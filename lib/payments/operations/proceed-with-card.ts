@@ -52,7 +52,7 @@ export async function prepareCardProceed(db: Db, options: { principal: ProceedPr
  * the provider.
  */
 export const proceedWithCard: ProceedHandler = async (tx, context) => {
-  const { payment, principal, input, now, changes } = context;
+  const { payment, principal, input, now, changes, cause } = context;
   const service = principal.service;
   if (payment.transactionType === "QR_CODE") {
     throw new ApiError("invalid_state", "A QR intent is paid with WALLET_V2, not with a card.");
@@ -70,6 +70,7 @@ export const proceedWithCard: ProceedHandler = async (tx, context) => {
   const updated = await applyTransition(tx, {
     payment,
     event: "require_action",
+    cause,
     now,
     changes: {
       ...changes,

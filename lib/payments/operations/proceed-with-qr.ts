@@ -17,12 +17,12 @@ import type { ProceedHandler } from "./proceed-payment.schema";
  * statusCode 3.
  */
 export const proceedWithQr: ProceedHandler = async (tx, context) => {
-  const { payment, now, changes, gatewayKey } = context;
+  const { payment, now, changes, gatewayKey, cause } = context;
   const prepared = context.prepared?.wallet;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
   if (!prepared.fundsCover || !prepared.qr) {
-    const failed = await failForFunds(tx, { payment, now, changes });
+    const failed = await failForFunds(tx, { payment, now, cause, changes });
     return { payment: failed, require3DS: false, statusCode: checkStatusCode(failed.state), status: failed.status, payUrl: "" };
   }
 
@@ -31,6 +31,7 @@ export const proceedWithQr: ProceedHandler = async (tx, context) => {
   const updated = await applyTransition(tx, {
     payment,
     event: "start_processing",
+    cause,
     now,
     changes: { ...changes, providerOrderId: qr.orderId, providerTransactionId: qr.qrRequestId, status: STATUS_TEXT.qrAwaiting },
   });

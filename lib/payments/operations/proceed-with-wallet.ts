@@ -19,7 +19,7 @@ import { beginWalletCharge, findWalletCharge } from "../core/wallet-charge";
  * prepareWalletProceed); a balance that does not is rejected now (200 with 3).
  */
 export const proceedWithWallet: ProceedHandler = async (tx, context) => {
-  const { payment, principal, now, changes } = context;
+  const { payment, principal, now, changes, cause } = context;
   // A QR intent is answered in the wallet app, whoever proceeds it.
   if (payment.transactionType === "QR_CODE") return proceedWithQr(tx, context);
   // getPaymentOrThrow admits a user_auth caller only to the customer's own payments.
@@ -28,11 +28,12 @@ export const proceedWithWallet: ProceedHandler = async (tx, context) => {
   const prepared = context.prepared?.wallet;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
-  if (!prepared.fundsCover) return settled(await failForFunds(tx, { payment, now, changes }));
+  if (!prepared.fundsCover) return settled(await failForFunds(tx, { payment, now, cause, changes }));
 
   const updated = await applyTransition(tx, {
     payment,
     event: "require_action",
+    cause,
     now,
     changes: { ...changes, status: STATUS_TEXT.otpRequired },
   });
@@ -52,9 +53,9 @@ export const proceedWithWallet: ProceedHandler = async (tx, context) => {
  * (expirePayment waits for an open wallet charge). The request's Idempotency-Key goes with the
  * charge, so a retry with it finds the charge again (ownerChargeRetried).
  */
-const ownerCharge: ProceedHandler = async (tx, { payment, now, changes, operationKey }) => {
-  const processing = await applyTransition(tx, { payment, event: "start_processing", now, changes: { ...changes, status: STATUS_TEXT.walletCharging } });
-  return { ...settled(processing), pendingCharge: await beginWalletCharge(tx, { payment: processing, changes, requestKey: operationKey }) };
+const ownerCharge: ProceedHandler = async (tx, { payment, now, changes, operationKey, cause }) => {
+  const processing = await applyTransition(tx, { payment, event: "start_processing", cause, now, changes: { ...changes, status: STATUS_TEXT.walletCharging } });
+  return { ...settled(processing), pendingCharge: await beginWalletCharge(tx, { payment: processing, cause, changes, requestKey: operationKey }) };
 };
 
 /**

@@ -4,6 +4,7 @@ import { providerUnavailable } from "../../provider-operations";
 import { logger } from "../../log";
 import { cardProvider } from "../../providers/card/card-provider";
 import { finalizeCardPayment } from "./finalize-card-payment";
+import { SYSTEM_CAUSE } from "../core/state-change-cause";
 import { isPaymentId } from "../../db/payment-record";
 
 export interface ReceivedEvent {
@@ -26,7 +27,7 @@ export async function receiveCardProviderEvent(
   if (!event) throw invalidCredentials();
   const paymentId = event.metadata.paymentId;
   if (!paymentId || !isPaymentId(paymentId)) return { eventId: event.id, handled: false };
-  const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: event.paymentIntentId, externalCardId: event.paymentMethodId });
+  const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: event.paymentIntentId, externalCardId: event.paymentMethodId, cause: SYSTEM_CAUSE });
   switch (result.kind) {
     case "settled":
       return { eventId: event.id, handled: true };

@@ -6,6 +6,7 @@ import { logger } from "../../log";
 import type { BackgroundJob } from "../../background-job";
 import { providerOperationExists } from "../../provider-operations";
 import { finalizeCardPayment } from "./finalize-card-payment";
+import { SYSTEM_CAUSE } from "../core/state-change-cause";
 
 /** How long a card payment may wait for the buyer's return or the provider's event before the gateway asks itself. */
 export const CARD_RECONCILE_AFTER_MS = 60_000;
@@ -51,7 +52,7 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
   let settled = 0;
   for (const { paymentId, providerIntentId } of waiting) {
     try {
-      const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: providerIntentId, externalCardId: null });
+      const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: providerIntentId, externalCardId: null, cause: SYSTEM_CAUSE });
       // Anything else (the intent still awaits the buyer, the provider is briefly away): ask again later.
       if (result.kind !== "settled" && result.kind !== "reversed") continue;
       settled += 1;

@@ -18,6 +18,7 @@ import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition, PAYMENT_STATES } from "../core/payment-state";
+import { causeRequestFields, type StateChangeCause } from "../core/state-change-cause";
 
 export interface RefundOutcome {
   payment: PaymentRow;
@@ -44,6 +45,8 @@ export async function refundPayment(
   options: {
     principal: ClientPrincipal;
     paymentId: string;
+    /** Who asks (the API, a console user): recorded with the operation, the cause of the change it settles. */
+    cause: StateChangeCause;
     input: { description: string; amount?: number; reason?: string };
     operationKey?: string;
   },
@@ -71,6 +74,7 @@ export async function refundPayment(
         ...(await operationRequest(tx, payment)),
         description: options.input.description,
         reason: options.input.reason ?? null,
+        ...causeRequestFields(options.cause),
       };
       const provider = operationProviderOf(payment);
       return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "refund", amountMinor, request }) };

@@ -6,6 +6,7 @@ import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest, releaseKindOf } from "../core/payment-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition } from "../core/payment-state";
+import { causeRequestFields, type StateChangeCause } from "../core/state-change-cause";
 
 /**
  * Releases a whole PRE_AUTHORIZED reservation: CANCELED (10) once the provider (card or
@@ -13,7 +14,13 @@ import { assertTransition } from "../core/payment-state";
  */
 export async function releasePayment(
   db: Db,
-  options: { principal: ClientPrincipal; paymentId: string; operationKey?: string },
+  options: {
+    principal: ClientPrincipal;
+    paymentId: string;
+    /** Who asks (the API, a console user): recorded with the operation, the cause of the change it settles. */
+    cause: StateChangeCause;
+    operationKey?: string;
+  },
 ): Promise<PaymentRow> {
   const now = serviceClock(options.principal.service).now();
   return runProviderOperation<PaymentRow>(db, {
@@ -23,7 +30,7 @@ export async function releasePayment(
       if (retried) return { kind: "operation", operation: retried };
       assertTransition(payment.state, "release");
       const provider = operationProviderOf(payment);
-      const request = { ...(await operationRequest(tx, payment)), release: true };
+      const request = { ...(await operationRequest(tx, payment)), ...causeRequestFields(options.cause), release: true };
       const kind = releaseKindOf(provider);
       return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request }) };
     },

@@ -1,4 +1,5 @@
 import * as op from "@/lib/api/operations/payments";
+import { API_CAUSE } from "@/lib/payments/core/state-change-cause";
 import { serviceClock } from "@/lib/clock";
 import { endpointFoldingClientAuth } from "@/lib/http/endpoint";
 import { createPaymentIntent, createPaymentIntentAsClient } from "@/lib/payments/operations/create-payment-intent";
@@ -11,7 +12,7 @@ export const POST = endpointFoldingClientAuth(
   async ({ db, clientAuth, body, query }) => {
     const created = clientAuth.folded
       ? await createPaymentIntentAsClient(db, { auth: clientAuth.folded, authenticate: clientAuth.authenticate, query, input: body })
-      : await createPaymentIntent(db, { service: clientAuth.principal.service, query, input: body, clock: serviceClock(clientAuth.principal.service) });
+      : await createPaymentIntent(db, { service: clientAuth.principal.service, query, input: body, clock: serviceClock(clientAuth.principal.service), cause: API_CAUSE });
     return { data: toPaymentIntentView(created.payment, created), message: "Payment intent created." };
   },
 );

@@ -1,4 +1,5 @@
 import * as op from "@/lib/api/operations/payments";
+import { API_CAUSE } from "@/lib/payments/core/state-change-cause";
 import { endpoint } from "@/lib/http/endpoint";
 import { toRefundResultView } from "@/lib/payments/operations/payment-views";
 import { refundPayment, type RefundOutcome } from "@/lib/payments/operations/refund-payment";
@@ -14,6 +15,7 @@ export const POST = endpoint(
       await refundPayment(db, {
         principal,
         paymentId: params.paymentId ?? "",
+        cause: API_CAUSE,
         input: body,
         operationKey: idempotency.operationKey,
       }),

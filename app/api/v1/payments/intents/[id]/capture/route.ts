@@ -1,4 +1,5 @@
 import * as op from "@/lib/api/operations/payments";
+import { API_CAUSE } from "@/lib/payments/core/state-change-cause";
 import { endpoint } from "@/lib/http/endpoint";
 import { capturePayment } from "@/lib/payments/operations/capture-payment";
 import type { PaymentRow } from "@/lib/db/payment-record";
@@ -12,7 +13,7 @@ export const POST = endpoint(
   op.capturePayment,
   async ({ db, principal, params, body, idempotency }) =>
     respond(
-      await capturePayment(db, { principal, paymentId: params.id ?? "", input: body, operationKey: idempotency.operationKey }),
+      await capturePayment(db, { principal, paymentId: params.id ?? "", cause: API_CAUSE, input: body, operationKey: idempotency.operationKey }),
     ),
 );
 

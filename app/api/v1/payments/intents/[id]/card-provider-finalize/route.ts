@@ -4,6 +4,7 @@ import { settledOrThrow } from "@/lib/payments/operations/card-finalize-result";
 import { finalizeCardPayment } from "@/lib/payments/operations/finalize-card-payment";
 import { toCardFinalizeView, type CardFinalizeOutcome } from "@/lib/payments/operations/finalize-card-payment.schema";
 import { otherMethods } from "@/lib/http/method-not-allowed";
+import { API_CAUSE } from "@/lib/payments/core/state-change-cause";
 
 const respond = (outcome: CardFinalizeOutcome) => ({ data: toCardFinalizeView(outcome), message: "Card payment finalized." });
 
@@ -15,6 +16,7 @@ export const POST = endpoint(op.finalizeCardPayment, async ({ db, principal, bod
         paymentId: principal.paymentId,
         paymentIntentId: body.paymentIntentId,
         externalCardId: body.externalCardId,
+        cause: API_CAUSE,
         remember: idempotency.remember(respond),
       }),
     ),

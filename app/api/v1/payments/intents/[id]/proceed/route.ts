@@ -4,6 +4,7 @@ import { proceedPayment } from "@/lib/payments/operations/proceed-payment";
 import type { ProceedOutcome } from "@/lib/payments/operations/proceed-payment.schema";
 import { toProceedResultView } from "@/lib/payments/operations/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
+import { API_CAUSE } from "@/lib/payments/core/state-change-cause";
 
 const respond = (outcome: ProceedOutcome) => ({ data: toProceedResultView(outcome), message: outcome.status });
 
@@ -15,6 +16,7 @@ export const POST = endpoint(
       await proceedPayment(db, {
         principal,
         paymentId: params.id ?? "",
+        cause: API_CAUSE,
         input: body,
         headers,
         remember: idempotency.remember(respond),

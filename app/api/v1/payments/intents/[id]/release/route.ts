@@ -1,4 +1,5 @@
 import * as op from "@/lib/api/operations/payments";
+import { API_CAUSE } from "@/lib/payments/core/state-change-cause";
 import { endpoint } from "@/lib/http/endpoint";
 import type { PaymentRow } from "@/lib/db/payment-record";
 import { toReleaseResultView } from "@/lib/payments/operations/payment-views";
@@ -11,7 +12,7 @@ const respond = (payment: PaymentRow) => ({ data: toReleaseResultView(payment), 
 export const POST = endpoint(
   op.releasePayment,
   async ({ db, principal, params, idempotency }) =>
-    respond(await releasePayment(db, { principal, paymentId: params.id ?? "", operationKey: idempotency.operationKey })),
+    respond(await releasePayment(db, { principal, paymentId: params.id ?? "", cause: API_CAUSE, operationKey: idempotency.operationKey })),
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).

@@ -1,0 +1,81 @@
+import type { ServiceContext } from "../auth/principal";
+import type { Db } from "../db/client";
+import type { z } from "zod";
+import { ApiError } from "../errors/api-error";
+import { zodDetails } from "../errors/zod-details";
+import { capturePaymentBody } from "../payments/operations/capture-payment.schema";
+import { refundPaymentBody } from "../payments/operations/refund-payment.schema";
+import { consoleCause } from "../payments/core/state-change-cause";
+import { capturePayment } from "../payments/operations/capture-payment";
+import { refundPayment, type RefundOutcome } from "../payments/operations/refund-payment";
+import { releasePayment } from "../payments/operations/release-payment";
+import type { PaymentRow } from "../db/payment-record";
+import { consolePrincipal } from "./console-principal";
+
+/*
+ * Capture, release and refund from the console: the API's own operations (same rules, the
+ * provider-operation boundary, notifications), acting for the service, with the console user's
+ * email as the cause of the change. The form carries its own key (`formKey`, a random token
+ * rendered into the form): it names the provider operation, so a form posted twice finds the
+ * first operation and runs once. What the page layer adds around these: the session, the role
+ * check (owner, support), the forgery token and the audit log entry.
+ */
+
+export interface ConsoleActor {
+  service: ServiceContext;
+  userEmail: string;
+}
+
+interface ConsoleForm {
+  paymentId: string;
+  /** The form's own idempotency key. */
+  formKey: string;
+}
+
+const operationKey = (actor: ConsoleActor, action: string, formKey: string) => `console:${actor.service.id}:${action}:${formKey}`;
+
+/** An amount field as typed (standard units); empty means the whole amount. */
+function amountOf(text: string | undefined | null): number | undefined {
+  const trimmed = text?.trim() ?? "";
+  if (trimmed === "") return undefined;
+  return /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+/** The API's own body schema: a refused field is a validation_error naming it, for the page to show beside it. */
+function bodyOrRefuse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new ApiError("validation_error", "The request is invalid.", zodDetails(parsed.error));
+  return parsed.data;
+}
+
+export async function captureFromConsole(db: Db, actor: ConsoleActor, form: ConsoleForm & { amount?: string | null }): Promise<PaymentRow> {
+  return capturePayment(db, {
+    principal: consolePrincipal(actor.service),
+    paymentId: form.paymentId,
+    cause: consoleCause(actor.userEmail),
+    input: bodyOrRefuse(capturePaymentBody, { amount: amountOf(form.amount) }),
+    operationKey: operationKey(actor, "capture", form.formKey),
+  });
+}
+
+export async function releaseFromConsole(db: Db, actor: ConsoleActor, form: ConsoleForm): Promise<PaymentRow> {
+  return releasePayment(db, {
+    principal: consolePrincipal(actor.service),
+    paymentId: form.paymentId,
+    cause: consoleCause(actor.userEmail),
+    operationKey: operationKey(actor, "release", form.formKey),
+  });
+}
+
+/** The form's reason is the refund's description (what the API requires) and its reason. */
+export async function refundFromConsole(db: Db, actor: ConsoleActor, form: ConsoleForm & { amount?: string | null; reason: string }): Promise<RefundOutcome> {
+  const reason = form.reason.trim();
+  const input = bodyOrRefuse(refundPaymentBody, { description: reason, amount: amountOf(form.amount), ...(reason ? { reason } : {}) });
+  return refundPayment(db, {
+    principal: consolePrincipal(actor.service),
+    paymentId: form.paymentId,
+    cause: consoleCause(actor.userEmail),
+    input,
+    operationKey: operationKey(actor, "refund", form.formKey),
+  });
+}

@@ -1,0 +1,18 @@
+/**
+ * RFC 4180 CSV: fields separated by commas, records by CRLF; a field holding a comma, a double
+ * quote, CR or LF is quoted, its quotes doubled. A spreadsheet runs a cell that begins with
+ * =, +, -, @, a tab or CR as a formula (CSV injection, OWASP): such a cell gets a leading
+ * apostrophe, which shows as text and computes nothing. Written here: the rules are these
+ * few lines, no library needed.
+ */
+const NEEDS_QUOTES = /[",\r\n]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvField(value: string): string {
+  const inert = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(inert) ? `"${inert.replace(/"/g, '""')}"` : inert;
+}
+
+export function csvRecord(values: readonly string[]): string {
+  return `${values.map(csvField).join(",")}\r\n`;
+}

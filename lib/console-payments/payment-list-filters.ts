@@ -1,0 +1,144 @@
+import { z } from "zod";
+import { AmountError, toMinorUnits } from "../money/amount";
+import { minorBoundsByExponent, type MinorBoundByExponent } from "../money/amount-bounds";
+import { currencyExponent, isSupportedCurrency } from "../money/currencies";
+import { PAYMENT_STATES, type PaymentState } from "../payments/core/payment-state";
+import { decodePaymentCursor, type PaymentCursor } from "./payment-cursor";
+
+/** The methods the console tells apart (contract 13): the wallet, the QR wallet, a card. */
+export const CONSOLE_METHODS = ["wallet", "qr_wallet", "card"] as const;
+export type ConsoleMethod = (typeof CONSOLE_METHODS)[number];
+
+/** The payments list's filters as the domain uses them: amounts already in minor units. */
+export interface PaymentListFilters {
+  states: PaymentState[];
+  method: ConsoleMethod | null;
+  currency: string | null;
+  createdFrom: Date | null;
+  /** Exclusive. */
+  createdBefore: Date | null;
+  /** One bound per currency exponent (or one for the chosen currency). */
+  amountFrom: MinorBoundByExponent[] | null;
+  amountTo: MinorBoundByExponent[] | null;
+  search: string | null;
+  /** One customer's payments (the customer page); not a URL filter. */
+  customerId?: string | null;
+}
+
+export interface PaymentListQuery {
+  filters: PaymentListFilters;
+  /** Older than this row (the next page), or newer than it (the previous page). */
+  cursor: { direction: "after" | "before"; at: PaymentCursor } | null;
+}
+
+export const NO_FILTERS: PaymentListFilters = {
+  states: [],
+  method: null,
+  currency: null,
+  createdFrom: null,
+  createdBefore: null,
+  amountFrom: null,
+  amountTo: null,
+  search: null,
+};
+
+type QueryValue = string | string[] | undefined;
+const one = (value: QueryValue) => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+const many = (value: QueryValue) => (Array.isArray(value) ? value : value === undefined ? [] : value.split(",")).map((v) => v.trim()).filter(Boolean);
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The URL query of the payments list (kept in the URL so a filtered list can be shared):
+ * `status` (repeated or comma-separated states), `method`, `currency`, `createdFrom`,
+ * `createdTo` (a day, UTC, included; or an ISO 8601 time), `amountFrom`, `amountTo` (standard
+ * units), `q` (the one search box), `after` / `before` (a page's cursor). Each problem is
+ * reported on its own field, nothing is half applied.
+ */
+const listQuerySchema = z
+  .object({
+    status: z.array(z.string()),
+    method: z.string().optional(),
+    currency: z.string().optional(),
+    createdFrom: z.string().optional(),
+    createdTo: z.string().optional(),
+    amountFrom: z.string().optional(),
+    amountTo: z.string().optional(),
+    q: z.string().max(100, "must be at most 100 characters").optional(),
+    after: z.string().optional(),
+    before: z.string().optional(),
+  })
+  .transform((query, ctx) => {
+    const problem = (field: string, message: string, input: unknown) => ctx.issues.push({ code: "custom", path: [field], message, input });
+    const states = query.status.filter((state): state is PaymentState => (PAYMENT_STATES as readonly string[]).includes(state));
+    if (states.length < query.status.length) problem("status", "is not a payment status", query.status);
+    const method = CONSOLE_METHODS.find((known) => known === query.method) ?? null;
+    if (query.method !== undefined && !method) problem("method", "must be wallet, qr_wallet or card", query.method);
+    const currency = query.currency?.toUpperCase();
+    if (currency !== undefined && !isSupportedCurrency(currency)) problem("currency", "is not a currency the gateway accepts", query.currency);
+    const time = (field: "createdFrom" | "createdTo", endOfDay: boolean): Date | null => {
+      const text = query[field];
+      if (text === undefined) return null;
+      const parsed = DATE_ONLY.test(text) ? new Date(`${text}T00:00:00Z`) : new Date(text);
+      if (Number.isNaN(parsed.getTime()) || !(DATE_ONLY.test(text) || /T/.test(text))) {
+        ctx.issues.push({ code: "custom", path: [field], message: "must be a date (YYYY-MM-DD) or an ISO 8601 time", input: text });
+        return null;
+      }
+      return DATE_ONLY.test(text) && endOfDay ? new Date(parsed.getTime() + DAY_MS) : parsed;
+    };
+    const amount = (field: "amountFrom" | "amountTo", side: "from" | "to"): MinorBoundByExponent[] | null => {
+      const text = query[field];
+      if (text === undefined) return null;
+      const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+      try {
+        // A chosen currency's own decimals are the rule: 1.234 DZD is refused, not rounded.
+        if (currency && isSupportedCurrency(currency)) return [{ exponent: currencyExponent(currency), currencies: [currency], minor: toMinorUnits(value, currency) }];
+        return minorBoundsByExponent(value, side);
+      } catch (error) {
+        if (!(error instanceof AmountError) && !Number.isNaN(value)) throw error;
+        ctx.issues.push({ code: "custom", path: [field], message: Number.isNaN(value) ? "must be a number" : error instanceof Error ? error.message : "", input: text });
+        return null;
+      }
+    };
+    const cursorOf = (field: "after" | "before") => {
+      const text = query[field];
+      if (text === undefined) return null;
+      const at = decodePaymentCursor(text);
+      if (!at) ctx.issues.push({ code: "custom", path: [field], message: "is not a page of this list", input: text });
+      return at ? { direction: field, at } : null;
+    };
+    const filters: PaymentListFilters = {
+      states: [...new Set(states)],
+      method,
+      currency: currency !== undefined && isSupportedCurrency(currency) ? currency : null,
+      createdFrom: time("createdFrom", false),
+      createdBefore: time("createdTo", true),
+      amountFrom: amount("amountFrom", "from"),
+      amountTo: amount("amountTo", "to"),
+      search: query.q || null,
+    };
+    return { filters, cursor: cursorOf("after") ?? cursorOf("before") } satisfies PaymentListQuery;
+  });
+
+export type FieldProblem = { field: string; message: string };
+
+/** The list's URL query read into filters, or every field's problem (shown beside the field). */
+export function parsePaymentListQuery(
+  query: Record<string, QueryValue>,
+): { ok: true; query: PaymentListQuery } | { ok: false; problems: FieldProblem[] } {
+  const parsed = listQuerySchema.safeParse({
+    status: many(query.status),
+    method: one(query.method),
+    currency: one(query.currency),
+    createdFrom: one(query.createdFrom),
+    createdTo: one(query.createdTo),
+    amountFrom: one(query.amountFrom),
+    amountTo: one(query.amountTo),
+    q: one(query.q),
+    after: one(query.after),
+    before: one(query.before),
+  });
+  if (parsed.success) return { ok: true, query: parsed.data };
+  return { ok: false, problems: parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? ""), message: issue.message })) };
+}

@@ -1,0 +1,59 @@
+import type { PaymentState } from "../payments/core/payment-state";
+import { checkStatusCode } from "../payments/core/payment-state";
+
+/** The method column: the wallet, the QR wallet, or the card's brand and last 4 (null: not proceeded yet). */
+export type PaymentMethodView = { kind: "wallet" } | { kind: "qr_wallet" } | { kind: "card"; brand: string | null; last4: string | null } | null;
+
+/** One row of the payments list and of its export (contract 13's columns). */
+export interface PaymentListRow {
+  id: string;
+  createdAt: Date;
+  amountMinor: number;
+  currency: string;
+  state: PaymentState;
+  /** Section 11's code, as check reports it. */
+  statusCode: number;
+  method: PaymentMethodView;
+  customerPhone: string;
+  actionId: string;
+}
+
+export interface PaymentListRecord {
+  id: string;
+  createdAt: Date;
+  amountMinor: number;
+  currency: string;
+  state: PaymentState;
+  paymentMethodCode: string | null;
+  transactionType: "QR_CODE" | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  customerPhone: string;
+  actionId: string;
+}
+
+export function methodOf(record: Pick<PaymentListRecord, "paymentMethodCode" | "transactionType" | "cardBrand" | "cardLast4">): PaymentMethodView {
+  if (record.transactionType === "QR_CODE") return { kind: "qr_wallet" };
+  switch (record.paymentMethodCode) {
+    case "WALLET_V2":
+      return { kind: "wallet" };
+    case "CARD_PROVIDER":
+      return { kind: "card", brand: record.cardBrand, last4: record.cardLast4 };
+    default:
+      return null;
+  }
+}
+
+export function toPaymentListRow(record: PaymentListRecord): PaymentListRow {
+  return {
+    id: record.id,
+    createdAt: record.createdAt,
+    amountMinor: record.amountMinor,
+    currency: record.currency,
+    state: record.state,
+    statusCode: checkStatusCode(record.state),
+    method: methodOf(record),
+    customerPhone: record.customerPhone,
+    actionId: record.actionId,
+  };
+}

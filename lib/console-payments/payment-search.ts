@@ -1,0 +1,43 @@
+import { sql, type SQL } from "drizzle-orm";
+import { isPaymentId } from "../db/payment-record";
+
+/**
+ * What the one search box of the payments list may mean (contract 13): a paymentId, an
+ * actionId, the customer's phone (with or without `+`, spaces and dashes ignored) or a card's
+ * last 4. Every reading that fits is tried; each is an exact, indexed lookup.
+ */
+export interface SearchTerms {
+  paymentId: string | null;
+  actionId: string;
+  phone: string | null;
+  last4: string | null;
+}
+
+export function searchTermsOf(text: string): SearchTerms {
+  const term = text.trim();
+  const dialled = term.replace(/[\s().-]/g, "");
+  return {
+    paymentId: isPaymentId(term) ? term.toLowerCase() : null,
+    actionId: term,
+    phone: /^\+?\d{8,15}$/.test(dialled) ? `+${dialled.replace(/^\+/, "")}` : null,
+    last4: /^\d{4}$/.test(term) ? term : null,
+  };
+}
+
+/**
+ * SQL: the ids of the service's payments the search finds, as one union of index lookups
+ * (payments by id and by (service, actionId), the customer by (service, phone) then its
+ * payments, card payments by last 4). The caller keeps its own service condition on the rows.
+ */
+export function searchedPaymentIds(serviceId: string, text: string): SQL {
+  const terms = searchTermsOf(text);
+  const branches: SQL[] = [sql`select id from payments where service_id = ${serviceId} and action_id = ${terms.actionId}`];
+  if (terms.paymentId) branches.push(sql`select id from payments where id = ${terms.paymentId} and service_id = ${serviceId}`);
+  if (terms.phone) {
+    branches.push(
+      sql`select p.id from customers c join payments p on p.customer_id = c.id where c.service_id = ${serviceId} and c.phone = ${terms.phone}`,
+    );
+  }
+  if (terms.last4) branches.push(sql`select payment_id from card_payments where card_last4 = ${terms.last4}`);
+  return sql.join(branches, sql` union all `);
+}

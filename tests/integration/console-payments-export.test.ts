@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { getDb, type Db } from "@/lib/db/client";
+import { exportPaymentsCsv, EXPORT_HEADER } from "@/lib/console-payments/export-payments-csv";
+import { NO_FILTERS, parsePaymentListQuery, type PaymentListFilters } from "@/lib/console-payments/payment-list-filters";
+import { consoleMerchant, storedPayment } from "../support/console-payments";
+
+async function exported(db: Db, serviceId: string, filters: PaymentListFilters = NO_FILTERS): Promise<string> {
+  return new Response(exportPaymentsCsv(db, { serviceId, filters })).text();
+}
+
+function filtersOf(query: Record<string, string>): PaymentListFilters {
+  const parsed = parsePaymentListQuery(query);
+  if (!parsed.ok) throw new Error("refused");
+  return parsed.query.filters;
+}
+
+/** The same database handle with no postgres.js client in reach: the export's PGlite path (keyset pages). */
+const withoutCursor = (db: Db) => Object.create(db, { $client: { value: undefined } }) as Db;
+
+describe("Export CSV of the payments list", () => {
+  it("writes a header and every payment newest first, amounts with exactly the currency's decimals, times in ISO 8601 UTC", async () => {
+    const { serviceId } = await consoleMerchant();
+    const tnd = await storedPayment(serviceId, { currency: "TND", amountMinor: 12000, createdAt: new Date("2026-02-01T10:00:00.123Z"), method: "card", card: { brand: "visa", last4: "4242" } });
+    const dzd = await storedPayment(serviceId, { currency: "DZD", amountMinor: 150, createdAt: new Date("2026-02-01T09:00:00Z"), state: "FAILED" });
+    const jpy = await storedPayment(serviceId, { currency: "JPY", amountMinor: 7, createdAt: new Date("2026-02-01T08:00:00Z"), method: "qr_wallet", state: "PRE_AUTHORIZED" });
+    const text = await exported(await getDb(), serviceId);
+    expect(text.split("\r\n")).toEqual([
+      EXPORT_HEADER.join(","),
+      `2026-02-01T10:00:00.123Z,${tnd.id},${tnd.actionId},12.000,TND,SUCCEEDED,2,card,visa,4242,'${tnd.phone}`,
+      `2026-02-01T09:00:00.000Z,${dzd.id},${dzd.actionId},1.50,DZD,FAILED,3,wallet,,,'${dzd.phone}`,
+      `2026-02-01T08:00:00.000Z,${jpy.id},${jpy.actionId},7,JPY,PRE_AUTHORIZED,13,qr_wallet,,,'${jpy.phone}`,
+      "",
+    ]);
+  });
+
+  it("exports only the current filters' rows of the one service, the same by cursor and by keyset pages", async () => {
+    const { serviceId } = await consoleMerchant();
+    const other = await consoleMerchant();
+    await storedPayment(other.serviceId, { state: "FAILED" });
+    for (let i = 0; i < 5; i += 1) await storedPayment(serviceId, { state: "FAILED", createdAt: new Date(`2026-03-0${i + 1}T00:00:00Z`) });
+    await storedPayment(serviceId, { state: "SUCCEEDED" });
+    const db = await getDb();
+    const filters = filtersOf({ status: "FAILED" });
+    const byCursor = await exported(db, serviceId, filters);
+    expect(byCursor.split("\r\n").filter(Boolean)).toHaveLength(6);
+    expect(byCursor).not.toContain("SUCCEEDED");
+    expect(await exported(withoutCursor(db), serviceId, filters)).toBe(byCursor);
+  });
+
+  it("makes a formula-looking actionId inert and quotes what needs quotes", async () => {
+    const { serviceId } = await consoleMerchant();
+    const payment = await storedPayment(serviceId, { actionId: '=HYPERLINK("http://evil.example","click")' });
+    const text = await exported(await getDb(), serviceId);
+    expect(text).toContain(`,${payment.id},"'=HYPERLINK(""http://evil.example"",""click"")",15.00,DZD,`);
+  });
+
+  it("streams a large export in batches (more rows than one batch)", async () => {
+    const { serviceId } = await consoleMerchant();
+    const db = await getDb();
+    await db.execute(
+      // 2,500 payments of one customer, written at once (the storedPayment factory would take a while).
+      (await import("drizzle-orm")).sql`
+        with c as (insert into customers (service_id, name, phone) values (${serviceId}, 'Bulk', '+213700000001') returning id)
+        insert into payments (service_id, customer_id, action_id, request_fingerprint, state, amount_minor, currency, country, expires_at, created_at)
+        select ${serviceId}, c.id, 'bulk-' || g, 'fp', 'CREATED', 100 + g, 'DZD', 'DZA', now(), timestamp '2026-01-01' + make_interval(secs => g)
+        from c, generate_series(1, 2500) g`,
+    );
+    const reader = exportPaymentsCsv(db, { serviceId, filters: NO_FILTERS }).getReader();
+    let chunks = 0;
+    let lines = 0;
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      chunks += 1;
+      lines += new TextDecoder().decode(read.value).split("\r\n").length - 1;
+    }
+    expect(lines).toBe(2501);
+    expect(chunks).toBeGreaterThanOrEqual(4); // the header, then batches of 1,000
+  });
+});
