@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { cardPayments, customers, payments } from "../db/schema";
 import { formatMinorUnits } from "../money/amount";
 import { csvRecord } from "./csv";
-import { listPayments } from "./list-payments";
+import { listPayments, paymentRowColumns } from "./list-payments";
 import { decodePaymentCursor } from "./payment-cursor";
 import { paymentListConditions } from "./payment-list-conditions";
 import type { PaymentListFilters } from "./payment-list-filters";
@@ -78,16 +78,8 @@ export function exportQuery(db: Db, options: { serviceId: string; filters: Payme
   return db
     .select({
       createdIso: sql<string>`to_char(${payments.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-      id: payments.id,
-      actionId: payments.actionId,
       amountMinor: sql<string>`${payments.amountMinor}::text`,
-      currency: payments.currency,
-      state: payments.state,
-      paymentMethodCode: payments.paymentMethodCode,
-      transactionType: payments.transactionType,
-      cardBrand: cardPayments.cardBrand,
-      cardLast4: cardPayments.cardLast4,
-      customerPhone: customers.phone,
+      ...paymentRowColumns,
     })
     .from(payments)
     .innerJoin(customers, eq(customers.id, payments.customerId))
@@ -106,7 +98,7 @@ async function* exportBatches(db: Db, options: { serviceId: string; filters: Pay
   // Raw driver rows, in the select's order (drizzle's field names are not applied on this path).
   for await (const rows of client.unsafe(query.sql, query.params).cursor(BATCH_ROWS)) {
     yield rows.map((row) => {
-      const [createdIso, id, actionId, amountMinor, currency, state, paymentMethodCode, transactionType, cardBrand, cardLast4, customerPhone] =
+      const [createdIso, amountMinor, id, actionId, currency, state, paymentMethodCode, transactionType, cardBrand, cardLast4, customerPhone] =
         Object.values(row) as string[];
       return {
         createdIso: createdIso!,

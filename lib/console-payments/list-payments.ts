@@ -17,6 +17,19 @@ export interface PaymentListPage {
   before: string | null;
 }
 
+/** A list row's columns besides its time and amount (the export writes those its own way), in this order. */
+export const paymentRowColumns = {
+  id: payments.id,
+  actionId: payments.actionId,
+  currency: payments.currency,
+  state: payments.state,
+  paymentMethodCode: payments.paymentMethodCode,
+  transactionType: payments.transactionType,
+  cardBrand: cardPayments.cardBrand,
+  cardLast4: cardPayments.cardLast4,
+  customerPhone: customers.phone,
+};
+
 /** The creation time in microseconds, PostgreSQL's own precision, for the keyset. */
 export const createdAtMicros = sql<string>`(extract(epoch from ${payments.createdAt}) * 1000000)::bigint::text`;
 
@@ -45,20 +58,7 @@ export function paymentPageQuery(db: Db, options: { serviceId: string; query: Pa
     .limit(size + 1)
     .as("page");
   return db
-    .select({
-      micros: page.micros,
-      id: payments.id,
-      createdAt: payments.createdAt,
-      amountMinor: payments.amountMinor,
-      currency: payments.currency,
-      state: payments.state,
-      paymentMethodCode: payments.paymentMethodCode,
-      transactionType: payments.transactionType,
-      cardBrand: cardPayments.cardBrand,
-      cardLast4: cardPayments.cardLast4,
-      customerPhone: customers.phone,
-      actionId: payments.actionId,
-    })
+    .select({ micros: page.micros, createdAt: payments.createdAt, amountMinor: payments.amountMinor, ...paymentRowColumns })
     .from(page)
     .innerJoin(payments, eq(payments.id, page.id))
     .innerJoin(customers, eq(customers.id, payments.customerId))
