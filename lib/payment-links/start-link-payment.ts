@@ -7,7 +7,7 @@ import { getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
 import { paymentLinks, services } from "../db/schema";
 import { AmountError, fromMinorUnits, toMinorUnits } from "../money/amount";
-import type { CurrencyCode } from "../money/currencies";
+import { currencyExponent, type CurrencyCode } from "../money/currencies";
 import { phoneSchema } from "../customers/customer.schema";
 import { toAsciiDigits } from "../validation/native-digits";
 import { hostedPageToken } from "../payments/core/hosted-page-token";
@@ -122,6 +122,9 @@ function enteredAmountMinor(text: string | undefined, currency: string): number 
   // A decimal comma (French) or the Arabic decimal separator (U+066B) reads as the point.
   const normalized = trimmed.replace(/[,\u066B]/, ".");
   if (!/^\d+(\.\d+)?$/.test(normalized)) return "format";
+  // More decimals than the currency has is refused, not rounded through Number: "1,500" DZD
+  // (one thousand five hundred, to an English reader) must never become 1.50 DZD.
+  if ((normalized.split(".")[1] ?? "").length > currencyExponent(currency)) return "format";
   try {
     return toMinorUnits(Number(normalized), currency);
   } catch (error) {

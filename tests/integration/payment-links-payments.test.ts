@@ -73,6 +73,23 @@ describe("a link's payments", () => {
     expect(await paymentRow(arabic.paymentId)).toMatchObject({ amountMinor: 15_050 });
   });
 
+  it("refuses an amount with more decimals than the currency has instead of dropping them: 1,500 DZD is not 1.50 DZD", async () => {
+    const db = await getDb();
+    const dinars = await newLink({});
+    for (const typed of ["1,500", "10.000", "1.5000"]) {
+      expect(await startLinkPayment(db, { linkId: dinars, phone: randomPhone(), amount: typed })).toEqual({
+        outcome: "invalid",
+        problems: [{ field: "amount", problem: "format" }],
+      });
+    }
+    // TND has 3 decimals: 1,500 is one dinar and a half, as Tunisian prices are written.
+    const tunisian = await newLink({ currency: "TND", countryCode: "TUN" });
+    const started = await startLinkPayment(db, { linkId: tunisian, phone: "+21655123456", amount: "1,500" });
+    if (started.outcome !== "created") throw new Error(JSON.stringify(started));
+    expect(await paymentRow(started.paymentId)).toMatchObject({ amountMinor: 1_500, currency: "TND" });
+    expect((await startLinkPayment(db, { linkId: tunisian, phone: "+21655123456", amount: "1,5001" })).outcome).toBe("invalid");
+  });
+
   it("a deactivated or expired link takes no payment", async () => {
     const db = await getDb();
     const linkId = await newLink({ amount: 10 });
