@@ -10,7 +10,7 @@ import { checkoutOutcomePath } from "./checkout-next-page";
 import type { FormBody } from "./read-form-body";
 
 /**
- * POST /{locale}/l/{linkId}/pay (form: link, amount, phone, method, formToken): creates the
+ * POST /{locale}/l/{linkId}/pay (form: link, attempt, amount, phone, method, formToken): creates the
  * buyer's intent (startLinkPayment) and goes on exactly as the checkout page's Continue does;
  * a refused entry goes back to the link page with what was entered and what to fix.
  */
@@ -18,7 +18,7 @@ export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db
   const entered = { amount: fields.amount?.slice(0, 32), phone: fields.phone?.slice(0, 32), method: fields.method?.slice(0, 32) };
   const back = (errors: string[]) => paymentLinkPagePath({ locale, linkId, ...entered, errors });
   if (!(await linkAdmits(db, linkId))) return back(["form:too_many"]);
-  const started: LinkPaymentStart | null = await startLinkPayment(db, { linkId, phone: fields.phone, amount: fields.amount }).catch((error: unknown) => {
+  const started: LinkPaymentStart | null = await startLinkPayment(db, { linkId, phone: fields.phone, amount: fields.amount, attempt: fields.attempt }).catch((error: unknown) => {
     logger.error({ err: error, linkId }, "payment link could not start a payment");
     return null;
   });

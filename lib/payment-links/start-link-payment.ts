@@ -1,16 +1,17 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { BUYER_CAUSE } from "../payments/core/state-change-cause";
 import { ulid } from "ulid";
 import { serviceColumns } from "../auth/service-columns";
 import { serviceClock, systemClock, type Clock } from "../clock";
 import { getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
-import { paymentLinks, services } from "../db/schema";
+import { paymentLinks, payments, services } from "../db/schema";
 import { AmountError, fromMinorUnits, toMinorUnits } from "../money/amount";
 import { currencyExponent, type CurrencyCode } from "../money/currencies";
 import { phoneSchema } from "../customers/customer.schema";
 import { toAsciiDigits } from "../validation/native-digits";
 import { hostedPageToken } from "../payments/core/hosted-page-token";
+import { isExpiredIntent } from "../payments/core/payment-expiry";
 import { createPaymentIntent } from "../payments/operations/create-payment-intent";
 import { linkClosure, livePayment, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
 import { isPaymentLinkId } from "./payment-link.schema";
@@ -40,7 +41,7 @@ export type LinkPaymentStart =
  */
 export async function startLinkPayment(
   db: Db,
-  options: { linkId: string; phone: string | undefined; amount: string | undefined; clock?: Clock },
+  options: { linkId: string; phone: string | undefined; amount: string | undefined; attempt?: string | undefined; clock?: Clock },
 ): Promise<LinkPaymentStart> {
   if (!isPaymentLinkId(options.linkId)) return { outcome: "not_found" };
   const started = await db.transaction(async (tx): Promise<LinkPaymentStart | { outcome: "insert"; paymentId: string } | { outcome: "resume"; paymentId: string }> => {
@@ -64,7 +65,7 @@ export async function startLinkPayment(
       cause: BUYER_CAUSE,
       query: { countryCode: link.country },
       input: {
-        actionId: `${link.id}:${ulid(now.getTime())}`,
+        actionId: await linkActionId(tx, { serviceId: service.id, linkId: link.id, attempt: options.attempt, entered, now }),
         amount: fromMinorUnits(entered.amountMinor, link.currency),
         // Checked by the link's create (payment-link.schema.ts).
         actionCurrencyCode: link.currency as CurrencyCode,
@@ -80,6 +81,31 @@ export async function startLinkPayment(
   if (started.outcome !== "insert" && started.outcome !== "resume") return started;
   const token = hostedPageToken(await getGatewayKey(db), started.paymentId);
   return { outcome: started.outcome === "insert" ? "created" : "resumed", paymentId: started.paymentId, token };
+}
+
+// The link page renders a fresh ULID (`attempt`) into each view of its form.
+const ATTEMPT = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * The actionId of the intent a press of Continue creates. A double submit of the same page
+ * view (same attempt, same entries) is create's own idempotent replay: the same intent, not a
+ * second one with a second OTP. Once that intent failed, was canceled or expired, the same
+ * view (the back button) starts a new one.
+ */
+async function linkActionId(
+  tx: Db,
+  options: { serviceId: string; linkId: string; attempt: string | undefined; entered: { phone: string; amountMinor: number }; now: Date },
+): Promise<string> {
+  const { linkId, attempt, entered, now } = options;
+  const fresh = `${linkId}:${ulid(now.getTime())}`;
+  if (!attempt || !ATTEMPT.test(attempt)) return fresh;
+  const actionId = `${linkId}:${attempt}:${entered.amountMinor}:${entered.phone}`;
+  const [used] = await tx
+    .select({ state: payments.state, expiresAt: payments.expiresAt })
+    .from(payments)
+    .where(and(eq(payments.serviceId, options.serviceId), eq(payments.actionId, actionId)));
+  if (!used) return actionId;
+  return used.state === "FAILED" || used.state === "CANCELED" || isExpiredIntent(used, now) ? fresh : actionId;
 }
 
 async function readLink(tx: Db, linkId: string, lock: boolean) {

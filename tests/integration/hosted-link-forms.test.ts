@@ -35,6 +35,15 @@ describe("the link page's form", () => {
     expect(await submit(linkId, { phone: randomPhone(), method: "CARD_PROVIDER" })).toMatch(/^\/fr\/pay\/card\/[0-9a-f-]{36}\?token=/);
   });
 
+  it("a double submit of one page view sends one OTP: the second post goes on with the same payment", async () => {
+    const linkId = await newLink({ amount: 25 });
+    const fields = { phone: randomPhone(), method: "WALLET_V2", attempt: "01KB0000000000000000000002" };
+    const first = await submit(linkId, fields);
+    const paymentId = first.split("/")[4]!.split("?")[0]!;
+    expect(first).toMatch(/^\/fr\/pay\/otp\//);
+    expect(await submit(linkId, fields)).toMatch(new RegExp(`^/fr/pay/checkout/${paymentId}\\?token=`));
+  });
+
   it("tells a second buyer of a single-use link to wait, and sends anyone to the 410 page once it is closed", async () => {
     const linkId = await newLink({ amount: 25, reusable: false });
     const phone = randomPhone();

@@ -90,6 +90,30 @@ describe("a link's payments", () => {
     expect((await startLinkPayment(db, { linkId: tunisian, phone: "+21655123456", amount: "1,5001" })).outcome).toBe("invalid");
   });
 
+  it("a double submit of the same page (one attempt) makes one intent; a new page view makes another", async () => {
+    const db = await getDb();
+    const linkId = await newLink({ amount: 40 });
+    const phone = randomPhone();
+    const attempt = "01KB0000000000000000000000";
+    const twice = await Promise.all([1, 2].map(() => startLinkPayment(db, { linkId, phone, amount: undefined, attempt })));
+    const ids = twice.map((start) => ("paymentId" in start ? start.paymentId : start.outcome));
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toBe(ids[0]);
+    const again = await startLinkPayment(db, { linkId, phone, amount: undefined, attempt });
+    expect("paymentId" in again && again.paymentId).toBe(ids[0]);
+    const other = await startLinkPayment(db, { linkId, phone, amount: undefined, attempt: "01KB0000000000000000000001" });
+    expect("paymentId" in other && other.paymentId).not.toBe(ids[0]);
+    // Once that payment failed, the same page view (the back button) starts a new one.
+    const first = twice[0]!;
+    if (first.outcome !== "created") throw new Error(JSON.stringify(first));
+    await proceedFromCheckout(db, { paymentId: first.paymentId, token: first.token, code: "WALLET_V2", locale: "en" });
+    for (let tries = 0; tries < 5; tries += 1) await submitPaymentOtp(db, { paymentId: first.paymentId, token: first.token, code: "000000" });
+    expect((await paymentRow(first.paymentId)).state).toBe("FAILED");
+    const retry = await startLinkPayment(db, { linkId, phone, amount: undefined, attempt });
+    expect(retry.outcome).toBe("created");
+    expect("paymentId" in retry && retry.paymentId).not.toBe(first.paymentId);
+  });
+
   it("a deactivated or expired link takes no payment", async () => {
     const db = await getDb();
     const linkId = await newLink({ amount: 10 });

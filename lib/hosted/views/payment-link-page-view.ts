@@ -1,3 +1,4 @@
+import { ulid } from "ulid";
 import type { Db } from "../../db/client";
 import { callingCodeOf } from "../../geo/calling-codes";
 import type { Locale } from "../../i18n/routing";
@@ -41,6 +42,8 @@ export type PaymentLinkPageView =
       entered: { amount: string; phone: string; method: string | undefined };
       problems: LinkFormProblemCode[];
       formToken: string;
+      /** This view of the form: a double submit of it makes one intent (startLinkPayment). */
+      attempt: string;
     };
 
 /**
@@ -72,5 +75,6 @@ export async function getPaymentLinkPageView(
     entered: { amount: (query.amount ?? "").slice(0, 32), phone: (query.phone ?? "").slice(0, 32) || (callingCode === "+" ? "" : callingCode), method: query.method },
     problems,
     formToken: await hostedFormToken(db, "payment_link", link.id),
+    attempt: ulid(),
   };
 }

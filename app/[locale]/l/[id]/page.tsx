@@ -88,6 +88,7 @@ export default async function PaymentLinkPage({ params, searchParams }: LinkPage
       <form method="post" action={paymentLinkFormPath({ locale, linkId: id })} noValidate className="flex flex-col gap-5">
         <input type="hidden" name="link" value={id} />
         <input type="hidden" name={FORM_TOKEN_FIELD} value={view.formToken} />
+        <input type="hidden" name="attempt" value={view.attempt} />
         {view.amount === null ? (
           <Field
             id="link-amount"
