@@ -48,7 +48,7 @@ function linkPageResponse(request: Request, options: { locale: Locale; linkId: s
   const text = (catalogs[locale] as { paymentLink: LinkText }).paymentLink;
   const common = (catalogs[locale] as { common: { language: string; secureCheckout: string } }).common;
   const title = status === 410 ? text.closedTitle : text.notFoundTitle;
-  const body = merchantName ? text.closedBody.replace("{merchant}", merchantName) : text.closedBodyUnknown;
+  const body = merchantName ? text.closedBody.replace("{merchant}", () => merchantName) : text.closedBodyUnknown;
   const nonce = request.headers.get("x-nonce");
   const languages = routing.locales
     .map((other) =>

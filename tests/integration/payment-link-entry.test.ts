@@ -2,6 +2,7 @@ import QRCode from "qrcode";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { clientAuth } from "../support/api";
+import { getPaymentLinkPreview } from "@/lib/hosted/views/payment-link-metadata";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 
@@ -42,6 +43,15 @@ describe("a payment link's url (/l/{id})", () => {
     const arabic = await visit(`/l/${id}`);
     expect(arabic.status).toBe(410);
     expect(await arabic.text()).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  it("names a merchant whose name holds a $ pattern as it is, on the 410 page and in the Open Graph description", async () => {
+    const shop = await createMerchant({ name: "Cash$'n Carry $& Co" });
+    const response = await gateway.api.post("/api/v1/payment-links", { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "en" }, clientAuth(shop));
+    const { id } = response.body.data as { id: string };
+    expect((await getPaymentLinkPreview(id))?.description).toMatch(/^Pay DZD\s10\.00 to Cash\$'n Carry \$& Co$/);
+    await gateway.api.post(`/api/v1/payment-links/${id}/deactivate`, {}, clientAuth(shop));
+    expect(await (await visit(`/l/${id}`, "en")).text()).toContain("Ask Cash$'n Carry $&#38; Co for a new payment link.");
   });
 
   it("answers 404 for a link that does not exist", async () => {
