@@ -15,6 +15,19 @@ const CALLING_CODE_BY_ALPHA3: Readonly<Record<string, string>> = {
   ESP: "+34",
 };
 
+// The codes whose national numbers are dialled with a trunk 0 at home (0555 12 34 56) and
+// written without it after the code (+213 555 12 34 56).
+const TRUNK_ZERO_CODES = ["+213", "+212", "+218", "+20", "+33", "+32"];
+
+/**
+ * A phone as a buyer types it after the calling code the page offers: `+2130555123456`
+ * (the habit of dialling 0 at home) is `+213555123456`, the same wallet, not another number.
+ */
+export function withoutTrunkZero(phone: string): string {
+  const code = TRUNK_ZERO_CODES.find((prefix) => phone.startsWith(`${prefix}0`));
+  return code ? `${code}${phone.slice(code.length + 1)}` : phone;
+}
+
 /** `DZA` -> `+213`; null for a country not listed (the buyer types the whole number). */
 export function callingCodeOf(alpha3: string): string | null {
   return CALLING_CODE_BY_ALPHA3[alpha3] ?? null;

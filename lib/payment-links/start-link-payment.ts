@@ -9,6 +9,7 @@ import { paymentLinks, payments, services } from "../db/schema";
 import { AmountError, fromMinorUnits, toMinorUnits } from "../money/amount";
 import { currencyExponent, type CurrencyCode } from "../money/currencies";
 import { phoneSchema } from "../customers/customer.schema";
+import { withoutTrunkZero } from "../geo/calling-codes";
 import { toAsciiDigits } from "../validation/native-digits";
 import { hostedPageToken } from "../payments/core/hosted-page-token";
 import { isExpiredIntent } from "../payments/core/payment-expiry";
@@ -124,7 +125,7 @@ function buyerEntries(
   entries: { phone: string | undefined; amount: string | undefined },
 ): { phone: string; amountMinor: number } | { problems: LinkFormProblem[] } {
   const problems: LinkFormProblem[] = [];
-  const phoneText = toAsciiDigits(entries.phone ?? "").replace(/[\s.()-]/g, "");
+  const phoneText = withoutTrunkZero(toAsciiDigits(entries.phone ?? "").replace(/[\s.()-]/g, ""));
   const phone = phoneSchema.safeParse(phoneText);
   if (!phoneText) problems.push({ field: "phone", problem: "required" });
   else if (!phone.success) problems.push({ field: "phone", problem: "format" });

@@ -152,6 +152,14 @@ describe("a single-use link", () => {
     expect((await startLinkPayment(db, { linkId, phone: randomPhone(), amount: undefined })).outcome).toBe("busy");
   });
 
+  it("reads the buyer's phone typed with the home trunk 0 after the offered +213 as the same number", async () => {
+    const db = await getDb();
+    const linkId = await newLink({ amount: 75, reusable: false });
+    const first = await startLinkPayment(db, { linkId, phone: "+213555123456", amount: undefined });
+    if (first.outcome !== "created") throw new Error(JSON.stringify(first));
+    expect(await startLinkPayment(db, { linkId, phone: "+213 0555 12 34 56", amount: undefined })).toEqual({ outcome: "resumed", paymentId: first.paymentId, token: first.token });
+  });
+
   it("opens again for the next buyer when the first one's payment fails", async () => {
     const db = await getDb();
     const linkId = await newLink({ amount: 75, reusable: false });
