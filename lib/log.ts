@@ -71,8 +71,10 @@ const CREDENTIAL_SHAPES: [RegExp, string][] = [
   [/\b(cat_|crt_|whsec_|pk_service_|sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9+/=_-]+/g, `$1${CENSOR}`],
   // Any bearer credential (client_auth's base64 pair, a publishable key, a token).
   [/\b(Bearer\s+)[^\s"\\]+/gi, `$1${CENSOR}`],
-  // A client secret as issued, standing alone.
-  [new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${ISSUED_SECRET_LENGTH}}(?![A-Za-z0-9_-])`, "g"), CENSOR],
+  // A client secret as issued, standing alone. A provider operation's id (`op_` and 40 hex
+  // digits, lib/provider-operations) has the same length but is no secret: an operator quotes it
+  // to the wallet or Stripe to ask about a call, so it stays readable.
+  [new RegExp(`(?<![A-Za-z0-9_-])(?!op_[0-9a-f]{40}(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{${ISSUED_SECRET_LENGTH}}(?![A-Za-z0-9_-])`, "g"), CENSOR],
 ];
 
 // A run of 13 to 19 digits (not a phone: no leading +), or one written in groups of 4 (or

@@ -12,6 +12,7 @@ import {
   scrubCredentials,
 } from "@/lib/log";
 import { withRequestScope } from "@/lib/http/request-scope";
+import { operationId } from "@/lib/provider-operations/provider-operation";
 
 /** A logger writing JSON lines into an array, exactly as production writes them to stdout. */
 function capturedLogger() {
@@ -102,6 +103,18 @@ describe("log redaction", () => {
     const secret = "pi_3QxYz2AbCdEf_secret_Gh5IjKlMnOp";
     expect(scrubCredentials(JSON.stringify({ msg: `confirm ${secret}` }))).toBe(JSON.stringify({ msg: "confirm pi_3QxYz2AbCdEf_secret_[redacted]" }));
     expect(scrubCredentials(JSON.stringify({ m: "seti_1Ab_secret_Cd2" }))).toBe(JSON.stringify({ m: "seti_1Ab_secret_[redacted]" }));
+  });
+
+  it("keeps a provider operation's id readable (an operator asks the wallet about it) while a 43-character secret beside it goes", () => {
+    const { log, raw } = capturedLogger();
+    const id = operationId("idem-key-1");
+    expect(id).toHaveLength(issuedClientSecret.length);
+    log.warn({ operationId: id, kind: "wallet.capture", err: `timed out; retry with ${issuedClientSecret}` }, "provider call failed");
+    const line = JSON.parse(raw.join(""));
+    expect(line.operationId).toBe(id);
+    expect(line.err).toBe("timed out; retry with [redacted]");
+    // Only the operation id's exact shape is spared: the same length in other letters is still a secret.
+    expect(scrubCredentials(JSON.stringify({ note: `op_${"Z".repeat(40)}` }))).toContain("[redacted]");
   });
 
   it("leaves the payment id of a scrubbed client secret readable", () => {
