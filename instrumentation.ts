@@ -10,7 +10,9 @@ export async function register() {
   const { workAsyncStorage } = await import("next/dist/server/app-render/work-async-storage.external");
   carryRequestContextOn(() => workAsyncStorage.getStore());
   let stopJobs = async () => {};
-  if (process.env.GATEWAY_BACKGROUND_JOBS !== "off" && process.env.GATEWAY_JOB_RUNNER !== "0") {
+  const { getConfig } = await import("./lib/config");
+  const config = getConfig();
+  if (config.GATEWAY_BACKGROUND_JOBS === "on" && config.GATEWAY_JOB_RUNNER !== "0") {
     const { startBackgroundJobs } = await import("./lib/server/background-jobs");
     const { gatewayJobs } = await import("./lib/server/jobs");
     const running = startBackgroundJobs(gatewayJobs);

@@ -28,7 +28,7 @@ const UNLOCALIZED = /^\/(demo|docs|l)(\/|$)/;
  * stamps its own scripts with it), locale routing, and the hosted pages' security headers.
  */
 export default function proxy(request: NextRequest): Response {
-  const https = getConfig().publicBaseUrl.startsWith("https:");
+  const https = getConfig().sendsHsts;
   const { pathname } = request.nextUrl;
   // Pages answer GET; only the hosted forms' own addresses (and the demo webhook receiver) take a post. Anything else posted
   // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js

@@ -2,12 +2,23 @@ import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 // Read once per process: a bad setting must stop the start, not surface mid-payment.
+const onOff = z.enum(["on", "off"]);
+const port = z.coerce.number().int().min(1).max(65535);
+
+/**
+ * Every variable the gateway and its processes read (docs/configuration.md lists exactly these;
+ * tests/unit/configuration-docs.test.ts compares the two). Nothing else reads process.env for
+ * configuration.
+ */
 const configSchema = z
   .object({
     APP_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    PORT: port.default(3000),
     HOST: z.string().min(1).default("0.0.0.0"),
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // A proxy in front of the gateway takes the buyers' https and forwards plain http: production
+    // then accepts an http:// PUBLIC_BASE_URL and the gateway sends HSTS on every answer.
+    TLS_TERMINATED_BY_PROXY: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
     // PostgreSQL connections per gateway process.
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
@@ -22,6 +33,12 @@ const configSchema = z
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(() => availableParallelism()),
     // How long a stopping process waits for requests and deliveries in flight before it exits anyway.
     GATEWAY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+    GATEWAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(100),
+    GATEWAY_BACKGROUND_JOBS: onOff.default("on"),
+    // Set by `npm start` on each of its servers: "1" on the one that runs the background jobs.
+    GATEWAY_JOB_RUNNER: z.enum(["0", "1"]).optional(),
+    // Unset: on outside NODE_ENV=production (tests, development), off in production.
+    GATEWAY_TRANSACTION_GUARD: onOff.optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // Real provider settings; production refuses to start without them.
     // The wallet service (docs/wallet-protocol.openapi.yaml): its base URL and the Standard
@@ -33,10 +50,16 @@ const configSchema = z
       .optional(),
     // How long one wallet call may take before its outcome counts as unknown.
     WALLET_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-    CARD_PROVIDER_SECRET_KEY: z.string().min(1).optional(),
+    // The provider-operation boundary's bound on any provider call (lib/provider-operations).
+    PROVIDER_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    // The audit's bound on how long an operation may stay unknown before it is a violation.
+    PROVIDER_RECONCILIATION_BOUND_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
     // Where the Stripe adapter sends its requests: unset is Stripe itself (api.stripe.com) in
     // production; in the sandbox, setting it runs the Stripe adapter against that simulator.
-    CARD_PROVIDER_API_URL: z.url().optional(),
+    CARD_PROVIDER_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z
@@ -44,18 +67,32 @@ const configSchema = z
       .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "must be comma-separated seconds, e.g. 5,300,1800")
       .default("5,300,1800,7200,18000,36000,36000")
       .transform((list) => list.split(",").map(Number)),
+    // `npm run wallet-sandbox`: the sandbox wallet as an operator of its own.
+    WALLET_SANDBOX_PORT: port.default(4000),
+    WALLET_SANDBOX_HOST: z.string().min(1).default("127.0.0.1"),
+    WALLET_SANDBOX_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    WALLET_SANDBOX_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+    WALLET_SANDBOX_PGLITE_DIR: z.string().min(1).default(".data/wallet-sandbox"),
+    // `npm run card-simulator`: the Stripe simulator as a process of its own.
+    CARD_SIMULATOR_PORT: port.default(4100),
+    CARD_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
+    CARD_SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    CARD_SIMULATOR_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+    CARD_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/card-simulator"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;
-    for (const key of [
-      "DATABASE_URL",
-      "GATEWAY_SECRET",
-      "PUBLIC_BASE_URL",
-      "WALLET_PROVIDER_URL",
-      "WALLET_PROVIDER_SECRET",
-      "CARD_PROVIDER_SECRET_KEY",
-    ] as const) {
+    for (const key of ["DATABASE_URL", "GATEWAY_SECRET", "PUBLIC_BASE_URL", "WALLET_PROVIDER_URL", "WALLET_PROVIDER_SECRET"] as const) {
       if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when APP_ENV=production" });
+    }
+    // Buyers type card details and codes on the hosted pages: their address is https, ended
+    // either by the gateway's own front or by a proxy that says so.
+    if (env.PUBLIC_BASE_URL?.startsWith("http:") && !env.TLS_TERMINATED_BY_PROXY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PUBLIC_BASE_URL"],
+        message: "must be https:// in production (set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway ends TLS)",
+      });
     }
     // Contract section 7: retries go on for at least 24 hours.
     if (env.WEBHOOK_RETRY_SCHEDULE.reduce((sum, seconds) => sum + seconds, 0) < 86_400) {
@@ -63,22 +100,44 @@ const configSchema = z
     }
   });
 
-export type Config = z.infer<typeof configSchema> & { publicBaseUrl: string; isSandbox: boolean };
+/** The names of every variable the configuration reads, for the docs' test. */
+export const CONFIGURATION_VARIABLES: readonly string[] = Object.keys(configSchema.shape);
 
-export class ConfigError extends Error {}
+export type Config = z.infer<typeof configSchema> & {
+  publicBaseUrl: string;
+  isSandbox: boolean;
+  /** HSTS on every answer: the buyers reach the gateway over https. */
+  sendsHsts: boolean;
+  /** Whether APP_ENV was given, rather than defaulted (the merchant CLI then takes the database's). */
+  appEnvGiven: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    /** The variables at fault, each once. */
+    readonly variables: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const result = configSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+    const variables = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "(env)")))];
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, variables);
   }
   const parsed = result.data;
+  const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, "");
   return {
     ...parsed,
-    publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
+    publicBaseUrl,
     isSandbox: parsed.APP_ENV === "sandbox",
+    sendsHsts: publicBaseUrl.startsWith("https:") || parsed.TLS_TERMINATED_BY_PROXY,
+    appEnvGiven: cleaned.APP_ENV !== undefined,
   };
 }
 
@@ -86,5 +145,22 @@ const globalForConfig = globalThis as unknown as { gatewayConfig?: Config };
 
 export function getConfig(): Config {
   globalForConfig.gatewayConfig ??= parseConfig(process.env);
+  return globalForConfig.gatewayConfig;
+}
+
+/**
+ * The merchant CLI run without APP_ENV takes the environment its database was sealed with
+ * (lib/db/database-seal.ts): the settings are validated again as that environment's.
+ */
+export function adoptEnvironment(environment: Config["APP_ENV"]): Config {
+  try {
+    globalForConfig.gatewayConfig = parseConfig({ ...process.env, APP_ENV: environment });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(
+      `This is a ${environment} database: run with its gateway's settings (${error.variables.join(", ")} missing or invalid for APP_ENV=${environment}).`,
+      error.variables,
+    );
+  }
   return globalForConfig.gatewayConfig;
 }

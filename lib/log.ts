@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream, type Logger } from "pino";
+import { getConfig } from "./config";
 import { passesLuhn } from "./validation/card-number";
 
 /**
@@ -167,10 +168,19 @@ export function noteRequestPrincipal(principal: { mode: string; service?: { code
   if (principal.service) context.service = principal.service.code;
 }
 
+/** LOG_LEVEL; "info" while the configuration is invalid, so the start can still say what is wrong. */
+function configuredLogLevel(): string {
+  try {
+    return getConfig().LOG_LEVEL;
+  } catch {
+    return "info";
+  }
+}
+
 export function createLogger(options: { destination?: DestinationStream; level?: string } = {}): Logger {
   return pino(
     {
-      level: options.level ?? process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
+      level: options.level ?? configuredLogLevel(),
       base: undefined,
       // Fields the call itself passes win over the context's (pino's default merge).
       mixin: () => ({ ...currentLogContext() }),

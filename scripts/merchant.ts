@@ -1,7 +1,7 @@
 // Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret ...` (contract section 9).
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
-import { closeDatabase, getDb } from "../lib/db/client";
+import { closeDatabase, getDatabase } from "../lib/db/client";
 import { listMerchants } from "../lib/merchants/list-merchants";
 import { onboardMerchant } from "../lib/merchants/onboard-merchant";
 import { onboardMerchantInput } from "../lib/merchants/onboard-merchant.schema";
@@ -78,7 +78,7 @@ async function main(argv: string[]) {
     },
   });
   if (values.help) throw new HelpRequested(`Usage:\n  ${COMMANDS[command]}`);
-  getConfig();
+  const config = getConfig();
   // Everything is validated before the database opens: bad input touches nothing, and is
   // told as such even while a running gateway holds the embedded database.
   if (command === "rotate-secret" && !values["client-id"]) throw new UsageError("rotate-secret needs --client-id");
@@ -113,11 +113,14 @@ async function main(argv: string[]) {
           clientId: values["client-id"] ?? "",
           country: countries?.[0] ?? "",
           publishableKey: values["publishable-key"] ?? "",
-          secretKey: process.env.STRIPE_SECRET_KEY ?? "",
-          webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? "",
+          secretKey: config.STRIPE_SECRET_KEY ?? "",
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? "",
         })
       : undefined;
-  const db = await getDb();
+  // The database says which environment this is (its seal), not a default: run without APP_ENV
+  // on a production database, the CLI works as production (https webhooks, real card keys) and
+  // needs that gateway's GATEWAY_SECRET; it never writes a sandbox secret there.
+  const { db } = await getDatabase({ environmentFromDatabase: true });
   try {
     switch (command) {
       case "create": {

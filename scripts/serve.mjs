@@ -14,41 +14,54 @@
 // leases back), closes its database pool and exits 0, all within GATEWAY_SHUTDOWN_TIMEOUT_MS.
 import cluster from "node:cluster";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import http from "node:http";
 import net from "node:net";
 import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
 import v8 from "node:v8";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { sendInOneWrite } from "./send-in-one-write.mjs";
-import { describeServerHeap, heapGrowthPercent, serverExecArgv } from "./server-heap.mjs";
+import { describeServerHeap, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
 
-const SHUTDOWN_TIMEOUT_MS = Number(process.env.GATEWAY_SHUTDOWN_TIMEOUT_MS || 25_000);
 const log = (message) => console.log(`[gateway ${cluster.isPrimary ? "primary" : `server ${process.pid}`}] ${message}`);
 
 if (cluster.isPrimary) primary();
-else await server();
+else await server(JSON.parse(process.argv.at(-1)));
+
+/**
+ * The settings the servers need, as lib/config validated them in scripts/start.ts (which writes
+ * them to the file it is given): the configuration has one reader, and its defaults one home.
+ */
+function prepareAndReadSettings() {
+  const dir = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
+  const settingsFile = path.join(dir, "settings.json");
+  try {
+    const prepare = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts", "--settings-out", settingsFile, ...process.argv.slice(2)], {
+      stdio: "inherit",
+    });
+    if (prepare.status !== 0) process.exit(prepare.status ?? 1);
+    return JSON.parse(readFileSync(settingsFile, "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 function primary() {
-  try {
-    heapGrowthPercent(process.env);
-  } catch (error) {
-    log(error.message);
-    process.exit(1);
-  }
-  const prepare = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts", ...process.argv.slice(2)], { stdio: "inherit" });
-  if (prepare.status !== 0) process.exit(prepare.status ?? 1);
-
-  const count = process.env.DATABASE_URL ? Number(process.env.WEB_CONCURRENCY || availableParallelism()) : 1;
+  const settings = prepareAndReadSettings();
+  const SHUTDOWN_TIMEOUT_MS = settings.shutdownTimeoutMs;
+  const count = settings.processes;
   // By default the primary accepts every connection and hands it to a server over IPC, which
   // balances several servers; one server accepts its connections itself. With a client that
   // opens a connection per request (PHP's default, nginx without upstream keep-alive), the
   // hand-off cost the primary 0.06 ms a request and the pair 0.08 ms (about 8 %).
   // NODE_CLUSTER_SCHED_POLICY, when set, still decides.
   if (count === 1 && !process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
-  cluster.setupPrimary({ execArgv: serverExecArgv(process.env.NODE_OPTIONS, process.execArgv) });
+  // Each server gets the settings as its last argument.
+  cluster.setupPrimary({ execArgv: serverExecArgv(process.env.NODE_OPTIONS, process.execArgv), args: [JSON.stringify(settings)] });
   /** @type {Map<number, { jobRunner: boolean, retiring: boolean }>} worker id → role */
   const roles = new Map();
   let stopping = false;
@@ -130,12 +143,12 @@ function primary() {
   });
 }
 
-async function server() {
+async function server(settings) {
+  const SHUTDOWN_TIMEOUT_MS = settings.shutdownTimeoutMs;
   // Read afresh at each limit V8 sets, so setting it before the app loads is in time.
-  const growth = heapGrowthPercent(process.env);
+  const growth = settings.heapGrowthPercent;
   if (growth > 0) v8.setFlagsFromString(`--heap-growing-percent=${growth}`);
-  const port = Number(process.env.PORT || 3000);
-  const hostname = process.env.HOST || "0.0.0.0";
+  const { port, hostname } = settings;
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: process.cwd(), hostname, port });
   await app.prepare();

@@ -14,7 +14,6 @@
 
 export const DEFAULT_SEMI_SPACE_MB = 32;
 export const DEFAULT_INITIAL_OLD_SPACE_MB = 64;
-export const DEFAULT_HEAP_GROWTH_PERCENT = 100;
 
 /** The argument among NODE_OPTIONS and the command line that names one of `flags` (V8 takes `-` or `_`), if any. */
 function heapArg(nodeOptions = "", execArgv = [], flags) {
@@ -41,13 +40,3 @@ export function describeServerHeap(nodeOptions, execArgv, growthPercent) {
   return `${youngGeneration}, ${initialOldGeneration}, old generation growth ${growthPercent ? `${growthPercent}%` : "V8's"}`;
 }
 
-/** GATEWAY_HEAP_GROWTH_PERCENT: how far the old generation grows between full collections; 0 leaves V8's own choice. */
-export function heapGrowthPercent(env) {
-  const raw = env.GATEWAY_HEAP_GROWTH_PERCENT?.trim();
-  if (raw === undefined || raw === "") return DEFAULT_HEAP_GROWTH_PERCENT;
-  const percent = Number(raw);
-  if (!Number.isInteger(percent) || percent < 0 || percent > 1000) {
-    throw new Error(`GATEWAY_HEAP_GROWTH_PERCENT must be a whole number from 0 to 1000 (got "${raw}")`);
-  }
-  return percent;
-}

@@ -2,9 +2,10 @@
 // needed, migrate, greet with the demo merchant, and exit, so tsx does not stay resident
 // beside the servers.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { getConfig } from "../lib/config";
+import { parseArgs } from "node:util";
+import { getConfig, type Config } from "../lib/config";
 import { closeDatabase } from "../lib/db/client";
 import { openDatabaseWhenReachable } from "../lib/db/open-when-reachable";
 import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
@@ -35,9 +36,25 @@ function needsBuild(): boolean {
   return BUILD_INPUTS.some(newerThanBuild);
 }
 
+/** What scripts/serve.mjs needs to serve, validated here by lib/config. */
+function serveSettings(config: Config) {
+  return {
+    port: config.PORT,
+    hostname: config.HOST,
+    // The embedded database admits one process.
+    processes: config.DATABASE_URL ? config.WEB_CONCURRENCY : 1,
+    shutdownTimeoutMs: config.GATEWAY_SHUTDOWN_TIMEOUT_MS,
+    heapGrowthPercent: config.GATEWAY_HEAP_GROWTH_PERCENT,
+  };
+}
+
 async function main() {
+  const { values } = parseArgs({ options: { rebuild: { type: "boolean", default: false }, "settings-out": { type: "string" } } });
   const config = getConfig();
-  if (needsBuild() || process.argv.includes("--rebuild")) {
+  // The database first: one refused (another environment, another secret) stops the start
+  // before minutes of building.
+  const { db, driver } = await openDatabaseWhenReachable();
+  if (needsBuild() || values.rebuild) {
     console.log("Building the gateway (sources changed since the last build)...");
     // The same steps as `npm run build`: the islands first, then Next.js.
     for (const step of [["scripts/build-islands.mjs"], [nextBin, "build"]]) {
@@ -46,7 +63,6 @@ async function main() {
     }
   }
 
-  const { db, driver } = await openDatabaseWhenReachable();
   if (config.isSandbox) {
     const created = await ensureDemoMerchant(db, config.publicBaseUrl);
     if (created) {
@@ -63,7 +79,9 @@ async function main() {
   }
   await closeDatabase();
 
-  const processes = config.DATABASE_URL ? config.WEB_CONCURRENCY : 1;
+  const settings = serveSettings(config);
+  if (values["settings-out"]) writeFileSync(values["settings-out"], JSON.stringify(settings));
+  const processes = settings.processes;
   console.log(
     `\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`,
   );

@@ -3,23 +3,25 @@
 // WALLET_PROVIDER_URL=http://<host>:<port> and the same WALLET_PROVIDER_SECRET.
 import { createServer } from "node:http";
 import { randomBytes } from "node:crypto";
+import { getConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
 import { serveFetchHandler } from "../lib/http/serve-fetch-on-node";
 import { walletProtocolHandler } from "../lib/wallet-sandbox/serve-wallet-protocol";
 
 async function main() {
-  const port = Number(process.env.WALLET_SANDBOX_PORT ?? 4000);
-  const host = process.env.WALLET_SANDBOX_HOST ?? "127.0.0.1";
-  const publicUrl = (process.env.WALLET_SANDBOX_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
-  let secret = process.env.WALLET_PROVIDER_SECRET;
+  const config = getConfig();
+  const port = config.WALLET_SANDBOX_PORT;
+  const host = config.WALLET_SANDBOX_HOST;
+  const publicUrl = (config.WALLET_SANDBOX_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  let secret = config.WALLET_PROVIDER_SECRET;
   if (!secret) {
     secret = `whsec_${randomBytes(32).toString("base64")}`;
     console.log(`WALLET_PROVIDER_SECRET was not set; this run signs with ${secret} (give the gateway the same)`);
   }
   // A database of its own: the wallet shares nothing with the gateway but the protocol.
   const database = await openDatabase({
-    databaseUrl: process.env.WALLET_SANDBOX_DATABASE_URL,
-    pgliteDir: process.env.WALLET_SANDBOX_PGLITE_DIR ?? ".data/wallet-sandbox",
+    databaseUrl: config.WALLET_SANDBOX_DATABASE_URL,
+    pgliteDir: config.WALLET_SANDBOX_PGLITE_DIR,
   });
   const handler = walletProtocolHandler({
     db: database.db,

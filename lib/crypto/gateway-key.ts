@@ -1,10 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
-import { sandboxSettings } from "../db/schema";
-
-const SETTING_KEY = "gateway_secret";
+import { sandboxGatewaySecret } from "../db/database-seal";
 
 /**
  * The key behind client secrets, page tokens and webhook-secret encryption. Production
@@ -12,15 +9,7 @@ const SETTING_KEY = "gateway_secret";
  * through the database so every instance derives the same secrets.
  */
 export async function loadGatewayKey(db: Db): Promise<Buffer> {
-  const fromEnv = getConfig().GATEWAY_SECRET;
-  if (fromEnv) return Buffer.from(fromEnv, "base64");
-  await db
-    .insert(sandboxSettings)
-    .values({ key: SETTING_KEY, value: randomBytes(32).toString("base64") })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(sandboxSettings).where(eq(sandboxSettings.key, SETTING_KEY));
-  if (!row) throw new Error("gateway secret could not be loaded");
-  return Buffer.from(row.value, "base64");
+  return Buffer.from(getConfig().GATEWAY_SECRET ?? (await sandboxGatewaySecret(db)), "base64");
 }
 
 const globalForKey = globalThis as unknown as { gatewayKey?: Promise<Buffer> };

@@ -1,15 +1,15 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { getConfig } from "../config";
+import type { Db } from "./db-type";
+import { adoptEnvironment, getConfig } from "../config";
+import { sealOrCheckDatabase } from "./database-seal";
 import { markTransactions } from "./transaction-guard";
 import { installDriverSocketGuard } from "./driver-socket-guard";
 import { lockPgliteDirectory } from "./pglite-lock";
 import * as schema from "./schema";
 
-export type Schema = typeof schema;
-/** A database or a transaction: every query function takes one as its first argument. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+// Here too, where every query module has always taken them from.
+export type { Db, Schema } from "./db-type";
 
 export interface DatabaseHandle {
   db: Db;
@@ -125,10 +125,38 @@ export async function openDatabase(options: {
 // allows a single open instance per data directory.
 const globalForDb = globalThis as unknown as { gatewayDatabase?: Promise<DatabaseHandle> };
 
-export function getDatabase(): Promise<DatabaseHandle> {
+/**
+ * The process's database, migrated and checked against its seal (lib/db/database-seal.ts): a
+ * database of the other environment or sealed with another gateway secret is refused here,
+ * before anything reads or writes it. `environmentFromDatabase` (the merchant CLI): without
+ * APP_ENV, take the environment the database was sealed with rather than the default.
+ */
+export function getDatabase(options: { environmentFromDatabase?: boolean } = {}): Promise<DatabaseHandle> {
   if (!globalForDb.gatewayDatabase) {
     const config = getConfig();
-    const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR, poolSize: config.DATABASE_POOL_SIZE });
+    const adopt = options.environmentFromDatabase && !config.appEnvGiven ? adoptEnvironment : undefined;
+    const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR, poolSize: config.DATABASE_POOL_SIZE }).then(
+      async (handle) => {
+        try {
+          await sealOrCheckDatabase(
+            handle.db,
+            { environment: config.APP_ENV, gatewaySecret: config.GATEWAY_SECRET },
+            {
+              adopt: adopt
+                ? (environment) => {
+                    const adopted = adopt(environment);
+                    return { environment: adopted.APP_ENV, gatewaySecret: adopted.GATEWAY_SECRET };
+                  }
+                : undefined,
+            },
+          );
+          return handle;
+        } catch (error) {
+          await handle.close();
+          throw error;
+        }
+      },
+    );
     opening.catch(() => {
       if (globalForDb.gatewayDatabase === opening) globalForDb.gatewayDatabase = undefined;
     });

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { getConfig } from "../config";
 
 /*
  * The rule "no provider call inside a database transaction", checked at run time: every
@@ -16,8 +17,11 @@ const transactionScope = new AsyncLocalStorage<true>();
  * promise the process creates. With this one and the log's beside Next.js's own three, a check
  * cost about a tenth more CPU than with Next's three alone (lib/log.ts keeps the log's off).
  */
-const guardSetting = process.env.GATEWAY_TRANSACTION_GUARD;
-const guarded = guardSetting ? guardSetting === "on" : process.env.NODE_ENV !== "production";
+let guardedSetting: boolean | undefined;
+function guarded(): boolean {
+  guardedSetting ??= (getConfig().GATEWAY_TRANSACTION_GUARD ?? (process.env.NODE_ENV === "production" ? "off" : "on")) === "on";
+  return guardedSetting;
+}
 
 export function runInTransactionScope<T>(callback: () => T): T {
   return transactionScope.run(true, callback);
@@ -36,7 +40,7 @@ export class ProviderCallInTransactionError extends Error {
 
 /** Wraps every method of a provider port so a call made inside a transaction throws. */
 export function outsideTransactions<P extends object>(name: string, port: P): P {
-  if (!guarded) return port;
+  if (!guarded()) return port;
   return new Proxy(port, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
@@ -52,7 +56,7 @@ export function outsideTransactions<P extends object>(name: string, port: P): P 
 
 /** Wraps `db.transaction` so code inside a transaction is known to be there. */
 export function markTransactions<D extends { transaction: (...args: never[]) => unknown }>(db: D): D {
-  if (!guarded) return db;
+  if (!guarded()) return db;
   const original = db.transaction.bind(db) as unknown as (callback: (tx: unknown) => unknown, config?: unknown) => unknown;
   (db as unknown as { transaction: unknown }).transaction = (callback: (tx: unknown) => unknown, config?: unknown) =>
     original((tx) => runInTransactionScope(() => callback(tx)), config);

@@ -13,7 +13,7 @@ let cached: readonly (readonly [string, string])[] | undefined;
 export function apiResponseHeaders(): readonly (readonly [string, string])[] {
   cached ??= [
     ...Object.entries(apiHeaders),
-    ...(getConfig().publicBaseUrl.startsWith("https:") ? [["Strict-Transport-Security", strictTransportSecurity] as const] : []),
+    ...(getConfig().sendsHsts ? [["Strict-Transport-Security", strictTransportSecurity] as const] : []),
   ];
   return cached;
 }

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import type { providerOperations } from "../db/schema";
 import type { PaymentRow } from "../db/payment-record";
@@ -78,8 +79,10 @@ export function operationId(requestKey: string | undefined): string {
   return `op_${createHash("sha256").update(requestKey).digest("hex").slice(0, 40)}`;
 }
 
-/** How long a provider call may take before the operation is treated as unknown. */
-export const PROVIDER_CALL_TIMEOUT_MS = Number(process.env.PROVIDER_CALL_TIMEOUT_MS ?? 10_000);
+/** How long a provider call may take before the operation is treated as unknown (PROVIDER_CALL_TIMEOUT_MS). */
+export function providerCallTimeoutMs(): number {
+  return getConfig().PROVIDER_CALL_TIMEOUT_MS;
+}
 /** How long a request owns a pending operation before reconciliation may take it over. */
 export const OPERATION_LEASE_MS = 30_000;
 /** What a 503 tells the caller to wait before retrying (seconds). */

@@ -8,7 +8,7 @@ import { serviceClock } from "../clock";
 import {
   handlerOf,
   OPERATION_LEASE_MS,
-  PROVIDER_CALL_TIMEOUT_MS,
+  providerCallTimeoutMs,
   ProviderRefusedError,
   ProviderUnavailableError,
   RETRY_AFTER_SECONDS,
@@ -150,7 +150,7 @@ export async function completeProviderOperation(
   let answer: ProviderAnswer;
   try {
     // `told`: the provider reported the outcome itself (a signed callback); it settles the same way as an answer.
-    answer = await withTimeLimit((options.told ?? (() => handler.call(operation)))(), PROVIDER_CALL_TIMEOUT_MS);
+    answer = await withTimeLimit((options.told ?? (() => handler.call(operation)))(), providerCallTimeoutMs());
   } catch (error) {
     if (error instanceof ProviderRefusedError) return failProviderOperation(db, operation, error.code);
     await markUnknown(db, operation, error);

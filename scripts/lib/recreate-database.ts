@@ -18,3 +18,11 @@ export async function recreateDatabase(url: string, options: { dropOnly?: boolea
     await sql.end();
   }
 }
+
+/** A fresh database next to `url`'s (same server), named after it with `suffix`. */
+export async function recreateSiblingDatabase(url: string, suffix: string): Promise<string> {
+  const target = new URL(url);
+  target.pathname = `${target.pathname}${suffix}`;
+  await recreateDatabase(target.toString());
+  return target.toString();
+}

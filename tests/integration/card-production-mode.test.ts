@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
-import { getDb } from "@/lib/db/client";
+import { getDb, openDatabase, type DatabaseHandle } from "@/lib/db/client";
 import { cardProviderPaymentIntents, cardProviderRefunds } from "@/lib/db/schema";
 import { sandboxAccountOf, setCardProviderAccount } from "@/lib/providers/card/card-provider-accounts";
 import { startStripeSimulator, type StripeSimulator } from "@/lib/providers/card/stripe-simulator";
+import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/recreate-database";
 import { apiClient } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { capture, createIntent, proceed, refund, serverHeaders } from "../support/payments";
@@ -21,37 +22,46 @@ import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-
 let gateway: SpawnedGateway | null = null;
 let simulator: StripeSimulator;
 let baseUrl = "";
+// The production gateway's own database: the suite's is sealed sandbox, which it would refuse.
+let production: DatabaseHandle | undefined;
+let productionUrl = "";
 
 beforeAll(async () => {
   simulator = await startStripeSimulator({ db: getDb });
   // The test database's key, so this process can seal keys and sign what the gateway checks.
   const gatewaySecret = (await getGatewayKey(await getDb())).toString("base64");
+  productionUrl = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_card_production");
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   gateway = await spawnGateway(port, {
     APP_ENV: "production",
+    DATABASE_URL: productionUrl,
     GATEWAY_SECRET: gatewaySecret,
+    // Plain http on this machine, as behind a proxy that ends TLS.
+    TLS_TERMINATED_BY_PROXY: "true",
     CARD_PROVIDER_API_URL: simulator.url,
-    CARD_PROVIDER_SECRET_KEY: "sk_test_unused_per_service_keys_are_set",
     WALLET_PROVIDER_URL: "https://wallet.invalid",
     WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
   });
+  production = await openDatabase({ databaseUrl: productionUrl, pgliteDir: "memory://", poolSize: 2 });
 }, 620_000);
 
 afterAll(async () => {
   if (gateway && gateway.process.exitCode === null) gateway.process.kill("SIGKILL");
   await simulator?.close();
+  await production?.close();
+  if (productionUrl) await recreateDatabase(productionUrl, { dropOnly: true });
 });
 
 describe("a card payment in production, through the Stripe adapter", () => {
   it("is created, proceeded, confirmed from the page with Stripe.js's request, finalized, captured in part and refunded in part", async () => {
     const api = apiClient(baseUrl);
     const db = await getDb();
-    const merchant = await createMerchant();
+    const merchant = await createMerchant({}, production!.db);
     // What `npm run merchant -- card-keys` stores: keys the simulator recognises as one account.
     const publishableKey = `pk_test_prod${Date.now().toString(36)}`;
     const keys = sandboxAccountOf(await getGatewayKey(db), publishableKey);
-    await setCardProviderAccount(db, { clientId: merchant.clientId, country: "DZA", ...keys });
+    await setCardProviderAccount(production!.db, { clientId: merchant.clientId, country: "DZA", ...keys });
 
     const intent = await createIntent(api, merchant, { amount: 80.5, captureMethod: "RESERVATION" });
     const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER" });

@@ -243,7 +243,7 @@ describe("bad input", () => {
     expect(badPort.stdout).toBe("");
 
     expect(production.code).not.toBe(0);
-    for (const key of ["GATEWAY_SECRET", "PUBLIC_BASE_URL", "WALLET_PROVIDER_URL", "CARD_PROVIDER_SECRET_KEY"]) {
+    for (const key of ["GATEWAY_SECRET", "PUBLIC_BASE_URL", "WALLET_PROVIDER_URL", "WALLET_PROVIDER_SECRET"]) {
       expect(production.stderr).toContain(`${key}: is required when APP_ENV=production`);
     }
   }, CLI_TIMEOUT);

@@ -73,7 +73,8 @@ beforeAll(async () => {
     GATEWAY_SECRET: randomBytes(32).toString("base64"),
     WALLET_PROVIDER_URL: walletUrl,
     WALLET_PROVIDER_SECRET: secret,
-    CARD_PROVIDER_SECRET_KEY: "sk_test_unused",
+    // The test gateway listens on plain http on this machine, as behind a TLS-ending proxy.
+    TLS_TERMINATED_BY_PROXY: "true",
     WEBHOOK_RETRY_SCHEDULE: undefined,
   });
 }, 120_000);

@@ -5,7 +5,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, getDb, type Db } from "@/lib/db/client";
-import { recreateDatabase } from "../../scripts/lib/recreate-database";
+import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/recreate-database";
 import { notificationAttempts, notifications, services } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
@@ -178,15 +178,16 @@ describe("webhook worker processes on PostgreSQL", () => {
   }, 90_000);
 
   it("in production, onboarding refuses a webhook URL that is not https or resolves to a private address", { timeout: 60_000 }, async () => {
+    // A production database of its own: the workers' one is sealed sandbox (lib/db/database-seal.ts).
+    const productionUrl = await recreateSiblingDatabase(baseUrl, "_onboarding_prod");
     const production = {
       ...process.env,
       APP_ENV: "production",
-      DATABASE_URL: workersUrl,
+      DATABASE_URL: productionUrl,
       GATEWAY_SECRET: Buffer.alloc(32, 7).toString("base64"),
       PUBLIC_BASE_URL: "https://pay.example",
       WALLET_PROVIDER_URL: "https://wallet.example",
       WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-      CARD_PROVIDER_SECRET_KEY: "card-key",
     };
     const cases = [
       { url: "https://10.1.2.3/hook", refusal: /private/ },
@@ -203,6 +204,7 @@ describe("webhook worker processes on PostgreSQL", () => {
       expect(result.stderr).toMatch(refusal);
       expect(result.stdout).toBe("");
     }
+    await recreateDatabase(productionUrl, { dropOnly: true });
   });
 
   function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -214,11 +216,3 @@ describe("webhook worker processes on PostgreSQL", () => {
     return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
   }
 });
-
-/** A fresh database next to the suite's own (same server), named with `suffix`. */
-async function recreateSiblingDatabase(url: string, suffix: string): Promise<string> {
-  const target = new URL(url);
-  target.pathname = `${target.pathname}${suffix}`;
-  await recreateDatabase(target.toString());
-  return target.toString();
-}

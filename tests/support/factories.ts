@@ -4,7 +4,7 @@ import { serviceClock } from "@/lib/clock";
 import { createCustomer } from "@/lib/customers/create-customer";
 import { generateCustomerToken } from "@/lib/customers/generate-customer-token";
 import { searchCustomerByPhone } from "@/lib/customers/search-customer";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Db } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors/api-error";
 import { onboardMerchant } from "@/lib/merchants/onboard-merchant";
@@ -12,10 +12,10 @@ import type { OnboardedMerchant, OnboardMerchantInput } from "@/lib/merchants/on
 
 let merchantCounter = 0;
 
-/** A fresh merchant per test keeps tests independent on one shared database. */
-export async function createMerchant(overrides: Partial<OnboardMerchantInput> = {}) {
+/** A fresh merchant per test keeps tests independent on one shared database (`db`: another one). */
+export async function createMerchant(overrides: Partial<OnboardMerchantInput> = {}, db?: Db) {
   merchantCounter += 1;
-  return onboardMerchant(await getDb(), {
+  return onboardMerchant(db ?? (await getDb()), {
     name: `Test Shop ${process.pid}-${merchantCounter}-${randomInt(1e6)}`,
     countries: ["DZA", "MAR", "TUN"],
     redirectUrl: "https://shop.example/return",

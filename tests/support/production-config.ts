@@ -14,7 +14,6 @@ export async function inProduction<T>(body: () => Promise<T>): Promise<T> {
     PUBLIC_BASE_URL: "https://pay.example",
     WALLET_PROVIDER_URL: "https://wallet.example",
     WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    CARD_PROVIDER_SECRET_KEY: "key",
   });
   try {
     return await body();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "@/lib/config";
+import { CONFIGURATION_VARIABLES, ConfigError, parseConfig } from "@/lib/config";
 
 const PRODUCTION_READY = {
   APP_ENV: "production",
@@ -8,7 +8,6 @@ const PRODUCTION_READY = {
   PUBLIC_BASE_URL: "https://pay.example.com",
   WALLET_PROVIDER_URL: "https://wallet.example.com/api",
   WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-  CARD_PROVIDER_SECRET_KEY: "card-key",
 };
 
 function configError(env: Record<string, string | undefined>): string {
@@ -58,6 +57,14 @@ describe("parseConfig", () => {
       [{ DATABASE_POOL_SIZE: "ten" }, "DATABASE_POOL_SIZE"],
       [{ DATABASE_START_WAIT_SECONDS: "-1" }, "DATABASE_START_WAIT_SECONDS"],
       [{ DATABASE_START_WAIT_SECONDS: "a minute" }, "DATABASE_START_WAIT_SECONDS"],
+      [{ PROVIDER_CALL_TIMEOUT_MS: "soon" }, "PROVIDER_CALL_TIMEOUT_MS"],
+      [{ PROVIDER_CALL_TIMEOUT_MS: "5" }, "PROVIDER_CALL_TIMEOUT_MS"],
+      [{ CARD_PROVIDER_API_URL: "not a url" }, "CARD_PROVIDER_API_URL"],
+      [{ WALLET_SANDBOX_HOST: "" , WALLET_SANDBOX_PORT: "0" }, "WALLET_SANDBOX_PORT"],
+      [{ WALLET_SANDBOX_PUBLIC_URL: "wallet.example" }, "WALLET_SANDBOX_PUBLIC_URL"],
+      [{ CARD_SIMULATOR_PORT: "http" }, "CARD_SIMULATOR_PORT"],
+      [{ GATEWAY_BACKGROUND_JOBS: "maybe" }, "GATEWAY_BACKGROUND_JOBS"],
+      [{ TLS_TERMINATED_BY_PROXY: "yes" }, "TLS_TERMINATED_BY_PROXY"],
     ];
     for (const [env, expected] of cases) {
       const message = configError(env);
@@ -90,5 +97,39 @@ describe("parseConfig", () => {
   it("starts production when every required setting is given", () => {
     const config = parseConfig(PRODUCTION_READY);
     expect(config).toMatchObject({ APP_ENV: "production", isSandbox: false, publicBaseUrl: "https://pay.example.com" });
+  });
+
+  it("refuses an http:// PUBLIC_BASE_URL in production unless TLS ends at a proxy in front, which then turns HSTS on", () => {
+    expect(configError({ ...PRODUCTION_READY, PUBLIC_BASE_URL: "http://pay.example.com" })).toContain(
+      "PUBLIC_BASE_URL: must be https:// in production (set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway ends TLS)",
+    );
+    const behindProxy = parseConfig({ ...PRODUCTION_READY, PUBLIC_BASE_URL: "http://pay.example.com", TLS_TERMINATED_BY_PROXY: "true" });
+    expect(behindProxy).toMatchObject({ publicBaseUrl: "http://pay.example.com", sendsHsts: true });
+    expect(parseConfig(PRODUCTION_READY).sendsHsts).toBe(true);
+    // The sandbox on a laptop: plain http, no HSTS to pin localhost.
+    expect(parseConfig({}).sendsHsts).toBe(false);
+  });
+
+  it("reads the provider time limit and the simulators' addresses from the one configuration", () => {
+    expect(parseConfig({})).toMatchObject({
+      PROVIDER_CALL_TIMEOUT_MS: 10_000,
+      WALLET_SANDBOX_PORT: 4000,
+      WALLET_SANDBOX_HOST: "127.0.0.1",
+      CARD_SIMULATOR_PORT: 4100,
+    });
+    expect(parseConfig({ PROVIDER_CALL_TIMEOUT_MS: "3000", WALLET_SANDBOX_PUBLIC_URL: "https://wallet.test" })).toMatchObject({
+      PROVIDER_CALL_TIMEOUT_MS: 3000,
+      WALLET_SANDBOX_PUBLIC_URL: "https://wallet.test",
+    });
+  });
+
+  it("no longer asks production for a card provider key: card keys are per merchant (merchant card-keys)", () => {
+    expect(() => parseConfig(PRODUCTION_READY)).not.toThrow();
+    expect(CONFIGURATION_VARIABLES).not.toContain("CARD_PROVIDER_SECRET_KEY");
+  });
+
+  it("tells whether APP_ENV was given or defaulted (the merchant CLI then takes the database's)", () => {
+    expect(parseConfig({}).appEnvGiven).toBe(false);
+    expect(parseConfig({ APP_ENV: "sandbox" }).appEnvGiven).toBe(true);
   });
 });

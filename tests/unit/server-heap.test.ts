@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
 // @ts-expect-error plain JavaScript module of npm start's entry, without type declarations
-import { describeServerHeap, heapGrowthPercent, serverExecArgv } from "../../scripts/server-heap.mjs";
+import { describeServerHeap, serverExecArgv } from "../../scripts/server-heap.mjs";
 
 describe("the heap settings npm start gives its servers", () => {
   it("gives 32 MB semi-spaces and a 64 MB initial old generation, ahead of the primary's own Node arguments", () => {
@@ -25,11 +26,11 @@ describe("the heap settings npm start gives its servers", () => {
     );
   });
 
-  it("grows the old generation by 100% unless GATEWAY_HEAP_GROWTH_PERCENT says otherwise (0: V8's own)", () => {
-    expect(heapGrowthPercent({})).toBe(100);
-    expect(heapGrowthPercent({ GATEWAY_HEAP_GROWTH_PERCENT: "50" })).toBe(50);
-    expect(heapGrowthPercent({ GATEWAY_HEAP_GROWTH_PERCENT: "0" })).toBe(0);
-    expect(() => heapGrowthPercent({ GATEWAY_HEAP_GROWTH_PERCENT: "double" })).toThrow(/whole number from 0 to 1000 \(got "double"\)/);
-    expect(() => heapGrowthPercent({ GATEWAY_HEAP_GROWTH_PERCENT: "-5" })).toThrow(/whole number/);
+  it("grows the old generation by 100% unless GATEWAY_HEAP_GROWTH_PERCENT says otherwise (0: V8's own), validated with the rest of the configuration", () => {
+    expect(parseConfig({}).GATEWAY_HEAP_GROWTH_PERCENT).toBe(100);
+    expect(parseConfig({ GATEWAY_HEAP_GROWTH_PERCENT: "50" }).GATEWAY_HEAP_GROWTH_PERCENT).toBe(50);
+    expect(parseConfig({ GATEWAY_HEAP_GROWTH_PERCENT: "0" }).GATEWAY_HEAP_GROWTH_PERCENT).toBe(0);
+    expect(() => parseConfig({ GATEWAY_HEAP_GROWTH_PERCENT: "double" })).toThrow(/GATEWAY_HEAP_GROWTH_PERCENT/);
+    expect(() => parseConfig({ GATEWAY_HEAP_GROWTH_PERCENT: "-5" })).toThrow(/GATEWAY_HEAP_GROWTH_PERCENT/);
   });
 });

@@ -31,7 +31,6 @@ describe("webhook retry schedule", () => {
       PUBLIC_BASE_URL: "https://pay.example",
       WALLET_PROVIDER_URL: "https://wallet.example",
       WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-      CARD_PROVIDER_SECRET_KEY: "k",
     };
     expect(() => parseConfig({ ...production, WEBHOOK_RETRY_SCHEDULE: "1,2,3" })).toThrow(/24 hours/);
     expect(parseConfig(production).WEBHOOK_RETRY_SCHEDULE.length).toBeGreaterThan(0);

@@ -12,3 +12,4 @@ export * from "./saved-cards";
 export * from "./payment-methods";
 export * from "./provider-operations";
 export * from "./payment-links";
+export * from "./database-seal";

@@ -1,7 +1,7 @@
 import { findSavedCard } from "../../cards/list-saved-cards";
 import type { Db } from "../../db/client";
 import { cardPayments } from "../../db/schema";
-import { PROVIDER_CALL_TIMEOUT_MS, ProviderRefusedError, providerUnavailable, withTimeLimit } from "../../provider-operations";
+import { providerCallTimeoutMs, ProviderRefusedError, providerUnavailable, withTimeLimit } from "../../provider-operations";
 import type { PaymentRow } from "../../db/payment-record";
 import { ApiError } from "../../errors/api-error";
 import { isTrustedReturnUrl } from "../../merchants/trusted-return-url";
@@ -35,7 +35,7 @@ export async function prepareCardProceed(db: Db, options: { principal: ProceedPr
         customerRef: payment.customerId,
         metadata: { paymentId: payment.id },
       }),
-      PROVIDER_CALL_TIMEOUT_MS,
+      providerCallTimeoutMs(),
     );
     return { cardIntent };
   } catch (error) {

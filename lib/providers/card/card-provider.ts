@@ -1,7 +1,6 @@
 import Stripe from "stripe";
 import { getConfig } from "../../config";
 import { getDb } from "../../db/client";
-import { PROVIDER_CALL_TIMEOUT_MS } from "../../provider-operations/provider-operation";
 import { outsideTransactions } from "../../db/transaction-guard";
 import { everyCardProviderAccount, findCardProviderAccount, sandboxCardAccount } from "./card-provider-accounts";
 import { inProcessStripeFetch } from "./in-process-stripe";
@@ -28,7 +27,7 @@ export function cardProvider(): CardProvider {
     stripeCardProvider({
       endpoint: stripeEndpointOf(config.CARD_PROVIDER_API_URL),
       httpClient: config.isSandbox && !config.CARD_PROVIDER_API_URL ? Stripe.createFetchHttpClient(inProcessStripeFetch(getDb)) : undefined,
-      timeoutMs: PROVIDER_CALL_TIMEOUT_MS,
+      timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
       accountOf: async (db, account) =>
         (await findCardProviderAccount(db, account)) ?? (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
       everyAccount: (db) => everyCardProviderAccount(db, { sandbox: config.isSandbox }),
