@@ -24,8 +24,8 @@ const productionSettings = {
 };
 
 /** An environment without the variables set to undefined (unset in the child). */
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+function definedOnly(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)) as NodeJS.ProcessEnv;
 }
 
 async function memoryDatabase(): Promise<DatabaseHandle> {

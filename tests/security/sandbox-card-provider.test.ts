@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { futureExpiry, proceedWithCard, TEST_CARDS, TEST_CVC } from "../support/cards";
@@ -49,5 +50,46 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
       ),
       { numRuns: RUNS, endOnFailure: true },
     );
+  });
+
+  it("answers hostile Stripe.js form bodies (the stand-in's wire format) with a provider error, never a 500", async () => {
+    const merchant = await createMerchant();
+    const proceeded = await proceedWithCard(api, merchant);
+    const { confirmation } = (await getCardPage(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token }))!;
+    const expiry = futureExpiry();
+    const valid: Record<string, string> = {
+      key: confirmation!.publishableKey,
+      client_secret: confirmation!.clientSecret,
+      "payment_method_data[type]": "card",
+      "payment_method_data[card][number]": TEST_CARDS.declined,
+      "payment_method_data[card][exp_month]": String(expiry.expMonth),
+      "payment_method_data[card][exp_year]": String(expiry.expYear),
+      "payment_method_data[card][cvc]": TEST_CVC,
+      return_url: `${getConfig().publicBaseUrl}/en/pay/card/${proceeded.paymentId}/complete`,
+    };
+    const confirmPath = new URL(confirmation!.confirmUrl, gateway.baseUrl).pathname;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          overrides: fc.array(
+            fc.tuple(fc.constantFrom(...Object.keys(valid), "payment_method", "setup_future_usage", "payment_method_data[card][number][0]", "key[x]"), hostileString),
+            { maxLength: 3 },
+          ),
+          raw: fc.option(rawBody, { freq: 5 }),
+        }),
+        async ({ overrides, raw }) => {
+          const body = raw ?? new URLSearchParams({ ...valid, ...Object.fromEntries(overrides) }).toString();
+          const response = await api.call("POST", confirmPath, { rawBody: body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+          expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
+          if (response.status >= 400) expect(typeof response.body?.error?.code, JSON.stringify(response.body)).toBe("string");
+        },
+      ),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+    // The valid form itself: Stripe's answer to a declined card, a 402 carrying the intent.
+    const declined = await api.call("POST", confirmPath, { rawBody: new URLSearchParams(valid).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(declined.status, JSON.stringify(declined.body)).toBe(402);
+    expect(declined.body.error).toMatchObject({ type: "card_error", code: "card_declined", decline_code: "generic_decline" });
+    expect(declined.body.error.payment_intent.id).toBe(confirmation!.paymentIntentId);
   });
 });

@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-// The guard reads its setting once, when the module loads: each case loads a fresh copy.
+// The guard reads its setting (lib/config, cached per process) once: each case loads a fresh
+// copy under a fresh configuration.
+const forgetConfig = () => delete (globalThis as { gatewayConfig?: unknown }).gatewayConfig;
+
 async function guardUnder(env: Record<string, string | undefined>) {
   vi.resetModules();
+  forgetConfig();
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   return import("@/lib/db/transaction-guard");
 }
@@ -13,6 +17,7 @@ describe("the transaction guard's setting", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.resetModules();
+    forgetConfig();
   });
 
   it("refuses a provider call inside a transaction outside production", async () => {

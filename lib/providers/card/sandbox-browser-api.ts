@@ -7,6 +7,7 @@ import { readCapped } from "../../http/read-json-body";
 import { withRequestScope } from "../../http/request-scope";
 import { logger } from "../../log";
 import { confirmCardSchema } from "./sandbox-card-confirm";
+import { confirmFromBrowser, parseStripeForm, wireError } from "./stripe-simulator";
 import { sandboxCardProvider } from "./sandbox-card-provider";
 import { CardProviderError } from "./sandbox-card-provider-error";
 
@@ -34,13 +35,60 @@ const json = (status: number, body: unknown, requestId: string) =>
 const providerError = (status: number, code: string, message: string, requestId: string) =>
   json(status, { error: { type: status === 402 ? "card_error" : "invalid_request_error", code, message } }, requestId);
 
-/** POST {SANDBOX_PROVIDER_API}/payment_intents/:id/confirm */
+/**
+ * Stripe.js's own request (lib/providers/card/stripe-js-stand-in.ts sends it, as Stripe.js sends
+ * it to api.stripe.com): form-encoded, the publishable key as `key`, answered as Stripe answers
+ * (the simulator's code). The 3DS page takes the language of the return_url, the hosted page's.
+ */
+const stripeFormConfirm = z.object({
+  key: z.string().regex(/^pk_[A-Za-z0-9_]{1,200}$/),
+  client_secret: z.string().min(1).max(200),
+  payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/).optional(),
+  payment_method_data: z
+    .object({
+      type: z.literal("card"),
+      card: z.object({
+        number: z.string().max(40),
+        exp_month: z.string().regex(/^\d{1,2}$/),
+        exp_year: z.string().regex(/^\d{4}$/),
+        cvc: z.string().max(8),
+      }),
+    })
+    .optional(),
+  setup_future_usage: z.enum(["off_session", "on_session"]).optional(),
+  return_url: z.string().min(1).max(2048),
+});
+
+async function confirmStripeForm(request: Request, intentId: string, requestId: string): Promise<Response> {
+  const form = await readCapped(request);
+  const body = stripeFormConfirm.safeParse(parseStripeForm(form));
+  if (!body.success) {
+    // Names the failing parameters only: their values may be card details.
+    const names = [...new Set(body.error.issues.map((issue) => issue.path.join(".")))].join(", ");
+    return providerError(body.error.issues.some((issue) => issue.path[0] === "key") ? 401 : 400, "parameter_invalid", `Invalid parameters: ${names}.`, requestId);
+  }
+  const returnPath = URL.canParse(body.data.return_url) ? new URL(body.data.return_url).pathname : "";
+  const locale = routing.locales.find((candidate) => returnPath.startsWith(`/${candidate}/`)) ?? routing.defaultLocale;
+  const answer = await confirmFromBrowser(await getDb(), intentId, body.data, { anyReturnUrl: false, locale }).catch(wireError);
+  return json(answer.status, answer.body, requestId);
+}
+
+/** POST {SANDBOX_PROVIDER_API}/payment_intents/:id/confirm: Stripe's form encoding, or the JSON this endpoint took first. */
 export function handleSandboxConfirm(request: Request, intentId: string): Promise<Response> {
   return withRequestScope(request, async ({ requestId }) => {
     if (!getConfig().isSandbox) return providerError(404, "resource_missing", "Unrecognized request URL.", requestId);
+    if (!/^pi_[A-Za-z0-9]{1,64}$/.test(intentId)) return providerError(404, "resource_missing", "No such payment_intent.", requestId);
+    if (request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded")) {
+      try {
+        return await confirmStripeForm(request, intentId, requestId);
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) return providerError(503, "api_error", "The provider is briefly unavailable.", requestId);
+        logger.error({ err: error, requestId }, "sandbox card provider failed");
+        return providerError(400, "parameter_invalid", "The body must be a form of at most 64 KiB.", requestId);
+      }
+    }
     const publishableKey = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
     if (!publishableKey) return providerError(401, "authentication_required", "No publishable key provided.", requestId);
-    if (!/^pi_[A-Za-z0-9]{1,64}$/.test(intentId)) return providerError(404, "resource_missing", "No such payment_intent.", requestId);
     let raw: unknown;
     try {
       raw = JSON.parse(await readCapped(request));

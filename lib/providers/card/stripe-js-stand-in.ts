@@ -7,8 +7,11 @@
  * (`{ paymentIntent }` or `{ error: { type, code, decline_code, payment_intent } }`).
  *
  * Card details live only in this script's inputs and go from the browser straight to the
- * sandbox provider's confirm endpoint with the publishable key, never to gateway code, just as
- * Stripe.js sends them to Stripe. Unlike Stripe's iframes, its inputs are in the page, so the
+ * provider's confirm endpoint in Stripe's own wire format (a form-encoded POST with the
+ * publishable key as `key`, answered with a PaymentIntent, or a 402 whose `error` carries it),
+ * never to gateway code, just as Stripe.js sends them to api.stripe.com. So a browser whose
+ * js.stripe.com and api.stripe.com are routed to `npm run card-simulator` runs a production card
+ * page unchanged, and the sandbox gateway serves the same script beside its own confirm endpoint. Unlike Stripe's iframes, its inputs are in the page, so the
  * page's labels reach them: a mount container's `data-aria-labelledby`, `data-aria-describedby`
  * and `data-aria-invalid` are mirrored onto the input (Stripe.js ignores these attributes).
  *
@@ -21,8 +24,14 @@ type Listener = (event: unknown) => void;
 export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
   const doc = win.document;
   const script = doc.currentScript as HTMLScriptElement | null;
-  // The provider's API sits beside the script: .../js/v3 → .../v1.
-  const apiBase = script && script.src ? script.src.replace(/\/js\/v3([?#].*)?$/, "/v1") : "/api/card-provider-sandbox/v1";
+  // Loaded as https://js.stripe.com/v3, it talks to https://api.stripe.com/v1 as Stripe.js does;
+  // elsewhere the provider's API sits beside the script: .../js/v3 or .../v3 → .../v1.
+  const scriptUrl = script && script.src ? new URL(script.src) : null;
+  const apiBase = !scriptUrl
+    ? "/api/card-provider-sandbox/v1"
+    : scriptUrl.hostname === "js.stripe.com"
+      ? "https://api.stripe.com/v1"
+      : `${scriptUrl.origin}${scriptUrl.pathname.replace(/(\/js)?\/v3$/, "/v1")}`;
 
   const digitsOf = (raw: string) =>
     raw
@@ -178,23 +187,19 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
     return element;
   }
 
-  interface ProviderAnswer {
-    id?: string;
-    status?: string;
+  interface StripeIntent {
+    id: string;
+    status: string;
     payment_method?: string | null;
-    last_payment_error?: { code: string } | null;
     next_action?: { type: string; redirect_to_url: { url: string } } | null;
-    error?: { type?: string; code?: string; message?: string };
   }
-
-  const DECLINES: Record<string, { code: string; decline_code?: string }> = {
-    card_declined: { code: "card_declined", decline_code: "generic_decline" },
-    insufficient_funds: { code: "card_declined", decline_code: "insufficient_funds" },
-    authentication_failed: { code: "payment_intent_authentication_failure" },
+  /** Stripe's answer to a confirm: the PaymentIntent, or an error (a refused card's carries the intent). */
+  type ProviderAnswer = Partial<StripeIntent> & {
+    error?: { type?: string; code?: string; decline_code?: string; message?: string; payment_intent?: StripeIntent };
   };
 
-  function Stripe(publishableKey: string, options?: { locale?: string }) {
-    const locale = options?.locale ?? "en";
+  // Stripe.js takes `{ locale }` for its own texts; the stand-in's inputs have none.
+  function Stripe(publishableKey: string) {
     // Stripe.js reads the sibling expiry and CVC from the card number element's group.
     const groupOf = new WeakMap<object, Group>();
     const stripe = {
@@ -218,9 +223,10 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
         confirmOptions: { handleActions?: boolean } = {},
       ) {
         const intentId = clientSecret.split("_secret_")[0] ?? "";
-        const body: Record<string, unknown> = { client_secret: clientSecret, return_url: data.return_url, locale };
+        const body = new URLSearchParams({ key: publishableKey, client_secret: clientSecret });
+        if (data.return_url) body.set("return_url", data.return_url);
         if (typeof data.payment_method === "string") {
-          body.payment_method = data.payment_method;
+          body.set("payment_method", data.payment_method);
         } else {
           const card = data.payment_method?.card;
           const group = card && typeof card === "object" ? groupOf.get(card) : undefined;
@@ -233,32 +239,37 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
             if (!state.complete) return { error: state.error ?? error(code, "Your card details are incomplete.") };
           }
           const expiryDigits = expiry.digits();
-          body.payment_method_data = {
-            card: { number: number.digits(), expMonth: Number(expiryDigits.slice(0, 2)), expYear: 2000 + Number(expiryDigits.slice(2, 4)), cvc: cvc.digits() },
-          };
-          body.setup_future_usage = data.setup_future_usage === "off_session" || data.setup_future_usage === "on_session";
+          body.set("payment_method_data[type]", "card");
+          body.set("payment_method_data[card][number]", number.digits());
+          body.set("payment_method_data[card][exp_month]", String(Number(expiryDigits.slice(0, 2))));
+          body.set("payment_method_data[card][exp_year]", String(2000 + Number(expiryDigits.slice(2, 4))));
+          body.set("payment_method_data[card][cvc]", cvc.digits());
+          if (data.setup_future_usage === "off_session" || data.setup_future_usage === "on_session") body.set("setup_future_usage", data.setup_future_usage);
         }
         let response: Response;
         let answer: ProviderAnswer | null;
         try {
           response = await fetch(`${apiBase}/payment_intents/${encodeURIComponent(intentId)}/confirm`, {
             method: "POST",
-            headers: { "content-type": "application/json", authorization: `Bearer ${publishableKey}` },
-            body: JSON.stringify(body),
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: body.toString(),
           });
           answer = (await response.json().catch(() => null)) as ProviderAnswer | null;
         } catch {
           return { error: { type: "api_connection_error", message: "The card provider could not be reached." } };
         }
         if (!response.ok || !answer || answer.error || !answer.id) {
-          const status = response.status;
-          return { error: { type: status === 402 ? "card_error" : "invalid_request_error", code: answer?.error?.code, message: answer?.error?.message } };
+          // Stripe.js hands Stripe's error on as it came (a refused card's with its intent).
+          const type = answer?.error?.type ?? (response.status === 402 ? "card_error" : "invalid_request_error");
+          return { error: { ...answer?.error, type } };
         }
-        const paymentIntent = { id: answer.id, object: "payment_intent", status: answer.status, payment_method: answer.payment_method ?? null, next_action: answer.next_action ?? null };
-        if (answer.last_payment_error) {
-          const decline = DECLINES[answer.last_payment_error.code] ?? { code: answer.last_payment_error.code };
-          return { error: { type: "card_error", ...decline, message: "Your card was declined.", payment_intent: paymentIntent } };
-        }
+        const paymentIntent = {
+          id: answer.id,
+          object: "payment_intent",
+          status: answer.status,
+          payment_method: answer.payment_method ?? null,
+          next_action: answer.next_action ?? null,
+        };
         if (paymentIntent.status === "requires_action" && confirmOptions.handleActions !== false && paymentIntent.next_action) {
           win.location.assign(paymentIntent.next_action.redirect_to_url.url);
         }

@@ -19,18 +19,13 @@ import { intentClientSecret } from "./sandbox-secrets";
  */
 
 type Params = Record<string, unknown>;
-interface SimulatorAnswer {
+export interface SimulatorAnswer {
   status: number;
   body: unknown;
 }
 
 class StripeWireError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    readonly code: string,
-    message: string,
-  ) {
+  constructor(readonly status: number, readonly type: string, readonly code: string, message: string) {
     super(message);
   }
 }
@@ -53,7 +48,7 @@ export function parseStripeForm(text: string): Params {
 
 const listOf = (value: unknown): string[] => (value && typeof value === "object" ? Object.values(value as Record<string, string>) : []);
 
-function wireError(error: unknown): SimulatorAnswer {
+export function wireError(error: unknown): SimulatorAnswer {
   if (error instanceof StripeWireError) return { status: error.status, body: { error: { type: error.type, code: error.code, message: error.message } } };
   if (error instanceof CardProviderError) {
     const type = error.httpStatus === 402 ? "card_error" : "invalid_request_error";
@@ -134,7 +129,7 @@ export async function handleStripeRequest(
 ): Promise<SimulatorAnswer> {
   try {
     if (request.method === "POST" && /^\/v1\/payment_intents\/[^/]+\/confirm$/.test(request.path)) {
-      return await confirmFromBrowser(db, request.path.split("/")[3]!, parseStripeForm(request.body));
+      return await confirmFromBrowser(db, request.path.split("/")[3]!, parseStripeForm(request.body), { anyReturnUrl: true, locale: "en" });
     }
     const secret = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "";
     const account = publishableKeyOfSandboxSecret(await getGatewayKey(db), secret);
@@ -215,7 +210,7 @@ export async function handleStripeRequest(
  * (`key`) and client secret, `payment_method_data[card][...]` or a saved `payment_method`; a
  * refused card is a 402 with the intent, 3DS a `requires_action` with a `redirect_to_url`.
  */
-async function confirmFromBrowser(db: Db, intentId: string, params: Params): Promise<SimulatorAnswer> {
+export async function confirmFromBrowser(db: Db, intentId: string, params: Params, where: { anyReturnUrl: boolean; locale: string }): Promise<SimulatorAnswer> {
   const publishableKey = typeof params.key === "string" ? params.key : "";
   if (!publishableKey) throw new StripeWireError(401, "invalid_request_error", "api_key_invalid", "No publishable key provided.");
   const card = (params.payment_method_data as { card?: Record<string, string> } | undefined)?.card;
@@ -229,8 +224,7 @@ async function confirmFromBrowser(db: Db, intentId: string, params: Params): Pro
     paymentMethod,
     setupFutureUsage: params.setup_future_usage === "off_session" || params.setup_future_usage === "on_session",
     returnUrl: String(params.return_url ?? ""),
-    locale: "en",
-    anyReturnUrl: true,
+    ...where,
   });
   const redirect = result.redirectUrl ? { type: "redirect_to_url", redirect_to_url: { url: result.redirectUrl, return_url: `${params.return_url}` } } : null;
   const answer = { ...(await intentObject(db, await ownIntent(db, result.id, publishableKey), [])), next_action: redirect };
@@ -252,7 +246,12 @@ export interface StripeSimulator {
 }
 
 /** Serves the simulator over HTTP (the Stripe SDK's host, port and protocol point here). */
-export async function startStripeSimulator(options: { db: () => Promise<Db>; port?: number; host?: string }): Promise<StripeSimulator> {
+export async function startStripeSimulator(options: {
+  db: () => Promise<Db>;
+  port?: number;
+  host?: string;
+  stripeJs?: () => string; // `npm run card-simulator`: the Stripe.js stand-in at /v3, as js.stripe.com serves it
+}): Promise<StripeSimulator> {
   const faults: { match: RegExp; fault: SimulatorFault }[] = [];
   const requests: string[] = [];
   const hanging = new Set<ServerResponse>();
@@ -260,6 +259,7 @@ export async function startStripeSimulator(options: { db: () => Promise<Db>; por
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? "/", "http://simulator");
+    if (options.stripeJs && req.method === "GET" && url.pathname === "/v3") return void res.writeHead(200, { "content-type": "text/javascript" }).end(options.stripeJs());
     const line = `${req.method} ${url.pathname}`;
     requests.push(line);
     const index = faults.findIndex((entry) => entry.match.test(line));
@@ -294,6 +294,7 @@ export async function startStripeSimulator(options: { db: () => Promise<Db>; por
 
 function send(res: ServerResponse, answer: SimulatorAnswer) {
   const body = JSON.stringify(answer.body);
-  res.writeHead(answer.status, { "content-type": "application/json", "request-id": `req_${Date.now().toString(36)}` });
+  // CORS as api.stripe.com answers: any page's Stripe.js may read the answer.
+  res.writeHead(answer.status, { "content-type": "application/json", "request-id": `req_${Date.now().toString(36)}`, "access-control-allow-origin": "*" });
   res.end(body);
 }
