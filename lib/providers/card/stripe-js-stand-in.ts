@@ -289,5 +289,8 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
 
 /** The script the sandbox serves at its Stripe.js address. */
 export function stripeJsStandInSource(): string {
-  return `;(${stripeJsStandIn.toString()})(window);\n`;
+  // Served from the function's own text. Under a TypeScript runner (tsx runs `npm run
+  // card-simulator`) that text calls esbuild's name-keeping helper, so the page gets one too.
+  const nameHelper = `var __name=function(target,value){return Object.defineProperty(target,"name",{value:value,configurable:true})};`;
+  return `;(function(){${nameHelper}(${stripeJsStandIn.toString()})(window);})();\n`;
 }

@@ -1,0 +1,123 @@
+import { randomBytes } from "node:crypto";
+import type { RehearsalBrowser } from "./browser";
+import type { GuideCommand } from "./guide-commands";
+import { runGuideCommand, type Env } from "./processes";
+import { step } from "./steps";
+
+interface Payment {
+  paymentId: string;
+  env: Env;
+}
+
+interface Check {
+  statusCode: number;
+  status: string;
+  amount: number;
+}
+
+/** One of the guide's curl commands; its envelope's `data` (a failing call throws what it said). */
+async function call<T>(id: GuideCommand, env: Env): Promise<T> {
+  const result = await runGuideCommand(id, env);
+  if (result.code !== 0) throw new Error(`${id}: ${result.stderr || result.stdout}`.slice(0, 1000));
+  return (JSON.parse(result.stdout) as { data: T }).data;
+}
+
+/** The capture command prints the status line and headers too (`curl -i`), for Retry-After. */
+async function captureCall(env: Env): Promise<{ status: number; retryAfter: string | null; body: { data?: { statusCode: number }; error?: { name: string } } }> {
+  const result = await runGuideCommand("capture", env);
+  if (result.code !== 0) throw new Error(`capture: ${result.stderr}`);
+  const [head = "", ...rest] = result.stdout.split(/\r?\n\r?\n/);
+  return {
+    status: Number(/^HTTP\/[\d.]+ (\d+)/.exec(head)?.[1]),
+    retryAfter: /^retry-after:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? null,
+    body: JSON.parse(rest.join("\n\n")),
+  };
+}
+
+export interface PaymentSteps {
+  apiEnv: Env;
+  browser: RehearsalBrowser;
+  newPhone(): string;
+  stopWallet(): Promise<void>;
+  restartWallet(): Promise<void>;
+}
+
+async function newPayment(options: PaymentSteps, amount: number, captureMethod: "DIRECT" | "RESERVATION", method: "WALLET_V2" | "CARD_PROVIDER") {
+  const env: Env = {
+    ...options.apiEnv,
+    ORDER_ID: `rehearsal-${randomBytes(6).toString("hex")}`,
+    AMOUNT: String(amount),
+    BUYER_PHONE: options.newPhone(),
+    CAPTURE_METHOD: captureMethod,
+    METHOD: method,
+  };
+  const created = await call<{ paymentId: string }>("createIntent", env);
+  const payment: Payment = { paymentId: created.paymentId, env: { ...env, PAYMENT_ID: created.paymentId } };
+  const proceeded = await call<{ statusCode: number; metadata: { payUrl: string } }>("proceed", payment.env);
+  if (proceeded.statusCode !== 12 || !proceeded.metadata.payUrl) throw new Error(`proceed answered ${JSON.stringify(proceeded)}`);
+  return { payment, payUrl: proceeded.metadata.payUrl };
+}
+
+const checkOf = (payment: Payment) => call<Check>("check", payment.env);
+
+function expectCode(check: Check, statusCode: number, what: string) {
+  if (check.statusCode !== statusCode) throw new Error(`${what}: check says ${check.statusCode} (${check.status}), expected ${statusCode}`);
+}
+
+/** The money paths of the rehearsal, each through the gateway's real HTTP API and hosted pages. */
+export async function rehearsePayments(options: PaymentSteps): Promise<void> {
+  const { browser } = options;
+
+  await step("wallet payment", "1500 DZD, DIRECT: proceed, the OTP page with the operator's code 123456", async () => {
+    const { payment, payUrl } = await newPayment(options, 1500, "DIRECT", "WALLET_V2");
+    const heading = await browser.payWithOtp(payUrl, "123456");
+    expectCode(await checkOf(payment), 2, heading);
+    return `${heading}; check: 2`;
+  });
+
+  await step("reservation", "2000 DZD reserved with OTP, 1200 captured, 500 refunded", async () => {
+    const { payment, payUrl } = await newPayment(options, 2000, "RESERVATION", "WALLET_V2");
+    const heading = await browser.payWithOtp(payUrl, "123456");
+    expectCode(await checkOf(payment), 13, heading);
+    const captured = await captureCall({ ...payment.env, CAPTURE_AMOUNT: "1200" });
+    if (captured.status !== 200 || captured.body.data?.statusCode !== 2) throw new Error(`capture: ${captured.status} ${JSON.stringify(captured.body)}`);
+    await call("refund", { ...payment.env, REFUND_AMOUNT: "500" });
+    const check = await checkOf(payment);
+    expectCode(check, 16, "after the partial refund");
+    return `${heading}; captured 1200 (check: 2), refunded 500 (check: 16, amount ${check.amount})`;
+  });
+
+  await step("card payment", "3000 DZD on the production card page (Stripe.js routed to the simulator), then refunded", async () => {
+    const { payment, payUrl } = await newPayment(options, 3000, "DIRECT", "CARD_PROVIDER");
+    const heading = await browser.payByCard(payUrl, { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" });
+    expectCode(await checkOf(payment), 2, heading);
+    await call("refund", { ...payment.env, REFUND_AMOUNT: "3000" });
+    expectCode(await checkOf(payment), 4, "after the refund");
+    return `${heading}; refunded 3000 (check: 4)`;
+  });
+
+  await step("provider outage", "the wallet stopped before a capture, restarted, reconciliation settles it once", async () => {
+    const { payment, payUrl } = await newPayment(options, 1000, "RESERVATION", "WALLET_V2");
+    expectCode(await checkOf(payment), 12, "before the code");
+    const heading = await browser.payWithOtp(payUrl, "123456");
+    expectCode(await checkOf(payment), 13, heading);
+    await options.stopWallet();
+    const refused = await captureCall({ ...payment.env, CAPTURE_AMOUNT: "700" });
+    if (refused.status !== 503 || refused.body.error?.name !== "provider_unavailable" || !refused.retryAfter) {
+      throw new Error(`capture during the outage: ${refused.status} ${JSON.stringify(refused.body)} (Retry-After ${refused.retryAfter})`);
+    }
+    await options.restartWallet();
+    const settledBy = Date.now() + 90_000;
+    let check = await checkOf(payment);
+    while (check.statusCode !== 2) {
+      if (Date.now() > settledBy) throw new Error(`not settled: check says ${check.statusCode}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      check = await checkOf(payment);
+    }
+    // The merchant's retry with the same Idempotency-Key gets the one outcome, not a second capture.
+    const retried = await captureCall({ ...payment.env, CAPTURE_AMOUNT: "700" });
+    if (retried.status !== 200 || retried.body.data?.statusCode !== 2) throw new Error(`retry: ${retried.status} ${JSON.stringify(retried.body)}`);
+    if (check.amount !== 700) throw new Error(`captured ${check.amount}, expected 700 once`);
+    return `503 provider_unavailable (Retry-After ${refused.retryAfter}); after the restart check: 2, captured 700 once; the retry answers 200`;
+  });
+}

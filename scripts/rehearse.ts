@@ -1,0 +1,175 @@
+// `npm run rehearse [-- --postgres postgres://user@host:5432/postgres]`: the production rehearsal
+// of docs/going-live.md, offline, on this machine. It starts the card simulator, the wallet
+// sandbox as the wallet operator, and the gateway with APP_ENV=production, each on a PostgreSQL
+// database of its own that it creates and drops; onboards a merchant with the guide's commands;
+// takes a wallet payment with its code, a reservation captured and refunded in part, a card
+// payment and its refund (headless Chromium, Stripe's hosts routed to the simulator), and one
+// wallet outage settled by reconciliation; then drains, stops the gateway, runs the audit and
+// stops everything, printing each step with its outcome. Exit code 0 only when every step passed.
+import { randomBytes, randomInt } from "node:crypto";
+import { parseArgs } from "node:util";
+import { recreateDatabase } from "./lib/recreate-database";
+import { openRehearsalBrowser, type RehearsalBrowser } from "./rehearsal/browser";
+import { runGuideCommand, serveGuideCommand, freePort, answers, guideJson, type Env, type Served } from "./rehearsal/processes";
+import { startWebhookReceiver, type WebhookReceiver } from "./rehearsal/webhook-receiver";
+import { rehearsePayments } from "./rehearsal/payment-steps";
+import { step, summary } from "./rehearsal/steps";
+
+const { values } = parseArgs({ options: { postgres: { type: "string", default: "postgres://postgres@127.0.0.1:5432/postgres" } } });
+const admin = new URL(values.postgres);
+const prefix = `rehearsal_${process.pid}_${randomBytes(3).toString("hex")}`;
+const databaseUrl = (name: string) => Object.assign(new URL(admin.toString()), { pathname: `/${name}` }).toString();
+const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards` };
+
+const running: Served[] = [];
+// Stopped and started again by the outage step.
+let wallet: Served | undefined;
+let browser: RehearsalBrowser | undefined;
+let receiver: WebhookReceiver | undefined;
+
+async function main() {
+  const [gatewayPort, walletPort, cardPort] = [await freePort(), await freePort(), await freePort()];
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const walletUrl = `http://127.0.0.1:${walletPort}`;
+  const cardUrl = `http://127.0.0.1:${cardPort}`;
+  const walletSecret = `whsec_${randomBytes(32).toString("base64")}`;
+  const postgresEnv: Env = { PGHOST: admin.hostname, PGPORT: admin.port || "5432", PGUSER: decodeURIComponent(admin.username || "postgres") };
+
+  await step("database", "createdb: the gateway's own PostgreSQL database", async () => {
+    const created = await runGuideCommand("createDatabase", { ...postgresEnv, GATEWAY_DATABASE: databases.gateway });
+    if (created.code !== 0) throw new Error(created.stderr);
+    // The two providers' databases: theirs, not the gateway's.
+    await recreateDatabase(databaseUrl(databases.wallet));
+    await recreateDatabase(databaseUrl(databases.cards));
+    return `${databases.gateway} (and ${databases.wallet}, ${databases.cards} for the providers)`;
+  });
+
+  const cards = await step("card simulator", "npm run card-simulator: Stripe's stand-in, its keys", async () => {
+    const env = { CARD_SIMULATOR_PORT: String(cardPort), CARD_SIMULATOR_DATABASE_URL: databaseUrl(databases.cards), PUBLIC_BASE_URL: gatewayUrl, LOG_LEVEL: "warn" };
+    const served = await serveGuideCommand("cardSimulator", env, (output) => /^\{.*"secretKey"/m.test(output), 120_000);
+    running.push(served);
+    const keys = JSON.parse(served.output().split("\n").find((line) => line.startsWith("{"))!) as { publishableKey: string; secretKey: string; webhookSecret: string };
+    return [keys, `${cardUrl}, publishable key ${keys.publishableKey}`] as const;
+  });
+
+  const walletEnv = { WALLET_SANDBOX_PORT: String(walletPort), WALLET_SANDBOX_DATABASE_URL: databaseUrl(databases.wallet), WALLET_PROVIDER_SECRET: walletSecret, LOG_LEVEL: "warn" };
+  const startWallet = () => serveGuideCommand("walletOperator", walletEnv, () => answers(`${walletUrl}/v1/balances`), 120_000);
+  wallet = await step("wallet operator", "npm run wallet-sandbox: the wallet as an operator of its own", async () => {
+    const served = await startWallet();
+    return [served, walletUrl] as const;
+  });
+
+  const gatewayEnv: Env = {
+    APP_ENV: "production",
+    PORT: String(gatewayPort),
+    HOST: "127.0.0.1",
+    PUBLIC_BASE_URL: gatewayUrl,
+    // Plain http on this machine, as behind a proxy that ends TLS (docs/going-live.md).
+    TLS_TERMINATED_BY_PROXY: "true",
+    DATABASE_URL: databaseUrl(databases.gateway),
+    DATABASE_POOL_SIZE: "5",
+    GATEWAY_SECRET: randomBytes(32).toString("base64"),
+    WALLET_PROVIDER_URL: walletUrl,
+    WALLET_PROVIDER_SECRET: walletSecret,
+    WALLET_PROVIDER_TIMEOUT_MS: "3000",
+    PROVIDER_CALL_TIMEOUT_MS: "5000",
+    CARD_PROVIDER_API_URL: cardUrl,
+    WEB_CONCURRENCY: "1",
+    LOG_LEVEL: "warn",
+  };
+  const gateway = await step("gateway", "npm start with APP_ENV=production (builds first when the sources changed)", async () => {
+    const served = await serveGuideCommand("start", gatewayEnv, (output) => /listening on/.test(output), 15 * 60_000);
+    running.push(served);
+    const ready = await runGuideCommand("ready", gatewayEnv);
+    if (ready.code !== 0) throw new Error(`ready: ${ready.stderr}`);
+    return [served, `${gatewayUrl}, ready: ${ready.stdout.trim()}`] as const;
+  });
+
+  const merchant = await step("onboarding", "merchant create (production rules) and card-keys", async () => {
+    const created = await guideJson<{ clientId: string; clientSecret: string; service: string; webhookSecret: string; cardProviderPublishableKey: string }>("onboard", {
+      ...gatewayEnv,
+      STRIPE_PUBLISHABLE_KEY: cards.publishableKey,
+    });
+    const keyed = await runGuideCommand("cardKeys", {
+      ...gatewayEnv,
+      CLIENT_ID: created.clientId,
+      STRIPE_PUBLISHABLE_KEY: cards.publishableKey,
+      STRIPE_SECRET_KEY: cards.secretKey,
+      STRIPE_WEBHOOK_SECRET: cards.webhookSecret,
+    });
+    if (keyed.code !== 0) throw new Error(`card-keys: ${keyed.stderr}`);
+    return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}`] as const;
+  });
+
+  const apiEnv: Env = { PUBLIC_BASE_URL: gatewayUrl, CLIENT_ID: merchant.clientId, CLIENT_SECRET: merchant.clientSecret, SERVICE: merchant.service };
+  apiEnv.AUTH = (await runGuideCommand("auth", apiEnv, { print: "AUTH" })).stdout;
+
+  receiver = await startWebhookReceiver(merchant.webhookSecret);
+  const listen = await step("webhooks", "npm run gateway -- listen --forward-to a local receiver", async () => {
+    const env = {
+      GATEWAY_BASE_URL: gatewayUrl,
+      GATEWAY_CLIENT_ID: merchant.clientId,
+      GATEWAY_CLIENT_SECRET: merchant.clientSecret,
+      GATEWAY_WEBHOOK_SECRET: merchant.webhookSecret,
+      FORWARD_TO: receiver!.url,
+    };
+    const served = await serveGuideCommand("listen", env, (output) => output.includes("Ready."), 60_000);
+    running.push(served);
+    return [served, `forwarding to ${receiver!.url}`] as const;
+  });
+
+  browser = await openRehearsalBrowser(cardUrl);
+  await rehearsePayments({
+    apiEnv,
+    browser,
+    newPhone: () => `+2135${randomInt(10_000_000, 99_999_999)}`,
+    stopWallet: async () => wallet?.stop(),
+    restartWallet: async () => {
+      wallet = await startWallet();
+    },
+  });
+
+  await step("drain", "every event of the rehearsal forwarded and signed; the gateway stopped gracefully", async () => {
+    const deadline = Date.now() + 60_000;
+    let listed: string[] = [];
+    for (;;) {
+      const events = JSON.parse((await runGuideCommand("events", apiEnv)).stdout) as { data: { id: string }[] };
+      listed = events.data.map((event) => event.id);
+      if (listed.length > 0 && listed.every((id) => receiver!.verified.has(id))) break;
+      if (Date.now() > deadline) throw new Error(`forwarded ${receiver!.verified.size} of ${listed.length} events`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    if (receiver!.refused > 0) throw new Error(`${receiver!.refused} deliveries failed the signature check`);
+    await listen.stop();
+    await gateway.stop();
+    if (!/stopped/.test(gateway.output())) throw new Error("the gateway did not stop gracefully");
+    return `${listed.length} events, each verified with the webhook secret; gateway stopped`;
+  });
+
+  await step("audit", "npm run audit on the gateway's database", async () => {
+    const audit = await runGuideCommand("audit", gatewayEnv);
+    const totals = audit.stdout.split("\n").find((line) => line.startsWith("audit:")) ?? audit.stdout;
+    if (audit.code !== 0) throw new Error(`${totals}\n${audit.stdout}${audit.stderr}`.slice(0, 3000));
+    return totals;
+  });
+}
+
+async function stopEverything() {
+  await browser?.close().catch(() => {});
+  await receiver?.close().catch(() => {});
+  for (const served of [...running.reverse(), ...(wallet ? [wallet] : [])]) await served.stop().catch(() => {});
+  for (const name of Object.values(databases)) await recreateDatabase(databaseUrl(name), { dropOnly: true }).catch(() => {});
+}
+
+const started = Date.now();
+main()
+  .then(async () => {
+    await stopEverything();
+    console.log(summary(Date.now() - started));
+  })
+  .catch(async (error: unknown) => {
+    await stopEverything();
+    console.log(summary(Date.now() - started));
+    console.error(`Rehearsal failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
