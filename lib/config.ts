@@ -149,6 +149,14 @@ export function getConfig(): Config {
 }
 
 /**
+ * The configuration as it stands, without settling it: for what is read at import (the log
+ * level, the transaction guard), before a process (or a test harness) has set its environment.
+ */
+export function peekConfig(): Config {
+  return globalForConfig.gatewayConfig ?? parseConfig(process.env);
+}
+
+/**
  * The merchant CLI run without APP_ENV takes the environment its database was sealed with
  * (lib/db/database-seal.ts): the settings are validated again as that environment's.
  */

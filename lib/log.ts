@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream, type Logger } from "pino";
-import { getConfig } from "./config";
+import { peekConfig } from "./config";
 import { passesLuhn } from "./validation/card-number";
 
 /**
@@ -171,7 +171,7 @@ export function noteRequestPrincipal(principal: { mode: string; service?: { code
 /** LOG_LEVEL; "info" while the configuration is invalid, so the start can still say what is wrong. */
 function configuredLogLevel(): string {
   try {
-    return getConfig().LOG_LEVEL;
+    return peekConfig().LOG_LEVEL;
   } catch {
     return "info";
   }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { getConfig } from "../config";
+import { peekConfig } from "../config";
 
 /*
  * The rule "no provider call inside a database transaction", checked at run time: every
@@ -19,7 +19,7 @@ const transactionScope = new AsyncLocalStorage<true>();
  */
 let guardedSetting: boolean | undefined;
 function guarded(): boolean {
-  guardedSetting ??= (getConfig().GATEWAY_TRANSACTION_GUARD ?? (process.env.NODE_ENV === "production" ? "off" : "on")) === "on";
+  guardedSetting ??= (peekConfig().GATEWAY_TRANSACTION_GUARD ?? (process.env.NODE_ENV === "production" ? "off" : "on")) === "on";
   return guardedSetting;
 }
 

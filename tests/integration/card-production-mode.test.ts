@@ -27,7 +27,8 @@ let production: DatabaseHandle | undefined;
 let productionUrl = "";
 
 beforeAll(async () => {
-  simulator = await startStripeSimulator({ db: getDb });
+  // Stripe's books beside the payments they answer for, in the production database (opened below).
+  simulator = await startStripeSimulator({ db: async () => production!.db });
   // The test database's key, so this process can seal keys and sign what the gateway checks.
   const gatewaySecret = (await getGatewayKey(await getDb())).toString("base64");
   productionUrl = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_card_production");
@@ -56,12 +57,12 @@ afterAll(async () => {
 describe("a card payment in production, through the Stripe adapter", () => {
   it("is created, proceeded, confirmed from the page with Stripe.js's request, finalized, captured in part and refunded in part", async () => {
     const api = apiClient(baseUrl);
-    const db = await getDb();
-    const merchant = await createMerchant({}, production!.db);
+    const db = production!.db;
+    const merchant = await createMerchant({}, db);
     // What `npm run merchant -- card-keys` stores: keys the simulator recognises as one account.
     const publishableKey = `pk_test_prod${Date.now().toString(36)}`;
     const keys = sandboxAccountOf(await getGatewayKey(db), publishableKey);
-    await setCardProviderAccount(production!.db, { clientId: merchant.clientId, country: "DZA", ...keys });
+    await setCardProviderAccount(db, { clientId: merchant.clientId, country: "DZA", ...keys });
 
     const intent = await createIntent(api, merchant, { amount: 80.5, captureMethod: "RESERVATION" });
     const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER" });

@@ -86,10 +86,21 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
       ),
       { numRuns: RUNS, endOnFailure: true },
     );
-    // The valid form itself: Stripe's answer to a declined card, a 402 carrying the intent.
-    const declined = await api.call("POST", confirmPath, { rawBody: new URLSearchParams(valid).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    // The valid form itself, on a payment no hostile body touched: Stripe's answer to a declined
+    // card, a 402 carrying the intent.
+    const fresh = await proceedWithCard(api, merchant);
+    const page = (await getCardPage(await getDb(), { paymentId: fresh.paymentId, token: fresh.token }))!.confirmation!;
+    const declined = await api.call("POST", new URL(page.confirmUrl, gateway.baseUrl).pathname, {
+      rawBody: new URLSearchParams({
+        ...valid,
+        key: page.publishableKey,
+        client_secret: page.clientSecret,
+        return_url: `${getConfig().publicBaseUrl}/en/pay/card/${fresh.paymentId}/complete`,
+      }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(declined.status, JSON.stringify(declined.body)).toBe(402);
     expect(declined.body.error).toMatchObject({ type: "card_error", code: "card_declined", decline_code: "generic_decline" });
-    expect(declined.body.error.payment_intent.id).toBe(confirmation!.paymentIntentId);
+    expect(declined.body.error.payment_intent.id).toBe(page.paymentIntentId);
   });
 });

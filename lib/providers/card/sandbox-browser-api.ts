@@ -41,7 +41,7 @@ const providerError = (status: number, code: string, message: string, requestId:
  * (the simulator's code). The 3DS page takes the language of the return_url, the hosted page's.
  */
 const stripeFormConfirm = z.object({
-  key: z.string().regex(/^pk_[A-Za-z0-9_]{1,200}$/),
+  key: z.string().regex(/^pk_[A-Za-z0-9_-]{1,200}$/),
   client_secret: z.string().min(1).max(200),
   payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/).optional(),
   payment_method_data: z
