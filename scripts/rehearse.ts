@@ -162,6 +162,10 @@ async function stopEverything() {
 }
 
 const started = Date.now();
+// Ctrl-C: the children run in process groups of their own, so stop them before leaving.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void stopEverything().then(() => process.exit(130)));
+}
 main()
   .then(async () => {
     await stopEverything();
