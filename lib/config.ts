@@ -28,7 +28,14 @@ const configSchema = z
     PGLITE_DIR: z.string().min(1).default(".data/pglite"),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
     // 32+ random bytes, base64. Derives client secrets and page tokens, encrypts webhook secrets.
-    GATEWAY_SECRET: z.string().min(43, "must be at least 32 bytes of base64").optional(),
+    // Node's base64 decoder skips what is not base64: a passphrase of 43+ characters would pass
+    // a length check yet give a short key (none at all for "!!!..."), and two such secrets the
+    // same key and the same database seal. So the text must be base64, and its bytes 32+.
+    GATEWAY_SECRET: z
+      .string()
+      .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, "must be at least 32 bytes of base64")
+      .refine((secret) => Buffer.from(secret, "base64").length >= 32, "must be at least 32 bytes of base64")
+      .optional(),
     // Serving processes of `npm start` (one per core by default); the embedded database admits one.
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(() => availableParallelism()),
     // How long a stopping process waits for requests and deliveries in flight before it exits anyway.

@@ -51,6 +51,9 @@ describe("parseConfig", () => {
       [{ DATABASE_URL: "mysql://localhost/db" }, "DATABASE_URL: must be a postgres:// URL"],
       [{ PUBLIC_BASE_URL: "ftp://example.com" }, "PUBLIC_BASE_URL"],
       [{ GATEWAY_SECRET: "short" }, "GATEWAY_SECRET: must be at least 32 bytes of base64"],
+      // 43+ characters that are not base64 decode to nothing: no key, and one seal for all of them.
+      [{ GATEWAY_SECRET: "!".repeat(44) }, "GATEWAY_SECRET: must be at least 32 bytes of base64"],
+      [{ GATEWAY_SECRET: "my production gateway secret, kept in the vault" }, "GATEWAY_SECRET: must be at least 32 bytes of base64"],
       [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
       [{ REDIS_URL: "http://cache" }, "REDIS_URL: must be a redis:// URL"],
       [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
