@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "./db-type";
 import { databaseSeal, sandboxSettings, services } from "./schema";
 
@@ -72,33 +72,35 @@ export async function sealOrCheckDatabase(
     if (!options.adopt) throw otherEnvironment(seal.environment, running.environment);
     running = options.adopt(seal.environment);
   }
-  let secret = running.gatewaySecret ?? (await storedSandboxSecret(db));
   if (seal) {
+    const secret = running.gatewaySecret ?? (await storedSandboxSecret(db));
     if (!secret || secretFingerprint(secret) !== seal.secretFingerprint) throw otherSecret(seal.environment);
     return running;
   }
-  if (!secret) {
-    // Sealing means generating the sandbox's secret here. A database with merchants and no
-    // generated secret was run with a GATEWAY_SECRET (production, likely): never write a
-    // second secret into it; its own gateway seals it.
-    const [merchant] = await db.select({ id: services.id }).from(services).limit(1);
-    if (merchant) {
-      throw new DatabaseSealError(
-        "This database has merchants but no seal yet, and this process has no GATEWAY_SECRET: start its own gateway once (its APP_ENV and GATEWAY_SECRET) to seal it.",
-      );
+  // Sealing, one process at a time: the table lock makes a second sealer wait, then find the
+  // seal and be checked against it. Without it, a sandbox starting beside production on a fresh
+  // database wrote its generated secret there before learning it had lost.
+  const sealedHere = await db.transaction(async (tx) => {
+    await tx.execute(sql`lock table ${databaseSeal} in exclusive mode`);
+    if (await readDatabaseSeal(tx)) return false;
+    let secret = running.gatewaySecret ?? (await storedSandboxSecret(tx));
+    if (!secret) {
+      // Sealing means generating the sandbox's secret here. A database with merchants and no
+      // generated secret was run with a GATEWAY_SECRET (production, likely): never write a
+      // second secret into it; its own gateway seals it.
+      const [merchant] = await tx.select({ id: services.id }).from(services).limit(1);
+      if (merchant) {
+        throw new DatabaseSealError(
+          "This database has merchants but no seal yet, and this process has no GATEWAY_SECRET: start its own gateway once (its APP_ENV and GATEWAY_SECRET) to seal it.",
+        );
+      }
+      secret = await sandboxGatewaySecret(tx);
     }
-    secret = await sandboxGatewaySecret(db);
-  }
-  await db
-    .insert(databaseSeal)
-    .values({ environment: running.environment, secretFingerprint: secretFingerprint(secret) })
-    .onConflictDoNothing();
-  // Another process may have sealed it first: check against whichever seal stands.
-  const sealed = await readDatabaseSeal(db);
-  if (!sealed) throw new Error("the database seal could not be written");
-  if (sealed.environment !== running.environment) throw otherEnvironment(sealed.environment, running.environment);
-  if (sealed.secretFingerprint !== secretFingerprint(secret)) throw otherSecret(sealed.environment);
-  return running;
+    await tx.insert(databaseSeal).values({ environment: running.environment, secretFingerprint: secretFingerprint(secret) });
+    return true;
+  });
+  // Another process sealed it while this one waited: checked against that seal.
+  return sealedHere ? running : sealOrCheckDatabase(db, identity, options);
 }
 
 /** The audit's check: it only reads, so it seals nothing; a database not sealed yet is audited as it is. */

@@ -103,6 +103,51 @@ describe("sealing a database", () => {
   });
 });
 
+/**
+ * A sandbox and a production process starting at once on a fresh database: one seals it, the
+ * other is refused, and the sandbox's generated secret is written only when the sandbox won.
+ */
+async function raceToSeal(db: DatabaseHandle["db"], other: DatabaseHandle["db"]) {
+  const outcomes = await Promise.allSettled([
+    sealOrCheckDatabase(db, { environment: "sandbox" }),
+    sealOrCheckDatabase(other, { environment: "production", gatewaySecret: productionSecret }),
+  ]);
+  const seal = await readDatabaseSeal(db);
+  const generated = await db.select().from(sandboxSettings);
+  expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+  const [sandbox, production] = outcomes;
+  expect(seal?.environment).toBe(sandbox!.status === "fulfilled" ? "sandbox" : "production");
+  if (production!.status === "fulfilled") expect(generated).toEqual([]);
+}
+
+describe("two processes sealing at once", () => {
+  it("on PGlite: the production seal wins with no sandbox secret left in the database", async () => {
+    const database = await memoryDatabase();
+    try {
+      await raceToSeal(database.db, database.db);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("on PostgreSQL, over separate connections, round after round", { timeout: 60_000 }, async () => {
+    const url = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_seal_race");
+    const first = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2 });
+    const second = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2 });
+    try {
+      for (let round = 0; round < 10; round++) {
+        await first.db.delete(databaseSeal);
+        await first.db.delete(sandboxSettings);
+        await raceToSeal(first.db, second.db);
+      }
+    } finally {
+      await first.close();
+      await second.close();
+      await recreateDatabase(url, { dropOnly: true });
+    }
+  });
+});
+
 describe("every process on a production database", () => {
   let productionUrl = "";
   let production: DatabaseHandle;
