@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
 import { getGatewayKey } from "../lib/crypto/gateway-key";
 import { openDatabase } from "../lib/db/client";
+import { readDatabaseSeal } from "../lib/db/database-seal";
 import { sandboxAccountOf } from "../lib/providers/card/card-provider-accounts";
 import { redeliverPendingEvents } from "../lib/providers/card/sandbox-event-delivery";
 import { startStripeSimulator } from "../lib/providers/card/stripe-simulator";
@@ -35,6 +36,11 @@ async function main() {
   const config = getConfig();
   // Its own database, never a gateway's: the simulator is Stripe's side of the wire.
   const database = await openDatabase({ databaseUrl: config.CARD_SIMULATOR_DATABASE_URL, pgliteDir: config.CARD_SIMULATOR_PGLITE_DIR });
+  // A sealed database is a gateway's: the simulator would generate its own secret into it.
+  if (await readDatabaseSeal(database.db)) {
+    await database.close();
+    throw new UsageError("CARD_SIMULATOR_DATABASE_URL (or CARD_SIMULATOR_PGLITE_DIR) is a gateway's database: give the card simulator a database of its own.");
+  }
   const simulator = await startStripeSimulator({
     db: async () => database.db,
     port: config.CARD_SIMULATOR_PORT,

@@ -2,7 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/db/client";
+import { sealOrCheckDatabase } from "@/lib/db/database-seal";
+import { sandboxSettings } from "@/lib/db/schema";
+import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/recreate-database";
 import { freePort } from "../support/spawned-gateway";
 
 /**
@@ -87,5 +92,34 @@ describe("npm run card-simulator", () => {
     const second = await startSimulator(port);
     expect(second.keys).toEqual(keys);
     await second.stop();
+  });
+});
+
+describe("npm run card-simulator pointed at a gateway's database", () => {
+  it("refuses a sealed production database and writes no secret into it", { timeout: 120_000 }, async () => {
+    const url = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_simulator_on_production");
+    const production = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2 });
+    try {
+      await sealOrCheckDatabase(production.db, { environment: "production", gatewaySecret: randomBytes(32).toString("base64") });
+      // Run as startSimulator runs it; killed if it serves anyway, so the test fails rather than hangs.
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/card-simulator.ts", "--json"], {
+        cwd: ROOT,
+        env: { ...process.env, CARD_SIMULATOR_DATABASE_URL: url, CARD_SIMULATOR_PORT: String(await freePort()), GATEWAY_SECRET: "", APP_ENV: "", LOG_LEVEL: "silent" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const result = { code: null as number | null, stdout: "", stderr: "" };
+      child.stdout!.on("data", (chunk: Buffer) => (result.stdout += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (result.stderr += chunk.toString()));
+      const serving = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      result.code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      clearTimeout(serving);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr.trim()).toContain("is a gateway's database: give the card simulator a database of its own.");
+      expect(result.stdout).not.toContain("secretKey");
+      expect(await production.db.select().from(sandboxSettings)).toEqual([]);
+    } finally {
+      await production.close();
+      await recreateDatabase(url, { dropOnly: true });
+    }
   });
 });
