@@ -47,7 +47,24 @@ const one = (value: QueryValue) => (Array.isArray(value) ? value[0] : value)?.tr
 const many = (value: QueryValue) => (Array.isArray(value) ? value : value === undefined ? [] : value.split(",")).map((v) => v.trim()).filter(Boolean);
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+// An ISO 8601 time; without a zone it is UTC, as every time of the console is (never the server's own zone).
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
 const DAY_MS = 24 * 3600 * 1000;
+
+/** The instant a date or time of the URL names, or null: a day that does not exist (2026-02-30) is refused, not rolled into the next month. */
+function instantOf(text: string): Date | null {
+  if (DATE_ONLY.test(text)) {
+    const day = new Date(`${text}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text ? day : null;
+  }
+  const time = ISO_TIME.exec(text);
+  if (!time) return null;
+  const [, date, hours, minutes, seconds = "00", zone] = time;
+  const day = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date || Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return null;
+  const parsed = new Date(zone ? text : `${text}Z`);
+  return Number.isNaN(parsed.getTime()) ? null : parsed;
+}
 
 /**
  * The URL query of the payments list (kept in the URL so a filtered list can be shared):
@@ -80,8 +97,8 @@ const listQuerySchema = z
     const time = (field: "createdFrom" | "createdTo", endOfDay: boolean): Date | null => {
       const text = query[field];
       if (text === undefined) return null;
-      const parsed = DATE_ONLY.test(text) ? new Date(`${text}T00:00:00Z`) : new Date(text);
-      if (Number.isNaN(parsed.getTime()) || !(DATE_ONLY.test(text) || /T/.test(text))) {
+      const parsed = instantOf(text);
+      if (!parsed) {
         ctx.issues.push({ code: "custom", path: [field], message: "must be a date (YYYY-MM-DD) or an ISO 8601 time", input: text });
         return null;
       }
