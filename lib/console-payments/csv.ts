@@ -5,7 +5,10 @@
  * apostrophe, which shows as text and computes nothing. Written here: the rules are these
  * few lines, no library needed.
  */
-const NEEDS_QUOTES = /[",\r\n]/;
+// A semicolon or a tab is quoted too (RFC 4180 allows quoting any field): Excel in a French or
+// Arabic locale splits an opened .csv on ";", and LibreOffice's import on tabs and ";" as well, so
+// an unquoted "a;=cmd|..." would start a new cell with a formula after the apostrophe's check (OWASP).
+const NEEDS_QUOTES = /[",;\t\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 export function csvField(value: string): string {

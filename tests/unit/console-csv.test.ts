@@ -24,10 +24,17 @@ describe("CSV of the console's export (RFC 4180, formula-safe)", () => {
     expect(csvField("+213555123456")).toBe("'+213555123456");
     expect(csvField("-2+3")).toBe("'-2+3");
     expect(csvField("@SUM(A1:A2)")).toBe("'@SUM(A1:A2)");
-    expect(csvField("\t=1")).toBe("'\t=1");
+    expect(csvField("\t=1")).toBe("\"'\t=1\"");
     expect(csvField("\r=1")).toBe("\"'\r=1\"");
     expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
     // Only the start counts.
     expect(csvField("a=1")).toBe("a=1");
+  });
+
+  it("quotes a field with a semicolon or a tab, so no cell starts inside it where ';' or tab separates cells", () => {
+    // Opened in Excel with a French or Arabic list separator (";"), unquoted, the second cell would be the formula.
+    expect(csvField("order;=cmd|' /C calc'!A0")).toBe(`"order;=cmd|' /C calc'!A0"`);
+    expect(csvField("order\t@SUM(A1)")).toBe('"order\t@SUM(A1)"');
+    expect(csvRecord(["a;b", "c"])).toBe('"a;b",c\r\n');
   });
 });
