@@ -67,8 +67,10 @@ export async function finalizeCardPayment(
   if (intent.paymentMethodId && (intent.setupFutureUsage || (confirmed && !known.finalizedAt))) {
     const paymentMethodId = intent.paymentMethodId;
     const readMethod = await askProvider(() => provider.retrievePaymentMethod(db, { id: paymentMethodId, account }));
-    if (!readMethod.ok) return { kind: "provider_unavailable" };
-    method = readMethod.value;
+    // Saving the card needs it; the console's brand and last 4 alone do not hold up a payment
+    // whose money the provider has taken: without them it settles all the same.
+    if (!readMethod.ok && intent.setupFutureUsage) return { kind: "provider_unavailable" };
+    method = readMethod.ok ? readMethod.value : null;
   }
   const followUps: ProviderOperationRow[] = [];
   const result = await db.transaction(async (tx): Promise<CardFinalizeResult> => {
