@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ServiceContext } from "../auth/principal";
 import type { Db } from "../db/client";
 import type { z } from "zod";
@@ -34,6 +35,13 @@ interface ConsoleForm {
 
 const operationKey = (actor: ConsoleActor, action: string, formKey: string) => `console:${actor.service.id}:${action}:${formKey}`;
 
+/**
+ * The values the form was posted with: the same form posted again with other values (the amount
+ * changed after going back) is refused as the API refuses a key reused with another body, instead
+ * of answering the first operation's outcome as if it were the second's.
+ */
+const formFingerprint = (values: Record<string, unknown>) => createHash("sha256").update(JSON.stringify(values)).digest("hex");
+
 /** An amount field as typed (standard units); empty means the whole amount. */
 function amountOf(text: string | undefined | null): number | undefined {
   const trimmed = text?.trim() ?? "";
@@ -49,12 +57,14 @@ function bodyOrRefuse<T extends z.ZodType>(schema: T, input: unknown): z.output<
 }
 
 export async function captureFromConsole(db: Db, actor: ConsoleActor, form: ConsoleForm & { amount?: string | null }): Promise<PaymentRow> {
+  const input = bodyOrRefuse(capturePaymentBody, { amount: amountOf(form.amount) });
   return capturePayment(db, {
     principal: consolePrincipal(actor.service),
     paymentId: form.paymentId,
     cause: consoleCause(actor.userEmail),
-    input: bodyOrRefuse(capturePaymentBody, { amount: amountOf(form.amount) }),
+    input,
     operationKey: operationKey(actor, "capture", form.formKey),
+    operationFingerprint: formFingerprint({ amount: input.amount ?? null }),
   });
 }
 
@@ -77,5 +87,6 @@ export async function refundFromConsole(db: Db, actor: ConsoleActor, form: Conso
     cause: consoleCause(actor.userEmail),
     input,
     operationKey: operationKey(actor, "refund", form.formKey),
+    operationFingerprint: formFingerprint({ amount: input.amount ?? null, description: input.description, reason: input.reason ?? null }),
   });
 }

@@ -69,6 +69,29 @@ describe("capture, release and refund from the console", () => {
     expect(await db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId))).toHaveLength(1);
   });
 
+  it("a refund form posted again with another amount is refused, not answered with the first refund", async () => {
+    const intent = await paidIntent(api, merchant, { amount: 50 });
+    const db = await getDb();
+    const form = { paymentId: intent.paymentId, formKey: "refund-form-changed", amount: "10", reason: "late delivery" };
+    await refundFromConsole(db, actor, form);
+    // Back in the browser, the amount changed, the same form posted again.
+    await expect(refundFromConsole(db, actor, { ...form, amount: "20" })).rejects.toMatchObject({ errorName: "idempotency_conflict" });
+    const refunds = await db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId));
+    expect(refunds.map((refund) => refund.amountMinor)).toEqual([1000]);
+    // The same values again still answer the one refund.
+    await expect(refundFromConsole(db, actor, form)).resolves.toMatchObject({ refundedMinor: 1000 });
+  });
+
+  it("a capture form posted again with another amount is refused, the first capture stands", async () => {
+    const intent = await paidIntent(api, merchant, { amount: 30, captureMethod: "RESERVATION" });
+    const db = await getDb();
+    const form = { paymentId: intent.paymentId, formKey: "capture-form-changed", amount: "15" };
+    await captureFromConsole(db, actor, form);
+    await expect(captureFromConsole(db, actor, { ...form, amount: "30" })).rejects.toMatchObject({ errorName: "idempotency_conflict" });
+    const detail = await getPaymentDetail(db, { service: actor.service, paymentId: intent.paymentId });
+    expect([detail.payment.state, detail.amounts.capturedMinor]).toEqual(["SUCCEEDED", 1500]);
+  });
+
   it("refuses an amount above what is refundable with the rule, and does nothing", async () => {
     const intent = await paidIntent(api, merchant, { amount: 20 });
     const db = await getDb();

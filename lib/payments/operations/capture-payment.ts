@@ -38,13 +38,20 @@ export async function capturePayment(
     input: CapturePaymentBody;
     /** The request's Idempotency-Key scope: a retry finds the same provider operation. */
     operationKey?: string;
+    /** What the request asked, when operationKey alone does not say it (a console form): see findRequestOperation. */
+    operationFingerprint?: string;
   },
 ): Promise<PaymentRow> {
   const now = serviceClock(options.principal.service).now();
   const outcome = await runProviderOperation<Captured>(db, {
     async begin(tx): Promise<Begun<Captured>> {
       const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
-      const { operation: retried, id } = await findRequestOperation(tx, { operationKey: options.operationKey, paymentId: payment.id, now });
+      const { operation: retried, id } = await findRequestOperation(tx, {
+        operationKey: options.operationKey,
+        paymentId: payment.id,
+        now,
+        fingerprint: options.operationFingerprint,
+      });
       if (retried) return { kind: "operation", operation: retried };
       if (isStaleReservation(payment, now)) {
         // Committed although the call is refused: the 7 days are over either way (contract 4).
@@ -60,7 +67,11 @@ export async function capturePayment(
         );
       }
       const provider = operationProviderOf(payment);
-      const request = { ...(await operationRequest(tx, payment)), ...causeRequestFields(options.cause) };
+      const request = {
+        ...(await operationRequest(tx, payment)),
+        ...causeRequestFields(options.cause),
+        ...(options.operationFingerprint !== undefined ? { requestFingerprint: options.operationFingerprint } : {}),
+      };
       return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "capture", amountMinor, request }) };
     },
     async finish(db, operation) {

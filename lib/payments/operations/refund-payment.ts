@@ -49,13 +49,20 @@ export async function refundPayment(
     cause: StateChangeCause;
     input: { description: string; amount?: number; reason?: string };
     operationKey?: string;
+    /** What the request asked, when operationKey alone does not say it (a console form): see findRequestOperation. */
+    operationFingerprint?: string;
   },
 ): Promise<RefundOutcome> {
   const now = serviceClock(options.principal.service).now();
   return runProviderOperation<RefundOutcome>(db, {
     async begin(tx): Promise<Begun<RefundOutcome>> {
       const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
-      const { operation: retried, id } = await findRequestOperation(tx, { operationKey: options.operationKey, paymentId: payment.id, now });
+      const { operation: retried, id } = await findRequestOperation(tx, {
+        operationKey: options.operationKey,
+        paymentId: payment.id,
+        now,
+        fingerprint: options.operationFingerprint,
+      });
       if (retried) return { kind: "operation", operation: retried };
       assertTransition(payment.state, "refund_partial");
       // Refunds still open at the provider hold their amount: parallel refunds never exceed the captured total.
@@ -75,6 +82,7 @@ export async function refundPayment(
         description: options.input.description,
         reason: options.input.reason ?? null,
         ...causeRequestFields(options.cause),
+        ...(options.operationFingerprint !== undefined ? { requestFingerprint: options.operationFingerprint } : {}),
       };
       const provider = operationProviderOf(payment);
       return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "refund", amountMinor, request }) };
