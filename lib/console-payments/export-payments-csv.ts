@@ -16,6 +16,14 @@ export const EXPORT_HEADER = ["created", "paymentId", "actionId", "amount", "cur
 /** Rows fetched from the database at a time. */
 const BATCH_ROWS = 1000;
 
+/**
+ * How long the export waits for its reader to take the next batch. The cursor holds one of the
+ * pool's connections while it is open: a download left stalled (a client that stopped reading
+ * but kept its socket) would hold it for good, and a few of them would take the pool the payments
+ * API runs on. Past this the export ends with an error and its connection is returned.
+ */
+export const EXPORT_READER_IDLE_MS = 60_000;
+
 /** A list row with its time already written as the file shows it. */
 type ExportRecord = Omit<PaymentListRow, "createdAt"> & { createdIso: string };
 
@@ -26,15 +34,20 @@ type ExportRecord = Omit<PaymentListRow, "createdAt"> & { createdIso: string };
  * returns as is: rows are read from a database cursor (postgres.js) a batch at a time as the
  * client reads, so memory stays bounded however many rows there are; on PGlite, by keyset pages.
  */
-export function exportPaymentsCsv(db: Db, options: { serviceId: string; filters: PaymentListFilters }): ReadableStream<Uint8Array> {
+export function exportPaymentsCsv(
+  db: Db,
+  options: { serviceId: string; filters: PaymentListFilters; readerIdleMs?: number },
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let batches: AsyncIterator<ExportRecord[]> | null = null;
+  let idle: ReturnType<typeof setTimeout> | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       // A byte order mark would help old Excel but is not RFC 4180; UTF-8 is declared by the route's content type.
       controller.enqueue(encoder.encode(csvRecord(EXPORT_HEADER)));
     },
     async pull(controller) {
+      clearTimeout(idle);
       batches ??= exportBatches(db, options);
       const next = await batches.next();
       if (next.done) {
@@ -42,8 +55,15 @@ export function exportPaymentsCsv(db: Db, options: { serviceId: string; filters:
         return;
       }
       controller.enqueue(encoder.encode(next.value.map(toCsvLine).join("")));
+      const open = batches;
+      idle = setTimeout(() => {
+        controller.error(new Error("the export's reader stopped reading"));
+        void open.return?.(undefined);
+      }, options.readerIdleMs ?? EXPORT_READER_IDLE_MS);
+      idle.unref?.();
     },
     async cancel() {
+      clearTimeout(idle);
       await batches?.return?.();
     },
   });

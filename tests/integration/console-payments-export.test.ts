@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { sqlRows } from "@/lib/db/sql-rows";
 import { getDb, type Db } from "@/lib/db/client";
 import { exportPaymentsCsv, EXPORT_HEADER } from "@/lib/console-payments/export-payments-csv";
 import { NO_FILTERS, parsePaymentListQuery, type PaymentListFilters } from "@/lib/console-payments/payment-list-filters";
@@ -52,6 +54,31 @@ describe("Export CSV of the payments list", () => {
     const payment = await storedPayment(serviceId, { actionId: '=HYPERLINK("http://evil.example","click")' });
     const text = await exported(await getDb(), serviceId);
     expect(text).toContain(`,${payment.id},"'=HYPERLINK(""http://evil.example"",""click"")",15.00,DZD,`);
+  });
+
+  it("returns its database connection when the reader stops reading (a stalled download)", async () => {
+    const { serviceId } = await consoleMerchant();
+    const db = await getDb();
+    await db.execute(
+      sql`
+        with c as (insert into customers (service_id, name, phone) values (${serviceId}, 'Bulk', '+213700000002') returning id)
+        insert into payments (service_id, customer_id, action_id, request_fingerprint, state, amount_minor, currency, country, expires_at, created_at)
+        select ${serviceId}, c.id, 'stalled-' || g, 'fp', 'CREATED', 100 + g, 'DZD', 'DZA', now(), timestamp '2026-01-01' + make_interval(secs => g)
+        from c, generate_series(1, 2500) g`,
+    );
+    const openExports = async () =>
+      sqlRows(
+        await db.execute(sql`select pid from pg_stat_activity
+          where datname = current_database() and state = 'active' and pid <> pg_backend_pid() and query like 'select to_char(%'`),
+      ).length;
+    const reader = exportPaymentsCsv(db, { serviceId, filters: NO_FILTERS, readerIdleMs: 300 }).getReader();
+    await reader.read(); // the header
+    await reader.read(); // the first batch: the cursor is open
+    expect(await openExports()).toBe(1);
+    // The reader stops reading, without cancelling.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(await openExports()).toBe(0);
+    await expect(reader.read()).rejects.toThrow("the export's reader stopped reading");
   });
 
   it("streams a large export in batches (more rows than one batch)", async () => {
