@@ -10,10 +10,10 @@ import { apiCredentials, payments, services } from "../../db/schema";
 import type { Locale } from "../../i18n/routing";
 import { logger } from "../../log";
 import { enabledMethodCodes, isPaymentMethodCode } from "../../payment-methods/enabled-method-codes";
-import type { PaymentMethodCode } from "../../payment-methods/payment-method-codes";
+import type { PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import { showsAsExpired } from "../core/payment-expiry";
 import { proceedPayment } from "../operations/proceed-payment";
-import { proceedPaymentBody, type ProceedOutcome } from "../operations/proceed-payment.schema";
+import { proceedPaymentBody, type ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
 import { hasHostedToken } from "./hosted-access";
 
 /** The hosted page a method's proceed sends the buyer to when it asks for the buyer's action (12). */

@@ -6,7 +6,7 @@ import { ApiError } from "../../errors/api-error";
 import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
 import { assertMethodEnabled } from "../../payment-methods/method-enabled";
-import type { PaymentMethodCode } from "../../payment-methods/payment-method-codes";
+import type { PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import { lockOpenPaymentOrThrow } from "../core/open-payment";
 import { pageLocaleOf } from "../../i18n/locales";
 import { intentExpired, isExpiredIntent } from "../core/payment-expiry";
@@ -17,11 +17,11 @@ import type {
   ProceedOutcome,
   ProceedPaymentBody,
   ProceedPrincipal,
-} from "./proceed-payment.schema";
-import { prepareCardProceed, proceedWithCard } from "./proceed-with-card";
-import { prepareWalletProceed } from "./prepare-wallet-proceed";
+} from "../../payment-methods/contract/proceed-contract";
+import { prepareCardProceed, proceedWithCard } from "../../payment-methods/card/proceed-with-card";
+import { prepareWalletProceed } from "../../payment-methods/wallet/prepare-wallet-proceed";
 import { readProceedPayment } from "./read-proceed-payment";
-import { ownerChargeRetried, proceedWithWallet, settled } from "./proceed-with-wallet";
+import { ownerChargeRetried, proceedWithWallet, settled } from "../../payment-methods/wallet/proceed-with-wallet";
 import { completeWalletCharge } from "../core/wallet-charge";
 import { withdrawUnusedQrRequest } from "../core/wallet-qr";
 

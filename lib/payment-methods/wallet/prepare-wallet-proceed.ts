@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client";
 import type { PaymentRow } from "../../db/payment-record";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
-import type { PreparedWalletProceed, ProceedPrincipal } from "./proceed-payment.schema";
-import { askedWallet } from "../core/asked-wallet";
-import { openQrRequest } from "../core/wallet-qr";
+import type { PreparedWalletProceed, ProceedPrincipal } from "../contract/proceed-contract";
+import { askedWallet } from "../../payments/core/asked-wallet";
+import { openQrRequest } from "../../payments/core/wallet-qr";
 
 /**
  * The wallet calls of a proceed, made before the payment is locked (never inside the

@@ -7,11 +7,11 @@ import { ApiError } from "../../errors/api-error";
 import { isTrustedReturnUrl } from "../../merchants/trusted-return-url";
 import { logger } from "../../log";
 import { cardProvider } from "../../providers/card/card-provider";
-import { applyTransition } from "../core/apply-transition";
-import { hostedPayUrl } from "../core/hosted-page-token";
-import { STATUS_TEXT } from "../core/payment-messages";
-import { checkStatusCode } from "../core/payment-state";
-import type { PreparedProceed, ProceedHandler, ProceedPrincipal } from "./proceed-payment.schema";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { hostedPayUrl } from "../../payments/core/hosted-page-token";
+import { STATUS_TEXT } from "../../payments/core/payment-messages";
+import { checkStatusCode } from "../../payments/core/payment-state";
+import type { PreparedProceed, ProceedHandler, ProceedPrincipal } from "../contract/proceed-contract";
 
 /**
  * Before the proceed's transaction: creates the provider intent of a payment that can still be

@@ -1,15 +1,15 @@
 import { ApiError } from "../../errors/api-error";
-import { applyTransition } from "../core/apply-transition";
-import { failForFunds } from "../core/charge-wallet";
-import { hostedPayUrl } from "../core/hosted-page-token";
-import { STATUS_TEXT } from "../core/payment-messages";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { failForFunds } from "../../payments/core/charge-wallet";
+import { hostedPayUrl } from "../../payments/core/hosted-page-token";
+import { STATUS_TEXT } from "../../payments/core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
-import { checkStatusCode } from "../core/payment-state";
-import type { ProceedHandler, ProceedOutcome } from "./proceed-payment.schema";
+import { checkStatusCode } from "../../payments/core/payment-state";
+import type { ProceedHandler, ProceedOutcome } from "../contract/proceed-contract";
 import { proceedWithQr } from "./proceed-with-qr";
 import type { Db } from "../../db/client";
 import { operationInProgress, type ProviderOperationRow } from "../../provider-operations";
-import { beginWalletCharge, findWalletCharge } from "../core/wallet-charge";
+import { beginWalletCharge, findWalletCharge } from "../../payments/core/wallet-charge";
 
 /**
  * WALLET_V2, inside the proceed's transaction. The intent's own customer (user_auth) needs no

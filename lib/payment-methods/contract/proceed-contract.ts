@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../../auth/principal";
-import type { StateChangeCause } from "../core/state-change-cause";
+import type { StateChangeCause } from "../../payments/core/state-change-cause";
 import type { Db } from "../../db/client";
 import type { payments } from "../../db/schema";
 import { alpha3Schema, platformHeader } from "../../validation/common-headers";
-import type { PageLocale } from "../core/hosted-page-token";
-import { PAYMENT_METHOD_CODES } from "../../payment-methods/payment-method-codes";
+import type { PageLocale } from "../../payments/core/hosted-page-token";
+import { PAYMENT_METHOD_CODES } from "../codes/payment-method-codes";
 import type { PaymentRow } from "../../db/payment-record";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
 

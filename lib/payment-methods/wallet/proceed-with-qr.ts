@@ -1,12 +1,12 @@
 import { ApiError } from "../../errors/api-error";
 import { qrImageUrl } from "../../urls/hosted-urls";
-import { applyTransition } from "../core/apply-transition";
-import { failForFunds } from "../core/charge-wallet";
-import { hostedPageToken, hostedPayUrl } from "../core/hosted-page-token";
-import { STATUS_TEXT } from "../core/payment-messages";
-import { checkStatusCode } from "../core/payment-state";
-import { beginQrCharge } from "../core/wallet-qr";
-import type { ProceedHandler } from "./proceed-payment.schema";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { failForFunds } from "../../payments/core/charge-wallet";
+import { hostedPageToken, hostedPayUrl } from "../../payments/core/hosted-page-token";
+import { STATUS_TEXT } from "../../payments/core/payment-messages";
+import { checkStatusCode } from "../../payments/core/payment-state";
+import { beginQrCharge } from "../../payments/core/wallet-qr";
+import type { ProceedHandler } from "../contract/proceed-contract";
 
 /**
  * WALLET_V2 on a QR_CODE intent, in any auth mode: the wallet opened a QR request before the
