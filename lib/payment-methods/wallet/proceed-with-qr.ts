@@ -6,6 +6,7 @@ import { hostedPageToken, hostedPayUrl } from "../../payments/core/hosted-page-t
 import { STATUS_TEXT } from "../../payments/core/payment-messages";
 import { checkStatusCode } from "../../payments/core/payment-state";
 import { beginQrCharge } from "../../payments/core/wallet-qr";
+import type { PreparedWalletProceed } from "./prepare-wallet-proceed";
 import type { ProceedHandler } from "../contract/proceed-contract";
 
 /**
@@ -16,9 +17,9 @@ import type { ProceedHandler } from "../contract/proceed-contract";
  * cannot cover the amount is rejected now, as for every wallet proceed (contract 9): 200 with
  * statusCode 3.
  */
-export const proceedWithQr: ProceedHandler = async (tx, context) => {
+export const proceedWithQr: ProceedHandler<PreparedWalletProceed> = async (tx, context) => {
   const { payment, now, changes, gatewayKey, cause } = context;
-  const prepared = context.prepared?.wallet;
+  const prepared = context.prepared;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
   if (!prepared.fundsCover || !prepared.qr) {

@@ -1,5 +1,5 @@
-import type { Locale } from "../i18n/routing";
-import type { PaymentMethodCode } from "./codes/payment-method-codes";
+import type { Locale } from "../../i18n/routing";
+import type { PaymentMethodCode } from "./payment-method-codes";
 
 export type Archetype = "IN_SDK" | "REDIRECT";
 
