@@ -25,6 +25,10 @@ const EDGE_USERS = [
 // sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call).
 const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/`;
 
+// A payment method's own module: every folder of lib/payment-methods but the codes, the contract
+// every method implements and the registry that lists them (ARCHITECTURE.md "Adding a payment method").
+const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/)[^/]+/";
+
 // What a browser island (components/islands, built by scripts/build-islands.mjs) may import:
 // its fellow islands' helpers and pure constant modules the server shares with it. Nothing else
 // is safe in the browser bundle (React, next-intl, server code, secrets).
@@ -87,16 +91,39 @@ module.exports = {
       name: "payments-layers",
       severity: "error",
       comment:
-        "lib/payments/core (state machine, records, expiry) sits below the method catalog and every other domain module; lib/payment-methods sits below the payment operations.",
+        "lib/payments/core (state machine, records, expiry, funds) sits below the method catalog, the method modules and every other domain module; of lib/payment-methods it reads only the method codes (lib/payment-methods/codes: constants and the catalog's default rows), so its per-method tables are keyed by them.",
       from: { path: "^lib/payments/core/" },
-      to: { path: "^lib/(payments/(operations|hosted)|payment-methods|cards|hosted)/" },
+      to: { path: "^lib/(payments/(operations|hosted)|payment-methods|cards|hosted)/", pathNot: "^lib/payment-methods/codes/" },
     },
     {
       name: "catalog-below-payment-operations",
       severity: "error",
-      comment: "The method catalog and lists never import payment operations (a payments <-> payment-methods cycle).",
+      comment:
+        "The method catalog and lists (lib/payment-methods/*.ts, lib/cards) and the method modules (lib/payment-methods/<method>/, with their contract and registry) never import payment operations nor the hosted pages: the operations dispatch to the methods through the registry (a payments <-> payment-methods cycle otherwise).",
       from: { path: "^lib/(payment-methods|cards)/" },
-      to: { path: "^lib/payments/(operations|hosted)/" },
+      to: { path: "^lib/(payments/(operations|hosted)|hosted)/" },
+    },
+    {
+      name: "methods-through-the-registry",
+      severity: "error",
+      comment:
+        "A payment method module (lib/payment-methods/<method>/) is reached only through lib/payment-methods/registry: code outside asks the registry, so adding a method touches the registry, not its callers.",
+      from: { path: "^(lib|app|components)/", pathNot: ["^lib/payment-methods/registry/", METHOD_MODULE] },
+      to: { path: METHOD_MODULE },
+    },
+    {
+      name: "methods-apart",
+      severity: "error",
+      comment: "Payment methods never import each other: what two share moves down (lib/payments/core, the contract).",
+      from: { path: METHOD_MODULE.replace("[^/]+", "([^/]+)") },
+      to: { path: METHOD_MODULE, pathNot: "^lib/payment-methods/$1/" },
+    },
+    {
+      name: "method-codes-stay-low",
+      severity: "error",
+      comment: "lib/payment-methods/codes is read by lib/payments/core: it imports nothing of the domain (types of lib/i18n and lib/db only).",
+      from: { path: "^lib/payment-methods/codes/" },
+      to: { path: "^lib/", pathNot: [FOUNDATION, "^lib/payment-methods/codes/"] },
     },
   ],
   options: {

@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import type { Locale } from "@/lib/i18n/routing";
-import type { PaymentMethodCode } from "@/lib/payment-methods/payment-method-codes";
+import type { PaymentMethodCode } from "@/lib/payment-methods/codes/payment-method-codes";
 
 /**
  * The radio group "Payment method" of the checkout and payment link pages: one radio per

@@ -1,5 +1,6 @@
 import type { PaymentState } from "../payments/core/payment-state";
 import { checkStatusCode } from "../payments/core/payment-state";
+import { isPaymentMethodCode } from "../payment-methods/codes/payment-method-codes";
 
 /** The method column: the wallet, the QR wallet, or the card's brand and last 4 (null: not proceeded yet). */
 export type PaymentMethodView = { kind: "wallet" } | { kind: "qr_wallet" } | { kind: "card"; brand: string | null; last4: string | null } | null;
@@ -34,13 +35,13 @@ export interface PaymentListRecord {
 
 export function methodOf(record: Pick<PaymentListRecord, "paymentMethodCode" | "transactionType" | "cardBrand" | "cardLast4">): PaymentMethodView {
   if (record.transactionType === "QR_CODE") return { kind: "qr_wallet" };
+  if (!isPaymentMethodCode(record.paymentMethodCode)) return null;
+  // Exhaustive: a new method code does not compile until the console says how to show it.
   switch (record.paymentMethodCode) {
     case "WALLET_V2":
       return { kind: "wallet" };
     case "CARD_PROVIDER":
       return { kind: "card", brand: record.cardBrand, last4: record.cardLast4 };
-    default:
-      return null;
   }
 }
 

@@ -5,7 +5,7 @@ import { apiCredentials, services, tenants } from "../db/schema";
 import { encryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import { hashSecret } from "../crypto/secrets";
 import { assertWebhookUrlAllowed, productionWebhookPolicy } from "../notifications/webhook-policy";
-import { seedPaymentMethodCatalog } from "../payment-methods/seed-payment-method-catalog";
+import { seedPaymentMethodCatalog } from "../payment-methods/codes/seed-payment-method-catalog";
 import { normalizeAllowListEntry } from "../urls/allowed-origins";
 import {
   newClientId,

@@ -3,7 +3,7 @@ import { getConfig } from "../config";
 import { encryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
 import { apiCredentials, services } from "../db/schema";
-import { seedPaymentMethodCatalog } from "../payment-methods/seed-payment-method-catalog";
+import { seedPaymentMethodCatalog } from "../payment-methods/codes/seed-payment-method-catalog";
 import { normalizeAllowListEntry } from "../urls/allowed-origins";
 import { newWebhookSecret } from "./codes";
 import { assertProductionReady } from "./onboard-merchant";

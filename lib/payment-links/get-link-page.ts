@@ -3,7 +3,7 @@ import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
 import { paymentLinks, services } from "../db/schema";
 import { enabledMethodCodes } from "../payment-methods/enabled-method-codes";
-import type { PaymentMethodCode } from "../payment-methods/payment-method-codes";
+import type { PaymentMethodCode } from "../payment-methods/codes/payment-method-codes";
 import { linkClosure, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
 import { isPaymentLinkId } from "./payment-link.schema";
 

@@ -1,11 +1,7 @@
 import type { Db } from "../db/client";
 import { catalogRows } from "./list-available-payment-methods";
 import { methodEnabledGiven } from "./method-enabled";
-import { PAYMENT_METHOD_CODES, type PaymentMethodCode } from "./payment-method-codes";
-
-export function isPaymentMethodCode(value: unknown): value is PaymentMethodCode {
-  return typeof value === "string" && (PAYMENT_METHOD_CODES as readonly string[]).includes(value);
-}
+import { isPaymentMethodCode, PAYMENT_METHOD_CODES, type PaymentMethodCode } from "./codes/payment-method-codes";
 
 /**
  * The methods a buyer may choose for a payment in `country`, in the catalog's display order:

@@ -4,7 +4,7 @@ import { getConfig } from "../config";
 import type { paymentMethodCatalog } from "../db/schema";
 import { brandName } from "../validation/card-number";
 import type { SavedCardRow } from "../cards/list-saved-cards";
-import { brandImagePath } from "./catalog-defaults";
+import { brandImagePath } from "./codes/catalog-defaults";
 
 type CatalogRow = typeof paymentMethodCatalog.$inferSelect;
 

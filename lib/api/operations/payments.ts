@@ -2,7 +2,7 @@ import { capturePaymentBody, releasePaymentBody } from "../../payments/operation
 import { createPaymentIntentBody, createPaymentIntentQuery } from "../../payments/operations/create-payment-intent.schema";
 import { cardFinalizeBody, cardFinalizeView } from "../../payments/operations/finalize-card-payment.schema";
 import { captureResultView, checkResultView, paymentIntentView, proceedResultView, refundResultView } from "../../payments/operations/payment-views";
-import { paymentCallHeaders, proceedPaymentBody } from "../../payments/operations/proceed-payment.schema";
+import { paymentCallHeaders, proceedPaymentBody } from "../../payment-methods/contract/proceed-contract";
 import { refundPaymentBody } from "../../payments/operations/refund-payment.schema";
 import { defineOperation } from "../operation";
 

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { enabledMethodCodes } from "../../payment-methods/enabled-method-codes";
-import type { PaymentMethodCode } from "../../payment-methods/payment-method-codes";
+import type { PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import { proceedFromCheckout, stepPageOf } from "../../payments/hosted/proceed-from-checkout";
 import { CHECKOUT_NOTICES, returnPagePath, type CheckoutNotice } from "../../urls/hosted-urls";
 import { checkoutNextPath } from "../checkout-next-page";

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { callingCodeOf } from "../../geo/calling-codes";
 import type { Locale } from "../../i18n/routing";
 import { fromMinorUnits } from "../../money/amount";
-import type { PaymentMethodCode } from "../../payment-methods/payment-method-codes";
+import type { PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import { getLinkPage } from "../../payment-links/get-link-page";
 import { paymentLinkClosedPath } from "../../urls/payment-link-urls";
 import { hostedFormToken } from "../hosted-form-route";

@@ -5,10 +5,12 @@ import { FAILURE_REASON } from "../../payments/core/payment-messages";
 import type { HostedPaymentView } from "../../payments/hosted/get-hosted-payment";
 import { leavesForMerchant, returnOutcome, type ReturnOutcome } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
-import { cardPagePath, otpPagePath, qrPagePath } from "../../urls/hosted-urls";
+import { cardPagePath, otpPagePath, qrPagePath, type HostedLinkOptions } from "../../urls/hosted-urls";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { explainReturnTarget, logIgnoredReturnUrl, type IgnoredReturnUrl } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";
+import type { HostedStepPage } from "../../payment-methods/contract/payment-method-module";
+import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 
 // Card failures whose reason the page names, as check's endUserMessage does.
 type CardFailure = "card_declined" | "card_insufficient_funds" | "card_authentication_failed";
@@ -54,8 +56,22 @@ export type ReturnPageView =
       ignoredReturnUrl: IgnoredReturnUrl | null;
     };
 
+/** The hosted page of the payment's method (its module's hostedStep); the OTP page for a payment no method has proceeded, as before. */
+const stepPageOf = (payment: HostedPaymentView): HostedStepPage => paymentMethodOf(payment.paymentMethodCode)?.hostedStep ?? "otp";
+
+/** Back to the method's own page while the payment still waits for the buyer. */
+function retryOnStepPage(step: HostedStepPage, link: HostedLinkOptions): ReturnNext {
+  switch (step) {
+    case "card":
+      return { kind: "retry", href: cardPagePath(link), label: "pendingActionCard" };
+    case "otp":
+      return { kind: "retry", href: otpPagePath(link), label: "pendingAction" };
+  }
+}
+
 function returnBody(outcome: ReturnOutcome, payment: HostedPaymentView): ReturnBody {
-  const card = payment.paymentMethodCode === "CARD_PROVIDER";
+  // The card page's own wording (its failures, a card's authorization) belongs to the methods paid on it.
+  const card = stepPageOf(payment) === "card";
   // A payment that ran out of time says so: the buyer did nothing wrong.
   if (outcome === "failed" && payment.expired) return { namespace: "otp", key: "expiredBody" };
   if (outcome === "failed" && card && CARD_FAILURES.has(payment.failureReason ?? "")) {
@@ -95,9 +111,7 @@ export async function getReturnPageView(db: Db, options: { locale: Locale; payme
     next =
       payment.transactionType === "QR_CODE"
         ? { kind: "retry", href: qrPagePath(link), label: "pendingActionQr" }
-        : payment.paymentMethodCode === "CARD_PROVIDER"
-          ? { kind: "retry", href: cardPagePath(link), label: "pendingActionCard" }
-          : { kind: "retry", href: otpPagePath(link), label: "pendingAction" };
+        : retryOnStepPage(stepPageOf(payment), link);
   } else if (target) {
     const stayQuery = Object.fromEntries(
       Object.entries({ token: query.token, returnUrl: query.returnUrl }).filter((entry): entry is [string, string] => entry[1] !== undefined),

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import { ApiError } from "../../errors/api-error";
+import { isPaymentMethodCode, type PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import type { ProviderName } from "../../provider-operations";
 import { cardOperationRequest } from "./card-operations";
 import type { PaymentRow } from "../../db/payment-record";
@@ -8,23 +9,36 @@ import { walletOperationRequest } from "./wallet-operations";
 /*
  * Where a processed payment's money moves: every provider goes through the provider-operation
  * boundary (lib/provider-operations: recorded, called outside the transaction, settled after).
+ * This sits in lib/payments/core, below the method modules, because the 7-day release on read
+ * (open-payment.ts) returns a hold without going through a method's proceed.
  */
 
-export function operationProviderOf(payment: PaymentRow): ProviderName {
-  switch (payment.paymentMethodCode) {
-    case "CARD_PROVIDER":
-      return "card";
-    case "WALLET_V2":
-      return "wallet";
-    default:
-      throw new ApiError("invalid_state", `${payment.paymentMethodCode ?? "This payment method"} cannot move funds here.`);
-  }
+/** How one payment method's funds move. */
+interface MethodFunds {
+  /** Whose provider operations capture, release and refund it. */
+  provider: ProviderName;
+  /** The kind under which its provider returns a reservation's funds. */
+  releaseKind: "cancel" | "release";
+  /** What every operation on the payment sends its provider. Read inside the recording transaction. */
+  request(tx: Db, payment: PaymentRow): Promise<Record<string, unknown>>;
 }
 
-/** The kind under which each provider returns a reservation's funds. */
-export const releaseKindOf = (provider: ProviderName) => (provider === "card" ? "cancel" : "release");
+/** One row per method: a code without one does not compile. */
+const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
+  WALLET_V2: { provider: "wallet", releaseKind: "release", request: async (_tx, payment) => walletOperationRequest(payment) },
+  CARD_PROVIDER: { provider: "card", releaseKind: "cancel", request: cardOperationRequest },
+};
+
+function fundsOf(payment: PaymentRow): MethodFunds {
+  const code = payment.paymentMethodCode;
+  if (!isPaymentMethodCode(code)) throw new ApiError("invalid_state", `${code ?? "This payment method"} cannot move funds here.`);
+  return METHOD_FUNDS[code];
+}
+
+export const operationProviderOf = (payment: PaymentRow): ProviderName => fundsOf(payment).provider;
+
+/** The kind under which the payment's provider returns a reservation's funds. */
+export const releaseKindOf = (payment: PaymentRow) => fundsOf(payment).releaseKind;
 
 /** What every operation on the payment sends its provider. Read inside the recording transaction. */
-export async function operationRequest(tx: Db, payment: PaymentRow): Promise<Record<string, unknown>> {
-  return operationProviderOf(payment) === "card" ? cardOperationRequest(tx, payment) : walletOperationRequest(payment);
-}
+export const operationRequest = (tx: Db, payment: PaymentRow): Promise<Record<string, unknown>> => fundsOf(payment).request(tx, payment);

@@ -1,3 +1,4 @@
+import { isPaymentMethodCode, type PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import type { PaymentState } from "./payment-state";
 
 /** Provider descriptions (`status` of proceed, check and webhooks), one place for the wording. */
@@ -37,17 +38,24 @@ export const FAILURE_REASON = {
   qrDeclined: "qr_declined",
 } as const;
 
+/** What the buyer is told in the two states whose wording depends on the method: one row per method (a code without one does not compile). */
+const METHOD_END_USER_MESSAGES: { readonly [Code in PaymentMethodCode]: { requiresAction: string; preAuthorized: string } } = {
+  WALLET_V2: { requiresAction: "Please confirm the payment with the code sent to your phone.", preAuthorized: "The amount is reserved on your wallet." },
+  CARD_PROVIDER: { requiresAction: "Please enter your card details on the payment page.", preAuthorized: "The amount is authorized on your card." },
+};
+
 /** Check's `endUserMessage`: what the buyer may be shown. */
 export function endUserMessage(state: PaymentState, failureReason: string | null, paymentMethodCode?: string | null): string {
-  const card = paymentMethodCode === "CARD_PROVIDER";
+  // A payment no method has proceeded yet is in CREATED; the wallet's wording is the one it always had otherwise.
+  const method = METHOD_END_USER_MESSAGES[isPaymentMethodCode(paymentMethodCode) ? paymentMethodCode : "WALLET_V2"];
   switch (state) {
     case "CREATED":
     case "PROCESSING":
       return "Your payment is being processed.";
     case "REQUIRES_ACTION":
-      return card ? "Please enter your card details on the payment page." : "Please confirm the payment with the code sent to your phone.";
+      return method.requiresAction;
     case "PRE_AUTHORIZED":
-      return card ? "The amount is authorized on your card." : "The amount is reserved on your wallet.";
+      return method.preAuthorized;
     case "SUCCEEDED":
       return "Your payment was successful.";
     case "FAILED":

@@ -34,7 +34,7 @@ export async function releaseStaleReservation(tx: Db, options: { payment: Paymen
     id: operationId(undefined),
     paymentId: options.payment.id,
     provider,
-    kind: releaseKindOf(provider),
+    kind: releaseKindOf(options.payment),
     request,
     deferred: true,
   });

@@ -9,22 +9,18 @@ import type { Db } from "../../db/client";
 import { apiCredentials, payments, services } from "../../db/schema";
 import type { Locale } from "../../i18n/routing";
 import { logger } from "../../log";
-import { enabledMethodCodes, isPaymentMethodCode } from "../../payment-methods/enabled-method-codes";
-import type { PaymentMethodCode } from "../../payment-methods/payment-method-codes";
+import { enabledMethodCodes } from "../../payment-methods/enabled-method-codes";
+import { isPaymentMethodCode, type PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
+import type { HostedStepPage } from "../../payment-methods/contract/payment-method-module";
+import { PAYMENT_METHODS, paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import { showsAsExpired } from "../core/payment-expiry";
 import { proceedPayment } from "../operations/proceed-payment";
-import { proceedPaymentBody, type ProceedOutcome } from "../operations/proceed-payment.schema";
+import { proceedPaymentBody, type ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
 import { hasHostedToken } from "./hosted-access";
 
-/** The hosted page a method's proceed sends the buyer to when it asks for the buyer's action (12). */
-const STEP_PAGE: Record<PaymentMethodCode, "otp" | "card"> = {
-  WALLET_V2: "otp",
-  CARD_PROVIDER: "card",
-};
-
-/** The step page of a payment proceeded with `code` (null: a code no method has). */
-export function stepPageOf(code: string | null): "otp" | "card" | null {
-  return isPaymentMethodCode(code) ? STEP_PAGE[code] : null;
+/** The hosted page a payment proceeded with `code` sends the buyer to when it asks for the buyer's action (12); null: a code no method has. */
+export function stepPageOf(code: string | null): HostedStepPage | null {
+  return paymentMethodOf(code)?.hostedStep ?? null;
 }
 
 /** Where the buyer goes after the checkout proceeded the payment. */
@@ -96,5 +92,5 @@ export async function proceedFromCheckout(
 
 function nextPage(code: PaymentMethodCode, outcome: ProceedOutcome): CheckoutNextPage {
   if (outcome.qrPageUrl) return "qr";
-  return outcome.require3DS ? STEP_PAGE[code] : "return";
+  return outcome.require3DS ? PAYMENT_METHODS[code].hostedStep : "return";
 }

@@ -3,7 +3,7 @@ import { fromMinorUnits } from "../../money/amount";
 import { endUserMessage } from "../core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../core/payment-state";
-import type { ProceedOutcome } from "./proceed-payment.schema";
+import type { ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
 import { qrEndUserMessage } from "../core/qr-payment-messages";
 import type { RefundOutcome } from "./refund-payment";
 

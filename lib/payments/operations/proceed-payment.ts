@@ -6,30 +6,13 @@ import { ApiError } from "../../errors/api-error";
 import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
 import { assertMethodEnabled } from "../../payment-methods/method-enabled";
-import type { PaymentMethodCode } from "../../payment-methods/payment-method-codes";
 import { lockOpenPaymentOrThrow } from "../core/open-payment";
 import { pageLocaleOf } from "../../i18n/locales";
 import { intentExpired, isExpiredIntent } from "../core/payment-expiry";
 import { canTransition } from "../core/payment-state";
-import type {
-  PaymentCallHeaders,
-  ProceedHandler,
-  ProceedOutcome,
-  ProceedPaymentBody,
-  ProceedPrincipal,
-} from "./proceed-payment.schema";
-import { prepareCardProceed, proceedWithCard } from "./proceed-with-card";
-import { prepareWalletProceed } from "./prepare-wallet-proceed";
+import { settled, type PaymentCallHeaders, type ProceedOutcome, type ProceedPaymentBody, type ProceedPrincipal } from "../../payment-methods/contract/proceed-contract";
+import { PAYMENT_METHODS } from "../../payment-methods/registry/payment-method-registry";
 import { readProceedPayment } from "./read-proceed-payment";
-import { ownerChargeRetried, proceedWithWallet, settled } from "./proceed-with-wallet";
-import { completeWalletCharge } from "../core/wallet-charge";
-import { withdrawUnusedQrRequest } from "../core/wallet-qr";
-
-/** The handler of each payment method code. */
-const proceedHandlers: Record<PaymentMethodCode, ProceedHandler> = {
-  WALLET_V2: proceedWithWallet,
-  CARD_PROVIDER: proceedWithCard,
-};
 
 /**
  * Proceeds a CREATED intent with a payment method, in one transaction that locks the payment.
@@ -55,24 +38,20 @@ export async function proceedPayment(
   const locale = pageLocaleOf(headers["x-locale"]);
 
   const code = input.paymentMethodCode;
+  const method = PAYMENT_METHODS[code];
   const { payment: seen, methodEnabled } = await readProceedPayment(db, { principal, paymentId: options.paymentId, code });
   // Provider work a method needs before the payment is locked (never inside the transaction).
   // None for an intent past its grace: the transaction fails it and answers 410, so no provider
   // is asked (and no customer sent a code) for a payment that is over.
-  const prepared = isExpiredIntent(seen, now)
-    ? undefined
-    : code === "CARD_PROVIDER"
-      ? await prepareCardProceed(db, { principal, payment: seen })
-      : { wallet: (await prepareWalletProceed(db, { principal, payment: seen, methodEnabled, now })) ?? undefined };
-  // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer cannot pay it.
-  const withdrawUnused = () => withdrawUnusedQrRequest(db, { paymentId: options.paymentId, qr: prepared?.wallet?.qr });
+  const prepared = isExpiredIntent(seen, now) ? null : await method.prepareProceed(db, { principal, payment: seen, methodEnabled, now });
+  const withdrawUnused = () => method.withdrawPrepared(db, { paymentId: options.paymentId, prepared });
   const outcome = await db.transaction(async (tx) => {
     const open = await lockOpenPaymentOrThrow(tx, { principal, paymentId: options.paymentId, now });
     // Committed although the call answers 410: the intent is over either way.
     if (open.expired) return { expired: true as const };
     const { payment } = open;
     if (!canTransition(payment.state, "require_action")) {
-      const retried = await ownerChargeRetried(tx, { principal, payment, code, operationKey: options.operationKey });
+      const retried = await method.retriedProceed(tx, { principal, payment, operationKey: options.operationKey });
       if (!retried) throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
       return { expired: false as const, result: { ...settled(payment), pendingCharge: retried } };
     }
@@ -81,7 +60,7 @@ export async function proceedPayment(
     if (sentCountry && sentCountry !== payment.country) {
       logger.warn({ paymentId: payment.id, sentCountry, country: payment.country }, "x-country-code differs from the intent's country");
     }
-    const result = await proceedHandlers[input.paymentMethodCode](tx, {
+    const result = await method.proceed(tx, {
       principal,
       payment,
       input,
@@ -106,6 +85,5 @@ export async function proceedPayment(
   }
   const { pendingCharge, ...result } = outcome.result;
   if (!pendingCharge) return result;
-  const charged = await completeWalletCharge(db, pendingCharge);
-  return settled(charged);
+  return settled(await method.completePendingCharge(db, pendingCharge));
 }

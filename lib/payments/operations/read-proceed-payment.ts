@@ -5,7 +5,7 @@ import { preparedOn } from "../../db/prepared";
 import { payments } from "../../db/schema";
 import { methodEnabledGiven, methodInCatalogSql } from "../../payment-methods/method-enabled";
 import { scopedPaymentOrThrow } from "../core/get-payment-or-throw";
-import type { ProceedPrincipal } from "./proceed-payment.schema";
+import type { ProceedPrincipal } from "../../payment-methods/contract/proceed-contract";
 
 const paymentForProceedQuery = (db: Db) =>
   preparedOn(db, "payment_for_proceed", (db) =>

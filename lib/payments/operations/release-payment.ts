@@ -31,7 +31,7 @@ export async function releasePayment(
       assertTransition(payment.state, "release");
       const provider = operationProviderOf(payment);
       const request = { ...(await operationRequest(tx, payment)), ...causeRequestFields(options.cause), release: true };
-      const kind = releaseKindOf(provider);
+      const kind = releaseKindOf(payment);
       return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request }) };
     },
     async finish(db, operation) {

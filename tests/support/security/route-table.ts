@@ -15,7 +15,7 @@ import { capturePaymentBody, releasePaymentBody } from "@/lib/payments/operation
 import { createPaymentIntentBody, createPaymentIntentQuery } from "@/lib/payments/operations/create-payment-intent.schema";
 import { cardFinalizeBody } from "@/lib/payments/operations/finalize-card-payment.schema";
 import { qrStatusQuery } from "@/lib/payments/hosted/get-qr-payment-status.schema";
-import { paymentCallHeaders, proceedPaymentBody } from "@/lib/payments/operations/proceed-payment.schema";
+import { paymentCallHeaders, proceedPaymentBody } from "@/lib/payment-methods/contract/proceed-contract";
 import { refundPaymentBody } from "@/lib/payments/operations/refund-payment.schema";
 import { advanceClockBody } from "@/lib/sandbox/advance-service-clock.schema";
 import { listEventsQuery } from "@/lib/events/events.schema";

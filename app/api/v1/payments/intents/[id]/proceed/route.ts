@@ -1,7 +1,7 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
 import { proceedPayment } from "@/lib/payments/operations/proceed-payment";
-import type { ProceedOutcome } from "@/lib/payments/operations/proceed-payment.schema";
+import type { ProceedOutcome } from "@/lib/payment-methods/contract/proceed-contract";
 import { toProceedResultView } from "@/lib/payments/operations/payment-views";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { API_CAUSE } from "@/lib/payments/core/state-change-cause";

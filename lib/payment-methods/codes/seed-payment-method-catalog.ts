@@ -1,5 +1,5 @@
-import type { Db } from "../db/client";
-import { paymentMethodCatalog } from "../db/schema";
+import type { Db } from "../../db/client";
+import { paymentMethodCatalog } from "../../db/schema";
 import { CATALOG_DEFAULTS } from "./catalog-defaults";
 
 /**

@@ -1,9 +1,17 @@
 import type { Db } from "../../db/client";
 import type { PaymentRow } from "../../db/payment-record";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
-import type { PreparedWalletProceed, ProceedPrincipal } from "./proceed-payment.schema";
-import { askedWallet } from "../core/asked-wallet";
-import { openQrRequest } from "../core/wallet-qr";
+import type { ProceedPrincipal } from "../contract/proceed-contract";
+import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
+import { askedWallet } from "../../payments/core/asked-wallet";
+import { openQrRequest } from "../../payments/core/wallet-qr";
+
+/** What the wallet said before the proceed's transaction: whether the balance covers the amount (the OTP was sent when it does). */
+export interface PreparedWalletProceed {
+  fundsCover: boolean;
+  /** A QR intent's request, opened at the wallet when the balance covers the amount. */
+  qr?: QrRequestBody;
+}
 
 /**
  * The wallet calls of a proceed, made before the payment is locked (never inside the

@@ -7,11 +7,17 @@ import { ApiError } from "../../errors/api-error";
 import { isTrustedReturnUrl } from "../../merchants/trusted-return-url";
 import { logger } from "../../log";
 import { cardProvider } from "../../providers/card/card-provider";
-import { applyTransition } from "../core/apply-transition";
-import { hostedPayUrl } from "../core/hosted-page-token";
-import { STATUS_TEXT } from "../core/payment-messages";
-import { checkStatusCode } from "../core/payment-state";
-import type { PreparedProceed, ProceedHandler, ProceedPrincipal } from "./proceed-payment.schema";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { hostedPayUrl } from "../../payments/core/hosted-page-token";
+import { STATUS_TEXT } from "../../payments/core/payment-messages";
+import { checkStatusCode } from "../../payments/core/payment-state";
+import type { ProviderPaymentIntent } from "../../providers/card/port";
+import type { ProceedHandler, ProceedPrincipal } from "../contract/proceed-contract";
+
+/** The card provider intent created before the proceed's transaction. */
+export interface PreparedCardProceed {
+  cardIntent: ProviderPaymentIntent;
+}
 
 /**
  * Before the proceed's transaction: creates the provider intent of a payment that can still be
@@ -19,7 +25,7 @@ import type { PreparedProceed, ProceedHandler, ProceedPrincipal } from "./procee
  * an intent moves no money; a payment the transaction then refuses leaves an unused intent.
  * A provider that does not answer makes the proceed answer 503 provider_unavailable.
  */
-export async function prepareCardProceed(db: Db, options: { principal: ProceedPrincipal; payment: PaymentRow }): Promise<PreparedProceed | null> {
+export async function prepareCardProceed(db: Db, options: { principal: ProceedPrincipal; payment: PaymentRow }): Promise<PreparedCardProceed | null> {
   const { payment } = options;
   if (payment.state !== "CREATED" || payment.transactionType === "QR_CODE") return null;
   const provider = cardProvider();
@@ -51,7 +57,7 @@ export async function prepareCardProceed(db: Db, options: { principal: ProceedPr
  * ready; the card itself is entered (or a saved one chosen) on the page and confirmed with
  * the provider.
  */
-export const proceedWithCard: ProceedHandler = async (tx, context) => {
+export const proceedWithCard: ProceedHandler<PreparedCardProceed> = async (tx, context) => {
   const { payment, principal, input, now, changes, cause } = context;
   const service = principal.service;
   if (payment.transactionType === "QR_CODE") {

@@ -1,15 +1,17 @@
 import { ApiError } from "../../errors/api-error";
-import { applyTransition } from "../core/apply-transition";
-import { failForFunds } from "../core/charge-wallet";
-import { hostedPayUrl } from "../core/hosted-page-token";
-import { STATUS_TEXT } from "../core/payment-messages";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { failForFunds } from "../../payments/core/charge-wallet";
+import { hostedPayUrl } from "../../payments/core/hosted-page-token";
+import { STATUS_TEXT } from "../../payments/core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
-import { checkStatusCode } from "../core/payment-state";
-import type { ProceedHandler, ProceedOutcome } from "./proceed-payment.schema";
+import { checkStatusCode } from "../../payments/core/payment-state";
+import type { PreparedWalletProceed } from "./prepare-wallet-proceed";
+import { settled } from "../contract/proceed-contract";
+import type { ProceedHandler, ProceedOutcome } from "../contract/proceed-contract";
 import { proceedWithQr } from "./proceed-with-qr";
 import type { Db } from "../../db/client";
 import { operationInProgress, type ProviderOperationRow } from "../../provider-operations";
-import { beginWalletCharge, findWalletCharge } from "../core/wallet-charge";
+import { beginWalletCharge, findWalletCharge } from "../../payments/core/wallet-charge";
 
 /**
  * WALLET_V2, inside the proceed's transaction. The intent's own customer (user_auth) needs no
@@ -18,14 +20,14 @@ import { beginWalletCharge, findWalletCharge } from "../core/wallet-charge";
  * balance covers the amount (the wallet was asked and sent the code before the transaction,
  * prepareWalletProceed); a balance that does not is rejected now (200 with 3).
  */
-export const proceedWithWallet: ProceedHandler = async (tx, context) => {
+export const proceedWithWallet: ProceedHandler<PreparedWalletProceed> = async (tx, context) => {
   const { payment, principal, now, changes, cause } = context;
   // A QR intent is answered in the wallet app, whoever proceeds it.
   if (payment.transactionType === "QR_CODE") return proceedWithQr(tx, context);
   // getPaymentOrThrow admits a user_auth caller only to the customer's own payments.
   if (principal.mode === "user") return ownerCharge(tx, context);
 
-  const prepared = context.prepared?.wallet;
+  const prepared = context.prepared;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
   if (!prepared.fundsCover) return settled(await failForFunds(tx, { payment, now, cause, changes }));
@@ -53,7 +55,7 @@ export const proceedWithWallet: ProceedHandler = async (tx, context) => {
  * (expirePayment waits for an open wallet charge). The request's Idempotency-Key goes with the
  * charge, so a retry with it finds the charge again (ownerChargeRetried).
  */
-const ownerCharge: ProceedHandler = async (tx, { payment, now, changes, operationKey, cause }) => {
+const ownerCharge: ProceedHandler<PreparedWalletProceed> = async (tx, { payment, now, changes, operationKey, cause }) => {
   const processing = await applyTransition(tx, { payment, event: "start_processing", cause, now, changes: { ...changes, status: STATUS_TEXT.walletCharging } });
   return { ...settled(processing), pendingCharge: await beginWalletCharge(tx, { payment: processing, cause, changes, requestKey: operationKey }) };
 };
@@ -67,10 +69,10 @@ const ownerCharge: ProceedHandler = async (tx, { payment, now, changes, operatio
  */
 export async function ownerChargeRetried(
   tx: Db,
-  options: { principal: { mode: string }; payment: PaymentRow; code: string; operationKey?: string },
+  options: { principal: { mode: string }; payment: PaymentRow; operationKey?: string },
 ): Promise<ProviderOperationRow | null> {
   const { principal, payment } = options;
-  if (principal.mode !== "user" || options.code !== "WALLET_V2" || payment.state === "CREATED") return null;
+  if (principal.mode !== "user" || payment.state === "CREATED") return null;
   if (payment.paymentMethodCode !== "WALLET_V2" || payment.transactionType === "QR_CODE") return null;
   const charge = await findWalletCharge(tx, payment.id);
   if (!charge) return null;
@@ -79,8 +81,4 @@ export async function ownerChargeRetried(
     return charge;
   }
   return options.operationKey !== undefined && charge.request.requestKey === options.operationKey ? charge : null;
-}
-
-export function settled(payment: PaymentRow): ProceedOutcome {
-  return { payment, require3DS: false, statusCode: checkStatusCode(payment.state), status: payment.status, payUrl: "" };
 }

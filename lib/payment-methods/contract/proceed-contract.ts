@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../../auth/principal";
-import type { StateChangeCause } from "../core/state-change-cause";
+import type { StateChangeCause } from "../../payments/core/state-change-cause";
 import type { Db } from "../../db/client";
 import type { payments } from "../../db/schema";
 import { alpha3Schema, platformHeader } from "../../validation/common-headers";
-import type { PageLocale } from "../core/hosted-page-token";
-import { PAYMENT_METHOD_CODES } from "../../payment-methods/payment-method-codes";
+import type { PageLocale } from "../../payments/core/hosted-page-token";
+import { PAYMENT_METHOD_CODES } from "../codes/payment-method-codes";
 import type { PaymentRow } from "../../db/payment-record";
-import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
+import { checkStatusCode } from "../../payments/core/payment-state";
 
 export const proceedPaymentBody = z.object({
   paymentMethodCode: z.enum(PAYMENT_METHOD_CODES),
@@ -30,7 +30,7 @@ export type PaymentCallHeaders = z.output<typeof paymentCallHeaders>;
 export type ProceedPrincipal = ClientPrincipal | MerchantPrincipal | UserPrincipal;
 
 /** What a payment method's proceed handler is given: the locked payment and the request. */
-export interface ProceedContext {
+export interface ProceedContext<Prepared = unknown> {
   principal: ProceedPrincipal;
   payment: PaymentRow;
   input: ProceedPaymentBody;
@@ -38,7 +38,7 @@ export interface ProceedContext {
   now: Date;
   gatewayKey: Buffer;
   /** What was asked of a provider before the transaction (no provider call runs inside it). */
-  prepared?: PreparedProceed | null;
+  prepared?: Prepared | null;
   /** The request's Idempotency-Key scope, recorded with a charge it makes (ownerChargeRetried). */
   operationKey?: string;
   /** Who proceeds (the API; the hosted checkout for the buyer): the cause of every change it makes. */
@@ -57,22 +57,14 @@ export interface ProceedOutcome {
   payUrl: string;
   qrImageUrl?: string;
   qrPageUrl?: string;
-  /** A wallet charge recorded by the transaction, sent to the wallet after it commits. */
+  /** A charge the transaction recorded, sent to the provider after it commits (the method's completePendingCharge). */
   pendingCharge?: import("../../provider-operations").ProviderOperationRow;
 }
 
-/** What the wallet said before the proceed's transaction: whether the balance covers the amount (the OTP was sent when it does). */
-export interface PreparedWalletProceed {
-  fundsCover: boolean;
-  /** A QR intent's request, opened at the wallet when the balance covers the amount. */
-  qr?: QrRequestBody;
-}
+/** One per payment method; runs inside the proceed's transaction, given what its prepareProceed asked of the provider. */
+export type ProceedHandler<Prepared = unknown> = (tx: Db, context: ProceedContext<Prepared>) => Promise<ProceedOutcome>;
 
-/** Provider work done before the proceed's transaction: the card provider intent, the wallet's answers. */
-export interface PreparedProceed {
-  cardIntent?: import("../../providers/card/port").ProviderPaymentIntent;
-  wallet?: PreparedWalletProceed;
+/** The answer of a proceed that leaves the buyer nothing to do (declined, charged, or a retry of a settled charge). */
+export function settled(payment: PaymentRow): ProceedOutcome {
+  return { payment, require3DS: false, statusCode: checkStatusCode(payment.state), status: payment.status, payUrl: "" };
 }
-
-/** One per payment method code; runs inside the proceed's transaction. */
-export type ProceedHandler = (tx: Db, context: ProceedContext) => Promise<ProceedOutcome>;

@@ -1,12 +1,13 @@
 import { ApiError } from "../../errors/api-error";
 import { qrImageUrl } from "../../urls/hosted-urls";
-import { applyTransition } from "../core/apply-transition";
-import { failForFunds } from "../core/charge-wallet";
-import { hostedPageToken, hostedPayUrl } from "../core/hosted-page-token";
-import { STATUS_TEXT } from "../core/payment-messages";
-import { checkStatusCode } from "../core/payment-state";
-import { beginQrCharge } from "../core/wallet-qr";
-import type { ProceedHandler } from "./proceed-payment.schema";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { failForFunds } from "../../payments/core/charge-wallet";
+import { hostedPageToken, hostedPayUrl } from "../../payments/core/hosted-page-token";
+import { STATUS_TEXT } from "../../payments/core/payment-messages";
+import { checkStatusCode } from "../../payments/core/payment-state";
+import { beginQrCharge } from "../../payments/core/wallet-qr";
+import type { PreparedWalletProceed } from "./prepare-wallet-proceed";
+import type { ProceedHandler } from "../contract/proceed-contract";
 
 /**
  * WALLET_V2 on a QR_CODE intent, in any auth mode: the wallet opened a QR request before the
@@ -16,9 +17,9 @@ import type { ProceedHandler } from "./proceed-payment.schema";
  * cannot cover the amount is rejected now, as for every wallet proceed (contract 9): 200 with
  * statusCode 3.
  */
-export const proceedWithQr: ProceedHandler = async (tx, context) => {
+export const proceedWithQr: ProceedHandler<PreparedWalletProceed> = async (tx, context) => {
   const { payment, now, changes, gatewayKey, cause } = context;
-  const prepared = context.prepared?.wallet;
+  const prepared = context.prepared;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
   if (!prepared.fundsCover || !prepared.qr) {

@@ -1,4 +1,4 @@
-import type { Locale } from "../i18n/routing";
+import type { Locale } from "../../i18n/routing";
 import type { PaymentMethodCode } from "./payment-method-codes";
 
 export type Archetype = "IN_SDK" | "REDIRECT";

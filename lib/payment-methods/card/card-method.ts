@@ -1,0 +1,20 @@
+import type { PaymentMethodModule } from "../contract/payment-method-module";
+import { prepareCardProceed, proceedWithCard, type PreparedCardProceed } from "./proceed-with-card";
+
+/**
+ * CARD_PROVIDER: a card entered (or a saved one chosen) on the hosted card page and confirmed
+ * with the card provider; the proceed only creates the provider intent. It records no charge
+ * of its own at proceed, so there is nothing to withdraw, retry or send after the commit.
+ */
+export const cardMethod: PaymentMethodModule<PreparedCardProceed> = {
+  code: "CARD_PROVIDER",
+  hostedStep: "card",
+  prepareProceed: (db, { principal, payment }) => prepareCardProceed(db, { principal, payment }),
+  proceed: proceedWithCard,
+  // An unused provider intent moves no money (prepareCardProceed).
+  withdrawPrepared: async () => {},
+  retriedProceed: async () => null,
+  completePendingCharge: async (_db, operation) => {
+    throw new Error(`a card proceed records no charge to send (operation ${operation.id})`);
+  },
+};

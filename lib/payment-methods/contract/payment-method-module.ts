@@ -1,0 +1,52 @@
+import type { Db } from "../../db/client";
+import type { PaymentRow } from "../../db/payment-record";
+import type { ProviderOperationRow } from "../../provider-operations";
+import type { PaymentMethodCode } from "../codes/payment-method-codes";
+import type { ProceedHandler, ProceedPrincipal } from "./proceed-contract";
+
+/** The hosted page on which the buyer acts while a payment of the method awaits them (REQUIRES_ACTION). */
+export type HostedStepPage = "otp" | "card";
+
+/**
+ * What every payment method provides (lib/payment-methods/<method>/, listed once in
+ * lib/payment-methods/registry). The proceed, the hosted step and the after-commit work reach a
+ * method only through this; where a rule sits below the methods (lib/payments/core: which
+ * provider moves the funds, the buyer's messages) it is a table keyed by PaymentMethodCode that
+ * TypeScript proves complete. `Prepared` is what the method asked of its provider before the
+ * proceed's transaction (never inside it).
+ */
+export interface PaymentMethodModule<Prepared = unknown> {
+  code: PaymentMethodCode;
+  hostedStep: HostedStepPage;
+  /**
+   * Provider work before the payment is locked. Null when there is none to do (the transaction
+   * re-checks everything under its lock). `payment` and `methodEnabled` are the proceed's read.
+   */
+  prepareProceed(db: Db, options: { principal: ProceedPrincipal; payment: PaymentRow; methodEnabled: boolean; now: Date }): Promise<Prepared | null>;
+  /** Inside the proceed's transaction, the payment locked and CREATED. */
+  proceed: ProceedHandler<Prepared>;
+  /** After a proceed the transaction refused or found expired: undoes what prepareProceed opened (e.g. a QR request). */
+  withdrawPrepared(db: Db, options: { paymentId: string; prepared: Prepared | null }): Promise<void>;
+  /**
+   * A proceed of a payment past CREATED that takes up the method's own charge again (a retry);
+   * null: refused as for any payment past CREATED.
+   */
+  retriedProceed(tx: Db, options: { principal: ProceedPrincipal; payment: PaymentRow; operationKey?: string }): Promise<ProviderOperationRow | null>;
+  /** Sends a charge the proceed's transaction recorded (ProceedOutcome.pendingCharge) once it committed; the settled payment. */
+  completePendingCharge(db: Db, operation: ProviderOperationRow): Promise<PaymentRow>;
+}
+
+/** Every part of the interface, which tests/unit/payment-method-registry.test.ts checks each registered method provides. */
+export const PAYMENT_METHOD_PARTS = [
+  "code",
+  "hostedStep",
+  "prepareProceed",
+  "proceed",
+  "withdrawPrepared",
+  "retriedProceed",
+  "completePendingCharge",
+] as const satisfies readonly (keyof PaymentMethodModule)[];
+
+// Fails to compile when the interface gains a part PAYMENT_METHOD_PARTS does not list.
+type UnlistedPart = Exclude<keyof PaymentMethodModule, (typeof PAYMENT_METHOD_PARTS)[number]>;
+export const everyPartListed: [UnlistedPart] extends [never] ? true : never = true;

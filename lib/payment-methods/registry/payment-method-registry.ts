@@ -1,0 +1,20 @@
+import { isPaymentMethodCode, type PaymentMethodCode } from "../codes/payment-method-codes";
+import type { PaymentMethodModule } from "../contract/payment-method-module";
+import { cardMethod } from "../card/card-method";
+import { walletMethod } from "../wallet/wallet-method";
+
+/**
+ * The one list of payment methods: each code's module (lib/payment-methods/<method>/). A code
+ * in PAYMENT_METHOD_CODES without a module here does not compile. Nothing registers itself
+ * by being imported: whoever needs a method asks this table.
+ */
+// `any`: each module keeps its own Prepared type, which only the module itself produces and reads.
+export const PAYMENT_METHODS: { readonly [Code in PaymentMethodCode]: PaymentMethodModule<any> } = {
+  WALLET_V2: walletMethod,
+  CARD_PROVIDER: cardMethod,
+};
+
+/** The module of a proceeded payment's method; null for a payment no method has proceeded. */
+export function paymentMethodOf(code: string | null | undefined): PaymentMethodModule<unknown> | null {
+  return isPaymentMethodCode(code) ? PAYMENT_METHODS[code] : null;
+}

@@ -1,0 +1,22 @@
+import { completeWalletCharge } from "../../payments/core/wallet-charge";
+import { withdrawUnusedQrRequest } from "../../payments/core/wallet-qr";
+import type { PaymentMethodModule } from "../contract/payment-method-module";
+import { prepareWalletProceed, type PreparedWalletProceed } from "./prepare-wallet-proceed";
+import { ownerChargeRetried, proceedWithWallet } from "./proceed-with-wallet";
+
+/**
+ * WALLET_V2: the customer's wallet, confirmed with a one-time code on the hosted OTP page, or
+ * charged directly when the intent's own customer proceeds (user_auth). A QR_CODE intent is a
+ * mode of this method, not a method of its own: the catalog has no QR code, the buyer proceeds
+ * it with WALLET_V2 and the wallet app answers it, so proceedWithWallet hands it to proceedWithQr.
+ */
+export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
+  code: "WALLET_V2",
+  hostedStep: "otp",
+  prepareProceed: prepareWalletProceed,
+  proceed: proceedWithWallet,
+  // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer cannot pay it.
+  withdrawPrepared: (db, { paymentId, prepared }) => withdrawUnusedQrRequest(db, { paymentId, qr: prepared?.qr }),
+  retriedProceed: ownerChargeRetried,
+  completePendingCharge: completeWalletCharge,
+};
