@@ -136,10 +136,17 @@ export interface RequestLogContext {
  * about a tenth of the CPU; so production keeps at Next's three (lib/db/transaction-guard.ts).
  */
 type RequestCarrier = () => object | undefined;
-// On globalThis: instrumentation.ts and the route handlers may each load their own copy of this module.
-const carrierSlot = globalThis as { gatewayRequestCarrier?: RequestCarrier };
-const contextByCarrier = new WeakMap<object, RequestLogContext>();
-const requestContext = new AsyncLocalStorage<RequestLogContext>();
+// On globalThis: instrumentation.ts, the route handlers and the API's fast lane (lib/http/api-lane.ts,
+// its own bundle) each load their own copy of this module, and must share one context and one logger.
+const shared = globalThis as {
+  gatewayRequestCarrier?: RequestCarrier;
+  gatewayLogContexts?: WeakMap<object, RequestLogContext>;
+  gatewayLogContextStore?: AsyncLocalStorage<RequestLogContext>;
+  gatewayLogger?: Logger;
+};
+const carrierSlot = shared;
+const contextByCarrier = (shared.gatewayLogContexts ??= new WeakMap<object, RequestLogContext>());
+const requestContext = (shared.gatewayLogContextStore ??= new AsyncLocalStorage<RequestLogContext>());
 
 /** Makes the per-request object `carrier` returns hold each request's log context (undefined: our own store again). */
 export function carryRequestContextOn(carrier: RequestCarrier | undefined): void {
@@ -202,4 +209,5 @@ function standardOutput(): DestinationStream {
   return destination;
 }
 
-export const logger = createLogger();
+/** One per process: two loggers would each buffer standard output and could interleave their blocks. */
+export const logger = (shared.gatewayLogger ??= createLogger());
