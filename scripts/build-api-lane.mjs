@@ -48,10 +48,11 @@ function entrySource() {
   ].join("\n");
 }
 
-export async function buildApiLane() {
+/** `outfile`: the bundle's path; another than the default only to pair two lane builds (GATEWAY_API_LANE_BUNDLE). */
+export async function buildApiLane(outfile = API_LANE_BUNDLE) {
   await build({
     stdin: { contents: entrySource(), resolveDir: ROOT, sourcefile: "api-lane-entry.ts", loader: "ts" },
-    outfile: API_LANE_BUNDLE,
+    outfile,
     bundle: true,
     format: "esm",
     platform: "node",
@@ -64,4 +65,7 @@ export async function buildApiLane() {
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await buildApiLane();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const out = process.argv.indexOf("--out");
+  await buildApiLane(out === -1 ? undefined : path.resolve(process.argv[out + 1]));
+}

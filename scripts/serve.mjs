@@ -28,8 +28,8 @@ import { describeServerHeap, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
 
-/** The API lane's bundle (scripts/build-api-lane.mjs builds it). */
-const API_LANE_BUNDLE = path.join(process.cwd(), ".api-lane/api-lane.mjs");
+/** The API lane's bundle (scripts/build-api-lane.mjs builds it; GATEWAY_API_LANE_BUNDLE names another, to pair two lane builds on one Next.js build). */
+const API_LANE_BUNDLE = path.resolve(process.env.GATEWAY_API_LANE_BUNDLE || ".api-lane/api-lane.mjs");
 const log = (message) => console.log(`[gateway ${cluster.isPrimary ? "primary" : `server ${process.pid}`}] ${message}`);
 
 if (cluster.isPrimary) primary();
@@ -178,7 +178,7 @@ async function server(settings) {
     if (draining) response.setHeader("connection", "close");
     const api = request.url?.startsWith("/api/") ?? false;
     compress(request, response, () => {});
-    // The lane writes each answer in one call, with its length; compression sees it whole.
+    // The lane writes each answer in one call, with its length: compression sees it whole.
     if (api && serveApiLane(request, response)) return;
     // Above the compression middleware: it then sees an API answer's whole body, and its size.
     if (api) sendInOneWrite(response);

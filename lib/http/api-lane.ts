@@ -77,18 +77,14 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: 
     ...(body === undefined ? {} : { body, duplex: "half" }),
   } as RequestInit);
   const response = await handler(request, { params: Promise.resolve(params) });
+  const bytes = response.body === null ? null : Buffer.from(await response.arrayBuffer());
   outgoing.statusCode = response.status;
   outgoing.setHeader("vary", NEXT_VARY);
   // Next.js drops a route's own Content-Length (the QR image's); the body's length is set below.
   response.headers.forEach((value, name) => {
     if (name !== "content-length") outgoing.setHeader(name, value);
   });
-  if (response.body === null) {
-    outgoing.end();
-    return;
-  }
-  const bytes = Buffer.from(await response.arrayBuffer());
-  if (bytes.length === 0) {
+  if (bytes === null || bytes.length === 0) {
     outgoing.end();
     return;
   }
