@@ -1,6 +1,7 @@
 // `npm start`: prepares (scripts/start.ts under tsx: build when stale, migrate, demo merchant),
 // then serves with Node's cluster module: one Next.js server per core (WEB_CONCURRENCY
-// overrides; the embedded PGlite database admits one process), all on one port. Plain
+// overrides; the embedded PGlite database admits one process), all on one port, each answering
+// /api/v1 through the API lane (lib/http/api-lane.ts) and everything else through Next.js. Plain
 // JavaScript, so no TypeScript launcher stays resident beside the servers.
 // Each server runs with the V8 heap settings of scripts/server-heap.mjs (resident memory bounded,
 // CPU per request unchanged).
