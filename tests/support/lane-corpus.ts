@@ -325,6 +325,20 @@ async function corpus(run: Run) {
   await run.send("QR answer", { method: "POST", path: `/api/v1/sandbox/payments/${qr.paymentId}/qr`, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ outcome: "approve" }) });
   await run.send("QR answer invalid", { method: "POST", path: `/api/v1/sandbox/payments/${qr.paymentId}/qr`, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ outcome: "maybe" }) });
 
+  // Payment links: create (and a refusal), list, get, deactivate.
+  const linksPath = "/api/v1/payment-links";
+  const link = await run.send("create payment link", {
+    method: "POST",
+    path: linksPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ title: "Lane", amount: 1500, currency: "DZD", countryCode: "DZA" }),
+  });
+  await run.send("create payment link invalid", { method: "POST", path: linksPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ title: "", currency: "XXX" }) });
+  await run.send("payment links", { method: "GET", path: `${linksPath}?limit=5`, headers: client(merchant) });
+  await run.send("payment link", { method: "GET", path: `${linksPath}/${link.json.data.id}`, headers: client(merchant) });
+  await run.send("payment link 404", { method: "GET", path: `${linksPath}/plink_00000000000000000000000000`, headers: client(merchant) });
+  await run.send("deactivate payment link", { method: "POST", path: `${linksPath}/${link.json.data.id}/deactivate`, headers: client(merchant) });
+
   // Sandbox helpers, events (a list long enough to be compressed), the provider's webhook.
   await run.send("advance clock", { method: "POST", path: "/api/v1/sandbox/clock", headers: { ...client(merchant), ...JSON_TYPE }, body: json({ advanceSeconds: 60 }) });
   await run.send("reset clock", { method: "DELETE", path: "/api/v1/sandbox/clock", headers: client(merchant) });
