@@ -5,10 +5,6 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   const { closeDatabase } = await import("./lib/db/client");
-  // A request's log context rides on the store Next.js keeps for each request (lib/log.ts says why).
-  const { carryRequestContextOn } = await import("./lib/log");
-  const { workAsyncStorage } = await import("next/dist/server/app-render/work-async-storage.external");
-  carryRequestContextOn(() => workAsyncStorage.getStore());
   let stopJobs = async () => {};
   const { getConfig } = await import("./lib/config");
   const config = getConfig();

@@ -127,37 +127,25 @@ export interface RequestLogContext {
 }
 
 /**
- * What stays the same object for one request and differs between requests, read where the
- * request is being served: under Next.js, the store it keeps for each request
- * (instrumentation.ts installs that). Without one (tests, scripts), our own AsyncLocalStorage
- * carries the context instead. The reason is speed: on Node 20 every AsyncLocalStorage that
- * was ever entered adds a property to every promise the process creates. Measured on check,
- * one more beside Next.js's own three cost nothing, two (this one and the transaction guard's)
- * about a tenth of the CPU; so production keeps at Next's three (lib/db/transaction-guard.ts).
+ * Each request's log context, carried by an AsyncLocalStorage. On globalThis: the route
+ * handlers of Next.js's bundle, instrumentation.ts and the API's fast lane (lib/http/api-lane.ts,
+ * a bundle of its own) each load their own copy of this module, and must share one context and
+ * one logger.
  */
-type RequestCarrier = () => object | undefined;
-// On globalThis: instrumentation.ts and the route handlers may each load their own copy of this module.
-const carrierSlot = globalThis as { gatewayRequestCarrier?: RequestCarrier };
-const contextByCarrier = new WeakMap<object, RequestLogContext>();
-const requestContext = new AsyncLocalStorage<RequestLogContext>();
-
-/** Makes the per-request object `carrier` returns hold each request's log context (undefined: our own store again). */
-export function carryRequestContextOn(carrier: RequestCarrier | undefined): void {
-  carrierSlot.gatewayRequestCarrier = carrier;
-}
+const shared = globalThis as {
+  gatewayLogContextStore?: AsyncLocalStorage<RequestLogContext>;
+  gatewayLogger?: Logger;
+};
+const requestContext = (shared.gatewayLogContextStore ??= new AsyncLocalStorage<RequestLogContext>());
 
 /** Runs `fn` with `context` attached to every log line it (and anything it awaits) writes. */
 export function runWithLogContext<T>(context: RequestLogContext, fn: () => T): T {
-  const carrier = carrierSlot.gatewayRequestCarrier?.();
-  if (!carrier) return requestContext.run(context, fn);
-  contextByCarrier.set(carrier, context);
-  return fn();
+  return requestContext.run(context, fn);
 }
 
 /** The current request's context, to add what becomes known later (auth mode, service). */
 export function currentLogContext(): RequestLogContext | undefined {
-  const carrier = carrierSlot.gatewayRequestCarrier?.();
-  return (carrier && contextByCarrier.get(carrier)) || requestContext.getStore();
+  return requestContext.getStore();
 }
 
 /** Adds what auth learned to the rest of the request's log lines. */
@@ -202,4 +190,5 @@ function standardOutput(): DestinationStream {
   return destination;
 }
 
-export const logger = createLogger();
+/** One per process: two loggers would each buffer standard output and could interleave their blocks. */
+export const logger = (shared.gatewayLogger ??= createLogger());

@@ -1,6 +1,7 @@
 // `npm start`: prepares (scripts/start.ts under tsx: build when stale, migrate, demo merchant),
 // then serves with Node's cluster module: one Next.js server per core (WEB_CONCURRENCY
-// overrides; the embedded PGlite database admits one process), all on one port. Plain
+// overrides; the embedded PGlite database admits one process), all on one port, each answering
+// /api/v1 through the API lane (lib/http/api-lane.ts) and everything else through Next.js. Plain
 // JavaScript, so no TypeScript launcher stays resident beside the servers.
 // Each server runs with the V8 heap settings of scripts/server-heap.mjs (resident memory bounded,
 // CPU per request unchanged).
@@ -21,12 +22,15 @@ import http from "node:http";
 import net from "node:net";
 import { createRequire } from "node:module";
 import v8 from "node:v8";
+import { pathToFileURL } from "node:url";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { sendInOneWrite } from "./send-in-one-write.mjs";
 import { describeServerHeap, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
 
+/** The API lane's bundle (scripts/build-api-lane.mjs builds it; GATEWAY_API_LANE_BUNDLE names another, to pair two lane builds on one Next.js build). */
+const API_LANE_BUNDLE = path.resolve(process.env.GATEWAY_API_LANE_BUNDLE || ".api-lane/api-lane.mjs");
 const log = (message) => console.log(`[gateway ${cluster.isPrimary ? "primary" : `server ${process.pid}`}] ${message}`);
 
 if (cluster.isPrimary) primary();
@@ -153,6 +157,10 @@ async function server(settings) {
   const app = next({ dev: false, dir: process.cwd(), hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // /api/v1 straight to its route handlers (lib/http/api-lane.ts), past Next.js's request
+  // pipeline; GATEWAY_API_LANE=off sends it through Next.js as everything else.
+  const laneOn = process.env.GATEWAY_API_LANE !== "off";
+  const serveApiLane = laneOn ? (await import(pathToFileURL(API_LANE_BUNDLE).href)).createLane() : () => false;
   // Next.js's own compression (the same middleware, next.config.mjs turns Next's off) applied
   // here, so the page's scripts can be deferred past the first paint on the plain text first.
   const compress = require("next/dist/compiled/compression")();
@@ -171,6 +179,8 @@ async function server(settings) {
     if (draining) response.setHeader("connection", "close");
     const api = request.url?.startsWith("/api/") ?? false;
     compress(request, response, () => {});
+    // The lane writes each answer in one call, with its length: compression sees it whole.
+    if (api && serveApiLane(request, response)) return;
     // Above the compression middleware: it then sees an API answer's whole body, and its size.
     if (api) sendInOneWrite(response);
     // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
@@ -179,7 +189,8 @@ async function server(settings) {
   });
   httpServer.keepAliveTimeout = 5_000;
   const heap = describeServerHeap(process.env.NODE_OPTIONS, process.execArgv, growth);
-  httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port} (${heap})${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
+  const lane = laneOn ? ", /api/v1 on the lane" : "";
+  httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port} (${heap})${lane}${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
 
   let stopped = false;
   const shutdown = async () => {

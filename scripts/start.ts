@@ -17,15 +17,17 @@ const nextBin = "node_modules/next/dist/bin/next";
 // components/ holds the islands' sources (components/islands) as well as the pages' parts.
 const BUILD_INPUTS = [
   "app", "lib", "components", "messages", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs",
-  "package-lock.json", "scripts/build-islands.mjs",
+  "package-lock.json", "scripts/build-islands.mjs", "scripts/build-api-lane.mjs",
 ];
 /** Outputs of the islands' build (scripts/build-islands.mjs), which Next's build does not make. */
 const ISLANDS_MANIFEST = ".islands/manifest.json";
+/** Output of the API lane's build (scripts/build-api-lane.mjs). */
+const API_LANE_BUNDLE = ".api-lane/api-lane.mjs";
 
 /** A build older than any source file would serve stale code after a pull. */
 function needsBuild(): boolean {
   const stamp = ".next/BUILD_ID";
-  if (!existsSync(stamp) || !existsSync(ISLANDS_MANIFEST)) return true;
+  if (!existsSync(stamp) || !existsSync(ISLANDS_MANIFEST) || !existsSync(API_LANE_BUNDLE)) return true;
   const builtAt = statSync(stamp).mtimeMs;
   const newerThanBuild = (entry: string): boolean => {
     if (!existsSync(entry)) return false;
@@ -56,8 +58,8 @@ async function main() {
   const { db, driver } = await openDatabaseWhenReachable();
   if (needsBuild() || values.rebuild) {
     console.log("Building the gateway (sources changed since the last build)...");
-    // The same steps as `npm run build`: the islands first, then Next.js.
-    for (const step of [["scripts/build-islands.mjs"], [nextBin, "build"]]) {
+    // The same steps as `npm run build`: the islands and the API lane first, then Next.js.
+    for (const step of [["scripts/build-islands.mjs"], ["scripts/build-api-lane.mjs"], [nextBin, "build"]]) {
       const build = spawnSync(process.execPath, step, { stdio: "inherit" });
       if (build.status !== 0) process.exit(build.status ?? 1);
     }

@@ -1,7 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import { PgDialect, type PgSession } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
-import { useResolvedRowMapping } from "./fast-execute";
 
 const cache = new WeakMap<Db, Map<string, unknown>>();
 
@@ -17,7 +16,7 @@ export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
   }
   let query = byName.get(name) as T | undefined;
   if (!query) {
-    query = useResolvedRowMapping(build(db));
+    query = build(db);
     byName.set(name, query);
   }
   return query;
@@ -43,7 +42,7 @@ export function preparedOn<T extends object>(db: Db, name: string, build: (db: D
   }
   let query = byName.get(name);
   if (!query) {
-    const built = useResolvedRowMapping(build(db)) as unknown as BoundQuery;
+    const built = build(db) as unknown as BoundQuery;
     // A driver whose prepared query does not run on `client` would silently run outside the transaction.
     if (built.client !== session.client) throw new Error(`prepared query ${name} is not bound to its session's client`);
     query = built;

@@ -15,7 +15,8 @@ const transactionScope = new AsyncLocalStorage<true>();
  * or off decides otherwise (the Playwright server turns it on). Production leaves it off for
  * speed: on Node 20 every AsyncLocalStorage that was ever entered adds a property to every
  * promise the process creates. With this one and the log's beside Next.js's own three, a check
- * cost about a tenth more CPU than with Next's three alone (lib/log.ts keeps the log's off).
+ * cost about a tenth more CPU than with Next's three alone (issue 13); the log's is the one the
+ * API lane enters (lib/log.ts).
  */
 let guardedSetting: boolean | undefined;
 function guarded(): boolean {

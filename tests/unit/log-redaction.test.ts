@@ -1,8 +1,6 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
-  carryRequestContextOn,
   createLogger,
   currentLogContext,
   logger,
@@ -138,30 +136,24 @@ describe("request-scoped log lines", () => {
     expect(lines[3]!.requestId).toBeUndefined();
   });
 
-  it("keeps each request's context on the server's own per-request store when there is one", async () => {
-    // What Next.js does for a route handler (instrumentation.ts hands its store over): one object per request.
-    const serverStore = new AsyncLocalStorage<object>();
-    carryRequestContextOn(() => serverStore.getStore());
-    try {
-      const { log, lines } = capturedLogger();
-      const serve = (requestId: string, service: string, pauseMs: number) =>
-        serverStore.run({}, () =>
-          runWithLogContext({ requestId }, async () => {
-            await new Promise((resolve) => setTimeout(resolve, pauseMs));
-            noteRequestPrincipal({ mode: "client", service: { code: service } });
-            log.info({ step: requestId }, "served");
-          }),
-        );
-      await Promise.all([serve("req-a", "shop-a", 10), serve("req-b", "shop-b", 1)]);
-      log.info("outside any request");
-      expect(lines.map((line) => [line.step, line.requestId, line.service])).toEqual([
-        ["req-b", "req-b", "shop-b"],
-        ["req-a", "req-a", "shop-a"],
-        [undefined, undefined, undefined],
-      ]);
-    } finally {
-      carryRequestContextOn(undefined);
-    }
+  it("shares one logger and one request context between copies of the module (Next.js's bundle and the API lane's)", async () => {
+    vi.resetModules();
+    const copy = await import("@/lib/log");
+    expect(copy.logger).toBe(logger);
+    const { log, lines } = capturedLogger();
+    const serve = (requestId: string, service: string, pauseMs: number) =>
+      copy.runWithLogContext({ requestId }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        noteRequestPrincipal({ mode: "client", service: { code: service } });
+        log.info({ step: requestId }, "served");
+      });
+    await Promise.all([serve("req-a", "shop-a", 10), serve("req-b", "shop-b", 1)]);
+    log.info("outside any request");
+    expect(lines.map((line) => [line.step, line.requestId, line.service])).toEqual([
+      ["req-b", "req-b", "shop-b"],
+      ["req-a", "req-a", "shop-a"],
+      [undefined, undefined, undefined],
+    ]);
   });
 
   it("writes one access line per request: method, path without query, status, duration, auth mode, service", async () => {

@@ -1,0 +1,127 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { createApiRouter, type RouteModule, type RoutedOperation } from "./api-router";
+import { MAX_BODY_BYTES } from "./read-json-body";
+
+/*
+ * The fast lane of /api/v1 (`npm start`, scripts/serve.mjs): a request for a path of the
+ * operations registry goes straight to its route file's handler (endpoint(), otherMethods()),
+ * on node:http with the Web Request and Response the handlers take, instead of through Next.js's
+ * request pipeline, which cost about two thirds of an API request's CPU (issue 35). What the
+ * handlers do is unchanged; the lane only does what Next.js did around them, byte for byte
+ * (tests/integration/api-lane-equivalence.test.ts replays a corpus through both):
+ *
+ * - the URL the handler sees is the Host header's origin and the request target, as Next.js builds it;
+ * - the params are the path's segments (a segment Next.js would decode, a `%`, goes to Next.js);
+ * - the answer's headers go out in the Response's order, after the `Vary` Next.js sets on every
+ *   App Router answer, and the body in one write with its Content-Length, as the one-write send
+ *   (scripts/send-in-one-write.mjs) had Next.js's answers go out.
+ *
+ * Anything the lane does not answer exactly as Next.js does goes to Next.js: HEAD (Next.js runs
+ * GET and drops the body), other methods, a trailing slash (its 308), `.` or `..` segments,
+ * encoded characters, paths outside the registry (the catch-all's 404), an unusual Host.
+ */
+
+/** What Next.js sets on every App Router answer (its RSC cache keys): kept so an answer does not change. */
+export const NEXT_VARY = "rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch";
+
+/** The largest body Next.js's answers went out in one write with (scripts/send-in-one-write.mjs's MAX_HELD). */
+const ONE_WRITE_MAX_BYTES = 64 * 1024;
+const LANE_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+/** Segments of unreserved and sub-delimiter characters only: nothing Next.js would decode or normalize. */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
+const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
+type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/**
+ * The lane's request listener: answers a request it takes and returns true, or returns false
+ * at once, having touched nothing, for Next.js to handle.
+ */
+export function createApiLane(options: {
+  operations: readonly RoutedOperation[];
+  routeModules: Readonly<Record<string, RouteModule>>;
+}) {
+  const match = createApiRouter(options.operations, options.routeModules);
+
+  return function serveApiLane(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+    const method = incoming.method ?? "";
+    const target = incoming.url ?? "";
+    if (!LANE_METHODS.has(method) || !target.startsWith("/api/v1/")) return false;
+    const queryAt = target.indexOf("?");
+    const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
+    if (!PLAIN_PATH.test(pathname)) return false;
+    const host = incoming.headers.host;
+    if (host === undefined || !PLAIN_HOST.test(host)) return false;
+    const route = match(pathname);
+    const handler = route?.module[method];
+    if (!route || typeof handler !== "function") return false;
+    answer(incoming, outgoing, `http://${host}${target}`, handler as RouteHandler, route.params).catch((error: unknown) => {
+      // The handlers answer every error as the envelope; this is the socket failing under us.
+      if (!outgoing.headersSent) {
+        outgoing.statusCode = 500;
+        outgoing.end();
+      } else {
+        outgoing.destroy(error as Error);
+      }
+    });
+    return true;
+  };
+}
+
+async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: string, handler: RouteHandler, params: Record<string, string>) {
+  const body = await requestBody(incoming);
+  const request = new Request(url, {
+    method: incoming.method,
+    headers: headersOf(incoming),
+    ...(body === undefined ? {} : { body, duplex: "half" }),
+  } as RequestInit);
+  const response = await handler(request, { params: Promise.resolve(params) });
+  const bytes = response.body === null ? null : Buffer.from(await response.arrayBuffer());
+  outgoing.statusCode = response.status;
+  outgoing.setHeader("vary", NEXT_VARY);
+  // Next.js drops a route's own Content-Length (the QR image's); the body's length is set below.
+  response.headers.forEach((value, name) => {
+    if (name !== "content-length") outgoing.setHeader(name, value);
+  });
+  if (bytes === null || bytes.length === 0) {
+    outgoing.end();
+    return;
+  }
+  if (bytes.length > ONE_WRITE_MAX_BYTES) {
+    // Streamed, chunked, as Next.js sent a body this large (the OpenAPI document).
+    outgoing.write(bytes);
+    outgoing.end();
+    return;
+  }
+  outgoing.setHeader("content-length", bytes.length);
+  outgoing.end(bytes);
+}
+
+/**
+ * The request body as Next.js hands it to a route: none for GET and OPTIONS; otherwise the
+ * bytes, read here at once when the declared length is within the API's limit (every answer
+ * reads at most that much), else the stream itself, which the handler cuts off at the limit.
+ */
+async function requestBody(incoming: IncomingMessage): Promise<Buffer | ReadableStream | undefined> {
+  if (incoming.method === "GET" || incoming.method === "OPTIONS") return undefined;
+  const declared = Number(incoming.headers["content-length"] ?? "0");
+  if (!(declared <= MAX_BODY_BYTES) || incoming.headers["transfer-encoding"] !== undefined) {
+    return Readable.toWeb(incoming) as unknown as ReadableStream;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+/** From Node's parsed headers, as Next.js builds them: a repeated Authorization keeps its first, as Node does. */
+function headersOf(incoming: IncomingMessage): Headers {
+  const headers = new Headers();
+  const parsed = incoming.headers;
+  for (const name in parsed) {
+    const value = parsed[name];
+    if (typeof value === "string") headers.append(name, value);
+    else if (value !== undefined) for (const item of value) headers.append(name, item);
+  }
+  return headers;
+}
