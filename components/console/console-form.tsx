@@ -1,0 +1,81 @@
+import type { ReactNode } from "react";
+import { CONSOLE_FORM_TOKEN_FIELD } from "@/lib/console-web/console-form-route";
+import { consolePath } from "@/lib/console/console-paths";
+import type { Locale } from "@/lib/i18n/routing";
+
+/** A plain HTML form posting to one console action, carrying the session's forgery token: works without JavaScript. */
+export function ConsoleForm({
+  locale,
+  action,
+  formToken,
+  children,
+  className = "flex flex-col gap-4",
+  label,
+}: {
+  locale: Locale;
+  action: string;
+  formToken?: string;
+  children: ReactNode;
+  className?: string;
+  label?: string;
+}) {
+  return (
+    <form method="post" action={consolePath.action(locale, action)} className={className} aria-label={label}>
+      {formToken ? <input type="hidden" name={CONSOLE_FORM_TOKEN_FIELD} value={formToken} /> : null}
+      {children}
+    </form>
+  );
+}
+
+/** A read-only field whose value is shown once (a new secret, an invitation link): select and copy. */
+export function ReadOnlyValue({ id, label, value, hint }: { id: string; label: string; value: string; hint?: string }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={id} className="text-sm font-semibold text-slate-800">
+        {label}
+      </label>
+      <input
+        id={id}
+        readOnly
+        value={value}
+        dir="ltr"
+        className="min-h-12 w-full rounded-xl border border-slate-300 bg-slate-50 px-4 font-mono text-sm text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-slate-700">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A notice after a form (saved, changed) or a form-level error, announced when the page loads. */
+export function ConsoleNotice({ tone, children }: { tone: "success" | "error"; children: ReactNode }) {
+  return (
+    <p
+      role={tone === "error" ? "alert" : "status"}
+      className={
+        "rounded-lg px-3 py-2 text-sm font-medium " + (tone === "error" ? "bg-rose-50 text-rose-800 ring-1 ring-rose-200" : "bg-emerald-50 text-emerald-900 ring-1 ring-emerald-200")
+      }
+    >
+      {children}
+    </p>
+  );
+}
+
+export function Section({ title, id, children }: { title: string; id?: string; children: ReactNode }) {
+  const headingId = `${id ?? title.replace(/\W+/g, "-").toLowerCase()}-heading`;
+  return (
+    <section id={id} aria-labelledby={headingId} className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <h2 id={headingId} className="text-lg font-bold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export const selectClasses =
+  "min-h-12 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
