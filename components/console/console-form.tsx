@@ -79,3 +79,12 @@ export function Section({ title, id, children }: { title: string; id?: string; c
 
 export const selectClasses =
   "min-h-12 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
+
+/** A wide table scrolls sideways on a phone; the region is focusable so a keyboard can scroll it too. */
+export function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}

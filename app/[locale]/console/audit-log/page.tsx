@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
-import { Section, selectClasses } from "@/components/console/console-form";
+import { Section, selectClasses, ScrollRegion } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { AUDIT_ACTIONS, isAuditAction } from "@/lib/audit-log/audit-actions";
@@ -54,7 +54,7 @@ export default async function AuditLogPage({ params, searchParams }: ConsolePage
         {entries.length === 0 ? (
           <p className="text-slate-700">{t("empty")}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollRegion label={t("title")}>
             <table className="w-full min-w-[36rem] text-sm">
               <thead>
                 <tr className="border-b border-slate-200 text-slate-700">
@@ -77,7 +77,7 @@ export default async function AuditLogPage({ params, searchParams }: ConsolePage
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
         {nextPage ? (
           <ButtonLink variant="quiet" href={`${consolePath.auditLog(locale)}${nextPage}`}>

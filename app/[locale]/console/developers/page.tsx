@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, ReadOnlyValue, Section, selectClasses } from "@/components/console/console-form";
+import { ConsoleForm, ConsoleNotice, ReadOnlyValue, Section, selectClasses, ScrollRegion } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
@@ -116,7 +116,7 @@ export default async function DevelopersPage({ params, searchParams }: ConsolePa
         {events.length === 0 ? (
           <p className="text-slate-700">{t("noEvents")}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollRegion label={t("eventsTitle")}>
             <table className="w-full min-w-[36rem] text-start text-sm">
               <thead>
                 <tr className="border-b border-slate-200 text-slate-700">
@@ -143,7 +143,7 @@ export default async function DevelopersPage({ params, searchParams }: ConsolePa
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
         {nextPage ? (
           <ButtonLink variant="quiet" href={`${consolePath.developers(locale)}${nextPage}#events`}>

@@ -62,7 +62,7 @@ export default async function TeamPage({ params }: ConsolePageProps) {
             <li key={member.userId} className="flex flex-col gap-3 py-3">
               <div className="flex flex-wrap items-baseline justify-between gap-2">
                 <p className="font-semibold wrap-anywhere">
-                  {member.name} <span className="font-normal text-slate-700">· {member.email}</span>
+                  {member.name} <span className="font-normal text-slate-700">· <bdi>{member.email}</bdi></span>
                   {member.userId === principal.user.id ? <span className="text-slate-700"> ({t("team.you")})</span> : null}
                 </p>
                 <p className="text-sm text-slate-700">
@@ -104,7 +104,7 @@ export default async function TeamPage({ params }: ConsolePageProps) {
             <ul className="flex flex-col gap-1 text-sm text-slate-800">
               {invitations.map((invitation) => (
                 <li key={`${invitation.email}-${invitation.expiresAt.toISOString()}`} className="wrap-anywhere">
-                  {invitation.email} · {t(`roles.${invitation.role}`)} · {t("team.expires", { at: dateTime.format(invitation.expiresAt) })}
+                  <bdi>{invitation.email}</bdi> · {t(`roles.${invitation.role}`)} · {t("team.expires", { at: dateTime.format(invitation.expiresAt) })}
                 </li>
               ))}
             </ul>

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, Section } from "@/components/console/console-form";
+import { ConsoleForm, ConsoleNotice, Section, ScrollRegion } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { principalMay } from "@/lib/auth/console-principal";
 import { consolePath } from "@/lib/console/console-paths";
@@ -56,7 +56,7 @@ export default async function EventPage({ params }: { params: Promise<{ locale: 
         {event.attempts.length === 0 ? (
           <p className="text-slate-700">{t("noAttempts")}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollRegion label={t("attempts")}>
             <table className="w-full min-w-[28rem] text-sm">
               <thead>
                 <tr className="border-b border-slate-200 text-slate-700">
@@ -77,7 +77,7 @@ export default async function EventPage({ params }: { params: Promise<{ locale: 
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </Section>
       <ButtonLink variant="quiet" href={`${consolePath.developers(locale)}#events`}>
