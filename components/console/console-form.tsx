@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Field } from "@/components/field";
 import { CONSOLE_FORM_TOKEN_FIELD } from "@/lib/console-web/console-form-route";
 import { consolePath } from "@/lib/console/console-paths";
 import type { Locale } from "@/lib/i18n/routing";
@@ -29,25 +30,21 @@ export function ConsoleForm({
 
 /** A read-only field whose value is shown once (a new secret, an invitation link): select and copy. */
 export function ReadOnlyValue({ id, label, value, hint }: { id: string; label: string; value: string; hint?: string }) {
+  return <Field id={id} label={label} hint={hint} readOnly value={value} dir="ltr" className="bg-slate-50 font-mono text-sm" />;
+}
+
+/** A table's header row, the columns named for screen readers. */
+export function TableHead({ columns }: { columns: readonly string[] }) {
   return (
-    <div className="flex flex-col gap-2">
-      <label htmlFor={id} className="text-sm font-semibold text-slate-800">
-        {label}
-      </label>
-      <input
-        id={id}
-        readOnly
-        value={value}
-        dir="ltr"
-        className="min-h-12 w-full rounded-xl border border-slate-300 bg-slate-50 px-4 font-mono text-sm text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600"
-        aria-describedby={hint ? `${id}-hint` : undefined}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="text-sm text-slate-700">
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    <thead>
+      <tr className="border-b border-slate-200 text-slate-700">
+        {columns.map((column) => (
+          <th key={column} scope="col" className="py-2 text-start">
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }
 
@@ -85,6 +82,38 @@ export function ScrollRegion({ label, children }: { label: string; children: Rea
   return (
     <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
       {children}
+    </div>
+  );
+}
+
+/** A labelled select: filters, roles. */
+export function SelectField({
+  id,
+  name,
+  label,
+  options,
+  defaultValue,
+  compact = false,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  defaultValue?: string;
+  compact?: boolean;
+}) {
+  return (
+    <div className={compact ? "flex flex-col gap-1" : "flex flex-col gap-2"}>
+      <label htmlFor={id} className={compact ? "text-xs font-semibold text-slate-700" : "text-sm font-semibold text-slate-800"}>
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={defaultValue} className={selectClasses + (compact ? " min-h-11" : "")}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

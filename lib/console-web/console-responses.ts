@@ -1,5 +1,6 @@
 import { catalogs } from "../i18n/catalogs";
-import { isLocale, textDirection } from "../i18n/locales";
+import { isLocale } from "../i18n/locales";
+import { plainPageResponse } from "../hosted/form-response";
 import type { Locale } from "../i18n/routing";
 import { hostedPageHeaders, noStore } from "../http/security-headers";
 import { rolesWith, type Capability } from "../console/roles";
@@ -32,21 +33,7 @@ export function consoleRefusedResponse(refusal: ConsoleRefusal, localeHint: unkn
   const text = consoleText(locale).refused;
   const title = text[`${refusal}Title`]!;
   const body = refusal === "forbidden" && capability ? text.forbiddenBody!.replace("{roles}", neededRolesText(locale, capability)) : text[`${refusal}Body`]!;
-  const html =
-    `<!DOCTYPE html><html lang="${locale}" dir="${textDirection(locale)}"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">` +
-    `<title>${escapeHtml(title)}</title></head>` +
-    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p>` +
-    `<p><a href="/${locale}/console">${escapeHtml(text.back!)}</a></p></main></body></html>`;
-  return new Response(html, {
-    status: STATUS[refusal],
-    headers: {
-      ...hostedPageHeaders,
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": noStore,
-      "content-security-policy": "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    },
-  });
+  return plainPageResponse({ locale, status: STATUS[refusal], title, body, link: { href: `/${locale}/console`, text: text.back! } });
 }
 
 /** A form acted on: the browser GETs the page that shows the result, with the session cookie set or cleared when it changed. */
@@ -56,6 +43,3 @@ export function consoleSeeOther(location: string, setCookie?: string): Response 
   return new Response(null, { status: 303, headers });
 }
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
-}

@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
-import { Section, selectClasses, ScrollRegion } from "@/components/console/console-form";
+import { ScrollRegion, Section, TableHead, SelectField } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { AUDIT_ACTIONS, isAuditAction } from "@/lib/audit-log/audit-actions";
@@ -34,19 +34,13 @@ export default async function AuditLogPage({ params, searchParams }: ConsolePage
       <Section title={t("filter")}>
         <form method="get" action={consolePath.auditLog(locale)} className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-end">
           <Field id="audit-user" name="user" type="email" label={t("user")} placeholder={t("userHint")} defaultValue={user ?? ""} className="min-h-12 text-base" />
-          <div className="flex flex-col gap-1">
-            <label htmlFor="audit-action" className="text-sm font-semibold">
-              {t("action")}
-            </label>
-            <select id="audit-action" name="action" defaultValue={isAuditAction(action) ? action : ""} className={selectClasses}>
-              <option value="">{t("any")}</option>
-              {AUDIT_ACTIONS.map((name) => (
-                <option key={name} value={name}>
-                  {t(`actions.${name}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="audit-action"
+            name="action"
+            label={t("action")}
+            defaultValue={isAuditAction(action) ? action : ""}
+            options={[{ value: "", label: t("any") }, ...AUDIT_ACTIONS.map((name) => ({ value: name, label: t(`actions.${name}`) }))]}
+          />
           <Button type="submit" variant="secondary">
             {t("filter")}
           </Button>
@@ -56,15 +50,7 @@ export default async function AuditLogPage({ params, searchParams }: ConsolePage
         ) : (
           <ScrollRegion label={t("title")}>
             <table className="w-full min-w-[36rem] text-sm">
-              <thead>
-                <tr className="border-b border-slate-200 text-slate-700">
-                  <th scope="col" className="py-2 text-start">{t("at")}</th>
-                  <th scope="col" className="py-2 text-start">{t("user")}</th>
-                  <th scope="col" className="py-2 text-start">{t("action")}</th>
-                  <th scope="col" className="py-2 text-start">{t("target")}</th>
-                  <th scope="col" className="py-2 text-start">{t("ip")}</th>
-                </tr>
-              </thead>
+              <TableHead columns={[t("at"), t("user"), t("action"), t("target"), t("ip")]} />
               <tbody>
                 {entries.map((entry) => (
                   <tr key={entry.id} className="border-b border-slate-100 align-top">

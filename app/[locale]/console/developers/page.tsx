@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, ReadOnlyValue, Section, selectClasses, ScrollRegion } from "@/components/console/console-form";
+import { ConsoleForm, ConsoleNotice, ReadOnlyValue, ScrollRegion, Section, TableHead, SelectField } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
@@ -82,32 +82,20 @@ export default async function DevelopersPage({ params, searchParams }: ConsolePa
 
       <Section title={t("eventsTitle")} id="events">
         <form method="get" action={consolePath.developers(locale)} className="grid grid-cols-1 gap-3 sm:grid-cols-4 sm:items-end">
-          <div className="flex flex-col gap-1">
-            <label htmlFor="event-type" className="text-sm font-semibold">
-              {t("type")}
-            </label>
-            <select id="event-type" name="type" defaultValue={filters.type ?? ""} className={selectClasses}>
-              <option value="">{t("any")}</option>
-              {EVENT_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {type}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="event-delivery" className="text-sm font-semibold">
-              {t("delivery")}
-            </label>
-            <select id="event-delivery" name="deliveryStatus" defaultValue={filters.deliveryStatus ?? ""} className={selectClasses}>
-              <option value="">{t("any")}</option>
-              {DELIVERY_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {t(`status.${status}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="event-type"
+            name="type"
+            label={t("type")}
+            defaultValue={filters.type ?? ""}
+            options={[{ value: "", label: t("any") }, ...EVENT_TYPES.map((type) => ({ value: type, label: type }))]}
+          />
+          <SelectField
+            id="event-delivery"
+            name="deliveryStatus"
+            label={t("delivery")}
+            defaultValue={filters.deliveryStatus ?? ""}
+            options={[{ value: "", label: t("any") }, ...DELIVERY_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) }))]}
+          />
           <Field id="event-payment" name="paymentId" label={t("paymentId")} dir="ltr" defaultValue={filters.paymentId ?? ""} className="min-h-12 text-base" />
           <Button type="submit" variant="secondary">
             {t("filter")}
@@ -118,15 +106,7 @@ export default async function DevelopersPage({ params, searchParams }: ConsolePa
         ) : (
           <ScrollRegion label={t("eventsTitle")}>
             <table className="w-full min-w-[36rem] text-start text-sm">
-              <thead>
-                <tr className="border-b border-slate-200 text-slate-700">
-                  <th scope="col" className="py-2 text-start">{t("created")}</th>
-                  <th scope="col" className="py-2 text-start">{t("type")}</th>
-                  <th scope="col" className="py-2 text-start">{t("paymentId")}</th>
-                  <th scope="col" className="py-2 text-start">{t("delivery")}</th>
-                  <th scope="col" className="py-2 text-start">{t("attempts")}</th>
-                </tr>
-              </thead>
+              <TableHead columns={[t("created"), t("type"), t("paymentId"), t("delivery"), t("attempts")]} />
               <tbody>
                 {events.map((event) => (
                   <tr key={event.id} className="border-b border-slate-100">

@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { Button } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, ReadOnlyValue, Section, selectClasses } from "@/components/console/console-form";
+import { ConsoleForm, ConsoleNotice, ReadOnlyValue, Section, SelectField } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { CONSOLE_ROLES } from "@/lib/console/roles";
@@ -20,6 +20,7 @@ export default async function TeamPage({ params }: ConsolePageProps) {
   const required = await merchantRequiresTwoStep(db, serviceId);
   const inviteError = flash?.kind === "error" && flash.form === "invite" ? t(`team.errors.${flash.key}`) : null;
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  const roleOptions = CONSOLE_ROLES.map((role) => ({ value: role, label: t(`roles.${role}`) }));
   return (
     <ConsoleShell locale={locale} path="/console/team" principal={principal} formToken={formToken} title={t("team.title")}>
       {flash?.kind === "notice" && t.has(`team.notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`team.notices.${flash.key}`)}</ConsoleNotice> : null}
@@ -40,18 +41,7 @@ export default async function TeamPage({ params }: ConsolePageProps) {
             defaultValue={flash?.kind === "error" ? flash.values?.email : undefined}
             error={flash?.kind === "error" && flash.field === "email" ? inviteError : null}
           />
-          <div className="flex flex-col gap-2">
-            <label htmlFor="invite-role" className="text-sm font-semibold text-slate-800">
-              {t("team.role")}
-            </label>
-            <select id="invite-role" name="role" defaultValue="viewer" className={selectClasses}>
-              {CONSOLE_ROLES.map((role) => (
-                <option key={role} value={role}>
-                  {t(`roles.${role}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField id="invite-role" name="role" label={t("team.role")} defaultValue="viewer" options={roleOptions} />
           <Button type="submit">{t("team.invite")}</Button>
         </ConsoleForm>
       </Section>
@@ -72,18 +62,7 @@ export default async function TeamPage({ params }: ConsolePageProps) {
               <div className="flex flex-wrap items-end gap-2">
                 <ConsoleForm locale={locale} action="change-role" formToken={formToken} className="flex flex-wrap items-end gap-2">
                   <input type="hidden" name="member" value={member.userId} />
-                  <div className="flex flex-col gap-1">
-                    <label htmlFor={`role-${member.userId}`} className="text-xs font-semibold text-slate-700">
-                      {t("team.roleOf", { email: member.email })}
-                    </label>
-                    <select id={`role-${member.userId}`} name="role" defaultValue={member.role} className={selectClasses + " min-h-11"}>
-                      {CONSOLE_ROLES.map((role) => (
-                        <option key={role} value={role}>
-                          {t(`roles.${role}`)}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
+                  <SelectField id={`role-${member.userId}`} name="role" label={t("team.roleOf", { email: member.email })} defaultValue={member.role} options={roleOptions} compact />
                   <Button type="submit" variant="secondary" className="min-h-11 w-auto">
                     {t("team.changeRole")}
                   </Button>

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, Section, ScrollRegion } from "@/components/console/console-form";
+import { ConsoleForm, ConsoleNotice, Section, ScrollRegion, TableHead } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { principalMay } from "@/lib/auth/console-principal";
 import { consolePath } from "@/lib/console/console-paths";
@@ -58,14 +58,7 @@ export default async function EventPage({ params }: { params: Promise<{ locale: 
         ) : (
           <ScrollRegion label={t("attempts")}>
             <table className="w-full min-w-[28rem] text-sm">
-              <thead>
-                <tr className="border-b border-slate-200 text-slate-700">
-                  <th scope="col" className="py-2 text-start">{t("attemptAt")}</th>
-                  <th scope="col" className="py-2 text-start">{t("statusCode")}</th>
-                  <th scope="col" className="py-2 text-start">{t("error")}</th>
-                  <th scope="col" className="py-2 text-start">{t("duration")}</th>
-                </tr>
-              </thead>
+              <TableHead columns={[t("attemptAt"), t("statusCode"), t("error"), t("duration")]} />
               <tbody>
                 {event.attempts.map((attempt) => (
                   <tr key={attempt.at} className="border-b border-slate-100">
