@@ -21,8 +21,7 @@ const nextConfig = {
   // A page with the Next.js runtime repeats it in its RSC payload (the card page: 113 KB of HTML,
   // 19 KB gzip); a runtime-free page (components/island.tsx) has it once (the OTP page: 35 KB,
   // 9 KB gzip), since scripts/defer-page-scripts.mjs strips that payload.
-  // authInterrupts: forbidden() answers a console page the member's role may not open with 403.
-  experimental: { inlineCss: true, authInterrupts: true },
+  experimental: { inlineCss: true },
   // The hosted pages' islands (scripts/build-islands.mjs) are named by their content's hash: a
   // name never changes content, so a browser may keep each one for good.
   async headers() {

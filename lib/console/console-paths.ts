@@ -14,4 +14,6 @@ export const consolePath = {
   settings: (locale: Locale) => `/${locale}/console/settings`,
   auditLog: (locale: Locale) => `/${locale}/console/audit-log`,
   action: (locale: Locale, action: string) => `/${locale}/console/actions/${action}`,
+  /** The 403 page a console page sends a role to that may not open it, naming the capability it needs. */
+  refused: (locale: Locale, capability: string) => `/${locale}/console/refused?${new URLSearchParams({ need: capability }).toString()}`,
 };

@@ -35,6 +35,10 @@ export function rolesWith(capability: Capability): ConsoleRole[] {
   return CONSOLE_ROLES.filter((role) => roleMay(role, capability));
 }
 
+export function isCapability(value: unknown): value is Capability {
+  return typeof value === "string" && Object.values(CAPABILITIES_OF_ROLE).some((capabilities) => capabilities.includes(value as Capability));
+}
+
 export function isConsoleRole(value: unknown): value is ConsoleRole {
   return typeof value === "string" && (CONSOLE_ROLES as readonly string[]).includes(value);
 }

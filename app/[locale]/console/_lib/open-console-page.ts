@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { forbidden, notFound, redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { setRequestLocale } from "next-intl/server";
 import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, type ConsolePrincipal } from "@/lib/auth/console-principal";
 import { consoleFormToken } from "@/lib/console/console-form-token";
@@ -36,7 +36,8 @@ export async function pageLocale(params: Promise<{ locale: string }>): Promise<L
 /**
  * A signed-in console page: no session sends the browser to sign in; a merchant that requires
  * two-step verification sends a member without it to the Account page first; a role without
- * `capability` gets the 403 page naming the role it needs (app/[locale]/console/forbidden.tsx).
+ * `capability` goes to the 403 page naming the role it needs (app/[locale]/console/refused/route.ts:
+ * plain HTML, complete without JavaScript, which a forbidden() boundary of Next.js 16 is not).
  */
 export async function openConsolePage(params: Promise<{ locale: string }>, capability: Capability | null, options: { twoStepSetup?: boolean } = {}): Promise<OpenConsolePage> {
   const locale = await pageLocale(params);
@@ -44,7 +45,7 @@ export async function openConsolePage(params: Promise<{ locale: string }>, capab
   const principal = await authenticateConsole(db, { sessionToken: (await cookies()).get(CONSOLE_SESSION_COOKIE)?.value ?? null });
   if (!principal) redirect(consolePath.signIn(locale));
   if (principal.mustSetUpTwoStep && !options.twoStepSetup) redirect(consolePath.account(locale));
-  if (capability && !principalMay(principal, capability)) forbidden();
+  if (capability && !principalMay(principal, capability)) redirect(consolePath.refused(locale, capability));
   return {
     db,
     locale,
