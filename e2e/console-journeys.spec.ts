@@ -1,7 +1,8 @@
 import { basicBearer } from "../lib/auth/detect-credential";
 import { BASE_URL } from "./support/env";
 import { expect, test } from "./support/fixtures";
-import { authenticatorCode, CONSOLE_PASSWORD, newEmail, signIn, signOut, signUp } from "./support/console";
+import { authenticatorCode, CONSOLE_PASSWORD, inviteThroughCli, newEmail, signIn, signOut, signUp } from "./support/console";
+import { onboardMerchant } from "./support/onboard";
 
 // Contract 13: the console's journeys, with JavaScript and without (every action is a plain form post).
 for (const javaScriptEnabled of [true, false]) {
@@ -118,3 +119,28 @@ test("the session cookie is HttpOnly and SameSite=Lax", async ({ page, context }
   const cookie = (await context.cookies()).find((candidate) => candidate.name === "gw_console_session");
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
 });
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`one person in two merchants switches between them ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled, locale: "en-US" });
+    const page = await context.newPage();
+    const business = `Switch Shop ${Date.now()}`;
+    const { email } = await signUp(page, { business });
+    const other = await onboardMerchant({ name: `Second Shop ${Date.now()}` });
+    const link = await inviteThroughCli(other.clientId, email, "viewer");
+
+    // Already a user: the invitation asks for the password only.
+    await page.goto(link);
+    await expect(page.getByLabel("Name", { exact: true })).toHaveCount(0);
+    await page.getByLabel("Password", { exact: true }).fill(CONSOLE_PASSWORD);
+    await page.getByRole("button", { name: "Accept invitation" }).click();
+    await expect(page.getByText(`Your role at ${other.name}: Viewer`)).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Developers" })).toHaveCount(0);
+
+    await page.getByLabel("Merchant").selectOption({ label: business });
+    await page.getByRole("button", { name: "Switch" }).click();
+    await expect(page.getByText(`Your role at ${business}: Owner`)).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Team" })).toBeVisible();
+    await context.close();
+  });
+}
