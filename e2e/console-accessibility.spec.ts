@@ -1,8 +1,10 @@
 import type { Page } from "@playwright/test";
 import { capture, expectNoSeriousViolations } from "./support/accessibility";
-import { BASE_URL } from "./support/env";
+import { BASE_URL, SANDBOX_OTP } from "./support/env";
 import { authenticatorCode, CONSOLE_PASSWORD, consoleMessagesFor, newEmail } from "./support/console";
-import { expect, test } from "./support/fixtures";
+import { expect, submitCode, test } from "./support/fixtures";
+import { startWalletPayment } from "./support/gateway";
+import type { OnboardedMerchant } from "../lib/merchants/onboard-merchant.schema";
 import type { PageLocale } from "./support/messages";
 
 const LOCALES: PageLocale[] = ["en", "fr", "ar"];
@@ -38,6 +40,20 @@ test.describe("every console page in every language: axe finds nothing serious, 
       await expect(page.getByLabel(t("developers.newSecret"))).toBeVisible();
       await check(page, `console-developers-${locale}`);
 
+      // An event of this merchant, paid with the keys the page shows, for the event page.
+      const clientId = await page.getByLabel(t("developers.clientId")).inputValue();
+      const shop = { clientId, clientSecret: await page.getByLabel(t("developers.newSecret")).inputValue(), service: clientId.split(".")[1]! };
+      const { payUrl } = await startWalletPayment(shop as OnboardedMerchant);
+      const buyer = await browser.newPage();
+      await buyer.goto(payUrl);
+      await submitCode(buyer, SANDBOX_OTP);
+      await expect(buyer).toHaveURL(/\/pay\/return\//);
+      await buyer.close();
+      await page.goto(`/${locale}/console/developers`);
+      await page.getByRole("region", { name: t("developers.eventsTitle") }).getByRole("link").first().click();
+      await expect(page.getByRole("button", { name: t("developers.redeliver") })).toBeVisible();
+      await check(page, `console-event-${locale}`);
+
       await page.goto(`/${locale}/console/settings`);
       await check(page, `console-settings-${locale}`);
 
@@ -53,6 +69,9 @@ test.describe("every console page in every language: axe finds nothing serious, 
 
       await page.goto(`/${locale}/console`);
       await check(page, `console-home-${locale}`);
+
+      expect((await page.goto(`/${locale}/console/refused?need=team.manage`))?.status()).toBe(403);
+      await check(page, `console-refused-${locale}`);
 
       await page.goto(`/${locale}/console/account`);
       await check(page, `console-account-${locale}`);

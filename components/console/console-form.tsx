@@ -66,7 +66,7 @@ export function Section({ title, id, children }: { title: string; id?: string; c
   const headingId = `${id ?? title.replace(/\W+/g, "-").toLowerCase()}-heading`;
   return (
     <section id={id} aria-labelledby={headingId} className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-      <h2 id={headingId} className="text-lg font-bold text-slate-900">
+      <h2 id={headingId} className="text-lg font-bold text-slate-900 wrap-anywhere">
         {title}
       </h2>
       {children}

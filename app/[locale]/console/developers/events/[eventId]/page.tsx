@@ -44,7 +44,11 @@ export default async function EventPage({ params }: { params: Promise<{ locale: 
             <dd>{event.delivery.attempts}</dd>
           </div>
         </dl>
-        <pre dir="ltr" className="overflow-x-auto rounded-lg bg-slate-100 p-3 text-xs">{JSON.stringify(event.data, null, 2)}</pre>
+        <ScrollRegion label={t("eventTitle")}>
+          <pre dir="ltr" className="rounded-lg bg-slate-100 p-3 text-xs">
+            {JSON.stringify(event.data, null, 2)}
+          </pre>
+        </ScrollRegion>
         {principalMay(principal, "integration.manage") ? (
           <ConsoleForm locale={locale} action="redeliver" formToken={formToken}>
             <input type="hidden" name="event" value={event.id} />
