@@ -1,9 +1,13 @@
+import { eq } from "drizzle-orm";
 import { systemClock, type Clock } from "../clock";
+import { services } from "../db/schema";
 import type { Db } from "../db/client";
 import { resolveConsoleSession, type LiveSession } from "../console/console-sessions";
 import { listMemberships, type Membership } from "../console/memberships";
 import { roleMay, type Capability } from "../console/roles";
 import { merchantRequiresTwoStep } from "../console/two-step-policy";
+import type { ServiceContext } from "./principal";
+import { serviceColumns } from "./service-columns";
 
 /**
  * The console's principal, beside the API's three modes (principal.ts): a person signed in with
@@ -44,4 +48,14 @@ export async function authenticateConsole(db: Db, options: { sessionToken: strin
 
 export function principalMay(principal: ConsolePrincipal, capability: Capability): boolean {
   return principal.membership !== null && !principal.mustSetUpTwoStep && roleMay(principal.membership.role, capability);
+}
+
+/**
+ * The merchant a member acts for, as the API's principals carry it, for the domain operations
+ * that take a `ServiceContext` (lib/console-payments). Null for a person who belongs to none.
+ */
+export async function consoleServiceContext(db: Db, principal: ConsolePrincipal): Promise<ServiceContext | null> {
+  if (!principal.membership) return null;
+  const [service] = await db.select(serviceColumns).from(services).where(eq(services.id, principal.membership.serviceId));
+  return service ?? null;
 }

@@ -102,3 +102,15 @@ describe("settings", () => {
     expect(service).toMatchObject({ name: "Renamed", redirectUrl: null, allowedOrigins: ["https://shop.example"] });
   });
 });
+
+describe("the console principal's merchant", () => {
+  it("is the member's service as the API's principals carry it", async () => {
+    const db = await getDb();
+    const merchant = await createMerchant();
+    const owner = await createConsoleUser([{ merchant, role: "owner" }]);
+    const session = await consoleSessionOf(owner.id);
+    const principal = (await authenticateConsole(db, { sessionToken: session.token }))!;
+    const { consoleServiceContext } = await import("@/lib/auth/console-principal");
+    expect(await consoleServiceContext(db, principal)).toMatchObject({ id: await serviceIdOf(merchant), code: merchant.service, name: merchant.name });
+  });
+});
