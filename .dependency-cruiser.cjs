@@ -18,6 +18,8 @@ const EDGE_USERS = [
   "^lib/wallet-sandbox/serve-wallet-protocol\\.ts$",
   "^lib/providers/card/sandbox-browser-api\\.ts$",
   "^lib/hosted/(hosted-form-route|form-response|log-page-request|security-headers|open-hosted-page|payment-link-entry|payment-link-qr)\\.ts$",
+  // The console's forms answer with the hosted pages' headers (lib/console-web is the console's edge).
+  "^lib/console-web/console-responses\\.ts$",
 ];
 // The lowest layer: every module may use these, and they use nothing above them (background-job
 // is the job type every module implements; lib/server runs them; lib/urls holds every hosted URL

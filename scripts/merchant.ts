@@ -1,4 +1,4 @@
-// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret ...` (contract section 9).
+// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret|invite ...` (contract sections 9 and 13).
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
@@ -9,13 +9,16 @@ import { rotateClientSecret } from "../lib/merchants/rotate-client-secret";
 import { cardAccountKeysInput, setCardProviderAccount } from "../lib/providers/card/card-provider-accounts";
 import { updateMerchant } from "../lib/merchants/update-merchant";
 import { updateMerchantInput } from "../lib/merchants/update-merchant.schema";
+import { inviteToMerchant } from "../lib/console-merchants/invite-to-merchant";
+import { isConsoleRole, CONSOLE_ROLES } from "../lib/console/roles";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
 
 const COMMANDS = {
   create: `npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
                       [--redirect-url <url>] [--webhook-url <url>] [--origin <url> ...]
-                      [--card-provider-key <key>] [--json]
+                      [--card-provider-key <key>] [--owner-email <email>] [--json]
     Onboards a merchant (tenant, service, credentials) and prints its secrets once.
+    --owner-email adds ownerInviteUrl: the console invitation of its first owner (72 hours, once).
     --origin allows a browser origin (merchant_auth) and a returnUrl/redirectUrl origin;
     http://localhost:* admits any port of that host.`,
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
@@ -26,6 +29,8 @@ const COMMANDS = {
     or when the merchant gets its first webhook URL.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
+  invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]
+    Prints { inviteUrl }: a console invitation to the merchant with that role (72 hours, once).`,
   "rotate-secret": `npm run merchant -- rotate-secret --client-id <id> [--json]
     Makes a new client secret; the old one stops working at once.`,
   "card-keys": `STRIPE_SECRET_KEY=sk_... STRIPE_WEBHOOK_SECRET=whsec_... \\
@@ -73,6 +78,9 @@ async function main(argv: string[]) {
       "client-id": { type: "string" },
       "rotate-webhook-secret": { type: "boolean", default: false },
       "publishable-key": { type: "string" },
+      "owner-email": { type: "string" },
+      email: { type: "string" },
+      role: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -82,6 +90,13 @@ async function main(argv: string[]) {
   // Everything is validated before the database opens: bad input touches nothing, and is
   // told as such even while a running gateway holds the embedded database.
   if (command === "rotate-secret" && !values["client-id"]) throw new UsageError("rotate-secret needs --client-id");
+  const inviteRole = isConsoleRole(values.role) ? values.role : null;
+  if (command === "invite") {
+    if (!values["client-id"] || !values.email) throw new UsageError("invite needs --client-id and --email");
+    if (!inviteRole) throw new UsageError(`invite needs --role, one of ${CONSOLE_ROLES.join(", ")}`);
+  }
+  const email = command === "invite" ? values.email : values["owner-email"];
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`${command === "invite" ? "--email" : "--owner-email"} must be an email address`);
   const countries = values.country?.map((code) => code.toUpperCase());
   const createInput =
     command === "create"
@@ -124,10 +139,19 @@ async function main(argv: string[]) {
   try {
     switch (command) {
       case "create": {
-        const merchant = await onboardMerchant(db, createInput!);
+        // The merchant and its owner's invitation commit together.
+        const merchant = await db.transaction(async (tx) => {
+          const onboarded = await onboardMerchant(tx, createInput!);
+          if (!values["owner-email"]) return onboarded;
+          const { inviteUrl } = await inviteToMerchant(tx, { clientId: onboarded.clientId, email: values["owner-email"], role: "owner" });
+          return { ...onboarded, ownerInviteUrl: inviteUrl };
+        });
         print(merchant, values.json, "Merchant created. The secrets below are shown this once:");
         return;
       }
+      case "invite":
+        print(await inviteToMerchant(db, { clientId: values["client-id"]!, email: values.email!, role: inviteRole! }), values.json, "Invitation link (works once, for 72 hours):");
+        return;
       case "update": {
         const updated = await updateMerchant(db, updateInput!);
         print(

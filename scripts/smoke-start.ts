@@ -1,5 +1,5 @@
 // Smoke test of the README's run command: `npm start` on a fresh embedded database must
-// build if needed, migrate, print a demo merchant, and serve the API with those credentials.
+// build if needed, migrate, print a demo merchant (and its console owner), and serve the API with those credentials.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -65,6 +65,22 @@ async function main() {
       serverArgs.includes("--initial-old-space-size=64") &&
       listening?.[2] === "--max-semi-space-size=32, --initial-old-space-size=64, old generation growth 100%",
     listening?.[0] ?? output,
+  );
+
+  // Contract 13: the demo owner's sign-in, printed beside the keys, opens the console.
+  const owner = /demo owner (\S+), password (\S+)/.exec(output);
+  const signIn = owner
+    ? await fetch(`${baseUrl}/en/console/actions/sign-in`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" },
+        body: new URLSearchParams({ email: owner[1]!, password: owner[2]! }).toString(),
+      })
+    : null;
+  check(
+    "prints the demo owner's email and password, which sign in to the console",
+    signIn?.status === 303 && signIn.headers.get("location") === "/en/console" && /gw_console_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax/.test(signIn.headers.get("set-cookie") ?? ""),
+    `${signIn?.status} ${signIn?.headers.get("location")}`,
   );
 
   const unknown = await fetch(`${baseUrl}/api/v1/does-not-exist`);

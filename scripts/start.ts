@@ -9,6 +9,8 @@ import { getConfig, type Config } from "../lib/config";
 import { closeDatabase } from "../lib/db/client";
 import { openDatabaseWhenReachable } from "../lib/db/open-when-reachable";
 import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
+import { ensureDemoOwner } from "../lib/console-merchants/ensure-demo-owner";
+import { getGatewayKey } from "../lib/crypto/gateway-key";
 import { listMerchants } from "../lib/merchants/list-merchants";
 import { runCli } from "./lib/cli";
 
@@ -77,6 +79,14 @@ async function main() {
             `\n(new client secret: npm run merchant -- rotate-secret --client-id ${demo.clientId}, with the gateway stopped on the embedded database)`,
         );
       }
+    }
+    // Contract 13: the demo merchant's owner signs in to the console with these.
+    const owner = await ensureDemoOwner(db, await getGatewayKey(db));
+    if (owner) {
+      console.log(
+        `\nConsole: ${config.publicBaseUrl}/en/console/sign-in  ·  demo owner ${owner.email}, password ${owner.password}` +
+          " (unless changed in the console)",
+      );
     }
   }
   await closeDatabase();

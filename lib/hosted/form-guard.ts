@@ -34,7 +34,10 @@ export function isHostedFormPath(pathname: string): boolean {
   return FORM_PATH.test(pathname);
 }
 
-/** Outside the API (where the demo merchant's webhook receiver lives too), only the hosted forms take a POST. */
+// The console's forms all post to one address per action (lib/console-web/console-actions.ts).
+const CONSOLE_ACTION_PATH = /^\/[a-z]{2}\/console\/actions\/[a-z-]+$/;
+
+/** Outside the API (where the demo merchant's webhook receiver lives too), only the hosted forms and the console's actions take a POST. */
 export function acceptsPost(pathname: string): boolean {
-  return isHostedFormPath(pathname);
+  return isHostedFormPath(pathname) || CONSOLE_ACTION_PATH.test(pathname);
 }

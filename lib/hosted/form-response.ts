@@ -21,13 +21,23 @@ export function formRefusedResponse(refusal: FormRefusal, localeHint: unknown): 
   const locale: Locale = isLocale(localeHint) ? localeHint : "en";
   const text = MESSAGES[locale].formRefused;
   const [title, body] = refusal === "bad_request" ? [text.badRequestTitle, text.badRequestBody] : [text.crossSiteTitle, text.crossSiteBody];
+  return plainPageResponse({ locale, status: STATUS[refusal], title, body });
+}
+
+/**
+ * A small, script-free page: a title, a paragraph and optionally a link, with the hosted pages'
+ * headers and a CSP that lets it do nothing but be read. Built without React so the proxy (and
+ * the console's form handlers) can answer with it before Next.js touches the request.
+ */
+export function plainPageResponse(page: { locale: Locale; status: number; title: string; body: string; link?: { href: string; text: string } }): Response {
+  const link = page.link ? `<p><a href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.text)}</a></p>` : "";
   const html =
-    `<!DOCTYPE html><html lang="${locale}" dir="${textDirection(locale)}"><head><meta charset="utf-8">` +
+    `<!DOCTYPE html><html lang="${page.locale}" dir="${textDirection(page.locale)}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">` +
-    `<title>${escapeHtml(title)}</title></head>` +
-    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p></main></body></html>`;
+    `<title>${escapeHtml(page.title)}</title></head>` +
+    `<body><main><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.body)}</p>${link}</main></body></html>`;
   return new Response(html, {
-    status: STATUS[refusal],
+    status: page.status,
     headers: {
       ...hostedPageHeaders,
       "content-type": "text/html; charset=utf-8",

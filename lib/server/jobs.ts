@@ -1,5 +1,6 @@
 import { idempotencyPurgeJob } from "../idempotency/purge-idempotency-keys";
 import { eventPurgeJob } from "../events/purge-events";
+import { consolePurgeJob } from "../console/purge-console-records";
 import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/operations/expire-payments";
 import "../payments/core/card-operations";
@@ -21,4 +22,5 @@ export const gatewayJobs: BackgroundJob[] = [
   providerReconciliationJob,
   cardPaymentReconciliationJob,
   eventPurgeJob,
+  consolePurgeJob,
 ];

@@ -58,7 +58,8 @@ function toRouteEntry(segments: string[], file: string): RouteEntry {
 
 // Most static segments first, catch-alls last: the precedence Next.js applies.
 const routes = discoverRoutes(APP_DIR)
-  .filter((route) => !route.file.includes(`${path.sep}[locale]${path.sep}`))
+  // Pages' routes need Next.js; the console's form actions are plain Request → Response handlers.
+  .filter((route) => !route.file.includes(`${path.sep}[locale]${path.sep}`) || route.file.includes(path.join("[locale]", "console", "actions")))
   .sort(
     (a, b) =>
       Number(a.paramNames.some((p) => p.catchAll)) - Number(b.paramNames.some((p) => p.catchAll)) ||

@@ -13,3 +13,5 @@ export * from "./payment-methods";
 export * from "./provider-operations";
 export * from "./payment-links";
 export * from "./database-seal";
+export * from "./console";
+export * from "./audit-log";

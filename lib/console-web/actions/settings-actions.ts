@@ -1,0 +1,30 @@
+import { consolePath } from "../../console/console-paths";
+import { updateMerchantSettings } from "../../console-merchants/merchant-settings";
+import type { ConsoleAction } from "../console-form-route";
+import { actorOf, serviceOf } from "./actor";
+
+/** The Settings page: name, redirect URL, allowed origins (one a line); owners and developers. */
+export const settingsActions: Record<string, ConsoleAction> = {
+  settings: {
+    access: "member",
+    capability: "integration.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      const redirectUrl = (fields.redirectUrl ?? "").trim();
+      const origins = (fields.origins ?? "")
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean);
+      const result = await updateMerchantSettings(db, {
+        actor: actorOf(principal, ip),
+        serviceId: serviceOf(principal),
+        changes: { name: fields.name ?? "", redirectUrl: redirectUrl || null, origins },
+      });
+      const location = consolePath.settings(locale);
+      if (result.outcome === "invalid") {
+        const values = { name: fields.name ?? "", redirectUrl, origins: fields.origins ?? "" };
+        return { location, flash: { kind: "error", form: "settings", field: result.field, key: "invalidSetting", detail: result.message, values } };
+      }
+      return { location, flash: { kind: "notice", key: "settingsSaved" } };
+    },
+  },
+};

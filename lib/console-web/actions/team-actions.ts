@@ -1,0 +1,53 @@
+import { consolePath } from "../../console/console-paths";
+import { createInvitation } from "../../console/invitations";
+import { isConsoleRole } from "../../console/roles";
+import { normalizeEmail } from "../../console/sign-in-lockout";
+import { changeMemberRole, removeMember } from "../../console/team";
+import { setTwoStepRequirement } from "../../console/two-step-policy";
+import type { ConsoleAction } from "../console-form-route";
+import { actorOf, serviceOf } from "./actor";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The Team page: owners only (contract 13). */
+export const teamActions: Record<string, ConsoleAction> = {
+  invite: {
+    access: "member",
+    capability: "team.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      const location = consolePath.team(locale);
+      const email = normalizeEmail(fields.email ?? "");
+      const values = { email: fields.email ?? "", role: fields.role ?? "" };
+      if (!EMAIL.test(email) || email.length > 254) return { location, flash: { kind: "error", form: "invite", field: "email", key: "invalidEmail", values } };
+      if (!isConsoleRole(fields.role)) return { location, flash: { kind: "error", form: "invite", field: "role", key: "invalidRole", values } };
+      const { inviteUrl } = await createInvitation(db, { serviceId: serviceOf(principal), email, role: fields.role, actor: actorOf(principal, ip) });
+      return { location, flash: { kind: "invitation_link", url: inviteUrl, email } };
+    },
+  },
+  "change-role": {
+    access: "member",
+    capability: "team.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      const result = await changeMemberRole(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "", role: fields.role ?? "" });
+      const location = consolePath.team(locale);
+      return result.outcome === "done" ? { location, flash: { kind: "notice", key: "roleChanged" } } : { location, flash: { kind: "error", form: "team", key: "lastOwner" } };
+    },
+  },
+  "remove-member": {
+    access: "member",
+    capability: "team.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      const result = await removeMember(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "" });
+      const location = consolePath.team(locale);
+      return result.outcome === "done" ? { location, flash: { kind: "notice", key: "memberRemoved" } } : { location, flash: { kind: "error", form: "team", key: "lastOwner" } };
+    },
+  },
+  "require-two-step": {
+    access: "member",
+    capability: "team.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      await setTwoStepRequirement(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), required: fields.required === "on" || fields.required === "true" });
+      return { location: consolePath.team(locale), flash: { kind: "notice", key: "twoStepPolicySaved" } };
+    },
+  },
+};

@@ -1,0 +1,19 @@
+import type { Locale } from "../i18n/routing";
+
+/** Every console address, relative; pages and form handlers build them here only. */
+export const consolePath = {
+  home: (locale: Locale) => `/${locale}/console`,
+  signIn: (locale: Locale) => `/${locale}/console/sign-in`,
+  codeStep: (locale: Locale) => `/${locale}/console/sign-in/code`,
+  signUp: (locale: Locale) => `/${locale}/console/sign-up`,
+  invitation: (locale: Locale, token: string) => `/${locale}/console/invitations/${encodeURIComponent(token)}`,
+  account: (locale: Locale) => `/${locale}/console/account`,
+  team: (locale: Locale) => `/${locale}/console/team`,
+  developers: (locale: Locale) => `/${locale}/console/developers`,
+  event: (locale: Locale, eventId: string) => `/${locale}/console/developers/events/${encodeURIComponent(eventId)}`,
+  settings: (locale: Locale) => `/${locale}/console/settings`,
+  auditLog: (locale: Locale) => `/${locale}/console/audit-log`,
+  action: (locale: Locale, action: string) => `/${locale}/console/actions/${action}`,
+  /** The 403 page a console page sends a role to that may not open it, naming the capability it needs. */
+  refused: (locale: Locale, capability: string) => `/${locale}/console/refused?${new URLSearchParams({ need: capability }).toString()}`,
+};

@@ -1,0 +1,36 @@
+import { and, desc, eq, gt } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { consoleSignInFailures } from "../db/schema";
+
+/** Contract 13: 10 failures for one email within 15 minutes refuse it for 15 minutes. */
+export const LOCKOUT_FAILURES = 10;
+export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
+export const LOCKOUT_MS = 15 * 60 * 1000;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/**
+ * When the email may try again, or null when it may now. Counted per email typed, whether or
+ * not an account has it, so the refusal tells nothing about who has one. While refused, no
+ * attempt is checked or counted, so the lock is the 10th failure plus 15 minutes.
+ */
+export async function lockedUntil(db: Db, email: string, now: Date): Promise<Date | null> {
+  const recent = await db
+    .select({ failedAt: consoleSignInFailures.failedAt })
+    .from(consoleSignInFailures)
+    .where(and(eq(consoleSignInFailures.email, normalizeEmail(email)), gt(consoleSignInFailures.failedAt, new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_MS))))
+    .orderBy(desc(consoleSignInFailures.failedAt))
+    .limit(LOCKOUT_FAILURES);
+  if (recent.length < LOCKOUT_FAILURES) return null;
+  const newest = recent[0]!.failedAt.getTime();
+  const tenthNewest = recent[LOCKOUT_FAILURES - 1]!.failedAt.getTime();
+  if (newest - tenthNewest > LOCKOUT_WINDOW_MS) return null;
+  const until = new Date(newest + LOCKOUT_MS);
+  return until > now ? until : null;
+}
+
+export async function recordSignInFailure(db: Db, email: string, now: Date): Promise<void> {
+  await db.insert(consoleSignInFailures).values({ email: normalizeEmail(email), failedAt: now });
+}
