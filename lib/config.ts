@@ -27,6 +27,10 @@ const configSchema = z
     DATABASE_START_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     PGLITE_DIR: z.string().min(1).default(".data/pglite"),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
+    // Where console invitations are emailed from (smtp:// or smtps://, credentials in the URL);
+    // unset, nothing is emailed and the Team page's link is the only copy.
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+    SMTP_FROM: z.string().min(3).max(254).optional(),
     // 32+ random bytes, base64. Derives client secrets and page tokens, encrypts webhook secrets.
     // Node's base64 decoder skips what is not base64: a passphrase of 43+ characters would pass
     // a length check yet give a short key (none at all for "!!!..."), and two such secrets the
@@ -42,6 +46,10 @@ const configSchema = z
     GATEWAY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     GATEWAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(100),
     GATEWAY_BACKGROUND_JOBS: onOff.default("on"),
+    // `npm start` serves /api/v1 straight to its route handlers (the API lane); off: through Next.js.
+    GATEWAY_API_LANE: onOff.default("on"),
+    // Another build of the lane's bundle, to pair two lane builds on one Next.js build in benchmarks.
+    GATEWAY_API_LANE_BUNDLE: z.string().min(1).default(".api-lane/api-lane.mjs"),
     // Set by `npm start` on each of its servers: "1" on the one that runs the background jobs.
     GATEWAY_JOB_RUNNER: z.enum(["0", "1"]).optional(),
     // Unset: on outside NODE_ENV=production (tests, development), off in production.

@@ -29,8 +29,6 @@ import { describeServerHeap, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
 
-/** The API lane's bundle (scripts/build-api-lane.mjs builds it; GATEWAY_API_LANE_BUNDLE names another, to pair two lane builds on one Next.js build). */
-const API_LANE_BUNDLE = path.resolve(process.env.GATEWAY_API_LANE_BUNDLE || ".api-lane/api-lane.mjs");
 const log = (message) => console.log(`[gateway ${cluster.isPrimary ? "primary" : `server ${process.pid}`}] ${message}`);
 
 if (cluster.isPrimary) primary();
@@ -159,8 +157,9 @@ async function server(settings) {
   const handle = app.getRequestHandler();
   // /api/v1 straight to its route handlers (lib/http/api-lane.ts), past Next.js's request
   // pipeline; GATEWAY_API_LANE=off sends it through Next.js as everything else.
-  const laneOn = process.env.GATEWAY_API_LANE !== "off";
-  const serveApiLane = laneOn ? (await import(pathToFileURL(API_LANE_BUNDLE).href)).createLane() : () => false;
+  // The bundle is scripts/build-api-lane.mjs's (GATEWAY_API_LANE_BUNDLE names another, to pair two lane builds).
+  const laneOn = settings.apiLane;
+  const serveApiLane = laneOn ? (await import(pathToFileURL(path.resolve(settings.apiLaneBundle)).href)).createLane() : () => false;
   // Next.js's own compression (the same middleware, next.config.mjs turns Next's off) applied
   // here, so the page's scripts can be deferred past the first paint on the plain text first.
   const compress = require("next/dist/compiled/compression")();

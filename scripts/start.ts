@@ -49,6 +49,8 @@ function serveSettings(config: Config) {
     processes: config.DATABASE_URL ? config.WEB_CONCURRENCY : 1,
     shutdownTimeoutMs: config.GATEWAY_SHUTDOWN_TIMEOUT_MS,
     heapGrowthPercent: config.GATEWAY_HEAP_GROWTH_PERCENT,
+    apiLane: config.GATEWAY_API_LANE === "on",
+    apiLaneBundle: config.GATEWAY_API_LANE_BUNDLE,
   };
 }
 

@@ -14,7 +14,7 @@ export type ConsoleFlash =
   | { kind: "notice"; key: string }
   | { kind: "new_secret"; secret: "client_secret" | "webhook_secret"; value: string }
   | { kind: "recovery_codes"; codes: string[] }
-  | { kind: "invitation_link"; url: string; email: string };
+  | { kind: "invitation_link"; url: string; email: string; emailed: boolean };
 
 export async function setFlash(db: Db, sessionId: string, flash: ConsoleFlash): Promise<void> {
   const sealed = encryptWithKey(await getGatewayKey(db), JSON.stringify(flash));

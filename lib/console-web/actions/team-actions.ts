@@ -1,4 +1,5 @@
 import { consolePath } from "../../console/console-paths";
+import { emailInvitation } from "../../console/invitation-mail";
 import { createInvitation } from "../../console/invitations";
 import { isConsoleRole } from "../../console/roles";
 import { normalizeEmail } from "../../console/sign-in-lockout";
@@ -21,7 +22,8 @@ export const teamActions: Record<string, ConsoleAction> = {
       if (!EMAIL.test(email) || email.length > 254) return { location, flash: { kind: "error", form: "invite", field: "email", key: "invalidEmail", values } };
       if (!isConsoleRole(fields.role)) return { location, flash: { kind: "error", form: "invite", field: "role", key: "invalidRole", values } };
       const { inviteUrl } = await createInvitation(db, { serviceId: serviceOf(principal), email, role: fields.role, actor: actorOf(principal, ip) });
-      return { location, flash: { kind: "invitation_link", url: inviteUrl, email } };
+      const emailed = await emailInvitation({ email, merchantName: principal.membership?.merchantName ?? "", role: fields.role, inviteUrl });
+      return { location, flash: { kind: "invitation_link", url: inviteUrl, email, emailed } };
     },
   },
   "change-role": {

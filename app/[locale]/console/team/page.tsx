@@ -28,7 +28,7 @@ export default async function TeamPage({ params }: ConsolePageProps) {
 
       <Section title={t("team.inviteTitle")} id="invite">
         {flash?.kind === "invitation_link" ? (
-          <ReadOnlyValue id="invitation-link" label={t("team.invitationLink")} value={flash.url} hint={t("team.invitationLinkIntro", { email: flash.email })} />
+          <ReadOnlyValue id="invitation-link" label={t("team.invitationLink")} value={flash.url} hint={t(flash.emailed ? "team.invitationEmailed" : "team.invitationLinkIntro", { email: flash.email })} />
         ) : null}
         <ConsoleForm locale={locale} action="invite" formToken={formToken}>
           <Field
