@@ -19,8 +19,14 @@ export function paymentListConditions(serviceId: string, filters: PaymentListFil
     filters.createdBefore ? lt(payments.createdAt, filters.createdBefore) : undefined,
     filters.amountFrom || filters.amountTo ? amountCondition(filters.amountFrom, filters.amountTo) : undefined,
     filters.customerId ? eq(payments.customerId, filters.customerId) : undefined,
+    filters.paymentLinkId ? linkCondition(filters.paymentLinkId) : undefined,
     filters.search ? sql`${payments.id} in (${searchedPaymentIds(serviceId, filters.search)})` : undefined,
   )!;
+}
+
+/** One link's payments, written as payments_link_idx's expression and predicate so the index serves it. */
+function linkCondition(paymentLinkId: string): SQL {
+  return sql`(${payments.metaData} ? 'paymentLinkId' and (${payments.metaData} ->> 'paymentLinkId') = ${paymentLinkId})`;
 }
 
 function methodCondition(method: ConsoleMethod): SQL {

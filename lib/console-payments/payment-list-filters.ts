@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AmountError, toMinorUnits } from "../money/amount";
 import { minorBoundsByExponent, type MinorBoundByExponent } from "../money/amount-bounds";
 import { currencyExponent, isSupportedCurrency } from "../money/currencies";
+import { isPaymentLinkId } from "../payment-links/payment-link.schema";
 import { PAYMENT_STATES, type PaymentState } from "../payments/core/payment-state";
 import { decodePaymentCursor, type PaymentCursor } from "./payment-cursor";
 
@@ -21,6 +22,8 @@ export interface PaymentListFilters {
   amountFrom: MinorBoundByExponent[] | null;
   amountTo: MinorBoundByExponent[] | null;
   search: string | null;
+  /** One payment link's payments (`metaData.paymentLinkId`); the Payment links page links here. */
+  paymentLinkId?: string | null;
   /** One customer's payments (the customer page); not a URL filter. */
   customerId?: string | null;
 }
@@ -70,7 +73,8 @@ function instantOf(text: string): Date | null {
  * The URL query of the payments list (kept in the URL so a filtered list can be shared):
  * `status` (repeated or comma-separated states), `method`, `currency`, `createdFrom`,
  * `createdTo` (a day, UTC, included; or an ISO 8601 time), `amountFrom`, `amountTo` (standard
- * units), `q` (the one search box), `after` / `before` (a page's cursor). Each problem is
+ * units), `q` (the one search box), `paymentLinkId` (one payment link's payments), `after` /
+ * `before` (a page's cursor). Each problem is
  * reported on its own field, nothing is half applied.
  */
 const listQuerySchema = z
@@ -83,6 +87,7 @@ const listQuerySchema = z
     amountFrom: z.string().optional(),
     amountTo: z.string().optional(),
     q: z.string().max(100, "must be at most 100 characters").optional(),
+    paymentLinkId: z.string().refine(isPaymentLinkId, "must be a payment link id (plink_ followed by 26 characters)").optional(),
     after: z.string().optional(),
     before: z.string().optional(),
   })
@@ -134,6 +139,7 @@ const listQuerySchema = z
       amountFrom: amount("amountFrom", "from"),
       amountTo: amount("amountTo", "to"),
       search: query.q || null,
+      paymentLinkId: query.paymentLinkId ?? null,
     };
     return { filters, cursor: cursorOf("after") ?? cursorOf("before") } satisfies PaymentListQuery;
   });
@@ -153,6 +159,7 @@ export function parsePaymentListQuery(
     amountFrom: one(query.amountFrom),
     amountTo: one(query.amountTo),
     q: one(query.q),
+    paymentLinkId: one(query.paymentLinkId),
     after: one(query.after),
     before: one(query.before),
   });

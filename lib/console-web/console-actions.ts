@@ -1,5 +1,6 @@
 import { accountActions } from "./actions/account-actions";
 import { developerActions } from "./actions/developer-actions";
+import { paymentLinkActions } from "./actions/payment-link-actions";
 import { settingsActions } from "./actions/settings-actions";
 import { signInActions } from "./actions/sign-in-actions";
 import { teamActions } from "./actions/team-actions";
@@ -12,4 +13,5 @@ export const consoleActions: Readonly<Record<string, ConsoleAction>> = {
   ...teamActions,
   ...developerActions,
   ...settingsActions,
+  ...paymentLinkActions,
 };

@@ -6,6 +6,7 @@ import type { Capability } from "./roles";
  * capability. Payments, Customers and Payment links join here when their pages exist.
  */
 export const CONSOLE_NAV: readonly { key: string; segment: string; capability: Capability }[] = [
+  { key: "paymentLinks", segment: "payment-links", capability: "payments.read" },
   { key: "developers", segment: "developers", capability: "keys.manage" },
   { key: "team", segment: "team", capability: "team.manage" },
   { key: "settings", segment: "settings", capability: "integration.manage" },

@@ -9,6 +9,9 @@ export const consolePath = {
   invitation: (locale: Locale, token: string) => `/${locale}/console/invitations/${encodeURIComponent(token)}`,
   account: (locale: Locale) => `/${locale}/console/account`,
   team: (locale: Locale) => `/${locale}/console/team`,
+  paymentLinks: (locale: Locale) => `/${locale}/console/payment-links`,
+  /** The payments list showing one link's payments (a filter of lib/console-payments). */
+  paymentsOfLink: (locale: Locale, linkId: string) => `/${locale}/console/payments?${new URLSearchParams({ paymentLinkId: linkId }).toString()}`,
   developers: (locale: Locale) => `/${locale}/console/developers`,
   event: (locale: Locale, eventId: string) => `/${locale}/console/developers/events/${encodeURIComponent(eventId)}`,
   settings: (locale: Locale) => `/${locale}/console/settings`,

@@ -1,4 +1,5 @@
 import { ulid } from "ulid";
+import { recordAuditEntry, type AuditActor } from "../audit-log/record-audit-entry";
 import type { Clock } from "../clock";
 import type { Db } from "../db/client";
 import { paymentLinks } from "../db/schema";
@@ -13,11 +14,12 @@ const NO_PAYMENTS_YET = { succeededCount: 0, succeededMinor: 0, takenCount: 0 };
 /**
  * POST /api/v1/payment-links and the console's "Create" (contract 14): a link in a country the
  * service has enabled, expiring (if at all) in the future on the service's clock (`clock` the
- * base it adds its offset to). Amounts are kept in minor units.
+ * base it adds its offset to). Amounts are kept in minor units. From the console, `actor` is the
+ * member: the audit entry commits with the link or neither does.
  */
 export async function createPaymentLink(
   db: Db,
-  options: { serviceId: string; input: CreatePaymentLinkBody; clock?: Clock },
+  options: { serviceId: string; input: CreatePaymentLinkBody; clock?: Clock; actor?: AuditActor },
 ): Promise<PaymentLinkView> {
   const { input } = options;
   const service = { id: options.serviceId, ...(await linkServiceOrThrow(db, options.serviceId, options.clock)) };
@@ -31,8 +33,9 @@ export async function createPaymentLink(
   if (details.length > 0) throw new ApiError("validation_error", "The request is invalid.", details);
 
   const minor = (value: number | undefined, path: string) => (value === undefined ? null : minorUnitsOrThrow(value, input.currency, path));
-  const [link] = await db
-    .insert(paymentLinks)
+  const link = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(paymentLinks)
     .values({
       id: `plink_${ulid(now.getTime())}`,
       serviceId: service.id,
@@ -51,5 +54,8 @@ export async function createPaymentLink(
       createdAt: now,
     })
     .returning();
-  return toPaymentLinkView(link!, NO_PAYMENTS_YET, now);
+    if (options.actor) await recordAuditEntry(tx, { actor: options.actor, serviceId: service.id, action: "payment_link_created", target: row!.id });
+    return row!;
+  });
+  return toPaymentLinkView(link, NO_PAYMENTS_YET, now);
 }

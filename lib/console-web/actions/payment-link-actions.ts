@@ -1,0 +1,89 @@
+import { consolePath } from "../../console/console-paths";
+import { ApiError } from "../../errors/api-error";
+import type { FormBody } from "../../hosted/read-form-body";
+import { createPaymentLink } from "../../payment-links/create-payment-link";
+import { deactivatePaymentLink } from "../../payment-links/deactivate-payment-link";
+import { createPaymentLinkBody } from "../../payment-links/payment-link.schema";
+import type { ConsoleAction } from "../console-form-route";
+import { actorOf, serviceOf } from "./actor";
+
+/** The create form's text fields, kept to show again beside an error. */
+export const PAYMENT_LINK_FORM_FIELDS = [
+  "title",
+  "description",
+  "amount",
+  "minAmount",
+  "maxAmount",
+  "currency",
+  "countryCode",
+  "captureMethod",
+  "expiresAt",
+  "locale",
+] as const;
+
+const filled = (value: string | undefined) => (value ?? "").trim() || undefined;
+// A typed number; anything else is passed as typed, for the schema to say "must be a number".
+const amountOf = (value: string | undefined) => {
+  const text = filled(value);
+  return text === undefined ? undefined : /^\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+};
+// The form's datetime-local has no zone: the console's times are UTC.
+const instantOf = (value: string | undefined) => {
+  const text = filled(value);
+  return text === undefined || /(Z|[+-]\d{2}:\d{2})$/i.test(text) ? text : `${text.length === 16 ? `${text}:00` : text}Z`;
+};
+
+/** The create form's fields as the API's body (contract 14), for the one schema to judge. */
+function bodyOf(fields: FormBody) {
+  return {
+    title: fields.title ?? "",
+    description: filled(fields.description),
+    amount: amountOf(fields.amount),
+    minAmount: amountOf(fields.minAmount),
+    maxAmount: amountOf(fields.maxAmount),
+    currency: (fields.currency ?? "").trim().toUpperCase(),
+    countryCode: (fields.countryCode ?? "").trim().toUpperCase(),
+    captureMethod: filled(fields.captureMethod),
+    reusable: fields.reusable === "on",
+    expiresAt: instantOf(fields.expiresAt),
+    locale: filled(fields.locale),
+  };
+}
+
+/** The Payment links page's forms: owners, developers and support (contract 13). */
+export const paymentLinkActions: Record<string, ConsoleAction> = {
+  "create-payment-link": {
+    access: "member",
+    capability: "payment_links.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      const location = consolePath.paymentLinks(locale);
+      const values = Object.fromEntries(PAYMENT_LINK_FORM_FIELDS.map((name) => [name, fields[name] ?? ""]));
+      const refused = (field: string, detail: string) => ({
+        location,
+        flash: { kind: "error" as const, form: "create-payment-link", field, key: "invalidLink", detail, values: { ...values, reusable: fields.reusable ?? "" } },
+      });
+      const parsed = createPaymentLinkBody.safeParse(bodyOf(fields));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        return refused(String(issue.path[0] ?? "title"), issue.message);
+      }
+      try {
+        await createPaymentLink(db, { serviceId: serviceOf(principal), input: parsed.data, actor: actorOf(principal, ip) });
+      } catch (error) {
+        const detail = error instanceof ApiError && error.errorName === "validation_error" ? error.details?.[0] : undefined;
+        if (!detail) throw error;
+        return refused(detail.path, detail.message);
+      }
+      return { location, flash: { kind: "notice", key: "linkCreated" } };
+    },
+  },
+  "deactivate-payment-link": {
+    access: "member",
+    capability: "payment_links.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      // Another merchant's link is not found (404), like an unknown one.
+      await deactivatePaymentLink(db, { serviceId: serviceOf(principal), id: fields.link ?? "", actor: actorOf(principal, ip) });
+      return { location: consolePath.paymentLinks(locale), flash: { kind: "notice", key: "linkDeactivated" } };
+    },
+  },
+};
