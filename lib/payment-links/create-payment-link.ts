@@ -36,24 +36,24 @@ export async function createPaymentLink(
   const link = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(paymentLinks)
-    .values({
-      id: `plink_${ulid(now.getTime())}`,
-      serviceId: service.id,
-      title: input.title,
-      description: input.description || null,
-      amountMinor: minor(input.amount, "amount"),
-      minAmountMinor: minor(input.minAmount, "minAmount"),
-      maxAmountMinor: minor(input.maxAmount, "maxAmount"),
-      currency: input.currency,
-      country: input.countryCode,
-      captureMethod: input.captureMethod,
-      reusable: input.reusable,
-      expiresAt,
-      locale: input.locale,
-      metaData: input.metaData ?? null,
-      createdAt: now,
-    })
-    .returning();
+      .values({
+        id: `plink_${ulid(now.getTime())}`,
+        serviceId: service.id,
+        title: input.title,
+        description: input.description || null,
+        amountMinor: minor(input.amount, "amount"),
+        minAmountMinor: minor(input.minAmount, "minAmount"),
+        maxAmountMinor: minor(input.maxAmount, "maxAmount"),
+        currency: input.currency,
+        country: input.countryCode,
+        captureMethod: input.captureMethod,
+        reusable: input.reusable,
+        expiresAt,
+        locale: input.locale,
+        metaData: input.metaData ?? null,
+        createdAt: now,
+      })
+      .returning();
     if (options.actor) await recordAuditEntry(tx, { actor: options.actor, serviceId: service.id, action: "payment_link_created", target: row!.id });
     return row!;
   });

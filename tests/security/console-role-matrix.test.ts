@@ -4,6 +4,7 @@ import type { ConsoleRole } from "@/lib/console/roles";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { consoleSessionOf, createConsoleUser, postForm, serviceIdOf, uniqueEmail } from "../support/console";
 import { createMerchant } from "../support/factories";
 import { realEvent, type RealEvent } from "../support/real-events";
@@ -22,6 +23,12 @@ async function viewerToActOn() {
   return createConsoleUser([{ merchant, role: "viewer" }]);
 }
 
+/** An active link to deactivate, fresh for each case. */
+async function linkToDeactivate() {
+  const input = { title: "Matrix link", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT" as const, reusable: true, locale: "en" as const };
+  return (await createPaymentLink(await getDb(), { serviceId, input })).id;
+}
+
 type Fields = () => Promise<Record<string, string>>;
 /** Contract 13's table, written out here (not read from lib/console/roles.ts) so the test can disagree with the code. */
 const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
@@ -34,6 +41,12 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "webhook-url", allowed: ["owner", "developer"], fields: async () => ({ webhookUrl: "https://hooks.shop.example/in" }) },
   { action: "redeliver", allowed: ["owner", "developer"], fields: async () => ({ event: event.id }) },
   { action: "settings", allowed: ["owner", "developer"], fields: async () => ({ name: merchant.name, redirectUrl: "https://shop.example/back", origins: "https://shop.example" }) },
+  {
+    action: "create-payment-link",
+    allowed: ["owner", "developer", "support"],
+    fields: async () => ({ title: "Matrix link", amount: "100", currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: "on", locale: "en" }),
+  },
+  { action: "deactivate-payment-link", allowed: ["owner", "developer", "support"], fields: async () => ({ link: await linkToDeactivate() }) },
   { action: "change-password", allowed: ROLES, fields: async () => ({ currentPassword: "not my password", newPassword: "a long new password" }) },
   { action: "two-step-start", allowed: ROLES, fields: async () => ({}) },
   { action: "two-step-confirm", allowed: ROLES, fields: async () => ({ code: "000000" }) },
@@ -43,7 +56,7 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "sign-out", allowed: ROLES, fields: async () => ({}) },
 ];
 
-const NEEDED_ROLES: Record<string, string> = { owner: "Owner", "owner,developer": "Owner or Developer" };
+const NEEDED_ROLES: Record<string, string> = { owner: "Owner", "owner,developer": "Owner or Developer", "owner,developer,support": "Owner or Developer or Support" };
 
 beforeAll(async () => {
   merchant = await createMerchant();
@@ -75,7 +88,7 @@ describe("console role matrix (contract 13): every action as every role", () => 
   });
 
   it("has the size the note reports", () => {
-    expect(cases).toHaveLength(16 * 4);
+    expect(cases).toHaveLength(18 * 4);
   });
 });
 
@@ -88,6 +101,7 @@ describe("console isolation: a stranger (an owner of another merchant) naming th
     { action: "change-role", fields: async () => ({ member: (await viewerToActOn()).id, role: "owner" }) },
     { action: "remove-member", fields: async () => ({ member: (await viewerToActOn()).id }) },
     { action: "redeliver", fields: async () => ({ event: event.id }) },
+    { action: "deactivate-payment-link", fields: async () => ({ link: await linkToDeactivate() }) },
     { action: "switch-merchant", fields: async () => ({ merchant: serviceId }) },
   ];
 
