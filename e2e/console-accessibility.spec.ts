@@ -57,6 +57,13 @@ test.describe("every console page in every language: axe finds nothing serious, 
       await page.goto(`/${locale}/console/settings`);
       await check(page, `console-settings-${locale}`);
 
+      await page.goto(`/${locale}/console/payment-links`);
+      await page.getByLabel(t("paymentLinks.fields.title"), { exact: true }).fill(`Sac ${locale}`);
+      await page.getByLabel(t("paymentLinks.fields.amount"), { exact: true }).fill("1500");
+      await page.getByRole("button", { name: t("paymentLinks.createButton"), exact: true }).click();
+      await expect(page.getByRole("heading", { level: 3, name: `Sac ${locale}` })).toBeVisible();
+      await check(page, `console-payment-links-${locale}`);
+
       await page.goto(`/${locale}/console/team`);
       await page.getByLabel(t("team.email"), { exact: true }).fill(newEmail("invitee"));
       await page.getByRole("button", { name: t("team.invite"), exact: true }).click();

@@ -25,7 +25,7 @@ async function viewerToActOn() {
 
 /** An active link to deactivate, fresh for each case. */
 async function linkToDeactivate() {
-  const input = { title: "Matrix link", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT" as const, reusable: true, locale: "en" as const };
+  const input = { title: "Matrix link", amount: 100, currency: "DZD" as const, countryCode: "DZA", captureMethod: "DIRECT" as const, reusable: true, locale: "en" as const };
   return (await createPaymentLink(await getDb(), { serviceId, input })).id;
 }
 
