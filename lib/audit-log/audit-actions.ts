@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   "payment_link_created",
   "payment_link_deactivated",
   "payments_exported",
+  "customer_card_deleted",
+  "customer_deactivated",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

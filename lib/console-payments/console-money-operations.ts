@@ -11,6 +11,7 @@ import { capturePayment } from "../payments/operations/capture-payment";
 import { refundPayment, type RefundOutcome } from "../payments/operations/refund-payment";
 import { releasePayment } from "../payments/operations/release-payment";
 import type { PaymentRow } from "../db/payment-record";
+import type { WithinTransaction } from "../provider-operations";
 import { consolePrincipal } from "./console-principal";
 
 /*
@@ -31,6 +32,8 @@ interface ConsoleForm {
   paymentId: string;
   /** The form's own idempotency key. */
   formKey: string;
+  /** The audit entry, written in the transaction that records the operation (not again on a repost). */
+  withinTransaction?: WithinTransaction;
 }
 
 const operationKey = (actor: ConsoleActor, action: string, formKey: string) => `console:${actor.service.id}:${action}:${formKey}`;
@@ -62,6 +65,7 @@ export async function captureFromConsole(db: Db, actor: ConsoleActor, form: Cons
     principal: consolePrincipal(actor.service),
     paymentId: form.paymentId,
     cause: consoleCause(actor.userEmail),
+    withinTransaction: form.withinTransaction,
     input,
     operationKey: operationKey(actor, "capture", form.formKey),
     operationFingerprint: formFingerprint({ amount: input.amount ?? null }),
@@ -73,6 +77,7 @@ export async function releaseFromConsole(db: Db, actor: ConsoleActor, form: Cons
     principal: consolePrincipal(actor.service),
     paymentId: form.paymentId,
     cause: consoleCause(actor.userEmail),
+    withinTransaction: form.withinTransaction,
     operationKey: operationKey(actor, "release", form.formKey),
   });
 }
@@ -85,6 +90,7 @@ export async function refundFromConsole(db: Db, actor: ConsoleActor, form: Conso
     principal: consolePrincipal(actor.service),
     paymentId: form.paymentId,
     cause: consoleCause(actor.userEmail),
+    withinTransaction: form.withinTransaction,
     input,
     operationKey: operationKey(actor, "refund", form.formKey),
     operationFingerprint: formFingerprint({ amount: input.amount ?? null, description: input.description, reason: input.reason ?? null }),

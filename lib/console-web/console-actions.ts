@@ -1,6 +1,7 @@
 import { accountActions } from "./actions/account-actions";
 import { developerActions } from "./actions/developer-actions";
 import { paymentLinkActions } from "./actions/payment-link-actions";
+import { paymentActions } from "./actions/payment-actions";
 import { settingsActions } from "./actions/settings-actions";
 import { signInActions } from "./actions/sign-in-actions";
 import { teamActions } from "./actions/team-actions";
@@ -14,4 +15,5 @@ export const consoleActions: Readonly<Record<string, ConsoleAction>> = {
   ...developerActions,
   ...settingsActions,
   ...paymentLinkActions,
+  ...paymentActions,
 };

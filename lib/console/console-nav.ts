@@ -3,9 +3,11 @@ import type { Capability } from "./roles";
 /**
  * The console's navigation, in contract 13's order: a link is shown only to a role that may use
  * the page (lib/console/roles.ts), and the page itself refuses other roles with the same
- * capability. Payments, Customers and Payment links join here when their pages exist.
+ * capability.
  */
 export const CONSOLE_NAV: readonly { key: string; segment: string; capability: Capability }[] = [
+  { key: "payments", segment: "payments", capability: "payments.read" },
+  { key: "customers", segment: "customers", capability: "payments.read" },
   { key: "paymentLinks", segment: "payment-links", capability: "payments.read" },
   { key: "developers", segment: "developers", capability: "keys.manage" },
   { key: "team", segment: "team", capability: "team.manage" },

@@ -49,6 +49,9 @@ export const isParallelKind = (kind: string) => kind === "refund";
  * its amount (see pendingRefundMinor, which the caller subtracts from what is refundable), and
  * only an open exclusive operation refuses them.
  */
+/** Something a caller writes in the transaction that records a new provider operation. */
+export type WithinTransaction = (tx: Db) => Promise<void>;
+
 export async function beginProviderOperation(
   tx: Db,
   options: {
@@ -62,6 +65,11 @@ export async function beginProviderOperation(
     now?: Date;
     /** Leave it to reconciliation at once (no request will call the provider). */
     deferred?: boolean;
+    /**
+     * Written with the operation, in its transaction (the console's audit entry): both commit or
+     * neither, and a retry that finds the operation writes nothing again.
+     */
+    withinTransaction?: WithinTransaction;
   },
 ): Promise<ProviderOperationRow> {
   const now = options.now ?? new Date();
@@ -93,6 +101,7 @@ export async function beginProviderOperation(
       updatedAt: now,
     })
     .returning();
+  await options.withinTransaction?.(tx);
   return row!;
 }
 

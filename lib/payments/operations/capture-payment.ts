@@ -12,6 +12,7 @@ import {
   type Begun,
   type ProviderOperationRow,
 } from "../../provider-operations";
+import type { WithinTransaction } from "../../provider-operations";
 import type { CapturePaymentBody } from "./capture-payment.schema";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";
@@ -35,6 +36,8 @@ export async function capturePayment(
     paymentId: string;
     /** Who asks (the API, a console user): recorded with the operation, the cause of the change it settles. */
     cause: StateChangeCause;
+    /** Written in the transaction that records the operation (the console's audit entry); not on a retry. */
+    withinTransaction?: WithinTransaction;
     input: CapturePaymentBody;
     /** The request's Idempotency-Key scope: a retry finds the same provider operation. */
     operationKey?: string;
@@ -72,7 +75,7 @@ export async function capturePayment(
         ...causeRequestFields(options.cause),
         ...(options.operationFingerprint !== undefined ? { requestFingerprint: options.operationFingerprint } : {}),
       };
-      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "capture", amountMinor, request }) };
+      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "capture", amountMinor, request, withinTransaction: options.withinTransaction }) };
     },
     async finish(db, operation) {
       if (operation.status === "failed") throw refusalError(operation);

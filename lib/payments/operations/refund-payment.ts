@@ -14,6 +14,7 @@ import {
   runProviderOperation,
   type Begun,
 } from "../../provider-operations";
+import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
@@ -47,6 +48,8 @@ export async function refundPayment(
     paymentId: string;
     /** Who asks (the API, a console user): recorded with the operation, the cause of the change it settles. */
     cause: StateChangeCause;
+    /** Written in the transaction that records the operation (the console's audit entry); not on a retry. */
+    withinTransaction?: WithinTransaction;
     input: { description: string; amount?: number; reason?: string };
     operationKey?: string;
     /** What the request asked, when operationKey alone does not say it (a console form): see findRequestOperation. */
@@ -85,7 +88,7 @@ export async function refundPayment(
         ...(options.operationFingerprint !== undefined ? { requestFingerprint: options.operationFingerprint } : {}),
       };
       const provider = operationProviderOf(payment);
-      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "refund", amountMinor, request }) };
+      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "refund", amountMinor, request, withinTransaction: options.withinTransaction }) };
     },
     async finish(db, operation) {
       if (operation.status === "failed") throw refusalError(operation);

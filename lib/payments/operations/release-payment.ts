@@ -2,6 +2,7 @@ import type { ClientPrincipal } from "../../auth/principal";
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation } from "../../provider-operations";
+import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest, releaseKindOf } from "../core/payment-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
@@ -19,6 +20,8 @@ export async function releasePayment(
     paymentId: string;
     /** Who asks (the API, a console user): recorded with the operation, the cause of the change it settles. */
     cause: StateChangeCause;
+    /** Written in the transaction that records the operation (the console's audit entry); not on a retry. */
+    withinTransaction?: WithinTransaction;
     operationKey?: string;
   },
 ): Promise<PaymentRow> {
@@ -32,7 +35,7 @@ export async function releasePayment(
       const provider = operationProviderOf(payment);
       const request = { ...(await operationRequest(tx, payment)), ...causeRequestFields(options.cause), release: true };
       const kind = releaseKindOf(payment);
-      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request }) };
+      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request, withinTransaction: options.withinTransaction }) };
     },
     async finish(db, operation) {
       if (operation.status === "failed") throw refusalError(operation);
