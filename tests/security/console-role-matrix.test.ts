@@ -5,8 +5,11 @@ import { getDb } from "@/lib/db/client";
 import { consoleAuditLog } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
+import { randomUUID } from "node:crypto";
+import { payWithNewCard, savedCardsOf } from "../support/cards";
 import { consoleSessionOf, createConsoleUser, postForm, serviceIdOf, uniqueEmail } from "../support/console";
-import { createMerchant } from "../support/factories";
+import { createCustomerToken, createMerchant } from "../support/factories";
+import { paymentRow } from "../support/payments";
 import { realEvent, type RealEvent } from "../support/real-events";
 import { useTestGateway } from "../support/test-gateway";
 
@@ -54,9 +57,33 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "switch-merchant", allowed: ROLES, fields: async () => ({ merchant: serviceId }) },
   { action: "sign-out-everywhere", allowed: ROLES, fields: async () => ({}) },
   { action: "sign-out", allowed: ROLES, fields: async () => ({}) },
+  { action: "payment-capture", allowed: ["owner", "support"], fields: async () => moneyForm("pre_authorized", { amount: "" }) },
+  { action: "payment-release", allowed: ["owner", "support"], fields: async () => moneyForm("pre_authorized", {}) },
+  { action: "payment-refund", allowed: ["owner", "support"], fields: async () => moneyForm("succeeded", { amount: "0.5", reason: "damaged" }) },
+  { action: "customer-card-delete", allowed: ["owner", "support"], fields: savedCardForm },
+  { action: "customer-deactivate", allowed: ["owner", "support"], fields: async () => ({ customerId: (await createCustomerToken(merchant)).customer.id }) },
 ];
 
-const NEEDED_ROLES: Record<string, string> = { owner: "Owner", "owner,developer": "Owner or Developer", "owner,developer,support": "Owner or Developer or Support" };
+/** A fresh real payment of the merchant in `outcome`, as the detail page's confirmation form posts it. */
+async function moneyForm(outcome: "pre_authorized" | "succeeded", values: Record<string, string>) {
+  const { paymentId } = await realEvent(gateway.api, merchant, outcome);
+  return { paymentId, formKey: randomUUID(), ...values };
+}
+
+/** A card a buyer saved while paying, as the customer page's "Delete" posts it. */
+async function savedCardForm() {
+  const { paymentId } = await payWithNewCard(gateway.api, merchant, { save: true });
+  const customerId = (await paymentRow(paymentId))!.customerId;
+  const [card] = await savedCardsOf(customerId);
+  return { customerId, cardId: card!.id };
+}
+
+const NEEDED_ROLES: Record<string, string> = {
+  owner: "Owner",
+  "owner,developer": "Owner or Developer",
+  "owner,developer,support": "Owner or Developer or Support",
+  "owner,support": "Owner or Support",
+};
 
 beforeAll(async () => {
   merchant = await createMerchant();
@@ -88,7 +115,7 @@ describe("console role matrix (contract 13): every action as every role", () => 
   });
 
   it("has the size the note reports", () => {
-    expect(cases).toHaveLength(18 * 4);
+    expect(cases).toHaveLength(23 * 4);
   });
 });
 
