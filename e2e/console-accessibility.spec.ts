@@ -54,6 +54,19 @@ test.describe("every console page in every language: axe finds nothing serious, 
       await expect(page.getByRole("button", { name: t("developers.redeliver") })).toBeVisible();
       await check(page, `console-event-${locale}`);
 
+      // Part two: the payments list, a payment, its refund confirmation, the customers and a customer.
+      await page.goto(`/${locale}/console/payments`);
+      await check(page, `console-payments-${locale}`);
+      await page.locator('tbody a[href*="/console/payments/"]').first().click();
+      await check(page, `console-payment-${locale}`);
+      await page.goto(`${page.url()}?confirm=refund`);
+      await expect(page.locator('form[action$="/console/actions/payment-refund"]')).toBeVisible();
+      await check(page, `console-payment-refund-${locale}`);
+      await page.locator('a[href*="/console/customers/"]').first().click();
+      await check(page, `console-customer-${locale}`);
+      await page.goto(`/${locale}/console/customers?q=a`);
+      await check(page, `console-customers-${locale}`);
+
       await page.goto(`/${locale}/console/settings`);
       await check(page, `console-settings-${locale}`);
 
