@@ -34,7 +34,7 @@ export default async function CustomersPage({ params, searchParams }: ConsolePag
                 {found.map((customer) => (
                   <tr key={customer.id} className="border-b border-slate-100">
                     <td className="py-2">
-                      <a className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, customer.id)}>
+                      <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, customer.id)}>
                         {customer.name}
                       </a>
                     </td>

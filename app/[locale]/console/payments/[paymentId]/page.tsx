@@ -93,7 +93,7 @@ export default async function PaymentPage({
       ) : null}
       <Section title={t("detail.customer")}>
         <p>
-          <a className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, detail.customer.id)}>
+          <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, detail.customer.id)}>
             {detail.customer.name}
           </a>{" "}
           <span dir="ltr">{detail.customer.phone}</span> {detail.customer.email ? <span dir="ltr">{detail.customer.email}</span> : null}
