@@ -7,8 +7,10 @@
 // without it on a shared machine.
 //
 // Each measured request is a function of a ConsoleDriver. The in-process driver below calls the
-// domain functions the pages will call; an HTTP driver (signed in as the owner, GET the pages
-// and the export route) only has to implement the same four methods once the pages exist.
+// domain functions the pages call; `--http <base url>` GETs the pages and the export route of a
+// server (`npm start`) on the same database, signed in as the big merchant's owner
+// (scripts/lib/console-bench-http.ts). With --http the export's memory printed is this client's:
+// read the server's own resident memory beside it.
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
@@ -22,6 +24,7 @@ import { getPaymentDetail } from "../lib/console-payments/get-payment-detail";
 import { listPayments } from "../lib/console-payments/list-payments";
 import { parsePaymentListQuery } from "../lib/console-payments/payment-list-filters";
 import { ensureConsoleBenchDatabase } from "./lib/console-bench-database";
+import { httpDriver, type ConsoleDriver } from "./lib/console-bench-http";
 import { BIG_SERVICE_CODE } from "./lib/seed-payments";
 
 const { values } = parseArgs({
@@ -31,6 +34,8 @@ const { values } = parseArgs({
     users: { type: "string", default: "8" },
     calls: { type: "string", default: "40" },
     payments: { type: "string" },
+    /** The base URL of a server on this database: time its pages instead of the domain functions. */
+    http: { type: "string" },
     /** Only the measurements whose name contains this (e.g. "export", "search"). */
     only: { type: "string" },
   },
@@ -39,15 +44,6 @@ const url = values["database-url"];
 if (!url) throw new Error("--database-url (or BENCH_CONSOLE_DATABASE_URL) is required: a database of its own, seeded once and reused");
 const users = Number(values.users);
 const callsPerUser = Number(values.calls);
-
-/** What a console user does, as the benchmark measures it. */
-interface ConsoleDriver {
-  paymentsPage(query: Record<string, string>): Promise<{ after: string | null; rows: number }>;
-  paymentDetail(paymentId: string): Promise<void>;
-  customerSearch(text: string): Promise<void>;
-  /** The export's body as the client reads it. */
-  exportCsv(query: Record<string, string>): Promise<ReadableStream<Uint8Array>>;
-}
 
 function inProcessDriver(db: Db, service: ServiceContext): ConsoleDriver {
   const queryOf = (query: Record<string, string>) => {
@@ -84,7 +80,8 @@ const db = handle.db;
 try {
   const [serviceRow] = await db.select().from(services).where(eq(services.code, BIG_SERVICE_CODE));
   const service = serviceRow! as ServiceContext;
-  const driver = inProcessDriver(db, service);
+  const driver = values.http ? await httpDriver(db, service, values.http) : inProcessDriver(db, service);
+  if (values.http) log(`driving the pages of ${values.http}`);
   const samples = await samplesOf(db, service.id);
   log(`big merchant: ${samples.total} payments; samples: ${samples.payments.length} payments, ${samples.phones.length} phones, ${samples.last4.length} card last 4`);
 
