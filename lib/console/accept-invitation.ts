@@ -61,10 +61,21 @@ export async function acceptInvitation(
       if (!created) return { outcome: "not_open" } as const;
       userId = created.id;
     }
-    await tx
-      .insert(consoleMemberships)
-      .values({ userId, serviceId: invitation.serviceId, role: invitation.role })
-      .onConflictDoUpdate({ target: [consoleMemberships.userId, consoleMemberships.serviceId], set: { role: invitation.role } });
+    // Already a member: the invitation's role replaces the current one, but never the last
+    // owner's (contract 13: a merchant always keeps one owner). Locked as team.ts locks them.
+    const members = await tx
+      .select({ userId: consoleMemberships.userId, role: consoleMemberships.role })
+      .from(consoleMemberships)
+      .where(eq(consoleMemberships.serviceId, invitation.serviceId))
+      .for("update");
+    const current = members.find((member) => member.userId === userId);
+    const isLastOwner = current?.role === "owner" && members.filter((member) => member.role === "owner").length === 1;
+    if (!(isLastOwner && invitation.role !== "owner")) {
+      await tx
+        .insert(consoleMemberships)
+        .values({ userId, serviceId: invitation.serviceId, role: invitation.role })
+        .onConflictDoUpdate({ target: [consoleMemberships.userId, consoleMemberships.serviceId], set: { role: invitation.role } });
+    }
     const actor = { userId, email: invitation.email, ip: options.ip };
     await recordAuditEntry(tx, { actor, serviceId: invitation.serviceId, action: "invitation_accepted", target: `${invitation.email} (${invitation.role})`, at: now });
     const session = await createConsoleSession(tx, { userId, stage: needsCode ? "code" : "active", clock, activeServiceId: invitation.serviceId });

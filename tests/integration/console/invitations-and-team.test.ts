@@ -51,6 +51,20 @@ describe("invitations", () => {
     );
   });
 
+  it("never demote a merchant's last owner: the owner accepting an invitation of its own email as viewer stays owner", async () => {
+    const db = await getDb();
+    const merchant = await createMerchant();
+    const serviceId = await serviceIdOf(merchant);
+    const owner = await createConsoleUser([{ merchant, role: "owner" }]);
+    const { token } = await createInvitation(db, { serviceId, email: owner.email, role: "viewer", actor: null });
+    expect(await acceptInvitation(db, { token, name: "", password: TEST_PASSWORD, ip: null })).toMatchObject({ outcome: "joined" });
+    expect((await listMemberships(db, owner.id)).map((membership) => membership.role)).toEqual(["owner"]);
+    const second = await createConsoleUser([{ merchant, role: "owner" }]);
+    const demoting = await createInvitation(db, { serviceId, email: second.email, role: "support", actor: null });
+    expect(await acceptInvitation(db, { token: demoting.token, name: "", password: TEST_PASSWORD, ip: null })).toMatchObject({ outcome: "joined" });
+    expect((await listMemberships(db, second.id)).map((membership) => membership.role)).toEqual(["support"]);
+  });
+
   it("refuse a password under 12 characters", async () => {
     const db = await getDb();
     const { token } = await createInvitation(db, { serviceId: await serviceIdOf(await createMerchant()), email: uniqueEmail(), role: "viewer", actor: null });
