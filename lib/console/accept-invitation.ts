@@ -38,7 +38,11 @@ export async function acceptInvitation(
     const [user] = await db.select().from(consoleUsers).where(eq(consoleUsers.id, userId));
     if (!user || !(await verifyPassword(options.password, user.passwordHash))) {
       if (!user) await verifyAgainstDecoy(options.password);
-      await recordSignInFailure(db, invitation.email, now);
+      // A sign-in that failed, recorded as the sign-in form records one (contract 13's audit log).
+      await db.transaction(async (tx) => {
+        await recordSignInFailure(tx, invitation.email, now);
+        await recordAuditEntry(tx, { actor: { userId, email: invitation.email, ip: options.ip }, serviceId: null, action: "sign_in_failed", target: "invitation", at: now });
+      });
       return { outcome: "wrong_password" };
     }
     needsCode = user.totpSecretEncrypted !== null;

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { listAuditEntries } from "@/lib/audit-log/list-audit-entries";
 import { recordAuditEntry } from "@/lib/audit-log/record-audit-entry";
 import { rollClientSecret } from "@/lib/console-merchants/merchant-keys";
+import { acceptInvitation } from "@/lib/console/accept-invitation";
+import { createInvitation } from "@/lib/console/invitations";
 import { signIn } from "@/lib/console/sign-in";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog } from "@/lib/db/schema";
@@ -54,5 +56,16 @@ describe("the audit log", () => {
     expect((await listAuditEntries(db, { serviceId, userEmail: "nobody@shop.example" })).entries).toEqual([]);
     // Another merchant's owner reads none of it.
     expect((await listAuditEntries(db, { serviceId: await serviceIdOf(await createMerchant()) })).entries).toEqual([]);
+  });
+
+  it("records a wrong password typed on an invitation link as a failed sign-in", async () => {
+    const db = await getDb();
+    const merchant = await createMerchant();
+    const serviceId = await serviceIdOf(merchant);
+    const person = await createConsoleUser([{ merchant: await createMerchant(), role: "owner" }]);
+    const { token } = await createInvitation(db, { serviceId, email: person.email, role: "viewer", actor: null });
+    expect(await acceptInvitation(db, { token, name: "", password: "a wrong password", ip: "203.0.113.9" })).toEqual({ outcome: "wrong_password" });
+    const failed = await db.select().from(consoleAuditLog).where(eq(consoleAuditLog.userEmail, person.email));
+    expect(failed.map((entry) => [entry.action, entry.userId, entry.ip])).toEqual([["sign_in_failed", person.id, "203.0.113.9"]]);
   });
 });
