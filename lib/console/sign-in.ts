@@ -32,6 +32,10 @@ export async function signIn(
     });
     return { outcome: "refused" };
   }
+  // Checked again after the hash: a burst of guesses sent at once all pass the first check
+  // while their hashes queue, so the failures counted meanwhile must still refuse this one.
+  const lockedMeanwhile = await lockedUntil(db, email, now);
+  if (lockedMeanwhile) return { outcome: "locked", until: lockedMeanwhile };
   const needsCode = user.totpSecretEncrypted !== null;
   return db.transaction(async (tx) => {
     const session = await createConsoleSession(tx, { userId: user.id, stage: needsCode ? "code" : "active", clock: options.clock });
