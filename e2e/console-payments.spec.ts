@@ -4,6 +4,7 @@ import { BASE_URL, SANDBOX_OTP } from "./support/env";
 import { CONSOLE_PASSWORD, newEmail, signUp } from "./support/console";
 import { expect, submitCode, test } from "./support/fixtures";
 import { startWalletPayment } from "./support/gateway";
+import { CARDS, cardPage, checkCardPayment, enterCard, startCardPayment } from "./support/cards";
 import type { OnboardedMerchant } from "../lib/merchants/onboard-merchant.schema";
 
 // Contract 13: the console's payments, as a merchant's owner, support and viewer use them.
@@ -111,6 +112,19 @@ test("an owner finds a payment by each search, refunds part of it, captures and 
   expect(lines[0]).toBe("created,paymentId,actionId,amount,currency,status,statusCode,method,cardBrand,cardLast4,customerPhone");
   expect(lines.slice(1).map((line) => line.split(",")[1]).sort()).toEqual([paid, toCapture].sort());
   expect(lines.find((line) => line.includes(paid))).toContain(",1250.75,DZD,");
+
+  // The fourth search: a card's last 4 (a Mastercard ending 4444, paid on the hosted card page).
+  const card = await startCardPayment(shop, { amount: 310 });
+  const buyer = await browser.newPage();
+  await buyer.goto(card.payUrl);
+  await enterCard(buyer, "en", CARDS.mastercard);
+  await cardPage(buyer, "en").pay.click();
+  await expect(buyer).toHaveURL(/\/pay\/return\//);
+  await buyer.close();
+  expect((await checkCardPayment(shop, card.paymentId)).statusCode).toBe(2);
+  await search(page, "4444");
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await expect(rowOf(page, card.paymentId)).toContainText("4444");
 
   const other = await (await browser.newContext({ locale: "en-US", baseURL: BASE_URL })).newPage();
   await signUp(other);
