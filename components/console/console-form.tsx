@@ -80,7 +80,8 @@ export const selectClasses =
 /** A wide table scrolls sideways on a phone; the region is focusable so a keyboard can scroll it too. */
 export function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+    // Cells get space on their inline end, so two columns never run together (in either direction).
+    <div className="overflow-x-auto [&_td]:pe-3 [&_th]:pe-3" tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
   );
