@@ -1,4 +1,4 @@
-// The provider-operation boundary (see README "Provider operations"): record, call, settle, reconcile.
+// The provider-operation boundary (see ARCHITECTURE.md "Provider operations"): record, call, settle, reconcile.
 export * from "./provider-operation";
 export * from "./run-provider-operation";
 export * from "./reconcile-provider-operations";
