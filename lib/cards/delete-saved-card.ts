@@ -4,9 +4,9 @@ import { serviceClock } from "../clock";
 import type { Db } from "../db/client";
 import { savedCards } from "../db/schema";
 import { ApiError } from "../errors/api-error";
-import "./detach-card-operation";
 import { beginProviderOperation, completeProviderOperation, operationId } from "../provider-operations";
 import { findSavedCard } from "./list-saved-cards";
+import { cardDetach } from "./detach-card-operation";
 
 /**
  * Deletes one of the customer's saved cards: it leaves every list and page at once, and the
@@ -41,5 +41,5 @@ export async function deleteSavedCard(db: Db, options: { principal: UserPrincipa
     });
   });
   // The card is gone for the customer either way; an unreachable provider is asked again by reconciliation.
-  await completeProviderOperation(db, detach).catch(() => undefined);
+  await completeProviderOperation(db, detach, cardDetach).catch(() => undefined);
 }

@@ -1,11 +1,11 @@
 import { getDb } from "../db/client";
-import { registerProviderOperation } from "../provider-operations";
+import type { ProviderOperationHandler } from "../provider-operations";
 import { askCardProvider } from "../providers/card/ask-card-provider";
 import { cardProvider } from "../providers/card/card-provider";
 import type { CardAccountRef } from "../providers/card/card-provider-accounts";
 
 /** Forgets a deleted saved card at the provider; the card already left the gateway's lists. */
-export const cardDetach = registerProviderOperation({
+export const cardDetach: ProviderOperationHandler = {
   provider: "card",
   kind: "detach",
   async call(operation) {
@@ -17,4 +17,4 @@ export const cardDetach = registerProviderOperation({
   async settle() {
     return {};
   },
-});
+};

@@ -1,6 +1,6 @@
-// The provider-operation boundary (see ARCHITECTURE.md "Provider operations"): record, call, settle, reconcile.
+// The provider-operation boundary (see ARCHITECTURE.md "Provider operations"): record, call, settle.
+// Reconciliation and the table of every handler sit above, in lib/provider-operation-handlers.
 export * from "./provider-operation";
 export * from "./run-provider-operation";
-export * from "./reconcile-provider-operations";
 export * from "./request-operation";
 export { outsideTransactions, isInsideTransaction } from "../db/transaction-guard";

@@ -34,13 +34,25 @@ export class ProviderRefusedError extends Error {
 }
 
 /**
- * How one kind of operation calls its provider and settles the payment. Registered once per
- * (provider, kind); the request path and the reconciliation job both use it, so an operation
- * left unknown by a crash is finished exactly the way the request would have finished it.
+ * The operations each provider is asked for: what provider_operations.kind holds for it. Every
+ * pair has exactly one handler in PROVIDER_OPERATION_HANDLERS (lib/provider-operation-handlers),
+ * which tests/unit/provider-operation-handlers.test.ts checks.
+ */
+export const PROVIDER_OPERATION_KINDS = {
+  card: ["capture", "cancel", "refund", "detach"],
+  wallet: ["debit", "hold", "capture", "release", "refund"],
+} as const satisfies Record<ProviderName, readonly string[]>;
+export type ProviderOperationKind = (typeof PROVIDER_OPERATION_KINDS)[ProviderName][number];
+
+/**
+ * How one kind of operation calls its provider and settles the payment. One per (provider,
+ * kind), listed in PROVIDER_OPERATION_HANDLERS; the request path and the reconciliation job
+ * both use it, so an operation left unknown by a crash is finished exactly the way the request
+ * would have finished it.
  */
 export interface ProviderOperationHandler {
   provider: ProviderName;
-  kind: string;
+  kind: ProviderOperationKind;
   /**
    * Calls the provider with `operation.id` as its idempotency key. Runs outside any transaction
    * (the guard refuses otherwise); calling it again with the same operation must be safe.
@@ -56,19 +68,8 @@ export interface ProviderOperationHandler {
   fail?(tx: Db, context: { operation: ProviderOperationRow; payment: PaymentRow; code: string; now: Date }): Promise<void>;
 }
 
-const handlers = new Map<string, ProviderOperationHandler>();
-const handlerKey = (provider: string, kind: string) => `${provider}:${kind}`;
-
-export function registerProviderOperation(handler: ProviderOperationHandler): ProviderOperationHandler {
-  handlers.set(handlerKey(handler.provider, handler.kind), handler);
-  return handler;
-}
-
-export function handlerOf(operation: Pick<ProviderOperationRow, "provider" | "kind">): ProviderOperationHandler {
-  const handler = handlers.get(handlerKey(operation.provider, operation.kind));
-  if (!handler) throw new Error(`no provider operation handler for ${operation.provider}:${operation.kind}`);
-  return handler;
-}
+/** Finds the handler of a recorded operation (handlerOf in lib/provider-operation-handlers). */
+export type HandlerLookup = (operation: Pick<ProviderOperationRow, "provider" | "kind">) => ProviderOperationHandler;
 
 /**
  * The operation id, which is also the provider's idempotency key: derived from the caller's

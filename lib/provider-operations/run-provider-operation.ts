@@ -6,14 +6,16 @@ import { logger } from "../log";
 import { lockPaymentWithService } from "../db/payment-record";
 import { serviceClock } from "../clock";
 import {
-  handlerOf,
   OPERATION_LEASE_MS,
   providerCallTimeoutMs,
   ProviderRefusedError,
   ProviderUnavailableError,
   RETRY_AFTER_SECONDS,
+  type HandlerLookup,
   type ProviderAnswer,
   type ProviderName,
+  type ProviderOperationHandler,
+  type ProviderOperationKind,
   type ProviderOperationRow,
 } from "./provider-operation";
 import { isInsideTransaction, ProviderCallInTransactionError } from "../db/transaction-guard";
@@ -58,7 +60,7 @@ export async function beginProviderOperation(
     id: string;
     paymentId: string | null;
     provider: ProviderName;
-    kind: string;
+    kind: ProviderOperationKind;
     amountMinor?: number | null;
     request?: Record<string, unknown>;
     /** When the request was made, on its service's clock (the sandbox clock may run ahead). */
@@ -147,29 +149,32 @@ export const operationInProgress = () =>
  * any transaction, then settles the payment in a transaction of its own, or records the
  * refusal. A call that fails or times out leaves the operation `unknown` for reconciliation
  * and throws 503 provider_unavailable. Returns the settled row (succeeded or failed).
+ * `handler` is the operation's own (PROVIDER_OPERATION_HANDLERS), which the caller names.
  */
 export async function completeProviderOperation(
   db: Db,
   operation: ProviderOperationRow,
+  handler: ProviderOperationHandler,
   options: { told?: () => Promise<ProviderAnswer> } = {},
 ): Promise<ProviderOperationRow> {
   if (!isOpen(operation)) return operation;
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`provider operation ${operation.kind}`);
-  const handler = handlerOf(operation);
+  if (handler.provider !== operation.provider || handler.kind !== operation.kind) {
+    throw new Error(`handler ${handler.provider}:${handler.kind} given for operation ${operation.provider}:${operation.kind}`);
+  }
   let answer: ProviderAnswer;
   try {
     // `told`: the provider reported the outcome itself (a signed callback); it settles the same way as an answer.
     answer = await withTimeLimit((options.told ?? (() => handler.call(operation)))(), providerCallTimeoutMs());
   } catch (error) {
-    if (error instanceof ProviderRefusedError) return failProviderOperation(db, operation, error.code);
+    if (error instanceof ProviderRefusedError) return failProviderOperation(db, operation, handler, error.code);
     await markUnknown(db, operation, error);
     throw providerUnavailable();
   }
-  return settleProviderOperation(db, operation, answer);
+  return settleProviderOperation(db, operation, handler, answer);
 }
 
-async function settleProviderOperation(db: Db, operation: ProviderOperationRow, answer: ProviderAnswer) {
-  const handler = handlerOf(operation);
+async function settleProviderOperation(db: Db, operation: ProviderOperationRow, handler: ProviderOperationHandler, answer: ProviderAnswer) {
   return db.transaction(async (tx) => {
     const locked = await lockOperationPayment(tx, operation);
     const current = await lockOperation(tx, operation.id);
@@ -185,8 +190,7 @@ async function settleProviderOperation(db: Db, operation: ProviderOperationRow, 
   });
 }
 
-async function failProviderOperation(db: Db, operation: ProviderOperationRow, code: string) {
-  const handler = handlerOf(operation);
+async function failProviderOperation(db: Db, operation: ProviderOperationRow, handler: ProviderOperationHandler, code: string) {
   return db.transaction(async (tx) => {
     const locked = await lockOperationPayment(tx, operation);
     const current = await lockOperation(tx, operation.id);
@@ -259,15 +263,20 @@ export type Begun<T> = { kind: "done"; result: T } | { kind: "operation"; operat
  * validates and either finishes without the provider (`done`) or records an operation
  * (beginProviderOperation, or findProviderOperation for a retry); the provider is then called
  * outside any transaction and the operation settled; `finish` turns the settled operation
- * into the answer (a refusal into an ApiError, see refusalError).
+ * into the answer (a refusal into an ApiError, see refusalError). `handlerOf` finds the
+ * recorded operation's handler (lib/provider-operation-handlers).
  */
 export async function runProviderOperation<T>(
   db: Db,
-  options: { begin: (tx: Db) => Promise<Begun<T>>; finish: (db: Db, operation: ProviderOperationRow) => Promise<T> },
+  options: {
+    begin: (tx: Db) => Promise<Begun<T>>;
+    finish: (db: Db, operation: ProviderOperationRow) => Promise<T>;
+    handlerOf: HandlerLookup;
+  },
 ): Promise<T> {
   const begun = await db.transaction(options.begin);
   if (begun.kind === "done") return begun.result;
-  const settled = await completeProviderOperation(db, begun.operation);
+  const settled = await completeProviderOperation(db, begun.operation, options.handlerOf(begun.operation));
   return options.finish(db, settled);
 }
 

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { customers, notifications, payments, services, walletAccounts, walletEntries } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
-import { reconcileProviderOperations } from "@/lib/provider-operations";
+import { reconcileProviderOperations } from "@/lib/provider-operation-handlers/reconcile-provider-operations";
 import { clientAuth, merchantAuth, type ApiClient } from "./api";
 import { randomPhone } from "./factories";
 

@@ -17,10 +17,11 @@ describe("the payment method registry", () => {
     const method = PAYMENT_METHODS[code] as unknown as Record<string, unknown>;
     const missing = PAYMENT_METHOD_PARTS.filter((part) => method[part] === undefined || method[part] === null);
     expect(missing).toEqual([]);
-    for (const part of PAYMENT_METHOD_PARTS.filter((part) => part !== "code" && part !== "hostedStep")) {
+    for (const part of PAYMENT_METHOD_PARTS.filter((part) => part !== "code" && part !== "hostedStep" && part !== "providerOperations")) {
       expect(typeof method[part], `${code}.${part}`).toBe("function");
     }
     expect(["otp", "card"]).toContain(method.hostedStep);
+    expect(Array.isArray(method.providerOperations), `${code}.providerOperations`).toBe(true);
   });
 
   it("finds no module for a payment no method has proceeded, nor for an unknown code", () => {

@@ -22,7 +22,7 @@ export const providerOperations = pgTable(
     id: text("id").primaryKey(),
     paymentId: uuid("payment_id").references(() => payments.id),
     provider: providerName("provider").notNull(),
-    // charge, confirm, create_intent, capture, cancel, refund, detach, ... (the handler's kind).
+    // The handler's kind: one of PROVIDER_OPERATION_KINDS[provider] (lib/provider-operations).
     kind: text("kind").notNull(),
     amountMinor: bigint("amount_minor", { mode: "number" }),
     // What the provider call needs besides the key (e.g. the provider intent id); never card data.

@@ -1,3 +1,4 @@
+import { cardCancel, cardCapture, cardRefund } from "../../payments/core/card-operations";
 import type { PaymentMethodModule } from "../contract/payment-method-module";
 import { prepareCardProceed, proceedWithCard, type PreparedCardProceed } from "./proceed-with-card";
 
@@ -17,4 +18,6 @@ export const cardMethod: PaymentMethodModule<PreparedCardProceed> = {
   completePendingCharge: async (_db, operation) => {
     throw new Error(`a card proceed records no charge to send (operation ${operation.id})`);
   },
+  // The intent is confirmed in the buyer's browser; the gateway's own calls move it on afterwards.
+  providerOperations: [cardCapture, cardCancel, cardRefund],
 };

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import type { PaymentRow } from "../../db/payment-record";
-import type { ProviderOperationRow } from "../../provider-operations";
+import type { ProviderOperationHandler, ProviderOperationRow } from "../../provider-operations";
 import type { PaymentMethodCode } from "../codes/payment-method-codes";
 import type { ProceedHandler, ProceedPrincipal } from "./proceed-contract";
 
@@ -34,6 +34,8 @@ export interface PaymentMethodModule<Prepared = unknown> {
   retriedProceed(tx: Db, options: { principal: ProceedPrincipal; payment: PaymentRow; operationKey?: string }): Promise<ProviderOperationRow | null>;
   /** Sends a charge the proceed's transaction recorded (ProceedOutcome.pendingCharge) once it committed; the settled payment. */
   completePendingCharge(db: Db, operation: ProviderOperationRow): Promise<PaymentRow>;
+  /** The handler of every provider operation the method's payments record (PROVIDER_OPERATION_HANDLERS lists them). */
+  providerOperations: readonly ProviderOperationHandler[];
 }
 
 /** Every part of the interface, which tests/unit/payment-method-registry.test.ts checks each registered method provides. */
@@ -45,6 +47,7 @@ export const PAYMENT_METHOD_PARTS = [
   "withdrawPrepared",
   "retriedProceed",
   "completePendingCharge",
+  "providerOperations",
 ] as const satisfies readonly (keyof PaymentMethodModule)[];
 
 // Fails to compile when the interface gains a part PAYMENT_METHOD_PARTS does not list.

@@ -1,4 +1,6 @@
 import { completeWalletCharge } from "../../payments/core/wallet-charge";
+import { walletDebit, walletHold } from "../../payments/core/wallet-charge-operations";
+import { walletCapture, walletRefund, walletRelease } from "../../payments/core/wallet-operations";
 import { withdrawUnusedQrRequest } from "../../payments/core/wallet-qr";
 import type { PaymentMethodModule } from "../contract/payment-method-module";
 import { prepareWalletProceed, type PreparedWalletProceed } from "./prepare-wallet-proceed";
@@ -19,4 +21,6 @@ export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
   withdrawPrepared: (db, { paymentId, prepared }) => withdrawUnusedQrRequest(db, { paymentId, qr: prepared?.qr }),
   retriedProceed: ownerChargeRetried,
   completePendingCharge: completeWalletCharge,
+  // The charge (debit or hold, also a QR request's), then what follows a hold and a refund.
+  providerOperations: [walletDebit, walletHold, walletCapture, walletRelease, walletRefund],
 };

@@ -6,8 +6,9 @@ import {
   beginProviderOperation,
   findProviderOperation,
   operationId,
-  registerProviderOperation,
   type ProviderAnswer,
+  type ProviderOperationHandler,
+  type ProviderOperationKind,
   type ProviderOperationRow,
 } from "../../provider-operations";
 import { cardProvider } from "../../providers/card/card-provider";
@@ -36,7 +37,7 @@ export async function cardOperationRequest(tx: Db, payment: Pick<PaymentRow, "id
 /** One card operation per payment and purpose, however many finalizes, events and expiries race to record it. */
 export async function recordCardOperationOnce(
   tx: Db,
-  options: { payment: PaymentRow; purpose: string; kind: string; amountMinor?: number; request: Record<string, unknown>; deferred?: boolean },
+  options: { payment: PaymentRow; purpose: string; kind: ProviderOperationKind; amountMinor?: number; request: Record<string, unknown>; deferred?: boolean },
 ): Promise<ProviderOperationRow> {
   const id = operationId(`card-${options.purpose}:${options.payment.id}`);
   const account = { serviceId: options.payment.serviceId, country: options.payment.country };
@@ -72,7 +73,7 @@ export async function cancelUnfinishedCardIntent(tx: Db, payment: PaymentRow): P
 const intentOf = (operation: ProviderOperationRow) => String(operation.request.providerIntentId);
 const accountOf = (operation: ProviderOperationRow) => operation.request.account as CardAccountRef;
 
-export const cardCapture = registerProviderOperation({
+export const cardCapture: ProviderOperationHandler = {
   provider: "card",
   kind: "capture",
   async call(operation) {
@@ -82,10 +83,10 @@ export const cardCapture = registerProviderOperation({
     return { reference: intentOf(operation), data: { releasedMinor: result.releasedMinor } };
   },
   settle: settleCapture,
-});
+};
 
 /** Cancels the provider intent (a release, a stale release or a reversal: see settleRelease). */
-export const cardCancel = registerProviderOperation({
+export const cardCancel: ProviderOperationHandler = {
   provider: "card",
   kind: "cancel",
   async call(operation) {
@@ -93,9 +94,9 @@ export const cardCancel = registerProviderOperation({
     return { reference: intentOf(operation) };
   },
   settle: settleRelease,
-});
+};
 
-export const cardRefund = registerProviderOperation({
+export const cardRefund: ProviderOperationHandler = {
   provider: "card",
   kind: "refund",
   async call(operation): Promise<ProviderAnswer> {
@@ -105,4 +106,4 @@ export const cardRefund = registerProviderOperation({
     return { reference: refundId };
   },
   settle: settleRefund,
-});
+};

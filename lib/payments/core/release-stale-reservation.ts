@@ -1,6 +1,15 @@
 import type { Db } from "../../db/client";
 import { logger } from "../../log";
-import { beginProviderOperation, completeProviderOperation, operationId, type ProviderOperationRow } from "../../provider-operations";
+import {
+  beginProviderOperation,
+  completeProviderOperation,
+  operationId,
+  type ProviderName,
+  type ProviderOperationHandler,
+  type ProviderOperationRow,
+} from "../../provider-operations";
+import { cardCancel } from "./card-operations";
+import { walletRelease } from "./wallet-operations";
 import { applyTransition } from "./apply-transition";
 import { RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
 import { STATUS_TEXT } from "./payment-messages";
@@ -49,11 +58,14 @@ export async function releaseStaleReservation(tx: Db, options: { payment: Paymen
   return operation;
 }
 
+/** What returns a reservation's funds at each provider (the kinds releaseKindOf names). */
+const RELEASE_HANDLERS: { readonly [Provider in ProviderName]: ProviderOperationHandler } = { card: cardCancel, wallet: walletRelease };
+
 /** After the commit: asks the provider to return the holds now; what fails stays for reconciliation. */
 export async function returnStaleFunds(db: Db, operations: ProviderOperationRow[]): Promise<void> {
   for (const operation of operations) {
     try {
-      await completeProviderOperation(db, operation);
+      await completeProviderOperation(db, operation, RELEASE_HANDLERS[operation.provider]);
     } catch (error) {
       logger.warn({ err: error, operationId: operation.id }, "stale reservation release left for reconciliation");
     }

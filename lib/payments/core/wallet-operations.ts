@@ -1,4 +1,4 @@
-import { registerProviderOperation, ProviderRefusedError, type ProviderOperationRow } from "../../provider-operations";
+import { ProviderRefusedError, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
 import { WalletProtocolError } from "../../providers/wallet/http-wallet-client";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { settleCapture, settleRefund, settleRelease } from "./money-operation-settlements";
@@ -36,7 +36,7 @@ const holdOf = (operation: ProviderOperationRow) => {
   return holdId;
 };
 
-export const walletCapture = registerProviderOperation({
+export const walletCapture: ProviderOperationHandler = {
   provider: "wallet",
   kind: "capture",
   async call(operation) {
@@ -45,9 +45,9 @@ export const walletCapture = registerProviderOperation({
     return { reference: done.reference, data: { releasedMinor: done.releasedMinor ?? 0 } };
   },
   settle: settleCapture,
-});
+};
 
-export const walletRelease = registerProviderOperation({
+export const walletRelease: ProviderOperationHandler = {
   provider: "wallet",
   kind: "release",
   async call(operation) {
@@ -56,9 +56,9 @@ export const walletRelease = registerProviderOperation({
     return { reference: done.reference, data: { releasedMinor: done.releasedMinor ?? 0 } };
   },
   settle: settleRelease,
-});
+};
 
-export const walletRefund = registerProviderOperation({
+export const walletRefund: ProviderOperationHandler = {
   provider: "wallet",
   kind: "refund",
   async call(operation) {
@@ -75,4 +75,4 @@ export const walletRefund = registerProviderOperation({
     return { reference: done.reference };
   },
   settle: settleRefund,
-});
+};

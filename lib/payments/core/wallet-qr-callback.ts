@@ -4,7 +4,8 @@ import { isOpen } from "../../provider-operations";
 import { walletSecret } from "../../wallet-connection/wallet-connection";
 import { isSignedWalletRequest, qrAnsweredEventSchema } from "../../providers/wallet/wallet-protocol";
 import { receiveWalletCallbacksInProcess } from "../../wallet-sandbox/in-gateway-wallet";
-import { findQrCharge, settleQrCharge } from "./wallet-qr-charge";
+import { findQrCharge } from "./wallet-qr-charge";
+import { settleQrCharge } from "./settle-qr-charge";
 
 /**
  * What the gateway answers the wallet's qrRequestAnswered callback: 204 once the answer is

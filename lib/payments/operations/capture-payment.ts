@@ -12,6 +12,7 @@ import {
   type Begun,
   type ProviderOperationRow,
 } from "../../provider-operations";
+import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import type { CapturePaymentBody } from "./capture-payment.schema";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
@@ -47,6 +48,7 @@ export async function capturePayment(
 ): Promise<PaymentRow> {
   const now = serviceClock(options.principal.service).now();
   const outcome = await runProviderOperation<Captured>(db, {
+    handlerOf,
     async begin(tx): Promise<Begun<Captured>> {
       const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
       const { operation: retried, id } = await findRequestOperation(tx, {

@@ -6,8 +6,8 @@ import { ApiError } from "../../errors/api-error";
 import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
 import { completeProviderOperation, type ProviderOperationRow } from "../../provider-operations";
+import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
 import { cardProvider } from "../../providers/card/card-provider";
-import "../core/card-operations";
 import { expirePayment } from "../core/expire-payment";
 import { isPastGrace } from "../core/payment-expiry";
 import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
@@ -129,7 +129,7 @@ export async function finalizeCardPayment(
   });
   // The provider calls the settle decided on, after it committed; one that cannot reach the
   // provider now stays recorded and the reconciliation job carries it out.
-  for (const operation of followUps) await completeProviderOperation(db, operation).catch(() => undefined);
+  for (const operation of followUps) await completeProviderOperation(db, operation, handlerOf(operation)).catch(() => undefined);
   return result;
 }
 

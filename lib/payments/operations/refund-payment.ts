@@ -14,6 +14,7 @@ import {
   runProviderOperation,
   type Begun,
 } from "../../provider-operations";
+import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";
@@ -58,6 +59,7 @@ export async function refundPayment(
 ): Promise<RefundOutcome> {
   const now = serviceClock(options.principal.service).now();
   return runProviderOperation<RefundOutcome>(db, {
+    handlerOf,
     async begin(tx): Promise<Begun<RefundOutcome>> {
       const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
       const { operation: retried, id } = await findRequestOperation(tx, {

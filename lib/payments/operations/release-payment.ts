@@ -2,6 +2,7 @@ import type { ClientPrincipal } from "../../auth/principal";
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation } from "../../provider-operations";
+import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest, releaseKindOf } from "../core/payment-funds";
@@ -27,6 +28,7 @@ export async function releasePayment(
 ): Promise<PaymentRow> {
   const now = serviceClock(options.principal.service).now();
   return runProviderOperation<PaymentRow>(db, {
+    handlerOf,
     async begin(tx) {
       const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
       const { operation: retried, id } = await findRequestOperation(tx, { operationKey: options.operationKey, paymentId: payment.id, now });

@@ -6,8 +6,8 @@ import { providerOperations } from "../db/schema";
 import { ApiError } from "../errors/api-error";
 import { logger } from "../log";
 import type { BackgroundJob } from "../background-job";
-import { OPERATION_LEASE_MS, type ProviderOperationRow } from "./provider-operation";
-import { completeProviderOperation } from "./run-provider-operation";
+import { completeProviderOperation, OPERATION_LEASE_MS, type ProviderOperationRow } from "../provider-operations";
+import { handlerOf } from "./provider-operation-handlers";
 
 const BATCH = 20;
 
@@ -38,7 +38,7 @@ export async function reconcileProviderOperations(
     const [operation] = await db.select().from(providerOperations).where(sql`${providerOperations.id} = ${id}`);
     if (!operation) continue;
     try {
-      const settled = await completeProviderOperation(db, operation as ProviderOperationRow);
+      const settled = await completeProviderOperation(db, operation as ProviderOperationRow, handlerOf(operation));
       logger.info({ operationId: id, kind: operation.kind, status: settled.status }, "provider operation reconciled");
       finished += 1;
     } catch (error) {
