@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardPageMode, type CardPageFacts } from "@/lib/hosted/card-page";
+import { cardPageMode, type CardPageFacts } from "@/lib/hosted/views/card-page-view";
 import { PAYMENT_STATES } from "@/lib/payments/core/payment-state";
 import { cardPagePath, cardCompletePath } from "@/lib/urls/hosted-urls";
 

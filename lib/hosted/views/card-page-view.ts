@@ -1,10 +1,12 @@
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
+import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
+import type { PaymentState } from "../../payments/core/payment-state";
 import { getCardPage } from "../../payments/hosted/get-card-page";
 import { cardCompletePath, cardCompleteUrl } from "../../urls/hosted-urls";
 import { brandName } from "../../validation/card-number";
-import { cardPageMode } from "../card-page";
 import type { HostedPageQuery } from "../hosted-page-query";
+import { notAwaitingBuyerPageMode } from "../hosted-outcome";
 import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";
 import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
@@ -96,4 +98,36 @@ export async function getCardPageView(db: Db, options: { locale: Locale; payment
           }
         : null,
   };
+}
+
+/** What the hosted card page shows, decided from the payment and its provider intent alone (getCardPage reads them). */
+export type CardPageMode =
+  /** The card form (saved cards and a new card). */
+  | "enter_card"
+  /** The provider waits for the buyer's 3DS challenge: send them back to it. */
+  | "verify"
+  /** The provider answered but the gateway has not settled the payment by it yet: settle now. */
+  | "complete"
+  | "expired"
+  | "finished"
+  | "unavailable";
+
+export interface CardPageFacts {
+  state: PaymentState;
+  expired: boolean;
+  paymentMethodCode: string | null;
+  hasConfirmation: boolean;
+  nextActionUrl: string | null;
+  answeredProviderIntentId: string | null;
+}
+
+export function cardPageMode(facts: CardPageFacts): CardPageMode {
+  if (facts.state !== "REQUIRES_ACTION") return notAwaitingBuyerPageMode(facts.state);
+  // A wallet payment also waits in REQUIRES_ACTION, but on its method's own page (the OTP), not this one.
+  if (paymentMethodOf(facts.paymentMethodCode)?.hostedStep !== "card") return "unavailable";
+  // Settling first: a charge that arrived too late is reversed there, and the return page says so.
+  if (facts.answeredProviderIntentId) return "complete";
+  if (facts.expired) return "expired";
+  if (facts.nextActionUrl) return "verify";
+  return facts.hasConfirmation ? "enter_card" : "unavailable";
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { findSavedCard, listSavedCards } from "../../cards/list-saved-cards";
 import type { Db } from "../../db/client";
 import { cardPayments, payments, services } from "../../db/schema";
+import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import { cardProvider } from "../../providers/card/card-provider";
 import type { BrowserConfirmation } from "../../providers/card/port";
 import { getHostedPayment, type HostedPaymentView } from "./get-hosted-payment";
@@ -31,7 +32,11 @@ export interface CardPageData {
   answeredProviderIntentId: string | null;
 }
 
-/** What the hosted card page renders from; null for a wrong token or an unknown payment. */
+/**
+ * The hosted card page's domain read (lib/hosted/views/card-page-view.ts decides what it shows
+ * from it): the payment its token shows, the customer's saved cards and the provider intent's
+ * confirmation. Null for a wrong token or an unknown payment.
+ */
 export async function getCardPage(db: Db, options: { paymentId: string; token: string }): Promise<CardPageData | null> {
   const payment = await getHostedPayment(db, options);
   if (!payment) return null;
@@ -47,7 +52,7 @@ export async function getCardPage(db: Db, options: { paymentId: string; token: s
     .innerJoin(services, eq(services.id, payments.serviceId))
     .leftJoin(cardPayments, eq(cardPayments.paymentId, payments.id))
     .where(eq(payments.id, payment.paymentId));
-  if (!row?.card || payment.paymentMethodCode !== "CARD_PROVIDER") {
+  if (!row?.card || paymentMethodOf(payment.paymentMethodCode)?.hostedStep !== "card") {
     return { payment, savedCards: [], checkedCardId: null, confirmation: null, answeredProviderIntentId: null };
   }
 
