@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { EVENT_RETENTION_DAYS } from "../events/purge-events";
 import { EXPIRY_GRACE_MS } from "../payments/core/payment-expiry";
+import { methodCodesOfProvider } from "../payments/core/payment-funds";
 
 /**
  * The money and state invariants `npm run audit` checks. Each is one set-based query over the
@@ -177,7 +178,7 @@ export const INVARIANTS: Invariant[] = [
       from payments p
       left join e on e.payment_id = p.id
       left join h on h.payment_id = p.id
-      where (p.payment_method_code = 'WALLET_V2' or e.payment_id is not null or h.payment_id is not null)
+      where (p.payment_method_code in ${methodCodesOfProvider("wallet")} or e.payment_id is not null or h.payment_id is not null)
         -- Only books this database holds: the sandbox wallet's. A production operator's wallet
         -- keeps its ledger on its side (the gateway has no account row for the customer there).
         and exists (select 1 from wallet_accounts a

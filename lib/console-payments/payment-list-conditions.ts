@@ -1,7 +1,9 @@
 import { and, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { payments } from "../db/schema";
 import type { MinorBoundByExponent } from "../money/amount-bounds";
+import { PAYMENT_METHOD_CODES } from "../payment-methods/codes/payment-method-codes";
 import type { ConsoleMethod, PaymentListFilters } from "./payment-list-filters";
+import { methodOf } from "./payment-list-row";
 import { searchedPaymentIds } from "./payment-search";
 
 /**
@@ -33,14 +35,19 @@ function methodCondition(method: ConsoleMethod): SQL {
   switch (method) {
     // Each a prefix of payments_service_method_created_idx (transaction type, then method code).
     case "wallet":
-      return and(isNull(payments.transactionType), eq(payments.paymentMethodCode, "WALLET_V2"))!;
+      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("wallet")))!;
     // A QR intent is paid in the wallet app only, proceeded or not yet.
     case "qr_wallet":
       return eq(payments.transactionType, "QR_CODE");
     // A QR intent is never paid by card (proceed refuses it): saying so lets the index serve it.
     case "card":
-      return and(isNull(payments.transactionType), eq(payments.paymentMethodCode, "CARD_PROVIDER"))!;
+      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("card")))!;
   }
+}
+
+/** The method codes the console's method column shows as `kind` (methodOf's exhaustive switch). */
+function codesShownAs(kind: "wallet" | "card"): string[] {
+  return PAYMENT_METHOD_CODES.filter((code) => methodOf({ paymentMethodCode: code, transactionType: null, cardBrand: null, cardLast4: null })?.kind === kind);
 }
 
 /**

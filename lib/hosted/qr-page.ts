@@ -1,3 +1,4 @@
+import { isProceededQrPayment } from "../payment-methods/registry/payment-method-registry";
 import type { QrRequestStatus } from "../providers/wallet/port";
 import type { PaymentState } from "../payments/core/payment-state";
 
@@ -11,7 +12,7 @@ export function qrPageMode(payment: {
   paymentMethodCode: string | null;
 }): QrPageMode {
   // Only a QR intent proceeded with the wallet has a code to show.
-  if (payment.transactionType !== "QR_CODE" || payment.paymentMethodCode !== "WALLET_V2") return "unavailable";
+  if (!isProceededQrPayment(payment)) return "unavailable";
   switch (payment.state) {
     case "PROCESSING":
       return payment.expired ? "expired" : "show_code";

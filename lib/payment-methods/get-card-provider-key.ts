@@ -4,6 +4,7 @@ import { ApiError } from "../errors/api-error";
 import { alpha3Schema } from "../validation/common-headers";
 import { getCurrentPaymentOrThrow } from "../payments/core/open-payment";
 import { catalogRows } from "./list-available-payment-methods";
+import { paymentMethodOf } from "./registry/payment-method-registry";
 
 /**
  * Interface "Payment methods" 3: the card provider's publishable key of the caller's service
@@ -29,7 +30,8 @@ export async function getCardProviderKey(
     country = parsed.data;
   }
   const rows = await catalogRows(db, { serviceId: principal.service.id, country });
-  if (!rows.some((row) => row.code === "CARD_PROVIDER")) {
+  // A card method is one whose buyer enters the card on the hosted card page.
+  if (!rows.some((row) => paymentMethodOf(row.code)?.hostedStep === "card")) {
     throw new ApiError("not_found", `Card payments are not offered in ${country}.`);
   }
   return { publicKey: principal.service.cardProviderPublishableKey };

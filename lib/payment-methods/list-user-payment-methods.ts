@@ -11,6 +11,7 @@ import { pageLocaleOf } from "../i18n/locales";
 import { askedWallet } from "../payments/core/asked-wallet";
 import { connectedWallet, walletAccountOf } from "../wallet-connection/wallet-connection";
 import { catalogRows } from "./list-available-payment-methods";
+import { paymentMethodOf } from "./registry/payment-method-registry";
 import { userContextInput } from "./payment-methods.schema";
 import { toPaymentMethodItem, toSavedCardItem, type UserPaymentMethodItem } from "./payment-method-views";
 
@@ -43,13 +44,14 @@ export async function listUserPaymentMethods(
   const items: UserPaymentMethodItem[] = [];
   for (const row of rows) {
     const item = toPaymentMethodItem(row, language);
-    if (row.code === "WALLET_V2") {
+    const listing = paymentMethodOf(row.code)?.userListing ?? "none";
+    if (listing === "walletBalance") {
       items.push({ ...item, paymentOptionType: "wallet", ...(await walletBalance(db, principal, context)) });
     } else {
       items.push({ ...item, paymentOptionType: "paymentMethod" });
     }
   }
-  if (rows.some((row) => row.code === "CARD_PROVIDER")) {
+  if (rows.some((row) => paymentMethodOf(row.code)?.userListing === "savedCards")) {
     const cards = await listSavedCards(db, {
       serviceId: principal.service.id,
       customerId: context.customerId,

@@ -17,10 +17,12 @@ describe("the payment method registry", () => {
     const method = PAYMENT_METHODS[code] as unknown as Record<string, unknown>;
     const missing = PAYMENT_METHOD_PARTS.filter((part) => method[part] === undefined || method[part] === null);
     expect(missing).toEqual([]);
-    for (const part of PAYMENT_METHOD_PARTS.filter((part) => part !== "code" && part !== "hostedStep" && part !== "providerOperations")) {
+    const valueParts: readonly string[] = ["code", "hostedStep", "proceedsQrIntents", "userListing", "providerOperations"];
+    for (const part of PAYMENT_METHOD_PARTS.filter((part) => !valueParts.includes(part))) {
       expect(typeof method[part], `${code}.${part}`).toBe("function");
     }
     expect(["otp", "card"]).toContain(method.hostedStep);
+    expect(typeof method.proceedsQrIntents, `${code}.proceedsQrIntents`).toBe("boolean");
     expect(Array.isArray(method.providerOperations), `${code}.providerOperations`).toBe(true);
   });
 
@@ -34,25 +36,11 @@ describe("the payment method registry", () => {
 
 /*
  * A comparison with a method code outside the method's own module (lib/payment-methods/<method>/)
- * is a branch a new method could silently miss. The places that still compare are guards of
- * method-owned code not yet moved into its module (the hosted OTP, card and QR pages, the card
- * reconciliation, the catalog's lists); they are listed with their count so the list can only
- * shrink: a new comparison elsewhere fails here, and so does a listed one that went away.
+ * is a branch a new method could silently miss: code outside a module asks the registry for the
+ * method's part (paymentMethodOf(code).hostedStep, ...) or keys a table by PaymentMethodCode that
+ * TypeScript proves complete. None is left; a new one fails here.
  */
-const STILL_COMPARING: Record<string, number> = {
-  "lib/console-payments/payment-list-conditions.ts": 2,
-  "lib/audit/invariants.ts": 1,
-  "lib/hosted/qr-page.ts": 1,
-  "lib/payment-methods/list-user-payment-methods.ts": 2,
-  "lib/payment-methods/get-card-provider-key.ts": 1,
-  "lib/payments/hosted/get-hosted-payment.ts": 1,
-  "lib/payments/hosted/lock-payment-awaiting-otp.ts": 1,
-  "lib/payments/hosted/get-qr-page.ts": 1,
-  "lib/payments/operations/reconcile-card-payments.ts": 1,
-  "lib/payments/operations/answer-qr-payment.ts": 1,
-  "lib/payments/core/card-operations.ts": 1,
-  "lib/payments/core/expire-payment.ts": 1,
-};
+const STILL_COMPARING: Record<string, number> = {};
 const CODE = `(?:${PAYMENT_METHOD_CODES.join("|")})`;
 // `=== "X"`, `"X" !==`, `eq(column, "X")` and SQL `= 'X'`; a `case "X":` of an exhaustive switch is the other allowed form.
 const COMPARISON = new RegExp(`[!=]==?\\s*["']${CODE}["']|["']${CODE}["']\\s*[!=]==?|eq\\([^)]*["']${CODE}["']\\)|=\\s*'${CODE}'`, "g");

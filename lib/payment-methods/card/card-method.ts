@@ -10,6 +10,8 @@ import { prepareCardProceed, proceedWithCard, type PreparedCardProceed } from ".
 export const cardMethod: PaymentMethodModule<PreparedCardProceed> = {
   code: "CARD_PROVIDER",
   hostedStep: "card",
+  proceedsQrIntents: false,
+  userListing: "savedCards",
   prepareProceed: (db, { principal, payment }) => prepareCardProceed(db, { principal, payment }),
   proceed: proceedWithCard,
   // An unused provider intent moves no money (prepareCardProceed).

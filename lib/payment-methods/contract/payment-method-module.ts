@@ -7,6 +7,9 @@ import type { ProceedHandler, ProceedPrincipal } from "./proceed-contract";
 /** The hosted page on which the buyer acts while a payment of the method awaits them (REQUIRES_ACTION). */
 export type HostedStepPage = "otp" | "card";
 
+/** What the buyer's list of methods (GET payment methods) adds to the method's item: the wallet's balance, the saved cards, or nothing ("none"). */
+export type UserListing = "walletBalance" | "savedCards" | "none";
+
 /**
  * What every payment method provides (lib/payment-methods/<method>/, listed once in
  * lib/payment-methods/registry). The proceed, the hosted step and the after-commit work reach a
@@ -18,6 +21,9 @@ export type HostedStepPage = "otp" | "card";
 export interface PaymentMethodModule<Prepared = unknown> {
   code: PaymentMethodCode;
   hostedStep: HostedStepPage;
+  /** Whether a QR_CODE intent proceeded with the method shows a QR code its provider's app answers (the QR page, the wallet app). */
+  proceedsQrIntents: boolean;
+  userListing: UserListing;
   /**
    * Provider work before the payment is locked. Null when there is none to do (the transaction
    * re-checks everything under its lock). `payment` and `methodEnabled` are the proceed's read.
@@ -42,6 +48,8 @@ export interface PaymentMethodModule<Prepared = unknown> {
 export const PAYMENT_METHOD_PARTS = [
   "code",
   "hostedStep",
+  "proceedsQrIntents",
+  "userListing",
   "prepareProceed",
   "proceed",
   "withdrawPrepared",

@@ -14,6 +14,11 @@ export const PAYMENT_METHODS: { readonly [Code in PaymentMethodCode]: PaymentMet
   CARD_PROVIDER: cardMethod,
 };
 
+/** Whether the payment is a QR_CODE intent proceeded with a method whose app answers it (the QR page's and the wallet app's payments). */
+export function isProceededQrPayment(payment: { transactionType: string | null; paymentMethodCode: string | null }): boolean {
+  return payment.transactionType === "QR_CODE" && paymentMethodOf(payment.paymentMethodCode)?.proceedsQrIntents === true;
+}
+
 /** The module of a proceeded payment's method; null for a payment no method has proceeded. */
 export function paymentMethodOf(code: string | null | undefined): PaymentMethodModule<unknown> | null {
   return isPaymentMethodCode(code) ? PAYMENT_METHODS[code] : null;

@@ -15,6 +15,8 @@ import { ownerChargeRetried, proceedWithWallet } from "./proceed-with-wallet";
 export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
   code: "WALLET_V2",
   hostedStep: "otp",
+  proceedsQrIntents: true,
+  userListing: "walletBalance",
   prepareProceed: prepareWalletProceed,
   proceed: proceedWithWallet,
   // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer cannot pay it.

@@ -55,13 +55,12 @@ export async function recordCardOperationOnce(
 }
 
 /**
- * A card payment that ends without its card (it expired): its provider intent is canceled, as
+ * A card payment (expirePayment calls this for card payments only) that ends without its card (it expired): its provider intent is canceled, as
  * for a declined card (the same operation), so a page still open cannot take money for it.
  * Recorded here and left to reconciliation, which calls the provider within seconds; if the
  * buyer confirmed first, the cancel is refused and reconcileCardPayments reverses the charge.
  */
 export async function cancelUnfinishedCardIntent(tx: Db, payment: PaymentRow): Promise<void> {
-  if (payment.paymentMethodCode !== "CARD_PROVIDER") return;
   const [card] = await tx
     .select({ providerIntentId: cardPayments.providerIntentId, finalizedAt: cardPayments.finalizedAt })
     .from(cardPayments)

@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import { applyTransition } from "./apply-transition";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
+import { isPaymentMethodCode, type PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import { cancelUnfinishedCardIntent } from "./card-operations";
 import { hasOpenWalletCharge } from "./wallet-charge-record";
 import { SYSTEM_CAUSE } from "./state-change-cause";
@@ -14,13 +15,28 @@ import { SYSTEM_CAUSE } from "./state-change-cause";
  * left on a failed payment (a QR request is withdrawn at the wallet first, withdrawExpiredQrCharge).
  * A card payment's provider intent is canceled with it (cancelUnfinishedCardIntent).
  */
+/** What each method's open payment has at its expiry; a code without a row does not compile. */
+const METHOD_EXPIRY: {
+  readonly [Code in PaymentMethodCode]: {
+    /** A charge sent and not settled: the payment waits for it instead of expiring. */
+    chargeOpen(tx: Db, payment: PaymentRow): Promise<boolean>;
+    /** What the expired payment's provider still holds open, closed with it. */
+    closeUnfinished(tx: Db, payment: PaymentRow): Promise<void>;
+  };
+} = {
+  WALLET_V2: { chargeOpen: (tx, payment) => hasOpenWalletCharge(tx, payment.id), closeUnfinished: async () => {} },
+  CARD_PROVIDER: { chargeOpen: async () => false, closeUnfinished: cancelUnfinishedCardIntent },
+};
+
 export async function expirePayment(
   tx: Db,
   options: { payment: PaymentRow; now: Date; /** False for a caller that reverses what the card provider took itself (card finalize). */ cancelCardIntent?: boolean },
 ): Promise<PaymentRow> {
-  if (options.payment.paymentMethodCode === "WALLET_V2" && (await hasOpenWalletCharge(tx, options.payment.id))) return options.payment;
+  const code = options.payment.paymentMethodCode;
+  const method = isPaymentMethodCode(code) ? METHOD_EXPIRY[code] : null;
+  if (method && (await method.chargeOpen(tx, options.payment))) return options.payment;
   const expired = await failAsExpired(tx, options);
-  if (options.cancelCardIntent !== false) await cancelUnfinishedCardIntent(tx, expired);
+  if (method && options.cancelCardIntent !== false) await method.closeUnfinished(tx, expired);
   return expired;
 }
 

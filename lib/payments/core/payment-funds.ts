@@ -29,6 +29,11 @@ const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
   CARD_PROVIDER: { provider: "card", releaseKind: "cancel", request: cardOperationRequest },
 };
 
+/** The method codes whose funds move through `provider` (e.g. the card payments reconciliation asks the card provider about). */
+export function methodCodesOfProvider(provider: ProviderName): PaymentMethodCode[] {
+  return (Object.keys(METHOD_FUNDS) as PaymentMethodCode[]).filter((code) => METHOD_FUNDS[code].provider === provider);
+}
+
 function fundsOf(payment: PaymentRow): MethodFunds {
   const code = payment.paymentMethodCode;
   if (!isPaymentMethodCode(code)) throw new ApiError("invalid_state", `${code ?? "This payment method"} cannot move funds here.`);

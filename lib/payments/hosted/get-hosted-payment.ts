@@ -3,6 +3,7 @@ import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
 import { fromMinorUnits } from "../../money/amount";
+import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import { showsAsExpired } from "../core/payment-expiry";
 import { hasHostedToken } from "./hosted-access";
@@ -58,9 +59,10 @@ export async function getHostedPayment(
   if (!row) return null;
   const { payment } = row;
   const now = serviceClock(row).now();
-  // The wallet keeps the challenge; a page shown while it does not answer shows no attempt count.
+  // The wallet keeps the challenge of a payment whose method asks for an OTP (a QR intent asks
+  // none); a page shown while it does not answer shows no attempt count.
   const challenge =
-    payment.paymentMethodCode === "WALLET_V2" && payment.transactionType !== "QR_CODE"
+    paymentMethodOf(payment.paymentMethodCode)?.hostedStep === "otp" && payment.transactionType !== "QR_CODE"
       ? await (await connectedWallet({ now })).otpChallenge(paymentId).catch(() => null)
       : null;
 

@@ -2,6 +2,7 @@ import { getConfig } from "../../config";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { pageTokenFor } from "../../auth/client-secret";
+import { isProceededQrPayment } from "../../payment-methods/registry/payment-method-registry";
 import { WALLET_APP_PAGE } from "../../wallet-sandbox/sandbox-wallet-qr";
 import { getHostedPayment, type HostedPaymentView } from "./get-hosted-payment";
 
@@ -18,7 +19,7 @@ export interface QrPageView {
 export async function getQrPage(db: Db, options: { paymentId: string; token: string }): Promise<QrPageView | null> {
   const payment = await getHostedPayment(db, options);
   if (!payment) return null;
-  const proceededQr = payment.transactionType === "QR_CODE" && payment.paymentMethodCode === "WALLET_V2";
+  const proceededQr = isProceededQrPayment(payment);
   const walletAppToken =
     getConfig().isSandbox && proceededQr ? pageTokenFor(await getGatewayKey(db), WALLET_APP_PAGE, payment.paymentId) : null;
   return { payment, walletAppToken };

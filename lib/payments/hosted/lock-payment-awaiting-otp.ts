@@ -1,6 +1,8 @@
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
+import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
+
 
 /** A wallet payment locked for the rest of the transaction while it awaits its OTP, or why not. */
 export type AwaitingOtp =
@@ -17,7 +19,7 @@ export async function lockPaymentAwaitingOtp(tx: Db, paymentId: string): Promise
   const row = await lockPaymentWithService(tx, paymentId);
   if (!row) return { awaiting: false, reason: "unknown_payment" };
   const { payment } = row;
-  if (payment.state !== "REQUIRES_ACTION" || payment.paymentMethodCode !== "WALLET_V2") {
+  if (payment.state !== "REQUIRES_ACTION" || paymentMethodOf(payment.paymentMethodCode)?.hostedStep !== "otp") {
     return { awaiting: false, reason: "not_awaiting_code", message: `The payment is not awaiting a verification code; it is ${payment.state}.` };
   }
   return { awaiting: true, payment, now: serviceClock(row.service).now() };

@@ -2,6 +2,7 @@ import { serviceClock } from "../../clock";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { ApiError, invalidCredentials } from "../../errors/api-error";
+import { isProceededQrPayment } from "../../payment-methods/registry/payment-method-registry";
 import { providerUnavailable } from "../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
 import type { QrRequest } from "../../providers/wallet/port";
@@ -69,7 +70,7 @@ export async function attemptQrAnswer(
     const locked = await lockForAnswer(tx, paymentId, access);
     if (!locked) return { outcome: "not_allowed" } as const;
     const { payment, now } = locked;
-    if (payment.transactionType !== "QR_CODE" || payment.paymentMethodCode !== "WALLET_V2") {
+    if (!isProceededQrPayment(payment)) {
       return { outcome: "not_awaiting", message: "This payment is not a QR wallet payment awaiting confirmation." } as const;
     }
     if (failedByExpiry(payment)) return { outcome: "expired" } as const;

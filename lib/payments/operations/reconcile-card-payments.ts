@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lt, not, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, not, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { serviceNowSql } from "../../clock";
 import { cardPayments, payments, services } from "../../db/schema";
@@ -7,6 +7,7 @@ import type { BackgroundJob } from "../../background-job";
 import { providerOperationExists } from "../../provider-operations";
 import { finalizeCardPayment } from "./finalize-card-payment";
 import { SYSTEM_CAUSE } from "../core/state-change-cause";
+import { methodCodesOfProvider } from "../core/payment-funds";
 
 /** How long a card payment may wait for the buyer's return or the provider's event before the gateway asks itself. */
 export const CARD_RECONCILE_AFTER_MS = 60_000;
@@ -42,7 +43,7 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
             refusedCancelAwaitingReversal,
           ),
         ),
-        eq(payments.paymentMethodCode, "CARD_PROVIDER"),
+        inArray(payments.paymentMethodCode, methodCodesOfProvider("card")),
         lt(payments.updatedAt, before(CARD_RECONCILE_AFTER_MS)),
         options.serviceId ? eq(payments.serviceId, options.serviceId) : undefined,
       ),
