@@ -55,7 +55,7 @@ export async function recordCardOperationOnce(
 }
 
 /**
- * A card payment (expirePayment calls this for card payments only) that ends without its card (it expired): its provider intent is canceled, as
+ * A card payment (its expiry in payment-funds.ts) that ends without its card (it expired): its provider intent is canceled, as
  * for a declined card (the same operation), so a page still open cannot take money for it.
  * Recorded here and left to reconciliation, which calls the provider within seconds; if the
  * buyer confirmed first, the cancel is refused and reconcileCardPayments reverses the charge.

@@ -2,9 +2,7 @@ import type { Db } from "../../db/client";
 import { applyTransition } from "./apply-transition";
 import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
-import { isPaymentMethodCode, type PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
-import { cancelUnfinishedCardIntent } from "./card-operations";
-import { hasOpenWalletCharge } from "./wallet-charge-record";
+import { expiryOf } from "./payment-funds";
 import { SYSTEM_CAUSE } from "./state-change-cause";
 
 /**
@@ -15,25 +13,11 @@ import { SYSTEM_CAUSE } from "./state-change-cause";
  * left on a failed payment (a QR request is withdrawn at the wallet first, withdrawExpiredQrCharge).
  * A card payment's provider intent is canceled with it (cancelUnfinishedCardIntent).
  */
-/** What each method's open payment has at its expiry; a code without a row does not compile. */
-const METHOD_EXPIRY: {
-  readonly [Code in PaymentMethodCode]: {
-    /** A charge sent and not settled: the payment waits for it instead of expiring. */
-    chargeOpen(tx: Db, payment: PaymentRow): Promise<boolean>;
-    /** What the expired payment's provider still holds open, closed with it. */
-    closeUnfinished(tx: Db, payment: PaymentRow): Promise<void>;
-  };
-} = {
-  WALLET_V2: { chargeOpen: (tx, payment) => hasOpenWalletCharge(tx, payment.id), closeUnfinished: async () => {} },
-  CARD_PROVIDER: { chargeOpen: async () => false, closeUnfinished: cancelUnfinishedCardIntent },
-};
-
 export async function expirePayment(
   tx: Db,
   options: { payment: PaymentRow; now: Date; /** False for a caller that reverses what the card provider took itself (card finalize). */ cancelCardIntent?: boolean },
 ): Promise<PaymentRow> {
-  const code = options.payment.paymentMethodCode;
-  const method = isPaymentMethodCode(code) ? METHOD_EXPIRY[code] : null;
+  const method = expiryOf(options.payment);
   if (method && (await method.chargeOpen(tx, options.payment))) return options.payment;
   const expired = await failAsExpired(tx, options);
   if (method && options.cancelCardIntent !== false) await method.closeUnfinished(tx, expired);

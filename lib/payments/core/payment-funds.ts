@@ -2,7 +2,8 @@ import type { Db } from "../../db/client";
 import { ApiError } from "../../errors/api-error";
 import { isPaymentMethodCode, type PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import type { ProviderName } from "../../provider-operations";
-import { cardOperationRequest } from "./card-operations";
+import { cancelUnfinishedCardIntent, cardOperationRequest } from "./card-operations";
+import { hasOpenWalletCharge } from "./wallet-charge-record";
 import type { PaymentRow } from "../../db/payment-record";
 import { walletOperationRequest } from "./wallet-operations";
 
@@ -21,17 +22,41 @@ interface MethodFunds {
   releaseKind: "cancel" | "release";
   /** What every operation on the payment sends its provider. Read inside the recording transaction. */
   request(tx: Db, payment: PaymentRow): Promise<Record<string, unknown>>;
+  /** At the expiry of an open payment (expire-payment.ts). */
+  expiry: MethodExpiry;
+}
+
+interface MethodExpiry {
+  /** A charge sent and not settled: the payment waits for it instead of expiring. */
+  chargeOpen(tx: Db, payment: PaymentRow): Promise<boolean>;
+  /** What the expired payment's provider still holds open, closed with it. */
+  closeUnfinished(tx: Db, payment: PaymentRow): Promise<void>;
 }
 
 /** One row per method: a code without one does not compile. */
 const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
-  WALLET_V2: { provider: "wallet", releaseKind: "release", request: async (_tx, payment) => walletOperationRequest(payment) },
-  CARD_PROVIDER: { provider: "card", releaseKind: "cancel", request: cardOperationRequest },
+  WALLET_V2: {
+    provider: "wallet",
+    releaseKind: "release",
+    request: async (_tx, payment) => walletOperationRequest(payment),
+    expiry: { chargeOpen: (tx, payment) => hasOpenWalletCharge(tx, payment.id), closeUnfinished: async () => {} },
+  },
+  CARD_PROVIDER: {
+    provider: "card",
+    releaseKind: "cancel",
+    request: cardOperationRequest,
+    expiry: { chargeOpen: async () => false, closeUnfinished: cancelUnfinishedCardIntent },
+  },
 };
 
 /** The method codes whose funds move through `provider` (e.g. the card payments reconciliation asks the card provider about). */
 export function methodCodesOfProvider(provider: ProviderName): PaymentMethodCode[] {
   return (Object.keys(METHOD_FUNDS) as PaymentMethodCode[]).filter((code) => METHOD_FUNDS[code].provider === provider);
+}
+
+/** What the expiry of the payment's method does besides failing it; null for a payment no method has proceeded. */
+export function expiryOf(payment: Pick<PaymentRow, "paymentMethodCode">): MethodExpiry | null {
+  return isPaymentMethodCode(payment.paymentMethodCode) ? METHOD_FUNDS[payment.paymentMethodCode].expiry : null;
 }
 
 function fundsOf(payment: PaymentRow): MethodFunds {
