@@ -155,7 +155,7 @@ export async function completeProviderOperation(
   db: Db,
   operation: ProviderOperationRow,
   handler: ProviderOperationHandler,
-  options: { told?: () => Promise<ProviderAnswer> } = {},
+  options: { reported?: () => Promise<ProviderAnswer> } = {},
 ): Promise<ProviderOperationRow> {
   if (!isOpen(operation)) return operation;
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`provider operation ${operation.kind}`);
@@ -164,8 +164,8 @@ export async function completeProviderOperation(
   }
   let answer: ProviderAnswer;
   try {
-    // `told`: the provider reported the outcome itself (a signed callback); it settles the same way as an answer.
-    answer = await withTimeLimit((options.told ?? (() => handler.call(operation)))(), providerCallTimeoutMs());
+    // `reported`: the provider reported the outcome itself (a signed callback); it settles the same way as an answer.
+    answer = await withTimeLimit((options.reported ?? (() => handler.call(operation)))(), providerCallTimeoutMs());
   } catch (error) {
     if (error instanceof ProviderRefusedError) return failProviderOperation(db, operation, handler, error.code);
     await markUnknown(db, operation, error);
