@@ -8,7 +8,7 @@ import { fromMinorUnits } from "../money/amount";
 import { isSupportedCurrency } from "../money/currencies";
 import { getCurrentPaymentOrThrow } from "../payments/core/open-payment";
 import { pageLocaleOf } from "../i18n/locales";
-import { askedWallet } from "../payments/core/asked-wallet";
+import { walletCallOrApiError } from "../payments/core/wallet-call-or-api-error";
 import { connectedWallet, walletAccountOf } from "../wallet-connection/wallet-connection";
 import { catalogRows } from "./list-available-payment-methods";
 import { paymentMethodOf } from "./registry/payment-method-registry";
@@ -88,7 +88,7 @@ function userContext(
 async function walletBalance(db: Db, principal: MerchantPrincipal | UserPrincipal, context: UserContext) {
   if (!context.currency || !isSupportedCurrency(context.currency)) return {};
   const wallet = await connectedWallet();
-  const { availableMinor } = await askedWallet(() =>
+  const { availableMinor } = await walletCallOrApiError(() =>
     wallet.balance({ ...walletAccountOf({ serviceId: principal.service.id, customerId: context.customerId }), currency: context.currency! }),
   );
   return { balance: fromMinorUnits(availableMinor, context.currency), currency: context.currency };

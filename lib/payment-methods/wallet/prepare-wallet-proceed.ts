@@ -3,7 +3,7 @@ import type { PaymentRow } from "../../db/payment-record";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import type { ProceedPrincipal } from "../contract/proceed-contract";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
-import { askedWallet } from "../../payments/core/asked-wallet";
+import { walletCallOrApiError } from "../../payments/core/wallet-call-or-api-error";
 import { openQrRequest } from "../../payments/core/wallet-qr";
 
 /** What the wallet said before the proceed's transaction: whether the balance covers the amount (the OTP was sent when it does). */
@@ -29,7 +29,7 @@ export async function prepareWalletProceed(
   const { payment } = options;
   if (payment.state !== "CREATED" || (options.principal.mode === "user" && payment.transactionType !== "QR_CODE")) return null;
   if (!options.methodEnabled) return null;
-  return askedWallet(async () => {
+  return walletCallOrApiError(async () => {
     const wallet = await connectedWallet({ now: options.now });
     const account = walletAccountOf(payment);
     const { availableMinor } = await wallet.balance({ ...account, currency: payment.currency });

@@ -7,7 +7,7 @@ import { WalletProtocolError, WalletUnavailableError } from "../../providers/wal
  * was recorded, so a plain retry is safe. A named refusal the flow does not expect is the
  * wallet refusing this customer.
  */
-export async function askedWallet<T>(call: () => Promise<T>): Promise<T> {
+export async function walletCallOrApiError<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
