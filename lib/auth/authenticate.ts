@@ -13,7 +13,7 @@ import {
 import { detectCredential, type Credential } from "./detect-credential";
 import type { PaymentAlongside } from "./payment-alongside";
 import type { AuthMode, ClientPrincipal, Principal, PrincipalOf, ServiceContext } from "./principal";
-import { clientLookupParameters, judgeClientLookup, resolveClient, type ClientLookupRow } from "./resolve-client";
+import { clientLookupParameters, clientPrincipalOfLookup, resolveClient, type ClientLookupRow } from "./resolve-client";
 import { resolveIntentSecret } from "./resolve-intent-secret";
 import { resolveMerchant } from "./resolve-merchant";
 import { resolveUserToken } from "./resolve-user-token";
@@ -57,7 +57,7 @@ export async function authenticate<M extends AuthMode>(
 /**
  * client_auth folded into an operation's own statement, which looks the credential up and
  * charges its limit with `parameters` and writes nothing unless the client is admitted
- * (resolve-client.ts `admittedClientCtes`); `judge` then answers exactly as `authenticate`
+ * (resolve-client.ts `admittedClientCtes`); `principalOf` then answers exactly as `authenticate`
  * would. Null when this request must authenticate the usual way first: another credential
  * kind, a malformed one, the Redis limit store, or a required x-service header missing.
  */
@@ -72,9 +72,9 @@ export function foldedClientAuth(request: Request, options: AuthenticateOptions<
   const parameters = { ...clientLookupParameters(credential, rateLimit), serviceHeader };
   return {
     parameters,
-    judge(found) {
+    principalOf(found) {
       try {
-        return admit(request, options, judgeClientLookup(credential, rateLimit, parameters, found)) as ClientPrincipal;
+        return admit(request, options, clientPrincipalOfLookup(credential, rateLimit, parameters, found)) as ClientPrincipal;
       } catch (error) {
         throw refusal(error, request.headers);
       }
@@ -85,7 +85,7 @@ export function foldedClientAuth(request: Request, options: AuthenticateOptions<
 export interface FoldedClientAuth {
   parameters: ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };
   /** The statement's credential and limit columns in; the principal out, or the 429 / 401 / 400 authenticate would throw. */
-  judge(found: ClientLookupRow | undefined): ClientPrincipal;
+  principalOf(found: ClientLookupRow | undefined): ClientPrincipal;
 }
 
 /** The checks after the credential itself: the x-service header, the browser origin. */

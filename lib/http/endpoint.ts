@@ -149,10 +149,10 @@ export type ClientAuth =
  * `endpoint` for a client_auth operation that looks the credential up in its own statement
  * (authenticate.ts `foldedClientAuth`; create: auth and insert in one round trip). The handler
  * gets `clientAuth` instead of a principal: already authenticated when this request cannot be
- * folded (another credential kind, the Redis store), else the folded auth its operation must
- * judge. A body that fails validation is authenticated first and never reaches the handler,
+ * folded (another credential kind, the Redis store), else the folded auth whose principalOf its
+ * operation calls. A body that fails validation is authenticated first and never reaches the handler,
  * so a refused credential is a 401 whatever was sent; the price is that such a body (at most
- * 64 KiB) is read and parsed before the credential is judged. Not for idempotent endpoints,
+ * 64 KiB) is read and parsed before the credential is checked. Not for idempotent endpoints,
  * whose key is claimed before the handler runs.
  */
 export function endpointFoldingClientAuth<B = undefined, Q = undefined, H = undefined, R = undefined>(

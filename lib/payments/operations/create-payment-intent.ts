@@ -73,7 +73,7 @@ export async function createPaymentIntentAsClient(
     return { principal, ...(await createPaymentIntent(db, { service: principal.service, query, input, clock: serviceClock(principal.service, base), cause: API_CAUSE })) };
   }
   const { lookup, ...result } = await insertIntentAsClient(db, auth, { ...draft, country: query.countryCode }, base.now());
-  const principal = auth.judge(lookup);
+  const principal = auth.principalOf(lookup);
   assertCountry(principal.service, query.countryCode, input.actionCountryCode);
   if (result.customerActive === null) throw new Error("an admitted create wrote no customer");
   return { principal, ...(await answerCreate(db, principal.service, draft, { ...result, customerActive: result.customerActive })) };

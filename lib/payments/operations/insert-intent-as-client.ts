@@ -47,7 +47,7 @@ const insertIntentAsClientQuery = (db: Db) =>
 
 /**
  * One round trip for client_auth and create: the credential's verdict (`lookup`, for
- * `FoldedClientAuth.judge`) and, when it admitted the request, insert-intent's result. A
+ * `FoldedClientAuth.principalOf`) and, when it admitted the request, insert-intent's result. A
  * refused request, or one whose country the service has not enabled, wrote no customer and no
  * intent (its limit is charged all the same) and has `customerActive` null.
  */
