@@ -52,7 +52,7 @@ export class ApiError extends Error {
  * and the same request may succeed later. Answered like any ApiError; an Idempotency-Key does
  * not keep it (lib/idempotency/claim-after-error.ts), so a retry with that key runs again.
  */
-export class NotYetError extends ApiError {}
+export class RetryableRefusalError extends ApiError {}
 
 export const invalidCredentials = (message = "Invalid or missing credentials.") => new ApiError("invalid_credentials", message);
 

@@ -1,5 +1,5 @@
 import { ZodError } from "zod";
-import { ApiError, NotYetError, type ErrorName } from "../errors/api-error";
+import { ApiError, RetryableRefusalError, type ErrorName } from "../errors/api-error";
 
 /**
  * What a request that ended in an error leaves of its Idempotency-Key claim (contract 5 and 12):
@@ -7,7 +7,7 @@ import { ApiError, NotYetError, type ErrorName } from "../errors/api-error";
  *   request needs correcting); the key is free, so a corrected retry runs;
  * - remember: the operation itself refused (the first response, status included, is replayed);
  * - release: it did not finish (a provider or the database away, another operation still open,
- *   the buyer not done yet (NotYetError), a crash); the key stays with this request's
+ *   the buyer not done yet (RetryableRefusalError), a crash); the key stays with this request's
  *   parameters, so only the same request takes it up again, and a retry of a provider outage
  *   answers the final outcome once it is known.
  */
@@ -37,7 +37,7 @@ const AFTER_ERROR: Record<ErrorName, ClaimAfterError> = {
 
 export function claimAfterError(error: unknown): ClaimAfterError {
   // Not the operation's outcome but "not yet" (the buyer has not confirmed): the same request runs again later.
-  if (error instanceof NotYetError) return "release";
+  if (error instanceof RetryableRefusalError) return "release";
   if (error instanceof ApiError) return AFTER_ERROR[error.errorName];
   if (error instanceof ZodError) return "forget";
   return "release";

@@ -1,4 +1,4 @@
-import { ApiError, NotYetError } from "../../errors/api-error";
+import { ApiError, RetryableRefusalError } from "../../errors/api-error";
 import { providerUnavailable } from "../../provider-operations";
 import type { ProviderErrorCode } from "../../providers/card/port";
 import { intentExpired } from "../core/payment-expiry";
@@ -36,7 +36,7 @@ export function settledOrThrow(result: CardFinalizeResult): CardFinalizeOutcome 
     case "settled":
       return result.outcome;
     case "awaiting_buyer":
-      throw new NotYetError(
+      throw new RetryableRefusalError(
         "invalid_state",
         result.step === "3ds"
           ? "The card payment still awaits the buyer's 3DS verification."
