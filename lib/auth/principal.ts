@@ -21,8 +21,11 @@ export interface ClientPrincipal {
   clientId: string;
 }
 
-/** Publishable key plus an intent's client secret: scoped to that one payment. */
-export interface MerchantPrincipal {
+/**
+ * The buyer's browser (merchant_auth): the publishable key plus an intent's client secret (or the
+ * hosted page's token), scoped to that one payment. Not the merchant's own server (ClientPrincipal).
+ */
+export interface BrowserPrincipal {
   mode: "merchant";
   service: ServiceContext;
   paymentId: string;
@@ -44,7 +47,7 @@ export interface IntentSecretPrincipal {
   clientSecret: string;
 }
 
-export type Principal = ClientPrincipal | MerchantPrincipal | UserPrincipal | IntentSecretPrincipal;
+export type Principal = ClientPrincipal | BrowserPrincipal | UserPrincipal | IntentSecretPrincipal;
 
 export type PrincipalOf<M extends AuthMode> = Extract<Principal, { mode: M }>;
 

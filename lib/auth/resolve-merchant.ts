@@ -10,7 +10,7 @@ import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { paymentIdFromClientSecret } from "./client-secret";
 import type { Credential } from "./detect-credential";
-import type { MerchantPrincipal } from "./principal";
+import type { BrowserPrincipal } from "./principal";
 import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
 import { serviceColumns } from "./service-columns";
 
@@ -69,7 +69,7 @@ export async function resolveMerchant(
   pathPaymentId: string | undefined,
   rateLimit: RequestRateLimit,
   alongside?: PaymentAlongside,
-): Promise<MerchantPrincipal> {
+): Promise<BrowserPrincipal> {
   const { publishableKey, clientSecret } = credential;
   if (!clientSecret || publishableKey.length > MAX_PUBLISHABLE_KEY_LENGTH) throw invalidCredentials();
   const keyCheck = { policy: rateLimitPolicies.publishableKey, key: rateLimitKeys.publishableKey(publishableKey) };

@@ -1,4 +1,4 @@
-import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../auth/principal";
+import type { ClientPrincipal, BrowserPrincipal, UserPrincipal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { ApiError } from "../errors/api-error";
 import { alpha3Schema } from "../validation/common-headers";
@@ -13,7 +13,7 @@ import { paymentMethodOf } from "./registry/payment-method-registry";
  */
 export async function getCardProviderKey(
   db: Db,
-  options: { principal: ClientPrincipal | MerchantPrincipal | UserPrincipal; countryHeader?: string },
+  options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; countryHeader?: string },
 ): Promise<{ publicKey: string }> {
   const { principal } = options;
   let country: string;

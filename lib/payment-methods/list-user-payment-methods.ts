@@ -1,4 +1,4 @@
-import type { MerchantPrincipal, UserPrincipal } from "../auth/principal";
+import type { BrowserPrincipal, UserPrincipal } from "../auth/principal";
 import { listSavedCards } from "../cards/list-saved-cards";
 import type { Db } from "../db/client";
 import { currencyOfCountry } from "../geo/countries";
@@ -31,7 +31,7 @@ interface UserContext {
 export async function listUserPaymentMethods(
   db: Db,
   options: {
-    principal: MerchantPrincipal | UserPrincipal;
+    principal: BrowserPrincipal | UserPrincipal;
     query: { amount?: string; actionCurrencyCode?: string };
     headers: { "x-locale"?: string; "x-country-code"?: string };
   },
@@ -62,7 +62,7 @@ export async function listUserPaymentMethods(
   return items;
 }
 
-async function intentContext(db: Db, principal: MerchantPrincipal): Promise<UserContext> {
+async function intentContext(db: Db, principal: BrowserPrincipal): Promise<UserContext> {
   const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId });
   return { customerId: payment.customerId, country: payment.country, currency: payment.currency };
 }
@@ -85,7 +85,7 @@ function userContext(
   return { customerId: principal.customerId, country, currency: currency ?? currencyOfCountry(country) };
 }
 
-async function walletBalance(db: Db, principal: MerchantPrincipal | UserPrincipal, context: UserContext) {
+async function walletBalance(db: Db, principal: BrowserPrincipal | UserPrincipal, context: UserContext) {
   if (!context.currency || !isSupportedCurrency(context.currency)) return {};
   const wallet = await connectedWallet();
   const { availableMinor } = await walletCallOrApiError(() =>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../../auth/principal";
+import type { ClientPrincipal, BrowserPrincipal, UserPrincipal } from "../../auth/principal";
 import type { StateChangeCause } from "../../payments/core/state-change-cause";
 import type { Db } from "../../db/client";
 import type { payments } from "../../db/schema";
@@ -27,7 +27,7 @@ export const paymentCallHeaders = z.object({
 export type ProceedPaymentBody = z.output<typeof proceedPaymentBody>;
 export type PaymentCallHeaders = z.output<typeof paymentCallHeaders>;
 
-export type ProceedPrincipal = ClientPrincipal | MerchantPrincipal | UserPrincipal;
+export type ProceedPrincipal = ClientPrincipal | BrowserPrincipal | UserPrincipal;
 
 /** What a payment method's proceed handler is given: the locked payment and the request. */
 export interface ProceedContext<Prepared = unknown> {

@@ -1,4 +1,4 @@
-import type { ClientPrincipal, MerchantPrincipal, Principal, UserPrincipal } from "../../auth/principal";
+import type { ClientPrincipal, BrowserPrincipal, Principal, UserPrincipal } from "../../auth/principal";
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { expirePayment } from "./expire-payment";
@@ -55,7 +55,7 @@ export async function bringPaymentUpToDate(db: Db, payment: PaymentRow, now: Dat
  */
 export async function getCurrentPaymentOrThrow(
   db: Db,
-  options: { principal: ClientPrincipal | MerchantPrincipal | UserPrincipal; paymentId: string; alreadyRead?: PaymentRow | null },
+  options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; paymentId: string; alreadyRead?: PaymentRow | null },
 ): Promise<PaymentRow> {
   const { principal, alreadyRead } = options;
   const now = serviceClock(principal.service).now();

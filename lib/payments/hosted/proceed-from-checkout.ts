@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { BUYER_CAUSE } from "../core/state-change-cause";
 import { clientSecretFor } from "../../auth/client-secret";
-import type { MerchantPrincipal } from "../../auth/principal";
+import type { BrowserPrincipal } from "../../auth/principal";
 import { serviceColumns } from "../../auth/service-columns";
 import { serviceClock } from "../../clock";
 import { getGatewayKey } from "../../crypto/gateway-key";
@@ -65,7 +65,7 @@ export async function proceedFromCheckout(
   }
 
   const gatewayKey = await getGatewayKey(db);
-  const principal: MerchantPrincipal = {
+  const principal: BrowserPrincipal = {
     mode: "merchant",
     service,
     paymentId,

@@ -1,4 +1,4 @@
-import type { ClientPrincipal, MerchantPrincipal, UserPrincipal } from "../../auth/principal";
+import type { ClientPrincipal, BrowserPrincipal, UserPrincipal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import { getCurrentPaymentOrThrow } from "../core/open-payment";
 import type { PaymentRow } from "../../db/payment-record";
@@ -11,7 +11,7 @@ import type { PaymentRow } from "../../db/payment-record";
  */
 export function checkPayment(
   db: Db,
-  options: { principal: ClientPrincipal | MerchantPrincipal | UserPrincipal; paymentId: string; alreadyRead?: PaymentRow | null },
+  options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; paymentId: string; alreadyRead?: PaymentRow | null },
 ): Promise<PaymentRow> {
   return getCurrentPaymentOrThrow(db, options);
 }
