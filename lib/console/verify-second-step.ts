@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import { consoleRecoveryCodes, consoleUsers } from "../db/schema";
 import { setSessionStage } from "./console-sessions";
 import { hashRecoveryCode, looksLikeRecoveryCode } from "./recovery-codes";
-import { lockedUntil, recordSignInFailure } from "./sign-in-lockout";
+import { lockedUntil, recordSignInFailure, serializeAttemptsOn } from "./sign-in-lockout";
 import { matchingTotpStep } from "./totp";
 
 export type SecondStepResult = { outcome: "verified"; method: "totp" | "recovery_code" } | { outcome: "refused" } | { outcome: "locked"; until: Date };
@@ -41,16 +41,20 @@ export async function consumeSecondFactor(db: Db, options: { userId: string; cod
   return used.length > 0 ? "recovery_code" : null;
 }
 
-/** The code step of sign-in: a wrong code counts toward the email's lockout like a wrong password. */
+/**
+ * The code step of sign-in: a wrong code counts toward the email's lockout like a wrong password.
+ * Checked and counted under the email's lock, so parallel wrong codes never exceed the limit.
+ */
 export async function verifySecondStep(
   db: Db,
   options: { sessionId: string; user: { id: string; email: string }; code: string; ip: string | null; clock?: Clock },
 ): Promise<SecondStepResult> {
   const now = (options.clock ?? systemClock).now();
-  const until = await lockedUntil(db, options.user.email, now);
-  if (until) return { outcome: "locked", until };
   const actor = { userId: options.user.id, email: options.user.email, ip: options.ip };
   return db.transaction(async (tx) => {
+    await serializeAttemptsOn(tx, options.user.email);
+    const until = await lockedUntil(tx, options.user.email, now);
+    if (until) return { outcome: "locked", until } as const;
     const method = await consumeSecondFactor(tx, { userId: options.user.id, code: options.code, clock: options.clock });
     if (!method) {
       await recordSignInFailure(tx, options.user.email, now);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { confirmTwoStepSetup, pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/two-step-setup";
 import { signIn } from "@/lib/console/sign-in";
 import { base32Encode, otpauthUri, totpCode, totpStepAt } from "@/lib/console/totp";
+import { LOCKOUT_FAILURES } from "@/lib/console/sign-in-lockout";
 import { verifySecondStep } from "@/lib/console/verify-second-step";
 import { resolveConsoleSession } from "@/lib/console/console-sessions";
 import { getDb } from "@/lib/db/client";
@@ -109,5 +110,23 @@ describe("two-step verification", () => {
       outcome: "verified",
       method: "recovery_code",
     });
+  });
+});
+
+describe("the code step's lockout under a burst", () => {
+  it("checks no more than 10 wrong codes sent at once, and then refuses even the right one", async () => {
+    const db = await getDb();
+    const clock = fixedClock(new Date("2031-07-06T09:00:00Z"));
+    const { user, secret } = await userWithTwoStep(clock);
+    clock.advance(60_000);
+    const pending = await passwordStep(user.email, clock);
+    const right = totpCode(secret, totpStepAt(clock.now()));
+    const wrong = right === "000000" ? "111111" : "000000";
+    const burst = await Promise.all(
+      Array.from({ length: LOCKOUT_FAILURES + 10 }, () => verifySecondStep(db, { sessionId: pending.sessionId, user, code: wrong, ip: null, clock })),
+    );
+    expect(burst.filter((result) => result.outcome === "refused")).toHaveLength(LOCKOUT_FAILURES);
+    expect(burst.filter((result) => result.outcome === "locked")).toHaveLength(10);
+    expect((await verifySecondStep(db, { sessionId: pending.sessionId, user, code: right, ip: null, clock })).outcome).toBe("locked");
   });
 });
