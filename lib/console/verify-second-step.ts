@@ -1,11 +1,11 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { recordAuditEntry } from "../audit-log/record-audit-entry";
 import { systemClock, type Clock } from "../clock";
 import { decryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
 import { consoleRecoveryCodes, consoleUsers } from "../db/schema";
 import { setSessionStage } from "./console-sessions";
-import { hashRecoveryCode, looksLikeRecoveryCode } from "./recovery-codes";
+import { looksLikeRecoveryCode, recoveryCodeHashes } from "./recovery-codes";
 import { lockedUntil, recordSignInFailure, serializeAttemptsOn } from "./sign-in-lockout";
 import { matchingTotpStep } from "./totp";
 
@@ -36,7 +36,7 @@ export async function consumeSecondFactor(db: Db, options: { userId: string; cod
   const used = await db
     .update(consoleRecoveryCodes)
     .set({ usedAt: now })
-    .where(and(eq(consoleRecoveryCodes.userId, user.id), eq(consoleRecoveryCodes.codeHash, hashRecoveryCode(code)), isNull(consoleRecoveryCodes.usedAt)))
+    .where(and(eq(consoleRecoveryCodes.userId, user.id), inArray(consoleRecoveryCodes.codeHash, recoveryCodeHashes(await getGatewayKey(db), code)), isNull(consoleRecoveryCodes.usedAt)))
     .returning({ id: consoleRecoveryCodes.id });
   return used.length > 0 ? "recovery_code" : null;
 }

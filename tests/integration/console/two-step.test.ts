@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { confirmTwoStepSetup, pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/two-step-setup";
@@ -57,6 +58,27 @@ describe("two-step verification", () => {
     const stored = await db.select().from(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, user.id));
     expect(stored).toHaveLength(10);
     for (const row of stored) expect(recoveryCodes).not.toContain(row.codeHash);
+  });
+
+  it("keeps recovery codes under the gateway key: a copy of the database alone cannot test a guess", async () => {
+    const db = await getDb();
+    const clock = fixedClock(new Date("2031-07-07T09:00:00Z"));
+    const { user, recoveryCodes } = await userWithTwoStep(clock);
+    const stored = new Set((await db.select().from(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, user.id))).map((row) => row.codeHash));
+    for (const code of recoveryCodes) {
+      const typed = code.replace("-", "");
+      for (const plain of [code, typed, `recovery:${typed}`]) expect(stored.has(createHash("sha256").update(plain).digest("hex"))).toBe(false);
+    }
+  });
+
+  it("still takes, once, a recovery code kept by the earlier plain hash", async () => {
+    const db = await getDb();
+    const clock = fixedClock(new Date("2031-07-08T09:00:00Z"));
+    const { user } = await userWithTwoStep(clock);
+    await db.insert(consoleRecoveryCodes).values({ userId: user.id, codeHash: createHash("sha256").update("recovery:abcdefghjk").digest("hex") });
+    const pending = await passwordStep(user.email, clock);
+    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "ABCDE-FGHJK", ip: null, clock })).toEqual({ outcome: "verified", method: "recovery_code" });
+    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "abcde-fghjk", ip: null, clock })).toEqual({ outcome: "refused" });
   });
 
   it("asks for a code after the password, and the password alone opens nothing", async () => {
