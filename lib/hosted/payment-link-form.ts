@@ -25,6 +25,8 @@ export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db
   if (!started) return back(["form:error"]);
   switch (started.outcome) {
     case "not_found":
+    // The page itself says that the link cannot be paid now.
+    case "no_methods":
       return paymentLinkPagePath({ locale, linkId });
     case "closed":
       return paymentLinkClosedPath({ locale, linkId });

@@ -14,6 +14,7 @@ import { toAsciiDigits } from "../validation/native-digits";
 import { hostedPageToken } from "../payments/core/hosted-page-token";
 import { isExpiredIntent } from "../payments/core/payment-expiry";
 import { createPaymentIntent } from "../payments/operations/create-payment-intent";
+import { enabledMethodCodes } from "../payment-methods/enabled-method-codes";
 import { linkClosure, livePayment, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
 import { isPaymentLinkId } from "./payment-link.schema";
 
@@ -25,6 +26,8 @@ export type LinkFormProblem =
 export type LinkPaymentStart =
   | { outcome: "not_found" }
   | { outcome: "closed"; closure: LinkClosure }
+  /** No payment method is enabled for the link's country now: an intent could not be paid. */
+  | { outcome: "no_methods" }
   /** A single-use link another buyer is paying right now. */
   | { outcome: "busy" }
   /** A single-use link this buyer (the same phone) is already paying: that intent, taken up again. */
@@ -54,6 +57,9 @@ export async function startLinkPayment(
     const totals = (await linkPaymentTotals(tx, { serviceId: service.id, linkIds: [link.id] })).get(link.id)!;
     const closure = linkClosure(link, totals, now);
     if (closure) return { outcome: "closed", closure };
+    // A page opened before the merchant's methods were turned off: no intent that nobody can pay
+    // (a single-use link's would even hold the link for its lifetime).
+    if ((await enabledMethodCodes(tx, { service, country: link.country })).length === 0) return { outcome: "no_methods" };
     const entered = buyerEntries(link, options);
     if ("problems" in entered) return { outcome: "invalid", problems: entered.problems };
     const live = link.reusable ? null : await livePayment(tx, { serviceId: service.id, linkId: link.id, now });
