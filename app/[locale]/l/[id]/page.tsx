@@ -82,7 +82,6 @@ export default async function PaymentLinkPage({ params, searchParams }: LinkPage
           </dd>
         </dl>
       ) : null}
-      {has("form:busy") ? <StatusBanner tone="warning" role="alert">{t("busy")}</StatusBanner> : null}
       {has("form:too_many") ? <StatusBanner tone="warning" role="alert">{t("tooMany")}</StatusBanner> : null}
       {has("form:error") ? <StatusBanner tone="error" role="alert">{t("error")}</StatusBanner> : null}
       {view.methods.length === 0 ? (
