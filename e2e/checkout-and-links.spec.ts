@@ -4,7 +4,8 @@ import { CARDS, cardPage, enterCard, nextRuntimeIn, text } from "./support/cards
 import { SANDBOX_OTP } from "./support/env";
 import { expect, test } from "./support/fixtures";
 import { checkPayment, merchant, merchantSite } from "./support/gateway";
-import { buyerPhone, checkoutText, createLink, deactivateLink, getLink, intentCheckout, methodChoice } from "./support/links";
+import { buyerPhone, checkoutText, createLink, deactivateLink, disableMethods, getLink, intentCheckout, methodChoice } from "./support/links";
+import { onboardMerchant } from "./support/onboard";
 import type { PageLocale } from "./support/messages";
 import { formatAmount } from "../lib/i18n/format-amount";
 
@@ -157,6 +158,22 @@ for (const locale of ["en", "ar"] as const) {
     });
   });
 }
+
+test.describe("a link no payment method can pay", () => {
+  test("says, in English, French and Arabic, that it cannot be paid now, and offers no form", async ({ page }) => {
+    const shop = await onboardMerchant({ name: `Closed Methods Shop ${Date.now()}` });
+    await disableMethods(shop, "DZA");
+    const link = await createLink(shop, { title: "Nothing to pay with", amount: 10 });
+    for (const locale of ["en", "fr", "ar"] as const) {
+      const t = checkoutText(locale);
+      await page.goto(`/${locale}/l/${link.id}`);
+      await expect(page.getByRole("heading", { level: 1, name: "Nothing to pay with" })).toBeVisible();
+      await expect(page.getByRole("alert")).toHaveText(t("paymentLink.noMethods", { merchant: shop.name }));
+      await expect(page.getByLabel(t("paymentLink.phoneLabel"), { exact: true })).toHaveCount(0);
+      await expect(methodChoice(page, locale).continue).toHaveCount(0);
+    }
+  });
+});
 
 test.describe("the checkout page without JavaScript", () => {
   test.use({ javaScriptEnabled: false });

@@ -4,7 +4,8 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { createTranslator, type AbstractIntlMessages } from "use-intl/core";
 import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
-import { BASE_URL } from "./env";
+import postgres from "postgres";
+import { BASE_URL, E2E_DATABASE_URL } from "./env";
 import type { PageLocale } from "./messages";
 
 const MESSAGES = path.resolve(import.meta.dirname, "../../messages");
@@ -76,4 +77,15 @@ export function methodChoice(page: Page, locale: PageLocale) {
     card: group.getByRole("radio", { name: t("checkout.methods.CARD_PROVIDER"), exact: true }),
     continue: page.getByRole("button", { name: t("checkout.continue"), exact: true }),
   };
+}
+
+/** Turns off every payment method of a merchant in one country (an operator's change: no API does it). */
+export async function disableMethods(shop: OnboardedMerchant, country: string): Promise<void> {
+  const sql = postgres(E2E_DATABASE_URL, { max: 1, onnotice: () => {} });
+  try {
+    await sql`update payment_method_catalog set enabled = false
+      where country = ${country} and service_id = (select id from services where code = ${shop.service})`;
+  } finally {
+    await sql.end();
+  }
 }

@@ -54,6 +54,13 @@ export async function acceptInvitation(
     passwordHash = await hashPassword(options.password);
   }
   return db.transaction(async (tx) => {
+    // The memberships are locked first, as team.ts locks them before it withdraws invitations:
+    // one order for both, so a removal and an acceptance at once cannot deadlock.
+    const members = await tx
+      .select({ userId: consoleMemberships.userId, role: consoleMemberships.role })
+      .from(consoleMemberships)
+      .where(eq(consoleMemberships.serviceId, invitation.serviceId))
+      .for("update");
     if (!(await claimInvitation(tx, invitation.id, now))) return { outcome: "not_open" } as const;
     if (!userId) {
       const [created] = await tx
@@ -66,12 +73,7 @@ export async function acceptInvitation(
       userId = created.id;
     }
     // Already a member: the invitation's role replaces the current one, but never the last
-    // owner's (contract 13: a merchant always keeps one owner). Locked as team.ts locks them.
-    const members = await tx
-      .select({ userId: consoleMemberships.userId, role: consoleMemberships.role })
-      .from(consoleMemberships)
-      .where(eq(consoleMemberships.serviceId, invitation.serviceId))
-      .for("update");
+    // owner's (contract 13: a merchant always keeps one owner).
     const current = members.find((member) => member.userId === userId);
     const isLastOwner = current?.role === "owner" && members.filter((member) => member.role === "owner").length === 1;
     if (!(isLastOwner && invitation.role !== "owner")) {

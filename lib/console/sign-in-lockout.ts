@@ -1,4 +1,4 @@
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { consoleSignInFailures } from "../db/schema";
 
@@ -33,4 +33,14 @@ export async function lockedUntil(db: Db, email: string, now: Date): Promise<Dat
 
 export async function recordSignInFailure(db: Db, email: string, now: Date): Promise<void> {
   await db.insert(consoleSignInFailures).values({ email: normalizeEmail(email), failedAt: now });
+}
+
+/**
+ * Serializes the attempts on one email until the transaction ends: the lock check, the attempt
+ * and the failure it records are then one step, so a burst sent at once cannot all pass the
+ * check before any failure is counted. Only for a cheap attempt (the code step): a password's
+ * hash takes long enough that holding a connection through it would let a burst drain the pool.
+ */
+export async function serializeAttemptsOn(tx: Db, email: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`console-sign-in:${normalizeEmail(email)}`}))`);
 }

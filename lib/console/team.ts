@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { recordAuditEntry, type AuditActor } from "../audit-log/record-audit-entry";
 import type { Db } from "../db/client";
 import { consoleInvitations, consoleMemberships, consoleUsers } from "../db/schema";
@@ -47,6 +47,19 @@ async function lockedMemberships(tx: Db, serviceId: string) {
     .for("update", { of: consoleMemberships });
 }
 
+/**
+ * An invitation carries the authority of the owner who sent it: once that person is no longer
+ * an owner of the merchant (removed or demoted), the open invitations they sent are withdrawn,
+ * so nobody they invited (their own second address included) joins after they lost the right to
+ * invite. A removed member's own open invitations go too: removal is not undone by a link.
+ */
+async function withdrawInvitations(tx: Db, options: { serviceId: string; sentBy: string; addressedTo?: string }) {
+  const sentOrAddressed = options.addressedTo
+    ? or(eq(consoleInvitations.invitedBy, options.sentBy), eq(consoleInvitations.email, options.addressedTo))
+    : eq(consoleInvitations.invitedBy, options.sentBy);
+  await tx.delete(consoleInvitations).where(and(eq(consoleInvitations.serviceId, options.serviceId), isNull(consoleInvitations.acceptedAt), sentOrAddressed));
+}
+
 export type TeamChangeResult = { outcome: "done" } | { outcome: "last_owner" };
 
 /** Contract 13: a merchant always keeps at least one owner. Another merchant's member is not found. */
@@ -61,6 +74,7 @@ export async function changeMemberRole(db: Db, options: { actor: AuditActor; ser
       return { outcome: "last_owner" } as const;
     }
     await tx.update(consoleMemberships).set({ role }).where(and(eq(consoleMemberships.serviceId, options.serviceId), eq(consoleMemberships.userId, options.userId)));
+    if (member.role === "owner" && role !== "owner") await withdrawInvitations(tx, { serviceId: options.serviceId, sentBy: member.userId });
     await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "role_changed", target: `${member.email}: ${member.role} → ${role}` });
     return { outcome: "done" } as const;
   });
@@ -73,6 +87,7 @@ export async function removeMember(db: Db, options: { actor: AuditActor; service
     if (!member) throw new ApiError("not_found", "No such member.");
     if (member.role === "owner" && members.filter((candidate) => candidate.role === "owner").length === 1) return { outcome: "last_owner" } as const;
     await tx.delete(consoleMemberships).where(and(eq(consoleMemberships.serviceId, options.serviceId), eq(consoleMemberships.userId, options.userId)));
+    await withdrawInvitations(tx, { serviceId: options.serviceId, sentBy: member.userId, addressedTo: member.email });
     await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "member_removed", target: member.email });
     return { outcome: "done" } as const;
   });

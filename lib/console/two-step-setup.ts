@@ -35,7 +35,8 @@ export async function confirmTwoStepSetup(
   const step = matchingTotpStep(secret, options.code.trim(), now);
   if (step === null) return { outcome: "wrong_code" };
   const recoveryCodes = newRecoveryCodes();
-  const sealed = encryptWithKey(await getGatewayKey(db), secret);
+  const gatewayKey = await getGatewayKey(db);
+  const sealed = encryptWithKey(gatewayKey, secret);
   return db.transaction(async (tx) => {
     const turnedOn = await tx
       .update(consoleUsers)
@@ -44,7 +45,7 @@ export async function confirmTwoStepSetup(
       .returning({ id: consoleUsers.id });
     if (turnedOn.length === 0) return { outcome: "no_setup" } as const;
     await tx.delete(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, options.actor.userId));
-    await tx.insert(consoleRecoveryCodes).values(recoveryCodes.map((code) => ({ userId: options.actor.userId, codeHash: hashRecoveryCode(code) })));
+    await tx.insert(consoleRecoveryCodes).values(recoveryCodes.map((code) => ({ userId: options.actor.userId, codeHash: hashRecoveryCode(gatewayKey, code) })));
     await recordAuditEntry(tx, { actor: options.actor, serviceId: null, action: "two_step_enabled", target: options.actor.email, at: now });
     return { outcome: "enabled", recoveryCodes } as const;
   });

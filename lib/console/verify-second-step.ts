@@ -1,12 +1,12 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { recordAuditEntry } from "../audit-log/record-audit-entry";
 import { systemClock, type Clock } from "../clock";
 import { decryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
 import { consoleRecoveryCodes, consoleUsers } from "../db/schema";
 import { setSessionStage } from "./console-sessions";
-import { hashRecoveryCode, looksLikeRecoveryCode } from "./recovery-codes";
-import { lockedUntil, recordSignInFailure } from "./sign-in-lockout";
+import { looksLikeRecoveryCode, recoveryCodeHashes } from "./recovery-codes";
+import { lockedUntil, recordSignInFailure, serializeAttemptsOn } from "./sign-in-lockout";
 import { matchingTotpStep } from "./totp";
 
 export type SecondStepResult = { outcome: "verified"; method: "totp" | "recovery_code" } | { outcome: "refused" } | { outcome: "locked"; until: Date };
@@ -36,21 +36,25 @@ export async function consumeSecondFactor(db: Db, options: { userId: string; cod
   const used = await db
     .update(consoleRecoveryCodes)
     .set({ usedAt: now })
-    .where(and(eq(consoleRecoveryCodes.userId, user.id), eq(consoleRecoveryCodes.codeHash, hashRecoveryCode(code)), isNull(consoleRecoveryCodes.usedAt)))
+    .where(and(eq(consoleRecoveryCodes.userId, user.id), inArray(consoleRecoveryCodes.codeHash, recoveryCodeHashes(await getGatewayKey(db), code)), isNull(consoleRecoveryCodes.usedAt)))
     .returning({ id: consoleRecoveryCodes.id });
   return used.length > 0 ? "recovery_code" : null;
 }
 
-/** The code step of sign-in: a wrong code counts toward the email's lockout like a wrong password. */
+/**
+ * The code step of sign-in: a wrong code counts toward the email's lockout like a wrong password.
+ * Checked and counted under the email's lock, so parallel wrong codes never exceed the limit.
+ */
 export async function verifySecondStep(
   db: Db,
   options: { sessionId: string; user: { id: string; email: string }; code: string; ip: string | null; clock?: Clock },
 ): Promise<SecondStepResult> {
   const now = (options.clock ?? systemClock).now();
-  const until = await lockedUntil(db, options.user.email, now);
-  if (until) return { outcome: "locked", until };
   const actor = { userId: options.user.id, email: options.user.email, ip: options.ip };
   return db.transaction(async (tx) => {
+    await serializeAttemptsOn(tx, options.user.email);
+    const until = await lockedUntil(tx, options.user.email, now);
+    if (until) return { outcome: "locked", until } as const;
     const method = await consumeSecondFactor(tx, { userId: options.user.id, code: options.code, clock: options.clock });
     if (!method) {
       await recordSignInFailure(tx, options.user.email, now);

@@ -25,11 +25,11 @@ export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db
   if (!started) return back(["form:error"]);
   switch (started.outcome) {
     case "not_found":
+    // The page itself says that the link cannot be paid now.
+    case "no_methods":
       return paymentLinkPagePath({ locale, linkId });
     case "closed":
       return paymentLinkClosedPath({ locale, linkId });
-    case "busy":
-      return back(["form:busy"]);
     case "invalid":
       return back(started.problems.map(({ field, problem }) => `${field}:${problem}`));
     // The buyer's own open intent of a single-use link goes on from where it stands (its checkout page).

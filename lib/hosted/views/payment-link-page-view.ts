@@ -17,7 +17,6 @@ export const LINK_FORM_PROBLEMS = [
   "amount:above_max",
   "phone:required",
   "phone:format",
-  "form:busy",
   "form:too_many",
   "form:error",
 ] as const;

@@ -110,4 +110,33 @@ describe("the team", () => {
     const actor = { userId: owner.id, email: owner.email, ip: null };
     await expect(changeMemberRole(db, { actor, serviceId: await serviceIdOf(mine), userId: stranger.id, role: "owner" })).rejects.toBeInstanceOf(ApiError);
   });
+
+  it("withdraws the open invitations a removed owner sent, and those to the removed member, so nobody joins through them", async () => {
+    const db = await getDb();
+    const merchant = await createMerchant();
+    const serviceId = await serviceIdOf(merchant);
+    const owner = await createConsoleUser([{ merchant, role: "owner" }]);
+    const leaving = await createConsoleUser([{ merchant, role: "owner" }]);
+    const ownerActor = { userId: owner.id, email: owner.email, ip: null };
+    const fromLeaving = await createInvitation(db, { serviceId, email: uniqueEmail("second-address"), role: "owner", actor: { userId: leaving.id, email: leaving.email, ip: null } });
+    const toLeaving = await createInvitation(db, { serviceId, email: leaving.email, role: "owner", actor: ownerActor });
+    const fromOwner = await createInvitation(db, { serviceId, email: uniqueEmail("newcomer"), role: "viewer", actor: ownerActor });
+    expect(await removeMember(db, { actor: ownerActor, serviceId, userId: leaving.id })).toEqual({ outcome: "done" });
+    expect(await acceptInvitation(db, { token: fromLeaving.token, name: "Second Address", password: "a long new password", ip: null })).toEqual({ outcome: "not_open" });
+    expect(await acceptInvitation(db, { token: toLeaving.token, name: "", password: TEST_PASSWORD, ip: null })).toEqual({ outcome: "not_open" });
+    expect((await listMemberships(db, leaving.id)).map((membership) => membership.merchantName)).not.toContain(merchant.name);
+    expect(await findOpenInvitation(db, fromOwner.token)).not.toBeNull();
+  });
+
+  it("withdraws the open invitations of an owner demoted below owner", async () => {
+    const db = await getDb();
+    const merchant = await createMerchant();
+    const serviceId = await serviceIdOf(merchant);
+    const owner = await createConsoleUser([{ merchant, role: "owner" }]);
+    const demoted = await createConsoleUser([{ merchant, role: "owner" }]);
+    const sent = await createInvitation(db, { serviceId, email: uniqueEmail("second-address"), role: "owner", actor: { userId: demoted.id, email: demoted.email, ip: null } });
+    const actor = { userId: owner.id, email: owner.email, ip: null };
+    expect(await changeMemberRole(db, { actor, serviceId, userId: demoted.id, role: "viewer" })).toEqual({ outcome: "done" });
+    expect(await findOpenInvitation(db, sent.token)).toBeNull();
+  });
 });

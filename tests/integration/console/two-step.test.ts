@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { confirmTwoStepSetup, pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/two-step-setup";
 import { signIn } from "@/lib/console/sign-in";
 import { base32Encode, otpauthUri, totpCode, totpStepAt } from "@/lib/console/totp";
+import { LOCKOUT_FAILURES } from "@/lib/console/sign-in-lockout";
 import { verifySecondStep } from "@/lib/console/verify-second-step";
 import { resolveConsoleSession } from "@/lib/console/console-sessions";
 import { getDb } from "@/lib/db/client";
@@ -58,6 +60,27 @@ describe("two-step verification", () => {
     for (const row of stored) expect(recoveryCodes).not.toContain(row.codeHash);
   });
 
+  it("keeps recovery codes under the gateway key: a copy of the database alone cannot test a guess", async () => {
+    const db = await getDb();
+    const clock = fixedClock(new Date("2031-07-07T09:00:00Z"));
+    const { user, recoveryCodes } = await userWithTwoStep(clock);
+    const stored = new Set((await db.select().from(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, user.id))).map((row) => row.codeHash));
+    for (const code of recoveryCodes) {
+      const typed = code.replace("-", "");
+      for (const plain of [code, typed, `recovery:${typed}`]) expect(stored.has(createHash("sha256").update(plain).digest("hex"))).toBe(false);
+    }
+  });
+
+  it("still takes, once, a recovery code kept by the earlier plain hash", async () => {
+    const db = await getDb();
+    const clock = fixedClock(new Date("2031-07-08T09:00:00Z"));
+    const { user } = await userWithTwoStep(clock);
+    await db.insert(consoleRecoveryCodes).values({ userId: user.id, codeHash: createHash("sha256").update("recovery:abcdefghjk").digest("hex") });
+    const pending = await passwordStep(user.email, clock);
+    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "ABCDE-FGHJK", ip: null, clock })).toEqual({ outcome: "verified", method: "recovery_code" });
+    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "abcde-fghjk", ip: null, clock })).toEqual({ outcome: "refused" });
+  });
+
   it("asks for a code after the password, and the password alone opens nothing", async () => {
     const db = await getDb();
     const clock = fixedClock(new Date("2031-07-02T09:00:00Z"));
@@ -109,5 +132,23 @@ describe("two-step verification", () => {
       outcome: "verified",
       method: "recovery_code",
     });
+  });
+});
+
+describe("the code step's lockout under a burst", () => {
+  it("checks no more than 10 wrong codes sent at once, and then refuses even the right one", async () => {
+    const db = await getDb();
+    const clock = fixedClock(new Date("2031-07-06T09:00:00Z"));
+    const { user, secret } = await userWithTwoStep(clock);
+    clock.advance(60_000);
+    const pending = await passwordStep(user.email, clock);
+    const right = totpCode(secret, totpStepAt(clock.now()));
+    const wrong = right === "000000" ? "111111" : "000000";
+    const burst = await Promise.all(
+      Array.from({ length: LOCKOUT_FAILURES + 10 }, () => verifySecondStep(db, { sessionId: pending.sessionId, user, code: wrong, ip: null, clock })),
+    );
+    expect(burst.filter((result) => result.outcome === "refused")).toHaveLength(LOCKOUT_FAILURES);
+    expect(burst.filter((result) => result.outcome === "locked")).toHaveLength(10);
+    expect((await verifySecondStep(db, { sessionId: pending.sessionId, user, code: right, ip: null, clock })).outcome).toBe("locked");
   });
 });

@@ -1,12 +1,12 @@
 import { ButtonLink, Button } from "@/components/button";
 import { Field } from "@/components/field";
-import { ConsoleNotice, ScrollRegion, Section, SelectField, TableHead } from "@/components/console/console-form";
+import { ConsoleNotice, Section, SelectField } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
+import { PaymentTable } from "@/components/console/payment-table";
 import { paymentLabels } from "@/components/console/payment-labels";
 import { consolePath } from "@/lib/console/console-paths";
 import { listPayments } from "@/lib/console-payments/list-payments";
 import { CONSOLE_METHODS, parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
-import { formatMinorAmount } from "@/lib/i18n/format-amount";
 import { PAYMENT_STATES } from "@/lib/payments/core/payment-state";
 import { openConsolePage, queryValue, type ConsolePageProps } from "../_lib/open-console-page";
 
@@ -30,7 +30,7 @@ function filterQuery(query: Record<string, string | string[] | undefined>): URLS
 export default async function PaymentsPage({ params, searchParams }: ConsolePageProps) {
   const { db, locale, principal, formToken } = await openConsolePage(params, "payments.read");
   const query = await searchParams;
-  const { t, status, method, dateTime } = await paymentLabels(locale);
+  const { t, status } = await paymentLabels(locale);
   const parsed = parsePaymentListQuery(query);
   const page = parsed.ok ? await listPayments(db, { serviceId: principal.membership!.serviceId, query: parsed.query }) : null;
   const problemOf = (field: string) => (parsed.ok ? undefined : parsed.problems.find((problem) => problem.field === field)?.message);
@@ -85,27 +85,7 @@ export default async function PaymentsPage({ params, searchParams }: ConsolePage
         ) : page.rows.length === 0 ? (
           <p className="text-slate-700">{t("list.none")}</p>
         ) : (
-          <ScrollRegion label={t("list.results")}>
-            <table className="w-full min-w-[44rem] text-sm">
-              <TableHead columns={[t("list.created"), t("list.amount"), t("list.status"), t("list.method"), t("list.phone"), t("list.actionId")]} />
-              <tbody>
-                {page.rows.map((row) => (
-                  <tr key={row.id} className="border-b border-slate-100">
-                    <td className="py-2">
-                      <a className="font-semibold text-teal-800 underline" href={consolePath.payment(locale, row.id)}>
-                        {dateTime.format(row.createdAt)}
-                      </a>
-                    </td>
-                    <td className="py-2 whitespace-nowrap">{formatMinorAmount({ minor: row.amountMinor, currency: row.currency, locale })}</td>
-                    <td className="py-2">{status(row.state)}</td>
-                    <td className="py-2">{method(row.method)}</td>
-                    <td className="py-2" dir="ltr">{row.customerPhone}</td>
-                    <td className="py-2 font-mono text-xs wrap-anywhere" dir="ltr">{row.actionId}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
+          <PaymentTable locale={locale} label={t("list.results")} rows={page.rows} withPhoneAndActionId />
         )}
         {page ? (
           <nav aria-label={t("list.pages")} className="flex flex-wrap gap-3">

@@ -82,44 +82,50 @@ export default async function PaymentLinkPage({ params, searchParams }: LinkPage
           </dd>
         </dl>
       ) : null}
-      {has("form:busy") ? <StatusBanner tone="warning" role="alert">{t("busy")}</StatusBanner> : null}
       {has("form:too_many") ? <StatusBanner tone="warning" role="alert">{t("tooMany")}</StatusBanner> : null}
       {has("form:error") ? <StatusBanner tone="error" role="alert">{t("error")}</StatusBanner> : null}
-      <form method="post" action={paymentLinkFormPath({ locale, linkId: id })} noValidate className="flex flex-col gap-5">
-        <input type="hidden" name="link" value={id} />
-        <input type="hidden" name={FORM_TOKEN_FIELD} value={view.formToken} />
-        <input type="hidden" name="attempt" value={view.attempt} />
-        {view.amount === null ? (
+      {view.methods.length === 0 ? (
+        // No method is enabled for the link's country: a form here could only fail.
+        <StatusBanner tone="warning" role="alert">
+          {t("noMethods", { merchant: view.merchantName })}
+        </StatusBanner>
+      ) : (
+        <form method="post" action={paymentLinkFormPath({ locale, linkId: id })} noValidate className="flex flex-col gap-5">
+          <input type="hidden" name="link" value={id} />
+          <input type="hidden" name={FORM_TOKEN_FIELD} value={view.formToken} />
+          <input type="hidden" name="attempt" value={view.attempt} />
+          {view.amount === null ? (
+            <Field
+              id="link-amount"
+              name="amount"
+              label={t("amountLabel")}
+              hint={amountHint}
+              error={amountError}
+              defaultValue={view.entered.amount}
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              dir="ltr"
+              required
+            />
+          ) : null}
           <Field
-            id="link-amount"
-            name="amount"
-            label={t("amountLabel")}
-            hint={amountHint}
-            error={amountError}
-            defaultValue={view.entered.amount}
-            type="text"
-            inputMode="decimal"
-            autoComplete="off"
+            id="link-phone"
+            name="phone"
+            label={t("phoneLabel")}
+            hint={t("phoneHint", { example: phoneExample })}
+            error={phoneError}
+            defaultValue={view.entered.phone}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
             dir="ltr"
             required
           />
-        ) : null}
-        <Field
-          id="link-phone"
-          name="phone"
-          label={t("phoneLabel")}
-          hint={t("phoneHint", { example: phoneExample })}
-          error={phoneError}
-          defaultValue={view.entered.phone}
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          dir="ltr"
-          required
-        />
-        <MethodChoice locale={locale} methods={view.methods} checked={view.entered.method} />
-        <Button type="submit">{(await getTranslations({ locale, namespace: "checkout" }))("continue")}</Button>
-      </form>
+          <MethodChoice locale={locale} methods={view.methods} checked={view.entered.method} />
+          <Button type="submit">{(await getTranslations({ locale, namespace: "checkout" }))("continue")}</Button>
+        </form>
+      )}
     </CardShell>
   );
 }

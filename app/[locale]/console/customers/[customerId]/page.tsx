@@ -1,14 +1,14 @@
 import { notFound } from "next/navigation";
 import { Button, ButtonLink } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, ScrollRegion, Section, TableHead } from "@/components/console/console-form";
+import { ConsoleForm, ConsoleNotice, Section } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
+import { PaymentTable } from "@/components/console/payment-table";
 import { paymentLabels } from "@/components/console/payment-labels";
 import { principalMay } from "@/lib/auth/console-principal";
 import { consolePath } from "@/lib/console/console-paths";
 import { getCustomerDetail } from "@/lib/console-customers/get-customer-detail";
 import { decodePaymentCursor } from "@/lib/console-payments/payment-cursor";
 import { ApiError } from "@/lib/errors/api-error";
-import { formatMinorAmount } from "@/lib/i18n/format-amount";
 import { openConsolePage, queryValue } from "../../_lib/open-console-page";
 
 export const metadata = { title: "Customer" };
@@ -30,7 +30,7 @@ export default async function CustomerPage({
       throw error;
     },
   );
-  const { t, status, method, dateTime } = await paymentLabels(locale);
+  const { t } = await paymentLabels(locale);
   const { customer } = detail;
   const mayChange = principalMay(principal, "payments.operate");
   return (
@@ -85,25 +85,7 @@ export default async function CustomerPage({
         {detail.payments.rows.length === 0 ? (
           <p className="text-slate-700">{t("list.none")}</p>
         ) : (
-          <ScrollRegion label={t("list.title")}>
-            <table className="w-full min-w-[32rem] text-sm">
-              <TableHead columns={[t("list.created"), t("list.amount"), t("list.status"), t("list.method")]} />
-              <tbody>
-                {detail.payments.rows.map((row) => (
-                  <tr key={row.id} className="border-b border-slate-100">
-                    <td className="py-2">
-                      <a className="font-semibold text-teal-800 underline" href={consolePath.payment(locale, row.id)}>
-                        {dateTime.format(row.createdAt)}
-                      </a>
-                    </td>
-                    <td className="py-2 whitespace-nowrap">{formatMinorAmount({ minor: row.amountMinor, currency: row.currency, locale })}</td>
-                    <td className="py-2">{status(row.state)}</td>
-                    <td className="py-2">{method(row.method)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
+          <PaymentTable locale={locale} label={t("list.title")} rows={detail.payments.rows} withPhoneAndActionId={false} />
         )}
         {detail.payments.after ? (
           <ButtonLink variant="quiet" href={`${consolePath.customer(locale, customer.id)}?after=${encodeURIComponent(detail.payments.after)}`}>
