@@ -11,9 +11,9 @@ import { performance } from "node:perf_hooks";
 import { openDatabase } from "../lib/db/client";
 import { serveFetchHandler } from "../lib/http/serve-fetch-on-node";
 import { walletClient } from "../lib/providers/wallet/http-wallet-client";
-import { SANDBOX_OTP_CODE } from "../lib/wallet-sandbox/sandbox-wallet";
-import { walletService } from "../lib/wallet-sandbox/wallet-service";
-import { walletProtocolHandler } from "../lib/wallet-sandbox/serve-wallet-protocol";
+import { SANDBOX_OTP_CODE } from "../simulators/wallet/sandbox-wallet";
+import { walletService } from "../simulators/wallet/wallet-service";
+import { walletProtocolHandler } from "../simulators/wallet/serve-wallet-protocol";
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 200);
 

@@ -12,9 +12,9 @@ import { getGatewayKey } from "../lib/crypto/gateway-key";
 import { openDatabase } from "../lib/db/client";
 import { readDatabaseSeal } from "../lib/db/database-seal";
 import { sandboxAccountOf } from "../lib/providers/card/card-provider-accounts";
-import { redeliverPendingEvents } from "../lib/providers/card/sandbox-event-delivery";
-import { startStripeSimulator } from "../lib/providers/card/stripe-simulator";
-import { stripeJsStandInSource } from "../lib/providers/card/stripe-js-stand-in";
+import { redeliverPendingEvents } from "../simulators/card/sandbox-event-delivery";
+import { startStripeSimulator } from "../simulators/card/stripe-simulator";
+import { stripeJsStandInSource } from "../simulators/card/stripe-js-stand-in";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
 
 const USAGE = `Usage: npm run card-simulator [-- --publishable-key pk_test_... --json]

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { getConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
 import { serveFetchHandler } from "../lib/http/serve-fetch-on-node";
-import { walletProtocolHandler } from "../lib/wallet-sandbox/serve-wallet-protocol";
+import { walletProtocolHandler } from "../simulators/wallet/serve-wallet-protocol";
 
 async function main() {
   const config = getConfig();

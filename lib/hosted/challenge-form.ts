@@ -2,8 +2,8 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import type { Locale } from "../i18n/routing";
-import { sandboxCardProvider } from "../providers/card/sandbox-card-provider";
-import { CardProviderError } from "../providers/card/sandbox-card-provider-error";
+import { sandboxCardProvider } from "../../simulators/card/sandbox-card-provider";
+import { CardProviderError } from "../providers/card/card-provider-error";
 import type { FormBody } from "./read-form-body";
 import { challengePagePath } from "../urls/hosted-urls";
 

@@ -5,7 +5,7 @@ import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/operations/expire-payments";
 import { cardPaymentReconciliationJob } from "../payments/operations/reconcile-card-payments";
 import { providerReconciliationJob } from "../provider-operation-handlers/reconcile-provider-operations";
-import { cardProviderEventsJob } from "../providers/card/sandbox-event-delivery";
+import { cardProviderEventsJob } from "../../simulators/card/sandbox-event-delivery";
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "../background-job";
 

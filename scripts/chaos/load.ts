@@ -5,7 +5,7 @@ import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.sch
 import { completeCardPayment } from "../../lib/payments/hosted/complete-card-payment";
 import { getCardPage } from "../../lib/payments/hosted/get-card-page";
 import { submitPaymentOtp } from "../../lib/payments/hosted/submit-payment-otp";
-import { sandboxCardProvider } from "../../lib/providers/card/sandbox-card-provider";
+import { sandboxCardProvider } from "../../simulators/card/sandbox-card-provider";
 
 /**
  * The chaos run's mixed load: virtual merchants' servers and buyers doing what real ones do,

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { Db } from "../../lib/db/client";
-import { startStripeSimulator, type SimulatorFault, type StripeSimulator } from "../../lib/providers/card/stripe-simulator";
+import { startStripeSimulator, type SimulatorFault, type StripeSimulator } from "../../simulators/card/stripe-simulator";
 
 /**
  * Provider faults for `npm run chaos`: the gateways and the worker reach the card provider

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { openingBalanceMinor, SANDBOX_OTP_CODE } from "@/lib/wallet-sandbox/sandbox-wallet";
-import { walletProtocolHandler } from "@/lib/wallet-sandbox/serve-wallet-protocol";
+import { openingBalanceMinor, SANDBOX_OTP_CODE } from "@/simulators/wallet/sandbox-wallet";
+import { walletProtocolHandler } from "@/simulators/wallet/serve-wallet-protocol";
 import { serveFetchHandler } from "@/lib/http/serve-fetch-on-node";
 import { describeWalletConformance } from "./wallet-protocol";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { cardProviderPaymentIntents, paymentCaptures, providerOperations } from "@/lib/db/schema";
-import { startStripeSimulator, type StripeSimulator } from "@/lib/providers/card/stripe-simulator";
+import { startStripeSimulator, type StripeSimulator } from "@/simulators/card/stripe-simulator";
 import { clientAuth } from "../support/api";
 import { completeOnPage, confirmAtProvider, notificationsOf, proceedWithCard, TEST_CARDS } from "../support/cards";
 import { createMerchant } from "../support/factories";

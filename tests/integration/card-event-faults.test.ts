@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { cardProviderPaymentIntents, paymentCaptures, services } from "@/lib/db/schema";
 import { reconcileCardPayments } from "@/lib/payments/operations/reconcile-card-payments";
-import { redeliverPendingEvents } from "@/lib/providers/card/sandbox-event-delivery";
+import { redeliverPendingEvents } from "@/simulators/card/sandbox-event-delivery";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import { confirmAtProvider, completeOnPage, loadCardPage, eventually, notificationsOf, postSignedEvent, proceedWithCard, providerEvents, TEST_CARDS } from "../support/cards";

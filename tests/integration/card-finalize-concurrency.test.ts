@@ -133,7 +133,7 @@ describe("POST /api/v1/webhooks/card-provider", () => {
 });
 
 async function signatureFor(payload: unknown): Promise<string> {
-  const { signEvent } = await import("@/lib/providers/card/sandbox-secrets");
+  const { signEvent } = await import("@/simulators/card/sandbox-secrets");
   const { getGatewayKey } = await import("@/lib/crypto/gateway-key");
   return signEvent(await getGatewayKey(await getDb()), JSON.stringify(payload), new Date());
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { cardProviderPaymentIntents, cardProviderPaymentMethods, paymentCaptures, sandboxSettings } from "@/lib/db/schema";
-import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
+import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
 import { clientAuth, merchantAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

@@ -4,7 +4,7 @@ import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb, openDatabase, type DatabaseHandle } from "@/lib/db/client";
 import { cardProviderPaymentIntents, cardProviderRefunds } from "@/lib/db/schema";
 import { sandboxAccountOf, setCardProviderAccount } from "@/lib/providers/card/card-provider-accounts";
-import { startStripeSimulator, type StripeSimulator } from "@/lib/providers/card/stripe-simulator";
+import { startStripeSimulator, type StripeSimulator } from "@/simulators/card/stripe-simulator";
 import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/recreate-database";
 import { apiClient } from "../support/api";
 import { createMerchant } from "../support/factories";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { signWalletRequest, type WalletRequest } from "@/lib/providers/wallet/wallet-protocol";
-import { walletProtocolServer, type WalletProtocolServer } from "@/lib/wallet-sandbox/serve-wallet-protocol";
+import { walletProtocolServer, type WalletProtocolServer } from "@/simulators/wallet/serve-wallet-protocol";
 
 /**
  * The in-gateway sandbox wallet answers its own gateway in process (`answer`, no WHATWG

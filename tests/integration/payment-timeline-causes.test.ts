@@ -14,7 +14,7 @@ import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { proceedFromCheckout } from "@/lib/payments/hosted/proceed-from-checkout";
 import { startLinkPayment } from "@/lib/payment-links/start-link-payment";
 import { consoleCause } from "@/lib/payments/core/state-change-cause";
-import { redeliverPendingEvents } from "@/lib/providers/card/sandbox-event-delivery";
+import { redeliverPendingEvents } from "@/simulators/card/sandbox-event-delivery";
 import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant, randomPhone } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
@@ -24,8 +24,8 @@ import { TEST_CARDS, cardPaymentOf, completeOnPage, confirmAtProvider, finalize,
 // The sandbox card provider posts its event to the gateway as soon as a card is confirmed, which
 // would race the buyer's return for the payment's change. Here nothing is posted by itself: each
 // test delivers the event (or not) when its path calls for it.
-vi.mock("@/lib/providers/card/sandbox-event-delivery", async (original) => ({
-  ...(await original<typeof import("@/lib/providers/card/sandbox-event-delivery")>()),
+vi.mock("@/simulators/card/sandbox-event-delivery", async (original) => ({
+  ...(await original<typeof import("@/simulators/card/sandbox-event-delivery")>()),
   deliverEventsSoon: () => undefined,
 }));
 

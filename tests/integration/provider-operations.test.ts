@@ -5,7 +5,7 @@ import { cardProviderPaymentIntents, cardProviderRefunds, paymentCaptures, provi
 import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
 import { cardProvider, installCardProvider } from "@/lib/providers/card/card-provider";
 import type { CardProvider } from "@/lib/providers/card/port";
-import { CardProviderError } from "@/lib/providers/card/sandbox-card-provider-error";
+import { CardProviderError } from "@/lib/providers/card/card-provider-error";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import { notificationsOf, payWithNewCard } from "../support/cards";

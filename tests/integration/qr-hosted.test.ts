@@ -7,7 +7,7 @@ import { answerQrPayment } from "@/lib/payments/operations/answer-qr-payment";
 import { getQrPage } from "@/lib/payments/hosted/get-qr-page";
 import { getWalletAppPayment } from "@/lib/payments/hosted/get-wallet-app-payment";
 import { qrPng } from "@/lib/payments/hosted/render-qr-image";
-import { sandboxWalletAppUrl } from "@/lib/wallet-sandbox/sandbox-wallet-qr";
+import { sandboxWalletAppUrl } from "@/lib/wallet-connection/wallet-app-token";
 import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { rejection } from "../support/rejection";

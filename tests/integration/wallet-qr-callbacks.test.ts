@@ -11,7 +11,7 @@ import { expireOpenPayments } from "@/lib/payments/operations/expire-payments";
 import { QR_CALLBACK_PATH } from "@/lib/payments/core/wallet-qr";
 import { connectedWallet, installWalletTransport, walletSecret } from "@/lib/wallet-connection/wallet-connection";
 import { signWalletRequest, type QrRequestBody } from "@/lib/providers/wallet/wallet-protocol";
-import { installWalletCallbackDelivery } from "@/lib/wallet-sandbox/in-gateway-wallet";
+import { installWalletCallbackDelivery } from "@/simulators/wallet/in-gateway-wallet";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import {

@@ -8,7 +8,7 @@ import { deliverDueNotifications } from "@/lib/notifications/deliver-due-notific
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { resendPaymentOtp } from "@/lib/payments/hosted/resend-payment-otp";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
-import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
+import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
 import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient } from "../support/api";
 import {
   completeOnPage,

@@ -6,8 +6,8 @@ import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema"
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
 import { sandboxAccountOf } from "@/lib/providers/card/card-provider-accounts";
-import { sandboxCardProvider } from "@/lib/providers/card/sandbox-card-provider";
-import { SIGNATURE_HEADER, intentClientSecret, signEvent } from "@/lib/providers/card/sandbox-secrets";
+import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
+import { SIGNATURE_HEADER, intentClientSecret, signEvent } from "@/simulators/card/sandbox-secrets";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import type { ApiClient } from "./api";
 import { advanceClock, createIntent, proceed, serverHeaders, tokenOf, type IntentOverrides } from "./payments";

@@ -11,7 +11,7 @@ import {
   normalizeDigits,
   passesLuhn,
 } from "@/lib/validation/card-number";
-import { isGenuineSignature, signEvent } from "@/lib/providers/card/sandbox-secrets";
+import { isGenuineSignature, signEvent } from "@/simulators/card/sandbox-secrets";
 
 /** The digit that makes `body` pass the Luhn check. */
 function luhnCheckDigit(body: string): string {

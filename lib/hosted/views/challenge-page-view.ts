@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { fromMinorUnits } from "../../money/amount";
 import { getMerchantName } from "../../payments/hosted/get-merchant-name";
-import { sandboxCardProvider } from "../../providers/card/sandbox-card-provider";
+import { sandboxCardProvider } from "../../../simulators/card/sandbox-card-provider";
 import { challengeFormPath, providerReturnWithIntent } from "../../urls/hosted-urls";
 import { brandName } from "../../validation/card-number";
 import { FORM_TOKEN_FIELD, hostedFormToken } from "../hosted-form-route";

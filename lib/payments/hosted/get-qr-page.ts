@@ -3,7 +3,7 @@ import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { pageTokenFor } from "../../auth/client-secret";
 import { isProceededQrPayment } from "../../payment-methods/registry/payment-method-registry";
-import { WALLET_APP_PAGE } from "../../wallet-sandbox/sandbox-wallet-qr";
+import { WALLET_APP_PAGE } from "../../wallet-connection/wallet-app-token";
 import { getHostedPayment, type HostedPaymentView } from "./get-hosted-payment";
 
 export interface QrPageView {

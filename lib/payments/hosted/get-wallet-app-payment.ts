@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
 import { fromMinorUnits } from "../../money/amount";
 import type { QrRequest } from "../../providers/wallet/port";
-import { isValidWalletAppToken } from "../../wallet-sandbox/sandbox-wallet-qr";
+import { isValidWalletAppToken } from "../../wallet-connection/wallet-app-token";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { showsAsExpired } from "../core/payment-expiry";
 import { isPaymentId } from "../../db/payment-record";

@@ -6,7 +6,7 @@ import { isProceededQrPayment } from "../../payment-methods/registry/payment-met
 import { providerUnavailable } from "../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
 import type { QrRequest } from "../../providers/wallet/port";
-import { isValidWalletAppToken } from "../../wallet-sandbox/sandbox-wallet-qr";
+import { isValidWalletAppToken } from "../../wallet-connection/wallet-app-token";
 import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";

@@ -1,5 +1,5 @@
 import { ProviderRefusedError } from "../../provider-operations";
-import { CardProviderError } from "./sandbox-card-provider-error";
+import { CardProviderError } from "./card-provider-error";
 
 /**
  * A card provider call as a provider operation sees it: a refusal (an HTTP 4xx with an error

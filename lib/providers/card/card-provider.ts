@@ -3,9 +3,9 @@ import { getConfig } from "../../config";
 import { getDb } from "../../db/client";
 import { outsideTransactions } from "../../db/transaction-guard";
 import { everyCardProviderAccount, findCardProviderAccount, sandboxCardAccount } from "./card-provider-accounts";
-import { inProcessStripeFetch } from "./in-process-stripe";
+import { inProcessStripeFetch } from "../../../simulators/card/in-process-stripe";
 import type { CardProvider } from "./port";
-import { sandboxCardProvider } from "./sandbox-card-provider";
+import { sandboxCardProvider } from "../../../simulators/card/sandbox-card-provider";
 import { stripeCardProvider, stripeEndpointOf } from "./stripe-card-provider";
 
 let installed: CardProvider | null = null;

@@ -1,8 +1,8 @@
-import { hmacHex } from "../crypto/secrets";
-import { getConfig } from "../config";
-import { getGatewayKey } from "../crypto/gateway-key";
-import { getDb } from "../db/client";
-import { sandboxWalletAppUrl } from "./sandbox-wallet-qr";
+import { hmacHex } from "../../lib/crypto/secrets";
+import { getConfig } from "../../lib/config";
+import { getGatewayKey } from "../../lib/crypto/gateway-key";
+import { getDb } from "../../lib/db/client";
+import { sandboxWalletAppUrl } from "../../lib/wallet-connection/wallet-app-token";
 import { walletProtocolServer, type WalletProtocolServer } from "./serve-wallet-protocol";
 
 /** Where a sandbox gateway serves its own wallet: the protocol's paths hang under it. */

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { constantTimeEqual, hmacHex } from "../../crypto/secrets";
+import { constantTimeEqual, hmacHex } from "../../lib/crypto/secrets";
 
 /*
  * The sandbox provider's own keys, derived from the gateway key so every gateway instance on

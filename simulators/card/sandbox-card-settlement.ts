@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { cardProviderEvents, cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../db/schema";
-import type { ProviderErrorCode, ProviderEventType } from "./port";
+import type { Db } from "../../lib/db/client";
+import { cardProviderEvents, cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../lib/db/schema";
+import type { ProviderErrorCode, ProviderEventType } from "../../lib/providers/card/port";
 import type { IntentRow, MethodRow } from "./sandbox-card-rows";
 import { providerId } from "./sandbox-secrets";
 import type { SandboxCardBehavior } from "./sandbox-test-cards";

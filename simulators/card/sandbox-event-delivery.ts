@@ -1,14 +1,14 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import { getConfig } from "../../config";
-import { getGatewayKey } from "../../crypto/gateway-key";
-import type { Db } from "../../db/client";
-import { preparedOn } from "../../db/prepared";
+import { getConfig } from "../../lib/config";
+import { getGatewayKey } from "../../lib/crypto/gateway-key";
+import type { Db } from "../../lib/db/client";
+import { preparedOn } from "../../lib/db/prepared";
 import Stripe from "stripe";
-import { cardProviderEvents, cardProviderPaymentIntents } from "../../db/schema";
-import { logger } from "../../log";
-import { timeLimit } from "../../time-limit";
-import type { BackgroundJob } from "../../background-job";
-import { sandboxAccountOf } from "./card-provider-accounts";
+import { cardProviderEvents, cardProviderPaymentIntents } from "../../lib/db/schema";
+import { logger } from "../../lib/log";
+import { timeLimit } from "../../lib/time-limit";
+import type { BackgroundJob } from "../../lib/background-job";
+import { sandboxAccountOf } from "../../lib/providers/card/card-provider-accounts";
 import { SIGNATURE_HEADER, signEvent } from "./sandbox-secrets";
 
 /** The gateway's inbound endpoint for the provider's events (Events 3 of the interface). */

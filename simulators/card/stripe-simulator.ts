@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
-import { getGatewayKey } from "../../crypto/gateway-key";
-import type { Db } from "../../db/client";
-import { cardProviderIdempotencyKeys, cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../../db/schema";
-import { publishableKeyOfSandboxSecret } from "./card-provider-accounts";
+import { getGatewayKey } from "../../lib/crypto/gateway-key";
+import type { Db } from "../../lib/db/client";
+import { cardProviderIdempotencyKeys, cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../../lib/db/schema";
+import { publishableKeyOfSandboxSecret } from "../../lib/providers/card/card-provider-accounts";
 import { sandboxCardProvider } from "./sandbox-card-provider";
-import { CardProviderError } from "./sandbox-card-provider-error";
+import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 import { intentClientSecret } from "./sandbox-secrets";
 
 /*

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
-import { walletHolds, walletOperations } from "../db/schema";
+import type { Db } from "../../lib/db/client";
+import { isUniqueViolation } from "../../lib/db/errors";
+import { walletHolds, walletOperations } from "../../lib/db/schema";
 import { sandboxWallet } from "./sandbox-wallet";
-import type { MovementRequest, OperationKind, QrRequestBody, WalletErrorName, WalletOperation } from "../providers/wallet/wallet-protocol";
+import type { MovementRequest, OperationKind, QrRequestBody, WalletErrorName, WalletOperation } from "../../lib/providers/wallet/wallet-protocol";
 
 // The sandbox wallet service's building blocks: its named errors, the account and id checks,
 // and "apply once per operationId" for every money call (wallet-service.ts composes them).

@@ -1,18 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { checkCardNumber, checkCvc, isExpiryPast } from "../../validation/card-number";
-import { getConfig } from "../../config";
-import { getGatewayKey } from "../../crypto/gateway-key";
-import type { Db } from "../../db/client";
-import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../db/schema";
-import type { CardProvider, ProviderErrorCode, ProviderPaymentIntent } from "./port";
-import { CardProviderError } from "./sandbox-card-provider-error";
+import { checkCardNumber, checkCvc, isExpiryPast } from "../../lib/validation/card-number";
+import { getConfig } from "../../lib/config";
+import { getGatewayKey } from "../../lib/crypto/gateway-key";
+import type { Db } from "../../lib/db/client";
+import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../lib/db/schema";
+import type { CardProvider, ProviderErrorCode, ProviderPaymentIntent } from "../../lib/providers/card/port";
+import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 import { lockIntent, type IntentRow, type MethodRow } from "./sandbox-card-rows";
 import { settle } from "./sandbox-card-settlement";
 import { deliverEventsSoon } from "./sandbox-event-delivery";
 import { cardFingerprint, intentClientSecret, isIntentClientSecret, providerId } from "./sandbox-secrets";
 import { sandboxBehaviorOf, type SandboxCardBehavior } from "./sandbox-test-cards";
-import { challengePageUrl } from "../../urls/hosted-urls";
+import { challengePageUrl } from "../../lib/urls/hosted-urls";
 
 /** The sandbox provider's browser API, mounted under this path of the gateway's host. */
 export const SANDBOX_PROVIDER_API = "/api/card-provider-sandbox/v1";

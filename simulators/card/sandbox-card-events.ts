@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getGatewayKey } from "../../crypto/gateway-key";
-import type { CardProvider } from "./port";
+import { getGatewayKey } from "../../lib/crypto/gateway-key";
+import type { CardProvider } from "../../lib/providers/card/port";
 import { isGenuineSignature, SIGNATURE_HEADER } from "./sandbox-secrets";
 
 /** Events the sandbox provider signed and delivered to the gateway's webhook, checked and read. */

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import { getConfig } from "../../config";
-import { getGatewayKey } from "../../crypto/gateway-key";
-import type { Db } from "../../db/client";
-import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../db/schema";
-import { CardProviderError } from "./sandbox-card-provider-error";
+import { getConfig } from "../../lib/config";
+import { getGatewayKey } from "../../lib/crypto/gateway-key";
+import type { Db } from "../../lib/db/client";
+import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../lib/db/schema";
+import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 import { lockIntent } from "./sandbox-card-rows";
 import { settle } from "./sandbox-card-settlement";
 import { deliverEventsSoon } from "./sandbox-event-delivery";

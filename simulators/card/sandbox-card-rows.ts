@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db } from "../../lib/db/client";
 import {
   cardProviderIdempotencyKeys,
   cardProviderPaymentIntents,
   cardProviderPaymentMethods,
-} from "../../db/schema";
-import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "./port";
-import { CardProviderError } from "./sandbox-card-provider-error";
+} from "../../lib/db/schema";
+import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "../../lib/providers/card/port";
+import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 
 export type IntentRow = typeof cardProviderPaymentIntents.$inferSelect;
 export type MethodRow = typeof cardProviderPaymentMethods.$inferSelect;

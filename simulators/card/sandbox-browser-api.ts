@@ -1,15 +1,15 @@
-import { routing } from "../../i18n/routing";
+import { routing } from "../../lib/i18n/routing";
 import { z } from "zod";
-import { getConfig } from "../../config";
-import { getDb } from "../../db/client";
-import { isDatabaseUnavailable } from "../../db/errors";
-import { readCapped } from "../../http/read-json-body";
-import { withRequestScope } from "../../http/request-scope";
-import { logger } from "../../log";
+import { getConfig } from "../../lib/config";
+import { getDb } from "../../lib/db/client";
+import { isDatabaseUnavailable } from "../../lib/db/errors";
+import { readCapped } from "../../lib/http/read-json-body";
+import { withRequestScope } from "../../lib/http/request-scope";
+import { logger } from "../../lib/log";
 import { confirmCardSchema } from "./sandbox-card-confirm";
 import { confirmFromBrowser, parseStripeForm, wireError } from "./stripe-simulator";
 import { sandboxCardProvider } from "./sandbox-card-provider";
-import { CardProviderError } from "./sandbox-card-provider-error";
+import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 
 /**
  * The sandbox provider's browser API: what the hosted card page's script calls with the

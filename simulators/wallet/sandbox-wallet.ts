@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { preparedOn } from "../db/prepared";
-import { otpChallenges, walletAccounts, walletEntries, walletHolds } from "../db/schema";
-import { sqlRows } from "../db/sql-rows";
-import { constantTimeEqual, hashSecret, randomToken } from "../crypto/secrets";
-import { currencyExponent } from "../money/currencies";
+import type { Db } from "../../lib/db/client";
+import { preparedOn } from "../../lib/db/prepared";
+import { otpChallenges, walletAccounts, walletEntries, walletHolds } from "../../lib/db/schema";
+import { sqlRows } from "../../lib/db/sql-rows";
+import { constantTimeEqual, hashSecret, randomToken } from "../../lib/crypto/secrets";
+import { currencyExponent } from "../../lib/money/currencies";
 import {
   OTP_ATTEMPTS,
   OTP_LIFETIME_MS,
@@ -15,7 +15,7 @@ import {
   type WalletMovement,
   type WalletOutcome,
   type WalletProvider,
-} from "../providers/wallet/port";
+} from "../../lib/providers/wallet/port";
 
 /** Contract section 9: every sandbox wallet opens at 10,000 standard units per currency. */
 export const SANDBOX_OPENING_BALANCE_UNITS = 10_000;

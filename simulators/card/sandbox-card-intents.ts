@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../../db/schema";
-import type { CardProvider } from "./port";
-import { CardProviderError } from "./sandbox-card-provider-error";
+import { cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../../lib/db/schema";
+import type { CardProvider } from "../../lib/providers/card/port";
+import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 import { idempotent, lockIntent, toIntent, toMethod } from "./sandbox-card-rows";
 import { providerId } from "./sandbox-secrets";
 

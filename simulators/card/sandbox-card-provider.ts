@@ -1,4 +1,4 @@
-import type { CardProvider } from "./port";
+import type { CardProvider } from "../../lib/providers/card/port";
 import { sandboxChallengeOperations } from "./sandbox-card-challenge";
 import { sandboxConfirmOperations } from "./sandbox-card-confirm";
 import { sandboxEventOperations } from "./sandbox-card-events";

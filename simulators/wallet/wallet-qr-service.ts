@@ -1,10 +1,10 @@
 import { randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { ulid } from "ulid";
-import type { Db } from "../db/client";
-import { walletOperations, walletQrRequests } from "../db/schema";
+import type { Db } from "../../lib/db/client";
+import { walletOperations, walletQrRequests } from "../../lib/db/schema";
 import { sandboxWallet } from "./sandbox-wallet";
-import type { QrCreateRequest, QrRequestBody, WalletOperation } from "../providers/wallet/wallet-protocol";
+import type { QrCreateRequest, QrRequestBody, WalletOperation } from "../../lib/providers/wallet/wallet-protocol";
 import { assertKnownAccount, assertUuid, requestHash, WalletServiceError } from "./wallet-operations";
 
 // Uppercase letters and digits without the look-alikes (0/O, 1/I), as a cashier would read them out.

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { Db } from "../db/client";
-import { logger } from "../log";
-import { timeLimit } from "../time-limit";
+import type { Db } from "../../lib/db/client";
+import { logger } from "../../lib/log";
+import { timeLimit } from "../../lib/time-limit";
 import {
   balanceQuerySchema,
   captureRequestSchema,
@@ -18,7 +18,7 @@ import {
   type WalletErrorName,
   type WalletRequest,
   type WalletResponse,
-} from "../providers/wallet/wallet-protocol";
+} from "../../lib/providers/wallet/wallet-protocol";
 import { refusal, walletService, WalletServiceError, type Applied } from "./wallet-service";
 
 /**

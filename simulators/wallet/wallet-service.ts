@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { walletOperations } from "../db/schema";
-import type { OtpChallenge } from "../providers/wallet/port";
+import type { Db } from "../../lib/db/client";
+import { walletOperations } from "../../lib/db/schema";
+import type { OtpChallenge } from "../../lib/providers/wallet/port";
 import { sandboxWallet } from "./sandbox-wallet";
-import type { MovementRequest, OtpChallengeBody, WalletBalanceBody, WalletOperation } from "../providers/wallet/wallet-protocol";
+import type { MovementRequest, OtpChallengeBody, WalletBalanceBody, WalletOperation } from "../../lib/providers/wallet/wallet-protocol";
 import { walletQrService } from "./wallet-qr-service";
 import { assertKnownAccount, assertUuid, lockHold, move, onHold, refAccount, WalletServiceError, type Applied } from "./wallet-operations";
 
