@@ -2,21 +2,19 @@
  * The import rule of ARCHITECTURE.md, checked by `npm run lint:imports` (part of `npm test`):
  * app/ → lib/ (→ lib/db), never back; lib/http and lib/api are the HTTP edge that only route
  * handlers, pages and the edge itself import; the domain never imports the edge, app/ or Next.js;
- * no import cycles.
+ * production code never imports the simulators (simulators/) but through their one composition
+ * point; no import cycles.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 
 // The HTTP edge: request/response handling and the API registry built on the domain.
 const EDGE = "^lib/(http|api)/";
-// Code that serves HTTP itself (allowed to import the edge): the standalone wallet service, the
-// sandbox card provider's browser API, the health answers, the hosted forms' POST handling and
+// Code that serves HTTP itself (allowed to import the edge): the health answers, the hosted forms' POST handling and
 // the payment link answers that are not pages (its shared url, its 410, its QR code).
 const EDGE_USERS = [
   EDGE,
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
-  "^lib/wallet-sandbox/serve-wallet-protocol\\.ts$",
-  "^lib/providers/card/sandbox-browser-api\\.ts$",
   "^lib/hosted/(hosted-form-route|form-response|log-page-request|security-headers|open-hosted-page|payment-link-entry|payment-link-qr)\\.ts$",
   // The console's forms answer with the hosted pages' headers (lib/console-web is the console's edge).
   "^lib/console-web/console-responses\\.ts$",
@@ -36,8 +34,23 @@ const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/)[^/]+/
 // is safe in the browser bundle (React, next-intl, server code, secrets).
 const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$"];
 
+// Production code: what a production gateway runs. The simulators (simulators/: the Stripe
+// simulator and the sandbox wallet) stand for systems outside the gateway and are not part of it.
+const PRODUCTION = "^(lib|app|components)/|^(proxy|instrumentation)\\.ts$";
+// The one module of simulators/ production may import: what a sandbox gateway mounts in its own
+// process when no simulator address is configured (it re-exports, and holds no logic).
+const SIMULATOR_MOUNT = "^simulators/in-gateway\\.ts$";
+
 module.exports = {
   forbidden: [
+    {
+      name: "production-not-to-simulators",
+      severity: "error",
+      comment:
+        "Production code never imports a simulator: a sandbox gateway reaches the simulators it hosts through simulators/in-gateway.ts only, and over the same adapters as a production provider (only addresses and keys differ).",
+      from: { path: PRODUCTION },
+      to: { path: "^simulators/", pathNot: SIMULATOR_MOUNT },
+    },
     {
       name: "islands-browser-only",
       severity: "error",
@@ -129,7 +142,9 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: "node_modules" },
+    // The simulators are a leaf of production's graph: the mount is seen, what it imports is checked
+    // by simulators/.dependency-cruiser.cjs (the second half of `npm run lint:imports`).
+    doNotFollow: { path: ["node_modules", "^simulators/"] },
     exclude: { path: "(^|/)(node_modules|\\.next|\\.data|clients)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },

@@ -5,9 +5,9 @@ import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/operations/expire-payments";
 import { cardPaymentReconciliationJob } from "../payments/operations/reconcile-card-payments";
 import { providerReconciliationJob } from "../provider-operation-handlers/reconcile-provider-operations";
-import { cardProviderEventsJob } from "../../simulators/card/sandbox-event-delivery";
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "../background-job";
+import { sandboxCardEventsJob } from "../../simulators/in-gateway";
 
 /** Every periodic job the gateway runs; the server and `npm run worker` start these. */
 export const gatewayJobs: BackgroundJob[] = [
@@ -15,7 +15,7 @@ export const gatewayJobs: BackgroundJob[] = [
   ...paymentJobs,
   idempotencyPurgeJob,
   rateLimitSweepJob,
-  cardProviderEventsJob,
+  sandboxCardEventsJob,
   providerReconciliationJob,
   cardPaymentReconciliationJob,
   eventPurgeJob,

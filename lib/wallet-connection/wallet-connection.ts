@@ -1,6 +1,6 @@
 import { getConfig } from "../config";
 import { outsideTransactions } from "../db/transaction-guard";
-import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "../../simulators/wallet/in-gateway-wallet";
+import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "../../simulators/in-gateway";
 import { networkTransport, walletClient, type WalletClient } from "../providers/wallet/http-wallet-client";
 import type { WalletRequest, WalletResponse, WalletTransport } from "../providers/wallet/wallet-protocol";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { getConfig } from "../../lib/config";
 import { getGatewayKey } from "../../lib/crypto/gateway-key";
 import type { Db } from "../../lib/db/client";
-import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../lib/db/schema";
+import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "../card/card-tables";
 import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 import { lockIntent } from "./sandbox-card-rows";
 import { settle } from "./sandbox-card-settlement";

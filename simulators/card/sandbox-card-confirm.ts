@@ -4,7 +4,7 @@ import { checkCardNumber, checkCvc, isExpiryPast } from "../../lib/validation/ca
 import { getConfig } from "../../lib/config";
 import { getGatewayKey } from "../../lib/crypto/gateway-key";
 import type { Db } from "../../lib/db/client";
-import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../lib/db/schema";
+import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "../card/card-tables";
 import type { CardProvider, ProviderErrorCode, ProviderPaymentIntent } from "../../lib/providers/card/port";
 import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 import { lockIntent, type IntentRow, type MethodRow } from "./sandbox-card-rows";

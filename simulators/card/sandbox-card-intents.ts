@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../../lib/db/schema";
+import { cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../card/card-tables";
 import type { CardProvider } from "../../lib/providers/card/port";
 import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 import { idempotent, lockIntent, toIntent, toMethod } from "./sandbox-card-rows";

@@ -1,10 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
-import {
-  cardProviderIdempotencyKeys,
-  cardProviderPaymentIntents,
-  cardProviderPaymentMethods,
-} from "../../lib/db/schema";
+import { cardProviderIdempotencyKeys, cardProviderPaymentIntents, cardProviderPaymentMethods } from "../card/card-tables";
 import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "../../lib/providers/card/port";
 import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
-import { cardProviderEvents, cardProviderPaymentIntents, cardProviderPaymentMethods } from "../../lib/db/schema";
+import { cardProviderEvents, cardProviderPaymentIntents, cardProviderPaymentMethods } from "../card/card-tables";
 import type { ProviderErrorCode, ProviderEventType } from "../../lib/providers/card/port";
 import type { IntentRow, MethodRow } from "./sandbox-card-rows";
 import { providerId } from "./sandbox-secrets";

@@ -4,10 +4,9 @@ import { getGatewayKey } from "../../lib/crypto/gateway-key";
 import type { Db } from "../../lib/db/client";
 import { preparedOn } from "../../lib/db/prepared";
 import Stripe from "stripe";
-import { cardProviderEvents, cardProviderPaymentIntents } from "../../lib/db/schema";
+import { cardProviderEvents, cardProviderPaymentIntents } from "../card/card-tables";
 import { logger } from "../../lib/log";
 import { timeLimit } from "../../lib/time-limit";
-import type { BackgroundJob } from "../../lib/background-job";
 import { sandboxAccountOf } from "../../lib/providers/card/card-provider-accounts";
 import { SIGNATURE_HEADER, signEvent } from "./sandbox-secrets";
 
@@ -124,12 +123,6 @@ export async function redeliverPendingEvents(
   for (const { id } of pending) if (await deliverEvent(db, id)) delivered += 1;
   return delivered;
 }
-
-export const cardProviderEventsJob: BackgroundJob = {
-  name: "card-provider.redeliver-events",
-  intervalMs: 5_000,
-  run: (db) => redeliverPendingEvents(db),
-};
 
 /** Test and support helper: the stored events of one provider intent, newest last. */
 export async function eventsOfIntent(db: Db, paymentIntentIds: string[]) {

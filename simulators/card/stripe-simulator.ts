@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { getGatewayKey } from "../../lib/crypto/gateway-key";
 import type { Db } from "../../lib/db/client";
-import { cardProviderIdempotencyKeys, cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../../lib/db/schema";
+import { cardProviderIdempotencyKeys, cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../card/card-tables";
 import { publishableKeyOfSandboxSecret } from "../../lib/providers/card/card-provider-accounts";
 import { sandboxCardProvider } from "./sandbox-card-provider";
 import { CardProviderError } from "../../lib/providers/card/card-provider-error";

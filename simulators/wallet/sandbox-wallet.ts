@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
 import { preparedOn } from "../../lib/db/prepared";
-import { otpChallenges, walletAccounts, walletEntries, walletHolds } from "../../lib/db/schema";
+import { otpChallenges, walletAccounts, walletEntries, walletHolds } from "../wallet/wallet-tables";
 import { sqlRows } from "../../lib/db/sql-rows";
 import { constantTimeEqual, hashSecret, randomToken } from "../../lib/crypto/secrets";
 import { currencyExponent } from "../../lib/money/currencies";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
 import { isUniqueViolation } from "../../lib/db/errors";
-import { walletHolds, walletOperations } from "../../lib/db/schema";
+import { walletHolds, walletOperations } from "../wallet/wallet-tables";
 import { sandboxWallet } from "./sandbox-wallet";
 import type { MovementRequest, OperationKind, QrRequestBody, WalletErrorName, WalletOperation } from "../../lib/providers/wallet/wallet-protocol";
 

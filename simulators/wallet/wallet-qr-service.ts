@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db } from "../../lib/db/client";
-import { walletOperations, walletQrRequests } from "../../lib/db/schema";
+import { walletOperations, walletQrRequests } from "../wallet/wallet-tables";
 import { sandboxWallet } from "./sandbox-wallet";
 import type { QrCreateRequest, QrRequestBody, WalletOperation } from "../../lib/providers/wallet/wallet-protocol";
 import { assertKnownAccount, assertUuid, requestHash, WalletServiceError } from "./wallet-operations";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
-import { walletOperations } from "../../lib/db/schema";
+import { walletOperations } from "../wallet/wallet-tables";
 import type { OtpChallenge } from "../../lib/providers/wallet/port";
 import { sandboxWallet } from "./sandbox-wallet";
 import type { MovementRequest, OtpChallengeBody, WalletBalanceBody, WalletOperation } from "../../lib/providers/wallet/wallet-protocol";

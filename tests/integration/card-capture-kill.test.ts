@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { cardProviderPaymentIntents, paymentCaptures, providerOperations } from "@/lib/db/schema";
+import { paymentCaptures, providerOperations } from "@/lib/db/schema";
+import { cardProviderPaymentIntents } from "@/simulators/card/card-tables";
 import { startStripeSimulator, type StripeSimulator } from "@/simulators/card/stripe-simulator";
 import { clientAuth } from "../support/api";
 import { completeOnPage, confirmAtProvider, notificationsOf, proceedWithCard, TEST_CARDS } from "../support/cards";

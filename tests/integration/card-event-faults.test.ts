@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { cardProviderPaymentIntents, paymentCaptures, services } from "@/lib/db/schema";
+import { paymentCaptures, services } from "@/lib/db/schema";
+import { cardProviderPaymentIntents } from "@/simulators/card/card-tables";
 import { reconcileCardPayments } from "@/lib/payments/operations/reconcile-card-payments";
 import { redeliverPendingEvents } from "@/simulators/card/sandbox-event-delivery";
 import { createMerchant } from "../support/factories";

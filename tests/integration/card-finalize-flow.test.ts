@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { cardProviderPaymentIntents, cardProviderPaymentMethods, paymentCaptures, sandboxSettings } from "@/lib/db/schema";
+import { paymentCaptures, sandboxSettings } from "@/lib/db/schema";
+import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "@/simulators/card/card-tables";
 import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
 import { clientAuth, merchantAuth } from "../support/api";
 import { createMerchant } from "../support/factories";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb, openDatabase, type DatabaseHandle } from "@/lib/db/client";
-import { cardProviderPaymentIntents, cardProviderRefunds } from "@/lib/db/schema";
+import { cardProviderPaymentIntents, cardProviderRefunds } from "@/simulators/card/card-tables";
 import { sandboxAccountOf, setCardProviderAccount } from "@/lib/providers/card/card-provider-accounts";
 import { startStripeSimulator, type StripeSimulator } from "@/simulators/card/stripe-simulator";
 import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/recreate-database";

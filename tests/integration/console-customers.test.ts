@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { cardProviderPaymentMethods, customers, savedCards, services } from "@/lib/db/schema";
+import { customers, savedCards, services } from "@/lib/db/schema";
+import { cardProviderPaymentMethods } from "@/simulators/card/card-tables";
 import type { ServiceContext } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/errors/api-error";
 import { searchCustomers } from "@/lib/console-customers/search-customers";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { otpChallenges } from "@/lib/db/schema";
+import { otpChallenges } from "@/simulators/wallet/wallet-tables";
 import { getHostedPayment } from "@/lib/payments/hosted/get-hosted-payment";
 import { resendPaymentOtp } from "@/lib/payments/hosted/resend-payment-otp";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { cardProviderPaymentIntents, cardProviderRefunds, paymentCaptures, providerOperations, services } from "@/lib/db/schema";
+import { paymentCaptures, providerOperations, services } from "@/lib/db/schema";
+import { cardProviderPaymentIntents, cardProviderRefunds } from "@/simulators/card/card-tables";
 import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
 import { cardProvider, installCardProvider } from "@/lib/providers/card/card-provider";
 import type { CardProvider } from "@/lib/providers/card/port";

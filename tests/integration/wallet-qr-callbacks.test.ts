@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runAudit } from "@/lib/audit/run-audit";
 import { getDb } from "@/lib/db/client";
-import { walletQrRequests } from "@/lib/db/schema";
+import { walletQrRequests } from "@/simulators/wallet/wallet-tables";
 import { lockPayment } from "@/lib/db/payment-record";
 import { failAsExpired } from "@/lib/payments/core/expire-payment";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";

@@ -1,7 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
 import Stripe from "stripe";
-import { cardPayments, cardProviderEvents, cardProviderPaymentIntents, notifications, payments, savedCards, services } from "@/lib/db/schema";
+import { cardPayments, notifications, payments, savedCards, services } from "@/lib/db/schema";
+import { cardProviderEvents, cardProviderPaymentIntents } from "@/simulators/card/card-tables";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { customers, notifications, payments, services, walletAccounts, walletEntries } from "@/lib/db/schema";
+import { customers, notifications, payments, services } from "@/lib/db/schema";
+import { walletAccounts, walletEntries } from "@/simulators/wallet/wallet-tables";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { reconcileProviderOperations } from "@/lib/provider-operation-handlers/reconcile-provider-operations";

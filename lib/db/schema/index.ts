@@ -3,8 +3,6 @@ export * from "./merchants";
 export * from "./customers";
 export * from "./notifications";
 export * from "./payments";
-export * from "./wallet";
-export * from "./wallet-qr";
 export * from "./idempotency";
 export * from "./rate-limits";
 export * from "./card-provider";

@@ -3,7 +3,7 @@ import { getDb, type Db } from "../../db/client";
 import { isOpen } from "../../provider-operations";
 import { walletSecret } from "../../wallet-connection/wallet-connection";
 import { isSignedWalletRequest, qrAnsweredEventSchema } from "../../providers/wallet/wallet-protocol";
-import { receiveWalletCallbacksInProcess } from "../../../simulators/wallet/in-gateway-wallet";
+import { receiveWalletCallbacksInProcess } from "../../../simulators/in-gateway";
 import { findQrCharge } from "./wallet-qr-charge";
 import { settleQrCharge } from "./settle-qr-charge";
 

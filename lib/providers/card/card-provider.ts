@@ -3,9 +3,8 @@ import { getConfig } from "../../config";
 import { getDb } from "../../db/client";
 import { outsideTransactions } from "../../db/transaction-guard";
 import { everyCardProviderAccount, findCardProviderAccount, sandboxCardAccount } from "./card-provider-accounts";
-import { inProcessStripeFetch } from "../../../simulators/card/in-process-stripe";
 import type { CardProvider } from "./port";
-import { sandboxCardProvider } from "../../../simulators/card/sandbox-card-provider";
+import { inProcessStripeFetch, sandboxCardBrowserConfirmation } from "../../../simulators/in-gateway";
 import { stripeCardProvider, stripeEndpointOf } from "./stripe-card-provider";
 
 let installed: CardProvider | null = null;
@@ -17,7 +16,7 @@ let installed: CardProvider | null = null;
  * keys (merchant CLI `card-keys`); the sandbox against its Stripe simulator, served over HTTP at
  * CARD_PROVIDER_API_URL or else answered in this process (the SDK's fetch client handed to the
  * simulator), with keys set by the CLI or else derived for the simulator. The sandbox's page
- * confirms through its Stripe.js stand-in (sandboxCardProvider.browserConfirmation).
+ * confirms through its Stripe.js stand-in (sandboxCardBrowserConfirmation).
  */
 export function cardProvider(): CardProvider {
   if (installed) return installed;
@@ -31,7 +30,7 @@ export function cardProvider(): CardProvider {
       accountOf: async (db, account) =>
         (await findCardProviderAccount(db, account)) ?? (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
       everyAccount: (db) => everyCardProviderAccount(db, { sandbox: config.isSandbox }),
-      browserConfirmation: config.isSandbox ? sandboxCardProvider.browserConfirmation : undefined,
+      browserConfirmation: config.isSandbox ? sandboxCardBrowserConfirmation : undefined,
     }),
   );
   return installed;

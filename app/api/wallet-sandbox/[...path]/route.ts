@@ -1,5 +1,5 @@
 import { sandboxOnly } from "@/lib/http/sandbox-only";
-import { inGatewayWallet } from "@/simulators/wallet/in-gateway-wallet";
+import { inGatewayWallet } from "@/simulators/in-gateway";
 
 // GET|POST /api/wallet-sandbox/v1/...: the sandbox wallet behind the wallet-service protocol
 // (docs/wallet-protocol.openapi.yaml), in the gateway's process. Sandbox only.

@@ -1,5 +1,5 @@
 import { getConfig } from "@/lib/config";
-import { stripeJsStandInSource } from "@/simulators/card/stripe-js-stand-in";
+import { stripeJsStandInSource } from "@/simulators/in-gateway";
 
 // GET /api/card-provider-sandbox/js/v3: the sandbox's stand-in for https://js.stripe.com/v3 (the sandbox card provider, not the gateway)
 export function GET() {

@@ -1,0 +1,5 @@
+// Every simulator's tables; drizzle-kit reads this file (simulators/drizzle.config.ts) to
+// generate the simulators' migrations (simulators/drizzle), apart from the gateway's.
+export * from "./simulators-schema";
+export * from "../card/card-tables";
+export * from "../wallet/wallet-tables";
