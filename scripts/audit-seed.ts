@@ -9,6 +9,7 @@ import postgres from "postgres";
 import { formatAuditReport, runAudit } from "../lib/audit/run-audit";
 import { openAuditDatabase } from "../lib/audit/open-audit-database";
 import { openDatabase } from "../lib/db/client";
+import { createSimulatorTables } from "../lib/db/simulator-tables";
 import { recreateDatabase } from "./lib/recreate-database";
 import { seedPayments } from "./lib/seed-payments";
 
@@ -20,7 +21,10 @@ if (!url) throw new Error("--database-url is required (a database this script ma
 const count = Number(values.payments);
 
 await recreateDatabase(url);
-await (await openDatabase({ databaseUrl: url, pgliteDir: "" })).close();
+// The gateway's tables and the simulators' (the seed writes the sandbox wallet's and card simulator's books too).
+const migrated = await openDatabase({ databaseUrl: url, pgliteDir: "" });
+await createSimulatorTables(migrated);
+await migrated.close();
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 const seedStarted = performance.now();
 await seedPayments(sql, { payments: count });

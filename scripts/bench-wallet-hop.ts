@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { randomBytes, randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../lib/db/client";
+import { createSimulatorTables } from "../lib/db/simulator-tables";
 import { serveFetchHandler } from "../lib/http/serve-fetch-on-node";
 import { walletClient } from "../lib/providers/wallet/http-wallet-client";
 import { SANDBOX_OTP_CODE } from "../simulators/wallet/sandbox-wallet";
@@ -19,6 +20,7 @@ const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 200);
 
 async function main() {
   const database = await openDatabase({ databaseUrl: process.env.WALLET_BENCH_DATABASE_URL, pgliteDir: "memory://" });
+  await createSimulatorTables(database);
   const secret = `whsec_${randomBytes(32).toString("base64")}`;
   const qrContent = ({ qrRequestId }: { qrRequestId: string }) => `wallet://qr/${qrRequestId}`;
   const direct = walletService({ db: database.db, qrContent });

@@ -1,5 +1,5 @@
 // `npm run card-simulator [-- --publishable-key pk_test_... --json]`: the Stripe simulator
-// (lib/providers/card/stripe-simulator.ts) as a process of its own, on a database of its own,
+// (simulators/card/stripe-simulator.ts) as a process of its own, on a database of its own,
 // standing in for Stripe: its API (api.stripe.com's /v1 paths, Stripe's wire format) and its
 // Stripe.js (js.stripe.com's /v3). It prints the account's publishable key, secret key and
 // webhook signing secret, derived from the simulator's own secret (kept in its database, so they
@@ -11,6 +11,7 @@ import { getConfig } from "../lib/config";
 import { getGatewayKey } from "../lib/crypto/gateway-key";
 import { openDatabase } from "../lib/db/client";
 import { readDatabaseSeal } from "../lib/db/database-seal";
+import { createSimulatorTables } from "../lib/db/simulator-tables";
 import { sandboxAccountOf } from "../lib/providers/card/card-provider-accounts";
 import { redeliverPendingEvents } from "../simulators/card/sandbox-event-delivery";
 import { startStripeSimulator } from "../simulators/card/stripe-simulator";
@@ -41,6 +42,7 @@ async function main() {
     await database.close();
     throw new UsageError("CARD_SIMULATOR_DATABASE_URL (or CARD_SIMULATOR_PGLITE_DIR) is a gateway's database: give the card simulator a database of its own.");
   }
+  await createSimulatorTables(database);
   const simulator = await startStripeSimulator({
     db: async () => database.db,
     port: config.CARD_SIMULATOR_PORT,

@@ -271,7 +271,7 @@ async function main() {
     try {
       const [row] = await dbRows<{ notifications: number; provider_events: number; operations: number }>(sql`
         select (select count(*)::int from notifications where status = 'pending') as notifications,
-               (select count(*)::int from card_provider_events where delivered_at is null) as provider_events,
+               (select count(*)::int from simulators.card_provider_events where delivered_at is null) as provider_events,
                (select count(*)::int from provider_operations where status in ('pending', 'unknown')) as operations`);
       pending = { notifications: row!.notifications, providerEvents: row!.provider_events, operations: row!.operations };
       if (pending.notifications === 0 && pending.operations === 0) break;

@@ -5,6 +5,7 @@ import { createServer } from "node:http";
 import { randomBytes } from "node:crypto";
 import { getConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
+import { createSimulatorTables } from "../lib/db/simulator-tables";
 import { serveFetchHandler } from "../lib/http/serve-fetch-on-node";
 import { walletProtocolHandler } from "../simulators/wallet/serve-wallet-protocol";
 
@@ -23,6 +24,7 @@ async function main() {
     databaseUrl: config.WALLET_SANDBOX_DATABASE_URL,
     pgliteDir: config.WALLET_SANDBOX_PGLITE_DIR,
   });
+  await createSimulatorTables(database);
   const handler = walletProtocolHandler({
     db: database.db,
     secret,

@@ -27,7 +27,10 @@ export interface AuditOptions {
 export interface Invariant {
   name: string;
   rule: string;
-  /** A table the invariant needs; it is skipped (and says so) while the table does not exist. */
+  /**
+   * A table the invariant needs; it is skipped (and says so) while the table does not exist: the
+   * simulators' books (schema `simulators`) are only in a sandbox database.
+   */
   requiresTable?: string;
   query(options: AuditOptions): SQL;
 }
@@ -141,19 +144,20 @@ export const INVARIANTS: Invariant[] = [
   {
     name: "wallet_account_ledger",
     rule: "per wallet account: one opening entry, balance = opening + entries, held = entries' holds = open holds, held and available never negative",
+    requiresTable: "simulators.wallet_accounts",
     query: () => sql`
       with e as (
         select account_id, sum(balance_delta_minor) as balance, sum(held_delta_minor) as held,
                count(*) filter (where kind = 'opening') as openings
-        from wallet_entries group by account_id
+        from simulators.wallet_entries group by account_id
       ), h as (
-        select account_id, sum(amount_minor - captured_minor) as held from wallet_holds where status = 'active' group by account_id
+        select account_id, sum(amount_minor - captured_minor) as held from simulators.wallet_holds where status = 'active' group by account_id
       )
       select a.id::text as subject,
              format('balance %s vs entries %s, held %s vs entries %s vs open holds %s, openings %s, available %s',
                     a.balance_minor, coalesce(e.balance, 0), a.held_minor, coalesce(e.held, 0), coalesce(h.held, 0),
                     coalesce(e.openings, 0), a.balance_minor - a.held_minor) as detail
-      from wallet_accounts a
+      from simulators.wallet_accounts a
       left join e on e.account_id = a.id
       left join h on h.account_id = a.id
       where a.balance_minor <> coalesce(e.balance, 0) or a.held_minor <> coalesce(e.held, 0)
@@ -163,13 +167,14 @@ export const INVARIANTS: Invariant[] = [
   {
     name: "wallet_books_agree_with_payment",
     rule: "per wallet payment whose wallet books are in this database (the sandbox wallet): the wallet lost exactly captured - refunded, holds exactly the amount while PRE_AUTHORIZED and nothing otherwise",
+    requiresTable: "simulators.wallet_accounts",
     query: () => sql`
       with e as (
         select payment_id, -sum(balance_delta_minor) as taken, sum(held_delta_minor) as held
-        from wallet_entries where payment_id is not null group by payment_id
+        from simulators.wallet_entries where payment_id is not null group by payment_id
       ), h as (
         select payment_id, count(*) filter (where status = 'active') as active, max(amount_minor) as amount
-        from wallet_holds group by payment_id
+        from simulators.wallet_holds group by payment_id
       )
       select p.id::text as subject,
              format('state %s, captured %s - refunded %s = %s, wallet took %s, holds %s (active holds %s)', p.state,
@@ -181,7 +186,7 @@ export const INVARIANTS: Invariant[] = [
       where (p.payment_method_code in ${methodCodesOfProvider("wallet")} or e.payment_id is not null or h.payment_id is not null)
         -- Only books this database holds: the sandbox wallet's. A production operator's wallet
         -- keeps its ledger on its side (the gateway has no account row for the customer there).
-        and exists (select 1 from wallet_accounts a
+        and exists (select 1 from simulators.wallet_accounts a
                     where a.service_id = p.service_id and a.customer_id = p.customer_id and a.currency = p.currency)
         -- An operation in flight is judged by provider_operations_settled (see card_books_agree_with_payment).
         and not exists (select 1 from provider_operations o
@@ -197,14 +202,15 @@ export const INVARIANTS: Invariant[] = [
     // A charge that succeeds after the gateway failed or expired its payment is refunded in full
     // (finalize-card-payment.ts, reverseAtProvider): the payment stays FAILED with nothing
     // captured, and the provider keeps the charge and its equal refund.
+    requiresTable: "simulators.card_provider_payment_intents",
     query: () => sql`
-      with r as (select payment_intent_id, sum(amount_minor) as total from card_provider_refunds group by payment_intent_id)
+      with r as (select payment_intent_id, sum(amount_minor) as total from simulators.card_provider_refunds group by payment_intent_id)
       select coalesce(p.id::text, pi.idempotency_key) as subject,
              format('payment %s captured %s refunded %s (ref %s); intent %s %s amount %s received %s refunded %s (refund rows %s)',
                     coalesce(p.state::text, 'missing'), p.captured_minor, p.refunded_minor, p.provider_reference,
                     pi.id, pi.status, pi.amount_minor, pi.amount_received_minor, pi.amount_refunded_minor,
                     coalesce(r.total, 0)) as detail
-      from card_provider_payment_intents pi
+      from simulators.card_provider_payment_intents pi
       -- The gateway names its payment in the intent's metadata (the idempotency key is scoped
       -- per provider account, as Stripe scopes it).
       left join payments p on p.id::text = pi.metadata->>'paymentId'

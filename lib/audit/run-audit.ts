@@ -27,6 +27,9 @@ export interface AuditReport {
  * Runs every invariant in one read-only repeatable-read transaction, so they all see the same
  * snapshot: an audit of a live database never reports a change half-seen between two queries.
  */
+// A table named without its schema is the gateway's own (public); a simulator's is named with it.
+const qualified = (table: string) => (table.includes(".") ? table : `public.${table}`);
+
 export async function runAudit(db: Db, options: AuditOptions): Promise<AuditReport> {
   const started = performance.now();
   return db.transaction(
@@ -36,7 +39,7 @@ export async function runAudit(db: Db, options: AuditOptions): Promise<AuditRepo
         const begun = performance.now();
         if (invariant.requiresTable) {
           const [found] = sqlRows<{ exists: boolean }>(
-            await tx.execute(sql`select to_regclass(${`public.${invariant.requiresTable}`}) is not null as exists`),
+            await tx.execute(sql`select to_regclass(${qualified(invariant.requiresTable)}) is not null as exists`),
           );
           if (!found?.exists) {
             results.push({ name: invariant.name, rule: invariant.rule, violations: null, ms: 0 });

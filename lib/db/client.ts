@@ -1,11 +1,13 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
+import type { MigrationConfig } from "drizzle-orm/migrator";
 import type { Db } from "./db-type";
 import { adoptEnvironment, getConfig } from "../config";
 import { sealOrCheckDatabase } from "./database-seal";
 import { markTransactions } from "./transaction-guard";
 import { installDriverSocketGuard } from "./driver-socket-guard";
 import { lockPgliteDirectory } from "./pglite-lock";
+import { createSimulatorTables } from "./simulator-tables";
 import * as schema from "./schema";
 
 // Here too, where every query module has always taken them from.
@@ -14,6 +16,8 @@ export type { Db, Schema } from "./db-type";
 export interface DatabaseHandle {
   db: Db;
   driver: "postgres" | "pglite";
+  /** Applies a folder of migrations other than the gateway's (the simulators' tables), as the gateway's are. */
+  migrate(config: MigrationConfig): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,25 +77,32 @@ export async function openDatabase(options: {
     driverOptions.add(poolOptions);
     syncDriverDebug();
     const db = markTransactions(drizzle({ client: sql, schema }) as unknown as Db);
-    // A connection of its own for the lock and the migrations: a reserved one of the pool
-    // would leave a pool of one (DATABASE_POOL_SIZE=1) nothing to migrate with, and hang. No
-    // lifetime limit: the driver would close it, and so release the lock, after half an hour.
-    const migrator = postgres(options.databaseUrl, { max: 1, max_lifetime: null, onnotice: () => {} });
+    const databaseUrl = options.databaseUrl;
+    const migrateLocked = async (config: MigrationConfig) => {
+      // A connection of its own for the lock and the migrations: a reserved one of the pool
+      // would leave a pool of one (DATABASE_POOL_SIZE=1) nothing to migrate with, and hang. No
+      // lifetime limit: the driver would close it, and so release the lock, after half an hour.
+      const migrator = postgres(databaseUrl, { max: 1, max_lifetime: null, onnotice: () => {} });
+      try {
+        await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        await migrate(drizzle({ client: migrator, schema }), config);
+      } finally {
+        // Ending the session releases the lock too, should the unlock itself fail.
+        await migrator`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
+        await migrator.end({ timeout: 5 });
+      }
+    };
     try {
-      await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-      await migrate(drizzle({ client: migrator, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrateLocked({ migrationsFolder: MIGRATIONS_FOLDER });
     } catch (error) {
       driverOptions.delete(poolOptions);
       await sql.end({ timeout: 5 });
       throw error;
-    } finally {
-      // Ending the session releases the lock too, should the unlock itself fail.
-      await migrator`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
-      await migrator.end({ timeout: 5 });
     }
     return {
       db,
       driver: "postgres",
+      migrate: migrateLocked,
       close: async () => {
         driverOptions.delete(poolOptions);
         await sql.end({ timeout: 5 });
@@ -114,6 +125,7 @@ export async function openDatabase(options: {
   return {
     db: markTransactions(db as unknown as Db),
     driver: "pglite",
+    migrate: (config) => migrate(db, config),
     close: async () => {
       await client.close();
       unlock();
@@ -138,7 +150,7 @@ export function getDatabase(options: { environmentFromDatabase?: boolean } = {})
     const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR, poolSize: config.DATABASE_POOL_SIZE }).then(
       async (handle) => {
         try {
-          await sealOrCheckDatabase(
+          const running = await sealOrCheckDatabase(
             handle.db,
             { environment: config.APP_ENV, gatewaySecret: config.GATEWAY_SECRET },
             {
@@ -150,6 +162,9 @@ export function getDatabase(options: { environmentFromDatabase?: boolean } = {})
                 : undefined,
             },
           );
+          // A sandbox gateway hosts both simulators in its process (simulators/in-gateway.ts):
+          // their tables too, once the seal has shown this is no production database.
+          if (running.environment === "sandbox") await createSimulatorTables(handle);
           return handle;
         } catch (error) {
           await handle.close();

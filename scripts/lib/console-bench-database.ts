@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { openDatabase } from "../../lib/db/client";
+import { createSimulatorTables } from "../../lib/db/simulator-tables";
 import { recreateDatabase } from "./recreate-database";
 import { BIG_SERVICE_CODE, seedPayments } from "./seed-payments";
 
@@ -16,12 +17,12 @@ export async function ensureConsoleBenchDatabase(url: string, options: { reseed?
   const log = options.log ?? (() => undefined);
   const seed = { ...CONSOLE_BENCH_SEED, ...(options.payments ? { payments: options.payments } : {}) };
   if (!options.reseed && (await seededPayments(url)) === seed.payments) {
-    await (await openDatabase({ databaseUrl: url, pgliteDir: "" })).close();
+    await migrateBenchDatabase(url);
     log(`reusing ${url.replace(/\/\/[^@]*@/, "//")}: ${seed.payments} payments already seeded`);
     return;
   }
   await recreateDatabase(url);
-  await (await openDatabase({ databaseUrl: url, pgliteDir: "" })).close();
+  await migrateBenchDatabase(url);
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const started = performance.now();
@@ -32,6 +33,16 @@ export async function ensureConsoleBenchDatabase(url: string, options: { reseed?
     log(`vacuum analyze in ${((performance.now() - vacuumed) / 1000).toFixed(0)} s`);
   } finally {
     await sql.end();
+  }
+}
+
+/** The gateway's tables and, since the seed writes the sandbox simulators' books beside them, the simulators'. */
+async function migrateBenchDatabase(url: string) {
+  const handle = await openDatabase({ databaseUrl: url, pgliteDir: "" });
+  try {
+    await createSimulatorTables(handle);
+  } finally {
+    await handle.close();
   }
 }
 

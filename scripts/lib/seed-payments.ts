@@ -51,16 +51,16 @@ export async function seedPayments(sql: Sql, options: SeedOptions): Promise<void
                     '+2135' || lpad(v.si::text, 2, '0') || lpad(k::text, 6, '0'),
                     case when k % 3 <> 0 then 'customer' || k || '@shop' || v.si || '.example' end
              from seed_services v, generate_series(1, v.customers) k`;
-    await tx`insert into wallet_accounts (service_id, customer_id, currency, balance_minor)
+    await tx`insert into simulators.wallet_accounts (service_id, customer_id, currency, balance_minor)
              select service_id, id, 'DZD', 1000000 from customers`;
-    await tx`insert into wallet_entries (account_id, kind, balance_delta_minor) select id, 'opening', 1000000 from wallet_accounts`;
+    await tx`insert into simulators.wallet_entries (account_id, kind, balance_delta_minor) select id, 'opening', 1000000 from simulators.wallet_accounts`;
     await tx`create temporary table seed on commit drop as
              select b.*, c.id as customer_id, a.id as account_id, c.service_id,
                     case when b.kind = 9 then (array['DZD','TND','MAD'])[b.i % 3 + 1] else 'DZD' end as currency
              from seed_base b
              join seed_services v on v.si = b.si
              join customers c on c.service_id = v.service_id and c.phone = '+2135' || lpad(b.si::text, 2, '0') || lpad((b.i % v.customers + 1)::text, 6, '0')
-             join wallet_accounts a on a.customer_id = c.id`;
+             join simulators.wallet_accounts a on a.customer_id = c.id`;
     await tx`insert into payments (id, service_id, customer_id, action_id, request_fingerprint, state, amount_minor, currency,
                country, capture_method, transaction_type, payment_method_code, captured_minor, refunded_minor, expires_at, authorized_at,
                provider_reference, created_at, updated_at)
@@ -85,27 +85,27 @@ export async function seedPayments(sql: Sql, options: SeedOptions): Promise<void
              select id, amount / 4, 'one item' from seed where kind = 4
              union all select id, amount / 2, 'half' from seed where kind = 9
              union all select id, amount - amount / 2, 'rest' from seed where kind = 9`;
-    await tx`insert into wallet_holds (account_id, payment_id, amount_minor, captured_minor, status, closed_at)
+    await tx`insert into simulators.wallet_holds (account_id, payment_id, amount_minor, captured_minor, status, closed_at)
              select account_id, id, amount, case when kind = 6 then amount / 2 else 0 end,
                     (case kind when 5 then 'active' when 6 then 'captured' else 'released' end)::wallet_hold_status,
                     case when kind <> 5 then now() end
              from seed where kind in (5, 6, 7)`;
-    await tx`insert into wallet_entries (account_id, payment_id, kind, balance_delta_minor, held_delta_minor)
+    await tx`insert into simulators.wallet_entries (account_id, payment_id, kind, balance_delta_minor, held_delta_minor)
              select account_id, id, 'debit'::wallet_entry_kind, -amount, 0 from seed where kind in (0, 1, 2, 3, 4)
              union all select account_id, id, 'refund', amount / 4, 0 from seed where kind = 4
              union all select account_id, id, 'hold', 0, amount from seed where kind in (5, 6, 7)
              union all select account_id, id, 'hold_capture', -(amount / 2), -(amount / 2) from seed where kind = 6
              union all select account_id, id, 'hold_release', 0, -(amount - amount / 2) from seed where kind = 6
              union all select account_id, id, 'hold_release', 0, -amount from seed where kind = 7`;
-    await tx`update wallet_accounts a set balance_minor = e.balance, held_minor = e.held
+    await tx`update simulators.wallet_accounts a set balance_minor = e.balance, held_minor = e.held
              from (select account_id, sum(balance_delta_minor) as balance, sum(held_delta_minor) as held
-                   from wallet_entries group by account_id) e
+                   from simulators.wallet_entries group by account_id) e
              where e.account_id = a.id`;
-    await tx`insert into card_provider_payment_intents (id, account_key, idempotency_key, amount_minor, currency, capture_method,
+    await tx`insert into simulators.card_provider_payment_intents (id, account_key, idempotency_key, amount_minor, currency, capture_method,
                status, amount_received_minor, amount_refunded_minor)
              select 'pi_' || i, 'pk_bench', 'payment:' || id, amount, currency, 'automatic', 'succeeded', amount, amount
              from seed where kind = 9`;
-    await tx`insert into card_provider_refunds (id, payment_intent_id, amount_minor)
+    await tx`insert into simulators.card_provider_refunds (id, payment_intent_id, amount_minor)
              select 're_a' || i, 'pi_' || i, amount / 2 from seed where kind = 9
              union all select 're_b' || i, 'pi_' || i, amount - amount / 2 from seed where kind = 9`;
     await tx`insert into card_payments (payment_id, provider_intent_id, card_brand, card_last4, finalized_at, created_at)

@@ -92,12 +92,12 @@ async function lockAccount(tx: Db, ref: WalletAccountRef) {
   const opening = openingBalanceMinor(ref.currency);
   const result = await tx.execute(sql`
     with account as (
-      insert into wallet_accounts (service_id, customer_id, currency, balance_minor)
+      insert into ${walletAccounts} (service_id, customer_id, currency, balance_minor)
       values (${ref.serviceId}, ${ref.customerId}, ${ref.currency}, ${opening})
       on conflict (service_id, customer_id, currency) do update set updated_at = wallet_accounts.updated_at
       returning id, balance_minor, held_minor, (xmax = 0) as inserted
     ), opening as (
-      insert into wallet_entries (account_id, kind, balance_delta_minor)
+      insert into ${walletEntries} (account_id, kind, balance_delta_minor)
       select id, 'opening', balance_minor from account where inserted
     )
     select id, balance_minor, held_minor from account`);
@@ -119,12 +119,12 @@ async function postEntry(
   const heldDelta = entry.heldDelta ?? 0;
   const result = await tx.execute(sql`
     with moved as (
-      update wallet_accounts
+      update ${walletAccounts}
       set balance_minor = balance_minor + ${balanceDelta}, held_minor = held_minor + ${heldDelta}, updated_at = now()
       where id = ${entry.accountId} and balance_minor + ${balanceDelta} >= held_minor + ${heldDelta}
       returning id
     )
-    insert into wallet_entries (account_id, payment_id, kind, balance_delta_minor, held_delta_minor)
+    insert into ${walletEntries} (account_id, payment_id, kind, balance_delta_minor, held_delta_minor)
     select id, ${entry.paymentId}, ${entry.kind}, ${balanceDelta}, ${heldDelta} from moved
     returning id`);
   return sqlRows<{ id: string }>(result)[0]?.id ?? null;

@@ -91,7 +91,7 @@ beforeAll(async () => {
   });
   expect(refused.status).toBe(404);
   const [unused] = (await (await getDb()).execute(
-    sql`select status from card_provider_payment_intents where metadata->>'paymentId' = ${ids.cardRefused}`,
+    sql`select status from simulators.card_provider_payment_intents where metadata->>'paymentId' = ${ids.cardRefused}`,
   )) as unknown as { status: string }[];
   expect(unused?.status).toBe("requires_payment_method");
 });
@@ -178,19 +178,19 @@ describe("npm run audit", () => {
   it("reports a wallet account whose balance is not its opening plus its entries", async () => {
     const db = await getDb();
     const [account] = (await db.execute(
-      sql`select account_id from wallet_entries where payment_id = ${ids.direct}`,
+      sql`select account_id from simulators.wallet_entries where payment_id = ${ids.direct}`,
     )) as unknown as { account_id: string }[];
     const report = await auditBroken(
-      `update wallet_accounts set balance_minor = balance_minor + 1 where id = '${account!.account_id}'`,
-      `update wallet_accounts set balance_minor = balance_minor - 1 where id = '${account!.account_id}'`,
+      `update simulators.wallet_accounts set balance_minor = balance_minor + 1 where id = '${account!.account_id}'`,
+      `update simulators.wallet_accounts set balance_minor = balance_minor - 1 where id = '${account!.account_id}'`,
     );
     expect(subjectsOf(report, "wallet_account_ledger")).toEqual([account!.account_id]);
   });
 
   it("reports a wallet account holding more than its open holds", async () => {
     const report = await auditBroken(
-      `update wallet_holds set status = 'active', closed_at = null where payment_id = '${ids.released}'`,
-      `update wallet_holds set status = 'released', closed_at = now() where payment_id = '${ids.released}'`,
+      `update simulators.wallet_holds set status = 'active', closed_at = null where payment_id = '${ids.released}'`,
+      `update simulators.wallet_holds set status = 'released', closed_at = now() where payment_id = '${ids.released}'`,
     );
     expect(subjectsOf(report, "wallet_account_ledger")).toHaveLength(1);
     expect(subjectsOf(report, "wallet_books_agree_with_payment")).toEqual([ids.released]);
@@ -198,28 +198,28 @@ describe("npm run audit", () => {
 
   it("reports a wallet payment whose debit differs from what the payment captured", async () => {
     const report = await auditBroken(
-      `update wallet_entries set balance_delta_minor = balance_delta_minor + 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
-      `update wallet_entries set balance_delta_minor = balance_delta_minor - 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
+      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor + 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
+      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor - 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
     );
     expect(subjectsOf(report, "wallet_books_agree_with_payment")).toEqual([ids.direct]);
   });
 
   it("leaves a wallet payment whose books the gateway does not hold (a production operator's) to that wallet", async () => {
-    const account = `(select account_id from wallet_entries where payment_id = '${ids.direct}' and kind = 'debit')`;
+    const account = `(select account_id from simulators.wallet_entries where payment_id = '${ids.direct}' and kind = 'debit')`;
     const report = await auditBroken(
-      `update wallet_entries set balance_delta_minor = balance_delta_minor + 1 where payment_id = '${ids.direct}' and kind = 'debit';
-       update wallet_accounts set currency = 'XXX' where id = ${account}`,
-      `update wallet_accounts set currency = 'DZD' where id = ${account};
-       update wallet_entries set balance_delta_minor = balance_delta_minor - 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
+      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor + 1 where payment_id = '${ids.direct}' and kind = 'debit';
+       update simulators.wallet_accounts set currency = 'XXX' where id = ${account}`,
+      `update simulators.wallet_accounts set currency = 'DZD' where id = ${account};
+       update simulators.wallet_entries set balance_delta_minor = balance_delta_minor - 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
     );
     expect(subjectsOf(report, "wallet_books_agree_with_payment")).not.toContain(ids.direct);
   });
 
   it("reports a card payment whose provider intent disagrees with it", async () => {
     const report = await auditBroken(
-      `update card_provider_payment_intents set amount_refunded_minor = 0 where metadata->>'paymentId' = '${ids.card}'`,
-      `update card_provider_payment_intents pi set amount_refunded_minor =
-         (select sum(amount_minor) from card_provider_refunds r where r.payment_intent_id = pi.id)
+      `update simulators.card_provider_payment_intents set amount_refunded_minor = 0 where metadata->>'paymentId' = '${ids.card}'`,
+      `update simulators.card_provider_payment_intents pi set amount_refunded_minor =
+         (select sum(amount_minor) from simulators.card_provider_refunds r where r.payment_intent_id = pi.id)
        where metadata->>'paymentId' = '${ids.card}'`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.card]);
@@ -229,12 +229,12 @@ describe("npm run audit", () => {
     // What a capture whose answer was lost looks like: the provider took the money, the
     // operation is unknown until reconciliation asks again with its key.
     const report = await auditBroken(
-      `update card_provider_payment_intents set amount_refunded_minor = 0 where metadata->>'paymentId' = '${ids.card}';
+      `update simulators.card_provider_payment_intents set amount_refunded_minor = 0 where metadata->>'paymentId' = '${ids.card}';
        insert into provider_operations (id, payment_id, provider, kind, amount_minor, status, next_attempt_at, created_at)
        values ('op_in_flight', '${ids.card}', 'card', 'refund', 500, 'unknown', now() + interval '1 minute', now())`,
       `delete from provider_operations where id = 'op_in_flight';
-       update card_provider_payment_intents pi set amount_refunded_minor =
-         (select sum(amount_minor) from card_provider_refunds r where r.payment_intent_id = pi.id)
+       update simulators.card_provider_payment_intents pi set amount_refunded_minor =
+         (select sum(amount_minor) from simulators.card_provider_refunds r where r.payment_intent_id = pi.id)
        where metadata->>'paymentId' = '${ids.card}'`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([]);
@@ -242,20 +242,20 @@ describe("npm run audit", () => {
   });
 
   it("reports a failed card payment whose late charge the provider did not wholly give back", async () => {
-    const intent = `(select id from card_provider_payment_intents where metadata->>'paymentId' = '${ids.cardReversed}')`;
+    const intent = `(select id from simulators.card_provider_payment_intents where metadata->>'paymentId' = '${ids.cardReversed}')`;
     const report = await auditBroken(
-      `update card_provider_refunds set amount_minor = amount_minor - 1 where payment_intent_id = ${intent};
-       update card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor - 1 where id = ${intent}`,
-      `update card_provider_refunds set amount_minor = amount_minor + 1 where payment_intent_id = ${intent};
-       update card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor + 1 where id = ${intent}`,
+      `update simulators.card_provider_refunds set amount_minor = amount_minor - 1 where payment_intent_id = ${intent};
+       update simulators.card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor - 1 where id = ${intent}`,
+      `update simulators.card_provider_refunds set amount_minor = amount_minor + 1 where payment_intent_id = ${intent};
+       update simulators.card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor + 1 where id = ${intent}`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardReversed]);
   });
 
   it("reports money on an intent its payment never used", async () => {
     const report = await auditBroken(
-      `update card_provider_payment_intents set amount_received_minor = 1 where metadata->>'paymentId' = '${ids.cardRefused}'`,
-      `update card_provider_payment_intents set amount_received_minor = 0 where metadata->>'paymentId' = '${ids.cardRefused}'`,
+      `update simulators.card_provider_payment_intents set amount_received_minor = 1 where metadata->>'paymentId' = '${ids.cardRefused}'`,
+      `update simulators.card_provider_payment_intents set amount_received_minor = 0 where metadata->>'paymentId' = '${ids.cardRefused}'`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardRefused]);
   });

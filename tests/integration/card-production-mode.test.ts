@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb, openDatabase, type DatabaseHandle } from "@/lib/db/client";
+import { createSimulatorTables } from "@/lib/db/simulator-tables";
 import { cardProviderPaymentIntents, cardProviderRefunds } from "@/simulators/card/card-tables";
 import { sandboxAccountOf, setCardProviderAccount } from "@/lib/providers/card/card-provider-accounts";
 import { startStripeSimulator, type StripeSimulator } from "@/simulators/card/stripe-simulator";
@@ -25,10 +26,15 @@ let baseUrl = "";
 // The production gateway's own database: the suite's is sealed sandbox, which it would refuse.
 let production: DatabaseHandle | undefined;
 let productionUrl = "";
+// Stripe's side: the simulator's books on a database of its own, as `npm run card-simulator` keeps them.
+let stripe: DatabaseHandle | undefined;
+let stripeUrl = "";
 
 beforeAll(async () => {
-  // Stripe's books beside the payments they answer for, in the production database (opened below).
-  simulator = await startStripeSimulator({ db: async () => production!.db });
+  stripeUrl = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_card_production_stripe");
+  stripe = await openDatabase({ databaseUrl: stripeUrl, pgliteDir: "memory://", poolSize: 2 });
+  await createSimulatorTables(stripe);
+  simulator = await startStripeSimulator({ db: async () => stripe!.db });
   // The test database's key, so this process can seal keys and sign what the gateway checks.
   const gatewaySecret = (await getGatewayKey(await getDb())).toString("base64");
   productionUrl = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_card_production");
@@ -51,7 +57,9 @@ afterAll(async () => {
   if (gateway && gateway.process.exitCode === null) gateway.process.kill("SIGKILL");
   await simulator?.close();
   await production?.close();
+  await stripe?.close();
   if (productionUrl) await recreateDatabase(productionUrl, { dropOnly: true });
+  if (stripeUrl) await recreateDatabase(stripeUrl, { dropOnly: true });
 });
 
 describe("a card payment in production, through the Stripe adapter", () => {
@@ -61,7 +69,7 @@ describe("a card payment in production, through the Stripe adapter", () => {
     const merchant = await createMerchant({}, db);
     // What `npm run merchant -- card-keys` stores: keys the simulator recognises as one account.
     const publishableKey = `pk_test_prod${Date.now().toString(36)}`;
-    const keys = sandboxAccountOf(await getGatewayKey(db), publishableKey);
+    const keys = sandboxAccountOf(await getGatewayKey(stripe!.db), publishableKey);
     await setCardProviderAccount(db, { clientId: merchant.clientId, country: "DZA", ...keys });
 
     const intent = await createIntent(api, merchant, { amount: 80.5, captureMethod: "RESERVATION" });
@@ -117,9 +125,9 @@ describe("a card payment in production, through the Stripe adapter", () => {
     expect(((await check()).body.data as { statusCode: number }).statusCode).toBe(16);
 
     // Stripe's books (the simulator's) agree: 60.00 received, 20.00 refunded, once each.
-    const [books] = await db.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, paymentIntentId));
+    const [books] = await stripe!.db.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, paymentIntentId));
     expect(books).toMatchObject({ accountKey: publishableKey, status: "succeeded", amountReceivedMinor: 6000, amountRefundedMinor: 2000 });
-    expect(await db.select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId))).toHaveLength(1);
+    expect(await stripe!.db.select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId))).toHaveLength(1);
     // Every provider call went to the simulator over HTTP with the service's secret key.
     expect(simulator.requests).toEqual(
       expect.arrayContaining([

@@ -3,8 +3,11 @@ import { API_CAUSE } from "../../lib/payments/core/state-change-cause";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
+import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientPrincipal, ServiceContext, UserPrincipal } from "@/lib/auth/principal";
@@ -13,6 +16,7 @@ import { createCustomer } from "@/lib/customers/create-customer";
 import { searchCustomerByPhone } from "@/lib/customers/search-customer";
 import type { Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
+import { SIMULATOR_MIGRATIONS } from "@/lib/db/simulator-tables";
 import { sqlRows } from "@/lib/db/sql-rows";
 import { onboardMerchant } from "@/lib/merchants/onboard-merchant";
 import { checkPayment } from "@/lib/payments/operations/check-payment";
@@ -20,6 +24,7 @@ import { createPaymentIntent } from "@/lib/payments/operations/create-payment-in
 import { proceedPayment } from "@/lib/payments/operations/proceed-payment";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 import { randomPhone } from "../support/factories";
+import { SIMULATOR_TABLES, insertSimulatorRows, simulatorRowsIn, simulatorTablesOutside, type RunSql } from "../support/simulator-books";
 
 // A database of the previous release must upgrade in place: the committed migrations minus the
 // newest make that database, the domain fills it, then the newest applies on top and what was
@@ -33,6 +38,9 @@ const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta/_journal.jso
 
 const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `/gateway_upgrade_${process.pid}`;
+// A second database, for the production cases (the first is a sandbox's).
+const productionUrl = new URL(url);
+productionUrl.pathname = `/gateway_upgrade_production_${process.pid}`;
 let client: postgres.Sql;
 let db: Db;
 let previousRelease: string;
@@ -57,6 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.end({ timeout: 5 });
   await recreateDatabase(url.toString(), { dropOnly: true });
+  await recreateDatabase(productionUrl.toString(), { dropOnly: true });
   if (previousRelease) rmSync(previousRelease, { recursive: true, force: true });
 });
 
@@ -106,7 +115,12 @@ describe("migration upgrade", () => {
       headers: { "x-platform": "API" },
     });
     expect(proceeded.statusCode).toBe(2);
-    const tables = ["services", "customers", "payments", "notifications", "wallet_entries"];
+    // The previous release kept the simulators' books beside the gateway's: a sandbox database has some.
+    const run: RunSql = async (text) => sqlRows<Record<string, unknown>>(await db.execute(sql.raw(text)));
+    await run(`insert into database_seal (environment, secret_fingerprint) values ('sandbox', 'upgrade-test')`);
+    await insertSimulatorRows(run, "public");
+    const simulatorBooks = await simulatorRowsIn(run, "public");
+    const tables = ["services", "customers", "payments", "notifications"];
     const before = await rowCounts(tables);
     const paymentsBefore = await db.select().from(schema.payments).orderBy(asc(schema.payments.id));
 
@@ -116,11 +130,66 @@ describe("migration upgrade", () => {
     const applied = await client<{ n: string }[]>`select count(*)::text as n from drizzle.__drizzle_migrations`;
     expect(Number(applied[0]!.n)).toBe(journal.entries.length);
     expect(await rowCounts(tables)).toEqual(before);
+    // The simulators' books moved, row for row, to their own schema; none is left beside the gateway's.
+    expect(await simulatorRowsIn(run, "simulators")).toEqual(simulatorBooks);
+    expect(await simulatorTablesOutside(run, "simulators")).toEqual([]);
+    // A sandbox process then applies the simulators' own migrations, which find the tables in place.
+    await migrate(drizzle({ client, schema }), SIMULATOR_MIGRATIONS);
+    expect(await simulatorRowsIn(run, "simulators")).toEqual(simulatorBooks);
     expect(await db.select().from(schema.payments).orderBy(asc(schema.payments.id))).toEqual(paymentsBefore);
     const merchantServer: ClientPrincipal = { mode: "client", service, credentialId: "upgrade-test", clientId: merchant.clientId };
     expect((await checkPayment(db, { principal: merchantServer, paymentId: open.payment.id })).state).toBe("CREATED");
     expect((await checkPayment(db, { principal: merchantServer, paymentId: paid.payment.id })).state).toBe("SUCCEEDED");
     expect((await searchCustomerByPhone(db, { serviceId: service.id, phone })).id).toBe(customer.id);
+  });
+});
+
+describe("migration upgrade: the simulators' tables", () => {
+  it("leaves a production database of the previous release with no simulator table", async () => {
+    await recreateDatabase(productionUrl.toString());
+    const production = postgres(productionUrl.toString(), { max: 1, onnotice: () => {} });
+    try {
+      const run: RunSql = (text) => production.unsafe(text) as Promise<Record<string, unknown>[]>;
+      await migrate(drizzle({ client: production, schema }), { migrationsFolder: previousRelease });
+      await run(`insert into database_seal (environment, secret_fingerprint) values ('production', 'upgrade-test')`);
+      expect(await simulatorTablesOutside(run, "nowhere")).toHaveLength(SIMULATOR_TABLES.length);
+      await migrate(drizzle({ client: production, schema }), { migrationsFolder: MIGRATIONS });
+      expect(await simulatorTablesOutside(run, "nowhere")).toEqual([]);
+      expect(await run(`select 1 from information_schema.schemata where schema_name = 'simulators'`)).toEqual([]);
+    } finally {
+      await production.end({ timeout: 5 });
+    }
+  });
+
+  it("never gives a fresh production database one", async () => {
+    await recreateDatabase(productionUrl.toString());
+    const production = postgres(productionUrl.toString(), { max: 1, onnotice: () => {} });
+    try {
+      const run: RunSql = (text) => production.unsafe(text) as Promise<Record<string, unknown>[]>;
+      await migrate(drizzle({ client: production, schema }), { migrationsFolder: MIGRATIONS });
+      expect(await simulatorTablesOutside(run, "nowhere")).toEqual([]);
+      expect(await run(`select 1 from information_schema.schemata where schema_name = 'simulators'`)).toEqual([]);
+    } finally {
+      await production.end({ timeout: 5 });
+    }
+  });
+
+  it("moves a sandbox database's simulator books on PGlite too", { timeout: 300_000 }, async () => {
+    const embedded = new PGlite();
+    try {
+      const run: RunSql = async (text) => (await embedded.query<Record<string, unknown>>(text)).rows;
+      const pglite = drizzlePglite({ client: embedded, schema });
+      await migratePglite(pglite, { migrationsFolder: previousRelease });
+      await insertSimulatorRows(run, "public");
+      const simulatorBooks = await simulatorRowsIn(run, "public");
+      await migratePglite(pglite, { migrationsFolder: MIGRATIONS });
+      expect(await simulatorRowsIn(run, "simulators")).toEqual(simulatorBooks);
+      expect(await simulatorTablesOutside(run, "simulators")).toEqual([]);
+      await migratePglite(pglite, SIMULATOR_MIGRATIONS);
+      expect(await simulatorRowsIn(run, "simulators")).toEqual(simulatorBooks);
+    } finally {
+      await embedded.close();
+    }
   });
 });
 

@@ -208,6 +208,13 @@ export async function notificationsOf(paymentId: string) {
 type Rows = Record<string, unknown>[];
 const rowsOf = (result: unknown): Rows => (Array.isArray(result) ? result : (result as { rows: Rows }).rows);
 
+// A gateway table by its bare name, a simulator's as simulators.<name>.
+const tableNamed = (name: string) =>
+  sql.join(
+    name.split(".").map((part) => sql.identifier(part)),
+    sql.raw("."),
+  );
+
 /**
  * Where `text` shows a full test card number (with or without spaces), a column or JSON
  * field whose whole value is the CVC, or a field named like card data. A 3-digit CVC occurs
@@ -230,11 +237,11 @@ export function cardDataIn(text: string): string[] {
 export async function storedCardData(db?: Db): Promise<{ table: string; finding: string }[]> {
   const source = db ?? (await getDb());
   const tables = rowsOf(
-    await source.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`),
-  ).map((row) => String(row.table_name));
+    await source.execute(sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`),
+  ).map((row) => (row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`));
   const found: { table: string; finding: string }[] = [];
   for (const table of tables) {
-    const rows = rowsOf(await source.execute(sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t`));
+    const rows = rowsOf(await source.execute(sql`select row_to_json(t)::text as row from ${tableNamed(table)} t`));
     for (const { row } of rows) for (const finding of cardDataIn(String(row))) found.push({ table, finding });
   }
   return found;

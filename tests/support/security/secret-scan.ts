@@ -33,15 +33,22 @@ export function findSecrets(text: string, secrets: Secret[], options: { cvcAsVal
 type Rows = Record<string, unknown>[];
 const rowsOf = (result: unknown): Rows => (Array.isArray(result) ? result : (result as { rows: Rows }).rows);
 
-/** Every row of every table in the public schema as JSON text, so a new table or column is covered too. */
+// A gateway table by its bare name, a simulator's as simulators.<name>.
+const tableNamed = (name: string) =>
+  sql.join(
+    name.split(".").map((part) => sql.identifier(part)),
+    sql.raw("."),
+  );
+
+/** Every row of every table in the public and simulators schemas as JSON text, so a new table or column is covered too. */
 export async function dumpDatabase(): Promise<{ table: string; row: string }[]> {
   const db = await getDb();
   const tables = rowsOf(
-    await db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`),
-  ).map((row) => String(row.table_name));
+    await db.execute(sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`),
+  ).map((row) => (row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`));
   const dump: { table: string; row: string }[] = [];
   for (const table of tables) {
-    const rows = rowsOf(await db.execute(sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t`));
+    const rows = rowsOf(await db.execute(sql`select row_to_json(t)::text as row from ${tableNamed(table)} t`));
     for (const { row } of rows) dump.push({ table, row: String(row) });
   }
   return dump;
