@@ -36,7 +36,7 @@ const providerError = (status: number, code: string, message: string, requestId:
   json(status, { error: { type: status === 402 ? "card_error" : "invalid_request_error", code, message } }, requestId);
 
 /**
- * Stripe.js's own request (lib/providers/card/stripe-js-stand-in.ts sends it, as Stripe.js sends
+ * Stripe.js's own request (stripe-js-stand-in.ts sends it, as Stripe.js sends
  * it to api.stripe.com): form-encoded, the publishable key as `key`, answered as Stripe answers
  * (the simulator's code). The 3DS page takes the language of the return_url, the hosted page's.
  */

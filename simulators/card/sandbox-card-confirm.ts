@@ -16,7 +16,7 @@ import { challengePageUrl } from "../../lib/urls/hosted-urls";
 
 /** The sandbox provider's browser API, mounted under this path of the gateway's host. */
 export const SANDBOX_PROVIDER_API = "/api/card-provider-sandbox/v1";
-/** The sandbox provider's stand-in for Stripe.js (lib/providers/card/stripe-js-stand-in.ts), beside its API. */
+/** The sandbox provider's stand-in for Stripe.js (stripe-js-stand-in.ts), beside its API. */
 export const SANDBOX_STRIPE_JS = "/api/card-provider-sandbox/js/v3";
 
 export const confirmCardSchema = z.object({

@@ -185,7 +185,7 @@ async function activeHold(tx: Db, paymentId: string) {
   return hold;
 }
 
-/** A real simulation on the wallet tables (lib/db/schema/wallet.ts). */
+/** A real simulation on the wallet tables (wallet-tables.ts). */
 export const sandboxWallet: WalletProvider = {
   async balance(db, ref): Promise<WalletBalance> {
     const [account] = await balanceQuery(db).execute({ serviceId: ref.serviceId, customerId: ref.customerId, currency: ref.currency });

@@ -11,7 +11,7 @@ export { refusal, WalletServiceError, type Applied } from "./wallet-operations";
 
 /**
  * The sandbox wallet as a service of its own: the protocol's operations on the sandbox
- * ledger (lib/wallet-sandbox/sandbox-wallet.ts), each in a transaction of its own, each
+ * ledger (sandbox-wallet.ts), each in a transaction of its own, each
  * money call applied once per operationId. This is the reference implementation an operator
  * reads next to docs/wallet-protocol.openapi.yaml.
  */

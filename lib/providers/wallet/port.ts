@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 
 /**
  * The sandbox wallet's books (sandbox-wallet.ts), used by the sandbox wallet service
- * (lib/wallet-sandbox) inside its own transactions. The gateway never calls it: it reaches any
+ * (simulators/wallet) inside its own transactions. The gateway never calls it: it reaches any
  * wallet, the sandbox included, through the wallet-service client (wallet-connection.ts).
  */
 export interface WalletProvider {

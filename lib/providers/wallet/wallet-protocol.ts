@@ -6,7 +6,7 @@ import { randomToken } from "../../crypto/secrets";
 /**
  * The wallet-service protocol (docs/wallet-protocol.openapi.yaml) as both sides of it read
  * it: the request and response shapes, the error names and the signature. The HTTP adapter
- * (http-wallet-client.ts) and the sandbox wallet (lib/wallet-sandbox) share this file, so the
+ * (http-wallet-client.ts) and the sandbox wallet (simulators/wallet) share this file, so the
  * gateway cannot speak a dialect its own reference implementation does not.
  */
 
