@@ -144,34 +144,34 @@ describe("migration upgrade", () => {
   });
 });
 
+/** A new production database, migrated by `prepare`, then checked to hold no simulator table nor their schema. */
+async function productionDatabaseHasNoSimulatorTable(prepare: (run: RunSql, production: postgres.Sql) => Promise<void>) {
+  await recreateDatabase(productionUrl.toString());
+  const production = postgres(productionUrl.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const run: RunSql = (text) => production.unsafe(text) as Promise<Record<string, unknown>[]>;
+    await prepare(run, production);
+    expect(await simulatorTablesOutside(run, "nowhere")).toEqual([]);
+    expect(await run(`select 1 from information_schema.schemata where schema_name = 'simulators'`)).toEqual([]);
+  } finally {
+    await production.end({ timeout: 5 });
+  }
+}
+
 describe("migration upgrade: the simulators' tables", () => {
   it("leaves a production database of the previous release with no simulator table", async () => {
-    await recreateDatabase(productionUrl.toString());
-    const production = postgres(productionUrl.toString(), { max: 1, onnotice: () => {} });
-    try {
-      const run: RunSql = (text) => production.unsafe(text) as Promise<Record<string, unknown>[]>;
+    await productionDatabaseHasNoSimulatorTable(async (run, production) => {
       await migrate(drizzle({ client: production, schema }), { migrationsFolder: previousRelease });
       await run(`insert into database_seal (environment, secret_fingerprint) values ('production', 'upgrade-test')`);
       expect(await simulatorTablesOutside(run, "nowhere")).toHaveLength(SIMULATOR_TABLES.length);
       await migrate(drizzle({ client: production, schema }), { migrationsFolder: MIGRATIONS });
-      expect(await simulatorTablesOutside(run, "nowhere")).toEqual([]);
-      expect(await run(`select 1 from information_schema.schemata where schema_name = 'simulators'`)).toEqual([]);
-    } finally {
-      await production.end({ timeout: 5 });
-    }
+    });
   });
 
   it("never gives a fresh production database one", async () => {
-    await recreateDatabase(productionUrl.toString());
-    const production = postgres(productionUrl.toString(), { max: 1, onnotice: () => {} });
-    try {
-      const run: RunSql = (text) => production.unsafe(text) as Promise<Record<string, unknown>[]>;
+    await productionDatabaseHasNoSimulatorTable(async (_run, production) => {
       await migrate(drizzle({ client: production, schema }), { migrationsFolder: MIGRATIONS });
-      expect(await simulatorTablesOutside(run, "nowhere")).toEqual([]);
-      expect(await run(`select 1 from information_schema.schemata where schema_name = 'simulators'`)).toEqual([]);
-    } finally {
-      await production.end({ timeout: 5 });
-    }
+    });
   });
 
   it("moves a sandbox database's simulator books on PGlite too", { timeout: 300_000 }, async () => {
