@@ -10,7 +10,8 @@ import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import type { Credential } from "./detect-credential";
 import type { ClientPrincipal, ServiceContext } from "./principal";
-import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
+import { pathPaymentJoin, pathPaymentParameter, type WithPathPayment } from "./path-payment";
+import type { PaymentRow } from "../db/payment-record";
 import { serviceColumns } from "./service-columns";
 
 const clientCredentialQuery = (db: Db) =>
@@ -36,7 +37,7 @@ const clientCredentialLimitedQuery = (db: Db, withPayment: boolean) => {
       .from(client.limit)
       .leftJoin(apiCredentials, client.credentialJoin)
       .leftJoin(services, client.serviceJoin);
-    return (withPayment ? lookup.leftJoin(payments, paymentAlongsideCondition()) : lookup).prepare(name);
+    return (withPayment ? lookup.leftJoin(payments, pathPaymentJoin()) : lookup).prepare(name);
   });
 };
 
@@ -70,26 +71,27 @@ export async function resolveClient(
   db: Db,
   credential: ClientCredential,
   rateLimit: RequestRateLimit,
-  alongside?: PaymentAlongside,
-): Promise<ClientPrincipal> {
+  readPaymentId?: string,
+): Promise<WithPathPayment<ClientPrincipal>> {
+  let pathPayment: PaymentRow | null | undefined;
   const limitKey = rateLimitKeys.client(credential.clientId);
   const row = await lookupWithLimits({
     db,
     rateLimit,
     checks: [{ policy: rateLimitPolicies.client, key: limitKey }],
-    folded: async (nowMs) => {
-      const [found] = await clientCredentialLimitedQuery(db, alongside !== undefined).execute({
+    inOneStatement: async (nowMs) => {
+      const [found] = await clientCredentialLimitedQuery(db, readPaymentId !== undefined).execute({
         clientId: credential.clientId,
         limitKey,
         nowMs,
-        ...paymentAlongsideParameter(alongside),
+        ...pathPaymentParameter(readPaymentId),
       });
-      if (alongside) alongside.found = found?.payment ?? null;
+      if (readPaymentId !== undefined) pathPayment = found?.payment ?? null;
       return splitClientLookup(found);
     },
-    plain: async () => (await clientCredentialQuery(db).execute({ clientId: credential.clientId }))[0],
+    lookupOnly: async () => (await clientCredentialQuery(db).execute({ clientId: credential.clientId }))[0],
   });
-  return clientPrincipalOf(credential, row);
+  return { principal: clientPrincipalOf(credential, row), pathPayment };
 }
 
 export type ClientCredential = Extract<Credential, { mode: "client" }>;
