@@ -13,7 +13,7 @@ import {
 import { detectCredential, type Credential } from "./detect-credential";
 import type { WithPathPayment } from "./path-payment";
 import type { AuthMode, ClientPrincipal, Principal, PrincipalOf, ServiceContext } from "./principal";
-import { clientLookupParameters, judgeClientLookup, resolveClient, type ClientLookupRow } from "./resolve-client";
+import { clientLookupParameters, principalFromClientLookup, resolveClient, type ClientLookupRow } from "./resolve-client";
 import { resolveIntentSecret } from "./resolve-intent-secret";
 import { resolveMerchant } from "./resolve-merchant";
 import { resolveUserToken } from "./resolve-user-token";
@@ -84,7 +84,7 @@ export function clientAuthInStatement(request: Request, options: AuthenticateOpt
     parameters,
     principalOf(found) {
       try {
-        return admit(request, options, judgeClientLookup(credential, rateLimit, parameters, found)) as ClientPrincipal;
+        return admit(request, options, principalFromClientLookup(credential, rateLimit, parameters, found)) as ClientPrincipal;
       } catch (error) {
         throw refusal(error, request.headers);
       }

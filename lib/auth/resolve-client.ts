@@ -122,7 +122,7 @@ function clientPrincipalOf(credential: ClientCredential, row: ClientRow | undefi
 /**
  * client_auth for an operation whose own statement looks up the credential and charges its
  * limit (create: auth and insert in one round trip). The statement takes these parameters and
- * writes only from `admitted_service` (`admittedClientCtes`, below); `judgeClientLookup` then
+ * writes only from `admitted_service` (`admittedClientCtes`, below); `principalFromClientLookup` then
  * decides exactly as resolveClient does on its own statement's row (429, then 401).
  */
 export function clientLookupParameters(credential: ClientCredential, rateLimit: RequestRateLimit) {
@@ -134,7 +134,7 @@ export function clientLookupParameters(credential: ClientCredential, rateLimit: 
   };
 }
 
-export function judgeClientLookup(
+export function principalFromClientLookup(
   credential: ClientCredential,
   rateLimit: RequestRateLimit,
   parameters: { limitKey: string; nowMs: number },
@@ -146,15 +146,15 @@ export function judgeClientLookup(
 }
 
 /**
- * The CTEs a statement needs to fold client_auth in (authenticate.ts `foldedClientAuth`):
+ * The CTEs a statement needs to judge client_auth in itself (authenticate.ts `clientAuthInStatement`):
  * `client_limit`, the client id's limit charged as resolveClient charges it, and
  * `admitted_service`, the service's row only when that limit admits the request, the secret's
  * hash matches and x-service, if sent, names the service. The statement's writes select from
- * `admitted_service`, so a request `judge` refuses writes nothing; its outer select answers
+ * `admitted_service`, so a request `principalOf` refuses writes nothing; its outer select answers
  * `columns` from `client_limit` left-joined to api_credentials on `credentialJoin` and to services on `serviceJoin`.
  */
 export function admittedClientCtes(db: Db) {
-  const p = (name: keyof FoldedClientParameters) => sql.placeholder(name);
+  const p = (name: keyof InStatementClientParameters) => sql.placeholder(name);
   const admitted = db
     .$with("admitted_service", { id: services.id, clockOffsetSeconds: services.clockOffsetSeconds, countries: services.countries })
     .as(
@@ -169,4 +169,4 @@ export function admittedClientCtes(db: Db) {
   return { ...limitedClientLookup(db), admitted };
 }
 
-type FoldedClientParameters = ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };
+type InStatementClientParameters = ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };
