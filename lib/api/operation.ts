@@ -9,8 +9,8 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
  * One API operation: what `endpoint()` enforces (auth, schemas, status, idempotency) and
  * what the OpenAPI document says about it, in one object, so the two cannot drift.
  */
-export interface Operation<M extends AuthMode = AuthMode, B = unknown, Q = unknown, H = unknown, R = unknown>
-  extends EndpointSpec<M, B, Q, H, R> {
+export interface Operation<M extends AuthMode = AuthMode, B = unknown, Q = unknown, H = unknown, R = unknown, A = never>
+  extends EndpointSpec<M, B, Q, H, R, A> {
   method: HttpMethod;
   /** `/api/v1/payments/intents/:id/capture`, as the route folder names it. */
   path: string;
@@ -32,9 +32,9 @@ export interface Operation<M extends AuthMode = AuthMode, B = unknown, Q = unkno
 }
 
 /** Keeps each operation's literal types (auth modes, schemas) for `endpoint()`. */
-export function defineOperation<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined, R = undefined>(
-  operation: Operation<M, B, Q, H, R>,
-): Operation<M, B, Q, H, R> {
+export function defineOperation<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined, R = undefined, A = never>(
+  operation: Operation<M, B, Q, H, R, A>,
+): Operation<M, B, Q, H, R, A> {
   return operation;
 }
 

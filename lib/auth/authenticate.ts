@@ -11,9 +11,9 @@ import {
   wrongModeMessage,
 } from "./credential-hints";
 import { detectCredential, type Credential } from "./detect-credential";
-import type { PaymentAlongside } from "./payment-alongside";
+import type { WithPathPayment } from "./path-payment";
 import type { AuthMode, ClientPrincipal, Principal, PrincipalOf, ServiceContext } from "./principal";
-import { clientLookupParameters, clientPrincipalOfLookup, resolveClient, type ClientLookupRow } from "./resolve-client";
+import { clientLookupParameters, principalFromClientLookup, resolveClient, type ClientLookupRow } from "./resolve-client";
 import { resolveIntentSecret } from "./resolve-intent-secret";
 import { resolveMerchant } from "./resolve-merchant";
 import { resolveUserToken } from "./resolve-user-token";
@@ -26,8 +26,8 @@ export interface AuthenticateOptions<M extends AuthMode> {
   requireServiceHeader?: boolean;
   /** Receives the request's rate limit outcome for its headers; the limits apply without it too. */
   rateLimit?: RequestRateLimit;
-  /** A payment for the auth statement to read too (client, merchant and user credentials). */
-  paymentAlongside?: PaymentAlongside;
+  /** The auth statement reads the payment `paymentId` names too (client, merchant and user credentials: path-payment.ts). */
+  readPathPayment?: boolean;
 }
 
 /**
@@ -41,6 +41,15 @@ export async function authenticate<M extends AuthMode>(
   request: Request,
   options: AuthenticateOptions<M>,
 ): Promise<PrincipalOf<M>> {
+  return (await authenticateWithPathPayment(db, request, options)).principal;
+}
+
+/** `authenticate`, answering the path's payment too when `readPathPayment` asked for it and the credential's statement could read it. */
+export async function authenticateWithPathPayment<M extends AuthMode>(
+  db: Db,
+  request: Request,
+  options: AuthenticateOptions<M>,
+): Promise<WithPathPayment<PrincipalOf<M>>> {
   const credential = detectCredential(request.headers);
   if (!credential) throw invalidCredentials(malformedCredentialMessage(request.headers, options.modes));
   if (!(options.modes as readonly AuthMode[]).includes(credential.mode)) {
@@ -48,20 +57,21 @@ export async function authenticate<M extends AuthMode>(
   }
   if (credential.mode === "merchant" && !credential.clientSecret) throw invalidCredentials(MERCHANT_PAIR_INCOMPLETE);
   try {
-    return admit(request, options, await resolveCredential(db, credential, options)) as PrincipalOf<M>;
+    const { principal, pathPayment } = await resolveCredential(db, credential, options);
+    return { principal: admit(request, options, principal) as PrincipalOf<M>, pathPayment };
   } catch (error) {
     throw refusal(error, request.headers);
   }
 }
 
 /**
- * client_auth folded into an operation's own statement, which looks the credential up and
+ * client_auth judged inside an operation's own statement, which looks the credential up and
  * charges its limit with `parameters` and writes nothing unless the client is admitted
  * (resolve-client.ts `admittedClientCtes`); `principalOf` then answers exactly as `authenticate`
  * would. Null when this request must authenticate the usual way first: another credential
  * kind, a malformed one, the Redis limit store, or a required x-service header missing.
  */
-export function foldedClientAuth(request: Request, options: AuthenticateOptions<AuthMode>): FoldedClientAuth | null {
+export function clientAuthInStatement(request: Request, options: AuthenticateOptions<AuthMode>): ClientAuthInStatement | null {
   if (!options.modes.includes("client") || rateLimitBackend() !== "postgres") return null;
   const credential = detectCredential(request.headers);
   if (credential?.mode !== "client") return null;
@@ -74,7 +84,7 @@ export function foldedClientAuth(request: Request, options: AuthenticateOptions<
     parameters,
     principalOf(found) {
       try {
-        return admit(request, options, clientPrincipalOfLookup(credential, rateLimit, parameters, found)) as ClientPrincipal;
+        return admit(request, options, principalFromClientLookup(credential, rateLimit, parameters, found)) as ClientPrincipal;
       } catch (error) {
         throw refusal(error, request.headers);
       }
@@ -82,7 +92,7 @@ export function foldedClientAuth(request: Request, options: AuthenticateOptions<
   };
 }
 
-export interface FoldedClientAuth {
+export interface ClientAuthInStatement {
   parameters: ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };
   /** The statement's credential and limit columns in; the principal out, or the 429 / 401 / 400 authenticate would throw. */
   principalOf(found: ClientLookupRow | undefined): ClientPrincipal;
@@ -109,18 +119,19 @@ function refusal(error: unknown, headers: Headers): unknown {
  * (contract section 6) before judging it, so failed attempts count too, and folds that charge
  * into its lookup's statement (lib/rate-limit/lookup-with-limits.ts): auth is one round trip.
  */
-function resolveCredential(db: Db, credential: Credential, options: AuthenticateOptions<AuthMode>): Promise<Principal> {
-  const { paymentId: pathPaymentId, paymentAlongside } = options;
+function resolveCredential(db: Db, credential: Credential, options: AuthenticateOptions<AuthMode>): Promise<WithPathPayment<Principal>> {
+  const { paymentId: pathPaymentId } = options;
+  const readPaymentId = options.readPathPayment ? pathPaymentId : undefined;
   const rateLimit = options.rateLimit ?? new RequestRateLimit();
   switch (credential.mode) {
     case "client":
-      return resolveClient(db, credential, rateLimit, paymentAlongside);
+      return resolveClient(db, credential, rateLimit, readPaymentId);
     case "merchant":
-      return resolveMerchant(db, credential, pathPaymentId, rateLimit, paymentAlongside);
+      return resolveMerchant(db, credential, pathPaymentId, rateLimit, readPaymentId);
     case "user":
-      return resolveUserToken(db, credential, rateLimit, paymentAlongside);
+      return resolveUserToken(db, credential, rateLimit, readPaymentId);
     case "intent_secret":
-      return resolveIntentSecret(db, credential, pathPaymentId, rateLimit);
+      return resolveIntentSecret(db, credential, pathPaymentId, rateLimit).then((principal) => ({ principal }));
   }
 }
 

@@ -10,7 +10,8 @@ import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import type { Credential } from "./detect-credential";
 import type { ClientPrincipal, ServiceContext } from "./principal";
-import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
+import { pathPaymentJoin, pathPaymentParameter, type WithPathPayment } from "./path-payment";
+import type { PaymentRow } from "../db/payment-record";
 import { serviceColumns } from "./service-columns";
 
 const clientCredentialQuery = (db: Db) =>
@@ -36,7 +37,7 @@ const clientCredentialLimitedQuery = (db: Db, withPayment: boolean) => {
       .from(client.limit)
       .leftJoin(apiCredentials, client.credentialJoin)
       .leftJoin(services, client.serviceJoin);
-    return (withPayment ? lookup.leftJoin(payments, paymentAlongsideCondition()) : lookup).prepare(name);
+    return (withPayment ? lookup.leftJoin(payments, pathPaymentJoin()) : lookup).prepare(name);
   });
 };
 
@@ -70,26 +71,27 @@ export async function resolveClient(
   db: Db,
   credential: ClientCredential,
   rateLimit: RequestRateLimit,
-  alongside?: PaymentAlongside,
-): Promise<ClientPrincipal> {
+  readPaymentId?: string,
+): Promise<WithPathPayment<ClientPrincipal>> {
+  let pathPayment: PaymentRow | null | undefined;
   const limitKey = rateLimitKeys.client(credential.clientId);
   const row = await lookupWithLimits({
     db,
     rateLimit,
     checks: [{ policy: rateLimitPolicies.client, key: limitKey }],
-    folded: async (nowMs) => {
-      const [found] = await clientCredentialLimitedQuery(db, alongside !== undefined).execute({
+    inOneStatement: async (nowMs) => {
+      const [found] = await clientCredentialLimitedQuery(db, readPaymentId !== undefined).execute({
         clientId: credential.clientId,
         limitKey,
         nowMs,
-        ...paymentAlongsideParameter(alongside),
+        ...pathPaymentParameter(readPaymentId),
       });
-      if (alongside) alongside.found = found?.payment ?? null;
+      if (readPaymentId !== undefined) pathPayment = found?.payment ?? null;
       return splitClientLookup(found);
     },
-    plain: async () => (await clientCredentialQuery(db).execute({ clientId: credential.clientId }))[0],
+    lookupOnly: async () => (await clientCredentialQuery(db).execute({ clientId: credential.clientId }))[0],
   });
-  return clientPrincipalOf(credential, row);
+  return { principal: clientPrincipalOf(credential, row), pathPayment };
 }
 
 export type ClientCredential = Extract<Credential, { mode: "client" }>;
@@ -120,7 +122,7 @@ function clientPrincipalOf(credential: ClientCredential, row: ClientRow | undefi
 /**
  * client_auth for an operation whose own statement looks up the credential and charges its
  * limit (create: auth and insert in one round trip). The statement takes these parameters and
- * writes only from `admitted_service` (`admittedClientCtes`, below); `clientPrincipalOfLookup` then
+ * writes only from `admitted_service` (`admittedClientCtes`, below); `principalFromClientLookup` then
  * decides exactly as resolveClient does on its own statement's row (429, then 401).
  */
 export function clientLookupParameters(credential: ClientCredential, rateLimit: RequestRateLimit) {
@@ -132,7 +134,7 @@ export function clientLookupParameters(credential: ClientCredential, rateLimit: 
   };
 }
 
-export function clientPrincipalOfLookup(
+export function principalFromClientLookup(
   credential: ClientCredential,
   rateLimit: RequestRateLimit,
   parameters: { limitKey: string; nowMs: number },
@@ -144,7 +146,7 @@ export function clientPrincipalOfLookup(
 }
 
 /**
- * The CTEs a statement needs to fold client_auth in (authenticate.ts `foldedClientAuth`):
+ * The CTEs a statement needs to judge client_auth in itself (authenticate.ts `clientAuthInStatement`):
  * `client_limit`, the client id's limit charged as resolveClient charges it, and
  * `admitted_service`, the service's row only when that limit admits the request, the secret's
  * hash matches and x-service, if sent, names the service. The statement's writes select from
@@ -152,7 +154,7 @@ export function clientPrincipalOfLookup(
  * `columns` from `client_limit` left-joined to api_credentials on `credentialJoin` and to services on `serviceJoin`.
  */
 export function admittedClientCtes(db: Db) {
-  const p = (name: keyof FoldedClientParameters) => sql.placeholder(name);
+  const p = (name: keyof InStatementClientParameters) => sql.placeholder(name);
   const admitted = db
     .$with("admitted_service", { id: services.id, clockOffsetSeconds: services.clockOffsetSeconds, countries: services.countries })
     .as(
@@ -167,4 +169,4 @@ export function admittedClientCtes(db: Db) {
   return { ...limitedClientLookup(db), admitted };
 }
 
-type FoldedClientParameters = ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };
+type InStatementClientParameters = ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };

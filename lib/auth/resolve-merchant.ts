@@ -11,7 +11,8 @@ import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { paymentIdFromClientSecret } from "./client-secret";
 import type { Credential } from "./detect-credential";
 import type { BrowserPrincipal } from "./principal";
-import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
+import { pathPaymentJoin, pathPaymentParameter, type WithPathPayment } from "./path-payment";
+import type { PaymentRow } from "../db/payment-record";
 import { serviceColumns } from "./service-columns";
 
 /** Longer than any key we issue: refused before it could become a store key. */
@@ -29,7 +30,7 @@ const publishableKeyQuery = (db: Db) =>
 
 // A genuine client secret: the secret's limit, then the publishable key's, charged in the
 // lookup's statement (PostgreSQL store); the `_with_payment` variant also reads the payment
-// the request names (payment-alongside.ts).
+// the request names (path-payment.ts).
 const publishableKeyLimitedQuery = (db: Db, withPayment: boolean) => {
   const name = withPayment ? "auth_publishable_key_limited_with_payment" : "auth_publishable_key_limited";
   return prepared(db, name, (db) => {
@@ -55,7 +56,7 @@ const publishableKeyLimitedQuery = (db: Db, withPayment: boolean) => {
       .innerJoin(keyLimit!, sql`true`)
       .leftJoin(apiCredentials, eq(apiCredentials.publishableKey, sql.placeholder("publishableKey")))
       .leftJoin(services, eq(services.id, apiCredentials.serviceId));
-    return (withPayment ? lookup.leftJoin(payments, paymentAlongsideCondition()) : lookup).prepare(name);
+    return (withPayment ? lookup.leftJoin(payments, pathPaymentJoin()) : lookup).prepare(name);
   });
 };
 
@@ -68,8 +69,9 @@ export async function resolveMerchant(
   credential: Extract<Credential, { mode: "merchant" }>,
   pathPaymentId: string | undefined,
   rateLimit: RequestRateLimit,
-  alongside?: PaymentAlongside,
-): Promise<BrowserPrincipal> {
+  readPaymentId?: string,
+): Promise<WithPathPayment<BrowserPrincipal>> {
+  let pathPayment: PaymentRow | null | undefined;
   const { publishableKey, clientSecret } = credential;
   if (!clientSecret || publishableKey.length > MAX_PUBLISHABLE_KEY_LENGTH) throw invalidCredentials();
   const keyCheck = { policy: rateLimitPolicies.publishableKey, key: rateLimitKeys.publishableKey(publishableKey) };
@@ -85,15 +87,15 @@ export async function resolveMerchant(
     db,
     rateLimit,
     checks: [secretCheck, keyCheck],
-    folded: async (nowMs) => {
-      const [found] = await publishableKeyLimitedQuery(db, alongside !== undefined).execute({
+    inOneStatement: async (nowMs) => {
+      const [found] = await publishableKeyLimitedQuery(db, readPaymentId !== undefined).execute({
         publishableKey,
         secretLimitKey: secretCheck.key,
         keyLimitKey: keyCheck.key,
         nowMs,
-        ...paymentAlongsideParameter(alongside),
+        ...pathPaymentParameter(readPaymentId),
       });
-      if (alongside) alongside.found = found?.payment ?? null;
+      if (readPaymentId !== undefined) pathPayment = found?.payment ?? null;
       return {
         row: found?.service ? { service: found.service } : undefined,
         decisions: found
@@ -104,8 +106,8 @@ export async function resolveMerchant(
           : [],
       };
     },
-    plain: async () => (await publishableKeyQuery(db).execute({ publishableKey }))[0],
+    lookupOnly: async () => (await publishableKeyQuery(db).execute({ publishableKey }))[0],
   });
   if (!row || (pathPaymentId !== undefined && paymentId !== pathPaymentId)) throw invalidCredentials();
-  return { mode: "merchant", service: row.service, paymentId, publishableKey, clientSecret };
+  return { principal: { mode: "merchant", service: row.service, paymentId, publishableKey, clientSecret }, pathPayment };
 }

@@ -11,7 +11,8 @@ import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import type { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import type { Credential } from "./detect-credential";
 import type { UserPrincipal } from "./principal";
-import { paymentAlongsideCondition, paymentAlongsideParameter, type PaymentAlongside } from "./payment-alongside";
+import { pathPaymentJoin, pathPaymentParameter, type WithPathPayment } from "./path-payment";
+import type { PaymentRow } from "../db/payment-record";
 import { serviceColumns } from "./service-columns";
 
 // Token expiry reads the service's sandbox clock, like every other time rule.
@@ -38,7 +39,7 @@ const accessTokenQuery = (db: Db) =>
 // The same lookup charging the customer's limit in its statement (PostgreSQL store). Only a
 // live token names a customer to charge: a revoked one must not let its old holder drain
 // the customer's quota. The `_with_payment` variant also reads the payment the request names
-// (payment-alongside.ts).
+// (path-payment.ts).
 const accessTokenLimitedQuery = (db: Db, withPayment: boolean) => {
   const name = withPayment ? "auth_access_token_limited_with_payment" : "auth_access_token_limited";
   return prepared(db, name, (db) => {
@@ -75,7 +76,7 @@ const accessTokenLimitedQuery = (db: Db, withPayment: boolean) => {
       .from(token)
       .innerJoin(services, eq(services.id, token.serviceId))
       .innerJoin(limit!, sql`true`);
-    return (withPayment ? lookup.leftJoin(payments, paymentAlongsideCondition()) : lookup).prepare(name);
+    return (withPayment ? lookup.leftJoin(payments, pathPaymentJoin()) : lookup).prepare(name);
   });
 };
 
@@ -84,25 +85,26 @@ export async function resolveUserToken(
   db: Db,
   credential: Extract<Credential, { mode: "user" }>,
   rateLimit: RequestRateLimit,
-  alongside?: PaymentAlongside,
-): Promise<UserPrincipal> {
+  readPaymentId?: string,
+): Promise<WithPathPayment<UserPrincipal>> {
+  let pathPayment: PaymentRow | null | undefined;
   const hash = hashSecret(credential.accessToken);
   const row = await lookupWithLimits({
     db,
     rateLimit,
     checks: (found: { customerId: string }) => [{ policy: rateLimitPolicies.customer, key: rateLimitKeys.customer(found.customerId) }],
-    folded: async (nowMs) => {
-      const [found] = await accessTokenLimitedQuery(db, alongside !== undefined).execute({
+    inOneStatement: async (nowMs) => {
+      const [found] = await accessTokenLimitedQuery(db, readPaymentId !== undefined).execute({
         hash,
         nowMs,
-        ...paymentAlongsideParameter(alongside),
+        ...pathPaymentParameter(readPaymentId),
       });
       // No live token, no row: the payment stays unread, and the refusal comes first anyway.
-      if (alongside && found) alongside.found = found.payment ?? null;
+      if (readPaymentId !== undefined && found) pathPayment = found.payment ?? null;
       return { row: found, decisions: found ? [{ tatMs: found.limitTat, allowed: found.limitAllowed }] : [] };
     },
-    plain: async () => (await accessTokenQuery(db).execute({ hash }))[0],
+    lookupOnly: async () => (await accessTokenQuery(db).execute({ hash }))[0],
   });
   if (!row) throw invalidCredentials();
-  return { mode: "user", service: row.service, customerId: row.customerId, tokenId: row.tokenId };
+  return { principal: { mode: "user", service: row.service, customerId: row.customerId, tokenId: row.tokenId }, pathPayment };
 }

@@ -1,10 +1,9 @@
 import type { z } from "zod";
-import { authenticate, foldedClientAuth, type AuthenticateOptions, type FoldedClientAuth } from "../auth/authenticate";
-import type { PaymentAlongside } from "../auth/payment-alongside";
+import { authenticate, authenticateWithPathPayment, clientAuthInStatement, type AuthenticateOptions, type ClientAuthInStatement } from "../auth/authenticate";
 import type { AuthMode, ClientPrincipal, PrincipalOf } from "../auth/principal";
 import { getDb, type Db } from "../db/client";
 import type { PaymentRow } from "../db/payment-record";
-import { claimIdempotencyKey, NO_IDEMPOTENCY, type IdempotencyScope } from "../idempotency/claim-idempotency-key";
+import { claimIdempotencyKey, NO_IDEMPOTENCY, type BeforeCommit } from "../idempotency/claim-idempotency-key";
 import { REPLAYED_HEADER } from "../idempotency/idempotency.schema";
 import { ApiError } from "../errors/api-error";
 import { SERVES_BROWSERS, servesBrowsers } from "./cors";
@@ -18,7 +17,7 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** What a handler may answer as `data`: the response schema's shape, when the spec names one. */
 type DataOf<R> = R extends z.ZodType ? z.input<R> : unknown;
 
-export interface EndpointSpec<M extends AuthMode, B, Q, H, R = undefined> {
+export interface EndpointSpec<M extends AuthMode, B, Q, H, R = undefined, A = never> {
   /** Auth modes the endpoint accepts; omit for a public endpoint. */
   auth?: readonly M[];
   /** Interface: x-service is required for client_auth and user_auth here. */
@@ -31,11 +30,17 @@ export interface EndpointSpec<M extends AuthMode, B, Q, H, R = undefined> {
   idempotent?: string;
   /** The schema of `data` in the success envelope; the handler's answer is typed by it. */
   response?: R;
-  /** The handler reads the payment of the path's `:id`: the auth statement reads it too where it can (payment-alongside.ts). */
+  /** The handler reads the payment of the path's `:id`: the auth statement reads it too where it can (path-payment.ts). */
   readsPathPayment?: boolean;
+  /**
+   * The answer to the domain's result, rendered by endpoint() (`data` of the response schema):
+   * the handler then returns the result itself, and an idempotent request's answer is stored
+   * from it, in the domain's transaction where the domain calls `idempotency.storeAnswer`.
+   */
+  answer?(result: A): EndpointResult<DataOf<R>>;
 }
 
-export interface EndpointContext<M extends AuthMode, B, Q, H> {
+export interface EndpointContext<M extends AuthMode, B, Q, H, A = never> {
   db: Db;
   request: Request;
   requestId: string;
@@ -44,8 +49,12 @@ export interface EndpointContext<M extends AuthMode, B, Q, H> {
   body: Parsed<B>;
   query: Parsed<Q>;
   headers: Parsed<H>;
-  /** Hands the domain operation a hook that remembers the answer inside its transaction. */
-  idempotency: IdempotencyScope;
+  idempotency: {
+    /** For the domain operation to call with its result before it commits: the answer (spec.answer) is stored in that transaction. Undefined without an Idempotency-Key. */
+    storeAnswer?: BeforeCommit<A>;
+    /** The key's name for a provider operation (IdempotencyScope.operationKey); undefined without a key. */
+    operationKey?: string;
+  };
   /** With `readsPathPayment`: the path's payment as auth read it (null: none), or undefined when auth did not read it. */
   pathPayment: PaymentRow | null | undefined;
 }
@@ -63,9 +72,9 @@ export interface EndpointResult<D = unknown> {
  * Composes the steps every route shares: request id, auth, body, validation, envelope.
  * The handler only calls the domain and names what it returns.
  */
-export function endpoint<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined, R = undefined>(
-  spec: EndpointSpec<M, B, Q, H, R>,
-  handler: (context: EndpointContext<M, B, Q, H>) => Promise<EndpointResult<DataOf<R>>>,
+export function endpoint<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined, R = undefined, A = never>(
+  spec: EndpointSpec<M, B, Q, H, R, A>,
+  handler: (context: EndpointContext<M, B, Q, H, A>) => Promise<[A] extends [never] ? EndpointResult<DataOf<R>> : A>,
 ) {
   const browsers = servesBrowsers(spec.auth);
   const handle = (request: Request, routeContext: RouteContext): Promise<Response> =>
@@ -77,17 +86,16 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
     try {
       const params = flattenParams(await routeContext.params);
       const db = await getDb();
-      const paymentAlongside: PaymentAlongside | undefined =
-        spec.readsPathPayment && params.id !== undefined ? { paymentId: params.id } : undefined;
       const authOptions = spec.auth && {
         modes: spec.auth,
         paymentId: params.id ?? params.paymentActionId,
         requireServiceHeader: spec.requireServiceHeader,
         rateLimit,
-        paymentAlongside,
+        readPathPayment: spec.readsPathPayment && params.id !== undefined,
       };
-      const folded = authOptions && foldsClientAuth.has(spec) ? foldedClientAuth(request, authOptions) : null;
-      const principal = authOptions && !folded ? await authenticate(db, request, authOptions) : undefined;
+      const inStatement = authOptions && withClientAuthInStatement.has(spec) ? clientAuthInStatement(request, authOptions) : null;
+      const authenticated = authOptions && !inStatement ? await authenticateWithPathPayment(db, request, authOptions) : undefined;
+      const principal = authenticated?.principal;
       let rawBody: unknown;
       let input: ReturnType<typeof parseInputs>;
       try {
@@ -95,7 +103,7 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         input = parseInputs(spec, request, rawBody);
       } catch (error) {
         // Auth answers before the body: a refused credential is a 401 (or 429) whatever was sent.
-        if (authOptions && folded) await authenticate(db, request, authOptions);
+        if (authOptions && inStatement) await authenticate(db, request, authOptions);
         throw error;
       }
       const defaultStatus = spec.status ?? 200;
@@ -109,24 +117,29 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         if (error) return toErrorResponse(new ApiError(error.name, response.message, error.details), requestId, replayed);
         return successResponse({ requestId, ...response, headers: replayed });
       }
-      const result = await handler({
+      const { storeInTransaction, operationKey } = claim.scope;
+      const answer = spec.answer;
+      const storeAnswer: BeforeCommit<A> | undefined =
+        answer && storeInTransaction ? (tx, domainResult) => storeInTransaction(tx, answer.call(spec, domainResult)) : undefined;
+      const returned = await handler({
         db,
         request,
         requestId,
         params,
-        principal: principal as EndpointContext<M, B, Q, H>["principal"],
+        principal: principal as EndpointContext<M, B, Q, H, A>["principal"],
         ...input,
-        idempotency: claim.scope,
-        pathPayment: paymentAlongside?.found,
-        ...(foldsClientAuth.has(spec) && {
-          clientAuth: folded
-            ? { folded, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) }
+        idempotency: { storeAnswer, operationKey },
+        pathPayment: authenticated?.pathPayment,
+        ...(withClientAuthInStatement.has(spec) && {
+          clientAuth: inStatement
+            ? { inStatement, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) }
             : { principal },
         }),
-      } as EndpointContext<M, B, Q, H>).catch(async (error: unknown) => {
+      } as EndpointContext<M, B, Q, H, A>).catch(async (error: unknown) => {
         if (claim.kind === "owned") await claim.endWithError(db, error);
         throw error;
       });
+      const result = answer ? answer.call(spec, returned as A) : (returned as EndpointResult<DataOf<R>>);
       if (claim.kind === "owned") {
         await claim.settle(db, { status: result.status ?? defaultStatus, message: result.message, data: result.data });
       }
@@ -137,32 +150,33 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
   }
 }
 
-/** The specs of `endpointFoldingClientAuth`. */
-const foldsClientAuth = new WeakSet<object>();
-
-/** client_auth as an endpoint folding it into its operation's statement sees it. */
+/** client_auth as `endpointWithClientAuthInStatement` hands it: judged already, or to judge inside the operation's statement. */
 export type ClientAuth =
-  | { principal: ClientPrincipal; folded?: undefined }
-  | { folded: FoldedClientAuth; authenticate: () => Promise<ClientPrincipal>; principal?: undefined };
+  | { principal: ClientPrincipal; inStatement?: undefined }
+  | { inStatement: ClientAuthInStatement; authenticate: () => Promise<ClientPrincipal>; principal?: undefined };
+
+/** The specs of `endpointWithClientAuthInStatement`. */
+const withClientAuthInStatement = new WeakSet<object>();
 
 /**
- * `endpoint` for a client_auth operation that looks the credential up in its own statement
- * (authenticate.ts `foldedClientAuth`; create: auth and insert in one round trip). The handler
- * gets `clientAuth` instead of a principal: already authenticated when this request cannot be
- * folded (another credential kind, the Redis store), else the folded auth whose principalOf its
- * operation calls. A body that fails validation is authenticated first and never reaches the handler,
- * so a refused credential is a 401 whatever was sent; the price is that such a body (at most
- * 64 KiB) is read and parsed before the credential is checked. Not for idempotent endpoints,
- * whose key is claimed before the handler runs.
+ * `endpoint` for a client_auth operation that judges the credential inside its own statement
+ * (authenticate.ts `clientAuthInStatement`; create: auth and insert in one round trip,
+ * lib/api/create-with-client-auth.ts). The handler gets `clientAuth` instead of a principal: already
+ * authenticated when the request cannot be judged in the statement (another credential kind,
+ * the Redis store), else the credential its operation must judge. A body that fails validation
+ * is authenticated first and never reaches the handler, so a refused credential is a 401
+ * whatever was sent; the price is that such a body (at most 64 KiB) is read and parsed before
+ * the credential is judged. Not for idempotent endpoints, whose key is claimed before the
+ * handler runs.
  */
-export function endpointFoldingClientAuth<B = undefined, Q = undefined, H = undefined, R = undefined>(
+export function endpointWithClientAuthInStatement<B = undefined, Q = undefined, H = undefined, R = undefined>(
   spec: EndpointSpec<"client", B, Q, H, R>,
   handler: (context: Omit<EndpointContext<"client", B, Q, H>, "principal"> & { clientAuth: ClientAuth }) => Promise<EndpointResult<DataOf<R>>>,
 ) {
   if (spec.idempotent) throw new Error("an idempotent endpoint claims its key with a principal, before its statement");
-  const folding = { ...spec };
-  foldsClientAuth.add(folding);
-  return endpoint(folding, (context) => handler(context as typeof context & { clientAuth: ClientAuth }));
+  const own = { ...spec };
+  withClientAuthInStatement.add(own);
+  return endpoint(own, (context) => handler(context as typeof context & { clientAuth: ClientAuth }));
 }
 
 /** Validates body, query and headers together so `details` lists every failing field. */

@@ -19,13 +19,17 @@ import { claimAfterError } from "./claim-after-error";
 import { requestFingerprint } from "./request-fingerprint";
 import { openResponse, sealResponse } from "./sealed-response";
 
-/** The transactional hook a domain operation calls with its result just before it commits. */
+/**
+ * A hook a domain operation calls with its result inside its transaction, just before it
+ * commits: endpoint.ts stores the request's answer to that result there, so the change and the
+ * answer a retry replays commit together.
+ */
 export type BeforeCommit<R> = (tx: Db, result: R) => Promise<void>;
 
-/** What the route handler sees: how to remember its answer inside the operation's transaction. */
+/** What the endpoint sees of the request's Idempotency-Key claim. */
 export interface IdempotencyScope {
-  /** A hook for the domain operation; undefined when the request carries no key. */
-  remember<R>(render: (result: R) => { data: unknown; message: string; status?: number }): BeforeCommit<R> | undefined;
+  /** Completes the claim with the rendered answer on `tx`, the transaction of the change; undefined when the request carries no key. */
+  storeInTransaction?: (tx: Db, answer: { data: unknown; message: string; status?: number }) => Promise<void>;
   /**
    * Names this request's key (caller, endpoint, key) for a provider operation, so a retry of a
    * request that answered 503 provider_unavailable finds the same operation; undefined without a key.
@@ -45,7 +49,7 @@ export type IdempotencyClaim =
       endWithError(db: Db, error: unknown): Promise<void>;
     };
 
-const noScope: IdempotencyScope = { remember: () => undefined };
+const noScope: IdempotencyScope = {};
 export const NO_IDEMPOTENCY: IdempotencyClaim = { kind: "none", scope: noScope };
 
 /**
@@ -191,9 +195,8 @@ function ownedClaim(db: Db, id: string, lease: IdempotencyLease, defaultStatus: 
     kind: "owned",
     scope: {
       operationKey,
-      remember: (render) => async (tx, result) => {
-        const rendered = render(result);
-        await store(tx, { status: rendered.status ?? defaultStatus, message: rendered.message, data: rendered.data });
+      storeInTransaction: async (tx, answer) => {
+        await store(tx, { status: answer.status ?? defaultStatus, message: answer.message, data: answer.data });
         rememberedInTransaction = true;
       },
     },

@@ -14,6 +14,7 @@ import { toAsciiDigits } from "../validation/native-digits";
 import { hostedPageToken } from "../payments/core/hosted-page-token";
 import { isExpiredIntent } from "../payments/core/payment-expiry";
 import { createPaymentIntent } from "../payments/operations/create-payment-intent";
+import { serviceCreator } from "../payments/operations/intent-creator";
 import { enabledMethodCodes } from "../payment-methods/enabled-method-codes";
 import { buyersOpenPayment, linkClosure, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
 import { isPaymentLinkId } from "./payment-link.schema";
@@ -67,7 +68,7 @@ export async function startLinkPayment(
     if (own) return { outcome: "resume", paymentId: own.id };
 
     const { payment } = await createPaymentIntent(tx, {
-      service,
+      creator: serviceCreator(service, clock),
       // The buyer creates it on the link's page.
       cause: BUYER_CAUSE,
       query: { countryCode: link.country },
@@ -81,7 +82,6 @@ export async function startLinkPayment(
         captureMethod: link.captureMethod,
         metaData: { ...((link.metaData as Record<string, unknown> | null) ?? {}), paymentLinkId: link.id },
       },
-      clock,
     });
     return { outcome: "insert", paymentId: payment.id };
   });

@@ -21,6 +21,7 @@ import { sqlRows } from "@/lib/db/sql-rows";
 import { onboardMerchant } from "@/lib/merchants/onboard-merchant";
 import { checkPayment } from "@/lib/payments/operations/check-payment";
 import { createPaymentIntent } from "@/lib/payments/operations/create-payment-intent";
+import { serviceCreator } from "@/lib/payments/operations/intent-creator";
 import { proceedPayment } from "@/lib/payments/operations/proceed-payment";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 import { randomPhone } from "../support/factories";
@@ -98,10 +99,9 @@ describe("migration upgrade", () => {
     const customer = await createCustomer(db, { serviceId: service.id, input: { name: "Upgrade Customer", phone, isActive: true } });
     const intent = (amount: number) =>
       createPaymentIntent(db, {
-        service,
+        creator: serviceCreator(service, serviceClock(service)),
         query: { countryCode: "DZA" },
         input: { actionId: `upgrade-${amount}`, amount, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: phone, captureMethod: "DIRECT" },
-        clock: serviceClock(service),
         cause: API_CAUSE,
       });
     const open = await intent(120);

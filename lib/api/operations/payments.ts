@@ -1,8 +1,20 @@
 import { capturePaymentBody, releasePaymentBody } from "../../payments/operations/capture-payment.schema";
 import { createPaymentIntentBody, createPaymentIntentQuery } from "../../payments/operations/create-payment-intent.schema";
-import { cardFinalizeBody, cardFinalizeView } from "../../payments/operations/finalize-card-payment.schema";
-import { captureResultView, checkResultView, paymentIntentView, proceedResultView, refundResultView } from "../../payments/operations/payment-views";
-import { paymentCallHeaders, proceedPaymentBody } from "../../payment-methods/contract/proceed-contract";
+import { cardFinalizeBody, cardFinalizeView, toCardFinalizeView, type CardFinalizeOutcome } from "../../payments/operations/finalize-card-payment.schema";
+import {
+  captureResultView,
+  checkResultView,
+  paymentIntentView,
+  proceedResultView,
+  refundResultView,
+  toCaptureResultView,
+  toProceedResultView,
+  toRefundResultView,
+  toReleaseResultView,
+} from "../../payments/operations/payment-views";
+import { paymentCallHeaders, proceedPaymentBody, type ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
+import type { PaymentRow } from "../../db/payment-record";
+import type { RefundOutcome } from "../../payments/operations/refund-payment";
 import { refundPaymentBody } from "../../payments/operations/refund-payment.schema";
 import { defineOperation } from "../operation";
 
@@ -44,6 +56,7 @@ export const proceedPayment = defineOperation({
   headers: paymentCallHeaders,
   idempotent: "payments.proceed",
   response: proceedResultView,
+  answer: (outcome: ProceedOutcome) => ({ data: toProceedResultView(outcome), message: outcome.status }),
   errors: ["not_found", "invalid_state", "intent_expired", "provider_unavailable"],
 });
 
@@ -76,6 +89,7 @@ export const capturePayment = defineOperation({
   body: capturePaymentBody,
   idempotent: "payments.capture",
   response: captureResultView,
+  answer: (payment: PaymentRow) => ({ data: toCaptureResultView(payment), message: "Payment captured." }),
   errors: ["not_found", "invalid_state", "amount_exceeds_reserved", "provider_unavailable"],
 });
 
@@ -90,6 +104,7 @@ export const releasePayment = defineOperation({
   body: releasePaymentBody,
   idempotent: "payments.release",
   response: captureResultView,
+  answer: (payment: PaymentRow) => ({ data: toReleaseResultView(payment), message: "Reservation released." }),
   errors: ["not_found", "invalid_state", "provider_unavailable"],
 });
 
@@ -107,6 +122,7 @@ export const refundPayment = defineOperation({
   body: refundPaymentBody,
   idempotent: "payments.refund",
   response: refundResultView,
+  answer: (outcome: RefundOutcome) => ({ data: toRefundResultView(outcome), message: "Refund processed." }),
   errors: ["not_found", "invalid_state", "amount_exceeds_refundable", "provider_unavailable"],
 });
 
@@ -123,5 +139,6 @@ export const finalizeCardPayment = defineOperation({
   body: cardFinalizeBody,
   idempotent: "payments.card_finalize",
   response: cardFinalizeView,
+  answer: (outcome: CardFinalizeOutcome) => ({ data: toCardFinalizeView(outcome), message: "Card payment finalized." }),
   errors: ["not_found", "invalid_state", "intent_expired", "provider_unavailable"],
 });

@@ -51,7 +51,7 @@ export async function bringPaymentUpToDate(db: Db, payment: PaymentRow, now: Dat
 /**
  * The payment as the caller may see it now (getPaymentOrThrow's scoping), brought up to date;
  * merchant_auth on an intent past its grace: 410. `alreadyRead`: the row (or null) the auth
- * statement read alongside the credential, which spares a second read.
+ * statement read with the credential (path-payment.ts), which spares a second read.
  */
 export async function getCurrentPaymentOrThrow(
   db: Db,

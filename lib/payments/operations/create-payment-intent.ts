@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
-import { API_CAUSE, type StateChangeCause } from "../core/state-change-cause";
+import type { StateChangeCause } from "../core/state-change-cause";
 import { and, eq, sql } from "drizzle-orm";
 import { clientSecretFor } from "../../auth/client-secret";
-import type { FoldedClientAuth } from "../../auth/authenticate";
-import type { ClientPrincipal, ServiceContext } from "../../auth/principal";
-import { serviceClock, systemClock, type Clock } from "../../clock";
+import type { ServiceContext } from "../../auth/principal";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -13,11 +11,10 @@ import { ApiError } from "../../errors/api-error";
 import { canonicalJson } from "../../idempotency/request-fingerprint";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
 import type { CreatePaymentIntentBody, CreatePaymentIntentQuery } from "./create-payment-intent.schema";
-import { intentExpiresAt } from "../core/payment-expiry";
 import { hostedCheckoutUrl } from "../core/hosted-page-token";
 import type { PaymentRow } from "../../db/payment-record";
-import { insertIntent, type IntentInsertResult } from "./insert-intent";
-import { insertIntentAsClient } from "./insert-intent-as-client";
+import type { IntentInsertResult } from "./insert-intent";
+import type { IntentCreator } from "./intent-creator";
 
 /** What create answers: the intent, its client secret and its hosted checkout page (contract 14). */
 export interface CreatedIntent {
@@ -36,47 +33,31 @@ const paymentByActionQuery = (db: Db) =>
   );
 
 /**
- * Creates an intent, idempotent on (service, actionId): the same parameters again answer
- * the same intent, other parameters are 422 idempotency_conflict. One round trip besides auth
- * (insertIntent); a second only when a concurrent create with the same actionId won the race.
+ * Creates an intent, idempotent on (service, actionId). The rules, in the order a caller meets them:
+ * 1. the credential: its rate limit (429), then its verdict (401): the creator's, before anything else;
+ * 2. the country: the query's enabled for the service, the body's equal to it (400, both together);
+ * 3. the amount: one its currency's minor units can hold (400);
+ * 4. the customer of `userId`: created on first sight, refused when deactivated (400);
+ * 5. the actionId: the same parameters again answer the same intent (201), others are 422 idempotency_conflict.
+ * One round trip besides auth, none besides it when the creator judges auth in the insert
+ * (intent-creator.ts); a second only when a concurrent create with the same actionId won the race.
  */
 export async function createPaymentIntent(
   db: Db,
-  options: { service: ServiceContext; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; clock: Clock; cause: StateChangeCause },
+  options: { creator: IntentCreator; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; cause: StateChangeCause },
 ): Promise<CreatedIntent> {
-  const { service, query, input } = options;
-  assertCountry(service, query.countryCode, input.actionCountryCode);
-  const draft = intentDraft(input);
-  const now = options.clock.now();
-  const result = await insertIntent(db, { ...draft, serviceId: service.id, expiresAt: intentExpiresAt(now), now, cause: options.cause });
-  return answerCreate(db, service, draft, result);
-}
-
-/**
- * `createPaymentIntent` with client_auth folded into its statement (authenticate.ts
- * `foldedClientAuth`): auth and create in one round trip. The answers and their order are
- * createPaymentIntent's after authenticate's: 429 and 401 first, then the country, then the
- * rest. A request that would fail before the statement (two countries, or an amount its
- * currency cannot hold, which the body's schema already refuses) authenticates the usual way
- * first, so a bad credential is still a 401.
- */
-export async function createPaymentIntentAsClient(
-  db: Db,
-  options: { auth: FoldedClientAuth; authenticate: () => Promise<ClientPrincipal>; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; clock?: Clock },
-): Promise<{ principal: ClientPrincipal } & CreatedIntent> {
-  const { auth, query, input } = options;
-  const base = options.clock ?? systemClock;
+  const { creator, query, input } = options;
+  // Rules 2 and 3 that the body alone breaks are answered before anything is written, after rule 1.
   const draft = input.actionCountryCode === query.countryCode ? draftOrNull(input) : null;
   if (!draft) {
-    // createPaymentIntent answers the same refusal, after auth has answered first.
-    const principal = await options.authenticate();
-    return { principal, ...(await createPaymentIntent(db, { service: principal.service, query, input, clock: serviceClock(principal.service, base), cause: API_CAUSE })) };
+    assertCountry(await creator.service(), query.countryCode, input.actionCountryCode);
+    intentDraft(input);
+    throw new Error("a create refused before its insert broke no rule");
   }
-  const { lookup, ...result } = await insertIntentAsClient(db, auth, { ...draft, country: query.countryCode }, base.now());
-  const principal = auth.principalOf(lookup);
-  assertCountry(principal.service, query.countryCode, input.actionCountryCode);
-  if (result.customerActive === null) throw new Error("an admitted create wrote no customer");
-  return { principal, ...(await answerCreate(db, principal.service, draft, { ...result, customerActive: result.customerActive })) };
+  const { service, inserted } = await creator.insert(db, { ...draft, cause: options.cause });
+  assertCountry(service, query.countryCode, input.actionCountryCode);
+  if (!inserted) throw new Error("an admitted create wrote no customer");
+  return answerCreate(db, service, draft, inserted);
 }
 
 /** What create writes that the body alone decides; throws 400 for an amount its currency cannot hold. */

@@ -36,7 +36,8 @@ export async function finalizeCardPayment(
     externalCardId: string | null;
     /** Who finalizes: the buyer's card page, the merchant's API call, or the provider's event and reconciliation (system). */
     cause: StateChangeCause;
-    remember?: BeforeCommit<CardFinalizeOutcome>;
+    /** Called with the outcome just before the transaction commits (the request's idempotent answer is stored there: endpoint.ts). */
+    storeAnswer?: BeforeCommit<CardFinalizeOutcome>;
   },
 ): Promise<CardFinalizeResult> {
   const provider = cardProvider();
@@ -84,7 +85,7 @@ export async function finalizeCardPayment(
     if (card.finalizedAt) {
       if (options.externalCardId !== null && options.externalCardId !== card.providerPaymentMethodId) return { kind: "wrong_card" };
       const outcome = finalized(payment, card.savedCardId);
-      await options.remember?.(tx, outcome);
+      await options.storeAnswer?.(tx, outcome);
       return { kind: "settled", outcome };
     }
     if (options.externalCardId !== null && options.externalCardId !== intent.paymentMethodId) return { kind: "wrong_card" };
@@ -124,7 +125,7 @@ export async function finalizeCardPayment(
       .set({ finalizedAt: now, providerPaymentMethodId: intent.paymentMethodId, savedCardId, cardBrand: method?.brand ?? null, cardLast4: method?.last4 ?? null })
       .where(eq(cardPayments.paymentId, payment.id));
     const outcome = finalized(updated, savedCardId);
-    await options.remember?.(tx, outcome);
+    await options.storeAnswer?.(tx, outcome);
     return { kind: "settled", outcome };
   });
   // The provider calls the settle decided on, after it committed; one that cannot reach the

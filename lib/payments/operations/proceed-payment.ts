@@ -27,7 +27,8 @@ export async function proceedPayment(
     cause: StateChangeCause;
     input: ProceedPaymentBody;
     headers: PaymentCallHeaders;
-    remember?: BeforeCommit<ProceedOutcome>;
+    /** Called with the outcome just before the transaction commits (the request's idempotent answer is stored there: endpoint.ts). */
+    storeAnswer?: BeforeCommit<ProceedOutcome>;
     /** The request's Idempotency-Key scope (IdempotencyScope.operationKey): a retry finds the charge its first attempt made. */
     operationKey?: string;
   },
@@ -73,7 +74,7 @@ export async function proceedPayment(
       changes: { paymentMethodCode: input.paymentMethodCode, platform: headers["x-platform"], locale },
     });
     // A charge sent after the commit is answered (and remembered) once it is settled.
-    if (!result.pendingCharge) await options.remember?.(tx, result);
+    if (!result.pendingCharge) await options.storeAnswer?.(tx, result);
     return { expired: false as const, result };
   }).catch(async (error: unknown) => {
     await withdrawUnused();
