@@ -2,6 +2,7 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { Db } from "./db-type";
 import { adoptEnvironment, getConfig } from "../config";
+import { buildPendingIndexesConcurrently } from "./concurrent-indexes";
 import { sealOrCheckDatabase } from "./database-seal";
 import { markTransactions } from "./transaction-guard";
 import { installDriverSocketGuard } from "./driver-socket-guard";
@@ -79,6 +80,7 @@ export async function openDatabase(options: {
     const migrator = postgres(options.databaseUrl, { max: 1, max_lifetime: null, onnotice: () => {} });
     try {
       await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+      await buildPendingIndexesConcurrently(migrator, MIGRATIONS_FOLDER);
       await migrate(drizzle({ client: migrator, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
     } catch (error) {
       driverOptions.delete(poolOptions);
