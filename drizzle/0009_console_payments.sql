@@ -15,12 +15,12 @@ DROP INDEX "payments_customer_idx";--> statement-breakpoint
 ALTER TABLE "card_payments" ADD COLUMN "card_brand" text;--> statement-breakpoint
 ALTER TABLE "card_payments" ADD COLUMN "card_last4" text;--> statement-breakpoint
 ALTER TABLE "payment_state_changes" ADD CONSTRAINT "payment_state_changes_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "payment_state_changes_payment_idx" ON "payment_state_changes" USING btree ("payment_id","at","id");--> statement-breakpoint
-CREATE INDEX "customers_service_name_idx" ON "customers" USING btree ("service_id",lower("name") text_pattern_ops);--> statement-breakpoint
-CREATE INDEX "customers_service_email_idx" ON "customers" USING btree ("service_id",lower("email") text_pattern_ops);--> statement-breakpoint
-CREATE INDEX "payments_customer_created_idx" ON "payments" USING btree ("customer_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "payments_service_method_created_idx" ON "payments" USING btree ("service_id","transaction_type","payment_method_code","created_at","id");--> statement-breakpoint
-CREATE INDEX "payments_service_currency_created_idx" ON "payments" USING btree ("service_id","currency","created_at","id");--> statement-breakpoint
-CREATE INDEX "payments_service_amount_idx" ON "payments" USING btree ("service_id","amount_minor","created_at","id");--> statement-breakpoint
-CREATE INDEX "card_payments_last4_idx" ON "card_payments" USING btree ("card_last4","payment_id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "payment_state_changes_payment_idx" ON "payment_state_changes" USING btree ("payment_id","at","id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "customers_service_name_idx" ON "customers" USING btree ("service_id",lower("name") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "customers_service_email_idx" ON "customers" USING btree ("service_id",lower("email") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "payments_customer_created_idx" ON "payments" USING btree ("customer_id","created_at","id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "payments_service_method_created_idx" ON "payments" USING btree ("service_id","transaction_type","payment_method_code","created_at","id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "payments_service_currency_created_idx" ON "payments" USING btree ("service_id","currency","created_at","id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "payments_service_amount_idx" ON "payments" USING btree ("service_id","amount_minor","created_at","id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "card_payments_last4_idx" ON "card_payments" USING btree ("card_last4","payment_id");--> statement-breakpoint
 ALTER TABLE "card_payments" ADD CONSTRAINT "card_payments_last4" CHECK ("card_payments"."card_last4" IS NULL OR "card_payments"."card_last4" ~ '^[0-9]{4}$');

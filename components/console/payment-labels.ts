@@ -2,6 +2,16 @@ import { getTranslations } from "next-intl/server";
 import type { PaymentMethodView } from "@/lib/console-payments/payment-list-row";
 import type { Locale } from "@/lib/i18n/routing";
 
+// One per language, built once: a DateTimeFormat loads its locale data when made.
+const dateTimes = new Map<Locale, Intl.DateTimeFormat>();
+
+/** The console's date and time (UTC), in the user's language. */
+export function consoleDateTime(locale: Locale): Intl.DateTimeFormat {
+  let format = dateTimes.get(locale);
+  if (!format) dateTimes.set(locale, (format = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium", timeZone: "UTC" })));
+  return format;
+}
+
 /** The words of a payment's status, method and amount-free labels, in the user's language. */
 export async function paymentLabels(locale: Locale) {
   const t = await getTranslations({ locale, namespace: "consolePayments" });
@@ -10,6 +20,6 @@ export async function paymentLabels(locale: Locale) {
     status: (state: string) => t(`status.${state}`),
     method: (method: PaymentMethodView) =>
       method === null ? "—" : method.kind === "card" ? t("method.card", { brand: method.brand ?? "—", last4: method.last4 ?? "····" }) : t(`method.${method.kind}`),
-    dateTime: new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium", timeZone: "UTC" }),
+    dateTime: consoleDateTime(locale),
   };
 }

@@ -24,6 +24,8 @@ export interface ConsolePrincipal {
   memberships: Membership[];
   /** The merchant requires two-step verification and this person has not set it up yet. */
   mustSetUpTwoStep: boolean;
+  /** The session holds a message to show once: the page takes it (otherwise no statement is spent on it). */
+  flashWaiting: boolean;
 }
 
 export const CONSOLE_SESSION_COOKIE = "gw_console_session";
@@ -43,7 +45,7 @@ export async function authenticateConsole(db: Db, options: { sessionToken: strin
   const memberships = await listMemberships(db, session.user.id);
   const membership = memberships.find((candidate) => candidate.serviceId === session.activeServiceId) ?? memberships[0] ?? null;
   const mustSetUpTwoStep = membership !== null && !session.user.twoStepOn && (await merchantRequiresTwoStep(db, membership.serviceId));
-  return { mode: "console", sessionId: session.id, user: session.user, membership, memberships, mustSetUpTwoStep };
+  return { mode: "console", sessionId: session.id, user: session.user, membership, memberships, mustSetUpTwoStep, flashWaiting: session.flashWaiting };
 }
 
 export function principalMay(principal: ConsolePrincipal, capability: Capability): boolean {

@@ -5,13 +5,13 @@ import { cardPayments, customers, paymentCaptures, paymentRefunds, paymentStateC
 import { sqlRows } from "../db/sql-rows";
 import type { PaymentRow } from "../db/payment-record";
 import { listEvents } from "../events/list-events";
-import type { EventView } from "../events/events.schema";
 import { getCurrentPaymentOrThrow } from "../payments/core/open-payment";
 import { canTransition, checkStatusCode, type PaymentState } from "../payments/core/payment-state";
 import type { StateChangeCause } from "../payments/core/state-change-cause";
 import { toCheckResultView, type CheckResultView } from "../payments/operations/payment-views";
 import { pendingRefundMinor } from "../provider-operations";
 import { consolePrincipal } from "./console-principal";
+import { paymentEventEntryOf, type PaymentEventEntry } from "./payment-event-entry";
 import { methodOf, type PaymentMethodView } from "./payment-list-row";
 import { timelineEntryOf, type TimelineEntry } from "./payment-timeline";
 
@@ -39,7 +39,7 @@ export interface PaymentDetail {
   refunds: { id: string; amountMinor: number; description: string; reason: string | null; createdAt: Date }[];
   timeline: TimelineEntry[];
   /** The payment's events, newest first, each with its delivery. */
-  events: EventView[];
+  events: PaymentEventEntry[];
   /** What its state allows (the role is the page's to check). */
   allows: { capture: boolean; release: boolean; refund: boolean };
 }
@@ -99,7 +99,7 @@ export async function getPaymentDetail(db: Db, options: { service: ServiceContex
     captures: rows.captures,
     refunds: rows.refunds,
     timeline: rows.timeline,
-    events: events.events,
+    events: events.events.map(paymentEventEntryOf),
     allows,
   };
 }

@@ -27,7 +27,8 @@ export function searchTermsOf(text: string): SearchTerms {
 /**
  * SQL: the ids of the service's payments the search finds, as one union of index lookups
  * (payments by id and by (service, actionId), the customer by (service, phone) then its
- * payments, card payments by last 4). The caller keeps its own service condition on the rows.
+ * payments, card payments by last 4 then their payment by id). Every branch is scoped to the
+ * service itself (contract 13, isolation), not only by the caller's condition on the rows.
  */
 export function searchedPaymentIds(serviceId: string, text: string): SQL {
   const terms = searchTermsOf(text);
@@ -38,6 +39,12 @@ export function searchedPaymentIds(serviceId: string, text: string): SQL {
       sql`select p.id from customers c join payments p on p.customer_id = c.id where c.service_id = ${serviceId} and c.phone = ${terms.phone}`,
     );
   }
-  if (terms.last4) branches.push(sql`select payment_id from card_payments where card_last4 = ${terms.last4}`);
+  if (terms.last4) {
+    // A last 4 is shared by many merchants' cards: the card rows found by it are joined to their
+    // payment and kept only where that payment is the service's.
+    branches.push(
+      sql`select p.id from card_payments cp join payments p on p.id = cp.payment_id where cp.card_last4 = ${terms.last4} and p.service_id = ${serviceId}`,
+    );
+  }
   return sql.join(branches, sql` union all `);
 }

@@ -12,6 +12,8 @@ export interface LiveSession {
   stage: SessionStage;
   activeServiceId: string | null;
   user: { id: string; email: string; name: string; twoStepOn: boolean };
+  /** A form's redirect left a message to show once (lib/console/console-flash.ts): only then is it taken, a write. */
+  flashWaiting: boolean;
 }
 
 /** A new session; the token goes into the cookie, only its hash into the table. */
@@ -56,6 +58,7 @@ export async function resolveConsoleSession(db: Db, token: string | null | undef
     stage: row.session.stage,
     activeServiceId: row.session.activeServiceId,
     user: { id: row.user.id, email: row.user.email, name: row.user.name, twoStepOn: row.user.totpSecretEncrypted !== null },
+    flashWaiting: row.session.flashSealed !== null,
   };
 }
 

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import type { MigrationConfig } from "drizzle-orm/migrator";
 import type { Db } from "./db-type";
 import { adoptEnvironment, getConfig } from "../config";
+import { buildPendingIndexesConcurrently } from "./concurrent-indexes";
 import { sealOrCheckDatabase } from "./database-seal";
 import { markTransactions } from "./transaction-guard";
 import { installDriverSocketGuard } from "./driver-socket-guard";
@@ -78,13 +79,16 @@ export async function openDatabase(options: {
     syncDriverDebug();
     const db = markTransactions(drizzle({ client: sql, schema }) as unknown as Db);
     const databaseUrl = options.databaseUrl;
-    const migrateLocked = async (config: MigrationConfig) => {
+    // indexesConcurrently: the gateway's own history, whose indexes on big tables are built
+    // CONCURRENTLY first (concurrent-indexes.ts); the simulators' small books need no such step.
+    const migrateLocked = async (config: MigrationConfig, { indexesConcurrently = false } = {}) => {
       // A connection of its own for the lock and the migrations: a reserved one of the pool
       // would leave a pool of one (DATABASE_POOL_SIZE=1) nothing to migrate with, and hang. No
       // lifetime limit: the driver would close it, and so release the lock, after half an hour.
       const migrator = postgres(databaseUrl, { max: 1, max_lifetime: null, onnotice: () => {} });
       try {
         await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        if (indexesConcurrently) await buildPendingIndexesConcurrently(migrator, config.migrationsFolder);
         await migrate(drizzle({ client: migrator, schema }), config);
       } finally {
         // Ending the session releases the lock too, should the unlock itself fail.
@@ -93,7 +97,7 @@ export async function openDatabase(options: {
       }
     };
     try {
-      await migrateLocked({ migrationsFolder: MIGRATIONS_FOLDER });
+      await migrateLocked({ migrationsFolder: MIGRATIONS_FOLDER }, { indexesConcurrently: true });
     } catch (error) {
       driverOptions.delete(poolOptions);
       await sql.end({ timeout: 5 });

@@ -28,7 +28,22 @@ export function formatMinorAmount({ minor, currency, locale }: { minor: number; 
   return amountFormat(currency, locale).format(formatMinorUnits(minor, currency) as `${number}`);
 }
 
+// Building a NumberFormat loads its locale data: a list page formats 25 amounts, and the same
+// few (locale, currency) pairs come back on every request. A format is immutable, so one each.
+const amountFormats = new Map<string, Intl.NumberFormat>();
+
 function amountFormat(currency: string, locale: Locale): Intl.NumberFormat {
+  const key = `${locale} ${currency}`;
+  let format = amountFormats.get(key);
+  if (!format) {
+    format = newAmountFormat(currency, locale);
+    // Currencies come from stored payments (a few dozen at most); the bound only guards the map.
+    if (amountFormats.size < 1_000) amountFormats.set(key, format);
+  }
+  return format;
+}
+
+function newAmountFormat(currency: string, locale: Locale): Intl.NumberFormat {
   const digits = isSupportedCurrency(currency) ? currencyExponent(currency) : undefined;
   return new Intl.NumberFormat(numberLocale(locale), {
     style: "currency",

@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import { STATUS_TEXT } from "../../lib/payments/core/payment-messages";
 
 /**
  * Fills a freshly migrated database directly with SQL (generate_series) with payments as the
@@ -63,7 +64,7 @@ export async function seedPayments(sql: Sql, options: SeedOptions): Promise<void
              join simulators.wallet_accounts a on a.customer_id = c.id`;
     await tx`insert into payments (id, service_id, customer_id, action_id, request_fingerprint, state, amount_minor, currency,
                country, capture_method, transaction_type, payment_method_code, captured_minor, refunded_minor, expires_at, authorized_at,
-               provider_reference, created_at, updated_at)
+               provider_reference, status, created_at, updated_at)
              select id, service_id, customer_id, 'order-' || i, 'fp',
                     (case kind when 4 then 'PARTIALLY_REFUNDED' when 5 then 'PRE_AUTHORIZED' when 6 then 'SUCCEEDED'
                       when 7 then 'CANCELED' when 8 then 'FAILED' when 9 then 'REFUNDED' else 'SUCCEEDED' end)::payment_state,
@@ -76,6 +77,9 @@ export async function seedPayments(sql: Sql, options: SeedOptions): Promise<void
                     created_at + interval '30 minutes',
                     case when kind in (5, 6, 7) then created_at + interval '1 minute' end,
                     case when kind = 9 then 'pi_' || i end,
+                    case kind when 4 then ${STATUS_TEXT.partiallyRefunded} when 5 then ${STATUS_TEXT.reserved} when 6 then ${STATUS_TEXT.captured}
+                      when 7 then ${STATUS_TEXT.released} when 8 then ${STATUS_TEXT.insufficientFunds} when 9 then ${STATUS_TEXT.refunded}
+                      else ${STATUS_TEXT.succeeded} end,
                     created_at, created_at + interval '2 minutes'
              from seed`;
     await tx`insert into payment_captures (payment_id, amount_minor, released_minor)
@@ -112,22 +116,40 @@ export async function seedPayments(sql: Sql, options: SeedOptions): Promise<void
              select id, 'pi_' || i, case when i % 4 = 0 then 'mastercard' else 'visa' end,
                     lpad(((i::bigint * 7919) % 10000)::text, 4, '0'), created_at + interval '1 minute', created_at
              from seed where kind = 9`;
-    // Events: (payment, step, remoteStatusCode, statusCode after it), one per notified change.
+    // Events: one per notified change, with the body enqueueNotification writes (contract 7: id,
+    // type, createdAt, data as notifyPaymentChange fills it), so the console reads seeded events
+    // as it reads real ones. Amounts in standard units: minor / 10^exponent (TND 3, the rest 2).
     await tx`create temporary table seed_events on commit drop as
-             select s.id as payment_id, s.service_id, s.i, s.created_at, e.step, e.remote, e.after
+             select s.id as payment_id, s.service_id, s.i, s.created_at, s.currency, s.amount, e.*
              from seed s cross join lateral (values
-               (1, case when s.kind in (5, 6, 7) then 13 when s.kind = 8 then 3 else 2 end,
-                   case when s.kind in (5, 6, 7) then 13 when s.kind = 8 then 3 else 2 end),
-               (2, case when s.kind = 4 then 4 when s.kind = 6 then 2 when s.kind = 7 then 10 when s.kind = 9 then 4 end,
-                   case when s.kind = 4 then 16 when s.kind = 6 then 2 when s.kind = 7 then 10 when s.kind = 9 then 16 end),
-               (3, case when s.kind = 9 then 4 end, case when s.kind = 9 then 4 end)
-             ) as e(step, remote, after)
-             where e.remote is not null`;
+               (1, case s.kind when 8 then 'payment.failed' when 5 then 'payment.pre_authorized' when 6 then 'payment.pre_authorized'
+                   when 7 then 'payment.pre_authorized' else 'payment.succeeded' end,
+                   case when s.kind in (5, 6, 7) then 13 when s.kind = 8 then 3 else 2 end,
+                   case when s.kind in (5, 6, 7) then 13 when s.kind = 8 then 3 else 2 end,
+                   case when s.kind in (5, 6, 7) then ${STATUS_TEXT.reserved} when s.kind = 8 then ${STATUS_TEXT.insufficientFunds}
+                   else ${STATUS_TEXT.succeeded} end,
+                   null::bigint, null::bigint),
+               (2, case s.kind when 4 then 'payment.refunded' when 6 then 'payment.captured' when 7 then 'payment.released'
+                   when 9 then 'payment.refunded' end,
+                   case s.kind when 4 then 4 when 6 then 2 when 7 then 10 when 9 then 4 end,
+                   case s.kind when 4 then 16 when 6 then 2 when 7 then 10 when 9 then 16 end,
+                   case s.kind when 6 then ${STATUS_TEXT.captured} when 7 then ${STATUS_TEXT.released} else ${STATUS_TEXT.partiallyRefunded} end,
+                   case when s.kind = 6 then s.amount / 2 end,
+                   case s.kind when 4 then s.amount / 4 when 9 then s.amount / 2 end),
+               (3, case when s.kind = 9 then 'payment.refunded' end, 4, 4, ${STATUS_TEXT.refunded}, null, s.amount - s.amount / 2)
+             ) as e(step, type, remote, after, status, captured, refunded)
+             where e.type is not null`;
     await tx`insert into notifications (id, service_id, payment_id, type, payload, status, attempt_count, delivered_at, created_at)
-             select 'msg_' || lpad(i::text, 10, '0') || step, service_id, payment_id, 'payment.event',
-                    json_build_object('data', json_build_object('paymentId', payment_id, 'remoteStatusCode', remote, 'statusCode', after)),
-                    'delivered', 1, created_at + make_interval(mins => step), created_at + make_interval(mins => step)
-             from seed_events`;
+             select id, service_id, payment_id, type,
+                    jsonb_build_object('id', id, 'type', type, 'createdAt', to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                      'data', jsonb_strip_nulls(jsonb_build_object('paymentId', payment_id, 'actionId', 'order-' || i,
+                        'remoteStatusCode', remote, 'statusCode', after, 'status', status,
+                        'amount', amount::float8 / scale, 'currency', currency,
+                        'capturedAmount', captured::float8 / scale, 'refundedAmount', refunded::float8 / scale))),
+                    'delivered', 1, at, at
+             from (select e.*, 'msg_' || lpad(i::text, 10, '0') || step as id, created_at + make_interval(mins => step) as at,
+                          case when currency = 'TND' then 1000 else 100 end as scale
+                   from seed_events e) events`;
     await tx`insert into notification_attempts (notification_id, attempt_number, response_status, duration_ms)
              select id, 1, 200, 12 from notifications`;
     // The timeline: creation by the API, then each change with who made it.

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { paymentRefunds, services } from "@/lib/db/schema";
+import { notifications, paymentRefunds, services } from "@/lib/db/schema";
 import type { ServiceContext } from "@/lib/auth/principal";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { getPaymentDetail } from "@/lib/console-payments/get-payment-detail";
@@ -42,12 +42,32 @@ describe("console payment detail", () => {
       ["REQUIRES_ACTION", "SUCCEEDED", { kind: "buyer" }],
       ["SUCCEEDED", "PARTIALLY_REFUNDED", { kind: "console", userEmail: EMAIL }],
     ]);
-    expect(detail.events.map((event) => [event.type, event.data.remoteStatusCode])).toEqual([
+    expect(detail.events.map((event) => [event.type, event.data?.remoteStatusCode])).toEqual([
       ["payment.refunded", 4],
       ["payment.succeeded", 2],
     ]);
+    expect(detail.events.every((event) => event.createdAt instanceof Date)).toBe(true);
     expect(detail.events[0]!.delivery).toMatchObject({ status: expect.any(String), attempts: expect.any(Number) });
     expect(detail.allows).toEqual({ capture: false, release: false, refund: true });
+  });
+
+  it("lists events whose stored body lacks fields (no createdAt, no data, an unknown type) with what they have", async () => {
+    const intent = await paidIntent(api, merchant);
+    const db = await getDb();
+    const stored = [
+      { id: "msg_bare", payload: {} },
+      { id: "msg_partial", payload: { data: { paymentId: intent.paymentId, statusCode: 2 }, createdAt: "yesterday" } },
+    ];
+    await db.insert(notifications).values(
+      stored.map((row, i) => ({ ...row, serviceId: actor.service.id, paymentId: intent.paymentId, type: "payment.event", createdAt: new Date(Date.now() + (i + 1) * 1000) })),
+    );
+    const detail = await getPaymentDetail(db, { service: actor.service, paymentId: intent.paymentId });
+    expect(detail.events.map((event) => [event.id, event.type, event.createdAt, event.data])).toEqual([
+      ["msg_partial", "payment.event", null, null],
+      ["msg_bare", "payment.event", null, null],
+      [expect.any(String), "payment.succeeded", expect.any(Date), expect.objectContaining({ paymentId: intent.paymentId, remoteStatusCode: 2 })],
+    ]);
+    expect(detail.events[0]!.delivery).toMatchObject({ status: "pending", attempts: 0 });
   });
 
   it("answers not_found for another merchant's payment", async () => {

@@ -1,6 +1,9 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, onQuery } from "@/lib/db/client";
 import { listPayments, PAYMENTS_PAGE_SIZE, type PaymentListPage } from "@/lib/console-payments/list-payments";
+import { searchedPaymentIds } from "@/lib/console-payments/payment-search";
+import { sqlRows } from "@/lib/db/sql-rows";
 import { parsePaymentListQuery, type PaymentListQuery } from "@/lib/console-payments/payment-list-filters";
 import { consoleMerchant, storedPayment } from "../support/console-payments";
 
@@ -157,6 +160,19 @@ describe("payments list search: one box, four identifiers", () => {
     expect(await ids(serviceId, { q: "0000" })).toEqual([]);
     // A search keeps the filters.
     expect(await ids(serviceId, { q: phone, createdFrom: "2026-05-02" })).toEqual([second.id]);
+  });
+
+  it("finds by card last 4 only the merchant's own cards, though another merchant's card ends the same", async () => {
+    const mine = await consoleMerchant();
+    const theirs = await consoleMerchant();
+    const own = await storedPayment(mine.serviceId, { method: "card", card: { brand: "visa", last4: "4242" } });
+    const foreign = await storedPayment(theirs.serviceId, { method: "card", card: { brand: "mastercard", last4: "4242" } });
+    expect(await ids(mine.serviceId, { q: "4242" })).toEqual([own.id]);
+    expect(await ids(theirs.serviceId, { q: "4242" })).toEqual([foreign.id]);
+    // The search's own ids are scoped too, not only by the list's condition on the rows.
+    const db = await getDb();
+    const found = sqlRows<{ id: string }>(await db.execute(sql`select * from (${searchedPaymentIds(mine.serviceId, "4242")}) found(id)`));
+    expect(found.map((row) => row.id)).toEqual([own.id]);
   });
 
   it("pages a search's results by keyset too", async () => {

@@ -51,7 +51,7 @@ export async function openConsolePage(params: Promise<{ locale: string }>, capab
     locale,
     principal,
     formToken: consoleFormToken(await getGatewayKey(db), principal.sessionId),
-    flash: await takeFlash(db, principal.sessionId),
+    flash: principal.flashWaiting ? await takeFlash(db, principal.sessionId) : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { consoleDateTime } from "@/components/console/payment-labels";
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
 import { ScrollRegion, Section, TableHead, SelectField } from "@/components/console/console-form";
@@ -28,7 +29,7 @@ export default async function AuditLogPage({ params, searchParams }: ConsolePage
   const nextPage = hasMore
     ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}`
     : null;
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium", timeZone: "UTC" });
+  const dateTime = consoleDateTime(locale);
   return (
     <ConsoleShell locale={locale} path="/console/audit-log" principal={principal} formToken={formToken} title={t("title")}>
       <Section title={t("filter")}>

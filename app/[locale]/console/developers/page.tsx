@@ -1,3 +1,4 @@
+import { consoleDateTime } from "@/components/console/payment-labels";
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
 import { ConsoleForm, ConsoleNotice, ReadOnlyValue, ScrollRegion, Section, TableHead, SelectField } from "@/components/console/console-form";
@@ -31,7 +32,7 @@ export default async function DevelopersPage({ params, searchParams }: ConsolePa
   const { events, hasMore } = parsed.success ? await listEvents(db, { serviceId, ...parsed.data }) : { events: [], hasMore: false };
   const nextPage = hasMore ? `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)), startingAfter: events.at(-1)!.id })}` : null;
   const webhookError = flash?.kind === "error" && flash.form === "webhook" ? t(`errors.${flash.key}`, { detail: flash.detail ?? "" }) : null;
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium", timeZone: "UTC" });
+  const dateTime = consoleDateTime(locale);
   return (
     <ConsoleShell locale={locale} path="/console/developers" principal={principal} formToken={formToken} title={t("title")}>
       {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}

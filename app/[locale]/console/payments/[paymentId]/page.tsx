@@ -140,7 +140,7 @@ export default async function PaymentPage({
               <tbody>
                 {detail.events.map((event) => (
                   <tr key={event.id} className="border-b border-slate-100">
-                    <td className="py-2">{dateTime.format(new Date(event.createdAt))}</td>
+                    <td className="py-2">{event.createdAt ? dateTime.format(event.createdAt) : "—"}</td>
                     <td className="py-2 font-mono text-xs" dir="ltr">{event.type}</td>
                     <td className="py-2">{tEvents(`status.${event.delivery.status}`)}</td>
                     <td className="py-2">{event.delivery.attempts}</td>

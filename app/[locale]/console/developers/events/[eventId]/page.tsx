@@ -1,3 +1,4 @@
+import { consoleDateTime } from "@/components/console/payment-labels";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { Button, ButtonLink } from "@/components/button";
@@ -20,7 +21,7 @@ export default async function EventPage({ params }: { params: Promise<{ locale: 
     if (error instanceof ApiError && error.errorName === "not_found") notFound();
     throw error;
   });
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium", timeZone: "UTC" });
+  const dateTime = consoleDateTime(locale);
   return (
     <ConsoleShell locale={locale} path={`/console/developers/events/${event.id}`} principal={principal} formToken={formToken} title={`${t("eventTitle")} ${event.type}`}>
       {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
