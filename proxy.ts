@@ -6,15 +6,7 @@ import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
-import {
-  contentSecurityPolicy,
-  hostedPageHeaders,
-  isCardPagePath,
-  newNonce,
-  noStore,
-  strictTransportSecurity,
-  stripeJsSources,
-} from "./lib/http/security-headers";
+import { contentSecurityPolicy, hostedPageHeaders, isCardPagePath, newNonce, noStore, strictTransportSecurity, stripeJsSources } from "./lib/http/security-headers";
 import { inlineStyleHashes } from "./lib/hosted/inline-style-hashes";
 
 const handleI18nRouting = createIntlMiddleware(routing);
@@ -54,9 +46,7 @@ export default function proxy(request: NextRequest): Response {
   const requestId = notePageRequest(request, headers);
 
   // next-intl forwards the request headers it is given, so it gets a copy carrying the nonce.
-  const response = UNLOCALIZED.test(request.nextUrl.pathname)
-    ? NextResponse.next({ request: { headers } })
-    : handleI18nRouting(new NextRequest(request.url, { headers }));
+  const response = UNLOCALIZED.test(request.nextUrl.pathname) ? NextResponse.next({ request: { headers } }) : handleI18nRouting(new NextRequest(request.url, { headers }));
 
   response.headers.set("Content-Security-Policy", csp);
   for (const [name, value] of Object.entries(hostedPageHeaders)) response.headers.set(name, value);

@@ -50,7 +50,11 @@ test.describe("every console page in every language: axe finds nothing serious, 
       await expect(buyer).toHaveURL(/\/pay\/return\//);
       await buyer.close();
       await page.goto(`/${locale}/console/developers`);
-      await page.getByRole("region", { name: t("developers.eventsTitle") }).getByRole("link").first().click();
+      await page
+        .getByRole("region", { name: t("developers.eventsTitle") })
+        .getByRole("link")
+        .first()
+        .click();
       await expect(page.getByRole("button", { name: t("developers.redeliver") })).toBeVisible();
       await check(page, `console-event-${locale}`);
 

@@ -32,7 +32,10 @@ for (const locale of ["en", "ar"] as const) {
     test(`create a fixed link, share it, get paid through it, then deactivate it (${locale})`, async ({ page, browser }) => {
       test.setTimeout(90_000);
       await signUp(page, { locale });
-      await page.getByRole("navigation", { name: t("nav.label") }).getByRole("link", { name: t("nav.paymentLinks") }).click();
+      await page
+        .getByRole("navigation", { name: t("nav.label") })
+        .getByRole("link", { name: t("nav.paymentLinks") })
+        .click();
       await expect(page.getByRole("heading", { level: 1, name: t("paymentLinks.title") })).toBeVisible();
       await expect(page.locator("html")).toHaveAttribute("dir", locale === "ar" ? "rtl" : "ltr");
 

@@ -110,7 +110,12 @@ test("an owner finds a payment by each search, refunds part of it, captures and 
   const file = await readFile((await (await downloading).path())!, "utf8");
   const lines = file.trimEnd().split("\r\n");
   expect(lines[0]).toBe("created,paymentId,actionId,amount,currency,status,statusCode,method,cardBrand,cardLast4,customerPhone");
-  expect(lines.slice(1).map((line) => line.split(",")[1]).sort()).toEqual([paid, toCapture].sort());
+  expect(
+    lines
+      .slice(1)
+      .map((line) => line.split(",")[1])
+      .sort(),
+  ).toEqual([paid, toCapture].sort());
   expect(lines.find((line) => line.includes(paid))).toContain(",1250.75,DZD,");
 
   // The fourth search: a card's last 4 (a Mastercard ending 4444, paid on the hosted card page).

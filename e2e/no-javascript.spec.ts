@@ -203,7 +203,10 @@ test.describe("a forged post from another site", () => {
     const formToken = await (await page.request.get(payUrl)).text().then((html) => /name="formToken" value="([^"]+)"/.exec(html)?.[1]);
     expect(formToken).toBeTruthy();
 
-    for (const fields of [{ token, code: SANDBOX_OTP }, { token, code: SANDBOX_OTP, formToken: formToken! }]) {
+    for (const fields of [
+      { token, code: SANDBOX_OTP },
+      { token, code: SANDBOX_OTP, formToken: formToken! },
+    ]) {
       await page.goto(`${merchantSite()}/shop`);
       await page.evaluate(
         ({ action, fields }) => {

@@ -161,10 +161,7 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
     const { paymentId, payUrl } = await startWalletPayment(merchant("shared"));
     await page.goto(withReturnUrl(payUrl, "https://evil.example/steal"));
     await submitCode(page, SANDBOX_OTP);
-    await expect(page.getByRole("link", { name: "Return to Souk Atlas now" })).toHaveAttribute(
-      "href",
-      `${merchantSite()}/orders/return?paymentId=${paymentId}&statusCode=2`,
-    );
+    await expect(page.getByRole("link", { name: "Return to Souk Atlas now" })).toHaveAttribute("href", `${merchantSite()}/orders/return?paymentId=${paymentId}&statusCode=2`);
     await page.waitForURL(`${merchantSite()}/orders/return?paymentId=${paymentId}&statusCode=2`, { timeout: 4_000 });
   });
 

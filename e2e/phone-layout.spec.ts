@@ -53,10 +53,7 @@ for (const locale of ["fr", "ar"] as const) {
     await expect(page.getByRole("link", { name: t("return.continue", { merchant: "Souk Atlas" }) })).toBeVisible();
     await expectFits(page, `return-${locale}`);
     // The reference sits under its label on the reading side.
-    const [label, value] = await Promise.all([
-      page.getByText(t("common.reference"), { exact: true }).boundingBox(),
-      page.locator("bdi.font-mono").boundingBox(),
-    ]);
+    const [label, value] = await Promise.all([page.getByText(t("common.reference"), { exact: true }).boundingBox(), page.locator("bdi.font-mono").boundingBox()]);
     if (locale === "ar") expect(Math.abs(label!.x + label!.width - (value!.x + value!.width))).toBeLessThan(2);
     else expect(Math.abs(label!.x - value!.x)).toBeLessThan(2);
 

@@ -19,7 +19,11 @@ function tricksFor(site: string): string[] {
   return REDIRECT_TRICKS.map((trick) => trick.replaceAll("https://shop.example", site).replaceAll("shop.example", host));
 }
 
-const decodeEntities = (value: string) => value.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'");
+const decodeEntities = (value: string) =>
+  value
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'");
 
 /** Every link target of an HTML page, resolved against the gateway. */
 function linksOf(html: string): string[] {

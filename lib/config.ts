@@ -18,18 +18,30 @@ const configSchema = z
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     // A proxy in front of the gateway takes the buyers' https and forwards plain http: production
     // then accepts an http:// PUBLIC_BASE_URL and the gateway sends HSTS on every answer.
-    TLS_TERMINATED_BY_PROXY: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+    TLS_TERMINATED_BY_PROXY: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((value) => value === "true"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
     // PostgreSQL connections per gateway process.
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     // How long the worker and `npm start` wait at start for a database that cannot be reached
     // (restarting, failing over) before they give up; 0 gives up at once.
     DATABASE_START_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     PGLITE_DIR: z.string().min(1).default(".data/pglite"),
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// URL")
+      .optional(),
     // Where console invitations are emailed from (smtp:// or smtps://, credentials in the URL);
     // unset, nothing is emailed and the Team page's link is the only copy.
-    SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+      .optional(),
     SMTP_FROM: z.string().min(3).max(254).optional(),
     // 32+ random bytes, base64. Derives client secrets and page tokens, encrypts webhook secrets.
     // Node's base64 decoder skips what is not base64: a passphrase of 43+ characters would pass
@@ -41,7 +53,12 @@ const configSchema = z
       .refine((secret) => Buffer.from(secret, "base64").length >= 32, "must be at least 32 bytes of base64")
       .optional(),
     // Serving processes of `npm start` (one per core by default); the embedded database admits one.
-    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(() => availableParallelism()),
+    WEB_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(256)
+      .default(() => availableParallelism()),
     // How long a stopping process waits for requests and deliveries in flight before it exits anyway.
     GATEWAY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     GATEWAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(100),
@@ -86,13 +103,19 @@ const configSchema = z
     WALLET_SANDBOX_PORT: port.default(4000),
     WALLET_SANDBOX_HOST: z.string().min(1).default("127.0.0.1"),
     WALLET_SANDBOX_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-    WALLET_SANDBOX_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+    WALLET_SANDBOX_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
     WALLET_SANDBOX_PGLITE_DIR: z.string().min(1).default(".data/wallet-sandbox"),
     // `npm run card-simulator`: the Stripe simulator as a process of its own.
     CARD_SIMULATOR_PORT: port.default(4100),
     CARD_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
     CARD_SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-    CARD_SIMULATOR_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+    CARD_SIMULATOR_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
     CARD_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/card-simulator"),
   })
   .superRefine((env, ctx) => {

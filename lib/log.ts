@@ -98,8 +98,7 @@ function hasRunOfBase64Url(text: string, length: number): boolean {
   let run = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    const inAlphabet =
-      (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
+    const inAlphabet = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
     if (!inAlphabet) run = 0;
     else if (++run >= length) return true;
   }

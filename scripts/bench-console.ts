@@ -69,7 +69,10 @@ function inProcessDriver(db: Db, service: ServiceContext): ConsoleDriver {
 }
 
 function loadAverage(): string {
-  return execFileSync("uptime").toString().trim().replace(/^.*load average:\s*/, "load average ");
+  return execFileSync("uptime")
+    .toString()
+    .trim()
+    .replace(/^.*load average:\s*/, "load average ");
 }
 
 const log = (line: string) => console.log(line);

@@ -12,7 +12,7 @@ import { recreateDatabase } from "./lib/recreate-database";
 process.env.LOG_LEVEL ??= "silent";
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl || !/bench/.test(new URL(databaseUrl).pathname)) {
-  console.error("Set DATABASE_URL to a scratch database whose name contains \"bench\"");
+  console.error('Set DATABASE_URL to a scratch database whose name contains "bench"');
   process.exit(1);
 }
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100);
@@ -47,8 +47,7 @@ async function main() {
 
   async function cardPayment(captureMethod: "DIRECT" | "RESERVATION", record: boolean) {
     const intent = await createIntent(api, merchant, { captureMethod });
-    const proceeded = await timed(record ? times.proceed : [], () =>
-      proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER" }), 200);
+    const proceeded = await timed(record ? times.proceed : [], () => proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER" }), 200);
     const page = { paymentId: intent.paymentId, token: tokenOf((proceeded.body as { data: { metadata: { payUrl: string } } }).data.metadata.payUrl) };
     const confirmed = await confirmAtProvider(api, page, { card: TEST_CARDS.visa });
     await completeOnPage(page, confirmed.paymentIntentId);

@@ -90,9 +90,7 @@ async function main() {
   const db = await getDb();
   const merchants = [];
   for (let index = 0; index < MERCHANTS; index += 1) {
-    merchants.push(
-      await onboardMerchant(db, { name: `Bench ${index}`, countries: ["DZA"], redirectUrl: "https://shop.example/return", origins: ["http://shop.test"] }),
-    );
+    merchants.push(await onboardMerchant(db, { name: `Bench ${index}`, countries: ["DZA"], redirectUrl: "https://shop.example/return", origins: ["http://shop.test"] }));
   }
   const merchantsFile = path.join(WORK, "merchants.json");
   writeFileSync(merchantsFile, JSON.stringify(merchants));
@@ -106,7 +104,10 @@ async function main() {
   const statements = await statementsPerOperation(merchants[0]!);
   await closeDatabase();
 
-  const rows = readFileSync(RESULTS, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Row);
+  const rows = readFileSync(RESULTS, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Row);
   const by = Object.fromEntries(rows.map((row) => [row.name, row]));
   const floorOf: Record<string, string> = { create: "floor-insert", check: "floor-select", "check-merchant": "floor-select" };
   console.log(`\ngateway: ${processes} process(es); floor: one next start; PostgreSQL 15; load average at start of each run in []`);
@@ -189,7 +190,16 @@ async function moneyOp(base: string, merchants: Merchant[], op: "capture" | "ref
   const codes = Object.entries(result.statusCodeStats ?? {})
     .map(([code, stats]) => `${code}:${(stats as { count: number }).count}`)
     .join(" ");
-  const row: Row = { name: `gateway-${op}`, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx, codes, load };
+  const row: Row = {
+    name: `gateway-${op}`,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    codes,
+    load,
+  };
   appendFileSync(RESULTS, JSON.stringify(row) + "\n");
   console.log(`${row.name.padEnd(28)} rps=${row.rps} p50=${row.p50} p99=${row.p99} non2xx=${row.non2xx} codes=${codes}`);
 }
@@ -227,7 +237,14 @@ async function statementsPerOperation(merchant: Merchant): Promise<Record<string
     const direct = await payments.paidIntent(api, merchant);
     const refundStatements = await count(() => payments.refund(api, merchant, direct.paymentId));
     if (round === 1) {
-      Object.assign(counts, { create: intentStatements, check: checkStatements, "check-merchant": checkMerchant, proceed: proceedStatements, capture: captureStatements, refund: refundStatements });
+      Object.assign(counts, {
+        create: intentStatements,
+        check: checkStatements,
+        "check-merchant": checkMerchant,
+        proceed: proceedStatements,
+        capture: captureStatements,
+        refund: refundStatements,
+      });
     }
   }
   await local.close();
@@ -252,7 +269,13 @@ async function waitUp(url: string, child: ChildProcess | undefined, timeoutMs: n
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && child.exitCode !== null) throw new Error(`the server of ${url} exited; logs in ${WORK}`);
-    if (await fetch(url).then(() => true, () => false)) return;
+    if (
+      await fetch(url).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   throw new Error(`no answer from ${url}; logs in ${WORK}`);

@@ -63,5 +63,11 @@ export async function buildIslands() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const manifest = await buildIslands();
-  console.log(`Islands built: ${Object.entries(manifest).map(([name, file]) => `${name} (${file})`).join(", ") || "none"}`);
+  console.log(
+    `Islands built: ${
+      Object.entries(manifest)
+        .map(([name, file]) => `${name} (${file})`)
+        .join(", ") || "none"
+    }`,
+  );
 }

@@ -221,7 +221,8 @@ async function main() {
   // seconds (more on a loaded machine), and killing both gateways at once would measure
   // downtime, not what a crash mid-request leaves behind.
   const killable = (entry: Supervised) =>
-    entry.ready && entry.child?.exitCode === null &&
+    entry.ready &&
+    entry.child?.exitCode === null &&
     (!entry.name.startsWith("gateway") || supervised.every((other) => other === entry || !other.name.startsWith("gateway") || other.ready));
   const kills = (async () => {
     while (Date.now() < loadEnd - killEveryMs) {
@@ -280,9 +281,7 @@ async function main() {
     }
     await sleep(2000);
   }
-  log(
-    `drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events, ${pending.operations} provider operations still open`,
-  );
+  log(`drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events, ${pending.operations} provider operations still open`);
   stopping = true;
   for (const entry of supervised) entry.child?.kill("SIGTERM");
   await sleep(1000);
@@ -293,9 +292,7 @@ async function main() {
     deliverySlackSeconds: 120,
     reconciliationBoundSeconds: Number(process.env.PROVIDER_RECONCILIATION_BOUND_SECONDS ?? 900),
   });
-  const undelivered = await dbRows<{ status: string; n: number }>(
-    sql`select status::text, count(*)::int as n from notifications where status <> 'delivered' group by status`,
-  );
+  const undelivered = await dbRows<{ status: string; n: number }>(sql`select status::text, count(*)::int as n from notifications where status <> 'delivered' group by status`);
   const allEvents = await dbRows<{ id: string }>(sql`select id from notifications`);
   const neverReceived = allEvents.filter((event) => !deliveries.has(event.id)).length;
   const states = await dbRows<{ state: string; n: number }>(sql`select state::text, count(*)::int as n from payments group by state order by state`);
@@ -305,9 +302,7 @@ async function main() {
   // During the restart: the gateway's 503 service_unavailable (contract 12), and the sandbox card
   // provider's own browser API (Stripe's shape, not the gateway's envelope) answering its 503.
   const providerApi = (error: { path: string }) => error.path.startsWith("/api/card-provider-sandbox/");
-  const allowed = stats.serverErrors.filter(
-    (error) => error.status === 503 && (error.name === "service_unavailable" || providerApi(error)) && inWindow(error.at),
-  );
+  const allowed = stats.serverErrors.filter((error) => error.status === 503 && (error.name === "service_unavailable" || providerApi(error)) && inWindow(error.at));
   // The contract's answer to a provider that failed or did not answer (retry with the same key).
   const providerAnswers = providerFaults ? stats.serverErrors.filter((error) => error.status === 503 && error.name === "provider_unavailable") : [];
   const forbidden = stats.serverErrors.filter((error) => !allowed.includes(error) && !providerAnswers.includes(error));
@@ -316,7 +311,12 @@ async function main() {
   const undeliveredCount = undelivered.reduce((sum, row) => sum + row.n, 0);
 
   console.log("\n================ chaos run ================");
-  console.log(`duration: load ${(durationMs / 1000).toFixed(0)} s, total ${elapsed()}; users ${values.users}; load average ${(await import("node:os")).loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+  console.log(
+    `duration: load ${(durationMs / 1000).toFixed(0)} s, total ${elapsed()}; users ${values.users}; load average ${(await import("node:os"))
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}`,
+  );
   console.log(`kills (SIGKILL): ${supervised.map((entry) => `${entry.name} ${entry.kills}`).join(", ")}; restarts: ${supervised.reduce((sum, entry) => sum + entry.restarts, 0)}`);
   const unexpectedExits = supervised.reduce((sum, entry) => sum + entry.restarts - entry.kills, 0);
   console.log(
@@ -332,11 +332,17 @@ async function main() {
   console.log(
     `5xx: ${stats.serverErrors.length} (503 service_unavailable, or the sandbox provider's 503, during the database restart: ${allowed.length}; 503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
   );
-  for (const error of forbidden.slice(0, 20)) console.log(`  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`);
+  for (const error of forbidden.slice(0, 20))
+    console.log(`  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`);
   console.log(`payments by state: ${states.map((row) => `${row.state} ${row.n}`).join(", ")}`);
   console.log(`webhook receiver answers: ${[...receiverAnswers].map(([mode, n]) => `${mode} ${n}`).join(", ")}`);
   console.log(`events: ${allEvents.length}; not delivered after recovery: ${undeliveredCount} ${JSON.stringify(undelivered)}; never received with a 2xx: ${neverReceived}`);
-  console.log(`deliveries per webhook-id (2xx answers): ${[...duplicates].sort(([a], [b]) => a - b).map(([times, n]) => `${times}x ${n}`).join(", ")}`);
+  console.log(
+    `deliveries per webhook-id (2xx answers): ${[...duplicates]
+      .sort(([a], [b]) => a - b)
+      .map(([times, n]) => `${times}x ${n}`)
+      .join(", ")}`,
+  );
   if (stats.surprises.length > 0) console.log(`unexpected answers (first ${stats.surprises.length}):\n  ${stats.surprises.slice(0, 15).join("\n  ")}`);
   console.log(formatAuditReport(report));
   console.log(`invariant violations: ${report.violationCount}`);

@@ -148,9 +148,7 @@ export function deferPageScripts(response) {
   let deferrer;
   const decide = (headers) => {
     if (deferrer === undefined) {
-      const given = headers && typeof headers === "object" && !Array.isArray(headers)
-        ? Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1]
-        : undefined;
+      const given = headers && typeof headers === "object" && !Array.isArray(headers) ? Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1] : undefined;
       const type = String(given ?? response.getHeader("content-type") ?? "");
       deferrer = type.startsWith("text/html") ? createScriptDeferrer() : null;
       // The body changes length: it is sent chunked (or compressed) instead.

@@ -24,7 +24,10 @@ const REBUILD_DEBOUNCE_MS = 100;
 const SHUTDOWN_TIMEOUT_MS = 5_000;
 
 const log = (message) => console.log(`[dev] ${message}`);
-const islandsList = (manifest) => Object.entries(manifest).map(([name, file]) => `${name} (${file})`).join(", ") || "none";
+const islandsList = (manifest) =>
+  Object.entries(manifest)
+    .map(([name, file]) => `${name} (${file})`)
+    .join(", ") || "none";
 
 const { values: options } = parseArgs({
   options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, webpack: { type: "boolean" } },

@@ -46,20 +46,26 @@ try {
     ["filtered page: a rare currency (MAD)", page({ currency: "MAD" })],
     ["filtered page: an exact amount (23.45)", page({ amountFrom: "23.45", amountTo: "23.45" })],
     ["filtered page: QR wallet, REFUNDED (matches nothing)", page({ method: "qr_wallet", status: "REFUNDED" })],
-    ["filtered page: wallet, SUCCEEDED + CANCELED, 90 days", page({ method: "wallet", status: "SUCCEEDED,CANCELED", createdFrom: new Date(end.getTime() - 90 * 86_400_000).toISOString() })],
+    [
+      "filtered page: wallet, SUCCEEDED + CANCELED, 90 days",
+      page({ method: "wallet", status: "SUCCEEDED,CANCELED", createdFrom: new Date(end.getTime() - 90 * 86_400_000).toISOString() }),
+    ],
     ["100th page by keyset", page({ after: after! })],
     ["search: phone", page({ q: sample!.phone })],
     ["search: actionId", page({ q: sample!.action_id })],
     ["search: paymentId", page({ q: sample!.id })],
     ["search: card last 4", page({ q: sample!.last4 })],
     ["detail: timeline", { sql: "select * from payment_state_changes where payment_id = $1 order by at, id", params: [sample!.id] }],
-    [
-      "detail: events",
-      { sql: "select * from notifications where service_id = $1 and payment_id = $2 order by created_at desc, id desc limit 101", params: [serviceId, sample!.id] },
-    ],
-    ...customerSearchQueries(db, { serviceId, query: "Amina Benali 12" }).slice(0, 1).map((q) => ["customer search: name", q.toSQL()] as [string, { sql: string; params: unknown[] }]),
-    ...customerSearchQueries(db, { serviceId, query: "customer1234@" }).slice(1, 2).map((q) => ["customer search: email", q.toSQL()] as [string, { sql: string; params: unknown[] }]),
-    ...customerSearchQueries(db, { serviceId, query: sample!.phone }).slice(0, 1).map((q) => ["customer search: phone", q.toSQL()] as [string, { sql: string; params: unknown[] }]),
+    ["detail: events", { sql: "select * from notifications where service_id = $1 and payment_id = $2 order by created_at desc, id desc limit 101", params: [serviceId, sample!.id] }],
+    ...customerSearchQueries(db, { serviceId, query: "Amina Benali 12" })
+      .slice(0, 1)
+      .map((q) => ["customer search: name", q.toSQL()] as [string, { sql: string; params: unknown[] }]),
+    ...customerSearchQueries(db, { serviceId, query: "customer1234@" })
+      .slice(1, 2)
+      .map((q) => ["customer search: email", q.toSQL()] as [string, { sql: string; params: unknown[] }]),
+    ...customerSearchQueries(db, { serviceId, query: sample!.phone })
+      .slice(0, 1)
+      .map((q) => ["customer search: phone", q.toSQL()] as [string, { sql: string; params: unknown[] }]),
     ["export (all 500,000)", exportQuery(db, { serviceId, filters: query({}).filters }).toSQL()],
   ];
   for (const [name, statement] of statements) {

@@ -74,8 +74,7 @@ async function main(argv: string[]) {
     api,
     forwardTo,
     webhookSecret,
-    onForward: ({ event, status, error }) =>
-      process.stdout.write(`${new Date().toISOString()}  ${event.type}  ${event.id}  -> ${status ?? `no answer (${error})`}\n`),
+    onForward: ({ event, status, error }) => process.stdout.write(`${new Date().toISOString()}  ${event.type}  ${event.id}  -> ${status ?? `no answer (${error})`}\n`),
   });
   await listener.poll(); // the starting point: events from now on
   process.stdout.write(`Ready. Forwarding ${baseUrl} events to ${forwardTo} (Ctrl-C to stop).\n`);

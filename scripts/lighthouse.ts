@@ -79,9 +79,7 @@ async function main() {
     } finally {
       await chrome.kill();
     }
-    console.log(
-      `\nBare next-intl page: ${kb(bareJs)} KB JavaScript (gzip); budget per page ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB.`,
-    );
+    console.log(`\nBare next-intl page: ${kb(bareJs)} KB JavaScript (gzip); budget per page ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB.`);
     if (!CI) console.log(`Median of ${RUNS} run(s) per page; performance, LCP and TBT depend on the machine's load.`);
     if (failures.length) {
       console.error(`\nBudgets not met:\n  ${failures.join("\n  ")}`);

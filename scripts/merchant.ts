@@ -154,11 +154,7 @@ async function main(argv: string[]) {
         return;
       case "update": {
         const updated = await updateMerchant(db, updateInput!);
-        print(
-          updated,
-          values.json,
-          updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:",
-        );
+        print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
         return;
       }
       case "list":

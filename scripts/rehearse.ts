@@ -48,7 +48,12 @@ async function main() {
     const env = { CARD_SIMULATOR_PORT: String(cardPort), CARD_SIMULATOR_DATABASE_URL: databaseUrl(databases.cards), PUBLIC_BASE_URL: gatewayUrl, LOG_LEVEL: "warn" };
     const served = await serveGuideCommand("cardSimulator", env, (output) => /^\{.*"secretKey"/m.test(output), 120_000);
     running.push(served);
-    const keys = JSON.parse(served.output().split("\n").find((line) => line.startsWith("{"))!) as { publishableKey: string; secretKey: string; webhookSecret: string };
+    const keys = JSON.parse(
+      served
+        .output()
+        .split("\n")
+        .find((line) => line.startsWith("{"))!,
+    ) as { publishableKey: string; secretKey: string; webhookSecret: string };
     return [keys, `${cardUrl}, publishable key ${keys.publishableKey}`] as const;
   });
 

@@ -39,4 +39,3 @@ export function describeServerHeap(nodeOptions, execArgv, growthPercent) {
   const initialOldGeneration = initialOldSpaceArg(nodeOptions, execArgv) ?? "V8's initial old generation";
   return `${youngGeneration}, ${initialOldGeneration}, old generation growth ${growthPercent ? `${growthPercent}%` : "V8's"}`;
 }
-

@@ -31,11 +31,9 @@ let output = "";
 
 async function main() {
   // The embedded database admits one process: onboard before the server starts (which migrates it).
-  const { stdout } = await promisify(execFile)(
-    "npx",
-    ["tsx", "scripts/merchant.ts", "create", "--name", "Dev smoke", "--country", "DZA", "--json"],
-    { env: { ...env, LOG_LEVEL: "silent" } },
-  );
+  const { stdout } = await promisify(execFile)("npx", ["tsx", "scripts/merchant.ts", "create", "--name", "Dev smoke", "--country", "DZA", "--json"], {
+    env: { ...env, LOG_LEVEL: "silent" },
+  });
   const merchant = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
   const authorization = `Bearer ${Buffer.from(`${merchant.clientId}:${merchant.clientSecret}`).toString("base64")}`;
 
@@ -62,10 +60,14 @@ async function main() {
     actionCountryCode: "DZA",
     userId: "+213555000111",
   });
-  const proceed = await api(`/payments/intents/${String(intent.data.paymentId)}/proceed`, { paymentMethodCode: "WALLET_V2" }, {
-    "x-service": merchant.service!,
-    "x-platform": "API",
-  });
+  const proceed = await api(
+    `/payments/intents/${String(intent.data.paymentId)}/proceed`,
+    { paymentMethodCode: "WALLET_V2" },
+    {
+      "x-service": merchant.service!,
+      "x-platform": "API",
+    },
+  );
   const payUrl = proceed.data.metadata?.payUrl;
   check("creates a payment and gets its OTP page's address", typeof payUrl === "string");
 

@@ -79,7 +79,9 @@ async function main() {
     : null;
   check(
     "prints the demo owner's email and password, which sign in to the console",
-    signIn?.status === 303 && signIn.headers.get("location") === "/en/console" && /gw_console_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax/.test(signIn.headers.get("set-cookie") ?? ""),
+    signIn?.status === 303 &&
+      signIn.headers.get("location") === "/en/console" &&
+      /gw_console_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax/.test(signIn.headers.get("set-cookie") ?? ""),
     `${signIn?.status} ${signIn?.headers.get("location")}`,
   );
 

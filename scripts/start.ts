@@ -18,8 +18,18 @@ const nextBin = "node_modules/next/dist/bin/next";
 
 // components/ holds the islands' sources (components/islands) as well as the pages' parts.
 const BUILD_INPUTS = [
-  "app", "lib", "components", "messages", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs",
-  "package-lock.json", "scripts/build-islands.mjs", "scripts/build-api-lane.mjs",
+  "app",
+  "lib",
+  "components",
+  "messages",
+  "public",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "scripts/build-islands.mjs",
+  "scripts/build-api-lane.mjs",
 ];
 /** Outputs of the islands' build (scripts/build-islands.mjs), which Next's build does not make. */
 const ISLANDS_MANIFEST = ".islands/manifest.json";
@@ -85,10 +95,7 @@ async function main() {
     // Contract 13: the demo merchant's owner signs in to the console with these.
     const owner = await ensureDemoOwner(db, await getGatewayKey(db));
     if (owner) {
-      console.log(
-        `\nConsole: ${config.publicBaseUrl}/en/console/sign-in  ·  demo owner ${owner.email}, password ${owner.password}` +
-          " (unless changed in the console)",
-      );
+      console.log(`\nConsole: ${config.publicBaseUrl}/en/console/sign-in  ·  demo owner ${owner.email}, password ${owner.password}` + " (unless changed in the console)");
     }
   }
   await closeDatabase();
@@ -96,9 +103,7 @@ async function main() {
   const settings = serveSettings(config);
   if (values["settings-out"]) writeFileSync(values["settings-out"], JSON.stringify(settings));
   const processes = settings.processes;
-  console.log(
-    `\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`,
-  );
+  console.log(`\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`);
 }
 
 runCli(main);

@@ -10,8 +10,7 @@ import { consolePath } from "@/lib/console/console-paths";
 import type { Locale } from "@/lib/i18n/routing";
 import { ConsoleForm, selectClasses } from "./console-form";
 
-const navLink =
-  "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
+const navLink = "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
 
 /**
  * The frame of every signed-in console page: merchant and switcher, the navigation the member's

@@ -44,8 +44,7 @@ export function cardPage(page: Page, locale: Language = "en") {
     // "Pay DZD 2,490.50": the words before the amount, whatever the amount.
     pay: page.getByRole("button", { name: new RegExp(`^${escapeRegExp(text(locale, "card.payAmount").split("{amount}")[0]!)}`) }),
     newCard: page.getByRole("radio", { name: text(locale, "card.newCard"), exact: true }),
-    savedCard: (brand: string, last4: string) =>
-      page.getByRole("radio", { name: text(locale, "card.savedCard", { brand, last4 }), exact: true }),
+    savedCard: (brand: string, last4: string) => page.getByRole("radio", { name: text(locale, "card.savedCard", { brand, last4 }), exact: true }),
   };
 }
 

@@ -8,11 +8,7 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Onboards through the operator's CLI (contract 9), on the running server's database. */
-export async function onboardMerchant(options: {
-  name: string;
-  redirectUrl?: string;
-  origins?: string[];
-}): Promise<OnboardedMerchant> {
+export async function onboardMerchant(options: { name: string; redirectUrl?: string; origins?: string[] }): Promise<OnboardedMerchant> {
   const args = ["tsx", "scripts/merchant.ts", "create", "--name", options.name, "--country", "DZA", "--country", "TUN", "--country", "MAR"];
   if (options.redirectUrl) args.push("--redirect-url", options.redirectUrl);
   for (const origin of options.origins ?? []) args.push("--origin", origin);

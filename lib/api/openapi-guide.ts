@@ -5,26 +5,34 @@ export const ERROR_MEANINGS: Record<ErrorName, string> = {
   validation_error: "The body, query or a header fails its schema, or the JSON is malformed. `details` lists every failing field with its own message. Fix the request.",
   amount_exceeds_reserved: "Capture amount above the reserved amount.",
   amount_exceeds_refundable: "Refund amount above what remains refundable.",
-  invalid_credentials: "Missing, malformed, unknown, revoked or expired credential, or one of a mode this endpoint does not accept. Under merchant_auth also an unknown intent or another merchant's intent: no finer cause is told, so ids cannot be enumerated.",
+  invalid_credentials:
+    "Missing, malformed, unknown, revoked or expired credential, or one of a mode this endpoint does not accept. Under merchant_auth also an unknown intent or another merchant's intent: no finer cause is told, so ids cannot be enumerated.",
   origin_not_allowed: "merchant_auth from a browser whose Origin is not on the service's allow-list.",
   not_found: "Unknown resource; another service's objects do not exist for you.",
   method_not_allowed: "A known path called with a method it does not serve; the `Allow` header lists those it does.",
   customer_exists: "A customer with this phone already exists in the service (safe to ignore on registration).",
-  invalid_state: "The payment's state does not allow this (capture of a DIRECT or non-reserved payment, refund of an uncaptured one, proceed of a processed one, a second capture or release, a wallet method where only cards are offered).",
-  request_in_progress: "The same Idempotency-Key is still being processed, or another provider operation on this payment (capture, release, refund) is still being completed: retry a little later (`Retry-After` when given).",
+  invalid_state:
+    "The payment's state does not allow this (capture of a DIRECT or non-reserved payment, refund of an uncaptured one, proceed of a processed one, a second capture or release, a wallet method where only cards are offered).",
+  request_in_progress:
+    "The same Idempotency-Key is still being processed, or another provider operation on this payment (capture, release, refund) is still being completed: retry a little later (`Retry-After` when given).",
   intent_expired: "The intent passed its 30 minutes plus 30 s grace before completing: create a new intent.",
   payload_too_large: "Body over 64 KiB.",
   unsupported_media_type: "Send the body as `application/json`.",
   idempotency_conflict: "`actionId` or `Idempotency-Key` reused with different parameters.",
   rate_limited: "Too many requests: wait `Retry-After` seconds.",
-  provider_unavailable: "The wallet or card provider failed or did not answer in time; the operation is recorded and finished by reconciliation, never applied twice. Retry after `Retry-After` seconds with the same Idempotency-Key to get the final outcome (also notified, and shown by check).",
+  provider_unavailable:
+    "The wallet or card provider failed or did not answer in time; the operation is recorded and finished by reconciliation, never applied twice. Retry after `Retry-After` seconds with the same Idempotency-Key to get the final outcome (also notified, and shown by check).",
   service_unavailable: "The database cannot be reached right now: nothing was done. Retry after `Retry-After` seconds (same Idempotency-Key).",
   internal_error: "Unexpected; logged with the request id. Quote `error.requestId` when reporting it.",
 };
 
 /** The statusCode table of the interface, with the action each asks of the merchant. */
 export const STATUS_CODES: readonly { code: number; meaning: string; action: string }[] = [
-  { code: 1, meaning: "Proceeding: a QR wallet payment awaiting the customer (check only; also CREATED and PROCESSING)", action: "Wait; poll check with back-off or wait for the notification." },
+  {
+    code: 1,
+    meaning: "Proceeding: a QR wallet payment awaiting the customer (check only; also CREATED and PROCESSING)",
+    action: "Wait; poll check with back-off or wait for the notification.",
+  },
   { code: 2, meaning: "Success (also after a capture)", action: "Show success; ship the order." },
   { code: 3, meaning: "Rejected (declined, insufficient balance, expired, too many wrong OTPs)", action: "Show the error; allow a retry with a new intent." },
   { code: 4, meaning: "Refunded (every refund result; check: fully refunded)", action: "Nothing; refunds are final." },
@@ -35,11 +43,7 @@ export const STATUS_CODES: readonly { code: number; meaning: string; action: str
   { code: 16, meaning: "Partially refunded (check only)", action: "Refund more if needed; `amount` omitted refunds the rest." },
 ];
 
-const statusTable = [
-  "| statusCode | Meaning | Action |",
-  "|---|---|---|",
-  ...STATUS_CODES.map((row) => `| ${row.code} | ${row.meaning} | ${row.action} |`),
-].join("\n");
+const statusTable = ["| statusCode | Meaning | Action |", "|---|---|---|", ...STATUS_CODES.map((row) => `| ${row.code} | ${row.meaning} | ${row.action} |`)].join("\n");
 
 const errorTable = (statusOf: Record<ErrorName, number>) =>
   [

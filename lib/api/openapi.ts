@@ -85,7 +85,10 @@ function responsesOf(operation: Operation): ZodOpenApiResponsesObject {
   const status = operation.status ?? 200;
   const responses: ZodOpenApiResponsesObject = {};
   responses[String(status) as "200"] = operation.rawResponse
-    ? { description: operation.rawResponse.description, content: { [operation.rawResponse.contentType]: { schema: z.string().meta({ contentMediaType: operation.rawResponse.contentType }) } } }
+    ? {
+        description: operation.rawResponse.description,
+        content: { [operation.rawResponse.contentType]: { schema: z.string().meta({ contentMediaType: operation.rawResponse.contentType }) } },
+      }
     : {
         description: operation.summary,
         ...(limited ? { headers: rateLimitHeaders } : {}),
@@ -93,7 +96,13 @@ function responsesOf(operation: Operation): ZodOpenApiResponsesObject {
       };
   if (operation.idempotent) {
     const success = responses[String(status) as "200"] as { headers?: Record<string, unknown> };
-    success.headers = { ...success.headers, "Idempotent-Replayed": { description: "`true` when this is the remembered answer of an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } } };
+    success.headers = {
+      ...success.headers,
+      "Idempotent-Replayed": {
+        description: "`true` when this is the remembered answer of an earlier request with the same Idempotency-Key.",
+        schema: { type: "string", enum: ["true"] },
+      },
+    };
   }
   const byStatus = new Map<number, ErrorName[]>();
   for (const name of errorNamesOf(operation)) byStatus.set(errorStatus[name], [...(byStatus.get(errorStatus[name]) ?? []), name]);
@@ -115,11 +124,14 @@ function operationObject(operation: Operation): ZodOpenApiOperationObject {
   const modes = operation.auth ?? [];
   const header: Record<string, z.ZodType> = {};
   if (modes.includes("client") || modes.includes("user")) {
-    header["x-service"] = z.string().optional().meta({
-      description: operation.requireServiceHeader
-        ? "Your service code. **Required** with client_auth and user_auth here; ignored with merchant_auth."
-        : "Your service code; optional here, but when sent it must be the credential's service.",
-    });
+    header["x-service"] = z
+      .string()
+      .optional()
+      .meta({
+        description: operation.requireServiceHeader
+          ? "Your service code. **Required** with client_auth and user_auth here; ignored with merchant_auth."
+          : "Your service code; optional here, but when sent it must be the credential's service.",
+      });
   }
   if (operation.idempotent) {
     header["Idempotency-Key"] = z.string().max(255).optional().meta({ description: "Makes a retry safe: same key and body within 24 hours answer the first response." });
@@ -144,9 +156,7 @@ function operationObject(operation: Operation): ZodOpenApiOperationObject {
       ...(operation.query ? { query: operation.query as z.ZodObject } : {}),
       header: z.object({ ...header, ...(declared?.shape ?? {}) }),
     },
-    ...(operation.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: operation.body as z.ZodType } } } }
-      : {}),
+    ...(operation.body ? { requestBody: { required: true, content: { "application/json": { schema: operation.body as z.ZodType } } } } : {}),
     responses: responsesOf(operation),
   };
 }
@@ -164,7 +174,8 @@ function webhooks(): ZodOpenApiPathsObject {
         post: {
           operationId: `webhook_${type.replace(".", "_")}`,
           summary: `${type} (remoteStatusCode ${remoteStatusCode})`,
-          description: "POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.",
+          description:
+            "POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.",
           requestParams: { header: signatureHeaders },
           requestBody: { required: true, content: { "application/json": { schema: webhookPayload } } },
           responses: { "200": { description: "Any 2xx acknowledges the delivery." } },

@@ -9,8 +9,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
  * One API operation: what `endpoint()` enforces (auth, schemas, status, idempotency) and
  * what the OpenAPI document says about it, in one object, so the two cannot drift.
  */
-export interface Operation<M extends AuthMode = AuthMode, B = unknown, Q = unknown, H = unknown, R = unknown, A = never>
-  extends EndpointSpec<M, B, Q, H, R, A> {
+export interface Operation<M extends AuthMode = AuthMode, B = unknown, Q = unknown, H = unknown, R = unknown, A = never> extends EndpointSpec<M, B, Q, H, R, A> {
   method: HttpMethod;
   /** `/api/v1/payments/intents/:id/capture`, as the route folder names it. */
   path: string;

@@ -10,9 +10,12 @@ import { Marked } from "marked";
 type Json = Record<string, any>;
 const markdown = new Marked({ gfm: true });
 const md = (text: string | undefined) => (text ? (markdown.parse(text, { async: false }) as string) : "");
-const escape = (text: unknown) =>
-  String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const escape = (text: unknown) => String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 function resolve(document: Json, schema: Json | undefined): Json {
   let current = schema ?? {};
@@ -56,9 +59,16 @@ function operationSection(document: Json, method: string, path: string, operatio
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
 <p class="summary">${escape(operation.summary)}</p>
 ${md(operation.description)}
-${parameters.length > 0 ? `<h4>Parameters</h4><div class="scroll"><table><thead><tr><th>Name</th><th>In</th><th>Notes</th></tr></thead><tbody>${parameters
-    .map((p) => `<tr><td><code>${escape(p.name)}</code>${p.required ? " <b>required</b>" : ""}</td><td>${escape(p.in)}</td><td>${escape(typeOf(document, p.schema ?? {}))} ${md(p.description)}</td></tr>`)
-    .join("")}</tbody></table></div>` : ""}
+${
+  parameters.length > 0
+    ? `<h4>Parameters</h4><div class="scroll"><table><thead><tr><th>Name</th><th>In</th><th>Notes</th></tr></thead><tbody>${parameters
+        .map(
+          (p) =>
+            `<tr><td><code>${escape(p.name)}</code>${p.required ? " <b>required</b>" : ""}</td><td>${escape(p.in)}</td><td>${escape(typeOf(document, p.schema ?? {}))} ${md(p.description)}</td></tr>`,
+        )
+        .join("")}</tbody></table></div>`
+    : ""
+}
 ${operation.requestBody ? `<h4>Body</h4>${fieldsTable(document, operation.requestBody.content?.["application/json"]?.schema) || "<p><code>{}</code></p>"}` : ""}
 ${success ? `<h4>${escape(success[0])}: <code>data</code></h4>${data ? fieldsTable(document, data) || `<p>${escape(typeOf(document, data))}</p>` : `<p>${escape((success[1] as Json).description)}</p>`}` : ""}
 ${errors.length > 0 ? `<h4>Errors</h4><ul class="errors">${errors.map(([code, response]) => `<li><b>${escape(code)}</b> ${md((response as Json).description)}</li>`).join("")}</ul>` : ""}

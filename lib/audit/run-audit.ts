@@ -38,9 +38,7 @@ export async function runAudit(db: Db, options: AuditOptions): Promise<AuditRepo
       for (const invariant of INVARIANTS) {
         const begun = performance.now();
         if (invariant.requiresTable) {
-          const [found] = sqlRows<{ exists: boolean }>(
-            await tx.execute(sql`select to_regclass(${qualified(invariant.requiresTable)}) is not null as exists`),
-          );
+          const [found] = sqlRows<{ exists: boolean }>(await tx.execute(sql`select to_regclass(${qualified(invariant.requiresTable)}) is not null as exists`));
           if (!found?.exists) {
             results.push({ name: invariant.name, rule: invariant.rule, violations: null, ms: 0 });
             continue;
@@ -80,8 +78,6 @@ export function formatAuditReport(report: AuditReport, options: { maxPerInvarian
     }
     if (result.violations.length > max) lines.push(`     ... and ${result.violations.length - max} more`);
   }
-  lines.push(
-    `audit: ${report.payments} payments, ${report.violationCount} violation(s), ${report.ms.toFixed(0)} ms`,
-  );
+  lines.push(`audit: ${report.payments} payments, ${report.violationCount} violation(s), ${report.ms.toFixed(0)} ms`);
   return lines.join("\n");
 }

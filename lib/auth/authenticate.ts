@@ -4,12 +4,7 @@ import { noteRequestPrincipal } from "../log";
 import { isOriginAllowed } from "../urls/allowed-origins";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { rateLimitBackend } from "../rate-limit/store";
-import {
-  malformedCredentialMessage,
-  MERCHANT_PAIR_INCOMPLETE,
-  rejectedCredentialMessage,
-  wrongModeMessage,
-} from "./credential-hints";
+import { malformedCredentialMessage, MERCHANT_PAIR_INCOMPLETE, rejectedCredentialMessage, wrongModeMessage } from "./credential-hints";
 import { detectCredential, type Credential } from "./detect-credential";
 import type { WithPathPayment } from "./path-payment";
 import type { AuthMode, ClientPrincipal, Principal, PrincipalOf, ServiceContext } from "./principal";
@@ -36,20 +31,12 @@ export interface AuthenticateOptions<M extends AuthMode> {
  * mode); a well-formed credential that is refused always gets the same message, so a caller
  * never learns whether it exists (credential-hints.ts).
  */
-export async function authenticate<M extends AuthMode>(
-  db: Db,
-  request: Request,
-  options: AuthenticateOptions<M>,
-): Promise<PrincipalOf<M>> {
+export async function authenticate<M extends AuthMode>(db: Db, request: Request, options: AuthenticateOptions<M>): Promise<PrincipalOf<M>> {
   return (await authenticateWithPathPayment(db, request, options)).principal;
 }
 
 /** `authenticate`, answering the path's payment too when `readPathPayment` asked for it and the credential's statement could read it. */
-export async function authenticateWithPathPayment<M extends AuthMode>(
-  db: Db,
-  request: Request,
-  options: AuthenticateOptions<M>,
-): Promise<WithPathPayment<PrincipalOf<M>>> {
+export async function authenticateWithPathPayment<M extends AuthMode>(db: Db, request: Request, options: AuthenticateOptions<M>): Promise<WithPathPayment<PrincipalOf<M>>> {
   const credential = detectCredential(request.headers);
   if (!credential) throw invalidCredentials(malformedCredentialMessage(request.headers, options.modes));
   if (!(options.modes as readonly AuthMode[]).includes(credential.mode)) {
@@ -139,9 +126,7 @@ function checkServiceHeader(headers: Headers, service: ServiceContext, required:
   const sent = headers.get("x-service");
   if (!sent) {
     if (required) {
-      throw new ApiError("validation_error", "The x-service header is required.", [
-        { path: "x-service", message: "Required" },
-      ]);
+      throw new ApiError("validation_error", "The x-service header is required.", [{ path: "x-service", message: "Required" }]);
     }
     return;
   }

@@ -46,8 +46,7 @@ export function wrongModeMessage(credential: Credential, modes: readonly AuthMod
   return `${expectedCredentials(modes)}; the request carries ${SENT[credential.mode]}.`;
 }
 
-export const MERCHANT_PAIR_INCOMPLETE =
-  "merchant_auth needs both Authorization: Bearer <publishable key> and x-client-secret: <the intent's client secret>.";
+export const MERCHANT_PAIR_INCOMPLETE = "merchant_auth needs both Authorization: Bearer <publishable key> and x-client-secret: <the intent's client secret>.";
 
 /**
  * A well-formed credential that was refused (unknown, revoked, expired, wrong secret, or an

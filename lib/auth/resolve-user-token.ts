@@ -43,14 +43,16 @@ const accessTokenQuery = (db: Db) =>
 const accessTokenLimitedQuery = (db: Db, withPayment: boolean) => {
   const name = withPayment ? "auth_access_token_limited_with_payment" : "auth_access_token_limited";
   return prepared(db, name, (db) => {
-    const token = db.$with("token").as(
-      db
-        .select({ tokenId: customerTokens.id, customerId: customerTokens.customerId, serviceId: customerTokens.serviceId })
-        .from(customerTokens)
-        .innerJoin(customers, eq(customers.id, customerTokens.customerId))
-        .innerJoin(services, eq(services.id, customerTokens.serviceId))
-        .where(liveAccessToken()),
-    );
+    const token = db
+      .$with("token")
+      .as(
+        db
+          .select({ tokenId: customerTokens.id, customerId: customerTokens.customerId, serviceId: customerTokens.serviceId })
+          .from(customerTokens)
+          .innerJoin(customers, eq(customers.id, customerTokens.customerId))
+          .innerJoin(services, eq(services.id, customerTokens.serviceId))
+          .where(liveAccessToken()),
+      );
     const [limit] = gcraCtes(
       db,
       [

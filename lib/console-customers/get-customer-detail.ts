@@ -17,10 +17,7 @@ export interface CustomerDetail {
  * The console's customer page: another service's customer (or none) is ApiError not_found,
  * which the page answers with 404.
  */
-export async function getCustomerDetail(
-  db: Db,
-  options: { serviceId: string; customerId: string; after?: PaymentCursor | null },
-): Promise<CustomerDetail> {
+export async function getCustomerDetail(db: Db, options: { serviceId: string; customerId: string; after?: PaymentCursor | null }): Promise<CustomerDetail> {
   const customer = await getCustomerOrThrow(db, { id: options.customerId, serviceId: options.serviceId });
   const [payments, cards] = await Promise.all([
     listPayments(db, {

@@ -29,7 +29,12 @@ export async function searchCustomers(db: Db, options: { serviceId: string; quer
   if (queries.length === 0) return [];
   // One round trip: each reading's lookup, side by side.
   const found = sqlRows<Omit<CustomerSearchRow, "createdAt"> & { createdAt: string | Date }>(
-    await db.execute(sql.join(queries.map((query) => sql`${query}`), sql` union all `)),
+    await db.execute(
+      sql.join(
+        queries.map((query) => sql`${query}`),
+        sql` union all `,
+      ),
+    ),
   ).map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
   const unique = [...new Map(found.map((row) => [row.id, row])).values()];
   return unique.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)).slice(0, CUSTOMERS_SHOWN);
@@ -61,6 +66,11 @@ export function customerSearchQueries(db: Db, options: { serviceId: string; quer
     .where(and(eq(customers.serviceId, options.serviceId), sql`lower(${customers.email}) like ${startsWith(text)}`))
     .orderBy(sql`lower(${customers.email})`)
     .limit(CUSTOMERS_SHOWN);
-  const byPhone = phone ? db.select(columns).from(customers).where(and(eq(customers.serviceId, options.serviceId), eq(customers.phone, phone))) : null;
+  const byPhone = phone
+    ? db
+        .select(columns)
+        .from(customers)
+        .where(and(eq(customers.serviceId, options.serviceId), eq(customers.phone, phone)))
+    : null;
   return byPhone ? [byPhone, byName, byEmail] : [byName, byEmail];
 }

@@ -10,9 +10,7 @@ import { hashPassword, passwordProblem } from "../console/passwords";
 import { normalizeEmail } from "../console/sign-in-lockout";
 
 export type SignUpField = "name" | "email" | "password" | "businessName";
-export type SignUpResult =
-  | { outcome: "created"; token: string; sessionId: string; serviceId: string }
-  | { outcome: "invalid"; field: SignUpField; problem: string };
+export type SignUpResult = { outcome: "created"; token: string; sessionId: string; serviceId: string } | { outcome: "invalid"; field: SignUpField; problem: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -21,10 +19,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * countries, onboarded exactly as `npm run merchant -- create` does, the user its owner.
  * Production has no sign-up.
  */
-export async function signUp(
-  db: Db,
-  options: { name: string; email: string; password: string; businessName: string; ip: string | null; clock?: Clock },
-): Promise<SignUpResult> {
+export async function signUp(db: Db, options: { name: string; email: string; password: string; businessName: string; ip: string | null; clock?: Clock }): Promise<SignUpResult> {
   if (!getConfig().isSandbox) throw new Error("sign-up exists only in the sandbox");
   const name = options.name.trim();
   const businessName = options.businessName.trim();

@@ -34,10 +34,7 @@ type ExportRecord = Omit<PaymentListRow, "createdAt"> & { createdIso: string };
  * returns as is: rows are read from a database cursor (postgres.js) a batch at a time as the
  * client reads, so memory stays bounded however many rows there are; on PGlite, by keyset pages.
  */
-export function exportPaymentsCsv(
-  db: Db,
-  options: { serviceId: string; filters: PaymentListFilters; readerIdleMs?: number },
-): ReadableStream<Uint8Array> {
+export function exportPaymentsCsv(db: Db, options: { serviceId: string; filters: PaymentListFilters; readerIdleMs?: number }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let batches: AsyncIterator<ExportRecord[]> | null = null;
   let idle: ReturnType<typeof setTimeout> | undefined;
@@ -118,8 +115,7 @@ async function* exportBatches(db: Db, options: { serviceId: string; filters: Pay
   // Raw driver rows, in the select's order (drizzle's field names are not applied on this path).
   for await (const rows of client.unsafe(query.sql, query.params).cursor(BATCH_ROWS)) {
     yield rows.map((row) => {
-      const [createdIso, amountMinor, id, actionId, currency, state, paymentMethodCode, transactionType, cardBrand, cardLast4, customerPhone] =
-        Object.values(row) as string[];
+      const [createdIso, amountMinor, id, actionId, currency, state, paymentMethodCode, transactionType, cardBrand, cardLast4, customerPhone] = Object.values(row) as string[];
       return {
         createdIso: createdIso!,
         id: id!,
@@ -128,7 +124,12 @@ async function* exportBatches(db: Db, options: { serviceId: string; filters: Pay
         currency: currency!,
         state: state as PaymentState,
         statusCode: checkStatusCode(state as PaymentState),
-        method: methodOf({ paymentMethodCode: paymentMethodCode ?? null, transactionType: (transactionType ?? null) as "QR_CODE" | null, cardBrand: cardBrand ?? null, cardLast4: cardLast4 ?? null }),
+        method: methodOf({
+          paymentMethodCode: paymentMethodCode ?? null,
+          transactionType: (transactionType ?? null) as "QR_CODE" | null,
+          cardBrand: cardBrand ?? null,
+          cardLast4: cardLast4 ?? null,
+        }),
         customerPhone: customerPhone!,
       };
     });
@@ -149,4 +150,3 @@ async function* keysetBatches(db: Db, options: { serviceId: string; filters: Pay
     after = page.after;
   } while (after);
 }
-

@@ -17,7 +17,10 @@ import { timelineEntryOf, type TimelineEntry } from "./payment-timeline";
 
 /** The payment detail page of the console (contract 13), every amount in minor units. */
 export interface PaymentDetail {
-  payment: Pick<PaymentRow, "id" | "actionId" | "state" | "status" | "currency" | "country" | "captureMethod" | "createdAt" | "updatedAt" | "expiresAt" | "authorizedAt" | "failureReason" | "metaData">;
+  payment: Pick<
+    PaymentRow,
+    "id" | "actionId" | "state" | "status" | "currency" | "country" | "captureMethod" | "createdAt" | "updatedAt" | "expiresAt" | "authorizedAt" | "failureReason" | "metaData"
+  >;
   statusCode: number;
   method: PaymentMethodView;
   /** What check answers for it, as the API would. */

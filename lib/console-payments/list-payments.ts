@@ -36,9 +36,7 @@ export const createdAtMicros = sql<string>`(extract(epoch from ${payments.create
 /** SQL: the row is older than the cursor's (`after`) or newer (`before`); ties on the time go by id. */
 export function beyondCursor(direction: "after" | "before", cursor: PaymentCursor): SQL {
   const at = sql`(to_timestamp(0) + ${cursor.createdAtMicros}::bigint * interval '1 microsecond')`;
-  return direction === "after"
-    ? sql`(${payments.createdAt}, ${payments.id}) < (${at}, ${cursor.id}::uuid)`
-    : sql`(${payments.createdAt}, ${payments.id}) > (${at}, ${cursor.id}::uuid)`;
+  return direction === "after" ? sql`(${payments.createdAt}, ${payments.id}) < (${at}, ${cursor.id}::uuid)` : sql`(${payments.createdAt}, ${payments.id}) > (${at}, ${cursor.id}::uuid)`;
 }
 
 /**
@@ -70,10 +68,7 @@ export function paymentPageQuery(db: Db, options: { serviceId: string; query: Pa
  * One page of a service's payments, newest first, by keyset (never OFFSET): the 100th page
  * costs what the first does.
  */
-export async function listPayments(
-  db: Db,
-  options: { serviceId: string; query: PaymentListQuery; pageSize?: number },
-): Promise<PaymentListPage> {
+export async function listPayments(db: Db, options: { serviceId: string; query: PaymentListQuery; pageSize?: number }): Promise<PaymentListPage> {
   const size = options.pageSize ?? PAYMENTS_PAGE_SIZE;
   const newerFirst = options.query.cursor?.direction !== "before";
   const cursor = options.query.cursor;

@@ -147,9 +147,7 @@ const listQuerySchema = z
 export type FieldProblem = { field: string; message: string };
 
 /** The list's URL query read into filters, or every field's problem (shown beside the field). */
-export function parsePaymentListQuery(
-  query: Record<string, QueryValue>,
-): { ok: true; query: PaymentListQuery } | { ok: false; problems: FieldProblem[] } {
+export function parsePaymentListQuery(query: Record<string, QueryValue>): { ok: true; query: PaymentListQuery } | { ok: false; problems: FieldProblem[] } {
   const parsed = listQuerySchema.safeParse({
     status: many(query.status),
     method: one(query.method),

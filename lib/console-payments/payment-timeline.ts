@@ -19,11 +19,7 @@ export interface TimelineEntry {
  * its service (a payment of another service has no business being asked for).
  */
 export async function listPaymentTimeline(db: Db, options: { paymentId: string }): Promise<TimelineEntry[]> {
-  const rows = await db
-    .select()
-    .from(paymentStateChanges)
-    .where(eq(paymentStateChanges.paymentId, options.paymentId))
-    .orderBy(asc(paymentStateChanges.at), asc(paymentStateChanges.id));
+  const rows = await db.select().from(paymentStateChanges).where(eq(paymentStateChanges.paymentId, options.paymentId)).orderBy(asc(paymentStateChanges.at), asc(paymentStateChanges.id));
   return rows.map(timelineEntryOf);
 }
 

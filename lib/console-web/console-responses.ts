@@ -42,4 +42,3 @@ export function consoleSeeOther(location: string, setCookie?: string): Response 
   if (setCookie) headers.append("set-cookie", setCookie);
   return new Response(null, { status: 303, headers });
 }
-

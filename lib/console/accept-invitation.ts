@@ -21,10 +21,7 @@ export type AcceptInvitationResult =
  * an account gives its password (a sign-in, with its lockout). Either way the invitation is
  * used up and the membership made in one transaction, and the person is signed in.
  */
-export async function acceptInvitation(
-  db: Db,
-  options: { token: string; name: string; password: string; ip: string | null; clock?: Clock },
-): Promise<AcceptInvitationResult> {
+export async function acceptInvitation(db: Db, options: { token: string; name: string; password: string; ip: string | null; clock?: Clock }): Promise<AcceptInvitationResult> {
   const clock = options.clock ?? systemClock;
   const now = clock.now();
   const invitation = await findOpenInvitation(db, options.token, clock);

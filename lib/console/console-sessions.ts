@@ -64,14 +64,20 @@ export async function resolveConsoleSession(db: Db, token: string | null | undef
 
 /** Signing out ends the session at once: its token opens nothing afterwards. */
 export async function endConsoleSession(db: Db, sessionId: string): Promise<void> {
-  await db.update(consoleSessions).set({ endedAt: sql`now()` }).where(and(eq(consoleSessions.id, sessionId), isNull(consoleSessions.endedAt)));
+  await db
+    .update(consoleSessions)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(consoleSessions.id, sessionId), isNull(consoleSessions.endedAt)));
 }
 
 /** Every other session of the user (password change); with no exception, all of them (sign out everywhere). */
 export async function endUserSessions(db: Db, userId: string, exceptSessionId?: string): Promise<void> {
   const filters = [eq(consoleSessions.userId, userId), isNull(consoleSessions.endedAt)];
   if (exceptSessionId) filters.push(ne(consoleSessions.id, exceptSessionId));
-  await db.update(consoleSessions).set({ endedAt: sql`now()` }).where(and(...filters));
+  await db
+    .update(consoleSessions)
+    .set({ endedAt: sql`now()` })
+    .where(and(...filters));
 }
 
 export async function setSessionStage(db: Db, sessionId: string, stage: SessionStage, clock: Clock = systemClock): Promise<void> {

@@ -15,10 +15,7 @@ export type SignInResult =
   | { outcome: "signed_in"; token: string; sessionId: string; needsCode: boolean };
 
 /** The password step of contract 13's sign-in: lockout, one answer for every refusal, the audit entry. */
-export async function signIn(
-  db: Db,
-  options: { email: string; password: string; ip: string | null; clock?: Clock },
-): Promise<SignInResult> {
+export async function signIn(db: Db, options: { email: string; password: string; ip: string | null; clock?: Clock }): Promise<SignInResult> {
   const now = (options.clock ?? systemClock).now();
   const email = normalizeEmail(options.email);
   const until = await lockedUntil(db, email, now);

@@ -73,7 +73,10 @@ export async function changeMemberRole(db: Db, options: { actor: AuditActor; ser
     if (member.role === "owner" && role !== "owner" && members.filter((candidate) => candidate.role === "owner").length === 1) {
       return { outcome: "last_owner" } as const;
     }
-    await tx.update(consoleMemberships).set({ role }).where(and(eq(consoleMemberships.serviceId, options.serviceId), eq(consoleMemberships.userId, options.userId)));
+    await tx
+      .update(consoleMemberships)
+      .set({ role })
+      .where(and(eq(consoleMemberships.serviceId, options.serviceId), eq(consoleMemberships.userId, options.userId)));
     if (member.role === "owner" && role !== "owner") await withdrawInvitations(tx, { serviceId: options.serviceId, sentBy: member.userId });
     await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "role_changed", target: `${member.email}: ${member.role} → ${role}` });
     return { outcome: "done" } as const;

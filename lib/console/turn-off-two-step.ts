@@ -14,10 +14,7 @@ export async function turnOffTwoStep(db: Db, options: { actor: AuditActor & { us
   const [requiring] = await merchantsRequiringTwoStep(db, user.id);
   if (requiring) return { outcome: "required", merchantName: requiring.name };
   await db.transaction(async (tx) => {
-    await tx
-      .update(consoleUsers)
-      .set({ totpSecretEncrypted: null, totpPendingSecretEncrypted: null, totpLastUsedStep: null })
-      .where(eq(consoleUsers.id, user.id));
+    await tx.update(consoleUsers).set({ totpSecretEncrypted: null, totpPendingSecretEncrypted: null, totpLastUsedStep: null }).where(eq(consoleUsers.id, user.id));
     await tx.delete(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, user.id));
     await recordAuditEntry(tx, { actor: options.actor, serviceId: null, action: "two_step_disabled", target: user.email });
   });

@@ -25,10 +25,7 @@ export type ConfirmTwoStepResult = { outcome: "enabled"; recoveryCodes: string[]
  * A code from the new secret turns two-step verification on and makes 10 recovery codes,
  * returned this once (only their hashes are kept). Its step counts as used.
  */
-export async function confirmTwoStepSetup(
-  db: Db,
-  options: { actor: AuditActor & { userId: string }; code: string; clock?: Clock },
-): Promise<ConfirmTwoStepResult> {
+export async function confirmTwoStepSetup(db: Db, options: { actor: AuditActor & { userId: string }; code: string; clock?: Clock }): Promise<ConfirmTwoStepResult> {
   const now = (options.clock ?? systemClock).now();
   const secret = await pendingTwoStepSecret(db, options.actor.userId);
   if (!secret) return { outcome: "no_setup" };

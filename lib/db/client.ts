@@ -151,31 +151,29 @@ export function getDatabase(options: { environmentFromDatabase?: boolean } = {})
   if (!globalForDb.gatewayDatabase) {
     const config = getConfig();
     const adopt = options.environmentFromDatabase && !config.appEnvGiven ? adoptEnvironment : undefined;
-    const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR, poolSize: config.DATABASE_POOL_SIZE }).then(
-      async (handle) => {
-        try {
-          const running = await sealOrCheckDatabase(
-            handle.db,
-            { environment: config.APP_ENV, gatewaySecret: config.GATEWAY_SECRET },
-            {
-              adopt: adopt
-                ? (environment) => {
-                    const adopted = adopt(environment);
-                    return { environment: adopted.APP_ENV, gatewaySecret: adopted.GATEWAY_SECRET };
-                  }
-                : undefined,
-            },
-          );
-          // A sandbox gateway hosts both simulators in its process (simulators/in-gateway.ts):
-          // their tables too, once the seal has shown this is no production database.
-          if (running.environment === "sandbox") await createSimulatorTables(handle);
-          return handle;
-        } catch (error) {
-          await handle.close();
-          throw error;
-        }
-      },
-    );
+    const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR, poolSize: config.DATABASE_POOL_SIZE }).then(async (handle) => {
+      try {
+        const running = await sealOrCheckDatabase(
+          handle.db,
+          { environment: config.APP_ENV, gatewaySecret: config.GATEWAY_SECRET },
+          {
+            adopt: adopt
+              ? (environment) => {
+                  const adopted = adopt(environment);
+                  return { environment: adopted.APP_ENV, gatewaySecret: adopted.GATEWAY_SECRET };
+                }
+              : undefined,
+          },
+        );
+        // A sandbox gateway hosts both simulators in its process (simulators/in-gateway.ts):
+        // their tables too, once the seal has shown this is no production database.
+        if (running.environment === "sandbox") await createSimulatorTables(handle);
+        return handle;
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    });
     opening.catch(() => {
       if (globalForDb.gatewayDatabase === opening) globalForDb.gatewayDatabase = undefined;
     });

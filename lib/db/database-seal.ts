@@ -29,7 +29,10 @@ export function secretFingerprint(gatewaySecret: string): string {
  * whose database passed `sealOrCheckDatabase` as sandbox gets here (production always has one).
  */
 export async function sandboxGatewaySecret(db: Db): Promise<string> {
-  await db.insert(sandboxSettings).values({ key: SANDBOX_SECRET_KEY, value: randomBytes(32).toString("base64") }).onConflictDoNothing();
+  await db
+    .insert(sandboxSettings)
+    .values({ key: SANDBOX_SECRET_KEY, value: randomBytes(32).toString("base64") })
+    .onConflictDoNothing();
   const stored = await storedSandboxSecret(db);
   if (!stored) throw new Error("gateway secret could not be loaded");
   return stored;
@@ -61,11 +64,7 @@ const otherSecret = (environment: GatewayEnvironment) =>
  * first start after the upgrade); every later one must match both. `adopt` (the merchant CLI
  * run without APP_ENV) takes the sealed environment instead of refusing it.
  */
-export async function sealOrCheckDatabase(
-  db: Db,
-  identity: ProcessIdentity,
-  options: { adopt?: (environment: GatewayEnvironment) => ProcessIdentity } = {},
-): Promise<ProcessIdentity> {
+export async function sealOrCheckDatabase(db: Db, identity: ProcessIdentity, options: { adopt?: (environment: GatewayEnvironment) => ProcessIdentity } = {}): Promise<ProcessIdentity> {
   let running = identity;
   const seal = await readDatabaseSeal(db);
   if (seal && seal.environment !== running.environment) {

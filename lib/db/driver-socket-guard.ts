@@ -16,9 +16,7 @@
  */
 export function isDriverNullSocketWrite(error: unknown): boolean {
   return (
-    error instanceof TypeError &&
-    /\(reading 'write'\)|evaluating 'socket\.write'/.test(error.message) &&
-    /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(error.stack ?? "")
+    error instanceof TypeError && /\(reading 'write'\)|evaluating 'socket\.write'/.test(error.message) && /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(error.stack ?? "")
   );
 }
 

@@ -53,9 +53,7 @@ export function databaseUnavailableReason(error: unknown): string | undefined {
   const seen = new Set<unknown>();
   const pending = [error];
   while (pending.length > 0) {
-    const current = pending.pop() as
-      | { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown; errors?: unknown }
-      | undefined;
+    const current = pending.pop() as { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | undefined;
     if (!current || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
     const code = typeof current.code === "string" ? current.code : "";

@@ -14,13 +14,22 @@ export function isPaymentId(value: string): boolean {
 
 const paymentByIdQuery = (db: Db) =>
   prepared(db, "payment_by_id", (db) =>
-    db.select().from(payments).where(eq(payments.id, sql.placeholder("id"))).prepare("payment_by_id"),
+    db
+      .select()
+      .from(payments)
+      .where(eq(payments.id, sql.placeholder("id")))
+      .prepare("payment_by_id"),
   );
 
 // Built once (preparedOn): every state change and every proceed locks its payment with these.
 const lockPaymentQuery = (tx: Db) =>
   preparedOn(tx, "payment_lock", (tx) =>
-    tx.select().from(payments).where(eq(payments.id, sql.placeholder("id"))).for("update").prepare("payment_lock"),
+    tx
+      .select()
+      .from(payments)
+      .where(eq(payments.id, sql.placeholder("id")))
+      .for("update")
+      .prepare("payment_lock"),
   );
 
 const lockPaymentWithServiceQuery = (tx: Db) =>

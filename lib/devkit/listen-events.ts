@@ -21,9 +21,7 @@ export class EventListener {
   private readonly signer: Webhook;
   private started = false;
 
-  constructor(
-    private readonly options: { api: GatewayApi; forwardTo: string; webhookSecret: string; onForward?: (result: ForwardResult) => void },
-  ) {
+  constructor(private readonly options: { api: GatewayApi; forwardTo: string; webhookSecret: string; onForward?: (result: ForwardResult) => void }) {
     this.signer = new Webhook(options.webhookSecret);
   }
 

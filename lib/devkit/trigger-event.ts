@@ -63,12 +63,13 @@ export async function triggerEvent(
       statusCode = (await api.call<{ statusCode?: number }>("POST", `/api/v1/payments/intents/${intent.paymentId}/release`, { body: {}, headers: serverHeaders })).data.statusCode ?? 10;
       break;
     case "payment.refunded":
-      statusCode = (
-        await api.call<{ statusCode?: number }>("POST", `/api/v1/payments/${intent.paymentId}/refund`, {
-          body: { description: "gateway trigger payment.refunded" },
-          headers: serverHeaders,
-        })
-      ).data.statusCode ?? 4;
+      statusCode =
+        (
+          await api.call<{ statusCode?: number }>("POST", `/api/v1/payments/${intent.paymentId}/refund`, {
+            body: { description: "gateway trigger payment.refunded" },
+            headers: serverHeaders,
+          })
+        ).data.statusCode ?? 4;
       break;
     case "payment.succeeded":
     case "payment.failed":

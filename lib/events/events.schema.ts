@@ -14,9 +14,7 @@ export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 const EVENT_ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
-export const eventId = z
-  .string()
-  .regex(EVENT_ID, "must be an event id (msg_ followed by 26 characters), as the webhook-id header carries it");
+export const eventId = z.string().regex(EVENT_ID, "must be an event id (msg_ followed by 26 characters), as the webhook-id header carries it");
 
 export const listEventsQuery = z.object({
   limit: pageLimit("Events"),

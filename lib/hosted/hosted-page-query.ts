@@ -18,5 +18,11 @@ export function hostedPageQuery(searchParams: Record<string, string | string[] |
     if (name === "notice") continue;
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) search.append(name, item);
   }
-  return { token: first(searchParams.token), returnUrl: first(searchParams.returnUrl), notice: first(searchParams.notice), stay: first(searchParams.stay) === "1", search: search.toString() };
+  return {
+    token: first(searchParams.token),
+    returnUrl: first(searchParams.returnUrl),
+    notice: first(searchParams.notice),
+    stay: first(searchParams.stay) === "1",
+    search: search.toString(),
+  };
 }

@@ -23,4 +23,7 @@ export function normalizeOtpCode(raw: string): string {
 }
 
 /** A code that cannot be right is refused here, so a typo never costs the buyer an attempt. */
-export const otpCode = z.string().transform(normalizeOtpCode).pipe(z.string().regex(/^\d{4,8}$/));
+export const otpCode = z
+  .string()
+  .transform(normalizeOtpCode)
+  .pipe(z.string().regex(/^\d{4,8}$/));

@@ -5,12 +5,7 @@ import type { PaymentState } from "../payments/core/payment-state";
 /** What the hosted QR page shows, decided from the payment alone. */
 export type QrPageMode = "show_code" | "expired" | "finished" | "unavailable";
 
-export function qrPageMode(payment: {
-  state: PaymentState;
-  expired: boolean;
-  transactionType: string | null;
-  paymentMethodCode: string | null;
-}): QrPageMode {
+export function qrPageMode(payment: { state: PaymentState; expired: boolean; transactionType: string | null; paymentMethodCode: string | null }): QrPageMode {
   // Only a QR intent proceeded with the wallet has a code to show.
   if (!isProceededQrPayment(payment)) return "unavailable";
   switch (payment.state) {
@@ -59,4 +54,3 @@ export function walletAppMode(payment: { state: PaymentState; expired: boolean; 
       }
   }
 }
-

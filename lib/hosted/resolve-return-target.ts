@@ -59,9 +59,7 @@ export function explainReturnTarget(options: ReturnTargetOptions): { target: str
 export function logIgnoredReturnUrl(paymentId: string, ignored: IgnoredReturnUrl): void {
   logger.warn(
     { paymentId, field: ignored.field, origin: ignored.origin },
-    ignored.origin
-      ? `${ignored.field} ignored: its origin is neither the service's redirect URL origin nor allow-listed`
-      : `${ignored.field} ignored: not an absolute http(s) URL`,
+    ignored.origin ? `${ignored.field} ignored: its origin is neither the service's redirect URL origin nor allow-listed` : `${ignored.field} ignored: not an absolute http(s) URL`,
   );
 }
 

@@ -38,10 +38,7 @@ type RouteHandler = (request: Request, context: { params: Promise<Record<string,
  * The lane's request listener: answers a request it takes and returns true, or returns false
  * at once, having touched nothing, for Next.js to handle.
  */
-export function createApiLane(options: {
-  operations: readonly RoutedOperation[];
-  routeModules: Readonly<Record<string, RouteModule>>;
-}) {
+export function createApiLane(options: { operations: readonly RoutedOperation[]; routeModules: Readonly<Record<string, RouteModule>> }) {
   const match = createApiRouter(options.operations, options.routeModules);
 
   return function serveApiLane(incoming: IncomingMessage, outgoing: ServerResponse): boolean {

@@ -1,4 +1,3 @@
-
 /** What the router reads of an operation of the registry (lib/api/operations). */
 export interface RoutedOperation {
   method: string;

@@ -77,8 +77,7 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
   handler: (context: EndpointContext<M, B, Q, H, A>) => Promise<[A] extends [never] ? EndpointResult<DataOf<R>> : A>,
 ) {
   const browsers = servesBrowsers(spec.auth);
-  const handle = (request: Request, routeContext: RouteContext): Promise<Response> =>
-    withRequestScope(request, (scope) => serve(request, routeContext, scope), { browsers });
+  const handle = (request: Request, routeContext: RouteContext): Promise<Response> => withRequestScope(request, (scope) => serve(request, routeContext, scope), { browsers });
   if (browsers) Object.defineProperty(handle, SERVES_BROWSERS, { value: true });
   return handle;
 
@@ -107,10 +106,7 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         throw error;
       }
       const defaultStatus = spec.status ?? 200;
-      const claim =
-        spec.idempotent && principal
-          ? await claimIdempotencyKey(db, { request, principal, endpoint: spec.idempotent, body: rawBody, defaultStatus })
-          : NO_IDEMPOTENCY;
+      const claim = spec.idempotent && principal ? await claimIdempotencyKey(db, { request, principal, endpoint: spec.idempotent, body: rawBody, defaultStatus }) : NO_IDEMPOTENCY;
       if (claim.kind === "replay") {
         const { error, ...response } = claim.response;
         const replayed = { [REPLAYED_HEADER]: "true" };
@@ -119,8 +115,7 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
       }
       const { storeInTransaction, operationKey } = claim.scope;
       const answer = spec.answer;
-      const storeAnswer: BeforeCommit<A> | undefined =
-        answer && storeInTransaction ? (tx, domainResult) => storeInTransaction(tx, answer.call(spec, domainResult)) : undefined;
+      const storeAnswer: BeforeCommit<A> | undefined = answer && storeInTransaction ? (tx, domainResult) => storeInTransaction(tx, answer.call(spec, domainResult)) : undefined;
       const returned = await handler({
         db,
         request,
@@ -131,9 +126,7 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         idempotency: { storeAnswer, operationKey },
         pathPayment: authenticated?.pathPayment,
         ...(withClientAuthInStatement.has(spec) && {
-          clientAuth: inStatement
-            ? { inStatement, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) }
-            : { principal },
+          clientAuth: inStatement ? { inStatement, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) } : { principal },
         }),
       } as EndpointContext<M, B, Q, H, A>).catch(async (error: unknown) => {
         if (claim.kind === "owned") await claim.endWithError(db, error);
@@ -152,8 +145,7 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
 
 /** client_auth as `endpointWithClientAuthInStatement` hands it: judged already, or to judge inside the operation's statement. */
 export type ClientAuth =
-  | { principal: ClientPrincipal; inStatement?: undefined }
-  | { inStatement: ClientAuthInStatement; authenticate: () => Promise<ClientPrincipal>; principal?: undefined };
+  { principal: ClientPrincipal; inStatement?: undefined } | { inStatement: ClientAuthInStatement; authenticate: () => Promise<ClientPrincipal>; principal?: undefined };
 
 /** The specs of `endpointWithClientAuthInStatement`. */
 const withClientAuthInStatement = new WeakSet<object>();

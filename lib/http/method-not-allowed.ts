@@ -28,17 +28,17 @@ export function otherMethods<S extends Partial<Record<RouteMethod, unknown>>>(
   // A route answers browsers when one of its endpoints takes merchant_auth (cors.ts).
   const browsers = Object.values(served).some((handler) => (handler as { [SERVES_BROWSERS]?: boolean } | undefined)?.[SERVES_BROWSERS] === true);
   const refuse: Handler = (request) =>
-    withRequestScope(request, async ({ requestId }) => {
-      // A sandbox helper's path does not exist in production, whatever the method (contract 9).
-      if (options.sandboxOnly && !getConfig().isSandbox) {
-        return toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId);
-      }
-      return toErrorResponse(
-        new ApiError("method_not_allowed", `${request.method} is not allowed here; this path serves ${allowed}.`),
-        requestId,
-        { allow: allowed },
-      );
-    }, { browsers });
+    withRequestScope(
+      request,
+      async ({ requestId }) => {
+        // A sandbox helper's path does not exist in production, whatever the method (contract 9).
+        if (options.sandboxOnly && !getConfig().isSandbox) {
+          return toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId);
+        }
+        return toErrorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed here; this path serves ${allowed}.`), requestId, { allow: allowed });
+      },
+      { browsers },
+    );
   Object.defineProperty(refuse, NOT_SERVED, { value: true });
   const answerOptions: Handler = async (request) => optionsResponse(request, allowed, browsers);
   Object.defineProperty(answerOptions, NOT_SERVED, { value: true });

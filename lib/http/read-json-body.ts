@@ -24,9 +24,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
   const unsafe = findUnstorableValue(parsed);
   if (unsafe) {
-    throw new ApiError("validation_error", "The request is invalid.", [
-      { path: unsafe.path.join(".") || "(root)", message: unsafe.message },
-    ]);
+    throw new ApiError("validation_error", "The request is invalid.", [{ path: unsafe.path.join(".") || "(root)", message: unsafe.message }]);
   }
   return parsed;
 }

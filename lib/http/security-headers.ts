@@ -41,13 +41,7 @@ export function isCardPagePath(pathname: string): boolean {
  * they load, via 'strict-dynamic'), nothing from other origins, never framed, forms only
  * posted back to us.
  */
-export function contentSecurityPolicy({
-  nonce,
-  development = false,
-  upgradeInsecureRequests = false,
-  inlineStyles = [],
-  thirdParty,
-}: ContentSecurityPolicyOptions): string {
+export function contentSecurityPolicy({ nonce, development = false, upgradeInsecureRequests = false, inlineStyles = [], thirdParty }: ContentSecurityPolicyOptions): string {
   const extra = (hosts: readonly string[] | undefined) => (hosts?.length ? ` ${hosts.join(" ")}` : "");
   const directives = [
     "default-src 'self'",
@@ -86,7 +80,6 @@ export const hostedPageHeaders: Readonly<Record<string, string>> = {
 
 /** Pages that carry a token, and the redirects that lead to them, are never stored by any cache. */
 export const noStore = "private, no-store, max-age=0";
-
 
 /** Two years, subdomains included: sent only when the gateway's public address is https. */
 export const strictTransportSecurity = "max-age=63072000; includeSubDomains";

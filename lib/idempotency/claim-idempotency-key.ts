@@ -7,14 +7,7 @@ import { idempotencyKeys } from "../db/schema";
 import { ApiError } from "../errors/api-error";
 import { zodDetails } from "../errors/zod-details";
 import { logger } from "../log";
-import {
-  IDEMPOTENCY_HEADER,
-  IDEMPOTENCY_LEASE,
-  IDEMPOTENCY_TTL_MS,
-  idempotencyKeySchema,
-  type IdempotencyLease,
-  type RememberedResponse,
-} from "./idempotency.schema";
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_LEASE, IDEMPOTENCY_TTL_MS, idempotencyKeySchema, type IdempotencyLease, type RememberedResponse } from "./idempotency.schema";
 import { claimAfterError } from "./claim-after-error";
 import { requestFingerprint } from "./request-fingerprint";
 import { openResponse, sealResponse } from "./sealed-response";
@@ -85,19 +78,10 @@ export async function claimIdempotencyKey(
     const [existing] = await db
       .select()
       .from(idempotencyKeys)
-      .where(
-        and(
-          eq(idempotencyKeys.callerKey, scope.callerKey),
-          eq(idempotencyKeys.endpoint, scope.endpoint),
-          eq(idempotencyKeys.key, scope.key),
-        ),
-      );
+      .where(and(eq(idempotencyKeys.callerKey, scope.callerKey), eq(idempotencyKeys.endpoint, scope.endpoint), eq(idempotencyKeys.key, scope.key)));
     if (!existing) continue; // Purged between the two statements: claim again.
     if (existing.requestHash !== scope.requestHash) {
-      throw new ApiError(
-        "idempotency_conflict",
-        "This Idempotency-Key was already used with different parameters.",
-      );
+      throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with different parameters.");
     }
     if (existing.state === "in_progress") {
       throw new ApiError("request_in_progress", "A request with this Idempotency-Key is still being processed.");
@@ -112,12 +96,7 @@ export async function claimIdempotencyKey(
  * Inserts the claim, or takes over a row that expired (24 h) or whose request died while
  * holding it (lease passed, same parameters). Null: someone else's live claim or answer.
  */
-async function insertClaim(
-  db: Db,
-  scope: { callerKey: string; endpoint: string; key: string; requestHash: string },
-  now: Date,
-  lease: IdempotencyLease,
-) {
+async function insertClaim(db: Db, scope: { callerKey: string; endpoint: string; key: string; requestHash: string }, now: Date, lease: IdempotencyLease) {
   const lockedUntil = leaseEnd(lease);
   const [row] = await db
     .insert(idempotencyKeys)
@@ -135,11 +114,7 @@ async function insertClaim(
       },
       setWhere: or(
         lt(idempotencyKeys.expiresAt, now),
-        and(
-          eq(idempotencyKeys.state, "in_progress"),
-          lt(idempotencyKeys.lockedUntil, sql`now()`),
-          eq(idempotencyKeys.requestHash, sql`excluded.request_hash`),
-        ),
+        and(eq(idempotencyKeys.state, "in_progress"), lt(idempotencyKeys.lockedUntil, sql`now()`), eq(idempotencyKeys.requestHash, sql`excluded.request_hash`)),
       ),
     })
     .returning({ id: idempotencyKeys.id });
@@ -219,7 +194,10 @@ function ownedClaim(db: Db, id: string, lease: IdempotencyLease, defaultStatus: 
           }
           case "release":
             // The lease ends now: a retry with the same parameters takes the claim over at once.
-            await db.update(idempotencyKeys).set({ lockedUntil: sql`now() - interval '1 second'` }).where(mine);
+            await db
+              .update(idempotencyKeys)
+              .set({ lockedUntil: sql`now() - interval '1 second'` })
+              .where(mine);
             return;
         }
       } catch (failure) {

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 
 /** The same request means the same path and the same JSON body, whatever its key order. */
 export function requestFingerprint(method: string, pathname: string, body: unknown): string {
-  return createHash("sha256").update(`${method} ${pathname}\n${canonicalJson(body ?? {})}`).digest("hex");
+  return createHash("sha256")
+    .update(`${method} ${pathname}\n${canonicalJson(body ?? {})}`)
+    .digest("hex");
 }
 
 export function canonicalJson(value: unknown): string {

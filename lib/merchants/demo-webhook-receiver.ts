@@ -26,11 +26,7 @@ export interface ReceivedDemoWebhook {
 export async function receiveDemoWebhook(db: Db, request: Request): Promise<{ status: number }> {
   const body = await request.text();
   const headers = Object.fromEntries(request.headers);
-  const [service] = await db
-    .select({ secret: services.webhookSecretEncrypted })
-    .from(services)
-    .where(eq(services.name, DEMO_MERCHANT_NAME))
-    .limit(1);
+  const [service] = await db.select({ secret: services.webhookSecretEncrypted }).from(services).where(eq(services.name, DEMO_MERCHANT_NAME)).limit(1);
   let signatureValid = false;
   if (service) {
     try {
@@ -47,9 +43,7 @@ export async function receiveDemoWebhook(db: Db, request: Request): Promise<{ st
     // Kept as text.
   }
   await db.insert(demoWebhookReceipts).values({ webhookId: headers["webhook-id"] ?? null, signatureValid, body: parsed });
-  await db.execute(
-    sql`DELETE FROM ${demoWebhookReceipts} WHERE id <= (SELECT id FROM ${demoWebhookReceipts} ORDER BY id DESC OFFSET ${KEPT} LIMIT 1)`,
-  );
+  await db.execute(sql`DELETE FROM ${demoWebhookReceipts} WHERE id <= (SELECT id FROM ${demoWebhookReceipts} ORDER BY id DESC OFFSET ${KEPT} LIMIT 1)`);
   logger.info({ webhookId: headers["webhook-id"], signatureValid }, "demo merchant received a webhook");
   return { status: signatureValid ? 204 : 400 };
 }

@@ -29,10 +29,7 @@ export interface ClaimedNotification {
  * cut-off attempt, so the attempt list has no gap. Items of a service without a webhook URL
  * are settled as `undeliverable` here, without an attempt.
  */
-export async function claimDueNotifications(
-  db: Db,
-  options: { limit: number; workerId: string; leaseSeconds?: number },
-): Promise<ClaimedNotification[]> {
+export async function claimDueNotifications(db: Db, options: { limit: number; workerId: string; leaseSeconds?: number }): Promise<ClaimedNotification[]> {
   const result = await claimStatement(db).execute({
     limit: options.limit,
     lease: options.leaseSeconds ?? DELIVERY_LEASE_SECONDS,
@@ -43,7 +40,10 @@ export async function claimDueNotifications(
 
 // Named: the job runs it every half second when idle, and once per half batch under load.
 const claimStatement = (db: Db) =>
-  preparedStatement(db, "notifications_claim_due", () => sql`
+  preparedStatement(
+    db,
+    "notifications_claim_due",
+    () => sql`
   WITH due AS (
     SELECT id FROM notifications
     WHERE status = 'pending' AND next_attempt_at <= now()
@@ -70,4 +70,5 @@ const claimStatement = (db: Db) =>
   WHERE n.id = due.id AND s.id = n.service_id
   RETURNING n.id, n.attempt_count AS attempt, n.payload::text AS body, n.service_id AS "serviceId",
             s.webhook_url AS "webhookUrl", s.webhook_secret_encrypted AS "webhookSecretEncrypted"
-  `);
+  `,
+  );

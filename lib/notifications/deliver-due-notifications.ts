@@ -128,10 +128,7 @@ async function attempt(item: DeliverableNotification, context: AttemptContext): 
   };
   if (!outcome.ok) {
     const { id: notificationId, serviceId, attempt: attemptNumber } = item;
-    logger.warn(
-      { notificationId, serviceId, attempt: attemptNumber, status: outcome.responseStatus, reason: outcome.error, next: result.outcome },
-      "webhook attempt failed",
-    );
+    logger.warn({ notificationId, serviceId, attempt: attemptNumber, status: outcome.responseStatus, reason: outcome.error, next: result.outcome }, "webhook attempt failed");
   }
   context.recorder.add(result);
 }

@@ -12,10 +12,7 @@ export type { NotificationType, PaymentNotificationData } from "./notification.s
  * Writes the notification into the outbox. Call it with the transaction that makes the
  * state change, so the change and its notification commit or roll back together.
  */
-export async function enqueueNotification(
-  tx: Db,
-  options: { serviceId: string; type: NotificationType; data: PaymentNotificationData; now: Date },
-): Promise<string> {
+export async function enqueueNotification(tx: Db, options: { serviceId: string; type: NotificationType; data: PaymentNotificationData; now: Date }): Promise<string> {
   const id = `msg_${ulid()}`;
   await tx.insert(notifications).values({
     id,

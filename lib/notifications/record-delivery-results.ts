@@ -20,10 +20,7 @@ export interface DeliveryResult {
  * worker still owns the attempt (`attempt_count` unchanged): a worker that outlived its lease
  * keeps its attempt row but cannot overwrite the newer claim.
  */
-export async function recordDeliveryResults(
-  db: Db,
-  options: { results: readonly DeliveryResult[]; workerId: string },
-): Promise<void> {
+export async function recordDeliveryResults(db: Db, options: { results: readonly DeliveryResult[]; workerId: string }): Promise<void> {
   const { results } = options;
   if (results.length === 0) return;
   const rows = JSON.stringify(
@@ -43,7 +40,10 @@ export async function recordDeliveryResults(
 
 // Named: it runs once per batch of results, the same text every time.
 const recordStatement = (db: Db) =>
-  preparedStatement(db, "notifications_record_results", () => sql`
+  preparedStatement(
+    db,
+    "notifications_record_results",
+    () => sql`
   WITH r AS (
     SELECT * FROM json_to_recordset(${sql.placeholder("rows")}::text::json) AS r(
       id text, attempt int, outcome text, retry_in double precision, response_status int,
@@ -65,4 +65,5 @@ const recordStatement = (db: Db) =>
     leased_by = NULL
   FROM r
   WHERE n.id = r.id AND n.attempt_count = r.attempt AND n.status = 'pending'
-  `);
+  `,
+  );

@@ -17,10 +17,7 @@ const NO_PAYMENTS_YET = { succeededCount: 0, succeededMinor: 0, takenCount: 0 };
  * base it adds its offset to). Amounts are kept in minor units. From the console, `actor` is the
  * member: the audit entry commits with the link or neither does.
  */
-export async function createPaymentLink(
-  db: Db,
-  options: { serviceId: string; input: CreatePaymentLinkBody; clock?: Clock; actor?: AuditActor },
-): Promise<PaymentLinkView> {
+export async function createPaymentLink(db: Db, options: { serviceId: string; input: CreatePaymentLinkBody; clock?: Clock; actor?: AuditActor }): Promise<PaymentLinkView> {
   const { input } = options;
   const service = { id: options.serviceId, ...(await linkServiceOrThrow(db, options.serviceId, options.clock)) };
   const now = service.clock.now();

@@ -13,10 +13,7 @@ import type { PaymentLinkView } from "./payment-link.schema";
  * From the console, `actor` is the member: the audit entry commits with the change (none when
  * nothing changed).
  */
-export async function deactivatePaymentLink(
-  db: Db,
-  options: { serviceId: string; id: string; clock?: Clock; actor?: AuditActor },
-): Promise<PaymentLinkView> {
+export async function deactivatePaymentLink(db: Db, options: { serviceId: string; id: string; clock?: Clock; actor?: AuditActor }): Promise<PaymentLinkView> {
   const link = await getPaymentLinkOrThrow(db, options);
   const now = (await linkServiceOrThrow(db, options.serviceId, options.clock)).clock.now();
   await db.transaction(async (tx) => {

@@ -12,10 +12,7 @@ import { toPaymentLinkView } from "./payment-link-view";
  * `startingAfter` link, each with its payments count and succeeded total. Another service's
  * id as a cursor is refused like an unknown one.
  */
-export async function listPaymentLinks(
-  db: Db,
-  options: { serviceId: string; clock?: Clock } & ListPaymentLinksQuery,
-): Promise<{ links: PaymentLinkView[]; hasMore: boolean }> {
+export async function listPaymentLinks(db: Db, options: { serviceId: string; clock?: Clock } & ListPaymentLinksQuery): Promise<{ links: PaymentLinkView[]; hasMore: boolean }> {
   const filters: SQL[] = [eq(paymentLinks.serviceId, options.serviceId)];
   if (options.startingAfter) {
     const [cursor] = await db
@@ -23,16 +20,9 @@ export async function listPaymentLinks(
       .from(paymentLinks)
       .where(and(eq(paymentLinks.id, options.startingAfter), eq(paymentLinks.serviceId, options.serviceId)));
     if (!cursor) {
-      throw new ApiError("validation_error", "The request is invalid.", [
-        { path: "query.startingAfter", message: "must be the id of one of this service's payment links" },
-      ]);
+      throw new ApiError("validation_error", "The request is invalid.", [{ path: "query.startingAfter", message: "must be the id of one of this service's payment links" }]);
     }
-    filters.push(
-      or(
-        lt(paymentLinks.createdAt, cursor.createdAt),
-        and(eq(paymentLinks.createdAt, cursor.createdAt), lt(paymentLinks.id, options.startingAfter)),
-      )!,
-    );
+    filters.push(or(lt(paymentLinks.createdAt, cursor.createdAt), and(eq(paymentLinks.createdAt, cursor.createdAt), lt(paymentLinks.id, options.startingAfter)))!);
   }
   const rows = await db
     .select()

@@ -23,7 +23,11 @@ const SUCCEEDED: PaymentState[] = ["SUCCEEDED", "REFUNDED", "PARTIALLY_REFUNDED"
 const TAKEN: PaymentState[] = [...SUCCEEDED, "PRE_AUTHORIZED"];
 const LIVE: PaymentState[] = ["CREATED", "PROCESSING", "REQUIRES_ACTION"];
 
-const stateIn = (states: PaymentState[]) => sql.join(states.map((state) => sql`${state}`), sql`, `);
+const stateIn = (states: PaymentState[]) =>
+  sql.join(
+    states.map((state) => sql`${state}`),
+    sql`, `,
+  );
 const linkIdOf = sql<string>`(${payments.metaData} ->> 'paymentLinkId')`;
 // A link's payments are the intents that name it: the expression payments_link_idx covers.
 const namesALink = sql`${payments.metaData} ? 'paymentLinkId'`;

@@ -20,9 +20,7 @@ import { buyersOpenPayment, linkClosure, linkPaymentTotals, type LinkClosure, ty
 import { isPaymentLinkId } from "./payment-link.schema";
 
 /** A field of the link page the buyer must fix, and why (the page words it beside the field). */
-export type LinkFormProblem =
-  | { field: "amount"; problem: "required" | "format" | "below_min" | "above_max" }
-  | { field: "phone"; problem: "required" | "format" };
+export type LinkFormProblem = { field: "amount"; problem: "required" | "format" | "below_min" | "above_max" } | { field: "phone"; problem: "required" | "format" };
 
 export type LinkPaymentStart =
   | { outcome: "not_found" }

@@ -11,10 +11,7 @@ import { paymentMethodOf } from "./registry/payment-method-registry";
  * in a country where it offers cards. merchant_auth takes the country from its intent; the
  * other modes name it in x-country-code (alpha-3). No card method there: 404.
  */
-export async function getCardProviderKey(
-  db: Db,
-  options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; countryHeader?: string },
-): Promise<{ publicKey: string }> {
+export async function getCardProviderKey(db: Db, options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; countryHeader?: string }): Promise<{ publicKey: string }> {
   const { principal } = options;
   let country: string;
   if (principal.mode === "merchant") {

@@ -67,10 +67,7 @@ async function intentContext(db: Db, principal: BrowserPrincipal): Promise<UserC
   return { customerId: payment.customerId, country: payment.country, currency: payment.currency };
 }
 
-function userContext(
-  principal: UserPrincipal,
-  options: { query: { amount?: string; actionCurrencyCode?: string }; headers: { "x-country-code"?: string } },
-): UserContext {
+function userContext(principal: UserPrincipal, options: { query: { amount?: string; actionCurrencyCode?: string }; headers: { "x-country-code"?: string } }): UserContext {
   const parsed = userContextInput.safeParse({
     amount: options.query.amount,
     country: options.headers["x-country-code"],

@@ -35,7 +35,10 @@ export async function reconcileProviderOperations(
   const ids = sqlRows<{ id: string }>(claimed).map((row) => row.id);
   let finished = 0;
   for (const id of ids) {
-    const [operation] = await db.select().from(providerOperations).where(sql`${providerOperations.id} = ${id}`);
+    const [operation] = await db
+      .select()
+      .from(providerOperations)
+      .where(sql`${providerOperations.id} = ${id}`);
     if (!operation) continue;
     try {
       const settled = await completeProviderOperation(db, operation as ProviderOperationRow, handlerOf(operation));
@@ -52,7 +55,10 @@ export async function reconcileProviderOperations(
 
 // Named: the job runs it every two seconds.
 const claimStatement = (db: Db) =>
-  preparedStatement(db, "provider_operations_claim_due", () => sql`
+  preparedStatement(
+    db,
+    "provider_operations_claim_due",
+    () => sql`
     UPDATE ${providerOperations}
     SET next_attempt_at = ${sql.placeholder("leaseEnd")}::timestamptz,
         updated_at = ${sql.placeholder("now")}::timestamptz
@@ -62,7 +68,8 @@ const claimStatement = (db: Db) =>
         AND (${sql.placeholder("paymentId")}::uuid IS NULL OR payment_id = ${sql.placeholder("paymentId")}::uuid)
       ORDER BY next_attempt_at LIMIT ${sql.placeholder("batch")}
       FOR UPDATE SKIP LOCKED)
-    RETURNING id`);
+    RETURNING id`,
+  );
 
 export const providerReconciliationJob: BackgroundJob = {
   name: "provider-operations-reconciliation",

@@ -27,7 +27,11 @@ export async function consumeInPostgres(db: Db, checks: readonly RateLimitCheck[
     );
     const [first, ...rest] = ctes;
     // The chain's length varies by caller, so the builder is typed loosely here.
-    let select: any = db.with(...ctes).select(selection).from(first!).$dynamic();
+    let select: any = db
+      .with(...ctes)
+      .select(selection)
+      .from(first!)
+      .$dynamic();
     for (const cte of rest) select = select.innerJoin(cte, sql`true`);
     return select.prepare(name) as { execute(params: Record<string, unknown>): Promise<Record<string, unknown>[]> };
   });

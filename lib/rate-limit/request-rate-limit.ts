@@ -31,12 +31,7 @@ export class RequestRateLimit {
     if (!reported) return;
     this.#outcome = reported;
     if (!reported.allowed) {
-      throw new ApiError(
-        "rate_limited",
-        `Too many requests; retry after ${reported.retryAfterSeconds} s.`,
-        undefined,
-        this.headers(),
-      );
+      throw new ApiError("rate_limited", `Too many requests; retry after ${reported.retryAfterSeconds} s.`, undefined, this.headers());
     }
   }
 

@@ -7,7 +7,12 @@ import { z } from "zod";
 export const advanceClockBody = z
   .object({
     // Up to a year at a time: enough for the 7-day reservation rule, far from integer overflow.
-    advanceSeconds: z.number().int("must be a whole number of seconds").min(0).max(366 * 24 * 60 * 60).optional(),
+    advanceSeconds: z
+      .number()
+      .int("must be a whole number of seconds")
+      .min(0)
+      .max(366 * 24 * 60 * 60)
+      .optional(),
     reset: z.literal(true, { error: "must be true to reset the clock" }).optional(),
   })
   .refine((body) => (body.advanceSeconds === undefined) !== (body.reset === undefined), {

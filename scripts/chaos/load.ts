@@ -119,8 +119,7 @@ async function onPage<T>(stats: LoadStats, step: () => Promise<T>): Promise<T> {
 function clientHeaders(merchant: OnboardedMerchant, extra: Record<string, string> = {}) {
   return { authorization: basicBearer(merchant.clientId, merchant.clientSecret), ...extra };
 }
-const serverHeaders = (merchant: OnboardedMerchant, extra: Record<string, string> = {}) =>
-  clientHeaders(merchant, { "x-service": merchant.service, "x-platform": "API", ...extra });
+const serverHeaders = (merchant: OnboardedMerchant, extra: Record<string, string> = {}) => clientHeaders(merchant, { "x-service": merchant.service, "x-platform": "API", ...extra });
 const key = () => ({ "idempotency-key": randomUUID() });
 
 interface Ctx {
@@ -188,9 +187,7 @@ async function payWallet(ctx: Ctx, captureMethod: "DIRECT" | "RESERVATION", wron
   const db = await onPage(ctx.stats, () => getDb());
   const codes = wrongCodes ? ["000000", "111111", "222222", "333333", "444444"] : ["123456"];
   for (const code of codes) {
-    await onPage(ctx.stats, () => submitPaymentOtp(db, { paymentId: intent.paymentId, token, code })).catch((error: unknown) =>
-      note(ctx, "otp", error),
-    );
+    await onPage(ctx.stats, () => submitPaymentOtp(db, { paymentId: intent.paymentId, token, code })).catch((error: unknown) => note(ctx, "otp", error));
   }
   await poll(ctx, intent.paymentId, (code) => code !== 12 && code !== 1, 3);
   return intent.paymentId;
@@ -297,8 +294,8 @@ const scenarios: Record<string, (ctx: Ctx) => Promise<void>> = {
       });
       expectStatus(ctx, "card finalize", answer, 200, 400, 409);
     } else {
-      await onPage(ctx.stats, () => completeCardPayment(db, { paymentId: intent.paymentId, token, paymentIntentId: confirmation.paymentIntentId })).catch(
-        (error: unknown) => note(ctx, "card page completion", error),
+      await onPage(ctx.stats, () => completeCardPayment(db, { paymentId: intent.paymentId, token, paymentIntentId: confirmation.paymentIntentId })).catch((error: unknown) =>
+        note(ctx, "card page completion", error),
       );
     }
     const code = await poll(ctx, intent.paymentId, (status) => status !== 12 && status !== 1, 5);
@@ -332,13 +329,7 @@ function pickScenario(): string {
 }
 
 /** `users` virtual users, each running scenarios back to back until `until()` or `maxRequests`. */
-export async function runLoad(options: {
-  client: ChaosClient;
-  merchants: OnboardedMerchant[];
-  users: number;
-  until: () => boolean;
-  maxRequests: number;
-}): Promise<void> {
+export async function runLoad(options: { client: ChaosClient; merchants: OnboardedMerchant[]; users: number; until: () => boolean; maxRequests: number }): Promise<void> {
   const { client } = options;
   await Promise.all(
     Array.from({ length: options.users }, async (_, user) => {

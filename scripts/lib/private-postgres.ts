@@ -31,9 +31,7 @@ function binDir(): string {
 
 function asPostgres(command: string, args: string[]): void {
   const isRoot = process.getuid?.() === 0;
-  const result = isRoot
-    ? spawnSync("runuser", ["-u", "postgres", "--", command, ...args], { encoding: "utf8" })
-    : spawnSync(command, args, { encoding: "utf8" });
+  const result = isRoot ? spawnSync("runuser", ["-u", "postgres", "--", command, ...args], { encoding: "utf8" }) : spawnSync(command, args, { encoding: "utf8" });
   if (result.status !== 0) {
     throw new Error(`${path.basename(command)} ${args.join(" ")} failed: ${result.stderr || result.stdout}`);
   }

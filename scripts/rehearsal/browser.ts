@@ -53,8 +53,15 @@ export async function openRehearsalBrowser(cardSimulatorUrl: string): Promise<Re
         return await outcome(page);
       } catch (error) {
         // What the browser saw is what an operator needs to fix the routing or the keys.
-        const shown = (await page.locator("h1, label, [role=alert]").allTextContents().catch(() => [])).join(" | ");
-        throw new Error(`${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"; the page said: ${problems.join("; ") || "nothing"}`);
+        const shown = (
+          await page
+            .locator("h1, label, [role=alert]")
+            .allTextContents()
+            .catch(() => [])
+        ).join(" | ");
+        throw new Error(
+          `${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"; the page said: ${problems.join("; ") || "nothing"}`,
+        );
       } finally {
         await page.close();
       }

@@ -10,13 +10,7 @@ import { simulators } from "../db/simulators-schema";
  * keeps brand, last4, expiry and a keyed fingerprint, as a real provider's token would.
  */
 
-export const cardProviderIntentStatus = simulators.enum("card_provider_intent_status", [
-  "requires_payment_method",
-  "requires_action",
-  "requires_capture",
-  "succeeded",
-  "canceled",
-]);
+export const cardProviderIntentStatus = simulators.enum("card_provider_intent_status", ["requires_payment_method", "requires_action", "requires_capture", "succeeded", "canceled"]);
 
 export const cardProviderCaptureMethod = simulators.enum("card_provider_capture_method", ["automatic", "manual"]);
 
@@ -96,10 +90,7 @@ export const cardProviderRefunds = simulators.table(
     amountMinor: bigint("amount_minor", { mode: "number" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [
-    check("card_provider_refund_positive", sql`${table.amountMinor} > 0`),
-    index("card_provider_refunds_pi_idx").on(table.paymentIntentId),
-  ],
+  (table) => [check("card_provider_refund_positive", sql`${table.amountMinor} > 0`), index("card_provider_refunds_pi_idx").on(table.paymentIntentId)],
 );
 
 /** Events the provider sends to the gateway's inbound endpoint (`evt_...`), kept for redelivery. */
@@ -116,7 +107,11 @@ export const cardProviderEvents = simulators.table(
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("card_provider_events_pending_idx").on(table.createdAt).where(sql`${table.deliveredAt} IS NULL`)],
+  (table) => [
+    index("card_provider_events_pending_idx")
+      .on(table.createdAt)
+      .where(sql`${table.deliveredAt} IS NULL`),
+  ],
 );
 
 /** What the provider answered to a POST with an idempotency key: the same key gets the same answer, never a second change. */

@@ -19,7 +19,10 @@ import { CardProviderError } from "../../lib/providers/card/card-provider-error"
 const confirmBody = z.object({
   client_secret: z.string().min(1).max(200),
   // Provider ids are a prefix and alphanumerics; anything else names nothing (a NUL would reach PostgreSQL).
-  payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/).optional(),
+  payment_method: z
+    .string()
+    .regex(/^pm_[A-Za-z0-9]{1,64}$/)
+    .optional(),
   payment_method_data: z.object({ card: confirmCardSchema }).optional(),
   setup_future_usage: z.boolean().optional().default(false),
   return_url: z.string().min(1).max(2048),
@@ -43,7 +46,10 @@ const providerError = (status: number, code: string, message: string, requestId:
 const stripeFormConfirm = z.object({
   key: z.string().regex(/^pk_[A-Za-z0-9_-]{1,200}$/),
   client_secret: z.string().min(1).max(200),
-  payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/).optional(),
+  payment_method: z
+    .string()
+    .regex(/^pm_[A-Za-z0-9]{1,64}$/)
+    .optional(),
   payment_method_data: z
     .object({
       type: z.literal("card"),

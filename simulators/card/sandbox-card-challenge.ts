@@ -40,10 +40,7 @@ export const sandboxChallengeOperations = {
    * The buyer's answer on the 3DS challenge page: "complete" goes on as a card that needs no
    * challenge, "fail" refuses the payment. Returns where the buyer goes next.
    */
-  async completeChallenge(
-    db: Db,
-    request: { intentId: string; clientSecret: string; outcome: "complete" | "fail"; now?: Date },
-  ): Promise<{ returnUrl: string }> {
+  async completeChallenge(db: Db, request: { intentId: string; clientSecret: string; outcome: "complete" | "fail"; now?: Date }): Promise<{ returnUrl: string }> {
     const now = request.now ?? new Date();
     const gatewayKey = await getGatewayKey(db);
     if (!isIntentClientSecret(gatewayKey, request.intentId, request.clientSecret)) {

@@ -153,10 +153,7 @@ export const sandboxConfirmOperations = {
         return { intent: waiting!, eventId: null };
       }
       if (withChoice.setupFutureUsage !== intent.setupFutureUsage) {
-        await tx
-          .update(cardProviderPaymentIntents)
-          .set({ setupFutureUsage: withChoice.setupFutureUsage })
-          .where(eq(cardProviderPaymentIntents.id, intent.id));
+        await tx.update(cardProviderPaymentIntents).set({ setupFutureUsage: withChoice.setupFutureUsage }).where(eq(cardProviderPaymentIntents.id, intent.id));
       }
       return settle(tx, withChoice, method, behavior, now);
     });

@@ -127,9 +127,5 @@ export async function redeliverPendingEvents(
 /** Test and support helper: the stored events of one provider intent, newest last. */
 export async function eventsOfIntent(db: Db, paymentIntentIds: string[]) {
   if (paymentIntentIds.length === 0) return [];
-  return db
-    .select()
-    .from(cardProviderEvents)
-    .where(inArray(cardProviderEvents.paymentIntentId, paymentIntentIds))
-    .orderBy(asc(cardProviderEvents.createdAt));
+  return db.select().from(cardProviderEvents).where(inArray(cardProviderEvents.paymentIntentId, paymentIntentIds)).orderBy(asc(cardProviderEvents.createdAt));
 }

@@ -234,7 +234,11 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
           const expiry = group?.byType.cardExpiry;
           const cvc = group?.byType.cardCvc;
           if (!number || !expiry || !cvc) return { error: { type: "integration_error", message: "Mount cardNumber, cardExpiry and cardCvc." } };
-          for (const [element, code] of [[number, "incomplete_number"], [expiry, "incomplete_expiry"], [cvc, "incomplete_cvc"]] as const) {
+          for (const [element, code] of [
+            [number, "incomplete_number"],
+            [expiry, "incomplete_expiry"],
+            [cvc, "incomplete_cvc"],
+          ] as const) {
             const state = element.state();
             if (!state.complete) return { error: state.error ?? error(code, "Your card details are incomplete.") };
           }

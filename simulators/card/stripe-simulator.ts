@@ -25,7 +25,12 @@ export interface SimulatorAnswer {
 }
 
 class StripeWireError extends Error {
-  constructor(readonly status: number, readonly type: string, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -85,8 +90,7 @@ async function intentObject(db: Db, row: IntentRow, expand: string[]) {
     currency: row.currency.toLowerCase(),
     customer: row.customerRef,
     last_payment_error: error ? { type: "card_error", ...error, message: `The card was refused (${row.lastErrorCode}).` } : null,
-    latest_charge:
-      chargeId && expand.includes("latest_charge") ? { id: chargeId, object: "charge", amount_refunded: refunded?.total ?? 0 } : chargeId,
+    latest_charge: chargeId && expand.includes("latest_charge") ? { id: chargeId, object: "charge", amount_refunded: refunded?.total ?? 0 } : chargeId,
     livemode: false,
     metadata: row.metadata,
     next_action: row.status === "requires_action" ? { type: "use_stripe_sdk" } : null,
@@ -136,7 +140,8 @@ export async function handleStripeRequest(
     if (!account) throw new StripeWireError(401, "invalid_request_error", "api_key_invalid", "Invalid API Key provided.");
     const params = parseStripeForm(request.method === "GET" ? request.query : request.body);
     const key = request.headers["idempotency-key"];
-    if (request.method === "POST" && !key) throw new StripeWireError(400, "invalid_request_error", "idempotency_key_required", "This simulator requires an Idempotency-Key on every POST.");
+    if (request.method === "POST" && !key)
+      throw new StripeWireError(400, "invalid_request_error", "idempotency_key_required", "This simulator requires an Idempotency-Key on every POST.");
     const idempotencyKey = `${account}:${key}`;
     const segments = request.path.replace(/^\/v1\//, "").split("/");
     const route = `${request.method} ${segments.map((segment, index) => (index % 2 === 1 ? ":id" : segment)).join("/")}`;

@@ -25,12 +25,7 @@ export function openingBalanceMinor(currency: string): number {
   return SANDBOX_OPENING_BALANCE_UNITS * 10 ** currencyExponent(currency);
 }
 
-const accountOf = (ref: WalletAccountRef) =>
-  and(
-    eq(walletAccounts.serviceId, ref.serviceId),
-    eq(walletAccounts.customerId, ref.customerId),
-    eq(walletAccounts.currency, ref.currency),
-  );
+const accountOf = (ref: WalletAccountRef) => and(eq(walletAccounts.serviceId, ref.serviceId), eq(walletAccounts.customerId, ref.customerId), eq(walletAccounts.currency, ref.currency));
 
 // The statements every wallet proceed sends (balance, then the code's challenge opened), built once.
 const balanceQuery = (db: Db) =>
@@ -51,21 +46,23 @@ const balanceQuery = (db: Db) =>
 const startOtpQuery = (tx: Db) =>
   preparedOn(tx, "sandbox_wallet_start_otp", (tx) => {
     const p = (name: string) => sql.placeholder(name) as never;
-    return tx
-      .insert(otpChallenges)
-      .values({
-        paymentId: p("paymentId"),
-        attemptsLeft: OTP_ATTEMPTS,
-        codeSalt: p("codeSalt"),
-        codeHash: p("codeHash"),
-        expiresAt: p("expiresAt"),
-        resendAvailableAt: p("resendAvailableAt"),
-        updatedAt: p("updatedAt"),
-      })
-      // The payment's open challenge stands: a repeat (or a racing twin) inserts nothing.
-      .onConflictDoNothing({ target: otpChallenges.paymentId })
-      .returning()
-      .prepare("sandbox_wallet_start_otp");
+    return (
+      tx
+        .insert(otpChallenges)
+        .values({
+          paymentId: p("paymentId"),
+          attemptsLeft: OTP_ATTEMPTS,
+          codeSalt: p("codeSalt"),
+          codeHash: p("codeHash"),
+          expiresAt: p("expiresAt"),
+          resendAvailableAt: p("resendAvailableAt"),
+          updatedAt: p("updatedAt"),
+        })
+        // The payment's open challenge stands: a repeat (or a racing twin) inserts nothing.
+        .onConflictDoNothing({ target: otpChallenges.paymentId })
+        .returning()
+        .prepare("sandbox_wallet_start_otp")
+    );
   });
 
 const otpChallengeQuery = (db: Db) =>
@@ -111,10 +108,7 @@ async function lockAccount(tx: Db, ref: WalletAccountRef) {
  * one statement: the entry exists exactly when the account changed. Refuses (null) a move
  * that would leave less than nothing available.
  */
-async function postEntry(
-  tx: Db,
-  entry: { accountId: string; paymentId: string; kind: EntryKind; balanceDelta?: number; heldDelta?: number },
-): Promise<string | null> {
+async function postEntry(tx: Db, entry: { accountId: string; paymentId: string; kind: EntryKind; balanceDelta?: number; heldDelta?: number }): Promise<string | null> {
   const balanceDelta = entry.balanceDelta ?? 0;
   const heldDelta = entry.heldDelta ?? 0;
   const result = await tx.execute(sql`
@@ -168,10 +162,7 @@ async function move(tx: Db, request: WalletMovement, kind: "debit" | "hold"): Pr
   });
   if (!entryId) return { ok: false, reason: "insufficient_funds" };
   if (kind === "debit") return { ok: true, reference: entryId };
-  const [hold] = await tx
-    .insert(walletHolds)
-    .values({ accountId: account.id, paymentId: request.paymentId, amountMinor: request.amountMinor })
-    .returning({ id: walletHolds.id });
+  const [hold] = await tx.insert(walletHolds).values({ accountId: account.id, paymentId: request.paymentId, amountMinor: request.amountMinor }).returning({ id: walletHolds.id });
   return { ok: true, reference: hold!.id };
 }
 
@@ -217,7 +208,10 @@ export const sandboxWallet: WalletProvider = {
   async releaseHold(tx, { paymentId }) {
     const hold = await activeHold(tx, paymentId);
     await postRequiredEntry(tx, { accountId: hold.accountId, paymentId, kind: "hold_release", heldDelta: -hold.amountMinor });
-    await tx.update(walletHolds).set({ status: "released", closedAt: sql`now()` }).where(eq(walletHolds.id, hold.id));
+    await tx
+      .update(walletHolds)
+      .set({ status: "released", closedAt: sql`now()` })
+      .where(eq(walletHolds.id, hold.id));
     return { releasedMinor: hold.amountMinor };
   },
 
@@ -275,5 +269,4 @@ export const sandboxWallet: WalletProvider = {
     const [row] = await otpChallengeQuery(db).execute({ paymentId });
     return row ? challengeView(row) : null;
   },
-
 };

@@ -39,7 +39,9 @@ export function assertUuid(value: string, error: WalletErrorName, what: string) 
 }
 
 export function requestHash(kind: OperationKind, content: unknown): string {
-  return createHash("sha256").update(`${kind}\0${JSON.stringify(content)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${kind}\0${JSON.stringify(content)}`)
+    .digest("hex");
 }
 
 export interface Applied {
@@ -55,11 +57,7 @@ export type Outcome = Omit<WalletOperation, "operationId" | "kind" | "paymentId"
  * answers the stored outcome. Two concurrent first calls: the primary key lets one commit,
  * the other rolls back its movement and answers the stored outcome.
  */
-async function once(
-  db: Db,
-  call: { operationId: string; kind: OperationKind; paymentId: string; content: unknown; now: Date },
-  apply: (tx: Db) => Promise<Outcome>,
-): Promise<Applied> {
+async function once(db: Db, call: { operationId: string; kind: OperationKind; paymentId: string; content: unknown; now: Date }, apply: (tx: Db) => Promise<Outcome>): Promise<Applied> {
   const hash = requestHash(call.kind, call.content);
   const stored = await storedOperation(db, call.operationId, hash);
   if (stored) return { operation: stored, created: false };
@@ -141,4 +139,3 @@ export async function lockHold(tx: Db, holdId: string) {
   if (hold.status !== "active") throw new WalletServiceError("hold_closed", `The hold is ${hold.status} already.`);
   return hold;
 }
-

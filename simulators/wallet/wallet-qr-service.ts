@@ -72,11 +72,7 @@ export function walletQrService({ db, qrContent }: { db: Db; qrContent(request: 
         if (row.status !== "pending") {
           throw new WalletServiceError("qr_request_answered", `The customer answered first: ${row.status}.`, { qrRequest: qrBody(row) });
         }
-        const [canceled] = await tx
-          .update(walletQrRequests)
-          .set({ status: "canceled", answeredAt: now })
-          .where(eq(walletQrRequests.id, row.id))
-          .returning();
+        const [canceled] = await tx.update(walletQrRequests).set({ status: "canceled", answeredAt: now }).where(eq(walletQrRequests.id, row.id)).returning();
         return qrBody(canceled!);
       });
     },

@@ -47,19 +47,10 @@ export const walletHolds = simulators.table(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp("closed_at", { withTimezone: true }),
   },
-  (table) => [
-    check("wallet_holds_amounts", sql`${table.amountMinor} > 0 AND ${table.capturedMinor} >= 0 AND ${table.capturedMinor} <= ${table.amountMinor}`),
-  ],
+  (table) => [check("wallet_holds_amounts", sql`${table.amountMinor} > 0 AND ${table.capturedMinor} >= 0 AND ${table.capturedMinor} <= ${table.amountMinor}`)],
 );
 
-export const walletEntryKind = simulators.enum("wallet_entry_kind", [
-  "opening",
-  "debit",
-  "hold",
-  "hold_capture",
-  "hold_release",
-  "refund",
-]);
+export const walletEntryKind = simulators.enum("wallet_entry_kind", ["opening", "debit", "hold", "hold_capture", "hold_release", "refund"]);
 
 /** Append-only ledger: each entry moves the balance, the held amount, or both. */
 export const walletEntries = simulators.table(
@@ -75,10 +66,7 @@ export const walletEntries = simulators.table(
     heldDeltaMinor: bigint("held_delta_minor", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [
-    index("wallet_entries_account_idx").on(table.accountId, table.createdAt),
-    index("wallet_entries_payment_idx").on(table.paymentId),
-  ],
+  (table) => [index("wallet_entries_account_idx").on(table.accountId, table.createdAt), index("wallet_entries_payment_idx").on(table.paymentId)],
 );
 
 /**

@@ -135,8 +135,7 @@ export function describeWalletConformance(target: ConformanceTarget) {
   });
 
   describe("one-time codes", () => {
-    const start = (account: WalletAccount, paymentId = randomUUID()) =>
-      client().startOtp({ paymentId, account, currency, amountMinor: 1_000, merchantName: "Conformance" });
+    const start = (account: WalletAccount, paymentId = randomUUID()) => client().startOtp({ paymentId, account, currency, amountMinor: 1_000, merchantName: "Conformance" });
 
     it("starts one challenge per payment, refuses an early resend, accepts the right code", async () => {
       const account = target.newAccount();
@@ -226,10 +225,12 @@ export function describeWalletConformance(target: ConformanceTarget) {
       expect(approved).toMatchObject({ status: "approved", approvalCode: expect.stringMatching(/^[A-Z2-9]{6}$/) });
       expect(await available(account)).toBe(before - 4_200);
       expect(await client().operation(request.operationId)).toMatchObject({ kind: "debit", status: "succeeded", reference: approved.reference });
-      await expect.poll(() => callbacks.find((c) => (c.body as { data: { qrRequestId: string } }).data.qrRequestId === data.qrRequestId)).toEqual({
-        body: { type: "qr_request.answered", data: approved },
-        signed: true,
-      });
+      await expect
+        .poll(() => callbacks.find((c) => (c.body as { data: { qrRequestId: string } }).data.qrRequestId === data.qrRequestId))
+        .toEqual({
+          body: { type: "qr_request.answered", data: approved },
+          signed: true,
+        });
       const answered = await expectWalletError(client().cancelQr(data.qrRequestId), 409, "qr_request_answered");
       expect(answered.body.qrRequest).toMatchObject({ status: "approved" });
     });

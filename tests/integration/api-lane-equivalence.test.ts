@@ -29,7 +29,10 @@ async function startDatabaseProxy(target: URL): Promise<DatabaseProxy> {
   const proxy = net.createServer((socket) => {
     if (down) return void socket.destroy();
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const [from, to] of [[socket, upstream], [upstream, socket]] as const) {
+    for (const [from, to] of [
+      [socket, upstream],
+      [upstream, socket],
+    ] as const) {
       open.add(from);
       from.pipe(to);
       from.on("error", () => to.destroy());
@@ -46,10 +49,11 @@ async function startDatabaseProxy(target: URL): Promise<DatabaseProxy> {
       down = value;
       if (value) for (const socket of open) socket.destroy();
     },
-    close: () => new Promise((resolve) => {
-      for (const socket of open) socket.destroy();
-      proxy.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of open) socket.destroy();
+        proxy.close(() => resolve());
+      }),
   };
 }
 
@@ -97,10 +101,7 @@ describe("the API lane against Next.js routing (npm start, GATEWAY_API_LANE=off)
   });
 
   it("covers every operation with an answer of its handler, and the answers the corpus is for", () => {
-    const match = createApiRouter(
-      OPERATIONS,
-      Object.fromEntries(laneRouteFiles().map((route) => [route.pattern, {}])),
-    );
+    const match = createApiRouter(OPERATIONS, Object.fromEntries(laneRouteFiles().map((route) => [route.pattern, {}])));
     const reached = new Set(
       viaNext
         .filter((record) => record.status !== 401 && record.status !== 405 && record.method !== "OPTIONS")
@@ -109,7 +110,10 @@ describe("the API lane against Next.js routing (npm start, GATEWAY_API_LANE=off)
           return route ? `${record.method} ${route.pattern}` : null;
         }),
     );
-    expect(OPERATIONS.map(operationKey).filter((key) => !reached.has(key)), "operations the corpus reaches only through 401/405").toEqual([]);
+    expect(
+      OPERATIONS.map(operationKey).filter((key) => !reached.has(key)),
+      "operations the corpus reaches only through 401/405",
+    ).toEqual([]);
     const statuses = new Set(viaNext.map((record) => record.status));
     for (const status of [200, 201, 204, 308, 400, 401, 403, 404, 405, 409, 413, 415, 429, 503]) expect(statuses, String(status)).toContain(status);
     expect(viaNext.some((record) => record.headers.includes("Idempotent-Replayed: true") || record.headers.includes("idempotent-replayed: true"))).toBe(true);

@@ -36,10 +36,7 @@ afterAll(async () => {
 const OPTIONS = { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliationBoundSeconds: 900 };
 
 let merchant: OnboardedMerchant;
-const ids = {} as Record<
-  "direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card" | "cardReversed" | "cardRefused",
-  string
->;
+const ids = {} as Record<"direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card" | "cardReversed" | "cardRefused", string>;
 
 async function audit(): Promise<AuditReport> {
   return runAudit(await getDb(), OPTIONS);
@@ -90,9 +87,9 @@ beforeAll(async () => {
     cardId: "0b8a3a4e-1c1f-4b6e-9a55-1e0c4b4c2d11",
   });
   expect(refused.status).toBe(404);
-  const [unused] = (await (await getDb()).execute(
-    sql`select status from simulators.card_provider_payment_intents where metadata->>'paymentId' = ${ids.cardRefused}`,
-  )) as unknown as { status: string }[];
+  const [unused] = (await (await getDb()).execute(sql`select status from simulators.card_provider_payment_intents where metadata->>'paymentId' = ${ids.cardRefused}`)) as unknown as {
+    status: string;
+  }[];
   expect(unused?.status).toBe("requires_payment_method");
 });
 
@@ -131,10 +128,7 @@ describe("npm run audit", () => {
     { what: "a fully refunded payment in PARTIALLY_REFUNDED", payment: "refunded", from: "REFUNDED", to: "PARTIALLY_REFUNDED", invariant: "payment_state_agrees_with_sums" },
     { what: "a released payment back in PRE_AUTHORIZED", payment: "released", from: "CANCELED", to: "PRE_AUTHORIZED", invariant: "terminal_states_never_left" },
   ] as const)("reports $what under $invariant", async ({ payment, from, to, invariant }) => {
-    const report = await auditBroken(
-      `update payments set state = '${to}' where id = '${ids[payment]}'`,
-      `update payments set state = '${from}' where id = '${ids[payment]}'`,
-    );
+    const report = await auditBroken(`update payments set state = '${to}' where id = '${ids[payment]}'`, `update payments set state = '${from}' where id = '${ids[payment]}'`);
     expect(subjectsOf(report, invariant)).toEqual([ids[payment]]);
   });
 
@@ -152,9 +146,7 @@ describe("npm run audit", () => {
 
   it("reports a state change with two events and one without its event", async () => {
     const db = await getDb();
-    const [event] = (await db.execute(
-      sql`select id from notifications where payment_id = ${ids.direct}`,
-    )) as unknown as { id: string }[];
+    const [event] = (await db.execute(sql`select id from notifications where payment_id = ${ids.direct}`)) as unknown as { id: string }[];
     const report = await auditBroken(
       `insert into notifications (id, service_id, payment_id, type, payload, status)
          select id || 'X', service_id, payment_id, type, payload, 'undeliverable' from notifications where payment_id = '${ids.direct}';
@@ -177,9 +169,7 @@ describe("npm run audit", () => {
 
   it("reports a wallet account whose balance is not its opening plus its entries", async () => {
     const db = await getDb();
-    const [account] = (await db.execute(
-      sql`select account_id from simulators.wallet_entries where payment_id = ${ids.direct}`,
-    )) as unknown as { account_id: string }[];
+    const [account] = (await db.execute(sql`select account_id from simulators.wallet_entries where payment_id = ${ids.direct}`)) as unknown as { account_id: string }[];
     const report = await auditBroken(
       `update simulators.wallet_accounts set balance_minor = balance_minor + 1 where id = '${account!.account_id}'`,
       `update simulators.wallet_accounts set balance_minor = balance_minor - 1 where id = '${account!.account_id}'`,
@@ -262,9 +252,10 @@ describe("npm run audit", () => {
 
   it("reports an event past its retry schedule with no final outcome, and a delivery without a 2xx", async () => {
     const db = await getDb();
-    const [pending] = (await db.execute(
-      sql`select id, status from notifications where payment_id = ${ids.refunded} order by id limit 1`,
-    )) as unknown as { id: string; status: string }[];
+    const [pending] = (await db.execute(sql`select id, status from notifications where payment_id = ${ids.refunded} order by id limit 1`)) as unknown as {
+      id: string;
+      status: string;
+    }[];
     const report = await auditBroken(
       `update notifications set status = 'pending', created_at = created_at - interval '1 hour' where id = '${pending!.id}';
        update notifications set status = 'delivered', delivered_at = now() where payment_id = '${ids.failed}'`,
@@ -290,8 +281,6 @@ describe("npm run audit", () => {
       `delete from provider_operations where id in ('op_stale', 'op_fresh')`,
     );
     expect(subjectsOf(report, "provider_operations_settled")).toEqual(["op_stale"]);
-    expect(report.results.filter((result) => result.violations?.length).map((result) => result.name)).toEqual([
-      "provider_operations_settled",
-    ]);
+    expect(report.results.filter((result) => result.violations?.length).map((result) => result.name)).toEqual(["provider_operations_settled"]);
   });
 });

@@ -78,10 +78,7 @@ const endpoints: { name: string; method: string; path: () => string; body?: () =
 /** Credentials of every kind these client_auth endpoints must refuse. */
 const refusedCredentials: [string, () => Record<string, string>][] = [
   ["no credential", () => ({})],
-  [
-    "merchant_auth (publishable key + x-client-secret)",
-    () => merchantAuth(owner, genuineClientSecret),
-  ],
+  ["merchant_auth (publishable key + x-client-secret)", () => merchantAuth(owner, genuineClientSecret)],
   ["publishable key alone", () => ({ authorization: `Bearer ${owner.publishableKey}` })],
   ["x-client-secret alone", () => ({ "x-client-secret": genuineClientSecret })],
   ["user_auth token in x-client-token", () => ({ "x-client-token": session.accessToken, "x-service": owner.service })],
@@ -91,10 +88,7 @@ const refusedCredentials: [string, () => Record<string, string>][] = [
   ["Basic scheme", () => ({ authorization: `Basic ${base64(`${owner.clientId}:${owner.clientSecret}`)}` })],
   ["base64 without a colon", () => ({ authorization: `Bearer ${base64(owner.clientSecret)}` })],
   ["client id of the wrong shape", () => ({ authorization: basicBearer("not-a-client-id", owner.clientSecret) })],
-  [
-    "unknown client id",
-    () => ({ authorization: basicBearer(owner.clientId.replace(/.{4}$/, "ZZZZ"), owner.clientSecret) }),
-  ],
+  ["unknown client id", () => ({ authorization: basicBearer(owner.clientId.replace(/.{4}$/, "ZZZZ"), owner.clientSecret) })],
   ["wrong client secret", () => ({ authorization: basicBearer(owner.clientId, other.clientSecret) })],
   ["another merchant's client id", () => ({ authorization: basicBearer(other.clientId, owner.clientSecret) })],
   ["empty client secret", () => ({ authorization: basicBearer(owner.clientId, "") })],
@@ -110,8 +104,7 @@ function comparable(response: ApiResponse) {
 
 describe.each(endpoints)("$name refuses every credential but client_auth", (endpoint) => {
   it.each(refusedCredentials)("with %s: 401 invalid_credentials, as with none", async (_label, headers) => {
-    const send = (sent: Record<string, string>) =>
-      api.call(endpoint.method, endpoint.path(), { body: endpoint.body?.(), headers: sent });
+    const send = (sent: Record<string, string>) => api.call(endpoint.method, endpoint.path(), { body: endpoint.body?.(), headers: sent });
     const reference = comparable(await send({}));
     expect(reference).toMatchObject({
       httpStatus: 401,
@@ -143,11 +136,7 @@ describe("refusals change nothing", () => {
   it("left the customer and the pair untouched", async () => {
     const customer = await api.get(`/api/v1/customers/${session.customer.id}`, clientAuth(owner));
     expect(customer.body.data).toMatchObject({ name: session.customer.name, isActive: true });
-    const refreshed = await api.post(
-      "/api/v1/customer-access-token/refresh",
-      { refreshToken: session.refreshToken, accessToken: session.accessToken },
-      clientAuth(owner),
-    );
+    const refreshed = await api.post("/api/v1/customer-access-token/refresh", { refreshToken: session.refreshToken, accessToken: session.accessToken }, clientAuth(owner));
     expect(refreshed.status).toBe(200);
   });
 
@@ -228,16 +217,17 @@ describe("authenticate() for user_auth and merchant_auth", () => {
     const cases: Record<string, string>[] = [
       { authorization: `Bearer ${owner.publishableKey}` },
       merchantAuth(owner, fakeClientSecret()),
-      merchantAuth(owner, clientSecret.replace(/.$/, (last) => (last === "0" ? "1" : "0"))),
+      merchantAuth(
+        owner,
+        clientSecret.replace(/.$/, (last) => (last === "0" ? "1" : "0")),
+      ),
       merchantAuth({ ...owner, publishableKey: `${owner.publishableKey}x` }, clientSecret),
       { "x-client-secret": clientSecret },
     ];
     for (const headers of cases) {
       expect(await outcome(headers, { modes: ["merchant"], paymentId })).toBe("invalid_credentials");
     }
-    expect(await outcome(merchantAuth(owner, clientSecret), { modes: ["merchant"], paymentId: randomUUID() })).toBe(
-      "invalid_credentials",
-    );
+    expect(await outcome(merchantAuth(owner, clientSecret), { modes: ["merchant"], paymentId: randomUUID() })).toBe("invalid_credentials");
   });
 
   it("applies the Origin allow-list to merchant_auth: listed or absent passes, others are 403", async () => {

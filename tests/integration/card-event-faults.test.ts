@@ -66,7 +66,10 @@ describe("card provider events out of order, or never", () => {
 
     // The lost event turns up after all, and the buyer comes back: nothing changes again.
     vi.restoreAllMocks();
-    const [event] = await eventually(() => providerEvents(confirmed.paymentIntentId), (events) => events.length > 0);
+    const [event] = await eventually(
+      () => providerEvents(confirmed.paymentIntentId),
+      (events) => events.length > 0,
+    );
     expect((await postSignedEvent(api, event!.payload)).status).toBe(200);
     await completeOnPage(proceeded, confirmed.paymentIntentId);
     expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
@@ -79,7 +82,10 @@ describe("card provider events out of order, or never", () => {
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa });
     expect(confirmed.status).toBe(200);
     // The first delivery and its two quick retries, all refused.
-    await eventually(() => providerEvents(confirmed.paymentIntentId), (events) => events.length > 0 && events.every((event) => event.attempts === 3));
+    await eventually(
+      () => providerEvents(confirmed.paymentIntentId),
+      (events) => events.length > 0 && events.every((event) => event.attempts === 3),
+    );
     expect((await paymentRow(proceeded.paymentId)).state).toBe("REQUIRES_ACTION");
 
     vi.restoreAllMocks();
@@ -148,7 +154,10 @@ describe("card provider events out of order, or never", () => {
     vi.restoreAllMocks();
 
     // payment_intent.amount_capturable_updated, raised at authorization, delivered only now (twice).
-    const [authorized] = await eventually(() => providerEvents(confirmed.paymentIntentId), (events) => events.length > 0);
+    const [authorized] = await eventually(
+      () => providerEvents(confirmed.paymentIntentId),
+      (events) => events.length > 0,
+    );
     expect(authorized!.type).toBe("payment_intent.amount_capturable_updated");
     for (const _ of [1, 2]) expect((await postSignedEvent(api, authorized!.payload)).status).toBe(200);
 
@@ -167,7 +176,10 @@ describe("card provider events out of order, or never", () => {
     await completeOnPage(proceeded, confirmed.paymentIntentId).catch(() => null);
     expect((await paymentRow(proceeded.paymentId)).state).toBe("FAILED");
     vi.restoreAllMocks();
-    const [failed] = await eventually(() => providerEvents(confirmed.paymentIntentId), (events) => events.length > 0);
+    const [failed] = await eventually(
+      () => providerEvents(confirmed.paymentIntentId),
+      (events) => events.length > 0,
+    );
     expect(failed!.type).toBe("payment_intent.payment_failed");
     expect((await postSignedEvent(api, failed!.payload)).status).toBe(200);
     expect(await reconcileLater(merchant)).toBe(0);

@@ -28,7 +28,10 @@ async function capturesOf(paymentId: string) {
 
 /** 10 finalizes, 10 copies of the provider's signed event and 2 page completions, all at once. */
 async function storm(paid: { paymentId: string; clientSecret: string; token: string }, paymentIntentId: string, externalCardId: string) {
-  const [event] = await eventually(() => providerEvents(paymentIntentId), (events) => events.length > 0);
+  const [event] = await eventually(
+    () => providerEvents(paymentIntentId),
+    (events) => events.length > 0,
+  );
   const finalizes = Array.from({ length: 10 }, () => finalize(api, paid.paymentId, paid.clientSecret, { paymentIntentId, externalCardId }));
   const events = Array.from({ length: 10 }, () => postSignedEvent(api, event!.payload));
   const pages = Array.from({ length: 2 }, () => completeOnPage(paid, paymentIntentId));
@@ -75,10 +78,7 @@ describe("finalize and the provider's notification together", () => {
     const merchant = await createMerchant();
     const first = await proceedWithCard(api, merchant);
     const second = await proceedWithCard(api, merchant, { intent: { userId: first.userId } });
-    const confirmed = await Promise.all([
-      confirmAtProvider(api, first, { card: TEST_CARDS.visa, save: true }),
-      confirmAtProvider(api, second, { card: TEST_CARDS.visa, save: true }),
-    ]);
+    const confirmed = await Promise.all([confirmAtProvider(api, first, { card: TEST_CARDS.visa, save: true }), confirmAtProvider(api, second, { card: TEST_CARDS.visa, save: true })]);
     await Promise.all([completeOnPage(first, confirmed[0].paymentIntentId), completeOnPage(second, confirmed[1].paymentIntentId)]);
     expect(await savedCardsOf((await paymentRow(first.paymentId)).customerId)).toHaveLength(1);
   });
@@ -89,7 +89,10 @@ describe("POST /api/v1/webhooks/card-provider", () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa, save: true });
-    const settled = await eventually(() => paymentRow(proceeded.paymentId), (row) => row.state === "SUCCEEDED");
+    const settled = await eventually(
+      () => paymentRow(proceeded.paymentId),
+      (row) => row.state === "SUCCEEDED",
+    );
     expect(settled.state).toBe("SUCCEEDED");
     expect(await savedCardsOf(settled.customerId)).toHaveLength(1);
   });
@@ -98,7 +101,10 @@ describe("POST /api/v1/webhooks/card-provider", () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     await confirmAtProvider(api, proceeded, { card: TEST_CARDS.declined });
-    const settled = await eventually(() => paymentRow(proceeded.paymentId), (row) => row.state === "FAILED");
+    const settled = await eventually(
+      () => paymentRow(proceeded.paymentId),
+      (row) => row.state === "FAILED",
+    );
     expect(settled).toMatchObject({ state: "FAILED", failureReason: "card_declined" });
   });
 
@@ -106,7 +112,10 @@ describe("POST /api/v1/webhooks/card-provider", () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa });
-    const [event] = await eventually(() => providerEvents(confirmed.paymentIntentId), (events) => events.length > 0);
+    const [event] = await eventually(
+      () => providerEvents(confirmed.paymentIntentId),
+      (events) => events.length > 0,
+    );
     const payload = event!.payload as { data: { object: Record<string, unknown> } };
     const tampered = { ...payload, data: { object: { ...payload.data.object, amount: 1 } } };
     const refused = await Promise.all([

@@ -146,10 +146,7 @@ describe("refused cards", () => {
     expect(refused.status).toBe(402);
     expect(refused.body.error).toMatchObject({ type: "card_error", code: "incorrect_number" });
     expect(JSON.stringify(refused.body)).not.toContain("4241");
-    const methods = await (await getDb())
-      .select()
-      .from(cardProviderPaymentMethods)
-      .where(eq(cardProviderPaymentMethods.accountKey, merchant.cardProviderPublishableKey));
+    const methods = await (await getDb()).select().from(cardProviderPaymentMethods).where(eq(cardProviderPaymentMethods.accountKey, merchant.cardProviderPublishableKey));
     expect(methods).toEqual([]);
     const accepted = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa });
     expect(accepted.body.status).toBe("succeeded");
@@ -205,9 +202,9 @@ describe("the 3DS test card", () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.threeDSecure });
-    await expect(
-      sandboxCardProvider.completeChallenge(await getDb(), { intentId: confirmed.paymentIntentId, clientSecret: "nope", outcome: "complete" }),
-    ).rejects.toMatchObject({ code: "authentication_failed" });
+    await expect(sandboxCardProvider.completeChallenge(await getDb(), { intentId: confirmed.paymentIntentId, clientSecret: "nope", outcome: "complete" })).rejects.toMatchObject({
+      code: "authentication_failed",
+    });
   });
 });
 

@@ -130,12 +130,7 @@ describe("a card payment in production, through the Stripe adapter", () => {
     expect(await stripe!.db.select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId))).toHaveLength(1);
     // Every provider call went to the simulator over HTTP with the service's secret key.
     expect(simulator.requests).toEqual(
-      expect.arrayContaining([
-        "POST /v1/customers",
-        "POST /v1/payment_intents",
-        `POST /v1/payment_intents/${paymentIntentId}/capture`,
-        "POST /v1/refunds",
-      ]),
+      expect.arrayContaining(["POST /v1/customers", "POST /v1/payment_intents", `POST /v1/payment_intents/${paymentIntentId}/capture`, "POST /v1/refunds"]),
     );
   }, 120_000);
 });

@@ -4,14 +4,7 @@ import { getCardPage } from "@/lib/payments/hosted/get-card-page";
 import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import {
-  completeOnPage,
-  confirmAtProvider,
-  payWithNewCard,
-  proceedWithCard,
-  storedCardData,
-  TEST_CARDS,
-} from "../support/cards";
+import { completeOnPage, confirmAtProvider, payWithNewCard, proceedWithCard, storedCardData, TEST_CARDS } from "../support/cards";
 import { createIntent, proceed, serverHeaders } from "../support/payments";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 

@@ -45,12 +45,7 @@ describe("proceed with CARD_PROVIDER", () => {
 
     const { customer, accessToken } = await createCustomerToken(merchant);
     const ownIntent = await createIntent(api, merchant, { userId: customer.phone });
-    const fromUser = await proceed(
-      api,
-      ownIntent.paymentId,
-      { "x-client-token": accessToken, "x-service": merchant.service, "x-platform": "IOS" },
-      card(),
-    );
+    const fromUser = await proceed(api, ownIntent.paymentId, { "x-client-token": accessToken, "x-service": merchant.service, "x-platform": "IOS" }, card());
     expect(fromUser.body.data).toMatchObject({ statusCode: 12, require3DS: true });
   });
 

@@ -91,7 +91,9 @@ describe("the checkout page's Continue", () => {
     const shop = await createMerchant();
     const late = await createIntent(api, shop);
     await advanceClock(api, shop, 31 * 60);
-    expect(await proceedFromCheckout(db, { paymentId: late.paymentId, token: tokenOf((late as unknown as { checkoutUrl: string }).checkoutUrl), code: "WALLET_V2", locale: "en" })).toEqual({
+    expect(
+      await proceedFromCheckout(db, { paymentId: late.paymentId, token: tokenOf((late as unknown as { checkoutUrl: string }).checkoutUrl), code: "WALLET_V2", locale: "en" }),
+    ).toEqual({
       outcome: "not_open",
     });
   });

@@ -21,7 +21,10 @@ let before0009: string;
 /** drizzle/ up to (without) the given migration, as that release shipped it. */
 function migrationsBefore(tag: string): string {
   const folder = mkdtempSync(path.join(tmpdir(), "gateway-migrations-before-"));
-  const entries = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag === tag));
+  const entries = journal.entries.slice(
+    0,
+    journal.entries.findIndex((entry) => entry.tag === tag),
+  );
   cpSync(path.join(MIGRATIONS, "meta"), path.join(folder, "meta"), { recursive: true });
   writeFileSync(path.join(folder, "meta/_journal.json"), JSON.stringify({ ...journal, entries }, null, 2));
   for (const entry of entries) cpSync(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));

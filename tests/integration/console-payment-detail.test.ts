@@ -58,9 +58,9 @@ describe("console payment detail", () => {
       { id: "msg_bare", payload: {} },
       { id: "msg_partial", payload: { data: { paymentId: intent.paymentId, statusCode: 2 }, createdAt: "yesterday" } },
     ];
-    await db.insert(notifications).values(
-      stored.map((row, i) => ({ ...row, serviceId: actor.service.id, paymentId: intent.paymentId, type: "payment.event", createdAt: new Date(Date.now() + (i + 1) * 1000) })),
-    );
+    await db
+      .insert(notifications)
+      .values(stored.map((row, i) => ({ ...row, serviceId: actor.service.id, paymentId: intent.paymentId, type: "payment.event", createdAt: new Date(Date.now() + (i + 1) * 1000) })));
     const detail = await getPaymentDetail(db, { service: actor.service, paymentId: intent.paymentId });
     expect(detail.events.map((event) => [event.id, event.type, event.createdAt, event.data])).toEqual([
       ["msg_partial", "payment.event", null, null],

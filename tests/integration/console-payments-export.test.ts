@@ -22,7 +22,13 @@ const withoutCursor = (db: Db) => Object.create(db, { $client: { value: undefine
 describe("Export CSV of the payments list", () => {
   it("writes a header and every payment newest first, amounts with exactly the currency's decimals, times in ISO 8601 UTC", async () => {
     const { serviceId } = await consoleMerchant();
-    const tnd = await storedPayment(serviceId, { currency: "TND", amountMinor: 12000, createdAt: new Date("2026-02-01T10:00:00.123Z"), method: "card", card: { brand: "visa", last4: "4242" } });
+    const tnd = await storedPayment(serviceId, {
+      currency: "TND",
+      amountMinor: 12000,
+      createdAt: new Date("2026-02-01T10:00:00.123Z"),
+      method: "card",
+      card: { brand: "visa", last4: "4242" },
+    });
     const dzd = await storedPayment(serviceId, { currency: "DZD", amountMinor: 150, createdAt: new Date("2026-02-01T09:00:00Z"), state: "FAILED" });
     const jpy = await storedPayment(serviceId, { currency: "JPY", amountMinor: 7, createdAt: new Date("2026-02-01T08:00:00Z"), method: "qr_wallet", state: "PRE_AUTHORIZED" });
     const text = await exported(await getDb(), serviceId);

@@ -15,7 +15,10 @@ const LINK_B = "plink_01JZ0000000000000000000BBB";
 async function paidThrough(serviceId: string, linkId: string) {
   const payment = await storedPayment(serviceId);
   const db = await getDb();
-  await db.update(payments).set({ metaData: { paymentLinkId: linkId, orderRef: "x" } }).where(eq(payments.id, payment.id));
+  await db
+    .update(payments)
+    .set({ metaData: { paymentLinkId: linkId, orderRef: "x" } })
+    .where(eq(payments.id, payment.id));
   return payment.id;
 }
 

@@ -34,9 +34,7 @@ describe("payments list: newest first, 25 a page, by keyset", () => {
     for (let i = 0; i < 40; i += 1) stored.push(await storedPayment(serviceId, { createdAt: tie }));
     for (let i = 0; i < 10; i += 1) stored.push(await storedPayment(serviceId, { createdAt: at(`2026-03-01T09:00:0${i}Z`) }));
     for (let i = 0; i < 10; i += 1) stored.push(await storedPayment(serviceId, { createdAt: at(`2026-03-01T11:00:0${i}Z`) }));
-    const expected = [...stored]
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
-      .map((p) => p.id);
+    const expected = [...stored].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((p) => p.id);
     // The microsecond ties are real ties in the database (a Date would have rounded them alike anyway).
     const statements: string[] = [];
     const stop = onQuery((query) => statements.push(query));
@@ -58,12 +56,29 @@ describe("payments list: newest first, 25 a page, by keyset", () => {
 
   it("shows the columns: created, amount and currency, status code, method (wallet, QR wallet, card brand and last 4), phone, actionId", async () => {
     const { serviceId } = await consoleMerchant();
-    const card = await storedPayment(serviceId, { method: "card", card: { brand: "mastercard", last4: "4444" }, createdAt: at("2026-01-03T00:00:00Z"), state: "PARTIALLY_REFUNDED", amountMinor: 12345, currency: "TND" });
+    const card = await storedPayment(serviceId, {
+      method: "card",
+      card: { brand: "mastercard", last4: "4444" },
+      createdAt: at("2026-01-03T00:00:00Z"),
+      state: "PARTIALLY_REFUNDED",
+      amountMinor: 12345,
+      currency: "TND",
+    });
     const qr = await storedPayment(serviceId, { method: "qr_wallet", createdAt: at("2026-01-02T00:00:00Z"), state: "PROCESSING" });
     const wallet = await storedPayment(serviceId, { method: "wallet", createdAt: at("2026-01-01T00:00:00Z"), state: "CANCELED" });
     const rows = (await page(serviceId)).rows;
     expect(rows).toEqual([
-      { id: card.id, createdAt: card.createdAt, amountMinor: 12345, currency: "TND", state: "PARTIALLY_REFUNDED", statusCode: 16, method: { kind: "card", brand: "mastercard", last4: "4444" }, customerPhone: card.phone, actionId: card.actionId },
+      {
+        id: card.id,
+        createdAt: card.createdAt,
+        amountMinor: 12345,
+        currency: "TND",
+        state: "PARTIALLY_REFUNDED",
+        statusCode: 16,
+        method: { kind: "card", brand: "mastercard", last4: "4444" },
+        customerPhone: card.phone,
+        actionId: card.actionId,
+      },
       expect.objectContaining({ id: qr.id, statusCode: 1, method: { kind: "qr_wallet" } }),
       expect.objectContaining({ id: wallet.id, statusCode: 10, method: { kind: "wallet" } }),
     ]);

@@ -56,9 +56,9 @@ describe("sealing a database", () => {
       await expect(sealOrCheckDatabase(database.db, { environment: "sandbox" })).rejects.toThrow(
         "This is a production database and this process runs as sandbox: set APP_ENV=production with that gateway's GATEWAY_SECRET, or point DATABASE_URL (or PGLITE_DIR) at a sandbox database.",
       );
-      await expect(
-        sealOrCheckDatabase(database.db, { environment: "production", gatewaySecret: randomBytes(32).toString("base64") }),
-      ).rejects.toThrow("This production database was sealed with another gateway secret: set GATEWAY_SECRET to the one its gateway runs with.");
+      await expect(sealOrCheckDatabase(database.db, { environment: "production", gatewaySecret: randomBytes(32).toString("base64") })).rejects.toThrow(
+        "This production database was sealed with another gateway secret: set GATEWAY_SECRET to the one its gateway runs with.",
+      );
       // A sandbox process never generated a secret into it.
       expect(await database.db.select().from(sandboxSettings)).toEqual([]);
       expect(await database.db.select().from(databaseSeal)).toHaveLength(1);
@@ -91,11 +91,7 @@ describe("sealing a database", () => {
     const database = await memoryDatabase();
     try {
       await sealOrCheckDatabase(database.db, { environment: "production", gatewaySecret: productionSecret });
-      const running = await sealOrCheckDatabase(
-        database.db,
-        { environment: "sandbox" },
-        { adopt: (environment) => ({ environment, gatewaySecret: productionSecret }) },
-      );
+      const running = await sealOrCheckDatabase(database.db, { environment: "sandbox" }, { adopt: (environment) => ({ environment, gatewaySecret: productionSecret }) });
       expect(running).toEqual({ environment: "production", gatewaySecret: productionSecret });
     } finally {
       await database.close();
@@ -192,10 +188,7 @@ describe("every process on a production database", () => {
         child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
         child.on("close", (code) => resolve({ code, stdout, stderr }));
       });
-    const [asSandbox, withAnotherSecret] = await Promise.all([
-      serve({}),
-      serve({ ...asProduction, GATEWAY_SECRET: randomBytes(32).toString("base64") }),
-    ]);
+    const [asSandbox, withAnotherSecret] = await Promise.all([serve({}), serve({ ...asProduction, GATEWAY_SECRET: randomBytes(32).toString("base64") })]);
     expectRefusal(asSandbox, sandboxRefusal);
     expectRefusal(withAnotherSecret, secretRefusal);
     for (const result of [asSandbox, withAnotherSecret]) expect(result.stdout).not.toMatch(/Building|listening/);
@@ -240,11 +233,11 @@ describe("every process on a production database", () => {
     expect(await production.db.select().from(services)).toEqual([]);
     expect(await production.db.select().from(sandboxSettings)).toEqual([]);
 
-    const created = await run(
-      "scripts/merchant.ts",
-      ["create", "--name", "Atlas Shop", "--country", "DZA", "--card-provider-key", "pk_live_atlas", "--json"],
-      { ...bare, ...productionSettings, GATEWAY_SECRET: productionSecret },
-    );
+    const created = await run("scripts/merchant.ts", ["create", "--name", "Atlas Shop", "--country", "DZA", "--card-provider-key", "pk_live_atlas", "--json"], {
+      ...bare,
+      ...productionSettings,
+      GATEWAY_SECRET: productionSecret,
+    });
     expect(created.code, created.stderr).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ name: "Atlas Shop", cardProviderPublishableKey: "pk_live_atlas" });
     expect(await production.db.select().from(sandboxSettings)).toEqual([]);

@@ -18,7 +18,12 @@ describe("the sandbox demo merchant", () => {
   it("allows local origins on any port and receives its webhooks at the gateway's own /api/sandbox/demo-webhooks", async () => {
     // Other suites start the real entry on this database, which makes a demo merchant whose
     // secrets were printed there; set it aside so this test sees a first start.
-    await (await getDb()).update(services).set({ name: `${DEMO_MERCHANT_NAME} (earlier)` }).where(eq(services.name, DEMO_MERCHANT_NAME));
+    await (
+      await getDb()
+    )
+      .update(services)
+      .set({ name: `${DEMO_MERCHANT_NAME} (earlier)` })
+      .where(eq(services.name, DEMO_MERCHANT_NAME));
     const demo = await ensureDemoMerchant(await getDb(), gateway.baseUrl);
     expect(demo).not.toBeNull();
 

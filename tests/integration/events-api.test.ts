@@ -40,11 +40,7 @@ describe("GET /api/v1/events", () => {
     expect(response.status).toBe(200);
     expect(response.body.hasMore).toBe(false);
     const list = response.body.data as unknown[];
-    expect(list.map((event) => eventView.parse(event).type)).toEqual([
-      "payment.captured",
-      "payment.pre_authorized",
-      "payment.succeeded",
-    ]);
+    expect(list.map((event) => eventView.parse(event).type)).toEqual(["payment.captured", "payment.pre_authorized", "payment.succeeded"]);
     const [captured] = response.body.data;
     expect(captured.data).toMatchObject({ paymentId: reserved.paymentId, statusCode: 2, capturedAmount: 500 });
     expect(captured.delivery).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 204, nextAttemptAt: null });
@@ -61,9 +57,7 @@ describe("GET /api/v1/events", () => {
   });
 
   it("filters by type, paymentId and deliveryStatus", async () => {
-    expect((await events("?type=payment.pre_authorized")).body.data.map((e: { data: { paymentId: string } }) => e.data.paymentId)).toEqual([
-      reserved.paymentId,
-    ]);
+    expect((await events("?type=payment.pre_authorized")).body.data.map((e: { data: { paymentId: string } }) => e.data.paymentId)).toEqual([reserved.paymentId]);
     expect((await events(`?paymentId=${paid.paymentId}`)).body.data.map((e: { type: string }) => e.type)).toEqual(["payment.succeeded"]);
     expect((await events("?deliveryStatus=delivered")).body.data).toHaveLength(3);
     expect((await events("?deliveryStatus=failed")).body.data).toEqual([]);
@@ -165,7 +159,10 @@ describe("retention", () => {
     const shop = await createMerchant();
     const [old, young] = [await realEvent(api, shop), await realEvent(api, shop)];
     // Both payments happened that long ago, and their events with them.
-    for (const [event, days] of [[old, 31], [young, 29]] as const) {
+    for (const [event, days] of [
+      [old, 31],
+      [young, 29],
+    ] as const) {
       await db.execute(sql`update payments set created_at = created_at - make_interval(days => ${days}) where id = ${event.paymentId}`);
       await db.execute(sql`update notifications set status = 'undeliverable', created_at = now() - make_interval(days => ${days}) where id = ${event.id}`);
     }

@@ -77,10 +77,14 @@ describe("listen --forward-to", () => {
     async () => {
       // Node itself (not npx, whose SIGTERM would leave the listener polling the test gateway and
       // keep its close() waiting): the signal below reaches the listener.
-      const child = spawn(process.execPath, ["--import", "tsx", "scripts/gateway.ts", "listen", "--forward-to", receiver.url("/cli"), "--webhook-secret", merchant.webhookSecret, "--interval", "0.3", ...cliCredentials()], {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", "scripts/gateway.ts", "listen", "--forward-to", receiver.url("/cli"), "--webhook-secret", merchant.webhookSecret, "--interval", "0.3", ...cliCredentials()],
+        {
+          cwd: ROOT,
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let stdout = "";
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
       try {
@@ -103,7 +107,11 @@ describe("listen --forward-to", () => {
   it(
     "takes a client secret that starts with a dash as the value it is",
     async () => {
-      const result = await runScript("scripts/gateway.ts", ["listen", "--forward-to", receiver.url(), "--base-url", gateway.baseUrl, "--client-id", merchant.clientId, "--client-secret", "-starts-with-a-dash"], { GATEWAY_WEBHOOK_SECRET: undefined });
+      const result = await runScript(
+        "scripts/gateway.ts",
+        ["listen", "--forward-to", receiver.url(), "--base-url", gateway.baseUrl, "--client-id", merchant.clientId, "--client-secret", "-starts-with-a-dash"],
+        { GATEWAY_WEBHOOK_SECRET: undefined },
+      );
       expect(result.code).toBe(1);
       expect(result.stderr).toContain("Give the service's webhook secret (whsec_...): --webhook-secret or GATEWAY_WEBHOOK_SECRET");
     },

@@ -169,9 +169,7 @@ describe("graceful shutdown of npm start's servers", () => {
     const sentBeforeStop = load.stop();
     gateway.kill("SIGTERM");
     await sentBeforeStop;
-    const code = await new Promise<number | null>((resolve) =>
-      gateway.exitCode !== null ? resolve(gateway.exitCode) : gateway.once("exit", (exitCode) => resolve(exitCode)),
-    );
+    const code = await new Promise<number | null>((resolve) => (gateway.exitCode !== null ? resolve(gateway.exitCode) : gateway.once("exit", (exitCode) => resolve(exitCode))));
 
     expect(deliveriesInFlight).toBeGreaterThan(0);
     expect(code).toBe(0);

@@ -42,7 +42,10 @@ describe("the link page's form", () => {
       .where(and(eq(paymentMethodCatalog.serviceId, await serviceIdOf(shop)), eq(paymentMethodCatalog.country, "DZA")));
     const location = await submitPaymentLinkForm({ db, locale: "fr", linkId, fields: { phone: randomPhone(), method: "WALLET_V2" } });
     expect(location).toBe(`/fr/l/${linkId}`);
-    const started = await db.select({ id: payments.id }).from(payments).where(sql`${payments.metaData} ->> 'paymentLinkId' = ${linkId}`);
+    const started = await db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(sql`${payments.metaData} ->> 'paymentLinkId' = ${linkId}`);
     expect(started).toEqual([]);
   });
 
@@ -83,7 +86,12 @@ describe("the checkout page's form", () => {
     const location = await continueCheckoutForm({ db: await getDb(), locale: "ar", paymentId: intent.paymentId, fields: { token, returnUrl: "https://shop.example/r" } });
     expect(location).toBe(`/ar/pay/checkout/${intent.paymentId}?token=${token}&returnUrl=${encodeURIComponent("https://shop.example/r")}&notice=choose_method`);
     expect((await paymentRow(intent.paymentId)).state).toBe("CREATED");
-    const onward = await continueCheckoutForm({ db: await getDb(), locale: "ar", paymentId: intent.paymentId, fields: { token, method: "WALLET_V2", returnUrl: "https://shop.example/r" } });
+    const onward = await continueCheckoutForm({
+      db: await getDb(),
+      locale: "ar",
+      paymentId: intent.paymentId,
+      fields: { token, method: "WALLET_V2", returnUrl: "https://shop.example/r" },
+    });
     expect(onward).toBe(`/ar/pay/otp/${intent.paymentId}?token=${token}&returnUrl=${encodeURIComponent("https://shop.example/r")}`);
   });
 });

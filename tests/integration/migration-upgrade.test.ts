@@ -93,7 +93,12 @@ describe("migration upgrade", () => {
     await migrate(drizzle({ client, schema }), { migrationsFolder: previousRelease });
 
     // Filled through the domain, as the previous release would have.
-    const merchant = await onboardMerchant(db, { name: `Upgrade Shop ${process.pid}`, countries: ["DZA"], redirectUrl: "https://shop.example/return", origins: ["https://shop.example"] });
+    const merchant = await onboardMerchant(db, {
+      name: `Upgrade Shop ${process.pid}`,
+      countries: ["DZA"],
+      redirectUrl: "https://shop.example/return",
+      origins: ["https://shop.example"],
+    });
     const service = await serviceContext(merchant.service);
     const phone = randomPhone();
     const customer = await createCustomer(db, { serviceId: service.id, input: { name: "Upgrade Customer", phone, isActive: true } });

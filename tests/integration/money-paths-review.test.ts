@@ -27,16 +27,12 @@ describe("payment methods a country does not offer", () => {
   it("refuses WALLET_V2 with 409 invalid_state where the service's catalog disables the wallet for the intent's country", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant);
-    await (await getDb())
+    await (
+      await getDb()
+    )
       .update(paymentMethodCatalog)
       .set({ enabled: false })
-      .where(
-        and(
-          eq(paymentMethodCatalog.serviceId, await serviceIdOf(merchant)),
-          eq(paymentMethodCatalog.country, "DZA"),
-          eq(paymentMethodCatalog.code, "WALLET_V2"),
-        ),
-      );
+      .where(and(eq(paymentMethodCatalog.serviceId, await serviceIdOf(merchant)), eq(paymentMethodCatalog.country, "DZA"), eq(paymentMethodCatalog.code, "WALLET_V2")));
     const response = await proceed(api, intent.paymentId, serverHeaders(merchant));
     expect(response.status).toBe(409);
     expect(response.body.error.name).toBe("invalid_state");

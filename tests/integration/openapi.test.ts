@@ -34,8 +34,14 @@ describe("openapi.json", () => {
       Object.keys(item).map((method) => `${method.toUpperCase()} ${p}`),
     );
     const routes = served.map((route) => `${route.method} ${toOpenApiPath(route.pattern)}`);
-    expect(routes.filter((route) => !documented.includes(route)), "routes the document leaves out").toEqual([]);
-    expect(documented.filter((route) => !routes.includes(route)), "documented operations with no route").toEqual([]);
+    expect(
+      routes.filter((route) => !documented.includes(route)),
+      "routes the document leaves out",
+    ).toEqual([]);
+    expect(
+      documented.filter((route) => !routes.includes(route)),
+      "documented operations with no route",
+    ).toEqual([]);
   });
 
   it("documents for each operation the auth modes the security suite proves it accepts", () => {
@@ -47,9 +53,7 @@ describe("openapi.json", () => {
   });
 
   it("documents the three auth modes, every header, each error name with its status, and the notifications", () => {
-    expect(Object.keys(committed.components.securitySchemes).sort()).toEqual(
-      ["clientAuth", "customerBearer", "customerToken", "intentClientSecret", "publishableKey"],
-    );
+    expect(Object.keys(committed.components.securitySchemes).sort()).toEqual(["clientAuth", "customerBearer", "customerToken", "intentClientSecret", "publishableKey"]);
     expect(committed.components.securitySchemes.intentClientSecret).toMatchObject({ type: "apiKey", in: "header", name: "x-client-secret" });
     expect(committed.components.securitySchemes.customerToken).toMatchObject({ type: "apiKey", in: "header", name: "x-client-token" });
     const proceed = committed.paths["/api/v1/payments/intents/{id}/proceed"].post;
@@ -78,7 +82,14 @@ describe("openapi.json", () => {
 
   it("says the interface's quirks plainly where a developer reads", () => {
     const intro: string = committed.info.description;
-    for (const phrase of ["`metadata` vs `metaData`", "Refund 4 vs check 16", "`require3DS` for a wallet OTP", "`endUserMessage` string or object", "alpha-2 vs alpha-3", "refunds the rest"]) {
+    for (const phrase of [
+      "`metadata` vs `metaData`",
+      "Refund 4 vs check 16",
+      "`require3DS` for a wallet OTP",
+      "`endUserMessage` string or object",
+      "alpha-2 vs alpha-3",
+      "refunds the rest",
+    ]) {
       expect(intro).toContain(phrase);
     }
     for (const code of [1, 2, 3, 4, 10, 12, 13, 16]) expect(intro).toMatch(new RegExp(`^\\| ${code} \\|`, "m"));

@@ -57,8 +57,22 @@ describe("npm run merchant -- update", () => {
       const receiver = await startWebhookReceiver();
       try {
         const first = await run("scripts/merchant.ts", [
-          "update", "--client-id", merchant.clientId, "--name", "Renamed Shop", "--country", "dza", "--country", "MAR",
-          "--redirect-url", "http://localhost:4142/thanks", "--webhook-url", receiver.url(), "--origin", "http://localhost:*", "--json",
+          "update",
+          "--client-id",
+          merchant.clientId,
+          "--name",
+          "Renamed Shop",
+          "--country",
+          "dza",
+          "--country",
+          "MAR",
+          "--redirect-url",
+          "http://localhost:4142/thanks",
+          "--webhook-url",
+          receiver.url(),
+          "--origin",
+          "http://localhost:*",
+          "--json",
         ]);
         expect(first.code, first.stderr).toBe(0);
         const updated = JSON.parse(first.stdout);
@@ -116,9 +130,7 @@ describe("clear messages instead of stack traces", () => {
       writeFileSync(path.join(dir, "gateway.lock"), String(process.pid));
       const result = await run("scripts/worker.ts", [], { DATABASE_URL: undefined, PGLITE_DIR: dir });
       expect(result.code).toBe(1);
-      expect(result.stderr.trim()).toBe(
-        `The embedded database in ${dir} is in use by process ${process.pid}. Stop it first, or set DATABASE_URL to share PostgreSQL.`,
-      );
+      expect(result.stderr.trim()).toBe(`The embedded database in ${dir} is in use by process ${process.pid}. Stop it first, or set DATABASE_URL to share PostgreSQL.`);
     },
     CLI_TIMEOUT,
   );
@@ -158,9 +170,7 @@ describe("sandbox clock reset (contract 9)", () => {
     for (const body of [{}, { advanceSeconds: 5, reset: true }]) {
       const response = await api.post("/api/v1/sandbox/clock", body, clientAuth(merchant));
       expect(response.status).toBe(400);
-      expect(response.body.error.details).toEqual([
-        { path: "advanceSeconds", message: 'give either "advanceSeconds" (to move the clock forward) or "reset": true (to bring it back)' },
-      ]);
+      expect(response.body.error.details).toEqual([{ path: "advanceSeconds", message: 'give either "advanceSeconds" (to move the clock forward) or "reset": true (to bring it back)' }]);
     }
   });
 });

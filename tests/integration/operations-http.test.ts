@@ -77,7 +77,9 @@ describe("health (contract 12)", () => {
 
   it("answers 503 when a shipped migration is not recorded as applied", async () => {
     const db = await getDb();
-    await db.execute(sql`create table if not exists drizzle.__held_migration as select * from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+    await db.execute(
+      sql`create table if not exists drizzle.__held_migration as select * from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
+    );
     await db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
     try {
       const response = await api.get("/api/health/ready");

@@ -60,7 +60,10 @@ describe("a link's payments", () => {
     expect(await startLinkPayment(db, { linkId, phone: "0555", amount: "150" })).toEqual({ outcome: "invalid", problems: [{ field: "phone", problem: "format" }] });
     expect(await startLinkPayment(db, { linkId, phone: "", amount: "" })).toEqual({
       outcome: "invalid",
-      problems: [{ field: "phone", problem: "required" }, { field: "amount", problem: "required" }],
+      problems: [
+        { field: "phone", problem: "required" },
+        { field: "amount", problem: "required" },
+      ],
     });
     const paid = await payLink(linkId, { amount: "500,50" });
     expect(paid.statusCode).toBe(2);

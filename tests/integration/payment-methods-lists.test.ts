@@ -11,8 +11,7 @@ import { advanceClock, createIntent, proceed, serviceIdOf } from "../support/pay
 
 const { api } = useTestGateway();
 
-const available = (merchant: OnboardedMerchant, query: string, extra: Record<string, string> = {}) =>
-  api.get(`/api/v1/payment-methods/available${query}`, clientAuth(merchant, extra));
+const available = (merchant: OnboardedMerchant, query: string, extra: Record<string, string> = {}) => api.get(`/api/v1/payment-methods/available${query}`, clientAuth(merchant, extra));
 
 describe("GET /api/v1/payment-methods/available", () => {
   it("lists WALLET_V2 and CARD_PROVIDER for a country of the service, by alpha-2", async () => {
@@ -57,13 +56,7 @@ describe("GET /api/v1/payment-methods/available", () => {
     await db
       .update(paymentMethodCatalog)
       .set({ label: "Pay with Edahabia" })
-      .where(
-        and(
-          eq(paymentMethodCatalog.serviceId, await serviceIdOf(merchant)),
-          eq(paymentMethodCatalog.country, "DZA"),
-          eq(paymentMethodCatalog.code, "CARD_PROVIDER"),
-        ),
-      );
+      .where(and(eq(paymentMethodCatalog.serviceId, await serviceIdOf(merchant)), eq(paymentMethodCatalog.country, "DZA"), eq(paymentMethodCatalog.code, "CARD_PROVIDER")));
     const response = await available(merchant, "?countryCode=DZ");
     expect(response.body.data[1].label).toBe("Pay with Edahabia");
     expect(response.body.data[0]).not.toHaveProperty("label");

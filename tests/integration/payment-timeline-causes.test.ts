@@ -67,7 +67,11 @@ describe("the timeline records who made each change, for every path into every s
   it("proceed by the merchant: REQUIRES_ACTION by api; the buyer's OTP: SUCCEEDED by buyer", async () => {
     const intent = await createIntent(api, merchant);
     await payWithOtp(api, merchant, intent.paymentId);
-    expect(await timeline(intent.paymentId)).toEqual([["CREATED", "api"], ["REQUIRES_ACTION", "api"], ["SUCCEEDED", "buyer"]]);
+    expect(await timeline(intent.paymentId)).toEqual([
+      ["CREATED", "api"],
+      ["REQUIRES_ACTION", "api"],
+      ["SUCCEEDED", "buyer"],
+    ]);
   });
 
   it("the buyer's OTP on a reservation: PRE_AUTHORIZED by buyer", async () => {
@@ -88,14 +92,21 @@ describe("the timeline records who made each change, for every path into every s
   it("a balance that cannot cover the amount at proceed: FAILED by api", async () => {
     const intent = await createIntent(api, merchant, { amount: 10_000.01 });
     await proceed(api, intent.paymentId, serverHeaders(merchant));
-    expect(await timeline(intent.paymentId)).toEqual([["CREATED", "api"], ["FAILED", "api"]]);
+    expect(await timeline(intent.paymentId)).toEqual([
+      ["CREATED", "api"],
+      ["FAILED", "api"],
+    ]);
   });
 
   it("the customer's own proceed (user_auth, no OTP): PROCESSING then SUCCEEDED, both by api", async () => {
     const { accessToken, customer } = await createCustomerToken(merchant);
     const intent = await createIntent(api, merchant, { userId: customer.phone });
     await proceed(api, intent.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" }));
-    expect(await timeline(intent.paymentId)).toEqual([["CREATED", "api"], ["PROCESSING", "api"], ["SUCCEEDED", "api"]]);
+    expect(await timeline(intent.paymentId)).toEqual([
+      ["CREATED", "api"],
+      ["PROCESSING", "api"],
+      ["SUCCEEDED", "api"],
+    ]);
   });
 
   it("capture, release and refunds through the API: by api", async () => {
@@ -104,7 +115,11 @@ describe("the timeline records who made each change, for every path into every s
     await capture(api, merchant, captured.paymentId, { amount: 10 });
     await refund(api, merchant, captured.paymentId, { description: "part", amount: 4 });
     await refund(api, merchant, captured.paymentId, { description: "rest" });
-    expect((await timeline(captured.paymentId)).slice(3)).toEqual([["SUCCEEDED", "api"], ["PARTIALLY_REFUNDED", "api"], ["REFUNDED", "api"]]);
+    expect((await timeline(captured.paymentId)).slice(3)).toEqual([
+      ["SUCCEEDED", "api"],
+      ["PARTIALLY_REFUNDED", "api"],
+      ["REFUNDED", "api"],
+    ]);
 
     const released = await createIntent(api, merchant, { captureMethod: "RESERVATION" });
     await payWithOtp(api, merchant, released.paymentId);
@@ -120,7 +135,11 @@ describe("the timeline records who made each change, for every path into every s
     await capturePayment(db, { principal, paymentId: captured.paymentId, cause, input: {} });
     await refundPayment(db, { principal, paymentId: captured.paymentId, cause, input: { description: "part", amount: 5 } });
     await refundPayment(db, { principal, paymentId: captured.paymentId, cause, input: { description: "rest" } });
-    expect((await timeline(captured.paymentId)).slice(3)).toEqual([["SUCCEEDED", OPERATOR], ["PARTIALLY_REFUNDED", OPERATOR], ["REFUNDED", OPERATOR]]);
+    expect((await timeline(captured.paymentId)).slice(3)).toEqual([
+      ["SUCCEEDED", OPERATOR],
+      ["PARTIALLY_REFUNDED", OPERATOR],
+      ["REFUNDED", OPERATOR],
+    ]);
 
     const released = await createIntent(api, merchant, { captureMethod: "RESERVATION" });
     await payWithOtp(api, merchant, released.paymentId);
@@ -134,8 +153,14 @@ describe("the timeline records who made each change, for every path into every s
     await advanceClock(api, merchant, 31 * 60 + 1);
     expect((await proceed(api, noticed.paymentId, serverHeaders(merchant))).status).toBe(410);
     await expireOpenPayments(await getDb());
-    expect(await timeline(swept.paymentId)).toEqual([["CREATED", "api"], ["FAILED", "system"]]);
-    expect(await timeline(noticed.paymentId)).toEqual([["CREATED", "api"], ["FAILED", "system"]]);
+    expect(await timeline(swept.paymentId)).toEqual([
+      ["CREATED", "api"],
+      ["FAILED", "system"],
+    ]);
+    expect(await timeline(noticed.paymentId)).toEqual([
+      ["CREATED", "api"],
+      ["FAILED", "system"],
+    ]);
   });
 
   it("a reservation left alone 7 days: CANCELED by system", async () => {
@@ -151,7 +176,11 @@ describe("the timeline records who made each change, for every path into every s
     const approved = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     await proceed(api, approved.paymentId, serverHeaders(merchant));
     await api.post(`/api/v1/sandbox/payments/${approved.paymentId}/qr`, { outcome: "approve" }, clientAuth(merchant));
-    expect(await timeline(approved.paymentId)).toEqual([["CREATED", "api"], ["PROCESSING", "api"], ["SUCCEEDED", "buyer"]]);
+    expect(await timeline(approved.paymentId)).toEqual([
+      ["CREATED", "api"],
+      ["PROCESSING", "api"],
+      ["SUCCEEDED", "buyer"],
+    ]);
 
     const declined = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     await proceed(api, declined.paymentId, serverHeaders(merchant));
@@ -163,7 +192,11 @@ describe("the timeline records who made each change, for every path into every s
     const proceeded = await proceedWithCard(api, merchant);
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa });
     await completeOnPage(proceeded, confirmed.paymentIntentId);
-    expect(await timeline(proceeded.paymentId)).toEqual([["CREATED", "api"], ["REQUIRES_ACTION", "api"], ["SUCCEEDED", "buyer"]]);
+    expect(await timeline(proceeded.paymentId)).toEqual([
+      ["CREATED", "api"],
+      ["REQUIRES_ACTION", "api"],
+      ["SUCCEEDED", "buyer"],
+    ]);
     // Not saved, yet its brand and last 4 stay with the payment for the console.
     expect(await cardPaymentOf(proceeded.paymentId)).toMatchObject({ cardBrand: "visa", cardLast4: "4242", savedCardId: null });
   });
@@ -198,7 +231,11 @@ describe("the timeline records who made each change, for every path into every s
     if (started.outcome !== "created") throw new Error(`link payment not started: ${JSON.stringify(started)}`);
     await proceedFromCheckout(db, { paymentId: started.paymentId, token: started.token, code: "WALLET_V2", locale: "en" });
     await submitPaymentOtp(db, { paymentId: started.paymentId, token: started.token, code: "123456" });
-    expect(await timeline(started.paymentId)).toEqual([["CREATED", "buyer"], ["REQUIRES_ACTION", "buyer"], ["SUCCEEDED", "buyer"]]);
+    expect(await timeline(started.paymentId)).toEqual([
+      ["CREATED", "buyer"],
+      ["REQUIRES_ACTION", "buyer"],
+      ["SUCCEEDED", "buyer"],
+    ]);
   });
 
   it("card: the provider's event, and reconciliation: SUCCEEDED by system", async () => {

@@ -5,20 +5,7 @@ import { paymentCaptures, paymentRefunds } from "@/lib/db/schema";
 import { merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import {
-  capture,
-  check,
-  createIntent,
-  notificationsOf,
-  OPENING_DZD,
-  paidIntent,
-  paymentRow,
-  proceed,
-  refund,
-  release,
-  serverHeaders,
-  walletLedger,
-} from "../support/payments";
+import { capture, check, createIntent, notificationsOf, OPENING_DZD, paidIntent, paymentRow, proceed, refund, release, serverHeaders, walletLedger } from "../support/payments";
 
 const { api } = useTestGateway();
 
@@ -112,27 +99,24 @@ describe("POST /payments/intents/:id/capture", () => {
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 10000);
   });
 
-  it.each(["CREATED", "REQUIRES_ACTION", "SUCCEEDED (DIRECT)", "FAILED", "CANCELED"])(
-    "refuses to capture a %s payment with invalid_state",
-    async (label) => {
-      const merchant = await createMerchant();
-      let paymentId: string;
-      if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
-      else if (label === "REQUIRES_ACTION") {
-        paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
-        await proceed(api, paymentId, serverHeaders(merchant));
-      } else if (label === "FAILED") {
-        paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 20_000 })).paymentId;
-        await proceed(api, paymentId, serverHeaders(merchant));
-      } else if (label === "CANCELED") {
-        paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
-        await release(api, merchant, paymentId);
-      } else paymentId = (await paidIntent(api, merchant)).paymentId;
-      const response = await capture(api, merchant, paymentId);
-      expect(response.status).toBe(409);
-      expect(response.body.error.name).toBe("invalid_state");
-    },
-  );
+  it.each(["CREATED", "REQUIRES_ACTION", "SUCCEEDED (DIRECT)", "FAILED", "CANCELED"])("refuses to capture a %s payment with invalid_state", async (label) => {
+    const merchant = await createMerchant();
+    let paymentId: string;
+    if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
+    else if (label === "REQUIRES_ACTION") {
+      paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+      await proceed(api, paymentId, serverHeaders(merchant));
+    } else if (label === "FAILED") {
+      paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 20_000 })).paymentId;
+      await proceed(api, paymentId, serverHeaders(merchant));
+    } else if (label === "CANCELED") {
+      paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+      await release(api, merchant, paymentId);
+    } else paymentId = (await paidIntent(api, merchant)).paymentId;
+    const response = await capture(api, merchant, paymentId);
+    expect(response.status).toBe(409);
+    expect(response.body.error.name).toBe("invalid_state");
+  });
 });
 
 describe("POST /payments/intents/:id/release", () => {
@@ -292,28 +276,25 @@ describe("POST /payments/:paymentId/refund", () => {
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD);
   });
 
-  it.each(["CREATED", "PRE_AUTHORIZED", "FAILED", "CANCELED", "REFUNDED"])(
-    "refuses to refund a %s payment with invalid_state",
-    async (label) => {
-      const merchant = await createMerchant();
-      let paymentId: string;
-      if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
-      else if (label === "PRE_AUTHORIZED") paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
-      else if (label === "FAILED") {
-        paymentId = (await createIntent(api, merchant, { amount: 20_000 })).paymentId;
-        await proceed(api, paymentId, serverHeaders(merchant));
-      } else if (label === "CANCELED") {
-        paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
-        await release(api, merchant, paymentId);
-      } else {
-        paymentId = (await paidIntent(api, merchant)).paymentId;
-        await refund(api, merchant, paymentId);
-      }
-      const response = await refund(api, merchant, paymentId);
-      expect(response.status).toBe(409);
-      expect(response.body.error.name).toBe("invalid_state");
-    },
-  );
+  it.each(["CREATED", "PRE_AUTHORIZED", "FAILED", "CANCELED", "REFUNDED"])("refuses to refund a %s payment with invalid_state", async (label) => {
+    const merchant = await createMerchant();
+    let paymentId: string;
+    if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
+    else if (label === "PRE_AUTHORIZED") paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+    else if (label === "FAILED") {
+      paymentId = (await createIntent(api, merchant, { amount: 20_000 })).paymentId;
+      await proceed(api, paymentId, serverHeaders(merchant));
+    } else if (label === "CANCELED") {
+      paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+      await release(api, merchant, paymentId);
+    } else {
+      paymentId = (await paidIntent(api, merchant)).paymentId;
+      await refund(api, merchant, paymentId);
+    }
+    const response = await refund(api, merchant, paymentId);
+    expect(response.status).toBe(409);
+    expect(response.body.error.name).toBe("invalid_state");
+  });
 
   it("requires a description", async () => {
     const merchant = await createMerchant();
@@ -329,11 +310,7 @@ describe("capture, release and refund are client_auth only and tenant-scoped", (
     const [owner, other] = [await createMerchant(), await createMerchant()];
     const reserved = await paidIntent(api, owner, { captureMethod: "RESERVATION" });
     const direct = await paidIntent(api, owner);
-    for (const response of [
-      await capture(api, other, reserved.paymentId),
-      await release(api, other, reserved.paymentId),
-      await refund(api, other, direct.paymentId),
-    ]) {
+    for (const response of [await capture(api, other, reserved.paymentId), await release(api, other, reserved.paymentId), await refund(api, other, direct.paymentId)]) {
       expect(response.status).toBe(404);
       expect(response.body.error.name).toBe("not_found");
     }
@@ -347,7 +324,11 @@ describe("capture, release and refund are client_auth only and tenant-scoped", (
     const intent = await createIntent(api, merchant, { userId: customer.phone, captureMethod: "RESERVATION" });
     await proceed(api, intent.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" }));
     for (const headers of [merchantAuth(merchant, intent.clientSecret), userAuth(merchant, accessToken)]) {
-      for (const path of [`/api/v1/payments/intents/${intent.paymentId}/capture`, `/api/v1/payments/intents/${intent.paymentId}/release`, `/api/v1/payments/${intent.paymentId}/refund`]) {
+      for (const path of [
+        `/api/v1/payments/intents/${intent.paymentId}/capture`,
+        `/api/v1/payments/intents/${intent.paymentId}/release`,
+        `/api/v1/payments/${intent.paymentId}/refund`,
+      ]) {
         const response = await api.post(path, { description: "x" }, headers);
         expect(response.status).toBe(401);
       }

@@ -13,13 +13,18 @@ import { advanceClock, intentBody, paymentRow, serviceIdOf } from "../support/pa
 // the customer and the intent (one round trip). These hold it to what a separate auth gave:
 // a refused request writes nothing, and the answers keep their order.
 const { api } = useTestGateway();
-const create = (headers: Record<string, string>, body: object, countryCode = "DZA") =>
-  api.post(`/api/v1/payments/intents?countryCode=${countryCode}`, body, headers);
+const create = (headers: Record<string, string>, body: object, countryCode = "DZA") => api.post(`/api/v1/payments/intents?countryCode=${countryCode}`, body, headers);
 
 async function writtenFor(serviceId: string, body: { userId: string; actionId: string }) {
   const db = await getDb();
-  const customerRows = await db.select().from(customers).where(and(eq(customers.serviceId, serviceId), eq(customers.phone, body.userId)));
-  const paymentRows = await db.select().from(payments).where(and(eq(payments.serviceId, serviceId), eq(payments.actionId, body.actionId)));
+  const customerRows = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.serviceId, serviceId), eq(customers.phone, body.userId)));
+  const paymentRows = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.serviceId, serviceId), eq(payments.actionId, body.actionId)));
   return { customers: customerRows.length, payments: paymentRows.length };
 }
 
@@ -50,9 +55,7 @@ describe("create with client_auth in its statement", () => {
     const db = await getDb();
     // The client's whole window spent: the next request is over the limit.
     const { windowMs, intervalMs } = rateLimitPolicies.client;
-    await db
-      .insert(rateLimits)
-      .values({ key: rateLimitKeys.client(merchant.clientId), tatMs: Date.now() + windowMs + intervalMs * 10, allowed: true });
+    await db.insert(rateLimits).values({ key: rateLimitKeys.client(merchant.clientId), tatMs: Date.now() + windowMs + intervalMs * 10, allowed: true });
     const body = intentBody();
     const response = await create(clientAuth(merchant), body);
     expect(response.status).toBe(429);

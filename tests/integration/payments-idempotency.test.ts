@@ -11,20 +11,7 @@ import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema"
 import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import {
-  advanceClock,
-  capture,
-  createIntent,
-  notificationsOf,
-  OPENING_DZD,
-  paidIntent,
-  paymentRow,
-  proceed,
-  refund,
-  release,
-  serverHeaders,
-  walletLedger,
-} from "../support/payments";
+import { advanceClock, capture, createIntent, notificationsOf, OPENING_DZD, paidIntent, paymentRow, proceed, refund, release, serverHeaders, walletLedger } from "../support/payments";
 
 const gateway = useTestGateway();
 const { api } = gateway;

@@ -47,9 +47,7 @@ describe("OTP verification (hosted page domain operations)", () => {
     });
     const checked = await check(api, intent.paymentId, serverHeaders(merchant));
     expect(checked.body.data).toMatchObject({ statusCode: 2, amount: 99.99, paymentMethodName: "WALLET_V2" });
-    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
-      ["payment.succeeded", 2],
-    ]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.succeeded", 2]]);
   });
 
   it("pre-authorizes a RESERVATION with the right code: 13 and a hold", async () => {
@@ -84,9 +82,7 @@ describe("OTP verification (hosted page domain operations)", () => {
     const last = await submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "654321" });
     expect(last).toEqual({ statusCode: 3, state: "FAILED", attemptsLeft: 0 });
     expect((await paymentRow(intent.paymentId)).failureReason).toBe("otp_attempts_exhausted");
-    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
-      ["payment.failed", 3],
-    ]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.failed", 3]]);
     // The right code is too late now.
     const late = await rejection(submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" }));
     expect(late.errorName).toBe("invalid_state");
@@ -158,9 +154,7 @@ describe("OTP verification (hosted page domain operations)", () => {
     const result = await submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" });
     expect(result).toMatchObject({ statusCode: 3, state: "FAILED" });
     expect((await paymentRow(intent.paymentId)).failureReason).toBe("expired");
-    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
-      ["payment.failed", 3],
-    ]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.failed", 3]]);
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
   });
 

@@ -7,16 +7,7 @@ import { pageTokenFor } from "@/lib/auth/client-secret";
 import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import {
-  browserHeaders,
-  createIntent,
-  notificationsOf,
-  OPENING_DZD,
-  paymentRow,
-  proceed,
-  serverHeaders,
-  walletLedger,
-} from "../support/payments";
+import { browserHeaders, createIntent, notificationsOf, OPENING_DZD, paymentRow, proceed, serverHeaders, walletLedger } from "../support/payments";
 
 const { api } = useTestGateway();
 
@@ -55,11 +46,7 @@ describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
   it("asks a browser under merchant_auth for the OTP as well", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant);
-    const response = await proceed(
-      api,
-      intent.paymentId,
-      browserHeaders(merchant, intent.clientSecret, { origin: "https://shop.example", "x-service": "ignored" }),
-    );
+    const response = await proceed(api, intent.paymentId, browserHeaders(merchant, intent.clientSecret, { origin: "https://shop.example", "x-service": "ignored" }));
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ require3DS: true, statusCode: 12 });
   });
@@ -239,7 +226,12 @@ describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
   it("refuses the wallet in a country the service no longer enables", async () => {
     const merchant = await createMerchant({ countries: ["DZA", "MAR"] });
     const intent = await createIntent(api, merchant, { actionCountryCode: "MAR", actionCurrencyCode: "MAD" });
-    await (await getDb()).update(services).set({ countries: ["DZA"] }).where(eq(services.code, merchant.service));
+    await (
+      await getDb()
+    )
+      .update(services)
+      .set({ countries: ["DZA"] })
+      .where(eq(services.code, merchant.service));
     const response = await proceed(api, intent.paymentId, serverHeaders(merchant));
     expect(response.status).toBe(409);
     expect(response.body.message).toBe("WALLET_V2 is not enabled for MAR.");

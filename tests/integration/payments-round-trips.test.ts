@@ -4,17 +4,7 @@ import { installWalletTransport } from "@/lib/wallet-connection/wallet-connectio
 import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import {
-  browserHeaders,
-  check,
-  createIntent,
-  intentBody,
-  payWithOtp,
-  postIntent,
-  proceed,
-  refund,
-  serverHeaders,
-} from "../support/payments";
+import { browserHeaders, check, createIntent, intentBody, payWithOtp, postIntent, proceed, refund, serverHeaders } from "../support/payments";
 
 // Counts the statements the gateway sends to the database server (BEGIN and COMMIT included)
 // while one request runs; the numbers are meant for PostgreSQL (DATABASE_URL) and hold on

@@ -6,20 +6,7 @@ import type { PaymentState } from "@/lib/payments/core/payment-state";
 import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import {
-  advanceClock,
-  browserHeaders,
-  capture,
-  check,
-  createIntent,
-  payWithOtp,
-  paymentRow,
-  proceed,
-  refund,
-  release,
-  serverHeaders,
-  tokenOf,
-} from "../support/payments";
+import { advanceClock, browserHeaders, capture, check, createIntent, payWithOtp, paymentRow, proceed, refund, release, serverHeaders, tokenOf } from "../support/payments";
 
 // The interface's "States and transitions" table, each row driven over HTTP (the OTP step
 // through the hosted page's domain operation), then every operation tried in every state.
@@ -141,17 +128,14 @@ describe("the interface's transitions, over HTTP", () => {
     expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data.statusCode).toBe(16);
   });
 
-  it.each(["CREATED", "REQUIRES_ACTION", "PRE_AUTHORIZED"] as const)(
-    "%s: any merchant_auth call past 30 minutes plus the grace fails with 410 intent_expired",
-    async (state) => {
-      const own = await createMerchant();
-      const intent = await paymentIn(state, own);
-      await advanceClock(api, own, 30 * 60 + 31);
-      const response = await check(api, intent.paymentId, browserHeaders(own, intent.clientSecret));
-      expect(response.status).toBe(410);
-      expect(response.body.error.name).toBe("intent_expired");
-    },
-  );
+  it.each(["CREATED", "REQUIRES_ACTION", "PRE_AUTHORIZED"] as const)("%s: any merchant_auth call past 30 minutes plus the grace fails with 410 intent_expired", async (state) => {
+    const own = await createMerchant();
+    const intent = await paymentIn(state, own);
+    await advanceClock(api, own, 30 * 60 + 31);
+    const response = await check(api, intent.paymentId, browserHeaders(own, intent.clientSecret));
+    expect(response.status).toBe(410);
+    expect(response.body.error.name).toBe("intent_expired");
+  });
 });
 
 // What each operation answers in each state: "ok" or the contract's error name.

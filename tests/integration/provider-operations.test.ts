@@ -67,9 +67,7 @@ describe("the provider-operation boundary", () => {
     const merchant = await createMerchant();
     const [service] = await db.select({ id: services.id }).from(services).where(eq(services.code, merchant.service));
     const account = { serviceId: service!.id, country: "DZA" };
-    await expect(db.transaction(async () => cardProvider().retrievePaymentIntent(db, { id: "pi_none", account }))).rejects.toBeInstanceOf(
-      ProviderCallInTransactionError,
-    );
+    await expect(db.transaction(async () => cardProvider().retrievePaymentIntent(db, { id: "pi_none", account }))).rejects.toBeInstanceOf(ProviderCallInTransactionError);
     await expect(cardProvider().retrievePaymentIntent(db, { id: "pi_none", account })).resolves.toBeNull();
   });
 
@@ -156,13 +154,16 @@ describe("the provider-operation boundary", () => {
   it("lets exactly 3 of 20 parallel refunds of 30% of a card payment succeed: refunds reserve their amount, none waits for another", async () => {
     const merchant = await createMerchant();
     const { paymentId, paymentIntentId } = await payWithNewCard(api, merchant, { intent: { amount: 1000 } });
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => refund(api, merchant, paymentId, { description: `r${index}`, amount: 300 })),
-    );
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => refund(api, merchant, paymentId, { description: `r${index}`, amount: 300 })));
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([...Array(3).fill(200), ...Array(17).fill(400)]);
     for (const response of responses.filter((r) => r.status === 400)) expect(response.body.error.name).toBe("amount_exceeds_refundable");
-    expect(responses.filter((r) => r.status === 200).map((r) => r.body.data.totalRefundedAmount).sort()).toEqual([300, 600, 900]);
+    expect(
+      responses
+        .filter((r) => r.status === 200)
+        .map((r) => r.body.data.totalRefundedAmount)
+        .sort(),
+    ).toEqual([300, 600, 900]);
     expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 90_000 });
     const refunds = await (await getDb()).select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId));
     expect(refunds).toHaveLength(3);

@@ -12,19 +12,7 @@ import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { rejection } from "../support/rejection";
 import { useTestGateway } from "../support/test-gateway";
-import {
-  advanceClock,
-  check,
-  createIntent,
-  notificationsOf,
-  OPENING_DZD,
-  paymentRow,
-  proceed,
-  serverHeaders,
-  tokenOf,
-  walletLedger,
-  type IntentOverrides,
-} from "../support/payments";
+import { advanceClock, check, createIntent, notificationsOf, OPENING_DZD, paymentRow, proceed, serverHeaders, tokenOf, walletLedger, type IntentOverrides } from "../support/payments";
 
 const gateway = useTestGateway();
 const { api } = gateway;
@@ -158,9 +146,7 @@ describe("the sandbox wallet app (domain operations of its page)", () => {
     const db = await getDb();
     expect(await getWalletAppPayment(db, { paymentId: payment.paymentId, token: payment.token })).toBeNull();
     expect(await getWalletAppPayment(db, { paymentId: payment.paymentId, token: "x" })).toBeNull();
-    const refused = await rejection(
-      answerQrPayment(db, { paymentId: payment.paymentId, outcome: "approve", access: { walletToken: payment.token } }),
-    );
+    const refused = await rejection(answerQrPayment(db, { paymentId: payment.paymentId, outcome: "approve", access: { walletToken: payment.token } }));
     expect(refused.errorName).toBe("invalid_credentials");
     expect((await paymentRow(payment.paymentId)).state).toBe("PROCESSING");
   });

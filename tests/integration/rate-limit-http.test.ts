@@ -59,11 +59,7 @@ describe("rate limit header fields", () => {
     const merchant = await createMerchant();
     const failures = 40;
     const started = performance.now();
-    const wrong = await Promise.all(
-      Array.from({ length: failures }, () =>
-        probe.get("/probe/client", { authorization: basicBearer(merchant.clientId, "not-the-secret") }),
-      ),
-    );
+    const wrong = await Promise.all(Array.from({ length: failures }, () => probe.get("/probe/client", { authorization: basicBearer(merchant.clientId, "not-the-secret") })));
     const right = await probe.get("/probe/client", clientAuth(merchant));
     const refilled = Math.floor((performance.now() - started) / clientInterval);
     expect(wrong.every((response) => response.status === 401 && response.body.error.name === "invalid_credentials")).toBe(true);
@@ -116,9 +112,7 @@ describe("the per-secret limit at its real size", () => {
     const { paymentId, clientSecret } = await newPaymentSecret();
     const sent = 160;
     const started = performance.now();
-    const responses = await Promise.all(
-      Array.from({ length: sent }, () => probe.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret))),
-    );
+    const responses = await Promise.all(Array.from({ length: sent }, () => probe.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret))));
     const elapsedMs = performance.now() - started;
     const admitted = responses.filter((response) => response.status === 200);
     const refused = responses.filter((response) => response.status === 429);

@@ -25,9 +25,7 @@ async function burst(client: ApiClient[], count: number) {
   const started = performance.now();
   const responses = await Promise.all(
     Array.from({ length: count }, (_, index) =>
-      client[index % client.length]!.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret)).then(
-        (response) => ({ ...response, instance: index % client.length }),
-      ),
+      client[index % client.length]!.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret)).then((response) => ({ ...response, instance: index % client.length })),
     ),
   );
   return { responses, elapsedMs: performance.now() - started };

@@ -168,8 +168,7 @@ describe("inbound events verified with the SDK", () => {
     const rawBody = JSON.stringify(event!.payload);
     const account = sandboxAccountOf(await getGatewayKey(await getDb()), merchant.cardProviderPublishableKey);
     const signer = new Stripe("sk_test_signing_only");
-    const post = (signature: string) =>
-      api.call("POST", "/api/v1/webhooks/card-provider", { rawBody, headers: { "content-type": "application/json", "stripe-signature": signature } });
+    const post = (signature: string) => api.call("POST", "/api/v1/webhooks/card-provider", { rawBody, headers: { "content-type": "application/json", "stripe-signature": signature } });
     for (let copy = 0; copy < 2; copy += 1) {
       expect((await post(signer.webhooks.generateTestHeaderString({ payload: rawBody, secret: account.webhookSecret }))).status).toBe(200);
     }

@@ -44,10 +44,8 @@ const { api } = useTestGateway();
 beforeAll(() => installWalletTransport(null));
 afterEach(() => installWalletTransport(null));
 
-const operationsOf = async (paymentId: string) =>
-  (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
-const walletCallsOf = async (paymentId: string) =>
-  (await getDb()).select().from(walletOperations).where(eq(walletOperations.paymentId, paymentId));
+const operationsOf = async (paymentId: string) => (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
+const walletCallsOf = async (paymentId: string) => (await getDb()).select().from(walletOperations).where(eq(walletOperations.paymentId, paymentId));
 
 /** Every payment these tests made, for the audit at the end. */
 const paymentsSeen: string[] = [];
@@ -161,7 +159,14 @@ describe("wallet capture, release and refund through the provider-operation boun
     // What a request does before it dies: the operation recorded, the wallet called (and applying it), no settle.
     const payment = await paymentRow(intent.paymentId);
     const operation = await db.transaction((tx) =>
-      beginProviderOperation(tx, { id: `op_killed_${intent.paymentId.replace(/-/g, "")}`, paymentId: payment.id, provider: "wallet", kind: "capture", amountMinor: 30_000, request: walletOperationRequest(payment) }),
+      beginProviderOperation(tx, {
+        id: `op_killed_${intent.paymentId.replace(/-/g, "")}`,
+        paymentId: payment.id,
+        provider: "wallet",
+        kind: "capture",
+        amountMinor: 30_000,
+        request: walletOperationRequest(payment),
+      }),
     );
     await walletCapture.call(operation);
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 30_000, heldMinor: 0 });
@@ -217,7 +222,12 @@ describe("wallet capture, release and refund through the provider-operation boun
 });
 
 describe("the wallet charge after the OTP through the provider-operation boundary", () => {
-  for (const [fault, captureMethod] of [["after", "DIRECT"], ["timeout", "RESERVATION"], ["before", "DIRECT"], ["5xx", "RESERVATION"]] as const) {
+  for (const [fault, captureMethod] of [
+    ["after", "DIRECT"],
+    ["timeout", "RESERVATION"],
+    ["before", "DIRECT"],
+    ["5xx", "RESERVATION"],
+  ] as const) {
     it(`answers 503 when the ${captureMethod === "DIRECT" ? "debit" : "hold"} fails (${fault}); submitting the code again charges once`, async () => {
       const merchant = await createMerchant();
       const intent = seen(await createIntent(api, merchant, { amount: 250, captureMethod }));
@@ -228,7 +238,10 @@ describe("the wallet charge after the OTP through the provider-operation boundar
       expect((await paymentRow(intent.paymentId)).state).toBe("REQUIRES_ACTION");
 
       const again = await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" });
-      const expected = captureMethod === "DIRECT" ? { state: "SUCCEEDED", balanceMinor: OPENING_DZD - 25_000, heldMinor: 0 } : { state: "PRE_AUTHORIZED", balanceMinor: OPENING_DZD, heldMinor: 25_000 };
+      const expected =
+        captureMethod === "DIRECT"
+          ? { state: "SUCCEEDED", balanceMinor: OPENING_DZD - 25_000, heldMinor: 0 }
+          : { state: "PRE_AUTHORIZED", balanceMinor: OPENING_DZD, heldMinor: 25_000 };
       expect(again.state).toBe(expected.state);
       expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
       expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual([captureMethod === "DIRECT" ? "debit" : "hold"]);
@@ -279,7 +292,11 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     expect(first.status).toBe(503);
     expect(first.body.error.name).toBe("provider_unavailable");
     installWalletTransport(null);
-    expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data).toMatchObject({ statusCode: 1, paymentMethodName: "WALLET_V2", endUserMessage: "Your payment is being processed." });
+    expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data).toMatchObject({
+      statusCode: 1,
+      paymentMethodName: "WALLET_V2",
+      endUserMessage: "Your payment is being processed.",
+    });
 
     // The merchant tries the wallet again (the balance the debit reduced would fail it) and a card: both refused.
     for (const body of [{ paymentMethodCode: "WALLET_V2" }, { paymentMethodCode: "CARD_PROVIDER" }]) {

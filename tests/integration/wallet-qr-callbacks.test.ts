@@ -207,9 +207,7 @@ describe("a lost QR callback", () => {
     const merchant = await createMerchant();
     const { paymentId, qrRequestId, body } = await qrPayment(merchant);
     await advanceClock(api, merchant, PAST_GRACE);
-    installWalletTransport(async (request, next) =>
-      new URL(request.url).pathname.includes("/qr-requests/") ? Promise.reject(new Error("connection reset")) : next(request),
-    );
+    installWalletTransport(async (request, next) => (new URL(request.url).pathname.includes("/qr-requests/") ? Promise.reject(new Error("connection reset")) : next(request)));
     await expireOpenPayments(await getDb(), { serviceId: await serviceIdOf(merchant) });
     expect((await paymentRow(paymentId)).state).toBe("PROCESSING");
 

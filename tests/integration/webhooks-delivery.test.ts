@@ -62,11 +62,7 @@ async function notificationRow(id: string) {
 }
 
 async function attemptsOf(id: string) {
-  return db
-    .select()
-    .from(notificationAttempts)
-    .where(eq(notificationAttempts.notificationId, id))
-    .orderBy(notificationAttempts.attemptNumber);
+  return db.select().from(notificationAttempts).where(eq(notificationAttempts.notificationId, id)).orderBy(notificationAttempts.attemptNumber);
 }
 
 /** Runs the delivery worker's pass until `done` holds, as the background loop would. */
@@ -98,7 +94,12 @@ describe("webhook delivery", () => {
     const sent = [];
     for (const { type, outcome } of CONTRACT_TYPES) sent.push({ type, ...(await paymentEvent(merchant, outcome)) });
     // The reservations' and the refunded payment's earlier events go out too.
-    const total = (await db.select().from(notifications).where(eq(notifications.serviceId, await serviceIdOf(merchant)))).length;
+    const total = (
+      await db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.serviceId, await serviceIdOf(merchant)))
+    ).length;
 
     await deliverUntil(() => endpoint.received.length >= total);
 
@@ -151,9 +152,7 @@ describe("webhook delivery", () => {
   });
 
   it("does not follow redirects: a 3xx answer is a failed attempt, retried later", async () => {
-    const endpoint = await receiver((request) =>
-      request.path === "/moved" ? { status: 307, headers: { location: "/landing" } } : { status: 200 },
-    );
+    const endpoint = await receiver((request) => (request.path === "/moved" ? { status: 307, headers: { location: "/landing" } } : { status: 200 }));
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/moved") });
     const { id } = await paymentEvent(merchant);
 
@@ -253,7 +252,10 @@ describe("webhook delivery", () => {
     await deliverDueNotifications(db);
     expect(endpoint.received).toHaveLength(0); // still leased: nobody else sends it
 
-    await db.update(notifications).set({ nextAttemptAt: sql`now()` }).where(eq(notifications.id, id)); // the lease runs out
+    await db
+      .update(notifications)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(notifications.id, id)); // the lease runs out
     await deliverDueNotifications(db);
 
     expect(endpoint.received.map((request) => request.headers["webhook-id"])).toEqual([id]);
@@ -273,10 +275,7 @@ describe("webhook delivery", () => {
       ids.push(...(await Promise.all(Array.from({ length: 10 }, async () => (await paymentEvent(merchant)).id))));
     }
 
-    await Promise.all([
-      deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 }),
-      deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 }),
-    ]);
+    await Promise.all([deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 }), deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 })]);
 
     const counts = new Map<string, number>();
     for (const request of endpoint.received) {
@@ -343,9 +342,7 @@ describe("GET /api/v1/sandbox/webhooks", () => {
     const limited = await api.get("/api/v1/sandbox/webhooks?limit=3", clientAuth(merchant));
 
     expect(byDefault.body.data).toHaveLength(50);
-    expect(limited.body.data.map((item: { id: string }) => item.id)).toEqual(
-      byDefault.body.data.slice(0, 3).map((item: { id: string }) => item.id),
-    );
+    expect(limited.body.data.map((item: { id: string }) => item.id)).toEqual(byDefault.body.data.slice(0, 3).map((item: { id: string }) => item.id));
   });
 
   it("refuses a limit out of range with validation_error", async () => {
@@ -427,7 +424,12 @@ describe("payment outcomes reach the merchant's webhook URL, signed", () => {
     }
     expect(byPayment.get(paid.paymentId)).toMatchObject([{ type: "payment.succeeded", data: { remoteStatusCode: 2, amount: 25.5 } }]);
     expect(byPayment.get(tooBig.paymentId)).toMatchObject([{ type: "payment.failed", data: { remoteStatusCode: 3 } }]);
-    expect(byPayment.get(held.paymentId)?.map((body) => [body.type, body.data.remoteStatusCode]).sort()).toEqual([
+    expect(
+      byPayment
+        .get(held.paymentId)
+        ?.map((body) => [body.type, body.data.remoteStatusCode])
+        .sort(),
+    ).toEqual([
       ["payment.pre_authorized", 13],
       ["payment.released", 10],
     ]);

@@ -108,7 +108,10 @@ describe("webhook worker processes on PostgreSQL", () => {
     expect(leftBehind).toMatchObject({ status: "pending", attemptCount: 1, leasedBy: `${hostname()}:${first.pid}` });
 
     // The lease (60 s) runs out, then a new worker starts.
-    await db.update(notifications).set({ nextAttemptAt: sql`now()` }).where(eq(notifications.id, id));
+    await db
+      .update(notifications)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(notifications.id, id));
     const second = await startWorker();
     await waitUntil(async () => (await db.select().from(notifications).where(eq(notifications.id, id)))[0]?.status === "delivered");
 
@@ -116,11 +119,7 @@ describe("webhook worker processes on PostgreSQL", () => {
     for (const request of receiver.received) {
       expect(new Webhook(merchant.webhookSecret).verify(request.body, request.headers)).toMatchObject({ id });
     }
-    const attempts = await db
-      .select()
-      .from(notificationAttempts)
-      .where(eq(notificationAttempts.notificationId, id))
-      .orderBy(notificationAttempts.attemptNumber);
+    const attempts = await db.select().from(notificationAttempts).where(eq(notificationAttempts.notificationId, id)).orderBy(notificationAttempts.attemptNumber);
     expect(attempts).toMatchObject([
       { attemptNumber: 1, responseStatus: null, error: expect.stringMatching(/interrupted/), workerId: `${hostname()}:${first.pid}` },
       { attemptNumber: 2, responseStatus: 204, error: null, workerId: `${hostname()}:${second.pid}` },
@@ -169,9 +168,7 @@ describe("webhook worker processes on PostgreSQL", () => {
       .where(inArray(notificationAttempts.notificationId, ids));
     expect(attempts).toHaveLength(total);
     expect(attempts.every((attempt) => attempt.attemptNumber === 1)).toBe(true);
-    expect(new Set(attempts.map((attempt) => attempt.workerId))).toEqual(
-      new Set(workers.map((worker) => `${hostname()}:${worker.pid}`)),
-    );
+    expect(new Set(attempts.map((attempt) => attempt.workerId))).toEqual(new Set(workers.map((worker) => `${hostname()}:${worker.pid}`)));
 
     for (const worker of workers) worker.kill("SIGTERM");
     expect(await Promise.all(workers.map(exitOf))).toEqual([0, 0]);
@@ -196,10 +193,7 @@ describe("webhook worker processes on PostgreSQL", () => {
       { url: "http://shop.example/hook", refusal: /https/ },
     ];
     for (const { url, refusal } of cases) {
-      const result = await runCli(
-        ["create", "--name", "Prod Shop", "--country", "DZA", "--webhook-url", url, "--card-provider-key", "pk_live_x", "--json"],
-        production,
-      );
+      const result = await runCli(["create", "--name", "Prod Shop", "--country", "DZA", "--webhook-url", url, "--card-provider-key", "pk_live_x", "--json"], production);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(refusal);
       expect(result.stdout).toBe("");

@@ -31,8 +31,14 @@ describe("the route table", () => {
   it("lists every handler under app/api/v1 and nothing that does not exist", async () => {
     const discovered = (await discoverApiRoutes()).map((route) => route.key);
     expect(discovered.length).toBeGreaterThan(20);
-    expect(discovered.filter((key) => !(key in ROUTE_TABLE)), "routes the security table does not list").toEqual([]);
-    expect(Object.keys(ROUTE_TABLE).filter((key) => !discovered.includes(key)), "table entries with no route").toEqual([]);
+    expect(
+      discovered.filter((key) => !(key in ROUTE_TABLE)),
+      "routes the security table does not list",
+    ).toEqual([]);
+    expect(
+      Object.keys(ROUTE_TABLE).filter((key) => !discovered.includes(key)),
+      "table entries with no route",
+    ).toEqual([]);
   });
 });
 

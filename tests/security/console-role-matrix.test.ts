@@ -151,5 +151,10 @@ describe("console isolation: a stranger (an owner of another merchant) naming th
 
 async function auditCount(): Promise<number> {
   const db = await getDb();
-  return (await db.select({ id: consoleAuditLog.id }).from(consoleAuditLog).where(and(eq(consoleAuditLog.serviceId, serviceId)))).length;
+  return (
+    await db
+      .select({ id: consoleAuditLog.id })
+      .from(consoleAuditLog)
+      .where(and(eq(consoleAuditLog.serviceId, serviceId)))
+  ).length;
 }

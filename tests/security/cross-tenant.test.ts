@@ -41,11 +41,7 @@ describe("another merchant's objects under client_auth are unknown objects", () 
   it("customers: get, update, search by phone and token generation", async () => {
     const foreignId = world.foreign.customer.id;
     const unknown = randomUUID();
-    expectIndistinguishable(
-      await api.get(`/api/v1/customers/${foreignId}`, owner()),
-      await api.get(`/api/v1/customers/${unknown}`, owner()),
-      "GET customer",
-    );
+    expectIndistinguishable(await api.get(`/api/v1/customers/${foreignId}`, owner()), await api.get(`/api/v1/customers/${unknown}`, owner()), "GET customer");
     expectIndistinguishable(
       await api.put(`/api/v1/customers/${foreignId}`, { name: "Taken Over" }, owner()),
       await api.put(`/api/v1/customers/${unknown}`, { name: "Taken Over" }, owner()),
@@ -135,10 +131,7 @@ describe("another customer's objects under user_auth are unknown objects", () =>
   });
 
   it("saved cards: another customer's card cannot be listed, deleted or charged", async () => {
-    const [neighbourCard, foreignCard] = await Promise.all([
-      world.savedCard(world.neighbour),
-      world.savedCard(world.foreign, world.other),
-    ]);
+    const [neighbourCard, foreignCard] = await Promise.all([world.savedCard(world.neighbour), world.savedCard(world.foreign, world.other)]);
     const unknown = randomUUID();
     const deleteHeaders = userAuth(world.owner, world.session.accessToken, { "x-country-code": "DZA" });
     for (const [label, id] of [
@@ -180,25 +173,21 @@ describe("under merchant_auth, the card-finalize secret and page tokens, a forei
     const foreign = await world.intent({ merchant: world.other });
     const unknown = randomUUID();
     const browser = (secret: string) => merchantAuth(world.owner, secret, { "x-platform": "WEB" });
-    expectIndistinguishable(
-      await check(api, otherPayment.paymentId, browser(mine.clientSecret)),
-      await check(api, unknown, browser(mine.clientSecret)),
-      "check another payment",
-    );
+    expectIndistinguishable(await check(api, otherPayment.paymentId, browser(mine.clientSecret)), await check(api, unknown, browser(mine.clientSecret)), "check another payment");
     expectIndistinguishable(
       await check(api, foreign.paymentId, browser(foreign.clientSecret)),
       await check(api, unknown, browser(mine.clientSecret)),
       "another merchant's payment with its own secret",
     );
     const finalize = (id: string, secret: string) =>
-      api.post(`/api/v1/payments/intents/${id}/card-provider-finalize`, { paymentIntentId: "pi_x", externalCardId: "pm_x" }, {
-        "x-client-secret": secret,
-      });
-    expectIndistinguishable(
-      await finalize(otherPayment.paymentId, mine.clientSecret),
-      await finalize(unknown, mine.clientSecret),
-      "finalize another payment",
-    );
+      api.post(
+        `/api/v1/payments/intents/${id}/card-provider-finalize`,
+        { paymentIntentId: "pi_x", externalCardId: "pm_x" },
+        {
+          "x-client-secret": secret,
+        },
+      );
+    expectIndistinguishable(await finalize(otherPayment.paymentId, mine.clientSecret), await finalize(unknown, mine.clientSecret), "finalize another payment");
   });
 
   it("a QR page token presented for another payment", async () => {

@@ -52,11 +52,7 @@ const worldFor = (key: string) => (key === "POST /api/v1/sandbox/clock" ? clockW
 const split = (key: string) => key.split(" ") as [string, string];
 const hasBody = (method: string) => method !== "GET" && method !== "HEAD";
 
-type BodyPlan =
-  | { kind: "keep" }
-  | { kind: "mutate"; overrides: [string, unknown][] }
-  | { kind: "replace"; value: unknown }
-  | { kind: "raw"; text: string };
+type BodyPlan = { kind: "keep" } | { kind: "mutate"; overrides: [string, unknown][] } | { kind: "replace"; value: unknown } | { kind: "raw"; text: string };
 
 interface Plan {
   credential: string;
@@ -78,9 +74,7 @@ function planArbitrary(spec: RouteSpec, credentialNames: string[]): fc.Arbitrary
     { weight: 1, arbitrary: fc.constant<BodyPlan>({ kind: "keep" }) },
     {
       weight: 5,
-      arbitrary: fc
-        .array(fc.tuple(fc.constantFrom(...bodyKeys), anyValue), { minLength: 1, maxLength: 4 })
-        .map((overrides): BodyPlan => ({ kind: "mutate", overrides })),
+      arbitrary: fc.array(fc.tuple(fc.constantFrom(...bodyKeys), anyValue), { minLength: 1, maxLength: 4 }).map((overrides): BodyPlan => ({ kind: "mutate", overrides })),
     },
     { weight: 2, arbitrary: anyValue.map((value): BodyPlan => ({ kind: "replace", value })) },
     { weight: 2, arbitrary: rawBody.map((text): BodyPlan => ({ kind: "raw", text })) },
@@ -231,7 +225,10 @@ describe.each(Object.entries(ROUTE_TABLE))("%s", (key, spec) => {
       expectContractAnswer(response, field);
       expect(response.status, `${field}: ${show(response)}`).toBe(400);
       expect(response.body.error.name).toBe("validation_error");
-      expect(response.body.error.details.map((detail: { path: string }) => detail.path), field).toContain(field);
+      expect(
+        response.body.error.details.map((detail: { path: string }) => detail.path),
+        field,
+      ).toContain(field);
     }
   });
 });

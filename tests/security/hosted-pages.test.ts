@@ -61,7 +61,10 @@ describe("hosted pages cannot be framed, cached or leak their token", () => {
     expect(unstable_doesMiddlewareMatch({ config, url: "/api/v1/customers" })).toBe(false);
     const found = pages.map((page) => page.path);
     for (const expected of ["/en/pay/otp/", "/en/pay/card/", "/en/pay/qr/", "/en/pay/return/"]) {
-      expect(found.some((page) => page.startsWith(expected)), expected).toBe(true);
+      expect(
+        found.some((page) => page.startsWith(expected)),
+        expected,
+      ).toBe(true);
     }
   });
 
@@ -93,7 +96,13 @@ describe("cross-site POSTs to hosted pages", () => {
       const source = readFileSync(file, "utf8");
       // The console's forms: origin checks, the session's forgery token and the role (lib/console-web/console-form-route.ts).
       if (source.includes("export const POST = consoleActionRoute(")) {
-        expect(acceptsPost(hostedPaths().find((page) => page.file === path.relative(ROOT, file))!.path.replace(/[^/]+$/, "sign-in"))).toBe(true);
+        expect(
+          acceptsPost(
+            hostedPaths()
+              .find((page) => page.file === path.relative(ROOT, file))!
+              .path.replace(/[^/]+$/, "sign-in"),
+          ),
+        ).toBe(true);
         continue;
       }
       expect(source, path.relative(ROOT, file)).toMatch(/export const POST = hostedFormRoute</);

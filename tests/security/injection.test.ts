@@ -120,11 +120,7 @@ async function customer(id: string) {
 }
 
 async function lastRefund(request: RouteRequest) {
-  const [row] = await (await getDb())
-    .select()
-    .from(paymentRefunds)
-    .where(eq(paymentRefunds.paymentId, request.payment!.paymentId))
-    .orderBy(desc(paymentRefunds.createdAt));
+  const [row] = await (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, request.payment!.paymentId)).orderBy(desc(paymentRefunds.createdAt));
   return row!;
 }
 

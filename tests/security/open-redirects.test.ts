@@ -20,7 +20,6 @@ const { api } = useTestGateway();
 
 const ALLOWED = "https://shop.example";
 
-
 describe("card proceed redirectUrl (contract 8)", () => {
   it("keeps an allow-listed redirectUrl, and never stores one that leaves the allowed origins", async () => {
     const merchant = await createMerchant({ redirectUrl: `${ALLOWED}/return`, origins: [ALLOWED] });

@@ -32,9 +32,14 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          intent: fc.option(hostileString.filter((text) => text !== "" && text.length < 1_000 && text !== "." && text !== ".."), { freq: 3 }),
+          intent: fc.option(
+            hostileString.filter((text) => text !== "" && text.length < 1_000 && text !== "." && text !== ".."),
+            { freq: 3 },
+          ),
           key: fc.constantFrom(confirmation!.publishableKey, "pk_wrong", ""),
-          overrides: fc.array(fc.tuple(fc.constantFrom("client_secret", "payment_method", "payment_method_data", "return_url", "locale", "setup_future_usage"), anyValue), { maxLength: 3 }),
+          overrides: fc.array(fc.tuple(fc.constantFrom("client_secret", "payment_method", "payment_method_data", "return_url", "locale", "setup_future_usage"), anyValue), {
+            maxLength: 3,
+          }),
           raw: fc.option(rawBody, { freq: 5 }),
         }),
         async ({ intent, key, overrides, raw }) => {

@@ -10,17 +10,7 @@ import { resendPaymentOtp } from "@/lib/payments/hosted/resend-payment-otp";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
 import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
 import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient } from "../support/api";
-import {
-  completeOnPage,
-  confirmAtProvider,
-  finalize,
-  payWithNewCard,
-  proceedWithCard,
-  savedCardsOf,
-  storedCardData,
-  TEST_CARDS,
-  TEST_CVC,
-} from "../support/cards";
+import { completeOnPage, confirmAtProvider, finalize, payWithNewCard, proceedWithCard, savedCardsOf, storedCardData, TEST_CARDS, TEST_CVC } from "../support/cards";
 import { findStoredPlaintext } from "../support/database-scan";
 import { createMerchant, randomPhone } from "../support/factories";
 import { startTestGateway, type TestGateway } from "../support/gateway-server";
@@ -205,7 +195,10 @@ async function runJourneys() {
   const deadline = Date.now() + 60_000;
   for (;;) {
     // Another suite's cleanup may abandon what is pending on the shared database: ours go on.
-    await db.update(notifications).set({ status: "pending", nextAttemptAt: new Date() }).where(and(eq(notifications.status, "abandoned"), mine));
+    await db
+      .update(notifications)
+      .set({ status: "pending", nextAttemptAt: new Date() })
+      .where(and(eq(notifications.status, "abandoned"), mine));
     await deliverDueNotifications(db, { schedule: [0.2], claimForMs: 1_000 });
     const rows = await db.select({ status: notifications.status }).from(notifications).where(mine);
     if (rows.length > 0 && rows.every((row) => row.status === "delivered")) break;

@@ -174,7 +174,10 @@ export async function cardEventSignatures(rawBody: string, options: { signature?
   const now = options.now ?? new Date();
   const signature = options.signature ?? signEvent(gatewayKey, rawBody, now);
   const object = (JSON.parse(rawBody) as { data?: { object?: { id?: string; metadata?: { paymentId?: string } } } }).data?.object;
-  const [intent] = await db.select({ accountKey: cardProviderPaymentIntents.accountKey }).from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, object?.id ?? ""));
+  const [intent] = await db
+    .select({ accountKey: cardProviderPaymentIntents.accountKey })
+    .from(cardProviderPaymentIntents)
+    .where(eq(cardProviderPaymentIntents.id, object?.id ?? ""));
   // An event naming one of our payments is checked against that payment's service's account.
   const paymentId = /^[0-9a-f-]{36}$/i.test(object?.metadata?.paymentId ?? "") ? object!.metadata!.paymentId! : null;
   const [named] = paymentId
@@ -237,7 +240,9 @@ export function cardDataIn(text: string): string[] {
 export async function storedCardData(db?: Db): Promise<{ table: string; finding: string }[]> {
   const source = db ?? (await getDb());
   const tables = rowsOf(
-    await source.execute(sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`),
+    await source.execute(
+      sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`,
+    ),
   ).map((row) => (row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`));
   const found: { table: string; finding: string }[] = [];
   for (const table of tables) {

@@ -30,7 +30,10 @@ export async function serviceIdOf(merchant: OnboardedMerchant): Promise<string> 
 export async function createConsoleUser(memberOf: { merchant: OnboardedMerchant; role: ConsoleRole }[] = [], email = uniqueEmail()) {
   const db = await getDb();
   hashed ??= hashPassword(TEST_PASSWORD);
-  const [user] = await db.insert(consoleUsers).values({ email, name: "Test Person", passwordHash: await hashed }).returning();
+  const [user] = await db
+    .insert(consoleUsers)
+    .values({ email, name: "Test Person", passwordHash: await hashed })
+    .returning();
   for (const { merchant, role } of memberOf) {
     await db.insert(consoleMemberships).values({ userId: user!.id, serviceId: await serviceIdOf(merchant), role });
   }

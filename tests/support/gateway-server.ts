@@ -65,11 +65,7 @@ const routes = discoverRoutes(APP_DIR)
       route.file.includes(path.join("[locale]", "console", "actions")) ||
       route.file.includes(path.join("[locale]", "console", "payments", "export")),
   )
-  .sort(
-    (a, b) =>
-      Number(a.paramNames.some((p) => p.catchAll)) - Number(b.paramNames.some((p) => p.catchAll)) ||
-      b.staticWeight - a.staticWeight,
-  );
+  .sort((a, b) => Number(a.paramNames.some((p) => p.catchAll)) - Number(b.paramNames.some((p) => p.catchAll)) || b.staticWeight - a.staticWeight);
 
 async function dispatch(request: Request): Promise<Response> {
   const pathname = new URL(request.url).pathname;

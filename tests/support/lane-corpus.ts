@@ -197,7 +197,12 @@ async function corpus(run: Run) {
   const intentBody = (n: number, extra: Record<string, unknown> = {}) =>
     json({ actionId: actionId(n), amount: 1500, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: randomPhone(), ...extra });
   const create = async (name: string, n: number, extra: Record<string, unknown> = {}) => {
-    const answer = await run.send(name, { method: "POST", path: "/api/v1/payments/intents?countryCode=DZA", headers: { ...server(merchant), ...JSON_TYPE }, body: intentBody(n, extra) });
+    const answer = await run.send(name, {
+      method: "POST",
+      path: "/api/v1/payments/intents?countryCode=DZA",
+      headers: { ...server(merchant), ...JSON_TYPE },
+      body: intentBody(n, extra),
+    });
     if (answer.status !== 201) throw new Error(`${name}: ${answer.status} ${answer.raw.toString()}`);
     return answer.json.data as { paymentId: string; clientSecret: string };
   };
@@ -236,18 +241,34 @@ async function corpus(run: Run) {
   // Customers, their bodies and the body limits.
   const phone = randomPhone();
   const customerPath = "/api/v1/customers";
-  const created = await run.send("create customer", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: "Lane", phone, email: "lane@example.com" }) });
+  const created = await run.send("create customer", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ name: "Lane", phone, email: "lane@example.com" }),
+  });
   const customerId = created.json.data.id as string;
   await run.send("create customer twice", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: "Lane", phone }) });
   await run.send("create customer invalid", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: 7, phone: "1", email: "x" }) });
-  await run.send("create customer 415", { method: "POST", path: customerPath, headers: { ...client(merchant), "content-type": "text/plain" }, body: json({ name: "A", phone: randomPhone() }) });
+  await run.send("create customer 415", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), "content-type": "text/plain" },
+    body: json({ name: "A", phone: randomPhone() }),
+  });
   await run.send("create customer malformed", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: "{not json" });
   await run.send("create customer deep", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: "[".repeat(40) + "]".repeat(40) });
   await run.send("create customer NUL", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: "a\u0000b", phone: randomPhone() }) });
   const big = json({ name: "Big", phone: randomPhone(), padding: "x".repeat(70 * 1024) });
   await run.send("413 declared", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: big });
   await run.send("413 streamed", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: big, chunked: true });
-  await run.send("streamed within the limit", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: "Streamed", phone: randomPhone() }), chunked: true });
+  await run.send("streamed within the limit", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ name: "Streamed", phone: randomPhone() }),
+    chunked: true,
+  });
   await run.send("413 without credential", { method: "POST", path: customerPath, headers: JSON_TYPE, body: big });
   await run.send("query NUL", { method: "GET", path: "/api/v1/events?type=%00", headers: client(merchant) });
   await run.send("get customer", { method: "GET", path: `${customerPath}/${customerId}`, headers: client(merchant) });
@@ -268,7 +289,11 @@ async function corpus(run: Run) {
   const user = { "x-client-token": accessToken, "x-service": merchant.service };
   await run.send("saved cards", { method: "GET", path: "/api/v1/cards?pmCode=CARD_PROVIDER", headers: user });
   await run.send("delete saved card 404", { method: "DELETE", path: `/api/v1/cards/${SOME_UUID}`, headers: user });
-  await run.send("user payment methods", { method: "GET", path: "/api/v1/payment-methods?amount=1500&actionCountryCode=DZA&actionCurrencyCode=DZD", headers: { ...user, "x-platform": "API" } });
+  await run.send("user payment methods", {
+    method: "GET",
+    path: "/api/v1/payment-methods?amount=1500&actionCountryCode=DZA&actionCurrencyCode=DZD",
+    headers: { ...user, "x-platform": "API" },
+  });
   await run.send("user payment methods invalid", { method: "GET", path: "/api/v1/payment-methods?amount=-1&actionCountryCode=DZA", headers: { ...user, "x-platform": "API" } });
   await run.send("revoke token", { method: "DELETE", path: "/api/v1/customer-access-token/revoke", headers: { ...client(merchant), ...JSON_TYPE }, body: json({ accessToken }) });
   await run.send("revoked token refused", { method: "GET", path: "/api/v1/cards?pmCode=CARD_PROVIDER", headers: user });
@@ -293,15 +318,45 @@ async function corpus(run: Run) {
   await run.send("check merchant_auth wrong secret", { method: "GET", path: checkPath, headers: browser(merchant, `${intent.paymentId}_secret_00`) });
   await run.send("check gzip accepted", { method: "GET", path: checkPath, headers: server(merchant, { "accept-encoding": "gzip, deflate, br" }) });
   await run.send("check 404", { method: "GET", path: `/api/v1/payments/intents/${SOME_UUID}/check`, headers: server(merchant) });
-  await run.send("proceed invalid", { method: "POST", path: `/api/v1/payments/intents/${intent.paymentId}/proceed`, headers: { ...server(merchant), ...JSON_TYPE }, body: json({ paymentMethodCode: "NOPE" }) });
-  const proceeded = await run.send("proceed wallet", { method: "POST", path: `/api/v1/payments/intents/${intent.paymentId}/proceed`, headers: { ...server(merchant), ...JSON_TYPE }, body: json({ paymentMethodCode: "WALLET_V2" }) });
-  await run.send("capture not reserved", { method: "POST", path: `/api/v1/payments/intents/${intent.paymentId}/capture`, headers: { ...client(merchant), ...JSON_TYPE, "idempotency-key": `cap-${merchant.clientId}` }, body: "{}" });
-  await run.send("capture replayed", { method: "POST", path: `/api/v1/payments/intents/${intent.paymentId}/capture`, headers: { ...client(merchant), ...JSON_TYPE, "idempotency-key": `cap-${merchant.clientId}` }, body: "{}" });
+  await run.send("proceed invalid", {
+    method: "POST",
+    path: `/api/v1/payments/intents/${intent.paymentId}/proceed`,
+    headers: { ...server(merchant), ...JSON_TYPE },
+    body: json({ paymentMethodCode: "NOPE" }),
+  });
+  const proceeded = await run.send("proceed wallet", {
+    method: "POST",
+    path: `/api/v1/payments/intents/${intent.paymentId}/proceed`,
+    headers: { ...server(merchant), ...JSON_TYPE },
+    body: json({ paymentMethodCode: "WALLET_V2" }),
+  });
+  await run.send("capture not reserved", {
+    method: "POST",
+    path: `/api/v1/payments/intents/${intent.paymentId}/capture`,
+    headers: { ...client(merchant), ...JSON_TYPE, "idempotency-key": `cap-${merchant.clientId}` },
+    body: "{}",
+  });
+  await run.send("capture replayed", {
+    method: "POST",
+    path: `/api/v1/payments/intents/${intent.paymentId}/capture`,
+    headers: { ...client(merchant), ...JSON_TYPE, "idempotency-key": `cap-${merchant.clientId}` },
+    body: "{}",
+  });
   await run.send("release", { method: "POST", path: `/api/v1/payments/intents/${intent.paymentId}/release`, headers: { ...client(merchant), ...JSON_TYPE }, body: "{}" });
-  await run.send("finalize invalid", { method: "POST", path: `/api/v1/payments/intents/${intent.paymentId}/card-provider-finalize`, headers: { "x-client-secret": intent.clientSecret, ...JSON_TYPE }, body: "{}" });
+  await run.send("finalize invalid", {
+    method: "POST",
+    path: `/api/v1/payments/intents/${intent.paymentId}/card-provider-finalize`,
+    headers: { "x-client-secret": intent.clientSecret, ...JSON_TYPE },
+    body: "{}",
+  });
 
   const paid = await create("create to pay", 2);
-  const otp = await run.send("proceed to OTP", { method: "POST", path: `/api/v1/payments/intents/${paid.paymentId}/proceed`, headers: { ...server(merchant), ...JSON_TYPE }, body: json({ paymentMethodCode: "WALLET_V2" }) });
+  const otp = await run.send("proceed to OTP", {
+    method: "POST",
+    path: `/api/v1/payments/intents/${paid.paymentId}/proceed`,
+    headers: { ...server(merchant), ...JSON_TYPE },
+    body: json({ paymentMethodCode: "WALLET_V2" }),
+  });
   const payToken = new URL(otp.json.data.metadata.payUrl).searchParams.get("token")!;
   await submitPaymentOtp(await getDb(), { paymentId: paid.paymentId, token: payToken, code: "123456" });
   const refundPath = `/api/v1/payments/${paid.paymentId}/refund`;
@@ -315,15 +370,30 @@ async function corpus(run: Run) {
 
   // QR: image and status (with and without the page token), the sandbox wallet's answer.
   const qr = await create("create QR", 3, { transactionType: "QR_CODE" });
-  const qrProceeded = await run.send("proceed QR", { method: "POST", path: `/api/v1/payments/intents/${qr.paymentId}/proceed`, headers: { ...server(merchant), ...JSON_TYPE }, body: json({ paymentMethodCode: "WALLET_V2" }) });
+  const qrProceeded = await run.send("proceed QR", {
+    method: "POST",
+    path: `/api/v1/payments/intents/${qr.paymentId}/proceed`,
+    headers: { ...server(merchant), ...JSON_TYPE },
+    body: json({ paymentMethodCode: "WALLET_V2" }),
+  });
   const imageUrl = new URL(qrProceeded.json.data.metadata.qrImageUrl);
   const qrToken = imageUrl.searchParams.get("token")!;
   await run.send("QR image", { method: "GET", path: `${imageUrl.pathname}${imageUrl.search}` });
   await run.send("QR image bad token", { method: "GET", path: `/api/v1/qr/${qr.paymentId}/image?token=nope` });
   await run.send("QR status", { method: "GET", path: `/api/v1/qr/${qr.paymentId}/status?token=${qrToken}` });
   await run.send("QR status bad token", { method: "GET", path: `/api/v1/qr/${qr.paymentId}/status?token=nope` });
-  await run.send("QR answer", { method: "POST", path: `/api/v1/sandbox/payments/${qr.paymentId}/qr`, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ outcome: "approve" }) });
-  await run.send("QR answer invalid", { method: "POST", path: `/api/v1/sandbox/payments/${qr.paymentId}/qr`, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ outcome: "maybe" }) });
+  await run.send("QR answer", {
+    method: "POST",
+    path: `/api/v1/sandbox/payments/${qr.paymentId}/qr`,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ outcome: "approve" }),
+  });
+  await run.send("QR answer invalid", {
+    method: "POST",
+    path: `/api/v1/sandbox/payments/${qr.paymentId}/qr`,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ outcome: "maybe" }),
+  });
 
   // Payment links: create (and a refusal), list, get, deactivate.
   const linksPath = "/api/v1/payment-links";
@@ -349,7 +419,12 @@ async function corpus(run: Run) {
   await run.send("event", { method: "GET", path: `/api/v1/events/${eventId}`, headers: client(merchant) });
   await run.send("event 404", { method: "GET", path: "/api/v1/events/msg_nope", headers: client(merchant) });
   await run.send("redeliver", { method: "POST", path: `/api/v1/events/${eventId}/redeliver`, headers: client(merchant) });
-  await run.send("card provider event unsigned", { method: "POST", path: "/api/v1/webhooks/card-provider", headers: JSON_TYPE, body: json({ id: "evt_1", type: "payment_intent.succeeded" }) });
+  await run.send("card provider event unsigned", {
+    method: "POST",
+    path: "/api/v1/webhooks/card-provider",
+    headers: JSON_TYPE,
+    body: json({ id: "evt_1", type: "payment_intent.succeeded" }),
+  });
   await run.send("card provider event too large", { method: "POST", path: "/api/v1/webhooks/card-provider", headers: JSON_TYPE, body: big, chunked: true });
   await run.send("openapi.json", { method: "GET", path: "/api/v1/openapi.json" });
   await run.send("openapi.json gzip", { method: "GET", path: "/api/v1/openapi.json", headers: { "accept-encoding": "gzip" } });

@@ -53,8 +53,7 @@ export async function createIntent(api: ApiClient, merchant: OnboardedMerchant, 
   return { ...(response.body.data as { paymentId: string; clientSecret: string; amount: number; currency: string }), body };
 }
 
-export const serverHeaders = (merchant: OnboardedMerchant, extra: Record<string, string> = {}) =>
-  clientAuth(merchant, { "x-service": merchant.service, "x-platform": "API", ...extra });
+export const serverHeaders = (merchant: OnboardedMerchant, extra: Record<string, string> = {}) => clientAuth(merchant, { "x-service": merchant.service, "x-platform": "API", ...extra });
 
 export const browserHeaders = (merchant: OnboardedMerchant, clientSecret: string, extra: Record<string, string> = {}) =>
   merchantAuth(merchant, clientSecret, { "x-platform": "WEB", ...extra });
@@ -159,7 +158,9 @@ export async function paymentRow(paymentId: string) {
 
 /** The outbox rows of a payment, oldest first: what the merchant will be told. */
 export async function notificationsOf(paymentId: string) {
-  const rows = await (await getDb())
+  const rows = await (
+    await getDb()
+  )
     .select({ type: notifications.type, payload: notifications.payload, createdAt: notifications.createdAt })
     .from(notifications)
     .where(eq(notifications.paymentId, paymentId))

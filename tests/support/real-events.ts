@@ -61,10 +61,13 @@ export async function realEvent(api: ApiClient, merchant: OnboardedMerchant, out
     throw new Error(`payment ${intent.paymentId} did not reach ${outcome}: ${proceeded.status} ${JSON.stringify(proceeded.body)}`);
   }
   const followUp =
-    outcome === "captured" ? capture(api, merchant, intent.paymentId)
-    : outcome === "released" ? release(api, merchant, intent.paymentId)
-    : outcome === "refunded" ? refund(api, merchant, intent.paymentId)
-    : null;
+    outcome === "captured"
+      ? capture(api, merchant, intent.paymentId)
+      : outcome === "released"
+        ? release(api, merchant, intent.paymentId)
+        : outcome === "refunded"
+          ? refund(api, merchant, intent.paymentId)
+          : null;
   const answered = await followUp;
   if (answered && answered.status !== 200) {
     throw new Error(`${outcome} of ${intent.paymentId} failed: ${answered.status} ${JSON.stringify(answered.body)}`);
@@ -74,7 +77,9 @@ export async function realEvent(api: ApiClient, merchant: OnboardedMerchant, out
 
 /** The newest event the gateway wrote for `paymentId`. */
 export async function newestEventOf(paymentId: string): Promise<RealEvent> {
-  const [row] = await (await getDb())
+  const [row] = await (
+    await getDb()
+  )
     .select({ id: notifications.id, payload: notifications.payload })
     .from(notifications)
     .where(eq(notifications.paymentId, paymentId))

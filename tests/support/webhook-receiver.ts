@@ -15,9 +15,7 @@ export type ReceiverAnswer = { status: number; delayMs?: number; headers?: Recor
  * A merchant's webhook endpoint on 127.0.0.1: records every request it gets and answers as
  * the test's `answer` function says (by default 204).
  */
-export async function startWebhookReceiver(
-  answer: (request: ReceivedWebhook, received: ReceivedWebhook[]) => ReceiverAnswer = () => ({ status: 204 }),
-) {
+export async function startWebhookReceiver(answer: (request: ReceivedWebhook, received: ReceivedWebhook[]) => ReceiverAnswer = () => ({ status: 204 })) {
   const received: ReceivedWebhook[] = [];
   const held = new Set<ServerResponse>();
   const waiters: { predicate: () => boolean; resolve: () => void }[] = [];
@@ -28,9 +26,7 @@ export async function startWebhookReceiver(
     incoming.on("end", () => {
       const request: ReceivedWebhook = {
         path: incoming.url ?? "/",
-        headers: Object.fromEntries(
-          Object.entries(incoming.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")]),
-        ),
+        headers: Object.fromEntries(Object.entries(incoming.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")])),
         body: Buffer.concat(chunks).toString("utf8"),
         receivedAt: Date.now(),
       };

@@ -21,14 +21,18 @@ describe("the operations registry and the route files", () => {
   it("name the same endpoints: each route file serves exactly the methods the registry lists for its path", async () => {
     const modules = await routeModules();
     const served = Object.entries(modules).flatMap(([pattern, module]) =>
-      ROUTE_METHODS.filter((method) => typeof module[method] === "function" && !(NOT_SERVED in (module[method] as object))).map(
-        (method) => `${method} ${pattern}`,
-      ),
+      ROUTE_METHODS.filter((method) => typeof module[method] === "function" && !(NOT_SERVED in (module[method] as object))).map((method) => `${method} ${pattern}`),
     );
     const registered = OPERATIONS.map(operationKey);
     expect(served.length).toBeGreaterThan(20);
-    expect(served.filter((key) => !registered.includes(key)), "route handlers with no operation in the registry").toEqual([]);
-    expect(registered.filter((key) => !served.includes(key)), "operations with no route handler").toEqual([]);
+    expect(
+      served.filter((key) => !registered.includes(key)),
+      "route handlers with no operation in the registry",
+    ).toEqual([]);
+    expect(
+      registered.filter((key) => !served.includes(key)),
+      "operations with no route handler",
+    ).toEqual([]);
   });
 
   it("answer every other method of a path through otherMethods(), OPTIONS included", async () => {

@@ -1,16 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  brandName,
-  checkCardNumber,
-  checkCvc,
-  checkExpiry,
-  detectBrand,
-  formatCardNumber,
-  formatExpiry,
-  normalizeDigits,
-  passesLuhn,
-} from "@/lib/validation/card-number";
+import { brandName, checkCardNumber, checkCvc, checkExpiry, detectBrand, formatCardNumber, formatExpiry, normalizeDigits, passesLuhn } from "@/lib/validation/card-number";
 import { isGenuineSignature, signEvent } from "@/simulators/card/sandbox-secrets";
 
 /** The digit that makes `body` pass the Luhn check. */

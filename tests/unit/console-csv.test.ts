@@ -24,8 +24,8 @@ describe("CSV of the console's export (RFC 4180, formula-safe)", () => {
     expect(csvField("+213555123456")).toBe("'+213555123456");
     expect(csvField("-2+3")).toBe("'-2+3");
     expect(csvField("@SUM(A1:A2)")).toBe("'@SUM(A1:A2)");
-    expect(csvField("\t=1")).toBe("\"'\t=1\"");
-    expect(csvField("\r=1")).toBe("\"'\r=1\"");
+    expect(csvField("\t=1")).toBe('"\'\t=1"');
+    expect(csvField("\r=1")).toBe('"\'\r=1"');
     expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
     // Only the start counts.
     expect(csvField("a=1")).toBe("a=1");

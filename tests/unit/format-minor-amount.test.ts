@@ -4,7 +4,9 @@ import { currencyExponents } from "@/lib/money/currencies";
 
 // Intl separates with no-break spaces and marks Arabic with RLM; compare the visible text.
 const shown = (minor: number, currency: string, locale: "en" | "fr" | "ar") =>
-  formatMinorAmount({ minor, currency, locale }).replace(/[\u00a0\u202f]/g, " ").replace(/[\u200e\u200f]/g, "");
+  formatMinorAmount({ minor, currency, locale })
+    .replace(/[\u00a0\u202f]/g, " ")
+    .replace(/[\u200e\u200f]/g, "");
 
 describe("formatMinorAmount: minor units shown per locale with exactly the currency's decimals", () => {
   it("exponent 0 (JPY, XOF): no decimals", () => {

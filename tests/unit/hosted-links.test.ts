@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
 import { getConfig } from "@/lib/config";
-import {
-  cardCompletePath,
-  cardCompleteUrl,
-  challengePageUrl,
-  otpPagePath,
-  pagePathWithoutLocale,
-  providerReturnWithIntent,
-  returnPagePath,
-} from "@/lib/urls/hosted-urls";
+import { cardCompletePath, cardCompleteUrl, challengePageUrl, otpPagePath, pagePathWithoutLocale, providerReturnWithIntent, returnPagePath } from "@/lib/urls/hosted-urls";
 import { hostedLinkForm, normalizeOtpCode, otpCode } from "@/lib/hosted/otp-form.schema";
 import { unlocalizedPageUrl } from "@/lib/hosted/page-url";
 
@@ -92,9 +84,7 @@ describe("OTP form input", () => {
 
   it("links the sandbox 3DS page in the intent's language, or without a locale when it has none the gateway serves", () => {
     const base = getConfig().publicBaseUrl;
-    expect(challengePageUrl({ locale: "ar", intentId: "pi_1", clientSecret: "pi_1_secret_x" })).toBe(
-      `${base}/ar/card-provider-sandbox/challenge/pi_1?client_secret=pi_1_secret_x`,
-    );
+    expect(challengePageUrl({ locale: "ar", intentId: "pi_1", clientSecret: "pi_1_secret_x" })).toBe(`${base}/ar/card-provider-sandbox/challenge/pi_1?client_secret=pi_1_secret_x`);
     expect(challengePageUrl({ locale: null, intentId: "pi_1", clientSecret: "s" })).toBe(`${base}/card-provider-sandbox/challenge/pi_1?client_secret=s`);
     expect(challengePageUrl({ locale: "de", intentId: "pi_1", clientSecret: "s" })).toBe(`${base}/card-provider-sandbox/challenge/pi_1?client_secret=s`);
   });

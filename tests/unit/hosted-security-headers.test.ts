@@ -45,8 +45,7 @@ describe("contentSecurityPolicy", () => {
 });
 
 describe("the card page's policy for Stripe.js", () => {
-  const cardPolicy = () =>
-    directives(proxy(new NextRequest("https://pay.example/en/pay/card/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f?token=t")).headers.get("content-security-policy")!);
+  const cardPolicy = () => directives(proxy(new NextRequest("https://pay.example/en/pay/card/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f?token=t")).headers.get("content-security-policy")!);
 
   it("admits in production exactly the hosts Stripe documents for Stripe.js, on the card page only", async () => {
     const [card, otp] = await inProduction(async () => [
@@ -82,9 +81,7 @@ describe("proxy", () => {
   it("sends a payUrl without locale to the buyer's Accept-Language, keeping the query string", () => {
     const response = proxy(new NextRequest(`http://gateway.test${payPath}`, { headers: { "accept-language": "ar-DZ,ar;q=0.9,fr;q=0.8" } }));
     expect(response.status).toBe(307);
-    expect(new URL(response.headers.get("location")!).pathname + new URL(response.headers.get("location")!).search).toBe(
-      `/ar${payPath}`,
-    );
+    expect(new URL(response.headers.get("location")!).pathname + new URL(response.headers.get("location")!).search).toBe(`/ar${payPath}`);
   });
 
   it("falls back to French, then English, as Accept-Language allows", () => {

@@ -101,7 +101,9 @@ describe("locales", () => {
 describe("formatAmount", () => {
   // Intl separates with no-break spaces and marks Arabic with RLM; compare the visible text.
   const shown = (options: Parameters<typeof formatAmount>[0]) =>
-    formatAmount(options).replace(/[\u00a0\u202f]/g, " ").replace(/\u200f/g, "");
+    formatAmount(options)
+      .replace(/[\u00a0\u202f]/g, " ")
+      .replace(/\u200f/g, "");
 
   it("shows TND with its three decimals in every language", () => {
     expect(shown({ amount: 12.5, currency: "TND", locale: "en" })).toBe("TND 12.500");

@@ -1,14 +1,6 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  createLogger,
-  currentLogContext,
-  logger,
-  noteRequestPrincipal,
-  runWithLogContext,
-  mayHoldCredential,
-  scrubCredentials,
-} from "@/lib/log";
+import { createLogger, currentLogContext, logger, noteRequestPrincipal, runWithLogContext, mayHoldCredential, scrubCredentials } from "@/lib/log";
 import { withRequestScope } from "@/lib/http/request-scope";
 import { operationId } from "@/lib/provider-operations/provider-operation";
 

@@ -60,6 +60,8 @@ describe("the Next.js internals npm start relies on", () => {
     const nextVary = [headers.RSC_HEADER, headers.NEXT_ROUTER_STATE_TREE_HEADER, headers.NEXT_ROUTER_PREFETCH_HEADER, headers.NEXT_ROUTER_SEGMENT_PREFETCH_HEADER].join(", ");
     expect(NEXT_VARY).toBe(nextVary);
     const source = readFileSync(require.resolve("next/dist/server/base-server.js"), "utf8");
-    expect(source).toContain("const baseVaryHeader = `${_approuterheaders.RSC_HEADER}, ${_approuterheaders.NEXT_ROUTER_STATE_TREE_HEADER}, ${_approuterheaders.NEXT_ROUTER_PREFETCH_HEADER}, ${_approuterheaders.NEXT_ROUTER_SEGMENT_PREFETCH_HEADER}`");
+    expect(source).toContain(
+      "const baseVaryHeader = `${_approuterheaders.RSC_HEADER}, ${_approuterheaders.NEXT_ROUTER_STATE_TREE_HEADER}, ${_approuterheaders.NEXT_ROUTER_PREFETCH_HEADER}, ${_approuterheaders.NEXT_ROUTER_SEGMENT_PREFETCH_HEADER}`",
+    );
   });
 });

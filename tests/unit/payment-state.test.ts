@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors/api-error";
 import { notificationOf } from "@/lib/payments/core/notify-payment-change";
-import {
-  canTransition,
-  checkStatusCode,
-  isTerminal,
-  PAYMENT_STATES,
-  stateCode,
-  transition,
-  TRANSITIONS,
-  type PaymentEvent,
-  type PaymentState,
-} from "@/lib/payments/core/payment-state";
+import { canTransition, checkStatusCode, isTerminal, PAYMENT_STATES, stateCode, transition, TRANSITIONS, type PaymentEvent, type PaymentState } from "@/lib/payments/core/payment-state";
 
 // The interface's "States and transitions" table, written out independently of the module.
 const EXPECTED: Record<PaymentEvent, Partial<Record<PaymentState, PaymentState>>> = {
@@ -82,12 +72,7 @@ describe("status codes", () => {
   });
 
   it("treats only CREATED, PROCESSING, REQUIRES_ACTION and PRE_AUTHORIZED as open (contract 11)", () => {
-    expect(PAYMENT_STATES.filter((state) => !isTerminal(state))).toEqual([
-      "CREATED",
-      "PROCESSING",
-      "REQUIRES_ACTION",
-      "PRE_AUTHORIZED",
-    ]);
+    expect(PAYMENT_STATES.filter((state) => !isTerminal(state))).toEqual(["CREATED", "PROCESSING", "REQUIRES_ACTION", "PRE_AUTHORIZED"]);
   });
 });
 

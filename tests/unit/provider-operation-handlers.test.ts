@@ -5,9 +5,7 @@ import { providerName } from "@/lib/db/schema";
 
 // Every (provider, kind) an operation can be recorded with: beginProviderOperation takes a kind
 // of PROVIDER_OPERATION_KINDS only, and provider_operations.provider is the provider_name enum.
-const RECORDABLE = providerName.enumValues.flatMap((provider: ProviderName) =>
-  PROVIDER_OPERATION_KINDS[provider].map((kind) => ({ provider, kind })),
-);
+const RECORDABLE = providerName.enumValues.flatMap((provider: ProviderName) => PROVIDER_OPERATION_KINDS[provider].map((kind) => ({ provider, kind })));
 
 describe("the provider operation handlers", () => {
   it.each(RECORDABLE)("has a handler for $provider:$kind, which reconciliation finds", (operation) => {

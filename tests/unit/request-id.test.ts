@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { requestIdFor } from "@/lib/http/request-id";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const withId = (id?: string) =>
-  new Request("http://gateway.test/", { headers: id === undefined ? {} : { "x-request-id": id } });
+const withId = (id?: string) => new Request("http://gateway.test/", { headers: id === undefined ? {} : { "x-request-id": id } });
 
 describe("requestIdFor", () => {
   it("echoes a sane caller id of up to 128 characters", () => {
@@ -13,7 +12,7 @@ describe("requestIdFor", () => {
   });
 
   it("replaces a missing, empty, too long or odd id with a fresh UUID", () => {
-    for (const id of [undefined, "", "x".repeat(129), "has space", "a/b", "<tag>", "a;b", "quote\"", "%41"]) {
+    for (const id of [undefined, "", "x".repeat(129), "has space", "a/b", "<tag>", "a;b", 'quote"', "%41"]) {
       expect(requestIdFor(withId(id)), String(id)).toMatch(UUID_V4);
     }
   });

@@ -25,9 +25,7 @@ describe("resolveReturnTarget (contract 8)", () => {
   });
 
   it("accepts a returnUrl on an allow-listed origin", () => {
-    expect(query(resolveReturnTarget({ ...service, returnUrl: "https://pay.shop.example/back" })).where).toBe(
-      "https://pay.shop.example/back",
-    );
+    expect(query(resolveReturnTarget({ ...service, returnUrl: "https://pay.shop.example/back" })).where).toBe("https://pay.shop.example/back");
     expect(query(resolveReturnTarget({ ...service, returnUrl: "http://127.0.0.1:4321/r" })).where).toBe("http://127.0.0.1:4321/r");
   });
 
@@ -54,12 +52,8 @@ describe("resolveReturnTarget (contract 8)", () => {
   });
 
   it("uses the card flow's redirectUrl under the same rule", () => {
-    expect(query(resolveReturnTarget({ ...service, redirectUrl: "https://shop.example/card-done" })).where).toBe(
-      "https://shop.example/card-done",
-    );
-    expect(query(resolveReturnTarget({ ...service, redirectUrl: "https://evil.example/" })).where).toBe(
-      "https://shop.example/checkout/done",
-    );
+    expect(query(resolveReturnTarget({ ...service, redirectUrl: "https://shop.example/card-done" })).where).toBe("https://shop.example/card-done");
+    expect(query(resolveReturnTarget({ ...service, redirectUrl: "https://evil.example/" })).where).toBe("https://shop.example/checkout/done");
   });
 
   it("falls back to the service's redirect URL when the merchant gave no target", () => {
@@ -90,8 +84,6 @@ describe("resolveReturnTarget (contract 8)", () => {
   });
 
   it("keeps the returnUrl's fragment after the query", () => {
-    expect(resolveReturnTarget({ ...service, returnUrl: "https://shop.example/r#done" })).toBe(
-      `https://shop.example/r?paymentId=${paymentId}&statusCode=2#done`,
-    );
+    expect(resolveReturnTarget({ ...service, returnUrl: "https://shop.example/r#done" })).toBe(`https://shop.example/r?paymentId=${paymentId}&statusCode=2#done`);
   });
 });

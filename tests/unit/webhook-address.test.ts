@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyAddress, isPublicAddress } from "@/lib/notifications/classify-address";
-import {
-  assertUrlAllowed,
-  assertWebhookUrlAllowed,
-  guardedLookup,
-  productionWebhookPolicy,
-  sandboxWebhookPolicy,
-} from "@/lib/notifications/webhook-policy";
+import { assertUrlAllowed, assertWebhookUrlAllowed, guardedLookup, productionWebhookPolicy, sandboxWebhookPolicy } from "@/lib/notifications/webhook-policy";
 
 describe("classifyAddress (SSRF guard)", () => {
   it.each([
@@ -30,12 +24,9 @@ describe("classifyAddress (SSRF guard)", () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.1.1", "11.0.0.1"])(
-    "allows public IPv4 %s",
-    (address) => {
-      expect(classifyAddress(address)).toBe("public");
-    },
-  );
+  it.each(["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.1.1", "11.0.0.1"])("allows public IPv4 %s", (address) => {
+    expect(classifyAddress(address)).toBe("public");
+  });
 
   it.each([
     ["::1", "loopback"],

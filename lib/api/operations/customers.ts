@@ -77,9 +77,7 @@ export const refreshCustomerToken = defineOperation({
   operationId: "refreshCustomerAccessToken",
   tag,
   summary: "Rotate a customer token pair",
-  description:
-    "Answers a new pair; the old pair stops working. Presenting a refresh token that was already rotated " +
-    "revokes every token of its family (RFC 9700) and answers 401.",
+  description: "Answers a new pair; the old pair stops working. Presenting a refresh token that was already rotated " + "revokes every token of its family (RFC 9700) and answers 401.",
   auth: ["client"],
   body: refreshCustomerTokenBody,
   response: tokenPairView,

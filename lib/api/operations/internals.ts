@@ -15,7 +15,7 @@ export const advanceSandboxClock = defineOperation({
   tag: sandbox,
   summary: "Move the service's sandbox clock forward, or reset it",
   description:
-    "`{ \"advanceSeconds\": n }` moves it forward; `{ \"reset\": true }` brings it back to real time (as DELETE does). " +
+    '`{ "advanceSeconds": n }` moves it forward; `{ "reset": true }` brings it back to real time (as DELETE does). ' +
     "Expiry, OTP lifetime and the 7-day reservation release read this clock.",
   auth: ["client"],
   sandboxOnly: true,

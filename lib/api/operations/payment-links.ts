@@ -1,10 +1,5 @@
 import { z } from "zod";
-import {
-  createPaymentLinkBody,
-  listPaymentLinksQuery,
-  listPaymentLinksResponse,
-  paymentLinkView,
-} from "../../payment-links/payment-link.schema";
+import { createPaymentLinkBody, listPaymentLinksQuery, listPaymentLinksResponse, paymentLinkView } from "../../payment-links/payment-link.schema";
 import { defineOperation } from "../operation";
 
 const tag = "Payment links";

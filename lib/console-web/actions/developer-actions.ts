@@ -32,7 +32,8 @@ export const developerActions: Record<string, ConsoleAction> = {
       const typed = (fields.webhookUrl ?? "").trim();
       const result = await updateMerchantSettings(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), changes: { webhookUrl: typed || null } });
       const location = consolePath.developers(locale);
-      if (result.outcome === "invalid") return { location, flash: { kind: "error", form: "webhook", field: "webhookUrl", key: "invalidUrl", detail: result.message, values: { webhookUrl: typed } } };
+      if (result.outcome === "invalid")
+        return { location, flash: { kind: "error", form: "webhook", field: "webhookUrl", key: "invalidUrl", detail: result.message, values: { webhookUrl: typed } } };
       if (result.webhookSecret) return { location, flash: { kind: "new_secret", secret: "webhook_secret", value: result.webhookSecret } };
       return { location, flash: { kind: "notice", key: "webhookUrlSaved" } };
     },
@@ -50,7 +51,8 @@ export const developerActions: Record<string, ConsoleAction> = {
           await recordAuditEntry(tx, { actor: actorOf(principal, ip), serviceId, action: "event_redelivered", target: id });
         });
       } catch (error) {
-        if (error instanceof ApiError && error.errorName === "invalid_state") return { location, flash: { kind: "error", form: "redeliver", key: "redeliverRefused", detail: error.message } };
+        if (error instanceof ApiError && error.errorName === "invalid_state")
+          return { location, flash: { kind: "error", form: "redeliver", key: "redeliverRefused", detail: error.message } };
         throw error;
       }
       return { location, flash: { kind: "notice", key: "redeliveryQueued" } };

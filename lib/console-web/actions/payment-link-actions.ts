@@ -8,18 +8,7 @@ import type { ConsoleAction } from "../console-form-route";
 import { actorOf, serviceOf } from "./actor";
 
 /** The create form's text fields, kept to show again beside an error. */
-export const PAYMENT_LINK_FORM_FIELDS = [
-  "title",
-  "description",
-  "amount",
-  "minAmount",
-  "maxAmount",
-  "currency",
-  "countryCode",
-  "captureMethod",
-  "expiresAt",
-  "locale",
-] as const;
+export const PAYMENT_LINK_FORM_FIELDS = ["title", "description", "amount", "minAmount", "maxAmount", "currency", "countryCode", "captureMethod", "expiresAt", "locale"] as const;
 
 const filled = (value: string | undefined) => (value ?? "").trim() || undefined;
 // A typed number; anything else is passed as typed, for the schema to say "must be a number".

@@ -106,5 +106,7 @@ export const consoleMerchantPolicies = pgTable("console_merchant_policies", {
     .primaryKey()
     .references(() => services.id),
   requiresTwoStep: boolean("requires_two_step").notNull().default(false),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  updatedAt: timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
 });

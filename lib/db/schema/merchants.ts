@@ -23,7 +23,10 @@ export const services = pgTable(
     webhookUrl: text("webhook_url"),
     // AES-GCM under the gateway secret: signing needs the plaintext, so a hash cannot serve.
     webhookSecretEncrypted: text("webhook_secret_encrypted").notNull(),
-    allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
+    allowedOrigins: text("allowed_origins")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     cardProviderPublishableKey: text("card_provider_publishable_key").notNull(),
     // Sandbox clock: every time rule of this service reads now() + this offset.
     clockOffsetSeconds: integer("clock_offset_seconds").notNull().default(0),

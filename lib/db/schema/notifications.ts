@@ -41,16 +41,15 @@ export const notifications = pgTable(
   },
   (table) => [
     // The worker's claim scans only what is still to send.
-    index("notifications_due_idx").on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+    index("notifications_due_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'pending'`),
     index("notifications_service_idx").on(table.serviceId, table.createdAt),
     // Events API: one payment's events, newest first; and the 30-day purge.
     index("notifications_service_payment_idx").on(table.serviceId, table.paymentId, table.createdAt),
     index("notifications_created_idx").on(table.createdAt),
     check("notifications_attempt_count_not_negative", sql`${table.attemptCount} >= 0`),
-    check(
-      "notifications_delivered_has_time",
-      sql`(${table.status} = 'delivered') = (${table.deliveredAt} IS NOT NULL)`,
-    ),
+    check("notifications_delivered_has_time", sql`(${table.status} = 'delivered') = (${table.deliveredAt} IS NOT NULL)`),
   ],
 );
 

@@ -4,17 +4,7 @@ import { customers } from "./customers";
 import { services } from "./merchants";
 
 /** The interface's payment states (the one list); lib/payments/core/payment-state.ts holds their rules. */
-export const paymentState = pgEnum("payment_state", [
-  "CREATED",
-  "PROCESSING",
-  "REQUIRES_ACTION",
-  "PRE_AUTHORIZED",
-  "SUCCEEDED",
-  "FAILED",
-  "CANCELED",
-  "REFUNDED",
-  "PARTIALLY_REFUNDED",
-]);
+export const paymentState = pgEnum("payment_state", ["CREATED", "PROCESSING", "REQUIRES_ACTION", "PRE_AUTHORIZED", "SUCCEEDED", "FAILED", "CANCELED", "REFUNDED", "PARTIALLY_REFUNDED"]);
 
 export const captureMethod = pgEnum("capture_method", ["DIRECT", "RESERVATION"]);
 export const transactionType = pgEnum("transaction_type", ["QR_CODE"]);
@@ -75,7 +65,9 @@ export const payments = pgTable(
     index("payments_open_expiry_idx")
       .on(table.expiresAt)
       .where(sql`${table.state} IN ('CREATED', 'PROCESSING', 'REQUIRES_ACTION')`),
-    index("payments_reserved_idx").on(table.authorizedAt).where(sql`${table.state} = 'PRE_AUTHORIZED'`),
+    index("payments_reserved_idx")
+      .on(table.authorizedAt)
+      .where(sql`${table.state} = 'PRE_AUTHORIZED'`),
     // A payment link's payments (contract 14): the intents its page created name it in meta_data.
     index("payments_link_idx")
       .on(table.serviceId, sql`(${table.metaData} ->> 'paymentLinkId')`)
@@ -108,10 +100,7 @@ export const paymentCaptures = pgTable(
     releasedMinor: bigint("released_minor", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [
-    index("payment_captures_payment_idx").on(table.paymentId),
-    check("payment_captures_amount_positive", sql`${table.amountMinor} > 0 AND ${table.releasedMinor} >= 0`),
-  ],
+  (table) => [index("payment_captures_payment_idx").on(table.paymentId), check("payment_captures_amount_positive", sql`${table.amountMinor} > 0 AND ${table.releasedMinor} >= 0`)],
 );
 
 /** One row per refund; the payment's refunded_minor is their sum. */
@@ -128,10 +117,7 @@ export const paymentRefunds = pgTable(
     providerReference: text("provider_reference"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [
-    index("payment_refunds_payment_idx").on(table.paymentId),
-    check("payment_refunds_amount_positive", sql`${table.amountMinor} > 0`),
-  ],
+  (table) => [index("payment_refunds_payment_idx").on(table.paymentId), check("payment_refunds_amount_positive", sql`${table.amountMinor} > 0`)],
 );
 
 /** Who made a payment's state change (contract section 13's timeline). */

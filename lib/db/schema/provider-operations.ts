@@ -48,6 +48,8 @@ export const providerOperations = pgTable(
     index("provider_operations_open_refunds_idx")
       .on(table.paymentId)
       .where(sql`${table.status} IN ('pending', 'unknown') AND ${table.kind} = 'refund'`),
-    index("provider_operations_open_idx").on(table.nextAttemptAt).where(sql`${table.status} IN ('pending', 'unknown')`),
+    index("provider_operations_open_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} IN ('pending', 'unknown')`),
   ],
 );

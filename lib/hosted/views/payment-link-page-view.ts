@@ -10,16 +10,7 @@ import { hostedFormToken } from "../hosted-form-route";
 import type { PageElsewhere } from "./page-elsewhere";
 
 /** What a refused post of the link page asks the buyer to fix (the 303 carries them in `errors`). */
-export const LINK_FORM_PROBLEMS = [
-  "amount:required",
-  "amount:format",
-  "amount:below_min",
-  "amount:above_max",
-  "phone:required",
-  "phone:format",
-  "form:too_many",
-  "form:error",
-] as const;
+export const LINK_FORM_PROBLEMS = ["amount:required", "amount:format", "amount:below_min", "amount:above_max", "phone:required", "phone:format", "form:too_many", "form:error"] as const;
 export type LinkFormProblemCode = (typeof LINK_FORM_PROBLEMS)[number];
 
 /** Everything the link page renders, decided here; the page only lays it out. */
@@ -49,10 +40,7 @@ export type PaymentLinkPageView =
  * GET /{locale}/l/{linkId}: the link's page; a link that takes no payment now goes to its 410
  * page. `query` is the page's search parameters (what a refused post echoed back).
  */
-export async function getPaymentLinkPageView(
-  db: Db,
-  options: { locale: Locale; linkId: string; query: Record<string, string | undefined> },
-): Promise<PaymentLinkPageView> {
+export async function getPaymentLinkPageView(db: Db, options: { locale: Locale; linkId: string; query: Record<string, string | undefined> }): Promise<PaymentLinkPageView> {
   const { locale, linkId, query } = options;
   const page = await getLinkPage(db, linkId);
   if (!page) return { kind: "not_found" };

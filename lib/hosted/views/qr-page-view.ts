@@ -36,9 +36,7 @@ export async function getQrPageView(db: Db, options: { locale: Locale; paymentId
     mode,
     ...amountShown(payment),
     expiredTarget:
-      mode === "expired"
-        ? expiredReturnTarget({ paymentId, returnUrl: query.returnUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins })
-        : null,
+      mode === "expired" ? expiredReturnTarget({ paymentId, returnUrl: query.returnUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins }) : null,
     links: {
       image: qrImagePath({ paymentId, token: link.token }),
       status: qrStatusPath({ paymentId, token: link.token }),

@@ -108,14 +108,9 @@ export async function getReturnPageView(db: Db, options: { locale: Locale; payme
 
   let next: ReturnNext;
   if (outcome === "pending") {
-    next =
-      payment.transactionType === "QR_CODE"
-        ? { kind: "retry", href: qrPagePath(link), label: "pendingActionQr" }
-        : retryOnStepPage(stepPageOf(payment), link);
+    next = payment.transactionType === "QR_CODE" ? { kind: "retry", href: qrPagePath(link), label: "pendingActionQr" } : retryOnStepPage(stepPageOf(payment), link);
   } else if (target) {
-    const stayQuery = Object.fromEntries(
-      Object.entries({ token: query.token, returnUrl: query.returnUrl }).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    );
+    const stayQuery = Object.fromEntries(Object.entries({ token: query.token, returnUrl: query.returnUrl }).filter((entry): entry is [string, string] => entry[1] !== undefined));
     next = { kind: "leave", target, staying: query.stay, stayQuery };
   } else {
     next = { kind: "no_target" };

@@ -64,9 +64,7 @@ export const proceedWithCard: ProceedHandler<PreparedCardProceed> = async (tx, c
     throw new ApiError("invalid_state", "A QR intent is paid with WALLET_V2, not with a card.");
   }
   // Only a live saved card of the intent's own customer can be preselected; anything else is unknown here.
-  const preselected = input.cardId
-    ? await findSavedCard(tx, { serviceId: service.id, customerId: payment.customerId, cardId: input.cardId })
-    : null;
+  const preselected = input.cardId ? await findSavedCard(tx, { serviceId: service.id, customerId: payment.customerId, cardId: input.cardId }) : null;
   if (input.cardId && !preselected) throw new ApiError("not_found", "No such card.");
 
   const intent = context.prepared?.cardIntent;
@@ -99,11 +97,7 @@ export const proceedWithCard: ProceedHandler<PreparedCardProceed> = async (tx, c
  * allow-listed is ignored (no open redirect), so only a trusted one is kept. The return
  * page applies the same rule again when it sends the buyer on.
  */
-function trustedRedirectUrl(
-  redirectUrl: string | undefined,
-  service: { redirectUrl: string | null; allowedOrigins: string[] },
-  paymentId: string,
-): string | null {
+function trustedRedirectUrl(redirectUrl: string | undefined, service: { redirectUrl: string | null; allowedOrigins: string[] }, paymentId: string): string | null {
   if (!redirectUrl) return null;
   const trusted = isTrustedReturnUrl(redirectUrl, { serviceRedirectUrl: service.redirectUrl, allowedOrigins: service.allowedOrigins });
   if (!trusted) logger.warn({ paymentId }, "redirectUrl ignored: its origin is not allowed for the service");

@@ -13,7 +13,10 @@ export const proceedPaymentBody = z.object({
   paymentMethodCode: z.enum(PAYMENT_METHOD_CODES),
   // Card payments only; the wallet ignores them.
   cardId: z.string().min(1).max(255).optional(),
-  redirectUrl: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048).optional(),
+  redirectUrl: z
+    .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+    .max(2048)
+    .optional(),
 });
 
 /** Headers of proceed and check (interface "Common headers"). */

@@ -67,10 +67,7 @@ const ownerCharge: ProceedHandler<PreparedWalletProceed> = async (tx, { payment,
  * that made it (contract 12: such a retry answers the final outcome). Null: not such a retry,
  * the proceed is refused as for any payment past CREATED.
  */
-export async function ownerChargeRetried(
-  tx: Db,
-  options: { principal: { mode: string }; payment: PaymentRow; operationKey?: string },
-): Promise<ProviderOperationRow | null> {
+export async function ownerChargeRetried(tx: Db, options: { principal: { mode: string }; payment: PaymentRow; operationKey?: string }): Promise<ProviderOperationRow | null> {
   const { principal, payment } = options;
   if (principal.mode !== "user" || payment.state === "CREATED") return null;
   if (payment.paymentMethodCode !== "WALLET_V2" || payment.transactionType === "QR_CODE") return null;

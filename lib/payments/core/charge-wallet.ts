@@ -14,10 +14,7 @@ type ExtraChanges = Partial<Pick<typeof payments.$inferInsert, "paymentMethodCod
  */
 
 /** A wallet that cannot cover the amount rejects the payment (contract section 9). */
-export function failForFunds(
-  tx: Db,
-  options: { payment: PaymentRow; now: Date; cause: StateChangeCause; changes?: ExtraChanges },
-): Promise<PaymentRow> {
+export function failForFunds(tx: Db, options: { payment: PaymentRow; now: Date; cause: StateChangeCause; changes?: ExtraChanges }): Promise<PaymentRow> {
   return applyTransition(tx, {
     payment: options.payment,
     event: "fail",

@@ -31,10 +31,7 @@ export function notificationOf(event: PaymentEvent): { type: NotificationType; r
   }
 }
 
-export async function notifyPaymentChange(
-  tx: Db,
-  options: { payment: PaymentRow; event: PaymentEvent; now: Date; capturedMinor?: number; refundedMinor?: number },
-): Promise<void> {
+export async function notifyPaymentChange(tx: Db, options: { payment: PaymentRow; event: PaymentEvent; now: Date; capturedMinor?: number; refundedMinor?: number }): Promise<void> {
   const notification = notificationOf(options.event);
   if (!notification) return;
   const { payment } = options;

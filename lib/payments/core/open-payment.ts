@@ -59,10 +59,7 @@ export async function getCurrentPaymentOrThrow(
 ): Promise<PaymentRow> {
   const { principal, alreadyRead } = options;
   const now = serviceClock(principal.service).now();
-  const found =
-    alreadyRead === undefined
-      ? await getPaymentOrThrow(db, { principal, paymentId: options.paymentId })
-      : scopedPaymentOrThrow(principal, alreadyRead);
+  const found = alreadyRead === undefined ? await getPaymentOrThrow(db, { principal, paymentId: options.paymentId }) : scopedPaymentOrThrow(principal, alreadyRead);
   const payment = await bringPaymentUpToDate(db, found, now);
   // A released reservation is over by its own rule, not the intent's: check answers it (10).
   // A QR approval the wallet took before the request could be withdrawn stands.

@@ -26,8 +26,7 @@ export function failedByExpiry(payment: { state: PaymentState; failureReason: st
   return payment.state === "FAILED" && payment.failureReason === FAILURE_REASON.expired;
 }
 
-export const intentExpired = () =>
-  new ApiError("intent_expired", "The payment intent has expired. Create a new intent.");
+export const intentExpired = () => new ApiError("intent_expired", "The payment intent has expired. Create a new intent.");
 
 /**
  * What a page shows as "expired": an intent past its grace that nothing has failed yet, or one

@@ -1,13 +1,6 @@
 import type { Db } from "../../db/client";
 import { logger } from "../../log";
-import {
-  beginProviderOperation,
-  completeProviderOperation,
-  operationId,
-  type ProviderName,
-  type ProviderOperationHandler,
-  type ProviderOperationRow,
-} from "../../provider-operations";
+import { beginProviderOperation, completeProviderOperation, operationId, type ProviderName, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
 import { cardCancel } from "./card-operations";
 import { walletRelease } from "./wallet-operations";
 import { applyTransition } from "./apply-transition";
@@ -23,11 +16,7 @@ import { SYSTEM_CAUSE } from "./state-change-cause";
  * late capture between the deadline and the next sweep cannot take money the customer is owed.
  */
 export function isStaleReservation(payment: Pick<PaymentRow, "state" | "authorizedAt">, now: Date): boolean {
-  return (
-    payment.state === "PRE_AUTHORIZED" &&
-    payment.authorizedAt !== null &&
-    now.getTime() > payment.authorizedAt.getTime() + RESERVATION_AUTO_RELEASE_MS
-  );
+  return payment.state === "PRE_AUTHORIZED" && payment.authorizedAt !== null && now.getTime() > payment.authorizedAt.getTime() + RESERVATION_AUTO_RELEASE_MS;
 }
 
 /**

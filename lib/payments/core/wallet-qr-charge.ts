@@ -83,7 +83,10 @@ export const isQrCharge = (operation: Pick<ProviderOperationRow, "request">) => 
 
 /** The payment's QR charge operation, or null for a payment that never opened a QR request. */
 export async function findQrCharge(db: Db, paymentId: string): Promise<ProviderOperationRow | null> {
-  const [operation] = await db.select().from(providerOperations).where(eq(providerOperations.id, walletChargeOperationId(paymentId)));
+  const [operation] = await db
+    .select()
+    .from(providerOperations)
+    .where(eq(providerOperations.id, walletChargeOperationId(paymentId)));
   return operation && operation.paymentId === paymentId && isQrCharge(operation) ? operation : null;
 }
 

@@ -20,10 +20,7 @@ export type CardPageCompletion =
  * the return page what happened. Outcomes the state explains (declined, already settled by
  * the provider's event) are not errors here.
  */
-export async function completeCardPayment(
-  db: Db,
-  options: { paymentId: string; token: string; paymentIntentId: string },
-): Promise<CardPageCompletion> {
+export async function completeCardPayment(db: Db, options: { paymentId: string; token: string; paymentIntentId: string }): Promise<CardPageCompletion> {
   if (!(await hasHostedToken(db, options.paymentId, options.token))) return { kind: "not_allowed" };
   const result = await finalizeCardPayment(db, {
     paymentId: options.paymentId,

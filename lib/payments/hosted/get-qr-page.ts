@@ -20,7 +20,6 @@ export async function getQrPage(db: Db, options: { paymentId: string; token: str
   const payment = await getHostedPayment(db, options);
   if (!payment) return null;
   const proceededQr = isProceededQrPayment(payment);
-  const walletAppToken =
-    getConfig().isSandbox && proceededQr ? pageTokenFor(await getGatewayKey(db), WALLET_APP_PAGE, payment.paymentId) : null;
+  const walletAppToken = getConfig().isSandbox && proceededQr ? pageTokenFor(await getGatewayKey(db), WALLET_APP_PAGE, payment.paymentId) : null;
   return { payment, walletAppToken };
 }

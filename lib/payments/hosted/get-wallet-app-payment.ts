@@ -47,10 +47,7 @@ export async function getWalletAppPayment(db: Db, options: { paymentId: string; 
   if (typeof qrRequestId !== "string") return null;
   // The wallet app is the wallet's own screen: what it shows comes from the wallet service.
   const wallet = await connectedWallet();
-  const [qr, { availableMinor }] = await Promise.all([
-    wallet.qrRequest(qrRequestId),
-    wallet.balance({ ...walletAccountOf(payment), currency: payment.currency }),
-  ]);
+  const [qr, { availableMinor }] = await Promise.all([wallet.qrRequest(qrRequestId), wallet.balance({ ...walletAccountOf(payment), currency: payment.currency })]);
   if (!qr) return null;
   return {
     paymentId,

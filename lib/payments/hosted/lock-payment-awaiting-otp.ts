@@ -3,12 +3,9 @@ import type { Db } from "../../db/client";
 import { lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 
-
 /** A wallet payment locked for the rest of the transaction while it awaits its OTP, or why not. */
 export type AwaitingOtp =
-  | { awaiting: true; payment: PaymentRow; now: Date }
-  | { awaiting: false; reason: "unknown_payment" }
-  | { awaiting: false; reason: "not_awaiting_code"; message: string };
+  { awaiting: true; payment: PaymentRow; now: Date } | { awaiting: false; reason: "unknown_payment" } | { awaiting: false; reason: "not_awaiting_code"; message: string };
 
 /**
  * Locks, for the rest of the transaction, a wallet payment that awaits its OTP, and reads its

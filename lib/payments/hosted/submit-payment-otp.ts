@@ -33,9 +33,7 @@ export type OtpAttempt =
 // Longer input cannot be the code; it is refused without hashing whatever was pasted.
 const MAX_CODE_LENGTH = 32;
 
-type Verification =
-  | { outcome: "verified" | "wrong_code"; attemptsLeft: number }
-  | { outcome: "exhausted" | "code_expired" | "no_challenge" };
+type Verification = { outcome: "verified" | "wrong_code"; attemptsLeft: number } | { outcome: "exhausted" | "code_expired" | "no_challenge" };
 
 /**
  * The buyer's OTP on the hosted page. The wallet checks the code (it sent it), outside any

@@ -31,10 +31,7 @@ export interface QrAnswer {
  * the payment fails as expired and the call answers intent_expired. Anything but a QR payment
  * awaiting its answer is invalid_state, so a second answer never runs.
  */
-export async function answerQrPayment(
-  db: Db,
-  options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess },
-): Promise<QrAnswer> {
+export async function answerQrPayment(db: Db, options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess }): Promise<QrAnswer> {
   const attempt = await attemptQrAnswer(db, options);
   switch (attempt.outcome) {
     case "answered":
@@ -59,10 +56,7 @@ export type QrAnswerAttempt =
   | { outcome: "expired" };
 
 /** `answerQrPayment` as a result; refusals of a merchant principal (getPaymentOrThrow) and a wallet that is away still throw. */
-export async function attemptQrAnswer(
-  db: Db,
-  options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess },
-): Promise<QrAnswerAttempt> {
+export async function attemptQrAnswer(db: Db, options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess }): Promise<QrAnswerAttempt> {
   const { paymentId, outcome, access } = options;
   if ("walletToken" in access && !(await hasWalletAppToken(db, paymentId, access.walletToken))) return { outcome: "not_allowed" };
 

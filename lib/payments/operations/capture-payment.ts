@@ -4,14 +4,7 @@ import type { Db } from "../../db/client";
 import { ApiError } from "../../errors/api-error";
 import { formatMinorUnits } from "../../money/amount";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
-import {
-  beginProviderOperation,
-  findRequestOperation,
-  refusalError,
-  runProviderOperation,
-  type Begun,
-  type ProviderOperationRow,
-} from "../../provider-operations";
+import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation, type Begun, type ProviderOperationRow } from "../../provider-operations";
 import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import type { CapturePaymentBody } from "./capture-payment.schema";
@@ -66,10 +59,7 @@ export async function capturePayment(
       const reserved = payment.amountMinor;
       const amountMinor = options.input.amount === undefined ? reserved : minorUnitsOrThrow(options.input.amount, payment.currency);
       if (amountMinor > reserved) {
-        throw new ApiError(
-          "amount_exceeds_reserved",
-          `The capture amount is above the reserved ${formatMinorUnits(reserved, payment.currency)} ${payment.currency}.`,
-        );
+        throw new ApiError("amount_exceeds_reserved", `The capture amount is above the reserved ${formatMinorUnits(reserved, payment.currency)} ${payment.currency}.`);
       }
       const provider = operationProviderOf(payment);
       const request = {
@@ -77,7 +67,10 @@ export async function capturePayment(
         ...causeRequestFields(options.cause),
         ...(options.operationFingerprint !== undefined ? { requestFingerprint: options.operationFingerprint } : {}),
       };
-      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "capture", amountMinor, request, withinTransaction: options.withinTransaction }) };
+      return {
+        kind: "operation",
+        operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "capture", amountMinor, request, withinTransaction: options.withinTransaction }),
+      };
     },
     async finish(db, operation) {
       if (operation.status === "failed") throw refusalError(operation);

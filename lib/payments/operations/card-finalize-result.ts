@@ -38,9 +38,7 @@ export function settledOrThrow(result: CardFinalizeResult): CardFinalizeOutcome 
     case "awaiting_buyer":
       throw new RetryableRefusalError(
         "invalid_state",
-        result.step === "3ds"
-          ? "The card payment still awaits the buyer's 3DS verification."
-          : "The card payment has not been confirmed with the provider yet.",
+        result.step === "3ds" ? "The card payment still awaits the buyer's 3DS verification." : "The card payment has not been confirmed with the provider yet.",
       );
     case "declined":
       throw new ApiError("invalid_state", `The card payment was refused by the provider (${result.reason}).`);

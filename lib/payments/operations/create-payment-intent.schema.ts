@@ -4,7 +4,6 @@ import { phoneSchema } from "../../customers/customer.schema";
 import { amountProblemFor, amountSchema } from "../../money/amount.schema";
 import { isSupportedCurrency } from "../../money/currencies";
 
-
 export const createPaymentIntentQuery = z.object({ countryCode: alpha3Schema });
 
 export const createPaymentIntentBody = z

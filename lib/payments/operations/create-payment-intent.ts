@@ -102,12 +102,9 @@ async function answerCreate(
   { customerActive, created, existing }: IntentInsertResult,
 ): Promise<CreatedIntent> {
   if (!customerActive) {
-    throw new ApiError("validation_error", "The request is invalid.", [
-      { path: "userId", message: "this customer is deactivated" },
-    ]);
+    throw new ApiError("validation_error", "The request is invalid.", [{ path: "userId", message: "this customer is deactivated" }]);
   }
-  const payment =
-    created ?? sameRequest(existing ?? (await committedMeanwhile(db, service.id, draft.actionId)), draft.requestFingerprint);
+  const payment = created ?? sameRequest(existing ?? (await committedMeanwhile(db, service.id, draft.actionId)), draft.requestFingerprint);
   const gatewayKey = await getGatewayKey(db);
   return { payment, clientSecret: clientSecretFor(gatewayKey, payment.id), checkoutUrl: hostedCheckoutUrl(gatewayKey, payment.id) };
 }

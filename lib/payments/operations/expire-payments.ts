@@ -20,7 +20,6 @@ interface SweepOptions {
   serviceId?: string;
 }
 
-
 interface SweepRule {
   states: PaymentState[];
   /** The payment is due once this moment plus `afterMs` has passed on its service's clock. */

@@ -43,22 +43,13 @@ export async function settlePayment(tx: Db, options: { payment: PaymentRow; inte
  * recently used; a new card the buyer chose to save becomes one saved card per physical card
  * (the provider's fingerprint), however many payments save it.
  */
-export async function keepCard(
-  tx: Db,
-  options: { payment: PaymentRow; intent: ProviderPaymentIntent; method: ProviderPaymentMethod | null; now: Date },
-): Promise<string | null> {
+export async function keepCard(tx: Db, options: { payment: PaymentRow; intent: ProviderPaymentIntent; method: ProviderPaymentMethod | null; now: Date }): Promise<string | null> {
   const { payment, intent, method, now } = options;
   if (!intent.paymentMethodId) return null;
   const [used] = await tx
     .update(savedCards)
     .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(savedCards.providerPaymentMethodId, intent.paymentMethodId),
-        eq(savedCards.customerId, payment.customerId),
-        isNull(savedCards.deletedAt),
-      ),
-    )
+    .where(and(eq(savedCards.providerPaymentMethodId, intent.paymentMethodId), eq(savedCards.customerId, payment.customerId), isNull(savedCards.deletedAt)))
     .returning({ id: savedCards.id });
   if (used) return used.id;
   if (!intent.setupFutureUsage) return null;
@@ -99,10 +90,7 @@ const FAILURES: Record<ProviderErrorCode, { failureReason: string; status: strin
  * the payment (3). The provider intent is canceled with it (recorded here, called after the
  * commit), so no later confirmation of the same intent can take money for a failed payment.
  */
-export async function failPayment(
-  tx: Db,
-  options: { payment: PaymentRow; reason: ProviderErrorCode; now: Date; intentId: string; cause: StateChangeCause },
-) {
+export async function failPayment(tx: Db, options: { payment: PaymentRow; reason: ProviderErrorCode; now: Date; intentId: string; cause: StateChangeCause }) {
   await applyTransition(tx, { payment: options.payment, event: "fail", cause: options.cause, now: options.now, changes: FAILURES[options.reason] });
   return recordCardOperationOnce(tx, { payment: options.payment, purpose: "fail", kind: "cancel", request: { providerIntentId: options.intentId } });
 }

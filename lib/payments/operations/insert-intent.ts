@@ -52,10 +52,7 @@ const insertIntentQuery = (db: Db) =>
       .select({ customerActive: customer.isActive, created: createdColumns, existing: existingPayment })
       .from(customer)
       .leftJoin(created, sql`true`)
-      .leftJoin(
-        existingPayment,
-        and(eq(existingPayment.serviceId, sql`${p("serviceId")}::uuid`), eq(existingPayment.actionId, sql`${p("actionId")}::text`)),
-      )
+      .leftJoin(existingPayment, and(eq(existingPayment.serviceId, sql`${p("serviceId")}::uuid`), eq(existingPayment.actionId, sql`${p("actionId")}::text`)))
       .prepare("payment_intent_insert");
   });
 
@@ -68,14 +65,12 @@ const insertIntentQuery = (db: Db) =>
 export function intentInsertCtes(db: Db, options: { serviceId: SQL; expiresAt: SQL; now: SQL; from?: SQL; where?: SQL }) {
   const p = (name: Exclude<keyof IntentInsert, "cause">) => sql.placeholder(name);
   const { serviceId, from, where } = options;
-  const customer = db
-    .$with("intent_customer", { id: customers.id, isActive: customers.isActive })
-    .as(
-      sql`insert into customers (service_id, name, phone)
+  const customer = db.$with("intent_customer", { id: customers.id, isActive: customers.isActive }).as(
+    sql`insert into customers (service_id, name, phone)
         select ${serviceId}, ${p("phone")}::text, ${p("phone")}::text ${from ? sql`from ${from}` : sql``} ${where ? sql`where ${where}` : sql``}
         on conflict (service_id, phone) do update set updated_at = customers.updated_at
         returning id, is_active`,
-    );
+  );
   const created = db.$with("created_intent", getTableColumns(payments)).as(
     sql`insert into payments (service_id, customer_id, action_id, request_fingerprint, amount_minor, currency, country,
           capture_method, transaction_type, meta_data, expires_at, updated_at)
@@ -95,9 +90,7 @@ export function intentInsertCtes(db: Db, options: { serviceId: SQL; expiresAt: S
         from created_intent returning id`,
   );
   // The CTE's columns as a nested object: left-joined, it comes back null when nothing was inserted.
-  const createdColumns = Object.fromEntries(
-    Object.keys(getTableColumns(payments)).map((key) => [key, created[key as keyof typeof created]]),
-  ) as (typeof created)["_"]["selectedFields"];
+  const createdColumns = Object.fromEntries(Object.keys(getTableColumns(payments)).map((key) => [key, created[key as keyof typeof created]])) as (typeof created)["_"]["selectedFields"];
   return { customer, created, createdChange, createdColumns };
 }
 

@@ -11,7 +11,10 @@ import type { RefundOutcome } from "./refund-payment";
 export const paymentIntentView = z
   .object({
     paymentId: z.uuid(),
-    clientSecret: z.string().regex(/^pa_[0-9a-f-]{36}_secret_[0-9a-f]{32,}$/).meta({ description: "`pa_{paymentId}_secret_{hex}`: scopes merchant_auth calls to this one payment." }),
+    clientSecret: z
+      .string()
+      .regex(/^pa_[0-9a-f-]{36}_secret_[0-9a-f]{32,}$/)
+      .meta({ description: "`pa_{paymentId}_secret_{hex}`: scopes merchant_auth calls to this one payment." }),
     status: z.string().meta({ description: "`CREATED` for a new intent; a repeated create with the same actionId answers the intent's current state." }),
     amount: z.number().positive(),
     currency: z.string().length(3),
@@ -42,7 +45,8 @@ export function toPaymentIntentView(payment: PaymentRow, created: { clientSecret
 export const proceedResultView = z
   .object({
     require3DS: z.boolean().meta({
-      description: "True when the buyer must be sent to `metadata.payUrl`: for the hosted card page and also for the wallet's OTP page (the name is historical; a wallet OTP is no 3-D Secure).",
+      description:
+        "True when the buyer must be sent to `metadata.payUrl`: for the hosted card page and also for the wallet's OTP page (the name is historical; a wallet OTP is no 3-D Secure).",
     }),
     statusCode: z.number().int().optional().meta({ description: "12 (go to payUrl), 2, 3 or 13. Absent in the QR wallet result: poll check or wait for the notification." }),
     status: z.string().meta({ description: "Human-readable provider description." }),
@@ -108,9 +112,7 @@ export function toCheckResultView(payment: PaymentRow): CheckResultView {
     paymentMethodName: payment.paymentMethodCode ?? "",
     amount: fromMinorUnits(amountMinor, payment.currency),
     currencyCode: payment.currency,
-    endUserMessage: isQr
-      ? qrEndUserMessage(payment.state, payment.failureReason)
-      : endUserMessage(payment.state, payment.failureReason, payment.paymentMethodCode),
+    endUserMessage: isQr ? qrEndUserMessage(payment.state, payment.failureReason) : endUserMessage(payment.state, payment.failureReason, payment.paymentMethodCode),
     lastUpdate: payment.updatedAt.toISOString(),
     ...(isQr && payment.providerOrderId !== null && payment.providerTransactionId !== null
       ? {
@@ -143,7 +145,8 @@ export const toReleaseResultView = toCaptureResultView;
 export const refundResultView = z
   .object({
     statusCode: z.literal(4).meta({
-      description: "Always 4 for a refund made through this call, full or partial; check answers 16 for a partially refunded payment. Compare `remainingRefundableAmount` with 0 to tell them apart.",
+      description:
+        "Always 4 for a refund made through this call, full or partial; check answers 16 for a partially refunded payment. Compare `remainingRefundableAmount` with 0 to tell them apart.",
     }),
     status: z.string(),
     refundedAmount: z.number().meta({ description: "Refunded by this request." }),

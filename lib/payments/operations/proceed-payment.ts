@@ -46,40 +46,42 @@ export async function proceedPayment(
   // is asked (and no customer sent a code) for a payment that is over.
   const prepared = isExpiredIntent(seen, now) ? null : await method.prepareProceed(db, { principal, payment: seen, methodEnabled, now });
   const withdrawUnused = () => method.withdrawPrepared(db, { paymentId: options.paymentId, prepared });
-  const outcome = await db.transaction(async (tx) => {
-    const open = await lockOpenPaymentOrThrow(tx, { principal, paymentId: options.paymentId, now });
-    // Committed although the call answers 410: the intent is over either way.
-    if (open.expired) return { expired: true as const };
-    const { payment } = open;
-    if (!canTransition(payment.state, "require_action")) {
-      const retried = await method.retriedProceed(tx, { principal, payment, operationKey: options.operationKey });
-      if (!retried) throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
-      return { expired: false as const, result: { ...settled(payment), pendingCharge: retried } };
-    }
-    assertMethodEnabled(methodEnabled, { country: payment.country, code });
-    const sentCountry = headers["x-country-code"];
-    if (sentCountry && sentCountry !== payment.country) {
-      logger.warn({ paymentId: payment.id, sentCountry, country: payment.country }, "x-country-code differs from the intent's country");
-    }
-    const result = await method.proceed(tx, {
-      principal,
-      payment,
-      input,
-      locale,
-      now,
-      gatewayKey,
-      prepared,
-      operationKey: options.operationKey,
-      cause: options.cause,
-      changes: { paymentMethodCode: input.paymentMethodCode, platform: headers["x-platform"], locale },
+  const outcome = await db
+    .transaction(async (tx) => {
+      const open = await lockOpenPaymentOrThrow(tx, { principal, paymentId: options.paymentId, now });
+      // Committed although the call answers 410: the intent is over either way.
+      if (open.expired) return { expired: true as const };
+      const { payment } = open;
+      if (!canTransition(payment.state, "require_action")) {
+        const retried = await method.retriedProceed(tx, { principal, payment, operationKey: options.operationKey });
+        if (!retried) throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
+        return { expired: false as const, result: { ...settled(payment), pendingCharge: retried } };
+      }
+      assertMethodEnabled(methodEnabled, { country: payment.country, code });
+      const sentCountry = headers["x-country-code"];
+      if (sentCountry && sentCountry !== payment.country) {
+        logger.warn({ paymentId: payment.id, sentCountry, country: payment.country }, "x-country-code differs from the intent's country");
+      }
+      const result = await method.proceed(tx, {
+        principal,
+        payment,
+        input,
+        locale,
+        now,
+        gatewayKey,
+        prepared,
+        operationKey: options.operationKey,
+        cause: options.cause,
+        changes: { paymentMethodCode: input.paymentMethodCode, platform: headers["x-platform"], locale },
+      });
+      // A charge sent after the commit is answered (and remembered) once it is settled.
+      if (!result.pendingCharge) await options.storeAnswer?.(tx, result);
+      return { expired: false as const, result };
+    })
+    .catch(async (error: unknown) => {
+      await withdrawUnused();
+      throw error;
     });
-    // A charge sent after the commit is answered (and remembered) once it is settled.
-    if (!result.pendingCharge) await options.storeAnswer?.(tx, result);
-    return { expired: false as const, result };
-  }).catch(async (error: unknown) => {
-    await withdrawUnused();
-    throw error;
-  });
   if (outcome.expired) {
     await withdrawUnused();
     throw intentExpired();

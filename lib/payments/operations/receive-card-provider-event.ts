@@ -19,10 +19,7 @@ export interface ReceivedEvent {
  * moot (already settled, declined, unknown payment) are acknowledged so the provider stops
  * resending them; anything unexpected fails the request, so the provider tries again.
  */
-export async function receiveCardProviderEvent(
-  db: Db,
-  options: { rawBody: string; headers: Headers; now?: Date },
-): Promise<ReceivedEvent> {
+export async function receiveCardProviderEvent(db: Db, options: { rawBody: string; headers: Headers; now?: Date }): Promise<ReceivedEvent> {
   const event = await cardProvider().verifyEvent(db, { rawBody: options.rawBody, headers: options.headers, now: options.now ?? new Date() });
   if (!event) throw invalidCredentials();
   const paymentId = event.metadata.paymentId;

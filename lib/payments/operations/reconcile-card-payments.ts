@@ -36,12 +36,7 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
           // Failed (expired, declined) while its intent could still be confirmed, and the cancel
           // came too late (refused: the provider took the money): finalize reverses the charge.
           // Within a week of the failure: one whose intent ended otherwise (canceled elsewhere) is not asked forever.
-          and(
-            eq(payments.state, "FAILED"),
-            isNull(cardPayments.finalizedAt),
-            gt(payments.updatedAt, before(REVERSAL_WINDOW_MS)),
-            refusedCancelAwaitingReversal,
-          ),
+          and(eq(payments.state, "FAILED"), isNull(cardPayments.finalizedAt), gt(payments.updatedAt, before(REVERSAL_WINDOW_MS)), refusedCancelAwaitingReversal),
         ),
         inArray(payments.paymentMethodCode, methodCodesOfProvider("card")),
         lt(payments.updatedAt, before(CARD_RECONCILE_AFTER_MS)),

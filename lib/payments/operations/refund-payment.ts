@@ -5,15 +5,7 @@ import type { Db } from "../../db/client";
 import { ApiError } from "../../errors/api-error";
 import { formatMinorUnits } from "../../money/amount";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
-import {
-  beginProviderOperation,
-  findRequestOperation,
-  operationInProgress,
-  pendingRefundMinor,
-  refusalError,
-  runProviderOperation,
-  type Begun,
-} from "../../provider-operations";
+import { beginProviderOperation, findRequestOperation, operationInProgress, pendingRefundMinor, refusalError, runProviderOperation, type Begun } from "../../provider-operations";
 import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
@@ -77,10 +69,7 @@ export async function refundPayment(
       if (amount === undefined && refundable === 0 && reserved > 0) throw operationInProgress();
       const amountMinor = amount === undefined ? refundable : minorUnitsOrThrow(amount, payment.currency);
       if (amountMinor > refundable) {
-        throw new ApiError(
-          "amount_exceeds_refundable",
-          `The refund amount is above the remaining refundable ${formatMinorUnits(refundable, payment.currency)} ${payment.currency}.`,
-        );
+        throw new ApiError("amount_exceeds_refundable", `The refund amount is above the remaining refundable ${formatMinorUnits(refundable, payment.currency)} ${payment.currency}.`);
       }
       const request = {
         ...(await operationRequest(tx, payment)),
@@ -90,7 +79,10 @@ export async function refundPayment(
         ...(options.operationFingerprint !== undefined ? { requestFingerprint: options.operationFingerprint } : {}),
       };
       const provider = operationProviderOf(payment);
-      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "refund", amountMinor, request, withinTransaction: options.withinTransaction }) };
+      return {
+        kind: "operation",
+        operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "refund", amountMinor, request, withinTransaction: options.withinTransaction }),
+      };
     },
     async finish(db, operation) {
       if (operation.status === "failed") throw refusalError(operation);

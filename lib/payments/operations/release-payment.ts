@@ -37,7 +37,10 @@ export async function releasePayment(
       const provider = operationProviderOf(payment);
       const request = { ...(await operationRequest(tx, payment)), ...causeRequestFields(options.cause), release: true };
       const kind = releaseKindOf(payment);
-      return { kind: "operation", operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request, withinTransaction: options.withinTransaction }) };
+      return {
+        kind: "operation",
+        operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request, withinTransaction: options.withinTransaction }),
+      };
     },
     async finish(db, operation) {
       if (operation.status === "failed") throw refusalError(operation);

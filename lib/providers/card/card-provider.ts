@@ -27,8 +27,7 @@ export function cardProvider(): CardProvider {
       endpoint: stripeEndpointOf(config.CARD_PROVIDER_API_URL),
       httpClient: config.isSandbox && !config.CARD_PROVIDER_API_URL ? Stripe.createFetchHttpClient(inProcessStripeFetch(getDb)) : undefined,
       timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
-      accountOf: async (db, account) =>
-        (await findCardProviderAccount(db, account)) ?? (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
+      accountOf: async (db, account) => (await findCardProviderAccount(db, account)) ?? (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
       everyAccount: (db) => everyCardProviderAccount(db, { sandbox: config.isSandbox }),
       browserConfirmation: config.isSandbox ? sandboxCardBrowserConfirmation : undefined,
     }),

@@ -33,12 +33,7 @@ export interface CardProvider {
   verifyEvent(db: Db, request: { rawBody: string; headers: Headers; now: Date }): Promise<ProviderEvent | null>;
 }
 
-export type ProviderIntentStatus =
-  | "requires_payment_method"
-  | "requires_action"
-  | "requires_capture"
-  | "succeeded"
-  | "canceled";
+export type ProviderIntentStatus = "requires_payment_method" | "requires_action" | "requires_capture" | "succeeded" | "canceled";
 
 export type ProviderCaptureMethod = "automatic" | "manual";
 
@@ -98,10 +93,7 @@ export interface BrowserConfirmation {
   nextActionUrl: string | null;
 }
 
-export type ProviderEventType =
-  | "payment_intent.succeeded"
-  | "payment_intent.amount_capturable_updated"
-  | "payment_intent.payment_failed";
+export type ProviderEventType = "payment_intent.succeeded" | "payment_intent.amount_capturable_updated" | "payment_intent.payment_failed";
 
 export interface ProviderEvent {
   id: string;

@@ -217,17 +217,16 @@ function toEvent(event: Stripe.Event): ProviderEvent | null {
 
 /** One Stripe customer per gateway customer and account, created once (saved cards attach to it). */
 async function customerOf(db: Db, stripe: Stripe, account: CardAccountRef, customerId: string): Promise<string> {
-  const where = and(
-    eq(cardProviderCustomers.serviceId, account.serviceId),
-    eq(cardProviderCustomers.country, account.country),
-    eq(cardProviderCustomers.customerId, customerId),
-  );
+  const where = and(eq(cardProviderCustomers.serviceId, account.serviceId), eq(cardProviderCustomers.country, account.country), eq(cardProviderCustomers.customerId, customerId));
   const [known] = await db.select().from(cardProviderCustomers).where(where);
   if (known) return known.providerCustomerId;
   const created = await sdk(() =>
     stripe.customers.create({ metadata: { gatewayCustomerId: customerId } }, { idempotencyKey: `customer:${account.serviceId}:${account.country}:${customerId}` }),
   );
-  await db.insert(cardProviderCustomers).values({ ...account, customerId, providerCustomerId: created.id }).onConflictDoNothing();
+  await db
+    .insert(cardProviderCustomers)
+    .values({ ...account, customerId, providerCustomerId: created.id })
+    .onConflictDoNothing();
   const [kept] = await db.select().from(cardProviderCustomers).where(where);
   return kept!.providerCustomerId;
 }
@@ -268,7 +267,6 @@ function toIntent(intent: Stripe.PaymentIntent): ProviderPaymentIntent {
     lastErrorCode: errorCodeOf(intent),
   };
 }
-
 
 /**
  * Stripe's answers as the boundary reads them: a card or invalid-request error (4xx other than

@@ -53,7 +53,11 @@ export const WALLET_ERROR_STATUS: Record<WalletErrorName, number> = {
 };
 
 const id = z.string().min(1).max(100);
-export const operationIdSchema = z.string().min(8).max(200).regex(/^[A-Za-z0-9_.:-]+$/);
+export const operationIdSchema = z
+  .string()
+  .min(8)
+  .max(200)
+  .regex(/^[A-Za-z0-9_.:-]+$/);
 const currency = z.string().regex(/^[A-Z]{3}$/);
 const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const positiveMinor = minor.min(1);
@@ -62,14 +66,20 @@ const dateTime = z.iso.datetime({ offset: true });
 export const accountSchema = z.strictObject({
   merchantId: id,
   customerId: id,
-  phone: z.string().regex(/^\+[0-9]{8,15}$/).optional(),
+  phone: z
+    .string()
+    .regex(/^\+[0-9]{8,15}$/)
+    .optional(),
 });
 export type WalletAccount = z.infer<typeof accountSchema>;
 
 export const balanceQuerySchema = z.object({
   merchantId: id,
   customerId: id,
-  phone: z.string().regex(/^\+[0-9]{8,15}$/).optional(),
+  phone: z
+    .string()
+    .regex(/^\+[0-9]{8,15}$/)
+    .optional(),
   currency,
 });
 export const balanceSchema = z.object({ currency, balanceMinor: minor, heldMinor: minor, availableMinor: minor });
@@ -184,8 +194,7 @@ function signingKey(secret: string): Buffer {
   return key;
 }
 
-const signatureOf = (key: Buffer, messageId: string, seconds: number, payload: string) =>
-  createHmac("sha256", key).update(`${messageId}.${seconds}.${payload}`).digest("base64");
+const signatureOf = (key: Buffer, messageId: string, seconds: number, payload: string) => createHmac("sha256", key).update(`${messageId}.${seconds}.${payload}`).digest("base64");
 
 /** One signed protocol request, as it goes on the wire. */
 export interface WalletRequest {
@@ -208,10 +217,7 @@ export interface WalletResponse {
 export type WalletTransport = (request: WalletRequest) => Promise<WalletResponse>;
 
 /** Standard Webhooks headers for one request (a fresh `webhook-id` each time). */
-export function signWalletRequest(
-  secret: string,
-  request: { method: string; pathAndQuery: string; body: string; now?: Date },
-): Record<string, string> {
+export function signWalletRequest(secret: string, request: { method: string; pathAndQuery: string; body: string; now?: Date }): Record<string, string> {
   const messageId = `msg_${randomToken(18)}`;
   const seconds = Math.floor((request.now ?? new Date()).getTime() / 1000);
   const signature = signatureOf(signingKey(secret), messageId, seconds, signedPayload(request.method, request.pathAndQuery, request.body));
@@ -222,10 +228,7 @@ export function signWalletRequest(
  * True when the request carries a valid signature under `secret` whose timestamp is within
  * the library's 5 minutes of now. Never throws.
  */
-export function isSignedWalletRequest(
-  secret: string,
-  request: { method: string; pathAndQuery: string; body: string; headers: { get(name: string): string | null } },
-): boolean {
+export function isSignedWalletRequest(secret: string, request: { method: string; pathAndQuery: string; body: string; headers: { get(name: string): string | null } }): boolean {
   const messageId = request.headers.get("webhook-id");
   const timestamp = request.headers.get("webhook-timestamp");
   const signatures = request.headers.get("webhook-signature");

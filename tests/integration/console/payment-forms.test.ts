@@ -37,7 +37,10 @@ async function exportAs(userId: string, query: string) {
 
 const refundsOf = async (paymentId: string) => (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId));
 const auditOf = async (action: string, target: string) =>
-  (await getDb()).select().from(consoleAuditLog).where(and(eq(consoleAuditLog.action, action), eq(consoleAuditLog.target, target)));
+  (await getDb())
+    .select()
+    .from(consoleAuditLog)
+    .where(and(eq(consoleAuditLog.action, action), eq(consoleAuditLog.target, target)));
 
 describe("the payment detail's forms (contract 13)", () => {
   it("refunds once when the same form is posted twice, with one audit entry naming the user", async () => {
@@ -97,7 +100,10 @@ describe("Export CSV (contract 13)", () => {
     expect(lines[0]).toMatch(/^created,paymentId,actionId,amount,currency,status/);
     expect(lines.slice(1).map((line) => line.split(",")[1])).toEqual([mine.paymentId]);
     expect(lines.join("\n")).not.toContain(theirs.paymentId);
-    const entries = (await getDb()).select().from(consoleAuditLog).where(and(eq(consoleAuditLog.action, "payments_exported"), eq(consoleAuditLog.userId, viewer.id)));
+    const entries = (await getDb())
+      .select()
+      .from(consoleAuditLog)
+      .where(and(eq(consoleAuditLog.action, "payments_exported"), eq(consoleAuditLog.userId, viewer.id)));
     expect(await entries).toHaveLength(1);
     expect((await entries)[0]!.target).toBe(query);
   });

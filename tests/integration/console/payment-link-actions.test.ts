@@ -90,7 +90,10 @@ describe("console: create a payment link (contract 13, 14)", () => {
 
 describe("console: deactivate a payment link", () => {
   it("closes the link and commits one audit entry with the change; again changes nothing and records nothing", async () => {
-    const link = await createPaymentLink(await getDb(), { serviceId, input: { title: "To close", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: true, locale: "en" } });
+    const link = await createPaymentLink(await getDb(), {
+      serviceId,
+      input: { title: "To close", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: true, locale: "en" },
+    });
     const first = await post(owner.id, "deactivate-payment-link", { link: link.id });
     expect(first.response.status).toBe(303);
     expect(await first.flash()).toEqual({ kind: "notice", key: "linkDeactivated" });
@@ -104,7 +107,10 @@ describe("console: deactivate a payment link", () => {
   it("answers 404 for another merchant's link (and a malformed id), leaving it active and unrecorded", async () => {
     const other = await createMerchant();
     const otherServiceId = await serviceIdOf(other);
-    const theirs = await createPaymentLink(await getDb(), { serviceId: otherServiceId, input: { title: "Theirs", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: true, locale: "en" } });
+    const theirs = await createPaymentLink(await getDb(), {
+      serviceId: otherServiceId,
+      input: { title: "Theirs", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: true, locale: "en" },
+    });
     for (const id of [theirs.id, "plink_nope"]) {
       const { response } = await post(owner.id, "deactivate-payment-link", { link: id });
       expect(response.status).toBe(404);

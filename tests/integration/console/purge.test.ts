@@ -26,7 +26,10 @@ describe("the console's purge job", () => {
 
     expect(await purgeConsoleRecords(db)).toBeGreaterThanOrEqual(3);
 
-    const sessions = await db.select({ id: consoleSessions.id }).from(consoleSessions).where(inArray(consoleSessions.id, [live.sessionId, stale.sessionId]));
+    const sessions = await db
+      .select({ id: consoleSessions.id })
+      .from(consoleSessions)
+      .where(inArray(consoleSessions.id, [live.sessionId, stale.sessionId]));
     expect(sessions.map((row) => row.id)).toEqual([live.sessionId]);
     expect(await db.select().from(consoleSignInFailures).where(eq(consoleSignInFailures.email, oldEmail))).toEqual([]);
     expect(await db.select().from(consoleSignInFailures).where(eq(consoleSignInFailures.email, recentEmail))).toHaveLength(1);

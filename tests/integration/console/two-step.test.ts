@@ -144,9 +144,7 @@ describe("the code step's lockout under a burst", () => {
     const pending = await passwordStep(user.email, clock);
     const right = totpCode(secret, totpStepAt(clock.now()));
     const wrong = right === "000000" ? "111111" : "000000";
-    const burst = await Promise.all(
-      Array.from({ length: LOCKOUT_FAILURES + 10 }, () => verifySecondStep(db, { sessionId: pending.sessionId, user, code: wrong, ip: null, clock })),
-    );
+    const burst = await Promise.all(Array.from({ length: LOCKOUT_FAILURES + 10 }, () => verifySecondStep(db, { sessionId: pending.sessionId, user, code: wrong, ip: null, clock })));
     expect(burst.filter((result) => result.outcome === "refused")).toHaveLength(LOCKOUT_FAILURES);
     expect(burst.filter((result) => result.outcome === "locked")).toHaveLength(10);
     expect((await verifySecondStep(db, { sessionId: pending.sessionId, user, code: right, ip: null, clock })).outcome).toBe("locked");

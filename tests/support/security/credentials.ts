@@ -100,8 +100,7 @@ export const CREDENTIAL_VARIANTS: CredentialVariant[] = [
   {
     name: "merchant_auth with a forged client secret",
     mode: null,
-    headers: async (world, request) =>
-      merchantAuth(world.owner, `pa_${request.payment?.paymentId ?? randomUUID()}_secret_${"0".repeat(64)}`),
+    headers: async (world, request) => merchantAuth(world.owner, `pa_${request.payment?.paymentId ?? randomUUID()}_secret_${"0".repeat(64)}`),
   },
   {
     name: "a forged client secret alone",

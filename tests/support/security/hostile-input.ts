@@ -44,7 +44,10 @@ export const MUST_BE_REFUSED = new Set(["NUL byte", "lone high surrogate", "lone
 
 /** What of a value the fetch client can send as a header: no control characters, nothing above U+00FF. */
 export function headerSafe(value: string): string | null {
-  const cleaned = value.replace(/[\u0000-\u001F\u007F]/g, "").replace(/[^\u0000-\u00FF]/g, "").trim();
+  const cleaned = value
+    .replace(/[\u0000-\u001F\u007F]/g, "")
+    .replace(/[^\u0000-\u00FF]/g, "")
+    .trim();
   return cleaned === "" || cleaned.length > 8_000 ? null : cleaned;
 }
 
@@ -127,9 +130,9 @@ export const MALFORMED_JSON = ["{", '{"a":', "{'a':1}", "[1,]", "undefined", "Na
 export const rawBody: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...MALFORMED_JSON),
   fc.string({ maxLength: 200 }),
-  fc.tuple(fc.integer({ min: 10, max: 30_000 }), fc.constantFrom("array" as const, "object" as const), fc.constantFrom("1", '"\\u0000"', '"\\udc00"')).map(
-    ([depth, kind, inner]) => deeplyNested(Math.min(depth, kind === "object" ? 12_000 : 30_000), kind, inner),
-  ),
+  fc
+    .tuple(fc.integer({ min: 10, max: 30_000 }), fc.constantFrom("array" as const, "object" as const), fc.constantFrom("1", '"\\u0000"', '"\\udc00"'))
+    .map(([depth, kind, inner]) => deeplyNested(Math.min(depth, kind === "object" ? 12_000 : 30_000), kind, inner)),
   fc.integer({ min: 60_000, max: 70_000 }).map((size) => JSON.stringify({ description: "d".repeat(size) })),
 );
 

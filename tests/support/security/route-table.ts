@@ -3,13 +3,7 @@ import { listSavedCardsHeaders, listSavedCardsQuery, deleteSavedCardHeaders } fr
 import { generateCustomerTokenBody, refreshCustomerTokenBody, revokeCustomerTokenBody } from "@/lib/customers/customer-token.schema";
 import { createCustomerBody, updateCustomerBody } from "@/lib/customers/customer.schema";
 import { listServiceNotificationsQuery } from "@/lib/notifications/list-service-notifications.schema";
-import {
-  availableMethodsHeaders,
-  availableMethodsQuery,
-  cardProviderKeyHeaders,
-  userMethodsHeaders,
-  userMethodsQuery,
-} from "@/lib/payment-methods/payment-methods.schema";
+import { availableMethodsHeaders, availableMethodsQuery, cardProviderKeyHeaders, userMethodsHeaders, userMethodsQuery } from "@/lib/payment-methods/payment-methods.schema";
 import { answerQrPaymentBody } from "@/lib/payments/operations/answer-qr-payment.schema";
 import { capturePaymentBody, releasePaymentBody } from "@/lib/payments/operations/capture-payment.schema";
 import { createPaymentIntentBody, createPaymentIntentQuery } from "@/lib/payments/operations/create-payment-intent.schema";
@@ -211,8 +205,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "POST /api/v1/payments/intents/:id/card-provider-finalize": {
     accepts: ["intent_secret"],
     schemas: { body: cardFinalizeBody },
-    request: async (world) =>
-      paymentRoute(await world.intent(), { body: { paymentIntentId: "pi_unknown", externalCardId: "pm_unknown" } }),
+    request: async (world) => paymentRoute(await world.intent(), { body: { paymentIntentId: "pi_unknown", externalCardId: "pm_unknown" } }),
   },
   "GET /api/v1/qr/:id/image": {
     accepts: ["page_token"],

@@ -44,7 +44,9 @@ const tableNamed = (name: string) =>
 export async function dumpDatabase(): Promise<{ table: string; row: string }[]> {
   const db = await getDb();
   const tables = rowsOf(
-    await db.execute(sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`),
+    await db.execute(
+      sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`,
+    ),
   ).map((row) => (row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`));
   const dump: { table: string; row: string }[] = [];
   for (const table of tables) {

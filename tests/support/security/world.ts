@@ -51,19 +51,9 @@ export async function buildWorld(api: ApiClient): Promise<World> {
   ]);
 
   const sameCustomer = { phone: session.customer.phone };
-  const [toRevoke, toRotate, toExpire] = await Promise.all([
-    createCustomerToken(owner, sameCustomer),
-    createCustomerToken(owner, sameCustomer),
-    createCustomerToken(clockShop),
-  ]);
+  const [toRevoke, toRotate, toExpire] = await Promise.all([createCustomerToken(owner, sameCustomer), createCustomerToken(owner, sameCustomer), createCustomerToken(clockShop)]);
   await expectOk(api.delete("/api/v1/customer-access-token/revoke", { accessToken: toRevoke.accessToken }, clientAuth(owner)));
-  await expectOk(
-    api.post(
-      "/api/v1/customer-access-token/refresh",
-      { accessToken: toRotate.accessToken, refreshToken: toRotate.refreshToken },
-      clientAuth(owner),
-    ),
-  );
+  await expectOk(api.post("/api/v1/customer-access-token/refresh", { accessToken: toRotate.accessToken, refreshToken: toRotate.refreshToken }, clientAuth(owner)));
   await expectOk(advanceClock(api, clockShop, 16 * 60));
 
   const world: World = {

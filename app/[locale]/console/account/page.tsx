@@ -46,7 +46,15 @@ export default async function AccountPage({ params }: ConsolePageProps) {
             <p className="text-slate-800">{t("twoStepOn")}</p>
             <ConsoleForm locale={locale} action="two-step-off" formToken={formToken}>
               <p className="text-sm text-slate-700">{t("turnOffIntro")}</p>
-              <Field id="two-step-off-password" name="password" type="password" label={t("password")} autoComplete="current-password" required error={errorOf("two-step-off", "password")} />
+              <Field
+                id="two-step-off-password"
+                name="password"
+                type="password"
+                label={t("password")}
+                autoComplete="current-password"
+                required
+                error={errorOf("two-step-off", "password")}
+              />
               <Button type="submit" variant="secondary">
                 {t("turnOff")}
               </Button>
@@ -74,8 +82,27 @@ export default async function AccountPage({ params }: ConsolePageProps) {
 
       <Section title={t("passwordTitle")}>
         <ConsoleForm locale={locale} action="change-password" formToken={formToken}>
-          <Field id="current-password" name="currentPassword" type="password" label={t("currentPassword")} autoComplete="current-password" required error={errorOf("password", "currentPassword")} />
-          <Field id="new-password" name="newPassword" type="password" label={t("newPassword")} hint={t("newPasswordHint")} autoComplete="new-password" required minLength={12} maxLength={256} error={errorOf("password", "newPassword")} />
+          <Field
+            id="current-password"
+            name="currentPassword"
+            type="password"
+            label={t("currentPassword")}
+            autoComplete="current-password"
+            required
+            error={errorOf("password", "currentPassword")}
+          />
+          <Field
+            id="new-password"
+            name="newPassword"
+            type="password"
+            label={t("newPassword")}
+            hint={t("newPasswordHint")}
+            autoComplete="new-password"
+            required
+            minLength={12}
+            maxLength={256}
+            error={errorOf("password", "newPassword")}
+          />
           <Button type="submit" variant="secondary">
             {t("changePassword")}
           </Button>

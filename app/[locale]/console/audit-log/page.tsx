@@ -26,9 +26,7 @@ export default async function AuditLogPage({ params, searchParams }: ConsolePage
     action: isAuditAction(action) ? action : undefined,
     before,
   });
-  const nextPage = hasMore
-    ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}`
-    : null;
+  const nextPage = hasMore ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}` : null;
   const dateTime = consoleDateTime(locale);
   return (
     <ConsoleShell locale={locale} path="/console/audit-log" principal={principal} formToken={formToken} title={t("title")}>
@@ -58,8 +56,12 @@ export default async function AuditLogPage({ params, searchParams }: ConsolePage
                     <td className="py-2">{dateTime.format(entry.at)}</td>
                     <td className="py-2 wrap-anywhere">{entry.userEmail}</td>
                     <td className="py-2">{isAuditAction(entry.action) ? t(`actions.${entry.action}`) : entry.action}</td>
-                    <td className="py-2 wrap-anywhere" dir="auto">{entry.target ?? "—"}</td>
-                    <td className="py-2 font-mono text-xs" dir="ltr">{entry.ip ?? "—"}</td>
+                    <td className="py-2 wrap-anywhere" dir="auto">
+                      {entry.target ?? "—"}
+                    </td>
+                    <td className="py-2 font-mono text-xs" dir="ltr">
+                      {entry.ip ?? "—"}
+                    </td>
                   </tr>
                 ))}
               </tbody>

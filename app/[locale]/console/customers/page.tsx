@@ -38,8 +38,12 @@ export default async function CustomersPage({ params, searchParams }: ConsolePag
                         {customer.name}
                       </a>
                     </td>
-                    <td className="py-2" dir="ltr">{customer.phone}</td>
-                    <td className="py-2 wrap-anywhere" dir="ltr">{customer.email ?? "—"}</td>
+                    <td className="py-2" dir="ltr">
+                      {customer.phone}
+                    </td>
+                    <td className="py-2 wrap-anywhere" dir="ltr">
+                      {customer.email ?? "—"}
+                    </td>
                     <td className="py-2">{customer.isActive ? t("customers.active") : t("customers.inactive")}</td>
                   </tr>
                 ))}

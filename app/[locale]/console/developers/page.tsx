@@ -116,8 +116,12 @@ export default async function DevelopersPage({ params, searchParams }: ConsolePa
                         {dateTime.format(new Date(event.createdAt))}
                       </a>
                     </td>
-                    <td className="py-2 font-mono" dir="ltr">{event.type}</td>
-                    <td className="py-2 font-mono text-xs" dir="ltr">{event.data.paymentId}</td>
+                    <td className="py-2 font-mono" dir="ltr">
+                      {event.type}
+                    </td>
+                    <td className="py-2 font-mono text-xs" dir="ltr">
+                      {event.data.paymentId}
+                    </td>
                     <td className="py-2">{t(`status.${event.delivery.status}`)}</td>
                     <td className="py-2">{event.delivery.attempts}</td>
                   </tr>

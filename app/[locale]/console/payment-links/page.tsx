@@ -37,14 +37,37 @@ export default async function PaymentLinksPage({ params }: ConsolePageProps) {
           <ConsoleForm locale={locale} action="create-payment-link" formToken={formToken} label={t("create")}>
             <Field id="title" name="title" label={t("fields.title")} required maxLength={100} defaultValue={typed("title")} error={errorOf("title")} />
             <Field id="description" name="description" label={t("fields.description")} maxLength={500} defaultValue={typed("description")} error={errorOf("description")} />
-            <Field id="amount" name="amount" inputMode="decimal" dir="ltr" label={t("fields.amount")} hint={t("fields.amountHint")} defaultValue={typed("amount")} error={errorOf("amount")} />
+            <Field
+              id="amount"
+              name="amount"
+              inputMode="decimal"
+              dir="ltr"
+              label={t("fields.amount")}
+              hint={t("fields.amountHint")}
+              defaultValue={typed("amount")}
+              error={errorOf("amount")}
+            />
             <div className="grid gap-4 sm:grid-cols-2">
               <Field id="min-amount" name="minAmount" inputMode="decimal" dir="ltr" label={t("fields.minAmount")} defaultValue={typed("minAmount")} error={errorOf("minAmount")} />
               <Field id="max-amount" name="maxAmount" inputMode="decimal" dir="ltr" label={t("fields.maxAmount")} defaultValue={typed("maxAmount")} error={errorOf("maxAmount")} />
             </div>
             <div className="grid gap-4 sm:grid-cols-2">
-              <SelectWithError id="currency" name="currency" label={t("fields.currency")} error={errorOf("currency")} defaultValue={typed("currency", "DZD")} values={Object.keys(currencyExponents)} />
-              <SelectWithError id="country" name="countryCode" label={t("fields.country")} error={errorOf("countryCode")} defaultValue={typed("countryCode", countries[0])} values={countries} />
+              <SelectWithError
+                id="currency"
+                name="currency"
+                label={t("fields.currency")}
+                error={errorOf("currency")}
+                defaultValue={typed("currency", "DZD")}
+                values={Object.keys(currencyExponents)}
+              />
+              <SelectWithError
+                id="country"
+                name="countryCode"
+                label={t("fields.country")}
+                error={errorOf("countryCode")}
+                defaultValue={typed("countryCode", countries[0])}
+                values={countries}
+              />
               <SelectWithError
                 id="capture-method"
                 name="captureMethod"
@@ -64,7 +87,16 @@ export default async function PaymentLinksPage({ params }: ConsolePageProps) {
                 labelOf={(value) => t(`locales.${value}`)}
               />
             </div>
-            <Field id="expires-at" name="expiresAt" type="datetime-local" dir="ltr" label={t("fields.expiresAt")} hint={t("fields.expiresAtHint")} defaultValue={typed("expiresAt")} error={errorOf("expiresAt")} />
+            <Field
+              id="expires-at"
+              name="expiresAt"
+              type="datetime-local"
+              dir="ltr"
+              label={t("fields.expiresAt")}
+              hint={t("fields.expiresAtHint")}
+              defaultValue={typed("expiresAt")}
+              error={errorOf("expiresAt")}
+            />
             <label className="flex min-h-11 items-center gap-3 text-sm font-semibold text-slate-800">
               <input type="checkbox" name="reusable" defaultChecked={failed ? failed.values?.reusable === "on" : true} className="size-5" />
               {t("fields.reusable")}
@@ -104,7 +136,9 @@ function LinkItem({ link, locale, mayManage, formToken, t }: { link: PaymentLink
       </h3>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-slate-700">{t("columns.amount")}</dt>
-        <dd dir="ltr" className="text-start">{price}</dd>
+        <dd dir="ltr" className="text-start">
+          {price}
+        </dd>
         <dt className="text-slate-700">{t("columns.currency")}</dt>
         <dd>{link.currency}</dd>
         <dt className="text-slate-700">{t("columns.status")}</dt>
@@ -112,7 +146,9 @@ function LinkItem({ link, locale, mayManage, formToken, t }: { link: PaymentLink
         <dt className="text-slate-700">{t("columns.payments")}</dt>
         <dd>{link.paymentsCount}</dd>
         <dt className="text-slate-700">{t("columns.total")}</dt>
-        <dd dir="ltr" className="text-start">{money(link.succeededAmount)}</dd>
+        <dd dir="ltr" className="text-start">
+          {money(link.succeededAmount)}
+        </dd>
       </dl>
       <ReadOnlyValue id={`${link.id}-url`} label={t("url", { title: link.title })} value={link.url} />
       <div className="flex flex-wrap gap-2">

@@ -66,10 +66,33 @@ export default async function PaymentsPage({ params, searchParams }: ConsolePage
               options={[{ value: "", label: t("list.any") }, ...CONSOLE_METHODS.map((value) => ({ value, label: value === "card" ? t("list.card") : t(`method.${value}`) }))]}
             />
             <Field id="currency" name="currency" label={t("list.currency")} defaultValue={queryValue(query, "currency") ?? ""} error={problemOf("currency")} dir="ltr" />
-            <Field id="createdFrom" name="createdFrom" type="date" label={t("list.createdFrom")} defaultValue={queryValue(query, "createdFrom") ?? ""} error={problemOf("createdFrom")} />
+            <Field
+              id="createdFrom"
+              name="createdFrom"
+              type="date"
+              label={t("list.createdFrom")}
+              defaultValue={queryValue(query, "createdFrom") ?? ""}
+              error={problemOf("createdFrom")}
+            />
             <Field id="createdTo" name="createdTo" type="date" label={t("list.createdTo")} defaultValue={queryValue(query, "createdTo") ?? ""} error={problemOf("createdTo")} />
-            <Field id="amountFrom" name="amountFrom" inputMode="decimal" label={t("list.amountFrom")} defaultValue={queryValue(query, "amountFrom") ?? ""} error={problemOf("amountFrom")} dir="ltr" />
-            <Field id="amountTo" name="amountTo" inputMode="decimal" label={t("list.amountTo")} defaultValue={queryValue(query, "amountTo") ?? ""} error={problemOf("amountTo")} dir="ltr" />
+            <Field
+              id="amountFrom"
+              name="amountFrom"
+              inputMode="decimal"
+              label={t("list.amountFrom")}
+              defaultValue={queryValue(query, "amountFrom") ?? ""}
+              error={problemOf("amountFrom")}
+              dir="ltr"
+            />
+            <Field
+              id="amountTo"
+              name="amountTo"
+              inputMode="decimal"
+              label={t("list.amountTo")}
+              defaultValue={queryValue(query, "amountTo") ?? ""}
+              error={problemOf("amountTo")}
+              dir="ltr"
+            />
           </div>
           <div className="flex flex-wrap gap-3">
             <Button type="submit">{t("list.apply")}</Button>

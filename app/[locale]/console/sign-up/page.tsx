@@ -27,9 +27,39 @@ export default async function SignUpPage({ params, searchParams }: ConsolePagePr
       <p className="text-slate-800">{t("intro")}</p>
       <ConsoleForm locale={locale} action="sign-up">
         <Field id="name" name="name" label={t("name")} autoComplete="name" required maxLength={120} defaultValue={queryValue(query, "name")} error={errorOf("name")} />
-        <Field id="email" name="email" type="email" label={t("email")} autoComplete="email" required maxLength={254} defaultValue={queryValue(query, "email")} error={errorOf("email")} />
-        <Field id="password" name="password" type="password" label={t("password")} hint={t("passwordHint")} autoComplete="new-password" required minLength={12} maxLength={256} error={errorOf("password")} />
-        <Field id="businessName" name="businessName" label={t("businessName")} autoComplete="organization" required maxLength={120} defaultValue={queryValue(query, "businessName")} error={errorOf("businessName")} />
+        <Field
+          id="email"
+          name="email"
+          type="email"
+          label={t("email")}
+          autoComplete="email"
+          required
+          maxLength={254}
+          defaultValue={queryValue(query, "email")}
+          error={errorOf("email")}
+        />
+        <Field
+          id="password"
+          name="password"
+          type="password"
+          label={t("password")}
+          hint={t("passwordHint")}
+          autoComplete="new-password"
+          required
+          minLength={12}
+          maxLength={256}
+          error={errorOf("password")}
+        />
+        <Field
+          id="businessName"
+          name="businessName"
+          label={t("businessName")}
+          autoComplete="organization"
+          required
+          maxLength={120}
+          defaultValue={queryValue(query, "businessName")}
+          error={errorOf("businessName")}
+        />
         <Button type="submit">{t("submit")}</Button>
       </ConsoleForm>
       <a href={consolePath.signIn(locale)} className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline">

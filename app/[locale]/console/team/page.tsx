@@ -28,7 +28,12 @@ export default async function TeamPage({ params }: ConsolePageProps) {
 
       <Section title={t("team.inviteTitle")} id="invite">
         {flash?.kind === "invitation_link" ? (
-          <ReadOnlyValue id="invitation-link" label={t("team.invitationLink")} value={flash.url} hint={t(flash.emailed ? "team.invitationEmailed" : "team.invitationLinkIntro", { email: flash.email })} />
+          <ReadOnlyValue
+            id="invitation-link"
+            label={t("team.invitationLink")}
+            value={flash.url}
+            hint={t(flash.emailed ? "team.invitationEmailed" : "team.invitationLinkIntro", { email: flash.email })}
+          />
         ) : null}
         <ConsoleForm locale={locale} action="invite" formToken={formToken}>
           <Field
@@ -52,7 +57,10 @@ export default async function TeamPage({ params }: ConsolePageProps) {
             <li key={member.userId} className="flex flex-col gap-3 py-3">
               <div className="flex flex-wrap items-baseline justify-between gap-2">
                 <p className="font-semibold wrap-anywhere">
-                  {member.name} <span className="font-normal text-slate-700">· <bdi>{member.email}</bdi></span>
+                  {member.name}{" "}
+                  <span className="font-normal text-slate-700">
+                    · <bdi>{member.email}</bdi>
+                  </span>
                   {member.userId === principal.user.id ? <span className="text-slate-700"> ({t("team.you")})</span> : null}
                 </p>
                 <p className="text-sm text-slate-700">

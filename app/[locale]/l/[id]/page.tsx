@@ -82,8 +82,16 @@ export default async function PaymentLinkPage({ params, searchParams }: LinkPage
           </dd>
         </dl>
       ) : null}
-      {has("form:too_many") ? <StatusBanner tone="warning" role="alert">{t("tooMany")}</StatusBanner> : null}
-      {has("form:error") ? <StatusBanner tone="error" role="alert">{t("error")}</StatusBanner> : null}
+      {has("form:too_many") ? (
+        <StatusBanner tone="warning" role="alert">
+          {t("tooMany")}
+        </StatusBanner>
+      ) : null}
+      {has("form:error") ? (
+        <StatusBanner tone="error" role="alert">
+          {t("error")}
+        </StatusBanner>
+      ) : null}
       {view.methods.length === 0 ? (
         // No method is enabled for the link's country: a form here could only fail.
         <StatusBanner tone="warning" role="alert">
@@ -142,4 +150,3 @@ function amountErrorText(
   if (has("amount:above_max") && view.bounds.max !== null) return t("amountAboveMax", { max: money(view.bounds.max) });
   return null;
 }
-

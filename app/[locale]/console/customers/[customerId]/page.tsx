@@ -44,7 +44,9 @@ export default async function CustomerPage({
           </div>
           <div>
             <dt className="font-semibold">{t("customers.email")}</dt>
-            <dd dir="ltr" className="wrap-anywhere">{customer.email ?? "—"}</dd>
+            <dd dir="ltr" className="wrap-anywhere">
+              {customer.email ?? "—"}
+            </dd>
           </div>
           <div>
             <dt className="font-semibold">{t("customers.state")}</dt>
@@ -55,7 +57,9 @@ export default async function CustomerPage({
           <ConsoleForm locale={locale} action="customer-deactivate" formToken={formToken} label={t("customers.deactivate")}>
             <input type="hidden" name="customerId" value={customer.id} />
             <div>
-              <Button type="submit" variant="secondary">{t("customers.deactivate")}</Button>
+              <Button type="submit" variant="secondary">
+                {t("customers.deactivate")}
+              </Button>
             </div>
           </ConsoleForm>
         ) : null}
@@ -73,7 +77,9 @@ export default async function CustomerPage({
                   <ConsoleForm locale={locale} action="customer-card-delete" formToken={formToken} label={`${t("customers.deleteCard")} ${card.last4}`}>
                     <input type="hidden" name="customerId" value={customer.id} />
                     <input type="hidden" name="cardId" value={card.id} />
-                    <Button type="submit" variant="quiet">{t("customers.deleteCard")}</Button>
+                    <Button type="submit" variant="quiet">
+                      {t("customers.deleteCard")}
+                    </Button>
                   </ConsoleForm>
                 ) : null}
               </li>

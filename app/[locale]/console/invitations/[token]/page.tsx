@@ -41,7 +41,16 @@ export default async function InvitationPage({
       <ConsoleForm locale={locale} action="accept-invitation">
         <input type="hidden" name="invitation" value={token} />
         {existing ? null : (
-          <Field id="name" name="name" label={t("invitation.name")} autoComplete="name" required maxLength={120} defaultValue={queryValue(query, "name")} error={error === "name_required" ? errorText : null} />
+          <Field
+            id="name"
+            name="name"
+            label={t("invitation.name")}
+            autoComplete="name"
+            required
+            maxLength={120}
+            defaultValue={queryValue(query, "name")}
+            error={error === "name_required" ? errorText : null}
+          />
         )}
         <Field
           id="password"

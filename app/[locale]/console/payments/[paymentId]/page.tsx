@@ -141,14 +141,18 @@ export default async function PaymentPage({
                 {detail.events.map((event) => (
                   <tr key={event.id} className="border-b border-slate-100">
                     <td className="py-2">{event.createdAt ? dateTime.format(event.createdAt) : "—"}</td>
-                    <td className="py-2 font-mono text-xs" dir="ltr">{event.type}</td>
+                    <td className="py-2 font-mono text-xs" dir="ltr">
+                      {event.type}
+                    </td>
                     <td className="py-2">{tEvents(`status.${event.delivery.status}`)}</td>
                     <td className="py-2">{event.delivery.attempts}</td>
                     <td className="py-2">
                       {principalMay(principal, "integration.manage") ? (
                         <ConsoleForm locale={locale} action="redeliver" formToken={formToken} label={`${tEvents("redeliver")} ${event.id}`}>
                           <input type="hidden" name="event" value={event.id} />
-                          <Button type="submit" variant="quiet">{tEvents("redeliver")}</Button>
+                          <Button type="submit" variant="quiet">
+                            {tEvents("redeliver")}
+                          </Button>
                         </ConsoleForm>
                       ) : null}
                     </td>

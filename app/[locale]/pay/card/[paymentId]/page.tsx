@@ -51,32 +51,32 @@ export default async function CardPage(props: HostedPageProps) {
         </div>
       ) : (
         <>
-        {/* Card entry runs in the provider's script: without it, say so and offer the way back. */}
-        <noscript>
-          <div className="flex flex-col gap-4">
-            <StatusBanner tone="warning" title={t("noScriptTitle")}>
-              {t("noScriptBody", { merchant: view.merchantName })}
-            </StatusBanner>
-            {view.shopLink ? <ButtonLink href={view.shopLink}>{t("noScriptBack", { merchant: view.merchantName })}</ButtonLink> : null}
-          </div>
-        </noscript>
-        <CardForm
-          savedCards={form!.savedCards.map(({ id, brand, last4, expiry }) => ({
-            id,
-            label: t("savedCard", { brand, last4 }),
-            description: expiry ? t("savedCardExpiry", expiry) : undefined,
-            badge: brand,
-          }))}
-          checkedCardId={form!.checkedCardId}
-          text={text!.form}
-          island={{
-            locale,
-            confirmation: form!.confirmation,
-            completeUrl: form!.completeUrl,
-            savedCards: form!.savedCards.map(({ id, paymentMethodId }) => ({ id, paymentMethodId })),
-            text: text!.island,
-          }}
-        />
+          {/* Card entry runs in the provider's script: without it, say so and offer the way back. */}
+          <noscript>
+            <div className="flex flex-col gap-4">
+              <StatusBanner tone="warning" title={t("noScriptTitle")}>
+                {t("noScriptBody", { merchant: view.merchantName })}
+              </StatusBanner>
+              {view.shopLink ? <ButtonLink href={view.shopLink}>{t("noScriptBack", { merchant: view.merchantName })}</ButtonLink> : null}
+            </div>
+          </noscript>
+          <CardForm
+            savedCards={form!.savedCards.map(({ id, brand, last4, expiry }) => ({
+              id,
+              label: t("savedCard", { brand, last4 }),
+              description: expiry ? t("savedCardExpiry", expiry) : undefined,
+              badge: brand,
+            }))}
+            checkedCardId={form!.checkedCardId}
+            text={text!.form}
+            island={{
+              locale,
+              confirmation: form!.confirmation,
+              completeUrl: form!.completeUrl,
+              savedCards: form!.savedCards.map(({ id, paymentMethodId }) => ({ id, paymentMethodId })),
+              text: text!.island,
+            }}
+          />
         </>
       )}
     </CardShell>

@@ -97,9 +97,7 @@ export async function OtpForm({ paymentId, token, locale, returnUrl, formToken, 
         <ResendButton
           label={t("resend")}
           // Index n: the help text with n seconds left (0: a new code may be asked for).
-          helpBySecondsLeft={Array.from({ length: resendInSeconds + 1 }, (_, seconds) =>
-            seconds === 0 ? t("resendAvailable") : t("resendIn", { seconds }),
-          )}
+          helpBySecondsLeft={Array.from({ length: resendInSeconds + 1 }, (_, seconds) => (seconds === 0 ? t("resendAvailable") : t("resendIn", { seconds })))}
         />
       </form>
     </div>

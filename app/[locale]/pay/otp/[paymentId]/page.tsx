@@ -31,11 +31,7 @@ export default async function OtpPage(props: HostedPageProps) {
         {view.mode === "enter_code" ? <p className="text-slate-700">{t("intro")}</p> : null}
       </div>
       <AmountDisplay locale={locale} merchantName={view.merchantName} amount={view.amount} currency={view.currency} />
-      {view.form ? (
-        <OtpForm paymentId={paymentId} locale={locale} {...view.form} />
-      ) : (
-        <ExpiredNotice locale={locale} merchantName={view.merchantName} target={view.expiredTarget} />
-      )}
+      {view.form ? <OtpForm paymentId={paymentId} locale={locale} {...view.form} /> : <ExpiredNotice locale={locale} merchantName={view.merchantName} target={view.expiredTarget} />}
       {view.shopLink ? (
         <ButtonLink variant="quiet" href={view.shopLink}>
           {t("backToShop", { merchant: view.merchantName })}

@@ -76,12 +76,7 @@ export default async function QrPage(props: HostedPageProps) {
           {links.walletApp ? (
             <div className="flex flex-col gap-3 border-t border-slate-200 pt-5">
               <p className="text-sm text-slate-700">{t("sandboxHint")}</p>
-              <ButtonLink
-                variant="secondary"
-                href={links.walletApp}
-                target="_blank"
-                rel="noopener"
-              >
+              <ButtonLink variant="secondary" href={links.walletApp} target="_blank" rel="noopener">
                 {t("openWalletApp")}
               </ButtonLink>
             </div>

@@ -7,13 +7,10 @@ import { toErrorResponse } from "@/lib/http/respond";
 import { listServiceNotifications } from "@/lib/notifications/list-service-notifications";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
-const listWebhooks = endpoint(
-  op.listSandboxWebhooks,
-  async ({ db, principal, query }) => {
-    const items = await listServiceNotifications(db, { serviceId: principal.service.id, ...query });
-    return { data: items, message: "Recent notifications and their delivery attempts." };
-  },
-);
+const listWebhooks = endpoint(op.listSandboxWebhooks, async ({ db, principal, query }) => {
+  const items = await listServiceNotifications(db, { serviceId: principal.service.id, ...query });
+  return { data: items, message: "Recent notifications and their delivery attempts." };
+});
 
 // GET /api/v1/sandbox/webhooks — a sandbox test helper; production answers like an unknown path.
 export function GET(request: Request, context: { params: Promise<Record<string, string | string[]>> }) {

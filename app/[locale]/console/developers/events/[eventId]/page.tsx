@@ -34,7 +34,9 @@ export default async function EventPage({ params }: { params: Promise<{ locale: 
           </div>
           <div>
             <dt className="font-semibold">{t("paymentId")}</dt>
-            <dd className="font-mono text-xs" dir="ltr">{event.data.paymentId}</dd>
+            <dd className="font-mono text-xs" dir="ltr">
+              {event.data.paymentId}
+            </dd>
           </div>
           <div>
             <dt className="font-semibold">{t("delivery")}</dt>
