@@ -30,6 +30,8 @@ export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db
       return paymentLinkPagePath({ locale, linkId });
     case "closed":
       return paymentLinkClosedPath({ locale, linkId });
+    case "busy":
+      return back(["form:busy"]);
     case "invalid":
       return back(started.problems.map(({ field, problem }) => `${field}:${problem}`));
     // The buyer's own open intent of a single-use link goes on from where it stands (its checkout page).

@@ -54,13 +54,14 @@ export async function linkPaymentTotals(db: Db, options: { serviceId: string; li
 }
 
 /**
- * The intent one buyer (a phone) is paying a single-use link with right now, if any: still open
- * and inside its lifetime (plus the grace), on the service's clock. Read under the link's lock.
+ * The intent a buyer is paying a single-use link with right now, if any: still open and inside
+ * its lifetime (plus the grace), on the service's clock, with its buyer's phone. Read under the
+ * link's lock.
  */
-export async function buyersOpenPayment(db: Db, options: { serviceId: string; linkId: string; phone: string; now: Date }): Promise<{ id: string } | null> {
+export async function livePayment(db: Db, options: { serviceId: string; linkId: string; now: Date }): Promise<{ id: string; phone: string } | null> {
   const openSince = new Date(options.now.getTime() - EXPIRY_GRACE_MS);
   const [row] = await db
-    .select({ id: payments.id })
+    .select({ id: payments.id, phone: customers.phone })
     .from(payments)
     .innerJoin(customers, eq(customers.id, payments.customerId))
     .where(
@@ -68,7 +69,6 @@ export async function buyersOpenPayment(db: Db, options: { serviceId: string; li
         eq(payments.serviceId, options.serviceId),
         namesALink,
         eq(linkIdOf, options.linkId),
-        eq(customers.phone, options.phone),
         sql`${payments.state} in (${stateIn(LIVE)})`,
         sql`${payments.expiresAt} >= ${openSince.toISOString()}::timestamptz`,
       ),

@@ -16,7 +16,7 @@ import { isExpiredIntent } from "../payments/core/payment-expiry";
 import { createPaymentIntent } from "../payments/operations/create-payment-intent";
 import { serviceCreator } from "../payments/operations/intent-creator";
 import { enabledMethodCodes } from "../payment-methods/enabled-method-codes";
-import { buyersOpenPayment, linkClosure, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
+import { linkClosure, livePayment, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
 import { isPaymentLinkId } from "./payment-link.schema";
 
 /** A field of the link page the buyer must fix, and why (the page words it beside the field). */
@@ -27,6 +27,8 @@ export type LinkPaymentStart =
   | { outcome: "closed"; closure: LinkClosure }
   /** No payment method is enabled for the link's country now: an intent could not be paid. */
   | { outcome: "no_methods" }
+  /** A single-use link another buyer is paying right now. */
+  | { outcome: "busy" }
   /** A single-use link this buyer (the same phone) is already paying: that intent, taken up again. */
   | { outcome: "resumed"; paymentId: string; token: string }
   | { outcome: "invalid"; problems: LinkFormProblem[] }
@@ -35,12 +37,10 @@ export type LinkPaymentStart =
 /**
  * The link page's "Continue" (contract 14): an ordinary intent for the buyer (userId the phone,
  * metaData the link's plus paymentLinkId), created through create intent's own operation. A
- * single-use link is locked while it is checked and its intent inserted: the same buyer back
- * (another tab, the back button) is given their own open intent again, and once a payment took
- * the link, nobody starts another. Another buyer's open intent does not hold the link: anyone
- * can type a phone number, so a hold would let a stranger keep the link from its real buyer
- * (contract 14 closes it after its first successful payment, not before). A reusable link takes
- * no lock.
+ * single-use link is locked while it is checked and its intent inserted, so of two buyers
+ * pressing Continue at once the second sees the first's intent: it waits (busy) while that one
+ * is open (unless it is the same buyer back: their own intent again), and finds the link closed
+ * once it succeeded. A reusable link takes no lock.
  */
 export async function startLinkPayment(
   db: Db,
@@ -61,9 +61,9 @@ export async function startLinkPayment(
     if ((await enabledMethodCodes(tx, { service, country: link.country })).length === 0) return { outcome: "no_methods" };
     const entered = buyerEntries(link, options);
     if ("problems" in entered) return { outcome: "invalid", problems: entered.problems };
+    const live = link.reusable ? null : await livePayment(tx, { serviceId: service.id, linkId: link.id, now });
     // The same buyer back (another tab, the back button): their own intent, not a second one.
-    const own = link.reusable ? null : await buyersOpenPayment(tx, { serviceId: service.id, linkId: link.id, phone: entered.phone, now });
-    if (own) return { outcome: "resume", paymentId: own.id };
+    if (live) return live.phone === entered.phone ? { outcome: "resume", paymentId: live.id } : { outcome: "busy" };
 
     const { payment } = await createPaymentIntent(tx, {
       creator: serviceCreator(service, clock),

@@ -10,7 +10,17 @@ import { hostedFormToken } from "../hosted-form-route";
 import type { PageElsewhere } from "./page-elsewhere";
 
 /** What a refused post of the link page asks the buyer to fix (the 303 carries them in `errors`). */
-export const LINK_FORM_PROBLEMS = ["amount:required", "amount:format", "amount:below_min", "amount:above_max", "phone:required", "phone:format", "form:too_many", "form:error"] as const;
+export const LINK_FORM_PROBLEMS = [
+  "amount:required",
+  "amount:format",
+  "amount:below_min",
+  "amount:above_max",
+  "phone:required",
+  "phone:format",
+  "form:busy",
+  "form:too_many",
+  "form:error",
+] as const;
 export type LinkFormProblemCode = (typeof LINK_FORM_PROBLEMS)[number];
 
 /** Everything the link page renders, decided here; the page only lays it out. */

@@ -82,6 +82,11 @@ export default async function PaymentLinkPage({ params, searchParams }: LinkPage
           </dd>
         </dl>
       ) : null}
+      {has("form:busy") ? (
+        <StatusBanner tone="warning" role="alert">
+          {t("busy")}
+        </StatusBanner>
+      ) : null}
       {has("form:too_many") ? (
         <StatusBanner tone="warning" role="alert">
           {t("tooMany")}
