@@ -1,6 +1,7 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { MigrationConfig } from "drizzle-orm/migrator";
+import type { Sql } from "postgres";
 import type { Db } from "./db-type";
 import { adoptEnvironment, getConfig } from "../config";
 import { buildPendingIndexesConcurrently } from "./concurrent-indexes";
@@ -25,6 +26,20 @@ export interface DatabaseHandle {
 const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 // Serializes migrations when several gateway processes start on one PostgreSQL.
 const MIGRATION_LOCK_ID = 724_104_2026;
+
+/**
+ * Polls for the migration lock instead of blocking on it: a `pg_advisory_lock` waiting in its
+ * statement holds a snapshot, which the lock holder's `CREATE INDEX CONCURRENTLY` (concurrent-
+ * indexes.ts) waits out, while the waiter waits for the holder: PostgreSQL would abort one of two
+ * gateways starting together with "deadlock detected".
+ */
+async function takeMigrationLock(migrator: Sql): Promise<void> {
+  for (;;) {
+    const [row] = await migrator<{ locked: boolean }[]>`select pg_try_advisory_lock(${MIGRATION_LOCK_ID}) as locked`;
+    if (row?.locked) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 type QueryListener = (query: string) => void;
 const queryListeners = new Set<QueryListener>();
@@ -87,7 +102,7 @@ export async function openDatabase(options: {
       // lifetime limit: the driver would close it, and so release the lock, after half an hour.
       const migrator = postgres(databaseUrl, { max: 1, max_lifetime: null, onnotice: () => {} });
       try {
-        await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        await takeMigrationLock(migrator);
         if (indexesConcurrently) await buildPendingIndexesConcurrently(migrator, config.migrationsFolder);
         await migrate(drizzle({ client: migrator, schema }), config);
       } finally {

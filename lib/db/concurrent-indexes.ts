@@ -52,10 +52,12 @@ export async function buildPendingIndexesConcurrently(sql: Sql, migrationsFolder
     const started = performance.now();
     try {
       await sql.unsafe(index.concurrently);
-    } catch (error) {
-      // 42703: a column the pending migration adds; the migration builds that index itself.
-      if ((error as { code?: string }).code === "42703") continue;
-      throw error;
+    } catch {
+      // The pending migration itself may be what the index needs (a column it adds, rows it
+      // dedupes before a UNIQUE index, a function it creates): leave the index to the migration,
+      // dropping what the failed build left behind, so the next start does not retry it forever.
+      await sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
+      continue;
     }
     built.push(index.name);
     log(`built index ${index.name} concurrently in ${Math.round(performance.now() - started)} ms`);

@@ -132,7 +132,15 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         if (claim.kind === "owned") await claim.endWithError(db, error);
         throw error;
       });
-      const result = answer ? answer.call(spec, returned as A) : (returned as EndpointResult<DataOf<R>>);
+      // Rendered after the handler: a render that throws must still end the claim (its lease
+      // timer included), or the key would answer 409 in progress for ever.
+      let result: EndpointResult<DataOf<R>>;
+      try {
+        result = answer ? answer.call(spec, returned as A) : (returned as EndpointResult<DataOf<R>>);
+      } catch (error) {
+        if (claim.kind === "owned") await claim.endWithError(db, error);
+        throw error;
+      }
       if (claim.kind === "owned") {
         await claim.settle(db, { status: result.status ?? defaultStatus, message: result.message, data: result.data });
       }

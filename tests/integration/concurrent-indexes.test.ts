@@ -5,6 +5,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/db/client";
 import { buildPendingIndexesConcurrently, pendingIndexes } from "@/lib/db/concurrent-indexes";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 
@@ -81,5 +82,24 @@ describe("pending indexes built concurrently before the migrations", () => {
     expect(definition!.text).toContain("lower(name) text_pattern_ops");
     // Nothing is pending any more.
     expect(await pendingIndexes(sql, MIGRATIONS)).toEqual([]);
+  });
+
+  it("lets two gateways upgrade one database at once: the second waits for the first's indexes and migrations without deadlocking it", async () => {
+    const twinUrl = new URL(url);
+    twinUrl.pathname = `/gateway_concurrent_indexes_twins_${process.pid}`;
+    await recreateDatabase(twinUrl.toString());
+    const twin = postgres(twinUrl.toString(), { max: 1, onnotice: () => {} });
+    try {
+      await migrate(drizzle({ client: twin }), { migrationsFolder: before0009 });
+      const opened = await Promise.allSettled([0, 1].map(() => openDatabase({ databaseUrl: twinUrl.toString(), pgliteDir: "memory://", poolSize: 1 })));
+      for (const result of opened) if (result.status === "fulfilled") await result.value.close();
+      expect(opened.map((result) => (result.status === "rejected" ? String(result.reason) : "opened"))).toEqual(["opened", "opened"]);
+      const [valid] = await twin<{ count: number }[]>`select count(*)::int as count from pg_index i join pg_class c on c.oid = i.indexrelid
+        where c.relname in ('payments_service_created_idx', 'payments_service_state_created_idx', 'customers_service_name_idx', 'card_payments_last4_idx') and i.indisvalid`;
+      expect(valid!.count).toBe(4);
+    } finally {
+      await twin.end({ timeout: 5 });
+      await recreateDatabase(twinUrl.toString(), { dropOnly: true });
+    }
   });
 });
