@@ -5,6 +5,12 @@
 -- find them in place. Any other database loses them: a production database (its seal says so)
 -- never used them, since its card provider is Stripe and its wallet is reached over HTTP; a
 -- database whose simulator tables are empty loses nothing, and a sandbox process re-creates them.
+-- Locked first, so an older gateway still serving cannot write a row between the check below
+-- and the drop (its write waits, then fails on the moved or dropped table, and is retried).
+LOCK TABLE public.card_provider_payment_methods, public.card_provider_payment_intents, public.card_provider_refunds,
+  public.card_provider_events, public.card_provider_idempotency_keys, public.wallet_accounts, public.wallet_holds,
+  public.wallet_entries, public.otp_challenges, public.wallet_operations, public.wallet_qr_requests IN ACCESS EXCLUSIVE MODE;
+--> statement-breakpoint
 DO $$
 DECLARE
   sealed_production boolean := EXISTS (SELECT 1 FROM public.database_seal WHERE environment = 'production');
