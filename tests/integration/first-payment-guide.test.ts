@@ -28,7 +28,7 @@ function runnableBlocks(markdown: string): string[] {
 
 // A scratch directory the guide's files land in, with the project linked in so `npm run` works.
 const workDir = mkdtempSync(path.join(tmpdir(), "gw-first-payment-"));
-for (const entry of ["package.json", "tsconfig.json", "node_modules", "scripts", "lib", "drizzle"]) {
+for (const entry of ["package.json", "tsconfig.json", "node_modules", "scripts", "lib", "drizzle", "simulators"]) {
   symlinkSync(path.join(ROOT, entry), path.join(workDir, entry));
 }
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
