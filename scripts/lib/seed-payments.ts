@@ -91,11 +91,11 @@ export async function seedPayments(sql: Sql, options: SeedOptions): Promise<void
              union all select id, amount - amount / 2, 'rest' from seed where kind = 9`;
     await tx`insert into simulators.wallet_holds (account_id, payment_id, amount_minor, captured_minor, status, closed_at)
              select account_id, id, amount, case when kind = 6 then amount / 2 else 0 end,
-                    (case kind when 5 then 'active' when 6 then 'captured' else 'released' end)::wallet_hold_status,
+                    (case kind when 5 then 'active' when 6 then 'captured' else 'released' end)::simulators.wallet_hold_status,
                     case when kind <> 5 then now() end
              from seed where kind in (5, 6, 7)`;
     await tx`insert into simulators.wallet_entries (account_id, payment_id, kind, balance_delta_minor, held_delta_minor)
-             select account_id, id, 'debit'::wallet_entry_kind, -amount, 0 from seed where kind in (0, 1, 2, 3, 4)
+             select account_id, id, 'debit'::simulators.wallet_entry_kind, -amount, 0 from seed where kind in (0, 1, 2, 3, 4)
              union all select account_id, id, 'refund', amount / 4, 0 from seed where kind = 4
              union all select account_id, id, 'hold', 0, amount from seed where kind in (5, 6, 7)
              union all select account_id, id, 'hold_capture', -(amount / 2), -(amount / 2) from seed where kind = 6
