@@ -1,21 +1,30 @@
 // Next.js calls register() once per server process: start the background jobs there, in one
-// process per gateway (`npm start` gives that role to one of its servers, GATEWAY_JOB_RUNNER=1),
-// and hand scripts/serve.mjs the hook that stops them and closes the database on shutdown.
+// process per gateway (`npm start` gives that role to one of its servers, GATEWAY_JOB_RUNNER=1), and hand
+// scripts/serve.mjs the hook that stops them and closes the database on shutdown.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
-  const { closeDatabase } = await import("./lib/db/client");
-  let stopJobs = async () => {};
-  const { getConfig } = await import("./lib/config");
-  const config = getConfig();
-  if (config.GATEWAY_BACKGROUND_JOBS === "on" && config.GATEWAY_JOB_RUNNER !== "0") {
-    const { startBackgroundJobs } = await import("./lib/server/background-jobs");
-    const { gatewayJobs } = await import("./lib/server/jobs");
-    const running = startBackgroundJobs(gatewayJobs);
-    stopJobs = () => running.stop();
+  // scripts/serve.mjs waits on this before it listens: Next.js runs register() in the background
+  // of its preparation, and the API lane's requests, which Next.js does not hold back, need what it sets up.
+  const registered = (globalThis as { gatewayRegistered?: { resolve(): void; reject(error: unknown): void } }).gatewayRegistered;
+  try {
+    const { closeDatabase } = await import("./lib/db/client");
+    let stopJobs = async () => {};
+    const { getConfig } = await import("./lib/config");
+    const config = getConfig();
+    if (config.GATEWAY_BACKGROUND_JOBS === "on" && config.GATEWAY_JOB_RUNNER !== "0") {
+      const { startBackgroundJobs } = await import("./lib/server/background-jobs");
+      const { gatewayJobs } = await import("./lib/server/jobs");
+      const running = startBackgroundJobs(gatewayJobs);
+      stopJobs = () => running.stop();
+    }
+    (globalThis as { gatewayShutdown?: () => Promise<void> }).gatewayShutdown = async () => {
+      await stopJobs();
+      await closeDatabase();
+    };
+    registered?.resolve();
+  } catch (error) {
+    registered?.reject(error);
+    throw error;
   }
-  (globalThis as { gatewayShutdown?: () => Promise<void> }).gatewayShutdown = async () => {
-    await stopJobs();
-    await closeDatabase();
-  };
 }

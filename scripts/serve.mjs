@@ -28,6 +28,9 @@ import { sendInOneWrite } from "./send-in-one-write.mjs";
 import { describeServerHeap, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
+// How long a server waits for instrumentation.ts's register() before giving up (a loaded machine
+// takes seconds; a register() that never runs would leave the server silent for good).
+const REGISTER_TIMEOUT_MS = 120_000;
 
 const log = (message) => console.log(`[gateway ${cluster.isPrimary ? "primary" : `server ${process.pid}`}] ${message}`);
 
@@ -151,9 +154,17 @@ async function server(settings) {
   const growth = settings.heapGrowthPercent;
   if (growth > 0) v8.setFlagsFromString(`--heap-growing-percent=${growth}`);
   const { port, hostname } = settings;
+  // instrumentation.ts's register() mounts the sandbox's simulators and starts the jobs. Next.js
+  // runs it in the background of prepare() and holds its own requests until it is done, but not
+  // the API lane's: this server listens only once register() has run (it resolves this).
+  const registered = new Promise((resolve, reject) => {
+    globalThis.gatewayRegistered = { resolve, reject };
+    setTimeout(() => reject(new Error(`instrumentation's register() did not run within ${REGISTER_TIMEOUT_MS / 1000} s`)), REGISTER_TIMEOUT_MS).unref();
+  });
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: process.cwd(), hostname, port });
   await app.prepare();
+  await registered;
   const handle = app.getRequestHandler();
   // /api/v1 straight to its route handlers (lib/http/api-lane.ts), past Next.js's request
   // pipeline; GATEWAY_API_LANE=off sends it through Next.js as everything else.
