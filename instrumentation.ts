@@ -1,17 +1,22 @@
-// Next.js calls register() once per server process: start the background jobs there, in one
-// process per gateway (`npm start` gives that role to one of its servers, GATEWAY_JOB_RUNNER=1), and hand
+// Next.js calls register() once per server process: mount the sandbox's simulators there (a
+// production process never loads their code), start the background jobs in one process per
+// gateway (`npm start` gives that role to one of its servers, GATEWAY_JOB_RUNNER=1), and hand
 // scripts/serve.mjs the hook that stops them and closes the database on shutdown.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   // scripts/serve.mjs waits on this before it listens: Next.js runs register() in the background
-  // of its preparation, and the API lane's requests, which Next.js does not hold back, need what it sets up.
+  // of its preparation, and the API lane's requests, which Next.js does not hold back, need the mount.
   const registered = (globalThis as { gatewayRegistered?: { resolve(): void; reject(error: unknown): void } }).gatewayRegistered;
   try {
     const { closeDatabase } = await import("./lib/db/client");
     let stopJobs = async () => {};
     const { getConfig } = await import("./lib/config");
     const config = getConfig();
+    if (config.isSandbox) {
+      const { mountSimulators } = await import("./mount-simulators");
+      mountSimulators();
+    }
     if (config.GATEWAY_BACKGROUND_JOBS === "on" && config.GATEWAY_JOB_RUNNER !== "0") {
       const { startBackgroundJobs } = await import("./lib/server/background-jobs");
       const { gatewayJobs } = await import("./lib/server/jobs");

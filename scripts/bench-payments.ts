@@ -69,6 +69,7 @@ function report(name: string, outcome: Outcome) {
 async function main() {
   refuseUnlessBenchDatabase(databaseUrl!);
   await recreateDatabase(databaseUrl!);
+  (await import("../mount-simulators")).mountSimulators();
   const { startTestGateway } = await import("../tests/support/gateway-server");
   const { apiClient, clientAuth } = await import("../tests/support/api");
   const { onboardMerchant } = await import("../lib/merchants/onboard-merchant");

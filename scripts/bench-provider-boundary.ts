@@ -34,6 +34,7 @@ async function timed(into: number[], call: () => Promise<{ status: number; body:
 
 async function main() {
   await recreateDatabase(databaseUrl!);
+  (await import("../mount-simulators")).mountSimulators();
   const { startTestGateway } = await import("../tests/support/gateway-server");
   const { apiClient } = await import("../tests/support/api");
   const { createMerchant } = await import("../tests/support/factories");

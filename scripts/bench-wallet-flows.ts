@@ -44,6 +44,7 @@ function expectStatus(response: { status: number; body: unknown }, status: numbe
 
 async function main() {
   await recreateDatabase(databaseUrl!);
+  (await import("../mount-simulators")).mountSimulators();
   const { startTestGateway } = await import("../tests/support/gateway-server");
   const { apiClient } = await import("../tests/support/api");
   const { createMerchant } = await import("../tests/support/factories");

@@ -85,6 +85,8 @@ async function main() {
   // In process from here: the same database the servers use (migrated by npm start's prepare).
   process.env.DATABASE_URL = dbUrl(GW_DB);
   process.env.LOG_LEVEL = "silent";
+  // The OTP steps and the statement counts run the gateway's code here, on the sandbox's simulators.
+  (await import("../mount-simulators")).mountSimulators();
   const { onboardMerchant } = await import("../lib/merchants/onboard-merchant");
   const { getDb, closeDatabase } = await import("../lib/db/client");
   const db = await getDb();

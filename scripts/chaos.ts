@@ -21,6 +21,7 @@ import { closeDatabase, getDb } from "../lib/db/client";
 import { driverNullSocketWrites } from "../lib/db/driver-socket-guard";
 import { onboardMerchant } from "../lib/merchants/onboard-merchant";
 import { sqlRows } from "../lib/db/sql-rows";
+import { mountSimulators } from "../mount-simulators";
 import { ChaosClient, newStats, runLoad } from "./chaos/load";
 import { startProviderFaults, type ProviderFaults } from "./chaos/provider-faults";
 import { createPrivatePostgres } from "./lib/private-postgres";
@@ -185,6 +186,8 @@ async function main() {
     (globalThis as { gatewayConfig?: unknown }).gatewayConfig = undefined;
   }
   await getDb(); // migrates
+  // The buyers' page steps run here (card page, OTP, 3DS), on this sandbox's simulators.
+  mountSimulators();
   if (faultEveryMs > 0) {
     providerFaults = await startProviderFaults({ db: getDb, port: providerPort });
     Object.assign(baseEnv, providerFaults.env);

@@ -27,6 +27,9 @@ async function main() {
   // Opens (and migrates) the database before announcing readiness: a bad URL fails here, a
   // database that is down is waited for (DATABASE_START_WAIT_SECONDS).
   const { driver } = await openDatabaseWhenReachable();
+  // The jobs of a sandbox reach the simulators it hosts (the card simulator's event retries, the
+  // wallet's answers to reconciliation), as the server's do; production never loads them.
+  if (config.isSandbox) (await import("../mount-simulators")).mountSimulators();
   const running = startBackgroundJobs(jobs);
   console.log(`Worker (${config.APP_ENV}, ${driver}) running: ${jobs.map((job) => job.name).join(", ")}`);
 

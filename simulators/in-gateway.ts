@@ -1,34 +1,38 @@
-import type { BackgroundJob } from "../lib/background-job";
-import { getConfig } from "../lib/config";
-import { redeliverPendingEvents } from "./card/sandbox-event-delivery";
+import { getDb } from "../lib/db/client";
+import type { SimulatorMount } from "../lib/providers/simulator-mount";
+import { inProcessStripeFetch } from "./card/in-process-stripe";
+import { handleSandboxConfirm } from "./card/sandbox-browser-api";
 import { sandboxCardProvider } from "./card/sandbox-card-provider";
+import { redeliverPendingEvents } from "./card/sandbox-event-delivery";
+import { stripeJsStandInSource } from "./card/stripe-js-stand-in";
+import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "./wallet/in-gateway-wallet";
 
 /*
- * The one place production code (lib/, app/, components/) may import a simulator from
- * (.dependency-cruiser.cjs "production-not-to-simulators"). A sandbox gateway with no
- * CARD_PROVIDER_API_URL or WALLET_PROVIDER_URL hosts both simulators in its own process, and
- * reaches them through the same adapters as over HTTP (the Stripe SDK's fetch, the wallet
- * protocol's transport); what it mounts is listed here and nothing else.
+ * What a sandbox gateway hosts in its own process, as the port production code reads
+ * (lib/providers/simulator-mount.ts): mount-simulators.ts installs it. A sandbox gateway with no
+ * CARD_PROVIDER_API_URL or WALLET_PROVIDER_URL reaches both simulators through the same
+ * adapters as over HTTP (the Stripe SDK's fetch, the wallet protocol's transport).
  */
-
-// The card simulator: the Stripe SDK's in-process fetch, the browser side a real provider
-// hosts itself (Stripe.js stand-in, confirm endpoint, 3DS challenge page).
-export { inProcessStripeFetch } from "./card/in-process-stripe";
-export { stripeJsStandInSource } from "./card/stripe-js-stand-in";
-export { handleSandboxConfirm } from "./card/sandbox-browser-api";
-export const sandboxCardBrowserConfirmation = sandboxCardProvider.browserConfirmation;
-export const sandboxCardChallenge = {
-  challengeOf: sandboxCardProvider.challengeOf,
-  completeChallenge: sandboxCardProvider.completeChallenge,
+export const inGatewaySimulators: SimulatorMount = {
+  // The card simulator: the Stripe SDK's in-process fetch, and the browser side a real provider
+  // hosts itself (Stripe.js stand-in, confirm endpoint, 3DS challenge page, event retries).
+  card: {
+    stripeFetch: inProcessStripeFetch(getDb),
+    browserConfirmation: sandboxCardProvider.browserConfirmation,
+    stripeJsSource: stripeJsStandInSource,
+    handleConfirm: handleSandboxConfirm,
+    challengeOf: sandboxCardProvider.challengeOf,
+    completeChallenge: sandboxCardProvider.completeChallenge,
+    redeliverEvents: (db) => redeliverPendingEvents(db),
+  },
+  // The wallet simulator: the wallet-service protocol served under /api/wallet-sandbox, and the
+  // same answers to the gateway's wallet client in this process.
+  wallet: {
+    path: IN_GATEWAY_WALLET_PATH,
+    secret: sandboxWalletSecret,
+    server: inGatewayWallet,
+  },
 };
 
-/** The in-process card simulator's retry of events the gateway did not take; nothing outside the sandbox (no simulator tables there). */
-export const sandboxCardEventsJob: BackgroundJob = {
-  name: "card-provider.redeliver-events",
-  intervalMs: 5_000,
-  run: (db) => (getConfig().isSandbox ? redeliverPendingEvents(db) : Promise.resolve(0)),
-};
-
-// The wallet simulator: the wallet-service protocol served under /api/wallet-sandbox, and the
-// in-process transport its callbacks come back by.
-export { IN_GATEWAY_WALLET_PATH, inGatewayWallet, receiveWalletCallbacksInProcess, sandboxWalletSecret } from "./wallet/in-gateway-wallet";
+// Where the in-process wallet's callbacks reach the gateway: wired by mount-simulators.ts.
+export { receiveWalletCallbacksInProcess } from "./wallet/in-gateway-wallet";

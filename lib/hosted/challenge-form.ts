@@ -2,8 +2,8 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import type { Locale } from "../i18n/routing";
-import { sandboxCardChallenge } from "../../simulators/in-gateway";
 import { CardProviderError } from "../providers/card/card-provider-error";
+import { simulatorMount } from "../providers/simulator-mount";
 import type { FormBody } from "./read-form-body";
 import { challengePagePath } from "../urls/hosted-urls";
 
@@ -21,7 +21,7 @@ export async function answerChallengeForm(input: { db: Db; locale: Locale; inten
   const back = challengePagePath({ locale: input.locale, intentId: input.intentId, clientSecret: input.fields.clientSecret ?? "", refused: true });
   if (!getConfig().isSandbox || !parsed.success) return back;
   try {
-    const { returnUrl } = await sandboxCardChallenge.completeChallenge(input.db, { intentId: input.intentId, ...parsed.data });
+    const { returnUrl } = await simulatorMount().card.completeChallenge(input.db, { intentId: input.intentId, ...parsed.data });
     return returnUrl;
   } catch (error) {
     if (error instanceof CardProviderError) return back;

@@ -7,7 +7,15 @@ import { cardPaymentReconciliationJob } from "../payments/operations/reconcile-c
 import { providerReconciliationJob } from "../provider-operation-handlers/reconcile-provider-operations";
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "../background-job";
-import { sandboxCardEventsJob } from "../../simulators/in-gateway";
+import { getConfig } from "../config";
+import { simulatorMount } from "../providers/simulator-mount";
+
+/** The in-process card simulator's retry of events the gateway did not take; nothing outside the sandbox (no simulator there). */
+const sandboxCardEventsJob: BackgroundJob = {
+  name: "card-provider.redeliver-events",
+  intervalMs: 5_000,
+  run: (db) => (getConfig().isSandbox ? simulatorMount().card.redeliverEvents(db) : Promise.resolve(0)),
+};
 
 /** Every periodic job the gateway runs; the server and `npm run worker` start these. */
 export const gatewayJobs: BackgroundJob[] = [

@@ -1,14 +1,15 @@
 import { getConfig } from "../config";
 import { outsideTransactions } from "../db/transaction-guard";
-import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "../../simulators/in-gateway";
 import { networkTransport, walletClient, type WalletClient } from "../providers/wallet/http-wallet-client";
 import type { WalletRequest, WalletResponse, WalletTransport } from "../providers/wallet/wallet-protocol";
+import { simulatorMount } from "../providers/simulator-mount";
 
 /*
  * The wallet the payment flows talk to: always the HTTP client of the wallet-service protocol
  * (docs/wallet-protocol.openapi.yaml). Production: WALLET_PROVIDER_URL and its secret. The
  * sandbox: the same settings when given, else the sandbox wallet this gateway serves under
- * /api/wallet-sandbox, reached in process (the same signed requests and answers, no socket).
+ * /api/wallet-sandbox, reached in process (the same signed requests and answers, no socket):
+ * the simulator this process mounted (lib/providers/simulator-mount.ts).
  * Every method is wrapped by the transaction guard: a wallet call inside a database
  * transaction throws.
  */
@@ -28,8 +29,9 @@ async function baseTransport(): Promise<{ baseUrl: string; secret: string; trans
     return { baseUrl: config.WALLET_PROVIDER_URL, secret: config.WALLET_PROVIDER_SECRET, transport: networkTransport };
   }
   if (!config.isSandbox) throw new Error("WALLET_PROVIDER_URL and WALLET_PROVIDER_SECRET are required in production.");
-  const wallet = await inGatewayWallet();
-  return { baseUrl: `${config.publicBaseUrl}${IN_GATEWAY_WALLET_PATH}`, secret: await sandboxWalletSecret(), transport: wallet.answer };
+  const { wallet } = simulatorMount();
+  const server = await wallet.server();
+  return { baseUrl: `${config.publicBaseUrl}${wallet.path}`, secret: await wallet.secret(), transport: server.answer };
 }
 
 /** The secret both directions are signed with: the wallet's calls and its callbacks to the gateway. */
@@ -37,7 +39,7 @@ export async function walletSecret(): Promise<string> {
   const config = getConfig();
   if (config.WALLET_PROVIDER_URL && config.WALLET_PROVIDER_SECRET) return config.WALLET_PROVIDER_SECRET;
   if (!config.isSandbox) throw new Error("WALLET_PROVIDER_URL and WALLET_PROVIDER_SECRET are required in production.");
-  return sandboxWalletSecret();
+  return simulatorMount().wallet.secret();
 }
 
 /**

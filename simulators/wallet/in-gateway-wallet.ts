@@ -35,8 +35,8 @@ export function installWalletCallbackDelivery(wrapper: WalletCallbackWrapper | n
 
 /**
  * Where this process's gateway receives the wallet's callbacks (its callback URL is this
- * gateway's own): set by the payments domain (lib/payments/core/wallet-qr-callback.ts) when it
- * loads, so the sandbox wallet does not import the gateway it serves.
+ * gateway's own): wired by the composition root that mounts the simulators (mount-simulators.ts),
+ * so the sandbox wallet does not import the gateway it serves.
  */
 export function receiveWalletCallbacksInProcess(receiver: Handler): void {
   globalForWallet.callbackReceiver = receiver;

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { fromMinorUnits } from "../../money/amount";
 import { getMerchantName } from "../../payments/hosted/get-merchant-name";
-import { sandboxCardChallenge } from "../../../simulators/in-gateway";
+import { simulatorMount } from "../../providers/simulator-mount";
 import { challengeFormPath, providerReturnWithIntent } from "../../urls/hosted-urls";
 import { brandName } from "../../validation/card-number";
 import { FORM_TOKEN_FIELD, hostedFormToken } from "../hosted-form-route";
@@ -33,7 +33,7 @@ export type ChallengePageView =
 export async function getChallengePageView(db: Db, options: { locale: Locale; intentId: string; clientSecret: string; notice: string | undefined }): Promise<ChallengePageView> {
   const { locale, intentId, clientSecret } = options;
   if (!getConfig().isSandbox) return { kind: "not_found" };
-  const challenge = await sandboxCardChallenge.challengeOf(db, { intentId, clientSecret });
+  const challenge = await simulatorMount().card.challengeOf(db, { intentId, clientSecret });
   if (!challenge) return { kind: "not_found" };
   const merchantName = challenge.paymentId ? await getMerchantName(db, challenge.paymentId) : null;
   const awaiting = challenge.status === "requires_action";

@@ -1,9 +1,8 @@
 import { logger } from "../../log";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { isOpen } from "../../provider-operations";
 import { walletSecret } from "../../wallet-connection/wallet-connection";
 import { isSignedWalletRequest, qrAnsweredEventSchema } from "../../providers/wallet/wallet-protocol";
-import { receiveWalletCallbacksInProcess } from "../../../simulators/in-gateway";
 import { findQrCharge } from "./wallet-qr-charge";
 import { settleQrCharge } from "./settle-qr-charge";
 
@@ -38,7 +37,7 @@ export async function receiveQrCallback(db: Db, request: { method: string; pathA
   }
 }
 
-/** The callback as an HTTP exchange (the route, and the sandbox wallet in this process). */
+/** The callback as an HTTP exchange: the route, and the sandbox wallet in this process (wired by mount-simulators.ts). */
 export async function handleQrCallback(db: Db, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const status = await receiveQrCallback(db, {
@@ -59,6 +58,3 @@ const CALLBACK_ERRORS: Record<Exclude<QrCallbackStatus, 204>, [string, string]> 
   404: ["unknown_qr_request", "The gateway opened no such QR request."],
   503: ["internal_error", "The answer could not be recorded now; send it again."],
 };
-
-// The sandbox wallet served by this process posts its callbacks here without a socket.
-receiveWalletCallbacksInProcess(async (request) => handleQrCallback(await getDb(), request));

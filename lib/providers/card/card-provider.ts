@@ -1,10 +1,9 @@
 import Stripe from "stripe";
 import { getConfig } from "../../config";
-import { getDb } from "../../db/client";
 import { outsideTransactions } from "../../db/transaction-guard";
 import { everyCardProviderAccount, findCardProviderAccount, sandboxCardAccount } from "./card-provider-accounts";
 import type { CardProvider } from "./port";
-import { inProcessStripeFetch, sandboxCardBrowserConfirmation } from "../../../simulators/in-gateway";
+import { simulatorMount } from "../simulator-mount";
 import { stripeCardProvider, stripeEndpointOf } from "./stripe-card-provider";
 
 let installed: CardProvider | null = null;
@@ -16,7 +15,8 @@ let installed: CardProvider | null = null;
  * keys (merchant CLI `card-keys`); the sandbox against its Stripe simulator, served over HTTP at
  * CARD_PROVIDER_API_URL or else answered in this process (the SDK's fetch client handed to the
  * simulator), with keys set by the CLI or else derived for the simulator. The sandbox's page
- * confirms through its Stripe.js stand-in (sandboxCardBrowserConfirmation).
+ * confirms through its Stripe.js stand-in. The simulator is the one this process mounted
+ * (lib/providers/simulator-mount.ts), looked up at each call, so the adapter may be built first.
  */
 export function cardProvider(): CardProvider {
   if (installed) return installed;
@@ -25,11 +25,11 @@ export function cardProvider(): CardProvider {
     "cardProvider",
     stripeCardProvider({
       endpoint: stripeEndpointOf(config.CARD_PROVIDER_API_URL),
-      httpClient: config.isSandbox && !config.CARD_PROVIDER_API_URL ? Stripe.createFetchHttpClient(inProcessStripeFetch(getDb)) : undefined,
+      httpClient: config.isSandbox && !config.CARD_PROVIDER_API_URL ? Stripe.createFetchHttpClient((input, init) => simulatorMount().card.stripeFetch(input, init)) : undefined,
       timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
       accountOf: async (db, account) => (await findCardProviderAccount(db, account)) ?? (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
       everyAccount: (db) => everyCardProviderAccount(db, { sandbox: config.isSandbox }),
-      browserConfirmation: config.isSandbox ? sandboxCardBrowserConfirmation : undefined,
+      browserConfirmation: config.isSandbox ? (db, request) => simulatorMount().card.browserConfirmation(db, request) : undefined,
     }),
   );
   return installed;

@@ -1,0 +1,18 @@
+import { getDb } from "./lib/db/client";
+import { handleQrCallback } from "./lib/payments/core/wallet-qr-callback";
+import { installSimulatorMount } from "./lib/providers/simulator-mount";
+import { inGatewaySimulators, receiveWalletCallbacksInProcess } from "./simulators/in-gateway";
+
+/**
+ * The composition root of a sandbox gateway's simulators: installs the card simulator and the
+ * sandbox wallet this process hosts behind lib/providers/simulator-mount.ts, and hands the
+ * wallet the gateway's QR callback receiver (the wallet posts its callbacks to it without a
+ * socket). Called by every entry point that runs a sandbox gateway in its process:
+ * instrumentation.ts (sandbox only), the test setup, scripts/worker.ts (sandbox only), the chaos
+ * run and the benches. Never imported by lib/, app/ or components/ (.dependency-cruiser.cjs):
+ * a production process never loads simulator code. Mounting again changes nothing.
+ */
+export function mountSimulators(): void {
+  installSimulatorMount(inGatewaySimulators);
+  receiveWalletCallbacksInProcess(async (request) => handleQrCallback(await getDb(), request));
+}

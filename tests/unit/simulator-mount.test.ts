@@ -1,0 +1,47 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { hasSimulatorMount, installSimulatorMount, simulatorMount, type SimulatorMount } from "@/lib/providers/simulator-mount";
+import * as stripeJs from "@/app/api/card-provider-sandbox/js/v3/route";
+import * as confirm from "@/app/api/card-provider-sandbox/v1/payment_intents/[intentId]/confirm/route";
+import * as wallet from "@/app/api/wallet-sandbox/[...path]/route";
+import { inProduction } from "../support/production-config";
+
+/*
+ * Production code reaches the simulators only through the mount a sandbox's composition root
+ * installs (mount-simulators.ts): a process that installed none (production) never loads them,
+ * and says so if something asks.
+ */
+
+let mounted: SimulatorMount;
+beforeAll(() => {
+  mounted = simulatorMount(); // tests/support/setup-env.ts mounted them, as instrumentation.ts does in a sandbox
+});
+afterEach(() => installSimulatorMount(mounted));
+
+describe("the simulator mount", () => {
+  it("refuses with a clear error where no simulators were mounted", () => {
+    installSimulatorMount(null);
+    expect(hasSimulatorMount()).toBe(false);
+    expect(() => simulatorMount()).toThrow("sandbox simulators are not mounted in this process");
+  });
+
+  it("is one per process, whichever copy of the module reads it (the API lane's bundle and Next.js's each hold one)", async () => {
+    vi.resetModules();
+    const copy = await import("@/lib/providers/simulator-mount");
+    expect(copy.simulatorMount()).toBe(mounted);
+  });
+
+  it("is not needed by a production gateway: the simulators' routes answer 404 without it", async () => {
+    installSimulatorMount(null);
+    await inProduction(async () => {
+      const js = await stripeJs.GET();
+      expect(js.status).toBe(404);
+      const confirmed = await confirm.POST(new Request("https://pay.example/api/card-provider-sandbox/v1/payment_intents/pi_1/confirm", { method: "POST", body: "{}" }), {
+        params: Promise.resolve({ intentId: "pi_1" }),
+      });
+      expect(confirmed.status).toBe(404);
+      expect(await confirmed.json()).toEqual({ error: { type: "invalid_request_error", code: "resource_missing", message: "Unrecognized request URL." } });
+      const walletAnswer = await wallet.GET(new Request("https://pay.example/api/wallet-sandbox/v1/balance"), { params: Promise.resolve({ path: ["v1", "balance"] }) });
+      expect(walletAnswer.status).toBe(404);
+    });
+  });
+});
