@@ -2,8 +2,9 @@
  * The import rule of ARCHITECTURE.md, checked by `npm run lint:imports` (part of `npm test`):
  * app/ → lib/ (→ lib/db), never back; lib/http and lib/api are the HTTP edge that only route
  * handlers, pages and the edge itself import; the domain never imports the edge, app/ or Next.js;
- * production code never imports the simulators (simulators/) but through their one composition
- * point; no import cycles.
+ * production code never imports the simulators (simulators/) nor the composition root that mounts
+ * them (mount-simulators.ts), which only instrumentation.ts, the scripts and the tests call; no
+ * import cycles.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 
@@ -37,9 +38,10 @@ const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$"];
 // Production code: what a production gateway runs. The simulators (simulators/: the Stripe
 // simulator and the sandbox wallet) stand for systems outside the gateway and are not part of it.
 const PRODUCTION = "^(lib|app|components)/|^(proxy|instrumentation)\\.ts$";
-// The one module of simulators/ production may import: what a sandbox gateway mounts in its own
-// process when no simulator address is configured (it re-exports, and holds no logic).
-const SIMULATOR_MOUNT = "^simulators/in-gateway\\.ts$";
+// The composition root that installs the simulators behind lib/providers/simulator-mount.ts (the
+// port production code reads). instrumentation.ts calls it in a sandbox, behind a dynamic import
+// a production process never runs; nothing else of production may reach it.
+const SIMULATOR_MOUNT = "^mount-simulators\\.ts$";
 
 module.exports = {
   forbidden: [
@@ -47,9 +49,17 @@ module.exports = {
       name: "production-not-to-simulators",
       severity: "error",
       comment:
-        "Production code never imports a simulator: a sandbox gateway reaches the simulators it hosts through simulators/in-gateway.ts only, and over the same adapters as a production provider (only addresses and keys differ).",
+        "Production code never imports a simulator: a sandbox gateway reaches the simulators it hosts through the port lib/providers/simulator-mount.ts, which mount-simulators.ts fills, and over the same adapters as a production provider (only addresses and keys differ).",
       from: { path: PRODUCTION },
-      to: { path: "^simulators/", pathNot: SIMULATOR_MOUNT },
+      to: { path: "^simulators/" },
+    },
+    {
+      name: "production-not-to-the-mount",
+      severity: "error",
+      comment:
+        "Only instrumentation.ts (in a sandbox), the scripts and the tests mount the simulators: lib/, app/, components/ and the proxy read the port (lib/providers/simulator-mount.ts), never the composition root that fills it.",
+      from: { path: PRODUCTION, pathNot: "^instrumentation\\.ts$" },
+      to: { path: SIMULATOR_MOUNT },
     },
     {
       name: "islands-browser-only",
@@ -142,8 +152,8 @@ module.exports = {
     },
   ],
   options: {
-    // The simulators are a leaf of production's graph: the mount is seen, what it imports is checked
-    // by simulators/.dependency-cruiser.cjs (the second half of `npm run lint:imports`).
+    // The simulators are a leaf of this graph (reached from mount-simulators.ts only): what they
+    // import is checked by simulators/.dependency-cruiser.cjs (the second half of `npm run lint:imports`).
     doNotFollow: { path: ["node_modules", "^simulators/"] },
     exclude: { path: "(^|/)(node_modules|\\.next|\\.data|clients)/" },
     tsPreCompilationDeps: true,

@@ -1,7 +1,7 @@
 /**
  * The second half of `npm run lint:imports`: the simulators' own imports. Production's graph
- * (../.dependency-cruiser.cjs) stops at simulators/in-gateway.ts, so that the sandbox gateway's
- * mount does not make every lib/ folder that a simulator reads part of a folder loop; here the
+ * (../.dependency-cruiser.cjs) stops at simulators/, which only mount-simulators.ts reaches, so
+ * that the simulators do not make every lib/ folder they read part of a folder loop; here the
  * simulators are followed, and checked against what a provider may know of the gateway.
  * @type {import('dependency-cruiser').IConfiguration}
  */
