@@ -180,7 +180,7 @@ export function getDatabase(options: { environmentFromDatabase?: boolean } = {})
               : undefined,
           },
         );
-        // A sandbox gateway hosts both simulators in its process (simulators/in-gateway.ts):
+        // A sandbox gateway hosts both simulators in its process (mount-simulators.ts):
         // their tables too, once the seal has shown this is no production database.
         if (running.environment === "sandbox") await createSimulatorTables(handle);
         return handle;
