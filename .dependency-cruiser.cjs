@@ -62,6 +62,13 @@ module.exports = {
       to: { path: SIMULATOR_MOUNT },
     },
     {
+      name: "instrumentation-mounts-lazily",
+      severity: "error",
+      comment: "instrumentation.ts reaches the mount only by a dynamic import taken in a sandbox: a static one would load the simulators into every production process.",
+      from: { path: "^instrumentation\\.ts$" },
+      to: { path: SIMULATOR_MOUNT, dependencyTypesNot: ["dynamic-import"] },
+    },
+    {
       name: "islands-browser-only",
       severity: "error",
       comment: "An island is a few KB of vanilla browser code: it imports only components/islands and the pure constant modules listed in ISLAND_SAFE.",

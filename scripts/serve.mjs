@@ -157,9 +157,14 @@ async function server(settings) {
   // instrumentation.ts's register() mounts the sandbox's simulators and starts the jobs. Next.js
   // runs it in the background of prepare() and holds its own requests until it is done, but not
   // the API lane's: this server listens only once register() has run (it resolves this).
+  // A failed or late register() ends this process: Next.js's own uncaughtException handler
+  // would only print it, and a cluster worker held by its IPC channel would then never listen.
   const registered = new Promise((resolve, reject) => {
     globalThis.gatewayRegistered = { resolve, reject };
     setTimeout(() => reject(new Error(`instrumentation's register() did not run within ${REGISTER_TIMEOUT_MS / 1000} s`)), REGISTER_TIMEOUT_MS).unref();
+  }).catch((error) => {
+    log(`instrumentation's register() failed: ${error?.message ?? error}`);
+    process.exit(1);
   });
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: process.cwd(), hostname, port });

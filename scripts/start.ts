@@ -25,6 +25,8 @@ const BUILD_INPUTS = [
   "public",
   "proxy.ts",
   "instrumentation.ts",
+  "mount-simulators.ts",
+  "simulators",
   "next.config.mjs",
   "postcss.config.mjs",
   "package-lock.json",

@@ -2,6 +2,7 @@ import { getDb } from "../lib/db/client";
 import type { SimulatorMount } from "../lib/providers/simulator-mount";
 import { inProcessStripeFetch } from "./card/in-process-stripe";
 import { handleSandboxConfirm } from "./card/sandbox-browser-api";
+import { CardProviderError } from "../lib/providers/card/card-provider-error";
 import { sandboxCardProvider } from "./card/sandbox-card-provider";
 import { redeliverPendingEvents } from "./card/sandbox-event-delivery";
 import { stripeJsStandInSource } from "./card/stripe-js-stand-in";
@@ -22,7 +23,16 @@ export const inGatewaySimulators: SimulatorMount = {
     stripeJsSource: stripeJsStandInSource,
     handleConfirm: handleSandboxConfirm,
     challengeOf: sandboxCardProvider.challengeOf,
-    completeChallenge: sandboxCardProvider.completeChallenge,
+    // A refusal crosses the port as null, not as an error: instrumentation's copy of
+    // CardProviderError need not be the route bundle's, so `instanceof` there could miss it.
+    completeChallenge: async (db, request) => {
+      try {
+        return await sandboxCardProvider.completeChallenge(db, request);
+      } catch (error) {
+        if (error instanceof CardProviderError) return null;
+        throw error;
+      }
+    },
     redeliverEvents: (db) => redeliverPendingEvents(db),
   },
   // The wallet simulator: the wallet-service protocol served under /api/wallet-sandbox, and the

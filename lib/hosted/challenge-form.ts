@@ -2,7 +2,6 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import type { Locale } from "../i18n/routing";
-import { CardProviderError } from "../providers/card/card-provider-error";
 import { simulatorMount } from "../providers/simulator-mount";
 import type { FormBody } from "./read-form-body";
 import { challengePagePath } from "../urls/hosted-urls";
@@ -20,11 +19,6 @@ export async function answerChallengeForm(input: { db: Db; locale: Locale; inten
   const parsed = answer.safeParse(input.fields);
   const back = challengePagePath({ locale: input.locale, intentId: input.intentId, clientSecret: input.fields.clientSecret ?? "", refused: true });
   if (!getConfig().isSandbox || !parsed.success) return back;
-  try {
-    const { returnUrl } = await simulatorMount().card.completeChallenge(input.db, { intentId: input.intentId, ...parsed.data });
-    return returnUrl;
-  } catch (error) {
-    if (error instanceof CardProviderError) return back;
-    throw error;
-  }
+  const completed = await simulatorMount().card.completeChallenge(input.db, { intentId: input.intentId, ...parsed.data });
+  return completed?.returnUrl ?? back;
 }

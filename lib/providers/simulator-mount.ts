@@ -37,8 +37,8 @@ export interface SimulatorMount {
     handleConfirm(request: Request, intentId: string): Promise<Response>;
     /** The 3DS page's intent; null for an unknown intent or a wrong client secret. */
     challengeOf(db: Db, request: { intentId: string; clientSecret: string }): Promise<SandboxChallenge | null>;
-    /** The buyer's Complete or Fail on the 3DS page; answers where the buyer goes next. */
-    completeChallenge(db: Db, request: { intentId: string; clientSecret: string; outcome: "complete" | "fail" }): Promise<{ returnUrl: string }>;
+    /** The buyer's Complete or Fail on the 3DS page; answers where the buyer goes next, or null when the simulator refuses it (unknown intent, wrong secret, not waiting). */
+    completeChallenge(db: Db, request: { intentId: string; clientSecret: string; outcome: "complete" | "fail" }): Promise<{ returnUrl: string } | null>;
     /** Sends again the events the gateway did not take (a background job); answers how many went. */
     redeliverEvents(db: Db): Promise<number>;
   };

@@ -40,6 +40,8 @@ describe("the simulator mount", () => {
       });
       expect(confirmed.status).toBe(404);
       expect(await confirmed.json()).toEqual({ error: { type: "invalid_request_error", code: "resource_missing", message: "Unrecognized request URL." } });
+      // Every API answer carries the API headers (tests/security/api-headers.test.ts), this one too.
+      expect(confirmed.headers.get("x-content-type-options")).toBe("nosniff");
       const walletAnswer = await wallet.GET(new Request("https://pay.example/api/wallet-sandbox/v1/balance"), { params: Promise.resolve({ path: ["v1", "balance"] }) });
       expect(walletAnswer.status).toBe(404);
     });
