@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { answerChallengeForm } from "@/lib/hosted/challenge-form";
 import { paymentCaptures, sandboxSettings } from "@/lib/db/schema";
 import { cardProviderPaymentIntents, cardProviderPaymentMethods } from "@/simulators/card/card-tables";
 import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
@@ -205,6 +206,16 @@ describe("the 3DS test card", () => {
     await expect(sandboxCardProvider.completeChallenge(await getDb(), { intentId: confirmed.paymentIntentId, clientSecret: "nope", outcome: "complete" })).rejects.toMatchObject({
       code: "authentication_failed",
     });
+    // The page's form, through the simulator mount: the buyer is sent back to the refused page, nothing settled.
+    const back = await answerChallengeForm({
+      db: await getDb(),
+      locale: "en",
+      intentId: confirmed.paymentIntentId,
+      fields: { clientSecret: "nope", outcome: "complete" },
+    });
+    expect(new URL(back, "https://pay.example").pathname).toBe(`/en/card-provider-sandbox/challenge/${confirmed.paymentIntentId}`);
+    expect(new URL(back, "https://pay.example").searchParams.get("notice")).toBe("refused");
+    expect((await paymentRow(proceeded.paymentId)).state).not.toBe("SUCCEEDED");
   });
 });
 
