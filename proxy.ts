@@ -6,8 +6,8 @@ import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
-import { contentSecurityPolicy, hostedPageHeaders, isCardPagePath, newNonce, noStore, strictTransportSecurity, stripeJsSources } from "./lib/http/security-headers";
-import { inlineStyleHashes } from "./lib/hosted/inline-style-hashes";
+import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
+import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
 
 const handleI18nRouting = createIntlMiddleware(routing);
 
@@ -30,14 +30,7 @@ export default function proxy(request: NextRequest): Response {
   }
 
   const nonce = newNonce();
-  const csp = contentSecurityPolicy({
-    nonce,
-    development: process.env.NODE_ENV === "development",
-    upgradeInsecureRequests: request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https",
-    inlineStyles: inlineStyleHashes(),
-    // Production's card page runs Stripe.js; the sandbox's stand-in comes from the gateway itself.
-    thirdParty: !getConfig().isSandbox && isCardPagePath(pathname) ? stripeJsSources : undefined,
-  });
+  const csp = pageContentSecurityPolicy(pathname, nonce, request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https");
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", csp);
   headers.set("x-nonce", nonce);
@@ -48,11 +41,8 @@ export default function proxy(request: NextRequest): Response {
   // next-intl forwards the request headers it is given, so it gets a copy carrying the nonce.
   const response = UNLOCALIZED.test(request.nextUrl.pathname) ? NextResponse.next({ request: { headers } }) : handleI18nRouting(new NextRequest(request.url, { headers }));
 
-  response.headers.set("Content-Security-Policy", csp);
-  for (const [name, value] of Object.entries(hostedPageHeaders)) response.headers.set(name, value);
-  response.headers.set("Cache-Control", noStore);
-  response.headers.set("x-request-id", requestId);
-  return withHsts(response, https);
+  for (const [name, value] of Object.entries(pageAnswerHeaders(csp, requestId))) response.headers.set(name, value);
+  return response;
 }
 
 function withHsts<R extends Response>(response: R, https: boolean): R {

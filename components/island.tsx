@@ -1,17 +1,9 @@
 import { headers } from "next/headers";
 import { islandScriptPath } from "@/lib/hosted/island-manifest";
+import { NoClientRuntime } from "./no-client-runtime";
 
-/**
- * The mark of a page that ships no Next.js client runtime: scripts/defer-page-scripts.mjs
- * (npm start) strips Next's scripts and its RSC payload from a page whose head carries it.
- * React hoists a <meta> into the <head>, which the rewriter reads before any of those scripts.
- */
-export const NO_CLIENT_RUNTIME_META = { name: "client-runtime", content: "none" } as const;
-
-/** For a page with no behaviour of its own in the browser: all of it is HTML. */
-export function NoClientRuntime() {
-  return <meta name={NO_CLIENT_RUNTIME_META.name} content={NO_CLIENT_RUNTIME_META.content} />;
-}
+// Pages import the mark from here, beside the islands that set it too.
+export { NO_CLIENT_RUNTIME_META, NoClientRuntime } from "./no-client-runtime";
 
 /**
  * A vanilla island (components/islands/<name>.ts, built by scripts/build-islands.mjs): its

@@ -1,6 +1,6 @@
-import { getTranslations } from "next-intl/server";
 import { localeNames } from "@/lib/i18n/locales";
 import { routing, type Locale } from "@/lib/i18n/routing";
+import { translator } from "@/lib/i18n/translator";
 import { GlobeIcon } from "./icons";
 
 export interface LanguageSwitcherProps {
@@ -15,8 +15,8 @@ export interface LanguageSwitcherProps {
  * Plain links, not a script: they work before hydration and without JavaScript, and a full
  * load is what switching `lang` and `dir` of the whole document needs anyway.
  */
-export async function LanguageSwitcher({ locale, path, search = "" }: LanguageSwitcherProps) {
-  const t = await getTranslations({ locale, namespace: "common" });
+export function LanguageSwitcher({ locale, path, search = "" }: LanguageSwitcherProps) {
+  const t = translator(locale, "common");
   const query = search ? `?${search.replace(/^\?/, "")}` : "";
   return (
     <nav aria-label={t("language")} className="flex items-center gap-1.5">

@@ -65,6 +65,8 @@ const configSchema = z
     GATEWAY_BACKGROUND_JOBS: onOff.default("on"),
     // `npm start` serves /api/v1 straight to its route handlers (the API lane); off: through Next.js.
     GATEWAY_API_LANE: onOff.default("on"),
+    // `npm start` serves the signed-in console pages past the App Router (the console lane); off: through Next.js.
+    GATEWAY_CONSOLE_LANE: onOff.default("on"),
     // Another build of the lane's bundle, to pair two lane builds on one Next.js build in benchmarks.
     GATEWAY_API_LANE_BUNDLE: z.string().min(1).default(".api-lane/api-lane.mjs"),
     // Set by `npm start` on each of its servers: "1" on the one that runs the background jobs.

@@ -1,7 +1,9 @@
-// Builds the fast lane of /api/v1 (lib/http/api-lane.ts) into .api-lane/api-lane.mjs, which
-// scripts/serve.mjs (`npm start`) loads beside Next.js: one ES module bundling the operations
-// registry, every app/api/v1 route file (still the home of each handler; Next.js serves them
-// in `npm run dev`) and what they import, with `@/` resolved from tsconfig.json's paths and the
+// Builds the fast lane of /api/v1 (lib/http/api-lane.ts) and the console lane
+// (lib/console-web/console-lane.ts) into .api-lane/api-lane.mjs, which scripts/serve.mjs (`npm start`)
+// loads beside Next.js: one ES module bundling the operations registry, every app/api/v1 route
+// file (still the home of each handler; Next.js serves them in `npm run dev`), the console pages
+// of components/console/pages/console-lane-pages.ts (rendered with react-dom/server, which
+// Next.js refuses inside app/) and what they import, with `@/` resolved from tsconfig.json's paths and the
 // packages of node_modules left to Node (the same copies Next.js's server loads for postgres.js
 // and pino). Part of `npm run build` and of npm start's build (scripts/start.ts).
 import { readdirSync, statSync } from "node:fs";
@@ -11,6 +13,7 @@ import { build } from "esbuild";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_DIR = path.join(ROOT, "app/api/v1");
+const CONSOLE_DIR = path.join(ROOT, "app/[locale]/console");
 export const API_LANE_BUNDLE = path.join(ROOT, ".api-lane/api-lane.mjs");
 
 /**
@@ -34,6 +37,14 @@ export function laneRouteFiles() {
   return found;
 }
 
+/** Every directory under app/[locale]/console ("payments/export"): the console lane leaves a path that is one to its own route. */
+function consoleDirectories() {
+  return readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.relative(CONSOLE_DIR, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .sort();
+}
+
 /** The lane's entry: the registry, each route file's module by its path, and the lane over them. */
 function entrySource() {
   const routes = laneRouteFiles();
@@ -45,6 +56,9 @@ function entrySource() {
     ...imports,
     `const routeModules = {\n${table.join("\n")}\n};`,
     `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules });`,
+    `import { createConsoleLane } from "@/lib/console-web/console-lane";`,
+    `import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";`,
+    `export const createConsolePageLane = (distDir) => createConsoleLane({ pages: CONSOLE_LANE_PAGES, appDirectories: ${JSON.stringify(consoleDirectories())}, distDir });`,
   ].join("\n");
 }
 
@@ -59,6 +73,9 @@ export async function buildApiLane(outfile = API_LANE_BUNDLE) {
     target: "node20",
     packages: "external",
     tsconfig: path.join(ROOT, "tsconfig.json"),
+    jsx: "automatic",
+    // The pages' JSON catalogues (lib/i18n/catalogs.ts) are bundled.
+    loader: { ".json": "json" },
     sourcemap: "linked",
     legalComments: "none",
     logLevel: "warning",

@@ -175,7 +175,11 @@ async function server(settings) {
   // pipeline; GATEWAY_API_LANE=off sends it through Next.js as everything else.
   // The bundle is scripts/build-api-lane.mjs's (GATEWAY_API_LANE_BUNDLE names another, to pair two lane builds).
   const laneOn = settings.apiLane;
-  const serveApiLane = laneOn ? (await import(pathToFileURL(path.resolve(settings.apiLaneBundle)).href)).createLane() : () => false;
+  const laneBundle = laneOn || settings.consoleLane ? await import(pathToFileURL(path.resolve(settings.apiLaneBundle)).href) : null;
+  const serveApiLane = laneOn ? laneBundle.createLane() : () => false;
+  // The signed-in console pages rendered from the same components, past the App Router's page
+  // pipeline (lib/console-web/console-lane.ts); GATEWAY_CONSOLE_LANE=off sends them through Next.js.
+  const serveConsoleLane = settings.consoleLane ? laneBundle.createConsolePageLane(path.resolve(".next")) : () => false;
   // Next.js's own compression (the same middleware, next.config.mjs turns Next's off) applied
   // here, so the page's scripts can be deferred past the first paint on the plain text first.
   const compress = require("next/dist/compiled/compression")();
@@ -198,13 +202,18 @@ async function server(settings) {
     if (api && serveApiLane(request, response)) return;
     // Above the compression middleware: it then sees an API answer's whole body, and its size.
     if (api) sendInOneWrite(response);
-    // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
-    rewritePageResponse(request, response);
-    handle(request, response);
+    const toNext = () => {
+      // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
+      rewritePageResponse(request, response);
+      handle(request, response);
+    };
+    // A console page it cannot answer as Next.js would (not found) it hands back through toNext.
+    if (!api && serveConsoleLane(request, response, toNext)) return;
+    toNext();
   });
   httpServer.keepAliveTimeout = 5_000;
   const heap = describeServerHeap(process.env.NODE_OPTIONS, process.execArgv, growth);
-  const lane = laneOn ? ", /api/v1 on the lane" : "";
+  const lane = (laneOn ? ", /api/v1 on the lane" : "") + (settings.consoleLane ? ", console pages on the console lane" : "");
   httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port} (${heap})${lane}${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
 
   let stopped = false;

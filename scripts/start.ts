@@ -63,6 +63,7 @@ function serveSettings(config: Config) {
     heapGrowthPercent: config.GATEWAY_HEAP_GROWTH_PERCENT,
     apiLane: config.GATEWAY_API_LANE === "on",
     apiLaneBundle: config.GATEWAY_API_LANE_BUNDLE,
+    consoleLane: config.GATEWAY_CONSOLE_LANE === "on",
   };
 }
 

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
-import { getTranslations } from "next-intl/server";
-import { NoClientRuntime } from "@/components/island";
+import { NoClientRuntime } from "@/components/no-client-runtime";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import type { ConsolePrincipal } from "@/lib/auth/console-principal";
 import { principalMay } from "@/lib/auth/console-principal";
@@ -8,6 +7,7 @@ import { getConfig } from "@/lib/config";
 import { CONSOLE_NAV } from "@/lib/console/console-nav";
 import { consolePath } from "@/lib/console/console-paths";
 import type { Locale } from "@/lib/i18n/routing";
+import { translator } from "@/lib/i18n/translator";
 import { ConsoleForm, selectClasses } from "./console-form";
 
 const navLink = "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
@@ -15,9 +15,10 @@ const navLink = "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-
 /**
  * The frame of every signed-in console page: merchant and switcher, the navigation the member's
  * role may use (lib/console/console-nav.ts), account, sign out and the language switcher. No
- * client runtime: every control is a link or a form post.
+ * client runtime: every control is a link or a form post. Synchronous (translator(), not
+ * getTranslations), so the App Router and the console lane render this one component.
  */
-export async function ConsoleShell({
+export function ConsoleShell({
   locale,
   path,
   principal,
@@ -33,7 +34,7 @@ export async function ConsoleShell({
   title: string;
   children: ReactNode;
 }) {
-  const t = await getTranslations({ locale, namespace: "console" });
+  const t = translator(locale, "console");
   const current = path.split("/")[2] ?? "";
   const items = CONSOLE_NAV.filter((item) => principalMay(principal, item.capability));
   return (
@@ -114,8 +115,8 @@ export async function ConsoleShell({
 }
 
 /** The frame of the pages before sign-in (sign-in, code step, sign-up, invitation): one card, phone first. */
-export async function ConsoleCardShell({ locale, path, search, title, children }: { locale: Locale; path: string; search?: string; title: string; children: ReactNode }) {
-  const t = await getTranslations({ locale, namespace: "console" });
+export function ConsoleCardShell({ locale, path, search, title, children }: { locale: Locale; path: string; search?: string; title: string; children: ReactNode }) {
+  const t = translator(locale, "console");
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-slate-100 to-slate-50 text-slate-900">
       <NoClientRuntime />

@@ -1,6 +1,6 @@
-import { getTranslations } from "next-intl/server";
 import type { PaymentMethodView } from "@/lib/console-payments/payment-list-row";
 import type { Locale } from "@/lib/i18n/routing";
+import { translator } from "@/lib/i18n/translator";
 
 // One per language, built once: a DateTimeFormat loads its locale data when made.
 const dateTimes = new Map<Locale, Intl.DateTimeFormat>();
@@ -13,8 +13,8 @@ export function consoleDateTime(locale: Locale): Intl.DateTimeFormat {
 }
 
 /** The words of a payment's status, method and amount-free labels, in the user's language. */
-export async function paymentLabels(locale: Locale) {
-  const t = await getTranslations({ locale, namespace: "consolePayments" });
+export function paymentLabels(locale: Locale) {
+  const t = translator(locale, "consolePayments");
   return {
     t,
     status: (state: string) => t(`status.${state}`),

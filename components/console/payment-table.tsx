@@ -10,8 +10,8 @@ import type { Locale } from "@/lib/i18n/routing";
  * the payments list and a customer's page render this one table. A customer's page leaves out
  * the phone (its own) and the actionId.
  */
-export async function PaymentTable({ locale, label, rows, withPhoneAndActionId }: { locale: Locale; label: string; rows: readonly PaymentListRow[]; withPhoneAndActionId: boolean }) {
-  const { t, status, method, dateTime } = await paymentLabels(locale);
+export function PaymentTable({ locale, label, rows, withPhoneAndActionId }: { locale: Locale; label: string; rows: readonly PaymentListRow[]; withPhoneAndActionId: boolean }) {
+  const { t, status, method, dateTime } = paymentLabels(locale);
   const columns = [t("list.created"), t("list.amount"), t("list.status"), t("list.method")];
   return (
     <ScrollRegion label={label}>

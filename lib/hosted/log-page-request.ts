@@ -1,5 +1,5 @@
 import { logger } from "../log";
-import { requestIdFor } from "../http/request-id";
+import { requestIdOf } from "../http/request-id";
 
 /**
  * Every page request (hosted pages, the sandbox demo pages) gets a request id, echoed as
@@ -8,8 +8,14 @@ import { requestIdFor } from "../http/request-id";
  * string: it carries the hosted page's token.
  */
 export function notePageRequest(request: Request, forwardedHeaders: Headers): string {
-  const requestId = requestIdFor(request);
+  const requestId = logPageRequest({ method: request.method, path: new URL(request.url).pathname, requestIdHeader: request.headers.get("x-request-id") });
   forwardedHeaders.set("x-request-id", requestId);
-  logger.info({ requestId, method: request.method, path: new URL(request.url).pathname }, "page request");
+  return requestId;
+}
+
+/** The log line alone, for a page served past the proxy (the console lane): the request id it gave. */
+export function logPageRequest(request: { method: string; path: string; requestIdHeader: string | null | undefined }): string {
+  const requestId = requestIdOf(request.requestIdHeader);
+  logger.info({ requestId, method: request.method, path: request.path }, "page request");
   return requestId;
 }

@@ -1,14 +1,16 @@
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import type { ReactElement } from "react";
 import { setRequestLocale } from "next-intl/server";
-import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, type ConsolePrincipal } from "@/lib/auth/console-principal";
+import { queryValue, type ConsolePage } from "@/lib/console-web/console-page";
+import { CONSOLE_SESSION_COOKIE } from "@/lib/auth/console-principal";
 import { consoleFormToken } from "@/lib/console/console-form-token";
-import { takeFlash, type ConsoleFlash } from "@/lib/console/console-flash";
 import { resolveConsoleSession, type LiveSession } from "@/lib/console/console-sessions";
 import { consolePath } from "@/lib/console/console-paths";
 import type { Capability } from "@/lib/console/roles";
+import { openConsoleSession, type OpenConsolePage } from "@/lib/console-web/open-console-session";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
-import { getDb, type Db } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
 import { isLocale } from "@/lib/i18n/locales";
 import type { Locale } from "@/lib/i18n/routing";
 
@@ -17,14 +19,7 @@ export interface ConsolePageProps {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export interface OpenConsolePage {
-  db: Db;
-  locale: Locale;
-  principal: ConsolePrincipal;
-  formToken: string;
-  /** What the last form's redirect left to show once (lib/console/console-flash.ts). */
-  flash: ConsoleFlash | null;
-}
+export type { OpenConsolePage };
 
 export async function pageLocale(params: Promise<{ locale: string }>): Promise<Locale> {
   const { locale } = await params;
@@ -34,25 +29,14 @@ export async function pageLocale(params: Promise<{ locale: string }>): Promise<L
 }
 
 /**
- * A signed-in console page: no session sends the browser to sign in; a merchant that requires
- * two-step verification sends a member without it to the Account page first; a role without
- * `capability` goes to the 403 page naming the role it needs (app/[locale]/console/refused/route.ts:
- * plain HTML, complete without JavaScript, which a forbidden() boundary of Next.js 16 is not).
+ * A signed-in console page under the App Router: the rules of lib/console-web/open-console-session.ts
+ * (the console lane applies the same), its redirects as Next.js's.
  */
 export async function openConsolePage(params: Promise<{ locale: string }>, capability: Capability | null, options: { twoStepSetup?: boolean } = {}): Promise<OpenConsolePage> {
   const locale = await pageLocale(params);
-  const db = await getDb();
-  const principal = await authenticateConsole(db, { sessionToken: (await cookies()).get(CONSOLE_SESSION_COOKIE)?.value ?? null });
-  if (!principal) redirect(consolePath.signIn(locale));
-  if (principal.mustSetUpTwoStep && !options.twoStepSetup) redirect(consolePath.account(locale));
-  if (capability && !principalMay(principal, capability)) redirect(consolePath.refused(locale, capability));
-  return {
-    db,
-    locale,
-    principal,
-    formToken: consoleFormToken(await getGatewayKey(db), principal.sessionId),
-    flash: principal.flashWaiting ? await takeFlash(db, principal.sessionId) : null,
-  };
+  const opening = await openConsoleSession(await getDb(), { locale, cookieHeader: (await headers()).get("cookie"), capability, twoStepSetup: options.twoStepSetup });
+  if (opening.kind === "redirect") redirect(opening.location);
+  return opening.page;
 }
 
 /** The code step's page: a session past the password, waiting for the code. */
@@ -74,7 +58,15 @@ export async function openSignedOutPage(params: Promise<{ locale: string }>): Pr
   return locale;
 }
 
-export function queryValue(query: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = query[name];
-  return Array.isArray(value) ? value[0] : value;
+export { queryValue };
+
+/** A page of components/console/pages under the App Router: opened by the same rules as the console lane, its null answered with notFound(). */
+export async function serveConsolePage(
+  page: ConsolePage,
+  props: { params: Promise<{ locale: string } & Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> },
+): Promise<ReactElement> {
+  const open = await openConsolePage(props.params, page.capability);
+  const element = await page.render(open, { params: await props.params, query: await props.searchParams });
+  if (!element) notFound();
+  return element;
 }

@@ -1,57 +1,11 @@
-import { Button } from "@/components/button";
-import { Field } from "@/components/field";
-import { ScrollRegion, Section, TableHead } from "@/components/console/console-form";
-import { ConsoleShell } from "@/components/console/console-shell";
-import { paymentLabels } from "@/components/console/payment-labels";
-import { consolePath } from "@/lib/console/console-paths";
-import { searchCustomers } from "@/lib/console-customers/search-customers";
-import { openConsolePage, queryValue, type ConsolePageProps } from "../_lib/open-console-page";
+import { customersPage } from "@/components/console/pages/customers-page";
+import { serveConsolePage, type ConsolePageProps } from "../_lib/open-console-page";
 
-export const metadata = { title: "Customers" };
+// Served by the console lane under `npm start` (lib/console-web/console-lane.ts); this door serves it
+// under `npm run dev` and GATEWAY_CONSOLE_LANE=off, rendering the same page.
+export const metadata = { title: customersPage.title };
 
 /** GET /{locale}/console/customers?q=: search by phone, name or email (the beginning of either). */
-export default async function CustomersPage({ params, searchParams }: ConsolePageProps) {
-  const { db, locale, principal, formToken } = await openConsolePage(params, "payments.read");
-  const { t } = await paymentLabels(locale);
-  const q = (queryValue(await searchParams, "q") ?? "").trim().slice(0, 100);
-  const found = q ? await searchCustomers(db, { serviceId: principal.membership!.serviceId, query: q }) : null;
-  return (
-    <ConsoleShell locale={locale} path="/console/customers" principal={principal} formToken={formToken} title={t("customers.title")}>
-      <Section title={t("customers.searchTitle")}>
-        <form method="get" action={consolePath.customers(locale)} role="search" aria-label={t("customers.searchTitle")} className="flex flex-col gap-4">
-          <Field id="q" name="q" type="search" label={t("list.search")} hint={t("customers.searchHint")} defaultValue={q} />
-          <div>
-            <Button type="submit">{t("customers.find")}</Button>
-          </div>
-        </form>
-        {found === null ? null : found.length === 0 ? (
-          <p className="text-slate-700">{t("customers.none")}</p>
-        ) : (
-          <ScrollRegion label={t("customers.title")}>
-            <table className="w-full min-w-[28rem] text-sm">
-              <TableHead columns={[t("customers.name"), t("list.phone"), t("customers.email"), t("customers.state")]} />
-              <tbody>
-                {found.map((customer) => (
-                  <tr key={customer.id} className="border-b border-slate-100">
-                    <td className="py-2">
-                      <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, customer.id)}>
-                        {customer.name}
-                      </a>
-                    </td>
-                    <td className="py-2" dir="ltr">
-                      {customer.phone}
-                    </td>
-                    <td className="py-2 wrap-anywhere" dir="ltr">
-                      {customer.email ?? "—"}
-                    </td>
-                    <td className="py-2">{customer.isActive ? t("customers.active") : t("customers.inactive")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
-      </Section>
-    </ConsoleShell>
-  );
+export default async function CustomersPage(props: ConsolePageProps) {
+  return serveConsolePage(customersPage, props);
 }

@@ -1,0 +1,207 @@
+import { randomUUID } from "node:crypto";
+import { Button, ButtonLink } from "@/components/button";
+import { Field } from "@/components/field";
+import { ConsoleForm, ConsoleNotice, ScrollRegion, Section, TableHead } from "@/components/console/console-form";
+import { ConsoleShell } from "@/components/console/console-shell";
+import { paymentLabels } from "@/components/console/payment-labels";
+import { consoleServiceContext, principalMay } from "@/lib/auth/console-principal";
+import { consolePath } from "@/lib/console/console-paths";
+import { getPaymentDetail } from "@/lib/console-payments/get-payment-detail";
+import { ApiError } from "@/lib/errors/api-error";
+import { formatMinorAmount } from "@/lib/i18n/format-amount";
+import { queryValue, type ConsolePage, type ConsolePageRequest } from "@/lib/console-web/console-page";
+import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
+import { translator } from "@/lib/i18n/translator";
+
+const OPERATIONS = ["capture", "release", "refund"] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+/** GET /{locale}/console/payments/{id}: the payment, its amounts, timeline and events; capture, release and refund behind a confirmation. */
+async function renderPaymentPage({ db, locale, principal, formToken, flash }: OpenConsolePage, { params, query }: ConsolePageRequest) {
+  const service = await consoleServiceContext(db, principal);
+  if (!service) return null;
+  const detail = await getPaymentDetail(db, { service, paymentId: params.paymentId! }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.errorName === "not_found") return null;
+    throw error;
+  });
+  if (!detail) return null;
+  const { t, status, method, dateTime } = paymentLabels(locale);
+  const tEvents = translator(locale, "console.developers");
+  const { payment, amounts } = detail;
+  const money = (minor: number) => formatMinorAmount({ minor, currency: payment.currency, locale });
+  const mayOperate = principalMay(principal, "payments.operate");
+  const asked = queryValue(query, "confirm");
+  const confirming = OPERATIONS.find((operation) => operation === asked && detail.allows[operation]);
+  const error = flash?.kind === "error" && (OPERATIONS as readonly string[]).includes(flash.form) ? flash : null;
+  const facts: [string, string][] = [
+    [t("detail.status"), status(payment.state)],
+    [t("detail.statusCode"), String(detail.statusCode)],
+    [t("detail.amount"), money(amounts.amountMinor)],
+    [t("detail.captured"), money(amounts.capturedMinor)],
+    [t("detail.refunded"), money(amounts.refundedMinor)],
+    [t("detail.refundable"), money(amounts.refundableMinor)],
+    [t("list.method"), method(detail.method)],
+    [t("list.actionId"), payment.actionId],
+    [t("list.created"), dateTime.format(payment.createdAt)],
+    [t("detail.updated"), dateTime.format(payment.updatedAt)],
+  ];
+  return (
+    <ConsoleShell locale={locale} path={`/console/payments/${payment.id}`} principal={principal} formToken={formToken} title={t("detail.title")}>
+      {flash?.kind === "notice" && t.has(`detail.notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`detail.notices.${flash.key}`)}</ConsoleNotice> : null}
+      {error && !error.field ? <ConsoleNotice tone="error">{t("detail.refused", { detail: error.detail ?? "" })}</ConsoleNotice> : null}
+      <Section title={payment.id} id="payment">
+        <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
+          {facts.map(([term, value]) => (
+            <div key={term}>
+              <dt className="font-semibold">{term}</dt>
+              <dd className="wrap-anywhere">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {mayOperate ? (
+          <div className="flex flex-wrap gap-3">
+            {OPERATIONS.filter((operation) => detail.allows[operation]).map((operation) => (
+              <ButtonLink key={operation} variant="secondary" href={`${consolePath.payment(locale, payment.id)}?confirm=${operation}#confirm`}>
+                {t(`detail.${operation}`)}
+              </ButtonLink>
+            ))}
+          </div>
+        ) : null}
+      </Section>
+      {mayOperate && confirming ? (
+        <Section title={t(`detail.confirmTitle.${confirming}`)} id="confirm">
+          <ConfirmForm
+            operation={confirming}
+            locale={locale}
+            formToken={formToken}
+            paymentId={payment.id}
+            labels={{ amount: t("detail.amountField"), amountHint: t("detail.amountHint"), reason: t("detail.reason"), confirm: t(`detail.confirm.${confirming}`) }}
+            values={error?.values ?? {}}
+            fieldError={error?.field ? t("detail.refused", { detail: error.detail ?? "" }) : undefined}
+            errorField={error?.field}
+          />
+        </Section>
+      ) : null}
+      <Section title={t("detail.customer")}>
+        <p>
+          <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, detail.customer.id)}>
+            {detail.customer.name}
+          </a>{" "}
+          <span dir="ltr">{detail.customer.phone}</span> {detail.customer.email ? <span dir="ltr">{detail.customer.email}</span> : null}
+        </p>
+      </Section>
+      <Section title={t("detail.refunds")}>
+        {detail.refunds.length === 0 ? (
+          <p className="text-slate-700">{t("detail.noRefunds")}</p>
+        ) : (
+          <ScrollRegion label={t("detail.refunds")}>
+            <table className="w-full min-w-[28rem] text-sm">
+              <TableHead columns={[t("list.created"), t("detail.amount"), t("detail.reason")]} />
+              <tbody>
+                {detail.refunds.map((refund) => (
+                  <tr key={refund.id} className="border-b border-slate-100">
+                    <td className="py-2">{dateTime.format(refund.createdAt)}</td>
+                    <td className="py-2">{money(refund.amountMinor)}</td>
+                    <td className="py-2 wrap-anywhere">{refund.reason ?? refund.description}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        )}
+      </Section>
+      <Section title={t("detail.timeline")}>
+        <ol className="flex flex-col gap-2 text-sm">
+          {detail.timeline.map((entry, index) => (
+            <li key={index} className="flex flex-wrap gap-x-3">
+              <time dateTime={entry.at.toISOString()}>{dateTime.format(entry.at)}</time>
+              <span className="font-semibold">{status(entry.to)}</span>
+              <span>{entry.cause.kind === "console" ? t("cause.console", { email: entry.cause.userEmail }) : t(`cause.${entry.cause.kind}`)}</span>
+            </li>
+          ))}
+        </ol>
+      </Section>
+      <Section title={t("detail.events")}>
+        {detail.events.length === 0 ? (
+          <p className="text-slate-700">{t("detail.noEvents")}</p>
+        ) : (
+          <ScrollRegion label={t("detail.events")}>
+            <table className="w-full min-w-[32rem] text-sm">
+              <TableHead columns={[t("list.created"), t("detail.eventType"), tEvents("delivery"), tEvents("attempts"), ""]} />
+              <tbody>
+                {detail.events.map((event) => (
+                  <tr key={event.id} className="border-b border-slate-100">
+                    <td className="py-2">{event.createdAt ? dateTime.format(event.createdAt) : "—"}</td>
+                    <td className="py-2 font-mono text-xs" dir="ltr">
+                      {event.type}
+                    </td>
+                    <td className="py-2">{tEvents(`status.${event.delivery.status}`)}</td>
+                    <td className="py-2">{event.delivery.attempts}</td>
+                    <td className="py-2">
+                      {principalMay(principal, "integration.manage") ? (
+                        <ConsoleForm locale={locale} action="redeliver" formToken={formToken} label={`${tEvents("redeliver")} ${event.id}`}>
+                          <input type="hidden" name="event" value={event.id} />
+                          <Button type="submit" variant="quiet">
+                            {tEvents("redeliver")}
+                          </Button>
+                        </ConsoleForm>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        )}
+      </Section>
+      <ButtonLink variant="quiet" href={consolePath.payments(locale)}>
+        {t("detail.back")}
+      </ButtonLink>
+    </ConsoleShell>
+  );
+}
+
+/** The confirmation of one operation: a fresh random formKey each time it is shown, so a repost of this very form runs once. */
+function ConfirmForm(props: {
+  operation: Operation;
+  locale: Parameters<typeof consolePath.payment>[0];
+  formToken: string;
+  paymentId: string;
+  labels: { amount: string; amountHint: string; reason: string; confirm: string };
+  values: Record<string, string>;
+  fieldError?: string;
+  errorField?: string;
+}) {
+  const { operation, labels } = props;
+  return (
+    <ConsoleForm locale={props.locale} action={`payment-${operation}`} formToken={props.formToken} label={labels.confirm}>
+      <input type="hidden" name="paymentId" value={props.paymentId} />
+      <input type="hidden" name="formKey" value={randomUUID()} />
+      {operation === "release" ? null : (
+        <Field
+          id="amount"
+          name="amount"
+          inputMode="decimal"
+          dir="ltr"
+          label={labels.amount}
+          hint={labels.amountHint}
+          defaultValue={props.values.amount ?? ""}
+          error={props.errorField === "amount" ? props.fieldError : undefined}
+        />
+      )}
+      {operation === "refund" ? (
+        <Field
+          id="reason"
+          name="reason"
+          required
+          label={labels.reason}
+          defaultValue={props.values.reason ?? ""}
+          error={props.errorField === "description" || props.errorField === "reason" ? props.fieldError : undefined}
+        />
+      ) : null}
+      <Button type="submit">{labels.confirm}</Button>
+    </ConsoleForm>
+  );
+}
+
+export const paymentPage: ConsolePage = { title: "Payment", capability: "payments.read", render: renderPaymentPage };

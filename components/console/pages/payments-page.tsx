@@ -1,0 +1,129 @@
+import { ButtonLink, Button } from "@/components/button";
+import { Field } from "@/components/field";
+import { ConsoleNotice, Section, SelectField } from "@/components/console/console-form";
+import { ConsoleShell } from "@/components/console/console-shell";
+import { PaymentTable } from "@/components/console/payment-table";
+import { paymentLabels } from "@/components/console/payment-labels";
+import { consolePath } from "@/lib/console/console-paths";
+import { listPayments } from "@/lib/console-payments/list-payments";
+import { CONSOLE_METHODS, parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { PAYMENT_STATES } from "@/lib/payments/core/payment-state";
+import { queryValue, type ConsolePage, type ConsolePageRequest } from "@/lib/console-web/console-page";
+import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
+
+const FILTER_FIELDS = ["method", "currency", "createdFrom", "createdTo", "amountFrom", "amountTo", "q"] as const;
+
+/** The URL query of the current filters (no cursor): shared by the pages' links and "Export CSV". */
+function filterQuery(query: ConsolePageRequest["query"]): URLSearchParams {
+  const kept = new URLSearchParams();
+  const statuses = query.status;
+  for (const status of Array.isArray(statuses) ? statuses : statuses ? [statuses] : []) kept.append("status", status);
+  for (const name of FILTER_FIELDS) {
+    const value = queryValue(query, name)?.trim();
+    if (value) kept.set(name, value);
+  }
+  return kept;
+}
+
+/** GET /{locale}/console/payments: newest first, 25 a page by keyset, filters and search in the URL. */
+async function renderPaymentsPage({ db, locale, principal, formToken }: OpenConsolePage, { query }: ConsolePageRequest) {
+  const { t, status } = paymentLabels(locale);
+  const parsed = parsePaymentListQuery(query);
+  const page = parsed.ok ? await listPayments(db, { serviceId: principal.membership!.serviceId, query: parsed.query }) : null;
+  const problemOf = (field: string) => (parsed.ok ? undefined : parsed.problems.find((problem) => problem.field === field)?.message);
+  const kept = filterQuery(query);
+  const linkWith = (extra: Record<string, string>) => {
+    const next = new URLSearchParams(kept);
+    for (const [name, value] of Object.entries(extra)) next.set(name, value);
+    return `${consolePath.payments(locale)}?${next.toString()}`;
+  };
+  const chosen = new Set(parsed.ok ? parsed.query.filters.states : []);
+  return (
+    <ConsoleShell locale={locale} path="/console/payments" principal={principal} formToken={formToken} title={t("list.title")}>
+      <Section title={t("list.filters")}>
+        <form method="get" action={consolePath.payments(locale)} className="flex flex-col gap-4" role="search" aria-label={t("list.filters")}>
+          <Field id="q" name="q" type="search" label={t("list.search")} hint={t("list.searchHint")} defaultValue={queryValue(query, "q") ?? ""} error={problemOf("q")} />
+          <fieldset className="flex flex-col gap-2">
+            <legend className="text-sm font-semibold text-slate-800">{t("list.status")}</legend>
+            <div className="flex flex-wrap gap-x-4 gap-y-2">
+              {PAYMENT_STATES.map((state) => (
+                <label key={state} className="flex min-h-11 items-center gap-2 text-sm">
+                  <input type="checkbox" name="status" value={state} defaultChecked={chosen.has(state)} className="size-5" />
+                  {status(state)}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <SelectField
+              id="method"
+              name="method"
+              label={t("list.method")}
+              defaultValue={queryValue(query, "method") ?? ""}
+              options={[{ value: "", label: t("list.any") }, ...CONSOLE_METHODS.map((value) => ({ value, label: value === "card" ? t("list.card") : t(`method.${value}`) }))]}
+            />
+            <Field id="currency" name="currency" label={t("list.currency")} defaultValue={queryValue(query, "currency") ?? ""} error={problemOf("currency")} dir="ltr" />
+            <Field
+              id="createdFrom"
+              name="createdFrom"
+              type="date"
+              label={t("list.createdFrom")}
+              defaultValue={queryValue(query, "createdFrom") ?? ""}
+              error={problemOf("createdFrom")}
+            />
+            <Field id="createdTo" name="createdTo" type="date" label={t("list.createdTo")} defaultValue={queryValue(query, "createdTo") ?? ""} error={problemOf("createdTo")} />
+            <Field
+              id="amountFrom"
+              name="amountFrom"
+              inputMode="decimal"
+              label={t("list.amountFrom")}
+              defaultValue={queryValue(query, "amountFrom") ?? ""}
+              error={problemOf("amountFrom")}
+              dir="ltr"
+            />
+            <Field
+              id="amountTo"
+              name="amountTo"
+              inputMode="decimal"
+              label={t("list.amountTo")}
+              defaultValue={queryValue(query, "amountTo") ?? ""}
+              error={problemOf("amountTo")}
+              dir="ltr"
+            />
+          </div>
+          <div className="flex flex-wrap gap-3">
+            <Button type="submit">{t("list.apply")}</Button>
+            <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${kept.toString()}`}>
+              {t("list.export")}
+            </ButtonLink>
+          </div>
+        </form>
+      </Section>
+      <Section title={t("list.results")}>
+        {!page ? (
+          <ConsoleNotice tone="error">{t("list.invalidFilters")}</ConsoleNotice>
+        ) : page.rows.length === 0 ? (
+          <p className="text-slate-700">{t("list.none")}</p>
+        ) : (
+          <PaymentTable locale={locale} label={t("list.results")} rows={page.rows} withPhoneAndActionId />
+        )}
+        {page ? (
+          <nav aria-label={t("list.pages")} className="flex flex-wrap gap-3">
+            {page.before ? (
+              <ButtonLink variant="quiet" href={linkWith({ before: page.before })}>
+                {t("list.previous")}
+              </ButtonLink>
+            ) : null}
+            {page.after ? (
+              <ButtonLink variant="quiet" href={linkWith({ after: page.after })}>
+                {t("list.next")}
+              </ButtonLink>
+            ) : null}
+          </nav>
+        ) : null}
+      </Section>
+    </ConsoleShell>
+  );
+}
+
+export const paymentsPage: ConsolePage = { title: "Payments", capability: "payments.read", render: renderPaymentsPage };

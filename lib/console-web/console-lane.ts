@@ -1,0 +1,201 @@
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import vm from "node:vm";
+import { renderToString } from "react-dom/server";
+import type { ConsolePage } from "./console-page";
+import { openConsoleSession } from "./open-console-session";
+import { getDb } from "../db/client";
+import { PAGE_ICON_URL } from "../hosted/page-icon";
+import { logPageRequest } from "../hosted/log-page-request";
+import { isLocale, textDirection } from "../i18n/locales";
+import type { Locale } from "../i18n/routing";
+import { NEXT_VARY } from "../http/api-lane";
+import { newNonce } from "../http/security-headers";
+import { pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
+
+/*
+ * The console lane (`npm start`, scripts/serve.mjs): a GET of a signed-in console page goes to
+ * its page of components/console/pages, rendered with react-dom/server, instead of through the
+ * App Router's page pipeline (the RSC render, HTML from it, the payload inlined and then stripped
+ * by scripts/defer-page-scripts.mjs), which cost four fifths of a console page's CPU (issue 32).
+ * The page is the one its page.tsx renders under Next.js (`npm run dev`, GATEWAY_CONSOLE_LANE=off),
+ * opened by the same rules (lib/console-web/open-console-session.ts); the lane does what Next.js
+ * and proxy.ts did around it:
+ *
+ * - the document: <html lang dir>, the charset and viewport, the build's inlined stylesheets (as
+ *   Next.js inlines them, experimental.inlineCss, read from the page's manifest of the build),
+ *   the page's metadata title, robots noindex, the icon, the no-client-runtime mark;
+ * - the answer's headers: proxy.ts's (a fresh nonce's CSP, the hosted pages' set, no-store, the
+ *   request id, HSTS) and the Vary Next.js sets; the page-request log line;
+ * - a session's redirects (sign in, account, refused) as 307s with their Location.
+ *
+ * A page the lane does not answer as Next.js would goes to Next.js: not found (the App Router's
+ * 404 page, which Next.js renders anew), an error thrown before the answer started, HEAD, a
+ * trailing slash, encoded characters, a path no page of the lane serves.
+ * tests/integration/console-lane-equivalence.test.ts compares both doors' pages.
+ */
+
+/** Segments of unreserved and sub-delimiter characters only: nothing Next.js would decode or normalize. */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
+const CONSOLE_PATH = /^\/([a-z]{2})\/console(?:\/(.*))?$/;
+
+export interface ConsoleLaneOptions {
+  /** The pages by their directory under app/[locale]/console: "" is the home, "payments/[paymentId]" a payment. */
+  pages: Readonly<Record<string, ConsolePage>>;
+  /** Every directory under app/[locale]/console: a path that is one (payments/export) is only ever that route. */
+  appDirectories: readonly string[];
+  /** The Next.js build's directory (.next): each page's manifest there names the stylesheets Next.js inlines. */
+  distDir: string;
+}
+
+/** Hands the request to Next.js, as if the lane had never seen it. */
+export type HandToNext = () => void;
+
+interface MatchedPage {
+  key: string;
+  page: ConsolePage;
+  params: Record<string, string>;
+}
+
+/**
+ * The lane's request listener: takes a request it serves and returns true (handing it to Next.js
+ * later, through `handToNext`, if it turns out not to answer it), or returns false at once,
+ * having touched nothing.
+ */
+export function createConsoleLane(options: ConsoleLaneOptions) {
+  const routes = Object.entries(options.pages).map(([key, page]) => ({ key, page, segments: key === "" ? [] : key.split("/") }));
+  const directories = new Set(options.appDirectories);
+  const stylesheets = new Map<string, string | null>();
+
+  const match = (rest: string): MatchedPage | null => {
+    const segments = rest === "" ? [] : rest.split("/");
+    for (const route of routes) {
+      if (route.segments.length !== segments.length) continue;
+      const params: Record<string, string> = {};
+      const dynamic = route.segments.some((segment, index) => {
+        const name = /^\[(\w+)\]$/.exec(segment)?.[1];
+        if (name) params[name] = segments[index]!;
+        return name !== undefined;
+      });
+      // A directory of the app (payments/export) is its own route, never a dynamic page's value.
+      if (dynamic && directories.has(rest)) continue;
+      if (route.segments.every((segment, index) => segment.startsWith("[") || segment === segments[index])) return { key: route.key, page: route.page, params };
+    }
+    return null;
+  };
+
+  const stylesheetOf = (key: string): string | null => {
+    if (!stylesheets.has(key)) stylesheets.set(key, inlinedStylesheets(options.distDir, key));
+    return stylesheets.get(key)!;
+  };
+
+  return function serveConsoleLane(incoming: IncomingMessage, outgoing: ServerResponse, handToNext: HandToNext): boolean {
+    if (incoming.method !== "GET") return false;
+    const target = incoming.url ?? "";
+    const queryAt = target.indexOf("?");
+    const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
+    const parts = CONSOLE_PATH.exec(pathname);
+    if (!parts || !isLocale(parts[1]) || !PLAIN_PATH.test(pathname) || pathname.endsWith("/")) return false;
+    const matched = match(parts[2] ?? "");
+    if (!matched) return false;
+    const styles = stylesheetOf(matched.key);
+    if (styles === null) return false;
+    const locale = parts[1];
+    const search = queryAt === -1 ? "" : target.slice(queryAt + 1);
+    answer(incoming, outgoing, { locale, pathname, search, matched, styles }).then(
+      (answered) => answered || handToNext(),
+      (error: unknown) => {
+        if (!outgoing.headersSent) handToNext();
+        else outgoing.destroy(error as Error);
+      },
+    );
+    return true;
+  };
+}
+
+async function answer(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  request: { locale: Locale; pathname: string; search: string; matched: MatchedPage; styles: string },
+): Promise<boolean> {
+  const { locale, matched } = request;
+  const opening = await openConsoleSession(await getDb(), { locale, cookieHeader: incoming.headers.cookie ?? null, capability: matched.page.capability });
+  const element = opening.kind === "open" ? await matched.page.render(opening.page, { params: matched.params, query: queryOf(request.search) }) : null;
+  if (opening.kind === "open" && element === null) return false;
+  const requestId = logPageRequest({ method: "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
+  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), headerValue(incoming.headers["x-forwarded-proto"]) === "https");
+  const headers = pageAnswerHeaders(csp, requestId);
+  for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
+  outgoing.setHeader("vary", NEXT_VARY);
+  outgoing.setHeader("content-type", "text/html; charset=utf-8");
+  if (opening.kind === "redirect") {
+    outgoing.statusCode = 307;
+    outgoing.setHeader("location", opening.location);
+    outgoing.setHeader("content-length", 0);
+    outgoing.end();
+    return true;
+  }
+  const html = Buffer.from(documentOf(locale, matched.page.title, request.styles, renderToString(element!)));
+  outgoing.statusCode = 200;
+  outgoing.setHeader("content-length", html.length);
+  outgoing.end(html);
+  return true;
+}
+
+/** The query as Next.js hands a page its searchParams: a name given more than once is an array. */
+function queryOf(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(search)) {
+    const earlier = Object.hasOwn(query, name) ? query[name] : undefined;
+    query[name] = earlier === undefined ? value : Array.isArray(earlier) ? [...earlier, value] : [earlier, value];
+  }
+  return query;
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+/** What React hoists ahead of a body rendered alone (the no-client-runtime <meta>): it belongs in the head, last, as Next.js puts it. */
+const HOISTED = /^(?:<meta [^>]*\/>)*/;
+
+/** The document as the App Router writes it for these pages, less its runtime (which scripts/defer-page-scripts.mjs strips). */
+function documentOf(locale: Locale, title: string, styles: string, body: string): string {
+  const hoisted = HOISTED.exec(body)![0];
+  return (
+    `<!DOCTYPE html><html lang="${locale}" dir="${textDirection(locale)}"><head><meta charSet="utf-8"/>` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"/>${styles}<title>${escapeHtml(title)}</title>` +
+    `<meta name="robots" content="noindex, nofollow"/><link rel="icon" href="${PAGE_ICON_URL}" type="image/svg+xml"/>${hoisted}</head>` +
+    `<body>${body.slice(hoisted.length)}</body></html>`
+  );
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (character) => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot" }[character]};`);
+}
+
+/**
+ * The <style> elements Next.js inlines into the page (experimental.inlineCss), from the page's
+ * client reference manifest of the build: each stylesheet of its layouts once, in order. Null
+ * (the page goes to Next.js) when the build has no such manifest or a stylesheet is not inlined.
+ */
+function inlinedStylesheets(distDir: string, key: string): string | null {
+  const file = path.join(distDir, "server/app/[locale]/console", key, "page_client-reference-manifest.js");
+  const sandbox: { __RSC_MANIFEST?: Record<string, { entryCSSFiles?: Record<string, { path: string; inlined: boolean; content?: string }[]> }> } = {};
+  try {
+    vm.runInNewContext(readFileSync(file, "utf8"), Object.assign(sandbox, { globalThis: sandbox }));
+  } catch {
+    return null;
+  }
+  const manifest = Object.values(sandbox.__RSC_MANIFEST ?? {})[0];
+  const seen = new Set<string>();
+  let styles = "";
+  for (const entry of Object.values(manifest?.entryCSSFiles ?? {}).flat()) {
+    if (seen.has(entry.path)) continue;
+    seen.add(entry.path);
+    if (!entry.inlined || entry.content === undefined) return null;
+    styles += `<style data-precedence="next" data-href="/_next/${entry.path}">${entry.content}</style>`;
+  }
+  return seen.size > 0 ? styles : null;
+}

@@ -1,0 +1,28 @@
+import type { ReactElement } from "react";
+import type { Capability } from "../console/roles";
+import type { OpenConsolePage } from "./open-console-session";
+
+/** A page's URL parts: the dynamic segments by name, and the query as Next.js hands searchParams. */
+export interface ConsolePageRequest {
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/**
+ * A signed-in console page, served by both doors: its page.tsx under the App Router, and the
+ * console lane (lib/console-web/console-lane.ts) past it. Both open the request with the same rules
+ * (lib/console-web/open-console-session.ts) and render this one element; `null` is not found,
+ * which each door answers with the App Router's not-found page.
+ */
+export interface ConsolePage {
+  /** The document's <title>, as the page's metadata sets it. */
+  title: string;
+  /** What the member's role must allow; null: any member. */
+  capability: Capability | null;
+  render(open: OpenConsolePage, request: ConsolePageRequest): Promise<ReactElement | null>;
+}
+
+export function queryValue(query: ConsolePageRequest["query"], name: string): string | undefined {
+  const value = query[name];
+  return Array.isArray(value) ? value[0] : value;
+}
