@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import vm from "node:vm";
 import { renderToString } from "react-dom/server";
-import type { ConsolePage } from "./console-page";
+import { consolePageTitle, type ConsolePage } from "./console-page";
 import { openConsoleSession } from "./open-console-session";
 import { getDb } from "../db/client";
 import { PAGE_ICON_URL } from "../hosted/page-icon";
@@ -120,7 +120,12 @@ async function answer(
   request: { locale: Locale; pathname: string; search: string; matched: MatchedPage; styles: string },
 ): Promise<boolean> {
   const { locale, matched } = request;
-  const opening = await openConsoleSession(await getDb(), { locale, cookieHeader: incoming.headers.cookie ?? null, capability: matched.page.capability });
+  const opening = await openConsoleSession(await getDb(), {
+    locale,
+    cookieHeader: incoming.headers.cookie ?? null,
+    capability: matched.page.capability,
+    twoStepSetup: matched.page.twoStepSetup,
+  });
   const element = opening.kind === "open" ? await matched.page.render(opening.page, { params: matched.params, query: queryOf(request.search) }) : null;
   if (opening.kind === "open" && element === null) return false;
   const requestId = logPageRequest({ method: "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
@@ -136,7 +141,7 @@ async function answer(
     outgoing.end();
     return true;
   }
-  const html = Buffer.from(documentOf(locale, matched.page.title, request.styles, renderToString(element!)));
+  const html = Buffer.from(documentOf(locale, consolePageTitle(matched.page, locale), request.styles, renderToString(element!)));
   outgoing.statusCode = 200;
   outgoing.setHeader("content-length", html.length);
   outgoing.end(html);

@@ -1,6 +1,8 @@
 import type { ReactElement } from "react";
 import type { Capability } from "../console/roles";
 import type { OpenConsolePage } from "./open-console-session";
+import type { Locale } from "../i18n/routing";
+import { translator } from "../i18n/translator";
 
 /** A page's URL parts: the dynamic segments by name, and the query as Next.js hands searchParams. */
 export interface ConsolePageRequest {
@@ -15,11 +17,21 @@ export interface ConsolePageRequest {
  * which each door answers with the App Router's not-found page.
  */
 export interface ConsolePage {
-  /** The document's <title>, as the page's metadata sets it. */
-  title: string;
+  /**
+   * The document's <title>: a text (the page.tsx's `metadata`), or the `title` message of a
+   * namespace in the page's language (its generateMetadata, lib/i18n/page-title.ts).
+   */
+  title: string | { messages: string };
   /** What the member's role must allow; null: any member. */
   capability: Capability | null;
+  /** A page a member who must set up two-step verification may still open (the Account page, where it is set up). */
+  twoStepSetup?: boolean;
   render(open: OpenConsolePage, request: ConsolePageRequest): Promise<ReactElement | null>;
+}
+
+/** The page's <title> in `locale`. */
+export function consolePageTitle(page: ConsolePage, locale: Locale): string {
+  return typeof page.title === "string" ? page.title : translator(locale, page.title.messages)("title");
 }
 
 export function queryValue(query: ConsolePageRequest["query"], name: string): string | undefined {

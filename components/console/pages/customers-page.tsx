@@ -54,4 +54,4 @@ async function renderCustomersPage({ db, locale, principal, formToken }: OpenCon
   );
 }
 
-export const customersPage: ConsolePage = { title: "Customers", capability: "payments.read", render: renderCustomersPage };
+export const customersPage = { title: "Customers", capability: "payments.read", render: renderCustomersPage } satisfies ConsolePage;

@@ -204,4 +204,4 @@ function ConfirmForm(props: {
   );
 }
 
-export const paymentPage: ConsolePage = { title: "Payment", capability: "payments.read", render: renderPaymentPage };
+export const paymentPage = { title: "Payment", capability: "payments.read", render: renderPaymentPage } satisfies ConsolePage;

@@ -126,4 +126,4 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
   );
 }
 
-export const paymentsPage: ConsolePage = { title: "Payments", capability: "payments.read", render: renderPaymentsPage };
+export const paymentsPage = { title: "Payments", capability: "payments.read", render: renderPaymentsPage } satisfies ConsolePage;

@@ -65,7 +65,7 @@ export async function serveConsolePage(
   page: ConsolePage,
   props: { params: Promise<{ locale: string } & Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> },
 ): Promise<ReactElement> {
-  const open = await openConsolePage(props.params, page.capability);
+  const open = await openConsolePage(props.params, page.capability, { twoStepSetup: page.twoStepSetup });
   const element = await page.render(open, { params: await props.params, query: await props.searchParams });
   if (!element) notFound();
   return element;

@@ -1,79 +1,12 @@
-import { consoleDateTime } from "@/components/console/payment-labels";
-import { getTranslations } from "next-intl/server";
-import { Button, ButtonLink } from "@/components/button";
-import { ScrollRegion, Section, TableHead, SelectField } from "@/components/console/console-form";
-import { ConsoleShell } from "@/components/console/console-shell";
-import { Field } from "@/components/field";
-import { AUDIT_ACTIONS, isAuditAction } from "@/lib/audit-log/audit-actions";
-import { listAuditEntries } from "@/lib/audit-log/list-audit-entries";
-import { consolePath } from "@/lib/console/console-paths";
+import { auditLogPage } from "@/components/console/pages/audit-log-page";
 import { titleFromMessages } from "@/lib/i18n/page-title";
-import { openConsolePage, queryValue, type ConsolePageProps } from "../_lib/open-console-page";
+import { serveConsolePage, type ConsolePageProps } from "../_lib/open-console-page";
 
-export const generateMetadata = titleFromMessages("console.auditLog");
+// Served by the console lane under `npm start` (lib/console-web/console-lane.ts); this door serves it
+// under `npm run dev` and GATEWAY_CONSOLE_LANE=off, rendering the same page.
+export const generateMetadata = titleFromMessages(auditLogPage.title.messages);
 
 /** GET /{locale}/console/audit-log (owners): newest first, filtered by user and action (kept in the URL). */
-export default async function AuditLogPage({ params, searchParams }: ConsolePageProps) {
-  const { db, locale, principal, formToken } = await openConsolePage(params, "team.manage");
-  const t = await getTranslations({ locale, namespace: "console.auditLog" });
-  const query = await searchParams;
-  const user = queryValue(query, "user")?.trim() || undefined;
-  const action = queryValue(query, "action");
-  const before = Number(queryValue(query, "before")) || undefined;
-  const { entries, hasMore } = await listAuditEntries(db, {
-    serviceId: principal.membership!.serviceId,
-    userEmail: user,
-    action: isAuditAction(action) ? action : undefined,
-    before,
-  });
-  const nextPage = hasMore ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}` : null;
-  const dateTime = consoleDateTime(locale);
-  return (
-    <ConsoleShell locale={locale} path="/console/audit-log" principal={principal} formToken={formToken} title={t("title")}>
-      <Section title={t("filter")}>
-        <form method="get" action={consolePath.auditLog(locale)} className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-end">
-          <Field id="audit-user" name="user" type="email" label={t("user")} placeholder={t("userHint")} defaultValue={user ?? ""} className="min-h-12 text-base" />
-          <SelectField
-            id="audit-action"
-            name="action"
-            label={t("action")}
-            defaultValue={isAuditAction(action) ? action : ""}
-            options={[{ value: "", label: t("any") }, ...AUDIT_ACTIONS.map((name) => ({ value: name, label: t(`actions.${name}`) }))]}
-          />
-          <Button type="submit" variant="secondary">
-            {t("filter")}
-          </Button>
-        </form>
-        {entries.length === 0 ? (
-          <p className="text-slate-700">{t("empty")}</p>
-        ) : (
-          <ScrollRegion label={t("title")}>
-            <table className="w-full min-w-[36rem] text-sm">
-              <TableHead columns={[t("at"), t("user"), t("action"), t("target"), t("ip")]} />
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={entry.id} className="border-b border-slate-100 align-top">
-                    <td className="py-2">{dateTime.format(entry.at)}</td>
-                    <td className="py-2 wrap-anywhere">{entry.userEmail}</td>
-                    <td className="py-2">{isAuditAction(entry.action) ? t(`actions.${entry.action}`) : entry.action}</td>
-                    <td className="py-2 wrap-anywhere" dir="auto">
-                      {entry.target ?? "—"}
-                    </td>
-                    <td className="py-2 font-mono text-xs" dir="ltr">
-                      {entry.ip ?? "—"}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
-        {nextPage ? (
-          <ButtonLink variant="quiet" href={`${consolePath.auditLog(locale)}${nextPage}`}>
-            {t("nextPage")}
-          </ButtonLink>
-        ) : null}
-      </Section>
-    </ConsoleShell>
-  );
+export default async function AuditLogPage(props: ConsolePageProps) {
+  return serveConsolePage(auditLogPage, props);
 }

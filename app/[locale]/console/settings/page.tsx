@@ -1,65 +1,12 @@
-import { getTranslations } from "next-intl/server";
-import { Button } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, Section } from "@/components/console/console-form";
-import { ConsoleShell } from "@/components/console/console-shell";
-import { Field } from "@/components/field";
-import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
+import { settingsPage } from "@/components/console/pages/settings-page";
 import { titleFromMessages } from "@/lib/i18n/page-title";
-import { openConsolePage, type ConsolePageProps } from "../_lib/open-console-page";
+import { serveConsolePage, type ConsolePageProps } from "../_lib/open-console-page";
 
-export const generateMetadata = titleFromMessages("console.settings");
+// Served by the console lane under `npm start` (lib/console-web/console-lane.ts); this door serves it
+// under `npm run dev` and GATEWAY_CONSOLE_LANE=off, rendering the same page.
+export const generateMetadata = titleFromMessages(settingsPage.title.messages);
 
 /** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins. */
-export default async function SettingsPage({ params }: ConsolePageProps) {
-  const { db, locale, principal, formToken, flash } = await openConsolePage(params, "integration.manage");
-  const t = await getTranslations({ locale, namespace: "console.settings" });
-  const keys = await getMerchantKeys(db, principal.membership!.serviceId);
-  const failed = flash?.kind === "error" && flash.form === "settings" ? flash : null;
-  const errorOf = (field: string) => (failed && failed.field === field ? t("errors.invalidSetting", { detail: failed.detail ?? "" }) : null);
-  const originsError = failed && failed.field === "origins" ? t("errors.invalidSetting", { detail: failed.detail ?? "" }) : null;
-  return (
-    <ConsoleShell locale={locale} path="/console/settings" principal={principal} formToken={formToken} title={t("title")}>
-      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
-      <Section title={keys.name}>
-        <ConsoleForm locale={locale} action="settings" formToken={formToken}>
-          <Field id="name" name="name" label={t("name")} required maxLength={120} defaultValue={failed?.values?.name ?? keys.name} error={errorOf("name")} />
-          <Field
-            id="redirect-url"
-            name="redirectUrl"
-            type="url"
-            dir="ltr"
-            label={t("redirectUrl")}
-            hint={t("redirectUrlHint")}
-            maxLength={2048}
-            defaultValue={failed?.values?.redirectUrl ?? keys.redirectUrl ?? ""}
-            error={errorOf("redirectUrl")}
-          />
-          <div className="flex flex-col gap-2">
-            <label htmlFor="origins" className="text-sm font-semibold text-slate-800">
-              {t("origins")}
-            </label>
-            <textarea
-              id="origins"
-              name="origins"
-              dir="ltr"
-              rows={4}
-              aria-describedby={originsError ? "origins-error origins-hint" : "origins-hint"}
-              aria-invalid={originsError ? true : undefined}
-              defaultValue={failed?.values?.origins ?? keys.allowedOrigins.join("\n")}
-              className="w-full rounded-xl border border-slate-300 bg-white px-4 py-3 font-mono text-sm focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600"
-            />
-            {originsError ? (
-              <p id="origins-error" role="alert" className="text-sm font-medium text-rose-700">
-                {originsError}
-              </p>
-            ) : null}
-            <p id="origins-hint" className="text-sm text-slate-600">
-              {t("originsHint")}
-            </p>
-          </div>
-          <Button type="submit">{t("save")}</Button>
-        </ConsoleForm>
-      </Section>
-    </ConsoleShell>
-  );
+export default async function SettingsPage(props: ConsolePageProps) {
+  return serveConsolePage(settingsPage, props);
 }

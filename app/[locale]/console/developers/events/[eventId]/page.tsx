@@ -1,88 +1,11 @@
-import { consoleDateTime } from "@/components/console/payment-labels";
-import { notFound } from "next/navigation";
-import { getTranslations } from "next-intl/server";
-import { Button, ButtonLink } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, Section, ScrollRegion, TableHead } from "@/components/console/console-form";
-import { ConsoleShell } from "@/components/console/console-shell";
-import { principalMay } from "@/lib/auth/console-principal";
-import { consolePath } from "@/lib/console/console-paths";
-import { ApiError } from "@/lib/errors/api-error";
-import { getEvent } from "@/lib/events/get-event";
-import { openConsolePage } from "../../../_lib/open-console-page";
+import { eventPage } from "@/components/console/pages/event-page";
+import { serveConsolePage, type ConsolePageProps } from "../../../_lib/open-console-page";
 
-export const metadata = { title: "Event" };
+// Served by the console lane under `npm start` (lib/console-web/console-lane.ts); this door serves it
+// under `npm run dev` and GATEWAY_CONSOLE_LANE=off, rendering the same page.
+export const metadata = { title: eventPage.title };
 
 /** GET /{locale}/console/developers/events/{id}: one event, its attempts and "Redeliver"; another merchant's event is 404. */
-export default async function EventPage({ params }: { params: Promise<{ locale: string; eventId: string }> }) {
-  const { db, locale, principal, formToken, flash } = await openConsolePage(params, "keys.manage");
-  const { eventId } = await params;
-  const t = await getTranslations({ locale, namespace: "console.developers" });
-  const event = await getEvent(db, { serviceId: principal.membership!.serviceId, id: eventId }).catch((error: unknown) => {
-    if (error instanceof ApiError && error.errorName === "not_found") notFound();
-    throw error;
-  });
-  const dateTime = consoleDateTime(locale);
-  return (
-    <ConsoleShell locale={locale} path={`/console/developers/events/${event.id}`} principal={principal} formToken={formToken} title={`${t("eventTitle")} ${event.type}`}>
-      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
-      {flash?.kind === "error" && flash.form === "redeliver" ? <ConsoleNotice tone="error">{t("errors.redeliverRefused", { detail: flash.detail ?? "" })}</ConsoleNotice> : null}
-      <Section title={event.id}>
-        <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
-          <div>
-            <dt className="font-semibold">{t("created")}</dt>
-            <dd>{dateTime.format(new Date(event.createdAt))}</dd>
-          </div>
-          <div>
-            <dt className="font-semibold">{t("paymentId")}</dt>
-            <dd className="font-mono text-xs" dir="ltr">
-              {event.data.paymentId}
-            </dd>
-          </div>
-          <div>
-            <dt className="font-semibold">{t("delivery")}</dt>
-            <dd>{t(`status.${event.delivery.status}`)}</dd>
-          </div>
-          <div>
-            <dt className="font-semibold">{t("attempts")}</dt>
-            <dd>{event.delivery.attempts}</dd>
-          </div>
-        </dl>
-        <ScrollRegion label={t("eventTitle")}>
-          <pre dir="ltr" className="rounded-lg bg-slate-100 p-3 text-xs">
-            {JSON.stringify(event.data, null, 2)}
-          </pre>
-        </ScrollRegion>
-        {principalMay(principal, "integration.manage") ? (
-          <ConsoleForm locale={locale} action="redeliver" formToken={formToken}>
-            <input type="hidden" name="event" value={event.id} />
-            <Button type="submit">{t("redeliver")}</Button>
-          </ConsoleForm>
-        ) : null}
-      </Section>
-      <Section title={t("attempts")}>
-        {event.attempts.length === 0 ? (
-          <p className="text-slate-700">{t("noAttempts")}</p>
-        ) : (
-          <ScrollRegion label={t("attempts")}>
-            <table className="w-full min-w-[28rem] text-sm">
-              <TableHead columns={[t("attemptAt"), t("statusCode"), t("error"), t("duration")]} />
-              <tbody>
-                {event.attempts.map((attempt) => (
-                  <tr key={attempt.at} className="border-b border-slate-100">
-                    <td className="py-2">{dateTime.format(new Date(attempt.at))}</td>
-                    <td className="py-2">{attempt.statusCode ?? "—"}</td>
-                    <td className="py-2 wrap-anywhere">{attempt.error ?? "—"}</td>
-                    <td className="py-2">{attempt.durationMs ?? "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
-      </Section>
-      <ButtonLink variant="quiet" href={`${consolePath.developers(locale)}#events`}>
-        {t("backToEvents")}
-      </ButtonLink>
-    </ConsoleShell>
-  );
+export default async function EventPage(props: { params: Promise<{ locale: string; eventId: string }>; searchParams: ConsolePageProps["searchParams"] }) {
+  return serveConsolePage(eventPage, props);
 }

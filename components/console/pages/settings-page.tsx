@@ -1,0 +1,64 @@
+import { Button } from "@/components/button";
+import { ConsoleForm, ConsoleNotice, Section } from "@/components/console/console-form";
+import { ConsoleShell } from "@/components/console/console-shell";
+import { Field } from "@/components/field";
+import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
+import type { ConsolePage } from "@/lib/console-web/console-page";
+import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
+import { translator } from "@/lib/i18n/translator";
+
+/** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins. */
+async function renderSettingsPage({ db, locale, principal, formToken, flash }: OpenConsolePage) {
+  const t = translator(locale, "console.settings");
+  const keys = await getMerchantKeys(db, principal.membership!.serviceId);
+  const failed = flash?.kind === "error" && flash.form === "settings" ? flash : null;
+  const errorOf = (field: string) => (failed && failed.field === field ? t("errors.invalidSetting", { detail: failed.detail ?? "" }) : null);
+  const originsError = failed && failed.field === "origins" ? t("errors.invalidSetting", { detail: failed.detail ?? "" }) : null;
+  return (
+    <ConsoleShell locale={locale} path="/console/settings" principal={principal} formToken={formToken} title={t("title")}>
+      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
+      <Section title={keys.name}>
+        <ConsoleForm locale={locale} action="settings" formToken={formToken}>
+          <Field id="name" name="name" label={t("name")} required maxLength={120} defaultValue={failed?.values?.name ?? keys.name} error={errorOf("name")} />
+          <Field
+            id="redirect-url"
+            name="redirectUrl"
+            type="url"
+            dir="ltr"
+            label={t("redirectUrl")}
+            hint={t("redirectUrlHint")}
+            maxLength={2048}
+            defaultValue={failed?.values?.redirectUrl ?? keys.redirectUrl ?? ""}
+            error={errorOf("redirectUrl")}
+          />
+          <div className="flex flex-col gap-2">
+            <label htmlFor="origins" className="text-sm font-semibold text-slate-800">
+              {t("origins")}
+            </label>
+            <textarea
+              id="origins"
+              name="origins"
+              dir="ltr"
+              rows={4}
+              aria-describedby={originsError ? "origins-error origins-hint" : "origins-hint"}
+              aria-invalid={originsError ? true : undefined}
+              defaultValue={failed?.values?.origins ?? keys.allowedOrigins.join("\n")}
+              className="w-full rounded-xl border border-slate-300 bg-white px-4 py-3 font-mono text-sm focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600"
+            />
+            {originsError ? (
+              <p id="origins-error" role="alert" className="text-sm font-medium text-rose-700">
+                {originsError}
+              </p>
+            ) : null}
+            <p id="origins-hint" className="text-sm text-slate-600">
+              {t("originsHint")}
+            </p>
+          </div>
+          <Button type="submit">{t("save")}</Button>
+        </ConsoleForm>
+      </Section>
+    </ConsoleShell>
+  );
+}
+
+export const settingsPage = { title: { messages: "console.settings" }, capability: "integration.manage", render: renderSettingsPage } satisfies ConsolePage;
