@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";
+
+const CONSOLE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]/console");
+/** The pages before sign-in: App Router pages only (the lane serves signed-in pages). */
+const SIGNED_OUT = ["sign-in", "sign-in/code", "sign-up", "invitations/[token]"];
+
+const pageDirectories = readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name === "page.tsx")
+  .map((entry) => path.relative(CONSOLE_DIR, entry.parentPath).split(path.sep).join("/"))
+  .sort();
+
+describe("the console lane's pages (components/console/pages/console-lane-pages.ts)", () => {
+  it("are every signed-in console page: each page.tsx is the lane's or one before sign-in", () => {
+    expect(pageDirectories.filter((directory) => !SIGNED_OUT.includes(directory))).toEqual(Object.keys(CONSOLE_LANE_PAGES).sort());
+  });
+
+  it("render, under the App Router too, the one page the lane renders", () => {
+    for (const [directory, page] of Object.entries(CONSOLE_LANE_PAGES)) {
+      const source = readFileSync(path.join(CONSOLE_DIR, directory, "page.tsx"), "utf8");
+      const name = /serveConsolePage\((\w+), props\)/.exec(source)?.[1];
+      expect(name, directory).toBeDefined();
+      expect(source, directory).toMatch(new RegExp(`import \\{ ${name} \\} from "@/components/console/pages/`));
+      expect(page, directory).toBeDefined();
+    }
+  });
+});
