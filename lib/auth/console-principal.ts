@@ -5,7 +5,6 @@ import type { Db } from "../db/client";
 import { resolveConsoleSession, type LiveSession } from "../console/console-sessions";
 import { listMemberships, type Membership } from "../console/memberships";
 import { roleMay, type Capability } from "../console/roles";
-import { merchantRequiresTwoStep } from "../console/two-step-policy";
 import type { ServiceContext } from "./principal";
 import { serviceColumns } from "./service-columns";
 
@@ -44,7 +43,7 @@ export async function authenticateConsole(db: Db, options: { sessionToken: strin
   if (!session || session.stage !== "active") return null;
   const memberships = await listMemberships(db, session.user.id);
   const membership = memberships.find((candidate) => candidate.serviceId === session.activeServiceId) ?? memberships[0] ?? null;
-  const mustSetUpTwoStep = membership !== null && !session.user.twoStepOn && (await merchantRequiresTwoStep(db, membership.serviceId));
+  const mustSetUpTwoStep = membership !== null && !session.user.twoStepOn && membership.requiresTwoStep;
   return { mode: "console", sessionId: session.id, user: session.user, membership, memberships, mustSetUpTwoStep, flashWaiting: session.flashWaiting };
 }
 
