@@ -126,8 +126,13 @@ async function answer(
     capability: matched.page.capability,
     twoStepSetup: matched.page.twoStepSetup,
   });
-  const element = opening.kind === "open" ? await matched.page.render(opening.page, { params: matched.params, query: queryOf(request.search) }) : null;
-  if (opening.kind === "open" && element === null) return false;
+  let html: Buffer | null = null;
+  if (opening.kind === "open") {
+    const element = await matched.page.render(opening.page, { params: matched.params, query: queryOf(request.search) });
+    if (element === null) return false;
+    // Rendered before any header is set: a render that throws leaves the answer untouched for Next.js.
+    html = Buffer.from(documentOf(locale, consolePageTitle(matched.page, locale), request.styles, renderToString(element)));
+  }
   const requestId = logPageRequest({ method: "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
   const csp = pageContentSecurityPolicy(request.pathname, newNonce(), headerValue(incoming.headers["x-forwarded-proto"]) === "https");
   const headers = pageAnswerHeaders(csp, requestId);
@@ -141,9 +146,8 @@ async function answer(
     outgoing.end();
     return true;
   }
-  const html = Buffer.from(documentOf(locale, consolePageTitle(matched.page, locale), request.styles, renderToString(element!)));
   outgoing.statusCode = 200;
-  outgoing.setHeader("content-length", html.length);
+  outgoing.setHeader("content-length", html!.length);
   outgoing.end(html);
   return true;
 }
