@@ -78,6 +78,9 @@ export async function buildApiLane(outfile = API_LANE_BUNDLE) {
     loader: { ".json": "json" },
     sourcemap: "linked",
     legalComments: "none",
+    // As Next.js's build fixes it in its own bundles (proxy.ts's among them): the lane's page
+    // headers (the CSP's style hashes, no 'unsafe-eval') must not follow the server's NODE_ENV.
+    define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "warning",
   });
 }

@@ -6,13 +6,14 @@ import { renderToString } from "react-dom/server";
 import { consolePageTitle, type ConsolePage } from "./console-page";
 import { openConsoleSession } from "./open-console-session";
 import { getDb } from "../db/client";
+import { logger } from "../log";
 import { PAGE_ICON_URL } from "../hosted/page-icon";
 import { logPageRequest } from "../hosted/log-page-request";
 import { isLocale, textDirection } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { NEXT_VARY } from "../http/api-lane";
 import { newNonce } from "../http/security-headers";
-import { pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
+import { forwardedOverHttps, pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
 
 /*
  * The console lane (`npm start`, scripts/serve.mjs): a GET of a signed-in console page goes to
@@ -86,7 +87,13 @@ export function createConsoleLane(options: ConsoleLaneOptions) {
   };
 
   const stylesheetOf = (key: string): string | null => {
-    if (!stylesheets.has(key)) stylesheets.set(key, inlinedStylesheets(options.distDir, key));
+    if (!stylesheets.has(key)) {
+      const found = inlinedStylesheets(options.distDir, key);
+      // Said once per page: from then on Next.js serves it (a build without the manifest, or a
+      // Next.js upgrade that changed its shape), which works but costs the App Router's CPU again.
+      if (found === null) logger.warn({ page: key }, "console lane: no inlined stylesheet in the build for this page; Next.js serves it");
+      stylesheets.set(key, found);
+    }
     return stylesheets.get(key)!;
   };
 
@@ -106,6 +113,9 @@ export function createConsoleLane(options: ConsoleLaneOptions) {
     answer(incoming, outgoing, { locale, pathname, search, matched, styles }).then(
       (answered) => answered || handToNext(),
       (error: unknown) => {
+        // Said, not swallowed: the page is rendered a second time by Next.js, and a one-time
+        // message (a new secret, recovery codes) the lane took is not shown again.
+        logger.error({ path: pathname, err: error instanceof Error ? error.message : String(error) }, "console lane: the page failed; handed to Next.js");
         if (!outgoing.headersSent) handToNext();
         else outgoing.destroy(error as Error);
       },
@@ -134,7 +144,7 @@ async function answer(
     html = Buffer.from(documentOf(locale, consolePageTitle(matched.page, locale), request.styles, renderToString(element)));
   }
   const requestId = logPageRequest({ method: "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
-  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), headerValue(incoming.headers["x-forwarded-proto"]) === "https");
+  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), forwardedOverHttps(headerValue(incoming.headers["x-forwarded-proto"])));
   const headers = pageAnswerHeaders(csp, requestId);
   for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
   outgoing.setHeader("vary", NEXT_VARY);

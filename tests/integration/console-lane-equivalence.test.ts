@@ -28,6 +28,8 @@ interface Answer {
   status: number;
   location: string | null;
   headerNames: string[];
+  /** The Content-Security-Policy, its nonce blanked: the lane's must be the proxy's, whatever NODE_ENV the server runs under. */
+  policy: string;
   document: string;
 }
 
@@ -44,12 +46,14 @@ const VARYING_HEADERS = new Set(["date", "content-length", "transfer-encoding", 
 async function answerOf(baseUrl: string, path: string, cookie: string | null): Promise<Answer> {
   const response = await fetch(baseUrl + path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
   const body = await response.text();
+  const policy = response.headers.get("content-security-policy") ?? "";
   return {
     status: response.status,
     location: response.headers.get("location"),
     // A redirect's body is Next.js's document for no one to read (browsers follow the Location);
     // the lane sends none, so nothing to compress either.
     headerNames: [...response.headers.keys()].filter((name) => !VARYING_HEADERS.has(name) && !(response.status === 307 && name === "content-encoding")).sort(),
+    policy: policy.replace(/'nonce-[^']+'/, "'nonce-…'"),
     // The not-found page (Next.js's, through either door) carries the response's nonce.
     document: response.status === 200 || response.status === 404 ? comparable(body, /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1]) : "",
   };
