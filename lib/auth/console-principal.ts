@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { systemClock, type Clock } from "../clock";
 import { services } from "../db/schema";
 import type { Db } from "../db/client";
-import { resolveConsoleSession, type LiveSession } from "../console/console-sessions";
-import { listMemberships, type Membership } from "../console/memberships";
+import { resolveConsoleSessionWithMemberships, type LiveSession } from "../console/console-sessions";
+import type { Membership } from "../console/memberships";
 import { roleMay, type Capability } from "../console/roles";
 import type { ServiceContext } from "./principal";
 import { serviceColumns } from "./service-columns";
@@ -37,11 +37,11 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
   return null;
 }
 
-/** The principal of a request's console cookie, or null (no cookie, ended or expired session, code step pending). */
+/** The principal of a request's console cookie, or null (no cookie, ended or expired session, code step pending): one statement. */
 export async function authenticateConsole(db: Db, options: { sessionToken: string | null; clock?: Clock }): Promise<ConsolePrincipal | null> {
-  const session = await resolveConsoleSession(db, options.sessionToken, options.clock ?? systemClock);
-  if (!session || session.stage !== "active") return null;
-  const memberships = await listMemberships(db, session.user.id);
+  const resolved = await resolveConsoleSessionWithMemberships(db, options.sessionToken, options.clock ?? systemClock);
+  if (!resolved || resolved.session.stage !== "active") return null;
+  const { session, memberships } = resolved;
   const membership = memberships.find((candidate) => candidate.serviceId === session.activeServiceId) ?? memberships[0] ?? null;
   const mustSetUpTwoStep = membership !== null && !session.user.twoStepOn && membership.requiresTwoStep;
   return { mode: "console", sessionId: session.id, user: session.user, membership, memberships, mustSetUpTwoStep, flashWaiting: session.flashWaiting };

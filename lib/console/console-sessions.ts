@@ -2,8 +2,11 @@ import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { systemClock, type Clock } from "../clock";
 import { hashSecret, randomToken } from "../crypto/secrets";
 import type { Db } from "../db/client";
-import { consoleSessions, consoleUsers } from "../db/schema";
-import { sessionIsLive } from "./session-rules";
+import { consoleSessions } from "../db/schema";
+import { preparedStatement } from "../db/prepared";
+import { sqlRows } from "../db/sql-rows";
+import { parseMemberships, membershipsOfUserSql, type Membership } from "./memberships";
+import { activeSessionBounds, sessionIsLive, useNoteDueBefore } from "./session-rules";
 
 export type SessionStage = "code" | "active";
 
@@ -39,28 +42,93 @@ export async function createConsoleSession(
 
 /**
  * The session a cookie's token opens, or null when there is none, it ended, sat idle 12 hours
- * or is 7 days old. A live session's use is noted (the idle clock restarts).
+ * or is 7 days old. A live session's use is noted (the idle clock restarts; to the minute,
+ * session-rules.ts).
  */
 export async function resolveConsoleSession(db: Db, token: string | null | undefined, clock: Clock = systemClock): Promise<LiveSession | null> {
+  return (await resolveConsoleSessionWithMemberships(db, token, clock))?.session ?? null;
+}
+
+/**
+ * `resolveConsoleSession` and the user's memberships (with each merchant's two-step policy), in
+ * one statement: every signed-in console page and form opens with it, before its own query.
+ */
+export async function resolveConsoleSessionWithMemberships(
+  db: Db,
+  token: string | null | undefined,
+  clock: Clock = systemClock,
+): Promise<{ session: LiveSession; memberships: Membership[] } | null> {
   if (!token || token.length > 100) return null;
   const now = clock.now();
-  const [row] = await db
-    .select({ session: consoleSessions, user: consoleUsers })
-    .from(consoleSessions)
-    .innerJoin(consoleUsers, eq(consoleUsers.id, consoleSessions.userId))
-    .where(eq(consoleSessions.tokenHash, hashSecret(token)));
-  if (!row || !sessionIsLive(row.session, now)) return null;
-  if (row.session.stage === "active") {
-    await db.update(consoleSessions).set({ lastUsedAt: now }).where(eq(consoleSessions.id, row.session.id));
-  }
+  const bounds = activeSessionBounds(now);
+  const result = await sessionStatement(db).execute({
+    tokenHash: hashSecret(token),
+    now: now.toISOString(),
+    createdAfter: bounds.createdAfter.toISOString(),
+    usedAfter: bounds.usedAfter.toISOString(),
+    noteDueBefore: useNoteDueBefore(now).toISOString(),
+  });
+  const [row] = sqlRows<SessionRow>(result);
+  if (!row) return null;
+  const stored = { stage: row.stage, createdAt: new Date(row.createdMs), lastUsedAt: new Date(row.lastUsedMs), ended: row.ended };
+  if (!sessionIsLive(stored, now)) return null;
   return {
-    id: row.session.id,
-    stage: row.session.stage,
-    activeServiceId: row.session.activeServiceId,
-    user: { id: row.user.id, email: row.user.email, name: row.user.name, twoStepOn: row.user.totpSecretEncrypted !== null },
-    flashWaiting: row.session.flashSealed !== null,
+    session: {
+      id: row.id,
+      stage: row.stage,
+      activeServiceId: row.activeServiceId,
+      user: { id: row.userId, email: row.email, name: row.name, twoStepOn: row.twoStepOn },
+      flashWaiting: row.flashWaiting,
+    },
+    memberships: parseMemberships(row.memberships),
   };
 }
+
+interface SessionRow {
+  id: string;
+  stage: SessionStage;
+  activeServiceId: string | null;
+  flashWaiting: boolean;
+  createdMs: number;
+  lastUsedMs: number;
+  ended: boolean;
+  userId: string;
+  email: string;
+  name: string;
+  twoStepOn: boolean;
+  memberships: string;
+}
+
+// The UPDATE notes the use of a session the rules of session-rules.ts keep live (the same bounds,
+// as parameters) whose last note is due; the SELECT reads the row as it was before, which
+// `sessionIsLive` judges. PostgreSQL runs a data-modifying WITH whether or not it is read.
+const sessionStatement = (db: Db) =>
+  preparedStatement(
+    db,
+    "console_session_resolve",
+    () => sql`
+  WITH found AS (
+    SELECT s.id, s.stage, s.active_service_id, s.flash_sealed IS NOT NULL AS flash_waiting, s.ended_at IS NOT NULL AS ended,
+           (extract(epoch FROM s.created_at) * 1000)::float8 AS created_ms, (extract(epoch FROM s.last_used_at) * 1000)::float8 AS last_used_ms,
+           u.id AS user_id, u.email, u.name, u.totp_secret_encrypted IS NOT NULL AS two_step_on
+    FROM console_sessions s JOIN console_users u ON u.id = s.user_id
+    WHERE s.token_hash = ${sql.placeholder("tokenHash")}
+  ), noted AS (
+    UPDATE console_sessions s SET last_used_at = ${sql.placeholder("now")}::timestamptz
+    FROM found
+    WHERE s.id = found.id AND s.stage = 'active' AND s.ended_at IS NULL
+      AND s.created_at > ${sql.placeholder("createdAfter")}::timestamptz
+      AND s.last_used_at > ${sql.placeholder("usedAfter")}::timestamptz
+      AND s.last_used_at <= ${sql.placeholder("noteDueBefore")}::timestamptz
+    RETURNING s.id
+  )
+  SELECT found.id, found.stage, found.active_service_id AS "activeServiceId", found.flash_waiting AS "flashWaiting",
+         found.created_ms AS "createdMs", found.last_used_ms AS "lastUsedMs", found.ended,
+         found.user_id AS "userId", found.email, found.name, found.two_step_on AS "twoStepOn",
+         ${membershipsOfUserSql(sql`found.user_id`)} AS memberships
+  FROM found
+  `,
+  );
 
 /** Signing out ends the session at once: its token opens nothing afterwards. */
 export async function endConsoleSession(db: Db, sessionId: string): Promise<void> {

@@ -1,6 +1,6 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { consoleMemberships, consoleMerchantPolicies, services } from "../db/schema";
+import { sqlRows } from "../db/sql-rows";
 import type { ConsoleRole } from "./roles";
 
 export interface Membership {
@@ -11,19 +11,27 @@ export interface Membership {
   requiresTwoStep: boolean;
 }
 
+/**
+ * A user's memberships as one JSON text value (a scalar subquery), switcher order: by merchant
+ * name, then id. A fragment, so the console's sign-in check reads them in its session statement
+ * (lib/console/console-sessions.ts) with the merchant's two-step policy, no statement of their own.
+ */
+export function membershipsOfUserSql(userId: SQL): SQL {
+  return sql`(SELECT coalesce(json_agg(json_build_object(
+      'serviceId', m.service_id, 'merchantName', s.name, 'role', m.role, 'requiresTwoStep', coalesce(p.requires_two_step, false)
+    ) ORDER BY s.name, s.id), '[]')::text
+    FROM console_memberships m
+    JOIN services s ON s.id = m.service_id
+    LEFT JOIN console_merchant_policies p ON p.service_id = m.service_id
+    WHERE m.user_id = ${userId})`;
+}
+
+export function parseMemberships(text: string): Membership[] {
+  return JSON.parse(text) as Membership[];
+}
+
 /** The merchants a user belongs to, for the switcher; a user sees no other. */
 export async function listMemberships(db: Db, userId: string): Promise<Membership[]> {
-  return db
-    .select({
-      serviceId: consoleMemberships.serviceId,
-      merchantName: services.name,
-      role: consoleMemberships.role,
-      // Read here, in the same statement, for every console page's sign-in check (lib/auth/console-principal.ts).
-      requiresTwoStep: sql<boolean>`coalesce(${consoleMerchantPolicies.requiresTwoStep}, false)`,
-    })
-    .from(consoleMemberships)
-    .innerJoin(services, eq(services.id, consoleMemberships.serviceId))
-    .leftJoin(consoleMerchantPolicies, eq(consoleMerchantPolicies.serviceId, consoleMemberships.serviceId))
-    .where(eq(consoleMemberships.userId, userId))
-    .orderBy(asc(services.name), asc(services.id));
+  const [row] = sqlRows<{ memberships: string }>(await db.execute(sql`SELECT ${membershipsOfUserSql(sql`${userId}::uuid`)} AS memberships`));
+  return parseMemberships(row!.memberships);
 }

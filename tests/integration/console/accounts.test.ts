@@ -1,11 +1,13 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { changePassword } from "@/lib/console/change-password";
 import { endConsoleSession, resolveConsoleSession } from "@/lib/console/console-sessions";
 import { hashPassword, passwordProblem, verifyPassword } from "@/lib/console/passwords";
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "@/lib/console/session-rules";
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_USE_NOTE_MS } from "@/lib/console/session-rules";
 import { signIn } from "@/lib/console/sign-in";
 import { LOCKOUT_MS } from "@/lib/console/sign-in-lockout";
 import { getDb } from "@/lib/db/client";
+import { consoleSessions } from "@/lib/db/schema";
 import { consoleSessionOf, createConsoleUser, fixedClock, TEST_PASSWORD, uniqueEmail } from "../../support/console";
 
 describe("console passwords", () => {
@@ -75,6 +77,27 @@ describe("console sessions", () => {
     expect(await resolveConsoleSession(db, token, clock)).not.toBeNull();
     clock.advance(SESSION_IDLE_MS + 1000);
     expect(await resolveConsoleSession(db, token, clock)).toBeNull();
+  });
+
+  it("note a use at most once a minute: a page within the minute reads its session without writing it, and the idle clock counts from the last note", async () => {
+    const db = await getDb();
+    const user = await createConsoleUser();
+    const clock = fixedClock(new Date("2031-07-01T08:00:00Z"));
+    const { token, sessionId } = await consoleSessionOf(user.id, { clock });
+    const lastNoted = async () => (await db.select({ at: consoleSessions.lastUsedAt }).from(consoleSessions).where(eq(consoleSessions.id, sessionId)))[0]!.at.toISOString();
+    clock.advance(30_000);
+    expect(await resolveConsoleSession(db, token, clock)).not.toBeNull();
+    expect(await lastNoted()).toBe("2031-07-01T08:00:00.000Z");
+    clock.advance(SESSION_USE_NOTE_MS - 30_000);
+    expect(await resolveConsoleSession(db, token, clock)).not.toBeNull();
+    expect(await lastNoted()).toBe("2031-07-01T08:01:00.000Z");
+    clock.advance(59_000);
+    expect(await resolveConsoleSession(db, token, clock)).not.toBeNull();
+    expect(await lastNoted()).toBe("2031-07-01T08:01:00.000Z");
+    // 12 hours after the last note, 11 h 59 min 1 s after the last use: ended, a minute early at most.
+    clock.advance(SESSION_IDLE_MS - 59_000);
+    expect(await resolveConsoleSession(db, token, clock)).toBeNull();
+    expect(await lastNoted()).toBe("2031-07-01T08:01:00.000Z");
   });
 
   it("end after 7 days even when used all along", async () => {

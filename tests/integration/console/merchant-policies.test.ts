@@ -8,7 +8,7 @@ import { confirmTwoStepSetup, pendingTwoStepSecret, startTwoStepSetup } from "@/
 import { setTwoStepRequirement } from "@/lib/console/two-step-policy";
 import { totpCode, totpStepAt } from "@/lib/console/totp";
 import { turnOffTwoStep } from "@/lib/console/turn-off-two-step";
-import { getDb } from "@/lib/db/client";
+import { getDb, onQuery } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
 import { consoleSessionOf, createConsoleUser, postForm, serviceIdOf, TEST_PASSWORD, uniqueEmail } from "../../support/console";
 import { createMerchant } from "../../support/factories";
@@ -104,6 +104,29 @@ describe("settings", () => {
 });
 
 describe("the console principal's merchant", () => {
+  it("is read with the session, its use noted, and every membership with its merchant's two-step policy in one statement", async () => {
+    const db = await getDb();
+    const [first, second] = [await createMerchant(), await createMerchant()];
+    const member = await createConsoleUser([
+      { merchant: first, role: "viewer" },
+      { merchant: second, role: "owner" },
+    ]);
+    await setTwoStepRequirement(db, { actor: { userId: member.id, email: member.email, ip: null }, serviceId: await serviceIdOf(second), required: true });
+    const session = await consoleSessionOf(member.id);
+    const statements: string[] = [];
+    const stop = onQuery((query) => statements.push(query));
+    const principal = await authenticateConsole(db, { sessionToken: session.token });
+    stop();
+    expect(statements).toHaveLength(1);
+    expect(principal?.memberships).toEqual(await listMemberships(db, member.id));
+    expect(principal?.memberships.map((membership) => [membership.merchantName, membership.role, membership.requiresTwoStep])).toEqual(
+      expect.arrayContaining([
+        [first.name, "viewer", false],
+        [second.name, "owner", true],
+      ]),
+    );
+  });
+
   it("is the member's service as the API's principals carry it", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
