@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import vm from "node:vm";
@@ -24,9 +24,8 @@ import { forwardedOverHttps, pageAnswerHeaders, pageContentSecurityPolicy } from
  * opened by the same rules (lib/console-web/open-console-session.ts); the lane does what Next.js
  * and proxy.ts did around it:
  *
- * - the document: <html lang dir>, the charset and viewport, the build's stylesheets (those
- *   Next.js inlines, experimental.inlineCss, read from the page's manifest of the build, linked:
- *   below, linkedStylesheets),
+ * - the document: <html lang dir>, the charset and viewport, the build's inlined stylesheets (as
+ *   Next.js inlines them, experimental.inlineCss, read from the page's manifest of the build),
  *   the page's metadata title, robots noindex, the icon, the no-client-runtime mark;
  * - the answer's headers: proxy.ts's (a fresh nonce's CSP, the hosted pages' set, no-store, the
  *   request id, HSTS) and the Vary Next.js sets; the page-request log line;
@@ -47,7 +46,7 @@ export interface ConsoleLaneOptions {
   pages: Readonly<Record<string, ConsolePage>>;
   /** Every directory under app/[locale]/console: a path that is one (payments/export) is only ever that route. */
   appDirectories: readonly string[];
-  /** The Next.js build's directory (.next): each page's manifest there names its stylesheets. */
+  /** The Next.js build's directory (.next): each page's manifest there names the stylesheets Next.js inlines. */
   distDir: string;
 }
 
@@ -89,10 +88,10 @@ export function createConsoleLane(options: ConsoleLaneOptions) {
 
   const stylesheetOf = (key: string): string | null => {
     if (!stylesheets.has(key)) {
-      const found = linkedStylesheets(options.distDir, key);
+      const found = inlinedStylesheets(options.distDir, key);
       // Said once per page: from then on Next.js serves it (a build without the manifest, or a
       // Next.js upgrade that changed its shape), which works but costs the App Router's CPU again.
-      if (found === null) logger.warn({ page: key }, "console lane: no stylesheet in the build for this page; Next.js serves it");
+      if (found === null) logger.warn({ page: key }, "console lane: no inlined stylesheet in the build for this page; Next.js serves it");
       stylesheets.set(key, found);
     }
     return stylesheets.get(key)!;
@@ -180,7 +179,7 @@ function headerValue(value: string | string[] | undefined): string | null {
 /** What React hoists ahead of a body rendered alone (the no-client-runtime <meta>): it belongs in the head, last, as Next.js puts it. */
 const HOISTED = /^(?:<meta [^>]*\/>)*/;
 
-/** The document as the App Router writes it for these pages, less its runtime (which scripts/defer-page-scripts.mjs strips), its stylesheets linked. */
+/** The document as the App Router writes it for these pages, less its runtime (which scripts/defer-page-scripts.mjs strips). */
 function documentOf(locale: Locale, title: string, styles: string, body: string): string {
   const hoisted = HOISTED.exec(body)![0];
   return (
@@ -196,16 +195,13 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * The page's stylesheets as <link>s to the build's files (under /_next/static/, which Next.js
- * serves immutable): each stylesheet of its layouts once, in order, from the page's client
- * reference manifest of the build. Next.js inlines the same files (experimental.inlineCss, for
- * the hosted pages' first paint); a console user's browser fetches them once instead of with
- * every page (29 KB of its 53). Null (the page goes to Next.js) when the build has no such
- * manifest or a stylesheet is not in the build's directory.
+ * The <style> elements Next.js inlines into the page (experimental.inlineCss), from the page's
+ * client reference manifest of the build: each stylesheet of its layouts once, in order. Null
+ * (the page goes to Next.js) when the build has no such manifest or a stylesheet is not inlined.
  */
-function linkedStylesheets(distDir: string, key: string): string | null {
+function inlinedStylesheets(distDir: string, key: string): string | null {
   const file = path.join(distDir, "server/app/[locale]/console", key, "page_client-reference-manifest.js");
-  const sandbox: { __RSC_MANIFEST?: Record<string, { entryCSSFiles?: Record<string, { path: string }[]> }> } = {};
+  const sandbox: { __RSC_MANIFEST?: Record<string, { entryCSSFiles?: Record<string, { path: string; inlined: boolean; content?: string }[]> }> } = {};
   try {
     vm.runInNewContext(readFileSync(file, "utf8"), Object.assign(sandbox, { globalThis: sandbox }));
   } catch {
@@ -217,8 +213,8 @@ function linkedStylesheets(distDir: string, key: string): string | null {
   for (const entry of Object.values(manifest?.entryCSSFiles ?? {}).flat()) {
     if (seen.has(entry.path)) continue;
     seen.add(entry.path);
-    if (!/^static\/(?:[\w-]+\/)*[\w.-]+\.css$/.test(entry.path) || !existsSync(path.join(distDir, entry.path))) return null;
-    styles += `<link rel="stylesheet" href="/_next/${entry.path}" data-precedence="next"/>`;
+    if (!entry.inlined || entry.content === undefined) return null;
+    styles += `<style data-precedence="next" data-href="/_next/${entry.path}">${entry.content}</style>`;
   }
   return seen.size > 0 ? styles : null;
 }

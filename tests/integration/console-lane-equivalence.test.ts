@@ -16,18 +16,12 @@ import { useTestGateway } from "../support/test-gateway";
  * adds for its own runtime (an empty hidden Suspense boundary and its chunk list, which
  * scripts/defer-page-scripts.mjs leaves and nothing reads), the fresh formKey of a confirmation
  * and nonces. A redirect's body (Next.js's, a document no browser shows) the lane leaves out.
- * The lane links the stylesheets Next.js inlines (experimental.inlineCss, for the hosted pages'
- * first paint): Next.js's <style> is compared as the lane's <link> to the same file, and the file
- * the lane links must hold exactly the text Next.js inlined.
  */
 
 const { api } = useTestGateway();
 const servers: SpawnedGateway[] = [];
 let viaNext: string;
 let viaLane: string;
-let laneUrl: string;
-/** The stylesheets Next.js inlined into its console pages, by the address it names them with. */
-const inlined = new Map<string, string>();
 const paths: { who: string; path: string }[] = [];
 
 interface Answer {
@@ -47,23 +41,11 @@ function comparable(html: string, nonce: string | undefined): string {
     .replace(/name="formKey" value="[^"]*"/g, 'name="formKey" value="…"');
 }
 
-const INLINED_STYLESHEET = /<style data-precedence="next" data-href="(\/_next\/static\/[^"]+\.css)">([^]*?)<\/style>/g;
-
-/** Next.js's page with its inlined stylesheets as the lane's links to the same files; their text kept to check against the files. */
-function linkingStylesheets(html: string): string {
-  return html.replace(INLINED_STYLESHEET, (_, href: string, text: string) => {
-    inlined.set(href, text);
-    return `<link rel="stylesheet" href="${href}" data-precedence="next"/>`;
-  });
-}
-
 const VARYING_HEADERS = new Set(["date", "content-length", "transfer-encoding", "x-request-id", "content-security-policy"]);
 
-async function answerOf(baseUrl: string, path: string, cookie: string | null, door: "next" | "lane"): Promise<Answer> {
+async function answerOf(baseUrl: string, path: string, cookie: string | null): Promise<Answer> {
   const response = await fetch(baseUrl + path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
-  const text = await response.text();
-  // A page the lane answers links its stylesheets; a not-found page is Next.js's through either door.
-  const body = door === "next" && response.status === 200 ? linkingStylesheets(text) : text;
+  const body = await response.text();
   const policy = response.headers.get("content-security-policy") ?? "";
   return {
     status: response.status,
@@ -127,14 +109,13 @@ beforeAll(async () => {
   // One after the other: the first start may build, and each runs the migrations.
   const next = await start(false);
   const lane = await start(true);
-  laneUrl = lane;
-  const replay = async (baseUrl: string, door: "next" | "lane") => {
+  const replay = async (baseUrl: string) => {
     const answers: Record<string, Answer> = {};
-    for (const { who: name, path } of paths) answers[`${name} ${path}`] = await answerOf(baseUrl, path, who[name]!, door);
+    for (const { who: name, path } of paths) answers[`${name} ${path}`] = await answerOf(baseUrl, path, who[name]!);
     return answers;
   };
-  viaNext = JSON.stringify(await replay(next, "next"));
-  viaLane = JSON.stringify(await replay(lane, "lane"));
+  viaNext = JSON.stringify(await replay(next));
+  viaLane = JSON.stringify(await replay(lane));
 }, 900_000);
 
 afterAll(() => {
@@ -146,17 +127,6 @@ describe("the console lane against the App Router (npm start, GATEWAY_CONSOLE_LA
     const next = JSON.parse(viaNext) as Record<string, Answer>;
     const lane = JSON.parse(viaLane) as Record<string, Answer>;
     for (const key of Object.keys(next)) expect.soft(lane[key], key).toEqual(next[key]);
-  });
-
-  it("links, immutable, the very stylesheets Next.js inlines", async () => {
-    expect(inlined.size).toBeGreaterThan(0);
-    for (const [href, text] of inlined) {
-      const response = await fetch(laneUrl + href);
-      expect(response.status, href).toBe(200);
-      expect(response.headers.get("content-type"), href).toMatch(/^text\/css/);
-      expect(response.headers.get("cache-control"), href).toMatch(/immutable/);
-      expect(await response.text(), href).toBe(text);
-    }
   });
 
   it("covers every page of the lane, the redirects and the not-found pages", () => {
