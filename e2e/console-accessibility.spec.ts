@@ -19,7 +19,9 @@ test.describe("every console page in every language: axe finds nothing serious, 
 
   for (const locale of LOCALES) {
     test(`console pages in ${locale}`, async ({ page, browser }) => {
-      test.setTimeout(120_000);
+      // One walk of 17 pages, signing up, paying and refunding on the way, with axe on each:
+      // about a minute on a quiet machine, nearly two when the 2 cores are shared.
+      test.setTimeout(240_000);
       const t = consoleMessagesFor(locale);
       const email = newEmail(`a11y-${locale}`);
 
