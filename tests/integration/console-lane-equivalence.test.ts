@@ -53,7 +53,7 @@ async function answerOf(baseUrl: string, path: string, cookie: string | null): P
     // A redirect's body is Next.js's document for no one to read (browsers follow the Location);
     // the lane sends none, so nothing to compress either.
     headerNames: [...response.headers.keys()].filter((name) => !VARYING_HEADERS.has(name) && !(response.status === 307 && name === "content-encoding")).sort(),
-    policy: policy.replace(/'nonce-[^']+'/, "'nonce-…'"),
+    policy: policy.replace(/'nonce-[^']+'/g, "'nonce-…'"),
     // The not-found page (Next.js's, through either door) carries the response's nonce.
     document: response.status === 200 || response.status === 404 ? comparable(body, /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1]) : "",
   };
