@@ -3,11 +3,6 @@ import { recordAuditEntry, type AuditActor } from "../audit-log/record-audit-ent
 import type { Db } from "../db/client";
 import { consoleMemberships, consoleMerchantPolicies, services } from "../db/schema";
 
-export async function merchantRequiresTwoStep(db: Db, serviceId: string): Promise<boolean> {
-  const [policy] = await db.select().from(consoleMerchantPolicies).where(eq(consoleMerchantPolicies.serviceId, serviceId));
-  return policy?.requiresTwoStep ?? false;
-}
-
 /** The user's merchants that require two-step verification of their members. */
 export async function merchantsRequiringTwoStep(db: Db, userId: string): Promise<{ serviceId: string; name: string }[]> {
   return db

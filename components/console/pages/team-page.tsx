@@ -4,7 +4,6 @@ import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { CONSOLE_ROLES } from "@/lib/console/roles";
 import { listTeam } from "@/lib/console/team";
-import { merchantRequiresTwoStep } from "@/lib/console/two-step-policy";
 import type { ConsolePage } from "@/lib/console-web/console-page";
 import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
 import { translator } from "@/lib/i18n/translator";
@@ -14,7 +13,8 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
   const serviceId = principal.membership!.serviceId;
   const t = translator(locale, "console");
   const { members, invitations } = await listTeam(db, serviceId);
-  const required = await merchantRequiresTwoStep(db, serviceId);
+  // Read with the principal, in the sign-in check's one statement.
+  const required = principal.membership!.requiresTwoStep;
   const inviteError = flash?.kind === "error" && flash.form === "invite" ? t(`team.errors.${flash.key}`) : null;
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
   const roleOptions = CONSOLE_ROLES.map((role) => ({ value: role, label: t(`roles.${role}`) }));
