@@ -115,6 +115,7 @@ try {
   for (const request of measured.filter((m) => !only || m.name.toLowerCase().includes(only))) {
     for (let i = 0; i < users * 2; i += 1) await request.run(i + 10_000);
     const times: number[] = [];
+    const cpuBefore = process.cpuUsage();
     await Promise.all(
       Array.from({ length: users }, async (_, user) => {
         for (let call = 0; call < callsPerUser; call += 1) {
@@ -124,9 +125,12 @@ try {
         }
       }),
     );
+    // This client shares the machine's cores with the server and PostgreSQL: its own CPU per call says how much.
+    const cpu = process.cpuUsage(cpuBefore);
     times.sort((a, b) => a - b);
     const p = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!.toFixed(1);
-    log(`  ${request.name.padEnd(40)} p50 ${p(0.5).padStart(7)} ms   p99 ${p(0.99).padStart(7)} ms   (${times.length} calls)`);
+    const clientCpu = ((cpu.user + cpu.system) / 1000 / times.length).toFixed(1);
+    log(`  ${request.name.padEnd(40)} p50 ${p(0.5).padStart(7)} ms   p99 ${p(0.99).padStart(7)} ms   (${times.length} calls; this client's CPU ${clientCpu} ms a call)`);
   }
 
   // Export all of the big merchant's payments, read as a client reads a download.
