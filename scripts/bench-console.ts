@@ -130,7 +130,10 @@ try {
     times.sort((a, b) => a - b);
     const p = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!.toFixed(1);
     const clientCpu = ((cpu.user + cpu.system) / 1000 / times.length).toFixed(1);
-    log(`  ${request.name.padEnd(40)} p50 ${p(0.5).padStart(7)} ms   p99 ${p(0.99).padStart(7)} ms   (${times.length} calls; this client's CPU ${clientCpu} ms a call)`);
+    log(
+      `  ${request.name.padEnd(40)} p50 ${p(0.5).padStart(7)} ms   p99 ${p(0.99).padStart(7)} ms   ` +
+        `(p90 ${p(0.9)}, max ${p(1)}; ${times.length} calls; this client's CPU ${clientCpu} ms a call)`,
+    );
   }
 
   // Export all of the big merchant's payments, read as a client reads a download.
