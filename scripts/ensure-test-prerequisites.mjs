@@ -4,7 +4,8 @@
 import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-const PACKAGES = { chromium: "/usr/bin/chromium", "chromium-headless-shell": "/usr/bin/chromium-headless-shell" };
+// Lighthouse and the rehearsal drive the full browser; the journeys the shell, unless CHROMIUM_PATH names another.
+const PACKAGES = { chromium: "/usr/bin/chromium", ...(process.env.CHROMIUM_PATH ? {} : { "chromium-headless-shell": "/usr/bin/chromium-headless-shell" }) };
 const missing = Object.entries(PACKAGES)
   .filter(([, binary]) => !existsSync(binary))
   .map(([name]) => name);

@@ -44,18 +44,23 @@ async function ownerCookie(db: Db, service: ServiceContext): Promise<string> {
 export async function httpDriver(db: Db, service: ServiceContext, baseUrl: string): Promise<ConsoleDriver> {
   const cookie = await ownerCookie(db, service);
   const base = new URL(baseUrl);
+  if (base.protocol !== "http:") throw new Error(`--http takes an http:// address (the server on this machine), not ${base.protocol}`);
   // node:http with keep-alive and zlib, not fetch: this client runs on the same two cores as the
   // servers and PostgreSQL, and fetch's WHATWG streams cost it about twice the CPU per page. It
   // still asks for gzip and inflates every page, as a browser does.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const get = (path: string) =>
     new Promise<http.IncomingMessage>((resolve, reject) => {
-      const request = http.get({ host: base.hostname, port: base.port, path, agent, headers: { cookie, "accept-encoding": "gzip" } }, (response) => {
-        if (response.statusCode !== 200) {
-          response.resume();
-          reject(new Error(`GET ${path} answered ${response.statusCode}`));
-        } else resolve(response);
-      });
+      const request = http.get(
+        { hostname: base.hostname.replace(/^\[|\]$/g, ""), port: base.port, path, agent, timeout: 60_000, headers: { cookie, "accept-encoding": "gzip" } },
+        (response) => {
+          if (response.statusCode !== 200) {
+            response.resume();
+            reject(new Error(`GET ${path} answered ${response.statusCode}`));
+          } else resolve(response);
+        },
+      );
+      request.on("timeout", () => request.destroy(new Error(`GET ${path}: no answer in 60 s`)));
       request.on("error", reject);
     });
   const bodyOf = async (path: string): Promise<Buffer> => {
@@ -82,8 +87,11 @@ export async function httpDriver(db: Db, service: ServiceContext, baseUrl: strin
     async exportCsv(query) {
       // The export is read as a download: the stream as it arrives (a browser saves it as is).
       const response = await get(pathWith("/en/console/payments/export", query));
-      const body = response.headers["content-encoding"] === "gzip" ? response.pipe(createGunzip()) : response;
-      return Readable.toWeb(body) as ReadableStream<Uint8Array>;
+      if (response.headers["content-encoding"] !== "gzip") return Readable.toWeb(response) as ReadableStream<Uint8Array>;
+      // A connection reset mid-export must fail the reader, not leave it waiting: pipe() does not pass it on.
+      const inflated = createGunzip();
+      response.on("error", (error) => inflated.destroy(error));
+      return Readable.toWeb(response.pipe(inflated)) as ReadableStream<Uint8Array>;
     },
   };
 }
