@@ -1,9 +1,7 @@
 // The preparing half of `npm start` (scripts/serve.mjs runs it, then serves): build when
 // needed, migrate, greet with the demo merchant, and exit, so tsx does not stay resident
 // beside the servers.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { getConfig, type Config } from "../lib/config";
 import { closeDatabase } from "../lib/db/client";
@@ -13,44 +11,7 @@ import { ensureDemoOwner } from "../lib/console-merchants/ensure-demo-owner";
 import { getGatewayKey } from "../lib/crypto/gateway-key";
 import { listMerchants } from "../lib/merchants/list-merchants";
 import { runCli } from "./lib/cli";
-
-const nextBin = "node_modules/next/dist/bin/next";
-
-// components/ holds the islands' sources (components/islands) as well as the pages' parts.
-const BUILD_INPUTS = [
-  "app",
-  "lib",
-  "components",
-  "messages",
-  "public",
-  "proxy.ts",
-  "instrumentation.ts",
-  "mount-simulators.ts",
-  "simulators",
-  "next.config.mjs",
-  "postcss.config.mjs",
-  "package-lock.json",
-  "scripts/build-islands.mjs",
-  "scripts/build-api-lane.mjs",
-];
-/** Outputs of the islands' build (scripts/build-islands.mjs), which Next's build does not make. */
-const ISLANDS_MANIFEST = ".islands/manifest.json";
-/** Output of the API lane's build (scripts/build-api-lane.mjs). */
-const API_LANE_BUNDLE = ".api-lane/api-lane.mjs";
-
-/** A build older than any source file would serve stale code after a pull. */
-function needsBuild(): boolean {
-  const stamp = ".next/BUILD_ID";
-  if (!existsSync(stamp) || !existsSync(ISLANDS_MANIFEST) || !existsSync(API_LANE_BUNDLE)) return true;
-  const builtAt = statSync(stamp).mtimeMs;
-  const newerThanBuild = (entry: string): boolean => {
-    if (!existsSync(entry)) return false;
-    const stats = statSync(entry);
-    if (!stats.isDirectory()) return stats.mtimeMs > builtAt;
-    return readdirSync(entry).some((child) => newerThanBuild(path.join(entry, child)));
-  };
-  return BUILD_INPUTS.some(newerThanBuild);
-}
+import { buildGateway, needsBuild } from "./lib/gateway-build";
 
 /** What scripts/serve.mjs needs to serve, validated here by lib/config. */
 function serveSettings(config: Config) {
@@ -75,11 +36,8 @@ async function main() {
   const { db, driver } = await openDatabaseWhenReachable();
   if (needsBuild() || values.rebuild) {
     console.log("Building the gateway (sources changed since the last build)...");
-    // The same steps as `npm run build`: the islands and the API lane first, then Next.js.
-    for (const step of [["scripts/build-islands.mjs"], ["scripts/build-api-lane.mjs"], [nextBin, "build"]]) {
-      const build = spawnSync(process.execPath, step, { stdio: "inherit" });
-      if (build.status !== 0) process.exit(build.status ?? 1);
-    }
+    const { status } = buildGateway();
+    if (status !== 0) process.exit(status);
   }
 
   if (config.isSandbox) {

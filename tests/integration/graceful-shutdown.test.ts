@@ -10,6 +10,7 @@ import { apiClient } from "../support/api";
 import { createMerchant, randomPhone } from "../support/factories";
 import { realEvent } from "../support/real-events";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
+import { ensureGatewayBuilt } from "../support/spawned-gateway";
 
 /**
  * Issue 15 item 3 on the real `npm start` entry (scripts/serve.mjs, two serving processes on
@@ -91,6 +92,7 @@ function startLoad(clients: number) {
 
 /** Starts `npm start`'s entry with `servers` serving processes on a free port. */
 async function startGateway(servers: number) {
+  await ensureGatewayBuilt();
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   output = "";

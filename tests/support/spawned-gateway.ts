@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { buildGateway, needsBuild } from "../../scripts/lib/gateway-build";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -10,6 +13,31 @@ export async function freePort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+/**
+ * Builds the production bundle when it is stale, one test file at a time: files run in parallel
+ * workers, and two `next build`s into one .next would each break the other. The lock is a
+ * directory named after this Vitest run (the workers' parent), so a run that died holding it
+ * leaves nothing that blocks the next one.
+ */
+export async function ensureGatewayBuilt(): Promise<void> {
+  const lock = path.join(tmpdir(), `gateway-test-build-${process.ppid}`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    if (!needsBuild()) return;
+    const { status, output } = buildGateway("pipe");
+    if (status !== 0) throw new Error(`the build failed (${status}):\n${output.slice(-4000)}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export interface SpawnedGateway {
@@ -22,6 +50,7 @@ export interface SpawnedGateway {
  * background jobs) on the built bundle, as its own OS process; resolves once it listens.
  */
 export async function spawnGateway(port: number, env: Record<string, string>): Promise<SpawnedGateway> {
+  await ensureGatewayBuilt();
   let output = "";
   const child = spawn(process.execPath, ["scripts/serve.mjs"], {
     cwd: ROOT,
