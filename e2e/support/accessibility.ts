@@ -13,7 +13,14 @@ export async function expectNoSeriousViolations(page: Page, name: string) {
   // (scripts/defer-page-scripts.mjs) and enable a control then, whose colour fades in
   // (transition-colors); axe must not measure a contrast halfway through that fade.
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"));
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  // Legacy mode runs axe in the page itself, where the default opens a blank page per call to
+  // merge each frame's results (our pages have no cross-origin frames); only violations are
+  // kept. The same rules and findings, at 0.3 s of CPU a page instead of 0.8 s.
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .setLegacyMode()
+    .options({ resultTypes: ["violations"] })
+    .analyze();
   const serious = results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);

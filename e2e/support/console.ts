@@ -59,9 +59,13 @@ export async function inviteThroughCli(clientId: string, email: string, role: st
   const { execFile } = await import("node:child_process");
   const { promisify } = await import("node:util");
   const { BASE_URL, E2E_DATABASE_URL } = await import("./env");
-  const { stdout } = await promisify(execFile)("npx", ["tsx", "scripts/merchant.ts", "invite", "--client-id", clientId, "--email", email, "--role", role, "--json"], {
-    cwd: path.resolve(import.meta.dirname, "../.."),
-    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: "silent" },
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "scripts/merchant.ts", "invite", "--client-id", clientId, "--email", email, "--role", role, "--json"],
+    {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: "silent" },
+    },
+  );
   return (JSON.parse(stdout.trim().split("\n").at(-1)!) as { inviteUrl: string }).inviteUrl;
 }

@@ -9,11 +9,11 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Onboards through the operator's CLI (contract 9), on the running server's database. */
 export async function onboardMerchant(options: { name: string; redirectUrl?: string; origins?: string[] }): Promise<OnboardedMerchant> {
-  const args = ["tsx", "scripts/merchant.ts", "create", "--name", options.name, "--country", "DZA", "--country", "TUN", "--country", "MAR"];
+  const args = ["--import", "tsx", "scripts/merchant.ts", "create", "--name", options.name, "--country", "DZA", "--country", "TUN", "--country", "MAR"];
   if (options.redirectUrl) args.push("--redirect-url", options.redirectUrl);
   for (const origin of options.origins ?? []) args.push("--origin", origin);
   args.push("--json");
-  const { stdout } = await run("npx", args, {
+  const { stdout } = await run(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, LOG_LEVEL: "silent" },
   });
