@@ -1,6 +1,5 @@
 import type { TestProject } from "vitest/node";
 import { recreateDatabase } from "../../scripts/lib/recreate-database";
-import { auditSuiteDatabase } from "./suite-audit";
 import { allWorkerDatabaseUrls } from "./worker-database";
 
 /**
@@ -20,6 +19,10 @@ export default async function setup(project: TestProject) {
   const urls = allWorkerDatabaseUrls(process.env.DATABASE_URL!, project.config.maxWorkers);
   await Promise.all(urls.map((url) => recreateDatabase(url)));
   return async () => {
+    // Imported here, once LOG_LEVEL is set: the gateway's loggers take their level when loaded,
+    // and the audit's delivery pass would otherwise log every failed attempt.
+    process.env.LOG_LEVEL ??= "silent";
+    const { auditSuiteDatabase } = await import("./suite-audit");
     const failures: unknown[] = [];
     try {
       // One at a time: each audit reads its whole database.
