@@ -13,7 +13,9 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results/e2e",
   fullyParallel: true,
-  workers: 2,
+  // Three browsers at a time on 2 cores: two left a tenth of the CPU idle (pages and servers
+  // waiting on each other); three finish the suite in 322 s instead of 360 s.
+  workers: 3,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   timeout: 45_000,

@@ -12,8 +12,11 @@ import { inProduction } from "../support/production-config";
  */
 
 let mounted: SimulatorMount;
-beforeAll(() => {
-  mounted = simulatorMount(); // tests/support/setup-env.ts mounted them, as instrumentation.ts does in a sandbox
+beforeAll(async () => {
+  // Mounted here as instrumentation.ts does in a sandbox (tests/support/setup-env.ts skips unit tests).
+  const { mountSimulators } = await import("../../mount-simulators");
+  mountSimulators();
+  mounted = simulatorMount();
 });
 afterEach(() => installSimulatorMount(mounted));
 
