@@ -13,7 +13,6 @@ import { deliverDueNotifications } from "../../lib/notifications/deliver-due-not
  * settles them as undeliverable) and be reported as past their retry schedule.
  */
 export async function auditSuiteDatabase(databaseUrl: string): Promise<void> {
-  process.env.LOG_LEVEL ??= "silent";
   const handle = await openDatabase({ databaseUrl, pgliteDir: "" });
   try {
     await deliverDueNotifications(handle.db, { timeoutMs: 2_000 });
