@@ -4708,8 +4708,8 @@ export interface operations {
     };
     getQrStatus: {
         parameters: {
-            query: {
-                token: string;
+            query?: {
+                token?: string;
             };
             header?: never;
             path: {
