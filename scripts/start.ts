@@ -10,6 +10,7 @@ import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
 import { ensureDemoOwner } from "../lib/console-merchants/ensure-demo-owner";
 import { getGatewayKey } from "../lib/crypto/gateway-key";
 import { listMerchants } from "../lib/merchants/list-merchants";
+import { demoMerchantServiceId } from "../lib/merchants/demo-merchant";
 import { runCli } from "./lib/cli";
 import { buildGateway, needsBuild } from "./lib/gateway-build";
 
@@ -45,7 +46,8 @@ async function main() {
     if (created) {
       console.log("\nDemo merchant created. Its secrets are shown this once:\n" + JSON.stringify(created, null, 2));
     } else {
-      const demo = (await listMerchants(db)).find((merchant) => merchant.name === "Demo Shop");
+      const demoId = await demoMerchantServiceId(db);
+      const [demo] = demoId ? await listMerchants(db, demoId) : [];
       if (demo) {
         console.log(
           `\nDemo merchant: service ${demo.service}, client id ${demo.clientId}, publishable key ${demo.publishableKey}` +

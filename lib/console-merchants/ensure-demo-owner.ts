@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { hmacHex } from "../crypto/secrets";
 import type { Db } from "../db/client";
-import { consoleMemberships, consoleUsers, services } from "../db/schema";
+import { consoleMemberships, consoleUsers } from "../db/schema";
 import { hashPassword } from "../console/passwords";
-import { DEMO_MERCHANT_NAME } from "../merchants/demo-merchant";
+import { demoMerchantServiceId } from "../merchants/demo-merchant";
 
 export const DEMO_OWNER_EMAIL = "owner@demo-shop.example";
 
@@ -17,8 +17,8 @@ export function demoOwnerPassword(gatewayKey: Buffer): string {
 }
 
 export async function ensureDemoOwner(db: Db, gatewayKey: Buffer): Promise<{ email: string; password: string } | null> {
-  const [demo] = await db.select({ id: services.id }).from(services).where(eq(services.name, DEMO_MERCHANT_NAME)).limit(1);
-  if (!demo) return null;
+  const demoId = await demoMerchantServiceId(db);
+  if (!demoId) return null;
   const password = demoOwnerPassword(gatewayKey);
   let [user] = await db.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, DEMO_OWNER_EMAIL));
   if (!user) {
@@ -32,7 +32,7 @@ export async function ensureDemoOwner(db: Db, gatewayKey: Buffer): Promise<{ ema
   const [member] = await db
     .select({ role: consoleMemberships.role })
     .from(consoleMemberships)
-    .where(and(eq(consoleMemberships.userId, user!.id), eq(consoleMemberships.serviceId, demo.id)));
-  if (!member) await db.insert(consoleMemberships).values({ userId: user!.id, serviceId: demo.id, role: "owner" }).onConflictDoNothing();
+    .where(and(eq(consoleMemberships.userId, user!.id), eq(consoleMemberships.serviceId, demoId)));
+  if (!member) await db.insert(consoleMemberships).values({ userId: user!.id, serviceId: demoId, role: "owner" }).onConflictDoNothing();
   return { email: DEMO_OWNER_EMAIL, password };
 }

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { demoWebhookReceipts, services } from "../db/schema";
 import { logger } from "../log";
 import { webhookSigner } from "../notifications/sign-webhook";
-import { DEMO_MERCHANT_NAME } from "./demo-merchant";
+import { demoMerchantServiceId } from "./demo-merchant";
 
 /** The sandbox demo merchant's webhook endpoint, served by the gateway itself. */
 // Under /api: a route handler, outside the hosted page tree (whose state changes are Server Actions).
@@ -26,7 +26,8 @@ export interface ReceivedDemoWebhook {
 export async function receiveDemoWebhook(db: Db, request: Request): Promise<{ status: number }> {
   const body = await request.text();
   const headers = Object.fromEntries(request.headers);
-  const [service] = await db.select({ secret: services.webhookSecretEncrypted }).from(services).where(eq(services.name, DEMO_MERCHANT_NAME)).limit(1);
+  const demoId = await demoMerchantServiceId(db);
+  const [service] = demoId ? await db.select({ secret: services.webhookSecretEncrypted }).from(services).where(eq(services.id, demoId)) : [];
   let signatureValid = false;
   if (service) {
     try {

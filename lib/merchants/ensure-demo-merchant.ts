@@ -2,12 +2,10 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { services } from "../db/schema";
 import { LOCAL_DEVELOPMENT_ORIGINS } from "../urls/allowed-origins";
-import { DEMO_MERCHANT_NAME } from "./demo-merchant";
+import { DEMO_MERCHANT_NAME, demoMerchantServiceId, rememberDemoMerchant } from "./demo-merchant";
 import { DEMO_WEBHOOK_PATH } from "./demo-webhook-receiver";
 import { onboardMerchant } from "./onboard-merchant";
 import type { OnboardedMerchant } from "./onboard-merchant.schema";
-
-export { DEMO_MERCHANT_NAME };
 
 /**
  * Sandbox first start: a merchant to try the API with. Null when it already exists. It allows
@@ -15,13 +13,15 @@ export { DEMO_MERCHANT_NAME };
  * browser origin), and its webhooks go to the gateway's own demo receiver (GET it to see them).
  */
 export async function ensureDemoMerchant(db: Db, publicBaseUrl: string): Promise<OnboardedMerchant | null> {
-  const existing = await db.select({ id: services.id }).from(services).where(eq(services.name, DEMO_MERCHANT_NAME)).limit(1);
-  if (existing.length > 0) return null;
-  return onboardMerchant(db, {
+  if (await demoMerchantServiceId(db)) return null;
+  const created = await onboardMerchant(db, {
     name: DEMO_MERCHANT_NAME,
     countries: ["DZA", "MAR", "TUN"],
     redirectUrl: `${publicBaseUrl}/demo/return`,
     origins: [publicBaseUrl, ...LOCAL_DEVELOPMENT_ORIGINS],
     webhookUrl: `${publicBaseUrl}${DEMO_WEBHOOK_PATH}`,
   });
+  const [service] = await db.select({ id: services.id }).from(services).where(eq(services.code, created.service));
+  await rememberDemoMerchant(db, service!.id);
+  return created;
 }

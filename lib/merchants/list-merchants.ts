@@ -2,8 +2,8 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiCredentials, services, tenants } from "../db/schema";
 
-/** Everything but secrets: those were shown once at onboarding. */
-export async function listMerchants(db: Db) {
+/** Everything but secrets: those were shown once at onboarding. One service's when `serviceId` is given. */
+export async function listMerchants(db: Db, serviceId?: string) {
   return db
     .select({
       name: services.name,
@@ -20,5 +20,6 @@ export async function listMerchants(db: Db) {
     .from(services)
     .innerJoin(tenants, eq(tenants.id, services.tenantId))
     .innerJoin(apiCredentials, eq(apiCredentials.serviceId, services.id))
+    .where(serviceId ? eq(services.id, serviceId) : undefined)
     .orderBy(asc(services.createdAt));
 }

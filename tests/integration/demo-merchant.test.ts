@@ -4,7 +4,9 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
 import { logIgnoredReturnUrl } from "@/lib/hosted/resolve-return-target";
-import { DEMO_MERCHANT_NAME, ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
+import { DEMO_MERCHANT_NAME, demoMerchantServiceId, forgetDemoMerchant } from "@/lib/merchants/demo-merchant";
+import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
+import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { deliverDueNotifications } from "@/lib/notifications/deliver-due-notifications";
 import { browserHeaders, check, createIntent, paidIntent } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
@@ -13,6 +15,7 @@ const logged = vi.hoisted(() => ({ lines: [] as string[] }));
 vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"));
 
 const gateway = useTestGateway();
+let firstStart: OnboardedMerchant | null = null;
 
 describe("the sandbox demo merchant", () => {
   it("allows local origins on any port and receives its webhooks at the gateway's own /api/sandbox/demo-webhooks", async () => {
@@ -24,8 +27,10 @@ describe("the sandbox demo merchant", () => {
       .update(services)
       .set({ name: `${DEMO_MERCHANT_NAME} (earlier)` })
       .where(eq(services.name, DEMO_MERCHANT_NAME));
+    await forgetDemoMerchant(await getDb());
     const demo = await ensureDemoMerchant(await getDb(), gateway.baseUrl);
     expect(demo).not.toBeNull();
+    firstStart = demo;
 
     // A local shop's browser on any port may call merchant_auth endpoints.
     const intent = await createIntent(gateway.api, demo!);
@@ -41,6 +46,24 @@ describe("the sandbox demo merchant", () => {
     const hook = page.body.received.find((entry: { body: { data: { paymentId: string } } }) => entry.body.data.paymentId === paid.paymentId);
     expect(hook).toMatchObject({ signatureValid: true, body: { type: "payment.succeeded" } });
     expect(getConfig().isSandbox).toBe(true);
+  });
+
+  it("stays the demo merchant when its owner renames it: webhooks still verify and no second one is made", async () => {
+    const db = await getDb();
+    const demoId = (await demoMerchantServiceId(db))!;
+    const [demoCode] = await db.select({ code: services.code }).from(services).where(eq(services.id, demoId));
+    expect(demoCode!.code).toBe(firstStart!.service);
+    await db.update(services).set({ name: "Boutique Yasmine" }).where(eq(services.id, demoId));
+
+    // The next start finds it by its id: nothing new, no second "Demo Shop".
+    expect(await ensureDemoMerchant(db, gateway.baseUrl)).toBeNull();
+    expect(await db.select({ id: services.id }).from(services).where(eq(services.name, DEMO_MERCHANT_NAME))).toEqual([]);
+
+    const paid = await paidIntent(gateway.api, firstStart!);
+    await deliverDueNotifications(db, { schedule: [60], claimForMs: 500 });
+    const page = await gateway.api.get("/api/sandbox/demo-webhooks");
+    const hook = page.body.received.find((entry: { body: { data: { paymentId: string } } }) => entry.body.data.paymentId === paid.paymentId);
+    expect(hook).toMatchObject({ signatureValid: true, body: { type: "payment.succeeded" } });
   });
 
   it("refuses a webhook whose signature does not verify with 400", async () => {
