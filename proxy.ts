@@ -7,7 +7,8 @@ import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
-import { forwardedOverHttps, pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
+import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
+import { clientOrigin } from "./lib/http/client-address";
 
 const handleI18nRouting = createIntlMiddleware(routing);
 
@@ -30,7 +31,7 @@ export default function proxy(request: NextRequest): Response {
   }
 
   const nonce = newNonce();
-  const csp = pageContentSecurityPolicy(pathname, nonce, request.nextUrl.protocol === "https:" || forwardedOverHttps(request.headers.get("x-forwarded-proto")));
+  const csp = pageContentSecurityPolicy(pathname, nonce, clientOrigin(request.headers).https);
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", csp);
   headers.set("x-nonce", nonce);

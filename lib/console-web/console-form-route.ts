@@ -9,6 +9,7 @@ import { getGatewayKey } from "../crypto/gateway-key";
 import { getDb, type Db } from "../db/client";
 import { ApiError } from "../errors/api-error";
 import { isCrossSitePost } from "../hosted/form-guard";
+import { clientOrigin } from "../http/client-address";
 import { readFormBody, type FormBody } from "../hosted/read-form-body";
 import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
@@ -43,12 +44,6 @@ export type ConsoleAction =
    */
   | { access: "member"; capability: Capability | null; act(input: ActionInput & { principal: ConsolePrincipal }): Promise<ActionOutcome> };
 
-/** The client's address for the audit log: the first proxy's X-Forwarded-For, else X-Real-IP. */
-export function clientIp(headers: Headers): string | null {
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return (forwarded || headers.get("x-real-ip") || null)?.slice(0, 64) ?? null;
-}
-
 /**
  * An Origin the browser sent that is neither the gateway's public origin nor the request's own
  * is another site's form. Chromium sends `Origin: null` for our own pages (Referrer-Policy:
@@ -77,7 +72,7 @@ export function consoleActionRoute(actions: Readonly<Record<string, ConsoleActio
     const fields = await readFormBody(request);
     if (!fields) return consoleRefusedResponse("bad_request", locale);
     const db = await getDb();
-    const input = { db, locale, fields, ip: clientIp(request.headers) };
+    const input = { db, locale, fields, ip: clientOrigin(request.headers).address };
     const token = readCookie(request.headers.get("cookie"), CONSOLE_SESSION_COOKIE);
     try {
       switch (action.access) {

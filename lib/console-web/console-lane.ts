@@ -13,7 +13,8 @@ import { isLocale, textDirection } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { NEXT_VARY } from "../http/api-lane";
 import { newNonce } from "../http/security-headers";
-import { forwardedOverHttps, pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
+import { pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
+import { clientOrigin } from "../http/client-address";
 
 /*
  * The console lane (`npm start`, scripts/serve.mjs): a GET of a signed-in console page goes to
@@ -145,7 +146,7 @@ async function answer(
     html = Buffer.from(documentOf(locale, consolePageTitle(matched.page, locale), request.styles, renderToString(element)));
   }
   const requestId = logPageRequest({ method: "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
-  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), forwardedOverHttps(headerValue(incoming.headers["x-forwarded-proto"])));
+  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), clientOrigin(incoming.headers).https);
   const headers = pageAnswerHeaders(csp, requestId);
   for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
   outgoing.setHeader("vary", NEXT_VARY);
