@@ -2,7 +2,7 @@ import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, readCookie, 
 import { getConfig } from "../config";
 import { isValidConsoleFormToken } from "../console/console-form-token";
 import { setFlash, type ConsoleFlash } from "../console/console-flash";
-import { resolveConsoleSession, type LiveSession } from "../console/console-sessions";
+import { endConsoleSessionOfToken, resolveConsoleSession, type LiveSession } from "../console/console-sessions";
 import { consolePath } from "../console/console-paths";
 import type { Capability } from "../console/roles";
 import { getGatewayKey } from "../crypto/gateway-key";
@@ -76,8 +76,12 @@ export function consoleActionRoute(actions: Readonly<Record<string, ConsoleActio
     const token = readCookie(request.headers.get("cookie"), CONSOLE_SESSION_COOKIE);
     try {
       switch (action.access) {
-        case "anonymous":
-          return await respond(db, null, await action.act(input));
+        case "anonymous": {
+          const outcome = await action.act(input);
+          // A new session (sign-in, sign-up, an invitation) replaces the one the browser brought, planted or stale: its token stops working.
+          if (typeof outcome.session === "string" && token) await endConsoleSessionOfToken(db, token);
+          return await respond(db, null, outcome);
+        }
         case "code_step": {
           const session = await resolveConsoleSession(db, token);
           if (!session || session.stage !== "code") return consoleSeeOther(consolePath.signIn(locale));
