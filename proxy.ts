@@ -6,6 +6,7 @@ import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
+import { targetHasNulCharacter } from "./lib/validation/nul-character";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
 import { clientOrigin } from "./lib/http/client-address";
@@ -23,6 +24,8 @@ const UNLOCALIZED = /^\/(demo|docs|l)(\/|$)/;
 export default function proxy(request: NextRequest): Response {
   const https = getConfig().sendsHsts;
   const { pathname } = request.nextUrl;
+  // A %00 in a page's path or query (a console search, a link's field): refused as the API refuses it, before any page queries with it.
+  if (targetHasNulCharacter(request.url)) return withHsts(formRefusedResponse("nul_character", pathname.split("/")[1]), https);
   // Pages answer GET; only the hosted forms' own addresses (and the demo webhook receiver) take a post. Anything else posted
   // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js
   // never parses its body.

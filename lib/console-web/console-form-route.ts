@@ -10,7 +10,8 @@ import { getDb, type Db } from "../db/client";
 import { ApiError } from "../errors/api-error";
 import { isCrossSitePost } from "../hosted/form-guard";
 import { clientOrigin } from "../http/client-address";
-import { readFormBody, type FormBody } from "../hosted/read-form-body";
+import { formRefusedResponse } from "../hosted/form-response";
+import { NUL_CHARACTER_IN_FORM, readFormBody, type FormBody } from "../hosted/read-form-body";
 import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { consoleRefusedResponse, consoleSeeOther } from "./console-responses";
@@ -70,6 +71,7 @@ export function consoleActionRoute(actions: Readonly<Record<string, ConsoleActio
     if (!action) return consoleRefusedResponse("not_found", locale);
     if (fromAnotherOrigin(request)) return consoleRefusedResponse("forged", locale);
     const fields = await readFormBody(request);
+    if (fields === NUL_CHARACTER_IN_FORM) return formRefusedResponse("nul_character", locale);
     if (!fields) return consoleRefusedResponse("bad_request", locale);
     const db = await getDb();
     const input = { db, locale, fields, ip: clientOrigin(request.headers).address };

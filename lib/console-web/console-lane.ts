@@ -15,6 +15,7 @@ import { NEXT_VARY } from "../http/api-lane";
 import { newNonce } from "../http/security-headers";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
 import { clientOrigin } from "../http/client-address";
+import { targetHasNulCharacter } from "../validation/nul-character";
 
 /*
  * The console lane (`npm start`, scripts/serve.mjs): a GET of a signed-in console page goes to
@@ -106,6 +107,8 @@ export function createConsoleLane(options: ConsoleLaneOptions) {
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
     const parts = CONSOLE_PATH.exec(pathname);
     if (!parts || !isLocale(parts[1]) || !PLAIN_PATH.test(pathname) || pathname.endsWith("/")) return false;
+    // proxy.ts answers it (400) under Next.js: one rule for a %00 in any page's query.
+    if (targetHasNulCharacter(target)) return false;
     const matched = match(parts[2] ?? "");
     if (!matched) return false;
     const styles = stylesheetOf(matched.key);

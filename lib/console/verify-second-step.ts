@@ -11,9 +11,7 @@ import { matchingTotpStep } from "./totp";
 
 export type SecondStepResult =
   /** The code-stage session ended; `token` opens its replacement, a full session. */
-  | { outcome: "verified"; method: "totp" | "recovery_code"; token: string }
-  | { outcome: "refused" }
-  | { outcome: "locked"; until: Date };
+  { outcome: "verified"; method: "totp" | "recovery_code"; token: string } | { outcome: "refused" } | { outcome: "locked"; until: Date };
 
 /**
  * Consumes a current TOTP code (one whose step is newer than the last accepted: a code already

@@ -4,7 +4,7 @@ import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { formTokenFor, isCrossSitePost, isValidFormToken, type HostedFormKind } from "./form-guard";
 import { formRefusedResponse, seeOther } from "./form-response";
-import { readFormBody, type FormBody } from "./read-form-body";
+import { NUL_CHARACTER_IN_FORM, readFormBody, type FormBody } from "./read-form-body";
 
 /** The field every hosted form carries its per-page CSRF token in. */
 export const FORM_TOKEN_FIELD = "formToken";
@@ -34,6 +34,7 @@ export function hostedFormRoute<P extends { locale: string }>(options: {
     const { locale } = params;
     if (isCrossSitePost(request.headers)) return formRefusedResponse("cross_site", locale);
     const fields = await readFormBody(request);
+    if (fields === NUL_CHARACTER_IN_FORM) return formRefusedResponse("nul_character", locale);
     if (!fields) return formRefusedResponse("bad_request", locale);
     const db = await getDb();
     const credential = fields[options.credentialField] ?? "";
