@@ -1,5 +1,6 @@
 import { getGatewayKey } from "../crypto/gateway-key";
 import { getDb, type Db } from "../db/client";
+import { clientOrigin } from "../http/client-address";
 import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { formTokenFor, isCrossSitePost, isValidFormToken, type HostedFormKind } from "./form-guard";
@@ -14,6 +15,8 @@ export interface HostedFormInput<P> {
   locale: Locale;
   params: P;
   fields: FormBody;
+  /** The client's address (lib/http/client-address.ts), null when unknown: what a per-client limit counts by. */
+  clientAddress: string | null;
 }
 
 /**
@@ -41,7 +44,7 @@ export function hostedFormRoute<P extends { locale: string }>(options: {
     if (!credential || !isValidFormToken(await getGatewayKey(db), options.form, credential, fields[FORM_TOKEN_FIELD])) {
       return formRefusedResponse("cross_site", locale);
     }
-    return seeOther(await options.act({ db, locale, params, fields }));
+    return seeOther(await options.act({ db, locale, params, fields, clientAddress: clientOrigin(request.headers).address }));
   };
 }
 
