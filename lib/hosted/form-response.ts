@@ -30,6 +30,13 @@ export function formRefusedResponse(refusal: FormRefusal, localeHint: unknown): 
   return plainPageResponse({ locale, status: STATUS[refusal], title, body });
 }
 
+/** The neutral "link not valid" page the app's 404 shows, answered 404: a sandbox form's address in production. */
+export function notFoundPageResponse(localeHint: unknown): Response {
+  const locale: Locale = isLocale(localeHint) ? localeHint : "en";
+  const text = MESSAGES[locale].linkInvalid;
+  return plainPageResponse({ locale, status: 404, title: text.title, body: text.body });
+}
+
 /**
  * A small, script-free page: a title, a paragraph and optionally a link, with the hosted pages'
  * headers and a CSP that lets it do nothing but be read. Built without React so the proxy (and

@@ -1,10 +1,11 @@
+import { getConfig } from "../config";
 import { getGatewayKey } from "../crypto/gateway-key";
 import { getDb, type Db } from "../db/client";
 import { clientOrigin } from "../http/client-address";
 import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { formTokenFor, isCrossSitePost, isValidFormToken, type HostedFormKind } from "./form-guard";
-import { formRefusedResponse, seeOther } from "./form-response";
+import { formRefusedResponse, notFoundPageResponse, seeOther } from "./form-response";
 import { NUL_CHARACTER_IN_FORM, readFormBody, type FormBody } from "./read-form-body";
 
 /** The field every hosted form carries its per-page CSRF token in. */
@@ -30,9 +31,12 @@ export function hostedFormRoute<P extends { locale: string }>(options: {
   /** The form field holding the page credential (page token, client secret) the form token is bound to. */
   credentialField: string;
   act: (input: HostedFormInput<P>) => Promise<string>;
+  /** A simulator's form (the sandbox wallet app, the 3DS stand-in): production answers its address 404, as it does its page. */
+  sandboxOnly?: boolean;
 }) {
   return async function POST(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const params = await context.params;
+    if (options.sandboxOnly && !getConfig().isSandbox) return notFoundPageResponse(params.locale);
     if (!isLocale(params.locale)) return formRefusedResponse("bad_request", undefined);
     const { locale } = params;
     if (isCrossSitePost(request.headers)) return formRefusedResponse("cross_site", locale);

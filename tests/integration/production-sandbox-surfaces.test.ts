@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { isValidElement } from "react";
 import { describe, expect, it } from "vitest";
 import DemoReturnPage from "@/app/demo/return/page";
+import { POST as answerChallenge } from "@/app/[locale]/card-provider-sandbox/challenge/[intentId]/answer/route";
+import { POST as answerWalletApp } from "@/app/[locale]/sandbox/wallet/[paymentId]/answer/route";
 import { formatAuditReport, runAudit } from "@/lib/audit/run-audit";
 import { openDatabase } from "@/lib/db/client";
 import { sealOrCheckDatabase } from "@/lib/db/database-seal";
@@ -21,6 +23,17 @@ describe("production closes every sandbox surface", () => {
     );
     // next/navigation's notFound(): Next.js answers it with its 404 page.
     expect(refused?.digest).toBe("NEXT_HTTP_ERROR_FALLBACK;404");
+  });
+
+  it("answers the simulators' form addresses (the sandbox wallet app, the 3DS stand-in) with 404 in production, as their pages", async () => {
+    const post = () => new Request("http://gateway.test/fr/x", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=complete" });
+    const wallet = await inProduction(() => answerWalletApp(post(), { params: Promise.resolve({ locale: "fr", paymentId: "3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f" }) }));
+    expect(wallet.status).toBe(404);
+    expect(await wallet.text()).toContain("<h1>Ce lien n");
+    const challenge = await inProduction(() => answerChallenge(post(), { params: Promise.resolve({ locale: "fr", intentId: "pi_x" }) }));
+    expect(challenge.status).toBe(404);
+    // The sandbox still takes them (here: refused as cross-site for want of a form token, not 404).
+    expect((await answerWalletApp(post(), { params: Promise.resolve({ locale: "fr", paymentId: "3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f" }) })).status).toBe(403);
   });
 });
 
