@@ -6,8 +6,10 @@ import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
+import { targetHasNulCharacter } from "./lib/validation/nul-character";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
-import { forwardedOverHttps, pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
+import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
+import { clientOrigin } from "./lib/http/client-address";
 import { preferredLocale } from "./lib/i18n/accept-language";
 
 const handleI18nRouting = createIntlMiddleware(routing);
@@ -27,6 +29,8 @@ const HOSTED_WITHOUT_LOCALE = /^\/pay\//;
 export default function proxy(request: NextRequest): Response {
   const https = getConfig().sendsHsts;
   const { pathname } = request.nextUrl;
+  // A %00 in a page's path or query (a console search, a link's field): refused as the API refuses it, before any page queries with it.
+  if (targetHasNulCharacter(request.url)) return withHsts(formRefusedResponse("nul_character", pathname.split("/")[1]), https);
   // Pages answer GET; only the hosted forms' own addresses (and the demo webhook receiver) take a post. Anything else posted
   // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js
   // never parses its body.
@@ -36,11 +40,7 @@ export default function proxy(request: NextRequest): Response {
 
   const inBuyersLanguage = HOSTED_WITHOUT_LOCALE.test(pathname) ? buyersLanguageUrl(request) : null;
   const nonce = newNonce();
-  const csp = pageContentSecurityPolicy(
-    inBuyersLanguage?.pathname ?? pathname,
-    nonce,
-    request.nextUrl.protocol === "https:" || forwardedOverHttps(request.headers.get("x-forwarded-proto")),
-  );
+  const csp = pageContentSecurityPolicy(inBuyersLanguage?.pathname ?? pathname, nonce, clientOrigin(request.headers).https);
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", csp);
   headers.set("x-nonce", nonce);

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 
@@ -22,6 +23,20 @@ const configSchema = z
       .enum(["true", "false"])
       .default("false")
       .transform((value) => value === "true"),
+    // The proxies whose forwarded headers are believed: addresses and CIDR ranges. Only a request
+    // whose TCP peer is one of them has its client's address and scheme read from X-Forwarded-For
+    // and X-Forwarded-Proto (or Forwarded); any other's are the client's own words, ignored
+    // (lib/http/client-address.ts).
+    TRUSTED_PROXIES: z
+      .string()
+      .default("")
+      .transform((list) =>
+        list
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .refine((entries) => entries.every(isAddressOrRange), "must be comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.5,192.168.0.0/16"),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
@@ -139,6 +154,15 @@ const configSchema = z
       ctx.addIssue({ code: "custom", path: ["WEBHOOK_RETRY_SCHEDULE"], message: "must span at least 24 hours in production" });
     }
   });
+
+/** "10.0.0.5", "2001:db8::1", "192.168.0.0/16", "fd00::/8": an address, or a network with its prefix length. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /** The names of every variable the configuration reads, for the docs' test. */
 export const CONFIGURATION_VARIABLES: readonly string[] = Object.keys(configSchema.shape);

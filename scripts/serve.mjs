@@ -25,6 +25,7 @@ import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { sendInOneWrite } from "./send-in-one-write.mjs";
+import { markPeerStamping, stampPeer } from "./stamp-peer.mjs";
 import { describeServerHeap, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
@@ -187,8 +188,11 @@ async function server(settings) {
 
   let draining = false;
   let inFlight = 0;
+  markPeerStamping();
   const httpServer = http.createServer((request, response) => {
     inFlight += 1;
+    // Before anything reads the headers: the client's address rule (lib/http/client-address.ts) starts from the socket's.
+    stampPeer(request);
     response.once("close", () => {
       inFlight -= 1;
       // On a client disconnect the middleware never ends its zlib stream (as in Next.js's server).

@@ -77,7 +77,10 @@ export async function openDatabase(options: {
   pgliteDir: string;
   /** PostgreSQL connections (DATABASE_POOL_SIZE); 10 when not given. */
   poolSize?: number;
+  /** False: the gateway's migrations are not applied (a simulator's own database, lib/db/simulator-tables.ts). */
+  gatewayTables?: boolean;
 }): Promise<DatabaseHandle> {
+  const gatewayTables = options.gatewayTables ?? true;
   if (options.databaseUrl) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -112,7 +115,7 @@ export async function openDatabase(options: {
       }
     };
     try {
-      await migrateLocked({ migrationsFolder: MIGRATIONS_FOLDER }, { indexesConcurrently: true });
+      if (gatewayTables) await migrateLocked({ migrationsFolder: MIGRATIONS_FOLDER }, { indexesConcurrently: true });
     } catch (error) {
       driverOptions.delete(poolOptions);
       await sql.end({ timeout: 5 });
@@ -140,7 +143,7 @@ export async function openDatabase(options: {
   }
   const client = new PGlite(inMemory ? undefined : options.pgliteDir);
   const db = drizzle({ client, schema, logger: { logQuery: (query) => notifyQuery(query) } });
-  await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  if (gatewayTables) await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     db: markTransactions(db as unknown as Db),
     driver: "pglite",

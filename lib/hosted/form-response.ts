@@ -8,20 +8,33 @@ import { hostedPageHeaders, noStore } from "../http/security-headers";
 const MESSAGES = { en, fr, ar } as const;
 
 /** Why a post to a hosted address is answered with a plain page instead of a redirect. */
-export type FormRefusal = "bad_request" | "cross_site";
+export type FormRefusal = "bad_request" | "cross_site" | "nul_character";
 
-const STATUS: Record<FormRefusal, number> = { bad_request: 400, cross_site: 403 };
+const STATUS: Record<FormRefusal, number> = { bad_request: 400, cross_site: 403, nul_character: 400 };
 
 /**
  * A small, script-free page in the buyer's language for a post we will not act on: a body we
- * cannot read (400) or a post from another site or without the page's form token (403).
+ * cannot read (400) or a post from another site or without the page's form token (403); or for
+ * an address holding U+0000 (400, lib/validation/nul-character.ts).
  * Built without React so the proxy can answer it before Next.js touches the body.
  */
 export function formRefusedResponse(refusal: FormRefusal, localeHint: unknown): Response {
   const locale: Locale = isLocale(localeHint) ? localeHint : "en";
   const text = MESSAGES[locale].formRefused;
-  const [title, body] = refusal === "bad_request" ? [text.badRequestTitle, text.badRequestBody] : [text.crossSiteTitle, text.crossSiteBody];
+  const pages: Record<FormRefusal, [title: string, body: string]> = {
+    bad_request: [text.badRequestTitle, text.badRequestBody],
+    cross_site: [text.crossSiteTitle, text.crossSiteBody],
+    nul_character: [text.nulCharacterTitle, text.nulCharacterBody],
+  };
+  const [title, body] = pages[refusal];
   return plainPageResponse({ locale, status: STATUS[refusal], title, body });
+}
+
+/** The neutral "link not valid" page the app's 404 shows, answered 404: a sandbox form's address in production. */
+export function notFoundPageResponse(localeHint: unknown): Response {
+  const locale: Locale = isLocale(localeHint) ? localeHint : "en";
+  const text = MESSAGES[locale].linkInvalid;
+  return plainPageResponse({ locale, status: 404, title: text.title, body: text.body });
 }
 
 /**

@@ -3,15 +3,6 @@ import { contentSecurityPolicy, hostedPageHeaders, isCardPagePath, noStore, stri
 import { inlineStyleHashes } from "./inline-style-hashes";
 
 /**
- * Whether a page was asked for over https, from X-Forwarded-Proto as Next.js reads it for
- * nextUrl (the value contains "https", so a chain such as "https, http" counts): one rule for
- * proxy.ts and the console lane.
- */
-export function forwardedOverHttps(forwardedProto: string | null): boolean {
-  return forwardedProto?.includes("https") ?? false;
-}
-
-/**
  * The policy of a page's answer, with this response's nonce: what proxy.ts gives every page under
  * Next.js and the console lane (lib/console-web/console-lane.ts) gives the pages it serves.
  */

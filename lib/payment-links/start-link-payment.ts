@@ -32,6 +32,8 @@ export type LinkPaymentStart =
   /** A single-use link this buyer (the same phone) is already paying: that intent, taken up again. */
   | { outcome: "resumed"; paymentId: string; token: string }
   | { outcome: "invalid"; problems: LinkFormProblem[] }
+  /** A valid start `admit` refused (the link page's limits): nothing was created. */
+  | { outcome: "limited" }
   | { outcome: "created"; paymentId: string; token: string };
 
 /**
@@ -44,9 +46,24 @@ export type LinkPaymentStart =
  */
 export async function startLinkPayment(
   db: Db,
-  options: { linkId: string; phone: string | undefined; amount: string | undefined; attempt?: string | undefined; clock?: Clock },
+  options: {
+    linkId: string;
+    phone: string | undefined;
+    amount: string | undefined;
+    attempt?: string | undefined;
+    clock?: Clock;
+    /** Asked only for entries that are valid, before the intent is made: false refuses the start ("limited"). */
+    admit?: (phone: string) => Promise<boolean>;
+  },
 ): Promise<LinkPaymentStart> {
   if (!isPaymentLinkId(options.linkId)) return { outcome: "not_found" };
+  // Entries that cannot start a payment (an invalid phone) are answered below and cost nothing:
+  // so junk posts never use up what real buyers need.
+  if (options.admit) {
+    const found = await readLink(db, options.linkId, false);
+    const entered = found && buyerEntries(found.link, options);
+    if (entered && !("problems" in entered) && !(await options.admit(entered.phone))) return { outcome: "limited" };
+  }
   const started = await db.transaction(async (tx): Promise<LinkPaymentStart | { outcome: "insert"; paymentId: string } | { outcome: "resume"; paymentId: string }> => {
     const found = await readLink(tx, options.linkId, false);
     if (!found) return { outcome: "not_found" };

@@ -32,7 +32,7 @@ export const signInActions: Record<string, ConsoleAction> = {
       const result = await verifySecondStep(db, { sessionId: session.id, user: session.user, code: fields.code ?? "", ip });
       switch (result.outcome) {
         case "verified":
-          return { location: consolePath.home(locale) };
+          return { location: consolePath.home(locale), session: result.token };
         case "refused":
           return { location: withError(consolePath.codeStep(locale), "wrong_code") };
         case "locked":

@@ -3,10 +3,10 @@ import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, readCookie }
 import { consolePath } from "@/lib/console/console-paths";
 import { exportPaymentsCsv } from "@/lib/console-payments/export-payments-csv";
 import { parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
-import { clientIp } from "@/lib/console-web/console-form-route";
 import { consoleRefusedResponse, consoleSeeOther } from "@/lib/console-web/console-responses";
 import { actorOf } from "@/lib/console-web/actions/actor";
 import { getDb } from "@/lib/db/client";
+import { clientOrigin } from "@/lib/http/client-address";
 import { isLocale } from "@/lib/i18n/locales";
 
 /**
@@ -27,7 +27,7 @@ export async function GET(request: Request, context: { params: Promise<{ locale:
   const parsed = parsePaymentListQuery(query);
   if (!parsed.ok) return consoleRefusedResponse("bad_request", locale);
   const serviceId = principal.membership.serviceId;
-  await recordAuditEntry(db, { actor: actorOf(principal, clientIp(request.headers)), serviceId, action: "payments_exported", target: url.search.slice(1, 500) || null });
+  await recordAuditEntry(db, { actor: actorOf(principal, clientOrigin(request.headers).address), serviceId, action: "payments_exported", target: url.search.slice(1, 500) || null });
   const day = new Date().toISOString().slice(0, 10);
   return new Response(exportPaymentsCsv(db, { serviceId, filters: parsed.query.filters }), {
     headers: {
