@@ -17,8 +17,9 @@ const EDGE_USERS = [
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
   "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr)\\.ts$",
-  // The console's forms answer with the hosted pages' headers, and its lane serves its pages (lib/console-web is the console's edge).
-  "^lib/console-web/(console-responses|console-lane)\\.ts$",
+  // The console's forms answer with the hosted pages' headers, its lane serves its pages (lib/console-web is the console's edge),
+  // and its forms' POST handler reads the client's address (lib/http/client-address.ts).
+  "^lib/console-web/(console-responses|console-lane|console-form-route)\\.ts$",
 ];
 // The lowest layer: every module may use these, and they use nothing above them (background-job
 // is the job type every module implements; lib/server runs them; lib/urls holds every hosted URL
