@@ -25,7 +25,13 @@ export function PaymentTable({ locale, label, rows, withPhoneAndActionId }: { lo
                   {dateTime.format(row.createdAt)}
                 </a>
               </td>
-              <td className="py-2 whitespace-nowrap">{formatMinorAmount({ minor: row.amountMinor, currency: row.currency, locale })}</td>
+              <td className="py-2 whitespace-nowrap">
+                {formatMinorAmount({ minor: row.amountMinor, currency: row.currency, locale })}
+                {/* A reservation captured in part: the money that moved, under what was asked. */}
+                {row.capturedMinor > 0 && row.capturedMinor !== row.amountMinor ? (
+                  <span className="block text-xs text-slate-600">{t("list.captured", { amount: formatMinorAmount({ minor: row.capturedMinor, currency: row.currency, locale }) })}</span>
+                ) : null}
+              </td>
               <td className="py-2">{status(row.state)}</td>
               <td className="py-2">{method(row.method)}</td>
               {withPhoneAndActionId ? (

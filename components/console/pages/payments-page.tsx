@@ -96,6 +96,9 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
             <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${kept.toString()}`}>
               {t("list.export")}
             </ButtonLink>
+            <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${new URLSearchParams([...kept, ["separator", "semicolon"]]).toString()}`}>
+              {t("list.exportSemicolon")}
+            </ButtonLink>
           </div>
         </form>
       </Section>
