@@ -9,6 +9,8 @@ export interface Membership {
   role: ConsoleRole;
   /** The merchant's policy (lib/console/two-step-policy.ts): its members must use two-step verification. */
   requiresTwoStep: boolean;
+  /** The merchant's countries (ISO alpha-3), first the first: searches read a phone in their national form. */
+  countries: string[];
 }
 
 /**
@@ -18,7 +20,8 @@ export interface Membership {
  */
 export function membershipsOfUserSql(userId: SQL): SQL {
   return sql`(SELECT coalesce(json_agg(json_build_object(
-      'serviceId', m.service_id, 'merchantName', s.name, 'role', m.role, 'requiresTwoStep', coalesce(p.requires_two_step, false)
+      'serviceId', m.service_id, 'merchantName', s.name, 'role', m.role, 'requiresTwoStep', coalesce(p.requires_two_step, false),
+      'countries', s.countries
     ) ORDER BY s.name, s.id), '[]')::text
     FROM console_memberships m
     JOIN services s ON s.id = m.service_id

@@ -25,7 +25,7 @@ export async function GET(request: Request, context: { params: Promise<{ locale:
   const url = new URL(request.url);
   const query: Record<string, string | string[]> = {};
   for (const name of new Set(url.searchParams.keys())) query[name] = url.searchParams.getAll(name);
-  const parsed = parsePaymentListQuery(query);
+  const parsed = parsePaymentListQuery(query, principal.membership);
   const separator = exportSeparatorOf(url.searchParams.get("separator"));
   if (!parsed.ok || !separator) return consoleRefusedResponse("bad_request", locale);
   const serviceId = principal.membership.serviceId;
