@@ -108,7 +108,7 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
         ) : page.rows.length === 0 ? (
           <p className="text-slate-700">{t("list.none")}</p>
         ) : (
-          <PaymentTable locale={locale} label={t("list.results")} rows={page.rows} withPhoneAndActionId />
+          <PaymentTable locale={locale} timeZone={principal.membership!.timeZone} label={t("list.results")} rows={page.rows} withPhoneAndActionId />
         )}
         {page ? (
           <nav aria-label={t("list.pages")} className="flex flex-wrap gap-3">
