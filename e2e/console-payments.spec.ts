@@ -73,7 +73,9 @@ test("an owner finds a payment by each search, refunds part of it, captures and 
   const cells = rowOf(page, paid).getByRole("cell");
   const phone = (await cells.nth(4).innerText()).trim();
   const actionId = (await cells.nth(5).innerText()).trim();
-  for (const term of [paid, actionId, phone, phone.slice(1)]) {
+  // The phone as the buyer says it too: the national form with its trunk 0, spaced ("0555 12 34 56").
+  const national = `0${phone.slice(4, 7)} ${phone.slice(7, 9)} ${phone.slice(9, 11)} ${phone.slice(11)}`;
+  for (const term of [paid, actionId, phone, phone.slice(1), national]) {
     await search(page, term);
     await expect(page.locator("tbody tr")).toHaveCount(1);
     await expect(rowOf(page, paid)).toHaveCount(1);
@@ -109,14 +111,16 @@ test("an owner finds a payment by each search, refunds part of it, captures and 
   await page.getByRole("link", { name: "Export CSV" }).click();
   const file = await readFile((await (await downloading).path())!, "utf8");
   const lines = file.trimEnd().split("\r\n");
-  expect(lines[0]).toBe("created,paymentId,actionId,amount,currency,status,statusCode,method,cardBrand,cardLast4,customerPhone");
+  // A UTF-8 byte order mark first, for Excel (docs/console-payments.md, "The CSV's columns").
+  expect(lines[0]).toBe("\uFEFFcreated,paymentId,actionId,amount,captured,refunded,net,currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone");
   expect(
     lines
       .slice(1)
       .map((line) => line.split(",")[1])
       .sort(),
   ).toEqual([paid, toCapture].sort());
-  expect(lines.find((line) => line.includes(paid))).toContain(",1250.75,DZD,");
+  // Asked 1250.75, captured 1250.75, refunded 250.75, net 1000.00.
+  expect(lines.find((line) => line.includes(paid))).toContain(",1250.75,1250.75,250.75,1000.00,DZD,");
 
   // The fourth search: a card's last 4 (a Mastercard ending 4444, paid on the hosted card page).
   const card = await startCardPayment(shop, { amount: 310 });

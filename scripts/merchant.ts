@@ -23,9 +23,10 @@ const COMMANDS = {
     http://localhost:* admits any port of that host.`,
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
-                      [--rotate-webhook-secret] [--json]
+                      [--time-zone <IANA name>|default] [--rotate-webhook-secret] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
-    clears a URL. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
+    clears a URL. --time-zone is the zone the console shows times in (Africa/Algiers);
+    "default" goes back to the first country's. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
     or when the merchant gets its first webhook URL.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
@@ -56,6 +57,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   cardProviderPublishableKey: "--card-provider-key",
   clientId: "--client-id",
   rotateWebhookSecret: "--rotate-webhook-secret",
+  timeZone: "--time-zone",
   country: "--country",
   publishableKey: "--publishable-key",
   secretKey: "STRIPE_SECRET_KEY",
@@ -74,6 +76,7 @@ async function main(argv: string[]) {
       "redirect-url": { type: "string" },
       "webhook-url": { type: "string" },
       origin: { type: "string", multiple: true },
+      "time-zone": { type: "string" },
       "card-provider-key": { type: "string" },
       "client-id": { type: "string" },
       "rotate-webhook-secret": { type: "boolean", default: false },
@@ -119,6 +122,7 @@ async function main(argv: string[]) {
           redirectUrl: orNull(values["redirect-url"]),
           webhookUrl: orNull(values["webhook-url"]),
           origins: values.origin,
+          timeZone: values["time-zone"] === "default" ? null : values["time-zone"],
           rotateWebhookSecret: values["rotate-webhook-secret"],
         })
       : undefined;

@@ -1,5 +1,5 @@
 import { ScrollRegion, TableHead } from "@/components/console/console-form";
-import { paymentLabels } from "@/components/console/payment-labels";
+import { consoleDateTime, paymentLabels } from "@/components/console/payment-labels";
 import { consolePath } from "@/lib/console/console-paths";
 import type { PaymentListRow } from "@/lib/console-payments/payment-list-row";
 import { formatMinorAmount } from "@/lib/i18n/format-amount";
@@ -10,8 +10,22 @@ import type { Locale } from "@/lib/i18n/routing";
  * the payments list and a customer's page render this one table. A customer's page leaves out
  * the phone (its own) and the actionId.
  */
-export function PaymentTable({ locale, label, rows, withPhoneAndActionId }: { locale: Locale; label: string; rows: readonly PaymentListRow[]; withPhoneAndActionId: boolean }) {
-  const { t, status, method, dateTime } = paymentLabels(locale);
+export function PaymentTable({
+  locale,
+  timeZone,
+  label,
+  rows,
+  withPhoneAndActionId,
+}: {
+  locale: Locale;
+  /** The merchant's (Membership.timeZone). */
+  timeZone: string;
+  label: string;
+  rows: readonly PaymentListRow[];
+  withPhoneAndActionId: boolean;
+}) {
+  const { t, status, method } = paymentLabels(locale);
+  const dateTime = consoleDateTime(locale, timeZone);
   const columns = [t("list.created"), t("list.amount"), t("list.status"), t("list.method")];
   return (
     <ScrollRegion label={label}>
@@ -25,7 +39,13 @@ export function PaymentTable({ locale, label, rows, withPhoneAndActionId }: { lo
                   {dateTime.format(row.createdAt)}
                 </a>
               </td>
-              <td className="py-2 whitespace-nowrap">{formatMinorAmount({ minor: row.amountMinor, currency: row.currency, locale })}</td>
+              <td className="py-2 whitespace-nowrap">
+                {formatMinorAmount({ minor: row.amountMinor, currency: row.currency, locale })}
+                {/* A reservation captured in part: the money that moved, under what was asked. */}
+                {row.capturedMinor > 0 && row.capturedMinor !== row.amountMinor ? (
+                  <span className="block text-xs text-slate-600">{t("list.captured", { amount: formatMinorAmount({ minor: row.capturedMinor, currency: row.currency, locale }) })}</span>
+                ) : null}
+              </td>
               <td className="py-2">{status(row.state)}</td>
               <td className="py-2">{method(row.method)}</td>
               {withPhoneAndActionId ? (

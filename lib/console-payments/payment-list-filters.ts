@@ -22,6 +22,8 @@ export interface PaymentListFilters {
   amountFrom: MinorBoundByExponent[] | null;
   amountTo: MinorBoundByExponent[] | null;
   search: string | null;
+  /** The merchant's countries (ISO alpha-3), whose national phone form the search reads ("0555 12 34 56"). */
+  searchCountries?: readonly string[];
   /** One payment link's payments (`metaData.paymentLinkId`); the Payment links page links here. */
   paymentLinkId?: string | null;
   /** One customer's payments (the customer page); not a URL filter. */
@@ -146,8 +148,14 @@ const listQuerySchema = z
 
 export type FieldProblem = { field: string; message: string };
 
-/** The list's URL query read into filters, or every field's problem (shown beside the field). */
-export function parsePaymentListQuery(query: Record<string, QueryValue>): { ok: true; query: PaymentListQuery } | { ok: false; problems: FieldProblem[] } {
+/**
+ * The list's URL query read into filters, or every field's problem (shown beside the field).
+ * `merchant.countries`: the merchant's, whose national phone form the search box takes.
+ */
+export function parsePaymentListQuery(
+  query: Record<string, QueryValue>,
+  merchant: { countries?: readonly string[] } = {},
+): { ok: true; query: PaymentListQuery } | { ok: false; problems: FieldProblem[] } {
   const parsed = listQuerySchema.safeParse({
     status: many(query.status),
     method: one(query.method),
@@ -161,6 +169,9 @@ export function parsePaymentListQuery(query: Record<string, QueryValue>): { ok: 
     after: one(query.after),
     before: one(query.before),
   });
-  if (parsed.success) return { ok: true, query: parsed.data };
+  if (parsed.success) {
+    const { filters, cursor } = parsed.data;
+    return { ok: true, query: { filters: merchant.countries ? { ...filters, searchCountries: merchant.countries } : filters, cursor } };
+  }
   return { ok: false, problems: parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? ""), message: issue.message })) };
 }

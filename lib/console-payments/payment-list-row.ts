@@ -9,13 +9,18 @@ export type PaymentMethodView = { kind: "wallet" } | { kind: "qr_wallet" } | { k
 export interface PaymentListRow {
   id: string;
   createdAt: Date;
+  /** What was asked for. */
   amountMinor: number;
+  /** The money that moved: captured (a reservation may be captured in part) and given back by refunds. */
+  capturedMinor: number;
+  refundedMinor: number;
   currency: string;
   state: PaymentState;
   /** Section 11's code, as check reports it. */
   statusCode: number;
   method: PaymentMethodView;
   customerPhone: string;
+  customerName: string;
   actionId: string;
 }
 
@@ -23,6 +28,8 @@ export interface PaymentListRecord {
   id: string;
   createdAt: Date;
   amountMinor: number;
+  capturedMinor: number;
+  refundedMinor: number;
   currency: string;
   state: PaymentState;
   paymentMethodCode: string | null;
@@ -30,6 +37,7 @@ export interface PaymentListRecord {
   cardBrand: string | null;
   cardLast4: string | null;
   customerPhone: string;
+  customerName: string;
   actionId: string;
 }
 
@@ -50,11 +58,14 @@ export function toPaymentListRow(record: PaymentListRecord): PaymentListRow {
     id: record.id,
     createdAt: record.createdAt,
     amountMinor: record.amountMinor,
+    capturedMinor: record.capturedMinor,
+    refundedMinor: record.refundedMinor,
     currency: record.currency,
     state: record.state,
     statusCode: checkStatusCode(record.state),
     method: methodOf(record),
     customerPhone: record.customerPhone,
+    customerName: record.customerName,
     actionId: record.actionId,
   };
 }

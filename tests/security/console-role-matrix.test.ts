@@ -50,6 +50,7 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "webhook-url", allowed: ["owner", "developer"], fields: async () => ({ webhookUrl: "https://hooks.shop.example/in" }) },
   { action: "redeliver", allowed: ["owner", "developer"], fields: async () => ({ event: event.id }) },
   { action: "settings", allowed: ["owner", "developer"], fields: async () => ({ name: merchant.name, redirectUrl: "https://shop.example/back", origins: "https://shop.example" }) },
+  { action: "time-zone", allowed: ["owner"], fields: async () => ({ timeZone: "Africa/Tunis" }) },
   {
     action: "create-payment-link",
     allowed: ["owner", "developer", "support"],
@@ -116,7 +117,7 @@ describe("console role matrix (contract 13): every action as every role", () => 
   });
 
   it("has the size the note reports", () => {
-    expect(cases).toHaveLength(23 * 4);
+    expect(cases).toHaveLength(24 * 4);
   });
 });
 

@@ -23,7 +23,7 @@ async function renderAuditLogPage({ db, locale, principal, formToken }: OpenCons
     before,
   });
   const nextPage = hasMore ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}` : null;
-  const dateTime = consoleDateTime(locale);
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
     <ConsoleShell locale={locale} path="/console/audit-log" principal={principal} formToken={formToken} title={t("title")}>
       <Section title={t("filter")}>

@@ -84,7 +84,7 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
         {detail.payments.rows.length === 0 ? (
           <p className="text-slate-700">{t("list.none")}</p>
         ) : (
-          <PaymentTable locale={locale} label={t("list.title")} rows={detail.payments.rows} withPhoneAndActionId={false} />
+          <PaymentTable locale={locale} timeZone={principal.membership!.timeZone} label={t("list.title")} rows={detail.payments.rows} withPhoneAndActionId={false} />
         )}
         {detail.payments.after ? (
           <ButtonLink variant="quiet" href={`${consolePath.customer(locale, customer.id)}?after=${encodeURIComponent(detail.payments.after)}`}>

@@ -12,12 +12,12 @@ import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
 async function renderCustomersPage({ db, locale, principal, formToken }: OpenConsolePage, { query }: ConsolePageRequest) {
   const { t } = paymentLabels(locale);
   const q = (queryValue(query, "q") ?? "").trim().slice(0, 100);
-  const found = q ? await searchCustomers(db, { serviceId: principal.membership!.serviceId, query: q }) : null;
+  const found = q ? await searchCustomers(db, { serviceId: principal.membership!.serviceId, query: q, countries: principal.membership!.countries }) : null;
   return (
     <ConsoleShell locale={locale} path="/console/customers" principal={principal} formToken={formToken} title={t("customers.title")}>
       <Section title={t("customers.searchTitle")}>
         <form method="get" action={consolePath.customers(locale)} role="search" aria-label={t("customers.searchTitle")} className="flex flex-col gap-4">
-          <Field id="q" name="q" type="search" label={t("list.search")} hint={t("customers.searchHint")} defaultValue={q} />
+          <Field id="q" name="q" type="search" dir="auto" label={t("list.search")} hint={t("customers.searchHint")} defaultValue={q} />
           <div>
             <Button type="submit">{t("customers.find")}</Button>
           </div>

@@ -28,7 +28,7 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
   const { events, hasMore } = parsed.success ? await listEvents(db, { serviceId, ...parsed.data }) : { events: [], hasMore: false };
   const nextPage = hasMore ? `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)), startingAfter: events.at(-1)!.id })}` : null;
   const webhookError = flash?.kind === "error" && flash.form === "webhook" ? t(`errors.${flash.key}`, { detail: flash.detail ?? "" }) : null;
-  const dateTime = consoleDateTime(locale);
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
     <ConsoleShell locale={locale} path="/console/developers" principal={principal} formToken={formToken} title={t("title")}>
       {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}

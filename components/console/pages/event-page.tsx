@@ -18,7 +18,7 @@ async function renderEventPage({ db, locale, principal, formToken, flash }: Open
     throw error;
   });
   if (!event) return null;
-  const dateTime = consoleDateTime(locale);
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
     <ConsoleShell locale={locale} path={`/console/developers/events/${event.id}`} principal={principal} formToken={formToken} title={`${t("eventTitle")} ${event.type}`}>
       {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}

@@ -3,7 +3,7 @@ import { Button, ButtonLink } from "@/components/button";
 import { Field } from "@/components/field";
 import { ConsoleForm, ConsoleNotice, ScrollRegion, Section, TableHead } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
-import { paymentLabels } from "@/components/console/payment-labels";
+import { consoleDateTime, paymentLabels } from "@/components/console/payment-labels";
 import { consoleServiceContext, principalMay } from "@/lib/auth/console-principal";
 import { consolePath } from "@/lib/console/console-paths";
 import { getPaymentDetail } from "@/lib/console-payments/get-payment-detail";
@@ -25,7 +25,8 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
     throw error;
   });
   if (!detail) return null;
-  const { t, status, method, dateTime } = paymentLabels(locale);
+  const { t, status, method } = paymentLabels(locale);
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   const tEvents = translator(locale, "console.developers");
   const { payment, amounts } = detail;
   const money = (minor: number) => formatMinorAmount({ minor, currency: payment.currency, locale });

@@ -28,7 +28,7 @@ function filterQuery(query: ConsolePageRequest["query"]): URLSearchParams {
 /** GET /{locale}/console/payments: newest first, 25 a page by keyset, filters and search in the URL. */
 async function renderPaymentsPage({ db, locale, principal, formToken }: OpenConsolePage, { query }: ConsolePageRequest) {
   const { t, status } = paymentLabels(locale);
-  const parsed = parsePaymentListQuery(query);
+  const parsed = parsePaymentListQuery(query, principal.membership!);
   const page = parsed.ok ? await listPayments(db, { serviceId: principal.membership!.serviceId, query: parsed.query }) : null;
   const problemOf = (field: string) => (parsed.ok ? undefined : parsed.problems.find((problem) => problem.field === field)?.message);
   const kept = filterQuery(query);
@@ -42,7 +42,7 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
     <ConsoleShell locale={locale} path="/console/payments" principal={principal} formToken={formToken} title={t("list.title")}>
       <Section title={t("list.filters")}>
         <form method="get" action={consolePath.payments(locale)} className="flex flex-col gap-4" role="search" aria-label={t("list.filters")}>
-          <Field id="q" name="q" type="search" label={t("list.search")} hint={t("list.searchHint")} defaultValue={queryValue(query, "q") ?? ""} error={problemOf("q")} />
+          <Field id="q" name="q" type="search" dir="auto" label={t("list.search")} hint={t("list.searchHint")} defaultValue={queryValue(query, "q") ?? ""} error={problemOf("q")} />
           <fieldset className="flex flex-col gap-2">
             <legend className="text-sm font-semibold text-slate-800">{t("list.status")}</legend>
             <div className="flex flex-wrap gap-x-4 gap-y-2">
@@ -96,6 +96,9 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
             <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${kept.toString()}`}>
               {t("list.export")}
             </ButtonLink>
+            <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${new URLSearchParams([...kept, ["separator", "semicolon"]]).toString()}`}>
+              {t("list.exportSemicolon")}
+            </ButtonLink>
           </div>
         </form>
       </Section>
@@ -105,7 +108,7 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
         ) : page.rows.length === 0 ? (
           <p className="text-slate-700">{t("list.none")}</p>
         ) : (
-          <PaymentTable locale={locale} label={t("list.results")} rows={page.rows} withPhoneAndActionId />
+          <PaymentTable locale={locale} timeZone={principal.membership!.timeZone} label={t("list.results")} rows={page.rows} withPhoneAndActionId />
         )}
         {page ? (
           <nav aria-label={t("list.pages")} className="flex flex-wrap gap-3">

@@ -2,12 +2,14 @@ import { Button } from "@/components/button";
 import { ConsoleForm, ConsoleNotice, Section } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
+import { principalMay } from "@/lib/auth/console-principal";
 import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
+import { defaultTimeZoneOf } from "@/lib/merchants/merchant-time-zone";
 import type { ConsolePage } from "@/lib/console-web/console-page";
 import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
 import { translator } from "@/lib/i18n/translator";
 
-/** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins. */
+/** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins; the time zone (owners set it). */
 async function renderSettingsPage({ db, locale, principal, formToken, flash }: OpenConsolePage) {
   const t = translator(locale, "console.settings");
   const keys = await getMerchantKeys(db, principal.membership!.serviceId);
@@ -57,7 +59,38 @@ async function renderSettingsPage({ db, locale, principal, formToken, flash }: O
           <Button type="submit">{t("save")}</Button>
         </ConsoleForm>
       </Section>
+      <TimeZoneSection open={{ locale, principal, formToken, flash }} />
     </ConsoleShell>
+  );
+}
+
+/** The merchant's time zone (contract 13): an owner sets it; a developer sees it. */
+function TimeZoneSection({ open: { locale, principal, formToken, flash } }: { open: Omit<OpenConsolePage, "db"> }) {
+  const t = translator(locale, "console.settings");
+  const membership = principal.membership!;
+  const failed = flash?.kind === "error" && flash.form === "timeZone" ? flash : null;
+  return (
+    <Section title={t("timeZone.title")}>
+      {principalMay(principal, "merchant.manage") ? (
+        <ConsoleForm locale={locale} action="time-zone" formToken={formToken}>
+          <Field
+            id="time-zone"
+            name="timeZone"
+            dir="ltr"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={64}
+            label={t("timeZone.field")}
+            hint={t("timeZone.hint", { zone: defaultTimeZoneOf(membership.countries) })}
+            defaultValue={failed?.values?.timeZone ?? membership.timeZone}
+            error={failed ? t("errors.invalidTimeZone") : null}
+          />
+          <Button type="submit">{t("timeZone.save")}</Button>
+        </ConsoleForm>
+      ) : (
+        <p className="text-slate-700">{t("timeZone.current", { zone: membership.timeZone })}</p>
+      )}
+    </Section>
   );
 }
 

@@ -1,3 +1,4 @@
+import { consoleDateTime } from "@/components/console/payment-labels";
 import { Button } from "@/components/button";
 import { ConsoleForm, ConsoleNotice, ReadOnlyValue, Section, SelectField } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
@@ -16,7 +17,7 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
   // Read with the principal, in the sign-in check's one statement.
   const required = principal.membership!.requiresTwoStep;
   const inviteError = flash?.kind === "error" && flash.form === "invite" ? t(`team.errors.${flash.key}`) : null;
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   const roleOptions = CONSOLE_ROLES.map((role) => ({ value: role, label: t(`roles.${role}`) }));
   return (
     <ConsoleShell locale={locale} path="/console/team" principal={principal} formToken={formToken} title={t("team.title")}>

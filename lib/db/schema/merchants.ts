@@ -28,6 +28,9 @@ export const services = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     cardProviderPublishableKey: text("card_provider_publishable_key").notNull(),
+    // The IANA zone the console shows its times in (contract 13); null: its first country's
+    // (lib/merchants/merchant-time-zone.ts), so a merchant that never chose one follows its countries.
+    timeZone: text("time_zone"),
     // Sandbox clock: every time rule of this service reads now() + this offset.
     clockOffsetSeconds: integer("clock_offset_seconds").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
