@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { systemClock, type Clock } from "../clock";
 import type { Db } from "../db/client";
 import { sqlRows } from "../db/sql-rows";
@@ -82,7 +82,7 @@ const emptyPeriod = (): PeriodFigures => ({ succeededCount: 0, succeededMinor: 0
 /**
  * The console home (issue 42): what an owner reads each morning. Two statements: the merchant's
  * payments since the month's or the chart's first day (the earlier), grouped by day, state,
- * currency and method on `payments_service_created_idx`; then what needs someone, each on a
+ * currency and method from `payments_service_created_money_idx` alone; then what needs someone, each on a
  * partial index of its own state. `timeZone` (IANA) decides where days begin (home-periods.ts).
  */
 export async function getHomeFigures(db: Db, options: { serviceId: string; timeZone?: string; clock?: Clock }): Promise<HomeFigures> {
@@ -92,16 +92,43 @@ export async function getHomeFigures(db: Db, options: { serviceId: string; timeZ
   return { periods, ...summarize(groups, periods), attention };
 }
 
+// One index range a day (its bounds from home-periods.ts, so the zone is applied once, in
+// TypeScript): each day's few groups are hashed as they are read, where grouping the whole month
+// at once by a computed day sorted 40,000 rows on disk. The days are an array's unnest (estimated
+// at 10 rows) rather than a generate_series (1,000), which kept the plan's cost under JIT's threshold.
 async function paymentGroups(db: Db, serviceId: string, periods: HomePeriods): Promise<GroupRow[]> {
+  const dates = arrayOf(
+    periods.days.map((day) => day.date),
+    sql`text[]`,
+  );
+  const starts = arrayOf(
+    periods.days.map((day) => day.start.toISOString()),
+    sql`timestamptz[]`,
+  );
+  const ends = arrayOf(
+    periods.days.map((day) => day.end.toISOString()),
+    sql`timestamptz[]`,
+  );
   const result = await db.execute(sql`
-    SELECT to_char(created_at AT TIME ZONE ${periods.timeZone}, 'YYYY-MM-DD') AS day, state, currency,
-           payment_method_code AS "paymentMethodCode", transaction_type AS "transactionType",
-           count(*)::int AS count, sum(captured_minor)::text AS "capturedMinor", sum(refunded_minor)::text AS "refundedMinor",
-           (count(*) FILTER (WHERE refunded_minor > 0))::int AS "refundedCount"
-    FROM payments
-    WHERE service_id = ${serviceId} AND created_at >= ${periods.from.toISOString()}::timestamptz
-    GROUP BY 1, 2, 3, 4, 5`);
+    SELECT d.day, g.* FROM unnest(${dates}, ${starts}, ${ends}) AS d(day, from_at, to_at)
+    CROSS JOIN LATERAL (
+      SELECT state, currency, payment_method_code AS "paymentMethodCode", transaction_type AS "transactionType",
+             count(*)::int AS count, sum(captured_minor)::text AS "capturedMinor", sum(refunded_minor)::text AS "refundedMinor",
+             (count(*) FILTER (WHERE refunded_minor > 0))::int AS "refundedCount"
+      FROM payments
+      WHERE service_id = ${serviceId} AND created_at >= d.from_at AND created_at < d.to_at
+      GROUP BY 1, 2, 3, 4
+    ) g`);
   return sqlRows<GroupRow>(result);
+}
+
+/** An array literal of parameters, one per value (the drivers take no array parameter alike). */
+function arrayOf(values: string[], type: SQL): SQL {
+  const items = sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+  return sql`ARRAY[${items}]::${type}`;
 }
 
 function summarize(groups: GroupRow[], periods: HomePeriods): Pick<HomeFigures, "currencies" | "methods"> {

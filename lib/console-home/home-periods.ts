@@ -16,6 +16,8 @@ export interface HomePeriods {
   chartDays: string[];
   /** The earliest of month and chartFrom: one range covers every figure. */
   from: Date;
+  /** Every day from `from` to today, oldest first: its calendar date and the instants it begins and ends (the next midnight). */
+  days: { date: string; start: Date; end: Date }[];
   /** The calendar dates in the zone of today, this week's Monday and the month's 1st ("2031-03-01"). */
   dates: { today: string; week: string; month: string };
 }
@@ -37,7 +39,17 @@ export function homePeriods(now: Date, timeZone: string = DEFAULT_HOME_TIME_ZONE
     week: isoDate(new Date(Date.UTC(year, month - 1, day - ((weekday + 6) % 7)))),
     month: isoDate(new Date(Date.UTC(year, month - 1, 1))),
   };
-  return { timeZone, today, week, month: monthStart, chartFrom, chartDays, from: monthStart < chartFrom ? monthStart : chartFrom, dates };
+  const from = monthStart < chartFrom ? monthStart : chartFrom;
+  const firstOffset = from === monthStart ? 1 - day : -(CHART_DAYS - 1);
+  const days = Array.from({ length: 1 - firstOffset }, (_, index) => {
+    const offset = firstOffset + index;
+    return {
+      date: isoDate(new Date(Date.UTC(year, month - 1, day + offset))),
+      start: zonedMidnight(year, month, day + offset, timeZone),
+      end: zonedMidnight(year, month, day + offset + 1, timeZone),
+    };
+  });
+  return { timeZone, today, week, month: monthStart, chartFrom, chartDays, from, days, dates };
 }
 
 const calendars = new Map<string, Intl.DateTimeFormat>();
