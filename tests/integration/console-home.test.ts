@@ -78,16 +78,14 @@ async function insertPayments(service: string, rows: Row[]): Promise<string[]> {
   // The capture and refund rows the sums imply (the suite's ledger audit checks them).
   const captured = inserted.filter((row) => row.capturedMinor > 0);
   if (captured.length > 0) {
-    await db
-      .insert(paymentCaptures)
-      .values(
-        captured.map((row) => ({
-          paymentId: row.id,
-          amountMinor: row.capturedMinor,
-          releasedMinor: row.captureMethod === "RESERVATION" ? row.amountMinor - row.capturedMinor : 0,
-          createdAt: row.createdAt,
-        })),
-      );
+    await db.insert(paymentCaptures).values(
+      captured.map((row) => ({
+        paymentId: row.id,
+        amountMinor: row.capturedMinor,
+        releasedMinor: row.captureMethod === "RESERVATION" ? row.amountMinor - row.capturedMinor : 0,
+        createdAt: row.createdAt,
+      })),
+    );
   }
   const refunded = inserted.filter((row) => row.refundedMinor > 0);
   if (refunded.length > 0)
