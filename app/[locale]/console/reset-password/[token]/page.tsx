@@ -35,9 +35,10 @@ export default async function ResetPasswordPage({
     );
   }
   const error = queryValue(await searchParams, "error");
+  // The email isolated (FSI ... PDI), so it keeps its order inside Arabic text.
   return (
     <ConsoleCardShell locale={locale} path={path} title={t("title")}>
-      <p className="text-slate-800 wrap-anywhere">{t.rich("intro", { email: () => <bdi>{reset.email}</bdi> })}</p>
+      <p className="text-slate-800 wrap-anywhere">{t("intro", { email: `\u2068${reset.email}\u2069` })}</p>
       <ConsoleForm locale={locale} action="reset-password">
         <input type="hidden" name="token" value={token} />
         <input type="email" name="email" value={reset.email} autoComplete="username" readOnly hidden />
