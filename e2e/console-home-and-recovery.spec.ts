@@ -67,6 +67,12 @@ test.describe("the console home and account recovery at 390 px (issue 42)", () =
       await expect(page.getByRole("region", { name: t("home.methodsTitle") })).toContainText(t("home.methods.wallet"));
       await check(page, `console-home-${locale}`);
 
+      // The owner's reset link on the Team page, shown once in a read-only field.
+      await page.goto(`/${locale}/console/team`);
+      await page.getByRole("button", { name: t("team.makeResetLink", { email }) }).click();
+      await expect(page.getByLabel(t("team.resetLink"))).toHaveValue(/\/console\/reset-password\/[A-Za-z0-9_-]{43}$/);
+      await check(page, `console-team-reset-link-${locale}`);
+
       // "Forgot password?" from the sign-in page: this server has no SMTP_URL, and says so.
       await page.context().clearCookies();
       await page.goto(`/${locale}/console/sign-in`);
