@@ -36,7 +36,10 @@ test.describe("every console page in every language: axe finds nothing serious, 
       await page.getByLabel(t("signUp.password"), { exact: true }).fill(CONSOLE_PASSWORD);
       await page.getByLabel(t("signUp.businessName"), { exact: true }).fill(`Boutique ${locale}`);
       await page.getByRole("button", { name: t("signUp.submit") }).click();
+      await expect(page.getByRole("heading", { level: 1, name: t("home.title", { name: "Nadia" }) })).toBeVisible();
+      await check(page, `console-home-${locale}`);
 
+      await page.goto(`/${locale}/console/developers`);
       await expect(page.getByRole("heading", { level: 1, name: t("developers.title") })).toBeVisible();
       await page.getByRole("button", { name: t("developers.rollClientSecret") }).click();
       await expect(page.getByLabel(t("developers.newSecret"))).toBeVisible();

@@ -1,4 +1,4 @@
-// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret|invite ...` (contract sections 9 and 13).
+// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret|invite|reset-password ...` (contract sections 9 and 13).
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
@@ -9,7 +9,11 @@ import { rotateClientSecret } from "../lib/merchants/rotate-client-secret";
 import { cardAccountKeysInput, setCardProviderAccount } from "../lib/providers/card/card-provider-accounts";
 import { updateMerchant } from "../lib/merchants/update-merchant";
 import { updateMerchantInput } from "../lib/merchants/update-merchant.schema";
-import { inviteToMerchant } from "../lib/console-merchants/invite-to-merchant";
+import { CLI_ACTOR, inviteToMerchant } from "../lib/console-merchants/invite-to-merchant";
+import { emailInvitation } from "../lib/console/invitation-mail";
+import { createResetLinkForEmail } from "../lib/console/password-resets";
+import type { ConsoleRole } from "../lib/console/roles";
+import { configuredMailer } from "../lib/mail/mailer";
 import { isConsoleRole, CONSOLE_ROLES } from "../lib/console/roles";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
 
@@ -32,6 +36,9 @@ const COMMANDS = {
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]
     Prints { inviteUrl }: a console invitation to the merchant with that role (72 hours, once).`,
+  "reset-password": `npm run merchant -- reset-password --email <email> [--json]
+    Prints { resetUrl }: a link that sets a new console password for that person (one hour, once)
+    and ends every session of theirs.`,
   "rotate-secret": `npm run merchant -- rotate-secret --client-id <id> [--json]
     Makes a new client secret; the old one stops working at once.`,
   "card-keys": `STRIPE_SECRET_KEY=sk_... STRIPE_WEBHOOK_SECRET=whsec_... \\
@@ -98,8 +105,9 @@ async function main(argv: string[]) {
     if (!values["client-id"] || !values.email) throw new UsageError("invite needs --client-id and --email");
     if (!inviteRole) throw new UsageError(`invite needs --role, one of ${CONSOLE_ROLES.join(", ")}`);
   }
-  const email = command === "invite" ? values.email : values["owner-email"];
-  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`${command === "invite" ? "--email" : "--owner-email"} must be an email address`);
+  if (command === "reset-password" && !values.email) throw new UsageError("reset-password needs --email");
+  const email = command === "create" ? values["owner-email"] : values.email;
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`${command === "create" ? "--owner-email" : "--email"} must be an email address`);
   const countries = values.country?.map((code) => code.toUpperCase());
   const createInput =
     command === "create"
@@ -144,18 +152,28 @@ async function main(argv: string[]) {
     switch (command) {
       case "create": {
         // The merchant and its owner's invitation commit together.
-        const merchant = await db.transaction(async (tx) => {
+        const { merchant, invitation } = await db.transaction(async (tx) => {
           const onboarded = await onboardMerchant(tx, createInput!);
-          if (!values["owner-email"]) return onboarded;
-          const { inviteUrl } = await inviteToMerchant(tx, { clientId: onboarded.clientId, email: values["owner-email"], role: "owner" });
-          return { ...onboarded, ownerInviteUrl: inviteUrl };
+          if (!values["owner-email"]) return { merchant: onboarded, invitation: null };
+          const invited = await inviteToMerchant(tx, { clientId: onboarded.clientId, email: values["owner-email"], role: "owner" });
+          return { merchant: { ...onboarded, ownerInviteUrl: invited.inviteUrl }, invitation: invited };
         });
         print(merchant, values.json, "Merchant created. The secrets below are shown this once:");
+        if (invitation) await emailInvitationFromCli({ email: values["owner-email"]!, role: "owner", ...invitation });
         return;
       }
-      case "invite":
-        print(await inviteToMerchant(db, { clientId: values["client-id"]!, email: values.email!, role: inviteRole! }), values.json, "Invitation link (works once, for 72 hours):");
+      case "invite": {
+        const invitation = await inviteToMerchant(db, { clientId: values["client-id"]!, email: values.email!, role: inviteRole! });
+        print({ inviteUrl: invitation.inviteUrl }, values.json, "Invitation link (works once, for 72 hours):");
+        await emailInvitationFromCli({ email: values.email!, role: inviteRole!, ...invitation });
         return;
+      }
+      case "reset-password": {
+        const reset = await createResetLinkForEmail(db, { email: values.email!, actor: CLI_ACTOR });
+        if (!reset) throw new UsageError(`No console user has the email ${values.email}`);
+        print(reset, values.json, "Password reset link (works once, for one hour; ends every session of this person):");
+        return;
+      }
       case "update": {
         const updated = await updateMerchant(db, updateInput!);
         print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
@@ -175,6 +193,16 @@ async function main(argv: string[]) {
   } finally {
     await closeDatabase();
   }
+}
+
+/**
+ * With SMTP_URL set, the invitation is also emailed (after it committed); stdout keeps only the
+ * printed object, so the outcome is told on stderr. Without SMTP_URL nothing is said.
+ */
+async function emailInvitationFromCli(options: { email: string; merchantName: string; role: ConsoleRole; inviteUrl: string }) {
+  if (!configuredMailer()) return;
+  const emailed = await emailInvitation(options);
+  process.stderr.write(emailed ? `Invitation emailed to ${options.email}.\n` : `The invitation could not be emailed to ${options.email}: send the link yourself.\n`);
 }
 
 function print(value: unknown, json: boolean, heading: string) {

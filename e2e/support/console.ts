@@ -31,6 +31,9 @@ export async function signUp(page: Page, options: { email?: string; business?: s
   await page.getByLabel(t("signUp.password"), { exact: true }).fill(CONSOLE_PASSWORD);
   await page.getByLabel(t("signUp.businessName"), { exact: true }).fill(options.business ?? `Console Shop ${randomInt(1e6)}`);
   await page.getByRole("button", { name: t("signUp.submit") }).click();
+  // The first page is the home (issue 42); the keys are on Developers.
+  await expect(page.getByRole("heading", { level: 1, name: t("home.title", { name: "Amina Owner" }) })).toBeVisible();
+  await page.goto(`/${locale}/console/developers`);
   await expect(page.getByRole("heading", { level: 1, name: t("developers.title") })).toBeVisible();
   return { email };
 }

@@ -50,6 +50,7 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
       </Section>
 
       <Section title={t("team.members")}>
+        {flash?.kind === "reset_link" ? <ReadOnlyValue id="reset-link" label={t("team.resetLink")} value={flash.url} hint={t("team.resetLinkIntro", { email: flash.email })} /> : null}
         <ul className="flex flex-col divide-y divide-slate-200">
           {members.map((member) => (
             <li key={member.userId} className="flex flex-col gap-3 py-3">
@@ -71,6 +72,12 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
                   <SelectField id={`role-${member.userId}`} name="role" label={t("team.roleOf", { email: member.email })} defaultValue={member.role} options={roleOptions} compact />
                   <Button type="submit" variant="secondary" className="min-h-11 w-auto">
                     {t("team.changeRole")}
+                  </Button>
+                </ConsoleForm>
+                <ConsoleForm locale={locale} action="reset-member-password" formToken={formToken} className="flex">
+                  <input type="hidden" name="member" value={member.userId} />
+                  <Button type="submit" variant="secondary" className="min-h-11 w-auto" aria-label={t("team.makeResetLink", { email: member.email })}>
+                    {t("team.resetLinkButton")}
                   </Button>
                 </ConsoleForm>
                 <ConsoleForm locale={locale} action="remove-member" formToken={formToken} className="flex">

@@ -1,6 +1,7 @@
 import { consolePath } from "../../console/console-paths";
 import { emailInvitation } from "../../console/invitation-mail";
 import { createInvitation } from "../../console/invitations";
+import { createMemberResetLink } from "../../console/password-resets";
 import { isConsoleRole } from "../../console/roles";
 import { normalizeEmail } from "../../console/sign-in-lockout";
 import { changeMemberRole, removeMember } from "../../console/team";
@@ -42,6 +43,16 @@ export const teamActions: Record<string, ConsoleAction> = {
       const result = await removeMember(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "" });
       const location = consolePath.team(locale);
       return result.outcome === "done" ? { location, flash: { kind: "notice", key: "memberRemoved" } } : { location, flash: { kind: "error", form: "team", key: "lastOwner" } };
+    },
+  },
+  "reset-member-password": {
+    access: "member",
+    capability: "team.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      const location = consolePath.team(locale);
+      const result = await createMemberResetLink(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "" });
+      if (result.outcome === "member_of_other_merchants") return { location, flash: { kind: "error", form: "team", key: "memberOfOtherMerchants" } };
+      return { location, flash: { kind: "reset_link", url: result.resetUrl, email: result.email } };
     },
   },
   "require-two-step": {
