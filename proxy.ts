@@ -6,10 +6,12 @@ import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
+import { consoleRefusedResponse } from "./lib/console-web/console-responses";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
 import { forwardedOverHttps, pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
 
 const handleI18nRouting = createIntlMiddleware(routing);
+const CONSOLE_PAGE = /^\/[a-z]{2}\/console(?:\/|$)/;
 
 // Pages outside the locale tree (the sandbox demo merchant, the API reference, a payment link's
 // shared url, which picks the language itself) get the same headers, no locale.
@@ -26,7 +28,10 @@ export default function proxy(request: NextRequest): Response {
   // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js
   // never parses its body.
   if (request.method !== "GET" && request.method !== "HEAD" && !acceptsPost(pathname)) {
-    return withHsts(formRefusedResponse("bad_request", pathname.split("/")[1]), https);
+    // A post to a console page (a stray reload of a refused sign-up, say) gets the console's words, not the payment page's.
+    const locale = pathname.split("/")[1];
+    const refusal = CONSOLE_PAGE.test(pathname) ? consoleRefusedResponse("bad_request", locale) : formRefusedResponse("bad_request", locale);
+    return withHsts(refusal, https);
   }
 
   const nonce = newNonce();

@@ -23,3 +23,11 @@ export function paymentLabels(locale: Locale) {
     dateTime: consoleDateTime(locale),
   };
 }
+
+/**
+ * The words key (under console.developers.status) of an event's delivery: an event settled
+ * as failed without a single attempt had no webhook URL to go to, which is what it says.
+ */
+export function deliveryStatusKey(delivery: { status: string; attempts: number }): string {
+  return delivery.status === "failed" && delivery.attempts === 0 ? "status.noWebhookUrl" : `status.${delivery.status}`;
+}

@@ -20,4 +20,4 @@ async function renderHomePage({ locale, principal, formToken }: OpenConsolePage)
   );
 }
 
-export const homePage = { title: "Console", capability: null, render: renderHomePage } satisfies ConsolePage;
+export const homePage = { title: { messages: "console" }, capability: null, render: renderHomePage } satisfies ConsolePage;
