@@ -1,4 +1,5 @@
 import { ScrollRegion, TableHead } from "@/components/console/console-form";
+import { IsolatedText } from "@/components/console/isolated-text";
 import { paymentLabels } from "@/components/console/payment-labels";
 import { consolePath } from "@/lib/console/console-paths";
 import type { PaymentListRow } from "@/lib/console-payments/payment-list-row";
@@ -66,7 +67,7 @@ export function PaymentTable({
                         </bdi>
                       ) : (
                         <span title={row.actionId}>
-                          {t("list.paymentLink")}: <bdi>{linkTitle}</bdi>
+                          <IsolatedText text={t("list.ofPaymentLink", { title: linkTitle })} values={[linkTitle]} direction="auto" />
                         </span>
                       )}
                     </td>
