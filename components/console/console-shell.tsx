@@ -110,6 +110,9 @@ export function ConsoleShell({
         {/* A phone: one row, the merchant and the navigation behind a disclosure (no script: <details>). */}
         <details className="mx-auto w-full max-w-5xl px-4 pb-2 sm:hidden">
           <summary className={navLink + " cursor-pointer gap-2 border border-slate-300 bg-white text-slate-900 hover:bg-slate-50"}>
+            <span aria-hidden="true" className="text-lg leading-none">
+              ☰
+            </span>
             <span>{t("nav.menu")}</span>
             {here || current === "account" ? <span className="font-normal text-slate-600">· {t(`nav.${here?.key ?? "account"}`)}</span> : null}
           </summary>
