@@ -7,12 +7,14 @@ import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
 import { targetHasNulCharacter } from "./lib/validation/nul-character";
+import { consoleRefusedResponse } from "./lib/console-web/console-responses";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
 import { clientOrigin } from "./lib/http/client-address";
 import { preferredLocale } from "./lib/i18n/accept-language";
 
 const handleI18nRouting = createIntlMiddleware(routing);
+const CONSOLE_PAGE = /^\/[a-z]{2}\/console(?:\/|$)/;
 
 // Pages outside the locale tree (the sandbox demo merchant, the API reference, a payment link's
 // shared url, which picks the language itself) get the same headers, no locale.
@@ -35,7 +37,10 @@ export default function proxy(request: NextRequest): Response {
   // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js
   // never parses its body.
   if (request.method !== "GET" && request.method !== "HEAD" && !acceptsPost(pathname)) {
-    return withHsts(formRefusedResponse("bad_request", pathname.split("/")[1]), https);
+    // A post to a console page (a stray reload of a refused sign-up, say) gets the console's words, not the payment page's.
+    const locale = pathname.split("/")[1];
+    const refusal = CONSOLE_PAGE.test(pathname) ? consoleRefusedResponse("bad_request", locale) : formRefusedResponse("bad_request", locale);
+    return withHsts(refusal, https);
   }
 
   const inBuyersLanguage = HOSTED_WITHOUT_LOCALE.test(pathname) ? buyersLanguageUrl(request) : null;

@@ -33,3 +33,11 @@ export function paymentLabels(locale: Locale) {
       method === null ? "—" : method.kind === "card" ? t("method.card", { brand: method.brand ?? "—", last4: method.last4 ?? "····" }) : t(`method.${method.kind}`),
   };
 }
+
+/**
+ * The words key (under console.developers.status) of an event's delivery: an event settled
+ * as failed without a single attempt had no webhook URL to go to, which is what it says.
+ */
+export function deliveryStatusKey(delivery: { status: string; attempts: number }): string {
+  return delivery.status === "failed" && delivery.attempts === 0 ? "status.noWebhookUrl" : `status.${delivery.status}`;
+}

@@ -14,6 +14,13 @@ export function consoleMessagesFor(locale: PageLocale): (key: string, values?: R
   return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
+/** The console's words for a refused field or operation (messages/console/<locale>.json, `consoleProblems`). */
+export function consoleProblemsFor(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
+  const file = path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`);
+  const t = createTranslator({ locale, messages: JSON.parse(readFileSync(file, "utf8")) as AbstractIntlMessages, namespace: "consoleProblems" });
+  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+}
+
 export const CONSOLE_PASSWORD = "a console password 42";
 
 export function newEmail(label: string): string {
@@ -71,4 +78,12 @@ export async function inviteThroughCli(clientId: string, email: string, role: st
     },
   );
   return (JSON.parse(stdout.trim().split("\n").at(-1)!) as { inviteUrl: string }).inviteUrl;
+}
+
+/** Rolls a secret on the Developers page the way a member does: the link, then its confirmation (contract 13). */
+export async function rollSecret(page: Page, secret: "client" | "webhook", locale: PageLocale = "en") {
+  const t = consoleMessagesFor(locale);
+  await page.getByRole("link", { name: t(secret === "client" ? "developers.rollClientSecret" : "developers.rollWebhookSecret"), exact: true }).click();
+  await page.getByRole("button", { name: t("developers.confirmRoll.submit"), exact: true }).click();
+  await expect(page.getByLabel(t("developers.newSecret"))).toBeVisible();
 }

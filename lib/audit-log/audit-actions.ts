@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   "two_step_not_required",
   "invitation_created",
   "invitation_accepted",
+  "invitation_canceled",
   "role_changed",
   "member_removed",
   "client_secret_rolled",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AmountError, toMinorUnits } from "../money/amount";
 import { minorBoundsByExponent, type MinorBoundByExponent } from "../money/amount-bounds";
 import { currencyExponent, isSupportedCurrency } from "../money/currencies";
+import { NEGATIVE_AMOUNT, readTypedAmount } from "../money/typed-amount";
 import { isPaymentLinkId } from "../payment-links/payment-link.schema";
 import { PAYMENT_STATES, type PaymentState } from "../payments/core/payment-state";
 import { decodePaymentCursor, type PaymentCursor } from "./payment-cursor";
@@ -114,7 +115,12 @@ const listQuerySchema = z
     const amount = (field: "amountFrom" | "amountTo", side: "from" | "to"): MinorBoundByExponent[] | null => {
       const text = query[field];
       if (text === undefined) return null;
-      const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+      const typed = readTypedAmount(text);
+      if (typed.kind === "negative") {
+        ctx.issues.push({ code: "custom", path: [field], message: NEGATIVE_AMOUNT, input: text });
+        return null;
+      }
+      const value = typed.kind === "amount" ? typed.value : Number.NaN;
       try {
         // A chosen currency's own decimals are the rule: 1.234 DZD is refused, not rounded.
         if (currency && isSupportedCurrency(currency)) return [{ exponent: currencyExponent(currency), currencies: [currency], minor: toMinorUnits(value, currency) }];

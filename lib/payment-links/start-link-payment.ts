@@ -8,6 +8,7 @@ import type { Db } from "../db/client";
 import { paymentLinks, payments, services } from "../db/schema";
 import { AmountError, fromMinorUnits, toMinorUnits } from "../money/amount";
 import { currencyExponent, type CurrencyCode } from "../money/currencies";
+import { readTypedAmount } from "../money/typed-amount";
 import { phoneSchema } from "../customers/customer.schema";
 import { withoutTrunkZero } from "../geo/calling-codes";
 import { toAsciiDigits } from "../validation/native-digits";
@@ -163,18 +164,16 @@ function buyerEntries(
   return { phone: phone.data, amountMinor };
 }
 
-/** An amount as a buyer types it ("150", "150.5", "150,50"), in minor units, or what is wrong with it. */
+/** An amount as a buyer types it ("150", "150.5", "150,50": lib/money/typed-amount.ts), in minor units, or what is wrong with it. */
 function enteredAmountMinor(text: string | undefined, currency: string): number | "required" | "format" {
-  const trimmed = toAsciiDigits(text ?? "").replace(/\s/g, "");
-  if (!trimmed) return "required";
-  // A decimal comma (French) or the Arabic decimal separator (U+066B) reads as the point.
-  const normalized = trimmed.replace(/[,\u066B]/, ".");
-  if (!/^\d+(\.\d+)?$/.test(normalized)) return "format";
+  const typed = readTypedAmount(text);
+  if (typed.kind === "empty") return "required";
+  if (typed.kind !== "amount") return "format";
   // More decimals than the currency has is refused, not rounded through Number: "1,500" DZD
   // (one thousand five hundred, to an English reader) must never become 1.50 DZD.
-  if ((normalized.split(".")[1] ?? "").length > currencyExponent(currency)) return "format";
+  if (typed.fractionDigits > currencyExponent(currency)) return "format";
   try {
-    return toMinorUnits(Number(normalized), currency);
+    return toMinorUnits(typed.value, currency);
   } catch (error) {
     if (error instanceof AmountError) return "format";
     throw error;

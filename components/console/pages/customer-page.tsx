@@ -96,4 +96,4 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
   );
 }
 
-export const customerPage = { title: "Customer", capability: "payments.read", render: renderCustomerPage } satisfies ConsolePage;
+export const customerPage = { title: { messages: "consolePayments.customerPage" }, capability: "payments.read", render: renderCustomerPage } satisfies ConsolePage;

@@ -31,18 +31,20 @@ async function renderCustomersPage({ db, locale, principal, formToken }: OpenCon
               <tbody>
                 {found.map((customer) => (
                   <tr key={customer.id} className="border-b border-slate-100">
-                    <td className="py-2">
+                    <td className="py-2" data-label={t("customers.name")}>
                       <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, customer.id)}>
                         {customer.name}
                       </a>
                     </td>
-                    <td className="py-2" dir="ltr">
-                      {customer.phone}
+                    <td className="py-2" data-label={t("list.phone")}>
+                      <bdi dir="ltr">{customer.phone}</bdi>
                     </td>
-                    <td className="py-2 wrap-anywhere" dir="ltr">
-                      {customer.email ?? "—"}
+                    <td className="py-2 wrap-anywhere" data-label={t("customers.email")}>
+                      <bdi dir="ltr">{customer.email ?? "—"}</bdi>
                     </td>
-                    <td className="py-2">{customer.isActive ? t("customers.active") : t("customers.inactive")}</td>
+                    <td className="py-2" data-label={t("customers.state")}>
+                      {customer.isActive ? t("customers.active") : t("customers.inactive")}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -54,4 +56,4 @@ async function renderCustomersPage({ db, locale, principal, formToken }: OpenCon
   );
 }
 
-export const customersPage = { title: "Customers", capability: "payments.read", render: renderCustomersPage } satisfies ConsolePage;
+export const customersPage = { title: { messages: "consolePayments.customers" }, capability: "payments.read", render: renderCustomersPage } satisfies ConsolePage;

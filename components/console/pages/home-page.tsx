@@ -17,7 +17,7 @@ const link = "font-semibold text-teal-800 underline underline-offset-4 wrap-anyw
 async function renderHomePage({ db, locale, principal, formToken }: OpenConsolePage) {
   const t = translator(locale, "console");
   const membership = principal.membership;
-  const figures = membership ? await getHomeFigures(db, { serviceId: membership.serviceId }) : null;
+  const figures = membership ? await getHomeFigures(db, { serviceId: membership.serviceId, timeZone: membership.timeZone }) : null;
   return (
     <ConsoleShell locale={locale} path="/console" principal={principal} formToken={formToken} title={t("home.title", { name: principal.user.name })}>
       {membership && figures ? (
@@ -55,7 +55,7 @@ interface Parts {
 
 function Attention({ figures, locale, t }: Parts) {
   const { reservationsExpiring, awaitingBuyer, webhooksFailing, providersSilent } = figures.attention;
-  const at = consoleDateTime(locale);
+  const at = consoleDateTime(locale, figures.periods.timeZone);
   const amount = (minor: number, currency: string) => formatMinorAmount({ minor, currency, locale });
   const items: ReactNode[] = [];
   for (const silent of providersSilent) {
@@ -183,4 +183,4 @@ function Methods({ figures, locale, t }: Parts) {
   );
 }
 
-export const homePage = { title: "Console", capability: null, render: renderHomePage } satisfies ConsolePage;
+export const homePage = { title: { messages: "console" }, capability: null, render: renderHomePage } satisfies ConsolePage;

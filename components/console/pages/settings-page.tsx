@@ -1,4 +1,5 @@
 import { Button } from "@/components/button";
+import { fieldProblemText } from "@/components/console/problem-text";
 import { ConsoleForm, ConsoleNotice, Section } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
@@ -14,8 +15,8 @@ async function renderSettingsPage({ db, locale, principal, formToken, flash }: O
   const t = translator(locale, "console.settings");
   const keys = await getMerchantKeys(db, principal.membership!.serviceId);
   const failed = flash?.kind === "error" && flash.form === "settings" ? flash : null;
-  const errorOf = (field: string) => (failed && failed.field === field ? t("errors.invalidSetting", { detail: failed.detail ?? "" }) : null);
-  const originsError = failed && failed.field === "origins" ? t("errors.invalidSetting", { detail: failed.detail ?? "" }) : null;
+  const errorOf = (field: string) => (failed && failed.field === field ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) }) : null);
+  const originsError = failed && failed.field === "origins" ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) }) : null;
   return (
     <ConsoleShell locale={locale} path="/console/settings" principal={principal} formToken={formToken} title={t("title")}>
       {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}

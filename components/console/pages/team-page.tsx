@@ -95,8 +95,16 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
             <h3 className="font-semibold">{t("team.pending")}</h3>
             <ul className="flex flex-col gap-1 text-sm text-slate-800">
               {invitations.map((invitation) => (
-                <li key={`${invitation.email}-${invitation.expiresAt.toISOString()}`} className="wrap-anywhere">
-                  <bdi>{invitation.email}</bdi> · {t(`roles.${invitation.role}`)} · {t("team.expires", { at: dateTime.format(invitation.expiresAt) })}
+                <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-2 wrap-anywhere">
+                  <span>
+                    <bdi>{invitation.email}</bdi> · {t(`roles.${invitation.role}`)} · {t("team.expires", { at: dateTime.format(invitation.expiresAt) })}
+                  </span>
+                  <ConsoleForm locale={locale} action="cancel-invitation" formToken={formToken} className="flex" label={t("team.cancelInvitationOf", { email: invitation.email })}>
+                    <input type="hidden" name="invitation" value={invitation.id} />
+                    <Button type="submit" variant="quiet" className="min-h-11 w-auto">
+                      {t("team.cancelInvitation")}
+                    </Button>
+                  </ConsoleForm>
                 </li>
               ))}
             </ul>

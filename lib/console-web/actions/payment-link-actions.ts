@@ -4,6 +4,7 @@ import type { FormBody } from "../../hosted/read-form-body";
 import { createPaymentLink } from "../../payment-links/create-payment-link";
 import { deactivatePaymentLink } from "../../payment-links/deactivate-payment-link";
 import { createPaymentLinkBody } from "../../payment-links/payment-link.schema";
+import { NEGATIVE_AMOUNT, readTypedAmount } from "../../money/typed-amount";
 import type { ConsoleAction } from "../console-form-route";
 import { actorOf, serviceOf } from "./actor";
 
@@ -11,10 +12,11 @@ import { actorOf, serviceOf } from "./actor";
 export const PAYMENT_LINK_FORM_FIELDS = ["title", "description", "amount", "minAmount", "maxAmount", "currency", "countryCode", "captureMethod", "expiresAt", "locale"] as const;
 
 const filled = (value: string | undefined) => (value ?? "").trim() || undefined;
-// A typed number; anything else is passed as typed, for the schema to say "must be a number".
+const AMOUNT_FIELDS = ["amount", "minAmount", "maxAmount"] as const;
+// A typed number (a decimal comma too: lib/money/typed-amount.ts); anything else is passed as typed, for the schema to say "must be a number".
 const amountOf = (value: string | undefined) => {
-  const text = filled(value);
-  return text === undefined ? undefined : /^\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+  const typed = readTypedAmount(value);
+  return typed.kind === "empty" ? undefined : typed.kind === "amount" ? typed.value : (value ?? "").trim();
 };
 // The form's datetime-local has no zone: the console's times are UTC.
 const instantOf = (value: string | undefined) => {
@@ -51,6 +53,8 @@ export const paymentLinkActions: Record<string, ConsoleAction> = {
         location,
         flash: { kind: "error" as const, form: "create-payment-link", field, key: "invalidLink", detail, values: { ...values, reusable: fields.reusable ?? "" } },
       });
+      const negative = AMOUNT_FIELDS.find((field) => readTypedAmount(fields[field]).kind === "negative");
+      if (negative) return refused(negative, NEGATIVE_AMOUNT);
       const parsed = createPaymentLinkBody.safeParse(bodyOf(fields));
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;

@@ -1,6 +1,6 @@
 import { consolePath } from "../../console/console-paths";
 import { emailInvitation } from "../../console/invitation-mail";
-import { createInvitation } from "../../console/invitations";
+import { cancelInvitation, createInvitation } from "../../console/invitations";
 import { createMemberResetLink } from "../../console/password-resets";
 import { isConsoleRole } from "../../console/roles";
 import { normalizeEmail } from "../../console/sign-in-lockout";
@@ -25,6 +25,15 @@ export const teamActions: Record<string, ConsoleAction> = {
       const { inviteUrl } = await createInvitation(db, { serviceId: serviceOf(principal), email, role: fields.role, actor: actorOf(principal, ip) });
       const emailed = await emailInvitation({ email, merchantName: principal.membership?.merchantName ?? "", role: fields.role, inviteUrl });
       return { location, flash: { kind: "invitation_link", url: inviteUrl, email, emailed } };
+    },
+  },
+  "cancel-invitation": {
+    access: "member",
+    capability: "team.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      // Another merchant's invitation, or one used or expired meanwhile, is not found (404).
+      await cancelInvitation(db, { serviceId: serviceOf(principal), invitationId: fields.invitation ?? "", actor: actorOf(principal, ip) });
+      return { location: consolePath.team(locale), flash: { kind: "notice", key: "invitationCanceled" } };
     },
   },
   "change-role": {
