@@ -185,10 +185,15 @@ async function server(settings) {
   const compress = require("next/dist/compiled/compression")();
   const { releaseCompressionStream } = require("next/dist/server/lib/release-compression-stream");
 
+  // Each page's answer (not the API's: withRequestScope logs and counts those): its log line with
+  // status and duration, and the HTTP metrics (lib/hosted/log-page-request.ts, set by register()).
+  const observePage = globalThis.gatewayObservePage;
+
   let draining = false;
   let inFlight = 0;
   const httpServer = http.createServer((request, response) => {
     inFlight += 1;
+    const started = performance.now();
     response.once("close", () => {
       inFlight -= 1;
       // On a client disconnect the middleware never ends its zlib stream (as in Next.js's server).
@@ -197,6 +202,18 @@ async function server(settings) {
     // While stopping: answer, then have the client reconnect (to another server).
     if (draining) response.setHeader("connection", "close");
     const api = request.url?.startsWith("/api/") ?? false;
+    if (!api && observePage) {
+      response.once("close", () => {
+        const requestId = response.getHeader("x-request-id");
+        observePage({
+          method: request.method,
+          url: request.url ?? "/",
+          status: response.statusCode,
+          durationMs: performance.now() - started,
+          requestId: typeof requestId === "string" ? requestId : undefined,
+        });
+      });
+    }
     compress(request, response, () => {});
     // The lane writes each answer in one call, with its length: compression sees it whole.
     if (api && serveApiLane(request, response)) return;

@@ -3,6 +3,7 @@ import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
 import { rateLimitKeys, rateLimitPolicies } from "../rate-limit/policies";
 import { consumeRateLimits } from "../rate-limit/store";
+import { metrics } from "../metrics/gateway-metrics";
 import { startLinkPayment, type LinkPaymentStart } from "../payment-links/start-link-payment";
 import { proceedFromCheckout } from "../payments/hosted/proceed-from-checkout";
 import { paymentLinkClosedPath, paymentLinkPagePath } from "../urls/payment-link-urls";
@@ -47,5 +48,7 @@ export async function submitPaymentLinkForm({ db, locale, linkId, fields }: { db
 /** The link's rate limit (rateLimitPolicies.paymentLink); admitted when the store cannot answer, as the API is. */
 async function linkAdmits(db: Db, linkId: string): Promise<boolean> {
   const decisions = await consumeRateLimits(db, [{ policy: rateLimitPolicies.paymentLink, key: rateLimitKeys.paymentLink(linkId) }], Date.now());
-  return decisions?.[0]?.allowed ?? true;
+  const admitted = decisions?.[0]?.allowed ?? true;
+  if (!admitted) metrics.rateLimitRefusals.inc({ policy: rateLimitPolicies.paymentLink.name });
+  return admitted;
 }
