@@ -50,7 +50,7 @@ function createGatewayMetrics() {
     }),
     providerAwaiting: new Gauge({
       name: "gateway_provider_operations_awaiting_reconciliation",
-      help: "Provider operations not settled yet whose lease has run out: left to reconciliation.",
+      help: "Provider operations left to reconciliation: the call failed or timed out, or its lease ran out.",
       aggregator: "max",
       registers: [registry],
     }),

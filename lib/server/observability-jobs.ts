@@ -12,8 +12,8 @@ const AUDIT_DELIVERY_SLACK_SECONDS = 120;
 
 /**
  * The backlogs a scrape reports, read by the job runner (one statement on two partial indexes,
- * every 15 s) rather than by each scrape or request: provider operations whose lease ran out
- * (left to reconciliation) and notifications due, each with the age of the oldest. Only while
+ * every 15 s) rather than by each scrape or request: provider operations left to reconciliation
+ * (the call failed or timed out, or its lease ran out) and notifications due, each with the age of the oldest. Only while
  * METRICS_TOKEN is set: nothing else reads them.
  */
 export const backlogMetricsJob: BackgroundJob = {
@@ -32,7 +32,7 @@ export async function collectBacklogMetrics(db: Db): Promise<void> {
     await db.execute(sql`
       select o.awaiting, o.oldest_awaiting, n.due, n.oldest_due
       from (select count(*) as awaiting, extract(epoch from now() - min(created_at)) as oldest_awaiting
-              from provider_operations where status in ('pending', 'unknown') and next_attempt_at <= now()) o,
+              from provider_operations where status = 'unknown' or (status = 'pending' and next_attempt_at <= now())) o,
            (select count(*) as due, extract(epoch from now() - min(next_attempt_at)) as oldest_due
               from notifications where status = 'pending' and next_attempt_at <= now()) n`),
   );
