@@ -27,12 +27,13 @@ afterEach(() => installWalletTransport(null));
 
 describe("GET /api/metrics", () => {
   it("refuses a missing or wrong token with 401 in the error envelope, and answers the right one", async () => {
-    for (const headers of [
+    const refusals: Record<string, string>[] = [
       {},
       { authorization: "Bearer not-the-token-not-the-token-not-the" },
       { authorization: `Basic ${METRICS_TOKEN}` },
       { authorization: `Bearer ${METRICS_TOKEN}x` },
-    ]) {
+    ];
+    for (const headers of refusals) {
       const refused = await api.get("/api/metrics", headers);
       expect(refused.status).toBe(401);
       expect(refused.body).toMatchObject({ code: 401, status: "error", error: { name: "invalid_credentials" } });
