@@ -20,6 +20,8 @@ export async function register() {
     const publisher = (await import("./lib/metrics/cluster-view")).startMetricsPublisher(getDb);
     // scripts/serve.mjs reports each page answer here: its log line and its metrics.
     (globalThis as { gatewayObservePage?: unknown }).gatewayObservePage = (await import("./lib/hosted/log-page-request")).observePageAnswer;
+    // And, with traces on, serves each page in a span of its own.
+    if (tracing) (globalThis as { gatewayTracePage?: unknown }).gatewayTracePage = (await import("./lib/hosted/trace-page")).tracePageRequest;
     if (config.isSandbox) {
       const { mountSimulators } = await import("./mount-simulators");
       mountSimulators();

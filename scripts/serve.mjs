@@ -188,6 +188,8 @@ async function server(settings) {
   // Each page's answer (not the API's: withRequestScope logs and counts those): its log line with
   // status and duration, and the HTTP metrics (lib/hosted/log-page-request.ts, set by register()).
   const observePage = globalThis.gatewayObservePage;
+  // Set only while traces are on (lib/hosted/trace-page.ts): each page in a server span.
+  const tracePage = globalThis.gatewayTracePage;
 
   let draining = false;
   let inFlight = 0;
@@ -211,6 +213,7 @@ async function server(settings) {
           status: response.statusCode,
           durationMs: performance.now() - started,
           requestId: typeof requestId === "string" ? requestId : undefined,
+          traceId: response.gatewayTraceId,
         });
       });
     }
@@ -225,8 +228,12 @@ async function server(settings) {
       handle(request, response);
     };
     // A console page it cannot answer as Next.js would (not found) it hands back through toNext.
-    if (!api && serveConsoleLane(request, response, toNext)) return;
-    toNext();
+    const servePage = () => {
+      if (!serveConsoleLane(request, response, toNext)) toNext();
+    };
+    if (api) toNext();
+    else if (tracePage) tracePage(request, response, servePage);
+    else servePage();
   });
   httpServer.keepAliveTimeout = 5_000;
   const heap = describeServerHeap(process.env.NODE_OPTIONS, process.execArgv, growth);

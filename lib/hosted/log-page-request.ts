@@ -34,10 +34,14 @@ export function logPageRequest(request: { method: string; path: string; requestI
  * never the query string, which carries the hosted page's token) and the HTTP metrics by the
  * page's route template, so an operator can alert on pages' 4xx and 5xx as on the API's.
  */
-export function observePageAnswer(answer: { method: string; url: string; status: number; durationMs: number; requestId: string | undefined }): void {
+export function observePageAnswer(answer: { method: string; url: string; status: number; durationMs: number; requestId: string | undefined; traceId?: string }): void {
   const query = answer.url.indexOf("?");
   const path = query === -1 ? answer.url : answer.url.slice(0, query);
   const route = pageRouteOf(path, answer.status);
   observeHttpRequest(route, answer.method, answer.status, answer.durationMs / 1000);
-  logger.info({ requestId: answer.requestId, method: answer.method, path, route, status: answer.status, durationMs: Math.round(answer.durationMs * 10) / 10 }, "page request");
+  const durationMs = Math.round(answer.durationMs * 10) / 10;
+  logger.info(
+    { requestId: answer.requestId, method: answer.method, path, route, status: answer.status, durationMs, ...(answer.traceId && { traceId: answer.traceId }) },
+    "page request",
+  );
 }
