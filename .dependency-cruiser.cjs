@@ -24,8 +24,9 @@ const EDGE_USERS = [
 // The lowest layer: every module may use these, and they use nothing above them (background-job
 // is the job type every module implements; lib/server runs them; lib/urls holds every hosted URL
 // shape and the origin allow-list rule, which payments (payUrl), auth (browser origins) and the
-// sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call).
-const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/`;
+// sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call;
+// lib/metrics and lib/tracing are the counters and spans every layer reports to).
+const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tracing)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/`;
 
 // A payment method's own module: every folder of lib/payment-methods but the codes, the contract
 // every method implements and the registry that lists them (ARCHITECTURE.md "Adding a payment method").

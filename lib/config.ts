@@ -89,6 +89,14 @@ const configSchema = z
     // Unset: on outside NODE_ENV=production (tests, development), off in production.
     GATEWAY_TRANSACTION_GUARD: onOff.optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    // GET /api/metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist (404).
+    METRICS_TOKEN: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
+    // Traces (OpenTelemetry) are sent only when one of these is set; the SDK reads them, and its other OTEL_* variables, itself.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    OTEL_TRACES_EXPORTER: z.string().min(1).optional(),
+    OTEL_SDK_DISABLED: z.enum(["true", "false"]).optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default("payment-gateway"),
     // Real provider settings; production refuses to start without them.
     // The wallet service (docs/wallet-protocol.openapi.yaml): its base URL and the Standard
     // Webhooks secret both sides sign with. The sandbox serves its own wallet without them.
@@ -174,6 +182,8 @@ export type Config = z.infer<typeof configSchema> & {
   sendsHsts: boolean;
   /** Whether APP_ENV was given, rather than defaulted (the merchant CLI then takes the database's). */
   appEnvGiven: boolean;
+  /** OpenTelemetry traces are on: an exporter is named and the SDK is not disabled (lib/tracing). */
+  tracesOn: boolean;
 };
 
 export class ConfigError extends Error {
@@ -202,6 +212,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     isSandbox: parsed.APP_ENV === "sandbox",
     sendsHsts: publicBaseUrl.startsWith("https:") || parsed.TLS_TERMINATED_BY_PROXY,
     appEnvGiven: cleaned.APP_ENV !== undefined,
+    tracesOn:
+      parsed.OTEL_SDK_DISABLED !== "true" &&
+      (parsed.OTEL_TRACES_EXPORTER !== undefined ? parsed.OTEL_TRACES_EXPORTER !== "none" : Boolean(parsed.OTEL_EXPORTER_OTLP_ENDPOINT ?? parsed.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)),
   };
 }
 

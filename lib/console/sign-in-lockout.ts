@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { consoleSignInFailures } from "../db/schema";
+import { metrics } from "../metrics/gateway-metrics";
 
 /** Contract 13: 10 failures for one email within 15 minutes refuse it for 15 minutes. */
 export const LOCKOUT_FAILURES = 10;
@@ -45,6 +46,9 @@ export function lockEnd(recentNewestFirst: readonly Date[], now: Date): Date | n
 
 export async function recordSignInFailure(db: Db, email: string, now: Date): Promise<void> {
   await db.insert(consoleSignInFailures).values({ email: normalizeEmail(email), failedAt: now });
+  metrics.consoleSignInFailures.inc();
+  // No attempt is counted while an email is locked, so a failure that finds it locked is the one that locked it.
+  if (await lockedUntil(db, email, now)) metrics.consoleLockouts.inc();
 }
 
 /**

@@ -9,6 +9,7 @@ import { sealOrCheckDatabase } from "./database-seal";
 import { markTransactions } from "./transaction-guard";
 import { installDriverSocketGuard } from "./driver-socket-guard";
 import { lockPgliteDirectory } from "./pglite-lock";
+import { countPoolUse } from "./pool-usage";
 import { createSimulatorTables } from "./simulator-tables";
 import * as schema from "./schema";
 
@@ -95,6 +96,7 @@ export async function openDatabase(options: {
     const poolOptions = sql.options as { debug?: unknown };
     driverOptions.add(poolOptions);
     syncDriverDebug();
+    const stopCounting = countPoolUse(sql, options.poolSize ?? 10);
     const db = markTransactions(drizzle({ client: sql, schema }) as unknown as Db);
     const databaseUrl = options.databaseUrl;
     // indexesConcurrently: the gateway's own history, whose indexes on big tables are built
@@ -118,6 +120,7 @@ export async function openDatabase(options: {
       if (gatewayTables) await migrateLocked({ migrationsFolder: MIGRATIONS_FOLDER }, { indexesConcurrently: true });
     } catch (error) {
       driverOptions.delete(poolOptions);
+      stopCounting();
       await sql.end({ timeout: 5 });
       throw error;
     }
@@ -127,6 +130,7 @@ export async function openDatabase(options: {
       migrate: migrateLocked,
       close: async () => {
         driverOptions.delete(poolOptions);
+        stopCounting();
         await sql.end({ timeout: 5 });
       },
     };

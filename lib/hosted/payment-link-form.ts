@@ -3,6 +3,7 @@ import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
 import { rateLimitKeys, rateLimitPolicies, type RateLimitCheck } from "../rate-limit/policies";
 import { consumeRateLimits } from "../rate-limit/store";
+import { metrics } from "../metrics/gateway-metrics";
 import { startLinkPayment, type LinkPaymentStart } from "../payment-links/start-link-payment";
 import { proceedFromCheckout } from "../payments/hosted/proceed-from-checkout";
 import { paymentLinkClosedPath, paymentLinkPagePath } from "../urls/payment-link-urls";
@@ -62,5 +63,8 @@ export async function submitPaymentLinkForm(options: { db: Db; locale: Locale; l
  */
 async function admits(db: Db, checks: RateLimitCheck[]): Promise<boolean> {
   const decisions = await consumeRateLimits(db, checks, Date.now());
-  return decisions?.every((decision) => decision.allowed) ?? true;
+  const refused = decisions?.findIndex((decision) => !decision.allowed) ?? -1;
+  if (refused === -1) return true;
+  metrics.rateLimitRefusals.inc({ policy: checks[refused]!.policy.name });
+  return false;
 }

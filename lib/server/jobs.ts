@@ -8,6 +8,7 @@ import { providerReconciliationJob } from "../provider-operation-handlers/reconc
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "../background-job";
 import { getConfig } from "../config";
+import { backlogMetricsJob, ledgerAuditJob } from "./observability-jobs";
 import { simulatorMount } from "../providers/simulator-mount";
 
 /** The in-process card simulator's retry of events the gateway did not take; nothing outside the sandbox (no simulator there). */
@@ -28,4 +29,6 @@ export const gatewayJobs: BackgroundJob[] = [
   cardPaymentReconciliationJob,
   eventPurgeJob,
   consolePurgeJob,
+  backlogMetricsJob,
+  ledgerAuditJob,
 ];
