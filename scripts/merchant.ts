@@ -23,9 +23,9 @@ const COMMANDS = {
     http://localhost:* admits any port of that host.`,
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
-                      [--rotate-webhook-secret] [--json]
+                      [--terms-url <https url>|none] [--rotate-webhook-secret] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
-    clears a URL. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
+    clears a URL. --terms-url is the terms of payment the SATIM checkout links. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
     or when the merchant gets its first webhook URL.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
@@ -53,6 +53,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   redirectUrl: "--redirect-url",
   webhookUrl: "--webhook-url",
   origins: "--origin",
+  termsUrl: "--terms-url",
   cardProviderPublishableKey: "--card-provider-key",
   clientId: "--client-id",
   rotateWebhookSecret: "--rotate-webhook-secret",
@@ -74,6 +75,7 @@ async function main(argv: string[]) {
       "redirect-url": { type: "string" },
       "webhook-url": { type: "string" },
       origin: { type: "string", multiple: true },
+      "terms-url": { type: "string" },
       "card-provider-key": { type: "string" },
       "client-id": { type: "string" },
       "rotate-webhook-secret": { type: "boolean", default: false },
@@ -119,6 +121,7 @@ async function main(argv: string[]) {
           redirectUrl: orNull(values["redirect-url"]),
           webhookUrl: orNull(values["webhook-url"]),
           origins: values.origin,
+          termsUrl: orNull(values["terms-url"]),
           rotateWebhookSecret: values["rotate-webhook-secret"],
         })
       : undefined;

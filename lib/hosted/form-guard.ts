@@ -1,7 +1,7 @@
 import { constantTimeEqual, hmacHex } from "../crypto/secrets";
 
 /** The hosted forms; each token is good for one form kind only. */
-export type HostedFormKind = "otp" | "challenge" | "wallet" | "checkout" | "payment_link";
+export type HostedFormKind = "otp" | "challenge" | "wallet" | "checkout" | "payment_link" | "receipt";
 
 /**
  * The per-page CSRF token of a hosted form: an HMAC of the page's own credential (page

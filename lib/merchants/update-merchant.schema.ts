@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { httpUrl, originEntry } from "./onboard-merchant.schema";
 
+/** The merchant's terms of payment: a buyer opens it from the hosted page, so https only. */
+export const termsUrl = z.url({ protocol: /^https$/, message: "must be an https URL" }).max(2048, "must be at most 2048 characters");
+
 /** `npm run merchant -- update`: what can change on an existing service. Lists replace the old ones. */
 export const updateMerchantInput = z
   .object({
@@ -14,11 +17,12 @@ export const updateMerchantInput = z
     redirectUrl: httpUrl.nullable().optional(),
     webhookUrl: httpUrl.nullable().optional(),
     origins: z.array(originEntry).optional(),
+    termsUrl: termsUrl.nullable().optional(),
     rotateWebhookSecret: z.boolean().default(false),
   })
   .refine(
     (input) => Object.entries(input).some(([key, value]) => key !== "clientId" && key !== "rotateWebhookSecret" && value !== undefined) || input.rotateWebhookSecret,
-    "nothing to update: give at least one of --name, --country, --redirect-url, --webhook-url, --origin, --rotate-webhook-secret",
+    "nothing to update: give at least one of --name, --country, --redirect-url, --webhook-url, --origin, --terms-url, --rotate-webhook-secret",
   );
 
 export type UpdateMerchantInput = z.input<typeof updateMerchantInput>;
@@ -32,5 +36,6 @@ export interface UpdatedMerchant {
   redirectUrl: string | null;
   webhookUrl: string | null;
   origins: string[];
+  termsUrl: string | null;
   webhookSecret?: string;
 }

@@ -11,7 +11,7 @@ import { updateMerchantInput, type UpdatedMerchant, type UpdateMerchantInput } f
 
 /**
  * Changes an existing service: name, countries (new ones get their payment methods), redirect
- * URL, webhook URL, allow-listed origins. A new webhook secret is made when asked, or when the
+ * URL, webhook URL, allow-listed origins, terms of payment URL. A new webhook secret is made when asked, or when the
  * service gets its first webhook URL (nothing could have used the old one, and it was shown
  * only once at onboarding); the secret is returned only then.
  */
@@ -40,6 +40,7 @@ export async function updateMerchant(db: Db, rawInput: UpdateMerchantInput): Pro
         ...(input.redirectUrl !== undefined ? { redirectUrl: input.redirectUrl } : {}),
         ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
         ...(input.origins !== undefined ? { allowedOrigins: input.origins.map(normalizeAllowListEntry) } : {}),
+        ...(input.termsUrl !== undefined ? { termsUrl: input.termsUrl } : {}),
         ...(webhookSecret ? { webhookSecretEncrypted: encryptWithKey(gatewayKey, webhookSecret) } : {}),
       })
       .where(eq(services.id, before.id))
@@ -53,6 +54,7 @@ export async function updateMerchant(db: Db, rawInput: UpdateMerchantInput): Pro
       redirectUrl: after!.redirectUrl,
       webhookUrl: after!.webhookUrl,
       origins: after!.allowedOrigins,
+      termsUrl: after!.termsUrl,
       ...(webhookSecret ? { webhookSecret } : {}),
     };
   });

@@ -33,6 +33,8 @@ export const rateLimitPolicies = {
    * takes one a second; a script creating intents and customers on a merchant's behalf is braked.
    */
   paymentLink: policy("link", 60, 60),
+  /** The return page's "Send receipt": emails per payment, so nobody turns it into a mail cannon. */
+  receiptEmail: policy("receipt", 5, 600),
 } as const;
 
 /**
@@ -45,6 +47,9 @@ export const rateLimitKeys = {
   clientSecret: (paymentId: string) => `secret:${paymentId}`,
   customer: (customerId: string) => `customer:${customerId}`,
   paymentLink: (linkId: string) => `link:${linkId}`,
+  receiptEmail: (paymentId: string) => `receipt:${paymentId}`,
+  /** A solved anti-bot challenge, spent once (lib/hosted/anti-bot). */
+  antiBotSolution: (challengeId: string) => `antibot:${challengeId}`,
 };
 
 /** One limit to apply to a request: the policy and the key it counts against. */
