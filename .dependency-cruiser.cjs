@@ -33,7 +33,8 @@ const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/)[^/]+/
 // What a browser island (components/islands, built by scripts/build-islands.mjs) may import:
 // its fellow islands' helpers and pure constant modules the server shares with it. Nothing else
 // is safe in the browser bundle (React, next-intl, server code, secrets).
-const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$"];
+// altcha-lib: the anti-bot island's proof-of-work solver (Web Crypto only; esbuild keeps just what it uses).
+const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$", "^node_modules/altcha-lib/"];
 
 // Production code: what a production gateway runs. The simulators (simulators/: the Stripe
 // simulator and the sandbox wallet) stand for systems outside the gateway and are not part of it.

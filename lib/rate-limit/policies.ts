@@ -35,6 +35,8 @@ export const rateLimitPolicies = {
   paymentLink: policy("link", 60, 60),
   /** The return page's "Send receipt": emails per payment, so nobody turns it into a mail cannon. */
   receiptEmail: policy("receipt", 5, 600),
+  /** An anti-bot challenge passes once in its lifetime (lib/hosted/anti-bot): the store spends it. */
+  antiBotSolution: policy("antibot", 1, 600),
 } as const;
 
 /**
