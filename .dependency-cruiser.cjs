@@ -16,7 +16,7 @@ const EDGE_USERS = [
   EDGE,
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
-  "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr)\\.ts$",
+  "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr|receipts/receipt-pdf-response)\\.ts$",
   // The console's forms answer with the hosted pages' headers, and its lane serves its pages (lib/console-web is the console's edge).
   "^lib/console-web/(console-responses|console-lane)\\.ts$",
 ];

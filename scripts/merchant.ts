@@ -25,8 +25,9 @@ const COMMANDS = {
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
                       [--terms-url <https url>|none] [--rotate-webhook-secret] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
-    clears a URL. --terms-url is the terms of payment the SATIM checkout links. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
-    or when the merchant gets its first webhook URL.`,
+    clears a URL. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
+    or when the merchant gets its first webhook URL. --terms-url (https) is the merchant's
+    terms of payment, linked by the SATIM checkout's "I accept the terms of payment".`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]

@@ -63,7 +63,10 @@ function decodedSubject(raw: string): string {
   return header.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_word, encoding: string, text: string) =>
     encoding.toUpperCase() === "B"
       ? Buffer.from(text, "base64").toString("utf8")
-      : Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_hex, byte: string) => String.fromCharCode(parseInt(byte, 16))), "latin1").toString("utf8"),
+      : Buffer.from(
+          text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_hex, byte: string) => String.fromCharCode(parseInt(byte, 16))),
+          "latin1",
+        ).toString("utf8"),
   );
 }
 

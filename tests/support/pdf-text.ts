@@ -12,5 +12,8 @@ export async function pdfText(pdf: Uint8Array): Promise<string> {
     pages.push(content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : " ") : "")).join(""));
   }
   await document.destroy();
-  return pages.join("\n").normalize("NFKC").replace(/[^\S\n]+/g, " ");
+  return pages
+    .join("\n")
+    .normalize("NFKC")
+    .replace(/[^\S\n]+/g, " ");
 }

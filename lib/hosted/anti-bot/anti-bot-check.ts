@@ -38,7 +38,10 @@ async function secrets(db: Db) {
  * browser searches a counter of 5,000 to 10,000 hashes, the server verifies with one), and a
  * six-digit code shown as an image, whose token is an HMAC of the code (never the code itself).
  */
-export async function createAntiBotChallenge(db: Db, options: { nowMs?: number; /** Tests only: the code to draw (random otherwise). */ code?: string } = {}): Promise<AntiBotChallenge> {
+export async function createAntiBotChallenge(
+  db: Db,
+  options: { nowMs?: number; /** Tests only: the code to draw (random otherwise). */ code?: string } = {},
+): Promise<AntiBotChallenge> {
   const nowMs = options.nowMs ?? Date.now();
   const { signature, keySignature, code: codeKey } = await secrets(db);
   const expiresAt = Math.floor(nowMs / 1000) + ANTI_BOT_LIFETIME_SECONDS;

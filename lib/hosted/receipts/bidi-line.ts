@@ -34,7 +34,7 @@ export function visualTokens(text: string, baseDirection: "ltr" | "rtl"): Visual
   const highest = Math.max(0, ...logical.map((token) => token.level));
   const lowestOdd = Math.min(...logical.map((token) => (token.level % 2 === 1 ? token.level : token.level + 1)));
   for (let level = highest; level >= lowestOdd; level--) {
-    for (let start = 0; start < logical.length; ) {
+    for (let start = 0; start < logical.length;) {
       if (logical[start]!.level < level) {
         start++;
         continue;

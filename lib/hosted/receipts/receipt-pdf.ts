@@ -53,7 +53,16 @@ export function renderReceiptPdf(content: ReceiptContent): Promise<Buffer> {
   y += 14;
   for (const row of content.rows) {
     y += drawLine(doc, row.label, { y, width, direction, font: "regular", size: 9, color: MUTED }) + 2;
-    y += drawLine(doc, row.value, { y, width, direction: row.ltr ? "ltr" : direction, align: direction, font: row.field === "amount" ? "bold" : "regular", size: row.field === "amount" ? 16 : 12, color: INK }) + 10;
+    y +=
+      drawLine(doc, row.value, {
+        y,
+        width,
+        direction: row.ltr ? "ltr" : direction,
+        align: direction,
+        font: row.field === "amount" ? "bold" : "regular",
+        size: row.field === "amount" ? 16 : 12,
+        color: INK,
+      }) + 10;
   }
   doc.end();
   return done;
