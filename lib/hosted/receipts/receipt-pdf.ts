@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import PDFDocument from "pdfkit";
@@ -15,8 +16,13 @@ const FONT_FILES = {
   bold: "@expo-google-fonts/ibm-plex-sans-arabic/700Bold/IBMPlexSansArabic_700Bold.ttf",
 } as const;
 
-function fontPath(face: keyof typeof FONT_FILES): string {
-  return createRequire(path.join(process.cwd(), "package.json")).resolve(FONT_FILES[face]);
+// Read once per process: a receipt then parses the font from memory, not from disk.
+const fontBytes = new Map<keyof typeof FONT_FILES, Buffer>();
+
+function fontFile(face: keyof typeof FONT_FILES): Buffer {
+  let bytes = fontBytes.get(face);
+  if (!bytes) fontBytes.set(face, (bytes = readFileSync(createRequire(path.join(process.cwd(), "package.json")).resolve(FONT_FILES[face]))));
+  return bytes;
 }
 
 const PAGE = { size: "A5" as const, margin: 40 };
@@ -31,8 +37,8 @@ const MUTED = "#475569";
  */
 export function renderReceiptPdf(content: ReceiptContent): Promise<Buffer> {
   const doc = new PDFDocument({ size: PAGE.size, margin: PAGE.margin, info: { Title: content.title }, lang: content.locale });
-  doc.registerFont("regular", fontPath("regular"));
-  doc.registerFont("bold", fontPath("bold"));
+  doc.registerFont("regular", fontFile("regular"));
+  doc.registerFont("bold", fontFile("bold"));
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -82,20 +88,20 @@ function drawLine(
     .map((token) => ({ ...token, text: token.text.replace(BIDI_MARKS, "") }))
     .filter((token) => token.text !== "");
   let size = options.size;
-  const measure = () => tokens.reduce((sum, token) => sum + doc.widthOfString(token.space ? " " : token.text), 0);
   doc.font(options.font).fontSize(size);
-  let total = measure();
-  while (total > options.width && size > 6) {
-    size -= 0.5;
+  // Each piece is laid out (shaped) once at the asked size; widths scale with the size.
+  const widths = tokens.map((token) => doc.widthOfString(token.space ? " " : token.text));
+  const natural = widths.reduce((sum, width) => sum + width, 0);
+  if (natural > options.width) {
+    size = Math.max(6, Math.floor((options.size * options.width * 2) / natural) / 2);
     doc.fontSize(size);
-    total = measure();
   }
-  let x = (options.align ?? options.direction) === "rtl" ? PAGE.margin + options.width - total : PAGE.margin;
+  const scale = size / options.size;
+  let x = (options.align ?? options.direction) === "rtl" ? PAGE.margin + options.width - natural * scale : PAGE.margin;
   doc.fillColor(options.color);
-  for (const token of tokens) {
-    const advance = doc.widthOfString(token.space ? " " : token.text);
+  tokens.forEach((token, index) => {
     if (!token.space) doc.text(token.text, x, options.y, { lineBreak: false });
-    x += advance;
-  }
+    x += widths[index]! * scale;
+  });
   return doc.currentLineHeight(true);
 }
