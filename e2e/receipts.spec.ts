@@ -76,6 +76,13 @@ test.describe("receipts on the return page (issue 43), at 390 px", () => {
       await expect(page.getByRole("link", { name: t("receipt.download") })).toBeHidden();
       await page.emulateMedia({ media: "screen" });
 
+      if (withSmtp) {
+        await page.getByLabel(t("receipt.email")).fill(`buyer-${locale}@example.com`);
+        await page.getByRole("button", { name: t("receipt.send") }).click();
+        await expect(page.getByRole("status").filter({ hasText: t("receipt.sent") })).toBeVisible();
+        await capture(page, `return-receipt-sent-${locale}`);
+      }
+
       const text = await downloadedPdfText(page, locale, `receipt-${locale}`);
       expect(text).toContain(t("receipt.title"));
       expect(text).toContain("Kiosk Sans Retour");
