@@ -16,7 +16,7 @@ const EDGE_USERS = [
   EDGE,
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
-  "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr)\\.ts$",
+  "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr|receipts/receipt-pdf-response)\\.ts$",
   // The console's forms answer with the hosted pages' headers, its lane serves its pages (lib/console-web is the console's edge),
   // and its forms' POST handler reads the client's address (lib/http/client-address.ts).
   "^lib/console-web/(console-responses|console-lane|console-form-route)\\.ts$",
@@ -35,7 +35,8 @@ const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/)[^/]+/
 // What a browser island (components/islands, built by scripts/build-islands.mjs) may import:
 // its fellow islands' helpers and pure constant modules the server shares with it. Nothing else
 // is safe in the browser bundle (React, next-intl, server code, secrets).
-const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$"];
+// altcha-lib: the anti-bot island's proof-of-work solver (Web Crypto only; esbuild keeps just what it uses).
+const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$", "^node_modules/altcha-lib/"];
 
 // Production code: what a production gateway runs. The simulators (simulators/: the Stripe
 // simulator and the sandbox wallet) stand for systems outside the gateway and are not part of it.

@@ -27,10 +27,12 @@ const COMMANDS = {
     http://localhost:* admits any port of that host.`,
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
-                      [--time-zone <IANA name>|default] [--rotate-webhook-secret] [--json]
+                      [--time-zone <IANA name>|default] [--terms-url <https url>|none] [--rotate-webhook-secret] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
     clears a URL. --time-zone is the zone the console shows times in (Africa/Algiers);
-    "default" goes back to the first country's. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
+    "default" goes back to the first country's. --terms-url (https) is the merchant's
+    terms of payment, linked by the SATIM checkout's "I accept the terms of payment".
+    Prints the webhook secret only when it is new: with --rotate-webhook-secret,
     or when the merchant gets its first webhook URL.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
@@ -61,6 +63,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   redirectUrl: "--redirect-url",
   webhookUrl: "--webhook-url",
   origins: "--origin",
+  termsUrl: "--terms-url",
   cardProviderPublishableKey: "--card-provider-key",
   clientId: "--client-id",
   rotateWebhookSecret: "--rotate-webhook-secret",
@@ -84,6 +87,7 @@ async function main(argv: string[]) {
       "webhook-url": { type: "string" },
       origin: { type: "string", multiple: true },
       "time-zone": { type: "string" },
+      "terms-url": { type: "string" },
       "card-provider-key": { type: "string" },
       "client-id": { type: "string" },
       "rotate-webhook-secret": { type: "boolean", default: false },
@@ -131,6 +135,7 @@ async function main(argv: string[]) {
           webhookUrl: orNull(values["webhook-url"]),
           origins: values.origin,
           timeZone: values["time-zone"] === "default" ? null : values["time-zone"],
+          termsUrl: orNull(values["terms-url"]),
           rotateWebhookSecret: values["rotate-webhook-secret"],
         })
       : undefined;

@@ -28,6 +28,7 @@ const FIELD_RULES: readonly [RegExp, string, (match: RegExpExecArray) => Record<
   [/^must be in the future/, "inThePast", () => ({})],
   [/^must be an http\(s\) URL$|^Invalid URL$/, "url", () => ({})],
   [/^In production the webhook URL must use https/, "httpsOnly", () => ({})],
+  [/^must be an https URL$/, "httpsUrl", () => ({})],
   [/^In production the webhook URL must reach a public address/, "publicAddress", () => ({})],
   [/^The service has no webhook URL/, "noWebhookUrl", () => ({})],
 ];

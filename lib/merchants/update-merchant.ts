@@ -12,7 +12,7 @@ import { updateMerchantInput, type UpdatedMerchant, type UpdateMerchantInput } f
 
 /**
  * Changes an existing service: name, countries (new ones get their payment methods), redirect
- * URL, webhook URL, allow-listed origins, the console's time zone. A new webhook secret is made when asked, or when the
+ * URL, webhook URL, allow-listed origins, the console's time zone, terms of payment URL. A new webhook secret is made when asked, or when the
  * service gets its first webhook URL (nothing could have used the old one, and it was shown
  * only once at onboarding); the secret is returned only then.
  */
@@ -42,6 +42,7 @@ export async function updateMerchant(db: Db, rawInput: UpdateMerchantInput): Pro
         ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
         ...(input.origins !== undefined ? { allowedOrigins: input.origins.map(normalizeAllowListEntry) } : {}),
         ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+        ...(input.termsUrl !== undefined ? { termsUrl: input.termsUrl } : {}),
         ...(webhookSecret ? { webhookSecretEncrypted: encryptWithKey(gatewayKey, webhookSecret) } : {}),
       })
       .where(eq(services.id, before.id))
@@ -56,6 +57,7 @@ export async function updateMerchant(db: Db, rawInput: UpdateMerchantInput): Pro
       webhookUrl: after!.webhookUrl,
       origins: after!.allowedOrigins,
       timeZone: merchantTimeZone(after!),
+      termsUrl: after!.termsUrl,
       ...(webhookSecret ? { webhookSecret } : {}),
     };
   });

@@ -39,6 +39,10 @@ export const rateLimitPolicies = {
   paymentLinkClient: policy("link_client", 20, 60),
   /** Valid starts on one link for one phone: one number is not sent code after code. */
   paymentLinkPhone: policy("link_phone", 5, 60),
+  /** The return page's "Send receipt": emails per payment, so nobody turns it into a mail cannon. */
+  receiptEmail: policy("receipt", 5, 600),
+  /** An anti-bot challenge passes once in its lifetime (lib/hosted/anti-bot): the store spends it. */
+  antiBotSolution: policy("antibot", 1, 600),
 } as const;
 
 /**
@@ -53,6 +57,9 @@ export const rateLimitKeys = {
   paymentLink: (linkId: string) => `link:${linkId}`,
   paymentLinkClient: (linkId: string, address: string) => `link-client:${linkId}:${address}`,
   paymentLinkPhone: (linkId: string, phone: string) => `link-phone:${linkId}:${phone}`,
+  receiptEmail: (paymentId: string) => `receipt:${paymentId}`,
+  /** A solved anti-bot challenge, spent once (lib/hosted/anti-bot). */
+  antiBotSolution: (challengeId: string) => `antibot:${challengeId}`,
 };
 
 /** One limit to apply to a request: the policy and the key it counts against. */

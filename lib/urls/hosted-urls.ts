@@ -95,6 +95,25 @@ export function returnPagePath(options: HostedLinkOptions): string {
   return withQuery(`/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}`, options);
 }
 
+/** What the return page says after its "Send receipt" form was posted (the 303 carries it in the query). */
+export const RECEIPT_NOTICES = ["receipt_sent", "receipt_email_invalid", "receipt_too_many", "receipt_failed"] as const;
+export type ReceiptNotice = (typeof RECEIPT_NOTICES)[number];
+
+/** Back to the return page after a receipt form, staying (no timed move), scrolled to the receipt. */
+export function returnPagePathAfterReceipt(options: HostedLinkOptions & { notice: ReceiptNotice }): string {
+  const path = withQuery(`/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}`, options, options.notice);
+  return `${path}&stay=1#receipt`;
+}
+
+/** The receipt as a PDF, under the return page's own token (`receipt`: its GET; `receipt/email`: the form's POST). */
+export function receiptPdfPath(options: { locale: Locale; paymentId: string; token: string }): string {
+  return `/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}/receipt?${new URLSearchParams({ token: options.token }).toString()}`;
+}
+
+export function receiptEmailFormPath(options: { locale: Locale; paymentId: string }): string {
+  return `/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}/receipt/email`;
+}
+
 /** The hosted pages a merchant sends its buyer to (payUrl, metadata.qrPageUrl). */
 export type HostedPayPage = "otp" | "card" | "qr";
 

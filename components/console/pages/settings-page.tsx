@@ -10,7 +10,31 @@ import type { ConsolePage } from "@/lib/console-web/console-page";
 import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
 import { translator } from "@/lib/i18n/translator";
 
-/** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins; the time zone (owners set it). */
+/** The terms of payment URL, its own form: the SATIM checkout links it beside its required checkbox. */
+function TermsSection({ locale, formToken, termsUrl, flash }: Pick<OpenConsolePage, "locale" | "formToken" | "flash"> & { termsUrl: string | null }) {
+  const t = translator(locale, "console.settings");
+  const failed = flash?.kind === "error" && flash.form === "terms" ? flash : null;
+  return (
+    <Section title={t("terms.title")}>
+      <ConsoleForm locale={locale} action="terms" formToken={formToken}>
+        <Field
+          id="terms-url"
+          name="termsUrl"
+          type="url"
+          dir="ltr"
+          label={t("terms.url")}
+          hint={t("terms.hint")}
+          maxLength={2048}
+          defaultValue={failed?.values?.termsUrl ?? termsUrl ?? ""}
+          error={failed ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) }) : null}
+        />
+        <Button type="submit">{t("terms.save")}</Button>
+      </ConsoleForm>
+    </Section>
+  );
+}
+
+/** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins, terms of payment URL; the time zone (owners set it). */
 async function renderSettingsPage({ db, locale, principal, formToken, flash }: OpenConsolePage) {
   const t = translator(locale, "console.settings");
   const keys = await getMerchantKeys(db, principal.membership!.serviceId);
@@ -61,6 +85,7 @@ async function renderSettingsPage({ db, locale, principal, formToken, flash }: O
         </ConsoleForm>
       </Section>
       <TimeZoneSection open={{ locale, principal, formToken, flash }} />
+      <TermsSection locale={locale} formToken={formToken} termsUrl={keys.termsUrl} flash={flash} />
     </ConsoleShell>
   );
 }

@@ -45,4 +45,18 @@ export const settingsActions: Record<string, ConsoleAction> = {
       return { location, flash: { kind: "notice", key: "timeZoneSaved" } };
     },
   },
+  /** The terms of payment URL the SATIM checkout links (its own form, so the other settings stay as they are). */
+  terms: {
+    access: "member",
+    capability: "integration.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      const termsUrl = (fields.termsUrl ?? "").trim();
+      const result = await updateMerchantSettings(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), changes: { termsUrl: termsUrl || null } });
+      const location = consolePath.settings(locale);
+      if (result.outcome === "invalid") {
+        return { location, flash: { kind: "error", form: "terms", field: "termsUrl", key: "invalidSetting", detail: result.message, values: { termsUrl } } };
+      }
+      return { location, flash: { kind: "notice", key: "termsSaved" } };
+    },
+  },
 };

@@ -33,6 +33,8 @@ export const services = pgTable(
     timeZone: text("time_zone"),
     // Sandbox clock: every time rule of this service reads now() + this offset.
     clockOffsetSeconds: integer("clock_offset_seconds").notNull().default(0),
+    // The merchant's terms of payment (https), linked by the checkbox of the SATIM hosted page.
+    termsUrl: text("terms_url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check("services_countries_not_empty", sql`cardinality(${table.countries}) > 0`)],

@@ -6,6 +6,7 @@ import type { HostedPaymentView } from "../../payments/hosted/get-hosted-payment
 import { leavesForMerchant, returnOutcome, type ReturnOutcome } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { cardPagePath, otpPagePath, qrPagePath, type HostedLinkOptions } from "../../urls/hosted-urls";
+import { returnPageReceipt, type ReturnPageReceipt } from "../receipts/return-page-receipt";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { explainReturnTarget, logIgnoredReturnUrl, type IgnoredReturnUrl } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";
@@ -54,6 +55,8 @@ export type ReturnPageView =
       next: ReturnNext;
       /** Sandbox only: why the merchant's returnUrl/redirectUrl was not followed. */
       ignoredReturnUrl: IgnoredReturnUrl | null;
+      /** The receipt and its actions (print, PDF, email), once the payment has an outcome. */
+      receipt: ReturnPageReceipt | null;
     };
 
 /** The hosted page of the payment's method (its module's hostedStep); the OTP page for a payment no method has proceeded, as before. */
@@ -123,5 +126,6 @@ export async function getReturnPageView(db: Db, options: { locale: Locale; payme
     body: returnBody(outcome, payment),
     next,
     ignoredReturnUrl: ignored && getConfig().isSandbox ? ignored : null,
+    receipt: outcome === "pending" ? null : await returnPageReceipt(db, { link, notice: query.notice }),
   };
 }
