@@ -39,3 +39,33 @@ export function canonicalTimeZone(name: string): string | null {
     return null;
   }
 }
+
+/** The zone's offset from UTC at an instant, in milliseconds (Africa/Algiers: +3,600,000). */
+export function zoneOffsetMs(instant: Date, timeZone: string): number {
+  const parts = wallClockFormat(timeZone).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((candidate) => candidate.type === type)!.value);
+  const wall = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
+  return wall - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/**
+ * The instant at which the clocks of `timeZone` show `wallClock` (ISO 8601 without a zone,
+ * "2026-01-16T00:00:00"): what a merchant means by a day or a time it types in the console. In
+ * the hour a summer change skips, the time after it; in the hour it repeats, the first.
+ */
+export function instantOfWallClock(wallClock: string, timeZone: string): Date {
+  const asUtc = Date.parse(`${wallClock}Z`);
+  const firstGuess = asUtc - zoneOffsetMs(new Date(asUtc), timeZone);
+  return new Date(asUtc - zoneOffsetMs(new Date(firstGuess), timeZone));
+}
+
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = wallClockFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+    if (wallClockFormats.size < 1_000) wallClockFormats.set(timeZone, format);
+  }
+  return format;
+}

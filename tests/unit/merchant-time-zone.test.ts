@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { consoleDateTime } from "@/components/console/payment-labels";
-import { canonicalTimeZone, defaultTimeZoneOf, merchantTimeZone } from "@/lib/merchants/merchant-time-zone";
+import { parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { canonicalTimeZone, defaultTimeZoneOf, instantOfWallClock, merchantTimeZone } from "@/lib/merchants/merchant-time-zone";
 import { updateMerchantInput } from "@/lib/merchants/update-merchant.schema";
 
 // ICU writes a narrow no-break space before AM/PM and right-to-left marks in Arabic dates: compared as a reader sees them.
@@ -40,5 +41,22 @@ describe("the merchant's time zone", () => {
     expect(seen(consoleDateTime("ar", "Asia/Tokyo").format(at))).toBe("29/11/2026، 6:05:09 ص غرينتش+9");
     // Morocco leaves +1 for Ramadan (2026-02-15 to 2026-03-22 in its rules): the zone's own offset, not a fixed one.
     expect(seen(consoleDateTime("fr", "Africa/Casablanca").format(new Date("2026-03-01T12:00:00Z")))).toBe("1 mars 2026, 12:00:00 UTC+0");
+  });
+
+  it("reads a day or a time typed without a zone in the merchant's zone: the list's created from/to", () => {
+    expect(instantOfWallClock("2026-01-16T00:00:00", "Africa/Algiers").toISOString()).toBe("2026-01-15T23:00:00.000Z");
+    // Paris skips 02:00-03:00 on 2026-03-29: the day is 23 hours long, and its end is the next midnight.
+    const days = parsePaymentListQuery({ createdFrom: "2026-03-29", createdTo: "2026-03-29" }, { timeZone: "Europe/Paris" });
+    if (!days.ok) throw new Error("refused");
+    expect(days.query.filters.createdFrom?.toISOString()).toBe("2026-03-28T23:00:00.000Z");
+    expect(days.query.filters.createdBefore?.toISOString()).toBe("2026-03-29T22:00:00.000Z");
+    const algiers = parsePaymentListQuery({ createdFrom: "2026-01-16T08:30", createdTo: "2026-01-16T09:00:00Z" }, { timeZone: "Africa/Algiers" });
+    if (!algiers.ok) throw new Error("refused");
+    expect(algiers.query.filters.createdFrom?.toISOString()).toBe("2026-01-16T07:30:00.000Z");
+    // A time that names its zone keeps it.
+    expect(algiers.query.filters.createdBefore?.toISOString()).toBe("2026-01-16T09:00:00.000Z");
+    // Without a zone given, UTC (the API's and the CSV's).
+    const utc = parsePaymentListQuery({ createdFrom: "2026-01-16" });
+    expect(utc.ok && utc.query.filters.createdFrom?.toISOString()).toBe("2026-01-16T00:00:00.000Z");
   });
 });

@@ -104,7 +104,7 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
               name="expiresAt"
               type="datetime-local"
               dir="ltr"
-              label={t("fields.expiresAt")}
+              label={t("fields.expiresAt", { zone: principal.membership!.timeZone })}
               hint={t("fields.expiresAtHint")}
               defaultValue={typed("expiresAt")}
               error={errorOf("expiresAt")}
