@@ -65,6 +65,10 @@ async function overflowing(page: Page): Promise<string[]> {
     for (const element of document.body.querySelectorAll<HTMLElement>("*")) {
       const box = element.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue; // not rendered (a closed disclosure's content)
+      // Visually hidden, for screen readers only (a card table's header row): clipped to nothing, never seen.
+      let hidden = false;
+      for (let at: HTMLElement | null = element; at && !hidden; at = at.parentElement) hidden = getComputedStyle(at).clipPath !== "none";
+      if (hidden) continue;
       const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""} "${(element.textContent ?? "").trim().slice(0, 40)}"`;
       if (box.width > width + 1) found.push(`${name} is wider than the screen (${Math.round(box.width)} px)`);
       else if (box.left < -1 || box.right > width + 1) found.push(`${name} leaves the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
@@ -143,7 +147,7 @@ for (const locale of ["en", "fr", "ar"] as const) {
     // The payments' events are written by the outbox's job, a moment after the payment.
     await expect
       .poll(async () => {
-        await page.goto(`/${locale}/console/developers#events`);
+        await page.goto(`/${locale}/console/developers?deliveryStatus=`);
         return eventLinks.count();
       })
       .toBeGreaterThan(1);

@@ -54,7 +54,8 @@ const PLAIN_PAGE_STYLE =
   "p{margin:0;color:#1e293b;overflow-wrap:anywhere}" +
   "a{display:inline-flex;min-height:2.75rem;align-items:center;border-radius:.75rem;background:#0f766e;padding:0 1rem;color:#fff;font-weight:600;text-decoration:none}" +
   "a:hover{background:#115e59}a:focus-visible{outline:3px solid #0d9488;outline-offset:2px}";
-const PLAIN_PAGE_STYLE_HASH = `'sha256-${createHash("sha256").update(PLAIN_PAGE_STYLE).digest("base64")}'`;
+/** Also in every page's policy (lib/hosted/page-headers.ts): proxy.ts sets that policy on a plain page served under it (the console's 403 page). */
+export const PLAIN_PAGE_STYLE_HASH = `'sha256-${createHash("sha256").update(PLAIN_PAGE_STYLE).digest("base64")}'`;
 
 /**
  * A small, script-free page: a title, a paragraph and optionally a link (and the name of the

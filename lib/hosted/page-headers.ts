@@ -1,5 +1,6 @@
 import { getConfig } from "../config";
 import { contentSecurityPolicy, hostedPageHeaders, isCardPagePath, noStore, strictTransportSecurity, stripeJsSources } from "../http/security-headers";
+import { PLAIN_PAGE_STYLE_HASH } from "./form-response";
 import { inlineStyleHashes } from "./inline-style-hashes";
 
 /**
@@ -11,7 +12,7 @@ export function pageContentSecurityPolicy(pathname: string, nonce: string, overH
     nonce,
     development: process.env.NODE_ENV === "development",
     upgradeInsecureRequests: overHttps,
-    inlineStyles: inlineStyleHashes(),
+    inlineStyles: [...inlineStyleHashes(), PLAIN_PAGE_STYLE_HASH],
     // Production's card page runs Stripe.js; the sandbox's stand-in comes from the gateway itself.
     thirdParty: !getConfig().isSandbox && isCardPagePath(pathname) ? stripeJsSources : undefined,
   });

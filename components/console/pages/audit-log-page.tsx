@@ -60,7 +60,10 @@ async function renderAuditLogPage({ db, locale, principal, formToken }: OpenCons
                       {isAuditAction(entry.action) ? t(`actions.${entry.action}`) : entry.action}
                     </td>
                     <td className="py-2 wrap-anywhere" data-label={t("target")}>
-                      <AuditTarget locale={locale} target={entry.target} />
+                      {/* One element: a card's cell is a grid of its label and one value. */}
+                      <span>
+                        <AuditTarget locale={locale} target={entry.target} />
+                      </span>
                     </td>
                     <td className="py-2" data-label={t("ip")}>
                       <bdi dir="ltr" className="font-mono text-xs">

@@ -9,6 +9,7 @@ import { refundFromConsole } from "@/lib/console-payments/console-money-operatio
 import { createInvitation, findOpenInvitation } from "@/lib/console/invitations";
 import { openConsoleSession } from "@/lib/console-web/open-console-session";
 import { consoleRefusedResponse } from "@/lib/console-web/console-responses";
+import { pageContentSecurityPolicy } from "@/lib/hosted/page-headers";
 import { consolePageTitle } from "@/lib/console-web/console-page";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog, paymentRefunds, services } from "@/lib/db/schema";
@@ -184,5 +185,7 @@ describe("pages in the reader's language", () => {
     const { createHash } = await import("node:crypto");
     expect(refused.headers.get("content-security-policy")).toContain(`style-src 'sha256-${createHash("sha256").update(style).digest("base64")}'`);
     expect(refused.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+    // Served under proxy.ts, the page's policy is the proxy's: it admits the same stylesheet.
+    expect(pageContentSecurityPolicy("/ar/console/refused", "n0nce", false)).toContain(`'sha256-${createHash("sha256").update(style).digest("base64")}'`);
   });
 });
