@@ -37,9 +37,9 @@ export async function stopTracing(): Promise<void> {
 }
 
 /**
- * A span per database statement, around the execution of drizzle's prepared queries (every
- * statement of the gateway is one, in a transaction or not), with its parameterized text and
- * never its parameters. Patched on the class of `db`'s own queries, so it reaches whichever
+ * A span per database statement of a traced request, around the execution of drizzle's
+ * prepared queries (every statement of the gateway is one, in a transaction or not), with its
+ * parameterized text and never its parameters. Patched on the class of `db`'s own queries, so it reaches whichever
  * copy of drizzle the database was opened with.
  */
 function traceStatements(db: Db, runtime: TracingRuntime): void {
@@ -51,6 +51,8 @@ function traceStatements(db: Db, runtime: TracingRuntime): void {
     const original = prototype[method];
     if (typeof original !== "function") continue;
     prototype[method] = function (this: { queryString?: string; query?: { sql: string } }, ...args: unknown[]) {
+      // Only inside a traced request: the jobs' and the metrics publisher's statements would each be a trace of their own.
+      if (!runtime.api.trace.getSpan(runtime.api.context.active())) return (original as (...args: unknown[]) => unknown).apply(this, args);
       const text = this.queryString ?? this.query?.sql ?? "";
       const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? "QUERY";
       return runtime.tracer.startActiveSpan(

@@ -8,7 +8,6 @@ import { collectBacklogMetrics } from "@/lib/server/observability-jobs";
 import { reconcileProviderOperations } from "@/lib/provider-operation-handlers/reconcile-provider-operations";
 import { spawn } from "node:child_process";
 import { createMerchant, randomPhone } from "../support/factories";
-import { runScript } from "../support/run-script";
 import { METRICS_TOKEN, moved, scrape } from "../support/metrics";
 import { capture, paidIntent } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
@@ -138,11 +137,14 @@ describe("one view of every process", () => {
   it("sums two server processes and the job runner with this one", async () => {
     const created = 'gateway_http_requests_total{route="/api/v1/payments/intents",method="POST",status="201"}';
     const { series: before } = await scrape(api);
-    const servers = await Promise.all([runScript("tests/support/metrics-process.ts", ["3"]), runScript("tests/support/metrics-process.ts", ["4"])]);
-    for (const server of servers) expect(server.stdout).toContain("published");
-    // The job runner: `npm run worker` with its backlog collection, until its snapshot says it ran.
+    // Two servers (each publishing every 5 s, as `npm start`'s do) and the job runner: `npm run worker`
+    // with its backlog collection, until its snapshot says it ran.
+    const servers = [3, 4].map((count) =>
+      spawn(process.execPath, ["--import", "tsx", "tests/support/metrics-process.ts", String(count)], { env: process.env, stdio: ["ignore", "pipe", "inherit"] }),
+    );
     const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--only", "metrics.backlogs"], { env: process.env, stdio: "ignore" });
     try {
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("published") && resolve(true)))));
       const job = 'gateway_job_last_success_timestamp_seconds{job="metrics.backlogs"}';
       let after = (await scrape(api)).series;
       for (let waited = 0; !after.has(job) && waited < 90_000; waited += 500) {
@@ -153,8 +155,8 @@ describe("one view of every process", () => {
       expect((after.get(created) ?? 0) - (before.get(created) ?? 0)).toBe(7);
       expect(after.get("gateway_metrics_processes")).toBeGreaterThanOrEqual(4);
     } finally {
-      worker.kill("SIGTERM");
-      await new Promise((resolve) => worker.once("exit", resolve));
+      for (const child of [worker, ...servers]) child.kill("SIGTERM");
+      await Promise.all([worker, ...servers].map((child) => new Promise((resolve) => child.once("exit", resolve))));
     }
   }, 120_000);
 });
