@@ -91,6 +91,9 @@ const configSchema = z
     // Where the Stripe adapter sends its requests: unset is Stripe itself (api.stripe.com) in
     // production; in the sandbox, setting it runs the Stripe adapter against that simulator.
     CARD_PROVIDER_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // SATIM ePay's REST base (e.g. https://test2.satim.dz/payment/rest for SATIM's test platform);
+    // unset in the sandbox: the in-gateway SATIM simulator. Required before a production merchant takes SATIM.
+    SATIM_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),

@@ -13,3 +13,4 @@ export * from "./payment-links";
 export * from "./database-seal";
 export * from "./console";
 export * from "./audit-log";
+export * from "./redirect-payments";
