@@ -26,8 +26,7 @@ export function satimPaymentPage(options: { text: SatimPageText; order: string; 
   const { text, order, amount, language, mode, error } = options;
   const dir = language === "ar" ? "rtl" : "ltr";
   const action = `?mdOrder=${encodeURIComponent(order)}`;
-  const field = (name: string, label: string, extra: string) =>
-    `<label for="${name}">${escape(label)}</label><input id="${name}" name="${name}" ${extra} required>`;
+  const field = (name: string, label: string, extra: string) => `<label for="${name}">${escape(label)}</label><input id="${name}" name="${name}" ${extra} required>`;
   const body =
     mode === "challenge"
       ? `<h2>${escape(text.challenge)}</h2>

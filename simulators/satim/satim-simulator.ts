@@ -41,7 +41,9 @@ export async function handleSatimRequest(db: Db, request: Request, base: string)
 async function restCall(db: Db, call: string, params: URLSearchParams, publicBase: string): Promise<Json> {
   const merchant = params.get("userName");
   if (merchant !== SATIM_SANDBOX_MERCHANT.userName || params.get("password") !== SATIM_SANDBOX_MERCHANT.password) {
-    return call === "confirmOrder.do" || call === "public/acknowledgeTransaction.do" ? { ErrorCode: "5", ErrorMessage: "Access denied" } : { errorCode: "5", errorMessage: "Access denied" };
+    return call === "confirmOrder.do" || call === "public/acknowledgeTransaction.do"
+      ? { ErrorCode: "5", ErrorMessage: "Access denied" }
+      : { errorCode: "5", errorMessage: "Access denied" };
   }
   switch (call) {
     case "register.do":
@@ -175,7 +177,10 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
 
   const action = params.get("action");
   const decline = async (kind: keyof typeof DECLINES) => {
-    await db.update(satimOrders).set({ orderStatus: "6", actionCode: DECLINES[kind].actionCode, respCodeDesc: DECLINES[kind].desc, challenge: null }).where(eq(satimOrders.orderId, order.orderId));
+    await db
+      .update(satimOrders)
+      .set({ orderStatus: "6", actionCode: DECLINES[kind].actionCode, respCodeDesc: DECLINES[kind].desc, challenge: null })
+      .where(eq(satimOrders.orderId, order.orderId));
     return back(order.failUrl);
   };
   const pay = async (pan: string) => {
@@ -209,10 +214,52 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
 function pageText(language: string): SatimPageText {
   switch (language) {
     case "ar":
-      return { title: "الدفع عبر ساتيم (محاكاة)", cardNumber: "رقم البطاقة", expiry: "تاريخ انتهاء الصلاحية", cvc: "رمز CVC", pay: "ادفع", cancel: "إلغاء", amount: "المبلغ", challenge: "تحقق 3-D Secure", complete: "إتمام", fail: "فشل", badCard: "رقم البطاقة غير صالح.", badExpiry: "تاريخ الانتهاء غير صالح (MM/YY).", badCvc: "رمز CVC غير صالح." };
+      return {
+        title: "الدفع عبر ساتيم (محاكاة)",
+        cardNumber: "رقم البطاقة",
+        expiry: "تاريخ انتهاء الصلاحية",
+        cvc: "رمز CVC",
+        pay: "ادفع",
+        cancel: "إلغاء",
+        amount: "المبلغ",
+        challenge: "تحقق 3-D Secure",
+        complete: "إتمام",
+        fail: "فشل",
+        badCard: "رقم البطاقة غير صالح.",
+        badExpiry: "تاريخ الانتهاء غير صالح (MM/YY).",
+        badCvc: "رمز CVC غير صالح.",
+      };
     case "fr":
-      return { title: "Paiement SATIM (simulateur)", cardNumber: "Numéro de carte", expiry: "Date d'expiration", cvc: "CVC", pay: "Payer", cancel: "Annuler", amount: "Montant", challenge: "Vérification 3-D Secure", complete: "Valider", fail: "Échouer", badCard: "Numéro de carte invalide.", badExpiry: "Date d'expiration invalide (MM/AA).", badCvc: "CVC invalide." };
+      return {
+        title: "Paiement SATIM (simulateur)",
+        cardNumber: "Numéro de carte",
+        expiry: "Date d'expiration",
+        cvc: "CVC",
+        pay: "Payer",
+        cancel: "Annuler",
+        amount: "Montant",
+        challenge: "Vérification 3-D Secure",
+        complete: "Valider",
+        fail: "Échouer",
+        badCard: "Numéro de carte invalide.",
+        badExpiry: "Date d'expiration invalide (MM/AA).",
+        badCvc: "CVC invalide.",
+      };
     default:
-      return { title: "SATIM payment (simulator)", cardNumber: "Card number", expiry: "Expiry date", cvc: "CVC", pay: "Pay", cancel: "Cancel", amount: "Amount", challenge: "3-D Secure verification", complete: "Complete", fail: "Fail", badCard: "The card number is not valid.", badExpiry: "The expiry date is not valid (MM/YY).", badCvc: "The CVC is not valid." };
+      return {
+        title: "SATIM payment (simulator)",
+        cardNumber: "Card number",
+        expiry: "Expiry date",
+        cvc: "CVC",
+        pay: "Pay",
+        cancel: "Cancel",
+        amount: "Amount",
+        challenge: "3-D Secure verification",
+        complete: "Complete",
+        fail: "Fail",
+        badCard: "The card number is not valid.",
+        badExpiry: "The expiry date is not valid (MM/YY).",
+        badCvc: "The CVC is not valid.",
+      };
   }
 }

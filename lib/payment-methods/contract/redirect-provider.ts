@@ -58,7 +58,15 @@ export interface RedirectProvider {
   refund(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<{ reference: string | null }>;
   /** Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15: 409 with that message). */
   refundElsewhere: string | null;
+  /** The countries the method serves (its catalog rows). */
+  countries: readonly string[];
+  /** Validates, seals and stores the merchant's credentials (the CLI, the console's Settings); answers what may be shown (never a secret). */
+  saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
+  /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
+  testConnection(account: RedirectAccount): Promise<ConnectionTest>;
 }
+
+export type ConnectionTest = "ok" | "wrong_credentials" | "unavailable";
 
 export interface RegisteredOrderRef {
   orderId: string;

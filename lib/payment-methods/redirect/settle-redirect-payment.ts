@@ -113,7 +113,10 @@ async function applyOutcome(
           event: "fail",
           cause,
           now,
-          changes: { failureReason: FAILURE_REASON.providerDeclined, status: outcome.kind === "declined" ? `${STATUS_TEXT.redirectDeclined}: ${outcome.message}`.slice(0, 200) : STATUS_TEXT.redirectDeclined },
+          changes: {
+            failureReason: FAILURE_REASON.providerDeclined,
+            status: outcome.kind === "declined" ? `${STATUS_TEXT.redirectDeclined}: ${outcome.message}`.slice(0, 200) : STATUS_TEXT.redirectDeclined,
+          },
         });
         await markFinished(tx, payment.id);
         return { settlement: { kind: "settled", payment: failed }, reversal: null };
@@ -146,7 +149,14 @@ async function recordReversal(tx: Db, options: { payment: PaymentRow; redirect: 
     kind: "refund",
     amountMinor: options.amountMinor,
     now: options.now,
-    request: { orderId: redirect.providerOrderId, serviceId: payment.serviceId, locale: providerLocaleOf(payment), reversal: true, description: "Late completion reversed", reason: "late_completion" },
+    request: {
+      orderId: redirect.providerOrderId,
+      serviceId: payment.serviceId,
+      locale: providerLocaleOf(payment),
+      reversal: true,
+      description: "Late completion reversed",
+      reason: "late_completion",
+    },
   });
 }
 

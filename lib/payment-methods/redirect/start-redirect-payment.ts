@@ -32,10 +32,7 @@ export type RedirectStart =
  * buyer goes to the provider's page. A registration the provider refused leaves the next press
  * a new order number.
  */
-export async function startRedirectPayment(
-  db: Db,
-  options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string },
-): Promise<RedirectStart> {
+export async function startRedirectPayment(db: Db, options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string }): Promise<RedirectStart> {
   const { paymentId, provider } = options;
   const step = await db.transaction(async (tx): Promise<RedirectStart | { kind: "operation"; operation: ProviderOperationRow }> => {
     const locked = await lockPaymentWithService(tx, paymentId);

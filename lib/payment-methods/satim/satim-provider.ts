@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-operations";
 import type { RedirectAccount, RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
-import { findSatimAccount } from "./satim-account";
+import { findSatimAccount, saveSatimAccount, satimAccountSchema } from "./satim-account";
 import { callSatim, type SatimAnswer } from "./satim-epay-client";
 
 /** ISO 4217 numeric code of the dinar, which SATIM takes alone. */
@@ -32,7 +32,11 @@ export const satimProvider: RedirectProvider = {
   // orderNumber is AN..10 and unique per merchant at SATIM: ten base-36 characters of a hash of the payment and attempt.
   orderNumberFor(paymentId, attempt) {
     const digest = createHash("sha256").update(`${paymentId}:${attempt}`).digest();
-    return BigInt(`0x${digest.subarray(0, 8).toString("hex")}`).toString(36).toUpperCase().padStart(10, "0").slice(-10);
+    return BigInt(`0x${digest.subarray(0, 8).toString("hex")}`)
+      .toString(36)
+      .toUpperCase()
+      .padStart(10, "0")
+      .slice(-10);
   },
   account: findSatimAccount,
   async register(account, order) {
@@ -61,6 +65,17 @@ export const satimProvider: RedirectProvider = {
     return { reference: null };
   },
   refundElsewhere: null,
+  countries: ["DZA"],
+  saveAccount: (db, { serviceId, settings }) => saveSatimAccount(db, { serviceId, account: satimAccountSchema.parse(settings) }),
+  // getOrderStatusExtended.do of an order that cannot exist: SATIM answers 6 (unknown order) to a known merchant, 5 (access denied) otherwise.
+  async testConnection(account) {
+    try {
+      const answer = await callSatim("getOrderStatusExtended", { ...credentials(account), orderId: "CONNECTIONTEST000000", language: "en" });
+      return errorCodeOf(answer) === "5" ? "wrong_credentials" : "ok";
+    } catch {
+      return "unavailable";
+    }
+  },
 };
 
 /**
