@@ -122,6 +122,14 @@ const configSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     CARD_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/card-simulator"),
+    // `npm run satim-simulator`: the SATIM ePay simulator as a process of its own.
+    SATIM_SIMULATOR_PORT: port.default(4200),
+    SATIM_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
+    SATIM_SIMULATOR_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    SATIM_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/satim-simulator"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;
