@@ -150,7 +150,7 @@ async function main(argv: string[]) {
       : undefined;
   const satimSettings =
     command === "update" && (values["satim-terminal-id"] || values["satim-username"])
-      ? satimAccountInput.parse({ terminalId: values["satim-terminal-id"] ?? "", userName: values["satim-username"] ?? "", password: process.env.SATIM_PASSWORD ?? "" })
+      ? satimAccountInput.parse({ terminalId: values["satim-terminal-id"] ?? "", userName: values["satim-username"] ?? "", password: config.SATIM_PASSWORD ?? "" })
       : undefined;
   const cardKeys =
     command === "card-keys"
