@@ -18,6 +18,7 @@ const { api } = useTestGateway();
 
 afterEach(() => {
   satimFaults.mode = "none";
+  satimFaults.slowMs = 15_000;
 });
 
 /** A SATIM payment proceeded by the merchant's server: its id and the page token of its payUrl. */
@@ -249,5 +250,26 @@ describe("SATIM (contract 15)", () => {
       .from(providerOperations)
       .where(and(eq(providerOperations.paymentId, paymentId), eq(providerOperations.kind, "register")));
     expect(registrations).toHaveLength(1);
+  });
+
+  it("goes on with a new order number when a slow SATIM registered the order but its answer was lost", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, token } = await proceedWithSatim(merchant);
+    // Slower than the gateway waits (PROVIDER_CALL_TIMEOUT_MS, 10 s): the press answers unavailable, SATIM registers anyway.
+    satimFaults.mode = "slow";
+    satimFaults.slowMs = 10_500;
+    expect((await payWithRedirect(await getDb(), { paymentId, token, locale: "en" })).kind).toBe("unavailable");
+    satimFaults.mode = "none";
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const formUrl = await pressPay(paymentId, token);
+    await onSatimPage(formUrl, VISA);
+    await returnFromRedirect(await getDb(), { paymentId, token });
+    expect(await statusCodeOf(merchant, paymentId)).toBe(2);
+    const registrations = await (await getDb())
+      .select({ status: providerOperations.status, resultCode: providerOperations.resultCode })
+      .from(providerOperations)
+      .where(and(eq(providerOperations.paymentId, paymentId), eq(providerOperations.kind, "register")));
+    expect(registrations.map((operation) => operation.status).sort()).toEqual(["failed", "succeeded"]);
+    expect(registrations.find((operation) => operation.status === "failed")?.resultCode).toBe("order_number_taken");
   });
 });

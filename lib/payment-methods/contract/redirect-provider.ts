@@ -50,7 +50,11 @@ export interface RedirectProvider {
   orderNumberFor(paymentId: string, attempt: number): string;
   /** The merchant's credentials for this method; null when none are set (production refuses the method then). */
   account(db: Db, serviceId: string): Promise<RedirectAccount | null>;
-  /** Registers the order. Throws ProviderRefusedError for a refusal; anything else leaves the outcome unknown. */
+  /**
+   * Registers the order. Throws ProviderRefusedError for a refusal (code "order_number_taken" when
+   * the provider already has the order number: a registration whose answer was lost); anything
+   * else leaves the outcome unknown.
+   */
   register(account: RedirectAccount, order: RedirectOrderRequest): Promise<RegisteredOrder>;
   /** The order's outcome as the provider reports it (its confirmation or status call). */
   outcome(account: RegisteredOrderRef & { account: RedirectAccount }): Promise<RedirectOutcome>;

@@ -14,6 +14,9 @@ import type { RedirectProvider } from "../contract/redirect-provider";
 import { redirectRegisterHandler } from "./redirect-operations";
 import { findRedirectPayment } from "../../payments/core/redirect-record";
 
+/** The refusal code of a provider's register for an order number it already has (RedirectProvider.register). */
+export const ORDER_NUMBER_TAKEN = "order_number_taken";
+
 /** What pressing Pay on the page before the provider's led to. */
 export type RedirectStart =
   /** On to the provider's page for the order. */
@@ -32,7 +35,10 @@ export type RedirectStart =
  * buyer goes to the provider's page. A registration the provider refused leaves the next press
  * a new order number.
  */
-export async function startRedirectPayment(db: Db, options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string }): Promise<RedirectStart> {
+export async function startRedirectPayment(
+  db: Db,
+  options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string; retried?: boolean },
+): Promise<RedirectStart> {
   const { paymentId, provider } = options;
   const step = await db.transaction(async (tx): Promise<RedirectStart | { kind: "operation"; operation: ProviderOperationRow }> => {
     const locked = await lockPaymentWithService(tx, paymentId);
@@ -77,6 +83,10 @@ export async function startRedirectPayment(db: Db, options: { paymentId: string;
   if (step.kind !== "operation") return step;
   try {
     const settled = await completeProviderOperation(db, step.operation, redirectRegisterHandler(provider));
+    // A registration whose answer was lost (the provider slow or down) may have created the order
+    // after all: its number is taken, so the press goes on at once with the next number. The lost
+    // order was never shown to the buyer and lapses unpaid at the provider.
+    if (settled.status === "failed" && settled.resultCode === ORDER_NUMBER_TAKEN && !options.retried) return startRedirectPayment(db, { ...options, retried: true });
     if (settled.status === "failed") {
       logger.warn({ paymentId, operationId: settled.id, code: settled.resultCode }, "provider refused the order registration");
       return { kind: "refused" };

@@ -52,6 +52,8 @@ export const satimProvider: RedirectProvider = {
     });
     const orderId = text(answer.orderId);
     const formUrl = text(answer.formUrl);
+    // errorCode 1: the order number is taken (an earlier registration of ours went through unanswered).
+    if (errorCodeOf(answer) === "1") throw new ProviderRefusedError("order_number_taken", errorMessageOf(answer));
     if (errorCodeOf(answer) !== "0" || !orderId || !formUrl) throw new ProviderRefusedError(`satim_${errorCodeOf(answer)}`, errorMessageOf(answer));
     return { orderId, formUrl };
   },
