@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
 import { satimOrders } from "./satim-tables";
-import { satimPaymentPage, type SatimPageText } from "./satim-payment-page";
+import { SATIM_PAGE_CSP, satimPaymentPage, type SatimPageText } from "./satim-payment-page";
 import { normalizeDigits, passesLuhn } from "../../lib/validation/card-number";
 
 /*
@@ -165,7 +165,8 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
   const order = await findOrder(db, params.get("mdOrder") ?? "");
   if (!order) return new Response("Unknown order", { status: 404, headers: { "content-type": "text/plain" } });
   const text = pageText(order.language);
-  const html = (body: string) => new Response(body, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+  const html = (body: string) =>
+    new Response(body, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": SATIM_PAGE_CSP } });
   const back = (url: string) => {
     const target = new URL(url);
     target.searchParams.set("orderId", order.orderId);
