@@ -265,7 +265,9 @@ describe("SATIM (contract 15)", () => {
     await onSatimPage(formUrl, VISA);
     await returnFromRedirect(await getDb(), { paymentId, token });
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
-    const registrations = await (await getDb())
+    const registrations = await (
+      await getDb()
+    )
       .select({ status: providerOperations.status, resultCode: providerOperations.resultCode })
       .from(providerOperations)
       .where(and(eq(providerOperations.paymentId, paymentId), eq(providerOperations.kind, "register")));
