@@ -1,4 +1,4 @@
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { lockPaymentWithService } from "../../db/payment-record";
@@ -100,13 +100,4 @@ export async function startRedirectPayment(
     if (error instanceof ApiError && (error.errorName === "provider_unavailable" || error.errorName === "request_in_progress")) return { kind: "unavailable" };
     throw error;
   }
-}
-
-/** How many registrations a payment made (tests and the console: never more than one per press). */
-export async function registrationCount(db: Db, paymentId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(providerOperations)
-    .where(and(eq(providerOperations.paymentId, paymentId), eq(providerOperations.kind, "register"), inArray(providerOperations.status, ["pending", "unknown", "succeeded"])));
-  return Number(row?.n ?? 0);
 }
