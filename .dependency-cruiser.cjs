@@ -30,7 +30,8 @@ const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tra
 
 // A payment method's own module: every folder of lib/payment-methods but the codes, the contract
 // every method implements and the registry that lists them (ARCHITECTURE.md "Adding a payment method").
-const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/)[^/]+/";
+// redirect/ is the archetype every REDIRECT method shares (contract 15), below them like the contract.
+const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/|redirect/)[^/]+/";
 
 // What a browser island (components/islands, built by scripts/build-islands.mjs) may import:
 // its fellow islands' helpers and pure constant modules the server shares with it. Nothing else

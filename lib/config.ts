@@ -114,9 +114,14 @@ const configSchema = z
     // Where the Stripe adapter sends its requests: unset is Stripe itself (api.stripe.com) in
     // production; in the sandbox, setting it runs the Stripe adapter against that simulator.
     CARD_PROVIDER_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // SATIM ePay's REST base (e.g. https://test2.satim.dz/payment/rest for SATIM's test platform);
+    // unset in the sandbox: the in-gateway SATIM simulator. Required before a production merchant takes SATIM.
+    SATIM_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    // Read by `npm run merchant -- update --satim-...` only, so SATIM's password stays off the command line.
+    SATIM_PASSWORD: z.string().min(1).max(30).optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z
@@ -142,6 +147,14 @@ const configSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     CARD_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/card-simulator"),
+    // `npm run satim-simulator`: the SATIM ePay simulator as a process of its own.
+    SATIM_SIMULATOR_PORT: port.default(4200),
+    SATIM_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
+    SATIM_SIMULATOR_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    SATIM_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/satim-simulator"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;

@@ -16,6 +16,15 @@ import type { ConsoleRole } from "../lib/console/roles";
 import { configuredMailer } from "../lib/mail/mailer";
 import { isConsoleRole, CONSOLE_ROLES } from "../lib/console/roles";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
+import { setMethodCredentials } from "../lib/payment-methods/method-credentials";
+import { z } from "zod";
+
+// What the SATIM flags must hold (lib/payment-methods/satim validates again when it seals them).
+const satimAccountInput = z.object({
+  terminalId: z.string().regex(/^[A-Za-z0-9]{1,16}$/, "must be SATIM's terminal id (1 to 16 letters and digits)"),
+  userName: z.string().min(1, "is required with --satim-terminal-id").max(30),
+  password: z.string().min(1, "is required (the environment variable, never a flag)").max(30),
+});
 
 const COMMANDS = {
   create: `npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
@@ -27,13 +36,17 @@ const COMMANDS = {
     http://localhost:* admits any port of that host.`,
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
-                      [--time-zone <IANA name>|default] [--terms-url <https url>|none] [--rotate-webhook-secret] [--json]
+                      [--time-zone <IANA name>|default] [--terms-url <https url>|none] [--rotate-webhook-secret]
+                      [--satim-terminal-id <id> --satim-username <name>] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
     clears a URL. --time-zone is the zone the console shows times in (Africa/Algiers);
     "default" goes back to the first country's. --terms-url (https) is the merchant's
     terms of payment, linked by the SATIM checkout's "I accept the terms of payment".
     Prints the webhook secret only when it is new: with --rotate-webhook-secret,
-    or when the merchant gets its first webhook URL.`,
+    or when the merchant gets its first webhook URL.
+    --satim-terminal-id and --satim-username set the merchant's SATIM ePay credentials (with
+    SATIM_PASSWORD from the environment, never the command line): stored encrypted, never
+    printed, audited; SATIM is then enabled in Algeria and a harmless call tests them.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]
@@ -72,6 +85,9 @@ const FLAG_OF_FIELD: Record<string, string> = {
   publishableKey: "--publishable-key",
   secretKey: "STRIPE_SECRET_KEY",
   webhookSecret: "STRIPE_WEBHOOK_SECRET",
+  terminalId: "--satim-terminal-id",
+  userName: "--satim-username",
+  password: "SATIM_PASSWORD",
 };
 
 async function main(argv: string[]) {
@@ -92,6 +108,8 @@ async function main(argv: string[]) {
       "client-id": { type: "string" },
       "rotate-webhook-secret": { type: "boolean", default: false },
       "publishable-key": { type: "string" },
+      "satim-terminal-id": { type: "string" },
+      "satim-username": { type: "string" },
       "owner-email": { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
@@ -125,8 +143,14 @@ async function main(argv: string[]) {
         })
       : undefined;
   const orNull = (value: string | undefined) => (value === "none" ? null : value);
+  const satimOnly =
+    command === "update" &&
+    Boolean(values["satim-terminal-id"] || values["satim-username"]) &&
+    [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin].every((value) => value === undefined) &&
+    !values["rotate-webhook-secret"];
+  if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");
   const updateInput =
-    command === "update"
+    command === "update" && !satimOnly
       ? updateMerchantInput.parse({
           clientId: values["client-id"] ?? "",
           name: values.name,
@@ -138,6 +162,10 @@ async function main(argv: string[]) {
           termsUrl: orNull(values["terms-url"]),
           rotateWebhookSecret: values["rotate-webhook-secret"],
         })
+      : undefined;
+  const satimSettings =
+    command === "update" && (values["satim-terminal-id"] || values["satim-username"])
+      ? satimAccountInput.parse({ terminalId: values["satim-terminal-id"] ?? "", userName: values["satim-username"] ?? "", password: config.SATIM_PASSWORD ?? "" })
       : undefined;
   const cardKeys =
     command === "card-keys"
@@ -153,6 +181,8 @@ async function main(argv: string[]) {
   // on a production database, the CLI works as production (https webhooks, real card keys) and
   // needs that gateway's GATEWAY_SECRET; it never writes a sandbox secret there.
   const { db } = await getDatabase({ environmentFromDatabase: true });
+  // A sandbox tests SATIM credentials against the simulator a sandbox gateway hosts.
+  if (satimSettings && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
   try {
     switch (command) {
       case "create": {
@@ -180,7 +210,10 @@ async function main(argv: string[]) {
         return;
       }
       case "update": {
-        const updated = await updateMerchant(db, updateInput!);
+        const merchantUpdate: { clientId: string; webhookSecret?: string } = updateInput ? await updateMerchant(db, updateInput) : { clientId: values["client-id"]! };
+        const updated = satimSettings
+          ? { ...merchantUpdate, satim: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "SATIM", settings: satimSettings, actor: CLI_ACTOR }) }
+          : merchantUpdate;
         print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
         return;
       }

@@ -75,6 +75,7 @@ export function methodChoice(page: Page, locale: PageLocale) {
     group,
     wallet: group.getByRole("radio", { name: t("checkout.methods.WALLET_V2"), exact: true }),
     card: group.getByRole("radio", { name: t("checkout.methods.CARD_PROVIDER"), exact: true }),
+    satim: group.getByRole("radio", { name: t("checkout.methods.SATIM"), exact: true }),
     continue: page.getByRole("button", { name: t("checkout.continue"), exact: true }),
   };
 }

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   "payments_exported",
   "customer_card_deleted",
   "customer_deactivated",
+  "payment_method_credentials_changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -42,11 +42,13 @@ function methodCondition(method: ConsoleMethod): SQL {
     // A QR intent is never paid by card (proceed refuses it): saying so lets the index serve it.
     case "card":
       return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("card")))!;
+    case "satim":
+      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("satim")))!;
   }
 }
 
 /** The method codes the console's method column shows as `kind` (methodOf's exhaustive switch). */
-function codesShownAs(kind: "wallet" | "card"): string[] {
+function codesShownAs(kind: "wallet" | "card" | "satim"): string[] {
   return PAYMENT_METHOD_CODES.filter((code) => methodOf({ paymentMethodCode: code, transactionType: null, cardBrand: null, cardLast4: null })?.kind === kind);
 }
 

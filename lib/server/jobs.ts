@@ -4,6 +4,7 @@ import { consolePurgeJob } from "../console/purge-console-records";
 import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/operations/expire-payments";
 import { cardPaymentReconciliationJob } from "../payments/operations/reconcile-card-payments";
+import { redirectPaymentReconciliationJob } from "../payments/operations/reconcile-redirect-payments";
 import { providerReconciliationJob } from "../provider-operation-handlers/reconcile-provider-operations";
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "../background-job";
@@ -27,6 +28,7 @@ export const gatewayJobs: BackgroundJob[] = [
   sandboxCardEventsJob,
   providerReconciliationJob,
   cardPaymentReconciliationJob,
+  redirectPaymentReconciliationJob,
   eventPurgeJob,
   consolePurgeJob,
   backlogMetricsJob,

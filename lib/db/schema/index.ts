@@ -14,3 +14,4 @@ export * from "./database-seal";
 export * from "./console";
 export * from "./audit-log";
 export * from "./metrics-snapshots";
+export * from "./redirect-payments";

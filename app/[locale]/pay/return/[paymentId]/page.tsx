@@ -62,6 +62,9 @@ export default async function ReturnPage(props: HostedPageProps) {
       </div>
       {next.kind === "retry" ? (
         <ButtonLink href={next.href}>{t(next.label)}</ButtonLink>
+      ) : next.kind === "leave" && !next.movesOn ? (
+        // A redirect method's return page stays (contract 15): the buyer leaves by the link.
+        <ButtonLink href={next.target}>{t("continue", { merchant })}</ButtonLink>
       ) : next.kind === "leave" ? (
         <>
           {/* Without script the browser moves on by itself; with it, the return-redirect island does (and can stay). */}
