@@ -1,3 +1,8 @@
+CREATE TABLE "simulators"."card_simulator_settings" (
+	"key" text PRIMARY KEY NOT NULL,
+	"value" text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "simulators"."satim_orders" (
 	"order_id" text PRIMARY KEY NOT NULL,
 	"user_name" text NOT NULL,
