@@ -1,10 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 
-interface RouteEntry {
-  page: string;
-  regex: string;
-}
 interface CompiledRoute {
   page: string;
   pattern: RegExp;
@@ -12,24 +8,42 @@ interface CompiledRoute {
 
 let routes: CompiledRoute[] | null = null;
 
-/** Next.js's own table of the app's pages (`.next/routes-manifest.json`, written by `next build`): static routes first, as it matches. */
-function loadRoutes(manifestPath: string): CompiledRoute[] {
+const PAGE_FILE = /^(page\.tsx|route\.ts)$/;
+
+/** Every folder of the app that serves a page or a page route (app/api is the API's own). */
+function routeFolders(appDir: string, relative = ""): string[] {
+  let entries;
   try {
-    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { staticRoutes?: RouteEntry[]; dynamicRoutes?: RouteEntry[] };
-    return [...(manifest.staticRoutes ?? []), ...(manifest.dynamicRoutes ?? [])].map((route) => ({ page: route.page, pattern: new RegExp(route.regex) }));
+    entries = readdirSync(path.join(appDir, relative), { withFileTypes: true });
   } catch {
     return [];
   }
-}
-
-/** Test hook: the manifest to read (the build's by default). */
-export function usePageRoutes(manifestPath: string = path.join(process.cwd(), ".next", "routes-manifest.json")): void {
-  routes = loadRoutes(manifestPath);
+  const here = entries.some((entry) => entry.isFile() && PAGE_FILE.test(entry.name)) ? [relative] : [];
+  const below = entries.filter((entry) => entry.isDirectory() && !(relative === "" && entry.name === "api")).flatMap((entry) => routeFolders(appDir, path.join(relative, entry.name)));
+  return [...here, ...below];
 }
 
 /**
- * A page request's route as a metric label: the page's folder path as Next.js names it
- * (`/[locale]/pay/checkout/[id]`), `/_next/static` for the build's assets, and for anything no
+ * A folder path as the route it serves, as App Router reads folders: `[id]` one segment,
+ * `[...path]` the rest, a `(group)` none. Static routes first, as Next.js matches them first.
+ */
+function compile(folders: string[]): CompiledRoute[] {
+  const compiled = folders.map((folder) => {
+    const segments = folder.split(path.sep).filter((segment) => segment !== "" && !/^\(.*\)$/.test(segment));
+    const pattern = segments.map((segment) => (segment.startsWith("[...") ? "/.+" : segment.startsWith("[") ? "/[^/]+" : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`)).join("");
+    return { page: `/${segments.join("/")}`, pattern: new RegExp(`^${pattern || "/"}/?$`), dynamic: segments.some((segment) => segment.startsWith("[")) };
+  });
+  return [...compiled.filter((route) => !route.dynamic), ...compiled.filter((route) => route.dynamic)];
+}
+
+/** Test hook: the app folder to read (the project's own `app/` by default, never Next's build output). */
+export function usePageRoutes(appDir: string = path.join(process.cwd(), "app")): void {
+  routes = compile(routeFolders(appDir));
+}
+
+/**
+ * A page request's route as a metric label: the page's folder path as the app names it
+ * (`/[locale]/pay/checkout/[paymentId]`), `/_next/static` for the build's assets, and for anything no
  * page serves `unmatched` (a 404 page, a scanner's guess) or `other` (a redirect of a path
  * without its locale, a public file), so no id and no guessed path becomes a label value.
  */

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -38,34 +38,39 @@ describe("route templates", () => {
     expect(genericRouteTemplate("/a/b/c/d/e/f/g/h")).toBe("/a/b/c/d/e/f");
   });
 
-  it("name a page by its folder as Next.js's manifest does; no page is `unmatched` or `other`", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "routes-"));
-    const manifest = path.join(dir, "routes-manifest.json");
-    writeFileSync(
-      manifest,
-      JSON.stringify({
-        staticRoutes: [{ page: "/[locale]/console", regex: "^/(?:en|fr|ar)/console(?:/)?$" }],
-        dynamicRoutes: [
-          { page: "/[locale]/pay/checkout/[id]", regex: "^/([^/]+?)/pay/checkout/([^/]+?)(?:/)?$" },
-          { page: "/l/[id]", regex: "^/l/([^/]+?)(?:/)?$" },
-        ],
-      }),
-    );
-    usePageRoutes(manifest);
+  it("name a page by the app folder that serves it; no page is `unmatched` or `other`", () => {
+    const app = mkdtempSync(path.join(tmpdir(), "app-"));
+    for (const [folder, file] of [
+      ["[locale]/console", "page.tsx"],
+      ["[locale]/pay/checkout/[id]", "page.tsx"],
+      ["(hosted)/l/[id]", "route.ts"],
+      ["api/v1/payments", "route.ts"],
+    ]) {
+      mkdirSync(path.join(app, folder), { recursive: true });
+      writeFileSync(path.join(app, folder, file!), "");
+    }
+    usePageRoutes(app);
     expect(pageRouteOf("/fr/pay/checkout/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", 200)).toBe("/[locale]/pay/checkout/[id]");
     expect(pageRouteOf("/l/plink_01J0ABCDEF", 200)).toBe("/l/[id]");
     expect(pageRouteOf("/ar/console", 200)).toBe("/[locale]/console");
+    expect(pageRouteOf("/api/v1/payments", 404)).toBe("unmatched");
     expect(pageRouteOf("/wp-login.php", 404)).toBe("unmatched");
     expect(pageRouteOf("/pay/checkout/3f1c2a9e", 307)).toBe("other");
     expect(pageRouteOf("/_next/static/chunks/abc.js", 200)).toBe("/_next/static");
+  });
+
+  it("knows this app's own pages", () => {
+    usePageRoutes();
+    expect(pageRouteOf("/ar/console/payments/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", 200)).toBe("/[locale]/console/payments/[paymentId]");
   });
 });
 
 describe("page answers (issue 42 item 11)", () => {
   it("are logged like API requests, with status and duration, never the query, and counted by route template", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "routes-"));
-    writeFileSync(path.join(dir, "m.json"), JSON.stringify({ dynamicRoutes: [{ page: "/[locale]/pay/otp/[id]", regex: "^/([^/]+?)/pay/otp/([^/]+?)(?:/)?$" }] }));
-    usePageRoutes(path.join(dir, "m.json"));
+    const app = mkdtempSync(path.join(tmpdir(), "app-"));
+    mkdirSync(path.join(app, "[locale]/pay/otp/[id]"), { recursive: true });
+    writeFileSync(path.join(app, "[locale]/pay/otp/[id]/page.tsx"), "");
+    usePageRoutes(app);
     const series = { route: "/[locale]/pay/otp/[id]", method: "GET", status: "500" };
     const before = (await metrics.httpRequests.get()).values.find((value) => value.labels.route === series.route && value.labels.status === "500")?.value ?? 0;
     logged.lines.length = 0;
