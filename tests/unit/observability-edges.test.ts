@@ -45,9 +45,9 @@ describe("route templates", () => {
       ["[locale]/pay/checkout/[id]", "page.tsx"],
       ["(hosted)/l/[id]", "route.ts"],
       ["api/v1/payments", "route.ts"],
-    ]) {
+    ] as const) {
       mkdirSync(path.join(app, folder), { recursive: true });
-      writeFileSync(path.join(app, folder, file!), "");
+      writeFileSync(path.join(app, folder, file), "");
     }
     usePageRoutes(app);
     expect(pageRouteOf("/fr/pay/checkout/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", 200)).toBe("/[locale]/pay/checkout/[id]");
