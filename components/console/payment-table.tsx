@@ -54,7 +54,9 @@ export function PaymentTable({
                   {formatMinorAmount({ minor: row.amountMinor, currency: row.currency, locale })}
                   {/* A reservation captured in part: the money that moved, under what was asked. */}
                   {row.capturedMinor > 0 && row.capturedMinor !== row.amountMinor ? (
-                    <span className="block text-xs text-slate-600">{t("list.captured", { amount: formatMinorAmount({ minor: row.capturedMinor, currency: row.currency, locale }) })}</span>
+                    <span className="block text-xs text-slate-600">
+                      {t("list.captured", { amount: formatMinorAmount({ minor: row.capturedMinor, currency: row.currency, locale }) })}
+                    </span>
                   ) : null}
                 </td>
                 <td className="py-2" data-label={t("list.status")}>
