@@ -68,6 +68,7 @@ export async function startRedirectPayment(db: Db, options: { paymentId: string;
         currency: payment.currency,
         returnUrl: redirectReturnUrl({ locale: options.locale, paymentId, token: options.token }),
         reference: payment.actionId,
+        captureMethod: payment.captureMethod,
         serviceId: payment.serviceId,
         locale: options.locale,
       },
