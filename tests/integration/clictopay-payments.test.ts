@@ -61,7 +61,12 @@ const VISA = { action: "pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34"
 const statusCodeOf = async (merchant: OnboardedMerchant, paymentId: string): Promise<number> => (await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode;
 
 async function orderOf(formUrl: string) {
-  const [row] = await (await getDb()).select().from(clictopayOrders).where(eq(clictopayOrders.orderId, new URL(formUrl).searchParams.get("mdOrder")!));
+  const [row] = await (
+    await getDb()
+  )
+    .select()
+    .from(clictopayOrders)
+    .where(eq(clictopayOrders.orderId, new URL(formUrl).searchParams.get("mdOrder")!));
   return row!;
 }
 
@@ -188,9 +193,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect((await refund(api, merchant, paymentId, { description: "the rest" })).status).toBe(200);
     expect(await statusCodeOf(merchant, paymentId)).toBe(4);
     expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "4", refundedMinor: 7250 });
-    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(
-      expect.arrayContaining(["payment.pre_authorized", "payment.captured"]),
-    );
+    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(expect.arrayContaining(["payment.pre_authorized", "payment.captured"]));
   });
 
   it("releases a pre-authorization through reverse.do", async () => {

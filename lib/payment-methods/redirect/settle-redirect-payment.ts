@@ -153,7 +153,10 @@ async function applyOutcome(
 }
 
 /** One reversal per payment, however many returns and runs of the job see the late completion. */
-async function recordReversal(tx: Db, options: { payment: PaymentRow; redirect: RedirectPaymentRow; amountMinor: number; kind: "paid" | "authorized"; now: Date; provider: RedirectProvider }) {
+async function recordReversal(
+  tx: Db,
+  options: { payment: PaymentRow; redirect: RedirectPaymentRow; amountMinor: number; kind: "paid" | "authorized"; now: Date; provider: RedirectProvider },
+) {
   const { payment, redirect } = options;
   const id = redirectReversalId(payment.id);
   const existing = await findProviderOperation(tx, id, { paymentId: payment.id });
