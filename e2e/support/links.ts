@@ -34,10 +34,7 @@ export function buyerPhone(): string {
 }
 
 /** A merchant's server creating an intent and sending the buyer to its checkoutUrl (with its returnUrl). */
-export async function intentCheckout(
-  shop: OnboardedMerchant,
-  options: { amount?: number; transactionType?: "QR_CODE"; returnUrl?: string; country?: string; currency?: string } = {},
-) {
+export async function intentCheckout(shop: OnboardedMerchant, options: { amount?: number; transactionType?: "QR_CODE"; returnUrl?: string; country?: string; currency?: string } = {}) {
   const country = options.country ?? "DZA";
   const intent = await call<{ paymentId: string; checkoutUrl: string }>(shop, "POST", `/api/v1/payments/intents?countryCode=${country}`, {
     actionId: `e2e-checkout-${randomUUID()}`,
