@@ -46,7 +46,7 @@ for (const locale of ["en", "ar"] as const) {
       await pay.click();
 
       await expect(page).toHaveURL(/\/api\/clictopay-sandbox\/payment\/merchants\/sandbox\/payment\.html\?mdOrder=/);
-      await expect(page.getByText("1.234 TND")).toBeVisible();
+      await expect(page.locator(".amount")).toHaveText("1.234 TND");
       await page.getByLabel(words.cardNumber, { exact: true }).fill("4242 4242 4242 4242");
       await page.getByLabel(words.expiry, { exact: true }).fill("12/34");
       await page.getByLabel(words.cvc, { exact: true }).fill("123");
