@@ -117,6 +117,9 @@ const configSchema = z
     // SATIM ePay's REST base (e.g. https://test2.satim.dz/payment/rest for SATIM's test platform);
     // unset in the sandbox: the in-gateway SATIM simulator. Required before a production merchant takes SATIM.
     SATIM_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // ClicToPay's REST base (https://test.clictopay.com/payment/rest for its test platform,
+    // https://ipay.clictopay.com/payment/rest in production); unset in the sandbox: the in-gateway simulator.
+    CLICTOPAY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),

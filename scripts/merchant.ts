@@ -26,6 +26,12 @@ const satimAccountInput = z.object({
   password: z.string().min(1, "is required (the environment variable, never a flag)").max(30),
 });
 
+// What the ClicToPay flags must hold (lib/payment-methods/clictopay validates again when it seals them).
+const clictopayAccountInput = z.object({
+  userName: z.string().min(1, "is required").max(100),
+  password: z.string().min(1, "is required in CLICTOPAY_PASSWORD (the environment variable, never a flag)").max(100),
+});
+
 const COMMANDS = {
   create: `npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
                       [--redirect-url <url>] [--webhook-url <url>] [--origin <url> ...]
@@ -37,7 +43,7 @@ const COMMANDS = {
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
                       [--time-zone <IANA name>|default] [--terms-url <https url>|none] [--rotate-webhook-secret]
-                      [--satim-terminal-id <id> --satim-username <name>] [--json]
+                      [--satim-terminal-id <id> --satim-username <name>] [--clictopay-username <name>] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
     clears a URL. --time-zone is the zone the console shows times in (Africa/Algiers);
     "default" goes back to the first country's. --terms-url (https) is the merchant's
@@ -46,7 +52,9 @@ const COMMANDS = {
     or when the merchant gets its first webhook URL.
     --satim-terminal-id and --satim-username set the merchant's SATIM ePay credentials (with
     SATIM_PASSWORD from the environment, never the command line): stored encrypted, never
-    printed, audited; SATIM is then enabled in Algeria and a harmless call tests them.`,
+    printed, audited; SATIM is then enabled in Algeria and a harmless call tests them.
+    --clictopay-username sets the merchant's ClicToPay API user (with CLICTOPAY_PASSWORD from
+    the environment): the same way, enabling ClicToPay in Tunisia.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]
@@ -110,6 +118,7 @@ async function main(argv: string[]) {
       "publishable-key": { type: "string" },
       "satim-terminal-id": { type: "string" },
       "satim-username": { type: "string" },
+      "clictopay-username": { type: "string" },
       "owner-email": { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
@@ -145,7 +154,7 @@ async function main(argv: string[]) {
   const orNull = (value: string | undefined) => (value === "none" ? null : value);
   const satimOnly =
     command === "update" &&
-    Boolean(values["satim-terminal-id"] || values["satim-username"]) &&
+    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"]) &&
     [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin].every((value) => value === undefined) &&
     !values["rotate-webhook-secret"];
   if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");
@@ -167,6 +176,10 @@ async function main(argv: string[]) {
     command === "update" && (values["satim-terminal-id"] || values["satim-username"])
       ? satimAccountInput.parse({ terminalId: values["satim-terminal-id"] ?? "", userName: values["satim-username"] ?? "", password: config.SATIM_PASSWORD ?? "" })
       : undefined;
+  const clictopaySettings =
+    command === "update" && values["clictopay-username"] !== undefined
+      ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: process.env.CLICTOPAY_PASSWORD ?? "" })
+      : undefined;
   const cardKeys =
     command === "card-keys"
       ? cardAccountKeysInput.parse({
@@ -182,7 +195,7 @@ async function main(argv: string[]) {
   // needs that gateway's GATEWAY_SECRET; it never writes a sandbox secret there.
   const { db } = await getDatabase({ environmentFromDatabase: true });
   // A sandbox tests SATIM credentials against the simulator a sandbox gateway hosts.
-  if (satimSettings && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
+  if ((satimSettings || clictopaySettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
   try {
     switch (command) {
       case "create": {
@@ -211,9 +224,12 @@ async function main(argv: string[]) {
       }
       case "update": {
         const merchantUpdate: { clientId: string; webhookSecret?: string } = updateInput ? await updateMerchant(db, updateInput) : { clientId: values["client-id"]! };
-        const updated = satimSettings
+        const withSatim = satimSettings
           ? { ...merchantUpdate, satim: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "SATIM", settings: satimSettings, actor: CLI_ACTOR }) }
           : merchantUpdate;
+        const updated = clictopaySettings
+          ? { ...withSatim, clictopay: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CLICTOPAY", settings: clictopaySettings, actor: CLI_ACTOR }) }
+          : withSatim;
         print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
         return;
       }

@@ -44,11 +44,13 @@ function methodCondition(method: ConsoleMethod): SQL {
       return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("card")))!;
     case "satim":
       return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("satim")))!;
+    case "clictopay":
+      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("clictopay")))!;
   }
 }
 
 /** The method codes the console's method column shows as `kind` (methodOf's exhaustive switch). */
-function codesShownAs(kind: "wallet" | "card" | "satim"): string[] {
+function codesShownAs(kind: "wallet" | "card" | "satim" | "clictopay"): string[] {
   return PAYMENT_METHOD_CODES.filter((code) => methodOf({ paymentMethodCode: code, transactionType: null, cardBrand: null, cardLast4: null })?.kind === kind);
 }
 

@@ -3,7 +3,8 @@ import { checkStatusCode } from "../payments/core/payment-state";
 import { isPaymentMethodCode } from "../payment-methods/codes/payment-method-codes";
 
 /** The method column: the wallet, the QR wallet, or the card's brand and last 4 (null: not proceeded yet). */
-export type PaymentMethodView = { kind: "wallet" } | { kind: "qr_wallet" } | { kind: "card"; brand: string | null; last4: string | null } | { kind: "satim" } | null;
+export type PaymentMethodView =
+  { kind: "wallet" } | { kind: "qr_wallet" } | { kind: "card"; brand: string | null; last4: string | null } | { kind: "satim" } | { kind: "clictopay" } | null;
 
 /** One row of the payments list and of its export (contract 13's columns). */
 export interface PaymentListRow {
@@ -52,6 +53,8 @@ export function methodOf(record: Pick<PaymentListRecord, "paymentMethodCode" | "
       return { kind: "card", brand: record.cardBrand, last4: record.cardLast4 };
     case "SATIM":
       return { kind: "satim" };
+    case "CLICTOPAY":
+      return { kind: "clictopay" };
   }
 }
 

@@ -53,7 +53,7 @@ describe("GET /api/v1/payment-methods/available", () => {
     const french = await available(merchant, "?countryCode=MA", { "x-locale": "fr_FR" });
     expect(french.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["Portefeuille", "Carte bancaire"]);
     const arabic = await available(merchant, "?countryCode=tn", { "x-locale": "ar_DZ" });
-    expect(arabic.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["المحفظة", "البطاقة البنكية"]);
+    expect(arabic.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["المحفظة", "البطاقة البنكية", "كليك تو باي"]);
     const other = await available(merchant, "?countryCode=DZ", { "x-locale": "de_DE" });
     expect(other.body.data[0].displayName).toBe("Wallet");
   });
@@ -176,7 +176,7 @@ describe("GET /api/v1/payment-methods (user context)", () => {
       );
       expect(response.status).toBe(200);
       expect(response.body.data[0]).toMatchObject({ code: "WALLET_V2", balance: 10_000, currency: "TND" });
-      expect(response.body.data.map((item: { name: string }) => item.name)).toEqual(["wallet-v2", "card-provider", "Mastercard *** 4444"]);
+      expect(response.body.data.map((item: { name: string }) => item.name)).toEqual(["wallet-v2", "card-provider", "clictopay", "Mastercard *** 4444"]);
     }
   });
 

@@ -34,17 +34,20 @@ describe("the payment method registry", () => {
     expect(paymentMethodOf("BANK_TRANSFER")).toBeNull();
     expect(paymentMethodOf("CARD_PROVIDER")?.hostedStep).toBe("card");
     expect(paymentMethodOf("WALLET_V2")?.hostedStep).toBe("otp");
+    expect(paymentMethodOf("CLICTOPAY")?.redirect?.reservations).not.toBeNull();
+    expect(paymentMethodOf("SATIM")?.redirect?.reservations).toBeNull();
   });
 
-  it("gives each redirect method a provider with every call the archetype makes, and lists its register and refund handlers", () => {
+  it("gives each redirect method a provider with every call the archetype makes, and lists its register and refund handlers (and capture and release where it reserves)", () => {
     const redirectMethods = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
-    expect(redirectMethods).toEqual(["SATIM"]);
+    expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY"]);
     for (const code of redirectMethods) {
       const { redirect, providerOperations } = PAYMENT_METHODS[code];
       for (const call of ["amountRefusal", "orderNumberFor", "account", "register", "outcome", "refund"] as const) {
         expect(typeof redirect![call], `${code}.redirect.${call}`).toBe("function");
       }
-      expect(providerOperations.map((handler) => `${handler.provider}:${handler.kind}`)).toEqual([`${redirect!.provider}:register`, `${redirect!.provider}:refund`]);
+      const reserving = redirect!.reservations ? [`${redirect!.provider}:capture`, `${redirect!.provider}:release`] : [];
+      expect(providerOperations.map((handler) => `${handler.provider}:${handler.kind}`)).toEqual([`${redirect!.provider}:register`, `${redirect!.provider}:refund`, ...reserving]);
     }
   });
 });

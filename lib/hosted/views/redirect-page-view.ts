@@ -8,6 +8,7 @@ import { hostedFormToken } from "../hosted-form-route";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";
+import { CATALOG_DEFAULTS } from "../../payment-methods/codes/catalog-defaults";
 import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
 
 /** Everything the page before a redirect method's provider renders (contract 15), decided here. */
@@ -19,13 +20,18 @@ export type RedirectPageView =
       merchantName: string;
       amount: number;
       currency: string;
-      /** The method's logo on the Pay button. */
+      /** The method's logo on the Pay button, and the words naming its provider (messages "redirect"). */
       logoPath: string;
+      words: RedirectWords;
       notice: RedirectNotice | null;
       form: { action: string; token: string; returnUrl?: string; formToken: string } | null;
       /** Where "expired" sends the buyer back to the shop (null: nowhere trusted). */
       expiredTarget: string | null;
     };
+
+/** What the page says of each redirect method's provider (its intro and its logo's name). */
+export type RedirectWords = { intro: "intro" | "introClictopay"; logoAlt: "logoAlt" | "logoAltClictopay" };
+const WORDS_OF_METHOD: Record<string, RedirectWords> = { CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" } };
 
 const isNotice = (value: string | undefined): value is RedirectNotice => (REDIRECT_NOTICES as readonly string[]).includes(value ?? "");
 
@@ -43,7 +49,8 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
     kind: "render",
     mode: expired ? "expired" : "pay",
     ...amountShown(payment),
-    logoPath: "/payment-methods/cib-edahabia.svg",
+    logoPath: CATALOG_DEFAULTS.find((row) => row.code === payment.paymentMethodCode)?.imagePath ?? "/payment-methods/cib-edahabia.svg",
+    words: WORDS_OF_METHOD[payment.paymentMethodCode ?? ""] ?? { intro: "intro", logoAlt: "logoAlt" },
     notice: isNotice(query.notice) ? query.notice : null,
     form: expired ? null : { action: redirectPayFormPath(link), token: link.token, returnUrl: query.returnUrl, formToken: await hostedFormToken(db, "redirect", link.token) },
     expiredTarget: expired

@@ -49,6 +49,16 @@ export const CATALOG_DEFAULTS: readonly CatalogDefault[] = [
     countries: ["DZA"],
     sandboxOnly: true,
   },
+  {
+    code: "CLICTOPAY",
+    name: "clictopay",
+    displayNames: { en: "ClicToPay", fr: "ClicToPay", ar: "كليك تو باي" },
+    imagePath: "/payment-methods/clictopay.svg",
+    archetype: "REDIRECT",
+    position: 40,
+    countries: ["TUN"],
+    sandboxOnly: true,
+  },
 ];
 
 /** A saved card's picture: its brand's logo, else the generic card. */

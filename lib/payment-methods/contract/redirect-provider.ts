@@ -24,6 +24,8 @@ export interface RedirectOrderRequest {
   locale: Locale;
   /** What the provider may show the buyer and report back (SATIM: udf1). */
   reference: string;
+  /** RESERVATION: a pre-authorization the merchant captures or releases later (only a provider with `reservations`). */
+  captureMethod: "DIRECT" | "RESERVATION";
 }
 
 export interface RegisteredOrder {
@@ -38,6 +40,8 @@ export type RedirectOutcome =
   | { kind: "awaiting_buyer" }
   | { kind: "paid"; amountMinor: number; approvalCode: string | null; maskedPan: string | null }
   | { kind: "declined"; code: string; message: string }
+  /** A pre-authorization holds `amountMinor` on the buyer's card (RESERVATION): captured or released later. */
+  | { kind: "authorized"; amountMinor: number; approvalCode: string | null; maskedPan: string | null }
   /** Paid once and since given back at the provider (reversed or refunded): nothing is left to take or return. */
   | { kind: "returned" };
 
@@ -60,6 +64,8 @@ export interface RedirectProvider {
   outcome(account: RegisteredOrderRef & { account: RedirectAccount }): Promise<RedirectOutcome>;
   /** Gives back `amountMinor` of a paid order (the provider's refund call); answers the provider's reference, if any. */
   refund(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<{ reference: string | null }>;
+  /** What a provider that takes pre-authorizations does with them (ClicToPay: deposit.do, reverse.do); null: DIRECT only. */
+  reservations: RedirectReservations | null;
   /** Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15: 409 with that message). */
   refundElsewhere: string | null;
   /** The countries the method serves (its catalog rows). */
@@ -68,6 +74,16 @@ export interface RedirectProvider {
   saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
   /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
   testConnection(account: RedirectAccount): Promise<ConnectionTest>;
+}
+
+export interface RedirectReservations {
+  /** Takes `amountMinor` (all or part) of a pre-authorization; the rest goes back to the buyer. */
+  capture(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<void>;
+  /**
+   * Gives the whole hold back (or closes an order nobody paid, so a late buyer cannot pay it).
+   * Answers "nothing_held" when the provider holds nothing for the order (never paid, already reversed).
+   */
+  release(request: RegisteredOrderRef & { account: RedirectAccount }): Promise<"released" | "nothing_held">;
 }
 
 export type ConnectionTest = "ok" | "wrong_credentials" | "unavailable";

@@ -26,14 +26,14 @@ export async function prepareRedirectProceed(db: Db, provider: RedirectProvider,
 
 /**
  * Contract 15's proceed: 12 with the gateway's own page before the provider's as payUrl. A
- * RESERVATION (these providers take DIRECT only here) or an amount the provider cannot take
+ * RESERVATION on a provider that takes no pre-authorizations (SATIM) or an amount the provider cannot take
  * exactly is a validation_error naming the field; nothing is rounded.
  */
 export function proceedWithRedirect(code: PaymentMethodCode, provider: RedirectProvider): ProceedHandler<null> {
   return async (tx, context) => {
     const { payment, principal, input, now, changes, cause } = context;
     if (payment.transactionType === "QR_CODE") throw new ApiError("invalid_state", `A QR intent is paid with WALLET_V2, not with ${code}.`);
-    if (payment.captureMethod !== "DIRECT") {
+    if (payment.captureMethod !== "DIRECT" && !provider.reservations) {
       throw new ApiError("validation_error", `${code} takes DIRECT payments only; this intent is a RESERVATION.`, [
         { path: "paymentMethodCode", message: `${code} cannot reserve funds; use a DIRECT intent or another method` },
       ]);

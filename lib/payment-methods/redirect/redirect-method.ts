@@ -2,7 +2,7 @@ import type { PaymentMethodCode } from "../codes/payment-method-codes";
 import type { PaymentMethodModule } from "../contract/payment-method-module";
 import type { RedirectProvider } from "../contract/redirect-provider";
 import { prepareRedirectProceed, proceedWithRedirect } from "./proceed-with-redirect";
-import { redirectRefundHandler, redirectRegisterHandler } from "./redirect-operations";
+import { redirectRefundHandler, redirectRegisterHandler, redirectReservationHandlers } from "./redirect-operations";
 
 /**
  * A REDIRECT method (contract 15) from its provider: everything but the provider's own calls is
@@ -23,7 +23,7 @@ export function redirectMethod(code: PaymentMethodCode, provider: RedirectProvid
     completePendingCharge: async (_db, operation) => {
       throw new Error(`a redirect proceed records no charge to send (operation ${operation.id})`);
     },
-    providerOperations: [redirectRegisterHandler(provider), redirectRefundHandler(provider)],
+    providerOperations: [redirectRegisterHandler(provider), redirectRefundHandler(provider), ...redirectReservationHandlers(provider)],
     redirect: provider,
   };
 }

@@ -4,7 +4,7 @@ import { payments, redirectPayments } from "../../db/schema";
 import { isLocale } from "../../i18n/locales";
 import type { Locale } from "../../i18n/routing";
 import { ProviderRefusedError, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
-import { settleRefund } from "../../payments/core/money-operation-settlements";
+import { settleCapture, settleRefund, settleRelease } from "../../payments/core/money-operation-settlements";
 import type { RedirectAccount, RedirectProvider } from "../contract/redirect-provider";
 
 /*
@@ -39,6 +39,7 @@ export function redirectRegisterHandler(provider: RedirectProvider): ProviderOpe
         returnUrl: String(request.returnUrl),
         locale: localeOf(operation),
         reference: String(request.reference),
+        captureMethod: request.captureMethod === "RESERVATION" ? "RESERVATION" : "DIRECT",
       });
       return { reference: order.orderId, data: { formUrl: order.formUrl } };
     },
@@ -71,4 +72,39 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
     // A reversal of a late completion moves no gateway books (settleRefund says so too).
     settle: settleRefund,
   };
+}
+
+/**
+ * A pre-authorization's capture (all or part, contract 4) and release, for a provider that
+ * takes them (RedirectProvider.reservations): the capture and release endpoints, the console's
+ * buttons, the 7-day sweep and the expiry of an unpaid order all record these operations.
+ */
+export function redirectReservationHandlers(provider: RedirectProvider): ProviderOperationHandler[] {
+  const reservations = provider.reservations;
+  if (!reservations) return [];
+  const capture: ProviderOperationHandler = {
+    provider: provider.provider,
+    kind: "capture",
+    async call(operation) {
+      await reservations.capture({
+        account: await accountFor(provider, operation),
+        orderId: String(operation.request.orderId),
+        locale: localeOf(operation),
+        amountMinor: operation.amountMinor!,
+      });
+      return { reference: null };
+    },
+    // A partial deposit gives the rest of the hold back at the provider (RBS: deposit.do of less than approved).
+    settle: (tx, context) => settleCapture(tx, { ...context, answer: { reference: null, data: { releasedMinor: context.payment.amountMinor - context.operation.amountMinor! } } }),
+  };
+  const release: ProviderOperationHandler = {
+    provider: provider.provider,
+    kind: "release",
+    async call(operation) {
+      const result = await reservations.release({ account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) });
+      return { reference: null, data: { result } };
+    },
+    settle: settleRelease,
+  };
+  return [capture, release];
 }

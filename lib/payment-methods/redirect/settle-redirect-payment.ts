@@ -21,8 +21,8 @@ import { FAILURE_REASON, STATUS_TEXT } from "../../payments/core/payment-message
 import { isTerminal } from "../../payments/core/payment-state";
 import type { StateChangeCause } from "../../payments/core/state-change-cause";
 import type { RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
-import { redirectRefundHandler } from "./redirect-operations";
-import { findRedirectPayment, providerLocaleOf, type RedirectPaymentRow } from "../../payments/core/redirect-record";
+import { redirectRefundHandler, redirectReservationHandlers } from "./redirect-operations";
+import { findRedirectPayment, providerLocaleOf, redirectReversalId, type RedirectPaymentRow } from "../../payments/core/redirect-record";
 
 /** How long after its registration an order of a payment that ended without it is still asked about (a late completion to reverse). */
 export const LATE_COMPLETION_WATCH_MS = 2 * 3600_000;
@@ -90,9 +90,24 @@ async function applyOutcome(
       case "awaiting_buyer":
         await markAsked(tx, payment.id);
         return { settlement: { kind: "waiting", payment }, reversal: null };
+      case "authorized":
+        // A RESERVATION's pre-authorization of the whole amount: PRE_AUTHORIZED, captured or released later.
+        if (payment.captureMethod === "RESERVATION" && outcome.amountMinor === payment.amountMinor) {
+          const authorized = await applyTransition(tx, {
+            payment,
+            event: "pre_authorize",
+            cause,
+            now,
+            changes: { authorizedAt: now, status: STATUS_TEXT.cardAuthorized, approvalCode: outcome.approvalCode, providerOrderId: redirect.providerOrderId },
+          });
+          await markFinished(tx, payment.id);
+          return { settlement: { kind: "settled", payment: authorized }, reversal: null };
+        }
+        logger.error({ paymentId: payment.id, heldMinor: outcome.amountMinor }, "redirect provider reports a hold this payment did not ask for");
+        break;
       case "paid":
         // Anything but the whole amount is not this payment's charge: declined below, and given back.
-        if (outcome.amountMinor === payment.amountMinor) {
+        if (payment.captureMethod === "DIRECT" && outcome.amountMinor === payment.amountMinor) {
           await tx.insert(paymentCaptures).values({ paymentId: payment.id, amountMinor: payment.amountMinor });
           const paid = await applyTransition(tx, {
             payment,
@@ -124,9 +139,10 @@ async function applyOutcome(
     }
   }
 
-  // The payment cannot take the money (expired, or ended otherwise): a paid order is given back at once.
-  if (outcome.kind === "paid") {
-    const reversal = await recordReversal(tx, { payment, redirect, amountMinor: outcome.amountMinor, now, provider: options.provider });
+  // The payment cannot take the money (expired, or ended otherwise): a paid order is given back at once,
+  // a pre-authorization released (never left open at the provider).
+  if (outcome.kind === "paid" || outcome.kind === "authorized") {
+    const reversal = await recordReversal(tx, { payment, redirect, amountMinor: outcome.amountMinor, kind: outcome.kind, now, provider: options.provider });
     await markFinished(tx, payment.id);
     return { settlement: { kind: "reversed", payment }, reversal };
   }
@@ -137,17 +153,21 @@ async function applyOutcome(
 }
 
 /** One reversal per payment, however many returns and runs of the job see the late completion. */
-async function recordReversal(tx: Db, options: { payment: PaymentRow; redirect: RedirectPaymentRow; amountMinor: number; now: Date; provider: RedirectProvider }) {
+async function recordReversal(
+  tx: Db,
+  options: { payment: PaymentRow; redirect: RedirectPaymentRow; amountMinor: number; kind: "paid" | "authorized"; now: Date; provider: RedirectProvider },
+) {
   const { payment, redirect } = options;
-  const id = operationId(`redirect-reversal:${payment.id}`);
+  const id = redirectReversalId(payment.id);
   const existing = await findProviderOperation(tx, id, { paymentId: payment.id });
   if (existing) return existing;
+  const hold = options.kind === "authorized";
   return beginProviderOperation(tx, {
     id,
     paymentId: payment.id,
     provider: options.provider.provider,
-    kind: "refund",
-    amountMinor: options.amountMinor,
+    kind: hold ? "release" : "refund",
+    amountMinor: hold ? undefined : options.amountMinor,
     now: options.now,
     request: {
       orderId: redirect.providerOrderId,
@@ -161,8 +181,9 @@ async function recordReversal(tx: Db, options: { payment: PaymentRow; redirect: 
 }
 
 async function giveBack(db: Db, operation: ProviderOperationRow, provider: RedirectProvider) {
+  const handler = operation.kind === "release" ? redirectReservationHandlers(provider).find((one) => one.kind === "release")! : redirectRefundHandler(provider);
   try {
-    await completeProviderOperation(db, operation, redirectRefundHandler(provider));
+    await completeProviderOperation(db, operation, handler);
   } catch (error) {
     // The provider is away: reconciliation of provider operations gives it back later.
     if (!(error instanceof ApiError)) throw error;

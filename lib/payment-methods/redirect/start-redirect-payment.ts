@@ -74,6 +74,7 @@ export async function startRedirectPayment(
         currency: payment.currency,
         returnUrl: redirectReturnUrl({ locale: options.locale, paymentId, token: options.token }),
         reference: payment.actionId,
+        captureMethod: payment.captureMethod,
         serviceId: payment.serviceId,
         locale: options.locale,
       },

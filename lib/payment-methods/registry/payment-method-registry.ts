@@ -3,6 +3,7 @@ import type { PaymentMethodModule } from "../contract/payment-method-module";
 import { cardMethod } from "../card/card-method";
 import { walletMethod } from "../wallet/wallet-method";
 import { satimMethod } from "../satim/satim-method";
+import { clictopayMethod } from "../clictopay/clictopay-method";
 
 /**
  * The one list of payment methods: each code's module (lib/payment-methods/<method>/). A code
@@ -14,6 +15,7 @@ export const PAYMENT_METHODS: { readonly [Code in PaymentMethodCode]: PaymentMet
   WALLET_V2: walletMethod,
   CARD_PROVIDER: cardMethod,
   SATIM: satimMethod,
+  CLICTOPAY: clictopayMethod,
 };
 
 /** Whether the payment is a QR_CODE intent proceeded with a method whose app answers it (the QR page's and the wallet app's payments). */

@@ -66,6 +66,7 @@ export const satimProvider: RedirectProvider = {
     if (errorCodeOf(answer) !== "0") throw new ProviderRefusedError(`satim_${errorCodeOf(answer)}`, errorMessageOf(answer));
     return { reference: null };
   },
+  reservations: null,
   refundElsewhere: null,
   countries: ["DZA"],
   saveAccount: (db, { serviceId, settings }) => saveSatimAccount(db, { serviceId, account: satimAccountSchema.parse(settings) }),

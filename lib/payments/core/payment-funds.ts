@@ -6,7 +6,7 @@ import { cancelUnfinishedCardIntent, cardOperationRequest } from "./card-operati
 import { hasOpenWalletCharge } from "./wallet-charge-record";
 import type { PaymentRow } from "../../db/payment-record";
 import { walletOperationRequest } from "./wallet-operations";
-import { redirectOperationRequest } from "./redirect-record";
+import { redirectOperationRequest, releaseUnfinishedRedirectOrder } from "./redirect-record";
 
 /*
  * Where a processed payment's money moves: every provider goes through the provider-operation
@@ -55,6 +55,14 @@ const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
     releaseKind: "release",
     request: redirectOperationRequest,
     expiry: { chargeOpen: async () => false, closeUnfinished: async () => {} },
+  },
+  // DIRECT and RESERVATION. An order registered and not finished at expiry is reversed at the
+  // provider (deferred, reconciliation sends it), so no pre-authorization outlives its payment.
+  CLICTOPAY: {
+    provider: "clictopay",
+    releaseKind: "release",
+    request: redirectOperationRequest,
+    expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "clictopay") },
   },
 };
 

@@ -31,7 +31,7 @@ export default async function RedirectPage(props: HostedPageProps) {
       <NoClientRuntime />
       <div className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{view.mode === "expired" ? t("expiredTitle") : t("title")}</h1>
-        {view.mode === "pay" ? <p className="text-slate-700">{t("intro")}</p> : null}
+        {view.mode === "pay" ? <p className="text-slate-700">{t(view.words.intro)}</p> : null}
       </div>
       <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} />
       {view.notice ? <StatusBanner tone="warning">{t(NOTICE_KEYS[view.notice], { merchant })}</StatusBanner> : null}
@@ -47,7 +47,7 @@ export default async function RedirectPage(props: HostedPageProps) {
           >
             {/* The logo's name is part of the button's: "Pay 150.00 DZD CIB and EDAHABIA". */}
             <span>{t("pay", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })}</span>
-            <img src={view.logoPath} alt={t("logoAlt")} width={72} height={30} className="h-7 w-auto rounded bg-white" />
+            <img src={view.logoPath} alt={t(view.words.logoAlt)} width={72} height={30} className="h-7 w-auto rounded bg-white" />
           </button>
         </form>
       ) : view.expiredTarget ? (
