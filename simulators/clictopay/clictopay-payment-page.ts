@@ -1,3 +1,10 @@
+import { createHash } from "node:crypto";
+const PAGE_STYLE =
+  "body{font-family:system-ui,sans-serif;max-width:26rem;margin:0 auto;padding:1rem;color:#0f172a}label{display:block;margin-top:.75rem;font-weight:600}input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #64748b;border-radius:.4rem}button{margin-top:1rem;width:100%;padding:.7rem;font-size:1rem;border:0;border-radius:.4rem;background:#c8102e;color:#fff}button.secondary{background:#e2e8f0;color:#0f172a}.amount{font-size:1.5rem;font-weight:700}.error{color:#9f1239}";
+
+/** The page's Content-Security-Policy: nothing but its own stylesheet (no script at all). */
+export const CLICTOPAY_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(PAGE_STYLE).digest("base64")}'; base-uri 'none'; frame-ancestors 'none'`;
+
 /** The words of the simulated ClicToPay page, in the order's language. */
 export interface ClictopayPageText {
   title: string;
@@ -42,7 +49,7 @@ ${field("cvc", text.cvc, 'inputmode="numeric" autocomplete="cc-csc" maxlength="4
   return `<!doctype html>
 <html lang="${escape(language)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(text.title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:26rem;margin:0 auto;padding:1rem;color:#0f172a}label{display:block;margin-top:.75rem;font-weight:600}input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #64748b;border-radius:.4rem}button{margin-top:1rem;width:100%;padding:.7rem;font-size:1rem;border:0;border-radius:.4rem;background:#c8102e;color:#fff}button.secondary{background:#e2e8f0;color:#0f172a}.amount{font-size:1.5rem;font-weight:700}.error{color:#9f1239}</style>
+<style>${PAGE_STYLE}</style>
 </head><body><h1>${escape(text.title)}</h1><p>${escape(text.amount)}: <bdi class="amount">${escape(amount)}</bdi></p>
 ${body}
 </body></html>`;

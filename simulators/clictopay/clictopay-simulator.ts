@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
 import { clictopayOrders } from "./clictopay-tables";
-import { clictopayPaymentPage, type ClictopayPageText } from "./clictopay-payment-page";
+import { CLICTOPAY_PAGE_CSP, clictopayPaymentPage, type ClictopayPageText } from "./clictopay-payment-page";
 import { clictopayPageText } from "./clictopay-page-text";
 import { normalizeDigits, passesLuhn } from "../../lib/validation/card-number";
 
@@ -169,7 +169,8 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
   const order = await findOrder(db, params.get("mdOrder") ?? "");
   if (!order) return new Response("Unknown order", { status: 404, headers: { "content-type": "text/plain" } });
   const text: ClictopayPageText = clictopayPageText(order.language);
-  const html = (body: string) => new Response(body, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+  const html = (body: string) =>
+    new Response(body, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": CLICTOPAY_PAGE_CSP } });
   const back = (url: string) => {
     const target = new URL(url);
     target.searchParams.set("orderId", order.orderId);
