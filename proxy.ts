@@ -11,7 +11,6 @@ import { consoleRefusedResponse } from "./lib/console-web/console-responses";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
 import { clientOrigin } from "./lib/http/client-address";
-import { preferredLocale } from "./lib/i18n/accept-language";
 
 const handleI18nRouting = createIntlMiddleware(routing);
 const CONSOLE_PAGE = /^\/[a-z]{2}\/console(?:\/|$)/;
@@ -19,10 +18,6 @@ const CONSOLE_PAGE = /^\/[a-z]{2}\/console(?:\/|$)/;
 // Pages outside the locale tree (the sandbox demo merchant, the API reference, a payment link's
 // shared url, which picks the language itself) get the same headers, no locale.
 const UNLOCALIZED = /^\/(demo|docs|l)(\/|$)/;
-// A hosted page's address without a language (a payUrl proceeded without x-locale, contract 10)
-// is served in the buyer's language at once instead of redirected to it: one round trip less
-// on a slow phone. The page's own links and forms name the language from then on.
-const HOSTED_WITHOUT_LOCALE = /^\/pay\//;
 
 /**
  * Every page request: a fresh CSP nonce handed to Next.js through the request headers (it
@@ -43,9 +38,8 @@ export default function proxy(request: NextRequest): Response {
     return withHsts(refusal, https);
   }
 
-  const inBuyersLanguage = HOSTED_WITHOUT_LOCALE.test(pathname) ? buyersLanguageUrl(request) : null;
   const nonce = newNonce();
-  const csp = pageContentSecurityPolicy(inBuyersLanguage?.pathname ?? pathname, nonce, clientOrigin(request.headers).https);
+  const csp = pageContentSecurityPolicy(pathname, nonce, clientOrigin(request.headers).https);
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", csp);
   headers.set("x-nonce", nonce);
@@ -54,23 +48,10 @@ export default function proxy(request: NextRequest): Response {
   const requestId = notePageRequest(request, headers);
 
   // next-intl forwards the request headers it is given, so it gets a copy carrying the nonce.
-  const response = inBuyersLanguage
-    ? NextResponse.rewrite(inBuyersLanguage, { request: { headers } })
-    : UNLOCALIZED.test(pathname)
-      ? NextResponse.next({ request: { headers } })
-      : handleI18nRouting(new NextRequest(request.url, { headers }));
-  if (inBuyersLanguage) response.headers.set("Vary", "Accept-Language");
+  const response = UNLOCALIZED.test(pathname) ? NextResponse.next({ request: { headers } }) : handleI18nRouting(new NextRequest(request.url, { headers }));
 
   for (const [name, value] of Object.entries(pageAnswerHeaders(csp, requestId))) response.headers.set(name, value);
   return response;
-}
-
-/** The same page under the language the browser asks for, else English (contract 10). */
-function buyersLanguageUrl(request: NextRequest): URL {
-  const locale = preferredLocale(request.headers.get("accept-language")) ?? routing.defaultLocale;
-  const url = request.nextUrl.clone();
-  url.pathname = `/${locale}${url.pathname}`;
-  return url;
 }
 
 function withHsts<R extends Response>(response: R, https: boolean): R {

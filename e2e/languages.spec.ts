@@ -40,8 +40,7 @@ test.describe("Arabic (from Accept-Language)", () => {
     expect(new URL(payUrl).pathname).toMatch(/^\/pay\/otp\//);
     await page.goto(payUrl);
 
-    // Served at the payUrl itself in Arabic (no redirect hop); its links and forms name the language.
-    await expect(page).toHaveURL(/^http:\/\/[^/]+\/pay\/otp\/[^?]+\?token=/);
+    await expect(page).toHaveURL(/\/ar\/pay\/otp\/[^?]+\?token=/);
     await expect(page.locator("html")).toHaveAttribute("lang", "ar");
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
     const heading = page.getByRole("heading", { level: 1, name: "أكّد عملية الدفع" });

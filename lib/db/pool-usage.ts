@@ -26,9 +26,16 @@ export function countPoolUse(sql: Sql, max: number): () => void {
   sql.unsafe = function (this: Sql, ...args: Parameters<Sql["unsafe"]>) {
     const query = unsafe.apply(this, args);
     use.active += 1;
-    // Sends nothing sooner: postgres.js sends a query a microtask after its first `then`, after
-    // the caller's `.values()` or `.raw()`, which drizzle calls at once.
-    query.then(release, release);
+    // A cursor (the CSV export's) must be asked for before the query runs, and a `then` runs it
+    // as a plain query: so the count waits a microtask, after the caller's `.values()`, `.raw()`
+    // or `.cursor()`, and a cursor is not counted (it would hold the count until its last batch).
+    let cursor = false;
+    const openCursor = query.cursor;
+    query.cursor = function (this: typeof query, ...cursorArgs: unknown[]) {
+      cursor = true;
+      return (openCursor as (...a: unknown[]) => unknown).apply(this, cursorArgs);
+    } as typeof query.cursor;
+    queueMicrotask(() => (cursor ? release() : void query.then(release, release)));
     return query;
   } as Sql["unsafe"];
   const begin = sql.begin;

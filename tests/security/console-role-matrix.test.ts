@@ -53,6 +53,7 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "customer-deactivate", allowed: ["owner", "support"], fields: async () => ({ customerId: (await createCustomerToken(merchant)).customer.id }) },
   { action: "invite", allowed: ["owner"], fields: async () => ({ email: uniqueEmail("invited"), role: "viewer" }) },
   { action: "cancel-invitation", allowed: ["owner"], fields: async () => ({ invitation: await invitationToCancel() }) },
+  { action: "reset-member-password", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id }) },
   { action: "change-role", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id, role: "support" }) },
   { action: "remove-member", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id }) },
   { action: "require-two-step", allowed: ["owner"], fields: async () => ({ required: "" }) },
@@ -62,6 +63,7 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "redeliver", allowed: ["owner", "developer"], fields: async () => ({ event: event.id }) },
   { action: "settings", allowed: ["owner", "developer"], fields: async () => ({ name: merchant.name, redirectUrl: "https://shop.example/back", origins: "https://shop.example" }) },
   { action: "time-zone", allowed: ["owner"], fields: async () => ({ timeZone: "Africa/Tunis" }) },
+  { action: "terms", allowed: ["owner", "developer"], fields: async () => ({ termsUrl: "https://shop.example/terms" }) },
   {
     action: "create-payment-link",
     allowed: ["owner", "developer", "support"],
@@ -128,7 +130,7 @@ describe("console role matrix (contract 13): every action as every role", () => 
   });
 
   it("has the size the note reports", () => {
-    expect(cases).toHaveLength(24 * 4);
+    expect(cases).toHaveLength(27 * 4);
   });
 });
 
