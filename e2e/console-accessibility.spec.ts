@@ -111,6 +111,8 @@ test.describe("every console page in every language: axe finds nothing serious, 
       await expect(page.getByRole("list", { name: t("account.recoveryCodes") }).getByRole("listitem")).toHaveCount(10);
       await check(page, `console-account-recovery-codes-${locale}`);
 
+      // On a phone "Sign out" sits behind the header's menu (a <details>).
+      await page.locator("header details summary").click();
       await page.getByRole("button", { name: t("nav.signOut"), exact: true }).click();
       await page.goto(`/${locale}/console/sign-in`);
       await page.getByLabel(t("signIn.email"), { exact: true }).fill(email);

@@ -53,7 +53,10 @@ export async function signIn(page: Page, email: string, password = CONSOLE_PASSW
 }
 
 export async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign out" }).click();
+  // Under 40rem "Sign out" sits behind the header's menu (a <details>); wider, it is in the bar.
+  const signOutButton = page.getByRole("button", { name: "Sign out" });
+  if (!(await signOutButton.isVisible())) await page.locator("header details summary").click();
+  await signOutButton.click();
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
 }
 
