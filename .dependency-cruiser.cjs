@@ -16,24 +16,28 @@ const EDGE_USERS = [
   EDGE,
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
-  "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr)\\.ts$",
-  // The console's forms answer with the hosted pages' headers, and its lane serves its pages (lib/console-web is the console's edge).
-  "^lib/console-web/(console-responses|console-lane)\\.ts$",
+  "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr|receipts/receipt-pdf-response)\\.ts$",
+  // The console's forms answer with the hosted pages' headers, its lane serves its pages (lib/console-web is the console's edge),
+  // and its forms' POST handler reads the client's address (lib/http/client-address.ts).
+  "^lib/console-web/(console-responses|console-lane|console-form-route)\\.ts$",
 ];
 // The lowest layer: every module may use these, and they use nothing above them (background-job
 // is the job type every module implements; lib/server runs them; lib/urls holds every hosted URL
 // shape and the origin allow-list rule, which payments (payUrl), auth (browser origins) and the
-// sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call).
-const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/`;
+// sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call;
+// lib/metrics and lib/tracing are the counters and spans every layer reports to).
+const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tracing)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/`;
 
 // A payment method's own module: every folder of lib/payment-methods but the codes, the contract
 // every method implements and the registry that lists them (ARCHITECTURE.md "Adding a payment method").
-const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/)[^/]+/";
+// redirect/ is the archetype every REDIRECT method shares (contract 15), below them like the contract.
+const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/|redirect/)[^/]+/";
 
 // What a browser island (components/islands, built by scripts/build-islands.mjs) may import:
 // its fellow islands' helpers and pure constant modules the server shares with it. Nothing else
 // is safe in the browser bundle (React, next-intl, server code, secrets).
-const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$"];
+// altcha-lib: the anti-bot island's proof-of-work solver (Web Crypto only; esbuild keeps just what it uses).
+const ISLAND_SAFE = ["^components/islands/", "^lib/hosted/hosted-timing\\.ts$", "^node_modules/altcha-lib/"];
 
 // Production code: what a production gateway runs. The simulators (simulators/: the Stripe
 // simulator and the sandbox wallet) stand for systems outside the gateway and are not part of it.

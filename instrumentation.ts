@@ -9,10 +9,19 @@ export async function register() {
   // of its preparation, and the API lane's requests, which Next.js does not hold back, need the mount.
   const registered = (globalThis as { gatewayRegistered?: { resolve(): void; reject(error: unknown): void } }).gatewayRegistered;
   try {
-    const { closeDatabase } = await import("./lib/db/client");
+    const { closeDatabase, getDb } = await import("./lib/db/client");
     let stopJobs = async () => {};
     const { getConfig } = await import("./lib/config");
     const config = getConfig();
+    // Traces only when an OTEL_* exporter is set: otherwise no OpenTelemetry code is loaded.
+    const tracing = config.tracesOn ? await import("./lib/tracing/start-tracing") : null;
+    await tracing?.startTracing({ db: await getDb() });
+    // This process's counts for GET /api/metrics's view of every process (with METRICS_TOKEN set).
+    const publisher = (await import("./lib/metrics/cluster-view")).startMetricsPublisher(getDb);
+    // scripts/serve.mjs reports each page answer here: its log line and its metrics.
+    (globalThis as { gatewayObservePage?: unknown }).gatewayObservePage = (await import("./lib/hosted/log-page-request")).observePageAnswer;
+    // And, with traces on, serves each page in a span of its own.
+    if (tracing) (globalThis as { gatewayTracePage?: unknown }).gatewayTracePage = (await import("./lib/hosted/trace-page")).tracePageRequest;
     if (config.isSandbox) {
       const { mountSimulators } = await import("./mount-simulators");
       mountSimulators();
@@ -25,6 +34,8 @@ export async function register() {
     }
     (globalThis as { gatewayShutdown?: () => Promise<void> }).gatewayShutdown = async () => {
       await stopJobs();
+      await publisher.stop();
+      await tracing?.stopTracing();
       await closeDatabase();
     };
     registered?.resolve();

@@ -4,8 +4,9 @@ const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Native/wasm database drivers load their own files at run time: keep them out of the bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino"],
+  // Native/wasm database drivers load their own files at run time: keep them out of the bundle
+  // (pdfkit too: it reads its font metrics from its own folder).
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pdfkit"],
   poweredByHeader: false,
   // scripts/serve.mjs (npm start) compresses, after moving the page's scripts past the first
   // paint (scripts/defer-page-scripts.mjs); it needs the HTML as Next.js writes it.

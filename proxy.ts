@@ -6,10 +6,14 @@ import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
+import { targetHasNulCharacter } from "./lib/validation/nul-character";
+import { consoleRefusedResponse } from "./lib/console-web/console-responses";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
-import { forwardedOverHttps, pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
+import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
+import { clientOrigin } from "./lib/http/client-address";
 
 const handleI18nRouting = createIntlMiddleware(routing);
+const CONSOLE_PAGE = /^\/[a-z]{2}\/console(?:\/|$)/;
 
 // Pages outside the locale tree (the sandbox demo merchant, the API reference, a payment link's
 // shared url, which picks the language itself) get the same headers, no locale.
@@ -22,15 +26,20 @@ const UNLOCALIZED = /^\/(demo|docs|l)(\/|$)/;
 export default function proxy(request: NextRequest): Response {
   const https = getConfig().sendsHsts;
   const { pathname } = request.nextUrl;
+  // A %00 in a page's path or query (a console search, a link's field): refused as the API refuses it, before any page queries with it.
+  if (targetHasNulCharacter(request.url)) return withHsts(formRefusedResponse("nul_character", pathname.split("/")[1]), https);
   // Pages answer GET; only the hosted forms' own addresses (and the demo webhook receiver) take a post. Anything else posted
   // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js
   // never parses its body.
   if (request.method !== "GET" && request.method !== "HEAD" && !acceptsPost(pathname)) {
-    return withHsts(formRefusedResponse("bad_request", pathname.split("/")[1]), https);
+    // A post to a console page (a stray reload of a refused sign-up, say) gets the console's words, not the payment page's.
+    const locale = pathname.split("/")[1];
+    const refusal = CONSOLE_PAGE.test(pathname) ? consoleRefusedResponse("bad_request", locale) : formRefusedResponse("bad_request", locale);
+    return withHsts(refusal, https);
   }
 
   const nonce = newNonce();
-  const csp = pageContentSecurityPolicy(pathname, nonce, request.nextUrl.protocol === "https:" || forwardedOverHttps(request.headers.get("x-forwarded-proto")));
+  const csp = pageContentSecurityPolicy(pathname, nonce, clientOrigin(request.headers).https);
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", csp);
   headers.set("x-nonce", nonce);
@@ -39,7 +48,7 @@ export default function proxy(request: NextRequest): Response {
   const requestId = notePageRequest(request, headers);
 
   // next-intl forwards the request headers it is given, so it gets a copy carrying the nonce.
-  const response = UNLOCALIZED.test(request.nextUrl.pathname) ? NextResponse.next({ request: { headers } }) : handleI18nRouting(new NextRequest(request.url, { headers }));
+  const response = UNLOCALIZED.test(pathname) ? NextResponse.next({ request: { headers } }) : handleI18nRouting(new NextRequest(request.url, { headers }));
 
   for (const [name, value] of Object.entries(pageAnswerHeaders(csp, requestId))) response.headers.set(name, value);
   return response;

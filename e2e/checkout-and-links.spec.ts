@@ -45,7 +45,7 @@ for (const locale of ["en", "ar"] as const) {
       await expect(page.getByRole("heading", { level: 1, name: t("checkout.title") })).toBeVisible();
       await expect(page.getByText("Souk Atlas", { exact: true })).toBeVisible();
       const choice = methodChoice(page, locale);
-      await expect(choice.group.getByRole("radio")).toHaveCount(2);
+      await expect(choice.group.getByRole("radio")).toHaveCount(3);
       await expectNoSeriousViolations(page, `checkout-${locale}`);
       expect(await nextRuntimeIn(page)).toEqual([]);
       await choice.wallet.check();

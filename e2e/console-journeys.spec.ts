@@ -1,7 +1,7 @@
 import { basicBearer } from "../lib/auth/detect-credential";
 import { BASE_URL } from "./support/env";
 import { expect, test } from "./support/fixtures";
-import { authenticatorCode, CONSOLE_PASSWORD, inviteThroughCli, newEmail, signIn, signOut, signUp } from "./support/console";
+import { authenticatorCode, CONSOLE_PASSWORD, inviteThroughCli, newEmail, rollSecret, signIn, signOut, signUp } from "./support/console";
 import { onboardMerchant } from "./support/onboard";
 
 // Contract 13: the console's journeys, with JavaScript and without (every action is a plain form post).
@@ -15,12 +15,12 @@ for (const javaScriptEnabled of [true, false]) {
       expect(clientId).toMatch(/^[a-z0-9-]+\.[a-z0-9-]+\.[0-9A-Z]{26}$/);
       await expect(page.getByLabel("Publishable key")).toHaveValue(/^pk_service_/);
 
-      await page.getByRole("button", { name: "Roll client secret" }).click();
+      await rollSecret(page, "client");
       const first = await page.getByLabel("New secret").inputValue();
       const events = (secret: string) => request.get(`${BASE_URL}/api/v1/events`, { headers: { authorization: basicBearer(clientId, secret) } });
       expect((await events(first)).status()).toBe(200);
 
-      await page.getByRole("button", { name: "Roll client secret" }).click();
+      await rollSecret(page, "client");
       const second = await page.getByLabel("New secret").inputValue();
       expect(second).not.toBe(first);
       expect((await events(first)).status()).toBe(401);
@@ -29,7 +29,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.reload();
       await expect(page.getByLabel("New secret")).toHaveCount(0);
 
-      await page.getByRole("button", { name: "Roll webhook secret" }).click();
+      await rollSecret(page, "webhook");
       await expect(page.getByLabel("New secret")).toHaveValue(/^whsec_/);
     });
 
@@ -137,7 +137,7 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(page.getByText(`Your role at ${other.name}: Viewer`)).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Developers" })).toHaveCount(0);
 
-    await page.getByLabel("Merchant").selectOption({ label: business });
+    await page.getByRole("combobox", { name: "Merchant" }).selectOption({ label: business });
     await page.getByRole("button", { name: "Switch" }).click();
     await expect(page.getByText(`Your role at ${business}: Owner`)).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Team" })).toBeVisible();

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { SANDBOX_OTP } from "./support/env";
 import { expect, test } from "./support/fixtures";
-import { CONSOLE_PASSWORD, consoleMessagesFor, inviteThroughCli, newEmail, signUp } from "./support/console";
+import { CONSOLE_PASSWORD, consoleMessagesFor, consoleProblemsFor as problems, inviteThroughCli, newEmail, signUp } from "./support/console";
 import { buyerPhone, checkoutText, methodChoice } from "./support/links";
 import type { PageLocale } from "./support/messages";
 import { formatAmount } from "../lib/i18n/format-amount";
@@ -43,7 +43,7 @@ for (const locale of ["en", "ar"] as const) {
       await page.getByLabel(t("paymentLinks.fields.title"), { exact: true }).fill("Too precise");
       await page.getByLabel(t("paymentLinks.fields.amount"), { exact: true }).fill("12.345");
       await page.getByRole("button", { name: t("paymentLinks.createButton"), exact: true }).click();
-      await expect(page.locator("#amount-error")).toContainText("decimal");
+      await expect(page.locator("#amount-error")).toContainText(problems(locale)("tooManyDecimals", { count: 2 }));
       await expect(page.getByLabel(t("paymentLinks.fields.title"), { exact: true })).toHaveValue("Too precise");
       await expect(page.getByText(t("paymentLinks.none"))).toBeVisible();
 

@@ -40,18 +40,18 @@ test.describe("hosted pages ship no Next.js runtime, and their islands work", ()
     scripts.length = 0;
     await submitCode(page, SANDBOX_OTP);
     await expect(page.getByRole("heading", { level: 1, name: "Payment successful" })).toBeVisible();
-    await expectNoClientRuntime(page, scripts, ["return-redirect"]);
+    await expectNoClientRuntime(page, scripts, ["return-redirect", "print-receipt"]);
     await page.waitForURL(`${merchantSite()}/islands/otp?paymentId=${paymentId}&statusCode=2`, { timeout: 6_000 });
   });
 
-  test("a page whose case needs no island ships no runtime either: the return page that stays", async ({ page }) => {
+  test("the return page that stays ships its receipt's island alone (Print receipt), no runtime", async ({ page }) => {
     const { payUrl } = await startWalletPayment(merchant("noRedirect"));
     await page.goto(payUrl);
     const scripts = scriptsOf(page);
     await submitCode(page, SANDBOX_OTP);
     await expect(page.getByText("You can close this page now.")).toBeVisible();
-    await expectNoClientRuntime(page, scripts, []);
-    expect(scripts).toEqual([]);
+    await expectNoClientRuntime(page, scripts, ["print-receipt"]);
+    expect(scripts).toEqual([expect.stringMatching(/^\/islands\/print-receipt-/)]);
   });
 
   test("QR page: the status poll sees the payment end and moves on; the wallet app page needs no script", async ({ page }) => {

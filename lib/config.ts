@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 
@@ -22,6 +23,20 @@ const configSchema = z
       .enum(["true", "false"])
       .default("false")
       .transform((value) => value === "true"),
+    // The proxies whose forwarded headers are believed: addresses and CIDR ranges. Only a request
+    // whose TCP peer is one of them has its client's address and scheme read from X-Forwarded-For
+    // and X-Forwarded-Proto (or Forwarded); any other's are the client's own words, ignored
+    // (lib/http/client-address.ts).
+    TRUSTED_PROXIES: z
+      .string()
+      .default("")
+      .transform((list) =>
+        list
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .refine((entries) => entries.every(isAddressOrRange), "must be comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.5,192.168.0.0/16"),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
@@ -74,6 +89,14 @@ const configSchema = z
     // Unset: on outside NODE_ENV=production (tests, development), off in production.
     GATEWAY_TRANSACTION_GUARD: onOff.optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    // GET /api/metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist (404).
+    METRICS_TOKEN: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
+    // Traces (OpenTelemetry) are sent only when one of these is set; the SDK reads them, and its other OTEL_* variables, itself.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    OTEL_TRACES_EXPORTER: z.string().min(1).optional(),
+    OTEL_SDK_DISABLED: z.enum(["true", "false"]).optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default("payment-gateway"),
     // Real provider settings; production refuses to start without them.
     // The wallet service (docs/wallet-protocol.openapi.yaml): its base URL and the Standard
     // Webhooks secret both sides sign with. The sandbox serves its own wallet without them.
@@ -91,9 +114,17 @@ const configSchema = z
     // Where the Stripe adapter sends its requests: unset is Stripe itself (api.stripe.com) in
     // production; in the sandbox, setting it runs the Stripe adapter against that simulator.
     CARD_PROVIDER_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // SATIM ePay's REST base (e.g. https://test2.satim.dz/payment/rest for SATIM's test platform);
+    // unset in the sandbox: the in-gateway SATIM simulator. Required before a production merchant takes SATIM.
+    SATIM_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // ClicToPay's REST base (https://test.clictopay.com/payment/rest for its test platform,
+    // https://ipay.clictopay.com/payment/rest in production); unset in the sandbox: the in-gateway simulator.
+    CLICTOPAY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    // Read by `npm run merchant -- update --satim-...` only, so SATIM's password stays off the command line.
+    SATIM_PASSWORD: z.string().min(1).max(30).optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z
@@ -119,6 +150,14 @@ const configSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     CARD_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/card-simulator"),
+    // `npm run satim-simulator`: the SATIM ePay simulator as a process of its own.
+    SATIM_SIMULATOR_PORT: port.default(4200),
+    SATIM_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
+    SATIM_SIMULATOR_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    SATIM_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/satim-simulator"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;
@@ -140,6 +179,15 @@ const configSchema = z
     }
   });
 
+/** "10.0.0.5", "2001:db8::1", "192.168.0.0/16", "fd00::/8": an address, or a network with its prefix length. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 /** The names of every variable the configuration reads, for the docs' test. */
 export const CONFIGURATION_VARIABLES: readonly string[] = Object.keys(configSchema.shape);
 
@@ -150,6 +198,8 @@ export type Config = z.infer<typeof configSchema> & {
   sendsHsts: boolean;
   /** Whether APP_ENV was given, rather than defaulted (the merchant CLI then takes the database's). */
   appEnvGiven: boolean;
+  /** OpenTelemetry traces are on: an exporter is named and the SDK is not disabled (lib/tracing). */
+  tracesOn: boolean;
 };
 
 export class ConfigError extends Error {
@@ -178,6 +228,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     isSandbox: parsed.APP_ENV === "sandbox",
     sendsHsts: publicBaseUrl.startsWith("https:") || parsed.TLS_TERMINATED_BY_PROXY,
     appEnvGiven: cleaned.APP_ENV !== undefined,
+    tracesOn:
+      parsed.OTEL_SDK_DISABLED !== "true" &&
+      (parsed.OTEL_TRACES_EXPORTER !== undefined ? parsed.OTEL_TRACES_EXPORTER !== "none" : Boolean(parsed.OTEL_EXPORTER_OTLP_ENDPOINT ?? parsed.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)),
   };
 }
 

@@ -123,6 +123,8 @@ export interface RequestLogContext {
   requestId: string;
   authMode?: string;
   service?: string;
+  /** The request's OpenTelemetry trace id, while traces are on (lib/tracing). */
+  traceId?: string;
 }
 
 /**

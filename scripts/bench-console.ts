@@ -1,7 +1,7 @@
 // `npm run bench:console -- --database-url <url> [--reseed] [--users 8] [--calls 40]`: the merchant
 // console at scale (issue 32). Seeds, once, its own database with 1,000,000 payments over 50
 // merchants, one holding 500,000 (scripts/lib/console-bench-database.ts; `--reseed` starts over),
-// then times, as the big merchant, each console request at `--users` concurrent users (p50, p99)
+// then times, as the big merchant, each console request (the home among them) at `--users` concurrent users (p50, p99)
 // and exports all of its payments (rows/s, peak resident memory above idle). Prints numbers; it
 // is not a test. The machine's load average is printed with every run: the numbers mean little
 // without it on a shared machine.
@@ -22,6 +22,7 @@ import { searchCustomers } from "../lib/console-customers/search-customers";
 import { exportPaymentsCsv } from "../lib/console-payments/export-payments-csv";
 import { getPaymentDetail } from "../lib/console-payments/get-payment-detail";
 import { listPayments } from "../lib/console-payments/list-payments";
+import { getHomeFigures } from "../lib/console-home/get-home-figures";
 import { parsePaymentListQuery } from "../lib/console-payments/payment-list-filters";
 import { ensureConsoleBenchDatabase } from "./lib/console-bench-database";
 import { httpDriver, type ConsoleDriver } from "./lib/console-bench-http";
@@ -61,6 +62,9 @@ function inProcessDriver(db: Db, service: ServiceContext): ConsoleDriver {
     },
     async customerSearch(text) {
       await searchCustomers(db, { serviceId: service.id, query: text });
+    },
+    async home() {
+      await getHomeFigures(db, { serviceId: service.id });
     },
     async exportCsv(query) {
       return exportPaymentsCsv(db, { serviceId: service.id, filters: queryOf(query).filters });
@@ -109,6 +113,8 @@ try {
     { name: "search: card last 4", run: (i) => driver.paymentsPage({ q: pick(samples.last4, i) }) },
     { name: "payment detail", run: (i) => driver.paymentDetail(pick(samples.payments, i).id) },
     { name: "customer search (name, email, phone)", run: (i) => driver.customerSearch(pick(samples.customerQueries, i)) },
+    // Target: p99 <= 100 ms (issue 42).
+    { name: "home at a glance", run: () => driver.home() },
   ];
   log(`${users} concurrent users, ${callsPerUser} calls each (after ${users * 2} warm-up calls):`);
   const only = values.only?.toLowerCase();

@@ -8,11 +8,10 @@
 // production card page unchanged. Its events go to $PUBLIC_BASE_URL/api/v1/webhooks/card-provider.
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
-import { getGatewayKey } from "../lib/crypto/gateway-key";
-import { openDatabase } from "../lib/db/client";
-import { readDatabaseSeal } from "../lib/db/database-seal";
-import { createSimulatorTables } from "../lib/db/simulator-tables";
+import { getGatewayKey, useGatewayKey } from "../lib/crypto/gateway-key";
+import { GatewayDatabaseError, openSimulatorDatabase } from "../lib/db/simulator-database";
 import { sandboxAccountOf } from "../lib/providers/card/card-provider-accounts";
+import { cardSimulatorSecret } from "../simulators/card/card-simulator-secret";
 import { redeliverPendingEvents } from "../simulators/card/sandbox-event-delivery";
 import { startStripeSimulator } from "../simulators/card/stripe-simulator";
 import { stripeJsStandInSource } from "../simulators/card/stripe-js-stand-in";
@@ -36,13 +35,15 @@ async function main() {
   if (!/^pk_test_[A-Za-z0-9_]+$/.test(publishableKey)) throw new UsageError("--publishable-key must look like pk_test_<letters, digits, _>");
   const config = getConfig();
   // Its own database, never a gateway's: the simulator is Stripe's side of the wire.
-  const database = await openDatabase({ databaseUrl: config.CARD_SIMULATOR_DATABASE_URL, pgliteDir: config.CARD_SIMULATOR_PGLITE_DIR });
-  // A sealed database is a gateway's: the simulator would generate its own secret into it.
-  if (await readDatabaseSeal(database.db)) {
-    await database.close();
-    throw new UsageError("CARD_SIMULATOR_DATABASE_URL (or CARD_SIMULATOR_PGLITE_DIR) is a gateway's database: give the card simulator a database of its own.");
-  }
-  await createSimulatorTables(database);
+  const database = await openSimulatorDatabase({
+    databaseUrl: config.CARD_SIMULATOR_DATABASE_URL,
+    pgliteDir: config.CARD_SIMULATOR_PGLITE_DIR,
+    settings: "CARD_SIMULATOR_DATABASE_URL (or CARD_SIMULATOR_PGLITE_DIR)",
+    simulator: "card simulator",
+  }).catch((error: unknown) => {
+    throw error instanceof GatewayDatabaseError ? new UsageError(error.message) : error;
+  });
+  if (!config.GATEWAY_SECRET) useGatewayKey(await cardSimulatorSecret(database.db));
   const simulator = await startStripeSimulator({
     db: async () => database.db,
     port: config.CARD_SIMULATOR_PORT,

@@ -17,6 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { formatAuditReport, runAudit } from "../lib/audit/run-audit";
+import { watchMetrics } from "./chaos/metrics-watch";
 import { closeDatabase, getDb } from "../lib/db/client";
 import { driverNullSocketWrites } from "../lib/db/driver-socket-guard";
 import { onboardMerchant } from "../lib/merchants/onboard-merchant";
@@ -53,6 +54,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
 const log = (line: string) => console.log(`[chaos ${elapsed()}] ${line}`);
+const CHAOS_METRICS_TOKEN = "chaos-run-metrics-token-0123456789abcdef";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---- the merchant's webhook endpoint: bad for a while, then good --------------------------
@@ -94,6 +96,8 @@ const baseEnv = {
   WEBHOOK_RETRY_SCHEDULE: RETRY_SCHEDULE,
   GATEWAY_BACKGROUND_JOBS: "off",
   DATABASE_POOL_SIZE: "5",
+  // Every process publishes its counts; the run watches GET /api/metrics as Prometheus would.
+  METRICS_TOKEN: CHAOS_METRICS_TOKEN,
 } as NodeJS.ProcessEnv;
 
 interface Supervised {
@@ -262,6 +266,10 @@ async function main() {
     log(`PostgreSQL: started again after ${((Date.now() - dbWindow.from) / 1000).toFixed(1)}s`);
   })();
 
+  const metricsWatch = watchMetrics(
+    gatewayPorts.map((port) => `http://127.0.0.1:${port}`),
+    CHAOS_METRICS_TOKEN,
+  );
   const faults = providerFaults?.run({ everyMs: faultEveryMs, until: () => Date.now() > loadEnd });
   await Promise.all([load, kills, receiverPlan, dbRestart, faults]);
   log(`load done: ${stats.sent} requests; draining queues`);
@@ -285,6 +293,10 @@ async function main() {
     await sleep(2000);
   }
   log(`drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events, ${pending.operations} provider operations still open`);
+  // The worker's backlog job (every 15 s) and its snapshot (every 5 s) bring the gauge to 0.
+  const awaitingAtEnd = await metricsWatch.untilReconciled(40_000);
+  log(`reconciliation backlog as /api/metrics reports it: ${awaitingAtEnd ?? "not read"}`);
+  await metricsWatch.stop();
   stopping = true;
   for (const entry of supervised) entry.child?.kill("SIGTERM");
   await sleep(1000);
@@ -346,6 +358,7 @@ async function main() {
       .map(([times, n]) => `${times}x ${n}`)
       .join(", ")}`,
   );
+  for (const line of metricsWatch.report()) console.log(line);
   if (stats.surprises.length > 0) console.log(`unexpected answers (first ${stats.surprises.length}):\n  ${stats.surprises.slice(0, 15).join("\n  ")}`);
   console.log(formatAuditReport(report));
   console.log(`invariant violations: ${report.violationCount}`);

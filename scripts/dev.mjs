@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { buildIslands, ISLANDS_SOURCE_DIR } from "./build-islands.mjs";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
+import { markPeerStamping, stampPeer } from "./stamp-peer.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Editors save in bursts (write, rename, chmod): one rebuild per burst. */
@@ -55,7 +56,10 @@ if (typeof app.upgradeHandler !== "function" || app.didWebSocketSetup !== false)
 }
 app.didWebSocketSetup = true;
 
+markPeerStamping();
 const httpServer = http.createServer((request, response) => {
+  // As npm start does: the client's address rule (lib/http/client-address.ts) starts from the socket's.
+  stampPeer(request);
   rewritePageResponse(request, response);
   handle(request, response);
 });

@@ -1,4 +1,4 @@
-// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret|invite ...` (contract sections 9 and 13).
+// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret|invite|reset-password ...` (contract sections 9 and 13).
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
@@ -9,9 +9,28 @@ import { rotateClientSecret } from "../lib/merchants/rotate-client-secret";
 import { cardAccountKeysInput, setCardProviderAccount } from "../lib/providers/card/card-provider-accounts";
 import { updateMerchant } from "../lib/merchants/update-merchant";
 import { updateMerchantInput } from "../lib/merchants/update-merchant.schema";
-import { inviteToMerchant } from "../lib/console-merchants/invite-to-merchant";
+import { CLI_ACTOR, inviteToMerchant } from "../lib/console-merchants/invite-to-merchant";
+import { emailInvitation } from "../lib/console/invitation-mail";
+import { createResetLinkForEmail } from "../lib/console/password-resets";
+import type { ConsoleRole } from "../lib/console/roles";
+import { configuredMailer } from "../lib/mail/mailer";
 import { isConsoleRole, CONSOLE_ROLES } from "../lib/console/roles";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
+import { setMethodCredentials } from "../lib/payment-methods/method-credentials";
+import { z } from "zod";
+
+// What the SATIM flags must hold (lib/payment-methods/satim validates again when it seals them).
+const satimAccountInput = z.object({
+  terminalId: z.string().regex(/^[A-Za-z0-9]{1,16}$/, "must be SATIM's terminal id (1 to 16 letters and digits)"),
+  userName: z.string().min(1, "is required with --satim-terminal-id").max(30),
+  password: z.string().min(1, "is required (the environment variable, never a flag)").max(30),
+});
+
+// What the ClicToPay flags must hold (lib/payment-methods/clictopay validates again when it seals them).
+const clictopayAccountInput = z.object({
+  userName: z.string().min(1, "is required").max(100),
+  password: z.string().min(1, "is required in CLICTOPAY_PASSWORD (the environment variable, never a flag)").max(100),
+});
 
 const COMMANDS = {
   create: `npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
@@ -23,14 +42,26 @@ const COMMANDS = {
     http://localhost:* admits any port of that host.`,
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
-                      [--rotate-webhook-secret] [--json]
+                      [--time-zone <IANA name>|default] [--terms-url <https url>|none] [--rotate-webhook-secret]
+                      [--satim-terminal-id <id> --satim-username <name>] [--clictopay-username <name>] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
-    clears a URL. Prints the webhook secret only when it is new: with --rotate-webhook-secret,
-    or when the merchant gets its first webhook URL.`,
+    clears a URL. --time-zone is the zone the console shows times in (Africa/Algiers);
+    "default" goes back to the first country's. --terms-url (https) is the merchant's
+    terms of payment, linked by the SATIM checkout's "I accept the terms of payment".
+    Prints the webhook secret only when it is new: with --rotate-webhook-secret,
+    or when the merchant gets its first webhook URL.
+    --satim-terminal-id and --satim-username set the merchant's SATIM ePay credentials (with
+    SATIM_PASSWORD from the environment, never the command line): stored encrypted, never
+    printed, audited; SATIM is then enabled in Algeria and a harmless call tests them.
+    --clictopay-username sets the merchant's ClicToPay API user (with CLICTOPAY_PASSWORD from
+    the environment): the same way, enabling ClicToPay in Tunisia.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]
     Prints { inviteUrl }: a console invitation to the merchant with that role (72 hours, once).`,
+  "reset-password": `npm run merchant -- reset-password --email <email> [--json]
+    Prints { resetUrl }: a link that sets a new console password for that person (one hour, once)
+    and ends every session of theirs.`,
   "rotate-secret": `npm run merchant -- rotate-secret --client-id <id> [--json]
     Makes a new client secret; the old one stops working at once.`,
   "card-keys": `STRIPE_SECRET_KEY=sk_... STRIPE_WEBHOOK_SECRET=whsec_... \\
@@ -53,13 +84,18 @@ const FLAG_OF_FIELD: Record<string, string> = {
   redirectUrl: "--redirect-url",
   webhookUrl: "--webhook-url",
   origins: "--origin",
+  termsUrl: "--terms-url",
   cardProviderPublishableKey: "--card-provider-key",
   clientId: "--client-id",
   rotateWebhookSecret: "--rotate-webhook-secret",
+  timeZone: "--time-zone",
   country: "--country",
   publishableKey: "--publishable-key",
   secretKey: "STRIPE_SECRET_KEY",
   webhookSecret: "STRIPE_WEBHOOK_SECRET",
+  terminalId: "--satim-terminal-id",
+  userName: "--satim-username",
+  password: "SATIM_PASSWORD",
 };
 
 async function main(argv: string[]) {
@@ -74,10 +110,15 @@ async function main(argv: string[]) {
       "redirect-url": { type: "string" },
       "webhook-url": { type: "string" },
       origin: { type: "string", multiple: true },
+      "time-zone": { type: "string" },
+      "terms-url": { type: "string" },
       "card-provider-key": { type: "string" },
       "client-id": { type: "string" },
       "rotate-webhook-secret": { type: "boolean", default: false },
       "publishable-key": { type: "string" },
+      "satim-terminal-id": { type: "string" },
+      "satim-username": { type: "string" },
+      "clictopay-username": { type: "string" },
       "owner-email": { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
@@ -95,8 +136,9 @@ async function main(argv: string[]) {
     if (!values["client-id"] || !values.email) throw new UsageError("invite needs --client-id and --email");
     if (!inviteRole) throw new UsageError(`invite needs --role, one of ${CONSOLE_ROLES.join(", ")}`);
   }
-  const email = command === "invite" ? values.email : values["owner-email"];
-  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`${command === "invite" ? "--email" : "--owner-email"} must be an email address`);
+  if (command === "reset-password" && !values.email) throw new UsageError("reset-password needs --email");
+  const email = command === "create" ? values["owner-email"] : values.email;
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`${command === "create" ? "--owner-email" : "--email"} must be an email address`);
   const countries = values.country?.map((code) => code.toUpperCase());
   const createInput =
     command === "create"
@@ -110,8 +152,14 @@ async function main(argv: string[]) {
         })
       : undefined;
   const orNull = (value: string | undefined) => (value === "none" ? null : value);
+  const satimOnly =
+    command === "update" &&
+    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"]) &&
+    [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin].every((value) => value === undefined) &&
+    !values["rotate-webhook-secret"];
+  if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");
   const updateInput =
-    command === "update"
+    command === "update" && !satimOnly
       ? updateMerchantInput.parse({
           clientId: values["client-id"] ?? "",
           name: values.name,
@@ -119,8 +167,18 @@ async function main(argv: string[]) {
           redirectUrl: orNull(values["redirect-url"]),
           webhookUrl: orNull(values["webhook-url"]),
           origins: values.origin,
+          timeZone: values["time-zone"] === "default" ? null : values["time-zone"],
+          termsUrl: orNull(values["terms-url"]),
           rotateWebhookSecret: values["rotate-webhook-secret"],
         })
+      : undefined;
+  const satimSettings =
+    command === "update" && (values["satim-terminal-id"] || values["satim-username"])
+      ? satimAccountInput.parse({ terminalId: values["satim-terminal-id"] ?? "", userName: values["satim-username"] ?? "", password: config.SATIM_PASSWORD ?? "" })
+      : undefined;
+  const clictopaySettings =
+    command === "update" && values["clictopay-username"] !== undefined
+      ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: process.env.CLICTOPAY_PASSWORD ?? "" })
       : undefined;
   const cardKeys =
     command === "card-keys"
@@ -136,24 +194,42 @@ async function main(argv: string[]) {
   // on a production database, the CLI works as production (https webhooks, real card keys) and
   // needs that gateway's GATEWAY_SECRET; it never writes a sandbox secret there.
   const { db } = await getDatabase({ environmentFromDatabase: true });
+  // A sandbox tests SATIM credentials against the simulator a sandbox gateway hosts.
+  if ((satimSettings || clictopaySettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
   try {
     switch (command) {
       case "create": {
         // The merchant and its owner's invitation commit together.
-        const merchant = await db.transaction(async (tx) => {
+        const { merchant, invitation } = await db.transaction(async (tx) => {
           const onboarded = await onboardMerchant(tx, createInput!);
-          if (!values["owner-email"]) return onboarded;
-          const { inviteUrl } = await inviteToMerchant(tx, { clientId: onboarded.clientId, email: values["owner-email"], role: "owner" });
-          return { ...onboarded, ownerInviteUrl: inviteUrl };
+          if (!values["owner-email"]) return { merchant: onboarded, invitation: null };
+          const invited = await inviteToMerchant(tx, { clientId: onboarded.clientId, email: values["owner-email"], role: "owner" });
+          return { merchant: { ...onboarded, ownerInviteUrl: invited.inviteUrl }, invitation: invited };
         });
         print(merchant, values.json, "Merchant created. The secrets below are shown this once:");
+        if (invitation) await emailInvitationFromCli({ email: values["owner-email"]!, role: "owner", ...invitation });
         return;
       }
-      case "invite":
-        print(await inviteToMerchant(db, { clientId: values["client-id"]!, email: values.email!, role: inviteRole! }), values.json, "Invitation link (works once, for 72 hours):");
+      case "invite": {
+        const invitation = await inviteToMerchant(db, { clientId: values["client-id"]!, email: values.email!, role: inviteRole! });
+        print({ inviteUrl: invitation.inviteUrl }, values.json, "Invitation link (works once, for 72 hours):");
+        await emailInvitationFromCli({ email: values.email!, role: inviteRole!, ...invitation });
         return;
+      }
+      case "reset-password": {
+        const reset = await createResetLinkForEmail(db, { email: values.email!, actor: CLI_ACTOR });
+        if (!reset) throw new UsageError(`No console user has the email ${values.email}`);
+        print(reset, values.json, "Password reset link (works once, for one hour; ends every session of this person):");
+        return;
+      }
       case "update": {
-        const updated = await updateMerchant(db, updateInput!);
+        const merchantUpdate: { clientId: string; webhookSecret?: string } = updateInput ? await updateMerchant(db, updateInput) : { clientId: values["client-id"]! };
+        const withSatim = satimSettings
+          ? { ...merchantUpdate, satim: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "SATIM", settings: satimSettings, actor: CLI_ACTOR }) }
+          : merchantUpdate;
+        const updated = clictopaySettings
+          ? { ...withSatim, clictopay: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CLICTOPAY", settings: clictopaySettings, actor: CLI_ACTOR }) }
+          : withSatim;
         print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
         return;
       }
@@ -171,6 +247,16 @@ async function main(argv: string[]) {
   } finally {
     await closeDatabase();
   }
+}
+
+/**
+ * With SMTP_URL set, the invitation is also emailed (after it committed); stdout keeps only the
+ * printed object, so the outcome is told on stderr. Without SMTP_URL nothing is said.
+ */
+async function emailInvitationFromCli(options: { email: string; merchantName: string; role: ConsoleRole; inviteUrl: string }) {
+  if (!configuredMailer()) return;
+  const emailed = await emailInvitation(options);
+  process.stderr.write(emailed ? `Invitation emailed to ${options.email}.\n` : `The invitation could not be emailed to ${options.email}: send the link yourself.\n`);
 }
 
 function print(value: unknown, json: boolean, heading: string) {

@@ -1,4 +1,5 @@
-// `npm run rehearse [-- --postgres postgres://user@host:5432/postgres]`: the production rehearsal
+// `npm run rehearse [-- --postgres postgres://user@host:5432/postgres] [--gateway-port N] [--wallet-port N]
+// [--card-simulator-port N] [--database-prefix name]`: the production rehearsal
 // of docs/going-live.md, offline, on this machine. It starts the card simulator, the wallet
 // sandbox as the wallet operator, and the gateway with APP_ENV=production, each on a PostgreSQL
 // database of its own that it creates and drops; onboards a merchant with the guide's commands;
@@ -15,9 +16,30 @@ import { startWebhookReceiver, type WebhookReceiver } from "./rehearsal/webhook-
 import { rehearsePayments } from "./rehearsal/payment-steps";
 import { step, summary } from "./rehearsal/steps";
 
-const { values } = parseArgs({ options: { postgres: { type: "string", default: "postgres://postgres@127.0.0.1:5432/postgres" } } });
+// On a shared host, each option names what would otherwise be chosen for this run: a port
+// (default: a free one) and the prefix of the three databases it creates and drops at the end
+// (default: rehearsal_<pid>_<random>, so two runs never meet).
+const { values } = parseArgs({
+  options: {
+    postgres: { type: "string", default: "postgres://postgres@127.0.0.1:5432/postgres" },
+    "gateway-port": { type: "string" },
+    "wallet-port": { type: "string" },
+    "card-simulator-port": { type: "string" },
+    "database-prefix": { type: "string" },
+  },
+});
 const admin = new URL(values.postgres);
-const prefix = `rehearsal_${process.pid}_${randomBytes(3).toString("hex")}`;
+const prefix = values["database-prefix"] ?? `rehearsal_${process.pid}_${randomBytes(3).toString("hex")}`;
+if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new Error(`--database-prefix ${prefix}: use lower-case letters, digits and _ (at most 41), starting with a letter or _`);
+
+/** A port option's value, or a free port when it is not given. */
+async function portOption(name: "gateway-port" | "wallet-port" | "card-simulator-port"): Promise<number> {
+  const given = values[name];
+  if (given === undefined) return freePort();
+  const port = Number(given);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`--${name} ${given}: a port from 1 to 65535`);
+  return port;
+}
 const databaseUrl = (name: string) => Object.assign(new URL(admin.toString()), { pathname: `/${name}` }).toString();
 const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards` };
 
@@ -28,7 +50,7 @@ let browser: RehearsalBrowser | undefined;
 let receiver: WebhookReceiver | undefined;
 
 async function main() {
-  const [gatewayPort, walletPort, cardPort] = [await freePort(), await freePort(), await freePort()];
+  const [gatewayPort, walletPort, cardPort] = [await portOption("gateway-port"), await portOption("wallet-port"), await portOption("card-simulator-port")];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const walletUrl = `http://127.0.0.1:${walletPort}`;
   const cardUrl = `http://127.0.0.1:${cardPort}`;
@@ -90,11 +112,17 @@ async function main() {
     return [served, `${gatewayUrl}, ready: ${ready.stdout.trim()}`] as const;
   });
 
-  const merchant = await step("onboarding", "merchant create (production rules) and card-keys", async () => {
-    const created = await guideJson<{ clientId: string; clientSecret: string; service: string; webhookSecret: string; cardProviderPublishableKey: string }>("onboard", {
-      ...gatewayEnv,
-      STRIPE_PUBLISHABLE_KEY: cards.publishableKey,
-    });
+  const merchant = await step("onboarding", "merchant create (production rules, the owner's console invitation) and card-keys", async () => {
+    const created = await guideJson<{
+      clientId: string;
+      clientSecret: string;
+      service: string;
+      webhookSecret: string;
+      cardProviderPublishableKey: string;
+      ownerInviteUrl?: string;
+    }>("onboard", { ...gatewayEnv, STRIPE_PUBLISHABLE_KEY: cards.publishableKey, OWNER_EMAIL: "owner@atlas-shop.example" });
+    // The first owner's console invitation (docs/going-live.md, "The merchant's console").
+    if (!created.ownerInviteUrl?.startsWith(`${gatewayUrl}/console/invitations/`)) throw new Error(`no console invitation for the owner: ${created.ownerInviteUrl}`);
     const keyed = await runGuideCommand("cardKeys", {
       ...gatewayEnv,
       CLIENT_ID: created.clientId,
@@ -103,7 +131,7 @@ async function main() {
       STRIPE_WEBHOOK_SECRET: cards.webhookSecret,
     });
     if (keyed.code !== 0) throw new Error(`card-keys: ${keyed.stderr}`);
-    return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}`] as const;
+    return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, owner invited`] as const;
   });
 
   const apiEnv: Env = { PUBLIC_BASE_URL: gatewayUrl, CLIENT_ID: merchant.clientId, CLIENT_SECRET: merchant.clientSecret, SERVICE: merchant.service };

@@ -25,6 +25,7 @@ import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { sendInOneWrite } from "./send-in-one-write.mjs";
+import { markPeerStamping, stampPeer } from "./stamp-peer.mjs";
 import { describeServerHeap, serverExecArgv } from "./server-heap.mjs";
 
 const require = createRequire(import.meta.url);
@@ -185,10 +186,20 @@ async function server(settings) {
   const compress = require("next/dist/compiled/compression")();
   const { releaseCompressionStream } = require("next/dist/server/lib/release-compression-stream");
 
+  // Each page's answer (not the API's: withRequestScope logs and counts those): its log line with
+  // status and duration, and the HTTP metrics (lib/hosted/log-page-request.ts, set by register()).
+  const observePage = globalThis.gatewayObservePage;
+  // Set only while traces are on (lib/hosted/trace-page.ts): each page in a server span.
+  const tracePage = globalThis.gatewayTracePage;
+
   let draining = false;
   let inFlight = 0;
+  markPeerStamping();
   const httpServer = http.createServer((request, response) => {
     inFlight += 1;
+    // Before anything reads the headers: the client's address rule (lib/http/client-address.ts) starts from the socket's.
+    stampPeer(request);
+    const started = performance.now();
     response.once("close", () => {
       inFlight -= 1;
       // On a client disconnect the middleware never ends its zlib stream (as in Next.js's server).
@@ -197,6 +208,19 @@ async function server(settings) {
     // While stopping: answer, then have the client reconnect (to another server).
     if (draining) response.setHeader("connection", "close");
     const api = request.url?.startsWith("/api/") ?? false;
+    if (!api && observePage) {
+      response.once("close", () => {
+        const requestId = response.getHeader("x-request-id");
+        observePage({
+          method: request.method,
+          url: request.url ?? "/",
+          status: response.statusCode,
+          durationMs: performance.now() - started,
+          requestId: typeof requestId === "string" ? requestId : undefined,
+          traceId: response.gatewayTraceId,
+        });
+      });
+    }
     compress(request, response, () => {});
     // The lane writes each answer in one call, with its length: compression sees it whole.
     if (api && serveApiLane(request, response)) return;
@@ -208,8 +232,12 @@ async function server(settings) {
       handle(request, response);
     };
     // A console page it cannot answer as Next.js would (not found) it hands back through toNext.
-    if (!api && serveConsoleLane(request, response, toNext)) return;
-    toNext();
+    const servePage = () => {
+      if (!serveConsoleLane(request, response, toNext)) toNext();
+    };
+    if (api) toNext();
+    else if (tracePage) tracePage(request, response, servePage);
+    else servePage();
   });
   httpServer.keepAliveTimeout = 5_000;
   const heap = describeServerHeap(process.env.NODE_OPTIONS, process.execArgv, growth);

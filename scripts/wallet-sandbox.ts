@@ -4,8 +4,7 @@
 import { createServer } from "node:http";
 import { randomBytes } from "node:crypto";
 import { getConfig } from "../lib/config";
-import { openDatabase } from "../lib/db/client";
-import { createSimulatorTables } from "../lib/db/simulator-tables";
+import { openSimulatorDatabase } from "../lib/db/simulator-database";
 import { serveFetchHandler } from "../lib/http/serve-fetch-on-node";
 import { walletProtocolHandler } from "../simulators/wallet/serve-wallet-protocol";
 
@@ -19,12 +18,13 @@ async function main() {
     secret = `whsec_${randomBytes(32).toString("base64")}`;
     console.log(`WALLET_PROVIDER_SECRET was not set; this run signs with ${secret} (give the gateway the same)`);
   }
-  // A database of its own: the wallet shares nothing with the gateway but the protocol.
-  const database = await openDatabase({
+  // A database of its own, refused when it is a gateway's: the wallet shares nothing with the gateway but the protocol.
+  const database = await openSimulatorDatabase({
     databaseUrl: config.WALLET_SANDBOX_DATABASE_URL,
     pgliteDir: config.WALLET_SANDBOX_PGLITE_DIR,
+    settings: "WALLET_SANDBOX_DATABASE_URL (or WALLET_SANDBOX_PGLITE_DIR)",
+    simulator: "sandbox wallet",
   });
-  await createSimulatorTables(database);
   const handler = walletProtocolHandler({
     db: database.db,
     secret,

@@ -2,7 +2,8 @@
 // the web server. Any number of workers may share one PostgreSQL; each claims its own work.
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
-import { closeDatabase } from "../lib/db/client";
+import { closeDatabase, getDb } from "../lib/db/client";
+import { startMetricsPublisher } from "../lib/metrics/cluster-view";
 import { openDatabaseWhenReachable } from "../lib/db/open-when-reachable";
 import { startBackgroundJobs } from "../lib/server/background-jobs";
 import { gatewayJobs } from "../lib/server/jobs";
@@ -30,6 +31,9 @@ async function main() {
   // The jobs of a sandbox reach the simulators it hosts (the card simulator's event retries, the
   // wallet's answers to reconciliation), as the server's do; production never loads them.
   if (config.isSandbox) (await import("../mount-simulators")).mountSimulators();
+  const tracing = config.tracesOn ? await import("../lib/tracing/start-tracing") : null;
+  await tracing?.startTracing({ db: await getDb() });
+  const publisher = startMetricsPublisher(getDb);
   const running = startBackgroundJobs(jobs);
   console.log(`Worker (${config.APP_ENV}, ${driver}) running: ${jobs.map((job) => job.name).join(", ")}`);
 
@@ -41,6 +45,8 @@ async function main() {
       stopping = true;
       void running
         .stop()
+        .then(() => publisher.stop())
+        .then(() => tracing?.stopTracing())
         .then(closeDatabase)
         .then(() => process.exit(0));
     });

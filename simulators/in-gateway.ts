@@ -7,6 +7,8 @@ import { sandboxCardProvider } from "./card/sandbox-card-provider";
 import { redeliverPendingEvents } from "./card/sandbox-event-delivery";
 import { stripeJsStandInSource } from "./card/stripe-js-stand-in";
 import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "./wallet/in-gateway-wallet";
+import { inGatewaySatim } from "./satim/in-gateway-satim";
+import { inGatewayClictopay } from "./clictopay/in-gateway-clictopay";
 
 /*
  * What a sandbox gateway hosts in its own process, as the port production code reads
@@ -35,6 +37,10 @@ export const inGatewaySimulators: SimulatorMount = {
     },
     redeliverEvents: (db) => redeliverPendingEvents(db),
   },
+  // The SATIM simulator: SATIM ePay's REST calls and payment page under /api/satim-sandbox.
+  satim: inGatewaySatim(getDb),
+  // The ClicToPay simulator: ClicToPay's REST calls and payment page under /api/clictopay-sandbox.
+  clictopay: inGatewayClictopay(getDb),
   // The wallet simulator: the wallet-service protocol served under /api/wallet-sandbox, and the
   // same answers to the gateway's wallet client in this process.
   wallet: {

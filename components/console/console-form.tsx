@@ -77,11 +77,15 @@ export function Section({ title, id, children }: { title: string; id?: string; c
 export const selectClasses =
   "min-h-12 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
 
-/** A wide table scrolls sideways on a phone; the region is focusable so a keyboard can scroll it too. */
+/**
+ * A table's region: on a phone each row is a card (`card-table`, app/globals.css: give each cell
+ * its column's name as `data-label`); wider, a wide table scrolls sideways, and the region is
+ * focusable so a keyboard can scroll it too.
+ */
 export function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
   return (
     // Cells get space on their inline end, so two columns never run together (in either direction).
-    <div className="overflow-x-auto [&_td]:pe-3 [&_th]:pe-3" tabIndex={0} role="region" aria-label={label}>
+    <div className="card-table overflow-x-auto [&_td]:pe-3 [&_th]:pe-3" tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
   );

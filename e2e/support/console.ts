@@ -14,6 +14,13 @@ export function consoleMessagesFor(locale: PageLocale): (key: string, values?: R
   return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
+/** The console's words for a refused field or operation (messages/console/<locale>.json, `consoleProblems`). */
+export function consoleProblemsFor(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
+  const file = path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`);
+  const t = createTranslator({ locale, messages: JSON.parse(readFileSync(file, "utf8")) as AbstractIntlMessages, namespace: "consoleProblems" });
+  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+}
+
 export const CONSOLE_PASSWORD = "a console password 42";
 
 export function newEmail(label: string): string {
@@ -31,6 +38,9 @@ export async function signUp(page: Page, options: { email?: string; business?: s
   await page.getByLabel(t("signUp.password"), { exact: true }).fill(CONSOLE_PASSWORD);
   await page.getByLabel(t("signUp.businessName"), { exact: true }).fill(options.business ?? `Console Shop ${randomInt(1e6)}`);
   await page.getByRole("button", { name: t("signUp.submit") }).click();
+  // The first page is the home (issue 42); the keys are on Developers.
+  await expect(page.getByRole("heading", { level: 1, name: t("home.title", { name: "Amina Owner" }) })).toBeVisible();
+  await page.goto(`/${locale}/console/developers`);
   await expect(page.getByRole("heading", { level: 1, name: t("developers.title") })).toBeVisible();
   return { email };
 }
@@ -43,7 +53,10 @@ export async function signIn(page: Page, email: string, password = CONSOLE_PASSW
 }
 
 export async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign out" }).click();
+  // Under 40rem "Sign out" sits behind the header's menu (a <details>); wider, it is in the bar.
+  const signOutButton = page.getByRole("button", { name: "Sign out" });
+  if (!(await signOutButton.isVisible())) await page.locator("header details summary").click();
+  await signOutButton.click();
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
 }
 
@@ -68,4 +81,12 @@ export async function inviteThroughCli(clientId: string, email: string, role: st
     },
   );
   return (JSON.parse(stdout.trim().split("\n").at(-1)!) as { inviteUrl: string }).inviteUrl;
+}
+
+/** Rolls a secret on the Developers page the way a member does: the link, then its confirmation (contract 13). */
+export async function rollSecret(page: Page, secret: "client" | "webhook", locale: PageLocale = "en") {
+  const t = consoleMessagesFor(locale);
+  await page.getByRole("link", { name: t(secret === "client" ? "developers.rollClientSecret" : "developers.rollWebhookSecret"), exact: true }).click();
+  await page.getByRole("button", { name: t("developers.confirmRoll.submit"), exact: true }).click();
+  await expect(page.getByLabel(t("developers.newSecret"))).toBeVisible();
 }

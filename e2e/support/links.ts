@@ -34,12 +34,13 @@ export function buyerPhone(): string {
 }
 
 /** A merchant's server creating an intent and sending the buyer to its checkoutUrl (with its returnUrl). */
-export async function intentCheckout(shop: OnboardedMerchant, options: { amount?: number; transactionType?: "QR_CODE"; returnUrl?: string } = {}) {
-  const intent = await call<{ paymentId: string; checkoutUrl: string }>(shop, "POST", "/api/v1/payments/intents?countryCode=DZA", {
+export async function intentCheckout(shop: OnboardedMerchant, options: { amount?: number; transactionType?: "QR_CODE"; returnUrl?: string; country?: string; currency?: string } = {}) {
+  const country = options.country ?? "DZA";
+  const intent = await call<{ paymentId: string; checkoutUrl: string }>(shop, "POST", `/api/v1/payments/intents?countryCode=${country}`, {
     actionId: `e2e-checkout-${randomUUID()}`,
     amount: options.amount ?? 1250.75,
-    actionCurrencyCode: "DZD",
-    actionCountryCode: "DZA",
+    actionCurrencyCode: options.currency ?? "DZD",
+    actionCountryCode: country,
     userId: buyerPhone(),
     ...(options.transactionType ? { transactionType: options.transactionType } : {}),
   });
@@ -75,6 +76,8 @@ export function methodChoice(page: Page, locale: PageLocale) {
     group,
     wallet: group.getByRole("radio", { name: t("checkout.methods.WALLET_V2"), exact: true }),
     card: group.getByRole("radio", { name: t("checkout.methods.CARD_PROVIDER"), exact: true }),
+    satim: group.getByRole("radio", { name: t("checkout.methods.SATIM"), exact: true }),
+    clictopay: group.getByRole("radio", { name: t("checkout.methods.CLICTOPAY"), exact: true }),
     continue: page.getByRole("button", { name: t("checkout.continue"), exact: true }),
   };
 }

@@ -7,12 +7,16 @@ export const AUDIT_ACTIONS = [
   "sign_in_failed",
   "sign_up",
   "password_changed",
+  "password_reset_requested",
+  "password_reset_link_created",
+  "password_reset",
   "two_step_enabled",
   "two_step_disabled",
   "two_step_required",
   "two_step_not_required",
   "invitation_created",
   "invitation_accepted",
+  "invitation_canceled",
   "role_changed",
   "member_removed",
   "client_secret_rolled",
@@ -28,6 +32,7 @@ export const AUDIT_ACTIONS = [
   "payments_exported",
   "customer_card_deleted",
   "customer_deactivated",
+  "payment_method_credentials_changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

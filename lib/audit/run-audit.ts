@@ -11,8 +11,13 @@ export interface Violation {
 export interface InvariantResult {
   name: string;
   rule: string;
-  /** Null when the invariant was skipped because a table it needs does not exist yet. */
+  /** Null when the invariant was skipped: see `skipped`. */
   violations: Violation[] | null;
+  /**
+   * Why it was skipped: a simulator's table in a production database (its books are only ever in
+   * a sandbox's), or a table this database does not have yet.
+   */
+  skipped?: "not_in_production" | "table_missing";
   ms: number;
 }
 
@@ -34,13 +39,15 @@ export async function runAudit(db: Db, options: AuditOptions): Promise<AuditRepo
   const started = performance.now();
   return db.transaction(
     async (tx) => {
+      const production = (await sealedEnvironment(tx)) === "production";
       const results: InvariantResult[] = [];
       for (const invariant of INVARIANTS) {
         const begun = performance.now();
         if (invariant.requiresTable) {
           const [found] = sqlRows<{ exists: boolean }>(await tx.execute(sql`select to_regclass(${qualified(invariant.requiresTable)}) is not null as exists`));
           if (!found?.exists) {
-            results.push({ name: invariant.name, rule: invariant.rule, violations: null, ms: 0 });
+            const skipped = production && invariant.requiresTable.startsWith("simulators.") ? "not_in_production" : "table_missing";
+            results.push({ name: invariant.name, rule: invariant.rule, violations: null, skipped, ms: 0 });
             continue;
           }
         }
@@ -62,6 +69,14 @@ export async function runAudit(db: Db, options: AuditOptions): Promise<AuditRepo
   );
 }
 
+/** The environment the database was sealed with (lib/db/database-seal.ts); undefined for one not sealed, or older than the seal. */
+async function sealedEnvironment(tx: Db): Promise<string | undefined> {
+  const [table] = sqlRows<{ exists: boolean }>(await tx.execute(sql`select to_regclass('public.database_seal') is not null as exists`));
+  if (!table?.exists) return undefined;
+  const [seal] = sqlRows<{ environment: string }>(await tx.execute(sql`select environment from public.database_seal limit 1`));
+  return seal?.environment;
+}
+
 /** The report as printed by `npm run audit`: every violation with its subject, then the totals. */
 export function formatAuditReport(report: AuditReport, options: { maxPerInvariant?: number } = {}): string {
   const max = options.maxPerInvariant ?? 100;
@@ -69,7 +84,9 @@ export function formatAuditReport(report: AuditReport, options: { maxPerInvarian
   for (const result of report.results) {
     const time = `${result.ms.toFixed(0)} ms`;
     if (result.violations === null) {
-      lines.push(`SKIP ${result.name} (its table does not exist yet)`);
+      lines.push(
+        `SKIP ${result.name} (${result.skipped === "not_in_production" ? "not in production: the simulators' books exist only in a sandbox" : "its table does not exist yet"})`,
+      );
       continue;
     }
     lines.push(`${result.violations.length === 0 ? "ok  " : "FAIL"} ${result.name}: ${result.violations.length} violation(s), ${time}`);

@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { sqlRows } from "../db/sql-rows";
 import { customers } from "../db/schema";
-import { searchTermsOf } from "../console-payments/payment-search";
+import { phoneNumbersOf } from "../geo/typed-phone";
 
 export interface CustomerSearchRow {
   id: string;
@@ -19,12 +19,12 @@ export const CUSTOMERS_SHOWN = 25;
 const startsWith = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The console's customer search (contract 13): by phone (with or without `+`, the whole number),
- * or by the beginning of the name or of the email, case-insensitive, within one service. Each
+ * The console's customer search (contract 13): by phone in any form a person types it (the
+ * national form of the merchant's `countries` too: lib/geo/typed-phone.ts), or by the beginning of the name or of the email, case-insensitive, within one service. Each
  * reading is an index lookup (the phone's unique index; lower(name) and lower(email) with
  * text_pattern_ops); at most 25 customers, by name.
  */
-export async function searchCustomers(db: Db, options: { serviceId: string; query: string }): Promise<CustomerSearchRow[]> {
+export async function searchCustomers(db: Db, options: { serviceId: string; query: string; countries?: readonly string[] }): Promise<CustomerSearchRow[]> {
   const queries = customerSearchQueries(db, options);
   if (queries.length === 0) return [];
   // One round trip: each reading's lookup, side by side.
@@ -41,10 +41,10 @@ export async function searchCustomers(db: Db, options: { serviceId: string; quer
 }
 
 /** The search's statements, one per reading of the text (none for an empty search). Exported for the benchmark's EXPLAIN. */
-export function customerSearchQueries(db: Db, options: { serviceId: string; query: string }) {
+export function customerSearchQueries(db: Db, options: { serviceId: string; query: string; countries?: readonly string[] }) {
   const text = options.query.trim();
   if (text === "") return [];
-  const { phone } = searchTermsOf(text);
+  const phones = phoneNumbersOf(text, options.countries ?? []);
   // Aliased as the row's fields: the union is read raw (sqlRows), without drizzle's mapping.
   const columns = {
     id: customers.id,
@@ -66,11 +66,12 @@ export function customerSearchQueries(db: Db, options: { serviceId: string; quer
     .where(and(eq(customers.serviceId, options.serviceId), sql`lower(${customers.email}) like ${startsWith(text)}`))
     .orderBy(sql`lower(${customers.email})`)
     .limit(CUSTOMERS_SHOWN);
-  const byPhone = phone
-    ? db
-        .select(columns)
-        .from(customers)
-        .where(and(eq(customers.serviceId, options.serviceId), eq(customers.phone, phone)))
-    : null;
+  const byPhone =
+    phones.length > 0
+      ? db
+          .select(columns)
+          .from(customers)
+          .where(and(eq(customers.serviceId, options.serviceId), inArray(customers.phone, phones)))
+      : null;
   return byPhone ? [byPhone, byName, byEmail] : [byName, byEmail];
 }

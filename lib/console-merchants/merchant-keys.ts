@@ -11,6 +11,7 @@ export interface MerchantKeys {
   webhookUrl: string | null;
   redirectUrl: string | null;
   allowedOrigins: string[];
+  termsUrl: string | null;
   name: string;
 }
 
@@ -23,6 +24,7 @@ export async function getMerchantKeys(db: Db, serviceId: string): Promise<Mercha
       webhookUrl: services.webhookUrl,
       redirectUrl: services.redirectUrl,
       allowedOrigins: services.allowedOrigins,
+      termsUrl: services.termsUrl,
       name: services.name,
     })
     .from(services)

@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import type { z } from "zod";
 import { ApiError } from "../errors/api-error";
 import { zodDetails } from "../errors/zod-details";
+import { NEGATIVE_AMOUNT, readTypedAmount } from "../money/typed-amount";
 import { capturePaymentBody } from "../payments/operations/capture-payment.schema";
 import { refundPaymentBody } from "../payments/operations/refund-payment.schema";
 import { consoleCause } from "../payments/core/state-change-cause";
@@ -45,11 +46,15 @@ const operationKey = (actor: ConsoleActor, action: string, formKey: string) => `
  */
 const formFingerprint = (values: Record<string, unknown>) => createHash("sha256").update(JSON.stringify(values)).digest("hex");
 
-/** An amount field as typed (standard units); empty means the whole amount. */
+/**
+ * An amount field as typed (standard units, a decimal comma too: lib/money/typed-amount.ts); empty
+ * means the whole amount. A negative amount is refused with its own message; text that is no
+ * number goes on as NaN, for the API's schema to say "must be a number".
+ */
 function amountOf(text: string | undefined | null): number | undefined {
-  const trimmed = text?.trim() ?? "";
-  if (trimmed === "") return undefined;
-  return /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  const typed = readTypedAmount(text);
+  if (typed.kind === "negative") throw new ApiError("validation_error", "The request is invalid.", [{ path: "amount", message: NEGATIVE_AMOUNT }]);
+  return typed.kind === "empty" ? undefined : typed.kind === "amount" ? typed.value : Number.NaN;
 }
 
 /** The API's own body schema: a refused field is a validation_error naming it, for the page to show beside it. */

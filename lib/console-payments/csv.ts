@@ -16,6 +16,9 @@ export function csvField(value: string): string {
   return NEEDS_QUOTES.test(inert) ? `"${inert.replace(/"/g, '""')}"` : inert;
 }
 
-export function csvRecord(values: readonly string[]): string {
-  return `${values.map(csvField).join(",")}\r\n`;
+/** The cell separator: RFC 4180's comma, or the semicolon Excel expects where the decimal mark is a comma (fr, ar). */
+export type CsvSeparator = "," | ";";
+
+export function csvRecord(values: readonly string[], separator: CsvSeparator = ","): string {
+  return `${values.map(csvField).join(separator)}\r\n`;
 }

@@ -10,8 +10,47 @@ import type { PaymentListFilters } from "./payment-list-filters";
 import { methodOf, type PaymentListRow } from "./payment-list-row";
 import { checkStatusCode, type PaymentState } from "../payments/core/payment-state";
 
-/** The export's columns, in order; values are the list's, amounts in standard units. */
-export const EXPORT_HEADER = ["created", "paymentId", "actionId", "amount", "currency", "status", "statusCode", "method", "cardBrand", "cardLast4", "customerPhone"];
+/**
+ * The export's columns, in order (docs/console-payments.md describes each). Amounts are in
+ * standard units with exactly the currency's decimals: what was asked for, what was captured
+ * (a reservation may be captured in part), what refunds gave back, and net = captured - refunded.
+ */
+export const EXPORT_HEADER = [
+  "created",
+  "paymentId",
+  "actionId",
+  "amount",
+  "captured",
+  "refunded",
+  "net",
+  "currency",
+  "status",
+  "statusCode",
+  "method",
+  "cardBrand",
+  "cardLast4",
+  "customerName",
+  "customerPhone",
+];
+
+/**
+ * The file's two forms: RFC 4180's commas with decimal points (the default, what a program
+ * reads), or semicolons with decimal commas, what Excel expects where the list separator is ";"
+ * (French and Arabic Windows): opened with a double click, every value lands in its column.
+ */
+export const EXPORT_SEPARATORS = ["comma", "semicolon"] as const;
+export type ExportSeparator = (typeof EXPORT_SEPARATORS)[number];
+
+/** The `separator` of the export's URL: absent is the comma; anything else unknown is null (refused). */
+export function exportSeparatorOf(value: string | null | undefined): ExportSeparator | null {
+  if (value === null || value === undefined || value === "") return "comma";
+  return EXPORT_SEPARATORS.find((known) => known === value) ?? null;
+}
+
+// Excel reads a .csv without a byte order mark in the machine's ANSI code page (Windows-1252 or
+// -1256): Arabic names and "é" come out garbled. Programs that read CSV skip it (Python's
+// utf-8-sig, most libraries; a WHATWG TextDecoder drops it).
+const UTF8_BOM = "\uFEFF";
 
 /** Rows fetched from the database at a time. */
 const BATCH_ROWS = 1000;
@@ -29,19 +68,20 @@ type ExportRecord = Omit<PaymentListRow, "createdAt"> & { createdIso: string };
 
 /**
  * "Export CSV" of the payments list's current filters (contract 13): every matching payment of
- * the service, newest first, as RFC 4180 UTF-8 with a header row, amounts with exactly their
- * currency's decimals, times in ISO 8601 UTC (to the millisecond, as a Date holds it). A web ReadableStream a route
+ * the service, newest first, as RFC 4180 UTF-8 (with a byte order mark, for Excel) with a header
+ * row, amounts with exactly their currency's decimals, times in ISO 8601 UTC (to the
+ * millisecond, as a Date holds it). A web ReadableStream a route
  * returns as is: rows are read from a database cursor (postgres.js) a batch at a time as the
  * client reads, so memory stays bounded however many rows there are; on PGlite, by keyset pages.
  */
-export function exportPaymentsCsv(db: Db, options: { serviceId: string; filters: PaymentListFilters; readerIdleMs?: number }): ReadableStream<Uint8Array> {
+export function exportPaymentsCsv(db: Db, options: { serviceId: string; filters: PaymentListFilters; separator?: ExportSeparator; readerIdleMs?: number }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const toLine = csvLineWriter(options.separator ?? "comma");
   let batches: AsyncIterator<ExportRecord[]> | null = null;
   let idle: ReturnType<typeof setTimeout> | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      // A byte order mark would help old Excel but is not RFC 4180; UTF-8 is declared by the route's content type.
-      controller.enqueue(encoder.encode(csvRecord(EXPORT_HEADER)));
+      controller.enqueue(encoder.encode(UTF8_BOM + toLine.header));
     },
     async pull(controller) {
       clearTimeout(idle);
@@ -51,7 +91,7 @@ export function exportPaymentsCsv(db: Db, options: { serviceId: string; filters:
         controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(next.value.map(toCsvLine).join("")));
+      controller.enqueue(encoder.encode(next.value.map(toLine.record).join("")));
       const open = batches;
       idle = setTimeout(() => {
         controller.error(new Error("the export's reader stopped reading"));
@@ -66,21 +106,38 @@ export function exportPaymentsCsv(db: Db, options: { serviceId: string; filters:
   });
 }
 
-function toCsvLine(record: ExportRecord): string {
-  const method = record.method;
-  return csvRecord([
-    record.createdIso,
-    record.id,
-    record.actionId,
-    formatMinorUnits(record.amountMinor, record.currency),
-    record.currency,
-    record.state,
-    String(record.statusCode),
-    method?.kind ?? "",
-    method?.kind === "card" ? (method.brand ?? "") : "",
-    method?.kind === "card" ? (method.last4 ?? "") : "",
-    record.customerPhone,
-  ]);
+function csvLineWriter(separator: ExportSeparator) {
+  const cell = separator === "semicolon" ? ";" : ",";
+  const amount = (minor: number, currency: string) => {
+    const text = formatMinorUnits(minor, currency);
+    return separator === "semicolon" ? text.replace(".", ",") : text;
+  };
+  return {
+    header: csvRecord(EXPORT_HEADER, cell),
+    record(record: ExportRecord): string {
+      const method = record.method;
+      return csvRecord(
+        [
+          record.createdIso,
+          record.id,
+          record.actionId,
+          amount(record.amountMinor, record.currency),
+          amount(record.capturedMinor, record.currency),
+          amount(record.refundedMinor, record.currency),
+          amount(record.capturedMinor - record.refundedMinor, record.currency),
+          record.currency,
+          record.state,
+          String(record.statusCode),
+          method?.kind ?? "",
+          method?.kind === "card" ? (method.brand ?? "") : "",
+          method?.kind === "card" ? (method.last4 ?? "") : "",
+          record.customerName,
+          record.customerPhone,
+        ],
+        cell,
+      );
+    },
+  };
 }
 
 type PostgresJsClient = { unsafe(query: string, params: unknown[]): { cursor(rows: number): AsyncIterable<Record<string, unknown>[]> } };
@@ -115,12 +172,30 @@ async function* exportBatches(db: Db, options: { serviceId: string; filters: Pay
   // Raw driver rows, in the select's order (drizzle's field names are not applied on this path).
   for await (const rows of client.unsafe(query.sql, query.params).cursor(BATCH_ROWS)) {
     yield rows.map((row) => {
-      const [createdIso, amountMinor, id, actionId, currency, state, paymentMethodCode, transactionType, cardBrand, cardLast4, customerPhone] = Object.values(row) as string[];
+      const [
+        createdIso,
+        amountMinor,
+        id,
+        actionId,
+        currency,
+        state,
+        paymentMethodCode,
+        transactionType,
+        cardBrand,
+        cardLast4,
+        customerPhone,
+        capturedMinor,
+        refundedMinor,
+        customerName,
+      ] = Object.values(row) as string[];
       return {
         createdIso: createdIso!,
         id: id!,
         actionId: actionId!,
         amountMinor: Number(amountMinor),
+        capturedMinor: Number(capturedMinor),
+        refundedMinor: Number(refundedMinor),
+        customerName: customerName!,
         currency: currency!,
         state: state as PaymentState,
         statusCode: checkStatusCode(state as PaymentState),

@@ -28,6 +28,9 @@ export const paymentRowColumns = {
   cardBrand: cardPayments.cardBrand,
   cardLast4: cardPayments.cardLast4,
   customerPhone: customers.phone,
+  capturedMinor: payments.capturedMinor,
+  refundedMinor: payments.refundedMinor,
+  customerName: customers.name,
 };
 
 /** The creation time in microseconds, PostgreSQL's own precision, for the keyset. */

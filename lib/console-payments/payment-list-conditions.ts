@@ -22,7 +22,7 @@ export function paymentListConditions(serviceId: string, filters: PaymentListFil
     filters.amountFrom || filters.amountTo ? amountCondition(filters.amountFrom, filters.amountTo) : undefined,
     filters.customerId ? eq(payments.customerId, filters.customerId) : undefined,
     filters.paymentLinkId ? linkCondition(filters.paymentLinkId) : undefined,
-    filters.search ? sql`${payments.id} in (${searchedPaymentIds(serviceId, filters.search)})` : undefined,
+    filters.search ? sql`${payments.id} in (${searchedPaymentIds(serviceId, filters.search, filters.searchCountries ?? [])})` : undefined,
   )!;
 }
 
@@ -42,11 +42,15 @@ function methodCondition(method: ConsoleMethod): SQL {
     // A QR intent is never paid by card (proceed refuses it): saying so lets the index serve it.
     case "card":
       return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("card")))!;
+    case "satim":
+      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("satim")))!;
+    case "clictopay":
+      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("clictopay")))!;
   }
 }
 
 /** The method codes the console's method column shows as `kind` (methodOf's exhaustive switch). */
-function codesShownAs(kind: "wallet" | "card"): string[] {
+function codesShownAs(kind: "wallet" | "card" | "satim" | "clictopay"): string[] {
   return PAYMENT_METHOD_CODES.filter((code) => methodOf({ paymentMethodCode: code, transactionType: null, cardBrand: null, cardLast4: null })?.kind === kind);
 }
 

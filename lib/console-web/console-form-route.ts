@@ -2,14 +2,16 @@ import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, readCookie, 
 import { getConfig } from "../config";
 import { isValidConsoleFormToken } from "../console/console-form-token";
 import { setFlash, type ConsoleFlash } from "../console/console-flash";
-import { resolveConsoleSession, type LiveSession } from "../console/console-sessions";
+import { endConsoleSessionOfToken, resolveConsoleSession, type LiveSession } from "../console/console-sessions";
 import { consolePath } from "../console/console-paths";
 import type { Capability } from "../console/roles";
 import { getGatewayKey } from "../crypto/gateway-key";
 import { getDb, type Db } from "../db/client";
 import { ApiError } from "../errors/api-error";
 import { isCrossSitePost } from "../hosted/form-guard";
-import { readFormBody, type FormBody } from "../hosted/read-form-body";
+import { clientOrigin } from "../http/client-address";
+import { formRefusedResponse } from "../hosted/form-response";
+import { NUL_CHARACTER_IN_FORM, readFormBody, type FormBody } from "../hosted/read-form-body";
 import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { consoleRefusedResponse, consoleSeeOther } from "./console-responses";
@@ -43,12 +45,6 @@ export type ConsoleAction =
    */
   | { access: "member"; capability: Capability | null; act(input: ActionInput & { principal: ConsolePrincipal }): Promise<ActionOutcome> };
 
-/** The client's address for the audit log: the first proxy's X-Forwarded-For, else X-Real-IP. */
-export function clientIp(headers: Headers): string | null {
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return (forwarded || headers.get("x-real-ip") || null)?.slice(0, 64) ?? null;
-}
-
 /**
  * An Origin the browser sent that is neither the gateway's public origin nor the request's own
  * is another site's form. Chromium sends `Origin: null` for our own pages (Referrer-Policy:
@@ -75,14 +71,19 @@ export function consoleActionRoute(actions: Readonly<Record<string, ConsoleActio
     if (!action) return consoleRefusedResponse("not_found", locale);
     if (fromAnotherOrigin(request)) return consoleRefusedResponse("forged", locale);
     const fields = await readFormBody(request);
+    if (fields === NUL_CHARACTER_IN_FORM) return formRefusedResponse("nul_character", locale);
     if (!fields) return consoleRefusedResponse("bad_request", locale);
     const db = await getDb();
-    const input = { db, locale, fields, ip: clientIp(request.headers) };
+    const input = { db, locale, fields, ip: clientOrigin(request.headers).address };
     const token = readCookie(request.headers.get("cookie"), CONSOLE_SESSION_COOKIE);
     try {
       switch (action.access) {
-        case "anonymous":
-          return await respond(db, null, await action.act(input));
+        case "anonymous": {
+          const outcome = await action.act(input);
+          // A new session (sign-in, sign-up, an invitation) replaces the one the browser brought, planted or stale: its token stops working.
+          if (typeof outcome.session === "string" && token) await endConsoleSessionOfToken(db, token);
+          return await respond(db, null, outcome);
+        }
         case "code_step": {
           const session = await resolveConsoleSession(db, token);
           if (!session || session.stage !== "code") return consoleSeeOther(consolePath.signIn(locale));

@@ -13,7 +13,9 @@ import { isLocale, textDirection } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { NEXT_VARY } from "../http/api-lane";
 import { newNonce } from "../http/security-headers";
-import { forwardedOverHttps, pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
+import { pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
+import { clientOrigin } from "../http/client-address";
+import { targetHasNulCharacter } from "../validation/nul-character";
 
 /*
  * The console lane (`npm start`, scripts/serve.mjs): a GET of a signed-in console page goes to
@@ -105,6 +107,8 @@ export function createConsoleLane(options: ConsoleLaneOptions) {
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
     const parts = CONSOLE_PATH.exec(pathname);
     if (!parts || !isLocale(parts[1]) || !PLAIN_PATH.test(pathname) || pathname.endsWith("/")) return false;
+    // proxy.ts answers it (400) under Next.js: one rule for a %00 in any page's query.
+    if (targetHasNulCharacter(target)) return false;
     const matched = match(parts[2] ?? "");
     if (!matched) return false;
     const styles = stylesheetOf(matched.key);
@@ -145,7 +149,7 @@ async function answer(
     html = Buffer.from(documentOf(locale, consolePageTitle(matched.page, locale), request.styles, renderToString(element)));
   }
   const requestId = logPageRequest({ method: "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
-  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), forwardedOverHttps(headerValue(incoming.headers["x-forwarded-proto"])));
+  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), clientOrigin(incoming.headers).https);
   const headers = pageAnswerHeaders(csp, requestId);
   for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
   outgoing.setHeader("vary", NEXT_VARY);

@@ -33,7 +33,8 @@ export function consoleRefusedResponse(refusal: ConsoleRefusal, localeHint: unkn
   const text = consoleText(locale).refused;
   const title = text[`${refusal}Title`]!;
   const body = refusal === "forbidden" && capability ? text.forbiddenBody!.replace("{roles}", neededRolesText(locale, capability)) : text[`${refusal}Body`]!;
-  return plainPageResponse({ locale, status: STATUS[refusal], title, body, link: { href: `/${locale}/console`, text: text.back! } });
+  const brand = (catalogs[locale] as { console: { title: string } }).console.title;
+  return plainPageResponse({ locale, status: STATUS[refusal], title, body, brand, link: { href: `/${locale}/console`, text: text.back! } });
 }
 
 /** A form acted on: the browser GETs the page that shows the result, with the session cookie set or cleared when it changed. */

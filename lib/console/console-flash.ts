@@ -6,7 +6,7 @@ import { sqlRows } from "../db/sql-rows";
 
 /**
  * What one page shows once after a form's redirect (post, redirect, get): a secret or recovery
- * codes shown this once, an invitation link, or a form's error and the values typed. Kept on the
+ * codes shown this once, an invitation or password reset link, or a form's error and the values typed. Kept on the
  * session row, sealed under the gateway key, and taken (cleared) by the page that shows it.
  */
 export type ConsoleFlash =
@@ -14,7 +14,8 @@ export type ConsoleFlash =
   | { kind: "notice"; key: string }
   | { kind: "new_secret"; secret: "client_secret" | "webhook_secret"; value: string }
   | { kind: "recovery_codes"; codes: string[] }
-  | { kind: "invitation_link"; url: string; email: string; emailed: boolean };
+  | { kind: "invitation_link"; url: string; email: string; emailed: boolean }
+  | { kind: "reset_link"; url: string; email: string };
 
 export async function setFlash(db: Db, sessionId: string, flash: ConsoleFlash): Promise<void> {
   const sealed = encryptWithKey(await getGatewayKey(db), JSON.stringify(flash));

@@ -148,8 +148,27 @@ export async function endUserSessions(db: Db, userId: string, exceptSessionId?: 
     .where(and(...filters));
 }
 
-export async function setSessionStage(db: Db, sessionId: string, stage: SessionStage, clock: Clock = systemClock): Promise<void> {
-  await db.update(consoleSessions).set({ stage, lastUsedAt: clock.now() }).where(eq(consoleSessions.id, sessionId));
+/**
+ * A step up (the code step passed, a required two-step set up): the session ends and a new one,
+ * with a new token, carries on from it, so a token that was planted in a browser, or seen before
+ * the step, never becomes a full session. Null when the session had ended meanwhile.
+ */
+export async function replaceConsoleSession(db: Db, sessionId: string, options: { stage: SessionStage; clock?: Clock }): Promise<{ token: string; sessionId: string } | null> {
+  const [ended] = await db
+    .update(consoleSessions)
+    .set({ endedAt: (options.clock ?? systemClock).now() })
+    .where(and(eq(consoleSessions.id, sessionId), isNull(consoleSessions.endedAt)))
+    .returning({ userId: consoleSessions.userId, activeServiceId: consoleSessions.activeServiceId });
+  if (!ended) return null;
+  return createConsoleSession(db, { ...ended, stage: options.stage, clock: options.clock });
+}
+
+/** The session a browser's cookie names ends (a sign-in replaces it): its token opens nothing afterwards. */
+export async function endConsoleSessionOfToken(db: Db, token: string): Promise<void> {
+  await db
+    .update(consoleSessions)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(consoleSessions.tokenHash, hashSecret(token)), isNull(consoleSessions.endedAt)));
 }
 
 export async function setActiveMerchant(db: Db, sessionId: string, serviceId: string): Promise<void> {

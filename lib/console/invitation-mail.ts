@@ -1,25 +1,24 @@
 import { logger } from "../log";
 import { configuredMailer, type MailMessage } from "../mail/mailer";
+import type { Locale } from "../i18n/routing";
+import { translator } from "../i18n/translator";
 import type { ConsoleRole } from "./roles";
 
 /**
  * The invitation email. The invitee's language is unknown (the link itself opens in the
- * browser's), so the text says it in the console's three languages.
+ * browser's), so the text says it in the console's three languages, each naming the role in its
+ * own words (messages/console/*.json, `console.mail`).
  */
 export function invitationMail(options: { email: string; merchantName: string; role: ConsoleRole; inviteUrl: string }): MailMessage {
   const { merchantName, role, inviteUrl } = options;
+  const paragraph = (locale: Locale) => {
+    const t = translator(locale, "console");
+    return t("mail.invitation.body", { merchant: merchantName, role: t(`roles.${role}`) });
+  };
   return {
     to: options.email,
-    subject: `Invitation to ${merchantName}'s console`,
-    text: [
-      `You are invited to join ${merchantName}'s payments console as ${role}.`,
-      `Open this link within 72 hours; it works once:`,
-      inviteUrl,
-      "",
-      `Vous êtes invité(e) à rejoindre la console de paiement de ${merchantName}. Ce lien fonctionne une seule fois, pendant 72 heures.`,
-      "",
-      `أنت مدعو للانضمام إلى لوحة مدفوعات ${merchantName}. يعمل هذا الرابط مرة واحدة خلال 72 ساعة.`,
-    ].join("\n"),
+    subject: translator("en", "console")("mail.invitation.subject", { merchant: merchantName }),
+    text: [paragraph("en"), inviteUrl, "", paragraph("fr"), "", paragraph("ar")].join("\n"),
   };
 }
 

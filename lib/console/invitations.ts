@@ -1,9 +1,10 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { recordAuditEntry, type AuditActor } from "../audit-log/record-audit-entry";
 import { systemClock, type Clock } from "../clock";
 import { getConfig } from "../config";
 import { hashSecret, randomToken } from "../crypto/secrets";
 import type { Db } from "../db/client";
+import { ApiError } from "../errors/api-error";
 import { consoleInvitations, consoleUsers, services } from "../db/schema";
 import { consolePath } from "./console-paths";
 import type { ConsoleRole } from "./roles";
@@ -79,3 +80,29 @@ export async function claimInvitation(db: Db, invitationId: string, now: Date): 
     .returning({ id: consoleInvitations.id });
   return claimed.length > 0;
 }
+
+/**
+ * An owner cancels an open invitation of its merchant: the link stops working at once (the row
+ * goes, as a withdrawn invitation's does: lib/console/team.ts) and the audit log says who and
+ * whom. Another merchant's, a used or an expired invitation is not found.
+ */
+export async function cancelInvitation(db: Db, options: { serviceId: string; invitationId: string; actor: AuditActor }): Promise<void> {
+  if (!UUID.test(options.invitationId)) throw new ApiError("not_found", "No such invitation.");
+  await db.transaction(async (tx) => {
+    const [canceled] = await tx
+      .delete(consoleInvitations)
+      .where(
+        and(
+          eq(consoleInvitations.id, options.invitationId),
+          eq(consoleInvitations.serviceId, options.serviceId),
+          isNull(consoleInvitations.acceptedAt),
+          gt(consoleInvitations.expiresAt, sql`now()`),
+        ),
+      )
+      .returning({ email: consoleInvitations.email, role: consoleInvitations.role });
+    if (!canceled) throw new ApiError("not_found", "No such invitation.");
+    await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "invitation_canceled", target: `${canceled.email} (${canceled.role})` });
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { sqlRows } from "../db/sql-rows";
+import { merchantTimeZone } from "../merchants/merchant-time-zone";
 import type { ConsoleRole } from "./roles";
 
 export interface Membership {
@@ -9,6 +10,10 @@ export interface Membership {
   role: ConsoleRole;
   /** The merchant's policy (lib/console/two-step-policy.ts): its members must use two-step verification. */
   requiresTwoStep: boolean;
+  /** The merchant's countries (ISO alpha-3), first the first: searches read a phone in their national form. */
+  countries: string[];
+  /** The IANA zone the console shows this merchant's times in (lib/merchants/merchant-time-zone.ts). */
+  timeZone: string;
 }
 
 /**
@@ -18,7 +23,8 @@ export interface Membership {
  */
 export function membershipsOfUserSql(userId: SQL): SQL {
   return sql`(SELECT coalesce(json_agg(json_build_object(
-      'serviceId', m.service_id, 'merchantName', s.name, 'role', m.role, 'requiresTwoStep', coalesce(p.requires_two_step, false)
+      'serviceId', m.service_id, 'merchantName', s.name, 'role', m.role, 'requiresTwoStep', coalesce(p.requires_two_step, false),
+      'countries', s.countries, 'timeZone', s.time_zone
     ) ORDER BY s.name, s.id), '[]')::text
     FROM console_memberships m
     JOIN services s ON s.id = m.service_id
@@ -27,7 +33,10 @@ export function membershipsOfUserSql(userId: SQL): SQL {
 }
 
 export function parseMemberships(text: string): Membership[] {
-  return JSON.parse(text) as Membership[];
+  return (JSON.parse(text) as (Omit<Membership, "timeZone"> & { timeZone: string | null })[]).map((membership) => ({
+    ...membership,
+    timeZone: merchantTimeZone(membership),
+  }));
 }
 
 /** The merchants a user belongs to, for the switcher; a user sees no other. */

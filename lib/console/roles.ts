@@ -17,10 +17,12 @@ export type Capability =
   /** Webhook URL, redeliver events, redirect URL, allowed origins. */
   | "integration.manage"
   /** Team (invite, change role, remove), require two-step verification, read the audit log. */
-  | "team.manage";
+  | "team.manage"
+  /** The merchant's own settings an owner decides: its time zone. */
+  | "merchant.manage";
 
 export const CAPABILITIES_OF_ROLE: Readonly<Record<ConsoleRole, readonly Capability[]>> = {
-  owner: ["payments.read", "payments.operate", "payment_links.manage", "keys.manage", "integration.manage", "team.manage"],
+  owner: ["payments.read", "payments.operate", "payment_links.manage", "keys.manage", "integration.manage", "team.manage", "merchant.manage"],
   developer: ["payments.read", "payment_links.manage", "keys.manage", "integration.manage"],
   support: ["payments.read", "payments.operate", "payment_links.manage"],
   viewer: ["payments.read"],

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { consoleSignInFailures } from "../db/schema";
+import { metrics } from "../metrics/gateway-metrics";
 
 /** Contract 13: 10 failures for one email within 15 minutes refuse it for 15 minutes. */
 export const LOCKOUT_FAILURES = 10;
@@ -23,9 +24,21 @@ export async function lockedUntil(db: Db, email: string, now: Date): Promise<Dat
     .where(and(eq(consoleSignInFailures.email, normalizeEmail(email)), gt(consoleSignInFailures.failedAt, new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_MS))))
     .orderBy(desc(consoleSignInFailures.failedAt))
     .limit(LOCKOUT_FAILURES);
-  if (recent.length < LOCKOUT_FAILURES) return null;
-  const newest = recent[0]!.failedAt.getTime();
-  const tenthNewest = recent[LOCKOUT_FAILURES - 1]!.failedAt.getTime();
+  return lockEnd(
+    recent.map((row) => row.failedAt),
+    now,
+  );
+}
+
+/**
+ * The rule itself, for any attempts counted per email (failed sign-ins, password reset
+ * requests): given the newest attempts first (at most LOCKOUT_FAILURES of the last 30 minutes),
+ * when the email may try again, or null.
+ */
+export function lockEnd(recentNewestFirst: readonly Date[], now: Date): Date | null {
+  if (recentNewestFirst.length < LOCKOUT_FAILURES) return null;
+  const newest = recentNewestFirst[0]!.getTime();
+  const tenthNewest = recentNewestFirst[LOCKOUT_FAILURES - 1]!.getTime();
   if (newest - tenthNewest > LOCKOUT_WINDOW_MS) return null;
   const until = new Date(newest + LOCKOUT_MS);
   return until > now ? until : null;
@@ -33,6 +46,9 @@ export async function lockedUntil(db: Db, email: string, now: Date): Promise<Dat
 
 export async function recordSignInFailure(db: Db, email: string, now: Date): Promise<void> {
   await db.insert(consoleSignInFailures).values({ email: normalizeEmail(email), failedAt: now });
+  metrics.consoleSignInFailures.inc();
+  // No attempt is counted while an email is locked, so a failure that finds it locked is the one that locked it.
+  if (await lockedUntil(db, email, now)) metrics.consoleLockouts.inc();
 }
 
 /**

@@ -13,7 +13,7 @@ export interface TeamMember {
   twoStepOn: boolean;
 }
 
-export async function listTeam(db: Db, serviceId: string): Promise<{ members: TeamMember[]; invitations: { email: string; role: ConsoleRole; expiresAt: Date }[] }> {
+export async function listTeam(db: Db, serviceId: string): Promise<{ members: TeamMember[]; invitations: { id: string; email: string; role: ConsoleRole; expiresAt: Date }[] }> {
   const members = await db
     .select({
       userId: consoleUsers.id,
@@ -27,7 +27,7 @@ export async function listTeam(db: Db, serviceId: string): Promise<{ members: Te
     .where(eq(consoleMemberships.serviceId, serviceId))
     .orderBy(asc(consoleUsers.email));
   const invitations = await db
-    .select({ email: consoleInvitations.email, role: consoleInvitations.role, expiresAt: consoleInvitations.expiresAt })
+    .select({ id: consoleInvitations.id, email: consoleInvitations.email, role: consoleInvitations.role, expiresAt: consoleInvitations.expiresAt })
     .from(consoleInvitations)
     .where(and(eq(consoleInvitations.serviceId, serviceId), isNull(consoleInvitations.acceptedAt), gt(consoleInvitations.expiresAt, sql`now()`)))
     .orderBy(asc(consoleInvitations.createdAt));

@@ -4,12 +4,14 @@ import { systemClock, type Clock } from "../clock";
 import { decryptWithKey, getGatewayKey } from "../crypto/gateway-key";
 import type { Db } from "../db/client";
 import { consoleRecoveryCodes, consoleUsers } from "../db/schema";
-import { setSessionStage } from "./console-sessions";
+import { replaceConsoleSession } from "./console-sessions";
 import { looksLikeRecoveryCode, recoveryCodeHashes } from "./recovery-codes";
 import { lockedUntil, recordSignInFailure, serializeAttemptsOn } from "./sign-in-lockout";
 import { matchingTotpStep } from "./totp";
 
-export type SecondStepResult = { outcome: "verified"; method: "totp" | "recovery_code" } | { outcome: "refused" } | { outcome: "locked"; until: Date };
+export type SecondStepResult =
+  /** The code-stage session ended; `token` opens its replacement, a full session. */
+  { outcome: "verified"; method: "totp" | "recovery_code"; token: string } | { outcome: "refused" } | { outcome: "locked"; until: Date };
 
 /**
  * Consumes a current TOTP code (one whose step is newer than the last accepted: a code already
@@ -61,8 +63,10 @@ export async function verifySecondStep(
       await recordAuditEntry(tx, { actor, serviceId: null, action: "sign_in_failed", target: "authentication code", at: now });
       return { outcome: "refused" } as const;
     }
-    await setSessionStage(tx, options.sessionId, "active", options.clock);
+    // A new token for the full session: the one that only passed the password stops working.
+    const replaced = await replaceConsoleSession(tx, options.sessionId, { stage: "active", clock: options.clock });
+    if (!replaced) return { outcome: "refused" } as const;
     await recordAuditEntry(tx, { actor, serviceId: null, action: "sign_in", target: method === "totp" ? "authentication code" : "recovery code", at: now });
-    return { outcome: "verified", method } as const;
+    return { outcome: "verified", method, token: replaced.token } as const;
   });
 }

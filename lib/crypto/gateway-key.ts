@@ -22,6 +22,14 @@ export function getGatewayKey(db: Db): Promise<Buffer> {
   return globalForKey.gatewayKey;
 }
 
+/**
+ * A process that is not a gateway (`npm run card-simulator`, with no GATEWAY_SECRET) names the key
+ * it derives and signs with, from its own books: it has no gateway tables to generate one in.
+ */
+export function useGatewayKey(key: Buffer): void {
+  globalForKey.gatewayKey = Promise.resolve(key);
+}
+
 export function encryptWithKey(key: Buffer, plaintext: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key.subarray(0, 32), iv);

@@ -9,6 +9,7 @@ import { sealOrCheckDatabase } from "./database-seal";
 import { markTransactions } from "./transaction-guard";
 import { installDriverSocketGuard } from "./driver-socket-guard";
 import { lockPgliteDirectory } from "./pglite-lock";
+import { countPoolUse } from "./pool-usage";
 import { createSimulatorTables } from "./simulator-tables";
 import * as schema from "./schema";
 
@@ -77,7 +78,10 @@ export async function openDatabase(options: {
   pgliteDir: string;
   /** PostgreSQL connections (DATABASE_POOL_SIZE); 10 when not given. */
   poolSize?: number;
+  /** False: the gateway's migrations are not applied (a simulator's own database, lib/db/simulator-tables.ts). */
+  gatewayTables?: boolean;
 }): Promise<DatabaseHandle> {
+  const gatewayTables = options.gatewayTables ?? true;
   if (options.databaseUrl) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -92,6 +96,7 @@ export async function openDatabase(options: {
     const poolOptions = sql.options as { debug?: unknown };
     driverOptions.add(poolOptions);
     syncDriverDebug();
+    const stopCounting = countPoolUse(sql, options.poolSize ?? 10);
     const db = markTransactions(drizzle({ client: sql, schema }) as unknown as Db);
     const databaseUrl = options.databaseUrl;
     // indexesConcurrently: the gateway's own history, whose indexes on big tables are built
@@ -112,9 +117,10 @@ export async function openDatabase(options: {
       }
     };
     try {
-      await migrateLocked({ migrationsFolder: MIGRATIONS_FOLDER }, { indexesConcurrently: true });
+      if (gatewayTables) await migrateLocked({ migrationsFolder: MIGRATIONS_FOLDER }, { indexesConcurrently: true });
     } catch (error) {
       driverOptions.delete(poolOptions);
+      stopCounting();
       await sql.end({ timeout: 5 });
       throw error;
     }
@@ -124,6 +130,7 @@ export async function openDatabase(options: {
       migrate: migrateLocked,
       close: async () => {
         driverOptions.delete(poolOptions);
+        stopCounting();
         await sql.end({ timeout: 5 });
       },
     };
@@ -140,7 +147,7 @@ export async function openDatabase(options: {
   }
   const client = new PGlite(inMemory ? undefined : options.pgliteDir);
   const db = drizzle({ client, schema, logger: { logQuery: (query) => notifyQuery(query) } });
-  await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  if (gatewayTables) await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     db: markTransactions(db as unknown as Db),
     driver: "pglite",

@@ -28,6 +28,11 @@ export function withoutTrunkZero(phone: string): string {
   return code ? `${code}${phone.slice(code.length + 1)}` : phone;
 }
 
+/** Whether numbers after this calling code are dialled at home with a trunk 0 (`+213` yes, `+216` no). */
+export function dialsTrunkZero(callingCode: string): boolean {
+  return TRUNK_ZERO_CODES.includes(callingCode);
+}
+
 /** `DZA` -> `+213`; null for a country not listed (the buyer types the whole number). */
 export function callingCodeOf(alpha3: string): string | null {
   return CALLING_CODE_BY_ALPHA3[alpha3] ?? null;

@@ -1,5 +1,5 @@
 import type { CheckoutNextPage, CheckoutProceed } from "../payments/hosted/proceed-from-checkout";
-import { cardPagePath, checkoutPagePath, otpPagePath, qrPagePath, returnPagePath, type HostedLinkOptions } from "../urls/hosted-urls";
+import { cardPagePath, checkoutPagePath, otpPagePath, qrPagePath, redirectPagePath, returnPagePath, type HostedLinkOptions } from "../urls/hosted-urls";
 
 /** The address of the page the checkout sends the buyer to, the merchant's returnUrl carried along. */
 export function checkoutNextPath(page: CheckoutNextPage, link: HostedLinkOptions): string {
@@ -9,6 +9,8 @@ export function checkoutNextPath(page: CheckoutNextPage, link: HostedLinkOptions
     // The card page's return rides on the payment (its redirectUrl, set by the proceed).
     case "card":
       return cardPagePath(link);
+    case "redirect":
+      return redirectPagePath(link);
     case "qr":
       return qrPagePath(link);
     case "return":

@@ -1,7 +1,7 @@
 import { constantTimeEqual, hmacHex } from "../crypto/secrets";
 
 /** The hosted forms; each token is good for one form kind only. */
-export type HostedFormKind = "otp" | "challenge" | "wallet" | "checkout" | "payment_link";
+export type HostedFormKind = "otp" | "challenge" | "wallet" | "checkout" | "payment_link" | "receipt" | "redirect";
 
 /**
  * The per-page CSRF token of a hosted form: an HMAC of the page's own credential (page
@@ -29,7 +29,7 @@ export function isCrossSitePost(headers: Headers): boolean {
 
 // The addresses hosted forms post to; every other page answers a POST with the 400 page.
 const FORM_PATH =
-  /^\/[a-z]{2}\/(pay\/otp\/[^/]+\/(confirm|resend)|pay\/checkout\/[^/]+\/continue|l\/[^/]+\/pay|card-provider-sandbox\/challenge\/[^/]+\/answer|sandbox\/wallet\/[^/]+\/answer)$/;
+  /^\/[a-z]{2}\/(pay\/otp\/[^/]+\/(confirm|resend)|pay\/checkout\/[^/]+\/continue|pay\/return\/[^/]+\/receipt\/email|pay\/redirect\/[^/]+\/go|l\/[^/]+\/pay|card-provider-sandbox\/challenge\/[^/]+\/answer|sandbox\/wallet\/[^/]+\/answer)$/;
 
 export function isHostedFormPath(pathname: string): boolean {
   return FORM_PATH.test(pathname);

@@ -1,10 +1,12 @@
+import { getConfig } from "../config";
 import { getGatewayKey } from "../crypto/gateway-key";
 import { getDb, type Db } from "../db/client";
+import { clientOrigin } from "../http/client-address";
 import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { formTokenFor, isCrossSitePost, isValidFormToken, type HostedFormKind } from "./form-guard";
-import { formRefusedResponse, seeOther } from "./form-response";
-import { readFormBody, type FormBody } from "./read-form-body";
+import { formRefusedResponse, notFoundPageResponse, seeOther } from "./form-response";
+import { NUL_CHARACTER_IN_FORM, readFormBody, type FormBody } from "./read-form-body";
 
 /** The field every hosted form carries its per-page CSRF token in. */
 export const FORM_TOKEN_FIELD = "formToken";
@@ -14,6 +16,8 @@ export interface HostedFormInput<P> {
   locale: Locale;
   params: P;
   fields: FormBody;
+  /** The client's address (lib/http/client-address.ts), null when unknown: what a per-client limit counts by. */
+  clientAddress: string | null;
 }
 
 /**
@@ -27,20 +31,24 @@ export function hostedFormRoute<P extends { locale: string }>(options: {
   /** The form field holding the page credential (page token, client secret) the form token is bound to. */
   credentialField: string;
   act: (input: HostedFormInput<P>) => Promise<string>;
+  /** A simulator's form (the sandbox wallet app, the 3DS stand-in): production answers its address 404, as it does its page. */
+  sandboxOnly?: boolean;
 }) {
   return async function POST(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const params = await context.params;
+    if (options.sandboxOnly && !getConfig().isSandbox) return notFoundPageResponse(params.locale);
     if (!isLocale(params.locale)) return formRefusedResponse("bad_request", undefined);
     const { locale } = params;
     if (isCrossSitePost(request.headers)) return formRefusedResponse("cross_site", locale);
     const fields = await readFormBody(request);
+    if (fields === NUL_CHARACTER_IN_FORM) return formRefusedResponse("nul_character", locale);
     if (!fields) return formRefusedResponse("bad_request", locale);
     const db = await getDb();
     const credential = fields[options.credentialField] ?? "";
     if (!credential || !isValidFormToken(await getGatewayKey(db), options.form, credential, fields[FORM_TOKEN_FIELD])) {
       return formRefusedResponse("cross_site", locale);
     }
-    return seeOther(await options.act({ db, locale, params, fields }));
+    return seeOther(await options.act({ db, locale, params, fields, clientAddress: clientOrigin(request.headers).address }));
   };
 }
 

@@ -1,15 +1,7 @@
 import { getConfig } from "../config";
 import { contentSecurityPolicy, hostedPageHeaders, isCardPagePath, noStore, strictTransportSecurity, stripeJsSources } from "../http/security-headers";
+import { PLAIN_PAGE_STYLE_HASH } from "./form-response";
 import { inlineStyleHashes } from "./inline-style-hashes";
-
-/**
- * Whether a page was asked for over https, from X-Forwarded-Proto as Next.js reads it for
- * nextUrl (the value contains "https", so a chain such as "https, http" counts): one rule for
- * proxy.ts and the console lane.
- */
-export function forwardedOverHttps(forwardedProto: string | null): boolean {
-  return forwardedProto?.includes("https") ?? false;
-}
 
 /**
  * The policy of a page's answer, with this response's nonce: what proxy.ts gives every page under
@@ -20,7 +12,7 @@ export function pageContentSecurityPolicy(pathname: string, nonce: string, overH
     nonce,
     development: process.env.NODE_ENV === "development",
     upgradeInsecureRequests: overHttps,
-    inlineStyles: inlineStyleHashes(),
+    inlineStyles: [...inlineStyleHashes(), PLAIN_PAGE_STYLE_HASH],
     // Production's card page runs Stripe.js; the sandbox's stand-in comes from the gateway itself.
     thirdParty: !getConfig().isSandbox && isCardPagePath(pathname) ? stripeJsSources : undefined,
   });

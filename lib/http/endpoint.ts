@@ -9,6 +9,7 @@ import { ApiError } from "../errors/api-error";
 import { SERVES_BROWSERS, servesBrowsers } from "./cors";
 import { readJsonBody } from "./read-json-body";
 import { withRequestScope, type RequestScope } from "./request-scope";
+import { inSpan } from "../tracing/spans";
 import { successResponse, toErrorResponse, zodDetails } from "./respond";
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -77,7 +78,11 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
   handler: (context: EndpointContext<M, B, Q, H, A>) => Promise<[A] extends [never] ? EndpointResult<DataOf<R>> : A>,
 ) {
   const browsers = servesBrowsers(spec.auth);
-  const handle = (request: Request, routeContext: RouteContext): Promise<Response> => withRequestScope(request, (scope) => serve(request, routeContext, scope), { browsers });
+  // An operation of the registry (lib/api/operations) names its path template and its id: the
+  // request's metric label and span name, and the domain operation's span.
+  const { path: route, operationId } = spec as { path?: string; operationId?: string };
+  const operationSpan = `operation ${operationId ?? route ?? "endpoint"}`;
+  const handle = (request: Request, routeContext: RouteContext): Promise<Response> => withRequestScope(request, (scope) => serve(request, routeContext, scope), { browsers, route });
   if (browsers) Object.defineProperty(handle, SERVES_BROWSERS, { value: true });
   return handle;
 
@@ -116,19 +121,21 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
       const { storeInTransaction, operationKey } = claim.scope;
       const answer = spec.answer;
       const storeAnswer: BeforeCommit<A> | undefined = answer && storeInTransaction ? (tx, domainResult) => storeInTransaction(tx, answer.call(spec, domainResult)) : undefined;
-      const returned = await handler({
-        db,
-        request,
-        requestId,
-        params,
-        principal: principal as EndpointContext<M, B, Q, H, A>["principal"],
-        ...input,
-        idempotency: { storeAnswer, operationKey },
-        pathPayment: authenticated?.pathPayment,
-        ...(withClientAuthInStatement.has(spec) && {
-          clientAuth: inStatement ? { inStatement, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) } : { principal },
-        }),
-      } as EndpointContext<M, B, Q, H, A>).catch(async (error: unknown) => {
+      const returned = await inSpan(operationSpan, () =>
+        handler({
+          db,
+          request,
+          requestId,
+          params,
+          principal: principal as EndpointContext<M, B, Q, H, A>["principal"],
+          ...input,
+          idempotency: { storeAnswer, operationKey },
+          pathPayment: authenticated?.pathPayment,
+          ...(withClientAuthInStatement.has(spec) && {
+            clientAuth: inStatement ? { inStatement, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) } : { principal },
+          }),
+        } as EndpointContext<M, B, Q, H, A>),
+      ).catch(async (error: unknown) => {
         if (claim.kind === "owned") await claim.endWithError(db, error);
         throw error;
       });

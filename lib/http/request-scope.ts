@@ -1,4 +1,7 @@
 import { logger, runWithLogContext, type RequestLogContext } from "../log";
+import { observeHttpRequest } from "../metrics/gateway-metrics";
+import { genericRouteTemplate } from "../metrics/route-template";
+import { inRequestSpan } from "../tracing/spans";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { withApiHeaders } from "./api-headers";
 import { requestIdFor } from "./request-id";
@@ -15,6 +18,8 @@ export interface RequestScope {
   requestId: string;
   /** Auth records the request's limits here; its header fields go on the answer, whatever it is. */
   rateLimit: RequestRateLimit;
+  /** The route template (lib/metrics/route-template.ts), once the route knows its parameters: the metrics' and the span's label. */
+  route?: string;
 }
 
 /**
@@ -26,35 +31,45 @@ export interface RequestScope {
 export async function withRequestScope(
   request: Request,
   serve: (scope: RequestScope) => Promise<Response>,
-  options: { /** The route takes merchant_auth: a browser's request gets the CORS headers (cors.ts). */ browsers?: boolean } = {},
+  options: {
+    /** The route takes merchant_auth: a browser's request gets the CORS headers (cors.ts). */ browsers?: boolean;
+    /** The route template, when the caller knows it before serving (a catch-all's 404). */ route?: string;
+  } = {},
 ): Promise<Response> {
   const started = performance.now();
   const context: RequestLogContext = { requestId: requestIdFor(request) };
-  return runWithLogContext(context, async () => {
-    const rateLimit = new RequestRateLimit();
-    let status = 500;
-    let error: string | undefined = "internal_error";
-    try {
-      const response = await serve({ requestId: context.requestId, rateLimit });
-      for (const [name, value] of Object.entries(rateLimit.headers())) {
-        if (!response.headers.has(name)) response.headers.set(name, value);
+  return runWithLogContext(context, () =>
+    inRequestSpan(request, context, async (span) => {
+      const scope: RequestScope = { requestId: context.requestId, rateLimit: new RequestRateLimit(), route: options.route };
+      let status = 500;
+      let error: string | undefined = "internal_error";
+      const path = pathnameOf(request.url);
+      try {
+        const response = await serve(scope);
+        for (const [name, value] of Object.entries(scope.rateLimit.headers())) {
+          if (!response.headers.has(name)) response.headers.set(name, value);
+        }
+        status = response.status;
+        error = errorNameOf(response);
+        return withApiHeaders(response, options.browsers === true && request.headers.has("origin"));
+      } finally {
+        const durationMs = performance.now() - started;
+        const route = scope.route ?? genericRouteTemplate(path);
+        observeHttpRequest(route, request.method, status, durationMs / 1000);
+        span?.end(route, status);
+        accessLogger.info(
+          {
+            method: request.method,
+            path,
+            status,
+            ...(error ? { error } : {}),
+            durationMs: Math.round(durationMs * 10) / 10,
+          },
+          "request",
+        );
       }
-      status = response.status;
-      error = errorNameOf(response);
-      return withApiHeaders(response, options.browsers === true && request.headers.has("origin"));
-    } finally {
-      accessLogger.info(
-        {
-          method: request.method,
-          path: pathnameOf(request.url),
-          status,
-          ...(error ? { error } : {}),
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-        },
-        "request",
-      );
-    }
-  });
+    }),
+  );
 }
 
 /**

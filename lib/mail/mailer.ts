@@ -5,6 +5,7 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** The port every email goes through; null where no SMTP server is configured (the page shows what would be sent). */
@@ -25,7 +26,7 @@ export function configuredMailer(): Mailer | null {
       url: config.SMTP_URL,
       mailer: {
         async send(message) {
-          await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+          await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, attachments: message.attachments });
         },
       },
     };

@@ -1,5 +1,12 @@
 import { z } from "zod";
+import { canonicalTimeZone } from "./merchant-time-zone";
 import { httpUrl, originEntry } from "./onboard-merchant.schema";
+
+/** An IANA time zone this server knows, stored by its canonical name ("africa/tunis" -> "Africa/Tunis"). */
+export const TIME_ZONE_RULE = "must be an IANA time zone name, such as Africa/Algiers";
+const timeZoneName = z.string().transform((name, ctx) => canonicalTimeZone(name) ?? (ctx.addIssue({ code: "custom", message: TIME_ZONE_RULE, input: name }), z.NEVER));
+/** The merchant's terms of payment: a buyer opens it from the hosted page, so https only. */
+export const termsUrl = z.url({ protocol: /^https$/, message: "must be an https URL" }).max(2048, "must be at most 2048 characters");
 
 /** `npm run merchant -- update`: what can change on an existing service. Lists replace the old ones. */
 export const updateMerchantInput = z
@@ -14,11 +21,14 @@ export const updateMerchantInput = z
     redirectUrl: httpUrl.nullable().optional(),
     webhookUrl: httpUrl.nullable().optional(),
     origins: z.array(originEntry).optional(),
+    /** The console's time zone; null: the first country's again. */
+    timeZone: timeZoneName.nullable().optional(),
+    termsUrl: termsUrl.nullable().optional(),
     rotateWebhookSecret: z.boolean().default(false),
   })
   .refine(
     (input) => Object.entries(input).some(([key, value]) => key !== "clientId" && key !== "rotateWebhookSecret" && value !== undefined) || input.rotateWebhookSecret,
-    "nothing to update: give at least one of --name, --country, --redirect-url, --webhook-url, --origin, --rotate-webhook-secret",
+    "nothing to update: give at least one of --name, --country, --redirect-url, --webhook-url, --origin, --time-zone, --terms-url, --rotate-webhook-secret",
   );
 
 export type UpdateMerchantInput = z.input<typeof updateMerchantInput>;
@@ -32,5 +42,8 @@ export interface UpdatedMerchant {
   redirectUrl: string | null;
   webhookUrl: string | null;
   origins: string[];
+  /** The zone the console shows times in: the one set, or the first country's. */
+  timeZone: string;
+  termsUrl: string | null;
   webhookSecret?: string;
 }

@@ -6,12 +6,13 @@ import { apiCredentials, services } from "../db/schema";
 import { seedPaymentMethodCatalog } from "../payment-methods/codes/seed-payment-method-catalog";
 import { normalizeAllowListEntry } from "../urls/allowed-origins";
 import { newWebhookSecret } from "./codes";
+import { merchantTimeZone } from "./merchant-time-zone";
 import { assertProductionReady } from "./onboard-merchant";
 import { updateMerchantInput, type UpdatedMerchant, type UpdateMerchantInput } from "./update-merchant.schema";
 
 /**
  * Changes an existing service: name, countries (new ones get their payment methods), redirect
- * URL, webhook URL, allow-listed origins. A new webhook secret is made when asked, or when the
+ * URL, webhook URL, allow-listed origins, the console's time zone, terms of payment URL. A new webhook secret is made when asked, or when the
  * service gets its first webhook URL (nothing could have used the old one, and it was shown
  * only once at onboarding); the secret is returned only then.
  */
@@ -40,6 +41,8 @@ export async function updateMerchant(db: Db, rawInput: UpdateMerchantInput): Pro
         ...(input.redirectUrl !== undefined ? { redirectUrl: input.redirectUrl } : {}),
         ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
         ...(input.origins !== undefined ? { allowedOrigins: input.origins.map(normalizeAllowListEntry) } : {}),
+        ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+        ...(input.termsUrl !== undefined ? { termsUrl: input.termsUrl } : {}),
         ...(webhookSecret ? { webhookSecretEncrypted: encryptWithKey(gatewayKey, webhookSecret) } : {}),
       })
       .where(eq(services.id, before.id))
@@ -53,6 +56,8 @@ export async function updateMerchant(db: Db, rawInput: UpdateMerchantInput): Pro
       redirectUrl: after!.redirectUrl,
       webhookUrl: after!.webhookUrl,
       origins: after!.allowedOrigins,
+      timeZone: merchantTimeZone(after!),
+      termsUrl: after!.termsUrl,
       ...(webhookSecret ? { webhookSecret } : {}),
     };
   });

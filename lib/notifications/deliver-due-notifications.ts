@@ -7,6 +7,7 @@ import { logger } from "../log";
 import { claimDueNotifications, type ClaimedNotification } from "./claim-due-notifications";
 import { postWebhook } from "./post-webhook";
 import { recordDeliveryResults, type DeliveryResult } from "./record-delivery-results";
+import { metrics } from "../metrics/gateway-metrics";
 import { retryDelaySeconds } from "./retry-schedule";
 import { signWebhook, webhookSigner } from "./sign-webhook";
 import { webhookPolicyFor, type WebhookPolicy } from "./webhook-policy";
@@ -70,7 +71,10 @@ export async function deliverDueNotifications(db: Db, options: DeliverOptions = 
         mayHaveMore = claimed.length === free;
         for (const item of claimed) {
           const webhookUrl = item.webhookUrl;
-          if (webhookUrl === null) continue;
+          if (webhookUrl === null) {
+            metrics.webhookDeliveries.inc({ outcome: "undeliverable" });
+            continue;
+          }
           attempts += 1;
           const delivery: Promise<void> = attempt({ ...item, webhookUrl }, context).finally(() => inFlight.delete(delivery));
           inFlight.add(delivery);

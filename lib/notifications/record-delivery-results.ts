@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { preparedStatement } from "../db/prepared";
+import { metrics } from "../metrics/gateway-metrics";
 
 export interface DeliveryResult {
   id: string;
@@ -36,7 +37,11 @@ export async function recordDeliveryResults(db: Db, options: { results: readonly
     })),
   );
   await recordStatement(db).execute({ rows, workerId: options.workerId });
+  for (const result of results) metrics.webhookDeliveries.inc({ outcome: DELIVERY_OUTCOME[result.outcome] });
 }
+
+/** The metric's outcome of an attempt: `failed` is an attempt that failed with more to come. */
+const DELIVERY_OUTCOME = { delivered: "delivered", pending: "failed", abandoned: "abandoned" } as const;
 
 // Named: it runs once per batch of results, the same text every time.
 const recordStatement = (db: Db) =>

@@ -8,6 +8,7 @@ import type { Db } from "../db/client";
 import { paymentLinks, payments, services } from "../db/schema";
 import { AmountError, fromMinorUnits, toMinorUnits } from "../money/amount";
 import { currencyExponent, type CurrencyCode } from "../money/currencies";
+import { readTypedAmount } from "../money/typed-amount";
 import { phoneSchema } from "../customers/customer.schema";
 import { withoutTrunkZero } from "../geo/calling-codes";
 import { toAsciiDigits } from "../validation/native-digits";
@@ -32,6 +33,8 @@ export type LinkPaymentStart =
   /** A single-use link this buyer (the same phone) is already paying: that intent, taken up again. */
   | { outcome: "resumed"; paymentId: string; token: string }
   | { outcome: "invalid"; problems: LinkFormProblem[] }
+  /** A valid start `admit` refused (the link page's limits): nothing was created. */
+  | { outcome: "limited" }
   | { outcome: "created"; paymentId: string; token: string };
 
 /**
@@ -44,9 +47,24 @@ export type LinkPaymentStart =
  */
 export async function startLinkPayment(
   db: Db,
-  options: { linkId: string; phone: string | undefined; amount: string | undefined; attempt?: string | undefined; clock?: Clock },
+  options: {
+    linkId: string;
+    phone: string | undefined;
+    amount: string | undefined;
+    attempt?: string | undefined;
+    clock?: Clock;
+    /** Asked only for entries that are valid, before the intent is made: false refuses the start ("limited"). */
+    admit?: (phone: string) => Promise<boolean>;
+  },
 ): Promise<LinkPaymentStart> {
   if (!isPaymentLinkId(options.linkId)) return { outcome: "not_found" };
+  // Entries that cannot start a payment (an invalid phone) are answered below and cost nothing:
+  // so junk posts never use up what real buyers need.
+  if (options.admit) {
+    const found = await readLink(db, options.linkId, false);
+    const entered = found && buyerEntries(found.link, options);
+    if (entered && !("problems" in entered) && !(await options.admit(entered.phone))) return { outcome: "limited" };
+  }
   const started = await db.transaction(async (tx): Promise<LinkPaymentStart | { outcome: "insert"; paymentId: string } | { outcome: "resume"; paymentId: string }> => {
     const found = await readLink(tx, options.linkId, false);
     if (!found) return { outcome: "not_found" };
@@ -146,18 +164,16 @@ function buyerEntries(
   return { phone: phone.data, amountMinor };
 }
 
-/** An amount as a buyer types it ("150", "150.5", "150,50"), in minor units, or what is wrong with it. */
+/** An amount as a buyer types it ("150", "150.5", "150,50": lib/money/typed-amount.ts), in minor units, or what is wrong with it. */
 function enteredAmountMinor(text: string | undefined, currency: string): number | "required" | "format" {
-  const trimmed = toAsciiDigits(text ?? "").replace(/\s/g, "");
-  if (!trimmed) return "required";
-  // A decimal comma (French) or the Arabic decimal separator (U+066B) reads as the point.
-  const normalized = trimmed.replace(/[,\u066B]/, ".");
-  if (!/^\d+(\.\d+)?$/.test(normalized)) return "format";
+  const typed = readTypedAmount(text);
+  if (typed.kind === "empty") return "required";
+  if (typed.kind !== "amount") return "format";
   // More decimals than the currency has is refused, not rounded through Number: "1,500" DZD
   // (one thousand five hundred, to an English reader) must never become 1.50 DZD.
-  if ((normalized.split(".")[1] ?? "").length > currencyExponent(currency)) return "format";
+  if (typed.fractionDigits > currencyExponent(currency)) return "format";
   try {
-    return toMinorUnits(Number(normalized), currency);
+    return toMinorUnits(typed.value, currency);
   } catch (error) {
     if (error instanceof AmountError) return "format";
     throw error;

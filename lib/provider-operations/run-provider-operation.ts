@@ -19,6 +19,7 @@ import {
   type ProviderOperationRow,
 } from "./provider-operation";
 import { isInsideTransaction, ProviderCallInTransactionError } from "../db/transaction-guard";
+import { observeProviderCall } from "../metrics/provider-call-metrics";
 
 const OPEN = ["pending", "unknown"] as const;
 
@@ -163,11 +164,18 @@ export async function completeProviderOperation(
     throw new Error(`handler ${handler.provider}:${handler.kind} given for operation ${operation.provider}:${operation.kind}`);
   }
   let answer: ProviderAnswer;
+  // `reported`: the provider reported the outcome itself (a signed callback), which is no call of ours to count.
+  const call = options.reported ? undefined : observeProviderCall(operation.provider, operation.kind);
   try {
-    // `reported`: the provider reported the outcome itself (a signed callback); it settles the same way as an answer.
+    // A reported outcome settles the same way as an answer.
     answer = await withTimeLimit((options.reported ?? (() => handler.call(operation)))(), providerCallTimeoutMs());
+    call?.end("ok");
   } catch (error) {
-    if (error instanceof ProviderRefusedError) return failProviderOperation(db, operation, handler, error.code);
+    if (error instanceof ProviderRefusedError) {
+      call?.end("refused");
+      return failProviderOperation(db, operation, handler, error.code);
+    }
+    call?.end(isTimeout(error) ? "timeout" : "unavailable");
     await markUnknown(db, operation, error);
     throw providerUnavailable();
   }
@@ -244,10 +252,20 @@ function describe(error: unknown): string {
   return "unknown error";
 }
 
+/** The boundary's own bound ran out (PROVIDER_CALL_TIMEOUT_MS). */
+class ProviderCallTimeoutError extends ProviderUnavailableError {}
+
+/** A call that ran out of time: the boundary's bound, or an adapter's own (lib/time-limit's TimeoutError, which adapters may wrap). */
+function isTimeout(error: unknown): boolean {
+  if (error instanceof ProviderCallTimeoutError) return true;
+  if (!(error instanceof Error)) return false;
+  return error.name === "TimeoutError" || (error.cause instanceof Error && error.cause.name === "TimeoutError") || /timed out/i.test(error.message);
+}
+
 export async function withTimeLimit<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProviderUnavailableError(`provider call timed out after ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new ProviderCallTimeoutError(`provider call timed out after ${ms} ms`)), ms);
   });
   try {
     return await Promise.race([promise, timeout]);

@@ -42,6 +42,21 @@ export interface SimulatorMount {
     /** Sends again the events the gateway did not take (a background job); answers how many went. */
     redeliverEvents(db: Db): Promise<number>;
   };
+  satim: {
+    /** SATIM ePay's REST interface and payment page, answered by the SATIM simulator in this process (no SATIM_API_URL). */
+    fetch: typeof fetch;
+    /** Where the gateway serves it (GET|POST /api/satim-sandbox/...): register.do and the others under `${path}/payment/rest`. */
+    path: string;
+    /** The simulator's HTTP face (its REST calls and its payment page), for the route. */
+    handle(request: Request): Promise<Response>;
+  };
+  clictopay: {
+    /** ClicToPay's REST interface and payment page, answered by the ClicToPay simulator in this process (no CLICTOPAY_API_URL). */
+    fetch: typeof fetch;
+    /** Where the gateway serves it (GET|POST /api/clictopay-sandbox/...): register.do and the others under `${path}/payment/rest`. */
+    path: string;
+    handle(request: Request): Promise<Response>;
+  };
   wallet: {
     /** Where the gateway serves its wallet (GET|POST /api/wallet-sandbox/...): the protocol's paths hang under it. */
     path: string;

@@ -31,8 +31,18 @@ export const rateLimitPolicies = {
   /**
    * A payment link's page: intents started per link (anyone may post it). A busy shop's link
    * takes one a second; a script creating intents and customers on a merchant's behalf is braked.
+   * Only a valid start counts (lib/hosted/payment-link-form.ts): junk creates nothing and never
+   * uses it up.
    */
   paymentLink: policy("link", 60, 60),
+  /** Posts to one link's page from one client address, junk included: one client never uses up the link's quota alone. */
+  paymentLinkClient: policy("link_client", 20, 60),
+  /** Valid starts on one link for one phone: one number is not sent code after code. */
+  paymentLinkPhone: policy("link_phone", 5, 60),
+  /** The return page's "Send receipt": emails per payment, so nobody turns it into a mail cannon. */
+  receiptEmail: policy("receipt", 5, 600),
+  /** An anti-bot challenge passes once in its lifetime (lib/hosted/anti-bot): the store spends it. */
+  antiBotSolution: policy("antibot", 1, 600),
 } as const;
 
 /**
@@ -45,6 +55,11 @@ export const rateLimitKeys = {
   clientSecret: (paymentId: string) => `secret:${paymentId}`,
   customer: (customerId: string) => `customer:${customerId}`,
   paymentLink: (linkId: string) => `link:${linkId}`,
+  paymentLinkClient: (linkId: string, address: string) => `link-client:${linkId}:${address}`,
+  paymentLinkPhone: (linkId: string, phone: string) => `link-phone:${linkId}:${phone}`,
+  receiptEmail: (paymentId: string) => `receipt:${paymentId}`,
+  /** A solved anti-bot challenge, spent once (lib/hosted/anti-bot). */
+  antiBotSolution: (challengeId: string) => `antibot:${challengeId}`,
 };
 
 /** One limit to apply to a request: the policy and the key it counts against. */

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from "../clock";
 import type { Db } from "../db/client";
 import { ApiError } from "../errors/api-error";
+import { metrics } from "../metrics/gateway-metrics";
 import { gcraOutcome, tightestOutcome, type GcraDecision, type RateLimitOutcome } from "./gcra";
 import type { RateLimitCheck } from "./policies";
 import { consumeRateLimits } from "./store";
@@ -31,6 +32,7 @@ export class RequestRateLimit {
     if (!reported) return;
     this.#outcome = reported;
     if (!reported.allowed) {
+      metrics.rateLimitRefusals.inc({ policy: reported.policy.name });
       throw new ApiError("rate_limited", `Too many requests; retry after ${reported.retryAfterSeconds} s.`, undefined, this.headers());
     }
   }

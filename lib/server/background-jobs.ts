@@ -1,6 +1,7 @@
 import type { BackgroundJob } from "../background-job";
 import { getDb } from "../db/client";
 import { logger } from "../log";
+import { metrics } from "../metrics/gateway-metrics";
 
 export interface RunningJobs {
   stop(): Promise<void>;
@@ -14,6 +15,7 @@ export function startBackgroundJobs(jobs: BackgroundJob[]): RunningJobs {
       let handled: number | void = 0;
       try {
         handled = await job.run(await getDb(), control);
+        metrics.jobLastSuccess.set({ job: job.name }, Date.now() / 1000);
       } catch (error) {
         logger.error({ err: error, job: job.name }, "background job failed");
       }

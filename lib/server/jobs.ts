@@ -4,10 +4,12 @@ import { consolePurgeJob } from "../console/purge-console-records";
 import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/operations/expire-payments";
 import { cardPaymentReconciliationJob } from "../payments/operations/reconcile-card-payments";
+import { redirectPaymentReconciliationJob } from "../payments/operations/reconcile-redirect-payments";
 import { providerReconciliationJob } from "../provider-operation-handlers/reconcile-provider-operations";
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "../background-job";
 import { getConfig } from "../config";
+import { backlogMetricsJob, ledgerAuditJob } from "./observability-jobs";
 import { simulatorMount } from "../providers/simulator-mount";
 
 /** The in-process card simulator's retry of events the gateway did not take; nothing outside the sandbox (no simulator there). */
@@ -26,6 +28,9 @@ export const gatewayJobs: BackgroundJob[] = [
   sandboxCardEventsJob,
   providerReconciliationJob,
   cardPaymentReconciliationJob,
+  redirectPaymentReconciliationJob,
   eventPurgeJob,
   consolePurgeJob,
+  backlogMetricsJob,
+  ledgerAuditJob,
 ];

@@ -18,12 +18,13 @@ function localePrefix(locale: Locale | null): string {
 }
 
 /** Every hosted page, by what it is. */
-export type HostedPage = "checkout" | "otp" | "card" | "qr" | "return" | "wallet-app" | "challenge";
+export type HostedPage = "checkout" | "otp" | "card" | "redirect" | "qr" | "return" | "wallet-app" | "challenge";
 
 const PAGE_PREFIXES: Record<HostedPage, string> = {
   checkout: "/pay/checkout",
   otp: "/pay/otp",
   card: "/pay/card",
+  redirect: "/pay/redirect",
   qr: "/pay/qr",
   return: "/pay/return",
   "wallet-app": "/sandbox/wallet",
@@ -95,8 +96,27 @@ export function returnPagePath(options: HostedLinkOptions): string {
   return withQuery(`/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}`, options);
 }
 
+/** What the return page says after its "Send receipt" form was posted (the 303 carries it in the query). */
+export const RECEIPT_NOTICES = ["receipt_sent", "receipt_email_invalid", "receipt_too_many", "receipt_failed"] as const;
+export type ReceiptNotice = (typeof RECEIPT_NOTICES)[number];
+
+/** Back to the return page after a receipt form, staying (no timed move), scrolled to the receipt. */
+export function returnPagePathAfterReceipt(options: HostedLinkOptions & { notice: ReceiptNotice }): string {
+  const path = withQuery(`/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}`, options, options.notice);
+  return `${path}&stay=1#receipt`;
+}
+
+/** The receipt as a PDF, under the return page's own token (`receipt`: its GET; `receipt/email`: the form's POST). */
+export function receiptPdfPath(options: { locale: Locale; paymentId: string; token: string }): string {
+  return `/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}/receipt?${new URLSearchParams({ token: options.token }).toString()}`;
+}
+
+export function receiptEmailFormPath(options: { locale: Locale; paymentId: string }): string {
+  return `/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}/receipt/email`;
+}
+
 /** The hosted pages a merchant sends its buyer to (payUrl, metadata.qrPageUrl). */
-export type HostedPayPage = "otp" | "card" | "qr";
+export type HostedPayPage = "otp" | "card" | "redirect" | "qr";
 
 /**
  * `${publicBaseUrl}[/${locale}]/pay/${page}/${paymentId}?token=...`: the locale segment only
@@ -137,6 +157,32 @@ export function providerReturnWithIntent(returnUrl: string, paymentIntentId: str
   const next = new URL(returnUrl);
   next.searchParams.set("payment_intent", paymentIntentId);
   return next.toString();
+}
+
+/** The page before a redirect method's provider (contract 15): the merchant, the amount, and Pay. */
+export function redirectPagePath(options: HostedLinkOptions & { notice?: RedirectNotice }): string {
+  return withQuery(`/${options.locale}${pagePathWithoutLocale("redirect", options.paymentId)}`, options, options.notice);
+}
+
+/** What the redirect page says after its form came back to it (the 303 carries it in the query). */
+export const REDIRECT_NOTICES = ["provider_unavailable", "provider_refused", "checks_failed"] as const;
+export type RedirectNotice = (typeof REDIRECT_NOTICES)[number];
+
+/** Where the redirect page's Pay posts: the order is registered with the provider, then the buyer goes there. */
+export function redirectPayFormPath(options: { locale: Locale; paymentId: string }): string {
+  return `/${options.locale}${pagePathWithoutLocale("redirect", options.paymentId)}/go`;
+}
+
+/**
+ * Where the provider sends the buyer back, paid or not (SATIM's returnUrl and failUrl): the
+ * gateway asks the provider there and reads nothing of what the provider appends.
+ */
+export function redirectReturnPath({ locale, paymentId, token }: { locale: Locale; paymentId: string; token: string }): string {
+  return `/${locale}${pagePathWithoutLocale("redirect", paymentId)}/return?${new URLSearchParams({ token }).toString()}`;
+}
+
+export function redirectReturnUrl(options: { locale: Locale; paymentId: string; token: string }): string {
+  return absoluteUrl(redirectReturnPath(options));
 }
 
 export interface QrLinkOptions {

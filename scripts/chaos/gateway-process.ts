@@ -2,7 +2,9 @@
 // HTTP on CHAOS_PORT, on DATABASE_URL, without background jobs (the chaos worker runs them).
 // The chaos run kills it with SIGKILL and starts it again. No Next.js here, so no
 // instrumentation.ts: it mounts the sandbox's simulators itself, as instrumentation does.
-import { getDatabase } from "../../lib/db/client";
+// It publishes its metrics as a server does (METRICS_TOKEN is set by the run).
+import { getDatabase, getDb } from "../../lib/db/client";
+import { startMetricsPublisher } from "../../lib/metrics/cluster-view";
 import { mountSimulators } from "../../mount-simulators";
 import { startTestGateway } from "../../tests/support/gateway-server";
 
@@ -19,4 +21,6 @@ for (;;) {
   }
 }
 const gateway = await startTestGateway({ port });
+// Its counts in GET /api/metrics's view of every process, as a server's (METRICS_TOKEN is set).
+startMetricsPublisher(getDb);
 console.log(`gateway ${process.pid} on ${gateway.baseUrl}`);

@@ -14,6 +14,8 @@ export interface ConsoleDriver {
   paymentsPage(query: Record<string, string>): Promise<{ after: string | null; rows: number }>;
   paymentDetail(paymentId: string): Promise<void>;
   customerSearch(text: string): Promise<void>;
+  /** The console home: the merchant's figures at a glance (issue 42). */
+  home(): Promise<void>;
   /** The export's body as the client reads it. */
   exportCsv(query: Record<string, string>): Promise<ReadableStream<Uint8Array>>;
 }
@@ -83,6 +85,9 @@ export async function httpDriver(db: Db, service: ServiceContext, baseUrl: strin
     },
     async customerSearch(text) {
       await bodyOf(pathWith("/en/console/customers", { q: text }));
+    },
+    async home() {
+      await bodyOf(pathWith("/en/console", {}));
     },
     async exportCsv(query) {
       // The export is read as a download: the stream as it arrives (a browser saves it as is).

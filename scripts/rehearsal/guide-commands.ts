@@ -6,11 +6,11 @@
  */
 export const GUIDE_COMMANDS = {
   createDatabase: `createdb "$GATEWAY_DATABASE"`,
-  cardSimulator: `npm run card-simulator -- --json`,
+  cardSimulator: `npm run --silent card-simulator -- --json`,
   walletOperator: `npm run wallet-sandbox`,
   start: `npm start`,
   ready: `curl -fsS "$PUBLIC_BASE_URL/api/health/ready"`,
-  onboard: `npm run merchant -- create --name "Atlas Shop" --country DZA --redirect-url https://shop.example/return --origin https://shop.example --card-provider-key "$STRIPE_PUBLISHABLE_KEY" --json`,
+  onboard: `npm run --silent merchant -- create --name "Atlas Shop" --country DZA --redirect-url https://shop.example/return --origin https://shop.example --card-provider-key "$STRIPE_PUBLISHABLE_KEY" --owner-email "$OWNER_EMAIL" --json`,
   cardKeys: `npm run merchant -- card-keys --client-id "$CLIENT_ID" --country DZA --publishable-key "$STRIPE_PUBLISHABLE_KEY"`,
   auth: `export AUTH="Authorization: Bearer $(printf '%s:%s' "$CLIENT_ID" "$CLIENT_SECRET" | base64 -w0)"`,
   listen: `npm run gateway -- listen --forward-to "$FORWARD_TO"`,

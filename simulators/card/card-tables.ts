@@ -121,3 +121,14 @@ export const cardProviderIdempotencyKeys = simulators.table("card_provider_idemp
   response: jsonb("response").$type<Record<string, unknown>>().notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The card simulator's own secret when it runs as a process of its own (`npm run card-simulator`):
+ * its keys and signatures derive from it, and it is kept here so they hold across restarts. A
+ * simulator's database has no gateway tables to keep it in; in a sandbox gateway the simulator
+ * uses the gateway's key instead, and this table stays empty.
+ */
+export const cardSimulatorSettings = simulators.table("card_simulator_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

@@ -3,3 +3,5 @@
 export * from "./simulators-schema";
 export * from "../card/card-tables";
 export * from "../wallet/wallet-tables";
+export * from "../satim/satim-tables";
+export * from "../clictopay/clictopay-tables";

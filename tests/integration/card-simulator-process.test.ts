@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { openDatabase } from "@/lib/db/client";
+import { sqlRows } from "@/lib/db/sql-rows";
 import { sealOrCheckDatabase } from "@/lib/db/database-seal";
 import { sandboxSettings } from "@/lib/db/schema";
 import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/recreate-database";
@@ -92,6 +94,19 @@ describe("npm run card-simulator", () => {
     const second = await startSimulator(port);
     expect(second.keys).toEqual(keys);
     await second.stop();
+
+    // Its books and its secret, and none of the gateway's tables.
+    const own = await openDatabase({ pgliteDir: dataDir, gatewayTables: false });
+    try {
+      const tables = sqlRows<{ gateway: string | null; books: string | null; secrets: number }>(
+        await own.db.execute(
+          sql`select to_regclass('public.payments')::text as gateway, to_regclass('simulators.card_provider_payment_intents')::text as books, (select count(*)::int from simulators.card_simulator_settings) as secrets`,
+        ),
+      );
+      expect(tables).toEqual([{ gateway: null, books: "simulators.card_provider_payment_intents", secrets: 1 }]);
+    } finally {
+      await own.close();
+    }
   });
 });
 

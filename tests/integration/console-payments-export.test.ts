@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sqlRows } from "@/lib/db/sql-rows";
 import { getDb, type Db } from "@/lib/db/client";
-import { exportPaymentsCsv, EXPORT_HEADER } from "@/lib/console-payments/export-payments-csv";
+import { exportPaymentsCsv, exportSeparatorOf, EXPORT_HEADER } from "@/lib/console-payments/export-payments-csv";
 import { NO_FILTERS, parsePaymentListQuery, type PaymentListFilters } from "@/lib/console-payments/payment-list-filters";
 import { consoleMerchant, storedPayment } from "../support/console-payments";
 
@@ -14,6 +14,25 @@ function filtersOf(query: Record<string, string>): PaymentListFilters {
   const parsed = parsePaymentListQuery(query);
   if (!parsed.ok) throw new Error("refused");
   return parsed.query.filters;
+}
+
+/** The cells of one CSV line, its quotes read as RFC 4180 says. */
+function cellsOf(line: string, separator: string): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const char = line[i]!;
+    if (quoted && char === '"' && line[i + 1] === '"') {
+      cell += '"';
+      i += 1;
+    } else if (char === '"') quoted = !quoted;
+    else if (char === separator && !quoted) {
+      cells.push(cell);
+      cell = "";
+    } else cell += char;
+  }
+  return [...cells, cell];
 }
 
 /** The same database handle with no postgres.js client in reach: the export's PGlite path (keyset pages). */
@@ -34,11 +53,83 @@ describe("Export CSV of the payments list", () => {
     const text = await exported(await getDb(), serviceId);
     expect(text.split("\r\n")).toEqual([
       EXPORT_HEADER.join(","),
-      `2026-02-01T10:00:00.123Z,${tnd.id},${tnd.actionId},12.000,TND,SUCCEEDED,2,card,visa,4242,'${tnd.phone}`,
-      `2026-02-01T09:00:00.000Z,${dzd.id},${dzd.actionId},1.50,DZD,FAILED,3,wallet,,,'${dzd.phone}`,
-      `2026-02-01T08:00:00.000Z,${jpy.id},${jpy.actionId},7,JPY,PRE_AUTHORIZED,13,qr_wallet,,,'${jpy.phone}`,
+      `2026-02-01T10:00:00.123Z,${tnd.id},${tnd.actionId},12.000,12.000,0.000,12.000,TND,SUCCEEDED,2,card,visa,4242,Customer ${tnd.phone},'${tnd.phone}`,
+      `2026-02-01T09:00:00.000Z,${dzd.id},${dzd.actionId},1.50,0.00,0.00,0.00,DZD,FAILED,3,wallet,,,Customer ${dzd.phone},'${dzd.phone}`,
+      `2026-02-01T08:00:00.000Z,${jpy.id},${jpy.actionId},7,0,0,0,JPY,PRE_AUTHORIZED,13,qr_wallet,,,Customer ${jpy.phone},'${jpy.phone}`,
       "",
     ]);
+  });
+
+  describe("the money that moved", () => {
+    /** A TND reservation of 12.000 captured 10.500, then refunded 1.250 and 2.000; a DZD one of 5000.00 captured 4500.00, refunded 500.00 and 250.50. */
+    async function partlyCapturedAndRefunded() {
+      const { serviceId } = await consoleMerchant();
+      const tnd = await storedPayment(serviceId, {
+        currency: "TND",
+        amountMinor: 12_000,
+        capturedMinor: 10_500,
+        refundsMinor: [1_250, 2_000],
+        state: "PARTIALLY_REFUNDED",
+        name: 'أمينة بن علي, "حلويات الياسمين"',
+        phone: "+21620123456",
+        createdAt: new Date("2026-02-02T10:00:00Z"),
+      });
+      const dzd = await storedPayment(serviceId, {
+        currency: "DZD",
+        amountMinor: 500_000,
+        capturedMinor: 450_000,
+        refundsMinor: [50_000, 25_050],
+        state: "PARTIALLY_REFUNDED",
+        name: "Société Benali; Alger",
+        phone: "+213555123456",
+        createdAt: new Date("2026-02-01T10:00:00Z"),
+      });
+      return { serviceId, tnd, dzd };
+    }
+
+    it("carries captured, refunded and net (captured - refunded) beside the amount, with the currency's decimals, and the customer's name", async () => {
+      const { serviceId, tnd, dzd } = await partlyCapturedAndRefunded();
+      const lines = (await exported(await getDb(), serviceId)).split("\r\n");
+      expect(lines[0]).toBe("created,paymentId,actionId,amount,captured,refunded,net,currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone");
+      expect(lines[1]).toBe(
+        `2026-02-02T10:00:00.000Z,${tnd.id},${tnd.actionId},12.000,10.500,3.250,7.250,TND,PARTIALLY_REFUNDED,16,wallet,,,"أمينة بن علي, ""حلويات الياسمين""",'+21620123456`,
+      );
+      expect(lines[2]).toBe(
+        `2026-02-01T10:00:00.000Z,${dzd.id},${dzd.actionId},5000.00,4500.00,750.50,3749.50,DZD,PARTIALLY_REFUNDED,16,wallet,,,"Société Benali; Alger",'+213555123456`,
+      );
+      // The PGlite path (keyset pages) writes the same file.
+      expect(await exported(withoutCursor(await getDb()), serviceId)).toBe(lines.join("\r\n"));
+    });
+
+    it("starts with a UTF-8 byte order mark, so Excel reads Arabic names as Arabic", async () => {
+      const { serviceId } = await partlyCapturedAndRefunded();
+      const bytes = new Uint8Array(await new Response(exportPaymentsCsv(await getDb(), { serviceId, filters: NO_FILTERS })).arrayBuffer());
+      expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.slice(3, 10))).toBe("created");
+      expect(new TextDecoder().decode(bytes)).toContain("أمينة بن علي");
+    });
+
+    it("with the semicolon separator, writes decimal commas and keeps every name in its one cell", async () => {
+      const { serviceId, tnd, dzd } = await partlyCapturedAndRefunded();
+      const text = await new Response(exportPaymentsCsv(await getDb(), { serviceId, filters: NO_FILTERS, separator: "semicolon" })).text();
+      const lines = text.split("\r\n");
+      expect(lines[0]).toBe("created;paymentId;actionId;amount;captured;refunded;net;currency;status;statusCode;method;cardBrand;cardLast4;customerName;customerPhone");
+      expect(lines[1]).toBe(
+        `2026-02-02T10:00:00.000Z;${tnd.id};${tnd.actionId};"12,000";"10,500";"3,250";"7,250";TND;PARTIALLY_REFUNDED;16;wallet;;;"أمينة بن علي, ""حلويات الياسمين""";'+21620123456`,
+      );
+      expect(lines[2]).toBe(
+        `2026-02-01T10:00:00.000Z;${dzd.id};${dzd.actionId};"5000,00";"4500,00";"750,50";"3749,50";DZD;PARTIALLY_REFUNDED;16;wallet;;;"Société Benali; Alger";'+213555123456`,
+      );
+      // Read back as a spreadsheet would (quotes respected), each line has the header's 15 cells.
+      for (const line of lines.slice(1, 3)) expect(cellsOf(line, ";")).toHaveLength(15);
+      expect(cellsOf(lines[1]!, ";")[13]).toBe('أمينة بن علي, "حلويات الياسمين"');
+    });
+
+    it("refuses an unknown separator (the route answers 400)", () => {
+      expect(exportSeparatorOf(undefined)).toBe("comma");
+      expect(exportSeparatorOf("semicolon")).toBe("semicolon");
+      expect(exportSeparatorOf("tab")).toBeNull();
+    });
   });
 
   it("exports only the current filters' rows of the one service, the same by cursor and by keyset pages", async () => {
@@ -59,7 +150,7 @@ describe("Export CSV of the payments list", () => {
     const { serviceId } = await consoleMerchant();
     const payment = await storedPayment(serviceId, { actionId: '=HYPERLINK("http://evil.example","click")' });
     const text = await exported(await getDb(), serviceId);
-    expect(text).toContain(`,${payment.id},"'=HYPERLINK(""http://evil.example"",""click"")",15.00,DZD,`);
+    expect(text).toContain(`,${payment.id},"'=HYPERLINK(""http://evil.example"",""click"")",15.00,15.00,0.00,15.00,DZD,`);
   });
 
   it("returns its database connection when the reader stops reading (a stalled download)", async () => {

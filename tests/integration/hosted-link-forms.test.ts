@@ -17,7 +17,8 @@ async function newLink(body: object): Promise<string> {
   const response = await api.post("/api/v1/payment-links", { title: "Bag", currency: "DZD", countryCode: "DZA", ...body }, clientAuth(merchant));
   return response.body.data.id;
 }
-const submit = async (linkId: string, fields: Record<string, string>) => submitPaymentLinkForm({ db: await getDb(), locale: "fr", linkId, fields });
+const submit = async (linkId: string, fields: Record<string, string>, clientAddress: string | null = "192.0.2.10") =>
+  submitPaymentLinkForm({ db: await getDb(), locale: "fr", linkId, fields, clientAddress });
 
 beforeAll(async () => {
   merchant = await createMerchant();
@@ -40,7 +41,7 @@ describe("the link page's form", () => {
       .update(paymentMethodCatalog)
       .set({ enabled: false })
       .where(and(eq(paymentMethodCatalog.serviceId, await serviceIdOf(shop)), eq(paymentMethodCatalog.country, "DZA")));
-    const location = await submitPaymentLinkForm({ db, locale: "fr", linkId, fields: { phone: randomPhone(), method: "WALLET_V2" } });
+    const location = await submitPaymentLinkForm({ db, locale: "fr", linkId, fields: { phone: randomPhone(), method: "WALLET_V2" }, clientAddress: "192.0.2.10" });
     expect(location).toBe(`/fr/l/${linkId}`);
     const started = await db
       .select({ id: payments.id })
@@ -95,14 +96,47 @@ describe("the checkout page's form", () => {
   });
 });
 
-describe("the link page's rate limit", () => {
-  it("brakes a script starting payments on one link: past 60 a minute the page asks to wait", async () => {
+describe("the link page's rate limits: nobody can block a link", { timeout: 120_000 }, () => {
+  const errorsOf = (location: string) => new URL(location, "http://gateway.test").searchParams.get("errors");
+  // Without a method the start stops at the checkout page: a payment is created, nothing sent.
+  const validStart = (phone = randomPhone()) => ({ phone });
+
+  it("leaves a link open to a real buyer after 100 invalid posts, from one client or from a hundred", async () => {
+    const linkId = await newLink({ amount: 1 });
+    const fromOne = [];
+    for (let index = 0; index < 100; index += 1) fromOne.push(errorsOf(await submit(linkId, { phone: "bad" }, "198.51.100.1")));
+    // That one client is braked at its own 20 a minute...
+    expect(fromOne.slice(0, 20).every((problem) => problem === "phone:format")).toBe(true);
+    expect(fromOne.at(-1)).toBe("form:too_many");
+    // ... and junk from many addresses costs the link nothing either.
+    for (let index = 0; index < 100; index += 1) expect(errorsOf(await submit(linkId, { phone: "bad" }, `203.0.113.${index}`))).toBe("phone:format");
+    expect(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" }, "198.51.100.2")).toMatch(/^\/fr\/pay\/otp\//);
+  });
+
+  it("limits one client's valid starts without closing the link to others", async () => {
+    const linkId = await newLink({ amount: 1 });
+    const starts = [];
+    for (let index = 0; index < 25; index += 1) starts.push(errorsOf(await submit(linkId, validStart(), "198.51.100.3")));
+    expect(starts.slice(0, 20).every((problem) => problem === null)).toBe(true);
+    expect(starts.slice(20).every((problem) => problem === "form:too_many")).toBe(true);
+    expect(await submit(linkId, { phone: randomPhone(), method: "WALLET_V2" }, "198.51.100.4")).toMatch(/^\/fr\/pay\/otp\//);
+  });
+
+  it("limits each phone on its own: one number cannot be sent payment after payment", async () => {
+    const linkId = await newLink({ amount: 1 });
+    const phone = randomPhone();
+    const starts = [];
+    for (let index = 0; index < 7; index += 1) starts.push(errorsOf(await submit(linkId, validStart(phone), `198.51.101.${index}`)));
+    expect(starts).toEqual([null, null, null, null, null, "form:too_many", "form:too_many"]);
+    expect(errorsOf(await submit(linkId, validStart(), "198.51.101.9"))).toBeNull();
+  });
+
+  it("still brakes a script starting payments on one link from many addresses: past 60 a minute the page asks to wait", async () => {
     const linkId = await newLink({ amount: 1 });
     const starts = [];
     // A quota of 60 a minute comes back at one a second: 70 in a few seconds cannot all pass.
-    for (let index = 0; index < 70; index += 1) starts.push(await submit(linkId, { phone: "bad" }));
-    const problems = starts.map((location) => new URL(location, "http://gateway.test").searchParams.get("errors"));
-    expect(problems.slice(0, 60).every((problem) => problem === "phone:format")).toBe(true);
-    expect(problems.at(-1)).toBe("form:too_many");
+    for (let index = 0; index < 70; index += 1) starts.push(errorsOf(await submit(linkId, validStart(), `198.51.102.${index}`)));
+    expect(starts.slice(0, 60).every((problem) => problem === null)).toBe(true);
+    expect(starts.at(-1)).toBe("form:too_many");
   });
 });

@@ -46,10 +46,15 @@ let client: postgres.Sql;
 let db: Db;
 let previousRelease: string;
 
-/** drizzle/ as the previous release shipped it: the journal and its SQL files without the newest entry. */
-function previousMigrations(): string {
+// The last release that kept the simulators' books beside the gateway's (0014 moved them): the
+// simulators' tests upgrade from it, through every later migration.
+const BEFORE_SIMULATORS_APART = "0013_console_audit_log_append_only";
+let beforeSimulatorsApart: string;
+
+/** drizzle/ as a release shipped it: the journal and its SQL files, its first `count` entries. */
+function releaseMigrations(count: number): string {
   const folder = mkdtempSync(path.join(tmpdir(), "gateway-previous-migrations-"));
-  const entries = journal.entries.slice(0, -1);
+  const entries = journal.entries.slice(0, count);
   cpSync(path.join(MIGRATIONS, "meta"), path.join(folder, "meta"), { recursive: true });
   writeFileSync(path.join(folder, "meta/_journal.json"), JSON.stringify({ ...journal, entries }, null, 2));
   for (const entry of entries) cpSync(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
@@ -60,14 +65,15 @@ beforeAll(async () => {
   await recreateDatabase(url.toString());
   client = postgres(url.toString(), { max: 2, onnotice: () => {} });
   db = drizzle({ client, schema }) as unknown as Db;
-  previousRelease = previousMigrations();
+  previousRelease = releaseMigrations(journal.entries.length - 1);
+  beforeSimulatorsApart = releaseMigrations(journal.entries.findIndex((entry) => entry.tag === BEFORE_SIMULATORS_APART) + 1);
 });
 
 afterAll(async () => {
   await client?.end({ timeout: 5 });
   await recreateDatabase(url.toString(), { dropOnly: true });
   await recreateDatabase(productionUrl.toString(), { dropOnly: true });
-  if (previousRelease) rmSync(previousRelease, { recursive: true, force: true });
+  for (const folder of [previousRelease, beforeSimulatorsApart]) if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 async function serviceContext(code: string): Promise<ServiceContext> {
@@ -120,11 +126,8 @@ describe("migration upgrade", () => {
       headers: { "x-platform": "API" },
     });
     expect(proceeded.statusCode).toBe(2);
-    // The previous release kept the simulators' books beside the gateway's: a sandbox database has some.
     const run: RunSql = async (text) => sqlRows<Record<string, unknown>>(await db.execute(sql.raw(text)));
     await run(`insert into database_seal (environment, secret_fingerprint) values ('sandbox', 'upgrade-test')`);
-    await insertSimulatorRows(run, "public");
-    const simulatorBooks = await simulatorRowsIn(run, "public");
     const tables = ["services", "customers", "payments", "notifications"];
     const before = await rowCounts(tables);
     const paymentsBefore = await db.select().from(schema.payments).orderBy(asc(schema.payments.id));
@@ -135,12 +138,6 @@ describe("migration upgrade", () => {
     const applied = await client<{ n: string }[]>`select count(*)::text as n from drizzle.__drizzle_migrations`;
     expect(Number(applied[0]!.n)).toBe(journal.entries.length);
     expect(await rowCounts(tables)).toEqual(before);
-    // The simulators' books moved, row for row, to their own schema; none is left beside the gateway's.
-    expect(await simulatorRowsIn(run, "simulators")).toEqual(simulatorBooks);
-    expect(await simulatorTablesOutside(run, "simulators")).toEqual([]);
-    // A sandbox process then applies the simulators' own migrations, which find the tables in place.
-    await migrate(drizzle({ client, schema }), SIMULATOR_MIGRATIONS);
-    expect(await simulatorRowsIn(run, "simulators")).toEqual(simulatorBooks);
     expect(await db.select().from(schema.payments).orderBy(asc(schema.payments.id))).toEqual(paymentsBefore);
     const merchantServer: ClientPrincipal = { mode: "client", service, credentialId: "upgrade-test", clientId: merchant.clientId };
     expect((await checkPayment(db, { principal: merchantServer, paymentId: open.payment.id })).state).toBe("CREATED");
@@ -166,7 +163,7 @@ async function productionDatabaseHasNoSimulatorTable(prepare: (run: RunSql, prod
 describe("migration upgrade: the simulators' tables", () => {
   it("leaves a production database of the previous release with no simulator table", async () => {
     await productionDatabaseHasNoSimulatorTable(async (run, production) => {
-      await migrate(drizzle({ client: production, schema }), { migrationsFolder: previousRelease });
+      await migrate(drizzle({ client: production, schema }), { migrationsFolder: beforeSimulatorsApart });
       await run(`insert into database_seal (environment, secret_fingerprint) values ('production', 'upgrade-test')`);
       expect(await simulatorTablesOutside(run, "nowhere")).toHaveLength(SIMULATOR_TABLES.length);
       await migrate(drizzle({ client: production, schema }), { migrationsFolder: MIGRATIONS });
@@ -179,12 +176,32 @@ describe("migration upgrade: the simulators' tables", () => {
     });
   });
 
+  it("moves a sandbox database's simulator books, row for row, to their own schema (PostgreSQL)", async () => {
+    await recreateDatabase(productionUrl.toString());
+    const sandbox = postgres(productionUrl.toString(), { max: 1, onnotice: () => {} });
+    try {
+      const run: RunSql = (text) => sandbox.unsafe(text) as Promise<Record<string, unknown>[]>;
+      await migrate(drizzle({ client: sandbox, schema }), { migrationsFolder: beforeSimulatorsApart });
+      await run(`insert into database_seal (environment, secret_fingerprint) values ('sandbox', 'upgrade-test')`);
+      await insertSimulatorRows(run, "public");
+      const simulatorBooks = await simulatorRowsIn(run, "public");
+      await migrate(drizzle({ client: sandbox, schema }), { migrationsFolder: MIGRATIONS });
+      expect(await simulatorRowsIn(run, "simulators")).toEqual(simulatorBooks);
+      expect(await simulatorTablesOutside(run, "simulators")).toEqual([]);
+      // A sandbox process then applies the simulators' own migrations, which find the tables in place.
+      await migrate(drizzle({ client: sandbox, schema }), SIMULATOR_MIGRATIONS);
+      expect(await simulatorRowsIn(run, "simulators")).toEqual(simulatorBooks);
+    } finally {
+      await sandbox.end({ timeout: 5 });
+    }
+  });
+
   it("moves a sandbox database's simulator books on PGlite too", { timeout: 300_000 }, async () => {
     const embedded = new PGlite();
     try {
       const run: RunSql = async (text) => (await embedded.query<Record<string, unknown>>(text)).rows;
       const pglite = drizzlePglite({ client: embedded, schema });
-      await migratePglite(pglite, { migrationsFolder: previousRelease });
+      await migratePglite(pglite, { migrationsFolder: beforeSimulatorsApart });
       await insertSimulatorRows(run, "public");
       const simulatorBooks = await simulatorRowsIn(run, "public");
       await migratePglite(pglite, { migrationsFolder: MIGRATIONS });

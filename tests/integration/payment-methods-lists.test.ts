@@ -14,7 +14,7 @@ const { api } = useTestGateway();
 const available = (merchant: OnboardedMerchant, query: string, extra: Record<string, string> = {}) => api.get(`/api/v1/payment-methods/available${query}`, clientAuth(merchant, extra));
 
 describe("GET /api/v1/payment-methods/available", () => {
-  it("lists WALLET_V2 and CARD_PROVIDER for a country of the service, by alpha-2", async () => {
+  it("lists WALLET_V2, CARD_PROVIDER and (in Algeria, contract 15) SATIM for a country of the service, by alpha-2", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
     const response = await available(merchant, "?countryCode=DZ");
     expect(response.status).toBe(200);
@@ -37,6 +37,14 @@ describe("GET /api/v1/payment-methods/available", () => {
         image: `${base}/payment-methods/card.svg`,
         archetype: "REDIRECT",
       },
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        name: "satim",
+        code: "SATIM",
+        displayName: "CIB / EDAHABIA",
+        image: `${base}/payment-methods/cib-edahabia.svg`,
+        archetype: "REDIRECT",
+      },
     ]);
   });
 
@@ -45,7 +53,7 @@ describe("GET /api/v1/payment-methods/available", () => {
     const french = await available(merchant, "?countryCode=MA", { "x-locale": "fr_FR" });
     expect(french.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["Portefeuille", "Carte bancaire"]);
     const arabic = await available(merchant, "?countryCode=tn", { "x-locale": "ar_DZ" });
-    expect(arabic.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["المحفظة", "البطاقة البنكية"]);
+    expect(arabic.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["المحفظة", "البطاقة البنكية", "كليك تو باي"]);
     const other = await available(merchant, "?countryCode=DZ", { "x-locale": "de_DE" });
     expect(other.body.data[0].displayName).toBe("Wallet");
   });
@@ -103,7 +111,8 @@ describe("GET /api/v1/payment-methods (user context)", () => {
     const { accessToken } = await createCustomerToken(merchant, { phone: paid.userId });
     const response = await api.get("/api/v1/payment-methods?amount=100", userHeaders(merchant, accessToken));
     expect(response.status).toBe(200);
-    const [wallet, cardMethod, savedCard, ...rest] = response.body.data;
+    const [wallet, cardMethod, satim, savedCard, ...rest] = response.body.data;
+    expect(satim).toMatchObject({ code: "SATIM", paymentOptionType: "paymentMethod", displayName: "CIB / EDAHABIA", archetype: "REDIRECT" });
     expect(rest).toEqual([]);
     expect(wallet).toMatchObject({ code: "WALLET_V2", paymentOptionType: "wallet", balance: 10_000, currency: "DZD", archetype: "REDIRECT" });
     expect(cardMethod).toMatchObject({ code: "CARD_PROVIDER", paymentOptionType: "paymentMethod", displayName: "Bank card" });
@@ -167,7 +176,7 @@ describe("GET /api/v1/payment-methods (user context)", () => {
       );
       expect(response.status).toBe(200);
       expect(response.body.data[0]).toMatchObject({ code: "WALLET_V2", balance: 10_000, currency: "TND" });
-      expect(response.body.data.map((item: { name: string }) => item.name)).toEqual(["wallet-v2", "card-provider", "Mastercard *** 4444"]);
+      expect(response.body.data.map((item: { name: string }) => item.name)).toEqual(["wallet-v2", "card-provider", "clictopay", "Mastercard *** 4444"]);
     }
   });
 

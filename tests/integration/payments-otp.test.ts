@@ -197,6 +197,7 @@ describe("getHostedPayment", () => {
       statusCode: 12,
       captureMethod: "RESERVATION",
       paymentMethodCode: "WALLET_V2",
+      termsUrl: null,
       transactionType: null,
       otp: { attemptsLeft: 5, resendAvailableAt: expect.any(String), expiresAt: expect.any(String) },
       expired: false,

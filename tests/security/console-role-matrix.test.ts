@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ConsoleRole } from "@/lib/console/roles";
 import { getDb } from "@/lib/db/client";
-import { consoleAuditLog } from "@/lib/db/schema";
+import { consoleAuditLog, consoleInvitations } from "@/lib/db/schema";
+import { createInvitation } from "@/lib/console/invitations";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { randomUUID } from "node:crypto";
@@ -32,6 +33,15 @@ async function linkToDeactivate() {
   return (await createPaymentLink(await getDb(), { serviceId, input })).id;
 }
 
+/** An open invitation to cancel, fresh for each case. */
+async function invitationToCancel() {
+  const email = uniqueEmail("to-cancel");
+  const db = await getDb();
+  await createInvitation(db, { serviceId, email, role: "viewer", actor: null });
+  const [invitation] = await db.select({ id: consoleInvitations.id }).from(consoleInvitations).where(eq(consoleInvitations.email, email));
+  return invitation!.id;
+}
+
 type Fields = () => Promise<Record<string, string>>;
 /** Contract 13's table, written out here (not read from lib/console/roles.ts) so the test can disagree with the code. */
 const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
@@ -42,6 +52,8 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "customer-card-delete", allowed: ["owner", "support"], fields: savedCardForm },
   { action: "customer-deactivate", allowed: ["owner", "support"], fields: async () => ({ customerId: (await createCustomerToken(merchant)).customer.id }) },
   { action: "invite", allowed: ["owner"], fields: async () => ({ email: uniqueEmail("invited"), role: "viewer" }) },
+  { action: "cancel-invitation", allowed: ["owner"], fields: async () => ({ invitation: await invitationToCancel() }) },
+  { action: "reset-member-password", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id }) },
   { action: "change-role", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id, role: "support" }) },
   { action: "remove-member", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id }) },
   { action: "require-two-step", allowed: ["owner"], fields: async () => ({ required: "" }) },
@@ -50,6 +62,8 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "webhook-url", allowed: ["owner", "developer"], fields: async () => ({ webhookUrl: "https://hooks.shop.example/in" }) },
   { action: "redeliver", allowed: ["owner", "developer"], fields: async () => ({ event: event.id }) },
   { action: "settings", allowed: ["owner", "developer"], fields: async () => ({ name: merchant.name, redirectUrl: "https://shop.example/back", origins: "https://shop.example" }) },
+  { action: "time-zone", allowed: ["owner"], fields: async () => ({ timeZone: "Africa/Tunis" }) },
+  { action: "terms", allowed: ["owner", "developer"], fields: async () => ({ termsUrl: "https://shop.example/terms" }) },
   {
     action: "create-payment-link",
     allowed: ["owner", "developer", "support"],
@@ -116,7 +130,7 @@ describe("console role matrix (contract 13): every action as every role", () => 
   });
 
   it("has the size the note reports", () => {
-    expect(cases).toHaveLength(23 * 4);
+    expect(cases).toHaveLength(27 * 4);
   });
 });
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { toRequest } from "@/lib/http/serve-fetch-on-node";
+import { markPeerStamping, stampPeer } from "../../scripts/stamp-peer.mjs";
 
 /**
  * Serves the real `app/api/**​/route.ts` handlers over a real HTTP socket, in the test
@@ -109,7 +110,10 @@ export interface TestGateway {
 /** `port` 0 (the default) takes a free one; `npm run chaos` serves its gateway processes on fixed ports. */
 export async function startTestGateway(options: { port?: number } = {}): Promise<TestGateway> {
   let baseUrl = "";
+  // As npm start's server does (scripts/serve.mjs): the route handlers learn the TCP peer.
+  markPeerStamping();
   const server = createServer((incoming, outgoing) => {
+    stampPeer(incoming);
     toRequest(incoming, baseUrl)
       .then(dispatch)
       .then((response) => writeResponse(response, outgoing))

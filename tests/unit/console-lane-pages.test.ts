@@ -5,7 +5,7 @@ import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-page
 
 const CONSOLE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]/console");
 /** The pages before sign-in: App Router pages only (the lane serves signed-in pages). */
-const SIGNED_OUT = ["sign-in", "sign-in/code", "sign-up", "invitations/[token]"];
+const SIGNED_OUT = ["sign-in", "sign-in/code", "sign-up", "invitations/[token]", "forgot-password", "reset-password/[token]"];
 
 const pageDirectories = readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name === "page.tsx")

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { formTokenFor, isCrossSitePost, isHostedFormPath, isValidFormToken } from "@/lib/hosted/form-guard";
-import { FORM_BODY_LIMIT_BYTES, readFormBody } from "@/lib/hosted/read-form-body";
+import { FORM_BODY_LIMIT_BYTES, NUL_CHARACTER_IN_FORM, readFormBody } from "@/lib/hosted/read-form-body";
 
 const key = randomBytes(32);
 
@@ -55,5 +55,13 @@ describe("readFormBody", () => {
     const withFile = new FormData();
     withFile.set("file", new Blob(["x"]), "x.txt");
     expect(await readFormBody(new Request("http://gateway.test/x", { method: "POST", body: withFile }))).toBeNull();
+  });
+
+  it("refuses a field holding U+0000, in its name or its value, urlencoded or multipart", async () => {
+    expect(await readFormBody(post("code=12%003456", "application/x-www-form-urlencoded"))).toBe(NUL_CHARACTER_IN_FORM);
+    expect(await readFormBody(post("co%00de=123456", "application/x-www-form-urlencoded"))).toBe(NUL_CHARACTER_IN_FORM);
+    const form = new FormData();
+    form.set("phone", "+213\u0000555");
+    expect(await readFormBody(new Request("http://gateway.test/x", { method: "POST", body: form }))).toBe(NUL_CHARACTER_IN_FORM);
   });
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import proxy, { config } from "@/proxy";
 import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "@/lib/http/security-headers";
-import { forwardedOverHttps } from "@/lib/hosted/page-headers";
 import { inProduction } from "../support/production-config";
 
 function directives(policy: string): Map<string, string> {
@@ -42,13 +41,6 @@ describe("contentSecurityPolicy", () => {
     expect(contentSecurityPolicy({ nonce: "n", development: true })).toContain("'unsafe-eval'");
     expect(contentSecurityPolicy({ nonce: "n" })).not.toContain("upgrade-insecure-requests");
     expect(contentSecurityPolicy({ nonce: "n", upgradeInsecureRequests: true })).toContain("upgrade-insecure-requests");
-  });
-
-  it("takes a page as asked over https when X-Forwarded-Proto names https anywhere in a proxy chain, as Next.js does", () => {
-    expect(forwardedOverHttps("https")).toBe(true);
-    expect(forwardedOverHttps("https, http")).toBe(true);
-    expect(forwardedOverHttps("http")).toBe(false);
-    expect(forwardedOverHttps(null)).toBe(false);
   });
 });
 

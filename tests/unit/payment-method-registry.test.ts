@@ -15,13 +15,16 @@ describe("the payment method registry", () => {
 
   it.each(PAYMENT_METHOD_CODES)("%s provides every part of the interface", (code) => {
     const method = PAYMENT_METHODS[code] as unknown as Record<string, unknown>;
-    const missing = PAYMENT_METHOD_PARTS.filter((part) => method[part] === undefined || method[part] === null);
+    // `redirect` is null for a method that is not REDIRECT (contract 15).
+    const missing = PAYMENT_METHOD_PARTS.filter((part) => method[part] === undefined || (method[part] === null && part !== "redirect"));
     expect(missing).toEqual([]);
-    const valueParts: readonly string[] = ["code", "hostedStep", "proceedsQrIntents", "userListing", "providerOperations"];
+    const valueParts: readonly string[] = ["code", "hostedStep", "proceedsQrIntents", "userListing", "providerOperations", "redirect"];
     for (const part of PAYMENT_METHOD_PARTS.filter((part) => !valueParts.includes(part))) {
       expect(typeof method[part], `${code}.${part}`).toBe("function");
     }
-    expect(["otp", "card"]).toContain(method.hostedStep);
+    expect(["otp", "card", "redirect"]).toContain(method.hostedStep);
+    // A REDIRECT method is its provider plus the archetype: the page before the provider's is its hosted step.
+    expect(method.hostedStep === "redirect", `${code}: hostedStep redirect exactly when it has a redirect provider`).toBe(method.redirect !== null);
     expect(typeof method.proceedsQrIntents, `${code}.proceedsQrIntents`).toBe("boolean");
     expect(Array.isArray(method.providerOperations), `${code}.providerOperations`).toBe(true);
   });
@@ -31,6 +34,21 @@ describe("the payment method registry", () => {
     expect(paymentMethodOf("BANK_TRANSFER")).toBeNull();
     expect(paymentMethodOf("CARD_PROVIDER")?.hostedStep).toBe("card");
     expect(paymentMethodOf("WALLET_V2")?.hostedStep).toBe("otp");
+    expect(paymentMethodOf("CLICTOPAY")?.redirect?.reservations).not.toBeNull();
+    expect(paymentMethodOf("SATIM")?.redirect?.reservations).toBeNull();
+  });
+
+  it("gives each redirect method a provider with every call the archetype makes, and lists its register and refund handlers (and capture and release where it reserves)", () => {
+    const redirectMethods = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
+    expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY"]);
+    for (const code of redirectMethods) {
+      const { redirect, providerOperations } = PAYMENT_METHODS[code];
+      for (const call of ["amountRefusal", "orderNumberFor", "account", "register", "outcome", "refund"] as const) {
+        expect(typeof redirect![call], `${code}.redirect.${call}`).toBe("function");
+      }
+      const reserving = redirect!.reservations ? [`${redirect!.provider}:capture`, `${redirect!.provider}:release`] : [];
+      expect(providerOperations.map((handler) => `${handler.provider}:${handler.kind}`)).toEqual([`${redirect!.provider}:register`, `${redirect!.provider}:refund`, ...reserving]);
+    }
   });
 });
 

@@ -1,9 +1,13 @@
+import { notFound } from "next/navigation";
+import { getConfig } from "@/lib/config";
+
 /**
  * GET /demo/return?paymentId=...&statusCode=...: the sandbox demo merchant's landing page,
  * where its redirect URL points. A real merchant confirms the status with Check before
- * trusting it; this page only shows what arrived.
+ * trusting it; this page only shows what arrived. Production has no demo merchant: 404.
  */
 export default async function DemoReturnPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  if (!getConfig().isSandbox) notFound();
   const query = await searchParams;
   const paymentId = typeof query.paymentId === "string" ? query.paymentId : null;
   const statusCode = typeof query.statusCode === "string" ? query.statusCode : null;

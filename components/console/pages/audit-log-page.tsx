@@ -1,6 +1,7 @@
 import { consoleDateTime } from "@/components/console/payment-labels";
 import { Button, ButtonLink } from "@/components/button";
 import { ScrollRegion, Section, TableHead, SelectField } from "@/components/console/console-form";
+import { AuditTarget } from "@/components/console/audit-target";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { AUDIT_ACTIONS, isAuditAction } from "@/lib/audit-log/audit-actions";
@@ -23,7 +24,7 @@ async function renderAuditLogPage({ db, locale, principal, formToken }: OpenCons
     before,
   });
   const nextPage = hasMore ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}` : null;
-  const dateTime = consoleDateTime(locale);
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
     <ConsoleShell locale={locale} path="/console/audit-log" principal={principal} formToken={formToken} title={t("title")}>
       <Section title={t("filter")}>
@@ -49,14 +50,25 @@ async function renderAuditLogPage({ db, locale, principal, formToken }: OpenCons
               <tbody>
                 {entries.map((entry) => (
                   <tr key={entry.id} className="border-b border-slate-100 align-top">
-                    <td className="py-2">{dateTime.format(entry.at)}</td>
-                    <td className="py-2 wrap-anywhere">{entry.userEmail}</td>
-                    <td className="py-2">{isAuditAction(entry.action) ? t(`actions.${entry.action}`) : entry.action}</td>
-                    <td className="py-2 wrap-anywhere" dir="auto">
-                      {entry.target ?? "—"}
+                    <td className="py-2" data-label={t("at")}>
+                      {dateTime.format(entry.at)}
                     </td>
-                    <td className="py-2 font-mono text-xs" dir="ltr">
-                      {entry.ip ?? "—"}
+                    <td className="py-2 wrap-anywhere" data-label={t("user")}>
+                      <bdi dir="ltr">{entry.userEmail}</bdi>
+                    </td>
+                    <td className="py-2" data-label={t("action")}>
+                      {isAuditAction(entry.action) ? t(`actions.${entry.action}`) : entry.action}
+                    </td>
+                    <td className="py-2 wrap-anywhere" data-label={t("target")}>
+                      {/* One element: a card's cell is a grid of its label and one value. */}
+                      <span>
+                        <AuditTarget locale={locale} target={entry.target} />
+                      </span>
+                    </td>
+                    <td className="py-2" data-label={t("ip")}>
+                      <bdi dir="ltr" className="font-mono text-xs">
+                        {entry.ip ?? "—"}
+                      </bdi>
                     </td>
                   </tr>
                 ))}

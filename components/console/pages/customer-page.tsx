@@ -84,7 +84,7 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
         {detail.payments.rows.length === 0 ? (
           <p className="text-slate-700">{t("list.none")}</p>
         ) : (
-          <PaymentTable locale={locale} label={t("list.title")} rows={detail.payments.rows} withPhoneAndActionId={false} />
+          <PaymentTable locale={locale} timeZone={principal.membership!.timeZone} label={t("list.title")} rows={detail.payments.rows} withPhoneAndActionId={false} />
         )}
         {detail.payments.after ? (
           <ButtonLink variant="quiet" href={`${consolePath.customer(locale, customer.id)}?after=${encodeURIComponent(detail.payments.after)}`}>
@@ -96,4 +96,4 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
   );
 }
 
-export const customerPage = { title: "Customer", capability: "payments.read", render: renderCustomerPage } satisfies ConsolePage;
+export const customerPage = { title: { messages: "consolePayments.customerPage" }, capability: "payments.read", render: renderCustomerPage } satisfies ConsolePage;

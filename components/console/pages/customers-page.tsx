@@ -12,12 +12,12 @@ import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
 async function renderCustomersPage({ db, locale, principal, formToken }: OpenConsolePage, { query }: ConsolePageRequest) {
   const { t } = paymentLabels(locale);
   const q = (queryValue(query, "q") ?? "").trim().slice(0, 100);
-  const found = q ? await searchCustomers(db, { serviceId: principal.membership!.serviceId, query: q }) : null;
+  const found = q ? await searchCustomers(db, { serviceId: principal.membership!.serviceId, query: q, countries: principal.membership!.countries }) : null;
   return (
     <ConsoleShell locale={locale} path="/console/customers" principal={principal} formToken={formToken} title={t("customers.title")}>
       <Section title={t("customers.searchTitle")}>
         <form method="get" action={consolePath.customers(locale)} role="search" aria-label={t("customers.searchTitle")} className="flex flex-col gap-4">
-          <Field id="q" name="q" type="search" label={t("list.search")} hint={t("customers.searchHint")} defaultValue={q} />
+          <Field id="q" name="q" type="search" dir="auto" label={t("list.search")} hint={t("customers.searchHint")} defaultValue={q} />
           <div>
             <Button type="submit">{t("customers.find")}</Button>
           </div>
@@ -31,18 +31,20 @@ async function renderCustomersPage({ db, locale, principal, formToken }: OpenCon
               <tbody>
                 {found.map((customer) => (
                   <tr key={customer.id} className="border-b border-slate-100">
-                    <td className="py-2">
+                    <td className="py-2" data-label={t("customers.name")}>
                       <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, customer.id)}>
                         {customer.name}
                       </a>
                     </td>
-                    <td className="py-2" dir="ltr">
-                      {customer.phone}
+                    <td className="py-2" data-label={t("list.phone")}>
+                      <bdi dir="ltr">{customer.phone}</bdi>
                     </td>
-                    <td className="py-2 wrap-anywhere" dir="ltr">
-                      {customer.email ?? "—"}
+                    <td className="py-2 wrap-anywhere" data-label={t("customers.email")}>
+                      <bdi dir="ltr">{customer.email ?? "—"}</bdi>
                     </td>
-                    <td className="py-2">{customer.isActive ? t("customers.active") : t("customers.inactive")}</td>
+                    <td className="py-2" data-label={t("customers.state")}>
+                      {customer.isActive ? t("customers.active") : t("customers.inactive")}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -54,4 +56,4 @@ async function renderCustomersPage({ db, locale, principal, formToken }: OpenCon
   );
 }
 
-export const customersPage = { title: "Customers", capability: "payments.read", render: renderCustomersPage } satisfies ConsolePage;
+export const customersPage = { title: { messages: "consolePayments.customers" }, capability: "payments.read", render: renderCustomersPage } satisfies ConsolePage;

@@ -1,4 +1,5 @@
-import { consoleDateTime } from "@/components/console/payment-labels";
+import { consoleDateTime, deliveryStatusKey } from "@/components/console/payment-labels";
+import { fieldProblemText } from "@/components/console/problem-text";
 import { Button, ButtonLink } from "@/components/button";
 import { ConsoleForm, ConsoleNotice, ReadOnlyValue, ScrollRegion, Section, TableHead, SelectField } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
@@ -11,6 +12,12 @@ import { listEvents } from "@/lib/events/list-events";
 import { queryValue, type ConsolePage, type ConsolePageRequest } from "@/lib/console-web/console-page";
 import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
 import { translator } from "@/lib/i18n/translator";
+
+/** The two secrets a member may roll, each behind its confirmation (`?confirm=`). */
+const ROLLS = [
+  { confirm: "client-secret", action: "roll-client-secret", label: "rollClientSecret" },
+  { confirm: "webhook-secret", action: "roll-webhook-secret", label: "rollWebhookSecret" },
+] as const;
 
 /** GET /{locale}/console/developers (owners, developers): keys, secret rolls, webhook URL, events with their filters. */
 async function renderDevelopersPage({ db, locale, principal, formToken, flash }: OpenConsolePage, { query }: ConsolePageRequest) {
@@ -27,8 +34,9 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
   const parsed = listEventsQuery.safeParse({ ...filters, limit: 25 });
   const { events, hasMore } = parsed.success ? await listEvents(db, { serviceId, ...parsed.data }) : { events: [], hasMore: false };
   const nextPage = hasMore ? `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)), startingAfter: events.at(-1)!.id })}` : null;
-  const webhookError = flash?.kind === "error" && flash.form === "webhook" ? t(`errors.${flash.key}`, { detail: flash.detail ?? "" }) : null;
-  const dateTime = consoleDateTime(locale);
+  const webhookError = flash?.kind === "error" && flash.form === "webhook" ? t(`errors.${flash.key}`, { detail: fieldProblemText(locale, flash.detail) }) : null;
+  const confirming = flash?.kind === "new_secret" ? undefined : ROLLS.find((roll) => roll.confirm === queryValue(query, "confirm"));
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
     <ConsoleShell locale={locale} path="/console/developers" principal={principal} formToken={formToken} title={t("title")}>
       {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
@@ -43,18 +51,29 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
         ) : null}
         <p className="text-sm text-slate-700">{t("rollIntro")}</p>
         <div className="flex flex-wrap gap-3">
-          <ConsoleForm locale={locale} action="roll-client-secret" formToken={formToken} className="flex">
-            <Button type="submit" variant="secondary" className="w-auto">
-              {t("rollClientSecret")}
-            </Button>
-          </ConsoleForm>
-          <ConsoleForm locale={locale} action="roll-webhook-secret" formToken={formToken} className="flex">
-            <Button type="submit" variant="secondary" className="w-auto">
-              {t("rollWebhookSecret")}
-            </Button>
-          </ConsoleForm>
+          {ROLLS.map((roll) => (
+            <ButtonLink key={roll.confirm} variant="secondary" href={`${consolePath.developers(locale)}?confirm=${roll.confirm}#confirm-roll`}>
+              {t(roll.label)}
+            </ButtonLink>
+          ))}
         </div>
       </Section>
+      {confirming ? (
+        // Cutting the merchant's integration off takes a second, deliberate step, as capture and refund do (a page, no script).
+        <Section title={t(`confirmRoll.${confirming.confirm}.title`)} id="confirm-roll">
+          <p className="text-sm text-slate-800">{t(`confirmRoll.${confirming.confirm}.warning`)}</p>
+          <div className="flex flex-wrap gap-3">
+            <ConsoleForm locale={locale} action={confirming.action} formToken={formToken} className="flex">
+              <Button type="submit" className="w-auto">
+                {t("confirmRoll.submit")}
+              </Button>
+            </ConsoleForm>
+            <ButtonLink variant="quiet" href={consolePath.developers(locale)}>
+              {t("confirmRoll.cancel")}
+            </ButtonLink>
+          </div>
+        </Section>
+      ) : null}
 
       {principalMay(principal, "integration.manage") ? (
         <Section title={t("webhookTitle")}>
@@ -107,19 +126,27 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
               <tbody>
                 {events.map((event) => (
                   <tr key={event.id} className="border-b border-slate-100">
-                    <td className="py-2">
+                    <td className="py-2" data-label={t("created")}>
                       <a href={consolePath.event(locale, event.id)} className="font-medium text-teal-800 underline">
                         {dateTime.format(new Date(event.createdAt))}
                       </a>
                     </td>
-                    <td className="py-2 font-mono" dir="ltr">
-                      {event.type}
+                    <td className="py-2" data-label={t("type")}>
+                      <bdi dir="ltr" className="font-mono">
+                        {event.type}
+                      </bdi>
                     </td>
-                    <td className="py-2 font-mono text-xs" dir="ltr">
-                      {event.data.paymentId}
+                    <td className="py-2" data-label={t("paymentId")}>
+                      <bdi dir="ltr" className="font-mono text-xs">
+                        {event.data.paymentId}
+                      </bdi>
                     </td>
-                    <td className="py-2">{t(`status.${event.delivery.status}`)}</td>
-                    <td className="py-2">{event.delivery.attempts}</td>
+                    <td className="py-2" data-label={t("delivery")}>
+                      {t(deliveryStatusKey(event.delivery))}
+                    </td>
+                    <td className="py-2" data-label={t("attempts")}>
+                      {event.delivery.attempts}
+                    </td>
                   </tr>
                 ))}
               </tbody>

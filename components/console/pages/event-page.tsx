@@ -1,4 +1,5 @@
-import { consoleDateTime } from "@/components/console/payment-labels";
+import { consoleDateTime, deliveryStatusKey } from "@/components/console/payment-labels";
+import { fieldProblemText } from "@/components/console/problem-text";
 import { Button, ButtonLink } from "@/components/button";
 import { ConsoleForm, ConsoleNotice, Section, ScrollRegion, TableHead } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
@@ -18,11 +19,13 @@ async function renderEventPage({ db, locale, principal, formToken, flash }: Open
     throw error;
   });
   if (!event) return null;
-  const dateTime = consoleDateTime(locale);
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
     <ConsoleShell locale={locale} path={`/console/developers/events/${event.id}`} principal={principal} formToken={formToken} title={`${t("eventTitle")} ${event.type}`}>
       {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
-      {flash?.kind === "error" && flash.form === "redeliver" ? <ConsoleNotice tone="error">{t("errors.redeliverRefused", { detail: flash.detail ?? "" })}</ConsoleNotice> : null}
+      {flash?.kind === "error" && flash.form === "redeliver" ? (
+        <ConsoleNotice tone="error">{t("errors.redeliverRefused", { detail: fieldProblemText(locale, flash.detail) })}</ConsoleNotice>
+      ) : null}
       <Section title={event.id}>
         <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
           <div>
@@ -31,24 +34,23 @@ async function renderEventPage({ db, locale, principal, formToken, flash }: Open
           </div>
           <div>
             <dt className="font-semibold">{t("paymentId")}</dt>
-            <dd className="font-mono text-xs" dir="ltr">
-              {event.data.paymentId}
+            <dd className="font-mono text-xs wrap-anywhere">
+              <bdi dir="ltr">{event.data.paymentId}</bdi>
             </dd>
           </div>
           <div>
             <dt className="font-semibold">{t("delivery")}</dt>
-            <dd>{t(`status.${event.delivery.status}`)}</dd>
+            <dd>{t(deliveryStatusKey(event.delivery))}</dd>
           </div>
           <div>
             <dt className="font-semibold">{t("attempts")}</dt>
             <dd>{event.delivery.attempts}</dd>
           </div>
         </dl>
-        <ScrollRegion label={t("eventTitle")}>
-          <pre dir="ltr" className="rounded-lg bg-slate-100 p-3 text-xs">
-            {JSON.stringify(event.data, null, 2)}
-          </pre>
-        </ScrollRegion>
+        {/* Wrapped, not scrolled: a long id or URL breaks its line instead of widening the page. */}
+        <pre dir="ltr" className="rounded-lg bg-slate-100 p-3 text-xs whitespace-pre-wrap wrap-anywhere">
+          {JSON.stringify(event.data, null, 2)}
+        </pre>
         {principalMay(principal, "integration.manage") ? (
           <ConsoleForm locale={locale} action="redeliver" formToken={formToken}>
             <input type="hidden" name="event" value={event.id} />
@@ -66,10 +68,18 @@ async function renderEventPage({ db, locale, principal, formToken, flash }: Open
               <tbody>
                 {event.attempts.map((attempt) => (
                   <tr key={attempt.at} className="border-b border-slate-100">
-                    <td className="py-2">{dateTime.format(new Date(attempt.at))}</td>
-                    <td className="py-2">{attempt.statusCode ?? "—"}</td>
-                    <td className="py-2 wrap-anywhere">{attempt.error ?? "—"}</td>
-                    <td className="py-2">{attempt.durationMs ?? "—"}</td>
+                    <td className="py-2" data-label={t("attemptAt")}>
+                      {dateTime.format(new Date(attempt.at))}
+                    </td>
+                    <td className="py-2" data-label={t("statusCode")}>
+                      {attempt.statusCode ?? "—"}
+                    </td>
+                    <td className="py-2 wrap-anywhere" data-label={t("error")}>
+                      <bdi dir="ltr">{attempt.error ?? "—"}</bdi>
+                    </td>
+                    <td className="py-2" data-label={t("duration")}>
+                      {attempt.durationMs ?? "—"}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -84,4 +94,4 @@ async function renderEventPage({ db, locale, principal, formToken, flash }: Open
   );
 }
 
-export const eventPage = { title: "Event", capability: "keys.manage", render: renderEventPage } satisfies ConsolePage;
+export const eventPage = { title: { messages: "console.eventPage" }, capability: "keys.manage", render: renderEventPage } satisfies ConsolePage;

@@ -13,6 +13,7 @@ import type { PaymentLinkView } from "@/lib/payment-links/payment-link.schema";
 import type { ConsolePage } from "@/lib/console-web/console-page";
 import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
 import { translator, type Translate } from "@/lib/i18n/translator";
+import { fieldProblemText } from "@/components/console/problem-text";
 
 const LINKS_SHOWN = 100;
 
@@ -24,11 +25,25 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
   const { links } = await listPaymentLinks(db, { serviceId, limit: LINKS_SHOWN });
   const { countries } = await linkServiceOrThrow(db, serviceId);
   const failed = flash?.kind === "error" && flash.form === "create-payment-link" ? flash : null;
-  const errorOf = (field: string) => (failed?.field === field ? t("errors.invalidLink", { detail: failed.detail ?? "" }) : null);
+  const errorOf = (field: string) => (failed?.field === field ? t("errors.invalidLink", { detail: fieldProblemText(locale, failed.detail) }) : null);
   const typed = (field: string, fallback = "") => failed?.values?.[field] ?? fallback;
+  // Just created: the links (newest first, the new one on top) come before the form, so a phone
+  // shows the new link at once rather than below the whole form.
+  const justCreated = flash?.kind === "notice" && flash.key === "linkCreated";
+  const linksSection = (
+    <Section title={t("listTitle")} id="links">
+      {links.length === 0 ? <p className="text-slate-700">{t("none")}</p> : null}
+      <ul className="flex flex-col gap-4">
+        {links.map((link) => (
+          <LinkItem key={link.id} link={link} locale={locale} mayManage={mayManage} formToken={formToken} t={t} />
+        ))}
+      </ul>
+    </Section>
+  );
   return (
     <ConsoleShell locale={locale} path="/console/payment-links" principal={principal} formToken={formToken} title={t("title")}>
       {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
+      {justCreated && links.length > 0 ? linksSection : null}
       {mayManage ? (
         <Section title={t("create")} id="create">
           <ConsoleForm locale={locale} action="create-payment-link" formToken={formToken} label={t("create")}>
@@ -89,7 +104,7 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
               name="expiresAt"
               type="datetime-local"
               dir="ltr"
-              label={t("fields.expiresAt")}
+              label={t("fields.expiresAt", { zone: principal.membership!.timeZone })}
               hint={t("fields.expiresAtHint")}
               defaultValue={typed("expiresAt")}
               error={errorOf("expiresAt")}
@@ -102,14 +117,7 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
           </ConsoleForm>
         </Section>
       ) : null}
-      <Section title={t("listTitle")} id="links">
-        {links.length === 0 ? <p className="text-slate-700">{t("none")}</p> : null}
-        <ul className="flex flex-col gap-4">
-          {links.map((link) => (
-            <LinkItem key={link.id} link={link} locale={locale} mayManage={mayManage} formToken={formToken} t={t} />
-          ))}
-        </ul>
-      </Section>
+      {justCreated && links.length > 0 ? null : linksSection}
     </ConsoleShell>
   );
 }

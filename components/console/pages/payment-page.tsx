@@ -3,7 +3,9 @@ import { Button, ButtonLink } from "@/components/button";
 import { Field } from "@/components/field";
 import { ConsoleForm, ConsoleNotice, ScrollRegion, Section, TableHead } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
-import { paymentLabels } from "@/components/console/payment-labels";
+import { consoleDateTime, deliveryStatusKey, paymentLabels } from "@/components/console/payment-labels";
+import { fieldProblemText, operationProblemText } from "@/components/console/problem-text";
+import { paymentLinkIdOfActionId, paymentLinkTitles } from "@/lib/payment-links/link-titles";
 import { consoleServiceContext, principalMay } from "@/lib/auth/console-principal";
 import { consolePath } from "@/lib/console/console-paths";
 import { getPaymentDetail } from "@/lib/console-payments/get-payment-detail";
@@ -25,7 +27,8 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
     throw error;
   });
   if (!detail) return null;
-  const { t, status, method, dateTime } = paymentLabels(locale);
+  const { t, status, method } = paymentLabels(locale);
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   const tEvents = translator(locale, "console.developers");
   const { payment, amounts } = detail;
   const money = (minor: number) => formatMinorAmount({ minor, currency: payment.currency, locale });
@@ -33,6 +36,14 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
   const asked = queryValue(query, "confirm");
   const confirming = OPERATIONS.find((operation) => operation === asked && detail.allows[operation]);
   const error = flash?.kind === "error" && (OPERATIONS as readonly string[]).includes(flash.form) ? flash : null;
+  const linkId = paymentLinkIdOfActionId(payment.actionId);
+  const linkTitle = linkId ? (await paymentLinkTitles(db, service.id, [payment.actionId])).get(linkId) : undefined;
+  // The page's own words for a refusal: the API's message is English (components/console/problem-text.ts).
+  const refusalText = error
+    ? error.field
+      ? fieldProblemText(locale, error.detail)
+      : operationProblemText(locale, error.key, { refundable: money(amounts.refundableMinor), capturable: money(amounts.amountMinor), state: status(payment.state) })
+    : null;
   const facts: [string, string][] = [
     [t("detail.status"), status(payment.state)],
     [t("detail.statusCode"), String(detail.statusCode)],
@@ -42,19 +53,22 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
     [t("detail.refundable"), money(amounts.refundableMinor)],
     [t("list.method"), method(detail.method)],
     [t("list.actionId"), payment.actionId],
+    ...(linkTitle === undefined ? [] : [[t("list.paymentLink"), linkTitle] as [string, string]]),
     [t("list.created"), dateTime.format(payment.createdAt)],
     [t("detail.updated"), dateTime.format(payment.updatedAt)],
   ];
   return (
     <ConsoleShell locale={locale} path={`/console/payments/${payment.id}`} principal={principal} formToken={formToken} title={t("detail.title")}>
       {flash?.kind === "notice" && t.has(`detail.notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`detail.notices.${flash.key}`)}</ConsoleNotice> : null}
-      {error && !error.field ? <ConsoleNotice tone="error">{t("detail.refused", { detail: error.detail ?? "" })}</ConsoleNotice> : null}
+      {error && !error.field ? <ConsoleNotice tone="error">{t("detail.refused", { detail: refusalText ?? "" })}</ConsoleNotice> : null}
       <Section title={payment.id} id="payment">
         <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
           {facts.map(([term, value]) => (
             <div key={term}>
               <dt className="font-semibold">{term}</dt>
-              <dd className="wrap-anywhere">{value}</dd>
+              <dd className="wrap-anywhere">
+                <bdi>{value}</bdi>
+              </dd>
             </div>
           ))}
         </dl>
@@ -75,20 +89,49 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
             locale={locale}
             formToken={formToken}
             paymentId={payment.id}
-            labels={{ amount: t("detail.amountField"), amountHint: t("detail.amountHint"), reason: t("detail.reason"), confirm: t(`detail.confirm.${confirming}`) }}
+            labels={{
+              amount: t("detail.amountField"),
+              amountHint:
+                confirming === "refund"
+                  ? t("detail.refundHint", { currency: payment.currency, max: money(amounts.refundableMinor) })
+                  : t("detail.captureHint", { currency: payment.currency, max: money(amounts.amountMinor) }),
+              reason: t("detail.reason"),
+              confirm: t(`detail.confirm.${confirming}`),
+            }}
             values={error?.values ?? {}}
-            fieldError={error?.field ? t("detail.refused", { detail: error.detail ?? "" }) : undefined}
+            fieldError={error?.field ? (refusalText ?? undefined) : undefined}
             errorField={error?.field}
           />
         </Section>
       ) : null}
       <Section title={t("detail.customer")}>
-        <p>
-          <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, detail.customer.id)}>
-            {detail.customer.name}
-          </a>{" "}
-          <span dir="ltr">{detail.customer.phone}</span> {detail.customer.email ? <span dir="ltr">{detail.customer.email}</span> : null}
-        </p>
+        {/* A customer without a name is named by its phone: the phone is then shown once, as the link. */}
+        <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-3">
+          <div>
+            <dt className="font-semibold">{detail.customer.name === detail.customer.phone ? t("list.phone") : t("detail.customerName")}</dt>
+            <dd className="wrap-anywhere">
+              <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, detail.customer.id)}>
+                {detail.customer.name}
+              </a>
+            </dd>
+          </div>
+          {detail.customer.name === detail.customer.phone ? null : (
+            <div>
+              <dt className="font-semibold">{t("list.phone")}</dt>
+              <dd>
+                <bdi dir="ltr">{detail.customer.phone}</bdi>
+              </dd>
+            </div>
+          )}
+          {detail.customer.email ? (
+            <div>
+              <dt className="font-semibold">{t("customers.email")}</dt>
+              <dd className="wrap-anywhere">
+                <bdi dir="ltr">{detail.customer.email}</bdi>
+              </dd>
+            </div>
+          ) : null}
+        </dl>
       </Section>
       <Section title={t("detail.refunds")}>
         {detail.refunds.length === 0 ? (
@@ -100,9 +143,15 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
               <tbody>
                 {detail.refunds.map((refund) => (
                   <tr key={refund.id} className="border-b border-slate-100">
-                    <td className="py-2">{dateTime.format(refund.createdAt)}</td>
-                    <td className="py-2">{money(refund.amountMinor)}</td>
-                    <td className="py-2 wrap-anywhere">{refund.reason ?? refund.description}</td>
+                    <td className="py-2" data-label={t("list.created")}>
+                      {dateTime.format(refund.createdAt)}
+                    </td>
+                    <td className="py-2" data-label={t("detail.amount")}>
+                      {money(refund.amountMinor)}
+                    </td>
+                    <td className="py-2 wrap-anywhere" data-label={t("detail.reason")}>
+                      <bdi>{refund.reason ?? refund.description}</bdi>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -116,7 +165,7 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
             <li key={index} className="flex flex-wrap gap-x-3">
               <time dateTime={entry.at.toISOString()}>{dateTime.format(entry.at)}</time>
               <span className="font-semibold">{status(entry.to)}</span>
-              <span>{entry.cause.kind === "console" ? t("cause.console", { email: entry.cause.userEmail }) : t(`cause.${entry.cause.kind}`)}</span>
+              {entry.cause.kind === "console" ? <bdi dir="ltr">{entry.cause.userEmail}</bdi> : <span>{t(`cause.${entry.cause.kind}`)}</span>}
             </li>
           ))}
         </ol>
@@ -131,12 +180,20 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
               <tbody>
                 {detail.events.map((event) => (
                   <tr key={event.id} className="border-b border-slate-100">
-                    <td className="py-2">{event.createdAt ? dateTime.format(event.createdAt) : "—"}</td>
-                    <td className="py-2 font-mono text-xs" dir="ltr">
-                      {event.type}
+                    <td className="py-2" data-label={t("list.created")}>
+                      {event.createdAt ? dateTime.format(event.createdAt) : "—"}
                     </td>
-                    <td className="py-2">{tEvents(`status.${event.delivery.status}`)}</td>
-                    <td className="py-2">{event.delivery.attempts}</td>
+                    <td className="py-2" data-label={t("detail.eventType")}>
+                      <bdi dir="ltr" className="font-mono text-xs">
+                        {event.type}
+                      </bdi>
+                    </td>
+                    <td className="py-2" data-label={tEvents("delivery")}>
+                      {tEvents(deliveryStatusKey(event.delivery))}
+                    </td>
+                    <td className="py-2" data-label={tEvents("attempts")}>
+                      {event.delivery.attempts}
+                    </td>
                     <td className="py-2">
                       {principalMay(principal, "integration.manage") ? (
                         <ConsoleForm locale={locale} action="redeliver" formToken={formToken} label={`${tEvents("redeliver")} ${event.id}`}>
@@ -204,4 +261,4 @@ function ConfirmForm(props: {
   );
 }
 
-export const paymentPage = { title: "Payment", capability: "payments.read", render: renderPaymentPage } satisfies ConsolePage;
+export const paymentPage = { title: { messages: "consolePayments.detail" }, capability: "payments.read", render: renderPaymentPage } satisfies ConsolePage;

@@ -1,3 +1,4 @@
+import { consoleDateTime } from "@/components/console/payment-labels";
 import { Button } from "@/components/button";
 import { ConsoleForm, ConsoleNotice, ReadOnlyValue, Section, SelectField } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
@@ -16,7 +17,7 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
   // Read with the principal, in the sign-in check's one statement.
   const required = principal.membership!.requiresTwoStep;
   const inviteError = flash?.kind === "error" && flash.form === "invite" ? t(`team.errors.${flash.key}`) : null;
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   const roleOptions = CONSOLE_ROLES.map((role) => ({ value: role, label: t(`roles.${role}`) }));
   return (
     <ConsoleShell locale={locale} path="/console/team" principal={principal} formToken={formToken} title={t("team.title")}>
@@ -49,6 +50,7 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
       </Section>
 
       <Section title={t("team.members")}>
+        {flash?.kind === "reset_link" ? <ReadOnlyValue id="reset-link" label={t("team.resetLink")} value={flash.url} hint={t("team.resetLinkIntro", { email: flash.email })} /> : null}
         <ul className="flex flex-col divide-y divide-slate-200">
           {members.map((member) => (
             <li key={member.userId} className="flex flex-col gap-3 py-3">
@@ -72,6 +74,12 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
                     {t("team.changeRole")}
                   </Button>
                 </ConsoleForm>
+                <ConsoleForm locale={locale} action="reset-member-password" formToken={formToken} className="flex">
+                  <input type="hidden" name="member" value={member.userId} />
+                  <Button type="submit" variant="secondary" className="min-h-11 w-auto" aria-label={t("team.makeResetLink", { email: member.email })}>
+                    {t("team.resetLinkButton")}
+                  </Button>
+                </ConsoleForm>
                 <ConsoleForm locale={locale} action="remove-member" formToken={formToken} className="flex">
                   <input type="hidden" name="member" value={member.userId} />
                   <Button type="submit" variant="secondary" className="min-h-11 w-auto" aria-label={t("team.removeMember", { email: member.email })}>
@@ -87,8 +95,16 @@ async function renderTeamPage({ db, locale, principal, formToken, flash }: OpenC
             <h3 className="font-semibold">{t("team.pending")}</h3>
             <ul className="flex flex-col gap-1 text-sm text-slate-800">
               {invitations.map((invitation) => (
-                <li key={`${invitation.email}-${invitation.expiresAt.toISOString()}`} className="wrap-anywhere">
-                  <bdi>{invitation.email}</bdi> · {t(`roles.${invitation.role}`)} · {t("team.expires", { at: dateTime.format(invitation.expiresAt) })}
+                <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-2 wrap-anywhere">
+                  <span>
+                    <bdi>{invitation.email}</bdi> · {t(`roles.${invitation.role}`)} · {t("team.expires", { at: dateTime.format(invitation.expiresAt) })}
+                  </span>
+                  <ConsoleForm locale={locale} action="cancel-invitation" formToken={formToken} className="flex" label={t("team.cancelInvitationOf", { email: invitation.email })}>
+                    <input type="hidden" name="invitation" value={invitation.id} />
+                    <Button type="submit" variant="quiet" className="min-h-11 w-auto">
+                      {t("team.cancelInvitation")}
+                    </Button>
+                  </ConsoleForm>
                 </li>
               ))}
             </ul>

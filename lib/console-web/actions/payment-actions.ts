@@ -27,7 +27,8 @@ async function serviceOrThrow(db: Db, principal: ConsolePrincipal): Promise<Serv
 function refusal(error: unknown, form: string, values: Record<string, string>): ConsoleFlash {
   if (!(error instanceof ApiError) || error.errorName === "not_found") throw error;
   const field = error.details?.[0];
-  return { kind: "error", form, key: "refused", field: field ? field.path : undefined, detail: field ? field.message : error.message, values };
+  // The key is the error's name: the page words the refusal in its language (components/console/problem-text.ts).
+  return { kind: "error", form, key: error.errorName, field: field ? field.path : undefined, detail: field ? field.message : error.message, values };
 }
 
 type MoneyOperation = "capture" | "release" | "refund";
@@ -44,7 +45,7 @@ function moneyAction(operation: MoneyOperation): ConsoleAction {
       const actor: ConsoleActor = { service, userEmail: principal.user.email };
       const location = consolePath.payment(locale, paymentId);
       const values = { amount: fields.amount ?? "", reason: fields.reason ?? "" };
-      if (!formKey) return { location, flash: { kind: "error", form: operation, key: "refused", detail: "The form is missing its key.", values } };
+      if (!formKey) return { location, flash: { kind: "error", form: operation, key: "form_key_missing", values } };
       try {
         if (operation === "capture") {
           await captureFromConsole(db, actor, { paymentId, formKey, amount: values.amount, withinTransaction: (tx) => recordAuditEntry(tx, { ...audit, action: "payment_captured" }) });

@@ -1,9 +1,11 @@
+import { instantOfWallClock } from "../../merchants/merchant-time-zone";
 import { consolePath } from "../../console/console-paths";
 import { ApiError } from "../../errors/api-error";
 import type { FormBody } from "../../hosted/read-form-body";
 import { createPaymentLink } from "../../payment-links/create-payment-link";
 import { deactivatePaymentLink } from "../../payment-links/deactivate-payment-link";
 import { createPaymentLinkBody } from "../../payment-links/payment-link.schema";
+import { NEGATIVE_AMOUNT, readTypedAmount } from "../../money/typed-amount";
 import type { ConsoleAction } from "../console-form-route";
 import { actorOf, serviceOf } from "./actor";
 
@@ -11,19 +13,23 @@ import { actorOf, serviceOf } from "./actor";
 export const PAYMENT_LINK_FORM_FIELDS = ["title", "description", "amount", "minAmount", "maxAmount", "currency", "countryCode", "captureMethod", "expiresAt", "locale"] as const;
 
 const filled = (value: string | undefined) => (value ?? "").trim() || undefined;
-// A typed number; anything else is passed as typed, for the schema to say "must be a number".
+const AMOUNT_FIELDS = ["amount", "minAmount", "maxAmount"] as const;
+// A typed number (a decimal comma too: lib/money/typed-amount.ts); anything else is passed as typed, for the schema to say "must be a number".
 const amountOf = (value: string | undefined) => {
-  const text = filled(value);
-  return text === undefined ? undefined : /^\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+  const typed = readTypedAmount(value);
+  return typed.kind === "empty" ? undefined : typed.kind === "amount" ? typed.value : (value ?? "").trim();
 };
-// The form's datetime-local has no zone: the console's times are UTC.
-const instantOf = (value: string | undefined) => {
+// The form's datetime-local has no zone: it is the merchant's, as every time the console shows.
+const instantOf = (value: string | undefined, timeZone: string) => {
   const text = filled(value);
-  return text === undefined || /(Z|[+-]\d{2}:\d{2})$/i.test(text) ? text : `${text.length === 16 ? `${text}:00` : text}Z`;
+  if (text === undefined || /(Z|[+-]\d{2}:\d{2})$/i.test(text)) return text;
+  const wallClock = text.length === 16 ? `${text}:00` : text;
+  // Not a time at all: the API's schema says so beside the field.
+  return Number.isNaN(Date.parse(`${wallClock}Z`)) ? text : instantOfWallClock(wallClock, timeZone).toISOString();
 };
 
 /** The create form's fields as the API's body (contract 14), for the one schema to judge. */
-function bodyOf(fields: FormBody) {
+function bodyOf(fields: FormBody, timeZone: string) {
   return {
     title: fields.title ?? "",
     description: filled(fields.description),
@@ -34,7 +40,7 @@ function bodyOf(fields: FormBody) {
     countryCode: (fields.countryCode ?? "").trim().toUpperCase(),
     captureMethod: filled(fields.captureMethod),
     reusable: fields.reusable === "on",
-    expiresAt: instantOf(fields.expiresAt),
+    expiresAt: instantOf(fields.expiresAt, timeZone),
     locale: filled(fields.locale),
   };
 }
@@ -51,7 +57,9 @@ export const paymentLinkActions: Record<string, ConsoleAction> = {
         location,
         flash: { kind: "error" as const, form: "create-payment-link", field, key: "invalidLink", detail, values: { ...values, reusable: fields.reusable ?? "" } },
       });
-      const parsed = createPaymentLinkBody.safeParse(bodyOf(fields));
+      const negative = AMOUNT_FIELDS.find((field) => readTypedAmount(fields[field]).kind === "negative");
+      if (negative) return refused(negative, NEGATIVE_AMOUNT);
+      const parsed = createPaymentLinkBody.safeParse(bodyOf(fields, principal.membership!.timeZone));
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         return refused(String(issue.path[0] ?? "title"), issue.message);

@@ -1,12 +1,15 @@
 import { acceptInvitation } from "../../console/accept-invitation";
 import { endConsoleSession } from "../../console/console-sessions";
 import { consolePath } from "../../console/console-paths";
+import { requestPasswordReset, resetPassword } from "../../console/password-resets";
 import { signIn } from "../../console/sign-in";
 import { signUp } from "../../console-merchants/sign-up";
 import { verifySecondStep } from "../../console/verify-second-step";
 import { getConfig } from "../../config";
 import { ApiError } from "../../errors/api-error";
 import type { ConsoleAction } from "../console-form-route";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const withError = (path: string, error: string, extra: Record<string, string> = {}) => `${path}?${new URLSearchParams({ error, ...extra }).toString()}`;
 
@@ -32,7 +35,7 @@ export const signInActions: Record<string, ConsoleAction> = {
       const result = await verifySecondStep(db, { sessionId: session.id, user: session.user, code: fields.code ?? "", ip });
       switch (result.outcome) {
         case "verified":
-          return { location: consolePath.home(locale) };
+          return { location: consolePath.home(locale), session: result.token };
         case "refused":
           return { location: withError(consolePath.codeStep(locale), "wrong_code") };
         case "locked":
@@ -52,7 +55,8 @@ export const signInActions: Record<string, ConsoleAction> = {
         businessName: fields.businessName ?? "",
         ip,
       });
-      if (result.outcome === "created") return { location: consolePath.developers(locale), session: result.token };
+      // The home leads on (issue 42): the keys are a link away, on Developers.
+      if (result.outcome === "created") return { location: consolePath.home(locale), session: result.token };
       const kept = { name: fields.name ?? "", email: fields.email ?? "", businessName: fields.businessName ?? "" };
       return { location: withError(consolePath.signUp(locale), result.problem, { field: result.field, ...kept }) };
     },
@@ -76,6 +80,38 @@ export const signInActions: Record<string, ConsoleAction> = {
           return { location: withError(page, "refused") };
         case "locked":
           return { location: withError(page, "locked") };
+      }
+    },
+  },
+  "forgot-password": {
+    access: "anonymous",
+    async act({ db, locale, fields, ip }) {
+      const page = consolePath.forgotPassword(locale);
+      const email = (fields.email ?? "").trim();
+      if (!EMAIL.test(email) || email.length > 254) return { location: withError(page, "invalidEmail", { email }) };
+      const result = await requestPasswordReset(db, { email, ip });
+      switch (result.outcome) {
+        case "accepted":
+          return { location: `${page}?sent=1` };
+        case "locked":
+          return { location: withError(page, "locked") };
+        case "no_mail":
+          return { location: page };
+      }
+    },
+  },
+  "reset-password": {
+    access: "anonymous",
+    async act({ db, locale, fields, ip }) {
+      const token = fields.token ?? "";
+      const result = await resetPassword(db, { token, newPassword: fields.password ?? "", ip });
+      switch (result.outcome) {
+        case "reset":
+          return { location: `${consolePath.signIn(locale)}?notice=password_reset` };
+        case "not_open":
+          return { location: consolePath.resetPassword(locale, token) };
+        case "invalid_password":
+          return { location: withError(consolePath.resetPassword(locale, token), result.problem) };
       }
     },
   },

@@ -1,6 +1,7 @@
 import { consolePath } from "../../console/console-paths";
 import { emailInvitation } from "../../console/invitation-mail";
-import { createInvitation } from "../../console/invitations";
+import { cancelInvitation, createInvitation } from "../../console/invitations";
+import { createMemberResetLink } from "../../console/password-resets";
 import { isConsoleRole } from "../../console/roles";
 import { normalizeEmail } from "../../console/sign-in-lockout";
 import { changeMemberRole, removeMember } from "../../console/team";
@@ -26,6 +27,15 @@ export const teamActions: Record<string, ConsoleAction> = {
       return { location, flash: { kind: "invitation_link", url: inviteUrl, email, emailed } };
     },
   },
+  "cancel-invitation": {
+    access: "member",
+    capability: "team.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      // Another merchant's invitation, or one used or expired meanwhile, is not found (404).
+      await cancelInvitation(db, { serviceId: serviceOf(principal), invitationId: fields.invitation ?? "", actor: actorOf(principal, ip) });
+      return { location: consolePath.team(locale), flash: { kind: "notice", key: "invitationCanceled" } };
+    },
+  },
   "change-role": {
     access: "member",
     capability: "team.manage",
@@ -42,6 +52,16 @@ export const teamActions: Record<string, ConsoleAction> = {
       const result = await removeMember(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "" });
       const location = consolePath.team(locale);
       return result.outcome === "done" ? { location, flash: { kind: "notice", key: "memberRemoved" } } : { location, flash: { kind: "error", form: "team", key: "lastOwner" } };
+    },
+  },
+  "reset-member-password": {
+    access: "member",
+    capability: "team.manage",
+    async act({ db, locale, fields, ip, principal }) {
+      const location = consolePath.team(locale);
+      const result = await createMemberResetLink(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "" });
+      if (result.outcome === "member_of_other_merchants") return { location, flash: { kind: "error", form: "team", key: "memberOfOtherMerchants" } };
+      return { location, flash: { kind: "reset_link", url: result.resetUrl, email: result.email } };
     },
   },
   "require-two-step": {

@@ -110,3 +110,35 @@ export const consoleMerchantPolicies = pgTable("console_merchant_policies", {
     .notNull()
     .default(sql`now()`),
 });
+
+/**
+ * A password reset link (contract 13): works once, for one hour. Only the token's SHA-256 is
+ * kept, so a copy of the table opens nothing. Made by "Forgot password?" (emailed), by an owner
+ * on the Team page (`createdBy`) or by the operator's CLI.
+ */
+export const consolePasswordResets = pgTable(
+  "console_password_resets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => consoleUsers.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: uuid("created_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (table) => [index("console_password_resets_user_idx").on(table.userId)],
+);
+
+/** "Forgot password?" requests per email (existing or not): limited as sign-ins are (10 in 15 minutes). */
+export const consolePasswordResetRequests = pgTable(
+  "console_password_reset_requests",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    email: text("email").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("console_password_reset_requests_email_idx").on(table.email, table.requestedAt)],
+);

@@ -13,3 +13,5 @@ export * from "./payment-links";
 export * from "./database-seal";
 export * from "./console";
 export * from "./audit-log";
+export * from "./metrics-snapshots";
+export * from "./redirect-payments";

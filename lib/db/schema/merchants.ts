@@ -28,8 +28,13 @@ export const services = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     cardProviderPublishableKey: text("card_provider_publishable_key").notNull(),
+    // The IANA zone the console shows its times in (contract 13); null: its first country's
+    // (lib/merchants/merchant-time-zone.ts), so a merchant that never chose one follows its countries.
+    timeZone: text("time_zone"),
     // Sandbox clock: every time rule of this service reads now() + this offset.
     clockOffsetSeconds: integer("clock_offset_seconds").notNull().default(0),
+    // The merchant's terms of payment (https), linked by the checkbox of the SATIM hosted page.
+    termsUrl: text("terms_url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check("services_countries_not_empty", sql`cardinality(${table.countries}) > 0`)],

@@ -48,6 +48,8 @@ export const notifications = pgTable(
     // Events API: one payment's events, newest first; and the 30-day purge.
     index("notifications_service_payment_idx").on(table.serviceId, table.paymentId, table.createdAt),
     index("notifications_created_idx").on(table.createdAt),
+    // The console home's failing webhooks use notifications_failing_idx (service_id, created_at)
+    // WHERE abandoned or retried, built in the hand-written migration console_home_money_index.
     check("notifications_attempt_count_not_negative", sql`${table.attemptCount} >= 0`),
     check("notifications_delivered_has_time", sql`(${table.status} = 'delivered') = (${table.deliveredAt} IS NOT NULL)`),
   ],

@@ -75,6 +75,8 @@ export const payments = pgTable(
     // The console's lists use payments_service_created_idx: (service_id, created_at, id), read
     // backwards for newest first, INCLUDE the filters' columns so a filter is judged in the index.
     // drizzle cannot say INCLUDE: it lives in the hand-written migration after this one's.
+    // The console home's figures use payments_service_created_money_idx: (service_id, created_at)
+    // INCLUDE the columns it sums, read from the index alone; hand-written migration too (INCLUDE).
     // A customer's payments newest first (read backwards): the phone search and the customer page.
     index("payments_customer_created_idx").on(table.customerId, table.createdAt, table.id),
     // A filter that matches few of a service's payments (a status, a method or a currency the

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { payments } from "./payments";
 
-/** Which provider an operation calls: the card provider or the wallet. */
-export const providerName = pgEnum("provider_name", ["card", "wallet"]);
+/** Which provider an operation calls: the card provider, the wallet, or a redirect method's provider (SATIM ePay). */
+export const providerName = pgEnum("provider_name", ["card", "wallet", "satim", "clictopay"]);
 
 /**
  * pending: recorded, the provider may or may not have been called yet; unknown: the call failed

@@ -5,7 +5,8 @@ import { FAILURE_REASON } from "../../payments/core/payment-messages";
 import type { HostedPaymentView } from "../../payments/hosted/get-hosted-payment";
 import { leavesForMerchant, returnOutcome, type ReturnOutcome } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
-import { cardPagePath, otpPagePath, qrPagePath, type HostedLinkOptions } from "../../urls/hosted-urls";
+import { cardPagePath, otpPagePath, qrPagePath, redirectPagePath, type HostedLinkOptions } from "../../urls/hosted-urls";
+import { returnPageReceipt, type ReturnPageReceipt } from "../receipts/return-page-receipt";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { explainReturnTarget, logIgnoredReturnUrl, type IgnoredReturnUrl } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";
@@ -25,17 +26,19 @@ export type ReturnBody =
   | { namespace: "otp"; key: "expiredBody" }
   | {
       namespace: "return";
-      key: `${ReturnOutcome}Body` | `failedBodyCard_${CardFailure}` | "pendingBodyQr" | `${CardWorded}BodyCard`;
+      key: `${ReturnOutcome}Body` | `failedBodyCard_${CardFailure}` | "pendingBodyQr" | `${CardWorded}BodyCard` | "pendingBodyRedirect" | "failedBodyRedirect" | "refundedBodyRedirect";
     };
 
 /** What the page offers next: back to the payment page, on to the merchant, or nothing. */
 export type ReturnNext =
-  | { kind: "retry"; href: string; label: "pendingActionQr" | "pendingActionCard" | "pendingAction" }
+  | { kind: "retry"; href: string; label: "pendingActionQr" | "pendingActionCard" | "pendingActionRedirect" | "pendingAction" }
   | {
       kind: "leave";
       target: string;
       /** The buyer asked to stay (stay=1): no automatic move. */
       staying: boolean;
+      /** False for a REDIRECT method (contract 15): the page never moves on by itself, it offers the link only. */
+      movesOn: boolean;
       /** The page's own query (token, returnUrl), kept by the stay form. */
       stayQuery: Record<string, string>;
     }
@@ -54,6 +57,8 @@ export type ReturnPageView =
       next: ReturnNext;
       /** Sandbox only: why the merchant's returnUrl/redirectUrl was not followed. */
       ignoredReturnUrl: IgnoredReturnUrl | null;
+      /** The receipt and its actions (print, PDF, email), once the payment has an outcome. */
+      receipt: ReturnPageReceipt | null;
     };
 
 /** The hosted page of the payment's method (its module's hostedStep); the OTP page for a payment no method has proceeded, as before. */
@@ -66,6 +71,8 @@ function retryOnStepPage(step: HostedStepPage, link: HostedLinkOptions): ReturnN
       return { kind: "retry", href: cardPagePath(link), label: "pendingActionCard" };
     case "otp":
       return { kind: "retry", href: otpPagePath(link), label: "pendingAction" };
+    case "redirect":
+      return { kind: "retry", href: redirectPagePath(link), label: "pendingActionRedirect" };
   }
 }
 
@@ -78,6 +85,7 @@ function returnBody(outcome: ReturnOutcome, payment: HostedPaymentView): ReturnB
     return { namespace: "return", key: `failedBodyCard_${payment.failureReason as CardFailure}` };
   }
   if (payment.transactionType === "QR_CODE" && outcome === "pending") return { namespace: "return", key: "pendingBodyQr" };
+  if (stepPageOf(payment) === "redirect" && (outcome === "pending" || outcome === "failed" || outcome === "refunded")) return { namespace: "return", key: `${outcome}BodyRedirect` };
   if (card && CARD_WORDING.has(outcome)) return { namespace: "return", key: `${outcome as CardWorded}BodyCard` };
   return { namespace: "return", key: `${outcome}Body` };
 }
@@ -111,7 +119,7 @@ export async function getReturnPageView(db: Db, options: { locale: Locale; payme
     next = payment.transactionType === "QR_CODE" ? { kind: "retry", href: qrPagePath(link), label: "pendingActionQr" } : retryOnStepPage(stepPageOf(payment), link);
   } else if (target) {
     const stayQuery = Object.fromEntries(Object.entries({ token: query.token, returnUrl: query.returnUrl }).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    next = { kind: "leave", target, staying: query.stay, stayQuery };
+    next = { kind: "leave", target, staying: query.stay, stayQuery, movesOn: stepPageOf(payment) !== "redirect" };
   } else {
     next = { kind: "no_target" };
   }
@@ -123,5 +131,6 @@ export async function getReturnPageView(db: Db, options: { locale: Locale; payme
     body: returnBody(outcome, payment),
     next,
     ignoredReturnUrl: ignored && getConfig().isSandbox ? ignored : null,
+    receipt: outcome === "pending" ? null : await returnPageReceipt(db, { link, notice: query.notice }),
   };
 }

@@ -22,4 +22,5 @@ export const cardMethod: PaymentMethodModule<PreparedCardProceed> = {
   },
   // The intent is confirmed in the buyer's browser; the gateway's own calls move it on afterwards.
   providerOperations: [cardCapture, cardCancel, cardRefund],
+  redirect: null,
 };

@@ -10,6 +10,9 @@ export interface CatalogDefault {
   imagePath: string;
   archetype: Archetype;
   position: number;
+  /** The countries whose onboarding enables it (all when absent), and whether only the sandbox does (contract 15: production needs the merchant's credentials first). */
+  countries?: readonly string[];
+  sandboxOnly?: boolean;
 }
 
 /**
@@ -35,6 +38,26 @@ export const CATALOG_DEFAULTS: readonly CatalogDefault[] = [
     imagePath: "/payment-methods/card.svg",
     archetype: "REDIRECT",
     position: 20,
+  },
+  {
+    code: "SATIM",
+    name: "satim",
+    displayNames: { en: "CIB / EDAHABIA", fr: "CIB / EDAHABIA", ar: "CIB / الذهبية" },
+    imagePath: "/payment-methods/cib-edahabia.svg",
+    archetype: "REDIRECT",
+    position: 30,
+    countries: ["DZA"],
+    sandboxOnly: true,
+  },
+  {
+    code: "CLICTOPAY",
+    name: "clictopay",
+    displayNames: { en: "ClicToPay", fr: "ClicToPay", ar: "كليك تو باي" },
+    imagePath: "/payment-methods/clictopay.svg",
+    archetype: "REDIRECT",
+    position: 40,
+    countries: ["TUN"],
+    sandboxOnly: true,
   },
 ];
 

@@ -3,9 +3,10 @@ import type { PaymentRow } from "../../db/payment-record";
 import type { ProviderOperationHandler, ProviderOperationRow } from "../../provider-operations";
 import type { PaymentMethodCode } from "../codes/payment-method-codes";
 import type { ProceedHandler, ProceedPrincipal } from "./proceed-contract";
+import type { RedirectProvider } from "./redirect-provider";
 
 /** The hosted page on which the buyer acts while a payment of the method awaits them (REQUIRES_ACTION). */
-export type HostedStepPage = "otp" | "card";
+export type HostedStepPage = "otp" | "card" | "redirect";
 
 /** What the buyer's list of methods (GET payment methods) adds to the method's item: the wallet's balance, the saved cards, or nothing ("none"). */
 export type UserListing = "walletBalance" | "savedCards" | "none";
@@ -42,6 +43,8 @@ export interface PaymentMethodModule<Prepared = unknown> {
   completePendingCharge(db: Db, operation: ProviderOperationRow): Promise<PaymentRow>;
   /** The handler of every provider operation the method's payments record (PROVIDER_OPERATION_HANDLERS lists them). */
   providerOperations: readonly ProviderOperationHandler[];
+  /** A REDIRECT method's provider (contract 15; lib/payment-methods/redirect does the rest); null for the others. */
+  redirect: RedirectProvider | null;
 }
 
 /** Every part of the interface, which tests/unit/payment-method-registry.test.ts checks each registered method provides. */
@@ -56,6 +59,7 @@ export const PAYMENT_METHOD_PARTS = [
   "retriedProceed",
   "completePendingCharge",
   "providerOperations",
+  "redirect",
 ] as const satisfies readonly (keyof PaymentMethodModule)[];
 
 // Fails to compile when the interface gains a part PAYMENT_METHOD_PARTS does not list.

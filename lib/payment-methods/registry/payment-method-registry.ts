@@ -2,6 +2,8 @@ import { isPaymentMethodCode, type PaymentMethodCode } from "../codes/payment-me
 import type { PaymentMethodModule } from "../contract/payment-method-module";
 import { cardMethod } from "../card/card-method";
 import { walletMethod } from "../wallet/wallet-method";
+import { satimMethod } from "../satim/satim-method";
+import { clictopayMethod } from "../clictopay/clictopay-method";
 
 /**
  * The one list of payment methods: each code's module (lib/payment-methods/<method>/). A code
@@ -12,6 +14,8 @@ import { walletMethod } from "../wallet/wallet-method";
 export const PAYMENT_METHODS: { readonly [Code in PaymentMethodCode]: PaymentMethodModule<any> } = {
   WALLET_V2: walletMethod,
   CARD_PROVIDER: cardMethod,
+  SATIM: satimMethod,
+  CLICTOPAY: clictopayMethod,
 };
 
 /** Whether the payment is a QR_CODE intent proceeded with a method whose app answers it (the QR page's and the wallet app's payments). */

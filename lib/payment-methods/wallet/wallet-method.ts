@@ -25,4 +25,5 @@ export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
   completePendingCharge: completeWalletCharge,
   // The charge (debit or hold, also a QR request's), then what follows a hold and a refund.
   providerOperations: [walletDebit, walletHold, walletCapture, walletRelease, walletRefund],
+  redirect: null,
 };

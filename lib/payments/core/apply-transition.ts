@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { preparedOn } from "../../db/prepared";
 import { payments, paymentStateChanges } from "../../db/schema";
 import { ApiError } from "../../errors/api-error";
+import { metrics } from "../../metrics/gateway-metrics";
 import { notifyPaymentChange } from "./notify-payment-change";
 import type { PaymentRow } from "../../db/payment-record";
 import { transition, type PaymentEvent } from "./payment-state";
@@ -79,6 +80,8 @@ export async function applyTransition(
     : await preparedTransition(tx, changes).execute({ ...changes, ...values });
   // The row is locked by the caller, so this only happens if a caller forgot the lock.
   if (!updated) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
+  // Counted when written: a transaction that rolls back after this (rare: its later statement failed) still counted it.
+  metrics.paymentStateChanges.inc({ method: updated.paymentMethodCode ?? "none", from: payment.state, to });
   await notifyPaymentChange(tx, { payment: updated, event, now, ...options.notification });
   return updated;
 }

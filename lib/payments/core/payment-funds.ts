@@ -6,6 +6,7 @@ import { cancelUnfinishedCardIntent, cardOperationRequest } from "./card-operati
 import { hasOpenWalletCharge } from "./wallet-charge-record";
 import type { PaymentRow } from "../../db/payment-record";
 import { walletOperationRequest } from "./wallet-operations";
+import { redirectOperationRequest, releaseUnfinishedRedirectOrder } from "./redirect-record";
 
 /*
  * Where a processed payment's money moves: every provider goes through the provider-operation
@@ -46,6 +47,22 @@ const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
     releaseKind: "cancel",
     request: cardOperationRequest,
     expiry: { chargeOpen: async () => false, closeUnfinished: cancelUnfinishedCardIntent },
+  },
+  // DIRECT only (no release). An order left unpaid at expiry lapses at the provider; one paid
+  // after it is reversed by settleRedirectPayment (lib/payment-methods/redirect).
+  SATIM: {
+    provider: "satim",
+    releaseKind: "release",
+    request: redirectOperationRequest,
+    expiry: { chargeOpen: async () => false, closeUnfinished: async () => {} },
+  },
+  // DIRECT and RESERVATION. An order registered and not finished at expiry is reversed at the
+  // provider (deferred, reconciliation sends it), so no pre-authorization outlives its payment.
+  CLICTOPAY: {
+    provider: "clictopay",
+    releaseKind: "release",
+    request: redirectOperationRequest,
+    expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "clictopay") },
   },
 };
 

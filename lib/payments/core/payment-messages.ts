@@ -24,6 +24,9 @@ export const STATUS_TEXT = {
   cardAuthenticationFailed: "Card authentication (3DS) failed",
   qrAwaiting: "Awaiting confirmation in the wallet app",
   qrDeclined: "Declined by the customer in the wallet app",
+  redirectRequired: "Awaiting payment on the provider's page",
+  redirectDeclined: "Declined by the card provider",
+  redirectCanceled: "Canceled on the card provider's page",
 } as const;
 
 /** Failure reasons stored with a FAILED payment. */
@@ -36,12 +39,15 @@ export const FAILURE_REASON = {
   cardInsufficientFunds: "card_insufficient_funds",
   cardAuthenticationFailed: "card_authentication_failed",
   qrDeclined: "qr_declined",
+  providerDeclined: "provider_declined",
 } as const;
 
 /** What the buyer is told in the two states whose wording depends on the method: one row per method (a code without one does not compile). */
 const METHOD_END_USER_MESSAGES: { readonly [Code in PaymentMethodCode]: { requiresAction: string; preAuthorized: string } } = {
   WALLET_V2: { requiresAction: "Please confirm the payment with the code sent to your phone.", preAuthorized: "The amount is reserved on your wallet." },
   CARD_PROVIDER: { requiresAction: "Please enter your card details on the payment page.", preAuthorized: "The amount is authorized on your card." },
+  CLICTOPAY: { requiresAction: "Please pay with your card on the ClicToPay payment page.", preAuthorized: "The amount is authorized on your card." },
+  SATIM: { requiresAction: "Please pay with your CIB or EDAHABIA card on the payment page.", preAuthorized: "The amount is authorized on your card." },
 };
 
 /** Check's `endUserMessage`: what the buyer may be shown. */

@@ -48,13 +48,16 @@ export async function releaseStaleReservation(tx: Db, options: { payment: Paymen
 }
 
 /** What returns a reservation's funds at each provider (the kinds releaseKindOf names). */
-const RELEASE_HANDLERS: { readonly [Provider in ProviderName]: ProviderOperationHandler } = { card: cardCancel, wallet: walletRelease };
+// A provider that never holds a reservation (the redirect methods take DIRECT only) has none.
+const RELEASE_HANDLERS: { readonly [Provider in ProviderName]?: ProviderOperationHandler } = { card: cardCancel, wallet: walletRelease };
 
 /** After the commit: asks the provider to return the holds now; what fails stays for reconciliation. */
 export async function returnStaleFunds(db: Db, operations: ProviderOperationRow[]): Promise<void> {
   for (const operation of operations) {
     try {
-      await completeProviderOperation(db, operation, RELEASE_HANDLERS[operation.provider]);
+      const handler = RELEASE_HANDLERS[operation.provider];
+      if (!handler) throw new Error(`${operation.provider} holds no reservation to release`);
+      await completeProviderOperation(db, operation, handler);
     } catch (error) {
       logger.warn({ err: error, operationId: operation.id }, "stale reservation release left for reconciliation");
     }

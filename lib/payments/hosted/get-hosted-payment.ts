@@ -34,6 +34,8 @@ export interface HostedPaymentView {
   allowedOrigins: string[];
   redirectUrl: string | null;
   locale: string | null;
+  /** The merchant's terms of payment (https), linked by the checkbox of a page that asks for it (SATIM's). */
+  termsUrl: string | null;
 }
 
 /** What a hosted page may show about a payment; null for a wrong token or an unknown payment. */
@@ -48,6 +50,7 @@ export async function getHostedPayment(db: Db, options: { paymentId: string; tok
       serviceCountries: services.countries,
       serviceRedirectUrl: services.redirectUrl,
       allowedOrigins: services.allowedOrigins,
+      termsUrl: services.termsUrl,
       clockOffsetSeconds: services.clockOffsetSeconds,
     })
     .from(payments)
@@ -90,5 +93,6 @@ export async function getHostedPayment(db: Db, options: { paymentId: string; tok
     allowedOrigins: row.allowedOrigins,
     redirectUrl: payment.redirectUrl,
     locale: payment.locale,
+    termsUrl: row.termsUrl,
   };
 }

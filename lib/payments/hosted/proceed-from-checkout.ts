@@ -24,7 +24,7 @@ export function stepPageOf(code: string | null): HostedStepPage | null {
 }
 
 /** Where the buyer goes after the checkout proceeded the payment. */
-export type CheckoutNextPage = "otp" | "card" | "qr" | "return";
+export type CheckoutNextPage = "otp" | "card" | "redirect" | "qr" | "return";
 
 export type CheckoutProceed =
   | { outcome: "invalid_link" }

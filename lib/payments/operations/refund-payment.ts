@@ -12,6 +12,7 @@ import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition, PAYMENT_STATES } from "../core/payment-state";
+import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import { causeRequestFields, type StateChangeCause } from "../core/state-change-cause";
 
 export interface RefundOutcome {
@@ -62,6 +63,9 @@ export async function refundPayment(
       });
       if (retried) return { kind: "operation", operation: retried };
       assertTransition(payment.state, "refund_partial");
+      // Contract 15: a provider whose API cannot refund says where the merchant refunds instead.
+      const elsewhere = paymentMethodOf(payment.paymentMethodCode)?.redirect?.refundElsewhere;
+      if (elsewhere) throw new ApiError("invalid_state", elsewhere);
       // Refunds still open at the provider hold their amount: parallel refunds never exceed the captured total.
       const reserved = await pendingRefundMinor(tx, payment.id);
       const refundable = payment.capturedMinor - payment.refundedMinor - reserved;

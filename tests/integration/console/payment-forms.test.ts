@@ -97,7 +97,7 @@ describe("Export CSV (contract 13)", () => {
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="payments-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await response.text()).trimEnd().split("\r\n");
-    expect(lines[0]).toMatch(/^created,paymentId,actionId,amount,currency,status/);
+    expect(lines[0]).toMatch(/^created,paymentId,actionId,amount,captured,refunded,net,currency,status/);
     expect(lines.slice(1).map((line) => line.split(",")[1])).toEqual([mine.paymentId]);
     expect(lines.join("\n")).not.toContain(theirs.paymentId);
     const entries = (await getDb())
@@ -113,5 +113,18 @@ describe("Export CSV (contract 13)", () => {
     expect(anonymous.status).toBe(303);
     expect(anonymous.headers.get("location")).toBe("/en/console/sign-in");
     expect((await exportAs(viewer.id, "createdFrom=2026-02-30")).status).toBe(400);
+    expect((await exportAs(viewer.id, "separator=tab")).status).toBe(400);
+  });
+
+  it("writes semicolons and decimal commas when asked (separator=semicolon), after a byte order mark", async () => {
+    const mine = await realEvent(gateway.api, merchantA, "succeeded");
+    const response = await exportAs(viewer.id, `q=${mine.actionId}&separator=semicolon`);
+    expect(response.status).toBe(200);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(bytes).trimEnd().split("\r\n");
+    expect(lines[0]).toMatch(/^created;paymentId;actionId;amount;captured;refunded;net;currency;status/);
+    expect(lines[1]!.split(";")[1]).toBe(mine.paymentId);
+    expect(lines[1]).toMatch(/;"\d+,\d{2}";"\d+,\d{2}";"0,00";"\d+,\d{2}";DZD;SUCCEEDED;/);
   });
 });

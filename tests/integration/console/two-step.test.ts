@@ -77,7 +77,7 @@ describe("two-step verification", () => {
     const { user } = await userWithTwoStep(clock);
     await db.insert(consoleRecoveryCodes).values({ userId: user.id, codeHash: createHash("sha256").update("recovery:abcdefghjk").digest("hex") });
     const pending = await passwordStep(user.email, clock);
-    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "ABCDE-FGHJK", ip: null, clock })).toEqual({ outcome: "verified", method: "recovery_code" });
+    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "ABCDE-FGHJK", ip: null, clock })).toMatchObject({ outcome: "verified", method: "recovery_code" });
     expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "abcde-fghjk", ip: null, clock })).toEqual({ outcome: "refused" });
   });
 
@@ -98,8 +98,13 @@ describe("two-step verification", () => {
     clock.advance(60_000);
     const code = totpCode(secret, totpStepAt(clock.now()));
     const first = await passwordStep(user.email, clock);
-    expect(await verifySecondStep(db, { sessionId: first.sessionId, user, code, ip: null, clock })).toEqual({ outcome: "verified", method: "totp" });
-    expect((await resolveConsoleSession(db, first.token, clock))?.stage).toBe("active");
+    const verified = await verifySecondStep(db, { sessionId: first.sessionId, user, code, ip: null, clock });
+    expect(verified).toMatchObject({ outcome: "verified", method: "totp" });
+    // A new token for the full session; the one that passed only the password opens nothing now.
+    const fullToken = verified.outcome === "verified" ? verified.token : "";
+    expect(fullToken).not.toBe(first.token);
+    expect((await resolveConsoleSession(db, fullToken, clock))?.stage).toBe("active");
+    expect(await resolveConsoleSession(db, first.token, clock)).toBeNull();
     const second = await passwordStep(user.email, clock);
     expect(await verifySecondStep(db, { sessionId: second.sessionId, user, code, ip: null, clock })).toEqual({ outcome: "refused" });
     expect((await resolveConsoleSession(db, second.token, clock))?.stage).toBe("code");
@@ -122,13 +127,13 @@ describe("two-step verification", () => {
     const clock = fixedClock(new Date("2031-07-05T09:00:00Z"));
     const { user, recoveryCodes } = await userWithTwoStep(clock);
     const first = await passwordStep(user.email, clock);
-    expect(await verifySecondStep(db, { sessionId: first.sessionId, user, code: recoveryCodes[3]!.toUpperCase(), ip: null, clock })).toEqual({
+    expect(await verifySecondStep(db, { sessionId: first.sessionId, user, code: recoveryCodes[3]!.toUpperCase(), ip: null, clock })).toMatchObject({
       outcome: "verified",
       method: "recovery_code",
     });
     const second = await passwordStep(user.email, clock);
     expect(await verifySecondStep(db, { sessionId: second.sessionId, user, code: recoveryCodes[3]!, ip: null, clock })).toEqual({ outcome: "refused" });
-    expect(await verifySecondStep(db, { sessionId: second.sessionId, user, code: recoveryCodes[4]!, ip: null, clock })).toEqual({
+    expect(await verifySecondStep(db, { sessionId: second.sessionId, user, code: recoveryCodes[4]!, ip: null, clock })).toMatchObject({
       outcome: "verified",
       method: "recovery_code",
     });

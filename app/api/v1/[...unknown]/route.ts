@@ -4,7 +4,9 @@ import { toErrorResponse } from "@/lib/http/respond";
 
 // Any unknown /api/v1 path: the contract's JSON 404 rather than an HTML page (and its log line).
 function notFound(request: Request): Promise<Response> {
-  return withRequestScope(request, async ({ requestId }) => toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId));
+  return withRequestScope(request, async ({ requestId }) => toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId), {
+    route: "/api/v1/:unknown*",
+  });
 }
 
 export const GET = notFound;

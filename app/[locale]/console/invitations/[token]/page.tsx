@@ -3,11 +3,13 @@ import { Button } from "@/components/button";
 import { ConsoleForm, ConsoleNotice } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
+import { IsolatedText } from "@/components/console/isolated-text";
 import { findOpenInvitation } from "@/lib/console/invitations";
 import { getDb } from "@/lib/db/client";
+import { titleFromMessages } from "@/lib/i18n/page-title";
 import { pageLocale, queryValue } from "../../_lib/open-console-page";
 
-export const metadata = { title: "Invitation" };
+export const generateMetadata = titleFromMessages("console.invitationPage");
 
 /** GET /{locale}/console/invitations/{token}: a new person sets a name and a password; an existing one gives its password. */
 export default async function InvitationPage({
@@ -35,8 +37,14 @@ export default async function InvitationPage({
   const existing = invitation.existingUserId !== null;
   return (
     <ConsoleCardShell locale={locale} path={path} title={t("invitation.title", { merchant: invitation.merchantName })}>
-      <p className="text-slate-800">{t("invitation.intro", { role: t(`roles.${invitation.role}`), email: invitation.email })}</p>
-      {existing ? <p className="text-slate-800">{t("invitation.existing", { email: invitation.email })}</p> : null}
+      <p className="text-slate-800">
+        <IsolatedText text={t("invitation.intro", { role: t(`roles.${invitation.role}`), email: invitation.email })} values={[invitation.email]} />
+      </p>
+      {existing ? (
+        <p className="text-slate-800">
+          <IsolatedText text={t("invitation.existing", { email: invitation.email })} values={[invitation.email]} />
+        </p>
+      ) : null}
       {errorText && error === "locked" ? <ConsoleNotice tone="error">{errorText}</ConsoleNotice> : null}
       <ConsoleForm locale={locale} action="accept-invitation">
         <input type="hidden" name="invitation" value={token} />

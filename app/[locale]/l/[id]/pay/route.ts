@@ -5,6 +5,6 @@ import { submitPaymentLinkForm } from "@/lib/hosted/payment-link-form";
 export const POST = hostedFormRoute<{ locale: string; id: string }>({
   form: "payment_link",
   credentialField: "link",
-  act: ({ db, locale, params, fields }) =>
-    fields.link === params.id ? submitPaymentLinkForm({ db, locale, linkId: params.id, fields }) : Promise.resolve(`/${locale}/l/${encodeURIComponent(params.id)}`),
+  act: ({ db, locale, params, fields, clientAddress }) =>
+    fields.link === params.id ? submitPaymentLinkForm({ db, locale, linkId: params.id, fields, clientAddress }) : Promise.resolve(`/${locale}/l/${encodeURIComponent(params.id)}`),
 });

@@ -4,6 +4,7 @@ import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
 import { NoClientRuntime } from "@/components/island";
+import { ReceiptPanel } from "@/components/receipt-panel";
 import { CheckCircleIcon, ClockIcon, InfoIcon, XCircleIcon } from "@/components/icons";
 import { getDb } from "@/lib/db/client";
 import { titleFromMessages } from "@/lib/i18n/page-title";
@@ -61,6 +62,9 @@ export default async function ReturnPage(props: HostedPageProps) {
       </div>
       {next.kind === "retry" ? (
         <ButtonLink href={next.href}>{t(next.label)}</ButtonLink>
+      ) : next.kind === "leave" && !next.movesOn ? (
+        // A redirect method's return page stays (contract 15): the buyer leaves by the link.
+        <ButtonLink href={next.target}>{t("continue", { merchant })}</ButtonLink>
       ) : next.kind === "leave" ? (
         <>
           {/* Without script the browser moves on by itself; with it, the return-redirect island does (and can stay). */}
@@ -84,6 +88,7 @@ export default async function ReturnPage(props: HostedPageProps) {
       ) : (
         <p className="text-center text-sm text-slate-700">{t("noTarget")}</p>
       )}
+      {view.receipt ? <ReceiptPanel locale={locale} receipt={view.receipt} /> : null}
       {ignored ? (
         <p role="note" className="rounded-md bg-amber-50 p-3 text-xs text-amber-900">
           {ignored.origin ? t("ignoredReturnUrl", { field: ignored.field, origin: ignored.origin }) : t("invalidReturnUrl", { field: ignored.field })}

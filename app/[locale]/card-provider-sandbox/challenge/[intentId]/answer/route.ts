@@ -4,6 +4,7 @@ import { hostedFormRoute } from "@/lib/hosted/hosted-form-route";
 /** POST /{locale}/card-provider-sandbox/challenge/{intentId}/answer (form: clientSecret, outcome, formToken). */
 export const POST = hostedFormRoute<{ locale: string; intentId: string }>({
   form: "challenge",
+  sandboxOnly: true,
   credentialField: "clientSecret",
   act: ({ db, locale, params, fields }) => answerChallengeForm({ db, locale, intentId: params.intentId, fields }),
 });

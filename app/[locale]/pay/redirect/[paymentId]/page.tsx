@@ -1,0 +1,58 @@
+import { notFound, redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { AmountDisplay } from "@/components/amount-display";
+import { ButtonLink } from "@/components/button";
+import { CardShell } from "@/components/card-shell";
+import { NoClientRuntime } from "@/components/island";
+import { StatusBanner } from "@/components/status-banner";
+import { getDb } from "@/lib/db/client";
+import { FORM_TOKEN_FIELD } from "@/lib/hosted/hosted-form-route";
+import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
+import { getRedirectPageView } from "@/lib/hosted/views/redirect-page-view";
+import { formatAmount } from "@/lib/i18n/format-amount";
+import { titleFromMessages } from "@/lib/i18n/page-title";
+import { pagePathWithoutLocale } from "@/lib/urls/hosted-urls";
+
+export const generateMetadata = titleFromMessages("redirect");
+
+const NOTICE_KEYS = { provider_unavailable: "providerUnavailable", provider_refused: "providerRefused", checks_failed: "checksFailed" } as const;
+
+/** GET /{locale}/pay/redirect/{paymentId}?token=...: the page before the provider's (contract 15). */
+export default async function RedirectPage(props: HostedPageProps) {
+  const { locale, paymentId, query } = await openHostedPage(props);
+  const view = await getRedirectPageView(await getDb(), { locale, paymentId, query });
+  if (view.kind === "not_found") notFound();
+  if (view.kind === "redirect") redirect(view.location);
+  const t = await getTranslations({ locale, namespace: "redirect" });
+  const merchant = view.merchantName;
+
+  return (
+    <CardShell locale={locale} path={pagePathWithoutLocale("redirect", paymentId)} search={query.search}>
+      <NoClientRuntime />
+      <div className="flex flex-col gap-2">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{view.mode === "expired" ? t("expiredTitle") : t("title")}</h1>
+        {view.mode === "pay" ? <p className="text-slate-700">{t(view.words.intro)}</p> : null}
+      </div>
+      <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} />
+      {view.notice ? <StatusBanner tone="warning">{t(NOTICE_KEYS[view.notice], { merchant })}</StatusBanner> : null}
+      {view.form ? (
+        <form method="post" action={view.form.action} className="flex flex-col gap-4">
+          <input type="hidden" name="token" value={view.form.token} />
+          {view.form.returnUrl ? <input type="hidden" name="returnUrl" value={view.form.returnUrl} /> : null}
+          <input type="hidden" name={FORM_TOKEN_FIELD} value={view.form.formToken} />
+          {/* SLOT (contract 15, SATIM's checklist): the terms-of-payment checkbox and the anti-bot check go here, before Pay; lib/hosted/redirect-form.ts (buyerChecksPassed) checks them. */}
+          <button
+            type="submit"
+            className="inline-flex min-h-12 w-full items-center justify-center gap-3 rounded-lg bg-emerald-700 px-4 py-3 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+          >
+            {/* The logo's name is part of the button's: "Pay 150.00 DZD CIB and EDAHABIA". */}
+            <span>{t("pay", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })}</span>
+            <img src={view.logoPath} alt={t(view.words.logoAlt)} width={72} height={30} className="h-7 w-auto rounded bg-white" />
+          </button>
+        </form>
+      ) : view.expiredTarget ? (
+        <ButtonLink href={view.expiredTarget}>{t("backToShop", { merchant })}</ButtonLink>
+      ) : null}
+    </CardShell>
+  );
+}

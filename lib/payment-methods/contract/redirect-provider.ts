@@ -1,0 +1,94 @@
+import type { Db } from "../../db/client";
+import type { Locale } from "../../i18n/routing";
+import type { ProviderName } from "../../provider-operations";
+
+/*
+ * What one provider of a REDIRECT method (contract 15: the buyer pays on the provider's own
+ * page and comes back) gives the archetype that every such method shares
+ * (lib/payment-methods/redirect): register an order, read its outcome, refund. Each provider
+ * implements it in its own folder (lib/payment-methods/satim/); the archetype does the rest
+ * (the hosted page before the provider's, the provider operations, the return that asks the
+ * provider, reconciliation, the late completion rule).
+ */
+
+/** A merchant's credentials at the provider, in clear, for the adapter only (never logged). */
+export type RedirectAccount = Readonly<Record<string, string>>;
+
+export interface RedirectOrderRequest {
+  /** The merchant-side order number, unique per registration (orderNumberFor). */
+  orderNumber: string;
+  amountMinor: number;
+  currency: string;
+  /** Where the provider sends the buyer back, paid or not: the gateway asks the provider there, never the query. */
+  returnUrl: string;
+  locale: Locale;
+  /** What the provider may show the buyer and report back (SATIM: udf1). */
+  reference: string;
+  /** RESERVATION: a pre-authorization the merchant captures or releases later (only a provider with `reservations`). */
+  captureMethod: "DIRECT" | "RESERVATION";
+}
+
+export interface RegisteredOrder {
+  /** The provider's id of the order (SATIM: orderId, "mdOrder"). */
+  orderId: string;
+  /** The provider's payment page for it. */
+  formUrl: string;
+}
+
+/** What the provider says of an order: the only source of a redirect payment's outcome. */
+export type RedirectOutcome =
+  | { kind: "awaiting_buyer" }
+  | { kind: "paid"; amountMinor: number; approvalCode: string | null; maskedPan: string | null }
+  | { kind: "declined"; code: string; message: string }
+  /** A pre-authorization holds `amountMinor` on the buyer's card (RESERVATION): captured or released later. */
+  | { kind: "authorized"; amountMinor: number; approvalCode: string | null; maskedPan: string | null }
+  /** Paid once and since given back at the provider (reversed or refunded): nothing is left to take or return. */
+  | { kind: "returned" };
+
+export interface RedirectProvider {
+  /** provider_operations.provider of its registrations and refunds. */
+  provider: ProviderName;
+  /** Why the provider cannot take this amount exactly (contract 15: 400 naming amount), or null. */
+  amountRefusal(amountMinor: number, currency: string): string | null;
+  /** A fresh order number for the payment's `attempt`-th registration (0 first). */
+  orderNumberFor(paymentId: string, attempt: number): string;
+  /** The merchant's credentials for this method; null when none are set (production refuses the method then). */
+  account(db: Db, serviceId: string): Promise<RedirectAccount | null>;
+  /**
+   * Registers the order. Throws ProviderRefusedError for a refusal (code "order_number_taken" when
+   * the provider already has the order number: a registration whose answer was lost); anything
+   * else leaves the outcome unknown.
+   */
+  register(account: RedirectAccount, order: RedirectOrderRequest): Promise<RegisteredOrder>;
+  /** The order's outcome as the provider reports it (its confirmation or status call). */
+  outcome(account: RegisteredOrderRef & { account: RedirectAccount }): Promise<RedirectOutcome>;
+  /** Gives back `amountMinor` of a paid order (the provider's refund call); answers the provider's reference, if any. */
+  refund(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<{ reference: string | null }>;
+  /** What a provider that takes pre-authorizations does with them (ClicToPay: deposit.do, reverse.do); null: DIRECT only. */
+  reservations: RedirectReservations | null;
+  /** Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15: 409 with that message). */
+  refundElsewhere: string | null;
+  /** The countries the method serves (its catalog rows). */
+  countries: readonly string[];
+  /** Validates, seals and stores the merchant's credentials (the CLI, the console's Settings); answers what may be shown (never a secret). */
+  saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
+  /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
+  testConnection(account: RedirectAccount): Promise<ConnectionTest>;
+}
+
+export interface RedirectReservations {
+  /** Takes `amountMinor` (all or part) of a pre-authorization; the rest goes back to the buyer. */
+  capture(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<void>;
+  /**
+   * Gives the whole hold back (or closes an order nobody paid, so a late buyer cannot pay it).
+   * Answers "nothing_held" when the provider holds nothing for the order (never paid, already reversed).
+   */
+  release(request: RegisteredOrderRef & { account: RedirectAccount }): Promise<"released" | "nothing_held">;
+}
+
+export type ConnectionTest = "ok" | "wrong_credentials" | "unavailable";
+
+export interface RegisteredOrderRef {
+  orderId: string;
+  locale: Locale;
+}

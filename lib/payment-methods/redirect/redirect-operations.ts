@@ -1,0 +1,110 @@
+import { eq } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { payments, redirectPayments } from "../../db/schema";
+import { isLocale } from "../../i18n/locales";
+import type { Locale } from "../../i18n/routing";
+import { ProviderRefusedError, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
+import { settleCapture, settleRefund, settleRelease } from "../../payments/core/money-operation-settlements";
+import type { RedirectAccount, RedirectProvider } from "../contract/redirect-provider";
+
+/*
+ * A redirect provider's calls as provider operations (lib/provider-operations): recorded
+ * before the call, called outside any transaction, settled after, reconciled when unanswered.
+ * `register` puts the order at the provider when the buyer presses Pay; `refund` gives money
+ * back (a merchant's refund, or the reversal of a late completion: request.reversal).
+ */
+
+const localeOf = (operation: ProviderOperationRow): Locale => {
+  const locale = operation.request.locale;
+  return typeof locale === "string" && isLocale(locale) ? locale : "en";
+};
+
+async function accountFor(provider: RedirectProvider, operation: ProviderOperationRow): Promise<RedirectAccount> {
+  const account = await provider.account(await getDb(), String(operation.request.serviceId));
+  // The merchant removed its credentials meanwhile: a definitive refusal, not an outage.
+  if (!account) throw new ProviderRefusedError("not_configured", "The merchant has no credentials for this provider.");
+  return account;
+}
+
+export function redirectRegisterHandler(provider: RedirectProvider): ProviderOperationHandler {
+  return {
+    provider: provider.provider,
+    kind: "register",
+    async call(operation) {
+      const { request } = operation;
+      const order = await provider.register(await accountFor(provider, operation), {
+        orderNumber: String(request.orderNumber),
+        amountMinor: operation.amountMinor!,
+        currency: String(request.currency),
+        returnUrl: String(request.returnUrl),
+        locale: localeOf(operation),
+        reference: String(request.reference),
+        captureMethod: request.captureMethod === "RESERVATION" ? "RESERVATION" : "DIRECT",
+      });
+      return { reference: order.orderId, data: { formUrl: order.formUrl } };
+    },
+    // The order is the buyer's way to the provider's page: kept with the payment, which does not change state.
+    async settle(tx, { operation, payment, answer, now }) {
+      const formUrl = String(answer.data?.formUrl ?? "");
+      await tx
+        .update(redirectPayments)
+        .set({ orderNumber: String(operation.request.orderNumber), providerOrderId: answer.reference, formUrl, registeredAt: now })
+        .where(eq(redirectPayments.paymentId, payment.id));
+      await tx.update(payments).set({ providerOrderId: answer.reference }).where(eq(payments.id, payment.id));
+      return { orderId: answer.reference, formUrl };
+    },
+  };
+}
+
+export function redirectRefundHandler(provider: RedirectProvider): ProviderOperationHandler {
+  return {
+    provider: provider.provider,
+    kind: "refund",
+    async call(operation) {
+      const { reference } = await provider.refund({
+        account: await accountFor(provider, operation),
+        orderId: String(operation.request.orderId),
+        locale: localeOf(operation),
+        amountMinor: operation.amountMinor!,
+      });
+      return { reference };
+    },
+    // A reversal of a late completion moves no gateway books (settleRefund says so too).
+    settle: settleRefund,
+  };
+}
+
+/**
+ * A pre-authorization's capture (all or part, contract 4) and release, for a provider that
+ * takes them (RedirectProvider.reservations): the capture and release endpoints, the console's
+ * buttons, the 7-day sweep and the expiry of an unpaid order all record these operations.
+ */
+export function redirectReservationHandlers(provider: RedirectProvider): ProviderOperationHandler[] {
+  const reservations = provider.reservations;
+  if (!reservations) return [];
+  const capture: ProviderOperationHandler = {
+    provider: provider.provider,
+    kind: "capture",
+    async call(operation) {
+      await reservations.capture({
+        account: await accountFor(provider, operation),
+        orderId: String(operation.request.orderId),
+        locale: localeOf(operation),
+        amountMinor: operation.amountMinor!,
+      });
+      return { reference: null };
+    },
+    // A partial deposit gives the rest of the hold back at the provider (RBS: deposit.do of less than approved).
+    settle: (tx, context) => settleCapture(tx, { ...context, answer: { reference: null, data: { releasedMinor: context.payment.amountMinor - context.operation.amountMinor! } } }),
+  };
+  const release: ProviderOperationHandler = {
+    provider: provider.provider,
+    kind: "release",
+    async call(operation) {
+      const result = await reservations.release({ account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) });
+      return { reference: null, data: { result } };
+    },
+    settle: settleRelease,
+  };
+  return [capture, release];
+}
