@@ -178,7 +178,7 @@ async function main(argv: string[]) {
       : undefined;
   const clictopaySettings =
     command === "update" && values["clictopay-username"] !== undefined
-      ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: process.env.CLICTOPAY_PASSWORD ?? "" })
+      ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: config.CLICTOPAY_PASSWORD ?? "" })
       : undefined;
   const cardKeys =
     command === "card-keys"
