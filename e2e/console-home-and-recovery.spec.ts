@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { capture, expectNoSeriousViolations } from "./support/accessibility";
 import { BASE_URL, E2E_DATABASE_URL, SANDBOX_OTP } from "./support/env";
-import { CONSOLE_PASSWORD, consoleMessagesFor, newEmail } from "./support/console";
+import { CONSOLE_PASSWORD, consoleMessagesFor, newEmail, rollSecret } from "./support/console";
 import { expect, submitCode, test } from "./support/fixtures";
 import { startWalletPayment } from "./support/gateway";
 import type { OnboardedMerchant } from "../lib/merchants/onboard-merchant.schema";
@@ -56,7 +56,7 @@ test.describe("the console home and account recovery at 390 px (issue 42)", () =
 
       // Two payments paid by the buyer, one left waiting: the home counts the paid ones.
       await page.goto(`/${locale}/console/developers`);
-      await page.getByRole("button", { name: t("developers.rollClientSecret") }).click();
+      await rollSecret(page, "client", locale);
       const clientId = await page.getByLabel(t("developers.clientId")).inputValue();
       const shop = { clientId, clientSecret: await page.getByLabel(t("developers.newSecret")).inputValue(), service: clientId.split(".")[1]! } as OnboardedMerchant;
       for (const amount of [1250.75, 300]) {

@@ -11,9 +11,16 @@
 //     floor-select | floor-insert (the floor app). OUT=file appends the JSON line, LABEL tags it.
 // ACCEPT_ENCODING sends that header on every request, as merchants' HTTP clients do (Node's fetch:
 // "gzip, deflate, br"); the shared kit's load sends none.
+// CALLGRIND_DIR counts instructions instead of CPU time, for a server started under
+// `valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=$CALLGRIND_DIR/callgrind.out.%p`
+// (PID is then its process): instrumentation is switched on after the warm-up, counters zeroed,
+// the N requests sent, the counts dumped and read. An instruction count does not move with the
+// neighbours' load, so small differences show on a busy machine (timers, which fire by the clock,
+// run more often under valgrind's slowdown: see docs/performance-log.md, issue 46).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { randomUUID, randomInt } from "node:crypto";
+import { execFileSync } from "node:child_process";
 const kit = process.env.BENCH_KIT ?? new URL("../../shared/bench", import.meta.url).pathname;
 const require = createRequire(`${kit}/floor/raw/package.json`);
 const autocannon = require("autocannon");
@@ -134,6 +141,29 @@ const run = (amount) =>
     });
   });
 await run(Math.min(N, 1000)); // warm-up
+if (process.env.CALLGRIND_DIR) {
+  const [pid] = pids;
+  const control = (...args) => execFileSync("callgrind_control", [...args, String(pid)], { stdio: "ignore" });
+  const dumps = () => fs.readdirSync(process.env.CALLGRIND_DIR).filter((name) => name.startsWith(`callgrind.out.${pid}.`));
+  control("-i", "on");
+  control("-z");
+  const before = new Set(dumps());
+  const w0 = process.hrtime.bigint();
+  const { codes } = await run(N);
+  const wall = Number(process.hrtime.bigint() - w0) / 1e6;
+  control("-d");
+  control("-i", "off");
+  let dump;
+  for (let tries = 0; !dump && tries < 100; tries += 1) {
+    dump = dumps().find((name) => !before.has(name));
+    if (!dump) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const summary = fs.readFileSync(`${process.env.CALLGRIND_DIR}/${dump}`, "utf8").match(/^summary: (\d+)/m);
+  const line = { op, n: N, instructionsPerReq: Math.round(Number(summary[1]) / N), wallMs: Math.round(wall), codes: JSON.stringify(codes) };
+  console.log(JSON.stringify(line));
+  if (process.env.OUT) fs.appendFileSync(process.env.OUT, JSON.stringify({ ...line, label: process.env.LABEL ?? "" }) + "\n");
+  process.exit(0);
+}
 const t0 = ticks();
 const pg0 = postgresTicks();
 const m0 = machineBusyTicks();
