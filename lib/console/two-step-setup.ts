@@ -20,10 +20,7 @@ export async function pendingTwoStepSecret(db: Db, userId: string): Promise<stri
   return user?.sealed ? decryptWithKey(await getGatewayKey(db), user.sealed) : null;
 }
 
-export type ConfirmTwoStepResult =
-  | { outcome: "enabled"; recoveryCodes: string[]; session?: { token: string; sessionId: string } }
-  | { outcome: "wrong_code" }
-  | { outcome: "no_setup" };
+export type ConfirmTwoStepResult = { outcome: "enabled"; recoveryCodes: string[]; session?: { token: string; sessionId: string } } | { outcome: "wrong_code" } | { outcome: "no_setup" };
 
 /**
  * A code from the new secret turns two-step verification on and makes 10 recovery codes,
@@ -32,10 +29,7 @@ export type ConfirmTwoStepResult =
  * of sign-in: a member who must set it up first gets a full session only now), so a token
  * planted or seen before the step opens nothing afterwards; `session` opens its replacement.
  */
-export async function confirmTwoStepSetup(
-  db: Db,
-  options: { actor: AuditActor & { userId: string }; code: string; sessionId?: string; clock?: Clock },
-): Promise<ConfirmTwoStepResult> {
+export async function confirmTwoStepSetup(db: Db, options: { actor: AuditActor & { userId: string }; code: string; sessionId?: string; clock?: Clock }): Promise<ConfirmTwoStepResult> {
   const now = (options.clock ?? systemClock).now();
   const secret = await pendingTwoStepSecret(db, options.actor.userId);
   if (!secret) return { outcome: "no_setup" };

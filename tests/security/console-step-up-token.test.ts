@@ -46,7 +46,12 @@ describe("the token a required two-step setup replaces", () => {
 
     // The planted token opens nothing now, page or form.
     expect(await authenticateConsole(db, { sessionToken: planted.token })).toBeNull();
-    const replay = await postForm(gateway.baseUrl, "/en/console/actions/webhook-url", { webhookUrl: "https://evil.example/in", formToken: planted.formToken }, { cookie: planted.cookie });
+    const replay = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/webhook-url",
+      { webhookUrl: "https://evil.example/in", formToken: planted.formToken },
+      { cookie: planted.cookie },
+    );
     expect(replay.status).toBe(303);
     expect(replay.headers.get("location")).toBe("/en/console/sign-in");
 
@@ -65,7 +70,12 @@ describe("the token a required two-step setup replaces", () => {
     const session = await consoleSessionOf(member.id);
     await startTwoStepSetup(db, member.id);
     const secret = (await pendingTwoStepSecret(db, member.id))!;
-    const confirmed = await postForm(gateway.baseUrl, "/fr/console/actions/two-step-confirm", { code: totpCode(secret, totpStepAt(new Date())), formToken: session.formToken }, { cookie: session.cookie });
+    const confirmed = await postForm(
+      gateway.baseUrl,
+      "/fr/console/actions/two-step-confirm",
+      { code: totpCode(secret, totpStepAt(new Date())), formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(confirmed.status).toBe(303);
     expect(tokenOf(confirmed)).toBeTruthy();
     expect(await authenticateConsole(db, { sessionToken: session.token })).toBeNull();

@@ -25,13 +25,15 @@ export interface ReceiptContent {
 }
 
 /**
- * The receipt's lines in the page's language. The time is written in `timeZone` (UTC until the
- * merchant's own time zone is a setting), named after it so nobody misreads it.
+ * The receipt's lines in the page's language. The time is written in the merchant's time zone
+ * (contract 13), as the console writes it: its offset as the language names it ("GMT+1",
+ * "UTC+1", "غرينتش+1") and the zone's name, so a buyer and the shop read the same time.
  */
-export function receiptContent(receipt: PaymentReceipt, locale: Locale, timeZone = "UTC"): ReceiptContent {
+export function receiptContent(receipt: PaymentReceipt, locale: Locale): ReceiptContent {
   const t = translator(locale, "receipt");
   const tReturn = translator(locale, "return");
-  const at = new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: "long", timeStyle: "medium", timeZone }).format(receipt.at);
+  const timeZone = receipt.timeZone;
+  const at = new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: "long", timeStyle: "long", timeZone }).format(receipt.at);
   const rows: ReceiptRow[] = [
     { field: "merchant", label: t("merchant"), value: receipt.merchantName, ltr: false },
     { field: "amount", label: t("amount"), value: formatMinorAmount({ minor: receipt.amountMinor, currency: receipt.currency, locale }), ltr: true },
