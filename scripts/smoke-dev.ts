@@ -79,6 +79,11 @@ async function main() {
   const island = /<script type="module" src="(\/islands\/resend-countdown-[^"]+\.js)"/.exec(html)?.[1];
   check("the OTP page loads its island", island !== undefined && (await fetch(baseUrl + island)).status === 200, island);
 
+  // Issue 42: a checkoutUrl is served in the buyer's language at once, as under npm start (next.config.mjs's rewrite).
+  const checkout = await fetch(String(intent.data.checkoutUrl), { redirect: "manual", headers: { "accept-language": "ar-DZ,ar;q=0.9" } });
+  const checkoutHtml = await checkout.text();
+  check("serves a checkoutUrl in the buyer's language without a redirect", checkout.status === 200 && checkoutHtml.includes('<html lang="ar" dir="rtl"'), String(checkout.status));
+
   // A page with the runtime keeps it, deferred as in production.
   const home = await (await fetch(`${baseUrl}/en`)).text();
   check("a page with the runtime keeps its scripts, deferred", home.includes("__gwScript") && home.includes("__next_f"));

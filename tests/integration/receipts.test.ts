@@ -219,9 +219,9 @@ describe("Send receipt (when SMTP_URL is set)", () => {
 });
 
 describe("the receipt's time (issue 42: in the merchant's time zone, the zone named)", () => {
-  /** The time as the receipt must write it: in `zone`, its offset named as the language names it, then the zone's name. */
-  const inZone = (at: Date, locale: Locale, zone: string) =>
-    `${new Intl.DateTimeFormat(`${locale}-u-nu-latn`, { dateStyle: "long", timeStyle: "long", timeZone: zone }).format(at)} (${zone})`;
+  /** The time as the receipt must write it: in `zone`, its offset named as the language names it; the zone's name on the next line. */
+  const inZone = (at: Date, locale: Locale, zone: string) => new Intl.DateTimeFormat(`${locale}-u-nu-latn`, { dateStyle: "long", timeStyle: "long", timeZone: zone }).format(at);
+  const rowOf = (rows: { field: string; value: string; ltr: boolean }[], field: string) => rows.find((entry) => entry.field === field)!;
   const updatedAt = async (paymentId: string) => {
     const { payments } = await import("@/lib/db/schema");
     const { eq } = await import("drizzle-orm");
@@ -234,9 +234,10 @@ describe("the receipt's time (issue 42: in the merchant's time zone, the zone na
     for (const locale of ["en", "fr", "ar"] as const) {
       const rendered = await getReturnPageView(await getDb(), { locale, paymentId: paid.paymentId, query: hostedPageQuery({ token: paid.token }) });
       if (rendered.kind !== "render") throw new Error(rendered.kind);
-      const row = rendered.receipt!.content.rows.find((entry) => entry.field === "dateTime")!;
-      expect(row.value, locale).toBe(inZone(at, locale, "Africa/Algiers"));
-      expect(row.value).toContain({ en: "GMT+1", fr: "UTC+1", ar: "غرينتش+1" }[locale]);
+      const { rows } = rendered.receipt!.content;
+      expect(rowOf(rows, "dateTime").value, locale).toBe(inZone(at, locale, "Africa/Algiers"));
+      expect(rowOf(rows, "dateTime").value).toContain({ en: "GMT+1", fr: "UTC+1", ar: "غرينتش+1" }[locale]);
+      expect(rowOf(rows, "timeZone")).toMatchObject({ value: "Africa/Algiers", ltr: true, label: { en: "Time zone", fr: "Fuseau horaire", ar: "المنطقة الزمنية" }[locale] });
     }
     const pdf = await pdfText(new Uint8Array(await (await getPdf("en", paid.paymentId, paid.token)).arrayBuffer()));
     expect(pdf).toContain("Africa/Algiers");
@@ -258,12 +259,15 @@ describe("the receipt's time (issue 42: in the merchant's time zone, the zone na
     const at = await updatedAt(intent.paymentId);
     const rendered = await getReturnPageView(await getDb(), { locale: "fr", paymentId: intent.paymentId, query: hostedPageQuery({ token }) });
     if (rendered.kind !== "render") throw new Error(rendered.kind);
-    expect(rendered.receipt!.content.rows.find((entry) => entry.field === "dateTime")!.value).toBe(inZone(at, "fr", "Asia/Tokyo"));
+    expect(rowOf(rendered.receipt!.content.rows, "dateTime").value).toBe(inZone(at, "fr", "Asia/Tokyo"));
+    expect(rowOf(rendered.receipt!.content.rows, "timeZone").value).toBe("Asia/Tokyo");
 
     useSmtp(smtpUrl);
     const formToken = await hostedFormToken(await getDb(), "receipt", token);
     await postReceipt("en", intent.paymentId, { token, formToken, email: "tokyo@example.com" });
     const mail = received.find((message) => message.to.includes("tokyo@example.com"));
-    expect(mail!.raw.replace(/=\r?\n/g, "")).toContain("GMT+9 (Asia/Tokyo)");
+    const body = mail!.raw.replace(/=\r?\n/g, "");
+    expect(body).toContain("GMT+9");
+    expect(body).toContain("Time zone: Asia/Tokyo");
   });
 });

@@ -5,7 +5,7 @@ import { translator } from "../../i18n/translator";
 import type { PaymentReceipt } from "../../payments/hosted/get-payment-receipt";
 import { returnOutcome } from "../hosted-outcome";
 
-export type ReceiptField = "merchant" | "amount" | "dateTime" | "outcome" | "actionId" | "paymentId" | "providerOrderNumber" | "authorizationCode";
+export type ReceiptField = "merchant" | "amount" | "dateTime" | "timeZone" | "outcome" | "actionId" | "paymentId" | "providerOrderNumber" | "authorizationCode";
 
 export interface ReceiptRow {
   field: ReceiptField;
@@ -26,8 +26,9 @@ export interface ReceiptContent {
 
 /**
  * The receipt's lines in the page's language. The time is written in the merchant's time zone
- * (contract 13), as the console writes it: its offset as the language names it ("GMT+1",
- * "UTC+1", "غرينتش+1") and the zone's name, so a buyer and the shop read the same time.
+ * (contract 13), as the console writes it, its offset named as the language names it ("GMT+1",
+ * "UTC+1", "غرينتش+1"), and the zone's name follows on a line of its own (read left to right,
+ * never broken into an Arabic sentence), so a buyer and the shop read the same time.
  */
 export function receiptContent(receipt: PaymentReceipt, locale: Locale): ReceiptContent {
   const t = translator(locale, "receipt");
@@ -37,7 +38,8 @@ export function receiptContent(receipt: PaymentReceipt, locale: Locale): Receipt
   const rows: ReceiptRow[] = [
     { field: "merchant", label: t("merchant"), value: receipt.merchantName, ltr: false },
     { field: "amount", label: t("amount"), value: formatMinorAmount({ minor: receipt.amountMinor, currency: receipt.currency, locale }), ltr: true },
-    { field: "dateTime", label: t("dateTime"), value: `${at} (${timeZone})`, ltr: false },
+    { field: "dateTime", label: t("dateTime"), value: at, ltr: false },
+    { field: "timeZone", label: t("timeZone"), value: timeZone, ltr: true },
     { field: "outcome", label: t("outcome"), value: tReturn(returnOutcome(receipt.state)), ltr: false },
     { field: "actionId", label: t("actionId"), value: receipt.actionId, ltr: true },
     { field: "paymentId", label: t("paymentId"), value: receipt.paymentId, ltr: true },
