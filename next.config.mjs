@@ -2,6 +2,9 @@ import createNextIntlPlugin from "next-intl/plugin";
 
 const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
+/** lib/hosted/page-url.ts's PAGE_LOCALE_HEADER (tests/unit/hosted-security-headers.test.ts holds the two equal). */
+const PAGE_LOCALE_HEADER = "x-gateway-page-locale";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native/wasm database drivers load their own files at run time: keep them out of the bundle
@@ -27,6 +30,21 @@ const nextConfig = {
   // name never changes content, so a browser may keep each one for good.
   async headers() {
     return [{ source: "/islands/:file*", headers: [{ key: "Cache-Control", value: "public, max-age=31536000, immutable" }] }];
+  },
+  // A buyer's short address (a checkoutUrl, a payment link's url) served in the buyer's language
+  // at once, not redirected to it (issue 42): proxy.ts picks the language and names it in this
+  // request header, and this rewrite, a path inside the app, serves the localized page. Not a
+  // rewrite from the proxy: Next.js takes its absolute URL for another server's when the host it
+  // was given differs from the request's (HOST=127.0.0.1 against localhost) and proxies the
+  // request there, which hung under npm start (card-production-mode, commit d077c7c).
+  async rewrites() {
+    const named = [{ type: "header", key: PAGE_LOCALE_HEADER, value: "(?<locale>en|fr|ar)" }];
+    return {
+      beforeFiles: [
+        { source: "/pay/checkout/:paymentId", has: named, destination: "/:locale/pay/checkout/:paymentId" },
+        { source: "/l/:id", has: named, destination: "/:locale/l/:id" },
+      ],
+    };
   },
 };
 

@@ -39,8 +39,11 @@ for (const locale of ["en", "ar"] as const) {
       const shop = merchant("shared");
       const target = `${merchantSite()}/orders/checkout-wallet-${locale}`;
       const { paymentId, url } = await intentCheckout(shop, { returnUrl: target });
-      await page.goto(url);
-      await expect(page).toHaveURL(new RegExp(`/${locale}/pay/checkout/${paymentId}`));
+      const opened = await page.goto(url);
+      // Served at the checkoutUrl itself in the buyer's language: no redirect hop (issue 42).
+      expect(opened?.request().redirectedFrom()).toBeNull();
+      await expect(page).toHaveURL(new RegExp(`^https?://[^/]+/pay/checkout/${paymentId}\\?`));
+      await expect(page.locator("html")).toHaveAttribute("lang", locale);
       await expect(page.locator("html")).toHaveAttribute("dir", locale === "ar" ? "rtl" : "ltr");
       await expect(page.getByRole("heading", { level: 1, name: t("checkout.title") })).toBeVisible();
       await expect(page.getByText("Souk Atlas", { exact: true })).toBeVisible();
@@ -85,7 +88,10 @@ for (const locale of ["en", "ar"] as const) {
       const link = await createLink(shop, { title: `Sac en cuir ${locale}`, description: "Fait main à Tlemcen", amount: 2500, locale: "fr" });
       const response = await page.goto(link.url);
       expect(response?.status()).toBe(200);
-      await expect(page).toHaveURL(new RegExp(`/${locale}/l/${link.id}$`));
+      // Served at the link's url itself in the buyer's language: no redirect hop (issue 42).
+      expect(response?.request().redirectedFrom()).toBeNull();
+      await expect(page).toHaveURL(new RegExp(`^https?://[^/]+/l/${link.id}$`));
+      await expect(page.locator("html")).toHaveAttribute("lang", locale);
       await expect(page.getByRole("heading", { level: 1, name: link.title })).toBeVisible();
       await expect(page.getByText("Fait main à Tlemcen")).toBeVisible();
       await expect(page.getByText(t("paymentLink.payTo", { merchant: "Souk Atlas" }))).toBeVisible();

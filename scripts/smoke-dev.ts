@@ -79,6 +79,23 @@ async function main() {
   const island = /<script type="module" src="(\/islands\/resend-countdown-[^"]+\.js)"/.exec(html)?.[1];
   check("the OTP page loads its island", island !== undefined && (await fetch(baseUrl + island)).status === 200, island);
 
+  // Issue 42: a checkoutUrl is served in the buyer's language at once, as under npm start (next.config.mjs's
+  // rewrite). A fresh intent: the checkout page of one already proceeded sends the buyer on to its method's page.
+  const fresh = await api("/payments/intents?countryCode=DZA", {
+    actionId: `smoke-dev-${randomBytes(4).toString("hex")}`,
+    amount: 100,
+    actionCurrencyCode: "DZD",
+    actionCountryCode: "DZA",
+    userId: "+213555000111",
+  });
+  const checkout = await fetch(String(fresh.data.checkoutUrl), { redirect: "manual", headers: { "accept-language": "ar-DZ,ar;q=0.9" } });
+  const checkoutHtml = await checkout.text();
+  check(
+    "serves a checkoutUrl in the buyer's language without a redirect",
+    checkout.status === 200 && checkoutHtml.includes('<html lang="ar" dir="rtl"'),
+    `${checkout.status} ${checkout.headers.get("location") ?? ""}`,
+  );
+
   // A page with the runtime keeps it, deferred as in production.
   const home = await (await fetch(`${baseUrl}/en`)).text();
   check("a page with the runtime keeps its scripts, deferred", home.includes("__gwScript") && home.includes("__next_f"));

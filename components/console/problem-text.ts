@@ -31,6 +31,7 @@ const FIELD_RULES: readonly [RegExp, string, (match: RegExpExecArray) => Record<
   [/^must be an https URL$/, "httpsUrl", () => ({})],
   [/^In production the webhook URL must reach a public address/, "publicAddress", () => ({})],
   [/^The service has no webhook URL/, "noWebhookUrl", () => ({})],
+  [/^must be SATIM's terminal id/, "satimTerminalId", () => ({})],
 ];
 
 /** A field's refusal (a `details[].message`) in the page's language. */

@@ -7,7 +7,7 @@ import { cardProviderPaymentIntents, cardProviderRefunds } from "@/simulators/ca
 import { sandboxAccountOf, setCardProviderAccount } from "@/lib/providers/card/card-provider-accounts";
 import { startStripeSimulator, type StripeSimulator } from "@/simulators/card/stripe-simulator";
 import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/recreate-database";
-import { apiClient } from "../support/api";
+import { apiClient, clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { capture, createIntent, proceed, refund, serverHeaders } from "../support/payments";
 import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-gateway";
@@ -133,4 +133,34 @@ describe("a card payment in production, through the Stripe adapter", () => {
       expect.arrayContaining(["POST /v1/customers", "POST /v1/payment_intents", `POST /v1/payment_intents/${paymentIntentId}/capture`, "POST /v1/refunds"]),
     );
   }, 120_000);
+
+  // Issue 42: the short addresses a buyer opens (a checkoutUrl, a payment link's url) are served
+  // in the buyer's language at once by the proxy's rewrite, under npm start in production as in
+  // the sandbox: no redirect hop, and no hang. (A rewrite made by the proxy itself hung here: its
+  // URL named localhost, the server was given 127.0.0.1, so Next.js proxied the request as to
+  // another server; next.config.mjs's rewrite is a path inside the app.)
+  it("serves a checkoutUrl and a payment link's url in the buyer's language at once", async () => {
+    const api = apiClient(baseUrl);
+    const merchant = await createMerchant({}, production!.db);
+    const intent = await createIntent(api, merchant, { amount: 80.5 });
+    const checkoutUrl = new URL((intent as typeof intent & { checkoutUrl: string }).checkoutUrl);
+    expect(checkoutUrl.pathname).toMatch(/^\/pay\/checkout\//);
+    const link = await api.post("/api/v1/payment-links", { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "fr" }, clientAuth(merchant));
+    expect(link.status).toBe(201);
+    const linkUrl = new URL((link.body.data as { url: string }).url);
+    for (const address of [checkoutUrl, linkUrl]) {
+      const started = Date.now();
+      const page = await fetch(`${baseUrl}${address.pathname}${address.search}`, {
+        redirect: "manual",
+        headers: { "accept-language": "ar-DZ,ar;q=0.9" },
+        signal: AbortSignal.timeout(20_000),
+      });
+      expect(page.status, address.pathname).toBe(200);
+      expect(page.headers.get("location")).toBeNull();
+      expect(page.headers.get("cache-control")).toContain("no-store");
+      const html = await page.text();
+      expect(html).toContain('<html lang="ar" dir="rtl"');
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+  }, 60_000);
 });

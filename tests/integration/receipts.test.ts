@@ -217,3 +217,57 @@ describe("Send receipt (when SMTP_URL is set)", () => {
     expect(received.some((message) => message.to.includes("thief@example.com"))).toBe(false);
   });
 });
+
+describe("the receipt's time (issue 42: in the merchant's time zone, the zone named)", () => {
+  /** The time as the receipt must write it: in `zone`, its offset named as the language names it; the zone's name on the next line. */
+  const inZone = (at: Date, locale: Locale, zone: string) => new Intl.DateTimeFormat(`${locale}-u-nu-latn`, { dateStyle: "long", timeStyle: "long", timeZone: zone }).format(at);
+  const rowOf = (rows: { field: string; value: string; ltr: boolean }[], field: string) => rows.find((entry) => entry.field === field)!;
+  const updatedAt = async (paymentId: string) => {
+    const { payments } = await import("@/lib/db/schema");
+    const { eq } = await import("drizzle-orm");
+    const [row] = await (await getDb()).select({ at: payments.updatedAt }).from(payments).where(eq(payments.id, paymentId));
+    return row!.at;
+  };
+
+  it("is in its first country's zone by default, on the page (en, fr, ar) and in the PDF", async () => {
+    const at = await updatedAt(paid.paymentId);
+    for (const locale of ["en", "fr", "ar"] as const) {
+      const rendered = await getReturnPageView(await getDb(), { locale, paymentId: paid.paymentId, query: hostedPageQuery({ token: paid.token }) });
+      if (rendered.kind !== "render") throw new Error(rendered.kind);
+      const { rows } = rendered.receipt!.content;
+      expect(rowOf(rows, "dateTime").value, locale).toBe(inZone(at, locale, "Africa/Algiers"));
+      expect(rowOf(rows, "dateTime").value).toContain({ en: "GMT+1", fr: "UTC+1", ar: "غرينتش+1" }[locale]);
+      expect(rowOf(rows, "timeZone")).toMatchObject({ value: "Africa/Algiers", ltr: true, label: { en: "Time zone", fr: "Fuseau horaire", ar: "المنطقة الزمنية" }[locale] });
+    }
+    const pdf = await pdfText(new Uint8Array(await (await getPdf("en", paid.paymentId, paid.token)).arrayBuffer()));
+    expect(pdf).toContain("Africa/Algiers");
+    expect(pdf).toContain("GMT+1");
+  });
+
+  it("follows the merchant's own setting: a Tokyo shop's receipt says GMT+9 (Asia/Tokyo)", async () => {
+    const { updateMerchantSettings } = await import("@/lib/console-merchants/merchant-settings");
+    const shop = await createMerchant({ countries: ["DZA"] });
+    const intent = await createIntent(api, shop);
+    const token = await proceedToOtp(api, shop, intent.paymentId);
+    await submitPaymentOtp(await getDb(), { paymentId: intent.paymentId, token, code: "123456" });
+    const { serviceIdOf } = await import("../support/payments");
+    await updateMerchantSettings(await getDb(), {
+      actor: { userId: null, email: "owner@shop.example", ip: null },
+      serviceId: await serviceIdOf(shop),
+      changes: { timeZone: "Asia/Tokyo" },
+    });
+    const at = await updatedAt(intent.paymentId);
+    const rendered = await getReturnPageView(await getDb(), { locale: "fr", paymentId: intent.paymentId, query: hostedPageQuery({ token }) });
+    if (rendered.kind !== "render") throw new Error(rendered.kind);
+    expect(rowOf(rendered.receipt!.content.rows, "dateTime").value).toBe(inZone(at, "fr", "Asia/Tokyo"));
+    expect(rowOf(rendered.receipt!.content.rows, "timeZone").value).toBe("Asia/Tokyo");
+
+    useSmtp(smtpUrl);
+    const formToken = await hostedFormToken(await getDb(), "receipt", token);
+    await postReceipt("en", intent.paymentId, { token, formToken, email: "tokyo@example.com" });
+    const mail = received.find((message) => message.to.includes("tokyo@example.com"));
+    const body = mail!.raw.replace(/=\r?\n/g, "");
+    expect(body).toContain("GMT+9");
+    expect(body).toContain("Time zone: Asia/Tokyo");
+  });
+});

@@ -65,6 +65,12 @@ const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   { action: "time-zone", allowed: ["owner"], fields: async () => ({ timeZone: "Africa/Tunis" }) },
   { action: "terms", allowed: ["owner", "developer"], fields: async () => ({ termsUrl: "https://shop.example/terms" }) },
   {
+    action: "payment-method-credentials",
+    allowed: ["owner"],
+    fields: async () => ({ method: "SATIM", terminalId: "E010900000", userName: "SANDBOX_MERCHANT", password: "sandbox-password" }),
+  },
+  { action: "payment-method-test", allowed: ["owner"], fields: async () => ({ method: "SATIM" }) },
+  {
     action: "create-payment-link",
     allowed: ["owner", "developer", "support"],
     fields: async () => ({ title: "Matrix link", amount: "100", currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: "on", locale: "en" }),
@@ -130,7 +136,7 @@ describe("console role matrix (contract 13): every action as every role", () => 
   });
 
   it("has the size the note reports", () => {
-    expect(cases).toHaveLength(27 * 4);
+    expect(cases).toHaveLength(29 * 4);
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PAYMENT_METHOD_CODES } from "@/lib/payment-methods/codes/payment-method-codes";
 import { PAYMENT_METHOD_PARTS } from "@/lib/payment-methods/contract/payment-method-module";
 import { PAYMENT_METHODS, paymentMethodOf } from "@/lib/payment-methods/registry/payment-method-registry";
+import { catalogs } from "@/lib/i18n/catalogs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -71,6 +72,20 @@ function sourceFiles(dir: string): string[] {
     return /\.tsx?$/.test(name) ? [relative] : [];
   });
 }
+
+describe("each redirect provider's credentials (the console's Settings \"Payment methods\" form is drawn from them)", () => {
+  const redirectCodes = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
+  it.each(redirectCodes)("%s declares its fields: distinct names, a secret among them, each labelled in en, fr and ar", (code) => {
+    const fields = PAYMENT_METHODS[code].redirect!.credentialFields;
+    expect(fields.length).toBeGreaterThan(0);
+    expect(new Set(fields.map((field) => field.name)).size).toBe(fields.length);
+    expect(fields.some((field) => field.secret)).toBe(true);
+    for (const locale of ["en", "fr", "ar"] as const) {
+      const labels = (catalogs[locale] as { console: { settings: { methods: { fields: Record<string, string> } } } }).console.settings.methods.fields;
+      for (const field of fields) expect(labels[field.labelKey], `${locale}: console.settings.methods.fields.${field.labelKey}`).toBeTruthy();
+    }
+  });
+});
 
 describe("method-code comparisons", () => {
   it("live only in the method's own module, besides the listed guards still to move", () => {

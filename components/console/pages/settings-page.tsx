@@ -5,6 +5,8 @@ import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { principalMay } from "@/lib/auth/console-principal";
 import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
+import { PaymentMethodCredentials } from "@/components/console/payment-method-credentials";
+import { methodCredentialsOverview } from "@/lib/payment-methods/method-credentials";
 import { defaultTimeZoneOf } from "@/lib/merchants/merchant-time-zone";
 import type { ConsolePage } from "@/lib/console-web/console-page";
 import type { OpenConsolePage } from "@/lib/console-web/open-console-session";
@@ -34,10 +36,11 @@ function TermsSection({ locale, formToken, termsUrl, flash }: Pick<OpenConsolePa
   );
 }
 
-/** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins, terms of payment URL; the time zone (owners set it). */
+/** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins, terms of payment URL; the time zone and the payment methods' credentials (owners set them). */
 async function renderSettingsPage({ db, locale, principal, formToken, flash }: OpenConsolePage) {
   const t = translator(locale, "console.settings");
   const keys = await getMerchantKeys(db, principal.membership!.serviceId);
+  const methods = await methodCredentialsOverview(db, principal.membership!.serviceId);
   const failed = flash?.kind === "error" && flash.form === "settings" ? flash : null;
   const errorOf = (field: string) => (failed && failed.field === field ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) }) : null);
   const originsError = failed && failed.field === "origins" ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) }) : null;
@@ -86,6 +89,14 @@ async function renderSettingsPage({ db, locale, principal, formToken, flash }: O
       </Section>
       <TimeZoneSection open={{ locale, principal, formToken, flash }} />
       <TermsSection locale={locale} formToken={formToken} termsUrl={keys.termsUrl} flash={flash} />
+      <PaymentMethodCredentials
+        locale={locale}
+        formToken={formToken}
+        flash={flash}
+        views={methods}
+        timeZone={principal.membership!.timeZone}
+        mayManage={principalMay(principal, "merchant.manage")}
+      />
     </ConsoleShell>
   );
 }

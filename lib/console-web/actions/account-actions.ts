@@ -1,6 +1,7 @@
 import { changePassword } from "../../console/change-password";
 import { endUserSessions, setActiveMerchant } from "../../console/console-sessions";
 import { consolePath } from "../../console/console-paths";
+import { setFlash } from "../../console/console-flash";
 import { confirmTwoStepSetup, startTwoStepSetup } from "../../console/two-step-setup";
 import { turnOffTwoStep } from "../../console/turn-off-two-step";
 import { ApiError } from "../../errors/api-error";
@@ -42,11 +43,17 @@ export const accountActions: Record<string, ConsoleAction> = {
     access: "member",
     capability: null,
     async act({ db, locale, fields, ip, principal }) {
-      const result = await confirmTwoStepSetup(db, { actor: actorOf(principal, ip), code: fields.code ?? "" });
+      // A step up (issue 42): the session is replaced, whether the merchant required it or not.
+      const result = await confirmTwoStepSetup(db, { actor: actorOf(principal, ip), code: fields.code ?? "", sessionId: principal.sessionId });
       const location = `${consolePath.account(locale)}#two-step`;
       switch (result.outcome) {
-        case "enabled":
-          return { location, flash: { kind: "recovery_codes", codes: result.recoveryCodes } };
+        case "enabled": {
+          const flash = { kind: "recovery_codes", codes: result.recoveryCodes } as const;
+          if (!result.session) return { location, flash };
+          // The codes are shown once, on the new session's next page.
+          await setFlash(db, result.session.sessionId, { ...flash, codes: [...flash.codes] });
+          return { location, session: result.session.token };
+        }
         case "wrong_code":
           return { location, flash: { kind: "error", form: "two-step", field: "code", key: "wrongCode" } };
         case "no_setup":

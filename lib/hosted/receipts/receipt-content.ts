@@ -5,7 +5,7 @@ import { translator } from "../../i18n/translator";
 import type { PaymentReceipt } from "../../payments/hosted/get-payment-receipt";
 import { returnOutcome } from "../hosted-outcome";
 
-export type ReceiptField = "merchant" | "amount" | "dateTime" | "outcome" | "actionId" | "paymentId" | "providerOrderNumber" | "authorizationCode";
+export type ReceiptField = "merchant" | "amount" | "dateTime" | "timeZone" | "outcome" | "actionId" | "paymentId" | "providerOrderNumber" | "authorizationCode";
 
 export interface ReceiptRow {
   field: ReceiptField;
@@ -25,17 +25,21 @@ export interface ReceiptContent {
 }
 
 /**
- * The receipt's lines in the page's language. The time is written in `timeZone` (UTC until the
- * merchant's own time zone is a setting), named after it so nobody misreads it.
+ * The receipt's lines in the page's language. The time is written in the merchant's time zone
+ * (contract 13), as the console writes it, its offset named as the language names it ("GMT+1",
+ * "UTC+1", "غرينتش+1"), and the zone's name follows on a line of its own (read left to right,
+ * never broken into an Arabic sentence), so a buyer and the shop read the same time.
  */
-export function receiptContent(receipt: PaymentReceipt, locale: Locale, timeZone = "UTC"): ReceiptContent {
+export function receiptContent(receipt: PaymentReceipt, locale: Locale): ReceiptContent {
   const t = translator(locale, "receipt");
   const tReturn = translator(locale, "return");
-  const at = new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: "long", timeStyle: "medium", timeZone }).format(receipt.at);
+  const timeZone = receipt.timeZone;
+  const at = new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: "long", timeStyle: "long", timeZone }).format(receipt.at);
   const rows: ReceiptRow[] = [
     { field: "merchant", label: t("merchant"), value: receipt.merchantName, ltr: false },
     { field: "amount", label: t("amount"), value: formatMinorAmount({ minor: receipt.amountMinor, currency: receipt.currency, locale }), ltr: true },
-    { field: "dateTime", label: t("dateTime"), value: `${at} (${timeZone})`, ltr: false },
+    { field: "dateTime", label: t("dateTime"), value: at, ltr: false },
+    { field: "timeZone", label: t("timeZone"), value: timeZone, ltr: true },
     { field: "outcome", label: t("outcome"), value: tReturn(returnOutcome(receipt.state)), ltr: false },
     { field: "actionId", label: t("actionId"), value: receipt.actionId, ltr: true },
     { field: "paymentId", label: t("paymentId"), value: receipt.paymentId, ltr: true },

@@ -75,6 +75,10 @@ export const clictopayProvider: RedirectProvider = {
   },
   refundElsewhere: null,
   countries: ["TUN"],
+  credentialFields: [
+    { name: "userName", labelKey: "clictopayUserName", secret: false },
+    { name: "password", labelKey: "clictopayPassword", secret: true },
+  ],
   saveAccount: (db, { serviceId, settings }) => saveClictopayAccount(db, { serviceId, account: clictopayAccountSchema.parse(settings) }),
   // getOrderStatusExtended.do of an order that cannot exist: 6 (unknown order) to a known merchant, 5 (access denied) otherwise.
   async testConnection(account) {

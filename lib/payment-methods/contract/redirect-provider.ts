@@ -70,6 +70,11 @@ export interface RedirectProvider {
   refundElsewhere: string | null;
   /** The countries the method serves (its catalog rows). */
   countries: readonly string[];
+  /**
+   * The merchant's credentials at the provider, field by field: the console's Settings "Payment
+   * methods" draws its form from this list alone, and saveAccount takes these names.
+   */
+  credentialFields: readonly CredentialField[];
   /** Validates, seals and stores the merchant's credentials (the CLI, the console's Settings); answers what may be shown (never a secret). */
   saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
   /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
@@ -87,6 +92,19 @@ export interface RedirectReservations {
 }
 
 export type ConnectionTest = "ok" | "wrong_credentials" | "unavailable";
+
+/** One credential a provider needs from the merchant (contract 15, "Enabling"). */
+export interface CredentialField {
+  /** The key saveAccount takes it under, and the console form's field name. */
+  name: string;
+  /** Its label's message key under `console.settings.methods.fields` (messages/console/<locale>.json). */
+  labelKey: string;
+  /**
+   * A secret is sealed and never shown again: the console says only that it is set and when the
+   * credentials last changed, and a secret left empty there keeps the stored one.
+   */
+  secret: boolean;
+}
 
 export interface RegisteredOrderRef {
   orderId: string;

@@ -69,6 +69,11 @@ export const satimProvider: RedirectProvider = {
   reservations: null,
   refundElsewhere: null,
   countries: ["DZA"],
+  credentialFields: [
+    { name: "terminalId", labelKey: "satimTerminalId", secret: false },
+    { name: "userName", labelKey: "satimUserName", secret: false },
+    { name: "password", labelKey: "satimPassword", secret: true },
+  ],
   saveAccount: (db, { serviceId, settings }) => saveSatimAccount(db, { serviceId, account: satimAccountSchema.parse(settings) }),
   // getOrderStatusExtended.do of an order that cannot exist: SATIM answers 6 (unknown order) to a known merchant, 5 (access denied) otherwise.
   async testConnection(account) {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
+import { merchantTimeZone } from "../../merchants/merchant-time-zone";
 import type { PaymentState } from "../core/payment-state";
 import { hasHostedToken } from "./hosted-access";
 
@@ -18,6 +19,8 @@ export interface PaymentReceipt {
   /** The provider's order number and authorization code, where the method has them (redirect methods, QR); null otherwise. */
   providerOrderNumber: string | null;
   authorizationCode: string | null;
+  /** The merchant's time zone (contract 13's setting, else its first country's): the receipt's time is written in it. */
+  timeZone: string;
 }
 
 /**
@@ -38,9 +41,13 @@ export async function getPaymentReceipt(db: Db, options: { paymentId: string; to
       at: payments.updatedAt,
       providerOrderNumber: payments.providerOrderId,
       authorizationCode: payments.approvalCode,
+      merchantTimeZone: services.timeZone,
+      countries: services.countries,
     })
     .from(payments)
     .innerJoin(services, eq(services.id, payments.serviceId))
     .where(eq(payments.id, options.paymentId));
-  return row ?? null;
+  if (!row) return null;
+  const { merchantTimeZone: chosen, countries, ...receipt } = row;
+  return { ...receipt, timeZone: merchantTimeZone({ timeZone: chosen, countries }) };
 }
