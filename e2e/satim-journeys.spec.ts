@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/accessibility";
 import { expect, test } from "./support/fixtures";
 import { checkPayment, merchant, merchantSite } from "./support/gateway";
 import { checkoutText, intentCheckout, methodChoice } from "./support/links";
@@ -113,6 +114,7 @@ for (const locale of ["en", "ar"] as const) {
       await expect(view.antiBotPassed).toBeVisible({ timeout: 20_000 });
       await expect(view.code).toBeHidden();
       await shot(page, `before-satim-${locale}`);
+      await expectNoSeriousViolations(page, `before SATIM (${locale})`);
 
       // The server decides, not the browser: the box's `required` taken away, Pay comes back refused.
       await view.terms.evaluate((box) => box.removeAttribute("required"));
@@ -121,6 +123,7 @@ for (const locale of ["en", "ar"] as const) {
       await expect(view.terms).toHaveAttribute("aria-invalid", "true");
       await expect(page.getByRole("alert").filter({ hasText: t("paymentTerms.required") })).toBeVisible();
       await shot(page, `terms-refused-${locale}`);
+      await expectNoSeriousViolations(page, `terms refused (${locale})`);
 
       await view.terms.check();
       await expect(view.antiBotPassed).toBeVisible({ timeout: 20_000 });
@@ -135,6 +138,7 @@ for (const locale of ["en", "ar"] as const) {
       await page.waitForTimeout(4_000);
       await expect(page).toHaveURL(new RegExp(`/${locale}/pay/return/${paymentId}`));
       await shot(page, `return-${locale}`);
+      await expectNoSeriousViolations(page, `return after SATIM (${locale})`);
       expect((await checkPayment(shop, paymentId)).statusCode).toBe(2);
     });
 
