@@ -3,6 +3,7 @@ import { deriveKey } from "altcha-lib/algorithms/sha";
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as payRedirect } from "@/app/[locale]/pay/redirect/[paymentId]/go/route";
+import { getConfig, type Config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { redirectPayments } from "@/lib/db/schema";
 import { ANTI_BOT_FIELDS, createAntiBotChallenge } from "@/lib/hosted/anti-bot/anti-bot-check";
@@ -126,6 +127,16 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     if (view.kind !== "render") throw new Error(view.kind);
     expect(view.buyerChecks).toMatchObject({ termsUrl: "https://shop.example/terms", termsRefused: false, antiBotFailure: null, sandbox: true });
     expect(view.buyerChecks!.antiBot.code.image).toMatch(/^data:image\/svg\+xml;base64,/);
+    // Production's page never names the sandbox's code.
+    const holder = globalThis as unknown as { gatewayConfig?: Config };
+    const sandboxConfig = getConfig();
+    holder.gatewayConfig = { ...sandboxConfig, APP_ENV: "production", isSandbox: false } as Config;
+    try {
+      const production = await getRedirectPageView(db, { locale: "en", paymentId, query: { token, stay: false, search: "" } });
+      expect(production.kind === "render" && production.buyerChecks?.sandbox).toBe(false);
+    } finally {
+      holder.gatewayConfig = sandboxConfig;
+    }
 
     const tunisian = await createIntent(api, merchant, { amount: 1.234, actionCurrencyCode: "TND", actionCountryCode: "TUN" });
     const proceeded = await proceed(api, tunisian.paymentId, serverHeaders(merchant), { paymentMethodCode: "CLICTOPAY" });
