@@ -7,10 +7,12 @@ export interface AmountDisplayProps {
   merchantName: string;
   amount: number;
   currency: string;
+  /** The amount's label when the page says more than "Amount" (the page before a provider's: "Amount to pay"). */
+  amountLabel?: string;
 }
 
 /** Who is paid and how much: the first thing a buyer checks on every hosted page. */
-export async function AmountDisplay({ locale, merchantName, amount, currency }: AmountDisplayProps) {
+export async function AmountDisplay({ locale, merchantName, amount, currency, amountLabel }: AmountDisplayProps) {
   const t = await getTranslations({ locale, namespace: "common" });
   return (
     <dl className="grid gap-4 rounded-xl bg-slate-50 px-4 py-4 ring-1 ring-slate-200">
@@ -19,7 +21,7 @@ export async function AmountDisplay({ locale, merchantName, amount, currency }: 
         <dd className="text-base font-semibold break-words text-slate-900">{merchantName}</dd>
       </div>
       <div className="flex flex-col gap-0.5">
-        <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{t("amount")}</dt>
+        <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{amountLabel ?? t("amount")}</dt>
         {/* An amount is read as one unit, digits left to right even in Arabic. */}
         <dd className="text-3xl font-bold tracking-tight text-slate-900 tabular-nums">
           <bdi>{formatAmount({ amount, currency, locale })}</bdi>

@@ -13,7 +13,18 @@ type Failure = Extract<AntiBotResult, { passed: false }>["reason"];
  * types the six digits of the image. Verified by `verifyAntiBot` (lib/hosted/anti-bot). `failure`:
  * why the last post did not pass, said beside the field.
  */
-export async function AntiBotCheck({ locale, check, failure = null }: { locale: Locale; check: AntiBotChallenge; failure?: Failure | null }) {
+export async function AntiBotCheck({
+  locale,
+  check,
+  failure = null,
+  sandbox = false,
+}: {
+  locale: Locale;
+  check: AntiBotChallenge;
+  failure?: Failure | null;
+  /** The sandbox's hint names the code that always passes there (contract 15); production's never does. */
+  sandbox?: boolean;
+}) {
   const t = await getTranslations({ locale, namespace: "antiBot" });
   const config: AntiBotIslandConfig = { challenge: check.challenge, working: t("working"), passed: t("passed") };
   return (
@@ -28,7 +39,7 @@ export async function AntiBotCheck({ locale, check, failure = null }: { locale: 
           id="anti-bot-code-input"
           name={ANTI_BOT_FIELDS.code}
           label={t("codeLabel")}
-          hint={t("codeHint")}
+          hint={sandbox ? `${t("codeHint")} ${t("codeHintSandbox")}` : t("codeHint")}
           inputMode="numeric"
           autoComplete="off"
           dir="ltr"

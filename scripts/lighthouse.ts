@@ -34,7 +34,7 @@ const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3190);
 const BASE_URL = option("base-url") ?? `http://localhost:${PORT}`;
 const DATABASE_URL = process.env.LIGHTHOUSE_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/gw_lighthouse";
 const LOCALES = routing.locales;
-const PAGES = ["otp", "card", "qr", "return", "checkout", "link"] as const;
+const PAGES = ["otp", "card", "qr", "return", "checkout", "link", "redirect"] as const;
 const ONLY = option("only")?.split(",") ?? PAGES;
 /** The issue's budget: a page's JavaScript beyond the bare next-intl page of this stack. */
 const JS_ALLOWANCE_BYTES = 10 * 1024;
@@ -186,7 +186,7 @@ async function scriptBytes(url: string): Promise<number> {
 
 function print(row: Row) {
   const cells = [
-    row.page.padEnd(6),
+    row.page.padEnd(8),
     row.locale,
     `perf ${String(row.performance ?? "-").padStart(3)}`,
     `LCP ${fmt(row.lcpMs)}`,
@@ -281,12 +281,14 @@ async function pageUrl(shop: Merchant, page: PageName, locale: Locale): Promise<
   const proceeded = await call<{ metadata: { payUrl?: string; qrPageUrl?: string } }>(
     shop,
     `/api/v1/payments/intents/${paymentId}/proceed`,
-    { paymentMethodCode: page === "card" ? "CARD_PROVIDER" : "WALLET_V2" },
+    // "redirect": the page before SATIM's, with its checklist (terms, the anti-bot island).
+    { paymentMethodCode: page === "card" ? "CARD_PROVIDER" : page === "redirect" ? "SATIM" : "WALLET_V2" },
     { "x-locale": xLocale },
   );
   switch (page) {
     case "otp":
     case "card":
+    case "redirect":
       return proceeded.metadata.payUrl!;
     case "qr":
       return proceeded.metadata.qrPageUrl!;

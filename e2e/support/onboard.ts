@@ -19,3 +19,11 @@ export async function onboardMerchant(options: { name: string; redirectUrl?: str
   });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as OnboardedMerchant;
 }
+
+/** Sets the merchant's terms of payment (the setting SATIM's checkbox links) through the operator's CLI. */
+export async function setTermsUrl(shop: OnboardedMerchant, termsUrl: string): Promise<void> {
+  await run(process.execPath, ["--import", "tsx", "scripts/merchant.ts", "update", "--client-id", shop.clientId, "--terms-url", termsUrl, "--json"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, LOG_LEVEL: "silent" },
+  });
+}

@@ -244,6 +244,39 @@ export const INVARIANTS: Invariant[] = [
              end)`,
   },
   {
+    name: "provider_payments_have_succeeded_payment",
+    rule: "no provider payment completed without a succeeded payment: a redirect provider's order that keeps money (paid, less what it gave back) belongs to a payment that succeeded and still holds at least that much (captured - refunded)",
+    // The providers' books are the simulators' (sandbox); in production the provider keeps them
+    // and the gateway's side is judged by provider_operations_settled. The later of the two tables.
+    requiresTable: "simulators.clictopay_orders",
+    query: ({ reconciliationBoundSeconds }) => sql`
+      with o as (
+        select 'SATIM' as method, order_id, order_status,
+               case when order_status in ('2', '4') then amount_minor - refunded_minor else 0 end as kept
+        from simulators.satim_orders
+        union all
+        select 'CLICTOPAY', order_id, order_status,
+               case when order_status in ('2', '4') then deposited_minor - refunded_minor else 0 end
+        from simulators.clictopay_orders
+      )
+      select p.id::text as subject,
+             format('%s order %s (status %s) keeps %s; payment %s captured %s refunded %s', o.method, o.order_id, o.order_status,
+                    o.kept, p.state, p.captured_minor, p.refunded_minor) as detail
+      from o
+      join redirect_payments rp on rp.provider_order_id = o.order_id and rp.method_code = o.method
+      join payments p on p.id = rp.payment_id
+      where o.kept > 0
+        and (p.state not in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED') or o.kept > p.captured_minor - p.refunded_minor)
+        -- A refund or a late completion's reversal in flight: judged by provider_operations_settled.
+        and not exists (select 1 from provider_operations op
+                        where op.payment_id = p.id and op.status in ('pending', 'unknown'))
+        -- An order the gateway has not settled yet (the buyer paid and has not come back): the
+        -- reconciliation job settles it within its bound once the payment can no longer wait.
+        and not (rp.finished_at is null
+                 and greatest(rp.registered_at, p.expires_at + make_interval(secs => ${EXPIRY_GRACE_MS / 1000}))
+                     > now() - make_interval(secs => ${reconciliationBoundSeconds}))`,
+  },
+  {
     name: "events_within_retry_schedule",
     rule: "no event is past its retry schedule without a final outcome, and a delivered event has a 2xx attempt",
     query: ({ retrySchedule, deliverySlackSeconds }) => {

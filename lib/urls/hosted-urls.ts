@@ -164,8 +164,12 @@ export function redirectPagePath(options: HostedLinkOptions & { notice?: Redirec
   return withQuery(`/${options.locale}${pagePathWithoutLocale("redirect", options.paymentId)}`, options, options.notice);
 }
 
-/** What the redirect page says after its form came back to it (the 303 carries it in the query). */
-export const REDIRECT_NOTICES = ["provider_unavailable", "provider_refused", "checks_failed"] as const;
+/**
+ * What the redirect page says after its form came back to it (the 303 carries it in the query).
+ * The buyer's checks (SATIM): `terms_required` (box not ticked), `anti_bot_failed` /
+ * `anti_bot_expired` (the anti-bot answer), `checks_failed` (both the box and the anti-bot answer).
+ */
+export const REDIRECT_NOTICES = ["provider_unavailable", "provider_refused", "checks_failed", "terms_required", "anti_bot_failed", "anti_bot_expired"] as const;
 export type RedirectNotice = (typeof REDIRECT_NOTICES)[number];
 
 /** Where the redirect page's Pay posts: the order is registered with the provider, then the buyer goes there. */

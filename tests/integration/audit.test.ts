@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAudit, type AuditReport } from "@/lib/audit/run-audit";
 import { closeDatabase, getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
+import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
 import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { simulatorMount } from "@/lib/providers/simulator-mount";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 import { completeOnPage, confirmAfterExpiry, payWithNewCard } from "../support/cards";
 import { createMerchant } from "../support/factories";
-import { capture, createIntent, paidIntent, proceed, proceedToOtp, refund, release, serverHeaders } from "../support/payments";
+import { capture, createIntent, paidIntent, proceed, proceedToOtp, refund, release, serverHeaders, tokenOf } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
 
 /**
@@ -36,7 +38,10 @@ afterAll(async () => {
 const OPTIONS = { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliationBoundSeconds: 900 };
 
 let merchant: OnboardedMerchant;
-const ids = {} as Record<"direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card" | "cardReversed" | "cardRefused", string>;
+const ids = {} as Record<
+  "direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card" | "cardReversed" | "cardRefused" | "satim" | "satimCanceled",
+  string
+>;
 
 async function audit(): Promise<AuditReport> {
   return runAudit(await getDb(), OPTIONS);
@@ -91,7 +96,26 @@ beforeAll(async () => {
     status: string;
   }[];
   expect(unused?.status).toBe("requires_payment_method");
+  ids.satim = await satimPayment({ action: "pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" });
+  expect((await refund(api, merchant, ids.satim, { description: "one item", amount: 300 })).status).toBe(200);
+  ids.satimCanceled = await satimPayment({ action: "cancel" });
 });
+
+/** A SATIM payment through the sandbox's SATIM: Pay on the gateway's page, `fields` on SATIM's, and the buyer's return. */
+async function satimPayment(fields: Record<string, string>): Promise<string> {
+  const intent = await createIntent(api, merchant, { amount: 1500 });
+  const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "SATIM" });
+  const token = tokenOf(proceeded.body.data.metadata.payUrl);
+  const started = await payWithRedirect(await getDb(), { paymentId: intent.paymentId, token, locale: "en" });
+  if (started.kind !== "go") throw new Error(`Pay led to ${started.kind}`);
+  const body = new URLSearchParams(fields).toString();
+  await simulatorMount().satim.handle(new Request(started.formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }));
+  await returnFromRedirect(await getDb(), { paymentId: intent.paymentId, token });
+  return intent.paymentId;
+}
+
+/** The SATIM (simulator) order of a payment, as SQL. */
+const satimOrderOf = (paymentId: string) => `(select provider_order_id from redirect_payments where payment_id = '${paymentId}')`;
 
 /**
  * A card payment the gateway expired (FAILED) while the provider, which knows nothing of the
@@ -111,7 +135,7 @@ describe("npm run audit", () => {
     expect(JSON.stringify(states)).toContain("FAILED");
     expect(report.results.filter((result) => result.violations?.length)).toEqual([]);
     expect(report.violationCount).toBe(0);
-    expect(report.payments).toBe(9);
+    expect(report.payments).toBe(11);
   });
 
   it("reports a payment whose captured sum differs from its capture rows", async () => {
@@ -248,6 +272,36 @@ describe("npm run audit", () => {
       `update simulators.card_provider_payment_intents set amount_received_minor = 0 where metadata->>'paymentId' = '${ids.cardRefused}'`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardRefused]);
+  });
+
+  it("reports a provider payment completed without a succeeded payment (contract 15: money is never taken without one)", async () => {
+    // SATIM says the order the buyer canceled was paid after all, and the gateway never gave it back.
+    const report = await auditBroken(
+      `update simulators.satim_orders set order_status = '2' where order_id = ${satimOrderOf(ids.satimCanceled)}`,
+      `update simulators.satim_orders set order_status = '6' where order_id = ${satimOrderOf(ids.satimCanceled)}`,
+    );
+    expect(subjectsOf(report, "provider_payments_have_succeeded_payment")).toEqual([ids.satimCanceled]);
+    const detail = report.results.find((result) => result.name === "provider_payments_have_succeeded_payment")!.violations![0]!.detail;
+    expect(detail).toMatch(/^SATIM order \S+ \(status 2\) keeps 150000; payment FAILED captured 0 refunded 0$/);
+  });
+
+  it("reports a provider order that keeps more than its succeeded payment does (a refund SATIM never made)", async () => {
+    const report = await auditBroken(
+      `update simulators.satim_orders set refunded_minor = 0 where order_id = ${satimOrderOf(ids.satim)}`,
+      `update simulators.satim_orders set refunded_minor = 30000 where order_id = ${satimOrderOf(ids.satim)}`,
+    );
+    expect(subjectsOf(report, "provider_payments_have_succeeded_payment")).toEqual([ids.satim]);
+  });
+
+  it("leaves an order the gateway has not settled yet to reconciliation, within its bound", async () => {
+    // The buyer paid on SATIM's page and has not come back: the payment still waits, and the job asks SATIM within its bound.
+    const report = await auditBroken(
+      `update simulators.satim_orders set order_status = '2' where order_id = ${satimOrderOf(ids.satimCanceled)};
+       update redirect_payments set finished_at = null where payment_id = '${ids.satimCanceled}'`,
+      `update simulators.satim_orders set order_status = '6' where order_id = ${satimOrderOf(ids.satimCanceled)};
+       update redirect_payments set finished_at = now() where payment_id = '${ids.satimCanceled}'`,
+    );
+    expect(subjectsOf(report, "provider_payments_have_succeeded_payment")).toEqual([]);
   });
 
   it("reports an event past its retry schedule with no final outcome, and a delivery without a 2xx", async () => {

@@ -1,10 +1,13 @@
+import { getConfig } from "../../config";
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import { REDIRECT_NOTICES, redirectPayFormPath, type RedirectNotice } from "../../urls/hosted-urls";
 import { notAwaitingBuyerPageMode } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
+import { createAntiBotChallenge, type AntiBotChallenge, type AntiBotResult } from "../anti-bot/anti-bot-check";
 import { hostedFormToken } from "../hosted-form-route";
+import { asksBuyerChecks } from "../redirect-form";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";
@@ -25,9 +28,25 @@ export type RedirectPageView =
       words: RedirectWords;
       notice: RedirectNotice | null;
       form: { action: string; token: string; returnUrl?: string; formToken: string } | null;
+      /** SATIM's checklist before Pay (null for a method that asks none, and with no form). */
+      buyerChecks: BuyerChecksView | null;
       /** Where "expired" sends the buyer back to the shop (null: nowhere trusted). */
       expiredTarget: string | null;
     };
+
+/** The terms checkbox and the anti-bot check of the form, with why the last post came back, if it did. */
+export interface BuyerChecksView {
+  /** The merchant's terms of payment (its setting), linked beside the checkbox; null: the box alone. */
+  termsUrl: string | null;
+  termsRefused: boolean;
+  antiBot: AntiBotChallenge;
+  antiBotFailure: Extract<AntiBotResult, { passed: false }>["reason"] | null;
+  /** The sandbox says which code always passes (contract 15: 123456); production never does. */
+  sandbox: boolean;
+}
+
+const TERMS_REFUSED: readonly RedirectNotice[] = ["terms_required", "checks_failed"];
+const ANTI_BOT_FAILURE: Partial<Record<RedirectNotice, "failed" | "expired">> = { anti_bot_failed: "failed", checks_failed: "failed", anti_bot_expired: "expired" };
 
 /** What the page says of each redirect method's provider (its intro and its logo's name). */
 export type RedirectWords = { intro: "intro" | "introClictopay"; logoAlt: "logoAlt" | "logoAltClictopay" };
@@ -45,16 +64,28 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
   if (payment.state !== "REQUIRES_ACTION") return pageElsewhere(notAwaitingBuyerPageMode(payment.state), link);
   if (paymentMethodOf(payment.paymentMethodCode)?.hostedStep !== "redirect") return { kind: "not_found" };
   const expired = payment.expired;
+  const notice = isNotice(query.notice) ? query.notice : null;
+  const buyerChecks: BuyerChecksView | null =
+    !expired && asksBuyerChecks(payment.paymentMethodCode)
+      ? {
+          termsUrl: payment.termsUrl,
+          termsRefused: notice !== null && TERMS_REFUSED.includes(notice),
+          antiBot: await createAntiBotChallenge(db),
+          antiBotFailure: notice === null ? null : (ANTI_BOT_FAILURE[notice] ?? null),
+          sandbox: getConfig().isSandbox,
+        }
+      : null;
   return {
     kind: "render",
     mode: expired ? "expired" : "pay",
     ...amountShown(payment),
     logoPath: CATALOG_DEFAULTS.find((row) => row.code === payment.paymentMethodCode)?.imagePath ?? "/payment-methods/cib-edahabia.svg",
     words: WORDS_OF_METHOD[payment.paymentMethodCode ?? ""] ?? { intro: "intro", logoAlt: "logoAlt" },
-    notice: isNotice(query.notice) ? query.notice : null,
+    notice,
     form: expired ? null : { action: redirectPayFormPath(link), token: link.token, returnUrl: query.returnUrl, formToken: await hostedFormToken(db, "redirect", link.token) },
     expiredTarget: expired
       ? expiredReturnTarget({ paymentId, redirectUrl: payment.redirectUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins })
       : null,
+    buyerChecks,
   };
 }

@@ -59,6 +59,8 @@ export type ReturnPageView =
       ignoredReturnUrl: IgnoredReturnUrl | null;
       /** The receipt and its actions (print, PDF, email), once the payment has an outcome. */
       receipt: ReturnPageReceipt | null;
+      /** The provider's logo, support message and toll-free number its certification asks for (SATIM: 3020), whatever the outcome. */
+      providerSupport: { logoPath: string; phone: string } | null;
     };
 
 /** The hosted page of the payment's method (its module's hostedStep); the OTP page for a payment no method has proceeded, as before. */
@@ -132,5 +134,6 @@ export async function getReturnPageView(db: Db, options: { locale: Locale; payme
     next,
     ignoredReturnUrl: ignored && getConfig().isSandbox ? ignored : null,
     receipt: outcome === "pending" ? null : await returnPageReceipt(db, { link, notice: query.notice }),
+    providerSupport: paymentMethodOf(payment.paymentMethodCode)?.redirect?.checkout?.support ?? null,
   };
 }

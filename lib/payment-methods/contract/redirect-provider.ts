@@ -79,6 +79,19 @@ export interface RedirectProvider {
   saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
   /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
   testConnection(account: RedirectAccount): Promise<ConnectionTest>;
+  /** What the provider's certification asks of the hosted pages around its own (SATIM's checklist); absent: nothing more. */
+  checkout?: RedirectCheckout;
+}
+
+/** The hosted pages' part of a provider's merchant certification (contract 15, SATIM). */
+export interface RedirectCheckout {
+  /**
+   * Before the order is registered, the buyer ticks "I accept the terms of payment" (the
+   * merchant's terms linked) and passes the anti-bot check; the server refuses the post otherwise.
+   */
+  buyerChecks: boolean;
+  /** The return page shows the provider's logo, its support message and its toll-free number. */
+  support: { logoPath: string; phone: string } | null;
 }
 
 export interface RedirectReservations {

@@ -6,6 +6,8 @@ import { callSatim, type SatimAnswer } from "./satim-epay-client";
 
 /** ISO 4217 numeric code of the dinar, which SATIM takes alone. */
 export const SATIM_CURRENCY = "012";
+/** SATIM's toll-free number for cardholders (its "numéro vert"), which its checklist has the return page show. */
+export const SATIM_SUPPORT_PHONE = "3020";
 /** SATIM's smallest order: 50.00 DZD, in centimes. */
 export const SATIM_MINIMUM_MINOR = 5000;
 
@@ -23,6 +25,8 @@ const udf = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 20)
 /** SATIM ePay (`SATIM`): the RedirectProvider the archetype (lib/payment-methods/redirect) drives. */
 export const satimProvider: RedirectProvider = {
   provider: "satim",
+  // SATIM's merchant certification checklist (docs/going-live.md): terms and anti-bot before Pay; logo, support message and 3020 after.
+  checkout: { buyerChecks: true, support: { logoPath: "/payment-methods/satim.svg", phone: SATIM_SUPPORT_PHONE } },
   amountRefusal(amountMinor, currency) {
     if (currency !== "DZD") return "SATIM takes Algerian dinars (DZD) only";
     // DZD's minor unit is SATIM's centime, so every DZD amount is exact; only the minimum binds.

@@ -1,10 +1,12 @@
 import { notFound, redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { AmountDisplay } from "@/components/amount-display";
+import { AntiBotCheck } from "@/components/anti-bot-check";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
 import { NoClientRuntime } from "@/components/island";
 import { StatusBanner } from "@/components/status-banner";
+import { TermsCheckbox } from "@/components/terms-checkbox";
 import { getDb } from "@/lib/db/client";
 import { FORM_TOKEN_FIELD } from "@/lib/hosted/hosted-form-route";
 import { openHostedPage, type HostedPageProps } from "@/lib/hosted/open-hosted-page";
@@ -15,7 +17,15 @@ import { pagePathWithoutLocale } from "@/lib/urls/hosted-urls";
 
 export const generateMetadata = titleFromMessages("redirect");
 
-const NOTICE_KEYS = { provider_unavailable: "providerUnavailable", provider_refused: "providerRefused", checks_failed: "checksFailed" } as const;
+// The buyer's checks (SATIM) say what failed beside the field; the banner only says nothing was charged.
+const NOTICE_KEYS = {
+  provider_unavailable: "providerUnavailable",
+  provider_refused: "providerRefused",
+  checks_failed: "checksRefused",
+  terms_required: "checksRefused",
+  anti_bot_failed: "checksRefused",
+  anti_bot_expired: "checksRefused",
+} as const;
 
 /** GET /{locale}/pay/redirect/{paymentId}?token=...: the page before the provider's (contract 15). */
 export default async function RedirectPage(props: HostedPageProps) {
@@ -33,14 +43,20 @@ export default async function RedirectPage(props: HostedPageProps) {
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{view.mode === "expired" ? t("expiredTitle") : t("title")}</h1>
         {view.mode === "pay" ? <p className="text-slate-700">{t(view.words.intro)}</p> : null}
       </div>
-      <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} />
+      <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} amountLabel={t("amountLabel")} />
       {view.notice ? <StatusBanner tone="warning">{t(NOTICE_KEYS[view.notice], { merchant })}</StatusBanner> : null}
       {view.form ? (
         <form method="post" action={view.form.action} className="flex flex-col gap-4">
           <input type="hidden" name="token" value={view.form.token} />
           {view.form.returnUrl ? <input type="hidden" name="returnUrl" value={view.form.returnUrl} /> : null}
           <input type="hidden" name={FORM_TOKEN_FIELD} value={view.form.formToken} />
-          {/* SLOT (contract 15, SATIM's checklist): the terms-of-payment checkbox and the anti-bot check go here, before Pay; lib/hosted/redirect-form.ts (buyerChecksPassed) checks them. */}
+          {/* SATIM's checklist (contract 15): the terms of payment and the anti-bot check before Pay; lib/hosted/redirect-form.ts (buyerChecksPassed) decides. */}
+          {view.buyerChecks ? (
+            <>
+              <TermsCheckbox locale={locale} termsUrl={view.buyerChecks.termsUrl} refused={view.buyerChecks.termsRefused} />
+              <AntiBotCheck locale={locale} check={view.buyerChecks.antiBot} failure={view.buyerChecks.antiBotFailure} sandbox={view.buyerChecks.sandbox} />
+            </>
+          ) : null}
           <button
             type="submit"
             className="inline-flex min-h-12 w-full items-center justify-center gap-3 rounded-lg bg-emerald-700 px-4 py-3 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"

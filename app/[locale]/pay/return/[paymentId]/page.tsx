@@ -4,6 +4,7 @@ import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
 import { NoClientRuntime } from "@/components/island";
+import { ProviderSupport } from "@/components/provider-support";
 import { ReceiptPanel } from "@/components/receipt-panel";
 import { CheckCircleIcon, ClockIcon, InfoIcon, XCircleIcon } from "@/components/icons";
 import { getDb } from "@/lib/db/client";
@@ -88,6 +89,7 @@ export default async function ReturnPage(props: HostedPageProps) {
       ) : (
         <p className="text-center text-sm text-slate-700">{t("noTarget")}</p>
       )}
+      {view.providerSupport ? <ProviderSupport locale={locale} support={view.providerSupport} /> : null}
       {view.receipt ? <ReceiptPanel locale={locale} receipt={view.receipt} /> : null}
       {ignored ? (
         <p role="note" className="rounded-md bg-amber-50 p-3 text-xs text-amber-900">
