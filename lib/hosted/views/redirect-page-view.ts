@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
-import { REDIRECT_NOTICES, redirectPayFormPath, type RedirectNotice } from "../../urls/hosted-urls";
+import { REDIRECT_NOTICES, redirectPayFormPath, returnPagePath, type RedirectNotice } from "../../urls/hosted-urls";
 import { notAwaitingBuyerPageMode } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { hostedFormToken } from "../hosted-form-route";
@@ -10,6 +10,7 @@ import { expiredReturnTarget } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";
 import { CATALOG_DEFAULTS } from "../../payment-methods/codes/catalog-defaults";
 import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
+import { payWithRedirect } from "../../payments/hosted/redirect-payment";
 
 /** Everything the page before a redirect method's provider renders (contract 15), decided here. */
 export type RedirectPageView =
@@ -25,13 +26,18 @@ export type RedirectPageView =
       words: RedirectWords;
       notice: RedirectNotice | null;
       form: { action: string; token: string; returnUrl?: string; formToken: string } | null;
+      /** A provider the browser reaches by posting a signed form (CMI): Pay posts these fields straight to the provider. */
+      providerForm: { action: string; fields: Record<string, string> } | null;
       /** Where "expired" sends the buyer back to the shop (null: nowhere trusted). */
       expiredTarget: string | null;
     };
 
 /** What the page says of each redirect method's provider (its intro and its logo's name). */
-export type RedirectWords = { intro: "intro" | "introClictopay"; logoAlt: "logoAlt" | "logoAltClictopay" };
-const WORDS_OF_METHOD: Record<string, RedirectWords> = { CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" } };
+export type RedirectWords = { intro: "intro" | "introClictopay" | "introCmi"; logoAlt: "logoAlt" | "logoAltClictopay" | "logoAltCmi" };
+const WORDS_OF_METHOD: Record<string, RedirectWords> = {
+  CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" },
+  CMI: { intro: "introCmi", logoAlt: "logoAltCmi" },
+};
 
 const isNotice = (value: string | undefined): value is RedirectNotice => (REDIRECT_NOTICES as readonly string[]).includes(value ?? "");
 
@@ -43,16 +49,32 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
   const { payment } = loaded;
   const link = { locale, paymentId, token: query.token!, returnUrl: query.returnUrl };
   if (payment.state !== "REQUIRES_ACTION") return pageElsewhere(notAwaitingBuyerPageMode(payment.state), link);
-  if (paymentMethodOf(payment.paymentMethodCode)?.hostedStep !== "redirect") return { kind: "not_found" };
+  const method = paymentMethodOf(payment.paymentMethodCode);
+  if (method?.hostedStep !== "redirect") return { kind: "not_found" };
   const expired = payment.expired;
+  // CMI: nothing to ask the provider before Pay, so the order is named and its form signed now;
+  // Pay posts it to the provider's own page, without any script.
+  let providerForm: { action: string; fields: Record<string, string> } | null = null;
+  let notice: RedirectNotice | null = isNotice(query.notice) ? query.notice : null;
+  if (!expired && method.redirect?.browserForm) {
+    const started = await payWithRedirect(db, { paymentId, token: link.token, locale });
+    if (started.kind === "go" && started.form) providerForm = started.form;
+    else if (started.kind === "not_waiting") return { kind: "redirect", location: returnPagePath(link) };
+    else if (started.kind === "invalid_link") return { kind: "not_found" };
+    else notice = started.kind === "unavailable" ? "provider_unavailable" : "provider_refused";
+  }
   return {
     kind: "render",
     mode: expired ? "expired" : "pay",
     ...amountShown(payment),
     logoPath: CATALOG_DEFAULTS.find((row) => row.code === payment.paymentMethodCode)?.imagePath ?? "/payment-methods/cib-edahabia.svg",
     words: WORDS_OF_METHOD[payment.paymentMethodCode ?? ""] ?? { intro: "intro", logoAlt: "logoAlt" },
-    notice: isNotice(query.notice) ? query.notice : null,
-    form: expired ? null : { action: redirectPayFormPath(link), token: link.token, returnUrl: query.returnUrl, formToken: await hostedFormToken(db, "redirect", link.token) },
+    notice,
+    providerForm,
+    form:
+      expired || method.redirect?.browserForm
+        ? null
+        : { action: redirectPayFormPath(link), token: link.token, returnUrl: query.returnUrl, formToken: await hostedFormToken(db, "redirect", link.token) },
     expiredTarget: expired
       ? expiredReturnTarget({ paymentId, redirectUrl: payment.redirectUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins })
       : null,

@@ -74,6 +74,14 @@ export interface RedirectProvider {
   saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
   /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
   testConnection(account: RedirectAccount): Promise<ConnectionTest>;
+  /**
+   * A provider whose page the buyer's browser reaches by posting a form signed on the server
+   * (CMI's 3D Pay Hosting) rather than by following formUrl: the fields of the registered
+   * order, posted to `action` by the page before the provider's own Pay button. Absent: formUrl is followed.
+   */
+  browserForm?(account: RedirectAccount, order: RedirectOrderRequest & { orderId: string }): { action: string; fields: Record<string, string> };
+  /** The provider's server-to-server notification (POST /api/redirect-callbacks/{method}), answered as the provider expects. Absent: none. */
+  receiveCallback?(db: Db, request: Request): Promise<Response>;
 }
 
 export interface RedirectReservations {
