@@ -26,9 +26,10 @@ export const CMI_SANDBOX_STORE = { clientId: "600000001", storeKey: "Sandbox|Sto
 
 /**
  * Failure modes a test or a rehearsal switches on: CMI down (HTTP 503) or slow (answers after
- * `slowMs`); its callback sent once, twice, or held back until sendCmiCallback (after the buyer's return).
+ * `slowMs`), or only its API down (the gate and its callbacks still working); its callback sent
+ * once, twice, or held back until sendCmiCallback (after the buyer's return).
  */
-export const cmiFaults: { mode: "none" | "down" | "slow"; slowMs: number; callback: "once" | "twice" | "held" } = { mode: "none", slowMs: 15_000, callback: "once" };
+export const cmiFaults: { mode: "none" | "down" | "slow" | "api_down"; slowMs: number; callback: "once" | "twice" | "held" } = { mode: "none", slowMs: 15_000, callback: "once" };
 
 /** How the simulator reaches a store's callbackUrl: over HTTP, or in the gateway's process (in-gateway-cmi.ts). */
 export type CmiCallbackSender = (url: string, body: string) => Promise<{ status: number; text: string }>;
@@ -64,6 +65,7 @@ const decimal = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 
 export async function handleCmiRequest(db: Db, request: Request, base: string, sendCallback: CmiCallbackSender): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(base.length);
+  if (cmiFaults.mode === "api_down" && path === "/fim/api") return xml("<html>Service Unavailable</html>", 503);
   if (cmiFaults.mode === "down") return path === "/fim/api" ? xml("<html>Service Unavailable</html>", 503) : html(cmiErrorPage("fr", "503"), 503);
   if (cmiFaults.mode === "slow") await new Promise((resolve) => setTimeout(resolve, cmiFaults.slowMs));
   if (request.method !== "POST") return html(cmiErrorPage("fr", "POST only"), 405);

@@ -242,6 +242,21 @@ describe("CMI (contract 15, issue 44)", () => {
     expect(await statusCodeOf(merchant, canceled.paymentId)).toBe(3);
   });
 
+  it("answers the callback ACTION=POSTAUTH when CMI's API cannot be reached, so CMI captures the DIRECT hold itself; the return settles it once", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, token } = await proceedWithCmi(merchant, { amount: 42 });
+    const form = await signedForm(paymentId, token);
+    cmiFaults.mode = "api_down";
+    await onCmiPage(form, VISA);
+    expect(await orderOf(form.fields.oid!)).toMatchObject({ status: "C", capturedMinor: 4200, callbackAnswers: ["ACTION=POSTAUTH"] });
+    expect(await statusCodeOf(merchant, paymentId)).toBe(12);
+    cmiFaults.mode = "none";
+    await returnFromRedirect(await getDb(), { paymentId, token });
+    await reconcileRedirectPayments(await getDb(), { paymentId });
+    expect(await statusCodeOf(merchant, paymentId)).toBe(2);
+    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
+  });
+
   it("reserves (PreAuth answered APPROVED), captures part through PostAuth, then refunds through Credit in part and in full", async () => {
     const merchant = await createMerchant();
     const { paymentId, oid } = await authorizedReservation(merchant, 10.5);
