@@ -2,6 +2,8 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { checkPayment, merchant, merchantSite } from "./support/gateway";
 import { checkoutText, intentCheckout, methodChoice } from "./support/links";
+import { rollSecret, signUp } from "./support/console";
+import type { OnboardedMerchant } from "../lib/merchants/onboard-merchant.schema";
 import type { PageLocale } from "./support/messages";
 
 // Issue 44: a MAD checkout paid with CMI on a phone, in English and in Arabic: the page before
@@ -113,5 +115,40 @@ test.describe("CMI without JavaScript", () => {
     await expect(page.getByRole("heading", { level: 1, name: t("return.successful") })).toBeVisible();
     await shot(page, "no-javascript-return-en");
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(2);
+  });
+});
+
+test.describe("A CMI reservation captured in part from the console", () => {
+  test.use({ locale: "en-US", viewport: { width: 390, height: 844 } });
+
+  test("the buyer's card is pre-authorized at CMI, the owner captures 199.99 of 300.00 MAD", async ({ page, browser }) => {
+    const t = checkoutText("en");
+    await signUp(page);
+    await rollSecret(page, "client");
+    const clientId = await page.getByLabel("Client id").inputValue();
+    const clientSecret = await page.getByLabel("New secret").inputValue();
+    const shop = { clientId, clientSecret, service: clientId.split(".")[1]! } as OnboardedMerchant;
+    const { paymentId, url } = await intentCheckout(shop, { amount: 300, country: "MAR", currency: "MAD", captureMethod: "RESERVATION" });
+
+    const buyer = await (await browser.newContext({ locale: "en-US", viewport: { width: 390, height: 844 } })).newPage();
+    await buyer.goto(url);
+    const choice = methodChoice(buyer, "en");
+    await choice.cmi.check();
+    await choice.continue.click();
+    await buyer.getByRole("button", { name: new RegExp(`^${t("redirect.pay", { amount: "" }).trim()}`) }).click();
+    await payOnCmiPage(buyer, "en");
+    await buyer.getByRole("button", { name: /^Pay/ }).click();
+    await expect(buyer).toHaveURL(new RegExp(`/en/pay/return/${paymentId}`));
+    expect((await checkPayment(shop, paymentId)).statusCode).toBe(13);
+    await buyer.close();
+
+    await page.goto(`/en/console/payments/${paymentId}`);
+    await shot(page, "console-reservation-en");
+    await page.getByRole("link", { name: "Capture", exact: true }).click();
+    await page.getByLabel("Amount", { exact: true }).fill("199.99");
+    await page.getByRole("button", { name: "Confirm capture" }).click();
+    await expect(page.getByText("The payment was captured.")).toBeVisible();
+    await shot(page, "console-captured-en");
+    expect(await checkPayment(shop, paymentId)).toMatchObject({ statusCode: 2 });
   });
 });
