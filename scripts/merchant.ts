@@ -34,7 +34,7 @@ const clictopayAccountInput = z.object({
 
 // What the CMI flags must hold (lib/payment-methods/cmi validates again when it seals them).
 const cmiAccountInput = z.object({
-  clientId: z.string().regex(/^[A-Za-z0-9]{1,15}$/, "must be CMI's client id (the store's merchant id)"),
+  cmiClientId: z.string().regex(/^[A-Za-z0-9]{1,15}$/, "must be CMI's client id (the store's merchant id)"),
   storeKey: z.string().min(1, "is required in CMI_STORE_KEY (the environment variable, never a flag)").max(128),
   apiUser: z.string().min(1, "is required with --cmi-client-id (the API user created in CMI's Merchant Center)").max(64),
   apiPassword: z.string().min(1, "is required in CMI_API_PASSWORD (the environment variable, never a flag)").max(128),
@@ -107,6 +107,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   terminalId: "--satim-terminal-id",
   userName: "--satim-username",
   password: "SATIM_PASSWORD",
+  cmiClientId: "--cmi-client-id",
   storeKey: "CMI_STORE_KEY",
   apiUser: "--cmi-api-user",
   apiPassword: "CMI_API_PASSWORD",
@@ -199,7 +200,7 @@ async function main(argv: string[]) {
   const cmiSettings =
     command === "update" && (values["cmi-client-id"] !== undefined || values["cmi-api-user"] !== undefined)
       ? cmiAccountInput.parse({
-          clientId: values["cmi-client-id"] ?? "",
+          cmiClientId: values["cmi-client-id"] ?? "",
           apiUser: values["cmi-api-user"] ?? "",
           storeKey: process.env.CMI_STORE_KEY ?? "",
           apiPassword: process.env.CMI_API_PASSWORD ?? "",
@@ -256,7 +257,15 @@ async function main(argv: string[]) {
           ? { ...withSatim, clictopay: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CLICTOPAY", settings: clictopaySettings, actor: CLI_ACTOR }) }
           : withSatim;
         const updated = cmiSettings
-          ? { ...withClictopay, cmi: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CMI", settings: cmiSettings, actor: CLI_ACTOR }) }
+          ? {
+              ...withClictopay,
+              cmi: await setMethodCredentials(db, {
+                clientId: values["client-id"]!,
+                code: "CMI",
+                settings: { clientId: cmiSettings.cmiClientId, storeKey: cmiSettings.storeKey, apiUser: cmiSettings.apiUser, apiPassword: cmiSettings.apiPassword },
+                actor: CLI_ACTOR,
+              }),
+            }
           : withClictopay;
         print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
         return;

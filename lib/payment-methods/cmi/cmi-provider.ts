@@ -138,10 +138,12 @@ export function outcomeOf(answer: CmiAnswer): RedirectOutcome {
   switch (extra.TRANS_STAT) {
     case "A":
       return { kind: "authorized", amountMinor: Number(extra.ORIG_TRANS_AMT), approvalCode, maskedPan };
-    case "C":
-      return Number(extra.REFUND_AMT ?? 0) >= Number(extra.CAPTURE_AMT) && Number(extra.CAPTURE_AMT) > 0 && extra.REFUND_AMT
-        ? { kind: "returned" }
-        : { kind: "paid", amountMinor: Number(extra.CAPTURE_AMT), approvalCode, maskedPan };
+    case "C": {
+      // Captured, and since given back in full (Credit): nothing is left to take or return.
+      const captured = Number(extra.CAPTURE_AMT);
+      if (captured > 0 && Number(extra.REFUND_AMT || 0) >= captured) return { kind: "returned" };
+      return { kind: "paid", amountMinor: captured, approvalCode, maskedPan };
+    }
     case "V":
       return { kind: "returned" };
     case "D":
