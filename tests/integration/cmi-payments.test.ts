@@ -7,7 +7,7 @@ import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redir
 import { reconcileRedirectPayments } from "@/lib/payments/operations/reconcile-redirect-payments";
 import { simulatorMount } from "@/lib/providers/simulator-mount";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { GET as redirectReturn } from "@/app/[locale]/pay/redirect/[paymentId]/return/route";
+import { GET as redirectReturn, POST as redirectPostedReturn } from "@/app/[locale]/pay/redirect/[paymentId]/return/route";
 import { POST as redirectCallback } from "@/app/api/redirect-callbacks/[method]/route";
 import { cmiFaults, CMI_SANDBOX_STORE, sendCmiCallback, simulatorHash } from "@/simulators/cmi/cmi-simulator";
 import { inGatewayCmiCallbackSender } from "@/simulators/cmi/in-gateway-cmi";
@@ -200,6 +200,16 @@ describe("CMI (contract 15, issue 44)", () => {
     expect(unknown.status).toBe(404);
     const returned = `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}&ProcReturnCode=00&Response=Approved`;
     expect((await redirectReturn(new Request(returned), { params: Promise.resolve({ locale: "en", paymentId }) })).status).toBe(303);
+    // CMI posts the buyer back with its fields: the post is read as a return, its fields never.
+    const posted = await redirectPostedReturn(
+      new Request(`http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ ...forgedFields, HASH: "bm90IHRoZSBoYXNo" }).toString(),
+      }),
+      { params: Promise.resolve({ locale: "en", paymentId }) },
+    );
+    expect(posted.status).toBe(303);
     expect(await statusCodeOf(merchant, paymentId)).toBe(12);
     expect(await notificationsOf(paymentId)).toEqual([]);
 
