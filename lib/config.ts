@@ -130,6 +130,9 @@ const configSchema = z
     SATIM_PASSWORD: z.string().min(1).max(30).optional(),
     // Read by `npm run merchant -- update --clictopay-username ...` only, for the same reason.
     CLICTOPAY_PASSWORD: z.string().min(1).max(100).optional(),
+    // Read by `npm run merchant -- update --cmi-client-id ... --cmi-api-user ...` only: CMI's store key and API password stay off the command line.
+    CMI_STORE_KEY: z.string().min(1).max(128).optional(),
+    CMI_API_PASSWORD: z.string().min(1).max(128).optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z

@@ -202,8 +202,8 @@ async function main(argv: string[]) {
       ? cmiAccountInput.parse({
           cmiClientId: values["cmi-client-id"] ?? "",
           apiUser: values["cmi-api-user"] ?? "",
-          storeKey: process.env.CMI_STORE_KEY ?? "",
-          apiPassword: process.env.CMI_API_PASSWORD ?? "",
+          storeKey: config.CMI_STORE_KEY ?? "",
+          apiPassword: config.CMI_API_PASSWORD ?? "",
         })
       : undefined;
   const cardKeys =
