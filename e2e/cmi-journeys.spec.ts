@@ -14,10 +14,15 @@ import type { PageLocale } from "./support/messages";
 const BROWSER_LOCALE: Record<PageLocale, string> = { en: "en-US", fr: "fr-FR", ar: "ar-MA" };
 
 const CMI_PAGE = {
-  en: { cardNumber: "Card number", expiry: "Expiry date", cvc: "CVC", pay: /^Pay/, cancel: "Cancel" },
-  fr: { cardNumber: "Numéro de carte", expiry: "Date d'expiration", cvc: "CVC", pay: /^Payer/, cancel: "Annuler" },
-  ar: { cardNumber: "رقم البطاقة", expiry: "تاريخ انتهاء الصلاحية", cvc: "رمز CVC", pay: /^ادفع/, cancel: "إلغاء" },
+  en: { cardNumber: "Card number", expiry: "Expiry date", cvc: "CVC", pay: /^Pay/, cancel: "Cancel", back: "Back to the merchant's site" },
+  fr: { cardNumber: "Numéro de carte", expiry: "Date d'expiration", cvc: "CVC", pay: /^Payer/, cancel: "Annuler", back: "Retour au site marchand" },
+  ar: { cardNumber: "رقم البطاقة", expiry: "تاريخ انتهاء الصلاحية", cvc: "رمز CVC", pay: /^ادفع/, cancel: "إلغاء", back: "العودة إلى موقع التاجر" },
 } as const;
+
+/** CMI's page after the attempt: its button posts CMI's answer fields with the buyer back to the gateway. */
+async function backFromCmi(page: Page, locale: PageLocale) {
+  await page.getByRole("button", { name: CMI_PAGE[locale].back, exact: true }).click();
+}
 
 async function shot(page: Page, name: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -61,6 +66,8 @@ for (const locale of ["en", "ar"] as const) {
       await payOnCmiPage(page, locale);
       await shot(page, `cmi-page-${locale}`);
       await page.getByRole("button", { name: words.pay }).click();
+      await shot(page, `cmi-back-${locale}`);
+      await backFromCmi(page, locale);
 
       await expect(page).toHaveURL(new RegExp(`/${locale}/pay/return/${paymentId}`));
       await expect(page.getByRole("heading", { level: 1, name: t("return.successful") })).toBeVisible();
@@ -85,6 +92,7 @@ for (const locale of ["en", "ar"] as const) {
           await payOnCmiPage(page, locale, "4000 0000 0000 0002");
           await page.getByRole("button", { name: words.pay }).click();
         }
+        await backFromCmi(page, locale);
         await expect(page.getByRole("heading", { level: 1, name: t("return.failed") })).toBeVisible();
         await shot(page, `${action}-${locale}`);
         expect((await checkPayment(shop, paymentId)).statusCode).toBe(3);
@@ -112,6 +120,7 @@ test.describe("CMI without JavaScript", () => {
     await expect(page.locator(".amount")).toHaveText("80.00 MAD");
     await payOnCmiPage(page, "en");
     await page.getByRole("button", { name: /^Pay/ }).click();
+    await backFromCmi(page, "en");
     await expect(page.getByRole("heading", { level: 1, name: t("return.successful") })).toBeVisible();
     await shot(page, "no-javascript-return-en");
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(2);
@@ -138,6 +147,7 @@ test.describe("A CMI reservation captured in part from the console", () => {
     await buyer.getByRole("button", { name: new RegExp(`^${t("redirect.pay", { amount: "" }).trim()}`) }).click();
     await payOnCmiPage(buyer, "en");
     await buyer.getByRole("button", { name: /^Pay/ }).click();
+    await backFromCmi(buyer, "en");
     await expect(buyer).toHaveURL(new RegExp(`/en/pay/return/${paymentId}`));
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(13);
     await buyer.close();

@@ -77,6 +77,8 @@ export async function openRehearsalBrowser(cardSimulatorUrl: string): Promise<Re
         await page.getByLabel("Expiry date", { exact: true }).fill(card.expiry);
         await page.getByLabel("CVC", { exact: true }).fill(card.cvc);
         await page.getByRole("button", { name: /^Pay/ }).click();
+        // CMI's page posts its answer with the buyer back to the gateway.
+        await page.getByRole("button", { name: "Back to the merchant's site" }).click();
         return await outcome(page);
       } catch (error) {
         const shown = (

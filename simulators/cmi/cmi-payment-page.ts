@@ -18,6 +18,9 @@ interface CmiPageText {
   badExpiry: string;
   badCvc: string;
   refused: string;
+  approved: string;
+  declined: string;
+  back: string;
 }
 
 /** The simulated CMI page's words in the order's language (CMI serves fr, en and ar). */
@@ -36,6 +39,9 @@ export function cmiPageText(language: string): CmiPageText {
         badExpiry: "تاريخ الانتهاء غير صالح (MM/YY).",
         badCvc: "رمز CVC غير صالح.",
         refused: "رفض المركز النقدي بين البنوك هذا الطلب",
+        approved: "تم قبول الدفع.",
+        declined: "لم يتم قبول الدفع.",
+        back: "العودة إلى موقع التاجر",
       };
     case "fr":
       return {
@@ -50,6 +56,9 @@ export function cmiPageText(language: string): CmiPageText {
         badExpiry: "Date d'expiration invalide (MM/AA).",
         badCvc: "CVC invalide.",
         refused: "CMI a refusé cette demande",
+        approved: "Paiement accepté.",
+        declined: "Paiement refusé.",
+        back: "Retour au site marchand",
       };
     default:
       return {
@@ -64,6 +73,9 @@ export function cmiPageText(language: string): CmiPageText {
         badExpiry: "The expiry date is not valid (MM/YY).",
         badCvc: "The CVC is not valid.",
         refused: "CMI refused this request",
+        approved: "Payment approved.",
+        declined: "Payment declined.",
+        back: "Back to the merchant's site",
       };
   }
 }
@@ -107,4 +119,18 @@ ${field("cvc", text.cvc, 'inputmode="numeric" autocomplete="cc-csc" maxlength="4
 export function cmiErrorPage(language: string, reason: string): string {
   const text = cmiPageText(language);
   return page(language, text.title, `<p role="alert" class="error">${escape(text.refused)}: ${escape(reason)}</p>`);
+}
+
+/** After an attempt: CMI's answer fields posted with the buyer to okUrl or failUrl by a plain form (no script). */
+export function cmiReturnPage(options: { language: string; action: string; fields: Record<string, string> }): string {
+  const text = cmiPageText(options.language);
+  const hidden = Object.entries(options.fields)
+    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+    .join("");
+  return page(
+    options.language,
+    text.title,
+    `<p role="status">${escape(options.fields.ProcReturnCode === "00" ? text.approved : text.declined)}</p>
+<form method="post" action="${escape(options.action)}">${hidden}<button>${escape(text.back)}</button></form>`,
+  );
 }

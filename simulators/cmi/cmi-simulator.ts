@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
 import { normalizeDigits, passesLuhn } from "../../lib/validation/card-number";
 import { cmiOrders } from "./cmi-tables";
-import { CMI_PAGE_CSP, cmiErrorPage, cmiPageText, cmiPaymentPage } from "./cmi-payment-page";
+import { CMI_PAGE_CSP, cmiErrorPage, cmiPageText, cmiPaymentPage, cmiReturnPage } from "./cmi-payment-page";
 
 /*
  * CMI as a store sees it (the EST / Nestpay platform CMI runs), for the sandbox:
@@ -13,8 +13,8 @@ import { CMI_PAGE_CSP, cmiErrorPage, cmiPageText, cmiPaymentPage } from "./cmi-p
  *    payment page. Paying posts the callback (server to server) to callbackUrl with the posted
  *    fields and CMI's answer fields (ProcReturnCode, Response, AuthCode, TransId...) signed the
  *    same way, reads the store's answer (ACTION=POSTAUTH captures a PreAuth, APPROVED keeps it,
- *    FAILURE too), then sends the buyer to okUrl or failUrl (a 303: CMI posts its fields there,
- *    which the gateway never reads).
+ *    FAILURE too), then sends the buyer back: a page whose button posts CMI's
+ *    answer fields to okUrl or failUrl (which the gateway never reads).
  *  - POST /fim/api: CC5Request XML (Name, Password, ClientId; Type PostAuth | Void | Credit with
  *    OrderId and Total, or Extra/ORDERSTATUS=QUERY), answered with a CC5Response.
  * Its hash is computed here on its own, not with the gateway's code, so the tests compare two
@@ -150,7 +150,9 @@ async function pay(db: Db, clientId: string, oid: string, form: Record<string, s
       await sendCmiCallback(db, { clientId, oid }, sendCallback);
       if (cmiFaults.callback === "twice") await sendCmiCallback(db, { clientId, oid }, sendCallback);
     }
-    return see(approved ? order.okUrl : order.failUrl);
+    // CMI posts its answer fields with the buyer to okUrl or failUrl (its page submits them; here a button does, no script).
+    const row = (await findOrder(db, clientId, oid))!;
+    return html(cmiReturnPage({ language: order.lang, action: approved ? order.okUrl : order.failUrl, fields: answerFields(row) }));
   };
   const refuse = (kind: keyof typeof REFUSALS, maskedPan: string | null = null) => finish({ status: "D", procReturnCode: REFUSALS[kind].code, errMsg: REFUSALS[kind].msg, maskedPan });
   if (form.action === "cancel") return refuse("canceled");
@@ -175,14 +177,8 @@ async function pay(db: Db, clientId: string, oid: string, form: Record<string, s
   });
 }
 
-/**
- * Posts the order's callback to the store's callbackUrl (as CMI does after each attempt) and
- * applies its answer: ACTION=POSTAUTH captures a pre-authorization. Exported for the tests and
- * the "held" fault: the callback after the buyer's return, or once more (a replay).
- */
-export async function sendCmiCallback(db: Db, order: { clientId: string; oid: string }, sendCallback: CmiCallbackSender): Promise<string | null> {
-  const row = await findOrder(db, order.clientId, order.oid);
-  if (!row?.callbackUrl || row.status === "P") return null;
+/** What CMI posts after an attempt, to the callback and with the buyer to okUrl / failUrl: the store's fields, CMI's answer, signed (ver3). */
+function answerFields(row: Order): Record<string, string> {
   const approved = row.procReturnCode === "00";
   const fields: Record<string, string> = {
     ...row.posted,
@@ -194,9 +190,20 @@ export async function sendCmiCallback(db: Db, order: { clientId: string; oid: st
     TransId: row.transId ?? "",
     HostRefNum: row.transId ? row.transId.slice(-12) : "",
     maskedCreditCard: row.maskedPan ?? "",
-    "EXTRA.TRXDATE": new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14),
+    "EXTRA.TRXDATE": row.createdAt.toISOString().replace(/[-:T]/g, "").slice(0, 14),
   };
-  fields.HASH = simulatorHash(fields, CMI_SANDBOX_STORE.storeKey);
+  return { ...fields, HASH: simulatorHash(fields, CMI_SANDBOX_STORE.storeKey) };
+}
+
+/**
+ * Posts the order's callback to the store's callbackUrl (as CMI does after each attempt) and
+ * applies its answer: ACTION=POSTAUTH captures a pre-authorization. Exported for the tests and
+ * the "held" fault: the callback after the buyer's return, or once more (a replay).
+ */
+export async function sendCmiCallback(db: Db, order: { clientId: string; oid: string }, sendCallback: CmiCallbackSender): Promise<string | null> {
+  const row = await findOrder(db, order.clientId, order.oid);
+  if (!row?.callbackUrl || row.status === "P") return null;
+  const fields = answerFields(row);
   let answer: string;
   try {
     const response = await sendCallback(row.callbackUrl, new URLSearchParams(fields).toString());
