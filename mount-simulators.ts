@@ -1,7 +1,8 @@
 import { getDb } from "./lib/db/client";
 import { handleQrCallback } from "./lib/payments/core/wallet-qr-callback";
 import { installSimulatorMount } from "./lib/providers/simulator-mount";
-import { inGatewaySimulators, receiveWalletCallbacksInProcess } from "./simulators/in-gateway";
+import { inGatewaySimulators, receiveCmiCallbacksInProcess, receiveWalletCallbacksInProcess } from "./simulators/in-gateway";
+import { PAYMENT_METHODS } from "./lib/payment-methods/registry/payment-method-registry";
 
 /**
  * The composition root of a sandbox gateway's simulators: installs the card simulator and the
@@ -15,4 +16,6 @@ import { inGatewaySimulators, receiveWalletCallbacksInProcess } from "./simulato
 export function mountSimulators(): void {
   installSimulatorMount(inGatewaySimulators);
   receiveWalletCallbacksInProcess(async (request) => handleQrCallback(await getDb(), request));
+  // CMI's callbacks reach the gateway's receiver (POST /api/redirect-callbacks/cmi) without a socket.
+  receiveCmiCallbacksInProcess(async (request) => PAYMENT_METHODS.CMI.redirect!.receiveCallback!(await getDb(), request));
 }

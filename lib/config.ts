@@ -120,6 +120,9 @@ const configSchema = z
     // ClicToPay's REST base (https://test.clictopay.com/payment/rest for its test platform,
     // https://ipay.clictopay.com/payment/rest in production); unset in the sandbox: the in-gateway simulator.
     CLICTOPAY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // CMI's base (https://testpayment.cmi.co.ma for its test platform, https://payment.cmi.co.ma in
+    // production): the gate at /fim/est3Dgate, the API at /fim/api. Unset in the sandbox: the in-gateway simulator.
+    CMI_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -127,6 +130,9 @@ const configSchema = z
     SATIM_PASSWORD: z.string().min(1).max(30).optional(),
     // Read by `npm run merchant -- update --clictopay-username ...` only, for the same reason.
     CLICTOPAY_PASSWORD: z.string().min(1).max(100).optional(),
+    // Read by `npm run merchant -- update --cmi-client-id ... --cmi-api-user ...` only: CMI's store key and API password stay off the command line.
+    CMI_STORE_KEY: z.string().min(1).max(128).optional(),
+    CMI_API_PASSWORD: z.string().min(1).max(128).optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z
@@ -160,6 +166,14 @@ const configSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     SATIM_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/satim-simulator"),
+    // `npm run cmi-simulator`: the CMI simulator as a process of its own.
+    CMI_SIMULATOR_PORT: port.default(4300),
+    CMI_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
+    CMI_SIMULATOR_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    CMI_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/cmi-simulator"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;

@@ -32,6 +32,14 @@ const clictopayAccountInput = z.object({
   password: z.string().min(1, "is required in CLICTOPAY_PASSWORD (the environment variable, never a flag)").max(100),
 });
 
+// What the CMI flags must hold (lib/payment-methods/cmi validates again when it seals them).
+const cmiAccountInput = z.object({
+  cmiClientId: z.string().regex(/^[A-Za-z0-9]{1,15}$/, "must be CMI's client id (the store's merchant id)"),
+  storeKey: z.string().min(1, "is required in CMI_STORE_KEY (the environment variable, never a flag)").max(128),
+  apiUser: z.string().min(1, "is required with --cmi-client-id (the API user created in CMI's Merchant Center)").max(64),
+  apiPassword: z.string().min(1, "is required in CMI_API_PASSWORD (the environment variable, never a flag)").max(128),
+});
+
 const COMMANDS = {
   create: `npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
                       [--redirect-url <url>] [--webhook-url <url>] [--origin <url> ...]
@@ -43,7 +51,8 @@ const COMMANDS = {
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
                       [--time-zone <IANA name>|default] [--terms-url <https url>|none] [--rotate-webhook-secret]
-                      [--satim-terminal-id <id> --satim-username <name>] [--clictopay-username <name>] [--json]
+                      [--satim-terminal-id <id> --satim-username <name>] [--clictopay-username <name>]
+                      [--cmi-client-id <id> --cmi-api-user <name>] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
     clears a URL. --time-zone is the zone the console shows times in (Africa/Algiers);
     "default" goes back to the first country's. --terms-url (https) is the merchant's
@@ -54,7 +63,9 @@ const COMMANDS = {
     SATIM_PASSWORD from the environment, never the command line): stored encrypted, never
     printed, audited; SATIM is then enabled in Algeria and a harmless call tests them.
     --clictopay-username sets the merchant's ClicToPay API user (with CLICTOPAY_PASSWORD from
-    the environment): the same way, enabling ClicToPay in Tunisia.`,
+    the environment): the same way, enabling ClicToPay in Tunisia.
+    --cmi-client-id and --cmi-api-user set the merchant's CMI store (with CMI_STORE_KEY and
+    CMI_API_PASSWORD from the environment): the same way, enabling CMI in Morocco.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]
@@ -96,6 +107,10 @@ const FLAG_OF_FIELD: Record<string, string> = {
   terminalId: "--satim-terminal-id",
   userName: "--satim-username",
   password: "SATIM_PASSWORD",
+  cmiClientId: "--cmi-client-id",
+  storeKey: "CMI_STORE_KEY",
+  apiUser: "--cmi-api-user",
+  apiPassword: "CMI_API_PASSWORD",
 };
 
 async function main(argv: string[]) {
@@ -119,6 +134,8 @@ async function main(argv: string[]) {
       "satim-terminal-id": { type: "string" },
       "satim-username": { type: "string" },
       "clictopay-username": { type: "string" },
+      "cmi-client-id": { type: "string" },
+      "cmi-api-user": { type: "string" },
       "owner-email": { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
@@ -154,7 +171,7 @@ async function main(argv: string[]) {
   const orNull = (value: string | undefined) => (value === "none" ? null : value);
   const satimOnly =
     command === "update" &&
-    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"]) &&
+    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"] || values["cmi-client-id"] || values["cmi-api-user"]) &&
     [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin].every((value) => value === undefined) &&
     !values["rotate-webhook-secret"];
   if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");
@@ -180,6 +197,15 @@ async function main(argv: string[]) {
     command === "update" && values["clictopay-username"] !== undefined
       ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: config.CLICTOPAY_PASSWORD ?? "" })
       : undefined;
+  const cmiSettings =
+    command === "update" && (values["cmi-client-id"] !== undefined || values["cmi-api-user"] !== undefined)
+      ? cmiAccountInput.parse({
+          cmiClientId: values["cmi-client-id"] ?? "",
+          apiUser: values["cmi-api-user"] ?? "",
+          storeKey: config.CMI_STORE_KEY ?? "",
+          apiPassword: config.CMI_API_PASSWORD ?? "",
+        })
+      : undefined;
   const cardKeys =
     command === "card-keys"
       ? cardAccountKeysInput.parse({
@@ -195,7 +221,7 @@ async function main(argv: string[]) {
   // needs that gateway's GATEWAY_SECRET; it never writes a sandbox secret there.
   const { db } = await getDatabase({ environmentFromDatabase: true });
   // A sandbox tests SATIM credentials against the simulator a sandbox gateway hosts.
-  if ((satimSettings || clictopaySettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
+  if ((satimSettings || clictopaySettings || cmiSettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
   try {
     switch (command) {
       case "create": {
@@ -227,9 +253,20 @@ async function main(argv: string[]) {
         const withSatim = satimSettings
           ? { ...merchantUpdate, satim: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "SATIM", settings: satimSettings, actor: CLI_ACTOR }) }
           : merchantUpdate;
-        const updated = clictopaySettings
+        const withClictopay = clictopaySettings
           ? { ...withSatim, clictopay: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CLICTOPAY", settings: clictopaySettings, actor: CLI_ACTOR }) }
           : withSatim;
+        const updated = cmiSettings
+          ? {
+              ...withClictopay,
+              cmi: await setMethodCredentials(db, {
+                clientId: values["client-id"]!,
+                code: "CMI",
+                settings: { clientId: cmiSettings.cmiClientId, storeKey: cmiSettings.storeKey, apiUser: cmiSettings.apiUser, apiPassword: cmiSettings.apiPassword },
+                actor: CLI_ACTOR,
+              }),
+            }
+          : withClictopay;
         print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
         return;
       }

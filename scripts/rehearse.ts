@@ -41,7 +41,7 @@ async function portOption(name: "gateway-port" | "wallet-port" | "card-simulator
   return port;
 }
 const databaseUrl = (name: string) => Object.assign(new URL(admin.toString()), { pathname: `/${name}` }).toString();
-const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards` };
+const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards`, cmi: `${prefix}_cmi` };
 
 const running: Served[] = [];
 // Stopped and started again by the outage step.
@@ -54,6 +54,8 @@ async function main() {
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const walletUrl = `http://127.0.0.1:${walletPort}`;
   const cardUrl = `http://127.0.0.1:${cardPort}`;
+  const cmiPort = await freePort();
+  const cmiUrl = `http://127.0.0.1:${cmiPort}`;
   const walletSecret = `whsec_${randomBytes(32).toString("base64")}`;
   const postgresEnv: Env = { PGHOST: admin.hostname, PGPORT: admin.port || "5432", PGUSER: decodeURIComponent(admin.username || "postgres") };
 
@@ -63,7 +65,8 @@ async function main() {
     // The two providers' databases: theirs, not the gateway's.
     await recreateDatabase(databaseUrl(databases.wallet));
     await recreateDatabase(databaseUrl(databases.cards));
-    return `${databases.gateway} (and ${databases.wallet}, ${databases.cards} for the providers)`;
+    await recreateDatabase(databaseUrl(databases.cmi));
+    return `${databases.gateway} (and ${databases.wallet}, ${databases.cards}, ${databases.cmi} for the providers)`;
   });
 
   const cards = await step("card simulator", "npm run card-simulator: Stripe's stand-in, its keys", async () => {
@@ -77,6 +80,19 @@ async function main() {
         .find((line) => line.startsWith("{"))!,
     ) as { publishableKey: string; secretKey: string; webhookSecret: string };
     return [keys, `${cardUrl}, publishable key ${keys.publishableKey}`] as const;
+  });
+
+  const cmi = await step("CMI simulator", "npm run cmi-simulator: CMI's stand-in (3D Pay Hosting, callbacks, API), its store", async () => {
+    const env = { CMI_SIMULATOR_PORT: String(cmiPort), CMI_SIMULATOR_DATABASE_URL: databaseUrl(databases.cmi), LOG_LEVEL: "warn" };
+    const served = await serveGuideCommand("cmiSimulator", env, (output) => /^\{.*"storeKey"/m.test(output), 120_000);
+    running.push(served);
+    const store = JSON.parse(
+      served
+        .output()
+        .split("\n")
+        .find((line) => line.startsWith("{"))!,
+    ) as { cmiUrl: string; clientId: string; storeKey: string; apiUser: string; apiPassword: string };
+    return [store, `${cmiUrl}, client id ${store.clientId}`] as const;
   });
 
   const walletEnv = { WALLET_SANDBOX_PORT: String(walletPort), WALLET_SANDBOX_DATABASE_URL: databaseUrl(databases.wallet), WALLET_PROVIDER_SECRET: walletSecret, LOG_LEVEL: "warn" };
@@ -101,6 +117,7 @@ async function main() {
     WALLET_PROVIDER_TIMEOUT_MS: "3000",
     PROVIDER_CALL_TIMEOUT_MS: "5000",
     CARD_PROVIDER_API_URL: cardUrl,
+    CMI_URL: cmiUrl,
     WEB_CONCURRENCY: "1",
     LOG_LEVEL: "warn",
   };
@@ -132,6 +149,19 @@ async function main() {
     });
     if (keyed.code !== 0) throw new Error(`card-keys: ${keyed.stderr}`);
     return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, owner invited`] as const;
+  });
+
+  await step("CMI credentials", "merchant update --country MAR --cmi-client-id --cmi-api-user (store key and API password from the environment), Test connection", async () => {
+    const updated = await guideJson<{ cmi: { enabledIn: string[]; connection: string } }>("cmiCredentials", {
+      ...gatewayEnv,
+      CLIENT_ID: merchant.clientId,
+      CMI_CLIENT_ID: cmi.clientId,
+      CMI_API_USER: cmi.apiUser,
+      CMI_STORE_KEY: cmi.storeKey,
+      CMI_API_PASSWORD: cmi.apiPassword,
+    });
+    if (updated.cmi.connection !== "ok" || !updated.cmi.enabledIn.includes("MAR")) throw new Error(`CMI credentials: ${JSON.stringify(updated.cmi)}`);
+    return `CMI enabled in ${updated.cmi.enabledIn.join(", ")}, connection ${updated.cmi.connection}`;
   });
 
   const apiEnv: Env = { PUBLIC_BASE_URL: gatewayUrl, CLIENT_ID: merchant.clientId, CLIENT_SECRET: merchant.clientSecret, SERVICE: merchant.service };

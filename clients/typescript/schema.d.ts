@@ -4346,7 +4346,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    paymentMethodCode: "WALLET_V2" | "CARD_PROVIDER" | "SATIM" | "CLICTOPAY";
+                    paymentMethodCode: "WALLET_V2" | "CARD_PROVIDER" | "SATIM" | "CLICTOPAY" | "CMI";
                     cardId?: string;
                     /** Format: uri */
                     redirectUrl?: string;

@@ -34,7 +34,10 @@ export function buyerPhone(): string {
 }
 
 /** A merchant's server creating an intent and sending the buyer to its checkoutUrl (with its returnUrl). */
-export async function intentCheckout(shop: OnboardedMerchant, options: { amount?: number; transactionType?: "QR_CODE"; returnUrl?: string; country?: string; currency?: string } = {}) {
+export async function intentCheckout(
+  shop: OnboardedMerchant,
+  options: { amount?: number; transactionType?: "QR_CODE"; returnUrl?: string; country?: string; currency?: string; captureMethod?: "DIRECT" | "RESERVATION" } = {},
+) {
   const country = options.country ?? "DZA";
   const intent = await call<{ paymentId: string; checkoutUrl: string }>(shop, "POST", `/api/v1/payments/intents?countryCode=${country}`, {
     actionId: `e2e-checkout-${randomUUID()}`,
@@ -43,6 +46,7 @@ export async function intentCheckout(shop: OnboardedMerchant, options: { amount?
     actionCountryCode: country,
     userId: buyerPhone(),
     ...(options.transactionType ? { transactionType: options.transactionType } : {}),
+    ...(options.captureMethod ? { captureMethod: options.captureMethod } : {}),
   });
   const url = options.returnUrl ? `${intent.checkoutUrl}&returnUrl=${encodeURIComponent(options.returnUrl)}` : intent.checkoutUrl;
   return { paymentId: intent.paymentId, url };
@@ -78,6 +82,7 @@ export function methodChoice(page: Page, locale: PageLocale) {
     card: group.getByRole("radio", { name: t("checkout.methods.CARD_PROVIDER"), exact: true }),
     satim: group.getByRole("radio", { name: t("checkout.methods.SATIM"), exact: true }),
     clictopay: group.getByRole("radio", { name: t("checkout.methods.CLICTOPAY"), exact: true }),
+    cmi: group.getByRole("radio", { name: t("checkout.methods.CMI"), exact: true }),
     continue: page.getByRole("button", { name: t("checkout.continue"), exact: true }),
   };
 }

@@ -38,7 +38,11 @@ export function isHostedFormPath(pathname: string): boolean {
 // The console's forms all post to one address per action (lib/console-web/console-actions.ts).
 const CONSOLE_ACTION_PATH = /^\/[a-z]{2}\/console\/actions\/[a-z-]+$/;
 
-/** Outside the API (where the demo merchant's webhook receiver lives too), only the hosted forms and the console's actions take a POST. */
+// Where a redirect provider sends the buyer back: CMI posts its fields to okUrl / failUrl. The
+// route reads only the page token in its query and asks the provider, so a post there is a return like any other.
+const PROVIDER_RETURN_PATH = /^\/[a-z]{2}\/pay\/redirect\/[^/]+\/return$/;
+
+/** Outside the API (where the demo merchant's webhook receiver lives too), only the hosted forms, the console's actions and the providers' returns take a POST. */
 export function acceptsPost(pathname: string): boolean {
-  return isHostedFormPath(pathname) || CONSOLE_ACTION_PATH.test(pathname);
+  return isHostedFormPath(pathname) || CONSOLE_ACTION_PATH.test(pathname) || PROVIDER_RETURN_PATH.test(pathname);
 }

@@ -1,5 +1,5 @@
 import { getConfig } from "../config";
-import { contentSecurityPolicy, hostedPageHeaders, isCardPagePath, noStore, strictTransportSecurity, stripeJsSources } from "../http/security-headers";
+import { contentSecurityPolicy, hostedPageHeaders, isCardPagePath, isRedirectPagePath, noStore, strictTransportSecurity, stripeJsSources } from "../http/security-headers";
 import { PLAIN_PAGE_STYLE_HASH } from "./form-response";
 import { inlineStyleHashes } from "./inline-style-hashes";
 
@@ -15,6 +15,8 @@ export function pageContentSecurityPolicy(pathname: string, nonce: string, overH
     inlineStyles: [...inlineStyleHashes(), PLAIN_PAGE_STYLE_HASH],
     // Production's card page runs Stripe.js; the sandbox's stand-in comes from the gateway itself.
     thirdParty: !getConfig().isSandbox && isCardPagePath(pathname) ? stripeJsSources : undefined,
+    // The page before CMI's posts its signed form to CMI's gate (CMI_URL); the sandbox's simulator is 'self'.
+    formTargets: getConfig().CMI_URL && isRedirectPagePath(pathname) ? [new URL(getConfig().CMI_URL!).origin] : undefined,
   });
 }
 

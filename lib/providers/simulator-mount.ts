@@ -57,6 +57,13 @@ export interface SimulatorMount {
     path: string;
     handle(request: Request): Promise<Response>;
   };
+  cmi: {
+    /** CMI's API (/fim/api) and 3D Pay Hosting gate and page, answered by the CMI simulator in this process (no CMI_URL). */
+    fetch: typeof fetch;
+    /** Where the gateway serves it (POST /api/cmi-sandbox/fim/...). */
+    path: string;
+    handle(request: Request): Promise<Response>;
+  };
   wallet: {
     /** Where the gateway serves its wallet (GET|POST /api/wallet-sandbox/...): the protocol's paths hang under it. */
     path: string;

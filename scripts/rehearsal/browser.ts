@@ -5,6 +5,8 @@ export interface RehearsalBrowser {
   payWithOtp(payUrl: string, code: string): Promise<string>;
   /** Opens the hosted card page, types the card as a buyer and pays; answers the return page's heading. */
   payByCard(payUrl: string, card: { number: string; expiry: string; cvc: string }): Promise<string>;
+  /** Opens the page before CMI's, presses Pay (its signed form posts to CMI's gate), pays on CMI's page; answers the return page's heading. */
+  payWithCmi(payUrl: string, card: { number: string; expiry: string; cvc: string }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,30 @@ export async function openRehearsalBrowser(cardSimulatorUrl: string): Promise<Re
         throw new Error(
           `${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"; the page said: ${problems.join("; ") || "nothing"}`,
         );
+      } finally {
+        await page.close();
+      }
+    },
+    async payWithCmi(payUrl, card) {
+      const page = await context.newPage();
+      try {
+        await page.goto(payUrl);
+        await page.getByRole("button", { name: /^Pay/ }).click();
+        await page.getByLabel("Card number", { exact: true }).fill(card.number);
+        await page.getByLabel("Expiry date", { exact: true }).fill(card.expiry);
+        await page.getByLabel("CVC", { exact: true }).fill(card.cvc);
+        await page.getByRole("button", { name: /^Pay/ }).click();
+        // CMI's page posts its answer with the buyer back to the gateway.
+        await page.getByRole("button", { name: "Back to the merchant's site" }).click();
+        return await outcome(page);
+      } catch (error) {
+        const shown = (
+          await page
+            .locator("h1, label, [role=alert]")
+            .allTextContents()
+            .catch(() => [])
+        ).join(" | ");
+        throw new Error(`${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"`);
       } finally {
         await page.close();
       }

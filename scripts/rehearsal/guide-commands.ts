@@ -22,6 +22,9 @@ export const GUIDE_COMMANDS = {
   events: `curl -fsS "$PUBLIC_BASE_URL/api/v1/events?limit=100" -H "$AUTH"`,
   audit: `npm run audit`,
   rehearse: `npm run rehearse`,
+  cmiSimulator: `npm run --silent cmi-simulator -- --json`,
+  cmiCredentials: `npm run --silent merchant -- update --client-id "$CLIENT_ID" --country DZA --country MAR --cmi-client-id "$CMI_CLIENT_ID" --cmi-api-user "$CMI_API_USER" --json`,
+  createCmiIntent: `curl -fsS "$PUBLIC_BASE_URL/api/v1/payments/intents?countryCode=MAR" -H "$AUTH" -H 'content-type: application/json' -d "{\\"actionId\\":\\"$ORDER_ID\\",\\"amount\\":$AMOUNT,\\"actionCurrencyCode\\":\\"MAD\\",\\"actionCountryCode\\":\\"MAR\\",\\"userId\\":\\"$BUYER_PHONE\\",\\"captureMethod\\":\\"$CAPTURE_METHOD\\"}"`,
 } as const;
 
 export type GuideCommand = keyof typeof GUIDE_COMMANDS;

@@ -42,7 +42,7 @@ export interface PaymentSteps {
   restartWallet(): Promise<void>;
 }
 
-async function newPayment(options: PaymentSteps, amount: number, captureMethod: "DIRECT" | "RESERVATION", method: "WALLET_V2" | "CARD_PROVIDER") {
+async function newPayment(options: PaymentSteps, amount: number, captureMethod: "DIRECT" | "RESERVATION", method: "WALLET_V2" | "CARD_PROVIDER" | "CMI") {
   const env: Env = {
     ...options.apiEnv,
     ORDER_ID: `rehearsal-${randomBytes(6).toString("hex")}`,
@@ -51,7 +51,7 @@ async function newPayment(options: PaymentSteps, amount: number, captureMethod: 
     CAPTURE_METHOD: captureMethod,
     METHOD: method,
   };
-  const created = await call<{ paymentId: string }>("createIntent", env);
+  const created = await call<{ paymentId: string }>(method === "CMI" ? "createCmiIntent" : "createIntent", env);
   const payment: Payment = { paymentId: created.paymentId, env: { ...env, PAYMENT_ID: created.paymentId } };
   const proceeded = await call<{ statusCode: number; metadata: { payUrl: string } }>("proceed", payment.env);
   if (proceeded.statusCode !== 12 || !proceeded.metadata.payUrl) throw new Error(`proceed answered ${JSON.stringify(proceeded)}`);
@@ -94,6 +94,24 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
     await call("refund", { ...payment.env, REFUND_AMOUNT: "3000" });
     expectCode(await checkOf(payment), 4, "after the refund");
     return `${heading}; refunded 3000 (check: 4)`;
+  });
+
+  await step("CMI payment", "250.50 MAD, DIRECT: the signed form posted to the CMI simulator (its own process), its callback, refunded in part", async () => {
+    const { payment, payUrl } = await newPayment(options, 250.5, "DIRECT", "CMI");
+    const heading = await browser.payWithCmi(payUrl, { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" });
+    expectCode(await checkOf(payment), 2, heading);
+    await call("refund", { ...payment.env, REFUND_AMOUNT: "50.25" });
+    expectCode(await checkOf(payment), 16, "after the partial refund");
+    return `${heading}; refunded 50.25 (check: 16)`;
+  });
+
+  await step("CMI reservation", "300 MAD pre-authorized at CMI, 199.99 captured (PostAuth)", async () => {
+    const { payment, payUrl } = await newPayment(options, 300, "RESERVATION", "CMI");
+    const heading = await browser.payWithCmi(payUrl, { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" });
+    expectCode(await checkOf(payment), 13, heading);
+    const captured = await captureCall({ ...payment.env, CAPTURE_AMOUNT: "199.99" });
+    if (captured.status !== 200 || captured.body.data?.statusCode !== 2) throw new Error(`capture: ${captured.status} ${JSON.stringify(captured.body)}`);
+    return `${heading}; captured 199.99 (check: 2)`;
   });
 
   await step("provider outage", "the wallet stopped before a capture, restarted, reconciliation settles it once", async () => {

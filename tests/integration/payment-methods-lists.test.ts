@@ -51,7 +51,7 @@ describe("GET /api/v1/payment-methods/available", () => {
   it("localizes displayName by x-locale", async () => {
     const merchant = await createMerchant();
     const french = await available(merchant, "?countryCode=MA", { "x-locale": "fr_FR" });
-    expect(french.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["Portefeuille", "Carte bancaire"]);
+    expect(french.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["Portefeuille", "Carte bancaire", "CMI (carte bancaire)"]);
     const arabic = await available(merchant, "?countryCode=tn", { "x-locale": "ar_DZ" });
     expect(arabic.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["المحفظة", "البطاقة البنكية", "كليك تو باي"]);
     const other = await available(merchant, "?countryCode=DZ", { "x-locale": "de_DE" });

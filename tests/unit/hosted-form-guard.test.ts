@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { formTokenFor, isCrossSitePost, isHostedFormPath, isValidFormToken } from "@/lib/hosted/form-guard";
+import { acceptsPost, formTokenFor, isCrossSitePost, isHostedFormPath, isValidFormToken } from "@/lib/hosted/form-guard";
 import { FORM_BODY_LIMIT_BYTES, NUL_CHARACTER_IN_FORM, readFormBody } from "@/lib/hosted/read-form-body";
 
 const key = randomBytes(32);
@@ -33,6 +33,12 @@ describe("hosted form tokens", () => {
     expect(isHostedFormPath("/en/pay/otp/x")).toBe(false);
     expect(isHostedFormPath("/pay/otp/x/confirm")).toBe(false);
     expect(isHostedFormPath("/en/pay/return/x/confirm")).toBe(false);
+  });
+
+  it("take a post at a redirect provider's return too (CMI posts the buyer back to okUrl), and at no other page", () => {
+    expect(acceptsPost("/ar/pay/redirect/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c/return")).toBe(true);
+    expect(acceptsPost("/en/pay/redirect/x")).toBe(false);
+    expect(acceptsPost("/en/pay/return/x")).toBe(false);
   });
 });
 

@@ -5,6 +5,7 @@ import { NextRequest } from "next/server";
 import proxy, { config } from "@/proxy";
 import { PAGE_LOCALE_HEADER } from "@/lib/hosted/page-url";
 import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "@/lib/http/security-headers";
+import { parseConfig } from "@/lib/config";
 import { inProduction } from "../support/production-config";
 
 function directives(policy: string): Map<string, string> {
@@ -60,6 +61,27 @@ describe("the card page's policy for Stripe.js", () => {
     expect(card.get("connect-src")).toBe("'self' https://api.stripe.com");
     expect(card.get("frame-ancestors")).toBe("'none'");
     expect([...otp.values()].join(" ")).not.toContain("stripe");
+  });
+
+  it("lets the page before CMI's, and no other, post its signed form to CMI_URL's origin", () => {
+    const holder = globalThis as unknown as { gatewayConfig?: ReturnType<typeof parseConfig> };
+    const sandbox = holder.gatewayConfig;
+    holder.gatewayConfig = parseConfig({
+      APP_ENV: "production",
+      DATABASE_URL: "postgres://prod.invalid/db",
+      GATEWAY_SECRET: "x".repeat(44),
+      PUBLIC_BASE_URL: "https://pay.example",
+      WALLET_PROVIDER_URL: "https://wallet.example",
+      WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      CMI_URL: "https://testpayment.cmi.co.ma/",
+    });
+    try {
+      const policyOf = (path: string) => directives(proxy(new NextRequest(`https://pay.example${path}?token=t`)).headers.get("content-security-policy")!);
+      expect(policyOf("/en/pay/redirect/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f").get("form-action")).toBe("'self' https://testpayment.cmi.co.ma");
+      expect(policyOf("/en/pay/otp/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f").get("form-action")).toBe("'self'");
+    } finally {
+      holder.gatewayConfig = sandbox;
+    }
   });
 
   it("admits no other origin in the sandbox: its Stripe.js stand-in is served by the gateway itself", () => {

@@ -36,12 +36,14 @@ describe("the payment method registry", () => {
     expect(paymentMethodOf("CARD_PROVIDER")?.hostedStep).toBe("card");
     expect(paymentMethodOf("WALLET_V2")?.hostedStep).toBe("otp");
     expect(paymentMethodOf("CLICTOPAY")?.redirect?.reservations).not.toBeNull();
+    expect(paymentMethodOf("CMI")?.redirect?.reservations).not.toBeNull();
+    expect(paymentMethodOf("CMI")?.redirect?.browserForm).toBeTypeOf("function");
     expect(paymentMethodOf("SATIM")?.redirect?.reservations).toBeNull();
   });
 
   it("gives each redirect method a provider with every call the archetype makes, and lists its register and refund handlers (and capture and release where it reserves)", () => {
     const redirectMethods = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
-    expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY"]);
+    expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY", "CMI"]);
     for (const code of redirectMethods) {
       const { redirect, providerOperations } = PAYMENT_METHODS[code];
       for (const call of ["amountRefusal", "orderNumberFor", "account", "register", "outcome", "refund"] as const) {

@@ -2,7 +2,7 @@ import { getConfig } from "../../config";
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
-import { REDIRECT_NOTICES, redirectPayFormPath, type RedirectNotice } from "../../urls/hosted-urls";
+import { REDIRECT_NOTICES, redirectPayFormPath, returnPagePath, type RedirectNotice } from "../../urls/hosted-urls";
 import { notAwaitingBuyerPageMode } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { createAntiBotChallenge, type AntiBotChallenge, type AntiBotResult } from "../anti-bot/anti-bot-check";
@@ -13,6 +13,7 @@ import { expiredReturnTarget } from "../resolve-return-target";
 import { amountShown } from "./amount-shown";
 import { CATALOG_DEFAULTS } from "../../payment-methods/codes/catalog-defaults";
 import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
+import { payWithRedirect } from "../../payments/hosted/redirect-payment";
 
 /** Everything the page before a redirect method's provider renders (contract 15), decided here. */
 export type RedirectPageView =
@@ -30,6 +31,8 @@ export type RedirectPageView =
       form: { action: string; token: string; returnUrl?: string; formToken: string } | null;
       /** SATIM's checklist before Pay (null for a method that asks none, and with no form). */
       buyerChecks: BuyerChecksView | null;
+      /** A provider the browser reaches by posting a signed form (CMI): Pay posts these fields straight to the provider. */
+      providerForm: { action: string; fields: Record<string, string> } | null;
       /** Where "expired" sends the buyer back to the shop (null: nowhere trusted). */
       expiredTarget: string | null;
     };
@@ -49,8 +52,11 @@ const TERMS_REFUSED: readonly RedirectNotice[] = ["terms_required", "checks_fail
 const ANTI_BOT_FAILURE: Partial<Record<RedirectNotice, "failed" | "expired">> = { anti_bot_failed: "failed", checks_failed: "failed", anti_bot_expired: "expired" };
 
 /** What the page says of each redirect method's provider (its intro and its logo's name). */
-export type RedirectWords = { intro: "intro" | "introClictopay"; logoAlt: "logoAlt" | "logoAltClictopay" };
-const WORDS_OF_METHOD: Record<string, RedirectWords> = { CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" } };
+export type RedirectWords = { intro: "intro" | "introClictopay" | "introCmi"; logoAlt: "logoAlt" | "logoAltClictopay" | "logoAltCmi" };
+const WORDS_OF_METHOD: Record<string, RedirectWords> = {
+  CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" },
+  CMI: { intro: "introCmi", logoAlt: "logoAltCmi" },
+};
 
 const isNotice = (value: string | undefined): value is RedirectNotice => (REDIRECT_NOTICES as readonly string[]).includes(value ?? "");
 
@@ -62,9 +68,10 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
   const { payment } = loaded;
   const link = { locale, paymentId, token: query.token!, returnUrl: query.returnUrl };
   if (payment.state !== "REQUIRES_ACTION") return pageElsewhere(notAwaitingBuyerPageMode(payment.state), link);
-  if (paymentMethodOf(payment.paymentMethodCode)?.hostedStep !== "redirect") return { kind: "not_found" };
+  const method = paymentMethodOf(payment.paymentMethodCode);
+  if (method?.hostedStep !== "redirect") return { kind: "not_found" };
   const expired = payment.expired;
-  const notice = isNotice(query.notice) ? query.notice : null;
+  let notice: RedirectNotice | null = isNotice(query.notice) ? query.notice : null;
   const buyerChecks: BuyerChecksView | null =
     !expired && asksBuyerChecks(payment.paymentMethodCode)
       ? {
@@ -75,6 +82,16 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
           sandbox: getConfig().isSandbox,
         }
       : null;
+  // CMI: nothing to ask the provider before Pay, so the order is named and its form signed now;
+  // Pay posts it to the provider's own page, without any script.
+  let providerForm: { action: string; fields: Record<string, string> } | null = null;
+  if (!expired && method.redirect?.browserForm) {
+    const started = await payWithRedirect(db, { paymentId, token: link.token, locale });
+    if (started.kind === "go" && started.form) providerForm = started.form;
+    else if (started.kind === "not_waiting") return { kind: "redirect", location: returnPagePath(link) };
+    else if (started.kind === "invalid_link") return { kind: "not_found" };
+    else notice = started.kind === "unavailable" ? "provider_unavailable" : "provider_refused";
+  }
   return {
     kind: "render",
     mode: expired ? "expired" : "pay",
@@ -82,7 +99,11 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
     logoPath: CATALOG_DEFAULTS.find((row) => row.code === payment.paymentMethodCode)?.imagePath ?? "/payment-methods/cib-edahabia.svg",
     words: WORDS_OF_METHOD[payment.paymentMethodCode ?? ""] ?? { intro: "intro", logoAlt: "logoAlt" },
     notice,
-    form: expired ? null : { action: redirectPayFormPath(link), token: link.token, returnUrl: query.returnUrl, formToken: await hostedFormToken(db, "redirect", link.token) },
+    providerForm,
+    form:
+      expired || method.redirect?.browserForm
+        ? null
+        : { action: redirectPayFormPath(link), token: link.token, returnUrl: query.returnUrl, formToken: await hostedFormToken(db, "redirect", link.token) },
     expiredTarget: expired
       ? expiredReturnTarget({ paymentId, redirectUrl: payment.redirectUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins })
       : null,

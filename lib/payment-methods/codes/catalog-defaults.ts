@@ -59,6 +59,16 @@ export const CATALOG_DEFAULTS: readonly CatalogDefault[] = [
     countries: ["TUN"],
     sandboxOnly: true,
   },
+  {
+    code: "CMI",
+    name: "cmi",
+    displayNames: { en: "CMI (bank card)", fr: "CMI (carte bancaire)", ar: "CMI (البطاقة البنكية)" },
+    imagePath: "/payment-methods/cmi.svg",
+    archetype: "REDIRECT",
+    position: 50,
+    countries: ["MAR"],
+    sandboxOnly: true,
+  },
 ];
 
 /** A saved card's picture: its brand's logo, else the generic card. */

@@ -81,6 +81,14 @@ export interface RedirectProvider {
   testConnection(account: RedirectAccount): Promise<ConnectionTest>;
   /** What the provider's certification asks of the hosted pages around its own (SATIM's checklist); absent: nothing more. */
   checkout?: RedirectCheckout;
+  /**
+   * A provider whose page the buyer's browser reaches by posting a form signed on the server
+   * (CMI's 3D Pay Hosting) rather than by following formUrl: the fields of the registered
+   * order, posted to `action` by the page before the provider's own Pay button. Absent: formUrl is followed.
+   */
+  browserForm?(account: RedirectAccount, order: RedirectOrderRequest & { orderId: string }): { action: string; fields: Record<string, string> };
+  /** The provider's server-to-server notification (POST /api/redirect-callbacks/{method}), answered as the provider expects. Absent: none. */
+  receiveCallback?(db: Db, request: Request): Promise<Response>;
 }
 
 /** The hosted pages' part of a provider's merchant certification (contract 15, SATIM). */

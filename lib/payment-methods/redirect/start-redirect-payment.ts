@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
-import { lockPaymentWithService } from "../../db/payment-record";
+import { findPayment, lockPaymentWithService } from "../../db/payment-record";
 import { providerOperations } from "../../db/schema";
 import { ApiError } from "../../errors/api-error";
 import type { Locale } from "../../i18n/routing";
@@ -19,8 +19,8 @@ export const ORDER_NUMBER_TAKEN = "order_number_taken";
 
 /** What pressing Pay on the page before the provider's led to. */
 export type RedirectStart =
-  /** On to the provider's page for the order. */
-  | { kind: "go"; formUrl: string }
+  /** On to the provider's page for the order (for a provider with browserForm: by posting `form`, signed here). */
+  | { kind: "go"; formUrl: string; form?: { action: string; fields: Record<string, string> } }
   /** The payment no longer waits for the buyer (paid, failed, expired): the return page says how it stands. */
   | { kind: "not_waiting" }
   /** The provider did not answer: nothing was shown to the buyer, the registration is reconciled; Pay again later. */
@@ -39,6 +39,33 @@ export async function startRedirectPayment(
   db: Db,
   options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string; retried?: boolean },
 ): Promise<RedirectStart> {
+  const started = await registerRedirectOrder(db, options);
+  return started.kind === "go" && options.provider.browserForm ? withBrowserForm(db, options, started) : started;
+}
+
+/** The signed form the buyer's browser posts to a provider without a registration call (CMI), built for the registered order. */
+async function withBrowserForm(
+  db: Db,
+  options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string },
+  started: RedirectStart & { kind: "go" },
+): Promise<RedirectStart> {
+  const [payment, redirect] = await Promise.all([findPayment(db, options.paymentId), findRedirectPayment(db, options.paymentId)]);
+  const account = payment ? await options.provider.account(db, payment.serviceId) : null;
+  if (!payment || !redirect?.providerOrderId || !redirect.orderNumber || !account) return { kind: "refused" };
+  const form = options.provider.browserForm!(account, {
+    orderNumber: redirect.orderNumber,
+    orderId: redirect.providerOrderId,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    returnUrl: redirectReturnUrl({ locale: options.locale, paymentId: options.paymentId, token: options.token }),
+    locale: options.locale,
+    reference: payment.actionId,
+    captureMethod: payment.captureMethod === "RESERVATION" ? "RESERVATION" : "DIRECT",
+  });
+  return { ...started, form };
+}
+
+async function registerRedirectOrder(db: Db, options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string; retried?: boolean }): Promise<RedirectStart> {
   const { paymentId, provider } = options;
   const step = await db.transaction(async (tx): Promise<RedirectStart | { kind: "operation"; operation: ProviderOperationRow }> => {
     const locked = await lockPaymentWithService(tx, paymentId);
@@ -87,7 +114,7 @@ export async function startRedirectPayment(
     // A registration whose answer was lost (the provider slow or down) may have created the order
     // after all: its number is taken, so the press goes on at once with the next number. The lost
     // order was never shown to the buyer and lapses unpaid at the provider.
-    if (settled.status === "failed" && settled.resultCode === ORDER_NUMBER_TAKEN && !options.retried) return startRedirectPayment(db, { ...options, retried: true });
+    if (settled.status === "failed" && settled.resultCode === ORDER_NUMBER_TAKEN && !options.retried) return registerRedirectOrder(db, { ...options, retried: true });
     if (settled.status === "failed") {
       logger.warn({ paymentId, operationId: settled.id, code: settled.resultCode }, "provider refused the order registration");
       return { kind: "refused" };

@@ -64,6 +64,13 @@ const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
     request: redirectOperationRequest,
     expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "clictopay") },
   },
+  // DIRECT and RESERVATION, as ClicToPay: a reservation's order not finished at expiry is voided at CMI.
+  CMI: {
+    provider: "cmi",
+    releaseKind: "release",
+    request: redirectOperationRequest,
+    expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "cmi") },
+  },
 };
 
 /** The method codes whose funds move through `provider` (e.g. the card payments reconciliation asks the card provider about). */

@@ -35,6 +35,16 @@ export default async function RedirectPage(props: HostedPageProps) {
   if (view.kind === "redirect") redirect(view.location);
   const t = await getTranslations({ locale, namespace: "redirect" });
   const merchant = view.merchantName;
+  const payButton = (
+    <button
+      type="submit"
+      className="inline-flex min-h-12 w-full items-center justify-center gap-3 rounded-lg bg-emerald-700 px-4 py-3 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+    >
+      {/* The logo's name is part of the button's: "Pay 150.00 DZD CIB and EDAHABIA". */}
+      <span>{t("pay", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })}</span>
+      <img src={view.logoPath} alt={t(view.words.logoAlt)} width={72} height={30} className="h-7 w-auto rounded bg-white" />
+    </button>
+  );
 
   return (
     <CardShell locale={locale} path={pagePathWithoutLocale("redirect", paymentId)} search={query.search}>
@@ -45,7 +55,15 @@ export default async function RedirectPage(props: HostedPageProps) {
       </div>
       <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} amountLabel={t("amountLabel")} />
       {view.notice ? <StatusBanner tone="warning">{t(NOTICE_KEYS[view.notice], { merchant })}</StatusBanner> : null}
-      {view.form ? (
+      {view.providerForm ? (
+        // CMI: Pay posts the order's signed fields straight to the provider's page (no script needed).
+        <form method="post" action={view.providerForm.action} className="flex flex-col gap-4">
+          {Object.entries(view.providerForm.fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          {payButton}
+        </form>
+      ) : view.form ? (
         <form method="post" action={view.form.action} className="flex flex-col gap-4">
           <input type="hidden" name="token" value={view.form.token} />
           {view.form.returnUrl ? <input type="hidden" name="returnUrl" value={view.form.returnUrl} /> : null}
@@ -57,14 +75,7 @@ export default async function RedirectPage(props: HostedPageProps) {
               <AntiBotCheck locale={locale} check={view.buyerChecks.antiBot} failure={view.buyerChecks.antiBotFailure} sandbox={view.buyerChecks.sandbox} />
             </>
           ) : null}
-          <button
-            type="submit"
-            className="inline-flex min-h-12 w-full items-center justify-center gap-3 rounded-lg bg-emerald-700 px-4 py-3 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
-          >
-            {/* The logo's name is part of the button's: "Pay 150.00 DZD CIB and EDAHABIA". */}
-            <span>{t("pay", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })}</span>
-            <img src={view.logoPath} alt={t(view.words.logoAlt)} width={72} height={30} className="h-7 w-auto rounded bg-white" />
-          </button>
+          {payButton}
         </form>
       ) : view.expiredTarget ? (
         <ButtonLink href={view.expiredTarget}>{t("backToShop", { merchant })}</ButtonLink>

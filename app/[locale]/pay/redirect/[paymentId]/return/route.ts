@@ -18,3 +18,6 @@ export async function GET(request: Request, context: { params: Promise<{ locale:
   if (settled.kind === "invalid_link") return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
   return new Response(null, { status: 303, headers: { location: returnPagePath({ locale, paymentId, token }), "cache-control": noStore } });
 }
+
+/** CMI posts the buyer back to okUrl / failUrl with its fields: read exactly as GET, the body ignored (the outcome is CMI's status, never these fields). */
+export const POST = GET;

@@ -1,0 +1,23 @@
+CREATE TABLE "simulators"."cmi_orders" (
+	"client_id" text NOT NULL,
+	"oid" text NOT NULL,
+	"tran_type" text NOT NULL,
+	"amount_minor" bigint NOT NULL,
+	"currency" text NOT NULL,
+	"lang" text NOT NULL,
+	"ok_url" text NOT NULL,
+	"fail_url" text NOT NULL,
+	"callback_url" text,
+	"status" text DEFAULT 'P' NOT NULL,
+	"proc_return_code" text,
+	"err_msg" text,
+	"auth_code" text,
+	"trans_id" text,
+	"masked_pan" text,
+	"captured_minor" bigint DEFAULT 0 NOT NULL,
+	"refunded_minor" bigint DEFAULT 0 NOT NULL,
+	"posted" jsonb NOT NULL,
+	"callback_answers" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "cmi_orders_client_id_oid_pk" PRIMARY KEY("client_id","oid")
+);
