@@ -120,6 +120,9 @@ const configSchema = z
     // ClicToPay's REST base (https://test.clictopay.com/payment/rest for its test platform,
     // https://ipay.clictopay.com/payment/rest in production); unset in the sandbox: the in-gateway simulator.
     CLICTOPAY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // Chargily Pay's v2 API base: unset is Chargily itself (https://pay.chargily.net/test/api/v2 or
+    // https://pay.chargily.net/api/v2, by the merchant's mode) in production; in the sandbox, the in-gateway simulator.
+    CHARGILY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -158,6 +161,14 @@ const configSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     SATIM_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/satim-simulator"),
+    // `npm run chargily-simulator`: the Chargily Pay simulator as a process of its own.
+    CHARGILY_SIMULATOR_PORT: port.default(4300),
+    CHARGILY_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
+    CHARGILY_SIMULATOR_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    CHARGILY_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/chargily-simulator"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;

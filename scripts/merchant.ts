@@ -32,6 +32,12 @@ const clictopayAccountInput = z.object({
   password: z.string().min(1, "is required in CLICTOPAY_PASSWORD (the environment variable, never a flag)").max(100),
 });
 
+// What the Chargily flags must hold (lib/payment-methods/chargily validates the key again when it seals it).
+const chargilyAccountInput = z.object({
+  mode: z.enum(["test", "live"], "must be test or live"),
+  secretKey: z.string().min(1, "is required in CHARGILY_SECRET_KEY (the environment variable, never a flag)").max(120),
+});
+
 const COMMANDS = {
   create: `npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
                       [--redirect-url <url>] [--webhook-url <url>] [--origin <url> ...]
@@ -43,7 +49,7 @@ const COMMANDS = {
   update: `npm run merchant -- update --client-id <id> [--name <text>] [--country <alpha-3> ...]
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
                       [--time-zone <IANA name>|default] [--terms-url <https url>|none] [--rotate-webhook-secret]
-                      [--satim-terminal-id <id> --satim-username <name>] [--clictopay-username <name>] [--json]
+                      [--satim-terminal-id <id> --satim-username <name>] [--clictopay-username <name>] [--chargily-mode test|live] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
     clears a URL. --time-zone is the zone the console shows times in (Africa/Algiers);
     "default" goes back to the first country's. --terms-url (https) is the merchant's
@@ -54,7 +60,9 @@ const COMMANDS = {
     SATIM_PASSWORD from the environment, never the command line): stored encrypted, never
     printed, audited; SATIM is then enabled in Algeria and a harmless call tests them.
     --clictopay-username sets the merchant's ClicToPay API user (with CLICTOPAY_PASSWORD from
-    the environment): the same way, enabling ClicToPay in Tunisia.`,
+    the environment): the same way, enabling ClicToPay in Tunisia. --chargily-mode sets the
+    merchant's Chargily Pay secret key (CHARGILY_SECRET_KEY from the environment, test_sk_... or
+    live_sk_...): the same way, enabling Chargily Pay in Algeria; the test is GET /balance.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]
@@ -119,6 +127,7 @@ async function main(argv: string[]) {
       "satim-terminal-id": { type: "string" },
       "satim-username": { type: "string" },
       "clictopay-username": { type: "string" },
+      "chargily-mode": { type: "string" },
       "owner-email": { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
@@ -154,7 +163,7 @@ async function main(argv: string[]) {
   const orNull = (value: string | undefined) => (value === "none" ? null : value);
   const satimOnly =
     command === "update" &&
-    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"]) &&
+    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"] || values["chargily-mode"]) &&
     [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin].every((value) => value === undefined) &&
     !values["rotate-webhook-secret"];
   if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");
@@ -180,6 +189,10 @@ async function main(argv: string[]) {
     command === "update" && values["clictopay-username"] !== undefined
       ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: process.env.CLICTOPAY_PASSWORD ?? "" })
       : undefined;
+  const chargilySettings =
+    command === "update" && values["chargily-mode"] !== undefined
+      ? chargilyAccountInput.parse({ mode: values["chargily-mode"], secretKey: process.env.CHARGILY_SECRET_KEY ?? "" })
+      : undefined;
   const cardKeys =
     command === "card-keys"
       ? cardAccountKeysInput.parse({
@@ -195,7 +208,7 @@ async function main(argv: string[]) {
   // needs that gateway's GATEWAY_SECRET; it never writes a sandbox secret there.
   const { db } = await getDatabase({ environmentFromDatabase: true });
   // A sandbox tests SATIM credentials against the simulator a sandbox gateway hosts.
-  if ((satimSettings || clictopaySettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
+  if ((satimSettings || clictopaySettings || chargilySettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
   try {
     switch (command) {
       case "create": {
@@ -227,9 +240,12 @@ async function main(argv: string[]) {
         const withSatim = satimSettings
           ? { ...merchantUpdate, satim: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "SATIM", settings: satimSettings, actor: CLI_ACTOR }) }
           : merchantUpdate;
-        const updated = clictopaySettings
+        const withClictopay = clictopaySettings
           ? { ...withSatim, clictopay: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CLICTOPAY", settings: clictopaySettings, actor: CLI_ACTOR }) }
           : withSatim;
+        const updated = chargilySettings
+          ? { ...withClictopay, chargily: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CHARGILY", settings: chargilySettings, actor: CLI_ACTOR }) }
+          : withClictopay;
         print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
         return;
       }

@@ -9,6 +9,7 @@ import { stripeJsStandInSource } from "./card/stripe-js-stand-in";
 import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "./wallet/in-gateway-wallet";
 import { inGatewaySatim } from "./satim/in-gateway-satim";
 import { inGatewayClictopay } from "./clictopay/in-gateway-clictopay";
+import { inGatewayChargily } from "./chargily/in-gateway-chargily";
 
 /*
  * What a sandbox gateway hosts in its own process, as the port production code reads
@@ -41,6 +42,8 @@ export const inGatewaySimulators: SimulatorMount = {
   satim: inGatewaySatim(getDb),
   // The ClicToPay simulator: ClicToPay's REST calls and payment page under /api/clictopay-sandbox.
   clictopay: inGatewayClictopay(getDb),
+  // The Chargily Pay simulator: its v2 API, hosted checkout and signed webhooks under /api/chargily-sandbox.
+  chargily: inGatewayChargily(getDb),
   // The wallet simulator: the wallet-service protocol served under /api/wallet-sandbox, and the
   // same answers to the gateway's wallet client in this process.
   wallet: {
@@ -52,3 +55,5 @@ export const inGatewaySimulators: SimulatorMount = {
 
 // Where the in-process wallet's callbacks reach the gateway: wired by mount-simulators.ts.
 export { receiveWalletCallbacksInProcess } from "./wallet/in-gateway-wallet";
+// Where the in-process Chargily simulator posts its signed webhooks: wired by mount-simulators.ts.
+export { receiveChargilyWebhooksInProcess } from "./chargily/in-gateway-chargily";

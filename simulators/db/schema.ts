@@ -5,3 +5,4 @@ export * from "../card/card-tables";
 export * from "../wallet/wallet-tables";
 export * from "../satim/satim-tables";
 export * from "../clictopay/clictopay-tables";
+export * from "../chargily/chargily-tables";

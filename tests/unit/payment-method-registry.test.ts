@@ -40,7 +40,7 @@ describe("the payment method registry", () => {
 
   it("gives each redirect method a provider with every call the archetype makes, and lists its register and refund handlers (and capture and release where it reserves)", () => {
     const redirectMethods = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
-    expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY"]);
+    expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY", "CHARGILY"]);
     for (const code of redirectMethods) {
       const { redirect, providerOperations } = PAYMENT_METHODS[code];
       for (const call of ["amountRefusal", "orderNumberFor", "account", "register", "outcome", "refund"] as const) {

@@ -30,8 +30,11 @@ export type RedirectPageView =
     };
 
 /** What the page says of each redirect method's provider (its intro and its logo's name). */
-export type RedirectWords = { intro: "intro" | "introClictopay"; logoAlt: "logoAlt" | "logoAltClictopay" };
-const WORDS_OF_METHOD: Record<string, RedirectWords> = { CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" } };
+export type RedirectWords = { intro: "intro" | "introClictopay" | "introChargily"; logoAlt: "logoAlt" | "logoAltClictopay" | "logoAltChargily" };
+const WORDS_OF_METHOD: Record<string, RedirectWords> = {
+  CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" },
+  CHARGILY: { intro: "introChargily", logoAlt: "logoAltChargily" },
+};
 
 const isNotice = (value: string | undefined): value is RedirectNotice => (REDIRECT_NOTICES as readonly string[]).includes(value ?? "");
 

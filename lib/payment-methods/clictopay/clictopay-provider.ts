@@ -74,6 +74,7 @@ export const clictopayProvider: RedirectProvider = {
     },
   },
   refundElsewhere: null,
+  notifications: null,
   countries: ["TUN"],
   saveAccount: (db, { serviceId, settings }) => saveClictopayAccount(db, { serviceId, account: clictopayAccountSchema.parse(settings) }),
   // getOrderStatusExtended.do of an order that cannot exist: 6 (unknown order) to a known merchant, 5 (access denied) otherwise.

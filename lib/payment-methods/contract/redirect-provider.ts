@@ -26,6 +26,8 @@ export interface RedirectOrderRequest {
   reference: string;
   /** RESERVATION: a pre-authorization the merchant captures or releases later (only a provider with `reservations`). */
   captureMethod: "DIRECT" | "RESERVATION";
+  /** Where a provider that notifies (RedirectProvider.notifications) posts the order's outcome: the gateway's notification endpoint for this payment. */
+  notifyUrl: string;
 }
 
 export interface RegisteredOrder {
@@ -74,6 +76,18 @@ export interface RedirectProvider {
   saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
   /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
   testConnection(account: RedirectAccount): Promise<ConnectionTest>;
+  /** Null: the provider notifies nothing (the return and reconciliation ask it). Otherwise how its signed notifications are read. */
+  notifications: RedirectNotifications | null;
+}
+
+/**
+ * A provider that posts the outcome of an order to the gateway (Chargily's webhook): the
+ * notification is verified against the merchant's credentials and read as an outcome, which the
+ * archetype applies once, whatever the order of notification, return and reconciliation.
+ */
+export interface RedirectNotifications {
+  /** The order and outcome a notification reports, or null when its signature does not verify (nothing is read from it then). */
+  read(account: RedirectAccount, notification: { body: string; headers: Headers }): { orderId: string; outcome: RedirectOutcome } | null;
 }
 
 export interface RedirectReservations {

@@ -40,6 +40,7 @@ export function redirectRegisterHandler(provider: RedirectProvider): ProviderOpe
         locale: localeOf(operation),
         reference: String(request.reference),
         captureMethod: request.captureMethod === "RESERVATION" ? "RESERVATION" : "DIRECT",
+        notifyUrl: String(request.notifyUrl ?? ""),
       });
       return { reference: order.orderId, data: { formUrl: order.formUrl } };
     },

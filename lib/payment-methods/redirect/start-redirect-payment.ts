@@ -9,7 +9,7 @@ import { logger } from "../../log";
 import { beginProviderOperation, completeProviderOperation, operationId, type ProviderOperationRow } from "../../provider-operations";
 import { expirePayment } from "../../payments/core/expire-payment";
 import { isExpiredIntent } from "../../payments/core/payment-expiry";
-import { redirectReturnUrl } from "../../urls/hosted-urls";
+import { redirectNotifyUrl, redirectReturnUrl } from "../../urls/hosted-urls";
 import type { RedirectProvider } from "../contract/redirect-provider";
 import { redirectRegisterHandler } from "./redirect-operations";
 import { findRedirectPayment } from "../../payments/core/redirect-record";
@@ -73,6 +73,7 @@ export async function startRedirectPayment(
         orderNumber: provider.orderNumberFor(paymentId, attempt),
         currency: payment.currency,
         returnUrl: redirectReturnUrl({ locale: options.locale, paymentId, token: options.token }),
+        notifyUrl: redirectNotifyUrl(paymentId),
         reference: payment.actionId,
         captureMethod: payment.captureMethod,
         serviceId: payment.serviceId,

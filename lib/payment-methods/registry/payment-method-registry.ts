@@ -4,6 +4,7 @@ import { cardMethod } from "../card/card-method";
 import { walletMethod } from "../wallet/wallet-method";
 import { satimMethod } from "../satim/satim-method";
 import { clictopayMethod } from "../clictopay/clictopay-method";
+import { chargilyMethod } from "../chargily/chargily-method";
 
 /**
  * The one list of payment methods: each code's module (lib/payment-methods/<method>/). A code
@@ -16,6 +17,7 @@ export const PAYMENT_METHODS: { readonly [Code in PaymentMethodCode]: PaymentMet
   CARD_PROVIDER: cardMethod,
   SATIM: satimMethod,
   CLICTOPAY: clictopayMethod,
+  CHARGILY: chargilyMethod,
 };
 
 /** Whether the payment is a QR_CODE intent proceeded with a method whose app answers it (the QR page's and the wallet app's payments). */

@@ -68,6 +68,7 @@ export const satimProvider: RedirectProvider = {
   },
   reservations: null,
   refundElsewhere: null,
+  notifications: null,
   countries: ["DZA"],
   saveAccount: (db, { serviceId, settings }) => saveSatimAccount(db, { serviceId, account: satimAccountSchema.parse(settings) }),
   // getOrderStatusExtended.do of an order that cannot exist: SATIM answers 6 (unknown order) to a known merchant, 5 (access denied) otherwise.

@@ -64,6 +64,14 @@ const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
     request: redirectOperationRequest,
     expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "clictopay") },
   },
+  // DIRECT only, like SATIM: a checkout left unpaid at expiry lapses at Chargily; one paid after it
+  // is given back by settleRedirectPayment where Chargily's API can (it has no refund call).
+  CHARGILY: {
+    provider: "chargily",
+    releaseKind: "release",
+    request: redirectOperationRequest,
+    expiry: { chargeOpen: async () => false, closeUnfinished: async () => {} },
+  },
 };
 
 /** The method codes whose funds move through `provider` (e.g. the card payments reconciliation asks the card provider about). */

@@ -47,6 +47,7 @@ const METHOD_END_USER_MESSAGES: { readonly [Code in PaymentMethodCode]: { requir
   WALLET_V2: { requiresAction: "Please confirm the payment with the code sent to your phone.", preAuthorized: "The amount is reserved on your wallet." },
   CARD_PROVIDER: { requiresAction: "Please enter your card details on the payment page.", preAuthorized: "The amount is authorized on your card." },
   CLICTOPAY: { requiresAction: "Please pay with your card on the ClicToPay payment page.", preAuthorized: "The amount is authorized on your card." },
+  CHARGILY: { requiresAction: "Please pay with your CIB or EDAHABIA card on the Chargily Pay page.", preAuthorized: "The amount is authorized on your card." },
   SATIM: { requiresAction: "Please pay with your CIB or EDAHABIA card on the payment page.", preAuthorized: "The amount is authorized on your card." },
 };
 
