@@ -36,6 +36,8 @@ describe("the payment method registry", () => {
     expect(paymentMethodOf("WALLET_V2")?.hostedStep).toBe("otp");
     expect(paymentMethodOf("CLICTOPAY")?.redirect?.reservations).not.toBeNull();
     expect(paymentMethodOf("SATIM")?.redirect?.reservations).toBeNull();
+    expect(paymentMethodOf("CHARGILY")?.redirect).toMatchObject({ reservations: null, refundElsewhere: expect.stringContaining("Chargily Pay dashboard") });
+    expect(paymentMethodOf("CHARGILY")?.redirect?.notifications).not.toBeNull();
   });
 
   it("gives each redirect method a provider with every call the archetype makes, and lists its register and refund handlers (and capture and release where it reserves)", () => {
@@ -46,7 +48,7 @@ describe("the payment method registry", () => {
       for (const call of ["amountRefusal", "orderNumberFor", "account", "register", "outcome", "refund"] as const) {
         expect(typeof redirect![call], `${code}.redirect.${call}`).toBe("function");
       }
-      const reserving = redirect!.reservations ? [`${redirect!.provider}:capture`, `${redirect!.provider}:release`] : [];
+      const reserving = redirect!.reservations ? [`${redirect!.provider}:capture`, `${redirect!.provider}:release`] : redirect!.closeUnpaid ? [`${redirect!.provider}:release`] : [];
       expect(providerOperations.map((handler) => `${handler.provider}:${handler.kind}`)).toEqual([`${redirect!.provider}:register`, `${redirect!.provider}:refund`, ...reserving]);
     }
   });

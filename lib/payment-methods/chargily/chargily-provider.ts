@@ -69,6 +69,18 @@ export const chargilyProvider: RedirectProvider = {
     throw new ProviderRefusedError("chargily_no_refund", CHARGILY_REFUND_ELSEWHERE);
   },
   reservations: null,
+  // Its API cannot give a late payment back: the checkout is expired with its payment, so nobody pays it after.
+  async closeUnpaid({ account, orderId }) {
+    const answer = await call(account, { method: "POST", endpoint: `checkouts/${encodeURIComponent(orderId)}/expire` });
+    if (answer.status === 200) return "released";
+    if (answer.status === 404) return "nothing_held";
+    if (answer.status !== 422) throw refusal(answer);
+    // 422: no longer pending. Paid meanwhile (the buyer beat the expiry): Chargily cannot give it back through
+    // its API, so the operation fails saying where the merchant refunds it; otherwise nothing is payable.
+    const status = outcomeOfCheckout((await call(account, { method: "GET", endpoint: `checkouts/${encodeURIComponent(orderId)}` })).body);
+    if (status.kind === "paid") throw new ProviderRefusedError("chargily_paid_after_expiry", `Paid after its payment expired. ${CHARGILY_REFUND_ELSEWHERE}`);
+    return "nothing_held";
+  },
   refundElsewhere: CHARGILY_REFUND_ELSEWHERE,
   countries: ["DZA"],
   saveAccount: (db, { serviceId, settings }) => saveChargilyAccount(db, { serviceId, account: chargilyAccountSchema.parse(settings) }),

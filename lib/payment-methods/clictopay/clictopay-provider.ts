@@ -73,6 +73,7 @@ export const clictopayProvider: RedirectProvider = {
       return "nothing_held";
     },
   },
+  closeUnpaid: null,
   refundElsewhere: null,
   notifications: null,
   countries: ["TUN"],

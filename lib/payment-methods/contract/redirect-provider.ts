@@ -68,6 +68,12 @@ export interface RedirectProvider {
   refund(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<{ reference: string | null }>;
   /** What a provider that takes pre-authorizations does with them (ClicToPay: deposit.do, reverse.do); null: DIRECT only. */
   reservations: RedirectReservations | null;
+  /**
+   * For a DIRECT-only provider: closes an order nobody paid, at the payment's expiry, so a late
+   * buyer cannot pay it (Chargily: POST /checkouts/{id}/expire). Answers "nothing_held" when
+   * the order is no longer payable anyway. Null: unpaid orders lapse at the provider by themselves.
+   */
+  closeUnpaid: ((request: RegisteredOrderRef & { account: RedirectAccount }) => Promise<"released" | "nothing_held">) | null;
   /** Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15: 409 with that message). */
   refundElsewhere: string | null;
   /** The countries the method serves (its catalog rows). */

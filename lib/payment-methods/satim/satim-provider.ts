@@ -67,6 +67,7 @@ export const satimProvider: RedirectProvider = {
     return { reference: null };
   },
   reservations: null,
+  closeUnpaid: null,
   refundElsewhere: null,
   notifications: null,
   countries: ["DZA"],

@@ -64,13 +64,13 @@ const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
     request: redirectOperationRequest,
     expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "clictopay") },
   },
-  // DIRECT only, like SATIM: a checkout left unpaid at expiry lapses at Chargily; one paid after it
-  // is given back by settleRedirectPayment where Chargily's API can (it has no refund call).
+  // DIRECT only. Chargily's API cannot refund, so a checkout left unpaid at expiry is closed at
+  // once (POST /checkouts/{id}/expire, deferred): a buyer still on its page cannot pay it after.
   CHARGILY: {
     provider: "chargily",
     releaseKind: "release",
     request: redirectOperationRequest,
-    expiry: { chargeOpen: async () => false, closeUnfinished: async () => {} },
+    expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "chargily", { everyCapture: true }) },
   },
 };
 
