@@ -191,7 +191,7 @@ async function main(argv: string[]) {
       : undefined;
   const chargilySettings =
     command === "update" && values["chargily-mode"] !== undefined
-      ? chargilyAccountInput.parse({ mode: values["chargily-mode"], secretKey: process.env.CHARGILY_SECRET_KEY ?? "" })
+      ? chargilyAccountInput.parse({ mode: values["chargily-mode"], secretKey: config.CHARGILY_SECRET_KEY ?? "" })
       : undefined;
   const cardKeys =
     command === "card-keys"

@@ -6,7 +6,8 @@
 // takes a wallet payment with its code, a reservation captured and refunded in part, a card
 // payment and its refund (headless Chromium, Stripe's hosts routed to the simulator), and one
 // wallet outage settled by reconciliation; then drains, stops the gateway, runs the audit and
-// stops everything, printing each step with its outcome. Exit code 0 only when every step passed.
+// stops everything, printing each step with its outcome. Chargily Pay: its simulator as a process of
+// its own (CHARGILY_API_URL), the merchant's test key, one payment over HTTP settled by its webhook. Exit code 0 only when every step passed.
 import { randomBytes, randomInt } from "node:crypto";
 import { parseArgs } from "node:util";
 import { recreateDatabase } from "./lib/recreate-database";
@@ -41,7 +42,7 @@ async function portOption(name: "gateway-port" | "wallet-port" | "card-simulator
   return port;
 }
 const databaseUrl = (name: string) => Object.assign(new URL(admin.toString()), { pathname: `/${name}` }).toString();
-const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards` };
+const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards`, chargily: `${prefix}_chargily` };
 
 const running: Served[] = [];
 // Stopped and started again by the outage step.
@@ -63,7 +64,8 @@ async function main() {
     // The two providers' databases: theirs, not the gateway's.
     await recreateDatabase(databaseUrl(databases.wallet));
     await recreateDatabase(databaseUrl(databases.cards));
-    return `${databases.gateway} (and ${databases.wallet}, ${databases.cards} for the providers)`;
+    await recreateDatabase(databaseUrl(databases.chargily));
+    return `${databases.gateway} (and ${databases.wallet}, ${databases.cards}, ${databases.chargily} for the providers)`;
   });
 
   const cards = await step("card simulator", "npm run card-simulator: Stripe's stand-in, its keys", async () => {
@@ -77,6 +79,20 @@ async function main() {
         .find((line) => line.startsWith("{"))!,
     ) as { publishableKey: string; secretKey: string; webhookSecret: string };
     return [keys, `${cardUrl}, publishable key ${keys.publishableKey}`] as const;
+  });
+
+  const chargilyPort = await freePort();
+  const chargily = await step("chargily simulator", "npm run chargily-simulator: Chargily Pay's stand-in, its test key", async () => {
+    const env = { CHARGILY_SIMULATOR_PORT: String(chargilyPort), CHARGILY_SIMULATOR_DATABASE_URL: databaseUrl(databases.chargily), LOG_LEVEL: "warn" };
+    const served = await serveGuideCommand("chargilySimulator", env, (output) => /^\{.*"secretKey"/m.test(output), 120_000);
+    running.push(served);
+    const printed = JSON.parse(
+      served
+        .output()
+        .split("\n")
+        .find((line) => line.startsWith("{"))!,
+    ) as { apiUrl: string; mode: string; secretKey: string };
+    return [printed, printed.apiUrl] as const;
   });
 
   const walletEnv = { WALLET_SANDBOX_PORT: String(walletPort), WALLET_SANDBOX_DATABASE_URL: databaseUrl(databases.wallet), WALLET_PROVIDER_SECRET: walletSecret, LOG_LEVEL: "warn" };
@@ -101,6 +117,7 @@ async function main() {
     WALLET_PROVIDER_TIMEOUT_MS: "3000",
     PROVIDER_CALL_TIMEOUT_MS: "5000",
     CARD_PROVIDER_API_URL: cardUrl,
+    CHARGILY_API_URL: chargily.apiUrl,
     WEB_CONCURRENCY: "1",
     LOG_LEVEL: "warn",
   };
@@ -131,7 +148,10 @@ async function main() {
       STRIPE_WEBHOOK_SECRET: cards.webhookSecret,
     });
     if (keyed.code !== 0) throw new Error(`card-keys: ${keyed.stderr}`);
-    return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, owner invited`] as const;
+    const chargilyKeyed = await runGuideCommand("chargilyKey", { ...gatewayEnv, CLIENT_ID: created.clientId, CHARGILY_SECRET_KEY: chargily.secretKey });
+    if (chargilyKeyed.code !== 0 || !/connection: ok|"connection": "ok"|connection.*ok/.test(chargilyKeyed.stdout))
+      throw new Error(`chargily key: ${chargilyKeyed.stderr || chargilyKeyed.stdout}`);
+    return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, Chargily test key set, owner invited`] as const;
   });
 
   const apiEnv: Env = { PUBLIC_BASE_URL: gatewayUrl, CLIENT_ID: merchant.clientId, CLIENT_SECRET: merchant.clientSecret, SERVICE: merchant.service };

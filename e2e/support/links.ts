@@ -78,6 +78,7 @@ export function methodChoice(page: Page, locale: PageLocale) {
     card: group.getByRole("radio", { name: t("checkout.methods.CARD_PROVIDER"), exact: true }),
     satim: group.getByRole("radio", { name: t("checkout.methods.SATIM"), exact: true }),
     clictopay: group.getByRole("radio", { name: t("checkout.methods.CLICTOPAY"), exact: true }),
+    chargily: group.getByRole("radio", { name: t("checkout.methods.CHARGILY"), exact: true }),
     continue: page.getByRole("button", { name: t("checkout.continue"), exact: true }),
   };
 }
