@@ -146,8 +146,11 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
 async function pressRedirectPay(payUrl: string): Promise<string> {
   const page = await fetch(payUrl);
   const html = await page.text();
-  const action = /<form[^>]*method="post"[^>]*action="([^"]+)"/.exec(html)?.[1];
-  if (page.status !== 200 || !action) throw new Error(`the page before the provider's answered ${page.status} without its form`);
+  const action = /<form\b[^>]*\baction="([^"]*\/go)"/.exec(html)?.[1];
+  if (page.status !== 200 || !action) {
+    const forms = html.match(/<form\b[^>]*>/g) ?? [];
+    throw new Error(`the page before the provider's (${page.url}) answered ${page.status} without its Pay form (forms: ${forms.join(" ") || "none"})`);
+  }
   const unescape = (value: string) =>
     value
       .replace(/&amp;/g, "&")
