@@ -2,7 +2,9 @@ import { createHmac } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { providerOperations } from "@/lib/db/schema";
+import { providerOperations, services } from "@/lib/db/schema";
+import type { ServiceContext } from "@/lib/auth/principal";
+import { getPaymentDetail } from "@/lib/console-payments/get-payment-detail";
 import { notifyRedirect, payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
 import { reconcileRedirectPayments } from "@/lib/payments/operations/reconcile-redirect-payments";
 import { installSimulatorMount, simulatorMount } from "@/lib/providers/simulator-mount";
@@ -256,7 +258,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect(registrations.map((operation) => operation.status)).toEqual(["succeeded"]);
   });
 
-  it("answers a refund 409 saying to refund in Chargily's dashboard: its API has none", async () => {
+  it("answers a refund 409 saying to refund in Chargily's dashboard (its API has none), and the console says the same", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithChargily(merchant);
     await onChargilyPage(await pressPay(paymentId, token), EDAHABIA);
@@ -266,6 +268,10 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect(refused.body.error.name).toBe("invalid_state");
     expect(refused.body.message).toMatch(/Chargily Pay dashboard/);
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
+    // The console offers no Refund button and says the same.
+    const [service] = await (await getDb()).select().from(services).where(eq(services.code, merchant.service));
+    const detail = await getPaymentDetail(await getDb(), { service: service as ServiceContext, paymentId });
+    expect(detail).toMatchObject({ allows: { refund: false }, refundsAtProvider: true, method: { kind: "chargily" } });
   });
 
   it("expires the checkout at Chargily with its intent, so a buyer still on Chargily's page cannot pay it", async () => {
