@@ -9,6 +9,8 @@ export interface ContentSecurityPolicyOptions {
   inlineStyles?: readonly string[];
   /** The card page in production: the hosts Stripe.js needs (stripeJsSources). */
   thirdParty?: ThirdPartySources;
+  /** The page before a redirect provider's: the providers' page origins its Pay form's 303 may reach. */
+  formActions?: readonly string[];
 }
 
 export interface ThirdPartySources {
@@ -31,6 +33,11 @@ export const stripeJsSources: ThirdPartySources = {
   connect: ["https://api.stripe.com"],
 };
 
+/** The page before a redirect provider's (/{locale}/pay/redirect/{paymentId}), whose Pay form is answered with a 303 to the provider's page. */
+export function isRedirectPagePath(pathname: string): boolean {
+  return /^\/[a-z]{2}\/pay\/redirect\/[^/]+\/?$/.test(pathname);
+}
+
 /** The hosted card page (/{locale}/pay/card/{paymentId}), the one page that runs a card provider's script. */
 export function isCardPagePath(pathname: string): boolean {
   return /^\/[a-z]{2}\/pay\/card\/[^/]+\/?$/.test(pathname);
@@ -41,7 +48,14 @@ export function isCardPagePath(pathname: string): boolean {
  * they load, via 'strict-dynamic'), nothing from other origins, never framed, forms only
  * posted back to us.
  */
-export function contentSecurityPolicy({ nonce, development = false, upgradeInsecureRequests = false, inlineStyles = [], thirdParty }: ContentSecurityPolicyOptions): string {
+export function contentSecurityPolicy({
+  nonce,
+  development = false,
+  upgradeInsecureRequests = false,
+  inlineStyles = [],
+  thirdParty,
+  formActions,
+}: ContentSecurityPolicyOptions): string {
   const extra = (hosts: readonly string[] | undefined) => (hosts?.length ? ` ${hosts.join(" ")}` : "");
   const directives = [
     "default-src 'self'",
@@ -53,7 +67,7 @@ export function contentSecurityPolicy({ nonce, development = false, upgradeInsec
     ...(thirdParty ? [`frame-src${extra(thirdParty.frame)}`] : []),
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    `form-action 'self'${extra(formActions)}`,
     "frame-ancestors 'none'",
     ...(upgradeInsecureRequests ? ["upgrade-insecure-requests"] : []),
   ];
