@@ -128,6 +128,8 @@ const configSchema = z
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     // Read by `npm run merchant -- update --satim-...` only, so SATIM's password stays off the command line.
     SATIM_PASSWORD: z.string().min(1).max(30).optional(),
+    // Read by `npm run merchant -- update --clictopay-username ...` only, for the same reason.
+    CLICTOPAY_PASSWORD: z.string().min(1).max(100).optional(),
     // Read by `npm run merchant -- update --chargily-mode ...` only, so Chargily's secret key stays off the command line.
     CHARGILY_SECRET_KEY: z.string().min(1).max(120).optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the

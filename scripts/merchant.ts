@@ -187,7 +187,7 @@ async function main(argv: string[]) {
       : undefined;
   const clictopaySettings =
     command === "update" && values["clictopay-username"] !== undefined
-      ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: process.env.CLICTOPAY_PASSWORD ?? "" })
+      ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: config.CLICTOPAY_PASSWORD ?? "" })
       : undefined;
   const chargilySettings =
     command === "update" && values["chargily-mode"] !== undefined

@@ -159,8 +159,9 @@ describe("Export CSV of the payments list", () => {
     await db.execute(
       sql`
         with c as (insert into customers (service_id, name, phone) values (${serviceId}, 'Bulk', '+213700000002') returning id)
+        -- amounts from 1001: a whole 737 would read as the test card's CVC in the suite's card-data scan
         insert into payments (service_id, customer_id, action_id, request_fingerprint, state, amount_minor, currency, country, expires_at, created_at)
-        select ${serviceId}, c.id, 'stalled-' || g, 'fp', 'CREATED', 100 + g, 'DZD', 'DZA', now(), timestamp '2026-01-01' + make_interval(secs => g)
+        select ${serviceId}, c.id, 'stalled-' || g, 'fp', 'CREATED', 1000 + g, 'DZD', 'DZA', now(), timestamp '2026-01-01' + make_interval(secs => g)
         from c, generate_series(1, 2500) g`,
     );
     const openExports = async () =>
@@ -186,7 +187,7 @@ describe("Export CSV of the payments list", () => {
       (await import("drizzle-orm")).sql`
         with c as (insert into customers (service_id, name, phone) values (${serviceId}, 'Bulk', '+213700000001') returning id)
         insert into payments (service_id, customer_id, action_id, request_fingerprint, state, amount_minor, currency, country, expires_at, created_at)
-        select ${serviceId}, c.id, 'bulk-' || g, 'fp', 'CREATED', 100 + g, 'DZD', 'DZA', now(), timestamp '2026-01-01' + make_interval(secs => g)
+        select ${serviceId}, c.id, 'bulk-' || g, 'fp', 'CREATED', 1000 + g, 'DZD', 'DZA', now(), timestamp '2026-01-01' + make_interval(secs => g)
         from c, generate_series(1, 2500) g`,
     );
     const reader = exportPaymentsCsv(db, { serviceId, filters: NO_FILTERS }).getReader();

@@ -70,7 +70,9 @@ export async function storedPayment(serviceId: string, overrides: StoredPaymentO
       paymentMethodCode: method === "card" ? "CARD_PROVIDER" : method === null ? null : "WALLET_V2",
       transactionType: method === "qr_wallet" ? "QR_CODE" : null,
       captureMethod: reservation ? "RESERVATION" : "DIRECT",
-      authorizedAt: reservation ? createdAt : null,
+      // A held reservation is authorized now, whenever it was created: the suite's 7-day release
+      // sweep then leaves it alone (it has no hold at any provider to give back).
+      authorizedAt: reservation ? (state === "PRE_AUTHORIZED" ? new Date() : createdAt) : null,
       capturedMinor: captured,
       refundedMinor: refunded,
       createdAt,
