@@ -123,6 +123,9 @@ const configSchema = z
     // CMI's base (https://testpayment.cmi.co.ma for its test platform, https://payment.cmi.co.ma in
     // production): the gate at /fim/est3Dgate, the API at /fim/api. Unset in the sandbox: the in-gateway simulator.
     CMI_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // Chargily Pay's v2 API base: unset is Chargily itself (https://pay.chargily.net/test/api/v2 or
+    // https://pay.chargily.net/api/v2, by the merchant's mode) in production; in the sandbox, the in-gateway simulator.
+    CHARGILY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -133,6 +136,8 @@ const configSchema = z
     // Read by `npm run merchant -- update --cmi-client-id ... --cmi-api-user ...` only: CMI's store key and API password stay off the command line.
     CMI_STORE_KEY: z.string().min(1).max(128).optional(),
     CMI_API_PASSWORD: z.string().min(1).max(128).optional(),
+    // Read by `npm run merchant -- update --chargily-mode ...` only, so Chargily's secret key stays off the command line.
+    CHARGILY_SECRET_KEY: z.string().min(1).max(120).optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z
@@ -174,6 +179,14 @@ const configSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     CMI_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/cmi-simulator"),
+    // `npm run chargily-simulator`: the Chargily Pay simulator as a process of its own.
+    CHARGILY_SIMULATOR_PORT: port.default(4400),
+    CHARGILY_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
+    CHARGILY_SIMULATOR_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    CHARGILY_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/chargily-simulator"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;

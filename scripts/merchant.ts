@@ -39,6 +39,11 @@ const cmiAccountInput = z.object({
   apiUser: z.string().min(1, "is required with --cmi-client-id (the API user created in CMI's Merchant Center)").max(64),
   apiPassword: z.string().min(1, "is required in CMI_API_PASSWORD (the environment variable, never a flag)").max(128),
 });
+// What the Chargily flags must hold (lib/payment-methods/chargily validates the key again when it seals it).
+const chargilyAccountInput = z.object({
+  mode: z.enum(["test", "live"], "must be test or live"),
+  secretKey: z.string().min(1, "is required in CHARGILY_SECRET_KEY (the environment variable, never a flag)").max(120),
+});
 
 const COMMANDS = {
   create: `npm run merchant -- create --name <text> --country <alpha-3> [--country ...]
@@ -52,7 +57,7 @@ const COMMANDS = {
                       [--redirect-url <url>|none] [--webhook-url <url>|none] [--origin <url> ...]
                       [--time-zone <IANA name>|default] [--terms-url <https url>|none] [--rotate-webhook-secret]
                       [--satim-terminal-id <id> --satim-username <name>] [--clictopay-username <name>]
-                      [--cmi-client-id <id> --cmi-api-user <name>] [--json]
+                      [--cmi-client-id <id> --cmi-api-user <name>] [--chargily-mode test|live] [--json]
     Changes an existing merchant. --country and --origin replace the whole list; "none"
     clears a URL. --time-zone is the zone the console shows times in (Africa/Algiers);
     "default" goes back to the first country's. --terms-url (https) is the merchant's
@@ -65,7 +70,9 @@ const COMMANDS = {
     --clictopay-username sets the merchant's ClicToPay API user (with CLICTOPAY_PASSWORD from
     the environment): the same way, enabling ClicToPay in Tunisia.
     --cmi-client-id and --cmi-api-user set the merchant's CMI store (with CMI_STORE_KEY and
-    CMI_API_PASSWORD from the environment): the same way, enabling CMI in Morocco.`,
+    CMI_API_PASSWORD from the environment): the same way, enabling CMI in Morocco.
+    --chargily-mode sets the merchant's Chargily Pay secret key (CHARGILY_SECRET_KEY from the environment, test_sk_... or
+    live_sk_...): the same way, enabling Chargily Pay in Algeria; the test is GET /balance.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]
@@ -136,6 +143,7 @@ async function main(argv: string[]) {
       "clictopay-username": { type: "string" },
       "cmi-client-id": { type: "string" },
       "cmi-api-user": { type: "string" },
+      "chargily-mode": { type: "string" },
       "owner-email": { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
@@ -171,7 +179,14 @@ async function main(argv: string[]) {
   const orNull = (value: string | undefined) => (value === "none" ? null : value);
   const satimOnly =
     command === "update" &&
-    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"] || values["cmi-client-id"] || values["cmi-api-user"]) &&
+    Boolean(
+      values["satim-terminal-id"] ||
+        values["satim-username"] ||
+        values["clictopay-username"] ||
+        values["cmi-client-id"] ||
+        values["cmi-api-user"] ||
+        values["chargily-mode"],
+    ) &&
     [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin].every((value) => value === undefined) &&
     !values["rotate-webhook-secret"];
   if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");
@@ -206,6 +221,10 @@ async function main(argv: string[]) {
           apiPassword: config.CMI_API_PASSWORD ?? "",
         })
       : undefined;
+  const chargilySettings =
+    command === "update" && values["chargily-mode"] !== undefined
+      ? chargilyAccountInput.parse({ mode: values["chargily-mode"], secretKey: config.CHARGILY_SECRET_KEY ?? "" })
+      : undefined;
   const cardKeys =
     command === "card-keys"
       ? cardAccountKeysInput.parse({
@@ -221,7 +240,7 @@ async function main(argv: string[]) {
   // needs that gateway's GATEWAY_SECRET; it never writes a sandbox secret there.
   const { db } = await getDatabase({ environmentFromDatabase: true });
   // A sandbox tests SATIM credentials against the simulator a sandbox gateway hosts.
-  if ((satimSettings || clictopaySettings || cmiSettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
+  if ((satimSettings || clictopaySettings || cmiSettings || chargilySettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
   try {
     switch (command) {
       case "create": {
@@ -256,7 +275,7 @@ async function main(argv: string[]) {
         const withClictopay = clictopaySettings
           ? { ...withSatim, clictopay: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CLICTOPAY", settings: clictopaySettings, actor: CLI_ACTOR }) }
           : withSatim;
-        const updated = cmiSettings
+        const withCmi = cmiSettings
           ? {
               ...withClictopay,
               cmi: await setMethodCredentials(db, {
@@ -267,6 +286,9 @@ async function main(argv: string[]) {
               }),
             }
           : withClictopay;
+        const updated = chargilySettings
+          ? { ...withCmi, chargily: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CHARGILY", settings: chargilySettings, actor: CLI_ACTOR }) }
+          : withCmi;
         print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
         return;
       }

@@ -6,7 +6,8 @@
 // takes a wallet payment with its code, a reservation captured and refunded in part, a card
 // payment and its refund (headless Chromium, Stripe's hosts routed to the simulator), and one
 // wallet outage settled by reconciliation; then drains, stops the gateway, runs the audit and
-// stops everything, printing each step with its outcome. Exit code 0 only when every step passed.
+// stops everything, printing each step with its outcome. Chargily Pay: its simulator as a process of
+// its own (CHARGILY_API_URL), the merchant's test key, one payment over HTTP settled by its webhook. Exit code 0 only when every step passed.
 import { randomBytes, randomInt } from "node:crypto";
 import { parseArgs } from "node:util";
 import { recreateDatabase } from "./lib/recreate-database";
@@ -41,7 +42,7 @@ async function portOption(name: "gateway-port" | "wallet-port" | "card-simulator
   return port;
 }
 const databaseUrl = (name: string) => Object.assign(new URL(admin.toString()), { pathname: `/${name}` }).toString();
-const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards`, cmi: `${prefix}_cmi` };
+const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards`, cmi: `${prefix}_cmi`, chargily: `${prefix}_chargily` };
 
 const running: Served[] = [];
 // Stopped and started again by the outage step.
@@ -66,7 +67,8 @@ async function main() {
     await recreateDatabase(databaseUrl(databases.wallet));
     await recreateDatabase(databaseUrl(databases.cards));
     await recreateDatabase(databaseUrl(databases.cmi));
-    return `${databases.gateway} (and ${databases.wallet}, ${databases.cards}, ${databases.cmi} for the providers)`;
+    await recreateDatabase(databaseUrl(databases.chargily));
+    return `${databases.gateway} (and ${databases.wallet}, ${databases.cards}, ${databases.cmi}, ${databases.chargily} for the providers)`;
   });
 
   const cards = await step("card simulator", "npm run card-simulator: Stripe's stand-in, its keys", async () => {
@@ -95,6 +97,20 @@ async function main() {
     return [store, `${cmiUrl}, client id ${store.clientId}`] as const;
   });
 
+  const chargilyPort = await freePort();
+  const chargily = await step("chargily simulator", "npm run chargily-simulator: Chargily Pay's stand-in, its test key", async () => {
+    const env = { CHARGILY_SIMULATOR_PORT: String(chargilyPort), CHARGILY_SIMULATOR_DATABASE_URL: databaseUrl(databases.chargily), LOG_LEVEL: "warn" };
+    const served = await serveGuideCommand("chargilySimulator", env, (output) => /^\{.*"secretKey"/m.test(output), 120_000);
+    running.push(served);
+    const printed = JSON.parse(
+      served
+        .output()
+        .split("\n")
+        .find((line) => line.startsWith("{"))!,
+    ) as { apiUrl: string; mode: string; secretKey: string };
+    return [printed, printed.apiUrl] as const;
+  });
+
   const walletEnv = { WALLET_SANDBOX_PORT: String(walletPort), WALLET_SANDBOX_DATABASE_URL: databaseUrl(databases.wallet), WALLET_PROVIDER_SECRET: walletSecret, LOG_LEVEL: "warn" };
   const startWallet = () => serveGuideCommand("walletOperator", walletEnv, () => answers(`${walletUrl}/v1/balances`), 120_000);
   wallet = await step("wallet operator", "npm run wallet-sandbox: the wallet as an operator of its own", async () => {
@@ -118,6 +134,7 @@ async function main() {
     PROVIDER_CALL_TIMEOUT_MS: "5000",
     CARD_PROVIDER_API_URL: cardUrl,
     CMI_URL: cmiUrl,
+    CHARGILY_API_URL: chargily.apiUrl,
     WEB_CONCURRENCY: "1",
     LOG_LEVEL: "warn",
   };
@@ -148,7 +165,10 @@ async function main() {
       STRIPE_WEBHOOK_SECRET: cards.webhookSecret,
     });
     if (keyed.code !== 0) throw new Error(`card-keys: ${keyed.stderr}`);
-    return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, owner invited`] as const;
+    const chargilyKeyed = await runGuideCommand("chargilyKey", { ...gatewayEnv, CLIENT_ID: created.clientId, CHARGILY_SECRET_KEY: chargily.secretKey });
+    if (chargilyKeyed.code !== 0 || !/connection: ok|"connection": "ok"|connection.*ok/.test(chargilyKeyed.stdout))
+      throw new Error(`chargily key: ${chargilyKeyed.stderr || chargilyKeyed.stdout}`);
+    return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, Chargily test key set, owner invited`] as const;
   });
 
   await step("CMI credentials", "merchant update --country MAR --cmi-client-id --cmi-api-user (store key and API password from the environment), Test connection", async () => {

@@ -10,6 +10,7 @@ import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "./
 import { inGatewaySatim } from "./satim/in-gateway-satim";
 import { inGatewayClictopay } from "./clictopay/in-gateway-clictopay";
 import { inGatewayCmi } from "./cmi/in-gateway-cmi";
+import { inGatewayChargily } from "./chargily/in-gateway-chargily";
 
 /*
  * What a sandbox gateway hosts in its own process, as the port production code reads
@@ -44,6 +45,8 @@ export const inGatewaySimulators: SimulatorMount = {
   clictopay: inGatewayClictopay(getDb),
   // The CMI simulator: CMI's 3D Pay Hosting gate, payment page and API under /api/cmi-sandbox.
   cmi: inGatewayCmi(getDb),
+  // The Chargily Pay simulator: its v2 API, hosted checkout and signed webhooks under /api/chargily-sandbox.
+  chargily: inGatewayChargily(getDb),
   // The wallet simulator: the wallet-service protocol served under /api/wallet-sandbox, and the
   // same answers to the gateway's wallet client in this process.
   wallet: {
@@ -56,3 +59,5 @@ export const inGatewaySimulators: SimulatorMount = {
 // Where the in-process wallet's callbacks reach the gateway: wired by mount-simulators.ts.
 export { receiveWalletCallbacksInProcess } from "./wallet/in-gateway-wallet";
 export { receiveCmiCallbacksInProcess } from "./cmi/in-gateway-cmi";
+// Where the in-process Chargily simulator posts its signed webhooks: wired by mount-simulators.ts.
+export { receiveChargilyWebhooksInProcess } from "./chargily/in-gateway-chargily";

@@ -606,6 +606,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/redirect-notifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A redirect provider's signed notification about a payment (Chargily Pay's webhook)
+         * @description For a REDIRECT method whose provider notifies (contract 15): the gateway gives this address to the provider with the order. The body is verified against the merchant's credentials (Chargily: the `signature` header, HMAC-SHA256 of the raw body with the secret key); a missing or wrong signature is 401 and changes nothing. A notification sent twice, or after the buyer's return, settles nothing again.
+         *
+         *     **Access:** redirect provider signature; no API credential.
+         */
+        post: operations["receiveRedirectNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/clock": {
         parameters: {
             query?: never;
@@ -4346,7 +4368,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    paymentMethodCode: "WALLET_V2" | "CARD_PROVIDER" | "SATIM" | "CLICTOPAY" | "CMI";
+                    paymentMethodCode: "WALLET_V2" | "CARD_PROVIDER" | "SATIM" | "CLICTOPAY" | "CMI" | "CHARGILY";
                     cardId?: string;
                     /** Format: uri */
                     redirectUrl?: string;
@@ -4767,6 +4789,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `internal_error` (see the Errors table). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description `service_unavailable` (see the Errors table). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    receiveRedirectNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect provider's signed notification about a payment (Chargily Pay's webhook) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        data: {
+                            paymentId: string;
+                            /** @description True when the payment has taken the provider's outcome (now or before). */
+                            settled: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` (see the Errors table). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description `invalid_credentials` (see the Errors table). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description `not_found` (see the Errors table). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description `method_not_allowed` (see the Errors table). */
+            405: {
+                headers: {
+                    /** @description The methods this path serves. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description `payload_too_large` (see the Errors table). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description `internal_error` (see the Errors table). */

@@ -83,6 +83,7 @@ export function methodChoice(page: Page, locale: PageLocale) {
     satim: group.getByRole("radio", { name: t("checkout.methods.SATIM"), exact: true }),
     clictopay: group.getByRole("radio", { name: t("checkout.methods.CLICTOPAY"), exact: true }),
     cmi: group.getByRole("radio", { name: t("checkout.methods.CMI"), exact: true }),
+    chargily: group.getByRole("radio", { name: t("checkout.methods.CHARGILY"), exact: true }),
     continue: page.getByRole("button", { name: t("checkout.continue"), exact: true }),
   };
 }

@@ -10,6 +10,7 @@ import { canTransition, checkStatusCode, type PaymentState } from "../payments/c
 import type { StateChangeCause } from "../payments/core/state-change-cause";
 import { toCheckResultView, type CheckResultView } from "../payments/operations/payment-views";
 import { pendingRefundMinor } from "../provider-operations";
+import { paymentMethodOf } from "../payment-methods/registry/payment-method-registry";
 import { consolePrincipal } from "./console-principal";
 import { paymentEventEntryOf, type PaymentEventEntry } from "./payment-event-entry";
 import { methodOf, type PaymentMethodView } from "./payment-list-row";
@@ -45,6 +46,8 @@ export interface PaymentDetail {
   events: PaymentEventEntry[];
   /** What its state allows (the role is the page's to check). */
   allows: { capture: boolean; release: boolean; refund: boolean };
+  /** Its state allows a refund, but its provider's API cannot make one (Chargily): the page says to refund in the provider's dashboard (contract 15). */
+  refundsAtProvider: boolean;
 }
 
 /** How many of a payment's events the page lists (a payment makes a handful). */
@@ -57,10 +60,11 @@ const EVENTS_SHOWN = 100;
  */
 export async function getPaymentDetail(db: Db, options: { service: ServiceContext; paymentId: string }): Promise<PaymentDetail> {
   const payment = await getCurrentPaymentOrThrow(db, { principal: consolePrincipal(options.service), paymentId: options.paymentId });
+  const refundsAtProvider = canTransition(payment.state, "refund_partial") && Boolean(paymentMethodOf(payment.paymentMethodCode)?.redirect?.refundElsewhere);
   const allows = {
     capture: canTransition(payment.state, "capture"),
     release: canTransition(payment.state, "release"),
-    refund: canTransition(payment.state, "refund_partial"),
+    refund: canTransition(payment.state, "refund_partial") && !refundsAtProvider,
   };
   // Three at a time at most, so a page does not hold half the pool: its rows in one statement,
   // the refunds still with the provider (only where a refund is possible), its events.
@@ -104,6 +108,7 @@ export async function getPaymentDetail(db: Db, options: { service: ServiceContex
     timeline: rows.timeline,
     events: events.events.map(paymentEventEntryOf),
     allows,
+    refundsAtProvider,
   };
 }
 

@@ -48,11 +48,13 @@ function methodCondition(method: ConsoleMethod): SQL {
       return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("clictopay")))!;
     case "cmi":
       return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("cmi")))!;
+    case "chargily":
+      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("chargily")))!;
   }
 }
 
 /** The method codes the console's method column shows as `kind` (methodOf's exhaustive switch). */
-function codesShownAs(kind: "wallet" | "card" | "satim" | "clictopay" | "cmi"): string[] {
+function codesShownAs(kind: "wallet" | "card" | "satim" | "clictopay" | "cmi" | "chargily"): string[] {
   return PAYMENT_METHOD_CODES.filter((code) => methodOf({ paymentMethodCode: code, transactionType: null, cardBrand: null, cardLast4: null })?.kind === kind);
 }
 

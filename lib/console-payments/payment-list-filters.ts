@@ -9,7 +9,7 @@ import { instantOfWallClock } from "../merchants/merchant-time-zone";
 import { decodePaymentCursor, type PaymentCursor } from "./payment-cursor";
 
 /** The methods the console tells apart (contract 13): the wallet, the QR wallet, a card. */
-export const CONSOLE_METHODS = ["wallet", "qr_wallet", "card", "satim", "clictopay", "cmi"] as const;
+export const CONSOLE_METHODS = ["wallet", "qr_wallet", "card", "satim", "clictopay", "cmi", "chargily"] as const;
 export type ConsoleMethod = (typeof CONSOLE_METHODS)[number];
 
 /** The payments list's filters as the domain uses them: amounts already in minor units. */
@@ -104,7 +104,7 @@ const listQuerySchema = (timeZone: string) =>
       const states = query.status.filter((state): state is PaymentState => (PAYMENT_STATES as readonly string[]).includes(state));
       if (states.length < query.status.length) problem("status", "is not a payment status", query.status);
       const method = CONSOLE_METHODS.find((known) => known === query.method) ?? null;
-      if (query.method !== undefined && !method) problem("method", "must be wallet, qr_wallet, card, satim, clictopay or cmi", query.method);
+      if (query.method !== undefined && !method) problem("method", "must be wallet, qr_wallet, card, satim, clictopay, cmi or chargily", query.method);
       const currency = query.currency?.toUpperCase();
       if (currency !== undefined && !isSupportedCurrency(currency)) problem("currency", "is not a currency the gateway accepts", query.currency);
       const time = (field: "createdFrom" | "createdTo", endOfDay: boolean): Date | null => {

@@ -9,8 +9,8 @@ export interface ContentSecurityPolicyOptions {
   inlineStyles?: readonly string[];
   /** The card page in production: the hosts Stripe.js needs (stripeJsSources). */
   thirdParty?: ThirdPartySources;
-  /** Origins beside 'self' a form may post to: the page before CMI's posts its signed form to CMI's gate. */
-  formTargets?: readonly string[];
+  /** The page before a redirect provider's: the providers' page origins its Pay form's 303 may reach. */
+  formActions?: readonly string[];
 }
 
 export interface ThirdPartySources {
@@ -33,7 +33,7 @@ export const stripeJsSources: ThirdPartySources = {
   connect: ["https://api.stripe.com"],
 };
 
-/** The page before a redirect method's provider (/{locale}/pay/redirect/{paymentId}), whose form may post to the provider (CMI). */
+/** The page before a redirect provider's (/{locale}/pay/redirect/{paymentId}), whose Pay form is answered with a 303 to the provider's page. */
 export function isRedirectPagePath(pathname: string): boolean {
   return /^\/[a-z]{2}\/pay\/redirect\/[^/]+\/?$/.test(pathname);
 }
@@ -54,7 +54,7 @@ export function contentSecurityPolicy({
   upgradeInsecureRequests = false,
   inlineStyles = [],
   thirdParty,
-  formTargets,
+  formActions,
 }: ContentSecurityPolicyOptions): string {
   const extra = (hosts: readonly string[] | undefined) => (hosts?.length ? ` ${hosts.join(" ")}` : "");
   const directives = [
@@ -67,7 +67,7 @@ export function contentSecurityPolicy({
     ...(thirdParty ? [`frame-src${extra(thirdParty.frame)}`] : []),
     "object-src 'none'",
     "base-uri 'none'",
-    `form-action 'self'${extra(formTargets)}`,
+    `form-action 'self'${extra(formActions)}`,
     "frame-ancestors 'none'",
     ...(upgradeInsecureRequests ? ["upgrade-insecure-requests"] : []),
   ];

@@ -43,6 +43,7 @@ export const PROVIDER_OPERATION_KINDS = {
   satim: ["register", "refund"],
   clictopay: ["register", "capture", "release", "refund"],
   cmi: ["register", "capture", "release", "refund"],
+  chargily: ["register", "refund", "release"],
   wallet: ["debit", "hold", "capture", "release", "refund"],
 } as const satisfies Record<ProviderName, readonly string[]>;
 export type ProviderOperationKind = (typeof PROVIDER_OPERATION_KINDS)[ProviderName][number];

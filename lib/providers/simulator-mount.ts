@@ -64,6 +64,13 @@ export interface SimulatorMount {
     path: string;
     handle(request: Request): Promise<Response>;
   };
+  chargily: {
+    /** Chargily Pay's v2 API and hosted checkout, answered by the Chargily simulator in this process (no CHARGILY_API_URL). */
+    fetch: typeof fetch;
+    /** Where the gateway serves it (GET|POST /api/chargily-sandbox/...): the v2 API under `${path}/api/v2`. */
+    path: string;
+    handle(request: Request): Promise<Response>;
+  };
   wallet: {
     /** Where the gateway serves its wallet (GET|POST /api/wallet-sandbox/...): the protocol's paths hang under it. */
     path: string;

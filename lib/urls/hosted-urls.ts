@@ -189,6 +189,13 @@ export function redirectReturnUrl(options: { locale: Locale; paymentId: string; 
   return absoluteUrl(redirectReturnPath(options));
 }
 
+/** Where a redirect provider that notifies (Chargily's webhook_endpoint) posts a payment's outcome: signed by the provider, never trusted otherwise. */
+export const REDIRECT_NOTIFICATIONS_PATH = "/api/v1/redirect-notifications";
+
+export function redirectNotifyUrl(paymentId: string): string {
+  return absoluteUrl(`${REDIRECT_NOTIFICATIONS_PATH}/${encodeURIComponent(paymentId)}`);
+}
+
 export interface QrLinkOptions {
   paymentId: string;
   token: string;

@@ -7,11 +7,13 @@
 export const GUIDE_COMMANDS = {
   createDatabase: `createdb "$GATEWAY_DATABASE"`,
   cardSimulator: `npm run --silent card-simulator -- --json`,
+  chargilySimulator: `npm run --silent chargily-simulator -- --json`,
   walletOperator: `npm run wallet-sandbox`,
   start: `npm start`,
   ready: `curl -fsS "$PUBLIC_BASE_URL/api/health/ready"`,
   onboard: `npm run --silent merchant -- create --name "Atlas Shop" --country DZA --redirect-url https://shop.example/return --origin https://shop.example --card-provider-key "$STRIPE_PUBLISHABLE_KEY" --owner-email "$OWNER_EMAIL" --json`,
   cardKeys: `npm run merchant -- card-keys --client-id "$CLIENT_ID" --country DZA --publishable-key "$STRIPE_PUBLISHABLE_KEY"`,
+  chargilyKey: `npm run merchant -- update --client-id "$CLIENT_ID" --chargily-mode test`,
   auth: `export AUTH="Authorization: Bearer $(printf '%s:%s' "$CLIENT_ID" "$CLIENT_SECRET" | base64 -w0)"`,
   listen: `npm run gateway -- listen --forward-to "$FORWARD_TO"`,
   createIntent: `curl -fsS "$PUBLIC_BASE_URL/api/v1/payments/intents?countryCode=DZA" -H "$AUTH" -H 'content-type: application/json' -d "{\\"actionId\\":\\"$ORDER_ID\\",\\"amount\\":$AMOUNT,\\"actionCurrencyCode\\":\\"DZD\\",\\"actionCountryCode\\":\\"DZA\\",\\"userId\\":\\"$BUYER_PHONE\\",\\"captureMethod\\":\\"$CAPTURE_METHOD\\"}"`,

@@ -42,7 +42,7 @@ export interface PaymentSteps {
   restartWallet(): Promise<void>;
 }
 
-async function newPayment(options: PaymentSteps, amount: number, captureMethod: "DIRECT" | "RESERVATION", method: "WALLET_V2" | "CARD_PROVIDER" | "CMI") {
+async function newPayment(options: PaymentSteps, amount: number, captureMethod: "DIRECT" | "RESERVATION", method: "WALLET_V2" | "CARD_PROVIDER" | "CMI" | "CHARGILY") {
   const env: Env = {
     ...options.apiEnv,
     ORDER_ID: `rehearsal-${randomBytes(6).toString("hex")}`,
@@ -114,6 +114,26 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
     return `${heading}; captured 199.99 (check: 2)`;
   });
 
+  await step("chargily payment", "2500 DZD with Chargily Pay over HTTP: its checkout, its signed webhook, the return", async () => {
+    const { payment, payUrl } = await newPayment(options, 2500, "DIRECT", "CHARGILY");
+    const checkoutUrl = await pressRedirectPay(payUrl);
+    const origin = new URL(checkoutUrl).origin;
+    // The buyer pays on Chargily's (simulated) checkout; Chargily posts its signed webhook to the gateway before sending the buyer back.
+    const paid = await fetch(checkoutUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin },
+      body: new URLSearchParams({ action: "pay", paymentMethod: "cib", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }),
+    });
+    const back = paid.headers.get("location");
+    if (paid.status !== 303 || !back) throw new Error(`Chargily's checkout answered ${paid.status}`);
+    expectCode(await checkOf(payment), 2, "after Chargily's webhook, before the buyer's return");
+    const returned = await fetch(back, { redirect: "manual" });
+    if (returned.status !== 303) throw new Error(`the return answered ${returned.status}`);
+    expectCode(await checkOf(payment), 2, "after the return");
+    return `checkout ${checkoutUrl.split("/").pop()} paid; check: 2 from the webhook, unchanged by the return`;
+  });
+
   await step("provider outage", "the wallet stopped before a capture, restarted, reconciliation settles it once", async () => {
     const { payment, payUrl } = await newPayment(options, 1000, "RESERVATION", "WALLET_V2");
     expectCode(await checkOf(payment), 12, "before the code");
@@ -138,4 +158,35 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
     if (check.amount !== 700) throw new Error(`captured ${check.amount}, expected 700 once`);
     return `503 provider_unavailable (Retry-After ${refused.retryAfter}); after the restart check: 2, captured 700 once; the retry answers 200`;
   });
+}
+
+/** The gateway's page before the provider's, as a browser without JavaScript uses it: its form posted, the 303 to the provider's page. */
+async function pressRedirectPay(payUrl: string): Promise<string> {
+  const page = await fetch(payUrl);
+  const html = await page.text();
+  const action = /<form\b[^>]*\baction="([^"]*\/go)"/.exec(html)?.[1];
+  if (page.status !== 200 || !action) {
+    const forms = html.match(/<form\b[^>]*>/g) ?? [];
+    throw new Error(`the page before the provider's (${page.url}) answered ${page.status} without its Pay form (forms: ${forms.join(" ") || "none"})`);
+  }
+  const unescape = (value: string) =>
+    value
+      .replace(/&amp;/g, "&")
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">");
+  const fields = new URLSearchParams();
+  for (const input of html.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields.set(input[1]!, unescape(input[2]!));
+  const { origin } = new URL(payUrl);
+  const pressed = await fetch(new URL(unescape(action), payUrl), {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin, "sec-fetch-site": "same-origin" },
+    body: fields,
+  });
+  const location = pressed.headers.get("location");
+  if (pressed.status !== 303 || !location) throw new Error(`Pay answered ${pressed.status}`);
+  if (new URL(location, payUrl).origin === origin) throw new Error(`Pay stayed on the gateway: ${location}`);
+  return location;
 }

@@ -6,3 +6,4 @@ export * from "../wallet/wallet-tables";
 export * from "../satim/satim-tables";
 export * from "../clictopay/clictopay-tables";
 export * from "../cmi/cmi-tables";
+export * from "../chargily/chargily-tables";

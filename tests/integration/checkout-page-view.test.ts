@@ -25,7 +25,7 @@ describe("the checkout page", () => {
     const view = await viewOf(intent, { returnUrl: "https://shop.example/cart" });
     if (view.kind !== "render") throw new Error(view.kind);
     expect(view).toMatchObject({ mode: "choose", merchantName: merchant.name, amount: 1500, currency: "DZD" });
-    expect(view.form).toMatchObject({ methods: ["WALLET_V2", "CARD_PROVIDER", "SATIM"], returnUrl: "https://shop.example/cart", notice: null });
+    expect(view.form).toMatchObject({ methods: ["WALLET_V2", "CARD_PROVIDER", "SATIM", "CHARGILY"], returnUrl: "https://shop.example/cart", notice: null });
     expect(view.shopLink).toBe(`https://shop.example/cart?paymentId=${intent.paymentId}&statusCode=1`);
   });
 

@@ -143,7 +143,7 @@ describe("payments list filters", () => {
       ok: false,
       problems: expect.arrayContaining([
         { field: "status", message: "is not a payment status" },
-        { field: "method", message: "must be wallet, qr_wallet, card, satim, clictopay or cmi" },
+        { field: "method", message: "must be wallet, qr_wallet, card, satim, clictopay, cmi or chargily" },
         { field: "currency", message: "is not a currency the gateway accepts" },
         { field: "amountFrom", message: "must have at most 3 decimal places for TND" },
         { field: "amountTo", message: "must be a number" },

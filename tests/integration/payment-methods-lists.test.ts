@@ -14,7 +14,7 @@ const { api } = useTestGateway();
 const available = (merchant: OnboardedMerchant, query: string, extra: Record<string, string> = {}) => api.get(`/api/v1/payment-methods/available${query}`, clientAuth(merchant, extra));
 
 describe("GET /api/v1/payment-methods/available", () => {
-  it("lists WALLET_V2, CARD_PROVIDER and (in Algeria, contract 15) SATIM for a country of the service, by alpha-2", async () => {
+  it("lists WALLET_V2, CARD_PROVIDER and (in Algeria, contract 15) SATIM and CHARGILY for a country of the service, by alpha-2", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
     const response = await available(merchant, "?countryCode=DZ");
     expect(response.status).toBe(200);
@@ -43,6 +43,14 @@ describe("GET /api/v1/payment-methods/available", () => {
         code: "SATIM",
         displayName: "CIB / EDAHABIA",
         image: `${base}/payment-methods/cib-edahabia.svg`,
+        archetype: "REDIRECT",
+      },
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        name: "chargily",
+        code: "CHARGILY",
+        displayName: "Chargily Pay (CIB / EDAHABIA)",
+        image: `${base}/payment-methods/chargily.svg`,
         archetype: "REDIRECT",
       },
     ]);
@@ -111,8 +119,9 @@ describe("GET /api/v1/payment-methods (user context)", () => {
     const { accessToken } = await createCustomerToken(merchant, { phone: paid.userId });
     const response = await api.get("/api/v1/payment-methods?amount=100", userHeaders(merchant, accessToken));
     expect(response.status).toBe(200);
-    const [wallet, cardMethod, satim, savedCard, ...rest] = response.body.data;
+    const [wallet, cardMethod, satim, chargily, savedCard, ...rest] = response.body.data;
     expect(satim).toMatchObject({ code: "SATIM", paymentOptionType: "paymentMethod", displayName: "CIB / EDAHABIA", archetype: "REDIRECT" });
+    expect(chargily).toMatchObject({ code: "CHARGILY", paymentOptionType: "paymentMethod", archetype: "REDIRECT" });
     expect(rest).toEqual([]);
     expect(wallet).toMatchObject({ code: "WALLET_V2", paymentOptionType: "wallet", balance: 10_000, currency: "DZD", archetype: "REDIRECT" });
     expect(cardMethod).toMatchObject({ code: "CARD_PROVIDER", paymentOptionType: "paymentMethod", displayName: "Bank card" });

@@ -39,17 +39,19 @@ describe("the payment method registry", () => {
     expect(paymentMethodOf("CMI")?.redirect?.reservations).not.toBeNull();
     expect(paymentMethodOf("CMI")?.redirect?.browserForm).toBeTypeOf("function");
     expect(paymentMethodOf("SATIM")?.redirect?.reservations).toBeNull();
+    expect(paymentMethodOf("CHARGILY")?.redirect).toMatchObject({ reservations: null, refundElsewhere: expect.stringContaining("Chargily Pay dashboard") });
+    expect(paymentMethodOf("CHARGILY")?.redirect?.notifications).not.toBeNull();
   });
 
   it("gives each redirect method a provider with every call the archetype makes, and lists its register and refund handlers (and capture and release where it reserves)", () => {
     const redirectMethods = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
-    expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY", "CMI"]);
+    expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY", "CMI", "CHARGILY"]);
     for (const code of redirectMethods) {
       const { redirect, providerOperations } = PAYMENT_METHODS[code];
       for (const call of ["amountRefusal", "orderNumberFor", "account", "register", "outcome", "refund"] as const) {
         expect(typeof redirect![call], `${code}.redirect.${call}`).toBe("function");
       }
-      const reserving = redirect!.reservations ? [`${redirect!.provider}:capture`, `${redirect!.provider}:release`] : [];
+      const reserving = redirect!.reservations ? [`${redirect!.provider}:capture`, `${redirect!.provider}:release`] : redirect!.closeUnpaid ? [`${redirect!.provider}:release`] : [];
       expect(providerOperations.map((handler) => `${handler.provider}:${handler.kind}`)).toEqual([`${redirect!.provider}:register`, `${redirect!.provider}:refund`, ...reserving]);
     }
   });

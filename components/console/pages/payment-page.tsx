@@ -81,6 +81,7 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
             ))}
           </div>
         ) : null}
+        {detail.refundsAtProvider ? <p className="text-sm text-slate-700">{t("detail.refundsAtProvider", { method: method(detail.method) })}</p> : null}
       </Section>
       {mayOperate && confirming ? (
         <Section title={t(`detail.confirmTitle.${confirming}`)} id="confirm">

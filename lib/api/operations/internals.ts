@@ -101,6 +101,24 @@ export const receiveCardProviderEvent = defineOperation({
   errors: ["payload_too_large", "validation_error"],
 });
 
+export const receiveRedirectNotification = defineOperation({
+  method: "POST",
+  path: "/api/v1/redirect-notifications/:id",
+  operationId: "receiveRedirectNotification",
+  tag: "Card provider",
+  summary: "A redirect provider's signed notification about a payment (Chargily Pay's webhook)",
+  description:
+    "For a REDIRECT method whose provider notifies (contract 15): the gateway gives this address to the provider with the order. " +
+    "The body is verified against the merchant's credentials (Chargily: the `signature` header, HMAC-SHA256 of the raw body with the secret key); " +
+    "a missing or wrong signature is 401 and changes nothing. A notification sent twice, or after the buyer's return, settles nothing again.",
+  publicAccess: "redirect provider signature",
+  response: z.object({
+    paymentId: z.string(),
+    settled: z.boolean().meta({ description: "True when the payment has taken the provider's outcome (now or before)." }),
+  }),
+  errors: ["payload_too_large", "not_found"],
+});
+
 export const getOpenApiDocument = defineOperation({
   method: "GET",
   path: "/api/v1/openapi.json",

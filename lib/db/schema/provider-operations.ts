@@ -3,7 +3,7 @@ import { bigint, index, integer, jsonb, pgEnum, pgTable, text, timestamp, unique
 import { payments } from "./payments";
 
 /** Which provider an operation calls: the card provider, the wallet, or a redirect method's provider (SATIM ePay). */
-export const providerName = pgEnum("provider_name", ["card", "wallet", "satim", "clictopay", "cmi"]);
+export const providerName = pgEnum("provider_name", ["card", "wallet", "satim", "clictopay", "cmi", "chargily"]);
 
 /**
  * pending: recorded, the provider may or may not have been called yet; unknown: the call failed

@@ -52,10 +52,14 @@ const TERMS_REFUSED: readonly RedirectNotice[] = ["terms_required", "checks_fail
 const ANTI_BOT_FAILURE: Partial<Record<RedirectNotice, "failed" | "expired">> = { anti_bot_failed: "failed", checks_failed: "failed", anti_bot_expired: "expired" };
 
 /** What the page says of each redirect method's provider (its intro and its logo's name). */
-export type RedirectWords = { intro: "intro" | "introClictopay" | "introCmi"; logoAlt: "logoAlt" | "logoAltClictopay" | "logoAltCmi" };
+export type RedirectWords = {
+  intro: "intro" | "introClictopay" | "introCmi" | "introChargily";
+  logoAlt: "logoAlt" | "logoAltClictopay" | "logoAltCmi" | "logoAltChargily";
+};
 const WORDS_OF_METHOD: Record<string, RedirectWords> = {
   CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" },
   CMI: { intro: "introCmi", logoAlt: "logoAltCmi" },
+  CHARGILY: { intro: "introChargily", logoAlt: "logoAltChargily" },
 };
 
 const isNotice = (value: string | undefined): value is RedirectNotice => (REDIRECT_NOTICES as readonly string[]).includes(value ?? "");

@@ -73,7 +73,9 @@ export const clictopayProvider: RedirectProvider = {
       return "nothing_held";
     },
   },
+  closeUnpaid: null,
   refundElsewhere: null,
+  notifications: null,
   countries: ["TUN"],
   credentialFields: [
     { name: "userName", labelKey: "clictopayUserName", secret: false },

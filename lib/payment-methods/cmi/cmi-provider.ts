@@ -110,6 +110,10 @@ export const cmiProvider: RedirectProvider = {
   refundElsewhere: null,
   receiveCallback: (db, request) => receiveCmiCallback(db, request, cmiProvider),
   countries: ["MAR"],
+  // Unpaid orders lapse at CMI (a reservation's open hold is voided through reservations.release).
+  closeUnpaid: null,
+  // CMI's callback has its own route (receiveCallback), answered as CMI expects.
+  notifications: null,
   credentialFields: [
     { name: "clientId", labelKey: "cmiClientId", secret: false },
     { name: "storeKey", labelKey: "cmiStoreKey", secret: true },

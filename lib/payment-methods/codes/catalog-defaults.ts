@@ -69,6 +69,16 @@ export const CATALOG_DEFAULTS: readonly CatalogDefault[] = [
     countries: ["MAR"],
     sandboxOnly: true,
   },
+  {
+    code: "CHARGILY",
+    name: "chargily",
+    displayNames: { en: "Chargily Pay (CIB / EDAHABIA)", fr: "Chargily Pay (CIB / EDAHABIA)", ar: "شارجيلي باي (CIB / الذهبية)" },
+    imagePath: "/payment-methods/chargily.svg",
+    archetype: "REDIRECT",
+    position: 35,
+    countries: ["DZA"],
+    sandboxOnly: true,
+  },
 ];
 
 /** A saved card's picture: its brand's logo, else the generic card. */

@@ -26,6 +26,8 @@ export interface RedirectOrderRequest {
   reference: string;
   /** RESERVATION: a pre-authorization the merchant captures or releases later (only a provider with `reservations`). */
   captureMethod: "DIRECT" | "RESERVATION";
+  /** Where a provider that notifies (RedirectProvider.notifications) posts the order's outcome: the gateway's notification endpoint for this payment. */
+  notifyUrl: string;
 }
 
 export interface RegisteredOrder {
@@ -66,6 +68,12 @@ export interface RedirectProvider {
   refund(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<{ reference: string | null }>;
   /** What a provider that takes pre-authorizations does with them (ClicToPay: deposit.do, reverse.do); null: DIRECT only. */
   reservations: RedirectReservations | null;
+  /**
+   * For a DIRECT-only provider: closes an order nobody paid, at the payment's expiry, so a late
+   * buyer cannot pay it (Chargily: POST /checkouts/{id}/expire). Answers "nothing_held" when
+   * the order is no longer payable anyway. Null: unpaid orders lapse at the provider by themselves.
+   */
+  closeUnpaid: ((request: RegisteredOrderRef & { account: RedirectAccount }) => Promise<"released" | "nothing_held">) | null;
   /** Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15: 409 with that message). */
   refundElsewhere: string | null;
   /** The countries the method serves (its catalog rows). */
@@ -79,6 +87,8 @@ export interface RedirectProvider {
   saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
   /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
   testConnection(account: RedirectAccount): Promise<ConnectionTest>;
+  /** Null: the provider notifies nothing (the return and reconciliation ask it). Otherwise how its signed notifications are read. */
+  notifications: RedirectNotifications | null;
   /** What the provider's certification asks of the hosted pages around its own (SATIM's checklist); absent: nothing more. */
   checkout?: RedirectCheckout;
   /**
@@ -100,6 +110,16 @@ export interface RedirectCheckout {
   buyerChecks: boolean;
   /** The return page shows the provider's logo, its support message and its toll-free number. */
   support: { logoPath: string; phone: string } | null;
+}
+
+/**
+ * A provider that posts the outcome of an order to the gateway (Chargily's webhook): the
+ * notification is verified against the merchant's credentials and read as an outcome, which the
+ * archetype applies once, whatever the order of notification, return and reconciliation.
+ */
+export interface RedirectNotifications {
+  /** The order and outcome a notification reports, or null when its signature does not verify (nothing is read from it then). */
+  read(account: RedirectAccount, notification: { body: string; headers: Headers }): { orderId: string; outcome: RedirectOutcome } | null;
 }
 
 export interface RedirectReservations {

@@ -40,6 +40,7 @@ export function redirectRegisterHandler(provider: RedirectProvider): ProviderOpe
         locale: localeOf(operation),
         reference: String(request.reference),
         captureMethod: request.captureMethod === "RESERVATION" ? "RESERVATION" : "DIRECT",
+        notifyUrl: String(request.notifyUrl ?? ""),
       });
       return { reference: order.orderId, data: { formUrl: order.formUrl } };
     },
@@ -81,7 +82,7 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
  */
 export function redirectReservationHandlers(provider: RedirectProvider): ProviderOperationHandler[] {
   const reservations = provider.reservations;
-  if (!reservations) return [];
+  if (!reservations) return provider.closeUnpaid ? [redirectCloseHandler(provider, provider.closeUnpaid)] : [];
   const capture: ProviderOperationHandler = {
     provider: provider.provider,
     kind: "capture",
@@ -107,4 +108,17 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
     settle: settleRelease,
   };
   return [capture, release];
+}
+
+/** A DIRECT provider's close of an order left unpaid at expiry (RedirectProvider.closeUnpaid), recorded as its `release`. */
+function redirectCloseHandler(provider: RedirectProvider, closeUnpaid: NonNullable<RedirectProvider["closeUnpaid"]>): ProviderOperationHandler {
+  return {
+    provider: provider.provider,
+    kind: "release",
+    async call(operation) {
+      const result = await closeUnpaid({ account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) });
+      return { reference: null, data: { result } };
+    },
+    settle: settleRelease,
+  };
 }

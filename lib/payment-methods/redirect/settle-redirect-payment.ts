@@ -45,31 +45,41 @@ export type RedirectSettlement =
  * buyer's return address. Whoever asks (the buyer's return, the reconciliation job) settles it
  * through here, once: the payment row is locked and a settled order is never settled again. A
  * payment the provider completed after it expired is not revived: the money is given back at
- * once (a refund operation marked as a reversal) and the payment stays expired.
+ * once (a refund operation marked as a reversal) and the payment stays expired. A provider's
+ * verified notification (`reported`) settles the same way, without asking.
  */
-export async function settleRedirectPayment(db: Db, options: { paymentId: string; provider: RedirectProvider; cause: StateChangeCause }): Promise<RedirectSettlement> {
-  const { paymentId, provider } = options;
+export async function settleRedirectPayment(
+  db: Db,
+  options: { paymentId: string; provider: RedirectProvider; cause: StateChangeCause; reported?: { orderId: string; outcome: RedirectOutcome } },
+): Promise<RedirectSettlement> {
+  const { paymentId, provider, reported } = options;
   const [payment, redirect] = await Promise.all([findPayment(db, paymentId), findRedirectPayment(db, paymentId)]);
   if (!payment || !redirect) return { kind: "unknown_payment" };
   if (!redirect.providerOrderId || redirect.finishedAt) return { kind: isTerminal(payment.state) ? "settled" : "waiting", payment };
+  // A verified notification about another order of this payment (an earlier registration) says nothing of its order.
+  if (reported && reported.orderId !== redirect.providerOrderId) return { kind: isTerminal(payment.state) ? "settled" : "waiting", payment };
 
-  let outcome: RedirectOutcome;
-  try {
-    const account = await provider.account(db, payment.serviceId);
-    if (!account) return { kind: "unavailable", payment };
-    outcome = await withTimeLimit(provider.outcome({ account, orderId: redirect.providerOrderId, locale: providerLocaleOf(payment) }), providerCallTimeoutMs());
-  } catch (error) {
-    logger.warn({ err: error, paymentId }, "redirect provider could not be asked about its order");
-    await markAsked(db, paymentId);
-    return { kind: "unavailable", payment };
+  // A verified notification is the provider's own word; otherwise the provider is asked.
+  let outcome: RedirectOutcome | null = reported?.outcome ?? null;
+  if (!outcome) {
+    try {
+      const account = await provider.account(db, payment.serviceId);
+      if (!account) return { kind: "unavailable", payment };
+      outcome = await withTimeLimit(provider.outcome({ account, orderId: redirect.providerOrderId, locale: providerLocaleOf(payment) }), providerCallTimeoutMs());
+    } catch (error) {
+      logger.warn({ err: error, paymentId }, "redirect provider could not be asked about its order");
+      await markAsked(db, paymentId);
+      return { kind: "unavailable", payment };
+    }
   }
+  const told = outcome;
 
   const { settlement, reversal } = await db.transaction(async (tx) => {
     const locked = await lockPaymentWithService(tx, paymentId);
     const row = await findRedirectPayment(tx, paymentId, { lock: true });
     if (!locked || !row) return { settlement: { kind: "unknown_payment" as const }, reversal: null };
     const now = serviceClock(locked.service).now();
-    return applyOutcome(tx, { payment: locked.payment, redirect: row, outcome, now, cause: options.cause, provider });
+    return applyOutcome(tx, { payment: locked.payment, redirect: row, outcome: told, now, cause: options.cause, provider });
   });
   if (reversal) await giveBack(db, reversal, provider);
   return settlement;

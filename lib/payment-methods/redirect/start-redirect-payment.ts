@@ -9,7 +9,7 @@ import { logger } from "../../log";
 import { beginProviderOperation, completeProviderOperation, operationId, type ProviderOperationRow } from "../../provider-operations";
 import { expirePayment } from "../../payments/core/expire-payment";
 import { isExpiredIntent } from "../../payments/core/payment-expiry";
-import { redirectReturnUrl } from "../../urls/hosted-urls";
+import { redirectNotifyUrl, redirectReturnUrl } from "../../urls/hosted-urls";
 import type { RedirectProvider } from "../contract/redirect-provider";
 import { redirectRegisterHandler } from "./redirect-operations";
 import { findRedirectPayment } from "../../payments/core/redirect-record";
@@ -61,6 +61,7 @@ async function withBrowserForm(
     locale: options.locale,
     reference: payment.actionId,
     captureMethod: payment.captureMethod === "RESERVATION" ? "RESERVATION" : "DIRECT",
+    notifyUrl: redirectNotifyUrl(options.paymentId),
   });
   return { ...started, form };
 }
@@ -100,6 +101,7 @@ async function registerRedirectOrder(db: Db, options: { paymentId: string; provi
         orderNumber: provider.orderNumberFor(paymentId, attempt),
         currency: payment.currency,
         returnUrl: redirectReturnUrl({ locale: options.locale, paymentId, token: options.token }),
+        notifyUrl: redirectNotifyUrl(paymentId),
         reference: payment.actionId,
         captureMethod: payment.captureMethod,
         serviceId: payment.serviceId,

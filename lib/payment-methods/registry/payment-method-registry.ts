@@ -5,6 +5,7 @@ import { walletMethod } from "../wallet/wallet-method";
 import { satimMethod } from "../satim/satim-method";
 import { clictopayMethod } from "../clictopay/clictopay-method";
 import { cmiMethod } from "../cmi/cmi-method";
+import { chargilyMethod } from "../chargily/chargily-method";
 
 /**
  * The one list of payment methods: each code's module (lib/payment-methods/<method>/). A code
@@ -18,6 +19,7 @@ export const PAYMENT_METHODS: { readonly [Code in PaymentMethodCode]: PaymentMet
   SATIM: satimMethod,
   CLICTOPAY: clictopayMethod,
   CMI: cmiMethod,
+  CHARGILY: chargilyMethod,
 };
 
 /** Whether the payment is a QR_CODE intent proceeded with a method whose app answers it (the QR page's and the wallet app's payments). */

@@ -71,7 +71,9 @@ export const satimProvider: RedirectProvider = {
     return { reference: null };
   },
   reservations: null,
+  closeUnpaid: null,
   refundElsewhere: null,
+  notifications: null,
   countries: ["DZA"],
   credentialFields: [
     { name: "terminalId", labelKey: "satimTerminalId", secret: false },

@@ -71,6 +71,14 @@ const METHOD_FUNDS: { readonly [Code in PaymentMethodCode]: MethodFunds } = {
     request: redirectOperationRequest,
     expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "cmi") },
   },
+  // DIRECT only. Chargily's API cannot refund, so a checkout left unpaid at expiry is closed at
+  // once (POST /checkouts/{id}/expire, deferred): a buyer still on its page cannot pay it after.
+  CHARGILY: {
+    provider: "chargily",
+    releaseKind: "release",
+    request: redirectOperationRequest,
+    expiry: { chargeOpen: async () => false, closeUnfinished: (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, "chargily", { everyCapture: true }) },
+  },
 };
 
 /** The method codes whose funds move through `provider` (e.g. the card payments reconciliation asks the card provider about). */

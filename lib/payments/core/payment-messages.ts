@@ -48,6 +48,7 @@ const METHOD_END_USER_MESSAGES: { readonly [Code in PaymentMethodCode]: { requir
   CARD_PROVIDER: { requiresAction: "Please enter your card details on the payment page.", preAuthorized: "The amount is authorized on your card." },
   CLICTOPAY: { requiresAction: "Please pay with your card on the ClicToPay payment page.", preAuthorized: "The amount is authorized on your card." },
   CMI: { requiresAction: "Please pay with your card on the CMI payment page.", preAuthorized: "The amount is authorized on your card." },
+  CHARGILY: { requiresAction: "Please pay with your CIB or EDAHABIA card on the Chargily Pay page.", preAuthorized: "The amount is authorized on your card." },
   SATIM: { requiresAction: "Please pay with your CIB or EDAHABIA card on the payment page.", preAuthorized: "The amount is authorized on your card." },
 };
 

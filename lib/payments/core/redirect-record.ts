@@ -40,9 +40,11 @@ export const redirectReversalId = (paymentId: string) => operationId(`redirect-r
  * provider (deferred, reconciliation sends it within seconds), so a pre-authorization never
  * outlives its payment, and a buyer still on the provider's page cannot complete it. An order
  * whose registration is still open is left to the late completion rule, which releases it.
+ * `everyCapture`: a DIRECT order is closed the same way (a provider that cannot give a late
+ * payment back, like Chargily, closes the order so nobody can pay it after the payment expired).
  */
-export async function releaseUnfinishedRedirectOrder(tx: Db, payment: PaymentRow, provider: ProviderName): Promise<void> {
-  if (payment.captureMethod !== "RESERVATION") return;
+export async function releaseUnfinishedRedirectOrder(tx: Db, payment: PaymentRow, provider: ProviderName, options: { everyCapture?: boolean } = {}): Promise<void> {
+  if (payment.captureMethod !== "RESERVATION" && !options.everyCapture) return;
   const row = await findRedirectPayment(tx, payment.id);
   if (!row?.providerOrderId) return;
   const id = redirectReversalId(payment.id);

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."provider_name" ADD VALUE 'chargily';
