@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { SANDBOX_OTP } from "./support/env";
-import { signUp } from "./support/console";
+import { rollSecret, signUp } from "./support/console";
 import { expect, submitCode, test } from "./support/fixtures";
 import { startWalletPayment } from "./support/gateway";
 import type { OnboardedMerchant } from "../lib/merchants/onboard-merchant.schema";
@@ -13,7 +13,7 @@ test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true
 
 async function ownerWithKeys(page: Page): Promise<OnboardedMerchant> {
   await signUp(page);
-  await page.getByRole("button", { name: "Roll client secret" }).click();
+  await rollSecret(page, "client");
   const clientId = await page.getByLabel("Client id").inputValue();
   const clientSecret = await page.getByLabel("New secret").inputValue();
   return { clientId, clientSecret, service: clientId.split(".")[1]! } as OnboardedMerchant;

@@ -179,14 +179,7 @@ async function main(argv: string[]) {
   const orNull = (value: string | undefined) => (value === "none" ? null : value);
   const satimOnly =
     command === "update" &&
-    Boolean(
-      values["satim-terminal-id"] ||
-        values["satim-username"] ||
-        values["clictopay-username"] ||
-        values["cmi-client-id"] ||
-        values["cmi-api-user"] ||
-        values["chargily-mode"],
-    ) &&
+    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"] || values["cmi-client-id"] || values["cmi-api-user"] || values["chargily-mode"]) &&
     [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin].every((value) => value === undefined) &&
     !values["rotate-webhook-secret"];
   if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");

@@ -4,7 +4,14 @@ import { isPaymentMethodCode } from "../payment-methods/codes/payment-method-cod
 
 /** The method column: the wallet, the QR wallet, or the card's brand and last 4 (null: not proceeded yet). */
 export type PaymentMethodView =
-  { kind: "wallet" } | { kind: "qr_wallet" } | { kind: "card"; brand: string | null; last4: string | null } | { kind: "satim" } | { kind: "clictopay" } | { kind: "cmi" } | { kind: "chargily" } | null;
+  | { kind: "wallet" }
+  | { kind: "qr_wallet" }
+  | { kind: "card"; brand: string | null; last4: string | null }
+  | { kind: "satim" }
+  | { kind: "clictopay" }
+  | { kind: "cmi" }
+  | { kind: "chargily" }
+  | null;
 
 /** One row of the payments list and of its export (contract 13's columns). */
 export interface PaymentListRow {
