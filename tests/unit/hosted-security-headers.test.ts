@@ -63,7 +63,7 @@ describe("the card page's policy for Stripe.js", () => {
     expect([...otp.values()].join(" ")).not.toContain("stripe");
   });
 
-  it("lets the page before CMI's, and no other, post its signed form to CMI_URL's origin", () => {
+  it("lets the page before a redirect provider's, and no other, reach the providers' pages: CMI_URL's origin (its form) and Chargily's (Pay's 303)", () => {
     const holder = globalThis as unknown as { gatewayConfig?: ReturnType<typeof parseConfig> };
     const sandbox = holder.gatewayConfig;
     holder.gatewayConfig = parseConfig({
@@ -77,7 +77,7 @@ describe("the card page's policy for Stripe.js", () => {
     });
     try {
       const policyOf = (path: string) => directives(proxy(new NextRequest(`https://pay.example${path}?token=t`)).headers.get("content-security-policy")!);
-      expect(policyOf("/en/pay/redirect/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f").get("form-action")).toBe("'self' https://testpayment.cmi.co.ma");
+      expect(policyOf("/en/pay/redirect/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f").get("form-action")).toBe("'self' https://testpayment.cmi.co.ma https://pay.chargily.net");
       expect(policyOf("/en/pay/otp/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f").get("form-action")).toBe("'self'");
     } finally {
       holder.gatewayConfig = sandbox;
