@@ -189,7 +189,7 @@ export async function send(
   const hasBody = request.body !== undefined && method !== "GET" && method !== "HEAD";
   const rawBody = hasBody ? JSON.stringify(request.body) : undefined;
   if (rawBody !== undefined) headers["content-type"] ??= "application/json";
-  if (options.sign && rawBody !== undefined) Object.assign(headers, await cardEventSignatures(rawBody));
+  if (options.sign && rawBody !== undefined) Object.assign(headers, request.signature ? request.signature(rawBody) : await cardEventSignatures(rawBody));
   return world.api.call(method, path, { rawBody, headers });
 }
 

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import type { z } from "zod";
 import { listSavedCardsHeaders, listSavedCardsQuery, deleteSavedCardHeaders } from "@/lib/cards/saved-cards.schema";
 import { generateCustomerTokenBody, refreshCustomerTokenBody, revokeCustomerTokenBody } from "@/lib/customers/customer-token.schema";
@@ -14,9 +15,10 @@ import { refundPaymentBody } from "@/lib/payments/operations/refund-payment.sche
 import { advanceClockBody } from "@/lib/sandbox/advance-service-clock.schema";
 import { listEventsQuery } from "@/lib/events/events.schema";
 import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/payment-links/payment-link.schema";
+import { CHARGILY_SANDBOX_SECRET_KEY } from "@/simulators/chargily/chargily-simulator";
 import { clientAuth } from "../api";
 import { createCustomerToken, randomPhone } from "../factories";
-import { intentBody } from "../payments";
+import { intentBody, proceed, serverHeaders } from "../payments";
 import { newestEventOf } from "../real-events";
 import type { Intent, World } from "./world";
 
@@ -35,6 +37,8 @@ export interface RouteRequest {
   headers?: Record<string, string>;
   /** The payment a merchant_auth or card-finalize credential must name here. */
   payment?: Intent;
+  /** The provider's own signature of the raw body, for a provider other than the card provider. */
+  signature?: (rawBody: string) => Record<string, string>;
 }
 
 export interface RouteSpec {
@@ -282,6 +286,30 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
           type: "payment_intent.succeeded",
           data: { object: { id: "pi_unknown", payment_method: "pm_unknown", metadata: { paymentId: qr.paymentId } } },
         },
+      };
+    },
+  },
+  // Chargily Pay's webhook about a payment of the owner's that took CHARGILY (no checkout yet: it settles nothing).
+  "POST /api/v1/redirect-notifications/:id": {
+    accepts: ["provider_signature"],
+    refusal: { status: 401, name: "invalid_credentials" },
+    request: async (world) => {
+      const chargily = await once(world, "chargily", async () => {
+        const created = await world.intent({ amount: 1500 });
+        const response = await proceed(world.api, created.paymentId, serverHeaders(world.owner), { paymentMethodCode: "CHARGILY" });
+        if (response.status !== 200) throw new Error(`Chargily proceed failed: ${response.status} ${JSON.stringify(response.body)}`);
+        return created;
+      });
+      return {
+        params: { id: chargily.paymentId },
+        body: {
+          id: "evt_security_suite",
+          entity: "event",
+          livemode: "false",
+          type: "checkout.paid",
+          data: { id: "01security0suite0checkout", entity: "checkout", amount: 1500, currency: "dzd", status: "paid" },
+        },
+        signature: (rawBody) => ({ signature: createHmac("sha256", CHARGILY_SANDBOX_SECRET_KEY).update(rawBody).digest("hex") }),
       };
     },
   },
