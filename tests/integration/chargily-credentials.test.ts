@@ -21,7 +21,9 @@ describe("Chargily Pay credentials (contract 15, Enabling)", () => {
     const merchant = await createMerchant({ countries: ["DZA", "TUN"] });
     const answer = await setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "CHARGILY", settings: SANDBOX, actor: ACTOR });
     expect(answer).toEqual({ clientId: merchant.clientId, method: "CHARGILY", mode: "test", secretKey: "set", enabledIn: ["DZA"], connection: "ok" });
-    expect(await findStoredPlaintext([SANDBOX.secretKey])).toEqual([]);
+    // Chargily itself (its simulator's checkouts) holds the key it signs its webhooks with; the gateway never does.
+    const stored = await findStoredPlaintext([SANDBOX.secretKey]);
+    expect(stored.filter((found) => found.table !== "simulators.chargily_checkouts")).toEqual([]);
     const serviceId = await serviceIdOf(merchant);
     const db = await getDb();
     const [sealed] = await db
