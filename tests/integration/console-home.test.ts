@@ -3,11 +3,15 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HomeSections } from "@/components/console/pages/home-page";
-import { getHomeFigures, type HomeFigures } from "@/lib/console-home/get-home-figures";
+import { getHomeFigures, SUCCEEDED_STATES, type HomeFigures } from "@/lib/console-home/get-home-figures";
 import { homePeriods } from "@/lib/console-home/home-periods";
 import { getDb } from "@/lib/db/client";
 import { customers, notifications, paymentCaptures, paymentRefunds, payments, providerOperations, services } from "@/lib/db/schema";
 import { formatMinorAmount } from "@/lib/i18n/format-amount";
+import { applyTransition } from "@/lib/payments/core/apply-transition";
+import { SYSTEM_CAUSE } from "@/lib/payments/core/state-change-cause";
+import { notificationOf } from "@/lib/payments/core/notify-payment-change";
+import { TRANSITIONS, type PaymentEvent } from "@/lib/payments/core/payment-state";
 import { fixedClock, serviceIdOf } from "../support/console";
 import { createMerchant } from "../support/factories";
 
@@ -288,5 +292,46 @@ describe("where a merchant's days begin (one function, a time zone optional)", (
     expect(utc.currencies[0]!.today.succeededCount).toBe(0);
     expect(algiers.currencies[0]!.today.succeededCount).toBe(1);
     expect(algiers.currencies[0]!.days.at(-1)).toEqual({ day: "2025-05-15", succeededCount: 1, succeededMinor: 1_500 });
+  });
+});
+
+describe("the home opened again (the days before today are kept by each server process)", () => {
+  it("every change a figure can see writes a notification, the rule that lets a server keep the days before today", () => {
+    const counted: readonly string[] = [...SUCCEEDED_STATES, "PRE_AUTHORIZED", "FAILED"];
+    for (const [event, rule] of Object.entries(TRANSITIONS)) {
+      if (notificationOf(event as PaymentEvent) !== null) continue;
+      expect(counted).not.toContain(rule.to);
+      for (const from of rule.from) expect(counted).not.toContain(from);
+    }
+  });
+
+  it("a refund of a payment from earlier this week, made after the owner opened the home, shows the next time", async () => {
+    const service = await serviceIdOf(await createMerchant());
+    const [id] = await insertPayments(service, [{ at: "2025-05-12T12:00:00Z", state: "SUCCEEDED", amount: 3_000, captured: 3_000, method: "wallet" }]);
+    const db = await getDb();
+    const before = await getHomeFigures(db, { serviceId: service, clock });
+    expect(before.currencies[0]!.week).toEqual({ succeededCount: 1, succeededMinor: 3_000, refundedCount: 0, refundedMinor: 0 });
+
+    // As refundPayment does: the payment locked, its refund row, the transition and its notification in one transaction.
+    await db.transaction(async (tx) => {
+      const [payment] = await tx.select().from(payments).where(eq(payments.id, id!)).for("update");
+      await tx.insert(paymentRefunds).values({ paymentId: id!, amountMinor: 1_000, description: "refund" });
+      await applyTransition(tx, { payment: payment!, event: "refund_partial", cause: SYSTEM_CAUSE, changes: { refundedMinor: 1_000 }, now: NOW });
+    });
+
+    const after = await getHomeFigures(db, { serviceId: service, clock });
+    expect(after.currencies[0]!.week).toEqual({ succeededCount: 1, succeededMinor: 3_000, refundedCount: 1, refundedMinor: 1_000 });
+    expect(after.currencies[0]!.month).toEqual(after.currencies[0]!.week);
+  });
+
+  it("a payment made today shows at once, beside the days already read", async () => {
+    const service = await serviceIdOf(await createMerchant());
+    await insertPayments(service, [{ at: "2025-05-13T12:00:00Z", state: "SUCCEEDED", amount: 2_000, captured: 2_000, method: "wallet" }]);
+    const db = await getDb();
+    await getHomeFigures(db, { serviceId: service, clock });
+    await insertPayments(service, [{ at: "2025-05-15T09:00:00Z", state: "SUCCEEDED", amount: 500, captured: 500, method: "wallet" }]);
+    const figures = await getHomeFigures(db, { serviceId: service, clock });
+    expect(figures.currencies[0]!.today).toEqual({ succeededCount: 1, succeededMinor: 500, refundedCount: 0, refundedMinor: 0 });
+    expect(figures.currencies[0]!.week).toEqual({ succeededCount: 2, succeededMinor: 2_500, refundedCount: 0, refundedMinor: 0 });
   });
 });
