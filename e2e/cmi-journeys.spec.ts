@@ -66,6 +66,8 @@ for (const locale of ["en", "ar"] as const) {
       await payOnCmiPage(page, locale);
       await shot(page, `cmi-page-${locale}`);
       await page.getByRole("button", { name: words.pay }).click();
+      // CMI's answer page (its button posts the signed fields back): loaded before it is measured.
+      await expect(page.getByRole("button", { name: words.back, exact: true })).toBeVisible();
       await shot(page, `cmi-back-${locale}`);
       await backFromCmi(page, locale);
 
