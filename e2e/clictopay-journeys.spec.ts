@@ -4,7 +4,7 @@ import { checkPayment, merchant, merchantSite } from "./support/gateway";
 import { checkoutText, intentCheckout, methodChoice } from "./support/links";
 import type { PageLocale } from "./support/messages";
 
-// Issue 44: a TND checkout paid with ClicToPay on a phone, in English and in Arabic: the page
+// Issue 44: a TND checkout paid with ClicToPay on a phone, in English, French and Arabic: the page
 // before ClicToPay's (the amount in millimes, 1.234 TND), ClicToPay's (simulated) page, the
 // return page that stays with its "Return to" link.
 
@@ -18,10 +18,12 @@ const CLICTOPAY_PAGE = {
 
 async function shot(page: Page, name: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: `test-results/clictopay/${name}.png`, fullPage: true });
+  const path = `test-results/clictopay/${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  await test.info().attach(name, { path, contentType: "image/png" });
 }
 
-for (const locale of ["en", "ar"] as const) {
+for (const locale of ["en", "fr", "ar"] as const) {
   test.describe(`ClicToPay from a TND checkout in ${locale}`, () => {
     test.use({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } });
     const t = checkoutText(locale);

@@ -1,15 +1,19 @@
+import { randomInt } from "node:crypto";
 import type { Page } from "@playwright/test";
+import postgres from "postgres";
 import { expect, test } from "./support/fixtures";
 import { checkPayment, merchant, merchantSite } from "./support/gateway";
-import { checkoutText, intentCheckout, methodChoice } from "./support/links";
-import { rollSecret, signUp } from "./support/console";
+import { checkoutText, createLink, getLink, intentCheckout, methodChoice } from "./support/links";
+import { consoleMessagesFor, consolePaymentsText, rollSecret, signUp } from "./support/console";
+import { E2E_DATABASE_URL } from "./support/env";
 import type { OnboardedMerchant } from "../lib/merchants/onboard-merchant.schema";
 import type { PageLocale } from "./support/messages";
 
-// Issue 44: a MAD checkout paid with CMI on a phone, in English and in Arabic: the page before
-// CMI's (its Pay button posts the form signed on the server straight to CMI's gate), CMI's
-// (simulated) 3D Pay Hosting page, the return page; the same without JavaScript; a declined
-// card and Cancel.
+// Issue 44: a MAD checkout and a MAD payment link paid with CMI on a phone, in English, French
+// and Arabic: the page before CMI's (its Pay button posts the form signed on the server straight
+// to CMI's gate), CMI's (simulated) 3D Pay Hosting page, the return page, and the link's payment
+// in the console with CMI's order number and authorization code; the same without JavaScript; a
+// declined card and Cancel.
 
 const BROWSER_LOCALE: Record<PageLocale, string> = { en: "en-US", fr: "fr-FR", ar: "ar-MA" };
 
@@ -26,8 +30,31 @@ async function backFromCmi(page: Page, locale: PageLocale) {
 
 async function shot(page: Page, name: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: `test-results/cmi/${name}.png`, fullPage: true });
+  const path = `test-results/cmi/${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  await test.info().attach(name, { path, contentType: "image/png" });
 }
+
+/** A Moroccan mobile number, as a buyer of a MAR link types it. */
+const moroccanPhone = () => `+2126${randomInt(10_000_000, 99_999_999)}`;
+
+/** The authorization code CMI's (simulated) platform itself gave the order `oid`. */
+async function cmiAuthCode(oid: string): Promise<string | null> {
+  const sql = postgres(E2E_DATABASE_URL, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ auth_code: string | null }[]>`select auth_code from simulators.cmi_orders where oid = ${oid}`;
+    return row?.auth_code ?? null;
+  } finally {
+    await sql.end();
+  }
+}
+
+/** The value the console's payment detail shows beside `term`. */
+const detailValue = (page: Page, term: string) =>
+  page
+    .locator("dl > div")
+    .filter({ has: page.locator("dt", { hasText: new RegExp(`^${term}$`) }) })
+    .locator("dd");
 
 async function payOnCmiPage(page: Page, locale: PageLocale, cardNumber = "4242 4242 4242 4242") {
   const words = CMI_PAGE[locale];
@@ -36,7 +63,7 @@ async function payOnCmiPage(page: Page, locale: PageLocale, cardNumber = "4242 4
   await page.getByLabel(words.cvc, { exact: true }).fill("123");
 }
 
-for (const locale of ["en", "ar"] as const) {
+for (const locale of ["en", "fr", "ar"] as const) {
   test.describe(`CMI from a MAD checkout in ${locale}`, () => {
     test.use({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } });
     const t = checkoutText(locale);
@@ -77,6 +104,55 @@ for (const locale of ["en", "ar"] as const) {
       await expect(back).toHaveAttribute("href", `${target}?paymentId=${paymentId}&statusCode=2`);
       await shot(page, `return-${locale}`);
       expect(await checkPayment(shop, paymentId)).toMatchObject({ statusCode: 2, amount: 123.45 });
+    });
+
+    test(`a MAD payment link paid with CMI, then seen in the console with CMI's order number and authorization code (${locale})`, async ({ page, browser }) => {
+      // The merchant signs up in the console (a sandbox merchant of all three countries) and makes a MAR link through the API with its keys.
+      const tc = consoleMessagesFor(locale);
+      const tp = consolePaymentsText(locale);
+      await signUp(page, { locale });
+      await rollSecret(page, "client", locale);
+      const clientId = await page.getByLabel(tc("developers.clientId"), { exact: true }).inputValue();
+      const clientSecret = await page.getByLabel(tc("developers.newSecret"), { exact: true }).inputValue();
+      const shop = { clientId, clientSecret, service: clientId.split(".")[1]! } as OnboardedMerchant;
+      const link = await createLink(shop, { title: `CMI link ${locale}`, amount: 250.75, currency: "MAD", countryCode: "MAR" });
+
+      const buyer = await (await browser.newContext({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } })).newPage();
+      await buyer.goto(link.url);
+      await expect(buyer.locator("html")).toHaveAttribute("dir", locale === "ar" ? "rtl" : "ltr");
+      await buyer.getByLabel(t("paymentLink.phoneLabel"), { exact: true }).fill(moroccanPhone());
+      const choice = methodChoice(buyer, locale);
+      await choice.cmi.check();
+      await shot(buyer, `link-${locale}`);
+      await choice.continue.click();
+
+      await expect(buyer).toHaveURL(new RegExp(`/${locale}/pay/redirect/`));
+      await expect(buyer.getByText(t("redirect.introCmi"))).toBeVisible();
+      await shot(buyer, `link-before-cmi-${locale}`);
+      await payButton(buyer).click();
+      await expect(buyer).toHaveURL(/\/api\/cmi-sandbox\/fim\/est3Dgate$/);
+      await expect(buyer.locator(".amount")).toHaveText("250.75 MAD");
+      await payOnCmiPage(buyer, locale);
+      await buyer.getByRole("button", { name: words.pay }).click();
+      await backFromCmi(buyer, locale);
+
+      await expect(buyer).toHaveURL(new RegExp(`/${locale}/pay/return/[0-9a-f-]+`));
+      await expect(buyer.getByRole("heading", { level: 1, name: t("return.successful") })).toBeVisible();
+      await shot(buyer, `link-return-${locale}`);
+      const paymentId = new URL(buyer.url()).pathname.split("/").pop()!;
+      await buyer.close();
+      await expect.poll(async () => (await getLink(shop, link.id)).succeededAmount).toBe(250.75);
+
+      // The owner's console: the link's payment succeeded, with the number and code CMI gave.
+      await page.goto(`/${locale}/console/payments/${paymentId}`);
+      await expect(detailValue(page, tp("detail.status"))).toHaveText(tp("status.SUCCEEDED"));
+      await expect(detailValue(page, tp("list.paymentLink"))).toHaveText(`CMI link ${locale}`);
+      const oid = (await detailValue(page, tp("detail.providerOrderId")).innerText()).trim();
+      expect(oid).toMatch(/^[0-9A-F]{20}D$/);
+      const code = await cmiAuthCode(oid);
+      expect(code).toMatch(/^\S+$/);
+      await expect(detailValue(page, tp("detail.authorizationCode"))).toHaveText(code!);
+      await shot(page, `console-link-payment-${locale}`);
     });
 
     test(`a declined card and Cancel on CMI's page fail the payment (${locale})`, async ({ page }) => {

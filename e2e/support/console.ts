@@ -14,6 +14,13 @@ export function consoleMessagesFor(locale: PageLocale): (key: string, values?: R
   return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
+/** The console's payment pages' words (messages/console/<locale>.json, `consolePayments`). */
+export function consolePaymentsText(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
+  const file = path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`);
+  const t = createTranslator({ locale, messages: JSON.parse(readFileSync(file, "utf8")) as AbstractIntlMessages, namespace: "consolePayments" });
+  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+}
+
 /** The console's words for a refused field or operation (messages/console/<locale>.json, `consoleProblems`). */
 export function consoleProblemsFor(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
   const file = path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../auth/principal";
 import type { Db } from "../db/client";
-import { cardPayments, customers, paymentCaptures, paymentRefunds, paymentStateChanges } from "../db/schema";
+import { cardPayments, customers, paymentCaptures, paymentRefunds, paymentStateChanges, redirectPayments } from "../db/schema";
 import { sqlRows } from "../db/sql-rows";
 import type { PaymentRow } from "../db/payment-record";
 import { listEvents } from "../events/list-events";
@@ -48,6 +48,21 @@ export interface PaymentDetail {
   allows: { capture: boolean; release: boolean; refund: boolean };
   /** Its state allows a refund, but its provider's API cannot make one (Chargily): the page says to refund in the provider's dashboard (contract 15). */
   refundsAtProvider: boolean;
+  /** A redirect method's order at its provider (SATIM, CHARGILY, CLICTOPAY, CMI); null for the other methods. */
+  providerOrder: ProviderOrderView | null;
+}
+
+/** What the merchant quotes to its bank or provider about a redirect payment (contract 13's detail, issues 43 and 44). */
+export interface ProviderOrderView {
+  /**
+   * The provider's number of the order, as its back office and the receipt show it (SATIM and
+   * ClicToPay: orderId, "mdOrder"; CMI: oid; Chargily: the checkout id); null until the buyer pressed Pay.
+   */
+  orderId: string | null;
+  /** The card's authorization (approval) code, once the provider reported the payment. */
+  authorizationCode: string | null;
+  /** False for a provider that reports none (Chargily): the page says so. */
+  givesAuthorizationCode: boolean;
 }
 
 /** How many of a payment's events the page lists (a payment makes a handful). */
@@ -60,7 +75,8 @@ const EVENTS_SHOWN = 100;
  */
 export async function getPaymentDetail(db: Db, options: { service: ServiceContext; paymentId: string }): Promise<PaymentDetail> {
   const payment = await getCurrentPaymentOrThrow(db, { principal: consolePrincipal(options.service), paymentId: options.paymentId });
-  const refundsAtProvider = canTransition(payment.state, "refund_partial") && Boolean(paymentMethodOf(payment.paymentMethodCode)?.redirect?.refundElsewhere);
+  const redirect = paymentMethodOf(payment.paymentMethodCode)?.redirect ?? null;
+  const refundsAtProvider = canTransition(payment.state, "refund_partial") && Boolean(redirect?.refundElsewhere);
   const allows = {
     capture: canTransition(payment.state, "capture"),
     release: canTransition(payment.state, "release"),
@@ -109,16 +125,24 @@ export async function getPaymentDetail(db: Db, options: { service: ServiceContex
     events: events.events.map(paymentEventEntryOf),
     allows,
     refundsAtProvider,
+    providerOrder: redirect
+      ? {
+          orderId: rows.redirect?.providerOrderId ?? payment.providerOrderId,
+          authorizationCode: payment.approvalCode,
+          givesAuthorizationCode: redirect.givesAuthorizationCode,
+        }
+      : null,
   };
 }
 
 const dated = <T extends { createdAt: string }>(row: T) => ({ ...row, createdAt: new Date(row.createdAt) });
 
-/** The payment's customer, card, captures, refunds and timeline, in one round trip. */
+/** The payment's customer, card, redirect order, captures, refunds and timeline, in one round trip. */
 async function paymentRowsOf(db: Db, payment: PaymentRow) {
   const [row] = sqlRows<{
     customer: PaymentDetail["customer"];
     card: { brand: string | null; last4: string | null } | null;
+    redirect: { providerOrderId: string | null } | null;
     captures: { id: string; amountMinor: number; releasedMinor: number; createdAt: string }[];
     refunds: { id: string; amountMinor: number; description: string; reason: string | null; createdAt: string }[];
     timeline: { at: string; fromState: PaymentState | null; toState: PaymentState; cause: StateChangeCause["kind"]; consoleUserEmail: string | null }[];
@@ -128,6 +152,8 @@ async function paymentRowsOf(db: Db, payment: PaymentRow) {
         (select json_build_object('id', c.id, 'name', c.name, 'phone', c.phone, 'email', c.email, 'isActive', c.is_active)
            from ${customers} c where c.id = ${payment.customerId}) as customer,
         (select json_build_object('brand', k.card_brand, 'last4', k.card_last4) from ${cardPayments} k where k.payment_id = ${payment.id}) as card,
+        (select json_build_object('providerOrderId', o.provider_order_id)
+           from ${redirectPayments} o where o.payment_id = ${payment.id}) as redirect,
         coalesce((select json_agg(json_build_object('id', x.id, 'amountMinor', x.amount_minor, 'releasedMinor', x.released_minor, 'createdAt', x.created_at)
            order by x.created_at, x.id) from ${paymentCaptures} x where x.payment_id = ${payment.id}), '[]') as captures,
         coalesce((select json_agg(json_build_object('id', r.id, 'amountMinor', r.amount_minor, 'description', r.description, 'reason', r.reason,
@@ -138,6 +164,7 @@ async function paymentRowsOf(db: Db, payment: PaymentRow) {
   return {
     customer: row!.customer,
     card: row!.card,
+    redirect: row!.redirect,
     captures: row!.captures.map(dated),
     refunds: row!.refunds.map(dated),
     timeline: row!.timeline.map((entry) => timelineEntryOf({ ...entry, at: new Date(entry.at) })),

@@ -15,6 +15,7 @@ export interface ChargilyPageText {
   cvc: string;
   pay: string;
   cancel: string;
+  /** The amount's label with its colon, as the language writes it ("Montant :" in French). */
   amount: string;
   badCard: string;
   badExpiry: string;
@@ -36,7 +37,7 @@ export function chargilyPaymentPage(options: { text: ChargilyPageText; amount: s
 <html lang="${escape(locale)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(text.title)}</title>
 <style>${PAGE_STYLE}</style>
-</head><body><h1>${escape(text.title)}</h1><p>${escape(text.amount)}: <bdi class="amount">${escape(amount)}</bdi></p>
+</head><body><h1>${escape(text.title)}</h1><p>${escape(text.amount)} <bdi class="amount">${escape(amount)}</bdi></p>
 <form method="post" novalidate>
 ${error ? `<p role="alert" class="error">${escape(error)}</p>` : ""}
 <fieldset><legend>${escape(text.card)}</legend>
@@ -63,7 +64,7 @@ export function chargilyPageText(locale: string): ChargilyPageText {
         cvc: "رمز CVC",
         pay: "ادفع",
         cancel: "إلغاء",
-        amount: "المبلغ",
+        amount: "المبلغ:",
         badCard: "رقم البطاقة غير صالح.",
         badExpiry: "تاريخ الانتهاء غير صالح (MM/YY).",
         badCvc: "رمز CVC غير صالح.",
@@ -77,7 +78,7 @@ export function chargilyPageText(locale: string): ChargilyPageText {
         cvc: "CVC",
         pay: "Payer",
         cancel: "Annuler",
-        amount: "Montant",
+        amount: "Montant\u00a0:",
         badCard: "Numéro de carte invalide.",
         badExpiry: "Date d'expiration invalide (MM/AA).",
         badCvc: "CVC invalide.",
@@ -91,7 +92,7 @@ export function chargilyPageText(locale: string): ChargilyPageText {
         cvc: "CVC",
         pay: "Pay",
         cancel: "Cancel",
-        amount: "Amount",
+        amount: "Amount:",
         badCard: "The card number is not valid.",
         badExpiry: "The expiry date is not valid (MM/YY).",
         badCvc: "The CVC is not valid.",

@@ -13,6 +13,7 @@ interface CmiPageText {
   cvc: string;
   pay: string;
   cancel: string;
+  /** The amount's label with its colon, as the language writes it ("Montant :" in French). */
   amount: string;
   badCard: string;
   badExpiry: string;
@@ -34,7 +35,7 @@ export function cmiPageText(language: string): CmiPageText {
         cvc: "رمز CVC",
         pay: "ادفع",
         cancel: "إلغاء",
-        amount: "المبلغ",
+        amount: "المبلغ:",
         badCard: "رقم البطاقة غير صالح.",
         badExpiry: "تاريخ الانتهاء غير صالح (MM/YY).",
         badCvc: "رمز CVC غير صالح.",
@@ -51,7 +52,7 @@ export function cmiPageText(language: string): CmiPageText {
         cvc: "CVC",
         pay: "Payer",
         cancel: "Annuler",
-        amount: "Montant",
+        amount: "Montant\u00a0:",
         badCard: "Numéro de carte invalide.",
         badExpiry: "Date d'expiration invalide (MM/AA).",
         badCvc: "CVC invalide.",
@@ -68,7 +69,7 @@ export function cmiPageText(language: string): CmiPageText {
         cvc: "CVC",
         pay: "Pay",
         cancel: "Cancel",
-        amount: "Amount",
+        amount: "Amount:",
         badCard: "The card number is not valid.",
         badExpiry: "The expiry date is not valid (MM/YY).",
         badCvc: "The CVC is not valid.",
@@ -103,7 +104,7 @@ export function cmiPaymentPage(options: { language: string; action: string; amou
   return page(
     options.language,
     text.title,
-    `<p>${escape(text.amount)}: <bdi class="amount">${escape(options.amount)}</bdi></p>
+    `<p>${escape(text.amount)} <bdi class="amount">${escape(options.amount)}</bdi></p>
 <form method="post" action="${escape(options.action)}" novalidate>
 ${options.error ? `<p role="alert" class="error">${escape(options.error)}</p>` : ""}
 ${field("cardNumber", text.cardNumber, 'inputmode="numeric" autocomplete="cc-number" maxlength="23"')}

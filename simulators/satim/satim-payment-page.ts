@@ -6,6 +6,7 @@ export interface SatimPageText {
   cvc: string;
   pay: string;
   cancel: string;
+  /** The amount's label with its colon, as the language writes it ("Montant :" in French). */
   amount: string;
   challenge: string;
   complete: string;
@@ -51,7 +52,7 @@ ${field("cvc", text.cvc, 'inputmode="numeric" autocomplete="cc-csc" maxlength="4
 <html lang="${escape(language)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(text.title)}</title>
 <style>${PAGE_STYLE}</style>
-</head><body><h1>${escape(text.title)}</h1><p>${escape(text.amount)}: <bdi class="amount">${escape(amount)}</bdi></p>
+</head><body><h1>${escape(text.title)}</h1><p>${escape(text.amount)} <bdi class="amount">${escape(amount)}</bdi></p>
 ${body}
 </body></html>`;
 }

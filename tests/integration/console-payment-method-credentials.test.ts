@@ -7,6 +7,11 @@ import type { Locale } from "@/lib/i18n/routing";
 import { setMethodCredentials, testMethodConnection } from "@/lib/payment-methods/method-credentials";
 import { PAYMENT_METHODS } from "@/lib/payment-methods/registry/payment-method-registry";
 import { catalogs } from "@/lib/i18n/catalogs";
+import type { PaymentMethodCode } from "@/lib/payment-methods/codes/payment-method-codes";
+import { SANDBOX_CHARGILY_ACCOUNT } from "@/lib/payment-methods/chargily/chargily-account";
+import { SANDBOX_CLICTOPAY_ACCOUNT } from "@/lib/payment-methods/clictopay/clictopay-account";
+import { SANDBOX_CMI_ACCOUNT } from "@/lib/payment-methods/cmi/cmi-account";
+import { SANDBOX_SATIM_ACCOUNT } from "@/lib/payment-methods/satim/satim-account";
 import { clictopayFaults } from "@/simulators/clictopay/clictopay-simulator";
 import { satimFaults } from "@/simulators/satim/satim-simulator";
 import { consoleSessionOf, createConsoleUser, postForm } from "../support/console";
@@ -175,4 +180,54 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     await setMethodCredentials(db, { clientId: merchant.clientId, code: "SATIM", settings: SATIM, actor: { userId: null, email: "o@shop.example", ip: null } });
     expect(await catalogOf()).toContain("SATIM");
   });
+
+  // Issues 43 and 44: each redirect card method, by the one operation the CLI (by client id) and the console's Settings (by service) call.
+  const PRODUCTION_METHODS: { code: PaymentMethodCode; country: string; credentials: Record<string, string> }[] = [
+    { code: "SATIM", country: "DZA", credentials: { ...SANDBOX_SATIM_ACCOUNT } },
+    { code: "CHARGILY", country: "DZA", credentials: { ...SANDBOX_CHARGILY_ACCOUNT } },
+    { code: "CLICTOPAY", country: "TUN", credentials: { ...SANDBOX_CLICTOPAY_ACCOUNT } },
+    { code: "CMI", country: "MAR", credentials: { ...SANDBOX_CMI_ACCOUNT } },
+  ];
+  for (const { code, country, credentials } of PRODUCTION_METHODS) {
+    it(`in production refuses to enable ${code} without its credentials, naming each missing field, and leaves it off`, async () => {
+      const { merchant, serviceId } = await shop([country]);
+      const db = await getDb();
+      await db.delete(paymentMethodCatalog).where(and(eq(paymentMethodCatalog.serviceId, serviceId), eq(paymentMethodCatalog.code, code)));
+      const enabled = async () =>
+        (await db.select({ code: paymentMethodCatalog.code }).from(paymentMethodCatalog).where(eq(paymentMethodCatalog.serviceId, serviceId))).some((row) => row.code === code);
+      const fields = PAYMENT_METHODS[code].redirect!.credentialFields.map((field) => field.name);
+      const actor = { userId: null, email: "o@shop.example", ip: null };
+      await inProduction(async () => {
+        // Without stored credentials production has no account to fall back on (the sandbox has its simulator's): a proceed is refused.
+        expect(await PAYMENT_METHODS[code].redirect!.account(db, serviceId)).toBeNull();
+        expect(await testMethodConnection(db, { serviceId, code })).toBe("not_configured");
+        for (const merchantRef of [{ serviceId }, { clientId: merchant.clientId }]) {
+          const empty = Object.fromEntries(fields.map((name) => [name, ""]));
+          const refusal = await setMethodCredentials(db, { ...merchantRef, code, settings: empty, actor }).catch((error: unknown) => error);
+          expect(refusal, code).toMatchObject({ errorName: "validation_error", message: expect.stringMatching(new RegExp(`^${code} credentials refused: `)) });
+          const named = (refusal as { details: { path: string; message: string }[] }).details;
+          // Every field the provider needs is named, with what it must hold.
+          expect(new Set(named.map((detail) => detail.path))).toEqual(new Set(fields));
+          expect(named.every((detail) => detail.message.length > 0)).toBe(true);
+          // One field missing is refused the same way, naming it.
+          const [last] = fields.slice(-1);
+          await expect(setMethodCredentials(db, { ...merchantRef, code, settings: { ...credentials, [last!]: "" }, actor })).rejects.toMatchObject({
+            errorName: "validation_error",
+            details: expect.arrayContaining([expect.objectContaining({ path: last })]),
+          });
+        }
+        expect(await enabled()).toBe(false);
+        expect(await PAYMENT_METHODS[code].redirect!.account(db, serviceId)).toBeNull();
+      });
+      expect(await credentialAudits(serviceId)).toEqual([]);
+      const [stored] = await db
+        .select()
+        .from(redirectProviderAccounts)
+        .where(and(eq(redirectProviderAccounts.serviceId, serviceId), eq(redirectProviderAccounts.methodCode, code)));
+      expect(stored).toBeUndefined();
+      // With every field the same operation enables it.
+      await setMethodCredentials(db, { clientId: merchant.clientId, code, settings: credentials, actor });
+      expect(await enabled()).toBe(true);
+    });
+  }
 });

@@ -8,7 +8,7 @@ import { fieldProblemText, operationProblemText } from "@/components/console/pro
 import { paymentLinkIdOfActionId, paymentLinkTitles } from "@/lib/payment-links/link-titles";
 import { consoleServiceContext, principalMay } from "@/lib/auth/console-principal";
 import { consolePath } from "@/lib/console/console-paths";
-import { getPaymentDetail } from "@/lib/console-payments/get-payment-detail";
+import { getPaymentDetail, type PaymentDetail } from "@/lib/console-payments/get-payment-detail";
 import { ApiError } from "@/lib/errors/api-error";
 import { formatMinorAmount } from "@/lib/i18n/format-amount";
 import { queryValue, type ConsolePage, type ConsolePageRequest } from "@/lib/console-web/console-page";
@@ -52,6 +52,7 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
     [t("detail.refunded"), money(amounts.refundedMinor)],
     [t("detail.refundable"), money(amounts.refundableMinor)],
     [t("list.method"), method(detail.method)],
+    ...providerOrderFacts(detail.providerOrder, { t, method: method(detail.method) }),
     [t("list.actionId"), payment.actionId],
     ...(linkTitle === undefined ? [] : [[t("list.paymentLink"), linkTitle] as [string, string]]),
     [t("list.created"), dateTime.format(payment.createdAt)],
@@ -217,6 +218,20 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
       </ButtonLink>
     </ConsoleShell>
   );
+}
+
+/**
+ * A redirect method's order at its provider, as the merchant quotes it to its bank: the
+ * provider's order number, the authorization code once the provider reported one, or that the
+ * provider gives none (Chargily).
+ */
+function providerOrderFacts(order: PaymentDetail["providerOrder"], { t, method }: { t: ReturnType<typeof paymentLabels>["t"]; method: string }): [string, string][] {
+  if (!order) return [];
+  const facts: [string, string][] = [];
+  if (order.orderId) facts.push([t("detail.providerOrderId"), order.orderId]);
+  if (order.authorizationCode) facts.push([t("detail.authorizationCode"), order.authorizationCode]);
+  else if (!order.givesAuthorizationCode && order.orderId) facts.push([t("detail.authorizationCode"), t("detail.noAuthorizationCode", { method })]);
+  return facts;
 }
 
 /** The confirmation of one operation: a fresh random formKey each time it is shown, so a repost of this very form runs once. */

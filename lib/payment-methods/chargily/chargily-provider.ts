@@ -82,6 +82,8 @@ export const chargilyProvider: RedirectProvider = {
     return "nothing_held";
   },
   refundElsewhere: CHARGILY_REFUND_ELSEWHERE,
+  // The authorization code: a Chargily checkout says paid or not, never the card's authorization code.
+  givesAuthorizationCode: false,
   countries: ["DZA"],
   credentialFields: [
     { name: "mode", labelKey: "chargilyMode", secret: false },

@@ -75,6 +75,8 @@ export const clictopayProvider: RedirectProvider = {
   },
   closeUnpaid: null,
   refundElsewhere: null,
+  // The authorization code: getOrderStatusExtended.do's cardAuthInfo.approvalCode.
+  givesAuthorizationCode: true,
   notifications: null,
   countries: ["TUN"],
   credentialFields: [

@@ -108,6 +108,8 @@ export const cmiProvider: RedirectProvider = {
     },
   },
   refundElsewhere: null,
+  // The authorization code: the order status query's Extra/AUTH_CODE (the callback's AuthCode).
+  givesAuthorizationCode: true,
   receiveCallback: (db, request) => receiveCmiCallback(db, request, cmiProvider),
   countries: ["MAR"],
   // Unpaid orders lapse at CMI (a reservation's open hold is voided through reservations.release).

@@ -76,6 +76,12 @@ export interface RedirectProvider {
   closeUnpaid: ((request: RegisteredOrderRef & { account: RedirectAccount }) => Promise<"released" | "nothing_held">) | null;
   /** Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15: 409 with that message). */
   refundElsewhere: string | null;
+  /**
+   * Whether the provider's answer about a paid order carries the card's authorization code
+   * (SATIM and ClicToPay: approvalCode; CMI: AUTH_CODE, the callback's AuthCode). Chargily's
+   * checkouts carry none: the console says so rather than show an empty code.
+   */
+  givesAuthorizationCode: boolean;
   /** The countries the method serves (its catalog rows). */
   countries: readonly string[];
   /**

@@ -73,6 +73,8 @@ export const satimProvider: RedirectProvider = {
   reservations: null,
   closeUnpaid: null,
   refundElsewhere: null,
+  // The authorization code: confirmOrder.do's approvalCode.
+  givesAuthorizationCode: true,
   notifications: null,
   countries: ["DZA"],
   credentialFields: [
