@@ -171,6 +171,14 @@ const configSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     SATIM_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/satim-simulator"),
+    // `npm run clictopay-simulator`: the ClicToPay simulator as a process of its own.
+    CLICTOPAY_SIMULATOR_PORT: port.default(4500),
+    CLICTOPAY_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
+    CLICTOPAY_SIMULATOR_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    CLICTOPAY_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/clictopay-simulator"),
     // `npm run cmi-simulator`: the CMI simulator as a process of its own.
     CMI_SIMULATOR_PORT: port.default(4300),
     CMI_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),

@@ -14,7 +14,7 @@ import { CHARGILY_SANDBOX_SECRET_KEY, handleChargilyRequest } from "../simulator
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
 
 const USAGE = `Usage: npm run chargily-simulator [-- --json]
-  Serves the Chargily Pay simulator on CHARGILY_SIMULATOR_HOST:CHARGILY_SIMULATOR_PORT (default 127.0.0.1:4300),
+  Serves the Chargily Pay simulator on CHARGILY_SIMULATOR_HOST:CHARGILY_SIMULATOR_PORT (default 127.0.0.1:4400),
   on CHARGILY_SIMULATOR_DATABASE_URL or the PGlite directory CHARGILY_SIMULATOR_PGLITE_DIR, and prints the
   CHARGILY_API_URL and the test secret key it accepts. --json prints them as one JSON line.`;
 

@@ -180,7 +180,7 @@ async function main(argv: string[]) {
   const satimOnly =
     command === "update" &&
     Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"] || values["cmi-client-id"] || values["cmi-api-user"] || values["chargily-mode"]) &&
-    [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin].every((value) => value === undefined) &&
+    [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin, values["terms-url"], values["time-zone"]].every((value) => value === undefined) &&
     !values["rotate-webhook-secret"];
   if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");
   const updateInput =

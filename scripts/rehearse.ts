@@ -6,8 +6,12 @@
 // takes a wallet payment with its code, a reservation captured and refunded in part, a card
 // payment and its refund (headless Chromium, Stripe's hosts routed to the simulator), and one
 // wallet outage settled by reconciliation; then drains, stops the gateway, runs the audit and
-// stops everything, printing each step with its outcome. Chargily Pay: its simulator as a process of
-// its own (CHARGILY_API_URL), the merchant's test key, one payment over HTTP settled by its webhook. Exit code 0 only when every step passed.
+// stops everything, printing each step with its outcome. The North African card rails, each
+// provider's simulator a process of its own on a database of its own, the merchant's credentials
+// set with the guide's commands: SATIM (SATIM_API_URL; one payment through the terms and the
+// anti-bot check, refunded in part), ClicToPay (CLICTOPAY_API_URL; one payment refunded in part,
+// one reservation captured in part), CMI (CMI_URL; the same) and Chargily Pay (CHARGILY_API_URL;
+// one payment over HTTP settled by its webhook). Exit code 0 only when every step passed.
 import { randomBytes, randomInt } from "node:crypto";
 import { parseArgs } from "node:util";
 import { recreateDatabase } from "./lib/recreate-database";
@@ -42,7 +46,17 @@ async function portOption(name: "gateway-port" | "wallet-port" | "card-simulator
   return port;
 }
 const databaseUrl = (name: string) => Object.assign(new URL(admin.toString()), { pathname: `/${name}` }).toString();
-const databases = { gateway: `${prefix}_gateway`, wallet: `${prefix}_wallet`, cards: `${prefix}_cards`, cmi: `${prefix}_cmi`, chargily: `${prefix}_chargily` };
+const databases = {
+  gateway: `${prefix}_gateway`,
+  wallet: `${prefix}_wallet`,
+  cards: `${prefix}_cards`,
+  satim: `${prefix}_satim`,
+  clictopay: `${prefix}_clictopay`,
+  cmi: `${prefix}_cmi`,
+  chargily: `${prefix}_chargily`,
+};
+// The merchant's terms of payment, linked on the page before SATIM's (SATIM's checklist).
+const TERMS_URL = "https://shop.example/terms-of-payment";
 
 const running: Served[] = [];
 // Stopped and started again by the outage step.
@@ -63,12 +77,10 @@ async function main() {
   await step("database", "createdb: the gateway's own PostgreSQL database", async () => {
     const created = await runGuideCommand("createDatabase", { ...postgresEnv, GATEWAY_DATABASE: databases.gateway });
     if (created.code !== 0) throw new Error(created.stderr);
-    // The two providers' databases: theirs, not the gateway's.
-    await recreateDatabase(databaseUrl(databases.wallet));
-    await recreateDatabase(databaseUrl(databases.cards));
-    await recreateDatabase(databaseUrl(databases.cmi));
-    await recreateDatabase(databaseUrl(databases.chargily));
-    return `${databases.gateway} (and ${databases.wallet}, ${databases.cards}, ${databases.cmi}, ${databases.chargily} for the providers)`;
+    // The providers' databases: theirs, not the gateway's.
+    const providers = Object.entries(databases).flatMap(([role, name]) => (role === "gateway" ? [] : [name]));
+    for (const name of providers) await recreateDatabase(databaseUrl(name));
+    return `${databases.gateway} (and ${providers.join(", ")} for the providers)`;
   });
 
   const cards = await step("card simulator", "npm run card-simulator: Stripe's stand-in, its keys", async () => {
@@ -82,6 +94,34 @@ async function main() {
         .find((line) => line.startsWith("{"))!,
     ) as { publishableKey: string; secretKey: string; webhookSecret: string };
     return [keys, `${cardUrl}, publishable key ${keys.publishableKey}`] as const;
+  });
+
+  const satimPort = await freePort();
+  const satim = await step("SATIM simulator", "npm run satim-simulator: SATIM ePay's stand-in (REST interface, payment page), its merchant", async () => {
+    const env = { SATIM_SIMULATOR_PORT: String(satimPort), SATIM_SIMULATOR_DATABASE_URL: databaseUrl(databases.satim), LOG_LEVEL: "warn" };
+    const served = await serveGuideCommand("satimSimulator", env, (output) => /^\{.*"terminalId"/m.test(output), 120_000);
+    running.push(served);
+    const printed = JSON.parse(
+      served
+        .output()
+        .split("\n")
+        .find((line) => line.startsWith("{"))!,
+    ) as { apiUrl: string; terminalId: string; userName: string; password: string };
+    return [printed, `${printed.apiUrl}, terminal ${printed.terminalId}`] as const;
+  });
+
+  const clictopayPort = await freePort();
+  const clictopay = await step("ClicToPay simulator", "npm run clictopay-simulator: ClicToPay's stand-in (REST interface, payment page), its API user", async () => {
+    const env = { CLICTOPAY_SIMULATOR_PORT: String(clictopayPort), CLICTOPAY_SIMULATOR_DATABASE_URL: databaseUrl(databases.clictopay), LOG_LEVEL: "warn" };
+    const served = await serveGuideCommand("clictopaySimulator", env, (output) => /^\{.*"userName"/m.test(output), 120_000);
+    running.push(served);
+    const printed = JSON.parse(
+      served
+        .output()
+        .split("\n")
+        .find((line) => line.startsWith("{"))!,
+    ) as { apiUrl: string; userName: string; password: string };
+    return [printed, `${printed.apiUrl}, API user ${printed.userName}`] as const;
   });
 
   const cmi = await step("CMI simulator", "npm run cmi-simulator: CMI's stand-in (3D Pay Hosting, callbacks, API), its store", async () => {
@@ -133,6 +173,8 @@ async function main() {
     WALLET_PROVIDER_TIMEOUT_MS: "3000",
     PROVIDER_CALL_TIMEOUT_MS: "5000",
     CARD_PROVIDER_API_URL: cardUrl,
+    SATIM_API_URL: satim.apiUrl,
+    CLICTOPAY_API_URL: clictopay.apiUrl,
     CMI_URL: cmiUrl,
     CHARGILY_API_URL: chargily.apiUrl,
     WEB_CONCURRENCY: "1",
@@ -184,6 +226,31 @@ async function main() {
     return `CMI enabled in ${updated.cmi.enabledIn.join(", ")}, connection ${updated.cmi.connection}`;
   });
 
+  await step("SATIM credentials", "merchant update --terms-url --satim-terminal-id --satim-username (password from the environment), Test connection", async () => {
+    const updated = await guideJson<{ termsUrl: string | null; satim: { enabledIn: string[]; connection: string } }>("satimCredentials", {
+      ...gatewayEnv,
+      CLIENT_ID: merchant.clientId,
+      TERMS_URL,
+      SATIM_TERMINAL_ID: satim.terminalId,
+      SATIM_USERNAME: satim.userName,
+      SATIM_PASSWORD: satim.password,
+    });
+    if (updated.satim.connection !== "ok" || !updated.satim.enabledIn.includes("DZA")) throw new Error(`SATIM credentials: ${JSON.stringify(updated.satim)}`);
+    if (updated.termsUrl !== TERMS_URL) throw new Error(`the merchant's terms of payment are ${updated.termsUrl}, not ${TERMS_URL}`);
+    return `SATIM enabled in ${updated.satim.enabledIn.join(", ")}, connection ${updated.satim.connection}; terms of payment ${TERMS_URL}`;
+  });
+
+  await step("ClicToPay credentials", "merchant update --country TUN --clictopay-username (password from the environment), Test connection", async () => {
+    const updated = await guideJson<{ clictopay: { enabledIn: string[]; connection: string } }>("clictopayCredentials", {
+      ...gatewayEnv,
+      CLIENT_ID: merchant.clientId,
+      CLICTOPAY_USERNAME: clictopay.userName,
+      CLICTOPAY_PASSWORD: clictopay.password,
+    });
+    if (updated.clictopay.connection !== "ok" || !updated.clictopay.enabledIn.includes("TUN")) throw new Error(`ClicToPay credentials: ${JSON.stringify(updated.clictopay)}`);
+    return `ClicToPay enabled in ${updated.clictopay.enabledIn.join(", ")}, connection ${updated.clictopay.connection}`;
+  });
+
   const apiEnv: Env = { PUBLIC_BASE_URL: gatewayUrl, CLIENT_ID: merchant.clientId, CLIENT_SECRET: merchant.clientSecret, SERVICE: merchant.service };
   apiEnv.AUTH = (await runGuideCommand("auth", apiEnv, { print: "AUTH" })).stdout;
 
@@ -206,6 +273,7 @@ async function main() {
     apiEnv,
     browser,
     newPhone: () => `+2135${randomInt(10_000_000, 99_999_999)}`,
+    termsUrl: TERMS_URL,
     stopWallet: async () => wallet?.stop(),
     restartWallet: async () => {
       wallet = await startWallet();

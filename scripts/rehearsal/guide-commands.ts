@@ -27,6 +27,11 @@ export const GUIDE_COMMANDS = {
   cmiSimulator: `npm run --silent cmi-simulator -- --json`,
   cmiCredentials: `npm run --silent merchant -- update --client-id "$CLIENT_ID" --country DZA --country MAR --cmi-client-id "$CMI_CLIENT_ID" --cmi-api-user "$CMI_API_USER" --json`,
   createCmiIntent: `curl -fsS "$PUBLIC_BASE_URL/api/v1/payments/intents?countryCode=MAR" -H "$AUTH" -H 'content-type: application/json' -d "{\\"actionId\\":\\"$ORDER_ID\\",\\"amount\\":$AMOUNT,\\"actionCurrencyCode\\":\\"MAD\\",\\"actionCountryCode\\":\\"MAR\\",\\"userId\\":\\"$BUYER_PHONE\\",\\"captureMethod\\":\\"$CAPTURE_METHOD\\"}"`,
+  satimSimulator: `npm run --silent satim-simulator -- --json`,
+  satimCredentials: `npm run --silent merchant -- update --client-id "$CLIENT_ID" --terms-url "$TERMS_URL" --satim-terminal-id "$SATIM_TERMINAL_ID" --satim-username "$SATIM_USERNAME" --json`,
+  clictopaySimulator: `npm run --silent clictopay-simulator -- --json`,
+  clictopayCredentials: `npm run --silent merchant -- update --client-id "$CLIENT_ID" --country DZA --country MAR --country TUN --clictopay-username "$CLICTOPAY_USERNAME" --json`,
+  createClictopayIntent: `curl -fsS "$PUBLIC_BASE_URL/api/v1/payments/intents?countryCode=TUN" -H "$AUTH" -H 'content-type: application/json' -d "{\\"actionId\\":\\"$ORDER_ID\\",\\"amount\\":$AMOUNT,\\"actionCurrencyCode\\":\\"TND\\",\\"actionCountryCode\\":\\"TUN\\",\\"userId\\":\\"$BUYER_PHONE\\",\\"captureMethod\\":\\"$CAPTURE_METHOD\\"}"`,
 } as const;
 
 export type GuideCommand = keyof typeof GUIDE_COMMANDS;

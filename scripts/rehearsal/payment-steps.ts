@@ -38,11 +38,18 @@ export interface PaymentSteps {
   apiEnv: Env;
   browser: RehearsalBrowser;
   newPhone(): string;
+  /** The merchant's terms of payment (set with its SATIM credentials), linked on the page before SATIM's. */
+  termsUrl: string;
   stopWallet(): Promise<void>;
   restartWallet(): Promise<void>;
 }
 
-async function newPayment(options: PaymentSteps, amount: number, captureMethod: "DIRECT" | "RESERVATION", method: "WALLET_V2" | "CARD_PROVIDER" | "CMI" | "CHARGILY") {
+async function newPayment(
+  options: PaymentSteps,
+  amount: number,
+  captureMethod: "DIRECT" | "RESERVATION",
+  method: "WALLET_V2" | "CARD_PROVIDER" | "CMI" | "CHARGILY" | "SATIM" | "CLICTOPAY",
+) {
   const env: Env = {
     ...options.apiEnv,
     ORDER_ID: `rehearsal-${randomBytes(6).toString("hex")}`,
@@ -51,7 +58,8 @@ async function newPayment(options: PaymentSteps, amount: number, captureMethod: 
     CAPTURE_METHOD: captureMethod,
     METHOD: method,
   };
-  const created = await call<{ paymentId: string }>(method === "CMI" ? "createCmiIntent" : "createIntent", env);
+  // Each country's own intent command of the guide: MAR in MAD for CMI, TUN in TND for ClicToPay, DZA in DZD for the others.
+  const created = await call<{ paymentId: string }>(method === "CMI" ? "createCmiIntent" : method === "CLICTOPAY" ? "createClictopayIntent" : "createIntent", env);
   const payment: Payment = { paymentId: created.paymentId, env: { ...env, PAYMENT_ID: created.paymentId } };
   const proceeded = await call<{ statusCode: number; metadata: { payUrl: string } }>("proceed", payment.env);
   if (proceeded.statusCode !== 12 || !proceeded.metadata.payUrl) throw new Error(`proceed answered ${JSON.stringify(proceeded)}`);
@@ -112,6 +120,38 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
     const captured = await captureCall({ ...payment.env, CAPTURE_AMOUNT: "199.99" });
     if (captured.status !== 200 || captured.body.data?.statusCode !== 2) throw new Error(`capture: ${captured.status} ${JSON.stringify(captured.body)}`);
     return `${heading}; captured 199.99 (check: 2)`;
+  });
+
+  await step("SATIM payment", "1250.75 DZD, DIRECT: the terms ticked and ALTCHA solved in the page, SATIM's page (its simulator, its own process), refunded in part", async () => {
+    const { payment, payUrl } = await newPayment(options, 1250.75, "DIRECT", "SATIM");
+    const { heading, support } = await browser.payWithSatim(payUrl, { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }, options.termsUrl);
+    expectCode(await checkOf(payment), 2, heading);
+    if (!support.includes("3020")) throw new Error(`the return page's SATIM support says "${support}", without 3020`);
+    await call("refund", { ...payment.env, REFUND_AMOUNT: "250.75" });
+    expectCode(await checkOf(payment), 16, "after the partial refund");
+    return `${heading}, SATIM's support line 3020 shown; refunded 250.75 (check: 16)`;
+  });
+
+  await step("ClicToPay payment", "42.125 TND, DIRECT: ClicToPay's page (its simulator, its own process), millimes end to end, refunded in part", async () => {
+    const { payment, payUrl } = await newPayment(options, 42.125, "DIRECT", "CLICTOPAY");
+    const heading = await browser.payWithClictopay(payUrl, { number: "5555 5555 5555 4444", expiry: "12/34", cvc: "123" });
+    const check = await checkOf(payment);
+    expectCode(check, 2, heading);
+    if (check.amount !== 42.125) throw new Error(`check says amount ${check.amount}, not 42.125`);
+    await call("refund", { ...payment.env, REFUND_AMOUNT: "2.125" });
+    expectCode(await checkOf(payment), 16, "after the partial refund");
+    return `${heading}; check: 2, amount 42.125; refunded 2.125 (check: 16)`;
+  });
+
+  await step("ClicToPay reservation", "80.500 TND pre-authorized at ClicToPay (registerPreAuth.do), 55.375 captured through the API (deposit.do)", async () => {
+    const { payment, payUrl } = await newPayment(options, 80.5, "RESERVATION", "CLICTOPAY");
+    const heading = await browser.payWithClictopay(payUrl, { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" });
+    expectCode(await checkOf(payment), 13, heading);
+    const captured = await captureCall({ ...payment.env, CAPTURE_AMOUNT: "55.375" });
+    if (captured.status !== 200 || captured.body.data?.statusCode !== 2) throw new Error(`capture: ${captured.status} ${JSON.stringify(captured.body)}`);
+    const check = await checkOf(payment);
+    if (check.amount !== 55.375) throw new Error(`captured ${check.amount}, expected 55.375`);
+    return `${heading}; captured 55.375 (check: 2, amount ${check.amount})`;
   });
 
   await step("chargily payment", "2500 DZD with Chargily Pay over HTTP: its checkout, its signed webhook, the return", async () => {

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog, paymentMethodCatalog, redirectProviderAccounts } from "@/lib/db/schema";
 import { setMethodCredentials } from "@/lib/payment-methods/method-credentials";
@@ -75,5 +76,20 @@ describe("SATIM credentials (contract 15, Enabling)", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain(SANDBOX.password);
     expect(JSON.parse(result.stdout).satim).toMatchObject({ method: "SATIM", password: "set", enabledIn: ["DZA"], connection: "ok" });
+  }, 120_000);
+
+  it("are set with the merchant's terms of payment in one command, as docs/going-live.md shows it (the terms URL not dropped)", async () => {
+    const merchant = await createMerchant({ countries: ["DZA"] });
+    const terms = "https://shop.example/terms-of-payment";
+    const result = await runScript(
+      "scripts/merchant.ts",
+      ["update", "--client-id", merchant.clientId, "--terms-url", terms, "--satim-terminal-id", SANDBOX.terminalId, "--satim-username", SANDBOX.userName, "--json"],
+      { SATIM_PASSWORD: SANDBOX.password },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(printed.termsUrl).toBe(terms);
+    expect(printed.satim).toMatchObject({ method: "SATIM", enabledIn: ["DZA"], connection: "ok" });
+    expect((await getMerchantKeys(await getDb(), await serviceIdOf(merchant))).termsUrl).toBe(terms);
   }, 120_000);
 });
