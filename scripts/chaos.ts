@@ -361,8 +361,10 @@ async function main() {
   const inWindow = (at: number) => at >= dbWindow.from && at <= dbWindow.to;
   // During the restart: the gateway's 503 service_unavailable (contract 12), and the sandbox card
   // provider's own browser API (Stripe's shape, not the gateway's envelope) answering its 503.
+  // And a hosted address's 503 page (the redirect Pay and return: HTML, no envelope).
   const providerApi = (error: { path: string }) => error.path.startsWith("/api/card-provider-sandbox/");
-  const allowed = stats.serverErrors.filter((error) => error.status === 503 && (error.name === "service_unavailable" || providerApi(error)) && inWindow(error.at));
+  const hostedPage = (error: { path: string }) => !error.path.startsWith("/api/");
+  const allowed = stats.serverErrors.filter((error) => error.status === 503 && (error.name === "service_unavailable" || providerApi(error) || hostedPage(error)) && inWindow(error.at));
   // The contract's answer to a provider that failed or did not answer (retry with the same key).
   const providerAnswers = providerFaults ? stats.serverErrors.filter((error) => error.status === 503 && error.name === "provider_unavailable") : [];
   const forbidden = stats.serverErrors.filter((error) => !allowed.includes(error) && !providerAnswers.includes(error));
@@ -387,10 +389,17 @@ async function main() {
   console.log(providerFaults ? `provider faults per rail:\n${providerFaults.describe().join("\n")}` : "provider faults: off (--fault-every 0)");
   console.log(`requests sent: ${stats.sent} (answered ${stats.sent - stats.dropped}, dropped by a killed process and retried: ${stats.dropped})`);
   console.log(`scenarios completed: ${[...stats.scenarios].map(([name, n]) => `${name} ${n}`).join(", ")}; steps abandoned: ${stats.abandoned}`);
+  if (stats.buyers.size > 0) {
+    console.log("redirect buyers:");
+    for (const rail of rails) {
+      const did = [...stats.buyers].filter(([what]) => what.startsWith(`${rail} `)).sort(([a], [b]) => a.localeCompare(b));
+      console.log(`  ${rail.padEnd(10)} ${did.map(([what, n]) => `${what.slice(rail.length + 1)} ${n}`).join(", ") || "none"}`);
+    }
+  }
   console.log("answers by status:");
   for (const [status, n] of [...stats.byStatus].sort()) console.log(`  ${status.padEnd(40)} ${n}`);
   console.log(
-    `5xx: ${stats.serverErrors.length} (503 service_unavailable, or the sandbox provider's 503, during the database restart: ${allowed.length}; 503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
+    `5xx: ${stats.serverErrors.length} (503 service_unavailable, the sandbox provider's 503 or a hosted page's 503, during the database restart: ${allowed.length}; 503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
   );
   for (const error of forbidden.slice(0, 20))
     console.log(`  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`);

@@ -35,6 +35,8 @@ export interface LoadStats {
   abandoned: number;
   /** Unexpected answers (a 4xx the scenario did not expect), kept for the printout. */
   surprises: string[];
+  /** What the redirect rails' buyers did, per rail ("SATIM paid, never came back" -> n). */
+  buyers: Map<string, number>;
 }
 
 export function newStats(): LoadStats {
@@ -46,10 +48,11 @@ export function newStats(): LoadStats {
     scenarios: new Map(),
     abandoned: 0,
     surprises: [],
+    buyers: new Map(),
   };
 }
 
-const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
+export const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ChaosClient {

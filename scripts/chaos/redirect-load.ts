@@ -3,7 +3,7 @@ import { getDb } from "../../lib/db/client";
 import { hostedFormToken } from "../../lib/hosted/hosted-form-route";
 import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
 import { payWithRedirect } from "../../lib/payments/hosted/redirect-payment";
-import { clientHeaders, create, expectStatus, key, note, onPage, poll, proceed, refundConcurrently, serverHeaders, tokenOf, type Ctx, type ExtraScenario } from "./load";
+import { bump, clientHeaders, create, expectStatus, key, note, onPage, poll, proceed, refundConcurrently, serverHeaders, tokenOf, type Ctx, type ExtraScenario } from "./load";
 
 /**
  * The redirect card rails in the chaos load (contract 15): the merchant's server proceeds, the
@@ -84,6 +84,7 @@ async function pressPay(ctx: Ctx, rail: RedirectRail, paymentId: string, token: 
       if (next.origin !== gateway) return { url: next.toString() };
       // Back on the page with "provider unavailable" (a fault on the registration): press again.
       if (next.searchParams.get("notice") !== "provider_unavailable") return null;
+      bump(ctx.stats.buyers, `${rail} pressed Pay again (provider unavailable)`);
     }
     await sleep(1000);
   }
@@ -94,9 +95,13 @@ async function pressPay(ctx: Ctx, rail: RedirectRail, paymentId: string, token: 
 async function onProviderPage(ctx: Ctx, rail: RedirectRail, start: { url: string; form?: Record<string, string> }): Promise<string | null> {
   const roll = randomInt(20);
   // 1 in 20 leaves the provider's page without paying: the order stays open until the payment expires.
-  if (roll === 0) return null;
+  if (roll === 0) {
+    bump(ctx.stats.buyers, `${rail} left the order unpaid`);
+    return null;
+  }
   const card = roll === 1 ? { ...CARD, cardNumber: "4000 0000 0000 0002" } : roll === 2 && rail !== "CMI" && rail !== "CHARGILY" ? { ...CARD, cardNumber: "4000 0000 0000 3220" } : CARD;
   const action = roll === 3 ? "cancel" : "pay";
+  bump(ctx.stats.buyers, `${rail} ${action === "cancel" ? "canceled" : card.cardNumber.endsWith("0002") ? "declined" : card.cardNumber.endsWith("3220") ? "3-D Secure" : "paid"}`);
   try {
     let url = start.url;
     if (start.form) {
@@ -137,7 +142,10 @@ async function payWithRail(ctx: Ctx, rail: RedirectRail, gateway: string) {
   const back = await onProviderPage(ctx, rail, start);
   if (!back) return;
   // 1 in 4 buyers never come back: the reconciliation job asks the provider (every 10 s).
-  if (randomInt(4) === 0) return;
+  if (randomInt(4) === 0) {
+    bump(ctx.stats.buyers, `${rail} never came back`);
+    return;
+  }
   const returned = new URL(back, gateway);
   const answer = await ctx.client.call(rail === "CMI" ? "POST" : "GET", `${returned.pathname}${returned.search}`, rail === "CMI" ? { form: new URLSearchParams() } : {});
   expectStatus(ctx, `${rail} return`, answer, 303);
