@@ -25,6 +25,7 @@ import { sqlRows } from "../lib/db/sql-rows";
 import { mountSimulators } from "../mount-simulators";
 import { ChaosClient, newStats, runLoad } from "./chaos/load";
 import { startProviderFaults, type ProviderFaults } from "./chaos/provider-faults";
+import { redirectScenarios, type RedirectRail } from "./chaos/redirect-load";
 import { createPrivatePostgres } from "./lib/private-postgres";
 import { recreateDatabase } from "./lib/recreate-database";
 
@@ -38,6 +39,8 @@ const { values } = parseArgs({
     port: { type: "string", default: "4161" },
     logs: { type: "string", default: "" },
     "fault-every": { type: "string", default: "3" },
+    // The redirect card rails in the load (and their faults): comma-separated, or "none".
+    rails: { type: "string", default: "SATIM,CLICTOPAY,CMI,CHARGILY" },
   },
 });
 const durationMs = Number(values.duration) * 1000;
@@ -48,6 +51,9 @@ const receiverPort = pgPort + 3;
 const providerPort = pgPort + 4;
 // Seconds between two provider faults; 0 keeps the in-database card sandbox and injects none.
 const faultEveryMs = Number(values["fault-every"]) * 1000;
+const RAIL_NAMES: RedirectRail[] = ["SATIM", "CLICTOPAY", "CMI", "CHARGILY"];
+const rails = values.rails === "none" ? [] : values.rails.split(",").map((rail) => rail.trim().toUpperCase() as RedirectRail);
+for (const rail of rails) if (!RAIL_NAMES.includes(rail)) throw new Error(`--rails ${values.rails}: ${rail} is not one of ${RAIL_NAMES.join(", ")} (or none)`);
 // Short retries so deliveries recover within the run; 10 retries span about 4 minutes.
 const RETRY_SCHEDULE = "1,2,4,8,15,30,45,60,60,60";
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -195,6 +201,9 @@ async function main() {
   if (faultEveryMs > 0) {
     providerFaults = await startProviderFaults({ db: getDb, port: providerPort });
     Object.assign(baseEnv, providerFaults.env);
+    // This process presses Pay for CMI's buyers (the page's signed form): the same providers as the gateways.
+    Object.assign(process.env, providerFaults.env);
+    (globalThis as { gatewayConfig?: unknown }).gatewayConfig = undefined;
   }
   await new Promise<void>((resolve) => receiver.listen(receiverPort, "127.0.0.1", resolve));
   const merchants = [];
@@ -209,9 +218,17 @@ async function main() {
       }),
     );
   }
+  // The merchant with the redirect card rails: SATIM and Chargily in DZD, ClicToPay in TND, CMI in MAD.
+  const redirectMerchant = await onboardMerchant(await getDb(), {
+    name: "Chaos Redirect Shop",
+    countries: ["DZA", "MAR", "TUN"],
+    redirectUrl: "https://shop.example/return",
+    webhookUrl: `http://127.0.0.1:${receiverPort}/hooks/redirect`,
+    origins: ["https://shop.example"],
+  });
   for (const entry of supervised) launch(entry);
   await waitForGateways();
-  log(`processes up; provider faults: ${providerFaults ? `one every ~${faultEveryMs / 1000}s` : "off"}; load for ${durationMs / 1000}s`);
+  log(`processes up; provider faults: ${providerFaults ? `one every ~${faultEveryMs / 1000}s` : "off"}; redirect rails: ${rails.join(", ") || "none"}; load for ${durationMs / 1000}s`);
 
   const stats = newStats();
   const loadStart = Date.now();
@@ -221,7 +238,20 @@ async function main() {
     stats,
     () => Date.now() > loadEnd,
   );
-  const load = runLoad({ client, merchants, users: Number(values.users), until: () => Date.now() > loadEnd, maxRequests: Number(values["max-requests"]) });
+  const load = runLoad({
+    client,
+    merchants,
+    users: Number(values.users),
+    until: () => Date.now() > loadEnd,
+    maxRequests: Number(values["max-requests"]),
+    // Each rail about as often as the Stripe card scenario's third of the card traffic: all four together as often as the cards.
+    extra: redirectScenarios({
+      merchant: redirectMerchant,
+      gateway: `http://127.0.0.1:${gatewayPorts[0]}`,
+      rails,
+      weight: rails.length > 0 ? Math.max(1, Math.round(6 / rails.length)) : 0,
+    }),
+  });
 
   // Kills: a random gateway or the worker, every few seconds, until the load ends. Only a
   // process that is up again, and a gateway only while the other one serves: a restart takes
@@ -270,7 +300,7 @@ async function main() {
     gatewayPorts.map((port) => `http://127.0.0.1:${port}`),
     CHAOS_METRICS_TOKEN,
   );
-  const faults = providerFaults?.run({ everyMs: faultEveryMs, until: () => Date.now() > loadEnd });
+  const faults = providerFaults?.run({ everyMs: faultEveryMs, until: () => Date.now() > loadEnd, rails: ["card (Stripe)", ...rails] });
   await Promise.all([load, kills, receiverPlan, dbRestart, faults]);
   log(`load done: ${stats.sent} requests; draining queues`);
 
@@ -278,21 +308,32 @@ async function main() {
   // every provider operation a fault left unknown reconciled by the worker. An operation still
   // open at the end is judged by the audit's provider_operations_settled bound.
   const drainEnd = Date.now() + Number(values.drain) * 1000;
-  let pending = { notifications: -1, providerEvents: -1, operations: -1 };
+  // And every redirect order the buyer finished at its provider (paid, declined or canceled, returned
+  // or not) settled on the gateway's side: by the return, the provider's notification or the
+  // reconciliation job (every 10 s).
+  let pending = { notifications: -1, providerEvents: -1, operations: -1, redirectOrders: -1 };
   while (Date.now() < drainEnd) {
     try {
-      const [row] = await dbRows<{ notifications: number; provider_events: number; operations: number }>(sql`
+      const [row] = await dbRows<{ notifications: number; provider_events: number; operations: number; redirect_orders: number }>(sql`
         select (select count(*)::int from notifications where status = 'pending') as notifications,
                (select count(*)::int from simulators.card_provider_events where delivered_at is null) as provider_events,
-               (select count(*)::int from provider_operations where status in ('pending', 'unknown')) as operations`);
-      pending = { notifications: row!.notifications, providerEvents: row!.provider_events, operations: row!.operations };
-      if (pending.notifications === 0 && pending.operations === 0) break;
+               (select count(*)::int from provider_operations where status in ('pending', 'unknown')) as operations,
+               (select count(*)::int from redirect_payments rp
+                 where rp.finished_at is null and rp.provider_order_id is not null
+                   and (exists (select 1 from simulators.satim_orders o where o.order_id = rp.provider_order_id and o.order_status <> '0')
+                     or exists (select 1 from simulators.clictopay_orders o where o.order_id = rp.provider_order_id and o.order_status not in ('0', '5'))
+                     or exists (select 1 from simulators.cmi_orders o where o.oid = rp.provider_order_id and o.status <> 'P')
+                     or exists (select 1 from simulators.chargily_checkouts o where o.id = rp.provider_order_id and o.status <> 'pending'))) as redirect_orders`);
+      pending = { notifications: row!.notifications, providerEvents: row!.provider_events, operations: row!.operations, redirectOrders: row!.redirect_orders };
+      if (pending.notifications === 0 && pending.operations === 0 && pending.redirectOrders === 0) break;
     } catch {
       // The driver's own connection after the restart: try again.
     }
     await sleep(2000);
   }
-  log(`drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events, ${pending.operations} provider operations still open`);
+  log(
+    `drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events, ${pending.operations} provider operations still open, ${pending.redirectOrders} redirect orders finished at their provider and not settled`,
+  );
   // The worker's backlog job (every 15 s) and its snapshot (every 5 s) bring the gauge to 0.
   const awaitingAtEnd = await metricsWatch.untilReconciled(40_000);
   log(`reconciliation backlog as /api/metrics reports it: ${awaitingAtEnd ?? "not read"}`);
@@ -311,13 +352,19 @@ async function main() {
   const allEvents = await dbRows<{ id: string }>(sql`select id from notifications`);
   const neverReceived = allEvents.filter((event) => !deliveries.has(event.id)).length;
   const states = await dbRows<{ state: string; n: number }>(sql`select state::text, count(*)::int as n from payments group by state order by state`);
+  // The redirect rails' payments: how each ended, and how many the reconciliation job settled (the buyer never came back).
+  const redirectStates = await dbRows<{ method: string; state: string; n: number }>(sql`
+    select rp.method_code::text as method, p.state::text as state, count(*)::int as n
+    from redirect_payments rp join payments p on p.id = rp.payment_id group by 1, 2 order by 1, 2`);
 
   // ---- printout --------------------------------------------------------------------------
   const inWindow = (at: number) => at >= dbWindow.from && at <= dbWindow.to;
   // During the restart: the gateway's 503 service_unavailable (contract 12), and the sandbox card
   // provider's own browser API (Stripe's shape, not the gateway's envelope) answering its 503.
+  // And a hosted address's 503 page (the redirect Pay and return: HTML, no envelope).
   const providerApi = (error: { path: string }) => error.path.startsWith("/api/card-provider-sandbox/");
-  const allowed = stats.serverErrors.filter((error) => error.status === 503 && (error.name === "service_unavailable" || providerApi(error)) && inWindow(error.at));
+  const hostedPage = (error: { path: string }) => !error.path.startsWith("/api/");
+  const allowed = stats.serverErrors.filter((error) => error.status === 503 && (error.name === "service_unavailable" || providerApi(error) || hostedPage(error)) && inWindow(error.at));
   // The contract's answer to a provider that failed or did not answer (retry with the same key).
   const providerAnswers = providerFaults ? stats.serverErrors.filter((error) => error.status === 503 && error.name === "provider_unavailable") : [];
   const forbidden = stats.serverErrors.filter((error) => !allowed.includes(error) && !providerAnswers.includes(error));
@@ -339,17 +386,32 @@ async function main() {
   );
   console.log(`"unhandled error" lines in the process logs (each a 500 answered): ${countInLogs(/"msg":"unhandled error"/g)}; logs in ${logDir}`);
   console.log(`PostgreSQL restarts: 1 (down ${((dbWindow.to - 15_000 - dbWindow.from) / 1000).toFixed(1)} s)`);
-  console.log(`provider faults: ${providerFaults ? providerFaults.describe() : "off (--fault-every 0)"}`);
+  console.log(providerFaults ? `provider faults per rail:\n${providerFaults.describe().join("\n")}` : "provider faults: off (--fault-every 0)");
   console.log(`requests sent: ${stats.sent} (answered ${stats.sent - stats.dropped}, dropped by a killed process and retried: ${stats.dropped})`);
   console.log(`scenarios completed: ${[...stats.scenarios].map(([name, n]) => `${name} ${n}`).join(", ")}; steps abandoned: ${stats.abandoned}`);
+  if (stats.buyers.size > 0) {
+    console.log("redirect buyers:");
+    for (const rail of rails) {
+      const did = [...stats.buyers].filter(([what]) => what.startsWith(`${rail} `)).sort(([a], [b]) => a.localeCompare(b));
+      console.log(`  ${rail.padEnd(10)} ${did.map(([what, n]) => `${what.slice(rail.length + 1)} ${n}`).join(", ") || "none"}`);
+    }
+  }
   console.log("answers by status:");
   for (const [status, n] of [...stats.byStatus].sort()) console.log(`  ${status.padEnd(40)} ${n}`);
   console.log(
-    `5xx: ${stats.serverErrors.length} (503 service_unavailable, or the sandbox provider's 503, during the database restart: ${allowed.length}; 503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
+    `5xx: ${stats.serverErrors.length} (503 service_unavailable, the sandbox provider's 503 or a hosted page's 503, during the database restart: ${allowed.length}; 503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
   );
   for (const error of forbidden.slice(0, 20))
     console.log(`  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`);
   console.log(`payments by state: ${states.map((row) => `${row.state} ${row.n}`).join(", ")}`);
+  for (const method of new Set(redirectStates.map((row) => row.method))) {
+    console.log(
+      `  ${method}: ${redirectStates
+        .filter((row) => row.method === method)
+        .map((row) => `${row.state} ${row.n}`)
+        .join(", ")}`,
+    );
+  }
   console.log(`webhook receiver answers: ${[...receiverAnswers].map(([mode, n]) => `${mode} ${n}`).join(", ")}`);
   console.log(`events: ${allEvents.length}; not delivered after recovery: ${undeliveredCount} ${JSON.stringify(undelivered)}; never received with a 2xx: ${neverReceived}`);
   console.log(

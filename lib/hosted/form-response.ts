@@ -31,6 +31,19 @@ export function formRefusedResponse(refusal: FormRefusal, localeHint: unknown): 
   return plainPageResponse({ locale, status: STATUS[refusal], title, body });
 }
 
+/**
+ * The database cannot be reached for a moment (a restart, a failover): contract 12's 503 for the
+ * hosted addresses, as a plain page in the buyer's language with Retry-After, never a bare 500.
+ * Nothing was done: a press, a return or a reload may simply be repeated.
+ */
+export function serviceUnavailablePageResponse(localeHint: unknown): Response {
+  const locale: Locale = isLocale(localeHint) ? localeHint : "en";
+  const text = MESSAGES[locale].formRefused;
+  const response = plainPageResponse({ locale, status: 503, title: text.unavailableTitle, body: text.unavailableBody });
+  response.headers.set("retry-after", "5");
+  return response;
+}
+
 /** The neutral "link not valid" page the app's 404 shows, answered 404: a sandbox form's address in production. */
 export function notFoundPageResponse(localeHint: unknown): Response {
   const locale: Locale = isLocale(localeHint) ? localeHint : "en";

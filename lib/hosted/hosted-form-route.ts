@@ -5,7 +5,9 @@ import { clientOrigin } from "../http/client-address";
 import { isLocale } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
 import { formTokenFor, isCrossSitePost, isValidFormToken, type HostedFormKind } from "./form-guard";
-import { formRefusedResponse, notFoundPageResponse, seeOther } from "./form-response";
+import { isDatabaseUnavailable } from "../db/errors";
+import { logger } from "../log";
+import { formRefusedResponse, notFoundPageResponse, seeOther, serviceUnavailablePageResponse } from "./form-response";
 import { NUL_CHARACTER_IN_FORM, readFormBody, type FormBody } from "./read-form-body";
 
 /** The field every hosted form carries its per-page CSRF token in. */
@@ -36,6 +38,10 @@ export function hostedFormRoute<P extends { locale: string }>(options: {
 }) {
   return async function POST(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const params = await context.params;
+    return orUnavailablePage(params.locale, () => handle(request, params));
+  };
+
+  async function handle(request: Request, params: P): Promise<Response> {
     if (options.sandboxOnly && !getConfig().isSandbox) return notFoundPageResponse(params.locale);
     if (!isLocale(params.locale)) return formRefusedResponse("bad_request", undefined);
     const { locale } = params;
@@ -49,7 +55,18 @@ export function hostedFormRoute<P extends { locale: string }>(options: {
       return formRefusedResponse("cross_site", locale);
     }
     return seeOther(await options.act({ db, locale, params, fields, clientAddress: clientOrigin(request.headers).address }));
-  };
+  }
+}
+
+/** A hosted address's answer, or the 503 page while the database cannot be reached (serviceUnavailablePageResponse). */
+export async function orUnavailablePage(locale: unknown, answer: () => Promise<Response>): Promise<Response> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    logger.warn({ err: error }, "database unavailable");
+    return serviceUnavailablePageResponse(locale);
+  }
 }
 
 /** The form token a page renders into its forms (see form-guard.ts). */

@@ -19,6 +19,8 @@ export interface Answer {
   status: number;
   name?: string;
   body: any;
+  /** A 303's Location (hosted forms and the redirect return answer with one). */
+  location?: string;
 }
 
 export interface LoadStats {
@@ -33,6 +35,8 @@ export interface LoadStats {
   abandoned: number;
   /** Unexpected answers (a 4xx the scenario did not expect), kept for the printout. */
   surprises: string[];
+  /** What the redirect rails' buyers did, per rail ("SATIM paid, never came back" -> n). */
+  buyers: Map<string, number>;
 }
 
 export function newStats(): LoadStats {
@@ -44,10 +48,11 @@ export function newStats(): LoadStats {
     scenarios: new Map(),
     abandoned: 0,
     surprises: [],
+    buyers: new Map(),
   };
 }
 
-const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
+export const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ChaosClient {
@@ -59,16 +64,17 @@ export class ChaosClient {
   ) {}
 
   /** One call, retried (same key, other gateway) while the answer says "again later". */
-  async call(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async call(method: string, path: string, options: { body?: unknown; form?: URLSearchParams; headers?: Record<string, string> } = {}): Promise<Answer> {
     for (let attempt = 0; attempt < 60; attempt += 1) {
       const base = this.gateways[this.next++ % this.gateways.length]!;
       let answer: Answer;
       this.stats.sent += 1;
       try {
+        const contentType = options.form ? "application/x-www-form-urlencoded" : options.body !== undefined ? "application/json" : undefined;
         const response = await fetch(`${base}${path}`, {
           method,
-          headers: { ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers },
-          body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+          headers: { ...(contentType ? { "content-type": contentType } : {}), ...options.headers },
+          body: options.form ? options.form.toString() : options.body !== undefined ? JSON.stringify(options.body) : undefined,
           redirect: "manual",
           signal: AbortSignal.timeout(30_000),
         });
@@ -79,7 +85,7 @@ export class ChaosClient {
         } catch {
           // Not JSON.
         }
-        answer = { status: response.status, name: body?.error?.name, body };
+        answer = { status: response.status, name: body?.error?.name, body, location: response.headers.get("location") ?? undefined };
       } catch {
         this.stats.dropped += 1;
         await sleep(200);
@@ -103,7 +109,7 @@ export class ChaosClient {
 export class StepAbandoned extends Error {}
 
 /** A hosted-page step on the database: retried while the database is away. */
-async function onPage<T>(stats: LoadStats, step: () => Promise<T>): Promise<T> {
+export async function onPage<T>(stats: LoadStats, step: () => Promise<T>): Promise<T> {
   for (let attempt = 0; attempt < 60; attempt += 1) {
     try {
       return await step();
@@ -116,32 +122,34 @@ async function onPage<T>(stats: LoadStats, step: () => Promise<T>): Promise<T> {
   throw new StepAbandoned("hosted page step");
 }
 
-function clientHeaders(merchant: OnboardedMerchant, extra: Record<string, string> = {}) {
+export function clientHeaders(merchant: OnboardedMerchant, extra: Record<string, string> = {}) {
   return { authorization: basicBearer(merchant.clientId, merchant.clientSecret), ...extra };
 }
-const serverHeaders = (merchant: OnboardedMerchant, extra: Record<string, string> = {}) => clientHeaders(merchant, { "x-service": merchant.service, "x-platform": "API", ...extra });
-const key = () => ({ "idempotency-key": randomUUID() });
+export const serverHeaders = (merchant: OnboardedMerchant, extra: Record<string, string> = {}) =>
+  clientHeaders(merchant, { "x-service": merchant.service, "x-platform": "API", ...extra });
+export const key = () => ({ "idempotency-key": randomUUID() });
 
-interface Ctx {
+export interface Ctx {
   client: ChaosClient;
   merchant: OnboardedMerchant;
   stats: LoadStats;
 }
 
-function expectStatus(ctx: Ctx, what: string, answer: Answer, ...ok: number[]): boolean {
+export function expectStatus(ctx: Ctx, what: string, answer: Answer, ...ok: number[]): boolean {
   if (ok.includes(answer.status)) return true;
-  const message = answer.body?.message ?? answer.body?.error?.message ?? "";
+  const details = answer.body?.error?.details;
+  const message = `${answer.body?.message ?? answer.body?.error?.message ?? ""}${details ? ` ${JSON.stringify(details).slice(0, 200)}` : ""}`;
   if (ctx.stats.surprises.length < 50) ctx.stats.surprises.push(`${what}: ${answer.status} ${answer.name ?? answer.body?.error?.code ?? ""} ${message}`);
   return false;
 }
 
 /** A hosted-page step refused (an ApiError): expected now and then (settled meanwhile), kept for the printout. */
-function note(ctx: Ctx, what: string, error: unknown): null {
+export function note(ctx: Ctx, what: string, error: unknown): null {
   if (ctx.stats.surprises.length < 50) ctx.stats.surprises.push(`${what}: ${(error as Error).message}`);
   return null;
 }
 
-async function create(ctx: Ctx, overrides: Record<string, unknown> = {}): Promise<{ paymentId: string; clientSecret: string } | null> {
+export async function create(ctx: Ctx, overrides: Record<string, unknown> = {}): Promise<{ paymentId: string; clientSecret: string } | null> {
   const body = {
     actionId: `chaos-${randomUUID()}`,
     amount: randomInt(10, 900) + randomInt(0, 100) / 100,
@@ -150,14 +158,15 @@ async function create(ctx: Ctx, overrides: Record<string, unknown> = {}): Promis
     userId: `+2135${String(randomInt(10_000_000, 10_000_400))}`,
     ...overrides,
   };
+  const path = `/api/v1/payments/intents?countryCode=${body.actionCountryCode}`;
   // Sent twice on purpose now and then: create is idempotent on actionId.
-  const answer = await ctx.client.call("POST", "/api/v1/payments/intents?countryCode=DZA", { body, headers: clientHeaders(ctx.merchant) });
-  if (randomInt(10) === 0) await ctx.client.call("POST", "/api/v1/payments/intents?countryCode=DZA", { body, headers: clientHeaders(ctx.merchant) });
+  const answer = await ctx.client.call("POST", path, { body, headers: clientHeaders(ctx.merchant) });
+  if (randomInt(10) === 0) await ctx.client.call("POST", path, { body, headers: clientHeaders(ctx.merchant) });
   if (!expectStatus(ctx, "create", answer, 201, 200)) return null;
   return answer.body.data;
 }
 
-async function proceed(ctx: Ctx, paymentId: string, method: "WALLET_V2" | "CARD_PROVIDER") {
+export async function proceed(ctx: Ctx, paymentId: string, method: string) {
   const headers = serverHeaders(ctx.merchant, key());
   const answer = await ctx.client.call("POST", `/api/v1/payments/intents/${paymentId}/proceed`, { body: { paymentMethodCode: method }, headers });
   // A retry with the same key answers the same (replayed) result.
@@ -165,7 +174,7 @@ async function proceed(ctx: Ctx, paymentId: string, method: "WALLET_V2" | "CARD_
   return expectStatus(ctx, "proceed", answer, 200) ? answer.body.data : null;
 }
 
-async function poll(ctx: Ctx, paymentId: string, until: (code: number) => boolean, tries = 20): Promise<number> {
+export async function poll(ctx: Ctx, paymentId: string, until: (code: number) => boolean, tries = 20): Promise<number> {
   let code = 0;
   for (let attempt = 0; attempt < tries; attempt += 1) {
     const answer = await ctx.client.call("GET", `/api/v1/payments/intents/${paymentId}/check`, { headers: serverHeaders(ctx.merchant) });
@@ -176,7 +185,7 @@ async function poll(ctx: Ctx, paymentId: string, until: (code: number) => boolea
   return code;
 }
 
-const tokenOf = (payUrl: string) => new URL(payUrl).searchParams.get("token")!;
+export const tokenOf = (payUrl: string) => new URL(payUrl).searchParams.get("token")!;
 
 async function payWallet(ctx: Ctx, captureMethod: "DIRECT" | "RESERVATION", wrongCodes = false) {
   const intent = await create(ctx, { captureMethod });
@@ -193,7 +202,7 @@ async function payWallet(ctx: Ctx, captureMethod: "DIRECT" | "RESERVATION", wron
   return intent.paymentId;
 }
 
-async function refundConcurrently(ctx: Ctx, paymentId: string) {
+export async function refundConcurrently(ctx: Ctx, paymentId: string) {
   const check = await ctx.client.call("GET", `/api/v1/payments/intents/${paymentId}/check`, { headers: serverHeaders(ctx.merchant) });
   const amount = Number(check.body?.data?.amount ?? 0);
   if (!amount) return;
@@ -310,6 +319,13 @@ const scenarios: Record<string, (ctx: Ctx) => Promise<void>> = {
   },
 };
 
+/** A scenario a run adds to the mix (the redirect rails'), on a merchant of its own when given. */
+export interface ExtraScenario {
+  weight: number;
+  merchant?: OnboardedMerchant;
+  run: (ctx: Ctx) => Promise<void>;
+}
+
 const WEIGHTS: [string, number][] = [
   ["walletDirect", 4],
   ["walletWrongCodes", 1],
@@ -318,26 +334,35 @@ const WEIGHTS: [string, number][] = [
   ["card", 3],
 ];
 
-function pickScenario(): string {
-  const total = WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0);
+function pickScenario(weights: [string, number][]): string {
+  const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
   let roll = randomInt(total);
-  for (const [name, weight] of WEIGHTS) {
+  for (const [name, weight] of weights) {
     if (roll < weight) return name;
     roll -= weight;
   }
-  return WEIGHTS[0]![0];
+  return weights[0]![0];
 }
 
 /** `users` virtual users, each running scenarios back to back until `until()` or `maxRequests`. */
-export async function runLoad(options: { client: ChaosClient; merchants: OnboardedMerchant[]; users: number; until: () => boolean; maxRequests: number }): Promise<void> {
+export async function runLoad(options: {
+  client: ChaosClient;
+  merchants: OnboardedMerchant[];
+  users: number;
+  until: () => boolean;
+  maxRequests: number;
+  extra?: Record<string, ExtraScenario>;
+}): Promise<void> {
   const { client } = options;
+  const extra = options.extra ?? {};
+  const weights: [string, number][] = [...WEIGHTS, ...Object.entries(extra).map(([name, scenario]): [string, number] => [name, scenario.weight])];
   await Promise.all(
     Array.from({ length: options.users }, async (_, user) => {
       while (!options.until() && client.stats.sent < options.maxRequests) {
-        const name = pickScenario();
-        const merchant = options.merchants[user % options.merchants.length]!;
+        const name = pickScenario(weights);
+        const merchant = extra[name]?.merchant ?? options.merchants[user % options.merchants.length]!;
         try {
-          await scenarios[name]!({ client, merchant, stats: client.stats });
+          await (extra[name]?.run ?? scenarios[name]!)({ client, merchant, stats: client.stats });
           bump(client.stats.scenarios, name);
         } catch (error) {
           if (!(error instanceof StepAbandoned) && client.stats.surprises.length < 50) {

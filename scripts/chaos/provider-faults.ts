@@ -1,56 +1,132 @@
 import { randomInt } from "node:crypto";
 import type { Db } from "../../lib/db/client";
-import { startStripeSimulator, type SimulatorFault, type StripeSimulator } from "../../simulators/card/stripe-simulator";
+import { STRIPE_OUTAGE_BODY, stripeSimulatorHandler } from "../../simulators/card/stripe-simulator";
+import { handleChargilyRequest } from "../../simulators/chargily/chargily-simulator";
+import { handleClictopayRequest } from "../../simulators/clictopay/clictopay-simulator";
+import { handleCmiRequest, sendOverHttp } from "../../simulators/cmi/cmi-simulator";
+import { SIMULATOR_FAULTS, serveSimulatorsWithFaults, type FaultySimulators } from "../../simulators/fault-hook";
+import { handleSatimRequest } from "../../simulators/satim/satim-simulator";
 
 /**
- * Provider faults for `npm run chaos`: the gateways and the worker reach the card provider
- * through the Stripe adapter and the simulator of Stripe's wire protocol (the sandbox's books
- * behind it, served by the chaos process on its own port), and every few seconds the next
- * money call of one kind suffers a fault: a 500, a reset or a timeout, before or after the
- * provider applied the change. The gateway answers 503 provider_unavailable (contract), the
- * client retries with its Idempotency-Key, reconciliation settles what stayed unknown, and the
- * audit's card_books_agree_with_payment and provider_operations_settled invariants check that
- * the books on both sides still agree.
+ * Provider faults for `npm run chaos`: the gateways and the worker reach every card provider
+ * over HTTP, through their production adapters, at the simulators of the providers' wire
+ * protocols served by the chaos process on one port (Stripe's at /v1, SATIM's under /satim,
+ * ClicToPay's under /clictopay, CMI's under /cmi, Chargily Pay's under /chargily; their books in
+ * the run's database). Every few seconds the next money call of one kind, on one rail, suffers a
+ * fault: a 500, a reset or a timeout, before or after the provider applied the change. The
+ * gateway answers 503 provider_unavailable (or, on the page before a redirect provider's, sends
+ * the buyer back to press Pay again), the client retries with its Idempotency-Key,
+ * reconciliation settles what stayed unknown, and the audit's invariants check that the books
+ * on both sides still agree.
  */
-const FAULTS: SimulatorFault[] = ["error_500", "reset_before", "reset_after", "timeout_before", "timeout_after"];
-const CALLS: { name: string; match: RegExp }[] = [
-  { name: "create intent", match: /^POST \/v1\/payment_intents$/ },
-  { name: "capture", match: /^POST \/v1\/payment_intents\/[^/]+\/capture$/ },
-  { name: "cancel", match: /^POST \/v1\/payment_intents\/[^/]+\/cancel$/ },
-  { name: "refund", match: /^POST \/v1\/refunds$/ },
+interface Rail {
+  name: string;
+  calls: { name: string; match: RegExp }[];
+}
+
+const RAILS: Rail[] = [
+  {
+    name: "card (Stripe)",
+    calls: [
+      { name: "create intent", match: /^POST \/v1\/payment_intents$/ },
+      { name: "capture", match: /^POST \/v1\/payment_intents\/[^/]+\/capture$/ },
+      { name: "cancel", match: /^POST \/v1\/payment_intents\/[^/]+\/cancel$/ },
+      { name: "refund", match: /^POST \/v1\/refunds$/ },
+    ],
+  },
+  {
+    name: "SATIM",
+    calls: [
+      { name: "register", match: /^POST \/satim\/payment\/rest\/register\.do$/ },
+      { name: "confirm", match: /^POST \/satim\/payment\/rest\/(confirmOrder|public\/acknowledgeTransaction|getOrderStatusExtended)\.do$/ },
+      { name: "refund", match: /^POST \/satim\/payment\/rest\/refund\.do$/ },
+    ],
+  },
+  {
+    name: "CLICTOPAY",
+    calls: [
+      { name: "register", match: /^POST \/clictopay\/payment\/rest\/register(PreAuth)?\.do$/ },
+      { name: "status", match: /^POST \/clictopay\/payment\/rest\/getOrderStatusExtended\.do$/ },
+      { name: "deposit", match: /^POST \/clictopay\/payment\/rest\/deposit\.do$/ },
+      { name: "reverse", match: /^POST \/clictopay\/payment\/rest\/reverse\.do$/ },
+      { name: "refund", match: /^POST \/clictopay\/payment\/rest\/refund\.do$/ },
+    ],
+  },
+  // CMI's API is one address (/fim/api) for its status query, PostAuth, Void and Credit.
+  { name: "CMI", calls: [{ name: "api", match: /^POST \/cmi\/fim\/api$/ }] },
+  {
+    name: "CHARGILY",
+    calls: [
+      { name: "create checkout", match: /^POST \/chargily\/api\/v2\/checkouts$/ },
+      { name: "read checkout", match: /^GET \/chargily\/api\/v2\/checkouts\/[^/]+$/ },
+    ],
+  },
 ];
 
 export interface ProviderFaults {
-  /** For every gateway and worker process (and this one): the card provider is the simulator. */
+  /** For every gateway and worker process (and this one): each card provider is its simulator, over HTTP. */
   env: Record<string, string>;
-  injected: Map<string, number>;
-  describe(): string;
-  /** Injects one fault every `everyMs` (randomized) until `until()`. */
-  run(options: { everyMs: number; until: () => boolean }): Promise<void>;
+  /** Per rail, "call:fault" -> how many were injected (each waits for the next matching call). */
+  injected: Map<string, Map<string, number>>;
+  describe(): string[];
+  /** Injects one fault every `everyMs` (randomized) until `until()`, on a rail chosen at random among `rails` (all by default). */
+  run(options: { everyMs: number; until: () => boolean; rails?: string[] }): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startProviderFaults(options: { db: () => Promise<Db>; port: number }): Promise<ProviderFaults> {
-  const simulator: StripeSimulator = await startStripeSimulator({ db: options.db, port: options.port });
-  const injected = new Map<string, number>();
+  const { db } = options;
+  const injected = new Map<string, Map<string, number>>(RAILS.map((rail) => [rail.name, new Map()]));
+  const applied = new Map<string, number>();
+  const served: FaultySimulators = await serveSimulatorsWithFaults({
+    port: options.port,
+    routes: [
+      { prefix: "", errorBody: STRIPE_OUTAGE_BODY, handle: stripeSimulatorHandler(db) },
+      { prefix: "/satim", errorBody: '{"errorCode":"7","errorMessage":"System error"}', handle: async (request) => handleSatimRequest(await db(), request, "/satim") },
+      { prefix: "/clictopay", errorBody: '{"errorCode":"7","errorMessage":"System error"}', handle: async (request) => handleClictopayRequest(await db(), request, "/clictopay") },
+      // CMI's callback and Chargily's webhook go over HTTP to the gateways (PUBLIC_BASE_URL), as the providers' do: a killed gateway misses them.
+      { prefix: "/cmi", errorBody: "<html>Internal Server Error</html>", handle: async (request) => handleCmiRequest(await db(), request, "/cmi", sendOverHttp) },
+      {
+        prefix: "/chargily",
+        errorBody: '{"message":"Server Error"}',
+        handle: async (request) => handleChargilyRequest(await db(), request, { base: "/chargily", sendWebhook: (webhook) => fetch(webhook, { signal: AbortSignal.timeout(10_000) }) }),
+      },
+    ],
+    onFault: (line) => {
+      const rail = RAILS.find((candidate) => candidate.calls.some((call) => call.match.test(line)));
+      if (rail) applied.set(rail.name, (applied.get(rail.name) ?? 0) + 1);
+    },
+  });
   return {
-    // A short provider timeout: a hung call costs the client seconds, not the default 10.
-    env: { CARD_PROVIDER_API_URL: simulator.url, PROVIDER_CALL_TIMEOUT_MS: "3000" },
+    env: {
+      CARD_PROVIDER_API_URL: served.url,
+      SATIM_API_URL: `${served.url}/satim/payment/rest`,
+      CLICTOPAY_API_URL: `${served.url}/clictopay/payment/rest`,
+      CMI_URL: `${served.url}/cmi`,
+      CHARGILY_API_URL: `${served.url}/chargily/api/v2`,
+      // A short provider timeout: a hung call costs the client seconds, not the default 10.
+      PROVIDER_CALL_TIMEOUT_MS: "3000",
+    },
     injected,
     describe: () =>
-      injected.size === 0
-        ? `card provider = Stripe simulator on ${simulator.url}, no fault injected yet`
-        : `${[...injected.values()].reduce((sum, n) => sum + n, 0)} injected (${[...injected].map(([what, n]) => `${what} ${n}`).join(", ")})`,
-    async run({ everyMs, until }) {
+      [...injected].map(([rail, faults]) => {
+        const total = [...faults.values()].reduce((sum, n) => sum + n, 0);
+        const list = total ? ` (${[...faults].map(([what, n]) => `${what} ${n}`).join(", ")})` : "";
+        return `  ${rail.padEnd(14)} ${total} injected, ${applied.get(rail) ?? 0} met by a call${list}`;
+      }),
+    async run({ everyMs, until, rails }) {
+      const eligible = RAILS.filter((rail) => !rails || rails.includes(rail.name));
       while (!until()) {
         await new Promise((resolve) => setTimeout(resolve, everyMs * (0.5 + Math.random())));
-        const call = CALLS[randomInt(CALLS.length)]!;
-        const fault = FAULTS[randomInt(FAULTS.length)]!;
-        simulator.inject(call.match, fault);
+        const rail = eligible[randomInt(eligible.length)]!;
+        const call = rail.calls[randomInt(rail.calls.length)]!;
+        const fault = SIMULATOR_FAULTS[randomInt(SIMULATOR_FAULTS.length)]!;
+        served.faults.inject(call.match, fault);
         const what = `${call.name}:${fault}`;
-        injected.set(what, (injected.get(what) ?? 0) + 1);
+        const counts = injected.get(rail.name)!;
+        counts.set(what, (counts.get(what) ?? 0) + 1);
       }
     },
-    close: () => simulator.close(),
+    close: () => served.close(),
   };
 }

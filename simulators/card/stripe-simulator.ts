@@ -9,6 +9,7 @@ import { publishableKeyOfSandboxSecret } from "../../lib/providers/card/card-pro
 import { sandboxCardProvider } from "./sandbox-card-provider";
 import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 import { intentClientSecret } from "./sandbox-secrets";
+import { createFaultHook, type SimulatorFault } from "../fault-hook";
 
 /*
  * The sandbox card provider as Stripe's wire protocol, for the subset the Stripe adapter uses:
@@ -238,8 +239,7 @@ export async function confirmFromBrowser(db: Db, intentId: string, params: Param
   return { status: 402, body: { error } };
 }
 
-/** What the next matching request suffers (tests): the provider's failures, before or after it applied the change. */
-export type SimulatorFault = "timeout_before" | "timeout_after" | "error_500" | "reset_before" | "reset_after";
+export type { SimulatorFault } from "../fault-hook";
 
 export interface StripeSimulator {
   url: string;
@@ -257,7 +257,7 @@ export async function startStripeSimulator(options: {
   host?: string;
   stripeJs?: () => string; // `npm run card-simulator`: the Stripe.js stand-in at /v3, as js.stripe.com serves it
 }): Promise<StripeSimulator> {
-  const faults: { match: RegExp; fault: SimulatorFault }[] = [];
+  const faults = createFaultHook();
   const requests: string[] = [];
   const hanging = new Set<ServerResponse>();
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -267,8 +267,7 @@ export async function startStripeSimulator(options: {
     if (options.stripeJs && req.method === "GET" && url.pathname === "/v3") return void res.writeHead(200, { "content-type": "text/javascript" }).end(options.stripeJs());
     const line = `${req.method} ${url.pathname}`;
     requests.push(line);
-    const index = faults.findIndex((entry) => entry.match.test(line));
-    const fault = index >= 0 ? faults.splice(index, 1)[0]!.fault : null;
+    const fault = faults.take(line);
     if (fault === "reset_before") return req.socket.destroy();
     if (fault === "timeout_before") return void hanging.add(res);
     if (fault === "error_500") return send(res, { status: 500, body: { error: { type: "api_error", message: "Simulated outage." } } });
@@ -287,7 +286,7 @@ export async function startStripeSimulator(options: {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    inject: (match, fault) => void faults.push({ match, fault }),
+    inject: (match, fault) => faults.inject(match, fault),
     requests,
     async close() {
       for (const res of hanging) res.destroy();
@@ -297,9 +296,28 @@ export async function startStripeSimulator(options: {
   };
 }
 
+// CORS as api.stripe.com answers: any page's Stripe.js may read the answer.
+const answerHeaders = () => ({ "content-type": "application/json", "request-id": `req_${Date.now().toString(36)}`, "access-control-allow-origin": "*" });
+
 function send(res: ServerResponse, answer: SimulatorAnswer) {
-  const body = JSON.stringify(answer.body);
-  // CORS as api.stripe.com answers: any page's Stripe.js may read the answer.
-  res.writeHead(answer.status, { "content-type": "application/json", "request-id": `req_${Date.now().toString(36)}`, "access-control-allow-origin": "*" });
-  res.end(body);
+  res.writeHead(answer.status, answerHeaders());
+  res.end(JSON.stringify(answer.body));
 }
+
+/** The simulator as a fetch-style handler, for a server of several simulators (simulators/fault-hook.ts, the chaos run). */
+export function stripeSimulatorHandler(db: () => Promise<Db>): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const url = new URL(request.url);
+    const answer = await handleStripeRequest(await db(), {
+      method: request.method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      body: await request.text(),
+      headers: Object.fromEntries(request.headers),
+    });
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: answerHeaders() });
+  };
+}
+
+/** What a fault's 500 answers on Stripe's wire. */
+export const STRIPE_OUTAGE_BODY = JSON.stringify({ error: { type: "api_error", message: "Simulated outage." } });

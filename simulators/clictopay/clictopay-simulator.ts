@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
 import { clictopayOrders } from "./clictopay-tables";
 import { CLICTOPAY_PAGE_CSP, clictopayPaymentPage, type ClictopayPageText } from "./clictopay-payment-page";
@@ -124,29 +124,41 @@ async function deposit(db: Db, order: Order, params: URLSearchParams): Promise<J
   const amount = Number(params.get("amount") ?? "0");
   if (!Number.isInteger(amount) || amount < 0 || amount > order.approvedMinor) return { errorCode: "5", errorMessage: "Invalid amount" };
   if (order.orderStatus !== "1") return wrongState;
-  await db
+  // Conditional on the state, as the provider's own books are: of two concurrent calls one wins.
+  const [deposited] = await db
     .update(clictopayOrders)
     .set({ orderStatus: "2", depositedMinor: amount === 0 ? order.approvedMinor : amount })
-    .where(eq(clictopayOrders.orderId, order.orderId));
-  return ok;
+    .where(and(eq(clictopayOrders.orderId, order.orderId), eq(clictopayOrders.orderStatus, "1")))
+    .returning({ orderId: clictopayOrders.orderId });
+  return deposited ? ok : wrongState;
 }
 
 async function reverse(db: Db, order: Order): Promise<Json> {
   if (order.orderStatus !== "1") return wrongState;
-  await db.update(clictopayOrders).set({ orderStatus: "3" }).where(eq(clictopayOrders.orderId, order.orderId));
-  return ok;
+  const [reversed] = await db
+    .update(clictopayOrders)
+    .set({ orderStatus: "3" })
+    .where(and(eq(clictopayOrders.orderId, order.orderId), eq(clictopayOrders.orderStatus, "1")))
+    .returning({ orderId: clictopayOrders.orderId });
+  return reversed ? ok : wrongState;
 }
 
 async function refund(db: Db, order: Order, params: URLSearchParams): Promise<Json> {
   const amount = Number(params.get("amount"));
   if (!Number.isInteger(amount) || amount <= 0) return { errorCode: "5", errorMessage: "Invalid amount" };
-  if (order.orderStatus !== "2" || order.refundedMinor + amount > order.depositedMinor) return wrongState;
-  const refundedMinor = order.refundedMinor + amount;
-  await db
+  // One statement on the order's current books: concurrent refunds each add their amount (none
+  // lost), and the one that would pass what was deposited is refused.
+  const [refunded] = await db
     .update(clictopayOrders)
-    .set({ refundedMinor, orderStatus: refundedMinor === order.depositedMinor ? "4" : "2" })
-    .where(eq(clictopayOrders.orderId, order.orderId));
-  return ok;
+    .set({
+      refundedMinor: sql`${clictopayOrders.refundedMinor} + ${amount}::int`,
+      orderStatus: sql`case when ${clictopayOrders.refundedMinor} + ${amount}::int = ${clictopayOrders.depositedMinor} then '4' else '2' end`,
+    })
+    .where(
+      and(eq(clictopayOrders.orderId, order.orderId), eq(clictopayOrders.orderStatus, "2"), sql`${clictopayOrders.refundedMinor} + ${amount}::int <= ${clictopayOrders.depositedMinor}`),
+    )
+    .returning({ orderId: clictopayOrders.orderId });
+  return refunded ? ok : wrongState;
 }
 
 /** The section 9 cards: what each does on ClicToPay's page. */

@@ -1,5 +1,5 @@
 import { createHash, randomInt } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
 import { normalizeDigits, passesLuhn } from "../../lib/validation/card-number";
 import { cmiOrders } from "./cmi-tables";
@@ -292,22 +292,33 @@ async function apiCall(db: Db, doc: string): Promise<string> {
     case "PostAuth": {
       if (order.status !== "A") return wrongState;
       if (!(totalMinor > 0 && totalMinor <= order.amountMinor)) return cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
-      await db.update(cmiOrders).set({ status: "C", capturedMinor: totalMinor }).where(where);
-      return cc5Response(order, { ok: true });
+      // Conditional on the state, as CMI's own books are: of two concurrent calls one wins.
+      const [captured] = await db
+        .update(cmiOrders)
+        .set({ status: "C", capturedMinor: totalMinor })
+        .where(and(where, eq(cmiOrders.status, "A")))
+        .returning({ oid: cmiOrders.oid });
+      return captured ? cc5Response(order, { ok: true }) : wrongState;
     }
     case "Void": {
       if (order.status !== "A") return wrongState;
-      await db.update(cmiOrders).set({ status: "V" }).where(where);
-      return cc5Response(order, { ok: true });
+      const [voided] = await db
+        .update(cmiOrders)
+        .set({ status: "V" })
+        .where(and(where, eq(cmiOrders.status, "A")))
+        .returning({ oid: cmiOrders.oid });
+      return voided ? cc5Response(order, { ok: true }) : wrongState;
     }
     case "Credit": {
       if (order.status !== "C") return wrongState;
       if (!(totalMinor > 0 && order.refundedMinor + totalMinor <= order.capturedMinor)) return cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
-      await db
+      // One statement on the order's current books: concurrent credits each count (none lost).
+      const [credited] = await db
         .update(cmiOrders)
-        .set({ refundedMinor: order.refundedMinor + totalMinor })
-        .where(where);
-      return cc5Response(order, { ok: true });
+        .set({ refundedMinor: sql`${cmiOrders.refundedMinor} + ${totalMinor}::int` })
+        .where(and(where, eq(cmiOrders.status, "C"), sql`${cmiOrders.refundedMinor} + ${totalMinor}::int <= ${cmiOrders.capturedMinor}`))
+        .returning({ oid: cmiOrders.oid });
+      return credited ? cc5Response(order, { ok: true }) : cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
     }
     default:
       return cc5Response(order, { ok: false, code: "99", msg: `Unknown Type ${type}` });

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
 import { satimOrders } from "./satim-tables";
 import { SATIM_PAGE_CSP, satimPaymentPage, type SatimPageText } from "./satim-payment-page";
@@ -136,13 +136,19 @@ async function refund(db: Db, params: URLSearchParams): Promise<Json> {
   if (!order) return { errorCode: "6", errorMessage: "Unregistered orderId" };
   const amount = Number(params.get("amount"));
   if (!Number.isInteger(amount) || amount <= 0) return { errorCode: "5", errorMessage: "Invalid amount" };
-  if (order.orderStatus !== "2" || order.refundedMinor + amount > order.amountMinor) return { errorCode: "7", errorMessage: "Payment must be in a correct state" };
-  const refundedMinor = order.refundedMinor + amount;
-  await db
+  const wrongState = { errorCode: "7", errorMessage: "Payment must be in a correct state" };
+  if (order.orderStatus !== "2" || order.refundedMinor + amount > order.amountMinor) return wrongState;
+  // One statement on the order's current books: concurrent refunds each add their amount (none
+  // lost), and the one that would pass the amount paid is refused.
+  const [refunded] = await db
     .update(satimOrders)
-    .set({ refundedMinor, orderStatus: refundedMinor === order.amountMinor ? "4" : "2" })
-    .where(eq(satimOrders.orderId, order.orderId));
-  return { errorCode: "0", errorMessage: "Success" };
+    .set({
+      refundedMinor: sql`${satimOrders.refundedMinor} + ${amount}::int`,
+      orderStatus: sql`case when ${satimOrders.refundedMinor} + ${amount}::int = ${satimOrders.amountMinor} then '4' else '2' end`,
+    })
+    .where(and(eq(satimOrders.orderId, order.orderId), eq(satimOrders.orderStatus, "2"), sql`${satimOrders.refundedMinor} + ${amount}::int <= ${satimOrders.amountMinor}`))
+    .returning({ orderId: satimOrders.orderId });
+  return refunded ? { errorCode: "0", errorMessage: "Success" } : wrongState;
 }
 
 /** The section 9 cards: what each does on SATIM's page. */

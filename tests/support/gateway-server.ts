@@ -59,11 +59,13 @@ function toRouteEntry(segments: string[], file: string): RouteEntry {
 
 // Most static segments first, catch-alls last: the precedence Next.js applies.
 const routes = discoverRoutes(APP_DIR)
-  // Pages' routes need Next.js; the console's form actions and its CSV export are plain Request → Response handlers.
+  // Pages' routes need Next.js; the console's form actions and its CSV export are plain Request → Response handlers,
+  // and so are the redirect methods' Pay (go) and the providers' return (the chaos run's buyers post and follow them).
   .filter(
     (route) =>
       !route.file.includes(`${path.sep}[locale]${path.sep}`) ||
       route.file.includes(path.join("[locale]", "console", "actions")) ||
+      route.file.includes(path.join("[locale]", "pay", "redirect")) ||
       route.file.includes(path.join("[locale]", "console", "payments", "export")),
   )
   .sort((a, b) => Number(a.paramNames.some((p) => p.catchAll)) - Number(b.paramNames.some((p) => p.catchAll)) || b.staticWeight - a.staticWeight);
