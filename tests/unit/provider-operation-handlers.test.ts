@@ -30,17 +30,6 @@ describe("the provider operation handlers", () => {
     expect([...listed].sort()).toEqual(RECORDABLE.map(({ provider, kind }) => `${provider}:${kind}`).sort());
   });
 
-  it("records the same kinds for each provider as before the redirect providers' came from their modules", () => {
-    expect(Object.fromEntries(providerName.enumValues.map((provider) => [provider, [...kindsOf(provider)].sort()]))).toEqual({
-      card: ["cancel", "capture", "detach", "refund"],
-      wallet: ["capture", "debit", "hold", "refund", "release"],
-      satim: ["refund", "register"],
-      clictopay: ["capture", "refund", "register", "release"],
-      cmi: ["capture", "refund", "register", "release"],
-      chargily: ["refund", "register", "release"],
-    });
-  });
-
   it("names what has no handler", () => {
     expect(() => handlerOf({ provider: "wallet", kind: "cancel" })).toThrow("no provider operation handler for wallet:cancel");
   });
