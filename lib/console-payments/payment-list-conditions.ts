@@ -2,8 +2,8 @@ import { and, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizz
 import { payments } from "../db/schema";
 import type { MinorBoundByExponent } from "../money/amount-bounds";
 import { PAYMENT_METHOD_CODES } from "../payment-methods/codes/payment-method-codes";
-import type { ConsoleMethod, PaymentListFilters } from "./payment-list-filters";
-import { methodOf } from "./payment-list-row";
+import { PAYMENT_METHODS } from "../payment-methods/registry/payment-method-registry";
+import { QR_INTENT_KIND, type ConsoleMethod, type PaymentListFilters } from "./payment-list-filters";
 import { searchedPaymentIds } from "./payment-search";
 
 /**
@@ -32,30 +32,16 @@ function linkCondition(paymentLinkId: string): SQL {
 }
 
 function methodCondition(method: ConsoleMethod): SQL {
-  switch (method) {
-    // Each a prefix of payments_service_method_created_idx (transaction type, then method code).
-    case "wallet":
-      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("wallet")))!;
-    // A QR intent is paid in the wallet app only, proceeded or not yet.
-    case "qr_wallet":
-      return eq(payments.transactionType, "QR_CODE");
-    // A QR intent is never paid by card (proceed refuses it): saying so lets the index serve it.
-    case "card":
-      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("card")))!;
-    case "satim":
-      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("satim")))!;
-    case "clictopay":
-      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("clictopay")))!;
-    case "cmi":
-      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("cmi")))!;
-    case "chargily":
-      return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs("chargily")))!;
-  }
+  // A QR intent is paid in the wallet app only, proceeded or not yet.
+  if (method === QR_INTENT_KIND) return eq(payments.transactionType, "QR_CODE");
+  // A prefix of payments_service_method_created_idx (transaction type, then method code). A QR
+  // intent shows as qr_wallet, never as its method's kind (and no other method proceeds one): saying so lets the index serve it.
+  return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs(method)))!;
 }
 
-/** The method codes the console's method column shows as `kind` (methodOf's exhaustive switch). */
-function codesShownAs(kind: "wallet" | "card" | "satim" | "clictopay" | "cmi" | "chargily"): string[] {
-  return PAYMENT_METHOD_CODES.filter((code) => methodOf({ paymentMethodCode: code, transactionType: null, cardBrand: null, cardLast4: null })?.kind === kind);
+/** The method codes whose module names `kind` in the console (their ConsoleListing). */
+function codesShownAs(kind: ConsoleMethod): string[] {
+  return PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].console.kind === kind);
 }
 
 /**

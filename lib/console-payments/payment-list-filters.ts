@@ -7,10 +7,23 @@ import { isPaymentLinkId } from "../payment-links/payment-link.schema";
 import { PAYMENT_STATES, type PaymentState } from "../payments/core/payment-state";
 import { instantOfWallClock } from "../merchants/merchant-time-zone";
 import { decodePaymentCursor, type PaymentCursor } from "./payment-cursor";
+import { PAYMENT_METHODS } from "../payment-methods/registry/payment-method-registry";
 
-/** The methods the console tells apart (contract 13): the wallet, the QR wallet, a card. */
-export const CONSOLE_METHODS = ["wallet", "qr_wallet", "card", "satim", "clictopay", "cmi", "chargily"] as const;
-export type ConsoleMethod = (typeof CONSOLE_METHODS)[number];
+/** A QR intent is paid in the wallet app only, proceeded or not yet: the console shows it apart from its method. */
+export const QR_INTENT_KIND = "qr_wallet";
+
+/**
+ * The methods the console tells apart (contract 13), the values of the list's `method` filter: each
+ * registered method's kind (its module's ConsoleListing), in the registry's order, and the QR
+ * intents beside the method whose app answers them (wallet, qr_wallet, card, satim, ...).
+ */
+export const CONSOLE_METHODS: readonly string[] = [
+  ...new Set(Object.values(PAYMENT_METHODS).flatMap((method) => (method.proceedsQrIntents ? [method.console.kind, QR_INTENT_KIND] : [method.console.kind]))),
+];
+export type ConsoleMethod = string;
+
+/** "must be wallet, qr_wallet, card or satim": the method filter's refusal, naming every value it takes. */
+const METHOD_REFUSAL = `must be ${CONSOLE_METHODS.slice(0, -1).join(", ")} or ${CONSOLE_METHODS.at(-1)}`;
 
 /** The payments list's filters as the domain uses them: amounts already in minor units. */
 export interface PaymentListFilters {
@@ -104,7 +117,7 @@ const listQuerySchema = (timeZone: string) =>
       const states = query.status.filter((state): state is PaymentState => (PAYMENT_STATES as readonly string[]).includes(state));
       if (states.length < query.status.length) problem("status", "is not a payment status", query.status);
       const method = CONSOLE_METHODS.find((known) => known === query.method) ?? null;
-      if (query.method !== undefined && !method) problem("method", "must be wallet, qr_wallet, card, satim, clictopay, cmi or chargily", query.method);
+      if (query.method !== undefined && !method) problem("method", METHOD_REFUSAL, query.method);
       const currency = query.currency?.toUpperCase();
       if (currency !== undefined && !isSupportedCurrency(currency)) problem("currency", "is not a currency the gateway accepts", query.currency);
       const time = (field: "createdFrom" | "createdTo", endOfDay: boolean): Date | null => {

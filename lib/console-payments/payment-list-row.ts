@@ -1,17 +1,14 @@
 import type { PaymentState } from "../payments/core/payment-state";
 import { checkStatusCode } from "../payments/core/payment-state";
-import { isPaymentMethodCode } from "../payment-methods/codes/payment-method-codes";
+import { paymentMethodOf } from "../payment-methods/registry/payment-method-registry";
+import { QR_INTENT_KIND, type ConsoleMethod } from "./payment-list-filters";
 
-/** The method column: the wallet, the QR wallet, or the card's brand and last 4 (null: not proceeded yet). */
-export type PaymentMethodView =
-  | { kind: "wallet" }
-  | { kind: "qr_wallet" }
-  | { kind: "card"; brand: string | null; last4: string | null }
-  | { kind: "satim" }
-  | { kind: "clictopay" }
-  | { kind: "cmi" }
-  | { kind: "chargily" }
-  | null;
+/**
+ * The method column: the kind its method's module names (ConsoleListing: `wallet`, `card`, `satim`,
+ * ...), `qr_wallet` for a QR intent, with the card's brand and last 4 where the method shows a
+ * card (null: not proceeded yet).
+ */
+export type PaymentMethodView = { kind: ConsoleMethod; brand?: string | null; last4?: string | null } | null;
 
 /** One row of the payments list and of its export (contract 13's columns). */
 export interface PaymentListRow {
@@ -50,23 +47,11 @@ export interface PaymentListRecord {
 }
 
 export function methodOf(record: Pick<PaymentListRecord, "paymentMethodCode" | "transactionType" | "cardBrand" | "cardLast4">): PaymentMethodView {
-  if (record.transactionType === "QR_CODE") return { kind: "qr_wallet" };
-  if (!isPaymentMethodCode(record.paymentMethodCode)) return null;
-  // Exhaustive: a new method code does not compile until the console says how to show it.
-  switch (record.paymentMethodCode) {
-    case "WALLET_V2":
-      return { kind: "wallet" };
-    case "CARD_PROVIDER":
-      return { kind: "card", brand: record.cardBrand, last4: record.cardLast4 };
-    case "SATIM":
-      return { kind: "satim" };
-    case "CLICTOPAY":
-      return { kind: "clictopay" };
-    case "CMI":
-      return { kind: "cmi" };
-    case "CHARGILY":
-      return { kind: "chargily" };
-  }
+  if (record.transactionType === "QR_CODE") return { kind: QR_INTENT_KIND };
+  const method = paymentMethodOf(record.paymentMethodCode);
+  if (!method) return null;
+  const { kind, showsCard } = method.console;
+  return showsCard ? { kind, brand: record.cardBrand, last4: record.cardLast4 } : { kind };
 }
 
 export function toPaymentListRow(record: PaymentListRecord): PaymentListRow {

@@ -24,7 +24,9 @@ export function pageContentSecurityPolicy(pathname: string, nonce: string, overH
  * Where the redirect providers' payment pages are (contract 15): SATIM's and ClicToPay's beside
  * their REST bases, Chargily's checkout on pay.chargily.net in both modes (or beside
  * CHARGILY_API_URL: its simulator process). Read from the configuration alone, so the proxy
- * loads no payment code. A sandbox's in-gateway simulators are 'self'.
+ * loads no payment code: this mirrors what each provider declares (RedirectProvider.page.origins),
+ * which the proxy cannot reach without loading the registry and every method with it. A sandbox's
+ * in-gateway simulators are 'self'.
  */
 function redirectProviderPageOrigins(): string[] {
   const config = getConfig();

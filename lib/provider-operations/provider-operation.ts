@@ -34,19 +34,20 @@ export class ProviderRefusedError extends Error {
 }
 
 /**
- * The operations each provider is asked for: what provider_operations.kind holds for it. Every
- * pair has exactly one handler in PROVIDER_OPERATION_HANDLERS (lib/provider-operation-handlers),
- * which tests/unit/provider-operation-handlers.test.ts checks.
+ * The operations each provider is asked for: what provider_operations.kind holds for it. The
+ * card provider's and the wallet's here; a redirect provider's are the archetype's kinds its
+ * capabilities use (redirectOperationKinds, lib/payment-methods/redirect/redirect-operations.ts),
+ * so a new redirect provider adds nothing here. Every pair has exactly one handler in
+ * PROVIDER_OPERATION_HANDLERS (lib/provider-operation-handlers), which
+ * tests/unit/provider-operation-handlers.test.ts checks.
  */
 export const PROVIDER_OPERATION_KINDS = {
   card: ["capture", "cancel", "refund", "detach"],
-  satim: ["register", "refund"],
-  clictopay: ["register", "capture", "release", "refund"],
-  cmi: ["register", "capture", "release", "refund"],
-  chargily: ["register", "refund", "release"],
   wallet: ["debit", "hold", "capture", "release", "refund"],
-} as const satisfies Record<ProviderName, readonly string[]>;
-export type ProviderOperationKind = (typeof PROVIDER_OPERATION_KINDS)[ProviderName][number];
+} as const satisfies Partial<Record<ProviderName, readonly string[]>>;
+/** What the redirect archetype (contract 15) may ask a provider: register the order, refund it, and capture or release a hold (or close an unpaid order). */
+export const REDIRECT_OPERATION_KINDS = ["register", "capture", "release", "refund"] as const;
+export type ProviderOperationKind = (typeof PROVIDER_OPERATION_KINDS)[keyof typeof PROVIDER_OPERATION_KINDS][number] | (typeof REDIRECT_OPERATION_KINDS)[number];
 
 /**
  * How one kind of operation calls its provider and settles the payment. One per (provider,

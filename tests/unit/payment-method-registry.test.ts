@@ -5,6 +5,8 @@ import { PAYMENT_METHOD_CODES } from "@/lib/payment-methods/codes/payment-method
 import { PAYMENT_METHOD_PARTS } from "@/lib/payment-methods/contract/payment-method-module";
 import { PAYMENT_METHODS, paymentMethodOf } from "@/lib/payment-methods/registry/payment-method-registry";
 import { catalogs } from "@/lib/i18n/catalogs";
+import { getConfig } from "@/lib/config";
+import { CONSOLE_METHODS, parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -19,7 +21,7 @@ describe("the payment method registry", () => {
     // `redirect` is null for a method that is not REDIRECT (contract 15).
     const missing = PAYMENT_METHOD_PARTS.filter((part) => method[part] === undefined || (method[part] === null && part !== "redirect"));
     expect(missing).toEqual([]);
-    const valueParts: readonly string[] = ["code", "hostedStep", "proceedsQrIntents", "userListing", "providerOperations", "redirect"];
+    const valueParts: readonly string[] = ["code", "hostedStep", "proceedsQrIntents", "userListing", "providerOperations", "redirect", "console", "endUserMessages"];
     for (const part of PAYMENT_METHOD_PARTS.filter((part) => !valueParts.includes(part))) {
       expect(typeof method[part], `${code}.${part}`).toBe("function");
     }
@@ -88,6 +90,41 @@ describe("each redirect provider's credentials (the console's Settings \"Payment
       const labels = (catalogs[locale] as { console: { settings: { methods: { fields: Record<string, string> } } } }).console.settings.methods.fields;
       for (const field of fields) expect(labels[field.labelKey], `${locale}: console.settings.methods.fields.${field.labelKey}`).toBeTruthy();
     }
+  });
+});
+
+describe("what the generic lists read from each method (issue 43: a new provider touches none of them)", () => {
+  const consoleWords = (locale: "en" | "fr" | "ar") => (catalogs[locale] as unknown as { consolePayments: { method: Record<string, string> } }).consolePayments.method;
+  const redirectWords = (locale: "en" | "fr" | "ar") => (catalogs[locale] as unknown as { redirect: Record<string, string> }).redirect;
+
+  it.each(PAYMENT_METHOD_CODES)("%s names its payments in the console (a filter value, words in en, fr and ar) and tells the buyer what to do", (code) => {
+    const method = PAYMENT_METHODS[code];
+    expect(method.console.kind).toMatch(/^[a-z_]+$/);
+    expect(CONSOLE_METHODS).toContain(method.console.kind);
+    for (const locale of ["en", "fr", "ar"] as const) expect(consoleWords(locale)[method.console.kind], `${locale}: consolePayments.method.${method.console.kind}`).toBeTruthy();
+    expect(method.endUserMessages.requiresAction).toMatch(/^Please .+\.$/);
+    expect(method.endUserMessages.preAuthorized).toMatch(/^The amount is .+\.$/);
+  });
+
+  it("keeps the console's method filter values (the list's URLs) as they were", () => {
+    expect(CONSOLE_METHODS).toEqual(["wallet", "qr_wallet", "card", "satim", "clictopay", "cmi", "chargily"]);
+    expect(parsePaymentListQuery({ method: "bank" })).toEqual({
+      ok: false,
+      problems: [{ field: "method", message: `must be ${CONSOLE_METHODS.slice(0, -1).join(", ")} or ${CONSOLE_METHODS.at(-1)}` }],
+    });
+  });
+
+  const redirectCodes = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
+  it.each(redirectCodes)("%s declares its page's words (in en, fr and ar), its page's origins, and the console kind of its provider", (code) => {
+    const provider = PAYMENT_METHODS[code].redirect!;
+    for (const locale of ["en", "fr", "ar"] as const) {
+      expect(redirectWords(locale)[provider.page.words.intro], `${locale}: redirect.${provider.page.words.intro}`).toBeTruthy();
+      expect(redirectWords(locale)[provider.page.words.logoAlt], `${locale}: redirect.${provider.page.words.logoAlt}`).toBeTruthy();
+    }
+    expect(PAYMENT_METHODS[code].console.kind).toBe(provider.provider);
+    expect(provider.requiresActionMessage).toMatch(/^Please .+\.$/);
+    // The sandbox's in-gateway simulator is 'self'; each origin the provider names is one.
+    for (const origin of provider.page.origins(getConfig())) expect(new URL(origin).origin).toBe(origin);
   });
 });
 

@@ -2,10 +2,22 @@ import { describe, expect, it } from "vitest";
 import { PROVIDER_OPERATION_HANDLERS, handlerOf } from "@/lib/provider-operation-handlers/provider-operation-handlers";
 import { PROVIDER_OPERATION_KINDS, type ProviderName } from "@/lib/provider-operations";
 import { providerName } from "@/lib/db/schema";
+import { PAYMENT_METHODS } from "@/lib/payment-methods/registry/payment-method-registry";
+import { redirectOperationKinds } from "@/lib/payment-methods/redirect/redirect-operations";
 
-// Every (provider, kind) an operation can be recorded with: beginProviderOperation takes a kind
-// of PROVIDER_OPERATION_KINDS only, and provider_operations.provider is the provider_name enum.
-const RECORDABLE = providerName.enumValues.flatMap((provider: ProviderName) => PROVIDER_OPERATION_KINDS[provider].map((kind) => ({ provider, kind })));
+// The kinds each provider_name can be recorded with: the card provider's and the wallet's from
+// PROVIDER_OPERATION_KINDS, a redirect provider's from what it can do (its module's RedirectProvider).
+const redirectProviders = Object.values(PAYMENT_METHODS).flatMap((method) => (method.redirect ? [method.redirect] : []));
+const kindsOf = (provider: ProviderName): readonly string[] => {
+  const redirect = redirectProviders.filter((candidate) => candidate.provider === provider);
+  const listed = (PROVIDER_OPERATION_KINDS as Partial<Record<ProviderName, readonly string[]>>)[provider];
+  // Exactly one source says what a provider is asked for.
+  expect(redirect.length + (listed ? 1 : 0), `${provider}: one source of its operation kinds`).toBe(1);
+  return listed ?? redirectOperationKinds(redirect[0]!);
+};
+
+// Every (provider, kind) an operation can be recorded with: provider_operations.provider is the provider_name enum.
+const RECORDABLE = providerName.enumValues.flatMap((provider: ProviderName) => kindsOf(provider).map((kind) => ({ provider, kind })));
 
 describe("the provider operation handlers", () => {
   it.each(RECORDABLE)("has a handler for $provider:$kind, which reconciliation finds", (operation) => {

@@ -3,6 +3,7 @@ import { qrPageMode, walletAppMode } from "@/lib/hosted/qr-page";
 import { endUserMessage, FAILURE_REASON } from "@/lib/payments/core/payment-messages";
 import { PAYMENT_STATES, type PaymentState } from "@/lib/payments/core/payment-state";
 import { qrEndUserMessage } from "@/lib/payments/core/qr-payment-messages";
+import { PAYMENT_METHODS } from "@/lib/payment-methods/registry/payment-method-registry";
 
 const qr = { transactionType: "QR_CODE", paymentMethodCode: "WALLET_V2" };
 
@@ -61,7 +62,7 @@ describe("qrEndUserMessage (check's endUserMessage in the QR case)", () => {
       expect({ state, reason, en: qrEndUserMessage(state, reason).en }).toEqual({
         state,
         reason,
-        en: endUserMessage(state, reason, "WALLET_V2"),
+        en: endUserMessage(state, reason, PAYMENT_METHODS.WALLET_V2.endUserMessages),
       });
     }
   });

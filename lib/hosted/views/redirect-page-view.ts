@@ -2,6 +2,7 @@ import { getConfig } from "../../config";
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
+import type { RedirectPage } from "../../payment-methods/contract/redirect-provider";
 import { REDIRECT_NOTICES, redirectPayFormPath, returnPagePath, type RedirectNotice } from "../../urls/hosted-urls";
 import { notAwaitingBuyerPageMode } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
@@ -51,16 +52,8 @@ export interface BuyerChecksView {
 const TERMS_REFUSED: readonly RedirectNotice[] = ["terms_required", "checks_failed"];
 const ANTI_BOT_FAILURE: Partial<Record<RedirectNotice, "failed" | "expired">> = { anti_bot_failed: "failed", checks_failed: "failed", anti_bot_expired: "expired" };
 
-/** What the page says of each redirect method's provider (its intro and its logo's name). */
-export type RedirectWords = {
-  intro: "intro" | "introClictopay" | "introCmi" | "introChargily";
-  logoAlt: "logoAlt" | "logoAltClictopay" | "logoAltCmi" | "logoAltChargily";
-};
-const WORDS_OF_METHOD: Record<string, RedirectWords> = {
-  CLICTOPAY: { intro: "introClictopay", logoAlt: "logoAltClictopay" },
-  CMI: { intro: "introCmi", logoAlt: "logoAltCmi" },
-  CHARGILY: { intro: "introChargily", logoAlt: "logoAltChargily" },
-};
+/** What the page says of the method's provider (its intro and its logo's name): keys under `redirect` its RedirectProvider declares. */
+export type RedirectWords = RedirectPage["words"];
 
 const isNotice = (value: string | undefined): value is RedirectNotice => (REDIRECT_NOTICES as readonly string[]).includes(value ?? "");
 
@@ -73,7 +66,8 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
   const link = { locale, paymentId, token: query.token!, returnUrl: query.returnUrl };
   if (payment.state !== "REQUIRES_ACTION") return pageElsewhere(notAwaitingBuyerPageMode(payment.state), link);
   const method = paymentMethodOf(payment.paymentMethodCode);
-  if (method?.hostedStep !== "redirect") return { kind: "not_found" };
+  const provider = method?.hostedStep === "redirect" ? method.redirect : null;
+  if (!provider) return { kind: "not_found" };
   const expired = payment.expired;
   let notice: RedirectNotice | null = isNotice(query.notice) ? query.notice : null;
   const buyerChecks: BuyerChecksView | null =
@@ -89,7 +83,7 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
   // CMI: nothing to ask the provider before Pay, so the order is named and its form signed now;
   // Pay posts it to the provider's own page, without any script.
   let providerForm: { action: string; fields: Record<string, string> } | null = null;
-  if (!expired && method.redirect?.browserForm) {
+  if (!expired && provider.browserForm) {
     const started = await payWithRedirect(db, { paymentId, token: link.token, locale });
     if (started.kind === "go" && started.form) providerForm = started.form;
     else if (started.kind === "not_waiting") return { kind: "redirect", location: returnPagePath(link) };
@@ -101,11 +95,11 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
     mode: expired ? "expired" : "pay",
     ...amountShown(payment),
     logoPath: CATALOG_DEFAULTS.find((row) => row.code === payment.paymentMethodCode)?.imagePath ?? "/payment-methods/cib-edahabia.svg",
-    words: WORDS_OF_METHOD[payment.paymentMethodCode ?? ""] ?? { intro: "intro", logoAlt: "logoAlt" },
+    words: provider.page.words,
     notice,
     providerForm,
     form:
-      expired || method.redirect?.browserForm
+      expired || provider.browserForm
         ? null
         : { action: redirectPayFormPath(link), token: link.token, returnUrl: query.returnUrl, formToken: await hostedFormToken(db, "redirect", link.token) },
     expiredTarget: expired

@@ -23,4 +23,6 @@ export const cardMethod: PaymentMethodModule<PreparedCardProceed> = {
   // The intent is confirmed in the buyer's browser; the gateway's own calls move it on afterwards.
   providerOperations: [cardCapture, cardCancel, cardRefund],
   redirect: null,
+  console: { kind: "card", showsCard: true },
+  endUserMessages: { requiresAction: "Please enter your card details on the payment page.", preAuthorized: "The amount is authorized on your card." },
 };

@@ -22,6 +22,9 @@ const credentials = (account: RedirectAccount) => ({ userName: account.userName!
  */
 export const clictopayProvider: RedirectProvider = {
   provider: "clictopay",
+  // ClicToPay's page is beside its REST base (CLICTOPAY_API_URL).
+  page: { words: { intro: "introClictopay", logoAlt: "logoAltClictopay" }, origins: (config) => (config.CLICTOPAY_API_URL ? [new URL(config.CLICTOPAY_API_URL).origin] : []) },
+  requiresActionMessage: "Please pay with your card on the ClicToPay payment page.",
   amountRefusal(amountMinor, currency) {
     if (currency !== "TND") return "ClicToPay takes Tunisian dinars (TND) only";
     if (amountMinor < 1) return "ClicToPay needs at least 0.001 TND";

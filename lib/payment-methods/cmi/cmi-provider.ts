@@ -38,6 +38,9 @@ async function orderStatus(account: RedirectAccount, orderId: string) {
  */
 export const cmiProvider: RedirectProvider = {
   provider: "cmi",
+  // CMI's gate under CMI_URL, where the page's form posts.
+  page: { words: { intro: "introCmi", logoAlt: "logoAltCmi" }, origins: (config) => (config.CMI_URL ? [new URL(config.CMI_URL).origin] : []) },
+  requiresActionMessage: "Please pay with your card on the CMI payment page.",
   amountRefusal(amountMinor, currency) {
     if (currency !== "MAD") return "CMI takes Moroccan dirhams (MAD) only";
     if (amountMinor < 100) return "CMI needs at least 1.00 MAD";

@@ -4,6 +4,7 @@ import type { ProviderOperationHandler, ProviderOperationRow } from "../../provi
 import type { PaymentMethodCode } from "../codes/payment-method-codes";
 import type { ProceedHandler, ProceedPrincipal } from "./proceed-contract";
 import type { RedirectProvider } from "./redirect-provider";
+import type { MethodEndUserMessages } from "../../payments/core/payment-messages";
 
 /** The hosted page on which the buyer acts while a payment of the method awaits them (REQUIRES_ACTION). */
 export type HostedStepPage = "otp" | "card" | "redirect";
@@ -45,6 +46,21 @@ export interface PaymentMethodModule<Prepared = unknown> {
   providerOperations: readonly ProviderOperationHandler[];
   /** A REDIRECT method's provider (contract 15; lib/payment-methods/redirect does the rest); null for the others. */
   redirect: RedirectProvider | null;
+  /** How the console names the method's payments (contract 13): the payments list's method column and filter. */
+  console: ConsoleListing;
+  /** What check's endUserMessage tells the buyer in the two states whose words depend on the method. */
+  endUserMessages: MethodEndUserMessages;
+}
+
+/**
+ * The method in the console's payments list, its export and its home figures. `kind` is the
+ * value of its filter in the list's URL (`?method=satim`) and the key of its words under
+ * `consolePayments.method` (messages/console/<locale>.json); `showsCard`: its column names the
+ * card's brand and last 4 (`method.card`). A QR intent is `qr_wallet` whatever its method.
+ */
+export interface ConsoleListing {
+  kind: string;
+  showsCard: boolean;
 }
 
 /** Every part of the interface, which tests/unit/payment-method-registry.test.ts checks each registered method provides. */
@@ -60,6 +76,8 @@ export const PAYMENT_METHOD_PARTS = [
   "completePendingCharge",
   "providerOperations",
   "redirect",
+  "console",
+  "endUserMessages",
 ] as const satisfies readonly (keyof PaymentMethodModule)[];
 
 // Fails to compile when the interface gains a part PAYMENT_METHOD_PARTS does not list.

@@ -1,3 +1,4 @@
+import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import type { ProviderName } from "../../provider-operations";
@@ -48,8 +49,12 @@ export type RedirectOutcome =
   | { kind: "returned" };
 
 export interface RedirectProvider {
-  /** provider_operations.provider of its registrations and refunds. */
+  /** provider_operations.provider of its registrations and refunds; also how the console names the method's payments (its `?method=` filter value). */
   provider: ProviderName;
+  /** The page before the provider's: the words naming the provider, and where the provider's own page is. */
+  page: RedirectPage;
+  /** Check's endUserMessage while the payment waits for the buyer on the provider's page (REQUIRES_ACTION). */
+  requiresActionMessage: string;
   /** Why the provider cannot take this amount exactly (contract 15: 400 naming amount), or null. */
   amountRefusal(amountMinor: number, currency: string): string | null;
   /** A fresh order number for the payment's `attempt`-th registration (0 first). */
@@ -105,6 +110,18 @@ export interface RedirectProvider {
   browserForm?(account: RedirectAccount, order: RedirectOrderRequest & { orderId: string }): { action: string; fields: Record<string, string> };
   /** The provider's server-to-server notification (POST /api/redirect-callbacks/{method}), answered as the provider expects. Absent: none. */
   receiveCallback?(db: Db, request: Request): Promise<Response>;
+}
+
+/** What the page before the provider's (lib/hosted/views/redirect-page-view.ts) and its answer's headers take from the provider. */
+export interface RedirectPage {
+  /** The keys, under `redirect` (messages/<locale>.json), of the sentence introducing the provider's page and of its logo's name. */
+  words: { intro: string; logoAlt: string };
+  /**
+   * The origins of the provider's payment page for this configuration: the page's CSP
+   * form-action must allow them (Pay's 303 goes there, or CMI's form posts there). Empty when
+   * the sandbox's in-gateway simulator serves it ('self').
+   */
+  origins(config: Config): readonly string[];
 }
 
 /** The hosted pages' part of a provider's merchant certification (contract 15, SATIM). */

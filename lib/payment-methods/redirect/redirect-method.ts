@@ -25,5 +25,8 @@ export function redirectMethod(code: PaymentMethodCode, provider: RedirectProvid
     },
     providerOperations: [redirectRegisterHandler(provider), redirectRefundHandler(provider), ...redirectReservationHandlers(provider)],
     redirect: provider,
+    // The console names a redirect method's payments by its provider (`?method=satim`).
+    console: { kind: provider.provider, showsCard: false },
+    endUserMessages: { requiresAction: provider.requiresActionMessage, preAuthorized: "The amount is authorized on your card." },
   };
 }

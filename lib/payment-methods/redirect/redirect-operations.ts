@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import { payments, redirectPayments } from "../../db/schema";
 import { isLocale } from "../../i18n/locales";
 import type { Locale } from "../../i18n/routing";
-import { ProviderRefusedError, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
+import { ProviderRefusedError, type ProviderOperationHandler, type ProviderOperationKind, type ProviderOperationRow } from "../../provider-operations";
 import { settleCapture, settleRefund, settleRelease } from "../../payments/core/money-operation-settlements";
 import type { RedirectAccount, RedirectProvider } from "../contract/redirect-provider";
 
@@ -80,6 +80,15 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
  * takes them (RedirectProvider.reservations): the capture and release endpoints, the console's
  * buttons, the 7-day sweep and the expiry of an unpaid order all record these operations.
  */
+/**
+ * The kinds of operation a provider's payments record (provider_operations.kind), from what it
+ * can do: register and refund always, capture and release where it reserves, release where it
+ * closes unpaid orders. The handlers below are exactly these.
+ */
+export function redirectOperationKinds(provider: RedirectProvider): ProviderOperationKind[] {
+  return ["register", "refund", ...(provider.reservations ? (["capture", "release"] as const) : provider.closeUnpaid ? (["release"] as const) : [])];
+}
+
 export function redirectReservationHandlers(provider: RedirectProvider): ProviderOperationHandler[] {
   const reservations = provider.reservations;
   if (!reservations) return provider.closeUnpaid ? [redirectCloseHandler(provider, provider.closeUnpaid)] : [];

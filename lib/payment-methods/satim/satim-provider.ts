@@ -25,6 +25,9 @@ const udf = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 20)
 /** SATIM ePay (`SATIM`): the RedirectProvider the archetype (lib/payment-methods/redirect) drives. */
 export const satimProvider: RedirectProvider = {
   provider: "satim",
+  // SATIM's page is beside its REST base (SATIM_API_URL).
+  page: { words: { intro: "intro", logoAlt: "logoAlt" }, origins: (config) => (config.SATIM_API_URL ? [new URL(config.SATIM_API_URL).origin] : []) },
+  requiresActionMessage: "Please pay with your CIB or EDAHABIA card on the payment page.",
   // SATIM's merchant certification checklist (docs/going-live.md): terms and anti-bot before Pay; logo, support message and 3020 after.
   checkout: { buyerChecks: true, support: { logoPath: "/payment-methods/satim.svg", phone: SATIM_SUPPORT_PHONE } },
   amountRefusal(amountMinor, currency) {

@@ -26,4 +26,6 @@ export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
   // The charge (debit or hold, also a QR request's), then what follows a hold and a refund.
   providerOperations: [walletDebit, walletHold, walletCapture, walletRelease, walletRefund],
   redirect: null,
+  console: { kind: "wallet", showsCard: false },
+  endUserMessages: { requiresAction: "Please confirm the payment with the code sent to your phone.", preAuthorized: "The amount is reserved on your wallet." },
 };

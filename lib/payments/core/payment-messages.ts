@@ -1,4 +1,3 @@
-import { isPaymentMethodCode, type PaymentMethodCode } from "../../payment-methods/codes/payment-method-codes";
 import type { PaymentState } from "./payment-state";
 
 /** Provider descriptions (`status` of proceed, check and webhooks), one place for the wording. */
@@ -42,20 +41,14 @@ export const FAILURE_REASON = {
   providerDeclined: "provider_declined",
 } as const;
 
-/** What the buyer is told in the two states whose wording depends on the method: one row per method (a code without one does not compile). */
-const METHOD_END_USER_MESSAGES: { readonly [Code in PaymentMethodCode]: { requiresAction: string; preAuthorized: string } } = {
-  WALLET_V2: { requiresAction: "Please confirm the payment with the code sent to your phone.", preAuthorized: "The amount is reserved on your wallet." },
-  CARD_PROVIDER: { requiresAction: "Please enter your card details on the payment page.", preAuthorized: "The amount is authorized on your card." },
-  CLICTOPAY: { requiresAction: "Please pay with your card on the ClicToPay payment page.", preAuthorized: "The amount is authorized on your card." },
-  CMI: { requiresAction: "Please pay with your card on the CMI payment page.", preAuthorized: "The amount is authorized on your card." },
-  CHARGILY: { requiresAction: "Please pay with your CIB or EDAHABIA card on the Chargily Pay page.", preAuthorized: "The amount is authorized on your card." },
-  SATIM: { requiresAction: "Please pay with your CIB or EDAHABIA card on the payment page.", preAuthorized: "The amount is authorized on your card." },
-};
+/** What the buyer is told in the two states whose wording depends on the method: each method's module says it (PaymentMethodModule.endUserMessages). */
+export interface MethodEndUserMessages {
+  requiresAction: string;
+  preAuthorized: string;
+}
 
-/** Check's `endUserMessage`: what the buyer may be shown. */
-export function endUserMessage(state: PaymentState, failureReason: string | null, paymentMethodCode?: string | null): string {
-  // A payment no method has proceeded yet is in CREATED; the wallet's wording is the one it always had otherwise.
-  const method = METHOD_END_USER_MESSAGES[isPaymentMethodCode(paymentMethodCode) ? paymentMethodCode : "WALLET_V2"];
+/** Check's `endUserMessage`: what the buyer may be shown; `method`: the words of the payment's method (lib/payments/operations asks the registry). */
+export function endUserMessage(state: PaymentState, failureReason: string | null, method: MethodEndUserMessages): string {
   switch (state) {
     case "CREATED":
     case "PROCESSING":

@@ -5,6 +5,7 @@ import type { PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../core/payment-state";
 import type { ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
 import { qrEndUserMessage } from "../core/qr-payment-messages";
+import { PAYMENT_METHODS, paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import type { RefundOutcome } from "./refund-payment";
 
 /** Interface "Payment intent" (create response). */
@@ -104,6 +105,9 @@ export const checkResultView = z
 
 export type CheckResultView = z.infer<typeof checkResultView>;
 
+/** The words of the payment's method (its module's); a payment no method has proceeded yet keeps the wallet's, as it always did. */
+const endUserMessagesOf = (code: string | null) => (paymentMethodOf(code) ?? PAYMENT_METHODS.WALLET_V2).endUserMessages;
+
 export function toCheckResultView(payment: PaymentRow): CheckResultView {
   const amountMinor = payment.capturedMinor > 0 ? payment.capturedMinor : payment.amountMinor;
   const isQr = payment.transactionType === "QR_CODE";
@@ -112,7 +116,7 @@ export function toCheckResultView(payment: PaymentRow): CheckResultView {
     paymentMethodName: payment.paymentMethodCode ?? "",
     amount: fromMinorUnits(amountMinor, payment.currency),
     currencyCode: payment.currency,
-    endUserMessage: isQr ? qrEndUserMessage(payment.state, payment.failureReason) : endUserMessage(payment.state, payment.failureReason, payment.paymentMethodCode),
+    endUserMessage: isQr ? qrEndUserMessage(payment.state, payment.failureReason) : endUserMessage(payment.state, payment.failureReason, endUserMessagesOf(payment.paymentMethodCode)),
     lastUpdate: payment.updatedAt.toISOString(),
     ...(isQr && payment.providerOrderId !== null && payment.providerTransactionId !== null
       ? {
