@@ -28,10 +28,21 @@ const EDGE_USERS = [
 // lib/metrics and lib/tracing are the counters and spans every layer reports to).
 const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tracing)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/`;
 
-// A payment method's own module: every folder of lib/payment-methods but the codes, the contract
+// A payment method's own folder: every folder of lib/payment-methods but the codes, the contract
 // every method implements and the registry that lists them (ARCHITECTURE.md "Adding a payment method").
+// It holds all of the method's code: its module, provider calls, hosted step, reconciliation, messages.
 // redirect/ is the archetype every REDIRECT method shares (contract 15), below them like the contract.
 const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/|redirect/)[^/]+/";
+// What a method folder stands on: the foundation, lib/payments/core, the contract, the codes, the
+// redirect archetype, and the modules below the payments (providers and their operations, the
+// wallet connection, saved cards, page tokens, the merchant's return URLs, idempotency's types,
+// QR images). Everything else (operations, hosted pages, the registry, the edge, app/) is above it.
+const BELOW_METHODS = [
+  FOUNDATION,
+  "^lib/payments/core/",
+  "^lib/payment-methods/(codes|contract|redirect)/",
+  "^lib/(providers|provider-operations|wallet-connection|cards|auth|merchants|idempotency|qr-code)/",
+];
 
 // What a browser island (components/islands, built by scripts/build-islands.mjs) may import:
 // its fellow islands' helpers and pure constant modules the server shares with it. Nothing else
@@ -127,7 +138,7 @@ module.exports = {
       name: "payments-layers",
       severity: "error",
       comment:
-        "lib/payments/core (state machine, records, expiry, funds) sits below the method catalog, the method modules and every other domain module; of lib/payment-methods it reads only the method codes (lib/payment-methods/codes: constants and the catalog's default rows), so its per-method tables are keyed by them.",
+        "lib/payments/core (state machine, records, expiry, funds, the hosted-page token check) is the bottom of the payments: it sits below the method catalog, the method folders and every other domain module; of lib/payment-methods it reads only the method codes (lib/payment-methods/codes: constants and the catalog's default rows), so its per-method tables are keyed by them.",
       from: { path: "^lib/payments/core/" },
       to: { path: "^lib/(payments/(operations|hosted)|payment-methods|cards|hosted)/", pathNot: "^lib/payment-methods/codes/" },
     },
@@ -143,9 +154,17 @@ module.exports = {
       name: "methods-through-the-registry",
       severity: "error",
       comment:
-        "A payment method module (lib/payment-methods/<method>/) is reached only through lib/payment-methods/registry: code outside asks the registry, so adding a method touches the registry, not its callers.",
-      from: { path: "^(lib|app|components)/", pathNot: ["^lib/payment-methods/registry/", METHOD_MODULE] },
+        "A payment method module (lib/payment-methods/<method>/) is reached only through lib/payment-methods/registry: code outside asks the registry (its module table, payment-method-registry.ts, or for a method's own route, page, form or job, method-entry-points.ts), so adding a method touches the registry, not its callers.",
+      from: { path: "^(lib|app|components)/|^mount-simulators\\.ts$", pathNot: ["^lib/payment-methods/registry/", METHOD_MODULE] },
       to: { path: METHOD_MODULE },
+    },
+    {
+      name: "methods-above-the-core",
+      severity: "error",
+      comment:
+        "A payment method's folder sits just above lib/payments/core: it imports the core, the contract, the codes and the modules below the payments (BELOW_METHODS), never payment operations, hosted pages, the registry or the provider-operation list above it. What it needs of those is passed in through the contract (e.g. the hosted page's payment view, lib/payment-methods/contract/hosted-payment-view.ts) or moves down into the core (hosted-access.ts).",
+      from: { path: METHOD_MODULE },
+      to: { path: "^lib/", pathNot: [...BELOW_METHODS, METHOD_MODULE] },
     },
     {
       name: "methods-apart",

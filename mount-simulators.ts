@@ -1,5 +1,5 @@
 import { getDb } from "./lib/db/client";
-import { handleQrCallback } from "./lib/payments/core/wallet-qr-callback";
+import { handleQrCallback } from "./lib/payment-methods/registry/method-entry-points";
 import { installSimulatorMount } from "./lib/providers/simulator-mount";
 import { PAYMENT_METHODS } from "./lib/payment-methods/registry/payment-method-registry";
 import { notifyRedirect } from "./lib/payments/hosted/redirect-payment";

@@ -2,7 +2,7 @@
 // encoding dominates) and a repeat fetch of a code already rendered.
 //   npx tsx scripts/bench-qr.ts        (BENCH_PAYMENTS, default 50; BENCH_FETCHES, default 1000)
 import { performance } from "node:perf_hooks";
-import { qrPng } from "../lib/payments/hosted/render-qr-image";
+import { qrPng } from "../lib/qr-code/qr-png";
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 50);
 const FETCHES = Number(process.env.BENCH_FETCHES ?? 1000);

@@ -49,7 +49,7 @@ async function main() {
   const { apiClient } = await import("../tests/support/api");
   const { createMerchant } = await import("../tests/support/factories");
   const { createIntent, serverHeaders, proceed, tokenOf, capture, refund } = await import("../tests/support/payments");
-  const { submitPaymentOtp } = await import("../lib/payments/hosted/submit-payment-otp");
+  const { submitPaymentOtp } = await import("../lib/payment-methods/wallet/hosted/submit-payment-otp");
   const { closeDatabase, getDb, onQuery } = await import("../lib/db/client");
   onQuery(() => {
     if (walletCallsUnderWay > 0) statements.wallet += 1;

@@ -1,8 +1,7 @@
 import type { Db } from "../db/client";
 import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
-import { requestOtpResend } from "../payments/hosted/resend-payment-otp";
-import { attemptPaymentOtp } from "../payments/hosted/submit-payment-otp";
+import { requestOtpResend, attemptPaymentOtp } from "../payment-methods/registry/method-entry-points";
 import { otpPagePath, returnPagePath, type HostedLinkOptions } from "../urls/hosted-urls";
 import { hostedLinkForm, otpCode } from "./otp-form.schema";
 import type { FormBody } from "./read-form-body";

@@ -2,7 +2,7 @@ import { getDb } from "../db/client";
 import { noStore } from "../http/security-headers";
 import { paymentLinkExists } from "../payment-links/payment-link-record";
 import { isPaymentLinkId } from "../payment-links/payment-link.schema";
-import { qrPng } from "../payments/hosted/render-qr-image";
+import { qrPng } from "../qr-code/qr-png";
 import { paymentLinkUrl } from "../urls/payment-link-urls";
 
 /** GET /l/{id}/qr.png: the link's `qrImageUrl`, a PNG QR code of its `url`; 404 for no such link. */

@@ -2,8 +2,7 @@ import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import type { Locale } from "../i18n/routing";
 import { logger } from "../log";
-import { attemptQrAnswer } from "../payments/operations/answer-qr-payment";
-import { qrOutcome } from "../payments/operations/answer-qr-payment.schema";
+import { attemptQrAnswer, qrOutcome } from "../payment-methods/registry/method-entry-points";
 import { walletAppPath } from "../urls/hosted-urls";
 import type { FormBody } from "./read-form-body";
 

@@ -8,7 +8,7 @@ import { fromMinorUnits } from "../money/amount";
 import { isSupportedCurrency } from "../money/currencies";
 import { getCurrentPaymentOrThrow } from "../payments/core/open-payment";
 import { pageLocaleOf } from "../i18n/locales";
-import { walletCallOrApiError } from "../payments/core/wallet-call-or-api-error";
+import { walletCallOrApiError } from "./registry/method-entry-points";
 import { connectedWallet, walletAccountOf } from "../wallet-connection/wallet-connection";
 import { catalogRows } from "./list-available-payment-methods";
 import { paymentMethodOf } from "./registry/payment-method-registry";

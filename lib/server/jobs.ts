@@ -3,7 +3,7 @@ import { eventPurgeJob } from "../events/purge-events";
 import { consolePurgeJob } from "../console/purge-console-records";
 import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/operations/expire-payments";
-import { cardPaymentReconciliationJob } from "../payments/operations/reconcile-card-payments";
+import { cardPaymentReconciliationJob } from "../payment-methods/registry/method-entry-points";
 import { redirectPaymentReconciliationJob } from "../payments/operations/reconcile-redirect-payments";
 import { providerReconciliationJob } from "../provider-operation-handlers/reconcile-provider-operations";
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";

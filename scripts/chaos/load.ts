@@ -2,9 +2,9 @@ import { randomInt, randomUUID } from "node:crypto";
 import { basicBearer } from "../../lib/auth/detect-credential";
 import { getDb } from "../../lib/db/client";
 import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
-import { completeCardPayment } from "../../lib/payments/hosted/complete-card-payment";
-import { getCardPage } from "../../lib/payments/hosted/get-card-page";
-import { submitPaymentOtp } from "../../lib/payments/hosted/submit-payment-otp";
+import { completeCardPayment } from "../../lib/payment-methods/card/hosted/complete-card-payment";
+import { getCardPage } from "../../lib/hosted/views/card-page-view";
+import { submitPaymentOtp } from "../../lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { sandboxCardProvider } from "../../simulators/card/sandbox-card-provider";
 
 /**

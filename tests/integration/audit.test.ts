@@ -4,7 +4,7 @@ import { runAudit, type AuditReport } from "@/lib/audit/run-audit";
 import { closeDatabase, getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { simulatorMount } from "@/lib/providers/simulator-mount";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 import { completeOnPage, confirmAfterExpiry, payWithNewCard } from "../support/cards";

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { paymentCaptures, services } from "@/lib/db/schema";
 import { cardProviderPaymentIntents } from "@/simulators/card/card-tables";
-import { reconcileCardPayments } from "@/lib/payments/operations/reconcile-card-payments";
+import { reconcileCardPayments } from "@/lib/payment-methods/card/reconcile-card-payments";
 import { redeliverPendingEvents } from "@/simulators/card/sandbox-event-delivery";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { getCardPage } from "@/lib/payments/hosted/get-card-page";
+import { getCardPage } from "@/lib/hosted/views/card-page-view";
 
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

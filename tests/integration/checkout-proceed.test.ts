@@ -2,7 +2,7 @@ import { describe, expect, it, beforeAll } from "vitest";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { proceedFromCheckout } from "@/lib/payments/hosted/proceed-from-checkout";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { createMerchant } from "../support/factories";
 import { advanceClock, browserHeaders, createIntent, notificationsOf, payWithOtp, paymentRow, proceed, tokenOf } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";

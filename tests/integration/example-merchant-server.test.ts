@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { deliverDueNotifications } from "@/lib/notifications/deliver-due-notifications";
 import { proceedFromCheckout } from "@/lib/payments/hosted/proceed-from-checkout";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { startMerchantServer, type MerchantServer } from "../../examples/merchant-server/server";
 import { createMerchant } from "../support/factories";
 import { tokenOf } from "../support/payments";

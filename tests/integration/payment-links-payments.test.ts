@@ -2,7 +2,7 @@ import { describe, expect, it, beforeAll } from "vitest";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { startLinkPayment } from "@/lib/payment-links/start-link-payment";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { proceedFromCheckout } from "@/lib/payments/hosted/proceed-from-checkout";
 import { clientAuth } from "../support/api";
 import { createMerchant, randomPhone } from "../support/factories";

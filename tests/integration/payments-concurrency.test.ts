@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { payments, paymentRefunds } from "@/lib/db/schema";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

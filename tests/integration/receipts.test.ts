@@ -10,7 +10,7 @@ import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
 import { getReturnPageView } from "@/lib/hosted/views/return-page-view";
 import type { Locale } from "@/lib/i18n/routing";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { createMerchant } from "../support/factories";
 import { createIntent, proceedToOtp } from "../support/payments";
 import { pdfText } from "../support/pdf-text";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { connectedWallet } from "@/lib/wallet-connection/wallet-connection";
 import { recreateDatabase } from "../../scripts/lib/recreate-database";
 import { createMerchant } from "../support/factories";

@@ -11,7 +11,7 @@ import { reconcileProviderOperations } from "@/lib/provider-operation-handlers/r
 import { walletCapture, walletOperationRequest } from "@/lib/payments/core/wallet-operations";
 import { connectedWallet, installWalletTransport } from "@/lib/wallet-connection/wallet-connection";
 import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

@@ -8,7 +8,7 @@ import { lockPayment } from "@/lib/db/payment-record";
 import { failAsExpired } from "@/lib/payments/core/expire-payment";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { expireOpenPayments } from "@/lib/payments/operations/expire-payments";
-import { QR_CALLBACK_PATH } from "@/lib/payments/core/wallet-qr";
+import { QR_CALLBACK_PATH } from "@/lib/payment-methods/wallet/wallet-qr";
 import { connectedWallet, installWalletTransport, walletSecret } from "@/lib/wallet-connection/wallet-connection";
 import { signWalletRequest, type QrRequestBody } from "@/lib/providers/wallet/wallet-protocol";
 import { installWalletCallbackDelivery } from "@/simulators/wallet/in-gateway-wallet";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as completeCardPage } from "@/app/[locale]/pay/card/[paymentId]/complete/route";
 import { getDb } from "@/lib/db/client";
-import { getCardPage } from "@/lib/payments/hosted/get-card-page";
+import { getCardPage } from "@/lib/hosted/views/card-page-view";
 import { proceedWithCard, TEST_CVC, futureExpiry } from "../support/cards";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { getCardPage } from "@/lib/payments/hosted/get-card-page";
+import { getCardPage } from "@/lib/hosted/views/card-page-view";
 import { futureExpiry, proceedWithCard, TEST_CARDS, TEST_CVC } from "../support/cards";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors/api-error";
-import { resendPaymentOtp } from "@/lib/payments/hosted/resend-payment-otp";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { resendPaymentOtp } from "@/lib/payment-methods/wallet/hosted/resend-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

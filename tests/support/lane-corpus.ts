@@ -5,7 +5,7 @@ import { OPERATIONS } from "@/lib/api/operations";
 import { servesBrowsers } from "@/lib/http/cors";
 import { getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { createMerchant, randomPhone } from "./factories";
 
 /**

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { customers, notifications, payments, services } from "@/lib/db/schema";
 import { walletAccounts, walletEntries } from "@/simulators/wallet/wallet-tables";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { submitPaymentOtp } from "@/lib/payments/hosted/submit-payment-otp";
+import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { reconcileProviderOperations } from "@/lib/provider-operation-handlers/reconcile-provider-operations";
 import { clientAuth, merchantAuth, type ApiClient } from "./api";
 import { randomPhone } from "./factories";

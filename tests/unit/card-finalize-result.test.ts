@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors/api-error";
-import { settledOrThrow, type CardFinalizeResult } from "@/lib/payments/operations/card-finalize-result";
+import { settledOrThrow, type CardFinalizeResult } from "@/lib/payment-methods/card/card-finalize-result";
 
 const paymentId = "3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12";
 

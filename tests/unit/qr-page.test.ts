@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { qrPageMode, walletAppMode } from "@/lib/hosted/qr-page";
 import { endUserMessage, FAILURE_REASON } from "@/lib/payments/core/payment-messages";
 import { PAYMENT_STATES, type PaymentState } from "@/lib/payments/core/payment-state";
-import { qrEndUserMessage } from "@/lib/payments/core/qr-payment-messages";
+import { qrEndUserMessage } from "@/lib/payment-methods/wallet/qr-payment-messages";
 import { PAYMENT_METHODS } from "@/lib/payment-methods/registry/payment-method-registry";
 
 const qr = { transactionType: "QR_CODE", paymentMethodCode: "WALLET_V2" };

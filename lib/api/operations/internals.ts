@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { listServiceNotificationsQuery, notificationView } from "../../notifications/list-service-notifications.schema";
-import { answerQrPaymentBody } from "../../payments/operations/answer-qr-payment.schema";
-import { qrPaymentStatusView, qrStatusQuery } from "../../payments/hosted/get-qr-payment-status.schema";
+import { answerQrPaymentBody, qrPaymentStatusView, qrStatusQuery } from "../../payment-methods/registry/method-entry-points";
 import { checkResultView } from "../../payments/operations/payment-views";
 import { advanceClockBody, serviceClockView } from "../../sandbox/advance-service-clock.schema";
 import { defineOperation } from "../operation";

@@ -1,6 +1,6 @@
 import { capturePaymentBody, releasePaymentBody } from "../../payments/operations/capture-payment.schema";
 import { createPaymentIntentBody, createPaymentIntentQuery } from "../../payments/operations/create-payment-intent.schema";
-import { cardFinalizeBody, cardFinalizeView, toCardFinalizeView, type CardFinalizeOutcome } from "../../payments/operations/finalize-card-payment.schema";
+import { cardFinalizeBody, cardFinalizeView, toCardFinalizeView, type CardFinalizeOutcome } from "../../payment-methods/registry/method-entry-points";
 import {
   captureResultView,
   checkResultView,

@@ -2,7 +2,8 @@ import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import type { PaymentState } from "../../payments/core/payment-state";
-import { getCardPage } from "../../payments/hosted/get-card-page";
+import { readCardPage, type CardPageData } from "../../payment-methods/registry/method-entry-points";
+import { getHostedPayment } from "../../payments/hosted/get-hosted-payment";
 import { cardCompletePath, cardCompleteUrl } from "../../urls/hosted-urls";
 import { brandName } from "../../validation/card-number";
 import type { HostedPageQuery } from "../hosted-page-query";
@@ -45,6 +46,15 @@ export type CardPageView =
         checkedCardId: string | null;
       } | null;
     };
+
+/**
+ * The card page's domain read: the payment its token shows and the card method's own read of it
+ * (lib/payment-methods/card/hosted/get-card-page.ts). Null for a wrong token or an unknown payment.
+ */
+export async function getCardPage(db: Db, options: { paymentId: string; token: string }): Promise<CardPageData | null> {
+  const payment = await getHostedPayment(db, options);
+  return payment && readCardPage(db, payment);
+}
 
 /** GET /{locale}/pay/card/{paymentId}: the payment as its token shows it, as the page shows it. */
 export async function getCardPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<CardPageView> {

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
-import { getQrPage } from "../../payments/hosted/get-qr-page";
+import { readQrPage, type QrPageData } from "../../payment-methods/registry/method-entry-points";
+import { getHostedPayment } from "../../payments/hosted/get-hosted-payment";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { returnPagePath, qrStatusPath, qrImagePath, walletAppPath } from "../../urls/hosted-urls";
 import { qrPageMode } from "../qr-page";
@@ -20,6 +21,15 @@ export type QrPageView =
       expiredTarget: string | null;
       links: { image: string; status: string; returnPage: string; walletApp: string | null };
     };
+
+/**
+ * The QR page's domain read: the payment its token shows and the wallet's own read of it
+ * (lib/payment-methods/wallet/hosted/get-qr-page.ts). Null for a wrong token or an unknown payment.
+ */
+export async function getQrPage(db: Db, options: { paymentId: string; token: string }): Promise<QrPageData | null> {
+  const payment = await getHostedPayment(db, options);
+  return payment && readQrPage(db, payment);
+}
 
 /** GET /{locale}/pay/qr/{paymentId}: the QR code the buyer scans, and where the page goes next. */
 export async function getQrPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<QrPageView> {

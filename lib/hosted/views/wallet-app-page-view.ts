@@ -1,7 +1,7 @@
 import { getConfig } from "../../config";
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
-import { getWalletAppPayment } from "../../payments/hosted/get-wallet-app-payment";
+import { getWalletAppPayment } from "../../payment-methods/registry/method-entry-points";
 import { FORM_TOKEN_FIELD, hostedFormToken } from "../hosted-form-route";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { walletAppFormPath } from "../../urls/hosted-urls";

@@ -3,8 +3,8 @@ import type { PaymentRow } from "../../db/payment-record";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import type { ProceedPrincipal } from "../contract/proceed-contract";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
-import { walletCallOrApiError } from "../../payments/core/wallet-call-or-api-error";
-import { openQrRequest } from "../../payments/core/wallet-qr";
+import { walletCallOrApiError } from "./wallet-call-or-api-error";
+import { openQrRequest } from "./wallet-qr";
 
 /** What the wallet said before the proceed's transaction: whether the balance covers the amount (the OTP was sent when it does). */
 export interface PreparedWalletProceed {

@@ -5,7 +5,7 @@ import { failForFunds } from "../../payments/core/charge-wallet";
 import { hostedPageToken, hostedPayUrl } from "../../payments/core/hosted-page-token";
 import { STATUS_TEXT } from "../../payments/core/payment-messages";
 import { checkStatusCode } from "../../payments/core/payment-state";
-import { beginQrCharge } from "../../payments/core/wallet-qr";
+import { beginQrCharge } from "./wallet-qr";
 import type { PreparedWalletProceed } from "./prepare-wallet-proceed";
 import type { ProceedHandler } from "../contract/proceed-contract";
 

@@ -11,7 +11,7 @@ import type { ProceedHandler, ProceedOutcome } from "../contract/proceed-contrac
 import { proceedWithQr } from "./proceed-with-qr";
 import type { Db } from "../../db/client";
 import { operationInProgress, type ProviderOperationRow } from "../../provider-operations";
-import { beginWalletCharge, findWalletCharge } from "../../payments/core/wallet-charge";
+import { beginWalletCharge, findWalletCharge } from "./wallet-charge";
 
 /**
  * WALLET_V2, inside the proceed's transaction. The intent's own customer (user_auth) needs no

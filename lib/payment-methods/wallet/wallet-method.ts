@@ -1,7 +1,7 @@
-import { completeWalletCharge } from "../../payments/core/wallet-charge";
+import { completeWalletCharge } from "./wallet-charge";
 import { walletDebit, walletHold } from "../../payments/core/wallet-charge-operations";
 import { walletCapture, walletRefund, walletRelease } from "../../payments/core/wallet-operations";
-import { withdrawUnusedQrRequest } from "../../payments/core/wallet-qr";
+import { withdrawUnusedQrRequest } from "./wallet-qr";
 import type { PaymentMethodModule } from "../contract/payment-method-module";
 import { prepareWalletProceed, type PreparedWalletProceed } from "./prepare-wallet-proceed";
 import { ownerChargeRetried, proceedWithWallet } from "./proceed-with-wallet";

@@ -7,7 +7,7 @@ import { failedByExpiry, intentExpired, isExpiredIntent } from "./payment-expiry
 import { findPayment, lockPayment, type PaymentRow } from "../../db/payment-record";
 import { canTransition, isTerminal } from "./payment-state";
 import { isStaleReservation, releaseStaleReservation, returnStaleFunds } from "./release-stale-reservation";
-import { withdrawExpiredQrCharge } from "./wallet-qr";
+import { withdrawExpiredQrCharge } from "./settle-qr-charge";
 
 // The one home of "a read finds the payment past its time": an open intent past its grace is
 // failed on the spot (as the sweep would, seconds later), a reservation past its 7 days is

@@ -6,37 +6,11 @@ import { fromMinorUnits } from "../../money/amount";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import { showsAsExpired } from "../core/payment-expiry";
-import { hasHostedToken } from "./hosted-access";
-import { checkStatusCode, type PaymentState } from "../core/payment-state";
+import { hasHostedToken } from "../core/hosted-access";
+import { checkStatusCode } from "../core/payment-state";
+import type { HostedPaymentView } from "../../payment-methods/contract/hosted-payment-view";
 
-export interface HostedPaymentView {
-  paymentId: string;
-  serviceId: string;
-  /** The countries the service serves (a method is offered only in one of them). */
-  serviceCountries: string[];
-  country: string;
-  merchantName: string;
-  /** Standard units, as the API renders them (TND keeps 3 decimals). */
-  amount: number;
-  amountMinor: number;
-  currency: string;
-  state: PaymentState;
-  statusCode: number;
-  /** Why a FAILED payment failed (FAILURE_REASON), so the page can say what check says. */
-  failureReason: string | null;
-  captureMethod: "DIRECT" | "RESERVATION";
-  paymentMethodCode: string | null;
-  transactionType: "QR_CODE" | null;
-  otp: { attemptsLeft: number; resendAvailableAt: string; expiresAt: string } | null;
-  /** The intent ran out of time: still open past expiresAt + 30 s grace, or already failed for it. */
-  expired: boolean;
-  serviceRedirectUrl: string | null;
-  allowedOrigins: string[];
-  redirectUrl: string | null;
-  locale: string | null;
-  /** The merchant's terms of payment (https), linked by the checkbox of a page that asks for it (SATIM's). */
-  termsUrl: string | null;
-}
+export type { HostedPaymentView };
 
 /** What a hosted page may show about a payment; null for a wrong token or an unknown payment. */
 export async function getHostedPayment(db: Db, options: { paymentId: string; token: string }): Promise<HostedPaymentView | null> {

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { payments, services } from "../../db/schema";
 import { merchantTimeZone } from "../../merchants/merchant-time-zone";
 import type { PaymentState } from "../core/payment-state";
-import { hasHostedToken } from "./hosted-access";
+import { hasHostedToken } from "../core/hosted-access";
 
 /** What a payment's receipt states: read with the return page's own token, nothing more. */
 export interface PaymentReceipt {

@@ -16,7 +16,7 @@ import { PAYMENT_METHODS, paymentMethodOf } from "../../payment-methods/registry
 import { showsAsExpired } from "../core/payment-expiry";
 import { proceedPayment } from "../operations/proceed-payment";
 import { proceedPaymentBody, type ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
-import { hasHostedToken } from "./hosted-access";
+import { hasHostedToken } from "../core/hosted-access";
 
 /** The hosted page a payment proceeded with `code` sends the buyer to when it asks for the buyer's action (12); null: a code no method has. */
 export function stepPageOf(code: string | null): HostedStepPage | null {

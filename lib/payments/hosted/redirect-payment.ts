@@ -5,7 +5,7 @@ import { settleRedirectPayment, type RedirectSettlement } from "../../payment-me
 import { startRedirectPayment, type RedirectStart } from "../../payment-methods/redirect/start-redirect-payment";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import { BUYER_CAUSE, SYSTEM_CAUSE } from "../core/state-change-cause";
-import { hasHostedToken } from "./hosted-access";
+import { hasHostedToken } from "../core/hosted-access";
 
 /** The redirect provider of a payment proceeded with a REDIRECT method; null for any other. */
 async function providerOf(db: Db, paymentId: string) {

@@ -9,7 +9,7 @@ import type { PaymentState } from "../core/payment-state";
 import { EXPIRY_GRACE_MS, RESERVATION_AUTO_RELEASE_MS } from "../core/payment-expiry";
 import { providerOperationExists, type ProviderOperationRow } from "../../provider-operations";
 import { releaseStaleReservation, returnStaleFunds } from "../core/release-stale-reservation";
-import { withdrawExpiredQrCharge } from "../core/wallet-qr";
+import { withdrawExpiredQrCharge } from "../core/settle-qr-charge";
 
 const BATCH_SIZE = 100;
 

@@ -4,7 +4,7 @@ import { endUserMessage } from "../core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../core/payment-state";
 import type { ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
-import { qrEndUserMessage } from "../core/qr-payment-messages";
+import { qrEndUserMessage } from "../../payment-methods/registry/method-entry-points";
 import { PAYMENT_METHODS, paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 import type { RefundOutcome } from "./refund-payment";
 

@@ -5,11 +5,11 @@ import { generateCustomerTokenBody, refreshCustomerTokenBody, revokeCustomerToke
 import { createCustomerBody, updateCustomerBody } from "@/lib/customers/customer.schema";
 import { listServiceNotificationsQuery } from "@/lib/notifications/list-service-notifications.schema";
 import { availableMethodsHeaders, availableMethodsQuery, cardProviderKeyHeaders, userMethodsHeaders, userMethodsQuery } from "@/lib/payment-methods/payment-methods.schema";
-import { answerQrPaymentBody } from "@/lib/payments/operations/answer-qr-payment.schema";
+import { answerQrPaymentBody } from "@/lib/payment-methods/wallet/answer-qr-payment.schema";
 import { capturePaymentBody, releasePaymentBody } from "@/lib/payments/operations/capture-payment.schema";
 import { createPaymentIntentBody, createPaymentIntentQuery } from "@/lib/payments/operations/create-payment-intent.schema";
-import { cardFinalizeBody } from "@/lib/payments/operations/finalize-card-payment.schema";
-import { qrStatusQuery } from "@/lib/payments/hosted/get-qr-payment-status.schema";
+import { cardFinalizeBody } from "@/lib/payment-methods/card/finalize-card-payment.schema";
+import { qrStatusQuery } from "@/lib/payment-methods/wallet/hosted/get-qr-payment-status.schema";
 import { paymentCallHeaders, proceedPaymentBody } from "@/lib/payment-methods/contract/proceed-contract";
 import { refundPaymentBody } from "@/lib/payments/operations/refund-payment.schema";
 import { advanceClockBody } from "@/lib/sandbox/advance-service-clock.schema";

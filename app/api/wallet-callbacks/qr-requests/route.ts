@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { handleQrCallback } from "@/lib/payments/core/wallet-qr";
+import { handleQrCallback } from "@/lib/payment-methods/registry/method-entry-points";
 
 // POST /api/wallet-callbacks/qr-requests: the wallet service's signed qrRequestAnswered
 // (docs/wallet-protocol.openapi.yaml), in production and the sandbox alike.

@@ -1,7 +1,7 @@
 import * as op from "@/lib/api/operations/internals";
 import { endpoint } from "@/lib/http/endpoint";
 import { readCapped } from "@/lib/http/read-json-body";
-import { receiveCardProviderEvent } from "@/lib/payments/operations/receive-card-provider-event";
+import { receiveCardProviderEvent } from "@/lib/payment-methods/registry/method-entry-points";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/webhooks/card-provider (the card provider's signed events; no gateway credential)

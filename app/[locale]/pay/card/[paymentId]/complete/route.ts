@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { returnPagePath, cardPagePath } from "@/lib/urls/hosted-urls";
 import { noStore } from "@/lib/http/security-headers";
 import { isLocale } from "@/lib/i18n/locales";
-import { completeCardPayment } from "@/lib/payments/hosted/complete-card-payment";
+import { completeCardPayment } from "@/lib/payment-methods/registry/method-entry-points";
 
 /**
  * GET /{locale}/pay/card/{paymentId}/complete?token=...&payment_intent=...: where the buyer

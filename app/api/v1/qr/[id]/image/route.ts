@@ -3,7 +3,7 @@ import { noStore } from "@/lib/http/security-headers";
 import { ApiError } from "@/lib/errors/api-error";
 import { withRequestScope } from "@/lib/http/request-scope";
 import { toErrorResponse } from "@/lib/http/respond";
-import { renderQrImage } from "@/lib/payments/hosted/render-qr-image";
+import { renderQrImage } from "@/lib/payment-methods/registry/method-entry-points";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/qr/:id/image?token=... — the QR code as a PNG (metadata.qrImageUrl); not JSON, so not endpoint().

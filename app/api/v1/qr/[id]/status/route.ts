@@ -1,7 +1,7 @@
 import * as op from "@/lib/api/operations/internals";
 import { ApiError } from "@/lib/errors/api-error";
 import { endpoint } from "@/lib/http/endpoint";
-import { getQrPaymentStatus } from "@/lib/payments/hosted/get-qr-payment-status";
+import { getQrPaymentStatus } from "@/lib/payment-methods/registry/method-entry-points";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // GET /api/v1/qr/:id/status?token=... — what the hosted QR page polls until the payment ends.

@@ -1,7 +1,6 @@
 import * as op from "@/lib/api/operations/payments";
 import { endpoint } from "@/lib/http/endpoint";
-import { settledOrThrow } from "@/lib/payments/operations/card-finalize-result";
-import { finalizeCardPayment } from "@/lib/payments/operations/finalize-card-payment";
+import { settledOrThrow, finalizeCardPayment } from "@/lib/payment-methods/registry/method-entry-points";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { API_CAUSE } from "@/lib/payments/core/state-change-cause";
 

@@ -1,6 +1,6 @@
 import * as op from "@/lib/api/operations/internals";
 import { endpoint } from "@/lib/http/endpoint";
-import { answerQrPayment } from "@/lib/payments/operations/answer-qr-payment";
+import { answerQrPayment } from "@/lib/payment-methods/registry/method-entry-points";
 import { toCheckResultView } from "@/lib/payments/operations/payment-views";
 import { sandboxOnly } from "@/lib/http/sandbox-only";
 import { otherMethods } from "@/lib/http/method-not-allowed";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PAYMENT_STATES } from "../core/payment-state";
+import { PAYMENT_STATES } from "../../../payments/core/payment-state";
 
 // A missing or malformed token is answered like a wrong one (404), telling nothing more.
 export const qrPaymentStatusView = z.object({

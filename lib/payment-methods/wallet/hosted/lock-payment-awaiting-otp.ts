@@ -1,7 +1,6 @@
-import { serviceClock } from "../../clock";
-import type { Db } from "../../db/client";
-import { lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
-import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
+import { serviceClock } from "../../../clock";
+import type { Db } from "../../../db/client";
+import { lockPaymentWithService, type PaymentRow } from "../../../db/payment-record";
 
 /** A wallet payment locked for the rest of the transaction while it awaits its OTP, or why not. */
 export type AwaitingOtp =
@@ -16,7 +15,8 @@ export async function lockPaymentAwaitingOtp(tx: Db, paymentId: string): Promise
   const row = await lockPaymentWithService(tx, paymentId);
   if (!row) return { awaiting: false, reason: "unknown_payment" };
   const { payment } = row;
-  if (payment.state !== "REQUIRES_ACTION" || paymentMethodOf(payment.paymentMethodCode)?.hostedStep !== "otp") {
+  // WALLET_V2 is the one method whose hosted step is the OTP page (walletMethod.hostedStep).
+  if (payment.state !== "REQUIRES_ACTION" || payment.paymentMethodCode !== "WALLET_V2") {
     return { awaiting: false, reason: "not_awaiting_code", message: `The payment is not awaiting a verification code; it is ${payment.state}.` };
   }
   return { awaiting: true, payment, now: serviceClock(row.service).now() };

@@ -1,10 +1,10 @@
-import type { Db } from "../../db/client";
-import { logger } from "../../log";
-import { finalizeCardPayment } from "../operations/finalize-card-payment";
-import { BUYER_CAUSE } from "../core/state-change-cause";
-import { findPayment } from "../../db/payment-record";
-import { checkStatusCode, type PaymentState } from "../core/payment-state";
-import { hasHostedToken } from "./hosted-access";
+import type { Db } from "../../../db/client";
+import { logger } from "../../../log";
+import { finalizeCardPayment } from "../finalize-card-payment";
+import { BUYER_CAUSE } from "../../../payments/core/state-change-cause";
+import { findPayment } from "../../../db/payment-record";
+import { checkStatusCode, type PaymentState } from "../../../payments/core/payment-state";
+import { hasHostedToken } from "../../../payments/core/hosted-access";
 
 /** Where the buyer goes after the provider: the return page shows the state, or the card page decides. */
 export type CardPageCompletion =

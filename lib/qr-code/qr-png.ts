@@ -1,7 +1,7 @@
 import QRCode from "qrcode";
-import type { Db } from "../../db/client";
-import { qrContentOf } from "../core/wallet-qr";
-import { hasHostedToken } from "./hosted-access";
+
+// A QR code's PNG, for the wallet's payment codes (lib/payment-methods/wallet/hosted/render-qr-image.ts)
+// and the payment links' (lib/hosted/payment-link-qr.ts): below both, it imports nothing of the gateway.
 
 /**
  * Error correction M survives a smudged or partly glared screen; the 4-module quiet zone is
@@ -28,17 +28,4 @@ export function qrPng(content: string): Promise<Buffer> {
   png.catch(() => rendered.delete(content));
   if (rendered.size > RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
   return png;
-}
-
-/**
- * GET /api/v1/qr/:id/image: the payment's QR code, for whoever holds its hosted page token
- * (the qrImageUrl of the proceed result). Null for a wrong token, an unknown payment, and a
- * payment the wallet holds no QR request for alike.
- */
-export async function renderQrImage(db: Db, options: { paymentId: string; token: string }): Promise<Buffer | null> {
-  const { paymentId, token } = options;
-  if (!(await hasHostedToken(db, paymentId, token))) return null;
-  // What the wallet said the code encodes when it opened the request (kept with the charge: no wallet call per image).
-  const content = await qrContentOf(db, paymentId);
-  return content === null ? null : qrPng(content);
 }

@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
-import { findSavedCard, listSavedCards } from "../../cards/list-saved-cards";
-import type { Db } from "../../db/client";
-import { cardPayments, payments, services } from "../../db/schema";
-import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
-import { cardProvider } from "../../providers/card/card-provider";
-import type { BrowserConfirmation } from "../../providers/card/port";
-import { getHostedPayment, type HostedPaymentView } from "./get-hosted-payment";
+import { findSavedCard, listSavedCards } from "../../../cards/list-saved-cards";
+import type { Db } from "../../../db/client";
+import { cardPayments, payments, services } from "../../../db/schema";
+import { cardProvider } from "../../../providers/card/card-provider";
+import type { BrowserConfirmation } from "../../../providers/card/port";
+import type { HostedPaymentView } from "../../contract/hosted-payment-view";
 
 export interface CardPageSavedCard {
   id: string;
@@ -34,12 +33,10 @@ export interface CardPageData {
 
 /**
  * The hosted card page's domain read (lib/hosted/views/card-page-view.ts decides what it shows
- * from it): the payment its token shows, the customer's saved cards and the provider intent's
- * confirmation. Null for a wrong token or an unknown payment.
+ * from it): the payment its token shows (read by the page, getHostedPayment), the customer's
+ * saved cards and the provider intent's confirmation.
  */
-export async function getCardPage(db: Db, options: { paymentId: string; token: string }): Promise<CardPageData | null> {
-  const payment = await getHostedPayment(db, options);
-  if (!payment) return null;
+export async function readCardPage(db: Db, payment: HostedPaymentView): Promise<CardPageData> {
   const [row] = await db
     .select({
       serviceId: payments.serviceId,
@@ -52,7 +49,8 @@ export async function getCardPage(db: Db, options: { paymentId: string; token: s
     .innerJoin(services, eq(services.id, payments.serviceId))
     .leftJoin(cardPayments, eq(cardPayments.paymentId, payments.id))
     .where(eq(payments.id, payment.paymentId));
-  if (!row?.card || paymentMethodOf(payment.paymentMethodCode)?.hostedStep !== "card") {
+  // A payment of this method (cardMethod.hostedStep is the card page), with its provider intent.
+  if (!row?.card || payment.paymentMethodCode !== "CARD_PROVIDER") {
     return { payment, savedCards: [], checkedCardId: null, confirmation: null, answeredProviderIntentId: null };
   }
 

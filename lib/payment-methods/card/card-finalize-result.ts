@@ -1,8 +1,8 @@
 import { ApiError, RetryableRefusalError } from "../../errors/api-error";
 import { providerUnavailable } from "../../provider-operations";
 import type { ProviderErrorCode } from "../../providers/card/port";
-import { intentExpired } from "../core/payment-expiry";
-import type { PaymentState } from "../core/payment-state";
+import { intentExpired } from "../../payments/core/payment-expiry";
+import type { PaymentState } from "../../payments/core/payment-state";
 import type { CardFinalizeOutcome } from "./finalize-card-payment.schema";
 
 /**

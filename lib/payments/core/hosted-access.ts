@@ -2,7 +2,7 @@ import { isValidPageToken } from "../../auth/client-secret";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { invalidCredentials } from "../../errors/api-error";
-import { HOSTED_PAGE } from "../core/hosted-page-token";
+import { HOSTED_PAGE } from "./hosted-page-token";
 import { isPaymentId } from "../../db/payment-record";
 
 /**

@@ -3,11 +3,11 @@ import type { Db } from "../../db/client";
 import { paymentCaptures, savedCards } from "../../db/schema";
 import type { ProviderOperationRow } from "../../provider-operations";
 import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "../../providers/card/port";
-import { applyTransition } from "../core/apply-transition";
-import { recordCardOperationOnce } from "../core/card-operations";
-import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { recordCardOperationOnce } from "../../payments/core/card-operations";
+import { FAILURE_REASON, STATUS_TEXT } from "../../payments/core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
-import type { StateChangeCause } from "../core/state-change-cause";
+import type { StateChangeCause } from "../../payments/core/state-change-cause";
 
 // The writes of a card finalize, each inside the transaction that holds the payment's row lock
 // (finalize-card-payment.ts decides which run).

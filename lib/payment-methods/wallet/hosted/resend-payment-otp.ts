@@ -1,11 +1,11 @@
-import type { Db } from "../../db/client";
-import { ApiError, invalidCredentials } from "../../errors/api-error";
-import { providerUnavailable } from "../../provider-operations";
-import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
-import { connectedWallet } from "../../wallet-connection/wallet-connection";
-import { expirePayment } from "../core/expire-payment";
-import { intentExpired, isPastGrace } from "../core/payment-expiry";
-import { hasHostedToken } from "./hosted-access";
+import type { Db } from "../../../db/client";
+import { ApiError, invalidCredentials } from "../../../errors/api-error";
+import { providerUnavailable } from "../../../provider-operations";
+import { WalletProtocolError, WalletUnavailableError } from "../../../providers/wallet/http-wallet-client";
+import { connectedWallet } from "../../../wallet-connection/wallet-connection";
+import { expirePayment } from "../../../payments/core/expire-payment";
+import { intentExpired, isPastGrace } from "../../../payments/core/payment-expiry";
+import { hasHostedToken } from "../../../payments/core/hosted-access";
 import { lockPaymentAwaitingOtp } from "./lock-payment-awaiting-otp";
 
 /** Every expected answer to "send me a new code"; the hosted form and `resendPaymentOtp` map it. */

@@ -1,17 +1,17 @@
-import type { Db } from "../../db/client";
-import { ApiError, invalidCredentials } from "../../errors/api-error";
-import { providerUnavailable } from "../../provider-operations";
-import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
-import { connectedWallet } from "../../wallet-connection/wallet-connection";
-import { applyTransition } from "../core/apply-transition";
-import { BUYER_CAUSE } from "../core/state-change-cause";
-import { expirePayment } from "../core/expire-payment";
-import { FAILURE_REASON, STATUS_TEXT } from "../core/payment-messages";
-import { isPastGrace } from "../core/payment-expiry";
-import { checkStatusCode, type PaymentState } from "../core/payment-state";
-import { beginWalletCharge, completeWalletCharge } from "../core/wallet-charge";
-import { hasOpenWalletCharge } from "../core/wallet-charge-record";
-import { hasHostedToken } from "./hosted-access";
+import type { Db } from "../../../db/client";
+import { ApiError, invalidCredentials } from "../../../errors/api-error";
+import { providerUnavailable } from "../../../provider-operations";
+import { WalletProtocolError, WalletUnavailableError } from "../../../providers/wallet/http-wallet-client";
+import { connectedWallet } from "../../../wallet-connection/wallet-connection";
+import { applyTransition } from "../../../payments/core/apply-transition";
+import { BUYER_CAUSE } from "../../../payments/core/state-change-cause";
+import { expirePayment } from "../../../payments/core/expire-payment";
+import { FAILURE_REASON, STATUS_TEXT } from "../../../payments/core/payment-messages";
+import { isPastGrace } from "../../../payments/core/payment-expiry";
+import { checkStatusCode, type PaymentState } from "../../../payments/core/payment-state";
+import { beginWalletCharge, completeWalletCharge } from "../wallet-charge";
+import { hasOpenWalletCharge } from "../../../payments/core/wallet-charge-record";
+import { hasHostedToken } from "../../../payments/core/hosted-access";
 import { lockPaymentAwaitingOtp, type AwaitingOtp } from "./lock-payment-awaiting-otp";
 
 export interface OtpSubmission {

@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
-import { serviceClock } from "../../clock";
-import { getGatewayKey } from "../../crypto/gateway-key";
-import type { Db } from "../../db/client";
-import { payments, services } from "../../db/schema";
-import { fromMinorUnits } from "../../money/amount";
-import type { QrRequest } from "../../providers/wallet/port";
-import { isValidWalletAppToken } from "../../wallet-connection/wallet-app-token";
-import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
-import { showsAsExpired } from "../core/payment-expiry";
-import { isPaymentId } from "../../db/payment-record";
-import type { PaymentState } from "../core/payment-state";
-import { findQrCharge } from "../core/wallet-qr";
+import { serviceClock } from "../../../clock";
+import { getGatewayKey } from "../../../crypto/gateway-key";
+import type { Db } from "../../../db/client";
+import { payments, services } from "../../../db/schema";
+import { fromMinorUnits } from "../../../money/amount";
+import type { QrRequest } from "../../../providers/wallet/port";
+import { isValidWalletAppToken } from "../../../wallet-connection/wallet-app-token";
+import { connectedWallet, walletAccountOf } from "../../../wallet-connection/wallet-connection";
+import { showsAsExpired } from "../../../payments/core/payment-expiry";
+import { isPaymentId } from "../../../db/payment-record";
+import type { PaymentState } from "../../../payments/core/payment-state";
+import { findQrCharge } from "../wallet-qr";
 
 export interface WalletAppView {
   paymentId: string;

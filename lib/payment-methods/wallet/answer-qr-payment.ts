@@ -2,17 +2,17 @@ import { serviceClock } from "../../clock";
 import { getGatewayKey } from "../../crypto/gateway-key";
 import type { Db } from "../../db/client";
 import { ApiError, invalidCredentials } from "../../errors/api-error";
-import { isProceededQrPayment } from "../../payment-methods/registry/payment-method-registry";
+import { isWalletQrPayment } from "./wallet-qr-payment";
 import { providerUnavailable } from "../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../providers/wallet/http-wallet-client";
 import type { QrRequest } from "../../providers/wallet/port";
 import { isValidWalletAppToken } from "../../wallet-connection/wallet-app-token";
 import { connectedWallet } from "../../wallet-connection/wallet-connection";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
-import { getPaymentOrThrow } from "../core/get-payment-or-throw";
-import { failedByExpiry, intentExpired, isPastGrace } from "../core/payment-expiry";
+import { getPaymentOrThrow } from "../../payments/core/get-payment-or-throw";
+import { failedByExpiry, intentExpired, isPastGrace } from "../../payments/core/payment-expiry";
 import { findPayment, isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
-import { findQrCharge, settleQrCharge, withdrawExpiredQrCharge } from "../core/wallet-qr";
+import { findQrCharge, settleQrCharge, withdrawExpiredQrCharge } from "./wallet-qr";
 import type { QrAnswerAccess, QrOutcome } from "./answer-qr-payment.schema";
 
 export interface QrAnswer {
@@ -64,7 +64,7 @@ export async function attemptQrAnswer(db: Db, options: { paymentId: string; outc
     const locked = await lockForAnswer(tx, paymentId, access);
     if (!locked) return { outcome: "not_allowed" } as const;
     const { payment, now } = locked;
-    if (!isProceededQrPayment(payment)) {
+    if (!isWalletQrPayment(payment)) {
       return { outcome: "not_awaiting", message: "This payment is not a QR wallet payment awaiting confirmation." } as const;
     }
     if (failedByExpiry(payment)) return { outcome: "expired" } as const;

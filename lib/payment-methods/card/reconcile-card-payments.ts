@@ -6,8 +6,8 @@ import { logger } from "../../log";
 import type { BackgroundJob } from "../../background-job";
 import { providerOperationExists } from "../../provider-operations";
 import { finalizeCardPayment } from "./finalize-card-payment";
-import { SYSTEM_CAUSE } from "../core/state-change-cause";
-import { methodCodesOfProvider } from "../core/payment-funds";
+import { SYSTEM_CAUSE } from "../../payments/core/state-change-cause";
+import { methodCodesOfProvider } from "../../payments/core/payment-funds";
 
 /** How long a card payment may wait for the buyer's return or the provider's event before the gateway asks itself. */
 export const CARD_RECONCILE_AFTER_MS = 60_000;

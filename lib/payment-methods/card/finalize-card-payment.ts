@@ -5,15 +5,15 @@ import { cardPayments, payments } from "../../db/schema";
 import { ApiError } from "../../errors/api-error";
 import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
-import { completeProviderOperation, type ProviderOperationRow } from "../../provider-operations";
-import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
+import { completeProviderOperation, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
+import { cardCancel, cardCapture, cardRefund } from "../../payments/core/card-operations";
 import { cardProvider } from "../../providers/card/card-provider";
-import { expirePayment } from "../core/expire-payment";
-import { isPastGrace } from "../core/payment-expiry";
+import { expirePayment } from "../../payments/core/expire-payment";
+import { isPastGrace } from "../../payments/core/payment-expiry";
 import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
-import { checkStatusCode } from "../core/payment-state";
+import { checkStatusCode } from "../../payments/core/payment-state";
 import type { CardFinalizeResult } from "./card-finalize-result";
-import type { StateChangeCause } from "../core/state-change-cause";
+import type { StateChangeCause } from "../../payments/core/state-change-cause";
 import type { CardFinalizeOutcome } from "./finalize-card-payment.schema";
 import { failPayment, keepCard, reverseAtProvider, settlePayment } from "./finalize-card-payment-steps";
 
@@ -130,8 +130,19 @@ export async function finalizeCardPayment(
   });
   // The provider calls the settle decided on, after it committed; one that cannot reach the
   // provider now stays recorded and the reconciliation job carries it out.
-  for (const operation of followUps) await completeProviderOperation(db, operation, handlerOf(operation)).catch(() => undefined);
+  for (const operation of followUps) await completeProviderOperation(db, operation, cardHandlerOf(operation)).catch(() => undefined);
   return result;
+}
+
+// The card provider's handlers (cardMethod.providerOperations): the follow-ups finalize records
+// are the card's own cancels and refunds (finalize-card-payment-steps.ts), so it finds their
+// handler here rather than in the list of every method's (lib/provider-operation-handlers, above the methods).
+const CARD_HANDLERS = new Map<string, ProviderOperationHandler>([cardCapture, cardCancel, cardRefund].map((handler) => [`${handler.provider}:${handler.kind}`, handler]));
+
+function cardHandlerOf(operation: Pick<ProviderOperationRow, "provider" | "kind">): ProviderOperationHandler {
+  const handler = CARD_HANDLERS.get(`${operation.provider}:${operation.kind}`);
+  if (!handler) throw new Error(`no provider operation handler for ${operation.provider}:${operation.kind}`);
+  return handler;
 }
 
 function finalized(payment: PaymentRow, savedCardId: string | null): CardFinalizeOutcome {

@@ -1,5 +1,5 @@
-import { FAILURE_REASON } from "./payment-messages";
-import type { PaymentState } from "./payment-state";
+import { FAILURE_REASON } from "../../payments/core/payment-messages";
+import type { PaymentState } from "../../payments/core/payment-state";
 
 /** Interface "Check result": in the QR case endUserMessage is an object keyed by language. */
 export interface LocalizedMessage {

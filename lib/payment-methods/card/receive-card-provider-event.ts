@@ -4,7 +4,7 @@ import { providerUnavailable } from "../../provider-operations";
 import { logger } from "../../log";
 import { cardProvider } from "../../providers/card/card-provider";
 import { finalizeCardPayment } from "./finalize-card-payment";
-import { SYSTEM_CAUSE } from "../core/state-change-cause";
+import { SYSTEM_CAUSE } from "../../payments/core/state-change-cause";
 import { isPaymentId } from "../../db/payment-record";
 
 export interface ReceivedEvent {

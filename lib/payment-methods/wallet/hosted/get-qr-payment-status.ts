@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import { serviceClock } from "../../clock";
-import type { Db } from "../../db/client";
-import { payments, services } from "../../db/schema";
-import { bringPaymentUpToDate } from "../core/open-payment";
-import { failedByExpiry } from "../core/payment-expiry";
-import { checkStatusCode, type PaymentState } from "../core/payment-state";
-import { hasHostedToken } from "./hosted-access";
+import { serviceClock } from "../../../clock";
+import type { Db } from "../../../db/client";
+import { payments, services } from "../../../db/schema";
+import { bringPaymentUpToDate } from "../../../payments/core/open-payment";
+import { failedByExpiry } from "../../../payments/core/payment-expiry";
+import { checkStatusCode, type PaymentState } from "../../../payments/core/payment-state";
+import { hasHostedToken } from "../../../payments/core/hosted-access";
 
 /** What the hosted QR page polls for: check's status code, and whether the payment ran out of time. */
 export interface QrPaymentStatus {
