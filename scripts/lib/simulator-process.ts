@@ -1,0 +1,70 @@
+import { createServer, type IncomingMessage } from "node:http";
+import { parseArgs } from "node:util";
+import { openDatabase, type Db } from "../../lib/db/client";
+import { readDatabaseSeal } from "../../lib/db/database-seal";
+import { createSimulatorTables } from "../../lib/db/simulator-tables";
+import { HelpRequested, UsageError } from "./cli";
+
+/**
+ * A provider's simulator as a process of its own (`npm run <provider>-simulator [-- --json]`), for
+ * production rehearsals: on a database of its own (a gateway's sealed one is refused: the
+ * provider's books never go there), answering over HTTP with the simulator's handler, printing
+ * what a gateway and its merchants need, as one JSON line with --json.
+ */
+export interface SimulatorProcess<Printed extends Record<string, string>> {
+  usage: string;
+  /** As people name it: "ClicToPay". */
+  name: string;
+  /** The configuration's prefix of its variables: "CLICTOPAY_SIMULATOR". */
+  variables: string;
+  database: { url: string | undefined; pgliteDir: string };
+  host: string;
+  port: number;
+  handle(db: Db, request: Request): Promise<Response>;
+  /** What the provider answers when it fails itself. */
+  failure: { contentType: string; body: string };
+  printed(origin: string): Printed;
+  /** The lines printed without --json, after the first. */
+  describe(printed: Printed): string[];
+}
+
+export async function serveSimulatorProcess<Printed extends Record<string, string>>(simulator: SimulatorProcess<Printed>): Promise<void> {
+  const { values } = parseArgs({ options: { json: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } } });
+  if (values.help) throw new HelpRequested(simulator.usage);
+  const database = await openDatabase({ databaseUrl: simulator.database.url, pgliteDir: simulator.database.pgliteDir });
+  if (await readDatabaseSeal(database.db)) {
+    await database.close();
+    throw new UsageError(
+      `${simulator.variables}_DATABASE_URL (or ${simulator.variables}_PGLITE_DIR) is a gateway's database: give the ${simulator.name} simulator a database of its own.`,
+    );
+  }
+  await createSimulatorTables(database);
+  const origin = `http://${simulator.host === "0.0.0.0" ? "localhost" : simulator.host}:${simulator.port}`;
+  const server = createServer((incoming, outgoing) => {
+    void (async () => {
+      const answer = await simulator.handle(database.db, await toRequest(incoming, `http://${incoming.headers.host ?? origin}`));
+      outgoing.writeHead(answer.status, Object.fromEntries(answer.headers));
+      outgoing.end(Buffer.from(await answer.arrayBuffer()));
+    })().catch(() => {
+      outgoing.writeHead(500, { "content-type": simulator.failure.contentType });
+      outgoing.end(simulator.failure.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(simulator.port, simulator.host, resolve));
+  const printed = simulator.printed(origin);
+  if (values.json) process.stdout.write(`${JSON.stringify(printed)}\n`);
+  else for (const line of [`${simulator.name} simulator (${database.driver}) on ${origin}`, ...simulator.describe(printed)]) console.log(line);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => server.close(() => void database.close().then(() => process.exit(0))));
+  }
+}
+
+async function toRequest(incoming: IncomingMessage, origin: string): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
+  const bodyless = incoming.method === "GET" || incoming.method === "HEAD";
+  return new Request(`${origin}${incoming.url ?? "/"}`, { method: incoming.method, headers, body: bodyless ? undefined : body });
+}
