@@ -9,6 +9,7 @@ vi.mock("@/lib/db/client", () => ({
 
 const { GET: redirectReturn } = await import("@/app/[locale]/pay/redirect/[paymentId]/return/route");
 const { POST: pressPay } = await import("@/app/[locale]/pay/redirect/[paymentId]/go/route");
+const { GET: cardComplete } = await import("@/app/[locale]/pay/card/[paymentId]/complete/route");
 const { orUnavailablePage } = await import("@/lib/hosted/hosted-form-route");
 
 const paymentId = "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c";
@@ -38,6 +39,13 @@ describe("a redirect payment's hosted addresses while the database cannot be rea
     const page = await answer.text();
     expect(page).toContain('<html lang="ar" dir="rtl">');
     expect(page).toContain("خدمة الدفع غير متاحة مؤقتًا");
+  });
+
+  it("answer the buyer coming back from the card provider's 3-D Secure with the same page", async () => {
+    const answer = await cardComplete(new Request(`http://gateway.test/en/pay/card/${paymentId}/complete?token=abc&payment_intent=pi_1`), context("en"));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("5");
+    expect(await answer.text()).toContain("Your payment is safe");
   });
 
   it("leave any other error to the server's 500: only an unreachable database is a 503", async () => {

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-
+import { orUnavailablePage } from "@/lib/hosted/hosted-form-route";
 import { returnPagePath, cardPagePath } from "@/lib/urls/hosted-urls";
 import { noStore } from "@/lib/http/security-headers";
 import { isLocale } from "@/lib/i18n/locales";
@@ -17,8 +17,11 @@ export async function GET(request: Request, context: { params: Promise<{ locale:
   const paymentIntentId = url.searchParams.get("payment_intent") ?? "";
   if (!isLocale(locale) || !token) return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
   const link = { locale, paymentId, token };
-  const completion = await completeCardPayment(await getDb(), { paymentId, token, paymentIntentId });
-  // A wrong token, or a provider that could not be read: the card page decides what the buyer sees.
-  const target = completion.kind === "finished" ? returnPagePath(link) : cardPagePath(link);
-  return new Response(null, { status: 303, headers: { location: target, "cache-control": noStore } });
+  // The database away for a moment: the 503 page; the buyer's reload (or the card reconciliation) asks again.
+  return orUnavailablePage(locale, async () => {
+    const completion = await completeCardPayment(await getDb(), { paymentId, token, paymentIntentId });
+    // A wrong token, or a provider that could not be read: the card page decides what the buyer sees.
+    const target = completion.kind === "finished" ? returnPagePath(link) : cardPagePath(link);
+    return new Response(null, { status: 303, headers: { location: target, "cache-control": noStore } });
+  });
 }
