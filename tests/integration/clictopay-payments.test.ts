@@ -232,6 +232,23 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "0", approvedMinor: 0 });
   });
 
+  it("settles a capture ClicToPay applied after the gateway stopped waiting: reconciliation asks the order, and deposits nothing twice", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, formUrl } = await authorizedReservation(merchant, 4.444);
+    // Slower than the gateway waits (PROVIDER_CALL_TIMEOUT_MS, 10 s): the capture answers unavailable, ClicToPay deposits anyway.
+    clictopayFaults.mode = "slow";
+    clictopayFaults.slowMs = 10_500;
+    const lost = await capture(api, merchant, paymentId, { amount: 2.222 }, { "Idempotency-Key": `ctp-lost-${paymentId}` });
+    expect(lost.status).toBe(503);
+    clictopayFaults.mode = "none";
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "2", depositedMinor: 2222 });
+    await reconcileOperationsLater(paymentId);
+    expect(await check(api, paymentId, serverHeaders(merchant))).toMatchObject({ body: { data: { statusCode: 2, amount: 2.222 } } });
+    expect(await paymentRow(paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 2222 });
+    expect((await notificationsOf(paymentId)).filter((n) => n.type === "payment.captured")).toHaveLength(1);
+  }, 30_000);
+
   it("answers 503 while ClicToPay is down and settles the capture once when it is back", async () => {
     const merchant = await createMerchant();
     const { paymentId, formUrl } = await authorizedReservation(merchant, 3.333);

@@ -96,12 +96,14 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
     provider: provider.provider,
     kind: "capture",
     async call(operation) {
-      await reservations.capture({
-        account: await accountFor(provider, operation),
-        orderId: String(operation.request.orderId),
-        locale: localeOf(operation),
-        amountMinor: operation.amountMinor!,
-      });
+      const order = { account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) };
+      // An earlier attempt's answer was lost (a timeout, a reset): the provider may have captured
+      // already, and a second deposit.do or PostAuth of a captured order is refused. Ask first.
+      if (operation.attempts > 0) {
+        const outcome = await provider.outcome(order);
+        if (outcome.kind === "paid" && outcome.amountMinor === operation.amountMinor) return { reference: null };
+      }
+      await reservations.capture({ ...order, amountMinor: operation.amountMinor! });
       return { reference: null };
     },
     // A partial deposit gives the rest of the hold back at the provider (RBS: deposit.do of less than approved).
