@@ -64,6 +64,18 @@ let wallet: Served | undefined;
 let browser: RehearsalBrowser | undefined;
 let receiver: WebhookReceiver | undefined;
 
+/** A provider's simulator served by the guide's command until the rehearsal ends: what it prints as one JSON line once `key` appears. */
+async function servedSimulator<Printed>(command: Parameters<typeof serveGuideCommand>[0], env: Env, key: string): Promise<Printed> {
+  const served = await serveGuideCommand(command, env, (output) => new RegExp(`^\\{.*"${key}"`, "m").test(output), 120_000);
+  running.push(served);
+  return JSON.parse(
+    served
+      .output()
+      .split("\n")
+      .find((line) => line.startsWith("{"))!,
+  ) as Printed;
+}
+
 async function main() {
   const [gatewayPort, walletPort, cardPort] = [await portOption("gateway-port"), await portOption("wallet-port"), await portOption("card-simulator-port")];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -85,69 +97,34 @@ async function main() {
 
   const cards = await step("card simulator", "npm run card-simulator: Stripe's stand-in, its keys", async () => {
     const env = { CARD_SIMULATOR_PORT: String(cardPort), CARD_SIMULATOR_DATABASE_URL: databaseUrl(databases.cards), PUBLIC_BASE_URL: gatewayUrl, LOG_LEVEL: "warn" };
-    const served = await serveGuideCommand("cardSimulator", env, (output) => /^\{.*"secretKey"/m.test(output), 120_000);
-    running.push(served);
-    const keys = JSON.parse(
-      served
-        .output()
-        .split("\n")
-        .find((line) => line.startsWith("{"))!,
-    ) as { publishableKey: string; secretKey: string; webhookSecret: string };
+    const keys = await servedSimulator<{ publishableKey: string; secretKey: string; webhookSecret: string }>("cardSimulator", env, "secretKey");
     return [keys, `${cardUrl}, publishable key ${keys.publishableKey}`] as const;
   });
 
   const satimPort = await freePort();
   const satim = await step("SATIM simulator", "npm run satim-simulator: SATIM ePay's stand-in (REST interface, payment page), its merchant", async () => {
     const env = { SATIM_SIMULATOR_PORT: String(satimPort), SATIM_SIMULATOR_DATABASE_URL: databaseUrl(databases.satim), LOG_LEVEL: "warn" };
-    const served = await serveGuideCommand("satimSimulator", env, (output) => /^\{.*"terminalId"/m.test(output), 120_000);
-    running.push(served);
-    const printed = JSON.parse(
-      served
-        .output()
-        .split("\n")
-        .find((line) => line.startsWith("{"))!,
-    ) as { apiUrl: string; terminalId: string; userName: string; password: string };
+    const printed = await servedSimulator<{ apiUrl: string; terminalId: string; userName: string; password: string }>("satimSimulator", env, "terminalId");
     return [printed, `${printed.apiUrl}, terminal ${printed.terminalId}`] as const;
   });
 
   const clictopayPort = await freePort();
   const clictopay = await step("ClicToPay simulator", "npm run clictopay-simulator: ClicToPay's stand-in (REST interface, payment page), its API user", async () => {
     const env = { CLICTOPAY_SIMULATOR_PORT: String(clictopayPort), CLICTOPAY_SIMULATOR_DATABASE_URL: databaseUrl(databases.clictopay), LOG_LEVEL: "warn" };
-    const served = await serveGuideCommand("clictopaySimulator", env, (output) => /^\{.*"userName"/m.test(output), 120_000);
-    running.push(served);
-    const printed = JSON.parse(
-      served
-        .output()
-        .split("\n")
-        .find((line) => line.startsWith("{"))!,
-    ) as { apiUrl: string; userName: string; password: string };
+    const printed = await servedSimulator<{ apiUrl: string; userName: string; password: string }>("clictopaySimulator", env, "userName");
     return [printed, `${printed.apiUrl}, API user ${printed.userName}`] as const;
   });
 
   const cmi = await step("CMI simulator", "npm run cmi-simulator: CMI's stand-in (3D Pay Hosting, callbacks, API), its store", async () => {
     const env = { CMI_SIMULATOR_PORT: String(cmiPort), CMI_SIMULATOR_DATABASE_URL: databaseUrl(databases.cmi), LOG_LEVEL: "warn" };
-    const served = await serveGuideCommand("cmiSimulator", env, (output) => /^\{.*"storeKey"/m.test(output), 120_000);
-    running.push(served);
-    const store = JSON.parse(
-      served
-        .output()
-        .split("\n")
-        .find((line) => line.startsWith("{"))!,
-    ) as { cmiUrl: string; clientId: string; storeKey: string; apiUser: string; apiPassword: string };
+    const store = await servedSimulator<{ cmiUrl: string; clientId: string; storeKey: string; apiUser: string; apiPassword: string }>("cmiSimulator", env, "storeKey");
     return [store, `${cmiUrl}, client id ${store.clientId}`] as const;
   });
 
   const chargilyPort = await freePort();
   const chargily = await step("chargily simulator", "npm run chargily-simulator: Chargily Pay's stand-in, its test key", async () => {
     const env = { CHARGILY_SIMULATOR_PORT: String(chargilyPort), CHARGILY_SIMULATOR_DATABASE_URL: databaseUrl(databases.chargily), LOG_LEVEL: "warn" };
-    const served = await serveGuideCommand("chargilySimulator", env, (output) => /^\{.*"secretKey"/m.test(output), 120_000);
-    running.push(served);
-    const printed = JSON.parse(
-      served
-        .output()
-        .split("\n")
-        .find((line) => line.startsWith("{"))!,
-    ) as { apiUrl: string; mode: string; secretKey: string };
+    const printed = await servedSimulator<{ apiUrl: string; mode: string; secretKey: string }>("chargilySimulator", env, "secretKey");
     return [printed, printed.apiUrl] as const;
   });
 
