@@ -277,6 +277,37 @@ export const INVARIANTS: Invariant[] = [
                      > now() - make_interval(secs => ${reconciliationBoundSeconds}))`,
   },
   {
+    name: "redirect_refunds_agree_with_provider",
+    rule: "per redirect provider order: what the provider refunded equals the refunds the gateway settled as done for that order (a refund called twice, or a refund the gateway failed that the provider made, breaks it)",
+    // The providers' books are the simulators' (sandbox), as for provider_payments_have_succeeded_payment.
+    requiresTable: "simulators.cmi_orders",
+    query: () => sql`
+      with o as (
+        select 'SATIM' as method, order_id, refunded_minor from simulators.satim_orders
+        union all
+        select 'CLICTOPAY', order_id, refunded_minor from simulators.clictopay_orders
+        union all
+        select 'CMI', oid, refunded_minor from simulators.cmi_orders
+      ),
+      g as (
+        select payment_id, request->>'orderId' as order_id, sum(amount_minor) as refunded
+        from provider_operations
+        where kind = 'refund' and status = 'succeeded'
+        group by payment_id, request->>'orderId'
+      )
+      select p.id::text as subject,
+             format('%s order %s refunded %s at the provider; the gateway settled refunds of %s', o.method, o.order_id,
+                    o.refunded_minor, coalesce(g.refunded, 0)) as detail
+      from o
+      join redirect_payments rp on rp.provider_order_id = o.order_id and rp.method_code = o.method
+      join payments p on p.id = rp.payment_id
+      left join g on g.payment_id = p.id and g.order_id = o.order_id
+      where o.refunded_minor <> coalesce(g.refunded, 0)
+        -- A refund in flight: judged by provider_operations_settled until it settles.
+        and not exists (select 1 from provider_operations op
+                        where op.payment_id = p.id and op.status in ('pending', 'unknown'))`,
+  },
+  {
     name: "events_within_retry_schedule",
     rule: "no event is past its retry schedule without a final outcome, and a delivered event has a 2xx attempt",
     query: ({ retrySchedule, deliverySlackSeconds }) => {

@@ -128,7 +128,17 @@ async function confirm(db: Db, orderId: string): Promise<Json> {
 async function statusExtended(db: Db, orderId: string): Promise<Json> {
   const order = await findOrder(db, orderId);
   if (!order) return { errorCode: "6", errorMessage: "Unregistered orderId" };
-  return { errorCode: "0", errorMessage: "Success", orderNumber: order.orderNumber, orderStatus: Number(order.orderStatus), amount: order.amountMinor, currency: order.currency };
+  const deposited = order.orderStatus === "2" || order.orderStatus === "4" ? order.amountMinor : 0;
+  return {
+    errorCode: "0",
+    errorMessage: "Success",
+    orderNumber: order.orderNumber,
+    orderStatus: Number(order.orderStatus),
+    amount: order.amountMinor,
+    currency: order.currency,
+    // As the RBS platform answers it: what was approved, deposited and refunded, in centimes.
+    paymentAmountInfo: { approvedAmount: deposited, depositedAmount: deposited, refundedAmount: order.refundedMinor },
+  };
 }
 
 async function refund(db: Db, params: URLSearchParams): Promise<Json> {

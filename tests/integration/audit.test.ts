@@ -293,6 +293,16 @@ describe("npm run audit", () => {
     expect(subjectsOf(report, "provider_payments_have_succeeded_payment")).toEqual([ids.satim]);
   });
 
+  it("reports a redirect order the provider refunded twice: its refunded total is above what the gateway settled", async () => {
+    const report = await auditBroken(
+      `update simulators.satim_orders set refunded_minor = 60000 where order_id = ${satimOrderOf(ids.satim)}`,
+      `update simulators.satim_orders set refunded_minor = 30000 where order_id = ${satimOrderOf(ids.satim)}`,
+    );
+    expect(subjectsOf(report, "redirect_refunds_agree_with_provider")).toEqual([ids.satim]);
+    const detail = report.results.find((result) => result.name === "redirect_refunds_agree_with_provider")!.violations![0]!.detail;
+    expect(detail).toMatch(/^SATIM order \S+ refunded 60000 at the provider; the gateway settled refunds of 30000$/);
+  });
+
   it("leaves an order the gateway has not settled yet to reconciliation, within its bound", async () => {
     // The buyer paid on SATIM's page and has not come back: the payment still waits, and the job asks SATIM within its bound.
     const report = await auditBroken(

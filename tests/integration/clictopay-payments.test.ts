@@ -249,6 +249,45 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect((await notificationsOf(paymentId)).filter((n) => n.type === "payment.captured")).toHaveLength(1);
   }, 30_000);
 
+  it("settles a partial refund ClicToPay made after the gateway stopped waiting, and refunds nothing twice", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 9.999 });
+    const formUrl = await pressPay(paymentId, token);
+    await onClictopayPage(formUrl, VISA);
+    await returnFromRedirect(await getDb(), { paymentId, token });
+    const first = await refund(api, merchant, paymentId, { description: "one item", amount: 1.111 });
+    expect(first.status).toBe(200);
+    // Slower than the gateway waits (10 s): the refund answers unavailable, ClicToPay refunds anyway.
+    clictopayFaults.mode = "slow";
+    clictopayFaults.slowMs = 10_500;
+    const lost = await refund(api, merchant, paymentId, { description: "lost answer", amount: 2.222 }, { "Idempotency-Key": `ctp-refund-lost-${paymentId}` });
+    expect(lost.status).toBe(503);
+    clictopayFaults.mode = "none";
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await orderOf(formUrl)).toMatchObject({ refundedMinor: 3333 });
+    await reconcileOperationsLater(paymentId);
+    await reconcileOperationsLater(paymentId);
+    // A second refund.do would have given the buyer 2.222 TND more than the merchant refunded.
+    expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "2", refundedMinor: 3333 });
+    expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 3333 });
+    expect(await check(api, paymentId, serverHeaders(merchant))).toMatchObject({ body: { data: { statusCode: 16 } } });
+  }, 30_000);
+
+  it("refunds once when ClicToPay was down for the first call: the retry finds nothing refunded and calls again", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 5.555 });
+    const formUrl = await pressPay(paymentId, token);
+    await onClictopayPage(formUrl, VISA);
+    await returnFromRedirect(await getDb(), { paymentId, token });
+    clictopayFaults.mode = "down";
+    const refused = await refund(api, merchant, paymentId, { description: "down", amount: 1.5 }, { "Idempotency-Key": `ctp-refund-down-${paymentId}` });
+    expect(refused.status).toBe(503);
+    clictopayFaults.mode = "none";
+    await reconcileOperationsLater(paymentId);
+    expect(await orderOf(formUrl)).toMatchObject({ refundedMinor: 1500 });
+    expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 1500 });
+  });
+
   it("answers 503 while ClicToPay is down and settles the capture once when it is back", async () => {
     const merchant = await createMerchant();
     const { paymentId, formUrl } = await authorizedReservation(merchant, 3.333);

@@ -290,6 +290,24 @@ describe("CMI (contract 15, issue 44)", () => {
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(expect.arrayContaining(["payment.pre_authorized", "payment.captured"]));
   });
 
+  it("settles a partial Credit CMI made after the gateway stopped waiting, and credits nothing twice", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, oid } = await authorizedReservation(merchant, 10.5);
+    expect((await capture(api, merchant, paymentId, { amount: 10.5 })).status).toBe(200);
+    // Slower than the gateway waits (10 s): the refund answers unavailable, CMI credits anyway.
+    cmiFaults.mode = "slow";
+    cmiFaults.slowMs = 10_500;
+    const lost = await refund(api, merchant, paymentId, { description: "lost answer", amount: 4 }, { "Idempotency-Key": `cmi-refund-lost-${paymentId}` });
+    expect(lost.status).toBe(503);
+    cmiFaults.mode = "none";
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await orderOf(oid)).toMatchObject({ refundedMinor: 400 });
+    await reconcileOperationsLater(paymentId);
+    await reconcileOperationsLater(paymentId);
+    expect(await orderOf(oid)).toMatchObject({ status: "C", refundedMinor: 400 });
+    expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 400 });
+  }, 30_000);
+
   it("releases a pre-authorization through Void", async () => {
     const merchant = await createMerchant();
     const { paymentId, oid } = await authorizedReservation(merchant);

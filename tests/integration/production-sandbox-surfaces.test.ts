@@ -10,7 +10,13 @@ import { sealOrCheckDatabase } from "@/lib/db/database-seal";
 import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/recreate-database";
 import { inProduction } from "../support/production-config";
 
-const SIMULATOR_INVARIANTS = ["wallet_account_ledger", "wallet_books_agree_with_payment", "card_books_agree_with_payment", "provider_payments_have_succeeded_payment"];
+const SIMULATOR_INVARIANTS = [
+  "wallet_account_ledger",
+  "wallet_books_agree_with_payment",
+  "card_books_agree_with_payment",
+  "provider_payments_have_succeeded_payment",
+  "redirect_refunds_agree_with_provider",
+];
 
 describe("production closes every sandbox surface", () => {
   const open = () => DemoReturnPage({ searchParams: Promise.resolve({ paymentId: "p", statusCode: "2" }) });

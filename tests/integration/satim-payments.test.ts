@@ -235,6 +235,29 @@ describe("SATIM (contract 15)", () => {
     expect(await satimOrder(new URL(formUrl).searchParams.get("mdOrder")!)).toMatchObject({ refundedMinor: 150000 });
   });
 
+  it("settles a full refund SATIM made after the gateway stopped waiting: reconciliation asks what SATIM refunded, and refunds nothing twice", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, token } = await proceedWithSatim(merchant);
+    const formUrl = await pressPay(paymentId, token);
+    await onSatimPage(formUrl, VISA);
+    await returnFromRedirect(await getDb(), { paymentId, token });
+    // Slower than the gateway waits (10 s): the refund answers unavailable, SATIM refunds anyway.
+    satimFaults.mode = "slow";
+    satimFaults.slowMs = 10_500;
+    const lost = await refund(api, merchant, paymentId, { description: "lost answer" }, { "Idempotency-Key": `satim-lost-${paymentId}` });
+    expect(lost.status).toBe(503);
+    satimFaults.mode = "none";
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const orderId = new URL(formUrl).searchParams.get("mdOrder")!;
+    expect(await satimOrder(orderId)).toMatchObject({ orderStatus: "4", refundedMinor: 150000 });
+    await reconcileOperationsLater(paymentId);
+    // Calling refund.do again would be refused (nothing left), and the gateway would fail a refund SATIM made.
+    expect(await statusCodeOf(merchant, paymentId)).toBe(4);
+    expect(await paymentRow(paymentId)).toMatchObject({ state: "REFUNDED", refundedMinor: 150000 });
+    expect(await satimOrder(orderId)).toMatchObject({ refundedMinor: 150000 });
+    expect((await notificationsOf(paymentId)).filter((n) => n.type === "payment.refunded")).toHaveLength(1);
+  }, 30_000);
+
   it("leaves Pay to be pressed again while SATIM is down, and registers once when it is back", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithSatim(merchant);

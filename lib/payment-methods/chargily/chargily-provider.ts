@@ -88,6 +88,7 @@ export const chargilyProvider: RedirectProvider = {
     return "nothing_held";
   },
   refundElsewhere: CHARGILY_REFUND_ELSEWHERE,
+  refundedTotal: null,
   // The authorization code: a Chargily checkout says paid or not, never the card's authorization code.
   givesAuthorizationCode: false,
   countries: ["DZA"],

@@ -3,6 +3,7 @@ import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-o
 import type { RedirectAccount, RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
 import { clictopayAccountSchema, findClictopayAccount, saveClictopayAccount } from "./clictopay-account";
 import { callClictopay, type ClictopayAnswer } from "./clictopay-rest-client";
+import { refundedAmountOf } from "../redirect/refunded-amount";
 
 /** ISO 4217 numeric code of the Tunisian dinar, which ClicToPay takes alone. */
 export const CLICTOPAY_CURRENCY = "788";
@@ -60,6 +61,10 @@ export const clictopayProvider: RedirectProvider = {
     const answer = await callClictopay("refund", { ...credentials(account), orderId, amount: String(amountMinor) });
     if (errorCodeOf(answer) !== "0") throw refusal(answer);
     return { reference: null };
+  },
+  async refundedTotal({ account, orderId, locale }) {
+    const answer = await callClictopay("getOrderStatusExtended", { ...credentials(account), orderId, language: locale });
+    return refundedAmountOf(answer, "ClicToPay");
   },
   reservations: {
     async capture({ account, orderId, amountMinor }) {

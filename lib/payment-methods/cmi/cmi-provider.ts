@@ -95,6 +95,17 @@ export const cmiProvider: RedirectProvider = {
     if (!approved(answer)) throw refusal("Credit", answer);
     return { reference: text(answer.fields.TransId) };
   },
+  // The order status query's Extra/REFUND_AMT, in centimes as CAPTURE_AMT; no record: nothing paid, nothing refunded.
+  async refundedTotal({ account, orderId }) {
+    const { fields, extra } = await orderStatus(account, orderId);
+    if (fields.ProcReturnCode !== "00") {
+      if (/no record|not found/i.test(fields.ErrMsg ?? "")) return 0;
+      throw new ProviderUnavailableError(`CMI order status answered ${fields.ProcReturnCode || fields.Response}`);
+    }
+    const refunded = Number(extra.REFUND_AMT || 0);
+    if (!Number.isSafeInteger(refunded) || refunded < 0) throw new ProviderUnavailableError(`CMI order status answered REFUND_AMT ${extra.REFUND_AMT}`);
+    return refunded;
+  },
   reservations: {
     async capture({ account, orderId, amountMinor }) {
       const answer = await callCmi(account, { Type: "PostAuth", OrderId: orderId, Total: cmiAmount(amountMinor), Currency: CMI_CURRENCY });

@@ -71,6 +71,13 @@ export interface RedirectProvider {
   outcome(account: RegisteredOrderRef & { account: RedirectAccount }): Promise<RedirectOutcome>;
   /** Gives back `amountMinor` of a paid order (the provider's refund call); answers the provider's reference, if any. */
   refund(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<{ reference: string | null }>;
+  /**
+   * How much of the order the provider has given back so far, in minor units (its status call's
+   * refunded amount). A refund call carries no idempotency key at these providers, so a refund
+   * whose answer was lost asks this before calling again (redirectRefundHandler). Null exactly
+   * when refunds happen elsewhere (refundElsewhere).
+   */
+  refundedTotal: ((order: RegisteredOrderRef & { account: RedirectAccount }) => Promise<number>) | null;
   /** What a provider that takes pre-authorizations does with them (ClicToPay: deposit.do, reverse.do); null: DIRECT only. */
   reservations: RedirectReservations | null;
   /**

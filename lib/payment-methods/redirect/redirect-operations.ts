@@ -1,11 +1,12 @@
-import { eq } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { payments, redirectPayments } from "../../db/schema";
+import { payments, providerOperations, redirectPayments } from "../../db/schema";
 import { isLocale } from "../../i18n/locales";
 import type { Locale } from "../../i18n/routing";
-import { ProviderRefusedError, type ProviderOperationHandler, type ProviderOperationKind, type ProviderOperationRow } from "../../provider-operations";
+import { ProviderRefusedError, ProviderUnavailableError, type ProviderOperationHandler, type ProviderOperationKind, type ProviderOperationRow } from "../../provider-operations";
 import { settleCapture, settleRefund, settleRelease } from "../../payments/core/money-operation-settlements";
-import type { RedirectAccount, RedirectProvider } from "../contract/redirect-provider";
+import type { RedirectAccount, RedirectProvider, RegisteredOrderRef } from "../contract/redirect-provider";
+import { refundRetryVerdict } from "./refund-retry-verdict";
 
 /*
  * A redirect provider's calls as provider operations (lib/provider-operations): recorded
@@ -62,17 +63,43 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
     provider: provider.provider,
     kind: "refund",
     async call(operation) {
-      const { reference } = await provider.refund({
-        account: await accountFor(provider, operation),
-        orderId: String(operation.request.orderId),
-        locale: localeOf(operation),
-        amountMinor: operation.amountMinor!,
-      });
+      const order = { account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) };
+      // An earlier attempt's answer was lost: the provider may have refunded already, and its
+      // refund call has no idempotency key. Ask what it refunded in all first (refund-retry-verdict.ts).
+      if (operation.attempts > 0) {
+        const verdict = await refundRetryVerdictOf(provider, operation, order);
+        if (verdict === "applied") return { reference: null };
+        if (verdict === "ambiguous") throw new ProviderUnavailableError(`${provider.provider} refunded a total the gateway cannot match to this refund yet; asking again later`);
+      }
+      const { reference } = await provider.refund({ ...order, amountMinor: operation.amountMinor! });
       return { reference };
     },
     // A reversal of a late completion moves no gateway books (settleRefund says so too).
     settle: settleRefund,
   };
+}
+
+async function refundRetryVerdictOf(provider: RedirectProvider, operation: ProviderOperationRow, order: RegisteredOrderRef & { account: RedirectAccount }) {
+  if (!provider.refundedTotal) throw new ProviderRefusedError("refund_elsewhere", provider.refundElsewhere ?? "This provider's refunds happen elsewhere.");
+  const refundedAtProvider = await provider.refundedTotal(order);
+  // The order's other refunds: those settled as done, and those whose fate is still open.
+  const others = await (
+    await getDb()
+  )
+    .select({ status: providerOperations.status, amountMinor: providerOperations.amountMinor })
+    .from(providerOperations)
+    .where(
+      and(
+        eq(providerOperations.paymentId, operation.paymentId!),
+        eq(providerOperations.kind, "refund"),
+        sql`${providerOperations.request}->>'orderId' = ${order.orderId}`,
+        ne(providerOperations.id, operation.id),
+        ne(providerOperations.status, "failed"),
+      ),
+    );
+  const settledMinor = others.filter((other) => other.status === "succeeded").reduce((sum, other) => sum + (other.amountMinor ?? 0), 0);
+  const otherOpenMinor = others.filter((other) => other.status !== "succeeded").map((other) => other.amountMinor ?? 0);
+  return refundRetryVerdict({ refundedAtProvider, settledMinor, amountMinor: operation.amountMinor!, otherOpenMinor });
 }
 
 /**

@@ -3,6 +3,7 @@ import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-o
 import type { RedirectAccount, RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
 import { findSatimAccount, saveSatimAccount, satimAccountSchema } from "./satim-account";
 import { callSatim, type SatimAnswer } from "./satim-epay-client";
+import { refundedAmountOf } from "../redirect/refunded-amount";
 
 /** ISO 4217 numeric code of the dinar, which SATIM takes alone. */
 export const SATIM_CURRENCY = "012";
@@ -72,6 +73,11 @@ export const satimProvider: RedirectProvider = {
     const answer = await callSatim("refund", { ...credentials(account), orderId, amount: String(amountMinor), currency: SATIM_CURRENCY });
     if (errorCodeOf(answer) !== "0") throw new ProviderRefusedError(`satim_${errorCodeOf(answer)}`, errorMessageOf(answer));
     return { reference: null };
+  },
+  // getOrderStatusExtended.do's paymentAmountInfo.refundedAmount (confirmOrder.do says only "refunded", not how much).
+  async refundedTotal({ account, orderId, locale }) {
+    const answer = await callSatim("getOrderStatusExtended", { ...credentials(account), orderId, language: locale });
+    return refundedAmountOf(answer, "SATIM");
   },
   reservations: null,
   closeUnpaid: null,
