@@ -7,7 +7,7 @@ import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
 import { completeProviderOperation, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
 import { cardCancel, cardCapture, cardRefund } from "../../payments/core/card-operations";
-import { cardProvider } from "../../providers/card/card-provider";
+import { cardProvider } from "../../providers/card-provider";
 import { expirePayment } from "../../payments/core/expire-payment";
 import { isPastGrace } from "../../payments/core/payment-expiry";
 import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
