@@ -22,7 +22,7 @@ const EDGE_USERS = [
   "^lib/console-web/(console-responses|console-lane|console-form-route)\\.ts$",
 ];
 // The lowest layer: every module may use these, and they use nothing above them (background-job
-// is the job type every module implements; lib/server runs them; lib/urls holds every hosted URL
+// is the job type every module implements; lib/jobs runs them; lib/urls holds every hosted URL
 // shape and the origin allow-list rule, which payments (payUrl), auth (browser origins) and the
 // sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call;
 // lib/metrics and lib/tracing are the counters and spans every layer reports to).

@@ -9,8 +9,8 @@ import { brandName } from "../../validation/card-number";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { notAwaitingBuyerPageMode } from "../hosted-outcome";
 import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
-import { amountShown } from "./amount-shown";
-import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
+import { amountShown } from "./amount-display-fields";
+import { pageElsewhere, type PageElsewhere } from "./page-redirect-or-not-found";
 
 export interface CardShown {
   id: string;

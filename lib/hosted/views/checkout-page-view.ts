@@ -10,8 +10,8 @@ import { hostedFormToken } from "../hosted-form-route";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
-import { amountShown } from "./amount-shown";
-import type { PageElsewhere } from "./page-elsewhere";
+import { amountShown } from "./amount-display-fields";
+import type { PageElsewhere } from "./page-redirect-or-not-found";
 
 /** Everything the checkout page renders, decided here; the page only lays it out. */
 export type CheckoutPageView =

@@ -6,8 +6,8 @@ import type { HostedPageQuery } from "../hosted-page-query";
 import { OTP_NOTICES, type OtpNotice } from "../../urls/hosted-urls";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
-import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
-import { amountShown } from "./amount-shown";
+import { pageElsewhere, type PageElsewhere } from "./page-redirect-or-not-found";
+import { amountShown } from "./amount-display-fields";
 
 /** Everything the OTP page renders, decided here; the page only lays it out. */
 export type OtpPageView =

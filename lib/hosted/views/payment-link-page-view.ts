@@ -7,7 +7,7 @@ import type { PaymentMethodCode } from "../../payment-methods/codes/payment-meth
 import { getLinkPage } from "../../payment-links/get-link-page";
 import { paymentLinkClosedPath } from "../../urls/payment-link-urls";
 import { hostedFormToken } from "../hosted-form-route";
-import type { PageElsewhere } from "./page-elsewhere";
+import type { PageElsewhere } from "./page-redirect-or-not-found";
 
 /** What a refused post of the link page asks the buyer to fix (the 303 carries them in `errors`). */
 export const LINK_FORM_PROBLEMS = [

@@ -6,8 +6,8 @@ import type { HostedPageQuery } from "../hosted-page-query";
 import { returnPagePath, qrStatusPath, qrImagePath, walletAppPath } from "../../urls/hosted-urls";
 import { qrPageMode } from "../qr-page";
 import { expiredReturnTarget } from "../resolve-return-target";
-import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
-import { amountShown } from "./amount-shown";
+import { pageElsewhere, type PageElsewhere } from "./page-redirect-or-not-found";
+import { amountShown } from "./amount-display-fields";
 
 /** Everything the QR page renders, decided here; the page only lays it out. */
 export type QrPageView =

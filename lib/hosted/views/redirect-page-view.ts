@@ -11,9 +11,9 @@ import { hostedFormToken } from "../hosted-form-route";
 import { asksBuyerChecks } from "../redirect-form";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget } from "../resolve-return-target";
-import { amountShown } from "./amount-shown";
+import { amountShown } from "./amount-display-fields";
 import { CATALOG_DEFAULTS } from "../../payment-methods/codes/catalog-defaults";
-import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
+import { pageElsewhere, type PageElsewhere } from "./page-redirect-or-not-found";
 import { payWithRedirect } from "../../payments/hosted/redirect-payment";
 
 /** Everything the page before a redirect method's provider renders (contract 15), decided here. */

@@ -9,7 +9,7 @@ import { cardPagePath, otpPagePath, qrPagePath, redirectPagePath, type HostedLin
 import { returnPageReceipt, type ReturnPageReceipt } from "../receipts/return-page-receipt";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { explainReturnTarget, logIgnoredReturnUrl, type IgnoredReturnUrl } from "../resolve-return-target";
-import { amountShown } from "./amount-shown";
+import { amountShown } from "./amount-display-fields";
 import type { HostedStepPage } from "../../payment-methods/contract/payment-method-module";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 
