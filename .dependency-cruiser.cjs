@@ -22,7 +22,7 @@ const EDGE_USERS = [
   "^lib/console-web/(console-responses|console-lane|console-form-route)\\.ts$",
 ];
 // The lowest layer: every module may use these, and they use nothing above them (background-job
-// is the job type every module implements; lib/server runs them; lib/urls holds every hosted URL
+// is the job type every module implements; lib/jobs runs them; lib/urls holds every hosted URL
 // shape and the origin allow-list rule, which payments (payUrl), auth (browser origins) and the
 // sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call;
 // lib/metrics and lib/tracing are the counters and spans every layer reports to).
@@ -58,8 +58,43 @@ const PRODUCTION = "^(lib|app|components)/|^(proxy|instrumentation)\\.ts$";
 // a production process never runs; nothing else of production may reach it.
 const SIMULATOR_MOUNT = "^mount-simulators\\.ts$";
 
+// A folder of lib/ with subfolders: each subfolder sits either below the files beside it (the
+// default: a part the folder's own files use, as lib/db/schema, lib/api/operations, lib/providers/card)
+// or above them (listed here: built on those files, as the hosted pages' view models). So a folder's
+// own files and its subfolders never import each other both ways, which `no-folder-cycles` cannot see
+// (it counts a subfolder inside its parent): together they check "no two folders of lib/ reach each
+// other" at every depth. lib/'s own files (clock, config, log...) are the foundation, below every folder.
+const ABOVE_THEIR_PARENT = ["lib/hosted/views", "lib/hosted/receipts", "lib/console-web/actions", "lib/payment-methods/card/hosted", "lib/payment-methods/wallet/hosted"];
+const DEEPEST_FOLDER = 4;
+
+/** The two rules for the folders `depth` levels below lib/ (1: lib/hosted) and their subfolders. */
+function subfolderRules(depth) {
+  const folder = `^(lib${"/[^/]+".repeat(depth)})`;
+  const above = ABOVE_THEIR_PARENT.filter((path) => path.split("/").length === depth + 2).join("|");
+  const rules = [
+    {
+      name: `subfolder-not-up-${depth}`,
+      severity: "error",
+      comment:
+        "A subfolder below its folder's own files (a part they use) never imports them: move the shared piece into the subfolder or below, or list the subfolder in ABOVE_THEIR_PARENT if it is built on those files (and then they must not import it).",
+      from: above ? { path: `${folder}/[^/]+/`, pathNot: `^(${above})/` } : { path: `${folder}/[^/]+/` },
+      to: { path: "^$1/[^/]+$" },
+    },
+  ];
+  if (above)
+    rules.push({
+      name: `subfolder-above-stays-above-${depth}`,
+      severity: "error",
+      comment: "A subfolder listed in ABOVE_THEIR_PARENT is built on its folder's own files: neither they nor the subfolders below them import it.",
+      from: { path: `${folder}/`, pathNot: `^(${above})/` },
+      to: { path: `^(?=(${above})/)$1/` },
+    });
+  return rules;
+}
+
 module.exports = {
   forbidden: [
+    ...Array.from({ length: DEEPEST_FOLDER }, (_, index) => subfolderRules(index + 1)).flat(),
     {
       name: "production-not-to-simulators",
       severity: "error",

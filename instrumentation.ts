@@ -27,8 +27,8 @@ export async function register() {
       mountSimulators();
     }
     if (config.GATEWAY_BACKGROUND_JOBS === "on" && config.GATEWAY_JOB_RUNNER !== "0") {
-      const { startBackgroundJobs } = await import("./lib/server/background-jobs");
-      const { gatewayJobs } = await import("./lib/server/jobs");
+      const { startBackgroundJobs } = await import("./lib/jobs/background-jobs");
+      const { gatewayJobs } = await import("./lib/jobs/gateway-jobs");
       const running = startBackgroundJobs(gatewayJobs);
       stopJobs = () => running.stop();
     }

@@ -5,8 +5,8 @@ import { getConfig } from "../lib/config";
 import { closeDatabase, getDb } from "../lib/db/client";
 import { startMetricsPublisher } from "../lib/metrics/cluster-view";
 import { openDatabaseWhenReachable } from "../lib/db/open-when-reachable";
-import { startBackgroundJobs } from "../lib/server/background-jobs";
-import { gatewayJobs } from "../lib/server/jobs";
+import { startBackgroundJobs } from "../lib/jobs/background-jobs";
+import { gatewayJobs } from "../lib/jobs/gateway-jobs";
 import { HelpRequested, runCli, UsageError } from "./lib/cli";
 
 const USAGE = `Usage: npm run worker [-- --only <job> ...]

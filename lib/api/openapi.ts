@@ -3,7 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import type { AuthMode } from "../auth/principal";
 import { errorStatus, type ErrorName } from "../errors/api-error";
 import { NOTIFICATION_TYPES, webhookPayload } from "../notifications/notification.schema";
-import { errorNamesOf, isRateLimited, type Operation } from "./operation";
+import { errorNamesOf, isRateLimited, type Operation } from "./operations/operation";
 import { apiIntroduction, ERROR_MEANINGS } from "./openapi-guide";
 import { OPERATIONS } from "./operations";
 

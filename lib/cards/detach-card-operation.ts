@@ -1,7 +1,7 @@
 import { getDb } from "../db/client";
 import type { ProviderOperationHandler } from "../provider-operations";
 import { askCardProvider } from "../providers/card/ask-card-provider";
-import { cardProvider } from "../providers/card/card-provider";
+import { cardProvider } from "../providers/card-provider";
 import type { CardAccountRef } from "../providers/card/card-provider-accounts";
 
 /** Forgets a deleted saved card at the provider; the card already left the gateway's lists. */

@@ -18,7 +18,7 @@ export const QR_INTENT_KIND = "qr_wallet";
  * intents beside the method whose app answers them (wallet, qr_wallet, card, satim, ...).
  */
 export const CONSOLE_METHODS: readonly string[] = [
-  ...new Set(Object.values(PAYMENT_METHODS).flatMap((method) => (method.proceedsQrIntents ? [method.console.kind, QR_INTENT_KIND] : [method.console.kind]))),
+  ...new Set(Object.values(PAYMENT_METHODS).flatMap((method) => (method.showsQrCodeForQrIntents ? [method.console.kind, QR_INTENT_KIND] : [method.console.kind]))),
 ];
 export type ConsoleMethod = string;
 

@@ -182,16 +182,16 @@ function headerValue(value: string | string[] | undefined): string | null {
 }
 
 /** What React hoists ahead of a body rendered alone (the no-client-runtime <meta>): it belongs in the head, last, as Next.js puts it. */
-const HOISTED = /^(?:<meta [^>]*\/>)*/;
+const LEADING_META_TAGS = /^(?:<meta [^>]*\/>)*/;
 
 /** The document as the App Router writes it for these pages, less its runtime (which scripts/defer-page-scripts.mjs strips). */
 function documentOf(locale: Locale, title: string, styles: string, body: string): string {
-  const hoisted = HOISTED.exec(body)![0];
+  const hoistedMetaTags = LEADING_META_TAGS.exec(body)![0];
   return (
     `<!DOCTYPE html><html lang="${locale}" dir="${textDirection(locale)}"><head><meta charSet="utf-8"/>` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"/>${styles}<title>${escapeHtml(title)}</title>` +
-    `<meta name="robots" content="noindex, nofollow"/><link rel="icon" href="${PAGE_ICON_URL}" type="image/svg+xml"/>${hoisted}</head>` +
-    `<body>${body.slice(hoisted.length)}</body></html>`
+    `<meta name="robots" content="noindex, nofollow"/><link rel="icon" href="${PAGE_ICON_URL}" type="image/svg+xml"/>${hoistedMetaTags}</head>` +
+    `<body>${body.slice(hoistedMetaTags.length)}</body></html>`
   );
 }
 

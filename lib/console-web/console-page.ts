@@ -18,10 +18,11 @@ export interface ConsolePageRequest {
  */
 export interface ConsolePage {
   /**
-   * The document's <title>: a text (the page.tsx's `metadata`), or the `title` message of a
-   * namespace in the page's language (its generateMetadata, lib/i18n/page-title.ts).
+   * The document's <title>: the `title` message of a namespace, in the page's language (the
+   * page.tsx's generateMetadata, lib/i18n/page-title.ts). Never a text: it would be one
+   * language's words on every language's page.
    */
-  title: string | { messages: string };
+  title: { messages: string };
   /** What the member's role must allow; null: any member. */
   capability: Capability | null;
   /** A page a member who must set up two-step verification may still open (the Account page, where it is set up). */
@@ -31,7 +32,7 @@ export interface ConsolePage {
 
 /** The page's <title> in `locale`. */
 export function consolePageTitle(page: ConsolePage, locale: Locale): string {
-  return typeof page.title === "string" ? page.title : translator(locale, page.title.messages)("title");
+  return translator(locale, page.title.messages)("title");
 }
 
 export function queryValue(query: ConsolePageRequest["query"], name: string): string | undefined {

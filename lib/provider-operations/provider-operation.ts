@@ -38,7 +38,7 @@ export class ProviderRefusedError extends Error {
  * card provider's and the wallet's here; a redirect provider's are the archetype's kinds its
  * capabilities use (redirectOperationKinds, lib/payment-methods/redirect/redirect-operations.ts),
  * so a new redirect provider adds nothing here. Every pair has exactly one handler in
- * PROVIDER_OPERATION_HANDLERS (lib/provider-operation-handlers), which
+ * PROVIDER_OPERATION_HANDLERS (lib/provider-operation-registry), which
  * tests/unit/provider-operation-handlers.test.ts checks.
  */
 export const PROVIDER_OPERATION_KINDS = {
@@ -73,7 +73,7 @@ export interface ProviderOperationHandler {
   fail?(tx: Db, context: { operation: ProviderOperationRow; payment: PaymentRow; code: string; now: Date }): Promise<void>;
 }
 
-/** Finds the handler of a recorded operation (handlerOf in lib/provider-operation-handlers). */
+/** Finds the handler of a recorded operation (handlerOf in lib/provider-operation-registry). */
 export type HandlerLookup = (operation: Pick<ProviderOperationRow, "provider" | "kind">) => ProviderOperationHandler;
 
 /**

@@ -282,7 +282,7 @@ export type Begun<T> = { kind: "done"; result: T } | { kind: "operation"; operat
  * (beginProviderOperation, or findProviderOperation for a retry); the provider is then called
  * outside any transaction and the operation settled; `finish` turns the settled operation
  * into the answer (a refusal into an ApiError, see refusalError). `handlerOf` finds the
- * recorded operation's handler (lib/provider-operation-handlers).
+ * recorded operation's handler (lib/provider-operation-registry).
  */
 export async function runProviderOperation<T>(
   db: Db,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cardProvider, installCardProvider } from "@/lib/providers/card/card-provider";
+import { cardProvider, installCardProvider } from "@/lib/providers/card-provider";
 import type { CardProvider } from "@/lib/providers/card/port";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";

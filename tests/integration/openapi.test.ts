@@ -3,7 +3,7 @@ import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { errorNamesOf } from "@/lib/api/operation";
+import { errorNamesOf } from "@/lib/api/operations/operation";
 import { OPERATIONS } from "@/lib/api/operations";
 import { errorStatus } from "@/lib/errors/api-error";
 import { discoverApiRoutes } from "../support/security/discover-routes";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "@/lib/db/client";
 import { sqlRows } from "@/lib/db/sql-rows";
 import { claimDueNotifications } from "@/lib/notifications/claim-due-notifications";
-import { reconcileProviderOperations } from "@/lib/provider-operation-handlers/reconcile-provider-operations";
+import { reconcileProviderOperations } from "@/lib/provider-operation-registry/reconcile-provider-operations";
 
 // The job runner polls these every half second or two: each must be a named statement that its
 // connection parsed once and runs again, not an unnamed one parsed, described and planned on

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { paymentCaptures, providerOperations, services } from "@/lib/db/schema";
 import { cardProviderPaymentIntents, cardProviderRefunds } from "@/simulators/card/card-tables";
 import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
-import { cardProvider, installCardProvider } from "@/lib/providers/card/card-provider";
+import { cardProvider, installCardProvider } from "@/lib/providers/card-provider";
 import type { CardProvider } from "@/lib/providers/card/port";
 import { CardProviderError } from "@/lib/providers/card/card-provider-error";
 import { createMerchant } from "../support/factories";

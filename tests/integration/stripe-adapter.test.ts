@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { paymentCaptures, providerOperations } from "@/lib/db/schema";
 import { cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "@/simulators/card/card-tables";
 import { sandboxAccountOf, sandboxCardAccount } from "@/lib/providers/card/card-provider-accounts";
-import { installCardProvider } from "@/lib/providers/card/card-provider";
+import { installCardProvider } from "@/lib/providers/card-provider";
 import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
 import { startStripeSimulator, type StripeSimulator } from "@/simulators/card/stripe-simulator";
 import { stripeCardProvider, stripeEndpointOf } from "@/lib/providers/card/stripe-card-provider";

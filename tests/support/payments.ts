@@ -4,7 +4,7 @@ import { customers, notifications, payments, services } from "@/lib/db/schema";
 import { walletAccounts, walletEntries } from "@/simulators/wallet/wallet-tables";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
-import { reconcileProviderOperations } from "@/lib/provider-operation-handlers/reconcile-provider-operations";
+import { reconcileProviderOperations } from "@/lib/provider-operation-registry/reconcile-provider-operations";
 import { clientAuth, merchantAuth, type ApiClient } from "./api";
 import { randomPhone } from "./factories";
 

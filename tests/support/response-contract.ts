@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { errorNamesOf, type Operation } from "@/lib/api/operation";
+import { errorNamesOf, type Operation } from "@/lib/api/operations/operation";
 import { OPERATIONS } from "@/lib/api/operations";
 import type { ApiResponse } from "./api";
 

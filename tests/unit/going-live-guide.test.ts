@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIGURATION_VARIABLES } from "@/lib/config";
 import { nextAttemptDelayMs } from "@/lib/provider-operations/run-provider-operation";
-import { providerReconciliationJob } from "@/lib/provider-operation-handlers/reconcile-provider-operations";
+import { providerReconciliationJob } from "@/lib/provider-operation-registry/reconcile-provider-operations";
 import { GUIDE_COMMANDS } from "../../scripts/rehearsal/guide-commands";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

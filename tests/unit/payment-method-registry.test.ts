@@ -21,14 +21,14 @@ describe("the payment method registry", () => {
     // `redirect` is null for a method that is not REDIRECT (contract 15).
     const missing = PAYMENT_METHOD_PARTS.filter((part) => method[part] === undefined || (method[part] === null && part !== "redirect"));
     expect(missing).toEqual([]);
-    const valueParts: readonly string[] = ["code", "hostedStep", "proceedsQrIntents", "userListing", "providerOperations", "redirect", "console", "endUserMessages"];
+    const valueParts: readonly string[] = ["code", "hostedStep", "showsQrCodeForQrIntents", "userListing", "providerOperations", "redirect", "console", "endUserMessages"];
     for (const part of PAYMENT_METHOD_PARTS.filter((part) => !valueParts.includes(part))) {
       expect(typeof method[part], `${code}.${part}`).toBe("function");
     }
     expect(["otp", "card", "redirect"]).toContain(method.hostedStep);
     // A REDIRECT method is its provider plus the archetype: the page before the provider's is its hosted step.
     expect(method.hostedStep === "redirect", `${code}: hostedStep redirect exactly when it has a redirect provider`).toBe(method.redirect !== null);
-    expect(typeof method.proceedsQrIntents, `${code}.proceedsQrIntents`).toBe("boolean");
+    expect(typeof method.showsQrCodeForQrIntents, `${code}.showsQrCodeForQrIntents`).toBe("boolean");
     expect(Array.isArray(method.providerOperations), `${code}.providerOperations`).toBe(true);
   });
 

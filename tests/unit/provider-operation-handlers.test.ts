@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PROVIDER_OPERATION_HANDLERS, handlerOf } from "@/lib/provider-operation-handlers/provider-operation-handlers";
+import { PROVIDER_OPERATION_HANDLERS, handlerOf } from "@/lib/provider-operation-registry/provider-operation-handlers";
 import { PROVIDER_OPERATION_KINDS, type ProviderName } from "@/lib/provider-operations";
 import { providerName } from "@/lib/db/schema";
 import { PAYMENT_METHODS } from "@/lib/payment-methods/registry/payment-method-registry";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { generateCustomerTokenBody, refreshCustomerTokenBody, revokeCustomerTokenBody, tokenPairView } from "../../customers/customer-token.schema";
 import { createCustomerBody, customerDetailView, customerView, updateCustomerBody } from "../../customers/customer.schema";
-import { defineOperation } from "../operation";
+import { defineOperation } from "./operation";
 
 const tag = "Customers";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getEventResponse, listEventsQuery, listEventsResponse, redeliverEventResponse } from "../../events/events.schema";
-import { defineOperation } from "../operation";
+import { defineOperation } from "./operation";
 
 const tag = "Events";
 

@@ -1,4 +1,4 @@
-import type { Operation } from "../operation";
+import type { Operation } from "./operation";
 import * as customers from "./customers";
 import * as events from "./events";
 import * as internals from "./internals";

@@ -3,7 +3,7 @@ import { listServiceNotificationsQuery, notificationView } from "../../notificat
 import { answerQrPaymentBody, qrPaymentStatusView, qrStatusQuery } from "../../payment-methods/registry/method-entry-points";
 import { checkResultView } from "../../payments/operations/payment-views";
 import { advanceClockBody, serviceClockView } from "../../sandbox/advance-service-clock.schema";
-import { defineOperation } from "../operation";
+import { defineOperation } from "./operation";
 
 const sandbox = "Sandbox";
 

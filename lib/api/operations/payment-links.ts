@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createPaymentLinkBody, listPaymentLinksQuery, listPaymentLinksResponse, paymentLinkView } from "../../payment-links/payment-link.schema";
-import { defineOperation } from "../operation";
+import { defineOperation } from "./operation";
 
 const tag = "Payment links";
 

@@ -10,7 +10,7 @@ import {
   userMethodsHeaders,
   userMethodsQuery,
 } from "../../payment-methods/payment-methods.schema";
-import { defineOperation } from "../operation";
+import { defineOperation } from "./operation";
 
 const tag = "Payment methods";
 

@@ -16,7 +16,7 @@ import { paymentCallHeaders, proceedPaymentBody, type ProceedOutcome } from "../
 import type { PaymentRow } from "../../db/payment-record";
 import type { RefundOutcome } from "../../payments/operations/refund-payment";
 import { refundPaymentBody } from "../../payments/operations/refund-payment.schema";
-import { defineOperation } from "../operation";
+import { defineOperation } from "./operation";
 
 const tag = "Payments";
 

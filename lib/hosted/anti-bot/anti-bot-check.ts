@@ -7,7 +7,6 @@ import { constantTimeEqual, hmacHex, randomToken } from "../../crypto/secrets";
 import type { Db } from "../../db/client";
 import { rateLimitKeys, rateLimitPolicies } from "../../rate-limit/policies";
 import { consumeRateLimits } from "../../rate-limit/store";
-import type { FormBody } from "../read-form-body";
 import { codeImage } from "./code-image";
 
 /** The form fields the check posts: ALTCHA's solution (script), or the code typed from the image (no script). */
@@ -64,9 +63,10 @@ export async function createAntiBotChallenge(
  * THE anti-bot verification of a posted form: ALTCHA's solution when the page's script solved
  * it, else the typed code against its token (in the sandbox, 123456 always passes). Either must
  * be unexpired, genuine, and unused: a challenge passes once (spent in the rate-limit store,
- * shared by every instance, for its lifetime).
+ * shared by every instance, for its lifetime). `fields` is the posted form (read-form-body.ts's
+ * FormBody, named by its shape: lib/hosted/anti-bot sits below the files of lib/hosted).
  */
-export async function verifyAntiBot(db: Db, fields: FormBody, nowMs = Date.now()): Promise<AntiBotResult> {
+export async function verifyAntiBot(db: Db, fields: Readonly<Record<string, string>>, nowMs = Date.now()): Promise<AntiBotResult> {
   const { signature, keySignature, code: codeKey } = await secrets(db);
   const nowSeconds = Math.floor(nowMs / 1000);
   const payload = parseSolution(fields[ANTI_BOT_FIELDS.solution]);

@@ -9,8 +9,8 @@ import { brandName } from "../../validation/card-number";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { notAwaitingBuyerPageMode } from "../hosted-outcome";
 import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
-import { amountShown } from "./amount-shown";
-import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
+import { amountDisplayFields } from "./amount-display-fields";
+import { notFoundOrToReturnPage, type PageRedirectOrNotFound } from "./page-redirect-or-not-found";
 
 export interface CardShown {
   id: string;
@@ -25,7 +25,7 @@ export interface CardShown {
 
 /** Everything the card page renders, decided here; the page only lays it out. */
 export type CardPageView =
-  | PageElsewhere
+  | PageRedirectOrNotFound
   | {
       kind: "render";
       mode: "enter_card" | "verify" | "expired";
@@ -76,7 +76,7 @@ export async function getCardPageView(db: Db, options: { locale: Locale; payment
   switch (mode) {
     case "unavailable":
     case "finished":
-      return pageElsewhere(mode, link);
+      return notFoundOrToReturnPage(mode, link);
     case "complete":
       return { kind: "redirect", location: cardCompletePath({ ...link, paymentIntentId: data.answeredProviderIntentId! }) };
     case "expired":
@@ -88,7 +88,7 @@ export async function getCardPageView(db: Db, options: { locale: Locale; payment
   return {
     kind: "render",
     mode,
-    ...amountShown(payment),
+    ...amountDisplayFields(payment),
     expiredTarget: mode === "expired" ? expiredReturnTarget(returnPolicy) : null,
     shopLink: mode === "enter_card" ? resolveReturnTarget({ ...returnPolicy, statusCode: payment.statusCode }) : null,
     verifyUrl: mode === "verify" ? confirmation!.nextActionUrl! : null,

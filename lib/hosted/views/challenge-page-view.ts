@@ -7,11 +7,11 @@ import { simulatorMount } from "../../providers/simulator-mount";
 import { challengeFormPath, providerReturnWithIntent } from "../../urls/hosted-urls";
 import { brandName } from "../../validation/card-number";
 import { FORM_TOKEN_FIELD, hostedFormToken } from "../hosted-form-route";
-import type { PageElsewhere } from "./page-elsewhere";
+import type { PageRedirectOrNotFound } from "./page-redirect-or-not-found";
 
 /** Everything the sandbox 3DS page renders, decided here; the page only lays it out. */
 export type ChallengePageView =
-  | PageElsewhere
+  | PageRedirectOrNotFound
   | {
       kind: "render";
       /** Null when the intent names no gateway payment. */

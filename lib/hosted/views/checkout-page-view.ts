@@ -10,12 +10,12 @@ import { hostedFormToken } from "../hosted-form-route";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
-import { amountShown } from "./amount-shown";
-import type { PageElsewhere } from "./page-elsewhere";
+import { amountDisplayFields } from "./amount-display-fields";
+import type { PageRedirectOrNotFound } from "./page-redirect-or-not-found";
 
 /** Everything the checkout page renders, decided here; the page only lays it out. */
 export type CheckoutPageView =
-  | PageElsewhere
+  | PageRedirectOrNotFound
   | {
       kind: "render";
       mode: "choose" | "no_methods" | "expired" | "finished" | "error";
@@ -42,7 +42,7 @@ export async function getCheckoutPageView(db: Db, options: { locale: Locale; pay
   const { payment } = loaded;
   const link = { locale, paymentId, token: query.token!, returnUrl: query.returnUrl };
   const returnPolicy = { paymentId, returnUrl: query.returnUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins };
-  const rendered = { kind: "render" as const, ...amountShown(payment), expiredTarget: null, shopLink: null, outcomeLink: null, form: null };
+  const rendered = { kind: "render" as const, ...amountDisplayFields(payment), expiredTarget: null, shopLink: null, outcomeLink: null, form: null };
 
   const mode = checkoutPageMode(payment);
   switch (mode) {

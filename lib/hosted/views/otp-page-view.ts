@@ -6,12 +6,12 @@ import type { HostedPageQuery } from "../hosted-page-query";
 import { OTP_NOTICES, type OtpNotice } from "../../urls/hosted-urls";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget, resolveReturnTarget } from "../resolve-return-target";
-import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
-import { amountShown } from "./amount-shown";
+import { notFoundOrToReturnPage, type PageRedirectOrNotFound } from "./page-redirect-or-not-found";
+import { amountDisplayFields } from "./amount-display-fields";
 
 /** Everything the OTP page renders, decided here; the page only lays it out. */
 export type OtpPageView =
-  | PageElsewhere
+  | PageRedirectOrNotFound
   | {
       kind: "render";
       mode: "enter_code" | "expired";
@@ -42,13 +42,13 @@ export async function getOtpPageView(db: Db, options: { locale: Locale; paymentI
   const link = { locale, paymentId, token: query.token!, returnUrl: query.returnUrl };
 
   const mode = otpPageMode({ state: payment.state, expired: payment.expired, hasOtp: payment.otp !== null });
-  if (mode === "unavailable" || mode === "finished") return pageElsewhere(mode, link);
+  if (mode === "unavailable" || mode === "finished") return notFoundOrToReturnPage(mode, link);
   const returnPolicy = { paymentId, returnUrl: query.returnUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins };
   const notice = (OTP_NOTICES as readonly string[]).includes(query.notice ?? "") ? (query.notice as OtpNotice) : null;
   return {
     kind: "render",
     mode,
-    ...amountShown(payment),
+    ...amountDisplayFields(payment),
     expiredTarget: mode === "expired" ? expiredReturnTarget(returnPolicy) : null,
     shopLink: mode === "enter_code" ? resolveReturnTarget({ ...returnPolicy, statusCode: payment.statusCode }) : null,
     form:

@@ -7,7 +7,7 @@ import type { PaymentMethodCode } from "../../payment-methods/codes/payment-meth
 import { getLinkPage } from "../../payment-links/get-link-page";
 import { paymentLinkClosedPath } from "../../urls/payment-link-urls";
 import { hostedFormToken } from "../hosted-form-route";
-import type { PageElsewhere } from "./page-elsewhere";
+import type { PageRedirectOrNotFound } from "./page-redirect-or-not-found";
 
 /** What a refused post of the link page asks the buyer to fix (the 303 carries them in `errors`). */
 export const LINK_FORM_PROBLEMS = [
@@ -25,7 +25,7 @@ export type LinkFormProblemCode = (typeof LINK_FORM_PROBLEMS)[number];
 
 /** Everything the link page renders, decided here; the page only lays it out. */
 export type PaymentLinkPageView =
-  | PageElsewhere
+  | PageRedirectOrNotFound
   | {
       kind: "render";
       merchantName: string;

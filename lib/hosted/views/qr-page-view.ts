@@ -6,12 +6,12 @@ import type { HostedPageQuery } from "../hosted-page-query";
 import { returnPagePath, qrStatusPath, qrImagePath, walletAppPath } from "../../urls/hosted-urls";
 import { qrPageMode } from "../qr-page";
 import { expiredReturnTarget } from "../resolve-return-target";
-import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
-import { amountShown } from "./amount-shown";
+import { notFoundOrToReturnPage, type PageRedirectOrNotFound } from "./page-redirect-or-not-found";
+import { amountDisplayFields } from "./amount-display-fields";
 
 /** Everything the QR page renders, decided here; the page only lays it out. */
 export type QrPageView =
-  | PageElsewhere
+  | PageRedirectOrNotFound
   | {
       kind: "render";
       mode: "show_code" | "expired";
@@ -40,11 +40,11 @@ export async function getQrPageView(db: Db, options: { locale: Locale; paymentId
   const { payment } = view;
   const link = { locale, paymentId, token: query.token, returnUrl: query.returnUrl };
   const mode = qrPageMode(payment);
-  if (mode === "unavailable" || mode === "finished") return pageElsewhere(mode, link);
+  if (mode === "unavailable" || mode === "finished") return notFoundOrToReturnPage(mode, link);
   return {
     kind: "render",
     mode,
-    ...amountShown(payment),
+    ...amountDisplayFields(payment),
     expiredTarget:
       mode === "expired" ? expiredReturnTarget({ paymentId, returnUrl: query.returnUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins }) : null,
     links: {

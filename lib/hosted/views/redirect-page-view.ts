@@ -11,14 +11,14 @@ import { hostedFormToken } from "../hosted-form-route";
 import { asksBuyerChecks } from "../redirect-form";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { expiredReturnTarget } from "../resolve-return-target";
-import { amountShown } from "./amount-shown";
+import { amountDisplayFields } from "./amount-display-fields";
 import { CATALOG_DEFAULTS } from "../../payment-methods/codes/catalog-defaults";
-import { pageElsewhere, type PageElsewhere } from "./page-elsewhere";
+import { notFoundOrToReturnPage, type PageRedirectOrNotFound } from "./page-redirect-or-not-found";
 import { payWithRedirect } from "../../payments/hosted/redirect-payment";
 
 /** Everything the page before a redirect method's provider renders (contract 15), decided here. */
 export type RedirectPageView =
-  | PageElsewhere
+  | PageRedirectOrNotFound
   | {
       kind: "render";
       mode: "pay" | "expired";
@@ -64,7 +64,7 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
   if (!loaded) return { kind: "not_found" };
   const { payment } = loaded;
   const link = { locale, paymentId, token: query.token!, returnUrl: query.returnUrl };
-  if (payment.state !== "REQUIRES_ACTION") return pageElsewhere(notAwaitingBuyerPageMode(payment.state), link);
+  if (payment.state !== "REQUIRES_ACTION") return notFoundOrToReturnPage(notAwaitingBuyerPageMode(payment.state), link);
   const method = paymentMethodOf(payment.paymentMethodCode);
   const provider = method?.hostedStep === "redirect" ? method.redirect : null;
   if (!provider) return { kind: "not_found" };
@@ -93,7 +93,7 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
   return {
     kind: "render",
     mode: expired ? "expired" : "pay",
-    ...amountShown(payment),
+    ...amountDisplayFields(payment),
     logoPath: CATALOG_DEFAULTS.find((row) => row.code === payment.paymentMethodCode)?.imagePath ?? "/payment-methods/cib-edahabia.svg",
     words: provider.page.words,
     notice,

@@ -9,7 +9,7 @@ import { cardPagePath, otpPagePath, qrPagePath, redirectPagePath, type HostedLin
 import { returnPageReceipt, type ReturnPageReceipt } from "../receipts/return-page-receipt";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { explainReturnTarget, logIgnoredReturnUrl, type IgnoredReturnUrl } from "../resolve-return-target";
-import { amountShown } from "./amount-shown";
+import { amountDisplayFields } from "./amount-display-fields";
 import type { HostedStepPage } from "../../payment-methods/contract/payment-method-module";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
 
@@ -129,7 +129,7 @@ export async function getReturnPageView(db: Db, options: { locale: Locale; payme
   return {
     kind: "render",
     outcome,
-    ...amountShown(payment),
+    ...amountDisplayFields(payment),
     body: returnBody(outcome, payment),
     next,
     ignoredReturnUrl: ignored && getConfig().isSandbox ? ignored : null,

@@ -6,7 +6,7 @@ import { FORM_TOKEN_FIELD, hostedFormToken } from "../hosted-form-route";
 import type { HostedPageQuery } from "../hosted-page-query";
 import { walletAppFormPath } from "../../urls/hosted-urls";
 import { walletAppMode, type WalletAppMode } from "../qr-page";
-import { amountShown } from "./amount-shown";
+import { amountDisplayFields } from "./amount-display-fields";
 
 export type WalletAnswerTone = "success" | "info" | "error" | "warning";
 
@@ -54,7 +54,7 @@ export async function getWalletAppPageView(db: Db, options: { locale: Locale; pa
   return {
     kind: "render",
     mode,
-    ...amountShown(payment),
+    ...amountDisplayFields(payment),
     availableBalance: payment.availableBalance,
     approvalCode: payment.qr.approvalCode,
     answered: outcome && {

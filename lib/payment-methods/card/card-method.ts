@@ -10,13 +10,13 @@ import { prepareCardProceed, proceedWithCard, type PreparedCardProceed } from ".
 export const cardMethod: PaymentMethodModule<PreparedCardProceed> = {
   code: "CARD_PROVIDER",
   hostedStep: "card",
-  proceedsQrIntents: false,
+  showsQrCodeForQrIntents: false,
   userListing: "savedCards",
   prepareProceed: (db, { principal, payment }) => prepareCardProceed(db, { principal, payment }),
   proceed: proceedWithCard,
   // An unused provider intent moves no money (prepareCardProceed).
   withdrawPrepared: async () => {},
-  retriedProceed: async () => null,
+  chargeToRetryOnProceed: async () => null,
   completePendingCharge: async (_db, operation) => {
     throw new Error(`a card proceed records no charge to send (operation ${operation.id})`);
   },

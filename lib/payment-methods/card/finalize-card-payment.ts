@@ -7,7 +7,7 @@ import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
 import { completeProviderOperation, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
 import { cardCancel, cardCapture, cardRefund } from "../../payments/core/card-operations";
-import { cardProvider } from "../../providers/card/card-provider";
+import { cardProvider } from "../../providers/card-provider";
 import { expirePayment } from "../../payments/core/expire-payment";
 import { isPastGrace } from "../../payments/core/payment-expiry";
 import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
@@ -136,7 +136,7 @@ export async function finalizeCardPayment(
 
 // The card provider's handlers (cardMethod.providerOperations): the follow-ups finalize records
 // are the card's own cancels and refunds (finalize-card-payment-steps.ts), so it finds their
-// handler here rather than in the list of every method's (lib/provider-operation-handlers, above the methods).
+// handler here rather than in the list of every method's (lib/provider-operation-registry, above the methods).
 const CARD_HANDLERS = new Map<string, ProviderOperationHandler>([cardCapture, cardCancel, cardRefund].map((handler) => [`${handler.provider}:${handler.kind}`, handler]));
 
 function cardHandlerOf(operation: Pick<ProviderOperationRow, "provider" | "kind">): ProviderOperationHandler {

@@ -6,7 +6,7 @@ import type { PaymentRow } from "../../db/payment-record";
 import { ApiError } from "../../errors/api-error";
 import { isTrustedReturnUrl } from "../../merchants/trusted-return-url";
 import { logger } from "../../log";
-import { cardProvider } from "../../providers/card/card-provider";
+import { cardProvider } from "../../providers/card-provider";
 import { applyTransition } from "../../payments/core/apply-transition";
 import { hostedPayUrl } from "../../payments/core/hosted-page-token";
 import { STATUS_TEXT } from "../../payments/core/payment-messages";

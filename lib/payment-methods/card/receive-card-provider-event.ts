@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { invalidCredentials } from "../../errors/api-error";
 import { providerUnavailable } from "../../provider-operations";
 import { logger } from "../../log";
-import { cardProvider } from "../../providers/card/card-provider";
+import { cardProvider } from "../../providers/card-provider";
 import { finalizeCardPayment } from "./finalize-card-payment";
 import { SYSTEM_CAUSE } from "../../payments/core/state-change-cause";
 import { isPaymentId } from "../../db/payment-record";

@@ -24,7 +24,7 @@ export interface PaymentMethodModule<Prepared = unknown> {
   code: PaymentMethodCode;
   hostedStep: HostedStepPage;
   /** Whether a QR_CODE intent proceeded with the method shows a QR code its provider's app answers (the QR page, the wallet app). */
-  proceedsQrIntents: boolean;
+  showsQrCodeForQrIntents: boolean;
   userListing: UserListing;
   /**
    * Provider work before the payment is locked. Null when there is none to do (the transaction
@@ -36,10 +36,10 @@ export interface PaymentMethodModule<Prepared = unknown> {
   /** After a proceed the transaction refused or found expired: undoes what prepareProceed opened (e.g. a QR request). */
   withdrawPrepared(db: Db, options: { paymentId: string; prepared: Prepared | null }): Promise<void>;
   /**
-   * A proceed of a payment past CREATED that takes up the method's own charge again (a retry);
-   * null: refused as for any payment past CREATED.
+   * The method's own charge that a proceed of a payment past CREATED takes up again (a retry);
+   * null: the proceed is refused as for any payment past CREATED.
    */
-  retriedProceed(tx: Db, options: { principal: ProceedPrincipal; payment: PaymentRow; operationKey?: string }): Promise<ProviderOperationRow | null>;
+  chargeToRetryOnProceed(tx: Db, options: { principal: ProceedPrincipal; payment: PaymentRow; operationKey?: string }): Promise<ProviderOperationRow | null>;
   /** Sends a charge the proceed's transaction recorded (ProceedOutcome.pendingCharge) once it committed; the settled payment. */
   completePendingCharge(db: Db, operation: ProviderOperationRow): Promise<PaymentRow>;
   /** The handler of every provider operation the method's payments record (PROVIDER_OPERATION_HANDLERS lists them). */
@@ -67,12 +67,12 @@ export interface ConsoleListing {
 export const PAYMENT_METHOD_PARTS = [
   "code",
   "hostedStep",
-  "proceedsQrIntents",
+  "showsQrCodeForQrIntents",
   "userListing",
   "prepareProceed",
   "proceed",
   "withdrawPrepared",
-  "retriedProceed",
+  "chargeToRetryOnProceed",
   "completePendingCharge",
   "providerOperations",
   "redirect",
@@ -82,4 +82,4 @@ export const PAYMENT_METHOD_PARTS = [
 
 // Fails to compile when the interface gains a part PAYMENT_METHOD_PARTS does not list.
 type UnlistedPart = Exclude<keyof PaymentMethodModule, (typeof PAYMENT_METHOD_PARTS)[number]>;
-export const everyPartListed: [UnlistedPart] extends [never] ? true : never = true;
+export const paymentMethodPartsCoverInterface: [UnlistedPart] extends [never] ? true : never = true;

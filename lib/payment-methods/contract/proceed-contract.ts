@@ -68,6 +68,6 @@ export interface ProceedOutcome {
 export type ProceedHandler<Prepared = unknown> = (tx: Db, context: ProceedContext<Prepared>) => Promise<ProceedOutcome>;
 
 /** The answer of a proceed that leaves the buyer nothing to do (declined, charged, or a retry of a settled charge). */
-export function settled(payment: PaymentRow): ProceedOutcome {
+export function outcomeWithNothingForBuyer(payment: PaymentRow): ProceedOutcome {
   return { payment, require3DS: false, statusCode: checkStatusCode(payment.state), status: payment.status, payUrl: "" };
 }

@@ -13,13 +13,13 @@ export function redirectMethod(code: PaymentMethodCode, provider: RedirectProvid
   return {
     code,
     hostedStep: "redirect",
-    proceedsQrIntents: false,
+    showsQrCodeForQrIntents: false,
     userListing: "none",
     prepareProceed: (db, { payment }) => prepareRedirectProceed(db, provider, code, payment),
     proceed: proceedWithRedirect(code, provider),
     // Nothing is asked of the provider before the buyer presses Pay.
     withdrawPrepared: async () => {},
-    retriedProceed: async () => null,
+    chargeToRetryOnProceed: async () => null,
     completePendingCharge: async (_db, operation) => {
       throw new Error(`a redirect proceed records no charge to send (operation ${operation.id})`);
     },

@@ -6,7 +6,7 @@ import { STATUS_TEXT } from "../../payments/core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../../payments/core/payment-state";
 import type { PreparedWalletProceed } from "./prepare-wallet-proceed";
-import { settled } from "../contract/proceed-contract";
+import { outcomeWithNothingForBuyer } from "../contract/proceed-contract";
 import type { ProceedHandler, ProceedOutcome } from "../contract/proceed-contract";
 import { proceedWithQr } from "./proceed-with-qr";
 import type { Db } from "../../db/client";
@@ -30,7 +30,7 @@ export const proceedWithWallet: ProceedHandler<PreparedWalletProceed> = async (t
   const prepared = context.prepared;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
-  if (!prepared.fundsCover) return settled(await failForFunds(tx, { payment, now, cause, changes }));
+  if (!prepared.fundsCover) return outcomeWithNothingForBuyer(await failForFunds(tx, { payment, now, cause, changes }));
 
   const updated = await applyTransition(tx, {
     payment,
@@ -57,7 +57,7 @@ export const proceedWithWallet: ProceedHandler<PreparedWalletProceed> = async (t
  */
 const ownerCharge: ProceedHandler<PreparedWalletProceed> = async (tx, { payment, now, changes, operationKey, cause }) => {
   const processing = await applyTransition(tx, { payment, event: "start_processing", cause, now, changes: { ...changes, status: STATUS_TEXT.walletCharging } });
-  return { ...settled(processing), pendingCharge: await beginWalletCharge(tx, { payment: processing, cause, changes, requestKey: operationKey }) };
+  return { ...outcomeWithNothingForBuyer(processing), pendingCharge: await beginWalletCharge(tx, { payment: processing, cause, changes, requestKey: operationKey }) };
 };
 
 /**

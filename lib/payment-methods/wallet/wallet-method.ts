@@ -15,13 +15,13 @@ import { ownerChargeRetried, proceedWithWallet } from "./proceed-with-wallet";
 export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
   code: "WALLET_V2",
   hostedStep: "otp",
-  proceedsQrIntents: true,
+  showsQrCodeForQrIntents: true,
   userListing: "walletBalance",
   prepareProceed: prepareWalletProceed,
   proceed: proceedWithWallet,
   // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer cannot pay it.
   withdrawPrepared: (db, { paymentId, prepared }) => withdrawUnusedQrRequest(db, { paymentId, qr: prepared?.qr }),
-  retriedProceed: ownerChargeRetried,
+  chargeToRetryOnProceed: ownerChargeRetried,
   completePendingCharge: completeWalletCharge,
   // The charge (debit or hold, also a QR request's), then what follows a hold and a refund.
   providerOperations: [walletDebit, walletHold, walletCapture, walletRelease, walletRefund],

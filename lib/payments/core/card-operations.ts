@@ -11,7 +11,7 @@ import {
   type ProviderOperationKind,
   type ProviderOperationRow,
 } from "../../provider-operations";
-import { cardProvider } from "../../providers/card/card-provider";
+import { cardProvider } from "../../providers/card-provider";
 import type { CardAccountRef } from "../../providers/card/card-provider-accounts";
 import { askCardProvider } from "../../providers/card/ask-card-provider";
 import { settleCapture, settleRefund, settleRelease } from "./money-operation-settlements";

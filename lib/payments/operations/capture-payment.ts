@@ -5,7 +5,7 @@ import { ApiError } from "../../errors/api-error";
 import { formatMinorUnits } from "../../money/amount";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
 import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation, type Begun, type ProviderOperationRow } from "../../provider-operations";
-import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
+import { handlerOf } from "../../provider-operation-registry/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import type { CapturePaymentBody } from "./capture-payment.schema";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";

@@ -48,7 +48,7 @@ export async function createPaymentIntent(
 ): Promise<CreatedIntent> {
   const { creator, query, input } = options;
   // Rules 2 and 3 that the body alone breaks are answered before anything is written, after rule 1.
-  const draft = input.actionCountryCode === query.countryCode ? draftOrNull(input) : null;
+  const draft = input.actionCountryCode === query.countryCode ? draftUnlessRefused(input) : null;
   if (!draft) {
     assertCountry(await creator.service(), query.countryCode, input.actionCountryCode);
     intentDraft(input);
@@ -57,7 +57,7 @@ export async function createPaymentIntent(
   const { service, inserted } = await creator.insert(db, { ...draft, cause: options.cause });
   assertCountry(service, query.countryCode, input.actionCountryCode);
   if (!inserted) throw new Error("an admitted create wrote no customer");
-  return answerCreate(db, service, draft, inserted);
+  return newOrSameIntent(db, service, draft, inserted);
 }
 
 /** What create writes that the body alone decides; throws 400 for an amount its currency cannot hold. */
@@ -85,7 +85,8 @@ function intentDraft(input: CreatePaymentIntentBody) {
   };
 }
 
-function draftOrNull(input: CreatePaymentIntentBody): ReturnType<typeof intentDraft> | null {
+/** The draft, or null when the body alone breaks a rule (answered, in the rules' order, by the caller). */
+function draftUnlessRefused(input: CreatePaymentIntentBody): ReturnType<typeof intentDraft> | null {
   try {
     return intentDraft(input);
   } catch (error) {
@@ -95,7 +96,7 @@ function draftOrNull(input: CreatePaymentIntentBody): ReturnType<typeof intentDr
 }
 
 /** The new intent, or the one this actionId already has when the parameters are the same. */
-async function answerCreate(
+async function newOrSameIntent(
   db: Db,
   service: ServiceContext,
   draft: { actionId: string; requestFingerprint: string },
@@ -104,13 +105,13 @@ async function answerCreate(
   if (!customerActive) {
     throw new ApiError("validation_error", "The request is invalid.", [{ path: "userId", message: "this customer is deactivated" }]);
   }
-  const payment = created ?? sameRequest(existing ?? (await committedMeanwhile(db, service.id, draft.actionId)), draft.requestFingerprint);
+  const payment = created ?? sameRequest(existing ?? (await intentOfConcurrentCreate(db, service.id, draft.actionId)), draft.requestFingerprint);
   const gatewayKey = await getGatewayKey(db);
   return { payment, clientSecret: clientSecretFor(gatewayKey, payment.id), checkoutUrl: hostedCheckoutUrl(gatewayKey, payment.id) };
 }
 
 /** A concurrent create took the actionId while our insert waited on it: its intent, read now. */
-async function committedMeanwhile(db: Db, serviceId: string, actionId: string): Promise<PaymentRow> {
+async function intentOfConcurrentCreate(db: Db, serviceId: string, actionId: string): Promise<PaymentRow> {
   const [existing] = await paymentByActionQuery(db).execute({ serviceId, actionId });
   if (!existing) throw new Error("payment insert conflicted but no payment has this actionId");
   return existing;

@@ -10,7 +10,13 @@ import { lockOpenPaymentOrThrow } from "../core/open-payment";
 import { pageLocaleOf } from "../../i18n/locales";
 import { intentExpired, isExpiredIntent } from "../core/payment-expiry";
 import { canTransition } from "../core/payment-state";
-import { settled, type PaymentCallHeaders, type ProceedOutcome, type ProceedPaymentBody, type ProceedPrincipal } from "../../payment-methods/contract/proceed-contract";
+import {
+  outcomeWithNothingForBuyer,
+  type PaymentCallHeaders,
+  type ProceedOutcome,
+  type ProceedPaymentBody,
+  type ProceedPrincipal,
+} from "../../payment-methods/contract/proceed-contract";
 import { PAYMENT_METHODS } from "../../payment-methods/registry/payment-method-registry";
 import { readProceedPayment } from "./read-proceed-payment";
 
@@ -53,9 +59,9 @@ export async function proceedPayment(
       if (open.expired) return { expired: true as const };
       const { payment } = open;
       if (!canTransition(payment.state, "require_action")) {
-        const retried = await method.retriedProceed(tx, { principal, payment, operationKey: options.operationKey });
+        const retried = await method.chargeToRetryOnProceed(tx, { principal, payment, operationKey: options.operationKey });
         if (!retried) throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
-        return { expired: false as const, result: { ...settled(payment), pendingCharge: retried } };
+        return { expired: false as const, result: { ...outcomeWithNothingForBuyer(payment), pendingCharge: retried } };
       }
       assertMethodEnabled(methodEnabled, { country: payment.country, code });
       const sentCountry = headers["x-country-code"];
@@ -88,5 +94,5 @@ export async function proceedPayment(
   }
   const { pendingCharge, ...result } = outcome.result;
   if (!pendingCharge) return result;
-  return settled(await method.completePendingCharge(db, pendingCharge));
+  return outcomeWithNothingForBuyer(await method.completePendingCharge(db, pendingCharge));
 }

@@ -6,7 +6,7 @@ import { ApiError } from "../../errors/api-error";
 import { formatMinorUnits } from "../../money/amount";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
 import { beginProviderOperation, findRequestOperation, operationInProgress, pendingRefundMinor, refusalError, runProviderOperation, type Begun } from "../../provider-operations";
-import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
+import { handlerOf } from "../../provider-operation-registry/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest } from "../core/payment-funds";

@@ -2,7 +2,7 @@ import type { ClientPrincipal } from "../../auth/principal";
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
 import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation } from "../../provider-operations";
-import { handlerOf } from "../../provider-operation-handlers/provider-operation-handlers";
+import { handlerOf } from "../../provider-operation-registry/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
 import { operationProviderOf, operationRequest, releaseKindOf } from "../core/payment-funds";

@@ -13,7 +13,7 @@ import type { CardAccountRef } from "./card-provider-accounts";
  * transactions (lib/provider-operations records them before and settles them after), carry
  * an idempotency key, and the same key always gets the same answer without a second change.
  * The `db` argument is the database handle for adapters that keep their books there (the
- * sandbox); a call made inside a transaction is refused by the guard (card-provider.ts).
+ * sandbox); a call made inside a transaction is refused by the guard (lib/providers/card-provider.ts).
  */
 export interface CardProvider {
   /** Creates the provider intent for one gateway payment; the same idempotencyKey returns the same intent. */

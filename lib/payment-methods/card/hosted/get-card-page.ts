@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { findSavedCard, listSavedCards } from "../../../cards/list-saved-cards";
 import type { Db } from "../../../db/client";
 import { cardPayments, payments, services } from "../../../db/schema";
-import { cardProvider } from "../../../providers/card/card-provider";
+import { cardProvider } from "../../../providers/card-provider";
 import type { BrowserConfirmation } from "../../../providers/card/port";
 import type { HostedPaymentView } from "../../contract/hosted-payment-view";
 

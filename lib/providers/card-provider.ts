@@ -1,10 +1,10 @@
 import Stripe from "stripe";
-import { getConfig } from "../../config";
-import { outsideTransactions } from "../../db/transaction-guard";
-import { everyCardProviderAccount, findCardProviderAccount, sandboxCardAccount } from "./card-provider-accounts";
-import type { CardProvider } from "./port";
-import { simulatorMount } from "../simulator-mount";
-import { stripeCardProvider, stripeEndpointOf } from "./stripe-card-provider";
+import { getConfig } from "../config";
+import { outsideTransactions } from "../db/transaction-guard";
+import { everyCardProviderAccount, findCardProviderAccount, sandboxCardAccount } from "./card/card-provider-accounts";
+import type { CardProvider } from "./card/port";
+import { simulatorMount } from "./simulator-mount";
+import { stripeCardProvider, stripeEndpointOf } from "./card/stripe-card-provider";
 
 let installed: CardProvider | null = null;
 

@@ -5,7 +5,7 @@ import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/operations/expire-payments";
 import { cardPaymentReconciliationJob } from "../payment-methods/registry/method-entry-points";
 import { redirectPaymentReconciliationJob } from "../payments/operations/reconcile-redirect-payments";
-import { providerReconciliationJob } from "../provider-operation-handlers/reconcile-provider-operations";
+import { providerReconciliationJob } from "../provider-operation-registry/reconcile-provider-operations";
 import { rateLimitSweepJob } from "../rate-limit/sweep-rate-limits";
 import type { BackgroundJob } from "../background-job";
 import { getConfig } from "../config";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { AuthMode } from "../auth/principal";
-import type { ErrorName } from "../errors/api-error";
-import type { EndpointSpec } from "../http/endpoint";
+import type { AuthMode } from "../../auth/principal";
+import type { ErrorName } from "../../errors/api-error";
+import type { EndpointSpec } from "../../http/endpoint";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 

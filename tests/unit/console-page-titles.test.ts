@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";
+import { consolePageTitle } from "@/lib/console-web/console-page";
+import { consoleRefusedResponse, type ConsoleRefusal } from "@/lib/console-web/console-responses";
+import { translator } from "@/lib/i18n/translator";
+
+const CONSOLE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]/console");
+const LOCALES = ["en", "fr", "ar"] as const;
+
+const pageDirectories = readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name === "page.tsx")
+  .map((entry) => path.relative(CONSOLE_DIR, entry.parentPath).split(path.sep).join("/"))
+  .sort();
+
+/** A page's <title> in each language: the lane's page object, or the namespace its page.tsx hands titleFromMessages. */
+function titlesOf(directory: string): Record<(typeof LOCALES)[number], string> {
+  const lanePage = CONSOLE_LANE_PAGES[directory];
+  const source = readFileSync(path.join(CONSOLE_DIR, directory, "page.tsx"), "utf8");
+  const namespace = /titleFromMessages\("([\w.]+)"\)/.exec(source)?.[1];
+  if (!lanePage && !namespace) throw new Error(`${directory}/page.tsx: no title from the messages`);
+  const titleIn = (locale: (typeof LOCALES)[number]) => (lanePage ? consolePageTitle(lanePage, locale) : translator(locale, namespace!)("title"));
+  return { en: titleIn("en"), fr: titleIn("fr"), ar: titleIn("ar") };
+}
+
+// An English word left in Arabic shows as Latin letters; a French title copied from English is the same text.
+describe("every console page's title is in its reader's language", () => {
+  it.each(pageDirectories)("app/[locale]/console/%s", (directory) => {
+    const titles = titlesOf(directory);
+    for (const locale of LOCALES) expect(titles[locale], locale).not.toBe("");
+    expect(titles.ar).not.toBe(titles.en);
+    expect(titles.ar).not.toMatch(/[A-Za-z]/);
+    // "Invitation" is the French word too.
+    if (directory !== "invitations/[token]") expect(titles.fr).not.toBe(titles.en);
+  });
+
+  it("names a page.tsx for every signed-in page the lane serves", () => {
+    expect(pageDirectories).toEqual(expect.arrayContaining(Object.keys(CONSOLE_LANE_PAGES)));
+  });
+
+  it.each(["bad_request", "forged", "forbidden", "not_found"] satisfies ConsoleRefusal[])("the refused page (%s)", async (refusal) => {
+    const [en, ar] = await Promise.all(["en", "ar"].map(async (locale) => /<title>([^<]*)<\/title>/.exec(await consoleRefusedResponse(refusal, locale).text())?.[1]));
+    expect(en).toBeTruthy();
+    expect(ar).not.toBe(en);
+    expect(ar).not.toMatch(/[A-Za-z]/);
+  });
+});
