@@ -7,7 +7,7 @@ import { failedByExpiry, intentExpired, isExpiredIntent } from "./payment-expiry
 import { findPayment, lockPayment, type PaymentRow } from "../../db/payment-record";
 import { canTransition, isTerminal } from "./payment-state";
 import { isStaleReservation, releaseStaleReservation, returnStaleFunds } from "./release-stale-reservation";
-import { fundsOrThrow, type MethodFundsLookup } from "./method-funds";
+import type { MethodFundsLookup } from "./method-funds";
 
 // The one home of "a read finds the payment past its time": an open intent past its grace is
 // failed on the spot (as the sweep would, seconds later), a reservation past its 7 days is
@@ -35,7 +35,7 @@ export async function bringPaymentUpToDate(db: Db, payment: PaymentRow, now: Dat
     if (!locked) throw new Error(`payment ${payment.id} vanished`);
     switch (overdueChange(locked, now)) {
       case "release_stale":
-        return { released: true as const, operation: await releaseStaleReservation(tx, { payment: locked, now, funds: fundsOrThrow(methods, locked) }) };
+        return { released: true as const, operation: await releaseStaleReservation(tx, { payment: locked, now, methods }) };
       case "expire":
         return { released: false as const, payment: await expirePayment(tx, { payment: locked, now, funds: methods.of(locked) }) };
       case null:

@@ -4,7 +4,7 @@ import { beginProviderOperation, completeProviderOperation, operationId, type Pr
 import { applyTransition } from "./apply-transition";
 import { RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
 import { STATUS_TEXT } from "./payment-messages";
-import type { MethodFunds, MethodFundsLookup } from "./method-funds";
+import { fundsOrThrow, type MethodFundsLookup } from "./method-funds";
 import type { PaymentRow } from "../../db/payment-record";
 import { SYSTEM_CAUSE } from "./state-change-cause";
 
@@ -19,12 +19,12 @@ export function isStaleReservation(payment: Pick<PaymentRow, "state" | "authoriz
 
 /**
  * Cancels the payment (10, notified) on a payment the caller has locked, and records the
- * provider operation that returns the hold at the provider of its method (`funds`). The caller
+ * provider operation that returns the hold at the provider of its method (`methods`). The caller
  * completes it after its transaction commits (returnStaleFunds); if that fails, reconciliation
  * does, with the same operation id, so the funds go back exactly once.
  */
-export async function releaseStaleReservation(tx: Db, options: { payment: PaymentRow; now: Date; funds: MethodFunds }): Promise<ProviderOperationRow> {
-  const { funds } = options;
+export async function releaseStaleReservation(tx: Db, options: { payment: PaymentRow; now: Date; methods: MethodFundsLookup }): Promise<ProviderOperationRow> {
+  const funds = fundsOrThrow(options.methods, options.payment);
   const request = await funds.request(tx, options.payment);
   const operation = await beginProviderOperation(tx, {
     id: operationId(undefined),

@@ -54,7 +54,7 @@ export async function capturePayment(
       if (retried) return { kind: "operation", operation: retried };
       if (isStaleReservation(payment, now)) {
         // Committed although the call is refused: the 7 days are over either way (contract 4).
-        return { kind: "done", result: { stale: true, release: await releaseStaleReservation(tx, { payment, now, funds: fundsOrThrow(methodFunds, payment) }) } };
+        return { kind: "done", result: { stale: true, release: await releaseStaleReservation(tx, { payment, now, methods: methodFunds }) } };
       }
       assertTransition(payment.state, "capture");
       const reserved = payment.amountMinor;

@@ -9,7 +9,6 @@ import type { PaymentState } from "../core/payment-state";
 import { EXPIRY_GRACE_MS, RESERVATION_AUTO_RELEASE_MS } from "../core/payment-expiry";
 import { providerOperationExists, type ProviderOperationRow } from "../../provider-operations";
 import { releaseStaleReservation, returnStaleFunds } from "../core/release-stale-reservation";
-import { fundsOrThrow } from "../core/method-funds";
 import { methodFunds } from "../../payment-methods/registry/method-funds";
 
 const BATCH_SIZE = 100;
@@ -100,7 +99,7 @@ export function releaseStaleReservations(db: Db, options: SweepOptions = {}): Pr
     states: ["PRE_AUTHORIZED"],
     since: payments.authorizedAt,
     afterMs: RESERVATION_AUTO_RELEASE_MS,
-    settle: (tx, { payment, now }) => releaseStaleReservation(tx, { payment, now, funds: fundsOrThrow(methodFunds, payment) }),
+    settle: (tx, { payment, now }) => releaseStaleReservation(tx, { payment, now, methods: methodFunds }),
     // A capture or release still open: it decides the reservation (releaseStaleReservation would refuse).
     passBy: providerOperationExists(payments.id),
     afterCommit: (db, operations) => returnStaleFunds(db, operations as ProviderOperationRow[], methodFunds),
