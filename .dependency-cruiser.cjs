@@ -17,9 +17,9 @@ const EDGE_USERS = [
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
   "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr|receipts/receipt-pdf-response)\\.ts$",
-  // The console's forms answer with the hosted pages' headers, its lane serves its pages (lib/console-web is the console's edge),
+  // The console's forms answer with the hosted pages' headers, its lane serves its pages (lib/console/web is the console's edge),
   // and its forms' POST handler reads the client's address (lib/http/client-address.ts).
-  "^lib/console-web/(console-responses|console-lane|console-form-route)\\.ts$",
+  "^lib/console/web/(console-responses|console-lane|console-form-route)\\.ts$",
 ];
 // The lowest layer: every module may use these, and they use nothing above them (background-job
 // is the job type every module implements; lib/jobs runs them; lib/urls holds every hosted URL
@@ -64,7 +64,7 @@ const SIMULATOR_MOUNT = "^mount-simulators\\.ts$";
 // own files and its subfolders never import each other both ways, which `no-folder-cycles` cannot see
 // (it counts a subfolder inside its parent): together they check "no two folders of lib/ reach each
 // other" at every depth. lib/'s own files (clock, config, log...) are the foundation, below every folder.
-const ABOVE_THEIR_PARENT = ["lib/hosted/views", "lib/hosted/receipts", "lib/console-web/actions", "lib/payment-methods/card/hosted", "lib/payment-methods/wallet/hosted"];
+const ABOVE_THEIR_PARENT = ["lib/hosted/views", "lib/hosted/receipts", "lib/console/web/actions", "lib/payment-methods/card/hosted", "lib/payment-methods/wallet/hosted"];
 const DEEPEST_FOLDER = 4;
 
 /** The two rules for the folders `depth` levels below lib/ (1: lib/hosted) and their subfolders. */
@@ -207,6 +207,30 @@ module.exports = {
       comment: "Payment methods never import each other: what two share moves down (lib/payments/core, the contract).",
       from: { path: METHOD_MODULE.replace("[^/]+", "([^/]+)") },
       to: { path: METHOD_MODULE, pathNot: "^lib/payment-methods/$1/" },
+    },
+    {
+      name: "console-domain-not-to-web",
+      severity: "error",
+      comment:
+        "The console is one tree in three layers: its domain (lib/console/access, payments, customers, merchants, home) below its web edge (lib/console/web: the lane, forms, actions, cookies, responses) below its pages (app/[locale]/console/_pages, which lib-not-to-app keeps out of lib/: the lane is handed the page list by its bundle's entry, never imports it). The domain never imports the web edge: what a page or form needs of it is passed in or returned.",
+      from: { path: "^lib/console/", pathNot: "^lib/console/web/" },
+      to: { path: "^lib/console/web/" },
+    },
+    {
+      name: "console-access-at-the-bottom",
+      severity: "error",
+      comment:
+        "lib/console/access (people, sessions, passwords, two-step, invitations, team, roles) is the bottom of the console's domain: the merchants, payments, customers and home build on it, never the reverse.",
+      from: { path: "^lib/console/access/" },
+      to: { path: "^lib/console/(?!access/)" },
+    },
+    {
+      name: "components-present-only",
+      severity: "error",
+      comment:
+        "components/ renders what it is handed: it loads no data (no database client, no console page list). A page that loads data lives with the routes (app/[locale]/console/_pages for the console).",
+      from: { path: "^components/" },
+      to: { path: "^(lib/db/client\\.ts$|app/)", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "method-codes-stay-low",

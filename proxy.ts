@@ -7,7 +7,7 @@ import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
 import { targetHasNulCharacter } from "./lib/validation/nul-character";
-import { consoleRefusedResponse } from "./lib/console-web/console-responses";
+import { consoleRefusedResponse } from "./lib/console/web/console-responses";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
 import { clientOrigin } from "./lib/http/client-address";

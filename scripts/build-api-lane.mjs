@@ -56,8 +56,8 @@ function entrySource() {
     ...imports,
     `const routeModules = {\n${table.join("\n")}\n};`,
     `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules });`,
-    `import { createConsoleLane } from "@/lib/console-web/console-lane";`,
-    `import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";`,
+    `import { createConsoleLane } from "@/lib/console/web/console-lane";`,
+    `import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
     `export const createConsolePageLane = (distDir) => createConsoleLane({ pages: CONSOLE_LANE_PAGES, appDirectories: ${JSON.stringify(consoleDirectories())}, distDir });`,
   ].join("\n");
 }

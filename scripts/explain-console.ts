@@ -8,10 +8,10 @@ import { eq, sql } from "drizzle-orm";
 import { openDatabase } from "../lib/db/client";
 import { services } from "../lib/db/schema";
 import { sqlRows } from "../lib/db/sql-rows";
-import { customerSearchQueries } from "../lib/console-customers/search-customers";
-import { exportQuery } from "../lib/console-payments/export-payments-csv";
-import { listPayments, paymentPageQuery } from "../lib/console-payments/list-payments";
-import { parsePaymentListQuery } from "../lib/console-payments/payment-list-filters";
+import { customerSearchQueries } from "../lib/console/customers/search-customers";
+import { exportQuery } from "../lib/console/payments/export-payments-csv";
+import { listPayments, paymentPageQuery } from "../lib/console/payments/list-payments";
+import { parsePaymentListQuery } from "../lib/console/payments/payment-list-filters";
 import { BIG_SERVICE_CODE } from "./lib/seed-payments";
 
 const { values } = parseArgs({ options: { "database-url": { type: "string", default: process.env.BENCH_CONSOLE_DATABASE_URL } } });

@@ -7,7 +7,7 @@ import { getConfig, type Config } from "../lib/config";
 import { closeDatabase } from "../lib/db/client";
 import { openDatabaseWhenReachable } from "../lib/db/open-when-reachable";
 import { ensureDemoMerchant } from "../lib/merchants/ensure-demo-merchant";
-import { ensureDemoOwner } from "../lib/console-merchants/ensure-demo-owner";
+import { ensureDemoOwner } from "../lib/console/merchants/ensure-demo-owner";
 import { getGatewayKey } from "../lib/crypto/gateway-key";
 import { listMerchants } from "../lib/merchants/list-merchants";
 import { demoMerchantServiceId } from "../lib/merchants/demo-merchant";

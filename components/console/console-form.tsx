@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Field } from "@/components/field";
-import { CONSOLE_FORM_TOKEN_FIELD } from "@/lib/console-web/console-form-route";
-import { consolePath } from "@/lib/console/console-paths";
+import { CONSOLE_FORM_TOKEN_FIELD } from "@/lib/console/web/console-form-route";
+import { consolePath } from "@/lib/console/access/console-paths";
 import type { Locale } from "@/lib/i18n/routing";
 
 /** A plain HTML form posting to one console action, carrying the session's forgery token: works without JavaScript. */

@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
 import { NoClientRuntime } from "@/components/no-client-runtime";
 import { LanguageSwitcher } from "@/components/language-switcher";
-import type { ConsolePrincipal } from "@/lib/auth/console-principal";
-import { principalMay } from "@/lib/auth/console-principal";
+import type { ConsolePrincipal } from "@/lib/console/access/console-principal";
+import { principalMay } from "@/lib/console/access/console-principal";
 import { getConfig } from "@/lib/config";
-import { CONSOLE_NAV } from "@/lib/console/console-nav";
-import { consolePath } from "@/lib/console/console-paths";
+import { CONSOLE_NAV } from "@/lib/console/web/console-nav";
+import { consolePath } from "@/lib/console/access/console-paths";
 import type { Locale } from "@/lib/i18n/routing";
 import { translator } from "@/lib/i18n/translator";
 import { ConsoleForm, selectClasses } from "./console-form";
@@ -15,7 +15,7 @@ const navLink = "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-
 
 /**
  * The frame of every signed-in console page: merchant and switcher, the navigation the member's
- * role may use (lib/console/console-nav.ts), account, sign out and the language switcher. No
+ * role may use (lib/console/web/console-nav.ts), account, sign out and the language switcher. No
  * client runtime: every control is a link or a form post. Synchronous (translator(), not
  * getTranslations), so the App Router and the console lane render this one component.
  */

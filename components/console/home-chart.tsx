@@ -1,4 +1,4 @@
-import type { CurrencyFigures } from "@/lib/console-home/get-home-figures";
+import type { CurrencyFigures } from "@/lib/console/home/get-home-figures";
 import { formatMinorAmount } from "@/lib/i18n/format-amount";
 import type { Locale } from "@/lib/i18n/routing";
 import type { Translate } from "@/lib/i18n/translator";

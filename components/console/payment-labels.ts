@@ -1,4 +1,4 @@
-import type { PaymentMethodView } from "@/lib/console-payments/payment-list-row";
+import type { PaymentMethodView } from "@/lib/console/payments/payment-list-row";
 import { numberLocale } from "@/lib/i18n/locales";
 import type { Locale } from "@/lib/i18n/routing";
 import { translator } from "@/lib/i18n/translator";

@@ -3,7 +3,7 @@ import { ConsoleForm, ConsoleNotice, Section } from "@/components/console/consol
 import { consoleDateTime } from "@/components/console/payment-labels";
 import { fieldProblemText } from "@/components/console/problem-text";
 import { Field } from "@/components/field";
-import type { ConsoleFlash } from "@/lib/console/console-flash";
+import type { ConsoleFlash } from "@/lib/console/web/console-flash";
 import { numberLocale } from "@/lib/i18n/locales";
 import type { Locale } from "@/lib/i18n/routing";
 import { translator } from "@/lib/i18n/translator";

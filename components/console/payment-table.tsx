@@ -1,8 +1,8 @@
 import { ScrollRegion, TableHead } from "@/components/console/console-form";
 import { IsolatedText } from "@/components/console/isolated-text";
 import { consoleDateTime, paymentLabels } from "@/components/console/payment-labels";
-import { consolePath } from "@/lib/console/console-paths";
-import type { PaymentListRow } from "@/lib/console-payments/payment-list-row";
+import { consolePath } from "@/lib/console/access/console-paths";
+import type { PaymentListRow } from "@/lib/console/payments/payment-list-row";
 import { formatMinorAmount } from "@/lib/i18n/format-amount";
 import { paymentLinkIdOfActionId } from "@/lib/payment-links/link-titles";
 import type { Locale } from "@/lib/i18n/routing";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { randomInt } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { createTranslator, type AbstractIntlMessages } from "use-intl/core";
-import { totpCode, totpStepAt, TOTP_PERIOD_SECONDS } from "../../lib/console/totp";
+import { totpCode, totpStepAt, TOTP_PERIOD_SECONDS } from "../../lib/console/access/totp";
 import { expect } from "./fixtures";
 import type { PageLocale } from "./messages";
 

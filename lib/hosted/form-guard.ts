@@ -35,7 +35,7 @@ export function isHostedFormPath(pathname: string): boolean {
   return FORM_PATH.test(pathname);
 }
 
-// The console's forms all post to one address per action (lib/console-web/actions/console-actions.ts).
+// The console's forms all post to one address per action (lib/console/web/actions/console-actions.ts).
 const CONSOLE_ACTION_PATH = /^\/[a-z]{2}\/console\/actions\/[a-z-]+$/;
 
 // Where a redirect provider sends the buyer back: CMI posts its fields to okUrl / failUrl. The

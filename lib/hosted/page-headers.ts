@@ -5,7 +5,7 @@ import { inlineStyleHashes } from "./inline-style-hashes";
 
 /**
  * The policy of a page's answer, with this response's nonce: what proxy.ts gives every page under
- * Next.js and the console lane (lib/console-web/console-lane.ts) gives the pages it serves.
+ * Next.js and the console lane (lib/console/web/console-lane.ts) gives the pages it serves.
  */
 export function pageContentSecurityPolicy(pathname: string, nonce: string, overHttps: boolean): string {
   return contentSecurityPolicy({

@@ -5,7 +5,7 @@ import type { Locale } from "./routing";
 /*
  * A translator made without a request: what next-intl's getTranslations gives a page (the same
  * catalogue, UTC as lib/i18n/request.ts sets, next-intl's own fallbacks), but synchronous, so one
- * component renders both under the App Router and under the console lane (lib/console-web/console-lane.ts),
+ * component renders both under the App Router and under the console lane (lib/console/web/console-lane.ts),
  * which renders with react-dom/server outside any Next.js request. Made once per locale and
  * namespace: a translator caches its compiled messages and formats.
  */

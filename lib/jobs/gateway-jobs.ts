@@ -1,6 +1,6 @@
 import { idempotencyPurgeJob } from "../idempotency/purge-idempotency-keys";
 import { eventPurgeJob } from "../events/purge-events";
-import { consolePurgeJob } from "../console/purge-console-records";
+import { consolePurgeJob } from "../console/access/purge-console-records";
 import { webhookDeliveryJob } from "../notifications/webhook-delivery-job";
 import { paymentJobs } from "../payments/operations/expire-payments";
 import { cardPaymentReconciliationJob } from "../payment-methods/registry/method-entry-points";

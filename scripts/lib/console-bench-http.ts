@@ -2,10 +2,10 @@ import http from "node:http";
 import { Readable } from "node:stream";
 import { createGunzip, gunzipSync } from "node:zlib";
 import { and, eq } from "drizzle-orm";
-import { CONSOLE_SESSION_COOKIE } from "../../lib/auth/console-principal";
+import { CONSOLE_SESSION_COOKIE } from "../../lib/console/access/console-principal";
 import type { ServiceContext } from "../../lib/auth/principal";
-import { createConsoleSession } from "../../lib/console/console-sessions";
-import { hashPassword } from "../../lib/console/passwords";
+import { createConsoleSession } from "../../lib/console/access/console-sessions";
+import { hashPassword } from "../../lib/console/access/passwords";
 import type { Db } from "../../lib/db/client";
 import { consoleMemberships, consoleUsers } from "../../lib/db/schema";
 

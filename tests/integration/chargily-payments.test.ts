@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { providerOperations, services } from "@/lib/db/schema";
 import type { ServiceContext } from "@/lib/auth/principal";
-import { getPaymentDetail } from "@/lib/console-payments/get-payment-detail";
+import { getPaymentDetail } from "@/lib/console/payments/get-payment-detail";
 import { notifyRedirect, payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
 import { reconcileRedirectPayments } from "@/lib/payments/operations/reconcile-redirect-payments";
 import { installSimulatorMount, simulatorMount } from "@/lib/providers/simulator-mount";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";
+import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";
 import { consoleSessionOf, createConsoleUser, serviceIdOf } from "../support/console";
 import { storedPayment } from "../support/console-payments";
 import { createMerchant } from "../support/factories";
@@ -8,7 +8,7 @@ import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-
 import { useTestGateway } from "../support/test-gateway";
 
 /**
- * Issue 32: the console lane (lib/console-web/console-lane.ts) serves the signed-in console pages
+ * Issue 32: the console lane (lib/console/web/console-lane.ts) serves the signed-in console pages
  * exactly as their App Router pages do. The real `npm start` entry (scripts/serve.mjs) twice on
  * the same database, once with GATEWAY_CONSOLE_LANE=off (every page through Next.js) and once
  * with the lane; every page of the lane, in each language, as an owner, a viewer and nobody, must

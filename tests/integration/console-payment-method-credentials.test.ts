@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { settingsPage } from "@/components/console/pages/settings-page";
+import { settingsPage } from "@/app/[locale]/console/_pages/settings-page";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog, paymentMethodCatalog, redirectProviderAccounts } from "@/lib/db/schema";
 import type { Locale } from "@/lib/i18n/routing";

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sqlRows } from "@/lib/db/sql-rows";
 import { getDb, type Db } from "@/lib/db/client";
-import { exportPaymentsCsv, exportSeparatorOf, EXPORT_HEADER } from "@/lib/console-payments/export-payments-csv";
-import { NO_FILTERS, parsePaymentListQuery, type PaymentListFilters } from "@/lib/console-payments/payment-list-filters";
+import { exportPaymentsCsv, exportSeparatorOf, EXPORT_HEADER } from "@/lib/console/payments/export-payments-csv";
+import { NO_FILTERS, parsePaymentListQuery, type PaymentListFilters } from "@/lib/console/payments/payment-list-filters";
 import { consoleMerchant, storedPayment } from "../support/console-payments";
 
 async function exported(db: Db, serviceId: string, filters: PaymentListFilters = NO_FILTERS): Promise<string> {

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { listPayments } from "@/lib/console-payments/list-payments";
-import { paymentListConditions } from "@/lib/console-payments/payment-list-conditions";
-import { NO_FILTERS, parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { listPayments } from "@/lib/console/payments/list-payments";
+import { paymentListConditions } from "@/lib/console/payments/payment-list-conditions";
+import { NO_FILTERS, parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
 import { getDb } from "@/lib/db/client";
 import { sqlRows } from "@/lib/db/sql-rows";
 import { payments } from "@/lib/db/schema";

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, onQuery } from "@/lib/db/client";
-import { listPayments, PAYMENTS_PAGE_SIZE, type PaymentListPage } from "@/lib/console-payments/list-payments";
-import { searchedPaymentIds } from "@/lib/console-payments/payment-search";
+import { listPayments, PAYMENTS_PAGE_SIZE, type PaymentListPage } from "@/lib/console/payments/list-payments";
+import { searchedPaymentIds } from "@/lib/console/payments/payment-search";
 import { sqlRows } from "@/lib/db/sql-rows";
-import { parsePaymentListQuery, type PaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { parsePaymentListQuery, type PaymentListQuery } from "@/lib/console/payments/payment-list-filters";
 import { consoleMerchant, storedPayment } from "../support/console-payments";
 
 type Query = Record<string, string | string[]>;

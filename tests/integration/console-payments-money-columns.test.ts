@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paymentsPage } from "@/components/console/pages/payments-page";
+import { paymentsPage } from "@/app/[locale]/console/_pages/payments-page";
 import { createConsoleUser } from "../support/console";
 import { renderConsolePage, textOf } from "../support/console-pages";
 import { storedPayment } from "../support/console-payments";

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { customersPage } from "@/components/console/pages/customers-page";
-import { paymentsPage } from "@/components/console/pages/payments-page";
-import { customerSearchQueries, searchCustomers } from "@/lib/console-customers/search-customers";
-import { listPayments, paymentPageQuery } from "@/lib/console-payments/list-payments";
-import { parsePaymentListQuery, type PaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { customersPage } from "@/app/[locale]/console/_pages/customers-page";
+import { paymentsPage } from "@/app/[locale]/console/_pages/payments-page";
+import { customerSearchQueries, searchCustomers } from "@/lib/console/customers/search-customers";
+import { listPayments, paymentPageQuery } from "@/lib/console/payments/list-payments";
+import { parsePaymentListQuery, type PaymentListQuery } from "@/lib/console/payments/payment-list-filters";
 import { getDb } from "@/lib/db/client";
 import { sqlRows } from "@/lib/db/sql-rows";
 import { createConsoleUser } from "../support/console";

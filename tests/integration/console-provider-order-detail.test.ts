@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { paymentPage } from "@/components/console/pages/payment-page";
+import { paymentPage } from "@/app/[locale]/console/_pages/payment-page";
 import type { ServiceContext } from "@/lib/auth/principal";
-import { getPaymentDetail } from "@/lib/console-payments/get-payment-detail";
+import { getPaymentDetail } from "@/lib/console/payments/get-payment-detail";
 import { getDb } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";

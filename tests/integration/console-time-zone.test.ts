@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLogPage } from "@/components/console/pages/audit-log-page";
-import { paymentPage } from "@/components/console/pages/payment-page";
-import { paymentsPage } from "@/components/console/pages/payments-page";
-import { settingsPage } from "@/components/console/pages/settings-page";
+import { auditLogPage } from "@/app/[locale]/console/_pages/audit-log-page";
+import { paymentPage } from "@/app/[locale]/console/_pages/payment-page";
+import { paymentsPage } from "@/app/[locale]/console/_pages/payments-page";
+import { settingsPage } from "@/app/[locale]/console/_pages/settings-page";
 import { recordAuditEntry } from "@/lib/audit-log/record-audit-entry";
-import { authenticateConsole } from "@/lib/auth/console-principal";
+import { authenticateConsole } from "@/lib/console/access/console-principal";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog, services } from "@/lib/db/schema";
 import type { Locale } from "@/lib/i18n/routing";

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { signIn } from "@/lib/console/sign-in";
-import { recordSignInFailure } from "@/lib/console/sign-in-lockout";
+import { signIn } from "@/lib/console/access/sign-in";
+import { recordSignInFailure } from "@/lib/console/access/sign-in-lockout";
 import { deliverDueNotifications } from "@/lib/notifications/deliver-due-notifications";
 import { installWalletTransport } from "@/lib/wallet-connection/wallet-connection";
 import { collectBacklogMetrics } from "@/lib/jobs/observability-jobs";

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
 import type { ClientPrincipal } from "@/lib/auth/principal";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { listPaymentTimeline } from "@/lib/console-payments/payment-timeline";
+import { listPaymentTimeline } from "@/lib/console/payments/payment-timeline";
 import { capturePayment } from "@/lib/payments/operations/capture-payment";
 import { refundPayment } from "@/lib/payments/operations/refund-payment";
 import { releasePayment } from "@/lib/payments/operations/release-payment";

@@ -245,7 +245,7 @@ describe("the receipt's time (issue 42: in the merchant's time zone, the zone na
   });
 
   it("follows the merchant's own setting: a Tokyo shop's receipt says GMT+9 (Asia/Tokyo)", async () => {
-    const { updateMerchantSettings } = await import("@/lib/console-merchants/merchant-settings");
+    const { updateMerchantSettings } = await import("@/lib/console/merchants/merchant-settings");
     const shop = await createMerchant({ countries: ["DZA"] });
     const intent = await createIntent(api, shop);
     const token = await proceedToOtp(api, shop, intent.paymentId);

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
+import { getMerchantKeys } from "@/lib/console/merchants/merchant-keys";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog, paymentMethodCatalog, redirectProviderAccounts } from "@/lib/db/schema";
 import { setMethodCredentials } from "@/lib/payment-methods/method-credentials";

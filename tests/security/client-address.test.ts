@@ -1,10 +1,10 @@
 import { and, desc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONSOLE_SESSION_COOKIE } from "@/lib/auth/console-principal";
+import { CONSOLE_SESSION_COOKIE } from "@/lib/console/access/console-principal";
 import { parseConfig } from "@/lib/config";
-import { resolveConsoleSession } from "@/lib/console/console-sessions";
-import { pendingTwoStepSecret, startTwoStepSetup, confirmTwoStepSetup } from "@/lib/console/two-step-setup";
-import { totpCode, totpStepAt } from "@/lib/console/totp";
+import { resolveConsoleSession } from "@/lib/console/access/console-sessions";
+import { pendingTwoStepSecret, startTwoStepSetup, confirmTwoStepSetup } from "@/lib/console/access/two-step-setup";
+import { totpCode, totpStepAt } from "@/lib/console/access/totp";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog } from "@/lib/db/schema";
 import { consoleSessionOf, createConsoleUser, postForm, TEST_PASSWORD } from "../support/console";

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ConsoleRole } from "@/lib/console/roles";
+import type { ConsoleRole } from "@/lib/console/access/roles";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog, consoleInvitations } from "@/lib/db/schema";
-import { createInvitation } from "@/lib/console/invitations";
+import { createInvitation } from "@/lib/console/access/invitations";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { randomUUID } from "node:crypto";
@@ -43,7 +43,7 @@ async function invitationToCancel() {
 }
 
 type Fields = () => Promise<Record<string, string>>;
-/** Contract 13's table, written out here (not read from lib/console/roles.ts) so the test can disagree with the code. */
+/** Contract 13's table, written out here (not read from lib/console/access/roles.ts) so the test can disagree with the code. */
 const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   // First: their payments are made through the API with the client secret the roll rows below replace.
   { action: "payment-capture", allowed: ["owner", "support"], fields: async () => moneyForm("pre_authorized", { amount: "" }) },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { accountPage } from "@/components/console/pages/account-page";
-import { CONSOLE_SESSION_COOKIE, authenticateConsole } from "@/lib/auth/console-principal";
-import { pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/two-step-setup";
-import { setTwoStepRequirement } from "@/lib/console/two-step-policy";
-import { totpCode, totpStepAt } from "@/lib/console/totp";
+import { accountPage } from "@/app/[locale]/console/_pages/account-page";
+import { CONSOLE_SESSION_COOKIE, authenticateConsole } from "@/lib/console/access/console-principal";
+import { pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/access/two-step-setup";
+import { setTwoStepRequirement } from "@/lib/console/access/two-step-policy";
+import { totpCode, totpStepAt } from "@/lib/console/access/totp";
 import { getDb } from "@/lib/db/client";
 import { consoleSessionOf, createConsoleUser, postForm, serviceIdOf } from "../support/console";
 import { renderConsolePage, textOf } from "../support/console-pages";

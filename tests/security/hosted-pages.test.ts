@@ -94,7 +94,7 @@ describe("cross-site POSTs to hosted pages", () => {
     expect(posting.length).toBeGreaterThan(0);
     for (const file of posting) {
       const source = readFileSync(file, "utf8");
-      // The console's forms: origin checks, the session's forgery token and the role (lib/console-web/console-form-route.ts).
+      // The console's forms: origin checks, the session's forgery token and the role (lib/console/web/console-form-route.ts).
       if (source.includes("export const POST = consoleActionRoute(")) {
         expect(
           acceptsPost(

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import proxy from "@/proxy";
-import { consoleActions } from "@/lib/console-web/actions/console-actions";
+import { consoleActions } from "@/lib/console/web/actions/console-actions";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";

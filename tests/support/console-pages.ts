@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
-import type { ConsolePage } from "@/lib/console-web/console-page";
-import { openConsoleSession } from "@/lib/console-web/open-console-session";
+import type { ConsolePage } from "@/lib/console/web/console-page";
+import { openConsoleSession } from "@/lib/console/web/open-console-session";
 import { getDb } from "@/lib/db/client";
 import type { Locale } from "@/lib/i18n/routing";
 import { consoleSessionOf } from "./console";

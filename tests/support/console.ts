@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { CONSOLE_SESSION_COOKIE } from "@/lib/auth/console-principal";
+import { CONSOLE_SESSION_COOKIE } from "@/lib/console/access/console-principal";
 import type { Clock } from "@/lib/clock";
-import { consoleFormToken } from "@/lib/console/console-form-token";
-import { createConsoleSession } from "@/lib/console/console-sessions";
-import { hashPassword } from "@/lib/console/passwords";
-import type { ConsoleRole } from "@/lib/console/roles";
+import { consoleFormToken } from "@/lib/console/web/console-form-token";
+import { createConsoleSession } from "@/lib/console/access/console-sessions";
+import { hashPassword } from "@/lib/console/access/passwords";
+import type { ConsoleRole } from "@/lib/console/access/roles";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
 import { consoleMemberships, consoleUsers, services } from "@/lib/db/schema";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvField, csvRecord } from "@/lib/console-payments/csv";
+import { csvField, csvRecord } from "@/lib/console/payments/csv";
 
 describe("CSV of the console's export (RFC 4180, formula-safe)", () => {
   it("leaves plain fields as they are and ends each record with CRLF", () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";
+import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";
 
 const CONSOLE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]/console");
 /** The pages before sign-in: App Router pages only (the lane serves signed-in pages). */
@@ -12,7 +12,7 @@ const pageDirectories = readdirSync(CONSOLE_DIR, { recursive: true, withFileType
   .map((entry) => path.relative(CONSOLE_DIR, entry.parentPath).split(path.sep).join("/"))
   .sort();
 
-describe("the console lane's pages (components/console/pages/console-lane-pages.ts)", () => {
+describe("the console lane's pages (app/[locale]/console/_pages/console-lane-pages.ts)", () => {
   it("are every signed-in console page: each page.tsx is the lane's or one before sign-in", () => {
     expect(pageDirectories.filter((directory) => !SIGNED_OUT.includes(directory))).toEqual(Object.keys(CONSOLE_LANE_PAGES).sort());
   });
@@ -21,10 +21,10 @@ describe("the console lane's pages (components/console/pages/console-lane-pages.
     for (const [directory, page] of Object.entries(CONSOLE_LANE_PAGES)) {
       const source = readFileSync(path.join(CONSOLE_DIR, directory, "page.tsx"), "utf8");
       const name = /serveConsolePage\((\w+), props\)/.exec(source)?.[1];
-      const file = name ? new RegExp(`import \\{ ${name} \\} from "@/components/console/pages/([\\w-]+)"`).exec(source)?.[1] : undefined;
+      const file = name ? new RegExp(`import \\{ ${name} \\} from "[./]+/_pages/([\\w-]+)"`).exec(source)?.[1] : undefined;
       expect(file, directory).toBeDefined();
       // The very object the lane serves for this directory (its capability, title and render), not another page.
-      const pageModule = (await import(`@/components/console/pages/${file}`)) as Record<string, unknown>;
+      const pageModule = (await import(`@/app/[locale]/console/_pages/${file}`)) as Record<string, unknown>;
       expect(pageModule[name!], directory).toBe(page);
     }
   });

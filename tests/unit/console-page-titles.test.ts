@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";
-import { consolePageTitle } from "@/lib/console-web/console-page";
-import { consoleRefusedResponse, type ConsoleRefusal } from "@/lib/console-web/console-responses";
+import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";
+import { consolePageTitle } from "@/lib/console/web/console-page";
+import { consoleRefusedResponse, type ConsoleRefusal } from "@/lib/console/web/console-responses";
 import { translator } from "@/lib/i18n/translator";
 
 const CONSOLE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]/console");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodePaymentCursor, encodePaymentCursor } from "@/lib/console-payments/payment-cursor";
-import { parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { decodePaymentCursor, encodePaymentCursor } from "@/lib/console/payments/payment-cursor";
+import { parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
 
 const ID = "00000000-0000-4000-8000-000000000000";
 const cursorText = (micros: string) => Buffer.from(`${micros}.${ID}`).toString("base64url");

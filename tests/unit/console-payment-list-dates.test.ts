@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
 
 const DATE_RULE = "must be a date (YYYY-MM-DD) or an ISO 8601 time";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fieldProblemText, operationProblemText } from "@/components/console/problem-text";
-import { parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
 import { AmountError, toMinorUnits } from "@/lib/money/amount";
 import { amountProblem } from "@/lib/money/amount.schema";
 import { NEGATIVE_AMOUNT } from "@/lib/money/typed-amount";

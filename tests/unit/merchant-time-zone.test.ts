@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { consoleDateTime } from "@/components/console/payment-labels";
-import { parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
 import { canonicalTimeZone, defaultTimeZoneOf, instantOfWallClock, merchantTimeZone } from "@/lib/merchants/merchant-time-zone";
 import { updateMerchantInput } from "@/lib/merchants/update-merchant.schema";
 

@@ -6,7 +6,7 @@ import { PAYMENT_METHOD_PARTS } from "@/lib/payment-methods/contract/payment-met
 import { PAYMENT_METHODS, paymentMethodOf } from "@/lib/payment-methods/registry/payment-method-registry";
 import { catalogs } from "@/lib/i18n/catalogs";
 import { getConfig } from "@/lib/config";
-import { CONSOLE_METHODS, parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
+import { CONSOLE_METHODS, parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

@@ -11,7 +11,7 @@ export const consoleUsers = pgTable("console_users", {
   // Stored lower-cased: one person, one email, whatever its case when typed.
   email: text("email").notNull().unique(),
   name: text("name").notNull(),
-  // scrypt (memory-hard), lib/console/passwords.ts.
+  // scrypt (memory-hard), lib/console/access/passwords.ts.
   passwordHash: text("password_hash").notNull(),
   // AES-GCM under the gateway key: TOTP needs the secret itself, a hash cannot serve.
   totpSecretEncrypted: text("totp_secret_encrypted"),

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { changePassword } from "@/lib/console/change-password";
-import { endConsoleSession, resolveConsoleSession } from "@/lib/console/console-sessions";
-import { hashPassword, passwordProblem, verifyPassword } from "@/lib/console/passwords";
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_USE_NOTE_MS } from "@/lib/console/session-rules";
-import { signIn } from "@/lib/console/sign-in";
-import { LOCKOUT_MS } from "@/lib/console/sign-in-lockout";
+import { changePassword } from "@/lib/console/access/change-password";
+import { endConsoleSession, resolveConsoleSession } from "@/lib/console/access/console-sessions";
+import { hashPassword, passwordProblem, verifyPassword } from "@/lib/console/access/passwords";
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_USE_NOTE_MS } from "@/lib/console/access/session-rules";
+import { signIn } from "@/lib/console/access/sign-in";
+import { LOCKOUT_MS } from "@/lib/console/access/sign-in-lockout";
 import { getDb } from "@/lib/db/client";
 import { consoleSessions } from "@/lib/db/schema";
 import { consoleSessionOf, createConsoleUser, fixedClock, TEST_PASSWORD, uniqueEmail } from "../../support/console";

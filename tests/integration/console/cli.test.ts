@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { demoOwnerPassword, DEMO_OWNER_EMAIL, ensureDemoOwner } from "@/lib/console-merchants/ensure-demo-owner";
-import { acceptInvitation } from "@/lib/console/accept-invitation";
-import { listMemberships } from "@/lib/console/memberships";
-import { signIn } from "@/lib/console/sign-in";
+import { demoOwnerPassword, DEMO_OWNER_EMAIL, ensureDemoOwner } from "@/lib/console/merchants/ensure-demo-owner";
+import { acceptInvitation } from "@/lib/console/access/accept-invitation";
+import { listMemberships } from "@/lib/console/access/memberships";
+import { signIn } from "@/lib/console/access/sign-in";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
 import { uniqueEmail } from "../../support/console";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { acceptInvitation } from "@/lib/console/accept-invitation";
-import { createInvitation, findOpenInvitation, INVITATION_LIFETIME_MS } from "@/lib/console/invitations";
-import { listMemberships } from "@/lib/console/memberships";
-import { changeMemberRole, removeMember } from "@/lib/console/team";
+import { acceptInvitation } from "@/lib/console/access/accept-invitation";
+import { createInvitation, findOpenInvitation, INVITATION_LIFETIME_MS } from "@/lib/console/access/invitations";
+import { listMemberships } from "@/lib/console/access/memberships";
+import { changeMemberRole, removeMember } from "@/lib/console/access/team";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors/api-error";
 import { createConsoleUser, fixedClock, serviceIdOf, TEST_PASSWORD, uniqueEmail } from "../../support/console";

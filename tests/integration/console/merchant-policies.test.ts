@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { authenticateConsole } from "@/lib/auth/console-principal";
-import { updateMerchantSettings } from "@/lib/console-merchants/merchant-settings";
-import { signUp } from "@/lib/console-merchants/sign-up";
-import { listMemberships } from "@/lib/console/memberships";
-import { confirmTwoStepSetup, pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/two-step-setup";
-import { setTwoStepRequirement } from "@/lib/console/two-step-policy";
-import { totpCode, totpStepAt } from "@/lib/console/totp";
-import { turnOffTwoStep } from "@/lib/console/turn-off-two-step";
+import { authenticateConsole } from "@/lib/console/access/console-principal";
+import { updateMerchantSettings } from "@/lib/console/merchants/merchant-settings";
+import { signUp } from "@/lib/console/merchants/sign-up";
+import { listMemberships } from "@/lib/console/access/memberships";
+import { confirmTwoStepSetup, pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/access/two-step-setup";
+import { setTwoStepRequirement } from "@/lib/console/access/two-step-policy";
+import { totpCode, totpStepAt } from "@/lib/console/access/totp";
+import { turnOffTwoStep } from "@/lib/console/access/turn-off-two-step";
 import { getDb, onQuery } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
 import { consoleSessionOf, createConsoleUser, postForm, serviceIdOf, TEST_PASSWORD, uniqueEmail } from "../../support/console";
@@ -79,7 +79,7 @@ describe("sandbox sign-up", () => {
   });
 
   it("sets the session cookie HttpOnly and SameSite=Lax, and Secure in production", async () => {
-    const { sessionCookie } = await import("@/lib/console-web/session-cookie");
+    const { sessionCookie } = await import("@/lib/console/web/session-cookie");
     expect(sessionCookie("token")).toMatch(/^gw_console_session=token; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/);
     expect(await inProduction(async () => sessionCookie("token"))).toMatch(/; Secure$/);
   });
@@ -133,7 +133,7 @@ describe("the console principal's merchant", () => {
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
     const session = await consoleSessionOf(owner.id);
     const principal = (await authenticateConsole(db, { sessionToken: session.token }))!;
-    const { consoleServiceContext } = await import("@/lib/auth/console-principal");
+    const { consoleServiceContext } = await import("@/lib/console/access/console-principal");
     expect(await consoleServiceContext(db, principal)).toMatchObject({ id: await serviceIdOf(merchant), code: merchant.service, name: merchant.name });
   });
 });

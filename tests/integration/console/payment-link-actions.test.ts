@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { takeFlash } from "@/lib/console/console-flash";
+import { takeFlash } from "@/lib/console/web/console-flash";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog, paymentLinks } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";

@@ -1,8 +1,8 @@
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createInvitation } from "@/lib/console/invitations";
-import { purgeConsoleRecords } from "@/lib/console/purge-console-records";
-import { recordSignInFailure } from "@/lib/console/sign-in-lockout";
+import { createInvitation } from "@/lib/console/access/invitations";
+import { purgeConsoleRecords } from "@/lib/console/access/purge-console-records";
+import { recordSignInFailure } from "@/lib/console/access/sign-in-lockout";
 import { getDb } from "@/lib/db/client";
 import { consoleInvitations, consoleSessions, consoleSignInFailures } from "@/lib/db/schema";
 import { consoleSessionOf, createConsoleUser, fixedClock, serviceIdOf, uniqueEmail } from "../../support/console";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { signIn } from "@/lib/console/sign-in";
-import { LOCKOUT_FAILURES, recordSignInFailure } from "@/lib/console/sign-in-lockout";
+import { signIn } from "@/lib/console/access/sign-in";
+import { LOCKOUT_FAILURES, recordSignInFailure } from "@/lib/console/access/sign-in-lockout";
 import { getDb } from "@/lib/db/client";
 import { createConsoleUser, fixedClock, TEST_PASSWORD } from "../../support/console";
 import { createMerchant } from "../../support/factories";
@@ -9,8 +9,8 @@ import { createMerchant } from "../../support/factories";
 // the rest of a burst of guesses sent at once, all past the lock check before any was counted.
 const hashing = vi.hoisted(() => ({ meanwhile: null as null | (() => Promise<void>) }));
 
-vi.mock("@/lib/console/passwords", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@/lib/console/passwords")>();
+vi.mock("@/lib/console/access/passwords", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/lib/console/access/passwords")>();
   return {
     ...real,
     async verifyPassword(password: string, stored: string) {

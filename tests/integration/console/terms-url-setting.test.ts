@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { takeFlash } from "@/lib/console/console-flash";
-import { getMerchantKeys } from "@/lib/console-merchants/merchant-keys";
+import { takeFlash } from "@/lib/console/web/console-flash";
+import { getMerchantKeys } from "@/lib/console/merchants/merchant-keys";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";

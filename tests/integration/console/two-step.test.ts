@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { confirmTwoStepSetup, pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/two-step-setup";
-import { signIn } from "@/lib/console/sign-in";
-import { base32Encode, otpauthUri, totpCode, totpStepAt } from "@/lib/console/totp";
-import { LOCKOUT_FAILURES } from "@/lib/console/sign-in-lockout";
-import { verifySecondStep } from "@/lib/console/verify-second-step";
-import { resolveConsoleSession } from "@/lib/console/console-sessions";
+import { confirmTwoStepSetup, pendingTwoStepSecret, startTwoStepSetup } from "@/lib/console/access/two-step-setup";
+import { signIn } from "@/lib/console/access/sign-in";
+import { base32Encode, otpauthUri, totpCode, totpStepAt } from "@/lib/console/access/totp";
+import { LOCKOUT_FAILURES } from "@/lib/console/access/sign-in-lockout";
+import { verifySecondStep } from "@/lib/console/access/verify-second-step";
+import { resolveConsoleSession } from "@/lib/console/access/console-sessions";
 import { getDb } from "@/lib/db/client";
 import { consoleRecoveryCodes } from "@/lib/db/schema";
 import { createConsoleUser, fixedClock, TEST_PASSWORD } from "../../support/console";

@@ -2,13 +2,13 @@ import { cookies, headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import type { ReactElement } from "react";
 import { setRequestLocale } from "next-intl/server";
-import { queryValue, type ConsolePage } from "@/lib/console-web/console-page";
-import { CONSOLE_SESSION_COOKIE } from "@/lib/auth/console-principal";
-import { consoleFormToken } from "@/lib/console/console-form-token";
-import { resolveConsoleSession, type LiveSession } from "@/lib/console/console-sessions";
-import { consolePath } from "@/lib/console/console-paths";
-import type { Capability } from "@/lib/console/roles";
-import { openConsoleSession, type OpenConsolePage } from "@/lib/console-web/open-console-session";
+import { queryValue, type ConsolePage } from "@/lib/console/web/console-page";
+import { CONSOLE_SESSION_COOKIE } from "@/lib/console/access/console-principal";
+import { consoleFormToken } from "@/lib/console/web/console-form-token";
+import { resolveConsoleSession, type LiveSession } from "@/lib/console/access/console-sessions";
+import { consolePath } from "@/lib/console/access/console-paths";
+import type { Capability } from "@/lib/console/access/roles";
+import { openConsoleSession, type OpenConsolePage } from "@/lib/console/web/open-console-session";
 import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { getDb } from "@/lib/db/client";
 import { isLocale } from "@/lib/i18n/locales";
@@ -29,7 +29,7 @@ export async function pageLocale(params: Promise<{ locale: string }>): Promise<L
 }
 
 /**
- * A signed-in console page under the App Router: the rules of lib/console-web/open-console-session.ts
+ * A signed-in console page under the App Router: the rules of lib/console/web/open-console-session.ts
  * (the console lane applies the same), its redirects as Next.js's.
  */
 export async function openConsolePage(params: Promise<{ locale: string }>, capability: Capability | null, options: { twoStepSetup?: boolean } = {}): Promise<OpenConsolePage> {
@@ -60,7 +60,7 @@ export async function openSignedOutPage(params: Promise<{ locale: string }>): Pr
 
 export { queryValue };
 
-/** A page of components/console/pages under the App Router: opened by the same rules as the console lane, its null answered with notFound(). */
+/** A page of app/[locale]/console/_pages under the App Router: opened by the same rules as the console lane, its null answered with notFound(). */
 export async function serveConsolePage(
   page: ConsolePage,
   props: { params: Promise<{ locale: string } & Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> },

@@ -1,5 +1,5 @@
-import { consoleRefusedResponse } from "@/lib/console-web/console-responses";
-import { isCapability } from "@/lib/console/roles";
+import { consoleRefusedResponse } from "@/lib/console/web/console-responses";
+import { isCapability } from "@/lib/console/access/roles";
 
 // GET /{locale}/console/refused?need={capability}: where a console page sends a role that may not
 // open it. 403, naming the role the page needs, in plain HTML (no script needed to read it).

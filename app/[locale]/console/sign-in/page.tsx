@@ -4,7 +4,7 @@ import { ConsoleForm, ConsoleNotice } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { getConfig } from "@/lib/config";
-import { consolePath } from "@/lib/console/console-paths";
+import { consolePath } from "@/lib/console/access/console-paths";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { openSignedOutPage, queryValue, type ConsolePageProps } from "../_lib/open-console-page";
 

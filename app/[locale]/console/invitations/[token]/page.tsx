@@ -4,7 +4,7 @@ import { ConsoleForm, ConsoleNotice } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { IsolatedText } from "@/components/console/isolated-text";
-import { findOpenInvitation } from "@/lib/console/invitations";
+import { findOpenInvitation } from "@/lib/console/access/invitations";
 import { getDb } from "@/lib/db/client";
 import { titleFromMessages } from "@/lib/i18n/page-title";
 import { pageLocale, queryValue } from "../../_lib/open-console-page";

@@ -1,10 +1,10 @@
 import { recordAuditEntry } from "@/lib/audit-log/record-audit-entry";
-import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, readCookie } from "@/lib/auth/console-principal";
-import { consolePath } from "@/lib/console/console-paths";
-import { exportPaymentsCsv, exportSeparatorOf } from "@/lib/console-payments/export-payments-csv";
-import { parsePaymentListQuery } from "@/lib/console-payments/payment-list-filters";
-import { consoleRefusedResponse, consoleSeeOther } from "@/lib/console-web/console-responses";
-import { actorOf } from "@/lib/console-web/actions/actor";
+import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, readCookie } from "@/lib/console/access/console-principal";
+import { consolePath } from "@/lib/console/access/console-paths";
+import { exportPaymentsCsv, exportSeparatorOf } from "@/lib/console/payments/export-payments-csv";
+import { parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
+import { consoleRefusedResponse, consoleSeeOther } from "@/lib/console/web/console-responses";
+import { actorOf } from "@/lib/console/web/actions/actor";
 import { getDb } from "@/lib/db/client";
 import { clientOrigin } from "@/lib/http/client-address";
 import { isLocale } from "@/lib/i18n/locales";

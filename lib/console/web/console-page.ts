@@ -1,0 +1,41 @@
+import type { ReactElement } from "react";
+import type { Capability } from "../access/roles";
+import type { OpenConsolePage } from "./open-console-session";
+import type { Locale } from "../../i18n/routing";
+import { translator } from "../../i18n/translator";
+
+/** A page's URL parts: the dynamic segments by name, and the query as Next.js hands searchParams. */
+export interface ConsolePageRequest {
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/**
+ * A signed-in console page, served by both doors: its page.tsx under the App Router, and the
+ * console lane (lib/console/web/console-lane.ts) past it. Both open the request with the same rules
+ * (lib/console/web/open-console-session.ts) and render this one element; `null` is not found,
+ * which each door answers with the App Router's not-found page.
+ */
+export interface ConsolePage {
+  /**
+   * The document's <title>: the `title` message of a namespace, in the page's language (the
+   * page.tsx's generateMetadata, lib/i18n/page-title.ts). Never a text: it would be one
+   * language's words on every language's page.
+   */
+  title: { messages: string };
+  /** What the member's role must allow; null: any member. */
+  capability: Capability | null;
+  /** A page a member who must set up two-step verification may still open (the Account page, where it is set up). */
+  twoStepSetup?: boolean;
+  render(open: OpenConsolePage, request: ConsolePageRequest): Promise<ReactElement | null>;
+}
+
+/** The page's <title> in `locale`. */
+export function consolePageTitle(page: ConsolePage, locale: Locale): string {
+  return translator(locale, page.title.messages)("title");
+}
+
+export function queryValue(query: ConsolePageRequest["query"], name: string): string | undefined {
+  const value = query[name];
+  return Array.isArray(value) ? value[0] : value;
+}
