@@ -120,7 +120,7 @@ export interface RedirectProvider {
 
 /** What the page before the provider's (lib/hosted/views/redirect-page-view.ts) takes from the provider; where the provider's own page is, for its CSP, is in the method's declaration (pageOrigins). */
 export interface RedirectPage {
-  /** The keys, under `redirect` (messages/<locale>.json), of the sentence introducing the provider's page and of its logo's name. */
+  /** The keys, under `redirect` (its declaration's messages.<locale>.json, or messages/<locale>.json), of the sentence introducing the provider's page and of its logo's name. */
   words: { intro: string; logoAlt: string };
 }
 
@@ -161,7 +161,7 @@ export type ConnectionTest = "ok" | "wrong_credentials" | "unavailable";
 export interface CredentialField {
   /** The key saveAccount takes it under, and the console form's field name. */
   name: string;
-  /** Its label's message key under `console.settings.methods.fields` (messages/console/<locale>.json). */
+  /** Its label's message key under `console.settings.methods.fields` (its declaration's messages.<locale>.json). */
   labelKey: string;
   /**
    * A secret is sealed and never shown again: the console says only that it is set and when the

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { Locale } from "../../i18n/routing";
 import { walletDeclaration } from "../wallet/declaration/wallet-declaration";
 import { cardDeclaration } from "../card/declaration/card-declaration";
 import { satimDeclaration } from "../satim/declaration/satim-declaration";
@@ -23,7 +22,8 @@ export interface MethodDeclaration {
   /** Its catalog row's defaults (onboarding seeds them): the countries whose onboarding enables it (all when absent), and whether only the sandbox does (contract 15). */
   catalog: {
     name: string;
-    displayNames: Readonly<Record<Locale, string>>;
+    /** Per locale (lib/payment-methods/codes/catalog-defaults.ts requires every one). */
+    displayNames: Readonly<Record<string, string>>;
     imagePath: string;
     archetype: Archetype;
     position: number;
@@ -38,6 +38,12 @@ export interface MethodDeclaration {
    * when the sandbox's in-gateway simulator serves it ('self'). Absent: the page is the gateway's own.
    */
   pageOrigins?: (config: never) => readonly string[];
+  /**
+   * Its words, per locale (its declaration/messages.<locale>.json), under the pages' namespaces
+   * (`redirect`, `checkout.methods`, `consolePayments.method`, `console.settings.methods.fields`):
+   * lib/i18n/catalogs.ts adds them to the locale's catalogue, refusing any word given twice.
+   */
+  messages?: Readonly<Record<string, object>>;
 }
 
 /** The one list of the methods' declarations; the registry's module table (payment-method-registry.ts) must have a module for each code. */

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import ar from "./messages.ar.json";
+import en from "./messages.en.json";
+import fr from "./messages.fr.json";
 import { httpUrlSetting, simulatorProcessSettings } from "../../../validation/setting-schemas";
 
 /** What the gateway knows of Chargily Pay without loading it (lib/payment-methods/declarations). */
@@ -27,4 +30,5 @@ export const chargilyDeclaration = {
     ...(config.CHARGILY_API_URL ? [new URL(config.CHARGILY_API_URL).origin] : []),
     ...(config.isSandbox ? [] : ["https://pay.chargily.net"]),
   ],
+  messages: { en, fr, ar },
 } as const;

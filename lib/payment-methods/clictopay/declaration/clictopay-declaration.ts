@@ -1,4 +1,7 @@
 import { z } from "zod";
+import ar from "./messages.ar.json";
+import en from "./messages.en.json";
+import fr from "./messages.fr.json";
 import { httpUrlSetting, simulatorProcessSettings } from "../../../validation/setting-schemas";
 
 /** What the gateway knows of ClicToPay without loading it (lib/payment-methods/declarations). */
@@ -24,4 +27,5 @@ export const clictopayDeclaration = {
   },
   // ClicToPay's page is beside its REST base.
   pageOrigins: (config: { CLICTOPAY_API_URL?: string | undefined }) => (config.CLICTOPAY_API_URL ? [new URL(config.CLICTOPAY_API_URL).origin] : []),
+  messages: { en, fr, ar },
 } as const;

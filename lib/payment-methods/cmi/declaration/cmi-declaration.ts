@@ -1,4 +1,7 @@
 import { z } from "zod";
+import ar from "./messages.ar.json";
+import en from "./messages.en.json";
+import fr from "./messages.fr.json";
 import { httpUrlSetting, simulatorProcessSettings } from "../../../validation/setting-schemas";
 
 /** What the gateway knows of CMI without loading it (lib/payment-methods/declarations). */
@@ -25,4 +28,5 @@ export const cmiDeclaration = {
   },
   // Where the page's form posts: CMI's gate under CMI_URL.
   pageOrigins: (config: { CMI_URL?: string | undefined }) => (config.CMI_URL ? [new URL(config.CMI_URL).origin] : []),
+  messages: { en, fr, ar },
 } as const;

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import ar from "./messages.ar.json";
+import en from "./messages.en.json";
+import fr from "./messages.fr.json";
 import { httpUrlSetting, simulatorProcessSettings } from "../../../validation/setting-schemas";
 
 /**
@@ -29,4 +32,5 @@ export const satimDeclaration = {
   },
   // SATIM's page is beside its REST base.
   pageOrigins: (config: { SATIM_API_URL?: string | undefined }) => (config.SATIM_API_URL ? [new URL(config.SATIM_API_URL).origin] : []),
+  messages: { en, fr, ar },
 } as const;
