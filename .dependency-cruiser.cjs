@@ -179,9 +179,9 @@ module.exports = {
       name: "payments-layers",
       severity: "error",
       comment:
-        "lib/payments/core (state machine, records, expiry, funds, the hosted-page token check) is the bottom of the payments: it sits below the method catalog, the method folders and every other domain module; of lib/payment-methods it reads only the method codes (lib/payment-methods/codes: constants and the catalog's default rows), so its per-method tables are keyed by them.",
+        "lib/payments/core (state machine, records, expiry, the funds port, the hosted-page token check) is the bottom of the payments: it sits below the method catalog, the method folders and every other domain module, and imports nothing of lib/payment-methods. What it needs of a method (how its funds move) it declares as a port (lib/payments/core/method-funds.ts) that each method's folder fills and the registry hands to the core's callers.",
       from: { path: "^lib/payments/core/" },
-      to: { path: "^lib/(payments/(operations|hosted)|payment-methods|cards|hosted)/", pathNot: "^lib/payment-methods/codes/" },
+      to: { path: "^lib/(payments/(operations|hosted)|payment-methods|cards|hosted)/" },
     },
     {
       name: "catalog-below-payment-operations",
@@ -217,7 +217,7 @@ module.exports = {
     {
       name: "method-codes-stay-low",
       severity: "error",
-      comment: "lib/payment-methods/codes is read by lib/payments/core: it imports nothing of the domain (types of lib/i18n and lib/db only).",
+      comment: "lib/payment-methods/codes is read by every method folder and the catalog: it imports nothing of the domain (types of lib/i18n and lib/db only).",
       from: { path: "^lib/payment-methods/codes/" },
       to: { path: "^lib/", pathNot: [FOUNDATION, "^lib/payment-methods/codes/"] },
     },

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { EVENT_RETENTION_DAYS } from "../events/purge-events";
 import { EXPIRY_GRACE_MS } from "../payments/core/payment-expiry";
-import { methodCodesOfProvider } from "../payments/core/payment-funds";
+import { methodCodesOfProvider } from "../payment-methods/registry/method-funds";
 
 /**
  * The money and state invariants `npm run audit` checks. Each is one set-based query over the

@@ -11,6 +11,7 @@ import type { StateChangeCause } from "../payments/core/state-change-cause";
 import { toCheckResultView, type CheckResultView } from "../payments/operations/payment-views";
 import { pendingRefundMinor } from "../provider-operations";
 import { paymentMethodOf } from "../payment-methods/registry/payment-method-registry";
+import { methodFunds } from "../payment-methods/registry/method-funds";
 import { consolePrincipal } from "./console-principal";
 import { paymentEventEntryOf, type PaymentEventEntry } from "./payment-event-entry";
 import { methodOf, type PaymentMethodView } from "./payment-list-row";
@@ -74,7 +75,7 @@ const EVENTS_SHOWN = 100;
  * past its grace is failed on the spot), then its rows in parallel.
  */
 export async function getPaymentDetail(db: Db, options: { service: ServiceContext; paymentId: string }): Promise<PaymentDetail> {
-  const payment = await getCurrentPaymentOrThrow(db, { principal: consolePrincipal(options.service), paymentId: options.paymentId });
+  const payment = await getCurrentPaymentOrThrow(db, { principal: consolePrincipal(options.service), paymentId: options.paymentId, methods: methodFunds });
   const redirect = paymentMethodOf(payment.paymentMethodCode)?.redirect ?? null;
   const refundsAtProvider = canTransition(payment.state, "refund_partial") && Boolean(redirect?.refundElsewhere);
   const allows = {

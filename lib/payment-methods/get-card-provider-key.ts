@@ -5,6 +5,7 @@ import { alpha3Schema } from "../validation/common-headers";
 import { getCurrentPaymentOrThrow } from "../payments/core/open-payment";
 import { catalogRows } from "./list-available-payment-methods";
 import { paymentMethodOf } from "./registry/payment-method-registry";
+import { methodFunds } from "./registry/method-funds";
 
 /**
  * Interface "Payment methods" 3: the card provider's publishable key of the caller's service
@@ -15,7 +16,7 @@ export async function getCardProviderKey(db: Db, options: { principal: ClientPri
   const { principal } = options;
   let country: string;
   if (principal.mode === "merchant") {
-    const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId });
+    const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId, methods: methodFunds });
     country = payment.country;
   } else {
     const parsed = alpha3Schema.safeParse(options.countryHeader);

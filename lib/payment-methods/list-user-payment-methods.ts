@@ -12,6 +12,7 @@ import { walletCallOrApiError } from "./registry/method-entry-points";
 import { connectedWallet, walletAccountOf } from "../wallet-connection/wallet-connection";
 import { catalogRows } from "./list-available-payment-methods";
 import { paymentMethodOf } from "./registry/payment-method-registry";
+import { methodFunds } from "./registry/method-funds";
 import { userContextInput } from "./payment-methods.schema";
 import { toPaymentMethodItem, toSavedCardItem, type UserPaymentMethodItem } from "./payment-method-views";
 
@@ -63,7 +64,7 @@ export async function listUserPaymentMethods(
 }
 
 async function intentContext(db: Db, principal: BrowserPrincipal): Promise<UserContext> {
-  const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId });
+  const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId, methods: methodFunds });
   return { customerId: payment.customerId, country: payment.country, currency: payment.currency };
 }
 

@@ -273,6 +273,49 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await check(api, paymentId, serverHeaders(merchant))).toMatchObject({ body: { data: { statusCode: 16 } } });
   }, 30_000);
 
+  it("refunds nothing twice when the process died between ClicToPay's refund and its settle (the operation left pending)", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 6.666 });
+    const formUrl = await pressPay(paymentId, token);
+    await onClictopayPage(formUrl, VISA);
+    await returnFromRedirect(await getDb(), { paymentId, token });
+    clictopayFaults.mode = "slow";
+    clictopayFaults.slowMs = 10_500;
+    expect((await refund(api, merchant, paymentId, { description: "died", amount: 3.333 }, { "Idempotency-Key": `ctp-died-${paymentId}` })).status).toBe(503);
+    clictopayFaults.mode = "none";
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // As a request that died after its call leaves it: pending, no attempt counted.
+    const db = await getDb();
+    await db.update(providerOperations).set({ status: "pending", attempts: 0 }).where(eq(providerOperations.paymentId, paymentId));
+    await reconcileOperationsLater(paymentId);
+    expect(await orderOf(formUrl)).toMatchObject({ refundedMinor: 3333 });
+    expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 3333 });
+  }, 30_000);
+
+  it("settles two equal refunds whose answers were both lost, when ClicToPay made only one: the other is made once", async () => {
+    const merchant = await createMerchant();
+    const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 8.888 });
+    const formUrl = await pressPay(paymentId, token);
+    await onClictopayPage(formUrl, VISA);
+    await returnFromRedirect(await getDb(), { paymentId, token });
+    clictopayFaults.mode = "slow";
+    clictopayFaults.slowMs = 10_500;
+    const slow = refund(api, merchant, paymentId, { description: "first", amount: 2 }, { "Idempotency-Key": `ctp-eq1-${paymentId}` });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    clictopayFaults.mode = "down";
+    const down = await refund(api, merchant, paymentId, { description: "second", amount: 2 }, { "Idempotency-Key": `ctp-eq2-${paymentId}` });
+    expect(down.status).toBe(503);
+    expect((await slow).status).toBe(503);
+    clictopayFaults.mode = "none";
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // ClicToPay made the first (slow) one only; the gateway cannot tell which by the total, and need not.
+    expect(await orderOf(formUrl)).toMatchObject({ refundedMinor: 2000 });
+    await reconcileOperationsLater(paymentId);
+    await reconcileOperationsLater(paymentId);
+    expect(await orderOf(formUrl)).toMatchObject({ refundedMinor: 4000 });
+    expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 4000 });
+  }, 30_000);
+
   it("refunds once when ClicToPay was down for the first call: the retry finds nothing refunded and calls again", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 5.555 });

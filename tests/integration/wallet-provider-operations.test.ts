@@ -8,7 +8,7 @@ import { walletOperations } from "@/simulators/wallet/wallet-tables";
 import { expireOpenPayments, releaseStaleReservations } from "@/lib/payments/operations/expire-payments";
 import { beginProviderOperation } from "@/lib/provider-operations";
 import { reconcileProviderOperations } from "@/lib/provider-operation-registry/reconcile-provider-operations";
-import { walletCapture, walletOperationRequest } from "@/lib/payments/core/wallet-operations";
+import { walletCapture, walletOperationRequest } from "@/lib/payment-methods/wallet/wallet-operations";
 import { connectedWallet, installWalletTransport } from "@/lib/wallet-connection/wallet-connection";
 import { ProviderCallInTransactionError } from "@/lib/db/transaction-guard";
 import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";

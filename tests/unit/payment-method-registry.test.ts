@@ -22,7 +22,7 @@ describe("the payment method registry", () => {
     // `redirect` is null for a method that is not REDIRECT (contract 15).
     const missing = PAYMENT_METHOD_PARTS.filter((part) => method[part] === undefined || (method[part] === null && part !== "redirect"));
     expect(missing).toEqual([]);
-    const valueParts: readonly string[] = ["code", "hostedStep", "showsQrCodeForQrIntents", "userListing", "providerOperations", "redirect", "console", "endUserMessages"];
+    const valueParts: readonly string[] = ["code", "hostedStep", "showsQrCodeForQrIntents", "userListing", "providerOperations", "funds", "redirect", "console", "endUserMessages"];
     for (const part of PAYMENT_METHOD_PARTS.filter((part) => !valueParts.includes(part))) {
       expect(typeof method[part], `${code}.${part}`).toBe("function");
     }

@@ -1,4 +1,5 @@
-import { cardCancel, cardCapture, cardRefund } from "../../payments/core/card-operations";
+import { cardCancel, cardCapture, cardRefund } from "./card-operations";
+import { cardFunds } from "./card-funds";
 import type { PaymentMethodModule } from "../contract/payment-method-module";
 import { prepareCardProceed, proceedWithCard, type PreparedCardProceed } from "./proceed-with-card";
 
@@ -22,6 +23,7 @@ export const cardMethod: PaymentMethodModule<PreparedCardProceed> = {
   },
   // The intent is confirmed in the buyer's browser; the gateway's own calls move it on afterwards.
   providerOperations: [cardCapture, cardCancel, cardRefund],
+  funds: cardFunds,
   redirect: null,
   console: { kind: "card", showsCard: true },
   endUserMessages: { requiresAction: "Please enter your card details on the payment page.", preAuthorized: "The amount is authorized on your card." },

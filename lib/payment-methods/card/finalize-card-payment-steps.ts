@@ -4,7 +4,7 @@ import { paymentCaptures, savedCards } from "../../db/schema";
 import type { ProviderOperationRow } from "../../provider-operations";
 import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "../../providers/card/port";
 import { applyTransition } from "../../payments/core/apply-transition";
-import { recordCardOperationOnce } from "../../payments/core/card-operations";
+import { recordCardOperationOnce } from "./card-operations";
 import { FAILURE_REASON, STATUS_TEXT } from "../../payments/core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
 import type { StateChangeCause } from "../../payments/core/state-change-cause";

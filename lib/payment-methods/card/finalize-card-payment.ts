@@ -6,9 +6,10 @@ import { ApiError } from "../../errors/api-error";
 import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
 import { completeProviderOperation, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
-import { cardCancel, cardCapture, cardRefund } from "../../payments/core/card-operations";
+import { cardCancel, cardCapture, cardRefund } from "./card-operations";
 import { cardProvider } from "../../providers/card-provider";
 import { expirePayment } from "../../payments/core/expire-payment";
+import { cardFunds } from "./card-funds";
 import { isPastGrace } from "../../payments/core/payment-expiry";
 import { isPaymentId, lockPaymentWithService, type PaymentRow } from "../../db/payment-record";
 import { checkStatusCode } from "../../payments/core/payment-state";
@@ -114,7 +115,7 @@ export async function finalizeCardPayment(
       return { kind: "reversed", state: payment.state };
     }
     if (isPastGrace(payment, now)) {
-      await expirePayment(tx, { payment, now, cancelCardIntent: false });
+      await expirePayment(tx, { payment, now, funds: cardFunds, closeUnfinished: false });
       followUps.push(...(await reverseAtProvider(tx, { payment, intent })));
       return { kind: "expired" };
     }

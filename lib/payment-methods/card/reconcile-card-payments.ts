@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, not, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, not, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { serviceNowSql } from "../../clock";
 import { cardPayments, payments, services } from "../../db/schema";
@@ -7,11 +7,12 @@ import type { BackgroundJob } from "../../background-job";
 import { providerOperationExists } from "../../provider-operations";
 import { finalizeCardPayment } from "./finalize-card-payment";
 import { SYSTEM_CAUSE } from "../../payments/core/state-change-cause";
-import { methodCodesOfProvider } from "../../payments/core/payment-funds";
+import type { PaymentMethodCode } from "../codes/payment-method-codes";
 
 /** How long a card payment may wait for the buyer's return or the provider's event before the gateway asks itself. */
 export const CARD_RECONCILE_AFTER_MS = 60_000;
 const REVERSAL_WINDOW_MS = 7 * 24 * 3600_000;
+const CARD_METHOD_CODE: PaymentMethodCode = "CARD_PROVIDER";
 
 /**
  * The provider's event may never arrive and the buyer may never come back to the page: card
@@ -38,7 +39,7 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
           // Within a week of the failure: one whose intent ended otherwise (canceled elsewhere) is not asked forever.
           and(eq(payments.state, "FAILED"), isNull(cardPayments.finalizedAt), gt(payments.updatedAt, before(REVERSAL_WINDOW_MS)), refusedCancelAwaitingReversal),
         ),
-        inArray(payments.paymentMethodCode, methodCodesOfProvider("card")),
+        eq(payments.paymentMethodCode, CARD_METHOD_CODE),
         lt(payments.updatedAt, before(CARD_RECONCILE_AFTER_MS)),
         options.serviceId ? eq(payments.serviceId, options.serviceId) : undefined,
       ),

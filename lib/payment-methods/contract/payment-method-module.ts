@@ -5,6 +5,7 @@ import type { PaymentMethodCode } from "../codes/payment-method-codes";
 import type { ProceedHandler, ProceedPrincipal } from "./proceed-contract";
 import type { RedirectProvider } from "./redirect-provider";
 import type { MethodEndUserMessages } from "../../payments/core/payment-messages";
+import type { MethodFunds } from "../../payments/core/method-funds";
 
 /** The hosted page on which the buyer acts while a payment of the method awaits them (REQUIRES_ACTION). */
 export type HostedStepPage = "otp" | "card" | "redirect";
@@ -15,10 +16,10 @@ export type UserListing = "walletBalance" | "savedCards" | "none";
 /**
  * What every payment method provides (lib/payment-methods/<method>/, listed once in
  * lib/payment-methods/registry). The proceed, the hosted step and the after-commit work reach a
- * method only through this; where a rule sits below the methods (lib/payments/core: which
- * provider moves the funds, the buyer's messages) it is a table keyed by PaymentMethodCode that
- * TypeScript proves complete. `Prepared` is what the method asked of its provider before the
- * proceed's transaction (never inside it).
+ * method only through this. What lib/payments/core needs of a method (how its funds move) the
+ * core declares as a port (MethodFunds) and the module provides; the registry hands it to the
+ * core's callers. `Prepared` is what the method asked of its provider before the proceed's
+ * transaction (never inside it).
  */
 export interface PaymentMethodModule<Prepared = unknown> {
   code: PaymentMethodCode;
@@ -44,6 +45,8 @@ export interface PaymentMethodModule<Prepared = unknown> {
   completePendingCharge(db: Db, operation: ProviderOperationRow): Promise<PaymentRow>;
   /** The handler of every provider operation the method's payments record (PROVIDER_OPERATION_HANDLERS lists them). */
   providerOperations: readonly ProviderOperationHandler[];
+  /** How the method's funds move: its provider, how a reservation is returned, what each operation sends, what its expiry closes. */
+  funds: MethodFunds;
   /** A REDIRECT method's provider (contract 15; lib/payment-methods/redirect does the rest); null for the others. */
   redirect: RedirectProvider | null;
   /** How the console names the method's payments (contract 13): the payments list's method column and filter. */
@@ -75,6 +78,7 @@ export const PAYMENT_METHOD_PARTS = [
   "chargeToRetryOnProceed",
   "completePendingCharge",
   "providerOperations",
+  "funds",
   "redirect",
   "console",
   "endUserMessages",

@@ -2,6 +2,7 @@ import type { PaymentMethodCode } from "../codes/payment-method-codes";
 import type { PaymentMethodModule } from "../contract/payment-method-module";
 import type { RedirectProvider } from "../contract/redirect-provider";
 import { prepareRedirectProceed, proceedWithRedirect } from "./proceed-with-redirect";
+import { redirectFunds } from "./redirect-funds";
 import { redirectRefundHandler, redirectRegisterHandler, redirectReservationHandlers } from "./redirect-operations";
 
 /**
@@ -24,6 +25,7 @@ export function redirectMethod(code: PaymentMethodCode, provider: RedirectProvid
       throw new Error(`a redirect proceed records no charge to send (operation ${operation.id})`);
     },
     providerOperations: [redirectRegisterHandler(provider), redirectRefundHandler(provider), ...redirectReservationHandlers(provider)],
+    funds: redirectFunds(provider),
     redirect: provider,
     // The console names a redirect method's payments by its provider (`?method=satim`).
     console: { kind: provider.provider, showsCard: false },

@@ -66,7 +66,7 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
       const order = { account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) };
       // An earlier attempt's answer was lost: the provider may have refunded already, and its
       // refund call has no idempotency key. Ask what it refunded in all first (refund-retry-verdict.ts).
-      if (operation.attempts > 0) {
+      if (mayHaveBeenCalled(operation)) {
         const verdict = await refundRetryVerdictOf(provider, operation, order);
         if (verdict === "applied") return { reference: null };
         if (verdict === "ambiguous") throw new ProviderUnavailableError(`${provider.provider} refunded a total the gateway cannot match to this refund yet; asking again later`);
@@ -86,7 +86,7 @@ async function refundRetryVerdictOf(provider: RedirectProvider, operation: Provi
   const others = await (
     await getDb()
   )
-    .select({ status: providerOperations.status, amountMinor: providerOperations.amountMinor })
+    .select({ id: providerOperations.id, status: providerOperations.status, amountMinor: providerOperations.amountMinor, createdAt: providerOperations.createdAt })
     .from(providerOperations)
     .where(
       and(
@@ -98,9 +98,19 @@ async function refundRetryVerdictOf(provider: RedirectProvider, operation: Provi
       ),
     );
   const settledMinor = others.filter((other) => other.status === "succeeded").reduce((sum, other) => sum + (other.amountMinor ?? 0), 0);
-  const otherOpenMinor = others.filter((other) => other.status !== "succeeded").map((other) => other.amountMinor ?? 0);
-  return refundRetryVerdict({ refundedAtProvider, settledMinor, amountMinor: operation.amountMinor!, otherOpenMinor });
+  const open = [...others.filter((other) => other.status !== "succeeded"), { ...operation, status: "unknown" as const }];
+  open.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  const refunds = open.map((refund, rank) => ({ id: refund.id, amountMinor: refund.amountMinor ?? 0, rank, mayBeInFlight: refund.status === "pending" }));
+  const self = refunds.find((refund) => refund.id === operation.id)!;
+  return refundRetryVerdict({ refundedAtProvider, settledMinor, self, others: refunds.filter((refund) => refund !== self) });
 }
+
+/**
+ * Whether an earlier call of this (never deferred) operation may have reached the provider: an
+ * attempt whose answer was lost, or a request that died between its call and its settle, which
+ * reconciliation claimed pending past its lease (the claim moves updated_at).
+ */
+const mayHaveBeenCalled = (operation: ProviderOperationRow) => operation.attempts > 0 || operation.updatedAt.getTime() !== operation.createdAt.getTime();
 
 /**
  * A pre-authorization's capture (all or part, contract 4) and release, for a provider that
@@ -126,7 +136,7 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
       const order = { account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) };
       // An earlier attempt's answer was lost (a timeout, a reset): the provider may have captured
       // already, and a second deposit.do or PostAuth of a captured order is refused. Ask first.
-      if (operation.attempts > 0) {
+      if (mayHaveBeenCalled(operation)) {
         const outcome = await provider.outcome(order);
         if (outcome.kind === "paid" && outcome.amountMinor === operation.amountMinor) return { reference: null };
       }

@@ -16,13 +16,14 @@ import {
 } from "../../provider-operations";
 import { applyTransition } from "../../payments/core/apply-transition";
 import { expirePayment } from "../../payments/core/expire-payment";
+import { redirectFunds } from "./redirect-funds";
 import { isExpiredIntent } from "../../payments/core/payment-expiry";
 import { FAILURE_REASON, STATUS_TEXT } from "../../payments/core/payment-messages";
 import { isTerminal } from "../../payments/core/payment-state";
 import type { StateChangeCause } from "../../payments/core/state-change-cause";
 import type { RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
 import { redirectRefundHandler, redirectReservationHandlers } from "./redirect-operations";
-import { findRedirectPayment, providerLocaleOf, redirectReversalId, type RedirectPaymentRow } from "../../payments/core/redirect-record";
+import { findRedirectPayment, providerLocaleOf, redirectReversalId, type RedirectPaymentRow } from "./redirect-record";
 
 /** How long after its registration an order of a payment that ended without it is still asked about (a late completion to reverse). */
 export const LATE_COMPLETION_WATCH_MS = 2 * 3600_000;
@@ -93,7 +94,7 @@ async function applyOutcome(
   let payment = options.payment;
   if (redirect.finishedAt) return { settlement: { kind: "settled", payment }, reversal: null };
   // Past its lifetime the payment fails as expired first, whatever the provider says: it cannot be revived.
-  if (payment.state === "REQUIRES_ACTION" && isExpiredIntent(payment, now)) payment = await expirePayment(tx, { payment, now });
+  if (payment.state === "REQUIRES_ACTION" && isExpiredIntent(payment, now)) payment = await expirePayment(tx, { payment, now, funds: redirectFunds(options.provider) });
 
   if (payment.state === "REQUIRES_ACTION") {
     switch (outcome.kind) {

@@ -8,11 +8,12 @@ import type { Locale } from "../../i18n/routing";
 import { logger } from "../../log";
 import { beginProviderOperation, completeProviderOperation, operationId, type ProviderOperationRow } from "../../provider-operations";
 import { expirePayment } from "../../payments/core/expire-payment";
+import { redirectFunds } from "./redirect-funds";
 import { isExpiredIntent } from "../../payments/core/payment-expiry";
 import { redirectNotifyUrl, redirectReturnUrl } from "../../urls/hosted-urls";
 import type { RedirectProvider } from "../contract/redirect-provider";
 import { redirectRegisterHandler } from "./redirect-operations";
-import { findRedirectPayment } from "../../payments/core/redirect-record";
+import { findRedirectPayment } from "./redirect-record";
 
 /** The refusal code of a provider's register for an order number it already has (RedirectProvider.register). */
 export const ORDER_NUMBER_TAKEN = "order_number_taken";
@@ -74,7 +75,7 @@ async function registerRedirectOrder(db: Db, options: { paymentId: string; provi
     const { payment, service } = locked;
     const now = serviceClock(service).now();
     if (isExpiredIntent(payment, now)) {
-      await expirePayment(tx, { payment, now });
+      await expirePayment(tx, { payment, now, funds: redirectFunds(provider) });
       return { kind: "not_waiting" };
     }
     const redirect = await findRedirectPayment(tx, paymentId, { lock: true });

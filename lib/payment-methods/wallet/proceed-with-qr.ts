@@ -1,7 +1,7 @@
 import { ApiError } from "../../errors/api-error";
 import { qrImageUrl } from "../../urls/hosted-urls";
 import { applyTransition } from "../../payments/core/apply-transition";
-import { failForFunds } from "../../payments/core/charge-wallet";
+import { failForInsufficientFunds } from "./fail-for-insufficient-funds";
 import { hostedPageToken, hostedPayUrl } from "../../payments/core/hosted-page-token";
 import { STATUS_TEXT } from "../../payments/core/payment-messages";
 import { checkStatusCode } from "../../payments/core/payment-state";
@@ -23,7 +23,7 @@ export const proceedWithQr: ProceedHandler<PreparedWalletProceed> = async (tx, c
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
   if (!prepared.fundsCover || !prepared.qr) {
-    const failed = await failForFunds(tx, { payment, now, cause, changes });
+    const failed = await failForInsufficientFunds(tx, { payment, now, cause, changes });
     return { payment: failed, require3DS: false, statusCode: checkStatusCode(failed.state), status: failed.status, payUrl: "" };
   }
 

@@ -1,6 +1,6 @@
 import { ApiError } from "../../errors/api-error";
 import { applyTransition } from "../../payments/core/apply-transition";
-import { failForFunds } from "../../payments/core/charge-wallet";
+import { failForInsufficientFunds } from "./fail-for-insufficient-funds";
 import { hostedPayUrl } from "../../payments/core/hosted-page-token";
 import { STATUS_TEXT } from "../../payments/core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
@@ -30,7 +30,7 @@ export const proceedWithWallet: ProceedHandler<PreparedWalletProceed> = async (t
   const prepared = context.prepared;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
-  if (!prepared.fundsCover) return outcomeWithNothingForBuyer(await failForFunds(tx, { payment, now, cause, changes }));
+  if (!prepared.fundsCover) return outcomeWithNothingForBuyer(await failForInsufficientFunds(tx, { payment, now, cause, changes }));
 
   const updated = await applyTransition(tx, {
     payment,

@@ -2,9 +2,9 @@ import type { Db } from "../../db/client";
 import { beginProviderOperation, completeProviderOperation, findProviderOperation, operationInProgress, type ProviderOperationRow } from "../../provider-operations";
 import { walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
-import { walletChargeOperationId } from "../../payments/core/wallet-charge-record";
+import { walletChargeOperationId } from "./wallet-charge-record";
 import { causeRequestFields, type StateChangeCause } from "../../payments/core/state-change-cause";
-import { walletChargeHandlerOf, type ChargeChanges } from "../../payments/core/wallet-charge-operations";
+import { walletChargeHandlerOf, type ChargeChanges } from "./wallet-charge-operations";
 
 /*
  * Taking a wallet payment's money once nothing else stands in the way (OTP verified, or the

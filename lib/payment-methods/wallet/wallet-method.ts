@@ -1,6 +1,7 @@
 import { completeWalletCharge } from "./wallet-charge";
-import { walletDebit, walletHold } from "../../payments/core/wallet-charge-operations";
-import { walletCapture, walletRefund, walletRelease } from "../../payments/core/wallet-operations";
+import { walletDebit, walletHold } from "./wallet-charge-operations";
+import { walletCapture, walletRefund, walletRelease } from "./wallet-operations";
+import { walletFunds } from "./wallet-funds";
 import { withdrawUnusedQrRequest } from "./wallet-qr";
 import type { PaymentMethodModule } from "../contract/payment-method-module";
 import { prepareWalletProceed, type PreparedWalletProceed } from "./prepare-wallet-proceed";
@@ -25,6 +26,7 @@ export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
   completePendingCharge: completeWalletCharge,
   // The charge (debit or hold, also a QR request's), then what follows a hold and a refund.
   providerOperations: [walletDebit, walletHold, walletCapture, walletRelease, walletRefund],
+  funds: walletFunds,
   redirect: null,
   console: { kind: "wallet", showsCard: false },
   endUserMessages: { requiresAction: "Please confirm the payment with the code sent to your phone.", preAuthorized: "The amount is reserved on your wallet." },

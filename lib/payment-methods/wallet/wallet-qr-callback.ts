@@ -3,8 +3,8 @@ import type { Db } from "../../db/client";
 import { isOpen } from "../../provider-operations";
 import { walletSecret } from "../../wallet-connection/wallet-connection";
 import { isSignedWalletRequest, qrAnsweredEventSchema } from "../../providers/wallet/wallet-protocol";
-import { findQrCharge } from "../../payments/core/wallet-qr-charge";
-import { settleQrCharge } from "../../payments/core/settle-qr-charge";
+import { findQrCharge } from "./wallet-qr-charge";
+import { settleQrCharge } from "./settle-qr-charge";
 
 /**
  * What the gateway answers the wallet's qrRequestAnswered callback: 204 once the answer is

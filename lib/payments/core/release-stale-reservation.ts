@@ -1,12 +1,10 @@
 import type { Db } from "../../db/client";
 import { logger } from "../../log";
-import { beginProviderOperation, completeProviderOperation, operationId, type ProviderName, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
-import { cardCancel } from "./card-operations";
-import { walletRelease } from "./wallet-operations";
+import { beginProviderOperation, completeProviderOperation, operationId, type ProviderOperationRow } from "../../provider-operations";
 import { applyTransition } from "./apply-transition";
 import { RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
 import { STATUS_TEXT } from "./payment-messages";
-import { operationProviderOf, operationRequest, releaseKindOf } from "./payment-funds";
+import { fundsOrThrow, type MethodFundsLookup } from "./method-funds";
 import type { PaymentRow } from "../../db/payment-record";
 import { SYSTEM_CAUSE } from "./state-change-cause";
 
@@ -21,18 +19,18 @@ export function isStaleReservation(payment: Pick<PaymentRow, "state" | "authoriz
 
 /**
  * Cancels the payment (10, notified) on a payment the caller has locked, and records the
- * provider operation that returns the hold (card or wallet). The caller completes it after
- * its transaction commits (returnStaleFunds); if that fails, reconciliation does, with the
- * same operation id, so the funds go back exactly once.
+ * provider operation that returns the hold at the provider of its method (`methods`). The caller
+ * completes it after its transaction commits (returnStaleFunds); if that fails, reconciliation
+ * does, with the same operation id, so the funds go back exactly once.
  */
-export async function releaseStaleReservation(tx: Db, options: { payment: PaymentRow; now: Date }): Promise<ProviderOperationRow> {
-  const provider = operationProviderOf(options.payment);
-  const request = await operationRequest(tx, options.payment);
+export async function releaseStaleReservation(tx: Db, options: { payment: PaymentRow; now: Date; methods: MethodFundsLookup }): Promise<ProviderOperationRow> {
+  const funds = fundsOrThrow(options.methods, options.payment);
+  const request = await funds.request(tx, options.payment);
   const operation = await beginProviderOperation(tx, {
     id: operationId(undefined),
     paymentId: options.payment.id,
-    provider,
-    kind: releaseKindOf(options.payment),
+    provider: funds.provider,
+    kind: funds.releaseKind,
     request,
     deferred: true,
   });
@@ -47,17 +45,11 @@ export async function releaseStaleReservation(tx: Db, options: { payment: Paymen
   return operation;
 }
 
-/** What returns a reservation's funds at each provider (the kinds releaseKindOf names). */
-// A provider that never holds a reservation (the redirect methods take DIRECT only) has none.
-const RELEASE_HANDLERS: { readonly [Provider in ProviderName]?: ProviderOperationHandler } = { card: cardCancel, wallet: walletRelease };
-
 /** After the commit: asks the provider to return the holds now; what fails stays for reconciliation. */
-export async function returnStaleFunds(db: Db, operations: ProviderOperationRow[]): Promise<void> {
+export async function returnStaleFunds(db: Db, operations: ProviderOperationRow[], methods: MethodFundsLookup): Promise<void> {
   for (const operation of operations) {
     try {
-      const handler = RELEASE_HANDLERS[operation.provider];
-      if (!handler) throw new Error(`${operation.provider} holds no reservation to release`);
-      await completeProviderOperation(db, operation, handler);
+      await completeProviderOperation(db, operation, methods.releaseHandlerOf(operation));
     } catch (error) {
       logger.warn({ err: error, operationId: operation.id }, "stale reservation release left for reconciliation");
     }

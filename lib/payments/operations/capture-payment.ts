@@ -9,7 +9,8 @@ import { handlerOf } from "../../provider-operation-registry/provider-operation-
 import type { WithinTransaction } from "../../provider-operations";
 import type { CapturePaymentBody } from "./capture-payment.schema";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
-import { operationProviderOf, operationRequest } from "../core/payment-funds";
+import { fundsOrThrow } from "../core/method-funds";
+import { methodFunds } from "../../payment-methods/registry/method-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition } from "../core/payment-state";
 import { causeRequestFields, type StateChangeCause } from "../core/state-change-cause";
@@ -53,7 +54,7 @@ export async function capturePayment(
       if (retried) return { kind: "operation", operation: retried };
       if (isStaleReservation(payment, now)) {
         // Committed although the call is refused: the 7 days are over either way (contract 4).
-        return { kind: "done", result: { stale: true, release: await releaseStaleReservation(tx, { payment, now }) } };
+        return { kind: "done", result: { stale: true, release: await releaseStaleReservation(tx, { payment, now, methods: methodFunds }) } };
       }
       assertTransition(payment.state, "capture");
       const reserved = payment.amountMinor;
@@ -61,9 +62,9 @@ export async function capturePayment(
       if (amountMinor > reserved) {
         throw new ApiError("amount_exceeds_reserved", `The capture amount is above the reserved ${formatMinorUnits(reserved, payment.currency)} ${payment.currency}.`);
       }
-      const provider = operationProviderOf(payment);
+      const { provider, request: requestOf } = fundsOrThrow(methodFunds, payment);
       const request = {
-        ...(await operationRequest(tx, payment)),
+        ...(await requestOf(tx, payment)),
         ...causeRequestFields(options.cause),
         ...(options.operationFingerprint !== undefined ? { requestFingerprint: options.operationFingerprint } : {}),
       };
@@ -78,7 +79,7 @@ export async function capturePayment(
     },
   });
   if (outcome.stale) {
-    await returnStaleFunds(db, [outcome.release]);
+    await returnStaleFunds(db, [outcome.release], methodFunds);
     throw new ApiError("invalid_state", "The reservation was left alone 7 days and has been released; nothing can be captured.");
   }
   return outcome.captured;

@@ -1,6 +1,7 @@
 import type { ClientPrincipal, BrowserPrincipal, UserPrincipal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import { getCurrentPaymentOrThrow } from "../core/open-payment";
+import { methodFunds } from "../../payment-methods/registry/method-funds";
 import type { PaymentRow } from "../../db/payment-record";
 
 /**
@@ -13,5 +14,5 @@ export function checkPayment(
   db: Db,
   options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; paymentId: string; alreadyRead?: PaymentRow | null },
 ): Promise<PaymentRow> {
-  return getCurrentPaymentOrThrow(db, options);
+  return getCurrentPaymentOrThrow(db, { ...options, methods: methodFunds });
 }

@@ -9,7 +9,7 @@ import type { PaymentState } from "../core/payment-state";
 import { EXPIRY_GRACE_MS, RESERVATION_AUTO_RELEASE_MS } from "../core/payment-expiry";
 import { providerOperationExists, type ProviderOperationRow } from "../../provider-operations";
 import { releaseStaleReservation, returnStaleFunds } from "../core/release-stale-reservation";
-import { withdrawExpiredQrCharge } from "../core/settle-qr-charge";
+import { methodFunds } from "../../payment-methods/registry/method-funds";
 
 const BATCH_SIZE = 100;
 
@@ -79,12 +79,12 @@ export function expireOpenPayments(db: Db, options: SweepOptions = {}): Promise<
     states: ["CREATED", "PROCESSING", "REQUIRES_ACTION"],
     since: payments.expiresAt,
     afterMs: EXPIRY_GRACE_MS,
-    settle: expirePayment,
+    settle: (tx, { payment, now }) => expirePayment(tx, { payment, now, funds: methodFunds.of(payment) }),
     // expirePayment waits for an open wallet charge; a QR one is withdrawn at the wallet below.
     passBy: and(providerOperationExists(payments.id, { kinds: ["debit", "hold"] }), sql`${payments.transactionType} is distinct from 'QR_CODE'`),
     // A QR payment whose charge is open stays as it was: its request is withdrawn at the wallet now.
     afterCommit: async (db, expired) => {
-      for (const payment of expired as PaymentRow[]) await withdrawExpiredQrCharge(db, payment);
+      for (const payment of expired as PaymentRow[]) await methodFunds.of(payment)?.expiry.afterCommit?.(db, payment);
     },
   });
 }
@@ -99,10 +99,10 @@ export function releaseStaleReservations(db: Db, options: SweepOptions = {}): Pr
     states: ["PRE_AUTHORIZED"],
     since: payments.authorizedAt,
     afterMs: RESERVATION_AUTO_RELEASE_MS,
-    settle: releaseStaleReservation,
+    settle: (tx, { payment, now }) => releaseStaleReservation(tx, { payment, now, methods: methodFunds }),
     // A capture or release still open: it decides the reservation (releaseStaleReservation would refuse).
     passBy: providerOperationExists(payments.id),
-    afterCommit: (db, operations) => returnStaleFunds(db, operations as ProviderOperationRow[]),
+    afterCommit: (db, operations) => returnStaleFunds(db, operations as ProviderOperationRow[], methodFunds),
   });
 }
 

@@ -18,6 +18,7 @@ import {
   type ProceedPrincipal,
 } from "../../payment-methods/contract/proceed-contract";
 import { PAYMENT_METHODS } from "../../payment-methods/registry/payment-method-registry";
+import { methodFunds } from "../../payment-methods/registry/method-funds";
 import { readProceedPayment } from "./read-proceed-payment";
 
 /**
@@ -54,7 +55,7 @@ export async function proceedPayment(
   const withdrawUnused = () => method.withdrawPrepared(db, { paymentId: options.paymentId, prepared });
   const outcome = await db
     .transaction(async (tx) => {
-      const open = await lockOpenPaymentOrThrow(tx, { principal, paymentId: options.paymentId, now });
+      const open = await lockOpenPaymentOrThrow(tx, { principal, paymentId: options.paymentId, now, methods: methodFunds });
       // Committed although the call answers 410: the intent is over either way.
       if (open.expired) return { expired: true as const };
       const { payment } = open;

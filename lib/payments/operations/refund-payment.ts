@@ -9,10 +9,11 @@ import { beginProviderOperation, findRequestOperation, operationInProgress, pend
 import { handlerOf } from "../../provider-operation-registry/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
-import { operationProviderOf, operationRequest } from "../core/payment-funds";
+import { fundsOrThrow } from "../core/method-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition, PAYMENT_STATES } from "../core/payment-state";
 import { paymentMethodOf } from "../../payment-methods/registry/payment-method-registry";
+import { methodFunds } from "../../payment-methods/registry/method-funds";
 import { causeRequestFields, type StateChangeCause } from "../core/state-change-cause";
 
 export interface RefundOutcome {
@@ -75,17 +76,26 @@ export async function refundPayment(
       if (amountMinor > refundable) {
         throw new ApiError("amount_exceeds_refundable", `The refund amount is above the remaining refundable ${formatMinorUnits(refundable, payment.currency)} ${payment.currency}.`);
       }
+      const funds = fundsOrThrow(methodFunds, payment);
       const request = {
-        ...(await operationRequest(tx, payment)),
+        ...(await funds.request(tx, payment)),
         description: options.input.description,
         reason: options.input.reason ?? null,
         ...causeRequestFields(options.cause),
         ...(options.operationFingerprint !== undefined ? { requestFingerprint: options.operationFingerprint } : {}),
       };
-      const provider = operationProviderOf(payment);
       return {
         kind: "operation",
-        operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "refund", amountMinor, request, withinTransaction: options.withinTransaction }),
+        operation: await beginProviderOperation(tx, {
+          id,
+          now,
+          paymentId: payment.id,
+          provider: funds.provider,
+          kind: "refund",
+          amountMinor,
+          request,
+          withinTransaction: options.withinTransaction,
+        }),
       };
     },
     async finish(db, operation) {

@@ -5,7 +5,8 @@ import { beginProviderOperation, findRequestOperation, refusalError, runProvider
 import { handlerOf } from "../../provider-operation-registry/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
-import { operationProviderOf, operationRequest, releaseKindOf } from "../core/payment-funds";
+import { fundsOrThrow } from "../core/method-funds";
+import { methodFunds } from "../../payment-methods/registry/method-funds";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { assertTransition } from "../core/payment-state";
 import { causeRequestFields, type StateChangeCause } from "../core/state-change-cause";
@@ -34,9 +35,8 @@ export async function releasePayment(
       const { operation: retried, id } = await findRequestOperation(tx, { operationKey: options.operationKey, paymentId: payment.id, now });
       if (retried) return { kind: "operation", operation: retried };
       assertTransition(payment.state, "release");
-      const provider = operationProviderOf(payment);
-      const request = { ...(await operationRequest(tx, payment)), ...causeRequestFields(options.cause), release: true };
-      const kind = releaseKindOf(payment);
+      const { provider, releaseKind: kind, ...funds } = fundsOrThrow(methodFunds, payment);
+      const request = { ...(await funds.request(tx, payment)), ...causeRequestFields(options.cause), release: true };
       return {
         kind: "operation",
         operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request, withinTransaction: options.withinTransaction }),

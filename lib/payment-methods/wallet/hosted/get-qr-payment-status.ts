@@ -3,6 +3,7 @@ import { serviceClock } from "../../../clock";
 import type { Db } from "../../../db/client";
 import { payments, services } from "../../../db/schema";
 import { bringPaymentUpToDate } from "../../../payments/core/open-payment";
+import type { MethodFundsLookup } from "../../../payments/core/method-funds";
 import { failedByExpiry } from "../../../payments/core/payment-expiry";
 import { checkStatusCode, type PaymentState } from "../../../payments/core/payment-state";
 import { hasHostedToken } from "../../../payments/core/hosted-access";
@@ -20,7 +21,7 @@ export interface QrPaymentStatus {
  * within seconds), so the page ends exactly when the payment can no longer complete. Null
  * for a wrong token, an unknown payment or one that is not a QR intent.
  */
-export async function getQrPaymentStatus(db: Db, options: { paymentId: string; token: string }): Promise<QrPaymentStatus | null> {
+export async function getQrPaymentStatus(db: Db, options: { paymentId: string; token: string; methods: MethodFundsLookup }): Promise<QrPaymentStatus | null> {
   const { paymentId, token } = options;
   if (!(await hasHostedToken(db, paymentId, token))) return null;
   const [row] = await db
@@ -30,6 +31,6 @@ export async function getQrPaymentStatus(db: Db, options: { paymentId: string; t
     .where(eq(payments.id, paymentId));
   if (!row || row.payment.transactionType !== "QR_CODE") return null;
 
-  const payment = await bringPaymentUpToDate(db, row.payment, serviceClock(row).now());
+  const payment = await bringPaymentUpToDate(db, row.payment, serviceClock(row).now(), options.methods);
   return { statusCode: checkStatusCode(payment.state), state: payment.state, expired: failedByExpiry(payment) };
 }

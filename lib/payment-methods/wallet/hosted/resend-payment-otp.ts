@@ -4,6 +4,7 @@ import { providerUnavailable } from "../../../provider-operations";
 import { WalletProtocolError, WalletUnavailableError } from "../../../providers/wallet/http-wallet-client";
 import { connectedWallet } from "../../../wallet-connection/wallet-connection";
 import { expirePayment } from "../../../payments/core/expire-payment";
+import { walletFunds } from "../wallet-funds";
 import { intentExpired, isPastGrace } from "../../../payments/core/payment-expiry";
 import { hasHostedToken } from "../../../payments/core/hosted-access";
 import { lockPaymentAwaitingOtp } from "./lock-payment-awaiting-otp";
@@ -30,7 +31,7 @@ export async function requestOtpResend(db: Db, options: { paymentId: string; tok
     const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
     if (!locked.awaiting || !isPastGrace(locked.payment, locked.now)) return { locked, expiredState: null };
     // Returned, not thrown, so the expiry commits even though the caller answers 410.
-    return { locked, expiredState: (await expirePayment(tx, { payment: locked.payment, now: locked.now })).state };
+    return { locked, expiredState: (await expirePayment(tx, { payment: locked.payment, now: locked.now, funds: walletFunds })).state };
   });
   const { locked } = outcome;
   if (!locked.awaiting) return locked.reason === "unknown_payment" ? { outcome: "invalid_link" } : { outcome: "not_awaiting_code", message: locked.message };

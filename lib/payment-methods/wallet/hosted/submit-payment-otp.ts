@@ -6,11 +6,12 @@ import { connectedWallet } from "../../../wallet-connection/wallet-connection";
 import { applyTransition } from "../../../payments/core/apply-transition";
 import { BUYER_CAUSE } from "../../../payments/core/state-change-cause";
 import { expirePayment } from "../../../payments/core/expire-payment";
+import { walletFunds } from "../wallet-funds";
 import { FAILURE_REASON, STATUS_TEXT } from "../../../payments/core/payment-messages";
 import { isPastGrace } from "../../../payments/core/payment-expiry";
 import { checkStatusCode, type PaymentState } from "../../../payments/core/payment-state";
 import { beginWalletCharge, completeWalletCharge } from "../wallet-charge";
-import { hasOpenWalletCharge } from "../../../payments/core/wallet-charge-record";
+import { hasOpenWalletCharge } from "../wallet-charge-record";
 import { hasHostedToken } from "../../../payments/core/hosted-access";
 import { lockPaymentAwaitingOtp, type AwaitingOtp } from "./lock-payment-awaiting-otp";
 
@@ -51,7 +52,7 @@ export async function attemptPaymentOtp(db: Db, options: { paymentId: string; to
   const first = await db.transaction(async (tx) => {
     const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
     if (!locked.awaiting || !isPastGrace(locked.payment, locked.now)) return { locked, expired: null };
-    return { locked, expired: await expirePayment(tx, { payment: locked.payment, now: locked.now }) };
+    return { locked, expired: await expirePayment(tx, { payment: locked.payment, now: locked.now, funds: walletFunds }) };
   });
   if (!first.locked.awaiting) return notAwaiting(first.locked);
   const wallet = await connectedWallet({ now: first.locked.now });

@@ -1,5 +1,4 @@
-// The provider side of a REDIRECT method's payment (lib/payment-methods/redirect), read here below the methods
-// because payment-funds.ts (the refund's request) reads it too.
+// The provider side of a REDIRECT method's payment: its row, and what its provider operations send (redirect-funds.ts).
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { PaymentRow } from "../../db/payment-record";
@@ -23,7 +22,7 @@ export function providerLocaleOf(payment: { locale: string | null }): Locale {
 }
 
 /**
- * What every provider operation of a redirect payment sends (payment-funds.ts reads it inside
+ * What every provider operation of a redirect payment sends (redirect-funds.ts reads it inside
  * the recording transaction): the provider's order and the merchant whose credentials the call uses.
  */
 export async function redirectOperationRequest(tx: Db, payment: { id: string; serviceId: string; locale: string | null }): Promise<Record<string, unknown>> {
@@ -36,7 +35,7 @@ export async function redirectOperationRequest(tx: Db, payment: { id: string; se
 export const redirectReversalId = (paymentId: string) => operationId(`redirect-reversal:${paymentId}`);
 
 /**
- * At the expiry of a RESERVATION (payment-funds.ts): its registered order is reversed at the
+ * At the expiry of a RESERVATION (redirect-funds.ts): its registered order is reversed at the
  * provider (deferred, reconciliation sends it within seconds), so a pre-authorization never
  * outlives its payment, and a buyer still on the provider's page cannot complete it. An order
  * whose registration is still open is left to the late completion rule, which releases it.

@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client";
 import type { payments } from "../../db/schema";
-import { applyTransition } from "./apply-transition";
-import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { FAILURE_REASON, STATUS_TEXT } from "../../payments/core/payment-messages";
 import type { PaymentRow } from "../../db/payment-record";
-import type { StateChangeCause } from "./state-change-cause";
+import type { StateChangeCause } from "../../payments/core/state-change-cause";
 
 type ExtraChanges = Partial<Pick<typeof payments.$inferInsert, "paymentMethodCode" | "platform" | "locale">>;
 
@@ -14,7 +14,7 @@ type ExtraChanges = Partial<Pick<typeof payments.$inferInsert, "paymentMethodCod
  */
 
 /** A wallet that cannot cover the amount rejects the payment (contract section 9). */
-export function failForFunds(tx: Db, options: { payment: PaymentRow; now: Date; cause: StateChangeCause; changes?: ExtraChanges }): Promise<PaymentRow> {
+export function failForInsufficientFunds(tx: Db, options: { payment: PaymentRow; now: Date; cause: StateChangeCause; changes?: ExtraChanges }): Promise<PaymentRow> {
   return applyTransition(tx, {
     payment: options.payment,
     event: "fail",

@@ -1,12 +1,12 @@
 import { paymentCaptures, type payments } from "../../db/schema";
 import type { ProviderOperationHandler, ProviderOperationRow } from "../../provider-operations";
 import { connectedWallet } from "../../wallet-connection/wallet-connection";
-import { applyTransition } from "./apply-transition";
-import { failForFunds } from "./charge-wallet";
-import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { failForInsufficientFunds } from "./fail-for-insufficient-funds";
+import { FAILURE_REASON, STATUS_TEXT } from "../../payments/core/payment-messages";
 import { askWallet } from "./wallet-operations";
 import { askQrAnswer, failQrCharge, isQrCharge } from "./wallet-qr-charge";
-import { causeOfOperation } from "./state-change-cause";
+import { causeOfOperation } from "../../payments/core/state-change-cause";
 
 /*
  * The wallet charge's provider operations (wallet-charge.ts records them): "debit" (DIRECT) and
@@ -68,7 +68,7 @@ function walletChargeHandler(kind: "debit" | "hold"): ProviderOperationHandler {
     async fail(tx, { operation, payment, code, now }) {
       if (!(AWAITING_CHARGE as readonly string[]).includes(payment.state)) return;
       if (code === "insufficient_funds") {
-        await failForFunds(tx, { payment, now, cause: causeOfOperation(operation), changes: changesOf(operation) });
+        await failForInsufficientFunds(tx, { payment, now, cause: causeOfOperation(operation), changes: changesOf(operation) });
       } else if (isQrCharge(operation)) {
         await failQrCharge(tx, { payment, code, now, cause: causeOfOperation(operation) });
       } else {

@@ -16,14 +16,14 @@ import {
 import { WalletProtocolError, type WalletClient } from "../../providers/wallet/http-wallet-client";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
-import { applyTransition } from "./apply-transition";
-import { failAsExpired } from "./expire-payment";
-import { FAILURE_REASON, STATUS_TEXT } from "./payment-messages";
-import { isPastGrace } from "./payment-expiry";
+import { applyTransition } from "../../payments/core/apply-transition";
+import { failAsExpired } from "../../payments/core/expire-payment";
+import { FAILURE_REASON, STATUS_TEXT } from "../../payments/core/payment-messages";
+import { isPastGrace } from "../../payments/core/payment-expiry";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { walletChargeOperationId } from "./wallet-charge-record";
 import { askWallet } from "./wallet-operations";
-import { BUYER_CAUSE, causeRequestFields, type StateChangeCause } from "./state-change-cause";
+import { BUYER_CAUSE, causeRequestFields, type StateChangeCause } from "../../payments/core/state-change-cause";
 
 /*
  * A QR payment's charge: the wallet opens the QR request before the proceed's transaction,

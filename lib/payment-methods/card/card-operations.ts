@@ -14,7 +14,7 @@ import {
 import { cardProvider } from "../../providers/card-provider";
 import type { CardAccountRef } from "../../providers/card/card-provider-accounts";
 import { askCardProvider } from "../../providers/card/ask-card-provider";
-import { settleCapture, settleRefund, settleRelease } from "./money-operation-settlements";
+import { settleCapture, settleRefund, settleRelease } from "../../payments/core/money-operation-settlements";
 import type { PaymentRow } from "../../db/payment-record";
 
 /*
@@ -55,7 +55,7 @@ export async function recordCardOperationOnce(
 }
 
 /**
- * A card payment (its expiry in payment-funds.ts) that ends without its card (it expired): its provider intent is canceled, as
+ * A card payment (its expiry in card-funds.ts) that ends without its card (it expired): its provider intent is canceled, as
  * for a declined card (the same operation), so a page still open cannot take money for it.
  * Recorded here and left to reconciliation, which calls the provider within seconds; if the
  * buyer confirmed first, the cancel is refused and reconcileCardPayments reverses the charge.

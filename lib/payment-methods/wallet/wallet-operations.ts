@@ -1,7 +1,7 @@
 import { ProviderRefusedError, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
 import { WalletProtocolError } from "../../providers/wallet/http-wallet-client";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
-import { settleCapture, settleRefund, settleRelease } from "./money-operation-settlements";
+import { settleCapture, settleRefund, settleRelease } from "../../payments/core/money-operation-settlements";
 import type { PaymentRow } from "../../db/payment-record";
 
 /*
