@@ -21,18 +21,24 @@ const EDGE_USERS = [
   // and its forms' POST handler reads the client's address (lib/http/client-address.ts).
   "^lib/console/web/(console-responses|console-lane|console-form-route)\\.ts$",
 ];
+// What the gateway knows of each payment method without loading it: each method's declaration
+// (lib/payment-methods/<method>/declaration/: its code, provider name, catalog row, configuration
+// variables, payment page origins; zod and the setting shapes only) and their one list
+// (lib/payment-methods/declarations). Part of the foundation: the configuration, the codes, the
+// schema and the proxy's CSP derive from them.
+const METHOD_DECLARATIONS = "^lib/payment-methods/(declarations|[^/]+/declaration)/";
 // The lowest layer: every module may use these, and they use nothing above them (background-job
 // is the job type every module implements; lib/jobs runs them; lib/urls holds every hosted URL
 // shape and the origin allow-list rule, which payments (payUrl), auth (browser origins) and the
 // sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call;
 // lib/metrics and lib/tracing are the counters and spans every layer reports to).
-const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tracing)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/`;
+const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tracing)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/|${METHOD_DECLARATIONS}`;
 
 // A payment method's own folder: every folder of lib/payment-methods but the codes, the contract
-// every method implements and the registry that lists them (ARCHITECTURE.md "Adding a payment method").
+// every method implements, the registry that lists them and the declarations (below, in the foundation) (ARCHITECTURE.md "Adding a payment method").
 // It holds all of the method's code: its module, provider calls, hosted step, reconciliation, messages.
 // redirect/ is the archetype every REDIRECT method shares (contract 15), below them like the contract.
-const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/|redirect/)[^/]+/";
+const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/|redirect/|declarations/)[^/]+/(?!declaration/)";
 // What a method folder stands on: the foundation, lib/payments/core, the contract, the codes, the
 // redirect archetype, and the modules below the payments (providers and their operations, the
 // wallet connection, saved cards, page tokens, the merchant's return URLs, idempotency's types,

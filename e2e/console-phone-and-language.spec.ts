@@ -1,12 +1,12 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { createTranslator, type AbstractIntlMessages } from "use-intl/core";
+import { createTranslator } from "use-intl/core";
 import { SANDBOX_OTP } from "./support/env";
 import { CONSOLE_PASSWORD, newEmail, rollSecret } from "./support/console";
 import { expect, submitCode, test } from "./support/fixtures";
 import { startWalletPayment } from "./support/gateway";
-import type { PageLocale } from "./support/messages";
+import { catalogueOf, type PageLocale } from "./support/messages";
 import type { OnboardedMerchant } from "../lib/merchants/onboard-merchant.schema";
 
 // Issue 42 items 6 and 8: on a 390 px phone, every console page in English, French and Arabic
@@ -19,7 +19,7 @@ test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true
 const SHOTS = path.resolve(import.meta.dirname, "../test-results/console-390");
 mkdirSync(SHOTS, { recursive: true });
 
-const CATALOGUE = (locale: PageLocale) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../messages/console", `${locale}.json`), "utf8")) as AbstractIntlMessages;
+const CATALOGUE = (locale: PageLocale) => catalogueOf(locale, [`console/${locale}.json`]);
 
 /** The console's words of one namespace (console, consolePayments, consoleProblems) in a language. */
 function words(locale: PageLocale, namespace: string): (key: string, values?: Record<string, string | number>) => string {

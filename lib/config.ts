@@ -1,10 +1,12 @@
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { METHOD_SETTINGS } from "./payment-methods/declarations/method-declarations";
+import { portSetting } from "./validation/setting-schemas";
 
 // Read once per process: a bad setting must stop the start, not surface mid-payment.
 const onOff = z.enum(["on", "off"]);
-const port = z.coerce.number().int().min(1).max(65535);
+const port = portSetting;
 
 /**
  * Every variable the gateway and its processes read (docs/configuration.md lists exactly these;
@@ -114,30 +116,9 @@ const configSchema = z
     // Where the Stripe adapter sends its requests: unset is Stripe itself (api.stripe.com) in
     // production; in the sandbox, setting it runs the Stripe adapter against that simulator.
     CARD_PROVIDER_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-    // SATIM ePay's REST base (e.g. https://test2.satim.dz/payment/rest for SATIM's test platform);
-    // unset in the sandbox: the in-gateway SATIM simulator. Required before a production merchant takes SATIM.
-    SATIM_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-    // ClicToPay's REST base (https://test.clictopay.com/payment/rest for its test platform,
-    // https://ipay.clictopay.com/payment/rest in production); unset in the sandbox: the in-gateway simulator.
-    CLICTOPAY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-    // CMI's base (https://testpayment.cmi.co.ma for its test platform, https://payment.cmi.co.ma in
-    // production): the gate at /fim/est3Dgate, the API at /fim/api. Unset in the sandbox: the in-gateway simulator.
-    CMI_URL: z.url({ protocol: /^https?$/ }).optional(),
-    // Chargily Pay's v2 API base: unset is Chargily itself (https://pay.chargily.net/test/api/v2 or
-    // https://pay.chargily.net/api/v2, by the merchant's mode) in production; in the sandbox, the in-gateway simulator.
-    CHARGILY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Read by `npm run merchant -- card-keys` only, so the secrets stay off the command line.
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
-    // Read by `npm run merchant -- update --satim-...` only, so SATIM's password stays off the command line.
-    SATIM_PASSWORD: z.string().min(1).max(30).optional(),
-    // Read by `npm run merchant -- update --clictopay-username ...` only, for the same reason.
-    CLICTOPAY_PASSWORD: z.string().min(1).max(100).optional(),
-    // Read by `npm run merchant -- update --cmi-client-id ... --cmi-api-user ...` only: CMI's store key and API password stay off the command line.
-    CMI_STORE_KEY: z.string().min(1).max(128).optional(),
-    CMI_API_PASSWORD: z.string().min(1).max(128).optional(),
-    // Read by `npm run merchant -- update --chargily-mode ...` only, so Chargily's secret key stays off the command line.
-    CHARGILY_SECRET_KEY: z.string().min(1).max(120).optional(),
     // Seconds to wait before each webhook retry (the first attempt is immediate); when the
     // last one fails too, the notification is abandoned. Tests shorten it.
     WEBHOOK_RETRY_SCHEDULE: z
@@ -163,38 +144,9 @@ const configSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     CARD_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/card-simulator"),
-    // `npm run satim-simulator`: the SATIM ePay simulator as a process of its own.
-    SATIM_SIMULATOR_PORT: port.default(4200),
-    SATIM_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
-    SATIM_SIMULATOR_DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
-      .optional(),
-    SATIM_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/satim-simulator"),
-    // `npm run clictopay-simulator`: the ClicToPay simulator as a process of its own.
-    CLICTOPAY_SIMULATOR_PORT: port.default(4500),
-    CLICTOPAY_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
-    CLICTOPAY_SIMULATOR_DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
-      .optional(),
-    CLICTOPAY_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/clictopay-simulator"),
-    // `npm run cmi-simulator`: the CMI simulator as a process of its own.
-    CMI_SIMULATOR_PORT: port.default(4300),
-    CMI_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
-    CMI_SIMULATOR_DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
-      .optional(),
-    CMI_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/cmi-simulator"),
-    // `npm run chargily-simulator`: the Chargily Pay simulator as a process of its own.
-    CHARGILY_SIMULATOR_PORT: port.default(4400),
-    CHARGILY_SIMULATOR_HOST: z.string().min(1).default("127.0.0.1"),
-    CHARGILY_SIMULATOR_DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
-      .optional(),
-    CHARGILY_SIMULATOR_PGLITE_DIR: z.string().min(1).default(".data/chargily-simulator"),
+    // Each payment method's own variables (its URL, the CLI's secrets, its simulator process),
+    // declared in its folder (lib/payment-methods/<method>/declaration).
+    ...METHOD_SETTINGS,
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;

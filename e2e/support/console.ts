@@ -1,30 +1,26 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { randomInt } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { createTranslator, type AbstractIntlMessages } from "use-intl/core";
+import { createTranslator } from "use-intl/core";
 import { totpCode, totpStepAt, TOTP_PERIOD_SECONDS } from "../../lib/console/access/totp";
 import { expect } from "./fixtures";
-import type { PageLocale } from "./messages";
+import { catalogueOf, type PageLocale } from "./messages";
 
 /** The console's words in each language (messages/console/<locale>.json). */
 export function consoleMessagesFor(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
-  const file = path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`);
-  const t = createTranslator({ locale, messages: JSON.parse(readFileSync(file, "utf8")) as AbstractIntlMessages, namespace: "console" });
+  const t = createTranslator({ locale, messages: catalogueOf(locale, [`console/${locale}.json`]), namespace: "console" });
   return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
 /** The console's payment pages' words (messages/console/<locale>.json, `consolePayments`). */
 export function consolePaymentsText(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
-  const file = path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`);
-  const t = createTranslator({ locale, messages: JSON.parse(readFileSync(file, "utf8")) as AbstractIntlMessages, namespace: "consolePayments" });
+  const t = createTranslator({ locale, messages: catalogueOf(locale, [`console/${locale}.json`]), namespace: "consolePayments" });
   return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
 /** The console's words for a refused field or operation (messages/console/<locale>.json, `consoleProblems`). */
 export function consoleProblemsFor(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
-  const file = path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`);
-  const t = createTranslator({ locale, messages: JSON.parse(readFileSync(file, "utf8")) as AbstractIntlMessages, namespace: "consoleProblems" });
+  const t = createTranslator({ locale, messages: catalogueOf(locale, [`console/${locale}.json`]), namespace: "consoleProblems" });
   return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 

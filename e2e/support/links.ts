@@ -1,19 +1,14 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "@playwright/test";
-import { createTranslator, type AbstractIntlMessages } from "use-intl/core";
+import { createTranslator } from "use-intl/core";
 import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
 import postgres from "postgres";
 import { BASE_URL, E2E_DATABASE_URL } from "./env";
-import type { PageLocale } from "./messages";
-
-const MESSAGES = path.resolve(import.meta.dirname, "../../messages");
+import { catalogueOf, type PageLocale } from "./messages";
 
 /** The hosted pages' words and the checkout's (messages/checkout), as the page renders them. */
 export function checkoutText(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
-  const read = (file: string) => JSON.parse(readFileSync(path.join(MESSAGES, file), "utf8")) as AbstractIntlMessages;
-  const t = createTranslator({ locale, messages: { ...read(`${locale}.json`), ...read(`checkout/${locale}.json`) } });
+  const t = createTranslator({ locale, messages: catalogueOf(locale, [`${locale}.json`, `checkout/${locale}.json`]) });
   return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 

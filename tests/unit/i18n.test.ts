@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTranslator } from "next-intl";
 import { catalogs } from "@/lib/i18n/catalogs";
+import { mergeMessages } from "@/lib/i18n/merge-messages";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import { isLocale, localeNames, textDirection } from "@/lib/i18n/locales";
 import { routing, type Locale } from "@/lib/i18n/routing";
@@ -130,5 +131,21 @@ describe("formatAmount", () => {
   it("uses the ISO table's digits where CLDR differs (zero-decimal XOF)", () => {
     expect(shown({ amount: 5000, currency: "XOF", locale: "en" })).toBe("XOF 5,000");
     expect(shown({ amount: 5000, currency: "JOD", locale: "en" })).toBe("JOD 5,000.000");
+  });
+});
+
+describe("a payment method's own words (lib/payment-methods/<method>/declaration/messages.<locale>.json)", () => {
+  it("are added under the pages' namespaces, and a word given twice is refused rather than overridden", () => {
+    const pages = { redirect: { pay: "Pay {amount}" }, checkout: { methods: { WALLET_V2: "Wallet" } } };
+    expect(mergeMessages(pages, { redirect: { introAcme: "Acme" }, checkout: { methods: { ACME: "Acme" } } })).toEqual({
+      redirect: { pay: "Pay {amount}", introAcme: "Acme" },
+      checkout: { methods: { WALLET_V2: "Wallet", ACME: "Acme" } },
+    });
+    expect(() => mergeMessages(pages, { redirect: { pay: "Other" } })).toThrow("redirect.pay");
+    expect(() => mergeMessages(pages, { checkout: "flat" })).toThrow("checkout");
+  });
+
+  it("are in every locale's catalogue", () => {
+    for (const locale of ["en", "fr", "ar"] as const) expect(flatten(catalogs[locale]).get("redirect.introChargily"), locale).toBeTruthy();
   });
 });

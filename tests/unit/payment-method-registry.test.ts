@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PAYMENT_METHOD_CODES } from "@/lib/payment-methods/codes/payment-method-codes";
 import { PAYMENT_METHOD_PARTS } from "@/lib/payment-methods/contract/payment-method-module";
 import { PAYMENT_METHODS, paymentMethodOf } from "@/lib/payment-methods/registry/payment-method-registry";
+import { METHOD_DECLARATIONS, PROVIDER_NAMES, providerPageOrigins } from "@/lib/payment-methods/declarations/method-declarations";
 import { catalogs } from "@/lib/i18n/catalogs";
 import { getConfig } from "@/lib/config";
 import { CONSOLE_METHODS, parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
@@ -30,6 +31,18 @@ describe("the payment method registry", () => {
     expect(method.hostedStep === "redirect", `${code}: hostedStep redirect exactly when it has a redirect provider`).toBe(method.redirect !== null);
     expect(typeof method.showsQrCodeForQrIntents, `${code}.showsQrCodeForQrIntents`).toBe("boolean");
     expect(Array.isArray(method.providerOperations), `${code}.providerOperations`).toBe(true);
+  });
+
+  it("has, for each declared method (lib/payment-methods/<method>/declaration), a module of the same code and provider", () => {
+    for (const declaration of METHOD_DECLARATIONS) {
+      const method = PAYMENT_METHODS[declaration.code];
+      expect(method.code).toBe(declaration.code);
+      if (method.redirect) {
+        expect(method.redirect.provider).toBe(declaration.provider);
+        expect(method.redirect.countries).toEqual("countries" in declaration.catalog ? declaration.catalog.countries : undefined);
+      }
+    }
+    expect(PROVIDER_NAMES).toEqual(["wallet", "card", "satim", "clictopay", "cmi", "chargily"]);
   });
 
   it("finds no module for a payment no method has proceeded, nor for an unknown code", () => {
@@ -115,7 +128,7 @@ describe("what the generic lists read from each method (issue 43: a new provider
   });
 
   const redirectCodes = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
-  it.each(redirectCodes)("%s declares its page's words (in en, fr and ar), its page's origins, and the console kind of its provider", (code) => {
+  it.each(redirectCodes)("%s declares its page's words (in en, fr and ar), its page's origins (in its declaration), and the console kind of its provider", (code) => {
     const provider = PAYMENT_METHODS[code].redirect!;
     for (const locale of ["en", "fr", "ar"] as const) {
       expect(redirectWords(locale)[provider.page.words.intro], `${locale}: redirect.${provider.page.words.intro}`).toBeTruthy();
@@ -123,8 +136,10 @@ describe("what the generic lists read from each method (issue 43: a new provider
     }
     expect(PAYMENT_METHODS[code].console.kind).toBe(provider.provider);
     expect(provider.requiresActionMessage).toMatch(/^Please .+\.$/);
-    // The sandbox's in-gateway simulator is 'self'; each origin the provider names is one.
-    for (const origin of provider.page.origins(getConfig())) expect(new URL(origin).origin).toBe(origin);
+    // The sandbox's in-gateway simulator is 'self'; each origin the declaration names is one.
+    const declaration = METHOD_DECLARATIONS.find((candidate) => candidate.code === code)!;
+    expect("pageOrigins" in declaration, `${code}: its declaration says where its page is`).toBe(true);
+    for (const origin of providerPageOrigins(getConfig())) expect(new URL(origin).origin).toBe(origin);
   });
 });
 

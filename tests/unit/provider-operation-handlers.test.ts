@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PROVIDER_OPERATION_HANDLERS, handlerOf } from "@/lib/provider-operation-registry/provider-operation-handlers";
 import { PROVIDER_OPERATION_KINDS, type ProviderName } from "@/lib/provider-operations";
-import { providerName } from "@/lib/db/schema";
+import { PROVIDER_NAMES } from "@/lib/payment-methods/declarations/method-declarations";
 import { PAYMENT_METHODS } from "@/lib/payment-methods/registry/payment-method-registry";
 import { redirectOperationKinds } from "@/lib/payment-methods/redirect/redirect-operations";
 
@@ -16,8 +16,8 @@ const kindsOf = (provider: ProviderName): readonly string[] => {
   return listed ?? redirectOperationKinds(redirect[0]!);
 };
 
-// Every (provider, kind) an operation can be recorded with: provider_operations.provider is the provider_name enum.
-const RECORDABLE = providerName.enumValues.flatMap((provider: ProviderName) => kindsOf(provider).map((kind) => ({ provider, kind })));
+// Every (provider, kind) an operation can be recorded with: provider_operations.provider is one of the declared PROVIDER_NAMES.
+const RECORDABLE = PROVIDER_NAMES.flatMap((provider: ProviderName) => kindsOf(provider).map((kind) => ({ provider, kind })));
 
 describe("the provider operation handlers", () => {
   it.each(RECORDABLE)("has a handler for $provider:$kind, which reconciliation finds", (operation) => {

@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { ProviderName } from "../../payment-methods/declarations/method-declarations";
 import { payments } from "./payments";
-
-/** Which provider an operation calls: the card provider, the wallet, or a redirect method's provider (SATIM ePay). */
-export const providerName = pgEnum("provider_name", ["card", "wallet", "satim", "clictopay", "cmi", "chargily"]);
 
 /**
  * pending: recorded, the provider may or may not have been called yet; unknown: the call failed
@@ -21,7 +19,8 @@ export const providerOperations = pgTable(
   {
     id: text("id").primaryKey(),
     paymentId: uuid("payment_id").references(() => payments.id),
-    provider: providerName("provider").notNull(),
+    // Which provider the operation calls (PROVIDER_NAMES): text, so a new redirect provider needs no migration.
+    provider: text("provider").$type<ProviderName>().notNull(),
     // The handler's kind: one of PROVIDER_OPERATION_KINDS[provider] (lib/provider-operations).
     kind: text("kind").notNull(),
     amountMinor: bigint("amount_minor", { mode: "number" }),

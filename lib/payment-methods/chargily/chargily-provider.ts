@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-operations";
+import { chargilyDeclaration } from "./declaration/chargily-declaration";
 import type { RedirectAccount, RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
 import { chargilyAccountSchema, findChargilyAccount, saveChargilyAccount } from "./chargily-account";
-import { callChargily, CHARGILY_LIVE_URL, type ChargilyAnswer, type ChargilyMode } from "./chargily-api-client";
+import { callChargily, type ChargilyAnswer, type ChargilyMode } from "./chargily-api-client";
 
 /** Chargily Pay's smallest checkout: 50 DZD (its API refuses less with 422). */
 export const CHARGILY_MINIMUM_DINARS = 50;
@@ -31,11 +32,7 @@ function refusal(answer: ChargilyAnswer): ProviderRefusedError {
  */
 export const chargilyProvider: RedirectProvider = {
   provider: "chargily",
-  // Chargily's checkout is on pay.chargily.net in both modes, or beside CHARGILY_API_URL (its simulator process).
-  page: {
-    words: { intro: "introChargily", logoAlt: "logoAltChargily" },
-    origins: (config) => [...(config.CHARGILY_API_URL ? [new URL(config.CHARGILY_API_URL).origin] : []), ...(config.isSandbox ? [] : [new URL(CHARGILY_LIVE_URL).origin])],
-  },
+  page: { words: { intro: "introChargily", logoAlt: "logoAltChargily" } },
   requiresActionMessage: "Please pay with your CIB or EDAHABIA card on the Chargily Pay page.",
   amountRefusal(amountMinor, currency) {
     if (currency !== "DZD") return "Chargily Pay takes Algerian dinars (DZD) only";
@@ -91,7 +88,7 @@ export const chargilyProvider: RedirectProvider = {
   refundedTotal: null,
   // The authorization code: a Chargily checkout says paid or not, never the card's authorization code.
   givesAuthorizationCode: false,
-  countries: ["DZA"],
+  countries: chargilyDeclaration.catalog.countries,
   credentialFields: [
     { name: "mode", labelKey: "chargilyMode", secret: false },
     { name: "secretKey", labelKey: "chargilySecretKey", secret: true },

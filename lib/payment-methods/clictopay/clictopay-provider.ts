@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-operations";
+import { clictopayDeclaration } from "./declaration/clictopay-declaration";
 import type { RedirectAccount, RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
 import { clictopayAccountSchema, findClictopayAccount, saveClictopayAccount } from "./clictopay-account";
 import { callClictopay, type ClictopayAnswer } from "./clictopay-rest-client";
@@ -24,7 +25,7 @@ const credentials = (account: RedirectAccount) => ({ userName: account.userName!
 export const clictopayProvider: RedirectProvider = {
   provider: "clictopay",
   // ClicToPay's page is beside its REST base (CLICTOPAY_API_URL).
-  page: { words: { intro: "introClictopay", logoAlt: "logoAltClictopay" }, origins: (config) => (config.CLICTOPAY_API_URL ? [new URL(config.CLICTOPAY_API_URL).origin] : []) },
+  page: { words: { intro: "introClictopay", logoAlt: "logoAltClictopay" } },
   requiresActionMessage: "Please pay with your card on the ClicToPay payment page.",
   amountRefusal(amountMinor, currency) {
     if (currency !== "TND") return "ClicToPay takes Tunisian dinars (TND) only";
@@ -86,7 +87,7 @@ export const clictopayProvider: RedirectProvider = {
   // The authorization code: getOrderStatusExtended.do's cardAuthInfo.approvalCode.
   givesAuthorizationCode: true,
   notifications: null,
-  countries: ["TUN"],
+  countries: clictopayDeclaration.catalog.countries,
   credentialFields: [
     { name: "userName", labelKey: "clictopayUserName", secret: false },
     { name: "password", labelKey: "clictopayPassword", secret: true },

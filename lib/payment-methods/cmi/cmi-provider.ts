@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getConfig } from "../../config";
 import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-operations";
+import { cmiDeclaration } from "./declaration/cmi-declaration";
 import type { RedirectAccount, RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
 import { cmiAccountSchema, findCmiAccount, saveCmiAccount } from "./cmi-account";
 import { callCmi, cmiAmount, cmiGateUrl, CMI_CURRENCY, type CmiAnswer } from "./cmi-api-client";
@@ -39,7 +40,7 @@ async function orderStatus(account: RedirectAccount, orderId: string) {
 export const cmiProvider: RedirectProvider = {
   provider: "cmi",
   // CMI's gate under CMI_URL, where the page's form posts.
-  page: { words: { intro: "introCmi", logoAlt: "logoAltCmi" }, origins: (config) => (config.CMI_URL ? [new URL(config.CMI_URL).origin] : []) },
+  page: { words: { intro: "introCmi", logoAlt: "logoAltCmi" } },
   requiresActionMessage: "Please pay with your card on the CMI payment page.",
   amountRefusal(amountMinor, currency) {
     if (currency !== "MAD") return "CMI takes Moroccan dirhams (MAD) only";
@@ -125,7 +126,7 @@ export const cmiProvider: RedirectProvider = {
   // The authorization code: the order status query's Extra/AUTH_CODE (the callback's AuthCode).
   givesAuthorizationCode: true,
   receiveCallback: (db, request) => receiveCmiCallback(db, request, cmiProvider),
-  countries: ["MAR"],
+  countries: cmiDeclaration.catalog.countries,
   // Unpaid orders lapse at CMI (a reservation's open hold is voided through reservations.release).
   closeUnpaid: null,
   // CMI's callback has its own route (receiveCallback), answered as CMI expects.

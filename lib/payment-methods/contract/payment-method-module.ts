@@ -58,7 +58,7 @@ export interface PaymentMethodModule<Prepared = unknown> {
 /**
  * The method in the console's payments list, its export and its home figures. `kind` is the
  * value of its filter in the list's URL (`?method=satim`) and the key of its words under
- * `consolePayments.method` (messages/console/<locale>.json); `showsCard`: its column names the
+ * `consolePayments.method` (messages/console/<locale>.json, or a redirect provider's declaration messages); `showsCard`: its column names the
  * card's brand and last 4 (`method.card`). A QR intent is `qr_wallet` whatever its method.
  */
 export interface ConsoleListing {

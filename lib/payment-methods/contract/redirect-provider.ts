@@ -1,4 +1,3 @@
-import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import type { Locale } from "../../i18n/routing";
 import type { ProviderName } from "../../provider-operations";
@@ -51,7 +50,7 @@ export type RedirectOutcome =
 export interface RedirectProvider {
   /** provider_operations.provider of its registrations and refunds; also how the console names the method's payments (its `?method=` filter value). */
   provider: ProviderName;
-  /** The page before the provider's: the words naming the provider, and where the provider's own page is. */
+  /** The page before the provider's: the words naming the provider. */
   page: RedirectPage;
   /** Check's endUserMessage while the payment waits for the buyer on the provider's page (REQUIRES_ACTION). */
   requiresActionMessage: string;
@@ -94,7 +93,7 @@ export interface RedirectProvider {
    * checkouts carry none: the console says so rather than show an empty code.
    */
   givesAuthorizationCode: boolean;
-  /** The countries the method serves (its catalog rows). */
+  /** The countries the method serves: its declaration's catalog countries. */
   countries: readonly string[];
   /**
    * The merchant's credentials at the provider, field by field: the console's Settings "Payment
@@ -119,16 +118,10 @@ export interface RedirectProvider {
   receiveCallback?(db: Db, request: Request): Promise<Response>;
 }
 
-/** What the page before the provider's (lib/hosted/views/redirect-page-view.ts) and its answer's headers take from the provider. */
+/** What the page before the provider's (lib/hosted/views/redirect-page-view.ts) takes from the provider; where the provider's own page is, for its CSP, is in the method's declaration (pageOrigins). */
 export interface RedirectPage {
-  /** The keys, under `redirect` (messages/<locale>.json), of the sentence introducing the provider's page and of its logo's name. */
+  /** The keys, under `redirect` (its declaration's messages.<locale>.json, or messages/<locale>.json), of the sentence introducing the provider's page and of its logo's name. */
   words: { intro: string; logoAlt: string };
-  /**
-   * The origins of the provider's payment page for this configuration: the page's CSP
-   * form-action must allow them (Pay's 303 goes there, or CMI's form posts there). Empty when
-   * the sandbox's in-gateway simulator serves it ('self').
-   */
-  origins(config: Config): readonly string[];
 }
 
 /** The hosted pages' part of a provider's merchant certification (contract 15, SATIM). */
@@ -168,7 +161,7 @@ export type ConnectionTest = "ok" | "wrong_credentials" | "unavailable";
 export interface CredentialField {
   /** The key saveAccount takes it under, and the console form's field name. */
   name: string;
-  /** Its label's message key under `console.settings.methods.fields` (messages/console/<locale>.json). */
+  /** Its label's message key under `console.settings.methods.fields` (its declaration's messages.<locale>.json). */
   labelKey: string;
   /**
    * A secret is sealed and never shown again: the console says only that it is set and when the

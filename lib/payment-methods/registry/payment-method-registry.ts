@@ -8,8 +8,9 @@ import { cmiMethod } from "../cmi/cmi-method";
 import { chargilyMethod } from "../chargily/chargily-method";
 
 /**
- * The one list of payment methods: each code's module (lib/payment-methods/<method>/). A code
- * in PAYMENT_METHOD_CODES without a module here does not compile. Nothing registers itself
+ * The one table of payment methods' modules: each code's module (lib/payment-methods/<method>/).
+ * The codes come from the methods' declarations (lib/payment-methods/declarations, which load no
+ * payment code): a declared code without a module here does not compile. Nothing registers itself
  * by being imported: whoever needs a method asks this table.
  */
 // `any`: each module keeps its own Prepared type, which only the module itself produces and reads.

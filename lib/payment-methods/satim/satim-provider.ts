@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-operations";
+import { satimDeclaration } from "./declaration/satim-declaration";
 import type { RedirectAccount, RedirectOutcome, RedirectProvider } from "../contract/redirect-provider";
 import { findSatimAccount, saveSatimAccount, satimAccountSchema } from "./satim-account";
 import { callSatim, type SatimAnswer } from "./satim-epay-client";
@@ -26,8 +27,7 @@ const udf = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 20)
 /** SATIM ePay (`SATIM`): the RedirectProvider the archetype (lib/payment-methods/redirect) drives. */
 export const satimProvider: RedirectProvider = {
   provider: "satim",
-  // SATIM's page is beside its REST base (SATIM_API_URL).
-  page: { words: { intro: "intro", logoAlt: "logoAlt" }, origins: (config) => (config.SATIM_API_URL ? [new URL(config.SATIM_API_URL).origin] : []) },
+  page: { words: { intro: "intro", logoAlt: "logoAlt" } },
   requiresActionMessage: "Please pay with your CIB or EDAHABIA card on the payment page.",
   // SATIM's merchant certification checklist (docs/going-live.md): terms and anti-bot before Pay; logo, support message and 3020 after.
   checkout: { buyerChecks: true, support: { logoPath: "/payment-methods/satim.svg", phone: SATIM_SUPPORT_PHONE } },
@@ -85,7 +85,7 @@ export const satimProvider: RedirectProvider = {
   // The authorization code: confirmOrder.do's approvalCode.
   givesAuthorizationCode: true,
   notifications: null,
-  countries: ["DZA"],
+  countries: satimDeclaration.catalog.countries,
   credentialFields: [
     { name: "terminalId", labelKey: "satimTerminalId", secret: false },
     { name: "userName", labelKey: "satimUserName", secret: false },
