@@ -83,7 +83,7 @@ const configSchema = z
     // `npm start` serves the signed-in console pages past the App Router (the console lane); off: through Next.js.
     GATEWAY_CONSOLE_LANE: onOff.default("on"),
     // Another build of the lane's bundle, to pair two lane builds on one Next.js build in benchmarks.
-    GATEWAY_API_LANE_BUNDLE: z.string().min(1).default(".api-lane/api-lane.mjs"),
+    GATEWAY_LANES_BUNDLE: z.string().min(1).default(".lanes/lanes.mjs"),
     // Set by `npm start` on each of its servers: "1" on the one that runs the background jobs.
     GATEWAY_JOB_RUNNER: z.enum(["0", "1"]).optional(),
     // Unset: on outside NODE_ENV=production (tests, development), off in production.

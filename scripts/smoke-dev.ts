@@ -1,4 +1,4 @@
-// Smoke test of `npm run dev` (scripts/dev.mjs), by hand (`npm run test:smoke-dev`), not in CI:
+// Smoke test of `npm run dev` (server/dev.mjs), by hand (`npm run test:smoke-dev`), not in CI:
 // a development server compiles each page on demand (tens of seconds on two cores). On a fresh
 // embedded database: the OTP page ships no Next.js runtime (as under npm start), a page with the
 // runtime keeps its scripts and its hot-reload websocket answers, and a new island file is built

@@ -18,10 +18,10 @@ import { clientOrigin } from "../http/client-address";
 import { targetHasNulCharacter } from "../validation/nul-character";
 
 /*
- * The console lane (`npm start`, scripts/serve.mjs): a GET of a signed-in console page goes to
+ * The console lane (`npm start`, server/serve.mjs): a GET of a signed-in console page goes to
  * its page of components/console/pages, rendered with react-dom/server, instead of through the
  * App Router's page pipeline (the RSC render, HTML from it, the payload inlined and then stripped
- * by scripts/defer-page-scripts.mjs), which cost four fifths of a console page's CPU (issue 32).
+ * by server/defer-page-scripts.mjs), which cost four fifths of a console page's CPU (issue 32).
  * The page is the one its page.tsx renders under Next.js (`npm run dev`, GATEWAY_CONSOLE_LANE=off),
  * opened by the same rules (lib/console-web/open-console-session.ts); the lane does what Next.js
  * and proxy.ts did around it:
@@ -184,7 +184,7 @@ function headerValue(value: string | string[] | undefined): string | null {
 /** What React hoists ahead of a body rendered alone (the no-client-runtime <meta>): it belongs in the head, last, as Next.js puts it. */
 const HOISTED = /^(?:<meta [^>]*\/>)*/;
 
-/** The document as the App Router writes it for these pages, less its runtime (which scripts/defer-page-scripts.mjs strips). */
+/** The document as the App Router writes it for these pages, less its runtime (which server/defer-page-scripts.mjs strips). */
 function documentOf(locale: Locale, title: string, styles: string, body: string): string {
   const hoisted = HOISTED.exec(body)![0];
   return (

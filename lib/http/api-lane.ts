@@ -4,7 +4,7 @@ import { createApiRouter, type RouteModule, type RoutedOperation } from "./api-r
 import { MAX_BODY_BYTES } from "./read-json-body";
 
 /*
- * The fast lane of /api/v1 (`npm start`, scripts/serve.mjs): a request for a path of the
+ * The fast lane of /api/v1 (`npm start`, server/serve.mjs): a request for a path of the
  * operations registry goes straight to its route file's handler (endpoint(), otherMethods()),
  * on node:http with the Web Request and Response the handlers take, instead of through Next.js's
  * request pipeline, which cost about two thirds of an API request's CPU (issue 35). What the
@@ -15,7 +15,7 @@ import { MAX_BODY_BYTES } from "./read-json-body";
  * - the params are the path's segments (a segment Next.js would decode, a `%`, goes to Next.js);
  * - the answer's headers go out in the Response's order, after the `Vary` Next.js sets on every
  *   App Router answer, and the body in one write with its Content-Length, as the one-write send
- *   (scripts/send-in-one-write.mjs) had Next.js's answers go out.
+ *   (server/send-in-one-write.mjs) had Next.js's answers go out.
  *
  * Anything the lane does not answer exactly as Next.js does goes to Next.js: HEAD (Next.js runs
  * GET and drops the body), other methods, a trailing slash (its 308), `.` or `..` segments,
@@ -25,7 +25,7 @@ import { MAX_BODY_BYTES } from "./read-json-body";
 /** What Next.js sets on every App Router answer (its RSC cache keys): kept so an answer does not change. */
 export const NEXT_VARY = "rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch";
 
-/** The largest body Next.js's answers went out in one write with (scripts/send-in-one-write.mjs's MAX_HELD). */
+/** The largest body Next.js's answers went out in one write with (server/send-in-one-write.mjs's MAX_HELD). */
 const ONE_WRITE_MAX_BYTES = 64 * 1024;
 const LANE_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 /** Segments of unreserved and sub-delimiter characters only: nothing Next.js would decode or normalize. */

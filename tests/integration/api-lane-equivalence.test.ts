@@ -2,13 +2,13 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS, operationKey } from "@/lib/api/operations";
 import { createApiRouter } from "@/lib/http/api-router";
-import { laneRouteFiles } from "../../scripts/build-api-lane.mjs";
+import { laneRouteFiles } from "../../server/build-lanes.mjs";
 import { HOST, replayCorpus, type Recorded } from "../support/lane-corpus";
 import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-gateway";
 
 /**
  * Issue 35: the API lane changes no byte of any answer. The real `npm start` entry
- * (scripts/serve.mjs) twice on the same database, once with GATEWAY_API_LANE=off (every request
+ * (server/serve.mjs) twice on the same database, once with GATEWAY_API_LANE=off (every request
  * through Next.js, as before the lane) and once with the lane; the corpus of
  * tests/support/lane-corpus.ts (every operation, its errors, 405s, preflights, 413/415, rate
  * limits, replays, 503s) goes to each, and the answers must be equal: status, every header line

@@ -9,12 +9,12 @@ import { useTestGateway } from "../support/test-gateway";
 
 /**
  * Issue 32: the console lane (lib/console-web/console-lane.ts) serves the signed-in console pages
- * exactly as their App Router pages do. The real `npm start` entry (scripts/serve.mjs) twice on
+ * exactly as their App Router pages do. The real `npm start` entry (server/serve.mjs) twice on
  * the same database, once with GATEWAY_CONSOLE_LANE=off (every page through Next.js) and once
  * with the lane; every page of the lane, in each language, as an owner, a viewer and nobody, must
  * answer the same: status, Location, the headers' names, and the whole document, up to what Next.js
  * adds for its own runtime (an empty hidden Suspense boundary and its chunk list, which
- * scripts/defer-page-scripts.mjs leaves and nothing reads), the fresh formKey of a confirmation
+ * server/defer-page-scripts.mjs leaves and nothing reads), the fresh formKey of a confirmation
  * and nonces. A redirect's body (Next.js's, a document no browser shows) the lane leaves out.
  * Where Next.js inlines a stylesheet of the build, the lane links that file: the same place in
  * the head, and the file it links must be the very text Next.js inlines.

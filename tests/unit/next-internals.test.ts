@@ -7,7 +7,7 @@ import { NEXT_VARY } from "@/lib/http/api-lane";
 
 /**
  * What `npm start` still takes from Next.js's private modules (ARCHITECTURE.md, "Per-request
- * tricks"): the compression middleware it vendors (scripts/serve.mjs applies it to every answer,
+ * tricks"): the compression middleware it vendors (server/serve.mjs applies it to every answer,
  * the API lane to its own), the helper that frees its stream on a client disconnect, and the
  * Vary every App Router answer carries, which the lane copies so that no answer changes. An
  * upgrade of Next.js that moves or changes one of them fails here, by name.

@@ -1,11 +1,11 @@
 // Builds the fast lane of /api/v1 (lib/http/api-lane.ts) and the console lane
-// (lib/console-web/console-lane.ts) into .api-lane/api-lane.mjs, which scripts/serve.mjs (`npm start`)
+// (lib/console-web/console-lane.ts) into .lanes/lanes.mjs, which server/serve.mjs (`npm start`)
 // loads beside Next.js: one ES module bundling the operations registry, every app/api/v1 route
 // file (still the home of each handler; Next.js serves them in `npm run dev`), the console pages
 // of components/console/pages/console-lane-pages.ts (rendered with react-dom/server, which
 // Next.js refuses inside app/) and what they import, with `@/` resolved from tsconfig.json's paths and the
 // packages of node_modules left to Node (the same copies Next.js's server loads for postgres.js
-// and pino). Part of `npm run build` and of npm start's build (scripts/start.ts).
+// and pino). Part of `npm run build` and of npm start's build (server/start.ts).
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,7 +14,7 @@ import { build } from "esbuild";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_DIR = path.join(ROOT, "app/api/v1");
 const CONSOLE_DIR = path.join(ROOT, "app/[locale]/console");
-export const API_LANE_BUNDLE = path.join(ROOT, ".api-lane/api-lane.mjs");
+export const LANES_BUNDLE = path.join(ROOT, ".lanes/lanes.mjs");
 
 /**
  * Every route file under app/api/v1 that serves an operation, with its path as the registry
@@ -62,10 +62,10 @@ function entrySource() {
   ].join("\n");
 }
 
-/** `outfile`: the bundle's path; another than the default only to pair two lane builds (GATEWAY_API_LANE_BUNDLE). */
-export async function buildApiLane(outfile = API_LANE_BUNDLE) {
+/** `outfile`: the bundle's path; another than the default only to pair two lane builds (GATEWAY_LANES_BUNDLE). */
+export async function buildLanes(outfile = LANES_BUNDLE) {
   await build({
-    stdin: { contents: entrySource(), resolveDir: ROOT, sourcefile: "api-lane-entry.ts", loader: "ts" },
+    stdin: { contents: entrySource(), resolveDir: ROOT, sourcefile: "lanes-entry.ts", loader: "ts" },
     outfile,
     bundle: true,
     format: "esm",
@@ -87,5 +87,5 @@ export async function buildApiLane(outfile = API_LANE_BUNDLE) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const out = process.argv.indexOf("--out");
-  await buildApiLane(out === -1 ? undefined : path.resolve(process.argv[out + 1]));
+  await buildLanes(out === -1 ? undefined : path.resolve(process.argv[out + 1]));
 }

@@ -18,7 +18,7 @@
 // /api answers Next.js still serves go through it: /api/health, what the lane hands over, and
 // all of /api/v1 with GATEWAY_API_LANE=off, which therefore answer as the lane does.
 //
-// Plain JavaScript: scripts/serve.mjs (npm start's entry) imports it; tests/unit covers it.
+// Plain JavaScript: server/serve.mjs (npm start's entry) imports it; tests/unit covers it.
 
 /** Beyond this a body streams as before; the API's JSON answers are a few KB at most. */
 export const MAX_HELD = 64 * 1024;

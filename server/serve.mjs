@@ -1,9 +1,9 @@
-// `npm start`: prepares (scripts/start.ts under tsx: build when stale, migrate, demo merchant),
+// `npm start`: prepares (server/start.ts under tsx: build when stale, migrate, demo merchant),
 // then serves with Node's cluster module: one Next.js server per core (WEB_CONCURRENCY
 // overrides; the embedded PGlite database admits one process), all on one port, each answering
 // /api/v1 through the API lane (lib/http/api-lane.ts) and everything else through Next.js. Plain
 // JavaScript, so no TypeScript launcher stays resident beside the servers.
-// Each server runs with the V8 heap settings of scripts/server-heap.mjs (resident memory bounded,
+// Each server runs with the V8 heap settings of server/server-heap.mjs (resident memory bounded,
 // CPU per request unchanged).
 //
 // The primary only supervises: it forks the servers, gives exactly one of them the background
@@ -39,14 +39,14 @@ if (cluster.isPrimary) primary();
 else await server(JSON.parse(process.argv.at(-1)));
 
 /**
- * The settings the servers need, as lib/config validated them in scripts/start.ts (which writes
+ * The settings the servers need, as lib/config validated them in server/start.ts (which writes
  * them to the file it is given): the configuration has one reader, and its defaults one home.
  */
 function prepareAndReadSettings() {
   const dir = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
   const settingsFile = path.join(dir, "settings.json");
   try {
-    const prepare = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts", "--settings-out", settingsFile, ...process.argv.slice(2)], {
+    const prepare = spawnSync(process.execPath, ["--import", "tsx", "server/start.ts", "--settings-out", settingsFile, ...process.argv.slice(2)], {
       stdio: "inherit",
     });
     if (prepare.status !== 0) process.exit(prepare.status ?? 1);
@@ -174,9 +174,9 @@ async function server(settings) {
   const handle = app.getRequestHandler();
   // /api/v1 straight to its route handlers (lib/http/api-lane.ts), past Next.js's request
   // pipeline; GATEWAY_API_LANE=off sends it through Next.js as everything else.
-  // The bundle is scripts/build-api-lane.mjs's (GATEWAY_API_LANE_BUNDLE names another, to pair two lane builds).
+  // The bundle is server/build-lanes.mjs's (GATEWAY_LANES_BUNDLE names another, to pair two lane builds).
   const laneOn = settings.apiLane;
-  const laneBundle = laneOn || settings.consoleLane ? await import(pathToFileURL(path.resolve(settings.apiLaneBundle)).href) : null;
+  const laneBundle = laneOn || settings.consoleLane ? await import(pathToFileURL(path.resolve(settings.lanesBundle)).href) : null;
   const serveApiLane = laneOn ? laneBundle.createLane() : () => false;
   // The signed-in console pages rendered from the same components, past the App Router's page
   // pipeline (lib/console-web/console-lane.ts); GATEWAY_CONSOLE_LANE=off sends them through Next.js.

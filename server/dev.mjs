@@ -1,5 +1,5 @@
 // `npm run dev`: Next.js's development server (compiling on demand, hot reload) behind the same
-// response rewriter as `npm start` (scripts/defer-page-scripts.mjs). Under a bare `next dev`
+// response rewriter as `npm start` (server/defer-page-scripts.mjs). Under a bare `next dev`
 // nothing stripped the runtime from the hosted pages, so React hydrated DOM their islands had
 // changed (the card fields, the QR status, the countdown's button) and a contributor saw redraws
 // and hydration warnings that production never has. Here a page marked as shipping no client
@@ -8,14 +8,14 @@
 // deferred as in production, hot reload included.
 //
 // The islands (components/islands) are built at start and rebuilt when one of their files
-// changes. Plain JavaScript, like scripts/serve.mjs. PORT (default 3000) or -p/--port, HOST or
+// changes. Plain JavaScript, like server/serve.mjs. PORT (default 3000) or -p/--port, HOST or
 // -H/--hostname (default: every interface), and --webpack instead of Turbopack, as `next dev` took them.
 import { watch } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { buildIslands, ISLANDS_SOURCE_DIR } from "./build-islands.mjs";
+import { buildIslands, ISLANDS_SOURCE_DIR } from "../scripts/build-islands.mjs";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { markPeerStamping, stampPeer } from "./stamp-peer.mjs";
 
@@ -52,7 +52,7 @@ const handle = app.getRequestHandler();
 // (a second handshake on the same socket). Neither is public API, and the public
 // getUpgradeHandler() is the render server's, which ignores HMR: fail loudly if Next changed.
 if (typeof app.upgradeHandler !== "function" || app.didWebSocketSetup !== false) {
-  throw new Error("scripts/dev.mjs: this Next.js version's custom server has no upgradeHandler/didWebSocketSetup; update the HMR forwarding");
+  throw new Error("server/dev.mjs: this Next.js version's custom server has no upgradeHandler/didWebSocketSetup; update the HMR forwarding");
 }
 app.didWebSocketSetup = true;
 
@@ -68,7 +68,7 @@ httpServer.on("error", (error) => {
   console.error(`[dev] ${error.code === "EADDRINUSE" ? `port ${port} is in use (PORT or -p chooses another)` : error.message}`);
   process.exit(1);
 });
-httpServer.listen(port, hostname, () => log(`ready on http://${hostname ?? "localhost"}:${port} (pages through scripts/defer-page-scripts.mjs, as npm start)`));
+httpServer.listen(port, hostname, () => log(`ready on http://${hostname ?? "localhost"}:${port} (pages through server/defer-page-scripts.mjs, as npm start)`));
 
 /** Rebuilds the islands after a burst of changes under components/islands; one build at a time. */
 function watchIslands() {
