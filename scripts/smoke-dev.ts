@@ -1,15 +1,16 @@
 // Smoke test of `npm run dev` (server/dev.mjs), by hand (`npm run test:smoke-dev`), not in CI:
 // a development server compiles each page on demand (tens of seconds on two cores). On a fresh
-// embedded database: the OTP page ships no Next.js runtime (as under npm start), a page with the
-// runtime keeps its scripts and its hot-reload websocket answers, and a new island file is built
-// and served without a restart. Needs no other dev server in this folder (Next.js allows one).
+// embedded database: /api/v1 and the console pages come through npm start's lanes, the OTP page
+// ships no Next.js runtime (as under npm start), a page with the runtime keeps its scripts and
+// its hot-reload websocket answers, and a new island file is built and served without a restart. Needs no other dev server in this folder (Next.js allows one).
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { consoleStylesheet } from "../server/build-lanes.mjs";
 
 const port = Number(process.env.SMOKE_PORT ?? 3312);
 const baseUrl = `http://127.0.0.1:${port}`;
@@ -68,6 +69,7 @@ async function main() {
       "x-platform": "API",
     },
   );
+  check("serves /api/v1 through the API lane", output.includes("[dev] lanes built"));
   const payUrl = proceed.data.metadata?.payUrl;
   check("creates a payment and gets its OTP page's address", typeof payUrl === "string");
 
@@ -96,9 +98,22 @@ async function main() {
     `${checkout.status} ${checkout.headers.get("location") ?? ""}`,
   );
 
+  // The console lane, as under npm start: its stylesheet, and a page without a session sent to sign in.
+  const stylesheet = await fetch(baseUrl + (await consoleStylesheet()).href);
+  check("serves the console lane's stylesheet", stylesheet.status === 200 && stylesheet.headers.get("content-type")!.startsWith("text/css"), String(stylesheet.status));
+  const signedOut = await fetch(`${baseUrl}/en/console/payments`, { redirect: "manual" });
+  check("sends a console page without a session to sign in", signedOut.status === 307 && signedOut.headers.get("location")!.includes("/en/console/sign-in"), String(signedOut.status));
+
   // A page with the runtime keeps it, deferred as in production.
   const home = await (await fetch(`${baseUrl}/en`)).text();
   check("a page with the runtime keeps its scripts, deferred", home.includes("__gwScript") && home.includes("__next_f"));
+
+  // A lane's source saved again: the lanes are rebuilt and reloaded.
+  const now = new Date();
+  utimesSync("lib/http/api-lane.ts", now, now);
+  const rebuilt = await waitFor(() => output.includes("[dev] lanes rebuilt"), 30_000).catch(() => false);
+  check("rebuilds the lanes when one of their sources changes", rebuilt);
+  check("answers /api/v1 from the rebuilt lanes", (await fetch(`${baseUrl}/api/v1/payments/intents/none`, { headers: { authorization } })).status === 404);
 
   // An island added while the server runs is built and served.
   writeFileSync(PROBE_ISLAND, `document.documentElement.dataset.smokeDev = "${randomBytes(4).toString("hex")}";\n`);

@@ -2,3 +2,4 @@
 export declare const LANES_BUNDLE: string;
 export declare function laneRouteFiles(): { pattern: string; file: string }[];
 export declare function buildLanes(outfile?: string): Promise<void>;
+export declare function consoleStylesheet(): Promise<{ href: string; css: string }>;

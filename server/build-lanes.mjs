@@ -1,19 +1,25 @@
 // Builds the fast lane of /api/v1 (lib/http/api-lane.ts) and the console lane
 // (lib/console-web/console-lane.ts) into .lanes/lanes.mjs, which server/serve.mjs (`npm start`)
-// loads beside Next.js: one ES module bundling the operations registry, every app/api/v1 route
-// file (still the home of each handler; Next.js serves them in `npm run dev`), the console pages
-// of components/console/pages/console-lane-pages.ts (rendered with react-dom/server, which
-// Next.js refuses inside app/) and what they import, with `@/` resolved from tsconfig.json's paths and the
-// packages of node_modules left to Node (the same copies Next.js's server loads for postgres.js
-// and pino). Part of `npm run build` and of npm start's build (server/start.ts).
-import { readdirSync, statSync } from "node:fs";
+// and server/dev.mjs (`npm run dev`, rebuilt on edit) load beside Next.js: one ES module bundling
+// the operations registry, every app/api/v1 route file (the home of each handler), the console
+// pages of components/console/pages/console-lane-pages.ts (rendered with react-dom/server, which
+// Next.js refuses inside app/), the console's stylesheet (app/globals.css through Tailwind, as
+// Next.js compiles it for its pages) and what they import, with `@/` resolved from
+// tsconfig.json's paths and the packages of node_modules left to Node (the same copies Next.js's
+// server loads for postgres.js and pino). Part of `npm run build` and of npm start's build
+// (server/start.ts).
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import tailwind from "@tailwindcss/postcss";
 import { build } from "esbuild";
+import postcss from "postcss";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_DIR = path.join(ROOT, "app/api/v1");
 const CONSOLE_DIR = path.join(ROOT, "app/[locale]/console");
+const STYLESHEET_SOURCE = path.join(ROOT, "app/globals.css");
 export const LANES_BUNDLE = path.join(ROOT, ".lanes/lanes.mjs");
 
 /**
@@ -45,8 +51,19 @@ function consoleDirectories() {
     .sort();
 }
 
-/** The lane's entry: the registry, each route file's module by its path, and the lane over them. */
-function entrySource() {
+/**
+ * The console's stylesheet: app/globals.css through Tailwind (postcss.config.mjs's plugin, which
+ * finds the classes the sources use), minified, at an address named by its content.
+ */
+export async function consoleStylesheet() {
+  const source = readFileSync(STYLESHEET_SOURCE, "utf8");
+  const { css } = await postcss([tailwind({ base: ROOT, optimize: { minify: true } })]).process(source, { from: STYLESHEET_SOURCE });
+  const hash = createHash("sha256").update(css).digest("hex").slice(0, 16);
+  return { href: `/_lanes/console.${hash}.css`, css };
+}
+
+/** The lanes' entry: the registry, each route file's module by its path, the console pages and the stylesheet, and the lanes over them. */
+function entrySource(stylesheet) {
   const routes = laneRouteFiles();
   const imports = routes.map((route, index) => `import * as route${index} from ${JSON.stringify(route.file)};`);
   const table = routes.map((route, index) => `  ${JSON.stringify(route.pattern)}: route${index},`);
@@ -58,14 +75,15 @@ function entrySource() {
     `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules });`,
     `import { createConsoleLane } from "@/lib/console-web/console-lane";`,
     `import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";`,
-    `export const createConsolePageLane = (distDir) => createConsoleLane({ pages: CONSOLE_LANE_PAGES, appDirectories: ${JSON.stringify(consoleDirectories())}, distDir });`,
+    `const stylesheet = ${JSON.stringify(stylesheet)};`,
+    `export const createConsolePageLane = () => createConsoleLane({ pages: CONSOLE_LANE_PAGES, appDirectories: ${JSON.stringify(consoleDirectories())}, stylesheet });`,
   ].join("\n");
 }
 
-/** `outfile`: the bundle's path; another than the default only to pair two lane builds (GATEWAY_LANES_BUNDLE). */
-export async function buildLanes(outfile = LANES_BUNDLE) {
-  await build({
-    stdin: { contents: entrySource(), resolveDir: ROOT, sourcefile: "lanes-entry.ts", loader: "ts" },
+/** esbuild's options for the lanes' bundle at `outfile` (server/dev.mjs keeps a context of them). */
+export async function lanesBuildOptions(outfile = LANES_BUNDLE) {
+  return {
+    stdin: { contents: entrySource(await consoleStylesheet()), resolveDir: ROOT, sourcefile: "lanes-entry.ts", loader: "ts" },
     outfile,
     bundle: true,
     format: "esm",
@@ -79,10 +97,16 @@ export async function buildLanes(outfile = LANES_BUNDLE) {
     sourcemap: "linked",
     legalComments: "none",
     // As Next.js's build fixes it in its own bundles (proxy.ts's among them): the lane's page
-    // headers (the CSP's style hashes, no 'unsafe-eval') must not follow the server's NODE_ENV.
+    // headers (the CSP's style hashes, no 'unsafe-eval') must not follow the server's NODE_ENV,
+    // so `npm run dev` serves the lanes as `npm start` does.
     define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "warning",
-  });
+  };
+}
+
+/** `outfile`: the bundle's path; another than the default only to pair two lane builds (GATEWAY_LANES_BUNDLE). */
+export async function buildLanes(outfile = LANES_BUNDLE) {
+  await build(await lanesBuildOptions(outfile));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

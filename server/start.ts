@@ -23,9 +23,7 @@ function serveSettings(config: Config) {
     processes: config.DATABASE_URL ? config.WEB_CONCURRENCY : 1,
     shutdownTimeoutMs: config.GATEWAY_SHUTDOWN_TIMEOUT_MS,
     heapGrowthPercent: config.GATEWAY_HEAP_GROWTH_PERCENT,
-    apiLane: config.GATEWAY_API_LANE === "on",
     lanesBundle: config.GATEWAY_LANES_BUNDLE,
-    consoleLane: config.GATEWAY_CONSOLE_LANE === "on",
   };
 }
 

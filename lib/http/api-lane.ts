@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES } from "./read-json-body";
  * on node:http with the Web Request and Response the handlers take, instead of through Next.js's
  * request pipeline, which cost about two thirds of an API request's CPU (issue 35). What the
  * handlers do is unchanged; the lane only does what Next.js did around them, byte for byte
- * (tests/integration/api-lane-equivalence.test.ts replays a corpus through both):
+ * (tests/integration/api-door.test.ts replays a corpus through the door):
  *
  * - the URL the handler sees is the Host header's origin and the request target, as Next.js builds it;
  * - the params are the path's segments (a segment Next.js would decode, a `%`, goes to Next.js);
