@@ -11,8 +11,9 @@ const nextConfig = {
   // (pdfkit too: it reads its font metrics from its own folder).
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pdfkit"],
   poweredByHeader: false,
-  // server/serve.mjs (npm start) compresses, after moving the page's scripts past the first
-  // paint (server/defer-page-scripts.mjs); it needs the HTML as Next.js writes it.
+  // The gateway's door (server/door.mjs, npm start and npm run dev) compresses every answer, after
+  // moving the page's scripts past the first paint (server/defer-page-scripts.mjs), which needs
+  // the HTML as Next.js writes it.
   compress: false,
   // `npm test` type-checks with tsc; a first `npm start` should not pay for it twice.
   typescript: { ignoreBuildErrors: true },

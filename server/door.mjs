@@ -8,12 +8,10 @@
 //
 // Both lanes come from one bundle (server/build-lanes.mjs): `lanes()` returns the current one
 // (npm run dev swaps it after each rebuild). Every answer is compressed here, once.
-import { createRequire } from "node:module";
+import compression from "compression";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { sendInOneWrite } from "./send-in-one-write.mjs";
 import { stampPeer } from "./stamp-peer.mjs";
-
-const require = createRequire(import.meta.url);
 
 /**
  * @param {{
@@ -24,19 +22,16 @@ const require = createRequire(import.meta.url);
  * @returns {import("node:http").RequestListener}
  */
 export function createDoor({ lanes, handleNext }) {
-  // Next.js's own compression (the same middleware, next.config.mjs turns Next's off) applied
-  // here, so the page's scripts can be deferred past the first paint on the plain text first.
-  const compress = require("next/dist/compiled/compression")();
-  const { releaseCompressionStream } = require("next/dist/server/lib/release-compression-stream");
+  // Every answer compressed here, once (next.config.mjs turns Next's own off, so that the page
+  // rewriter sees the HTML as Next.js writes it): gzip or Brotli as the client accepts, from
+  // 1 KB when the length is known, flushed as Next.js streams a page. The middleware frees its
+  // zlib stream when the client goes away.
+  const compress = compression();
 
   return function door(request, response) {
     // Before anything reads the headers: the client's address rule (lib/http/client-address.ts) starts from the socket's.
     stampPeer(request);
     const started = performance.now();
-    response.once("close", () => {
-      // On a client disconnect the middleware never ends its zlib stream (as in Next.js's server).
-      if (!response.writableFinished) releaseCompressionStream(response);
-    });
     const api = request.url?.startsWith("/api/") ?? false;
     // Set by instrumentation.ts's register(): each page's log line and metrics (lib/hosted/log-page-request.ts),
     // and, while traces are on, each page in a span of its own (lib/hosted/trace-page.ts).

@@ -8,7 +8,6 @@ import { PAGE_ICON_URL } from "../hosted/page-icon";
 import { logPageRequest } from "../hosted/log-page-request";
 import { isLocale, textDirection } from "../i18n/locales";
 import type { Locale } from "../i18n/routing";
-import { NEXT_VARY } from "../http/api-lane";
 import { newNonce } from "../http/security-headers";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "../hosted/page-headers";
 import { clientOrigin } from "../http/client-address";
@@ -27,7 +26,7 @@ import { targetHasNulCharacter } from "../validation/nul-character";
  *   that changes with its content), the page's metadata title, robots noindex, the icon, the
  *   no-client-runtime mark;
  * - the answer's headers: proxy.ts's (a fresh nonce's CSP, the hosted pages' set, no-store, the
- *   request id, HSTS) and the Vary Next.js sets; the page-request log line;
+ *   request id, HSTS); the page-request log line;
  * - a session's redirects (sign in, account, refused) as 307s with their Location.
  *
  * A page the lane does not answer as Next.js would goes to Next.js: not found (the App Router's
@@ -140,7 +139,6 @@ async function answer(
   const csp = pageContentSecurityPolicy(request.pathname, newNonce(), clientOrigin(incoming.headers).https);
   const headers = pageAnswerHeaders(csp, requestId);
   for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
-  outgoing.setHeader("vary", NEXT_VARY);
   outgoing.setHeader("content-type", "text/html; charset=utf-8");
   if (opening.kind === "redirect") {
     outgoing.statusCode = 307;

@@ -4,31 +4,28 @@ import { createApiRouter, type RouteModule, type RoutedOperation } from "./api-r
 import { MAX_BODY_BYTES } from "./read-json-body";
 
 /*
- * The fast lane of /api/v1 (`npm start`, server/serve.mjs): a request for a path of the
+ * The API lane (`npm start` and `npm run dev`, server/door.mjs): a request for a path of the
  * operations registry goes straight to its route file's handler (endpoint(), otherMethods()),
  * on node:http with the Web Request and Response the handlers take, instead of through Next.js's
  * request pipeline, which cost about two thirds of an API request's CPU (issue 35). What the
- * handlers do is unchanged; the lane only does what Next.js did around them, byte for byte
+ * handlers do is unchanged; the lane only does what a server does around them
  * (tests/integration/api-door.test.ts replays a corpus through the door):
  *
- * - the URL the handler sees is the Host header's origin and the request target, as Next.js builds it;
- * - the params are the path's segments (a segment Next.js would decode, a `%`, goes to Next.js);
- * - the answer's headers go out in the Response's order, after the `Vary` Next.js sets on every
- *   App Router answer, and the body in one write with its Content-Length, as the one-write send
- *   (server/send-in-one-write.mjs) had Next.js's answers go out.
+ * - the URL the handler sees is the Host header's origin and the request target;
+ * - the params are the path's segments;
+ * - the answer's headers go out in the Response's order, and the body in one write with its
+ *   Content-Length (server/send-in-one-write.mjs has Next.js's answers go out the same way).
  *
- * Anything the lane does not answer exactly as Next.js does goes to Next.js: HEAD (Next.js runs
- * GET and drops the body), other methods, a trailing slash (its 308), `.` or `..` segments,
- * encoded characters, paths outside the registry (the catch-all's 404), an unusual Host.
+ * What the lane does not serve goes to Next.js's routing of app/api: HEAD (Next.js runs GET and
+ * drops the body), other methods, a trailing slash (its 308), `.` or `..` segments, encoded
+ * characters (a `%`, which Next.js decodes), paths outside the registry (the catch-all's JSON
+ * 404), an unusual Host.
  */
 
-/** What Next.js sets on every App Router answer (its RSC cache keys): kept so an answer does not change. */
-export const NEXT_VARY = "rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch";
-
-/** The largest body Next.js's answers went out in one write with (server/send-in-one-write.mjs's MAX_HELD). */
+/** The largest body sent in one write (server/send-in-one-write.mjs's MAX_HELD); a larger one streams. */
 const ONE_WRITE_MAX_BYTES = 64 * 1024;
 const LANE_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-/** Segments of unreserved and sub-delimiter characters only: nothing Next.js would decode or normalize. */
+/** Segments of unreserved and sub-delimiter characters only: nothing to decode or normalize. */
 const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
@@ -76,7 +73,6 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: 
   const response = await handler(request, { params: Promise.resolve(params) });
   const bytes = response.body === null ? null : Buffer.from(await response.arrayBuffer());
   outgoing.statusCode = response.status;
-  outgoing.setHeader("vary", NEXT_VARY);
   // Next.js drops a route's own Content-Length (the QR image's); the body's length is set below.
   response.headers.forEach((value, name) => {
     if (name !== "content-length") outgoing.setHeader(name, value);

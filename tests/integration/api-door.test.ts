@@ -115,6 +115,7 @@ describe("the API's door (npm start)", () => {
 
   it("compresses what is worth it for a client that accepts it, and only that", () => {
     expect(header(named("openapi.json gzip"), "content-encoding")).toBe("gzip");
+    expect(header(named("openapi.json gzip"), "vary")).toMatch(/accept-encoding/i);
     expect(header(named("openapi.json"), "content-encoding")).toBeUndefined();
     // A check's few hundred bytes go out as they are, with their length.
     const check = named("check gzip accepted");
@@ -142,6 +143,12 @@ describe("the API's door (npm start)", () => {
   it("sets the API's security headers on every answer but a preflight's and a redirect's", () => {
     for (const record of records.filter((record) => record.status !== 308 && record.method !== "OPTIONS")) {
       expect(header(record, "x-content-type-options"), `${record.name}: ${record.method} ${record.path}`).toBe("nosniff");
+    }
+  });
+
+  it("answers the lane's requests with the lane's headers alone (no Vary of Next.js's router)", () => {
+    for (const record of records.filter((record) => record.method !== "HEAD" && !["trailing slash", "unknown path", "api root", "encoded segment"].includes(record.name))) {
+      expect(header(record, "vary") ?? "", `${record.name}: ${record.method} ${record.path}`).not.toMatch(/\brsc\b/);
     }
   });
 });

@@ -103,6 +103,7 @@ describe("the console's door (npm start)", () => {
       expect(answer.headers.get("cache-control"), key).toContain("no-store");
       expect(answer.headers.get("x-content-type-options"), key).toBe("nosniff");
       expect(answer.headers.get("x-request-id"), key).toBeTruthy();
+      expect(answer.headers.get("vary") ?? "", key).not.toMatch(/\brsc\b/);
       const policy = answer.headers.get("content-security-policy") ?? "";
       expect(policy, key).toMatch(/script-src [^;]*'nonce-[^']+'/);
       expect(policy, key).toContain("frame-ancestors 'none'");

@@ -14,9 +14,9 @@ async function serve(
   requestHeaders: Record<string, string> = {},
 ): Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer; writtenAtFlush: number }> {
   let writtenAtFlush = -1;
-  const compress = require("next/dist/compiled/compression")();
+  const compress = require("compression")();
   const server = createServer((request, response: ServerResponse) => {
-    // As server/serve.mjs installs them for an API request.
+    // As server/door.mjs installs them for an API request Next.js answers.
     compress(request, response, () => {});
     sendInOneWrite(response);
     response.statusCode = 201;
