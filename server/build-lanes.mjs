@@ -24,8 +24,8 @@ export const LANES_BUNDLE = path.join(ROOT, ".lanes/lanes.mjs");
 
 /**
  * Every route file under app/api/v1 that serves an operation, with its path as the registry
- * writes it (`[id]` → `:id`). Left out: the catch-all (`[...unknown]`, the JSON 404) and
- * /api/v1 itself, which serve no operation; Next.js answers them.
+ * writes it (`[id]` → `:id`). Left out: the catch-all (`[...unknown]`, the JSON 404, which the
+ * lane answers for any other path) and /api/v1 itself (the same 404), which serve no operation.
  */
 export function laneRouteFiles() {
   const found = [];
@@ -72,7 +72,8 @@ function entrySource(stylesheet) {
     `import { createApiLane } from "@/lib/http/api-lane";`,
     ...imports,
     `const routeModules = {\n${table.join("\n")}\n};`,
-    `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules });`,
+    `import * as unknownPath from ${JSON.stringify(path.join(API_DIR, "[...unknown]/route.ts"))};`,
+    `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules, unknownPath });`,
     `import { createConsoleLane } from "@/lib/console-web/console-lane";`,
     `import { CONSOLE_LANE_PAGES } from "@/components/console/pages/console-lane-pages";`,
     `const stylesheet = ${JSON.stringify(stylesheet)};`,

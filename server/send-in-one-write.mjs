@@ -15,8 +15,8 @@
 // fifth more CPU per check. Bodies from 1 KB on are compressed as before.
 //
 // The API lane (lib/http/api-lane.ts) writes its answers this way itself; this serves the /api
-// answers Next.js still writes (/api/health, what the lane hands over: HEAD, a trailing slash,
-// encoded segments, unknown paths), which therefore go out as the lane's do.
+// answers Next.js still writes (/api/health, /api/metrics, the odd paths the lane hands over:
+// a malformed escape, an unusual Host), which therefore go out as the lane's do.
 //
 // Plain JavaScript: server/door.mjs imports it; tests/unit covers it.
 

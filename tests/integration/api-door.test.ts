@@ -135,9 +135,12 @@ describe("the API's door (npm start)", () => {
     expect(encoded.status).toBe(200);
     const paymentOf = (record: Recorded) => (JSON.parse(record.body) as { data: { paymentId: string } }).data.paymentId;
     expect(paymentOf(encoded)).toBe(paymentOf(get));
-    const unknown = named("unknown path");
-    expect(unknown.status).toBe(404);
-    expect(header(unknown, "content-type")).toMatch(/^application\/json/);
+    for (const name of ["unknown path", "api root", "unknown path preflight"]) {
+      const unknown = named(name);
+      expect(unknown.status, name).toBe(404);
+      expect(header(unknown, "content-type"), name).toMatch(/^application\/json/);
+      expect(JSON.parse(unknown.body.replace(/ <wire sha256 \w+>$/, "")), name).toMatchObject({ code: 404, error: { name: "not_found" } });
+    }
   });
 
   it("sets the API's security headers on every answer but a preflight's and a redirect's", () => {
@@ -146,8 +149,8 @@ describe("the API's door (npm start)", () => {
     }
   });
 
-  it("answers the lane's requests with the lane's headers alone (no Vary of Next.js's router)", () => {
-    for (const record of records.filter((record) => record.method !== "HEAD" && !["trailing slash", "unknown path", "api root", "encoded segment"].includes(record.name))) {
+  it("answers every request itself: no answer carries the Vary of Next.js's router", () => {
+    for (const record of records) {
       expect(header(record, "vary") ?? "", `${record.name}: ${record.method} ${record.path}`).not.toMatch(/\brsc\b/);
     }
   });

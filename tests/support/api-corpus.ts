@@ -433,6 +433,11 @@ async function corpus(run: Run) {
   await run.send("HEAD", { method: "HEAD", path: checkPath, headers: server(merchant) });
   await run.send("unknown path", { method: "GET", path: "/api/v1/no-such-thing" });
   await run.send("api root", { method: "POST", path: "/api/v1" });
+  await run.send("unknown path preflight", {
+    method: "OPTIONS",
+    path: "/api/v1/no-such-thing",
+    headers: { origin: "https://shop.example", "access-control-request-method": "GET" },
+  });
   await run.send("encoded segment", { method: "GET", path: `/api/v1/payments/intents/${intent.paymentId.replace("-", "%2D")}/check`, headers: server(merchant) });
 
   // Rate limits: a client secret allows 120 checks a minute; the first refusal.
