@@ -1,11 +1,11 @@
 // Next.js calls register() once per server process: mount the sandbox's simulators there (a
 // production process never loads their code), start the background jobs in one process per
 // gateway (`npm start` gives that role to one of its servers, GATEWAY_JOB_RUNNER=1), and hand
-// scripts/serve.mjs the hook that stops them and closes the database on shutdown.
+// server/serve.mjs the hook that stops them and closes the database on shutdown.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
-  // scripts/serve.mjs waits on this before it listens: Next.js runs register() in the background
+  // server/serve.mjs waits on this before it listens: Next.js runs register() in the background
   // of its preparation, and the API lane's requests, which Next.js does not hold back, need the mount.
   const registered = (globalThis as { gatewayRegistered?: { resolve(): void; reject(error: unknown): void } }).gatewayRegistered;
   try {
@@ -18,7 +18,7 @@ export async function register() {
     await tracing?.startTracing({ db: await getDb() });
     // This process's counts for GET /api/metrics's view of every process (with METRICS_TOKEN set).
     const publisher = (await import("./lib/metrics/cluster-view")).startMetricsPublisher(getDb);
-    // scripts/serve.mjs reports each page answer here: its log line and its metrics.
+    // server/serve.mjs reports each page answer here: its log line and its metrics.
     (globalThis as { gatewayObservePage?: unknown }).gatewayObservePage = (await import("./lib/hosted/log-page-request")).observePageAnswer;
     // And, with traces on, serves each page in a span of its own.
     if (tracing) (globalThis as { gatewayTracePage?: unknown }).gatewayTracePage = (await import("./lib/hosted/trace-page")).tracePageRequest;

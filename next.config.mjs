@@ -11,8 +11,9 @@ const nextConfig = {
   // (pdfkit too: it reads its font metrics from its own folder).
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pdfkit"],
   poweredByHeader: false,
-  // scripts/serve.mjs (npm start) compresses, after moving the page's scripts past the first
-  // paint (scripts/defer-page-scripts.mjs); it needs the HTML as Next.js writes it.
+  // The gateway's door (server/door.mjs, npm start and npm run dev) compresses every answer, after
+  // moving the page's scripts past the first paint (server/defer-page-scripts.mjs), which needs
+  // the HTML as Next.js writes it.
   compress: false,
   // `npm test` type-checks with tsc; a first `npm start` should not pay for it twice.
   typescript: { ignoreBuildErrors: true },
@@ -24,7 +25,7 @@ const nextConfig = {
   // no second request, which on a slow phone network is most of the largest paint's delay.
   // A page with the Next.js runtime repeats it in its RSC payload (the card page: 113 KB of HTML,
   // 19 KB gzip); a runtime-free page (components/island.tsx) has it once (the OTP page: 35 KB,
-  // 9 KB gzip), since scripts/defer-page-scripts.mjs strips that payload.
+  // 9 KB gzip), since server/defer-page-scripts.mjs strips that payload.
   experimental: { inlineCss: true },
   // The hosted pages' islands (scripts/build-islands.mjs) are named by their content's hash: a
   // name never changes content, so a browser may keep each one for good.

@@ -1,8 +1,8 @@
 // Apart from components/island.tsx (which reads the request's nonce through next/headers), so the
-// console lane's bundle (scripts/build-api-lane.mjs), rendered outside Next.js, can render it.
+// console lane's bundle (server/build-lanes.mjs), rendered outside Next.js, can render it.
 
 /**
- * The mark of a page that ships no Next.js client runtime: scripts/defer-page-scripts.mjs
+ * The mark of a page that ships no Next.js client runtime: server/defer-page-scripts.mjs
  * (npm start) strips Next's scripts and its RSC payload from a page whose head carries it.
  * React hoists a <meta> into the <head>, which the rewriter reads before any of those scripts.
  */

@@ -80,12 +80,8 @@ const configSchema = z
     GATEWAY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     GATEWAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(100),
     GATEWAY_BACKGROUND_JOBS: onOff.default("on"),
-    // `npm start` serves /api/v1 straight to its route handlers (the API lane); off: through Next.js.
-    GATEWAY_API_LANE: onOff.default("on"),
-    // `npm start` serves the signed-in console pages past the App Router (the console lane); off: through Next.js.
-    GATEWAY_CONSOLE_LANE: onOff.default("on"),
-    // Another build of the lane's bundle, to pair two lane builds on one Next.js build in benchmarks.
-    GATEWAY_API_LANE_BUNDLE: z.string().min(1).default(".api-lane/api-lane.mjs"),
+    // Another build of the lanes' bundle (the API and console lanes), to pair two lane builds on one Next.js build in benchmarks.
+    GATEWAY_LANES_BUNDLE: z.string().min(1).default(".lanes/lanes.mjs"),
     // Set by `npm start` on each of its servers: "1" on the one that runs the background jobs.
     GATEWAY_JOB_RUNNER: z.enum(["0", "1"]).optional(),
     // Unset: on outside NODE_ENV=production (tests, development), off in production.

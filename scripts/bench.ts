@@ -64,8 +64,8 @@ async function main() {
   await floorSql.file(path.join(KIT, "floor/schema.sql"));
   await floorSql.end();
 
-  say(`starting the gateway (npm start's scripts/serve.mjs) and the floor`);
-  const gateway = start(process.execPath, ["scripts/serve.mjs"], ROOT, {
+  say(`starting the gateway (npm start's server/serve.mjs) and the floor`);
+  const gateway = start(process.execPath, ["server/serve.mjs"], ROOT, {
     DATABASE_URL: dbUrl(GW_DB),
     PORT: String(GW_PORT),
     HOST: "127.0.0.1",

@@ -2,8 +2,8 @@
 // each one bundled with what it imports into one minified ES module, named by its content hash
 // so browsers may keep it forever (next.config.mjs serves /islands/* as immutable), into
 // public/islands/. The manifest (island name → file name) the server reads goes to
-// .islands/manifest.json. Part of `npm run build` and of npm start's build (scripts/start.ts);
-// `npm run dev` (scripts/dev.mjs) builds them at start and again when one of their files changes.
+// .islands/manifest.json. Part of `npm run build` and of npm start's build (server/start.ts);
+// `npm run dev` (server/dev.mjs) builds them at start and again when one of their files changes.
 //
 // Every top-level .ts file of components/islands is an entry point except runtime.ts (the
 // shared helpers) and tests; building a helper that no page loads costs nothing.

@@ -171,7 +171,7 @@ async function scriptBytes(url: string): Promise<number> {
     .filter((match) => !/\bnomodule\b/i.test(match[1]!))
     .map((match) => /\bsrc="([^"]+)"/.exec(match[1]!)?.[1]?.replaceAll("&amp;", "&"))
     .filter((source): source is string => Boolean(source));
-  // The chunks scripts/defer-page-scripts.mjs hands to its loader, to be added after the first paint.
+  // The chunks server/defer-page-scripts.mjs hands to its loader, to be added after the first paint.
   for (const match of html.matchAll(/__gwScript\("([^"]+)"\)/g)) sources.push(match[1]!);
   const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
   let total = inline.reduce((sum, code) => sum + gzipSync(code).byteLength, 0);
@@ -208,7 +208,7 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 async function startGateway(): Promise<ChildProcess> {
   await recreateDatabase(DATABASE_URL);
   // `npm start`'s own entry: prepares (build when stale, migrate), then serves; one server is enough here.
-  const server = spawn(process.execPath, ["scripts/serve.mjs"], {
+  const server = spawn(process.execPath, ["server/serve.mjs"], {
     cwd: option("app-dir") ?? ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     // Its own process group: stopping it stops the Next.js server it starts, too.

@@ -1,15 +1,18 @@
-// Smoke test of `npm run dev` (scripts/dev.mjs), by hand (`npm run test:smoke-dev`), not in CI:
+// Smoke test of `npm run dev` (server/dev.mjs), by hand (`npm run test:smoke-dev`), not in CI:
 // a development server compiles each page on demand (tens of seconds on two cores). On a fresh
-// embedded database: the OTP page ships no Next.js runtime (as under npm start), a page with the
-// runtime keeps its scripts and its hot-reload websocket answers, and a new island file is built
-// and served without a restart. Needs no other dev server in this folder (Next.js allows one).
+// embedded database: /api/v1 and the console pages come through npm start's lanes, the OTP page
+// ships no Next.js runtime (as under npm start), a page with the runtime keeps its scripts and
+// its hot-reload websocket answers, and a new island file is built and served without a restart.
+// Then `npm start` on the same database (building first when the sources changed: minutes)
+// answers one path of each family as the development server did. Needs no other dev server in this folder (Next.js allows one).
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { consoleStylesheet } from "../server/build-lanes.mjs";
 
 const port = Number(process.env.SMOKE_PORT ?? 3312);
 const baseUrl = `http://127.0.0.1:${port}`;
@@ -37,9 +40,7 @@ async function main() {
   const merchant = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
   const authorization = `Bearer ${Buffer.from(`${merchant.clientId}:${merchant.clientSecret}`).toString("base64")}`;
 
-  server = spawn("npm", ["run", "dev"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  server.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  startServer(["dev"]);
   await waitFor(() => output.includes("[dev] ready"), 120_000);
   // First, before any request (Next.js would hand its handler over on the first one): a browser
   // reconnecting its hot reload after a restart.
@@ -68,6 +69,7 @@ async function main() {
       "x-platform": "API",
     },
   );
+  check("serves /api/v1 through the API lane", output.includes("[dev] lanes built"));
   const payUrl = proceed.data.metadata?.payUrl;
   check("creates a payment and gets its OTP page's address", typeof payUrl === "string");
 
@@ -96,14 +98,86 @@ async function main() {
     `${checkout.status} ${checkout.headers.get("location") ?? ""}`,
   );
 
+  // The console lane, as under npm start: its stylesheet, and a page without a session sent to sign in.
+  const stylesheet = await fetch(baseUrl + (await consoleStylesheet()).href);
+  check("serves the console lane's stylesheet", stylesheet.status === 200 && stylesheet.headers.get("content-type")!.startsWith("text/css"), String(stylesheet.status));
+  const signedOut = await fetch(`${baseUrl}/en/console/payments`, { redirect: "manual" });
+  check("sends a console page without a session to sign in", signedOut.status === 307 && signedOut.headers.get("location")!.includes("/en/console/sign-in"), String(signedOut.status));
+
   // A page with the runtime keeps it, deferred as in production.
   const home = await (await fetch(`${baseUrl}/en`)).text();
   check("a page with the runtime keeps its scripts, deferred", home.includes("__gwScript") && home.includes("__next_f"));
+
+  // A lane's source saved again: the lanes are rebuilt and reloaded.
+  const now = new Date();
+  utimesSync("lib/http/api-lane.ts", now, now);
+  const rebuilt = await waitFor(() => output.includes("[dev] lanes rebuilt"), 30_000).catch(() => false);
+  check("rebuilds the lanes when one of their sources changes", rebuilt);
+  check("answers /api/v1 from the rebuilt lanes", (await fetch(`${baseUrl}/api/v1/payments/intents/none`, { headers: { authorization } })).status === 404);
 
   // An island added while the server runs is built and served.
   writeFileSync(PROBE_ISLAND, `document.documentElement.dataset.smokeDev = "${randomBytes(4).toString("hex")}";\n`);
   const built = await waitFor(() => (readManifest()["smoke-dev-probe"] as string | undefined) ?? null, 30_000).catch(() => undefined);
   check("rebuilds the islands when one changes", built !== undefined && (await fetch(`${baseUrl}/islands/${built}`)).status === 200, built);
+  rmSync(PROBE_ISLAND, { force: true });
+  await waitFor(() => !("smoke-dev-probe" in readManifest()), 10_000).catch(() => {});
+
+  // Issue 45: one door per path family, the same under npm run dev and npm start. The same
+  // requests to each, on the same database: the lanes' answers must be equal, status and body;
+  // Next.js's (hosted pages, the rest) equal in status and title (Next.js's development HTML
+  // carries its development runtime).
+  const doors = doorRequests(String(intent.data.paymentId), payUrl!, (await consoleStylesheet()).href, { authorization, "x-service": merchant.service!, "x-platform": "API" });
+  const viaDev = await answersTo(doors);
+  await stopServer();
+  output = "";
+  startServer(["start"]);
+  await waitFor(() => output.includes("listening on"), 900_000);
+  const viaStart = await answersTo(doors);
+  for (const [name, answer] of Object.entries(viaDev)) {
+    check(`npm start answers ${name} as npm run dev does`, JSON.stringify(viaStart[name]) === JSON.stringify(answer), `${JSON.stringify(answer)} ≠ ${JSON.stringify(viaStart[name])}`);
+  }
+}
+
+/** One request of each path family: the lanes' compared whole, Next.js's by status and title. */
+function doorRequests(paymentId: string, payUrl: string, stylesheet: string, merchantHeaders: Record<string, string>) {
+  const pinned = { "x-request-id": "smoke-doors" };
+  return {
+    "an API path (the API lane)": { path: `/api/v1/payments/intents/${paymentId}/check`, headers: { ...merchantHeaders, ...pinned }, whole: true },
+    "an unknown API path (the API lane)": { path: "/api/v1/no-such-thing", headers: pinned, whole: true },
+    "a console page without a session (the console lane)": { path: "/en/console/payments", headers: pinned, whole: true },
+    "the console's stylesheet (the console lane)": { path: stylesheet, headers: {}, whole: true },
+    "a hosted page (Next.js)": { path: new URL(payUrl).pathname + new URL(payUrl).search, headers: {}, whole: false },
+    "a payment link that does not exist (Next.js)": { path: "/en/l/no-such-link", headers: {}, whole: false },
+    "the home page (Next.js)": { path: "/en", headers: {}, whole: false },
+  };
+}
+
+async function answersTo(requests: ReturnType<typeof doorRequests>) {
+  const answers: Record<string, unknown> = {};
+  for (const [name, { path, headers, whole }] of Object.entries(requests)) {
+    const response = await fetch(baseUrl + path, { headers, redirect: "manual" });
+    const body = await response.text();
+    answers[name] = whole
+      ? { status: response.status, location: response.headers.get("location"), body }
+      : { status: response.status, title: /<title>([^<]*)<\/title>/.exec(body)?.[1] ?? null };
+  }
+  return answers;
+}
+
+function startServer(npmArguments: string[]) {
+  server = spawn("npm", ["run", ...npmArguments], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  server.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+}
+
+/** Stops the server and waits for it (it closes the embedded database, which admits one process). */
+async function stopServer() {
+  try {
+    if (server?.pid) process.kill(-server.pid, "SIGTERM");
+    if (server && server.exitCode === null) await new Promise((resolve) => (server!.once("exit", resolve), setTimeout(resolve, 30_000)));
+  } catch {
+    // Already gone.
+  }
 }
 
 function readManifest(): Record<string, unknown> {
@@ -157,13 +231,8 @@ main()
     rmSync(PROBE_ISLAND, { force: true });
     // Let the server rebuild without the probe, so the manifest it leaves matches the sources.
     await waitFor(() => !existsSync(PROBE_ISLAND) && !("smoke-dev-probe" in readManifest()), 10_000).catch(() => {});
-    try {
-      if (server?.pid) process.kill(-server.pid, "SIGTERM");
-      // It closes the embedded database before the folder goes.
-      if (server && server.exitCode === null) await new Promise((resolve) => (server!.once("exit", resolve), setTimeout(resolve, 10_000)));
-    } catch {
-      // Already gone.
-    }
+    // It closes the embedded database before the folder goes.
+    await stopServer();
     rmSync(dataDir, { recursive: true, force: true });
     const failed = results.filter((result) => !result.ok).length;
     console.log(`smoke (npm run dev): ${results.length - failed} passed, ${failed} failed`);

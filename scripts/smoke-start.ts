@@ -56,7 +56,7 @@ async function main() {
     JSON.stringify(accessLine),
   );
 
-  // The servers run with scripts/server-heap.mjs's settings (bounded resident memory).
+  // The servers run with server/server-heap.mjs's settings (bounded resident memory).
   const listening = /\[gateway server (\d+)\] listening on [^\n]*\(([^)]*)\)/.exec(output);
   const serverArgs = listening ? readFileSync(`/proc/${listening[1]}/cmdline`, "utf8").split("\0") : [];
   check(

@@ -41,7 +41,7 @@ export async function submitCode(page: Page, code: string) {
  * (components/island.tsx) is live once each of its islands (`script[data-island]`) has marked
  * itself ready on <html data-islands-ready>, or, with no island, at the load event. A page that
  * still ships the runtime is live once React has hydrated it: its scripts start once the page is
- * painted (scripts/defer-page-scripts.mjs), which is often after the load event `goto` waits
+ * painted (server/defer-page-scripts.mjs), which is often after the load event `goto` waits
  * for. A test that runs the page's timers on a frozen clock must not run them before they are set.
  */
 export async function hydrated(page: Page) {

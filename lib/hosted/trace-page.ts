@@ -6,7 +6,7 @@ import { pageRouteOf } from "./page-route";
  * While traces are on, `npm start` serves each page request (hosted pages, payment links, the
  * console) inside a server span of its own, named by the page's route template once it has
  * answered, continuing an incoming `traceparent`; the page's answer line carries its trace id.
- * scripts/serve.mjs calls it through globalThis, which instrumentation.ts sets only then.
+ * server/serve.mjs calls it through globalThis, which instrumentation.ts sets only then.
  */
 export function tracePageRequest(request: IncomingMessage, response: ServerResponse, serve: () => void): void {
   const runtime = tracingRuntime();

@@ -4,55 +4,68 @@ import { createApiRouter, type RouteModule, type RoutedOperation } from "./api-r
 import { MAX_BODY_BYTES } from "./read-json-body";
 
 /*
- * The fast lane of /api/v1 (`npm start`, scripts/serve.mjs): a request for a path of the
+ * The API lane (`npm start` and `npm run dev`, server/door.mjs): a request for a path of the
  * operations registry goes straight to its route file's handler (endpoint(), otherMethods()),
  * on node:http with the Web Request and Response the handlers take, instead of through Next.js's
  * request pipeline, which cost about two thirds of an API request's CPU (issue 35). What the
- * handlers do is unchanged; the lane only does what Next.js did around them, byte for byte
- * (tests/integration/api-lane-equivalence.test.ts replays a corpus through both):
+ * handlers do is unchanged; the lane only does what a server does around them
+ * (tests/integration/api-door.test.ts replays a corpus through the door):
  *
- * - the URL the handler sees is the Host header's origin and the request target, as Next.js builds it;
- * - the params are the path's segments (a segment Next.js would decode, a `%`, goes to Next.js);
- * - the answer's headers go out in the Response's order, after the `Vary` Next.js sets on every
- *   App Router answer, and the body in one write with its Content-Length, as the one-write send
- *   (scripts/send-in-one-write.mjs) had Next.js's answers go out.
+ * - the URL the handler sees is the Host header's origin and the request target;
+ * - the params are the path's segments;
+ * - the answer's headers go out in the Response's order, and the body in one write with its
+ *   Content-Length (server/send-in-one-write.mjs has Next.js's answers go out the same way).
  *
- * Anything the lane does not answer exactly as Next.js does goes to Next.js: HEAD (Next.js runs
- * GET and drops the body), other methods, a trailing slash (its 308), `.` or `..` segments,
- * encoded characters, paths outside the registry (the catch-all's 404), an unusual Host.
+ * - HEAD is the GET handler's answer without its body, a trailing slash a 308 to the path
+ *   without it, an encoded segment its decoded value, any other path the catch-all's JSON 404.
+ *
+ * What the lane does not serve goes to Next.js's routing of app/api: a method no route file
+ * takes (TRACE), a path no route can be (a malformed escape, an encoded `/`, an empty, `.` or
+ * `..` segment), an unusual Host.
  */
 
-/** What Next.js sets on every App Router answer (its RSC cache keys): kept so an answer does not change. */
-export const NEXT_VARY = "rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch";
-
-/** The largest body Next.js's answers went out in one write with (scripts/send-in-one-write.mjs's MAX_HELD). */
+/** The largest body sent in one write (server/send-in-one-write.mjs's MAX_HELD); a larger one streams. */
 const ONE_WRITE_MAX_BYTES = 64 * 1024;
-const LANE_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-/** Segments of unreserved and sub-delimiter characters only: nothing Next.js would decode or normalize. */
-const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
+const LANE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+const API_ROOT = "/api/v1";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export interface ApiLaneOptions {
+  operations: readonly RoutedOperation[];
+  /** Each registry path's route file module. */
+  routeModules: Readonly<Record<string, RouteModule>>;
+  /** The catch-all route file's module (app/api/v1/[...unknown]): the JSON 404 of any other path. */
+  unknownPath: RouteModule;
+}
 
 /**
  * The lane's request listener: answers a request it takes and returns true, or returns false
  * at once, having touched nothing, for Next.js to handle.
  */
-export function createApiLane(options: { operations: readonly RoutedOperation[]; routeModules: Readonly<Record<string, RouteModule>> }) {
+export function createApiLane(options: ApiLaneOptions) {
   const match = createApiRouter(options.operations, options.routeModules);
 
   return function serveApiLane(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
     const method = incoming.method ?? "";
     const target = incoming.url ?? "";
-    if (!LANE_METHODS.has(method) || !target.startsWith("/api/v1/")) return false;
+    if (!LANE_METHODS.has(method)) return false;
     const queryAt = target.indexOf("?");
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
-    if (!PLAIN_PATH.test(pathname)) return false;
+    if (pathname !== API_ROOT && !pathname.startsWith(`${API_ROOT}/`)) return false;
     const host = incoming.headers.host;
     if (host === undefined || !PLAIN_HOST.test(host)) return false;
-    const route = match(pathname);
-    const handler = route?.module[method];
-    if (!route || typeof handler !== "function") return false;
+    if (pathname !== API_ROOT && pathname.endsWith("/")) {
+      redirectWithoutSlash(outgoing, pathname.replace(/\/+$/, "") + (queryAt === -1 ? "" : target.slice(queryAt)));
+      return true;
+    }
+    const path = decodedPath(pathname);
+    if (path === null) return false;
+    const route = match(path) ?? { module: options.unknownPath, params: {} };
+    // HEAD is GET without the body (Node's response sends none to a HEAD request).
+    const handler = route.module[method] ?? (method === "HEAD" ? route.module.GET : undefined);
+    if (typeof handler !== "function") return false;
     answer(incoming, outgoing, `http://${host}${target}`, handler as RouteHandler, route.params).catch((error: unknown) => {
       // The handlers answer every error as the envelope; this is the socket failing under us.
       if (!outgoing.headersSent) {
@@ -66,6 +79,36 @@ export function createApiLane(options: { operations: readonly RoutedOperation[];
   };
 }
 
+/**
+ * The path with each segment decoded (`%2D` → `-`), as the route's params take them; null for
+ * what no route can be (a malformed escape, an encoded `/`, an empty, `.` or `..` segment).
+ */
+function decodedPath(pathname: string): string | null {
+  if (!pathname.includes("%")) return /\/\.{0,2}(?:\/|$)/.test(pathname) ? null : pathname;
+  const segments = pathname.split("/").slice(1);
+  const decoded: string[] = [];
+  for (const segment of segments) {
+    let value: string;
+    try {
+      value = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+    if (value === "" || value === "." || value === ".." || value.includes("/")) return null;
+    decoded.push(value);
+  }
+  return `/${decoded.join("/")}`;
+}
+
+/** A trailing slash: the path without it, for good (308 keeps the method and the body). */
+function redirectWithoutSlash(outgoing: ServerResponse, location: string): void {
+  const body = Buffer.from(location);
+  outgoing.statusCode = 308;
+  outgoing.setHeader("location", location);
+  outgoing.setHeader("content-length", body.length);
+  outgoing.end(body);
+}
+
 async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: string, handler: RouteHandler, params: Record<string, string>) {
   const body = await requestBody(incoming);
   const request = new Request(url, {
@@ -76,12 +119,12 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: 
   const response = await handler(request, { params: Promise.resolve(params) });
   const bytes = response.body === null ? null : Buffer.from(await response.arrayBuffer());
   outgoing.statusCode = response.status;
-  outgoing.setHeader("vary", NEXT_VARY);
   // Next.js drops a route's own Content-Length (the QR image's); the body's length is set below.
   response.headers.forEach((value, name) => {
     if (name !== "content-length") outgoing.setHeader(name, value);
   });
-  if (bytes === null || bytes.length === 0) {
+  // HEAD: the GET's head alone, without the length of a body it does not send.
+  if (bytes === null || bytes.length === 0 || incoming.method === "HEAD") {
     outgoing.end();
     return;
   }
@@ -96,12 +139,12 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: 
 }
 
 /**
- * The request body as Next.js hands it to a route: none for GET and OPTIONS; otherwise the
+ * The request body as Next.js hands it to a route: none for GET, HEAD and OPTIONS; otherwise the
  * bytes, read here at once when the declared length is within the API's limit (every answer
  * reads at most that much), else the stream itself, which the handler cuts off at the limit.
  */
 async function requestBody(incoming: IncomingMessage): Promise<Buffer | ReadableStream | undefined> {
-  if (incoming.method === "GET" || incoming.method === "OPTIONS") return undefined;
+  if (incoming.method === "GET" || incoming.method === "HEAD" || incoming.method === "OPTIONS") return undefined;
   const declared = Number(incoming.headers["content-length"] ?? "0");
   if (!(declared <= MAX_BODY_BYTES) || incoming.headers["transfer-encoding"] !== undefined) {
     return Readable.toWeb(incoming) as unknown as ReadableStream;

@@ -12,13 +12,13 @@ import { getConfig } from "../config";
  * into those headers itself sits left of what the proxies append, so it is never believed.
  *
  * Route handlers do not see the socket. The gateway's own HTTP server (`npm start`'s
- * scripts/serve.mjs, `npm run dev`'s scripts/dev.mjs, through scripts/stamp-peer.mjs) writes the
+ * server/serve.mjs, `npm run dev`'s server/dev.mjs, through server/stamp-peer.mjs) writes the
  * socket's remote address into PEER_HEADER on every request, replacing any copy the client
  * sent, and marks the process as doing so; in a process whose server does not (a bare
  * `next start`, a handler called directly), the header is ignored and the address is unknown.
  */
 
-/** The request header the gateway's own server sets to the TCP peer's address (scripts/stamp-peer.mjs names it too). */
+/** The request header the gateway's own server sets to the TCP peer's address (server/stamp-peer.mjs names it too). */
 export const PEER_HEADER = "x-gateway-peer";
 
 export interface ClientOrigin {
@@ -30,7 +30,7 @@ export interface ClientOrigin {
 
 const UNKNOWN: ClientOrigin = { address: null, https: false };
 
-// gatewayStampsPeer: set by scripts/stamp-peer.mjs's markPeerStamping in a process whose server stamps the peer.
+// gatewayStampsPeer: set by server/stamp-peer.mjs's markPeerStamping in a process whose server stamps the peer.
 const globalForPeer = globalThis as unknown as { gatewayStampsPeer?: boolean; gatewayTrustedProxies?: { entries: readonly string[]; list: BlockList } };
 
 type HeaderSource = Headers | IncomingHttpHeaders;

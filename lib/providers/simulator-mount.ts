@@ -81,7 +81,7 @@ export interface SimulatorMount {
   };
 }
 
-// On globalThis: the API lane's bundle (.api-lane/) and Next.js's bundles each hold their own
+// On globalThis: the API lane's bundle (.lanes/) and Next.js's bundles each hold their own
 // copy of this module in one process, and all of them must see the one mount.
 const MOUNT = Symbol.for("gateway.simulatorMount");
 const holder = globalThis as unknown as { [MOUNT]?: SimulatorMount };

@@ -14,7 +14,7 @@ import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-
 
 /**
  * Issue 11: production takes a card payment through the Stripe adapter. The real `npm start`
- * entry (scripts/serve.mjs) runs with APP_ENV=production and CARD_PROVIDER_API_URL pointing at
+ * entry (server/serve.mjs) runs with APP_ENV=production and CARD_PROVIDER_API_URL pointing at
  * the Stripe simulator over HTTP, with the service's keys set as `merchant card-keys` sets them;
  * the test then does what the merchant's server and the buyer's browser do: create, proceed,
  * open the card page, confirm with the publishable key as Stripe.js does, finalize, capture part

@@ -9,7 +9,7 @@ import { useTestGateway } from "../support/test-gateway";
 
 /**
  * The client address rule (lib/http/client-address.ts) through the real `npm start` entry
- * (scripts/serve.mjs stamps the TCP peer): the console's form handler (Next.js), a page through
+ * (server/serve.mjs stamps the TCP peer): the console's form handler (Next.js), a page through
  * proxy.ts (Next.js) and a signed-in page on the console lane, from 127.0.0.1, once as an untrusted
  * peer and once as a trusted proxy.
  */

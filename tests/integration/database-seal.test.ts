@@ -178,7 +178,7 @@ describe("every process on a production database", () => {
   it("npm start refuses it as sandbox, and with another secret, before building or serving", { timeout: 120_000 }, async () => {
     const serve = (env: Record<string, string | undefined>) =>
       new Promise<ScriptResult>((resolve) => {
-        const child = spawn(process.execPath, ["scripts/serve.mjs"], {
+        const child = spawn(process.execPath, ["server/serve.mjs"], {
           cwd: ROOT,
           env: definedOnly({ ...process.env, DATABASE_URL: productionUrl, LOG_LEVEL: "silent", DATABASE_START_WAIT_SECONDS: "0", ...bare, ...env }),
         });

@@ -13,7 +13,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 import { ensureGatewayBuilt } from "../support/spawned-gateway";
 
 /**
- * Issue 15 item 3 on the real `npm start` entry (scripts/serve.mjs, two serving processes on
+ * Issue 15 item 3 on the real `npm start` entry (server/serve.mjs, two serving processes on
  * one port): a rolling restart (SIGHUP) under load answers every request, and a SIGTERM under
  * load answers every request sent before it, gives the webhook leases back and exits 0. The
  * rolling restart again with one server, which accepts its connections itself.
@@ -96,7 +96,7 @@ async function startGateway(servers: number) {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   output = "";
-  gateway = spawn(process.execPath, ["scripts/serve.mjs"], {
+  gateway = spawn(process.execPath, ["server/serve.mjs"], {
     cwd: ROOT,
     env: {
       ...process.env,

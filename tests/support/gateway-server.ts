@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { toRequest } from "@/lib/http/serve-fetch-on-node";
-import { markPeerStamping, stampPeer } from "../../scripts/stamp-peer.mjs";
+import { markPeerStamping, stampPeer } from "../../server/stamp-peer.mjs";
 
 /**
  * Serves the real `app/api/**​/route.ts` handlers over a real HTTP socket, in the test
@@ -112,7 +112,7 @@ export interface TestGateway {
 /** `port` 0 (the default) takes a free one; `npm run chaos` serves its gateway processes on fixed ports. */
 export async function startTestGateway(options: { port?: number } = {}): Promise<TestGateway> {
   let baseUrl = "";
-  // As npm start's server does (scripts/serve.mjs): the route handlers learn the TCP peer.
+  // As npm start's server does (server/serve.mjs): the route handlers learn the TCP peer.
   markPeerStamping();
   const server = createServer((incoming, outgoing) => {
     stampPeer(incoming);

@@ -46,13 +46,13 @@ export interface SpawnedGateway {
 }
 
 /**
- * The real `npm start` server entry (scripts/serve.mjs, one serving process that also runs the
+ * The real `npm start` server entry (server/serve.mjs, one serving process that also runs the
  * background jobs) on the built bundle, as its own OS process; resolves once it listens.
  */
 export async function spawnGateway(port: number, env: Record<string, string>): Promise<SpawnedGateway> {
   await ensureGatewayBuilt();
   let output = "";
-  const child = spawn(process.execPath, ["scripts/serve.mjs"], {
+  const child = spawn(process.execPath, ["server/serve.mjs"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATIONS, operationKey } from "@/lib/api/operations";
 import { createApiRouter, type RouteModule } from "@/lib/http/api-router";
 import { NOT_SERVED } from "@/lib/http/method-not-allowed";
-import { laneRouteFiles } from "../../scripts/build-api-lane.mjs";
+import { laneRouteFiles } from "../../server/build-lanes.mjs";
 
 /**
  * One source for every route (issue 35): the operations registry's method and path table, which

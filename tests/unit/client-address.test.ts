@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { clientOrigin, ipAddress, PEER_HEADER } from "@/lib/http/client-address";
-import { markPeerStamping, PEER_HEADER as STAMPED_HEADER } from "../../scripts/stamp-peer.mjs";
+import { markPeerStamping, PEER_HEADER as STAMPED_HEADER } from "../../server/stamp-peer.mjs";
 
 const holder = globalThis as unknown as { gatewayConfig?: ReturnType<typeof parseConfig>; gatewayStampsPeer?: boolean };
 let saved: { config: typeof holder.gatewayConfig; stamps: boolean | undefined };

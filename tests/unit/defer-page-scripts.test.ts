@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 // @ts-expect-error plain JavaScript module of npm start's entry, without type declarations
-import { createScriptDeferrer, deferPageScripts, rewritePageResponse } from "../../scripts/defer-page-scripts.mjs";
+import { createScriptDeferrer, deferPageScripts, rewritePageResponse } from "../../server/defer-page-scripts.mjs";
 
 const NONCE = "abc123==";
 const PAGE =
@@ -45,7 +45,7 @@ function rewrite(html: string, chunkSize: number): string {
   return out + deferrer.flush();
 }
 
-describe("scripts/defer-page-scripts.mjs", () => {
+describe("server/defer-page-scripts.mjs", () => {
   it("hands Next.js's async chunks to the loader, with their nonce, and leaves everything else as it was", () => {
     const out = rewrite(PAGE, PAGE.length);
     expect(out).not.toMatch(/<script src="\/_next\/static\/chunks\/(framework|page|entry)\.js[^>]*async/);

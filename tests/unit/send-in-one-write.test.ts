@@ -4,7 +4,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 // @ts-expect-error plain JavaScript module of npm start's entry, without type declarations
-import { MAX_HELD, sendInOneWrite } from "../../scripts/send-in-one-write.mjs";
+import { MAX_HELD, sendInOneWrite } from "../../server/send-in-one-write.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -14,9 +14,9 @@ async function serve(
   requestHeaders: Record<string, string> = {},
 ): Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer; writtenAtFlush: number }> {
   let writtenAtFlush = -1;
-  const compress = require("next/dist/compiled/compression")();
+  const compress = require("compression")();
   const server = createServer((request, response: ServerResponse) => {
-    // As scripts/serve.mjs installs them for an API request.
+    // As server/door.mjs installs them for an API request Next.js answers.
     compress(request, response, () => {});
     sendInOneWrite(response);
     response.statusCode = 201;
@@ -43,7 +43,7 @@ async function serve(
   }
 }
 
-describe("scripts/send-in-one-write.mjs", () => {
+describe("server/send-in-one-write.mjs", () => {
   it("holds the head until the body is there, and answers the same status, headers and body", async () => {
     const answer = await serve(['{"code":201,', '"status":"success"}']);
     expect(answer.writtenAtFlush).toBe(0);

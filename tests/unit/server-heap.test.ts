@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 // @ts-expect-error plain JavaScript module of npm start's entry, without type declarations
-import { describeServerHeap, serverExecArgv } from "../../scripts/server-heap.mjs";
+import { describeServerHeap, serverExecArgv } from "../../server/server-heap.mjs";
 
 describe("the heap settings npm start gives its servers", () => {
   it("gives 32 MB semi-spaces and a 64 MB initial old generation, ahead of the primary's own Node arguments", () => {

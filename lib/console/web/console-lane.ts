@@ -1,7 +1,4 @@
-import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import path from "node:path";
-import vm from "node:vm";
 import { renderToString } from "react-dom/server";
 import { consolePageTitle, type ConsolePage } from "./console-page";
 import { openConsoleSession } from "./open-console-session";
@@ -11,33 +8,31 @@ import { PAGE_ICON_URL } from "../../hosted/page-icon";
 import { logPageRequest } from "../../hosted/log-page-request";
 import { isLocale, textDirection } from "../../i18n/locales";
 import type { Locale } from "../../i18n/routing";
-import { NEXT_VARY } from "../../http/api-lane";
 import { newNonce } from "../../http/security-headers";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "../../hosted/page-headers";
 import { clientOrigin } from "../../http/client-address";
 import { targetHasNulCharacter } from "../../validation/nul-character";
 
 /*
- * The console lane (`npm start`, scripts/serve.mjs): a GET of a signed-in console page goes to
- * its page of components/console/pages, rendered with react-dom/server, instead of through the
+ * The console lane (`npm start` and `npm run dev`, server/door.mjs): a GET of a signed-in console page goes to
+ * its page of app/[locale]/console/_pages, rendered with react-dom/server, instead of through the
  * App Router's page pipeline (the RSC render, HTML from it, the payload inlined and then stripped
- * by scripts/defer-page-scripts.mjs), which cost four fifths of a console page's CPU (issue 32).
- * The page is the one its page.tsx renders under Next.js (`npm run dev`, GATEWAY_CONSOLE_LANE=off),
- * opened by the same rules (lib/console-web/open-console-session.ts); the lane does what Next.js
+ * by server/defer-page-scripts.mjs), which cost four fifths of a console page's CPU (issue 32).
+ * The page is opened by the same rules as the console's other pages (lib/console/web/open-console-session.ts); the lane does what Next.js
  * and proxy.ts did around it:
  *
- * - the document: <html lang dir>, the charset and viewport, the build's stylesheets (those
- *   Next.js inlines, experimental.inlineCss, read from the page's manifest of the build, linked
- *   instead: see linkedStylesheets), the page's metadata title, robots noindex, the icon, the
+ * - the document: <html lang dir>, the charset and viewport, the console's stylesheet (app/globals.css
+ *   compiled by server/build-lanes.mjs into the bundle, served by the lane itself under a name
+ *   that changes with its content), the page's metadata title, robots noindex, the icon, the
  *   no-client-runtime mark;
  * - the answer's headers: proxy.ts's (a fresh nonce's CSP, the hosted pages' set, no-store, the
- *   request id, HSTS) and the Vary Next.js sets; the page-request log line;
+ *   request id, HSTS); the page-request log line;
  * - a session's redirects (sign in, account, refused) as 307s with their Location.
  *
  * A page the lane does not answer as Next.js would goes to Next.js: not found (the App Router's
  * 404 page, which Next.js renders anew), an error thrown before the answer started, HEAD, a
  * trailing slash, encoded characters, a path no page of the lane serves.
- * tests/integration/console-lane-equivalence.test.ts compares both doors' pages.
+ * tests/integration/console-door.test.ts holds the pages' answers to the console's rules.
  */
 
 /** Segments of unreserved and sub-delimiter characters only: nothing Next.js would decode or normalize. */
@@ -49,8 +44,8 @@ export interface ConsoleLaneOptions {
   pages: Readonly<Record<string, ConsolePage>>;
   /** Every directory under app/[locale]/console: a path that is one (payments/export) is only ever that route. */
   appDirectories: readonly string[];
-  /** The Next.js build's directory (.next): each page's manifest there names its stylesheets. */
-  distDir: string;
+  /** The console's stylesheet (server/build-lanes.mjs compiles it): the lane serves `css` at `href`, named by its content. */
+  stylesheet: { href: string; css: string };
 }
 
 /** Hands the request to Next.js, as if the lane had never seen it. */
@@ -70,7 +65,8 @@ interface MatchedPage {
 export function createConsoleLane(options: ConsoleLaneOptions) {
   const routes = Object.entries(options.pages).map(([key, page]) => ({ key, page, segments: key === "" ? [] : key.split("/") }));
   const directories = new Set(options.appDirectories);
-  const stylesheets = new Map<string, string | null>();
+  const stylesheetLink = `<link rel="stylesheet" href="${escapeHtml(options.stylesheet.href)}"/>`;
+  const stylesheetBytes = Buffer.from(options.stylesheet.css);
 
   const match = (rest: string): MatchedPage | null => {
     const segments = rest === "" ? [] : rest.split("/");
@@ -89,33 +85,24 @@ export function createConsoleLane(options: ConsoleLaneOptions) {
     return null;
   };
 
-  const stylesheetOf = (key: string): string | null => {
-    if (!stylesheets.has(key)) {
-      const found = linkedStylesheets(options.distDir, key);
-      // Said once per page: from then on Next.js serves it (a build without the manifest, or a
-      // Next.js upgrade that changed its shape), which works but costs the App Router's CPU again.
-      if (found === null) logger.warn({ page: key }, "console lane: no stylesheet in the build's manifest for this page; Next.js serves it");
-      stylesheets.set(key, found);
-    }
-    return stylesheets.get(key)!;
-  };
-
   return function serveConsoleLane(incoming: IncomingMessage, outgoing: ServerResponse, handToNext: HandToNext): boolean {
     if (incoming.method !== "GET") return false;
     const target = incoming.url ?? "";
     const queryAt = target.indexOf("?");
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
+    if (pathname === options.stylesheet.href) {
+      serveStylesheet(outgoing, stylesheetBytes);
+      return true;
+    }
     const parts = CONSOLE_PATH.exec(pathname);
     if (!parts || !isLocale(parts[1]) || !PLAIN_PATH.test(pathname) || pathname.endsWith("/")) return false;
     // proxy.ts answers it (400) under Next.js: one rule for a %00 in any page's query.
     if (targetHasNulCharacter(target)) return false;
     const matched = match(parts[2] ?? "");
     if (!matched) return false;
-    const styles = stylesheetOf(matched.key);
-    if (styles === null) return false;
     const locale = parts[1];
     const search = queryAt === -1 ? "" : target.slice(queryAt + 1);
-    answer(incoming, outgoing, { locale, pathname, search, matched, styles }).then(
+    answer(incoming, outgoing, { locale, pathname, search, matched, styles: stylesheetLink }).then(
       (answered) => answered || handToNext(),
       (error: unknown) => {
         // Said, not swallowed: the page is rendered a second time by Next.js, and a one-time
@@ -152,7 +139,6 @@ async function answer(
   const csp = pageContentSecurityPolicy(request.pathname, newNonce(), clientOrigin(incoming.headers).https);
   const headers = pageAnswerHeaders(csp, requestId);
   for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
-  outgoing.setHeader("vary", NEXT_VARY);
   outgoing.setHeader("content-type", "text/html; charset=utf-8");
   if (opening.kind === "redirect") {
     outgoing.statusCode = 307;
@@ -184,7 +170,7 @@ function headerValue(value: string | string[] | undefined): string | null {
 /** What React hoists ahead of a body rendered alone (the no-client-runtime <meta>): it belongs in the head, last, as Next.js puts it. */
 const LEADING_META_TAGS = /^(?:<meta [^>]*\/>)*/;
 
-/** The document as the App Router writes it for these pages, less its runtime (which scripts/defer-page-scripts.mjs strips). */
+/** The document as the App Router writes it for these pages, less its runtime (which server/defer-page-scripts.mjs strips). */
 function documentOf(locale: Locale, title: string, styles: string, body: string): string {
   const hoistedMetaTags = LEADING_META_TAGS.exec(body)![0];
   return (
@@ -199,29 +185,12 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (character) => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot" }[character]};`);
 }
 
-/**
- * The page's stylesheets, from its client reference manifest of the build (each of its layouts'
- * once, in order), as <link>s to the build's files rather than the <style>s Next.js inlines
- * (experimental.inlineCss, for the hosted pages' first paint on a slow phone network). A console
- * user opens page after page: the file (immutable, named by its content) is fetched once and
- * cached, and each page is 29 KB lighter to render, compress, send and read.
- * Null (the page goes to Next.js) when the build has no such manifest.
- */
-function linkedStylesheets(distDir: string, key: string): string | null {
-  const file = path.join(distDir, "server/app/[locale]/console", key, "page_client-reference-manifest.js");
-  const sandbox: { __RSC_MANIFEST?: Record<string, { entryCSSFiles?: Record<string, { path: string }[]> }> } = {};
-  try {
-    vm.runInNewContext(readFileSync(file, "utf8"), Object.assign(sandbox, { globalThis: sandbox }));
-  } catch {
-    return null;
-  }
-  const manifest = Object.values(sandbox.__RSC_MANIFEST ?? {})[0];
-  const seen = new Set<string>();
-  let links = "";
-  for (const entry of Object.values(manifest?.entryCSSFiles ?? {}).flat()) {
-    if (seen.has(entry.path)) continue;
-    seen.add(entry.path);
-    links += `<link rel="stylesheet" href="/_next/${escapeHtml(entry.path)}" data-precedence="next"/>`;
-  }
-  return seen.size > 0 ? links : null;
+/** The stylesheet, cached for good: its address changes with its content. */
+function serveStylesheet(outgoing: ServerResponse, css: Buffer): void {
+  outgoing.statusCode = 200;
+  outgoing.setHeader("content-type", "text/css; charset=utf-8");
+  outgoing.setHeader("cache-control", "public, max-age=31536000, immutable");
+  outgoing.setHeader("x-content-type-options", "nosniff");
+  outgoing.setHeader("content-length", css.length);
+  outgoing.end(css);
 }

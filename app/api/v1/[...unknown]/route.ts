@@ -14,3 +14,5 @@ export const POST = notFound;
 export const PUT = notFound;
 export const PATCH = notFound;
 export const DELETE = notFound;
+// A preflight to no endpoint: the same 404 (no CORS headers, so a browser refuses it).
+export const OPTIONS = notFound;

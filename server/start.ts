@@ -1,4 +1,4 @@
-// The preparing half of `npm start` (scripts/serve.mjs runs it, then serves): build when
+// The preparing half of `npm start` (server/serve.mjs runs it, then serves): build when
 // needed, migrate, greet with the demo merchant, and exit, so tsx does not stay resident
 // beside the servers.
 import { writeFileSync } from "node:fs";
@@ -11,10 +11,10 @@ import { ensureDemoOwner } from "../lib/console/merchants/ensure-demo-owner";
 import { getGatewayKey } from "../lib/crypto/gateway-key";
 import { listMerchants } from "../lib/merchants/list-merchants";
 import { demoMerchantServiceId } from "../lib/merchants/demo-merchant";
-import { runCli } from "./lib/cli";
-import { buildGateway, needsBuild } from "./lib/gateway-build";
+import { runCli } from "../scripts/lib/cli";
+import { buildGateway, needsBuild } from "../scripts/lib/gateway-build";
 
-/** What scripts/serve.mjs needs to serve, validated here by lib/config. */
+/** What server/serve.mjs needs to serve, validated here by lib/config. */
 function serveSettings(config: Config) {
   return {
     port: config.PORT,
@@ -23,9 +23,7 @@ function serveSettings(config: Config) {
     processes: config.DATABASE_URL ? config.WEB_CONCURRENCY : 1,
     shutdownTimeoutMs: config.GATEWAY_SHUTDOWN_TIMEOUT_MS,
     heapGrowthPercent: config.GATEWAY_HEAP_GROWTH_PERCENT,
-    apiLane: config.GATEWAY_API_LANE === "on",
-    apiLaneBundle: config.GATEWAY_API_LANE_BUNDLE,
-    consoleLane: config.GATEWAY_CONSOLE_LANE === "on",
+    lanesBundle: config.GATEWAY_LANES_BUNDLE,
   };
 }
 

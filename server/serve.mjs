@@ -1,9 +1,10 @@
-// `npm start`: prepares (scripts/start.ts under tsx: build when stale, migrate, demo merchant),
-// then serves with Node's cluster module: one Next.js server per core (WEB_CONCURRENCY
-// overrides; the embedded PGlite database admits one process), all on one port, each answering
-// /api/v1 through the API lane (lib/http/api-lane.ts) and everything else through Next.js. Plain
+// `npm start`: prepares (server/start.ts under tsx: build when stale, migrate, demo merchant),
+// then serves with Node's cluster module: one server per core (WEB_CONCURRENCY overrides; the
+// embedded PGlite database admits one process), all on one port, each answering through
+// server/door.mjs: /api/v1 and the signed-in console pages through the lanes' bundle, everything
+// else through Next.js. Plain
 // JavaScript, so no TypeScript launcher stays resident beside the servers.
-// Each server runs with the V8 heap settings of scripts/server-heap.mjs (resident memory bounded,
+// Each server runs with the V8 heap settings of server/server-heap.mjs (resident memory bounded,
 // CPU per request unchanged).
 //
 // The primary only supervises: it forks the servers, gives exactly one of them the background
@@ -20,15 +21,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import http from "node:http";
 import net from "node:net";
-import { createRequire } from "node:module";
 import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
-import { rewritePageResponse } from "./defer-page-scripts.mjs";
-import { sendInOneWrite } from "./send-in-one-write.mjs";
-import { markPeerStamping, stampPeer } from "./stamp-peer.mjs";
+import { createDoor, loadLanes } from "./door.mjs";
+import { markPeerStamping } from "./stamp-peer.mjs";
 import { describeServerHeap, serverExecArgv } from "./server-heap.mjs";
 
-const require = createRequire(import.meta.url);
 // How long a server waits for instrumentation.ts's register() before giving up (a loaded machine
 // takes seconds; a register() that never runs would leave the server silent for good).
 const REGISTER_TIMEOUT_MS = 120_000;
@@ -39,14 +37,14 @@ if (cluster.isPrimary) primary();
 else await server(JSON.parse(process.argv.at(-1)));
 
 /**
- * The settings the servers need, as lib/config validated them in scripts/start.ts (which writes
+ * The settings the servers need, as lib/config validated them in server/start.ts (which writes
  * them to the file it is given): the configuration has one reader, and its defaults one home.
  */
 function prepareAndReadSettings() {
   const dir = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
   const settingsFile = path.join(dir, "settings.json");
   try {
-    const prepare = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts", "--settings-out", settingsFile, ...process.argv.slice(2)], {
+    const prepare = spawnSync(process.execPath, ["--import", "tsx", "server/start.ts", "--settings-out", settingsFile, ...process.argv.slice(2)], {
       stdio: "inherit",
     });
     if (prepare.status !== 0) process.exit(prepare.status ?? 1);
@@ -172,77 +170,27 @@ async function server(settings) {
   await app.prepare();
   await registered;
   const handle = app.getRequestHandler();
-  // /api/v1 straight to its route handlers (lib/http/api-lane.ts), past Next.js's request
-  // pipeline; GATEWAY_API_LANE=off sends it through Next.js as everything else.
-  // The bundle is scripts/build-api-lane.mjs's (GATEWAY_API_LANE_BUNDLE names another, to pair two lane builds).
-  const laneOn = settings.apiLane;
-  const laneBundle = laneOn || settings.consoleLane ? await import(pathToFileURL(path.resolve(settings.apiLaneBundle)).href) : null;
-  const serveApiLane = laneOn ? laneBundle.createLane() : () => false;
-  // The signed-in console pages rendered from the same components, past the App Router's page
-  // pipeline (lib/console-web/console-lane.ts); GATEWAY_CONSOLE_LANE=off sends them through Next.js.
-  const serveConsoleLane = settings.consoleLane ? laneBundle.createConsolePageLane(path.resolve(".next")) : () => false;
-  // Next.js's own compression (the same middleware, next.config.mjs turns Next's off) applied
-  // here, so the page's scripts can be deferred past the first paint on the plain text first.
-  const compress = require("next/dist/compiled/compression")();
-  const { releaseCompressionStream } = require("next/dist/server/lib/release-compression-stream");
-
-  // Each page's answer (not the API's: withRequestScope logs and counts those): its log line with
-  // status and duration, and the HTTP metrics (lib/hosted/log-page-request.ts, set by register()).
-  const observePage = globalThis.gatewayObservePage;
-  // Set only while traces are on (lib/hosted/trace-page.ts): each page in a server span.
-  const tracePage = globalThis.gatewayTracePage;
+  // /api/v1 and the signed-in console pages through the lanes, everything else through Next.js
+  // (server/door.mjs). The bundle is server/build-lanes.mjs's (GATEWAY_LANES_BUNDLE names
+  // another, to pair two lane builds).
+  const lanes = await loadLanes(pathToFileURL(path.resolve(settings.lanesBundle)).href);
+  const door = createDoor({ lanes: () => lanes, handleNext: handle });
 
   let draining = false;
   let inFlight = 0;
   markPeerStamping();
   const httpServer = http.createServer((request, response) => {
     inFlight += 1;
-    // Before anything reads the headers: the client's address rule (lib/http/client-address.ts) starts from the socket's.
-    stampPeer(request);
-    const started = performance.now();
     response.once("close", () => {
       inFlight -= 1;
-      // On a client disconnect the middleware never ends its zlib stream (as in Next.js's server).
-      if (!response.writableFinished) releaseCompressionStream(response);
     });
     // While stopping: answer, then have the client reconnect (to another server).
     if (draining) response.setHeader("connection", "close");
-    const api = request.url?.startsWith("/api/") ?? false;
-    if (!api && observePage) {
-      response.once("close", () => {
-        const requestId = response.getHeader("x-request-id");
-        observePage({
-          method: request.method,
-          url: request.url ?? "/",
-          status: response.statusCode,
-          durationMs: performance.now() - started,
-          requestId: typeof requestId === "string" ? requestId : undefined,
-          traceId: response.gatewayTraceId,
-        });
-      });
-    }
-    compress(request, response, () => {});
-    // The lane writes each answer in one call, with its length: compression sees it whole.
-    if (api && serveApiLane(request, response)) return;
-    // Above the compression middleware: it then sees an API answer's whole body, and its size.
-    if (api) sendInOneWrite(response);
-    const toNext = () => {
-      // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
-      rewritePageResponse(request, response);
-      handle(request, response);
-    };
-    // A console page it cannot answer as Next.js would (not found) it hands back through toNext.
-    const servePage = () => {
-      if (!serveConsoleLane(request, response, toNext)) toNext();
-    };
-    if (api) toNext();
-    else if (tracePage) tracePage(request, response, servePage);
-    else servePage();
+    door(request, response);
   });
   httpServer.keepAliveTimeout = 5_000;
   const heap = describeServerHeap(process.env.NODE_OPTIONS, process.execArgv, growth);
-  const lane = (laneOn ? ", /api/v1 on the lane" : "") + (settings.consoleLane ? ", console pages on the console lane" : "");
-  httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port} (${heap})${lane}${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
+  httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port} (${heap})${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
 
   let stopped = false;
   const shutdown = async () => {

@@ -24,7 +24,7 @@
 // <head>, which it writes in one piece: the rewriter holds the page back until it has seen the
 // marker or the end of the head, and decides then.
 //
-// Plain JavaScript: scripts/serve.mjs (npm start's entry) and scripts/dev.mjs (npm run dev's)
+// Plain JavaScript: server/serve.mjs (npm start's entry) and server/dev.mjs (npm run dev's)
 // both call rewritePageResponse, so a contributor sees the pages production serves; tests/unit
 // covers it.
 
@@ -180,7 +180,7 @@ export function deferPageScripts(response) {
 }
 
 /**
- * The servers' hook (scripts/serve.mjs, scripts/dev.mjs), called on each request before Next.js
+ * The servers' hook (server/serve.mjs, server/dev.mjs), called on each request before Next.js
  * handles it, after any compression middleware: a page goes through the rewriter; the API (its
  * hot paths, JSON only) skips the patching altogether.
  * @param {import("node:http").IncomingMessage} request

@@ -1,5 +1,5 @@
 // The TCP peer's address for the route handlers, which never see the socket: the gateway's own
-// HTTP servers (scripts/serve.mjs, scripts/dev.mjs, the tests' in-process server) write it into
+// HTTP servers (server/serve.mjs, server/dev.mjs, the tests' in-process server) write it into
 // the request's headers before anything reads them, replacing any copy the client sent, and mark
 // the process, so lib/http/client-address.ts believes the header here and nowhere else (a bare
 // `next start` leaves it a client's word). Plain JavaScript, like the servers that load it.

@@ -11,18 +11,17 @@ import { createMerchant, randomPhone } from "./factories";
 /**
  * A corpus of requests covering every /api/v1 operation (success and its errors), 405s,
  * OPTIONS and CORS preflights, body limits (413 declared and streamed, 415), rate-limit
- * headers and a 429, idempotent replays, 503s while the database is away, and what Next.js
- * answers itself (trailing slash, HEAD, unknown paths). `replayCorpus` sends it to one server
- * and records each answer as sent on the wire: status, raw header lines in order (minus Date),
- * and the body. tests/integration/api-lane-equivalence.test.ts compares the records of the
- * Next.js path and of the API lane.
+ * headers and a 429, idempotent replays, 503s while the database is away, compression, and the
+ * edges of routing (trailing slash, HEAD, unknown paths, an encoded segment). `replayCorpus`
+ * sends it to one server and records each answer as sent on the wire: status, raw header lines
+ * in order (minus Date), and the body. tests/integration/api-door.test.ts holds the answers of
+ * `npm start`'s door to the contract.
  *
- * Each run works on a merchant of its own, so the values a run creates (ids, secrets, phones,
- * times) differ between the runs: `normalize` replaces each with a placeholder numbered by its
- * first appearance in the run (the same value → the same placeholder), so the comparison still
- * sees where each value appears. Values that depend on the clock are masked: timestamps, the
- * digits of the RateLimit and Retry-After fields, and a Content-Length (checked against the
- * body's length first, since the placeholders change lengths).
+ * The values a run creates (ids, secrets, phones, times) are replaced by placeholders numbered by
+ * their first appearance in the run (the same value → the same placeholder), so a record reads
+ * the same from run to run. Values that depend on the clock are masked: timestamps, the digits of
+ * the RateLimit and Retry-After fields, and a Content-Length (checked against the body's length
+ * first, since the placeholders change lengths).
  */
 
 export const HOST = "gateway.example";
@@ -429,11 +428,16 @@ async function corpus(run: Run) {
   await run.send("openapi.json", { method: "GET", path: "/api/v1/openapi.json" });
   await run.send("openapi.json gzip", { method: "GET", path: "/api/v1/openapi.json", headers: { "accept-encoding": "gzip" } });
 
-  // What Next.js answers in both: a trailing slash, HEAD, unknown paths, an encoded segment.
+  // The edges of routing: a trailing slash, HEAD, unknown paths, an encoded segment.
   await run.send("trailing slash", { method: "GET", path: `${checkPath}/`, headers: server(merchant) });
   await run.send("HEAD", { method: "HEAD", path: checkPath, headers: server(merchant) });
   await run.send("unknown path", { method: "GET", path: "/api/v1/no-such-thing" });
   await run.send("api root", { method: "POST", path: "/api/v1" });
+  await run.send("unknown path preflight", {
+    method: "OPTIONS",
+    path: "/api/v1/no-such-thing",
+    headers: { origin: "https://shop.example", "access-control-request-method": "GET" },
+  });
   await run.send("encoded segment", { method: "GET", path: `/api/v1/payments/intents/${intent.paymentId.replace("-", "%2D")}/check`, headers: server(merchant) });
 
   // Rate limits: a client secret allows 120 checks a minute; the first refusal.

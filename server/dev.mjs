@@ -1,28 +1,30 @@
-// `npm run dev`: Next.js's development server (compiling on demand, hot reload) behind the same
-// response rewriter as `npm start` (scripts/defer-page-scripts.mjs). Under a bare `next dev`
-// nothing stripped the runtime from the hosted pages, so React hydrated DOM their islands had
-// changed (the card fields, the QR status, the countdown's button) and a contributor saw redraws
-// and hydration warnings that production never has. Here a page marked as shipping no client
-// runtime loses Next's scripts and RSC payload as in production (so it has no hot reload: reload
-// the page after an edit), and the other pages (not found, errors, the docs) keep theirs,
+// `npm run dev`: the same door as `npm start` (server/door.mjs), with Next.js's development
+// server (compiling on demand, hot reload) behind it: /api/v1 through the API lane and the
+// signed-in console pages through the console lane, from the lanes' bundle built at start and
+// rebuilt on edit (server/watch-lanes.mjs: reload the page after an edit), everything else
+// through Next.js with the same response rewriter (server/defer-page-scripts.mjs), so a page
+// marked as shipping no client runtime loses Next's scripts and RSC payload as in production (no
+// hot reload there either), and the other pages (not found, errors, the docs) keep theirs,
 // deferred as in production, hot reload included.
 //
 // The islands (components/islands) are built at start and rebuilt when one of their files
-// changes. Plain JavaScript, like scripts/serve.mjs. PORT (default 3000) or -p/--port, HOST or
+// changes. Plain JavaScript, like server/serve.mjs. PORT (default 3000) or -p/--port, HOST or
 // -H/--hostname (default: every interface), and --webpack instead of Turbopack, as `next dev` took them.
 import { watch } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { buildIslands, ISLANDS_SOURCE_DIR } from "./build-islands.mjs";
-import { rewritePageResponse } from "./defer-page-scripts.mjs";
-import { markPeerStamping, stampPeer } from "./stamp-peer.mjs";
+import { buildIslands, ISLANDS_SOURCE_DIR } from "../scripts/build-islands.mjs";
+import { createDoor } from "./door.mjs";
+import { rebuildAfterBursts } from "./rebuild-after-bursts.mjs";
+import { markPeerStamping } from "./stamp-peer.mjs";
+import { watchLanes } from "./watch-lanes.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-/** Editors save in bursts (write, rename, chmod): one rebuild per burst. */
-const REBUILD_DEBOUNCE_MS = 100;
 const SHUTDOWN_TIMEOUT_MS = 5_000;
+// How long the server waits for instrumentation.ts's register() before it listens anyway.
+const REGISTER_TIMEOUT_MS = 120_000;
 
 const log = (message) => console.log(`[dev] ${message}`);
 const islandsList = (manifest) =>
@@ -40,10 +42,19 @@ process.env.NODE_ENV = "development";
 
 log(`islands built: ${islandsList(await buildIslands())}`);
 const watcher = watchIslands();
+const lanes = await watchLanes(log);
+log("lanes built (/api/v1 and the console pages, as npm start serves them)");
 
+// As in server/serve.mjs: the lanes' requests need register()'s mounts (the sandbox's
+// simulators), which Next.js runs in the background of its preparation.
+const registered = new Promise((resolve, reject) => {
+  globalThis.gatewayRegistered = { resolve, reject };
+  setTimeout(() => reject(new Error(`instrumentation's register() did not run within ${REGISTER_TIMEOUT_MS / 1000} s`)), REGISTER_TIMEOUT_MS).unref();
+});
 const { default: next } = await import("next");
 const app = next({ dev: true, dir: ROOT, hostname: hostname ?? "localhost", port, webpack: options.webpack });
 await app.prepare();
+await registered.catch((error) => log(`instrumentation's register() failed: ${error?.message ?? error}`));
 const handle = app.getRequestHandler();
 
 // Next's custom-server wrapper hands its upgrade handler (the HMR websocket, /_next/hmr) to the
@@ -52,52 +63,33 @@ const handle = app.getRequestHandler();
 // (a second handshake on the same socket). Neither is public API, and the public
 // getUpgradeHandler() is the render server's, which ignores HMR: fail loudly if Next changed.
 if (typeof app.upgradeHandler !== "function" || app.didWebSocketSetup !== false) {
-  throw new Error("scripts/dev.mjs: this Next.js version's custom server has no upgradeHandler/didWebSocketSetup; update the HMR forwarding");
+  throw new Error("server/dev.mjs: this Next.js version's custom server has no upgradeHandler/didWebSocketSetup; update the HMR forwarding");
 }
 app.didWebSocketSetup = true;
 
 markPeerStamping();
-const httpServer = http.createServer((request, response) => {
-  // As npm start does: the client's address rule (lib/http/client-address.ts) starts from the socket's.
-  stampPeer(request);
-  rewritePageResponse(request, response);
-  handle(request, response);
-});
+const httpServer = http.createServer(createDoor({ lanes: lanes.current, handleNext: handle }));
 httpServer.on("upgrade", (request, socket, head) => app.upgradeHandler(request, socket, head));
 httpServer.on("error", (error) => {
   console.error(`[dev] ${error.code === "EADDRINUSE" ? `port ${port} is in use (PORT or -p chooses another)` : error.message}`);
   process.exit(1);
 });
-httpServer.listen(port, hostname, () => log(`ready on http://${hostname ?? "localhost"}:${port} (pages through scripts/defer-page-scripts.mjs, as npm start)`));
+httpServer.listen(port, hostname, () => log(`ready on http://${hostname ?? "localhost"}:${port} (the door of npm start: server/door.mjs)`));
 
-/** Rebuilds the islands after a burst of changes under components/islands; one build at a time. */
+/** Rebuilds the islands after a burst of changes under components/islands. */
 function watchIslands() {
-  let timer;
-  let building = false;
-  let again = false;
-  const rebuild = async () => {
-    if (building) {
-      again = true;
-      return;
-    }
-    building = true;
+  const islands = rebuildAfterBursts(async () => {
     try {
       log(`islands rebuilt: ${islandsList(await buildIslands())}`);
     } catch {
       // esbuild printed the errors; the last good build stays in place.
       log("islands not rebuilt (errors above); serving the last build");
     }
-    building = false;
-    if (again) {
-      again = false;
-      void rebuild();
-    }
-  };
+  });
   return watch(ISLANDS_SOURCE_DIR, { recursive: true }, (_event, file) => {
     // Only sources change the build (not an editor's swap file, nor the islands' tests).
     if (file && (!file.endsWith(".ts") || file.endsWith(".test.ts"))) return;
-    clearTimeout(timer);
-    timer = setTimeout(rebuild, REBUILD_DEBOUNCE_MS);
+    islands.changed();
   });
 }
 
@@ -106,6 +98,7 @@ const shutdown = async () => {
   if (stopping) process.exit(1); // a second Ctrl+C: now
   stopping = true;
   watcher.close();
+  await lanes.close();
   httpServer.close();
   httpServer.closeAllConnections();
   // Background jobs and the database (an embedded PGlite must be closed cleanly) live in the

@@ -14,11 +14,11 @@
 // accepts it, as every merchant's HTTP client does. A check's 230 bytes came out at 190, for a
 // fifth more CPU per check. Bodies from 1 KB on are compressed as before.
 //
-// Since the API lane (lib/http/api-lane.ts, which writes its answers this way itself), only the
-// /api answers Next.js still serves go through it: /api/health, what the lane hands over, and
-// all of /api/v1 with GATEWAY_API_LANE=off, which therefore answer as the lane does.
+// The API lane (lib/http/api-lane.ts) writes its answers this way itself; this serves the /api
+// answers Next.js still writes (/api/health, /api/metrics, the odd paths the lane hands over:
+// a malformed escape, an unusual Host), which therefore go out as the lane's do.
 //
-// Plain JavaScript: scripts/serve.mjs (npm start's entry) imports it; tests/unit covers it.
+// Plain JavaScript: server/door.mjs imports it; tests/unit covers it.
 
 /** Beyond this a body streams as before; the API's JSON answers are a few KB at most. */
 export const MAX_HELD = 64 * 1024;

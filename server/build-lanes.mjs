@@ -1,0 +1,116 @@
+// Builds the fast lane of /api/v1 (lib/http/api-lane.ts) and the console lane
+// (lib/console/web/console-lane.ts) into .lanes/lanes.mjs, which server/serve.mjs (`npm start`)
+// and server/dev.mjs (`npm run dev`, rebuilt on edit) load beside Next.js: one ES module bundling
+// the operations registry, every app/api/v1 route file (the home of each handler), the console
+// pages of app/[locale]/console/_pages/console-lane-pages.ts (rendered with react-dom/server, which
+// Next.js refuses inside app/), the console's stylesheet (app/globals.css through Tailwind, as
+// Next.js compiles it for its pages) and what they import, with `@/` resolved from
+// tsconfig.json's paths and the packages of node_modules left to Node (the same copies Next.js's
+// server loads for postgres.js and pino). Part of `npm run build` and of npm start's build
+// (server/start.ts).
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import tailwind from "@tailwindcss/postcss";
+import { build } from "esbuild";
+import postcss from "postcss";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const API_DIR = path.join(ROOT, "app/api/v1");
+const CONSOLE_DIR = path.join(ROOT, "app/[locale]/console");
+const STYLESHEET_SOURCE = path.join(ROOT, "app/globals.css");
+export const LANES_BUNDLE = path.join(ROOT, ".lanes/lanes.mjs");
+
+/**
+ * Every route file under app/api/v1 that serves an operation, with its path as the registry
+ * writes it (`[id]` → `:id`). Left out: the catch-all (`[...unknown]`, the JSON 404, which the
+ * lane answers for any other path) and /api/v1 itself (the same 404), which serve no operation.
+ */
+export function laneRouteFiles() {
+  const found = [];
+  const visit = (dir, segments) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) {
+        if (!/^\[\[?\.\.\./.test(entry)) visit(full, [...segments, entry.replace(/^\[(\w+)\]$/, ":$1")]);
+      } else if (entry === "route.ts" && segments.length > 0) {
+        found.push({ pattern: ["/api/v1", ...segments].join("/"), file: full });
+      }
+    }
+  };
+  visit(API_DIR, []);
+  return found;
+}
+
+/** Every directory under app/[locale]/console ("payments/export"): the console lane leaves a path that is one to its own route. */
+function consoleDirectories() {
+  return readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.relative(CONSOLE_DIR, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .sort();
+}
+
+/**
+ * The console's stylesheet: app/globals.css through Tailwind (postcss.config.mjs's plugin, which
+ * finds the classes the sources use), minified, at an address named by its content.
+ */
+export async function consoleStylesheet() {
+  const source = readFileSync(STYLESHEET_SOURCE, "utf8");
+  const { css } = await postcss([tailwind({ base: ROOT, optimize: { minify: true } })]).process(source, { from: STYLESHEET_SOURCE });
+  const hash = createHash("sha256").update(css).digest("hex").slice(0, 16);
+  return { href: `/_lanes/console.${hash}.css`, css };
+}
+
+/** The lanes' entry: the registry, each route file's module by its path, the console pages and the stylesheet, and the lanes over them. */
+function entrySource(stylesheet) {
+  const routes = laneRouteFiles();
+  const imports = routes.map((route, index) => `import * as route${index} from ${JSON.stringify(route.file)};`);
+  const table = routes.map((route, index) => `  ${JSON.stringify(route.pattern)}: route${index},`);
+  return [
+    `import { OPERATIONS } from "@/lib/api/operations";`,
+    `import { createApiLane } from "@/lib/http/api-lane";`,
+    ...imports,
+    `const routeModules = {\n${table.join("\n")}\n};`,
+    `import * as unknownPath from ${JSON.stringify(path.join(API_DIR, "[...unknown]/route.ts"))};`,
+    `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules, unknownPath });`,
+    `import { createConsoleLane } from "@/lib/console/web/console-lane";`,
+    `import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
+    `const stylesheet = ${JSON.stringify(stylesheet)};`,
+    `export const createConsolePageLane = () => createConsoleLane({ pages: CONSOLE_LANE_PAGES, appDirectories: ${JSON.stringify(consoleDirectories())}, stylesheet });`,
+  ].join("\n");
+}
+
+/** esbuild's options for the lanes' bundle at `outfile` (server/dev.mjs keeps a context of them). */
+export async function lanesBuildOptions(outfile = LANES_BUNDLE) {
+  return {
+    stdin: { contents: entrySource(await consoleStylesheet()), resolveDir: ROOT, sourcefile: "lanes-entry.ts", loader: "ts" },
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    tsconfig: path.join(ROOT, "tsconfig.json"),
+    jsx: "automatic",
+    // The pages' JSON catalogues (lib/i18n/catalogs.ts) are bundled.
+    loader: { ".json": "json" },
+    sourcemap: "linked",
+    legalComments: "none",
+    // As Next.js's build fixes it in its own bundles (proxy.ts's among them): the lane's page
+    // headers (the CSP's style hashes, no 'unsafe-eval') must not follow the server's NODE_ENV,
+    // so `npm run dev` serves the lanes as `npm start` does.
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "warning",
+  };
+}
+
+/** `outfile`: the bundle's path; another than the default only to pair two lane builds (GATEWAY_LANES_BUNDLE). */
+export async function buildLanes(outfile = LANES_BUNDLE) {
+  await build(await lanesBuildOptions(outfile));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const out = process.argv.indexOf("--out");
+  await buildLanes(out === -1 ? undefined : path.resolve(process.argv[out + 1]));
+}

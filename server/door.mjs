@@ -1,0 +1,80 @@
+// The gateway's one door, the same under `npm start` (server/serve.mjs) and `npm run dev`
+// (server/dev.mjs): each request goes to the one piece of code that serves its path.
+//
+// - /api/v1: the API lane (lib/http/api-lane.ts), straight to the route file's handler;
+// - the signed-in console pages and their stylesheet: the console lane (lib/console/web/console-lane.ts);
+// - everything else, and what a lane hands over (a path it has no handler for, a console page
+//   not found): Next.js, with each page's HTML through server/defer-page-scripts.mjs.
+//
+// Both lanes come from one bundle (server/build-lanes.mjs): `lanes()` returns the current one
+// (npm run dev swaps it after each rebuild). Every answer is compressed here, once.
+import compression from "compression";
+import { rewritePageResponse } from "./defer-page-scripts.mjs";
+import { sendInOneWrite } from "./send-in-one-write.mjs";
+import { stampPeer } from "./stamp-peer.mjs";
+
+/**
+ * @param {{
+ *   lanes: () => { serveApi: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean,
+ *                  serveConsole: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse, handToNext: () => void) => boolean },
+ *   handleNext: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => unknown,
+ * }} options
+ * @returns {import("node:http").RequestListener}
+ */
+export function createDoor({ lanes, handleNext }) {
+  // Every answer compressed here, once (next.config.mjs turns Next's own off, so that the page
+  // rewriter sees the HTML as Next.js writes it): gzip or Brotli as the client accepts, from
+  // 1 KB when the length is known, flushed as Next.js streams a page. The middleware frees its
+  // zlib stream when the client goes away.
+  const compress = compression();
+
+  return function door(request, response) {
+    // Before anything reads the headers: the client's address rule (lib/http/client-address.ts) starts from the socket's.
+    stampPeer(request);
+    const started = performance.now();
+    const api = request.url?.startsWith("/api/") ?? false;
+    // Set by instrumentation.ts's register(): each page's log line and metrics (lib/hosted/log-page-request.ts),
+    // and, while traces are on, each page in a span of its own (lib/hosted/trace-page.ts).
+    const { gatewayObservePage: observePage, gatewayTracePage: tracePage } = globalThis;
+    if (!api && observePage) {
+      response.once("close", () => {
+        const requestId = response.getHeader("x-request-id");
+        observePage({
+          method: request.method,
+          url: request.url ?? "/",
+          status: response.statusCode,
+          durationMs: performance.now() - started,
+          requestId: typeof requestId === "string" ? requestId : undefined,
+          traceId: response.gatewayTraceId,
+        });
+      });
+    }
+    compress(request, response, () => {});
+    const { serveApi, serveConsole } = lanes();
+    // The lane writes each answer in one call, with its length: compression sees it whole.
+    if (api && serveApi(request, response)) return;
+    if (api) {
+      // Above the compression middleware: it then sees an API answer's whole body, and its size.
+      sendInOneWrite(response);
+      handleNext(request, response);
+      return;
+    }
+    const toNext = () => {
+      // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
+      rewritePageResponse(request, response);
+      handleNext(request, response);
+    };
+    // A console page it cannot answer (not found) the console lane hands back through toNext.
+    const servePage = () => {
+      if (!serveConsole(request, response, toNext)) toNext();
+    };
+    if (tracePage) tracePage(request, response, servePage);
+    else servePage();
+  };
+}
+
+/** The lanes of a bundle server/build-lanes.mjs wrote, loaded from `url`. */
+export async function loadLanes(url) {
+  const bundle = await import(url);
+  return { serveApi: bundle.createLane(), serveConsole: bundle.createConsolePageLane() };
+}

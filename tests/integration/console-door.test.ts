@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";
+import { consoleSessionOf, createConsoleUser, serviceIdOf } from "../support/console";
+import { storedPayment } from "../support/console-payments";
+import { createMerchant } from "../support/factories";
+import { realEvent } from "../support/real-events";
+import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-gateway";
+import { useTestGateway } from "../support/test-gateway";
+
+/**
+ * The signed-in console pages held by their one door: the real `npm start` entry
+ * (server/serve.mjs), where the console lane (lib/console/web/console-lane.ts) serves them. Every
+ * page of the lane, in each language, as an owner, a viewer and nobody: the page itself (200, in
+ * its language, with the console's stylesheet, proxy.ts's headers and a fresh nonce's policy),
+ * sign-in and refusal as 307s, another merchant's payment or customer not found (404), and the
+ * stylesheet the pages link, cached for good.
+ */
+
+const { api } = useTestGateway();
+let gateway: SpawnedGateway;
+let baseUrl: string;
+const answers = new Map<string, Answer>();
+/** Another merchant's payment, as an owner's path. */
+let theirPayment: string;
+
+interface Answer {
+  status: number;
+  location: string | null;
+  headers: Headers;
+  document: string;
+}
+
+async function answerOf(path: string, cookie: string | null): Promise<Answer> {
+  const response = await fetch(baseUrl + path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+  return { status: response.status, location: response.headers.get("location"), headers: response.headers, document: await response.text() };
+}
+
+beforeAll(async () => {
+  const [merchant, other] = [await createMerchant(), await createMerchant()];
+  const serviceId = await serviceIdOf(merchant);
+  const owner = await createConsoleUser([{ merchant, role: "owner" }]);
+  const viewer = await createConsoleUser([{ merchant, role: "viewer" }]);
+  const refunded = await storedPayment(serviceId, { state: "PARTIALLY_REFUNDED", method: "card", card: { brand: "visa", last4: "4242" }, phone: "+213555000111" });
+  await storedPayment(serviceId, { state: "PRE_AUTHORIZED", phone: "+213555000111" });
+  const event = await realEvent(api, merchant, "succeeded");
+  const theirs = await storedPayment(await serviceIdOf(other));
+
+  const pagesOf = (locale: string) =>
+    [
+      "",
+      "/payments",
+      "/payments?status=PARTIALLY_REFUNDED&status=PRE_AUTHORIZED&q=%2B213555000111",
+      "/payments?amountFrom=abc",
+      `/payments/${refunded.id}`,
+      `/payments/${refunded.id}?confirm=refund`,
+      `/payments/${event.paymentId}`,
+      "/customers?q=%2B213555",
+      `/customers/${refunded.customer.id}`,
+      "/payment-links",
+      "/team",
+      "/account",
+      "/settings",
+      "/developers",
+      "/developers?type=nope",
+      `/developers/events/${event.id}`,
+      "/audit-log",
+      // Another merchant's: not found.
+      `/payments/${theirs.id}`,
+      `/customers/${theirs.customer.id}`,
+    ].map((page) => `/${locale}/console${page}`);
+  const who: Record<string, string | null> = {
+    owner: (await consoleSessionOf(owner.id)).cookie,
+    viewer: (await consoleSessionOf(viewer.id)).cookie,
+    nobody: null,
+  };
+  const paths: { who: string; path: string }[] = [];
+  for (const locale of ["en", "fr", "ar"]) for (const path of pagesOf(locale)) paths.push({ who: "owner", path });
+  for (const path of pagesOf("en")) paths.push({ who: "viewer", path }, { who: "nobody", path });
+
+  const port = await freePort();
+  gateway = await spawnGateway(port, { GATEWAY_BACKGROUND_JOBS: "off" });
+  baseUrl = `http://127.0.0.1:${port}`;
+  for (const { who: name, path } of paths) answers.set(`${name} ${path}`, await answerOf(path, who[name]!));
+  theirPayment = `/en/console/payments/${theirs.id}`;
+}, 900_000);
+
+afterAll(() => {
+  if (gateway && gateway.process.exitCode === null) gateway.process.kill("SIGKILL");
+});
+
+const pageAnswers = () => [...answers];
+
+describe("the console's door (npm start)", () => {
+  it("serves each page in its language, with the console's stylesheet and the pages' headers", () => {
+    const served = pageAnswers().filter(([, answer]) => answer.status === 200);
+    expect(served.length).toBeGreaterThan(0);
+    for (const [key, answer] of served) {
+      const locale = /^\w+ \/(\w\w)\//.exec(key)![1]!;
+      expect(answer.document, key).toContain(`<html lang="${locale}" dir="${locale === "ar" ? "rtl" : "ltr"}">`);
+      expect(answer.document, key).toMatch(/<link rel="stylesheet" href="\/_lanes\/console\.[0-9a-f]{16}\.css"\/>/);
+      expect(answer.document, key).toMatch(/<title>[^<]+<\/title>/);
+      expect(answer.headers.get("content-type"), key).toBe("text/html; charset=utf-8");
+      expect(answer.headers.get("cache-control"), key).toContain("no-store");
+      expect(answer.headers.get("x-content-type-options"), key).toBe("nosniff");
+      expect(answer.headers.get("x-request-id"), key).toBeTruthy();
+      expect(answer.headers.get("vary") ?? "", key).not.toMatch(/\brsc\b/);
+      const policy = answer.headers.get("content-security-policy") ?? "";
+      expect(policy, key).toMatch(/script-src [^;]*'nonce-[^']+'/);
+      expect(policy, key).toContain("frame-ancestors 'none'");
+      expect(policy, key).not.toContain("unsafe-eval");
+    }
+  });
+
+  it("sends nobody to sign in and a viewer without the capability to the refused page", () => {
+    for (const [key, answer] of pageAnswers().filter(([key]) => key.startsWith("nobody "))) {
+      expect(answer.status, key).toBe(307);
+      expect(answer.location, key).toContain("/en/console/sign-in");
+    }
+    expect(pageAnswers().some(([, answer]) => answer.location?.includes("/console/refused?need="))).toBe(true);
+  });
+
+  it("answers another merchant's payment or customer as not found", () => {
+    expect(answers.get(`owner ${theirPayment}`)!.status).toBe(404);
+    expect(pageAnswers().filter(([key, answer]) => key.startsWith("owner ") && answer.status === 404)).toHaveLength(6);
+  });
+
+  it("covers every page of the lane", () => {
+    const reached = new Set(
+      pageAnswers()
+        .filter(([, answer]) => answer.status === 200)
+        .map(([key]) =>
+          key
+            .split(" ")[1]!
+            .split("?")[0]!
+            .replace(/^\/\w\w\/console\/?/, "")
+            .replace(/[0-9a-f-]{36}|msg_\w+/g, "*"),
+        ),
+    );
+    const pages = Object.keys(CONSOLE_LANE_PAGES).map((key) => key.replace(/\[\w+\]/g, "*"));
+    expect(pages.filter((page) => !reached.has(page))).toEqual([]);
+  });
+
+  it("serves the stylesheet the pages link, cached for good", async () => {
+    const [, page] = pageAnswers().find(([, answer]) => answer.status === 200)!;
+    const href = /href="(\/_lanes\/console\.[0-9a-f]{16}\.css)"/.exec(page.document)![1]!;
+    const response = await fetch(baseUrl + href, { headers: { "accept-encoding": "gzip" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(await response.text()).toContain(".card-table");
+  });
+});
