@@ -18,8 +18,8 @@ export interface RedirectSimulator<Printed extends Record<string, string> = Reco
   failure: { contentType: string; body: string };
   /** The gateway's variables that point it at the simulator served at `url` (SATIM_API_URL=<url>/payment/rest). */
   gatewaySettings(url: string): Record<string, string>;
-  /** Its money calls as the chaos run matches them ("POST /payment/rest/refund.do", under its base): one rail. */
-  moneyCalls: { name: string; match: RegExp }[];
+  /** Its money calls, for the chaos run's faults (its rail): the method and the path under its base, unanchored (/\/payment\/rest\/refund\.do/). */
+  moneyCalls: { name: string; method: "GET" | "POST"; path: RegExp }[];
   process: {
     /** Its variables' prefix: <PREFIX>_SIMULATOR_PORT, _HOST, _DATABASE_URL, _PGLITE_DIR (simulatorProcessSettings in its declaration). */
     prefix: string;

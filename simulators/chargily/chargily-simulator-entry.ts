@@ -8,8 +8,8 @@ export const chargilySimulator = redirectSimulator({
   failure: { contentType: "application/json", body: '{"message":"Server Error"}' },
   gatewaySettings: (url) => ({ CHARGILY_API_URL: `${url}/api/v2` }),
   moneyCalls: [
-    { name: "create checkout", match: /^POST \/api\/v2\/checkouts$/ },
-    { name: "read checkout", match: /^GET \/api\/v2\/checkouts\/[^/]+$/ },
+    { name: "create checkout", method: "POST", path: /\/api\/v2\/checkouts/ },
+    { name: "read checkout", method: "GET", path: /\/api\/v2\/checkouts\/[^/]+/ },
   ],
   process: {
     prefix: "CHARGILY",

@@ -8,11 +8,11 @@ export const clictopaySimulator = redirectSimulator({
   failure: { contentType: "application/json", body: '{"errorCode":"7","errorMessage":"System error"}' },
   gatewaySettings: (url) => ({ CLICTOPAY_API_URL: `${url}/payment/rest` }),
   moneyCalls: [
-    { name: "register", match: /^POST \/payment\/rest\/register(PreAuth)?\.do$/ },
-    { name: "status", match: /^POST \/payment\/rest\/getOrderStatusExtended\.do$/ },
-    { name: "deposit", match: /^POST \/payment\/rest\/deposit\.do$/ },
-    { name: "reverse", match: /^POST \/payment\/rest\/reverse\.do$/ },
-    { name: "refund", match: /^POST \/payment\/rest\/refund\.do$/ },
+    { name: "register", method: "POST", path: /\/payment\/rest\/register(PreAuth)?\.do/ },
+    { name: "status", method: "POST", path: /\/payment\/rest\/getOrderStatusExtended\.do/ },
+    { name: "deposit", method: "POST", path: /\/payment\/rest\/deposit\.do/ },
+    { name: "reverse", method: "POST", path: /\/payment\/rest\/reverse\.do/ },
+    { name: "refund", method: "POST", path: /\/payment\/rest\/refund\.do/ },
   ],
   process: {
     prefix: "CLICTOPAY",

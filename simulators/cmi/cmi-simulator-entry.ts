@@ -8,7 +8,7 @@ export const cmiSimulator = redirectSimulator({
   failure: { contentType: "text/plain", body: "System error" },
   gatewaySettings: (url) => ({ CMI_URL: url }),
   // CMI's API is one address (/fim/api) for its status query, PostAuth, Void and Credit.
-  moneyCalls: [{ name: "api", match: /^POST \/fim\/api$/ }],
+  moneyCalls: [{ name: "api", method: "POST", path: /\/fim\/api/ }],
   process: {
     prefix: "CMI",
     prints: "the CMI_URL and the store it accepts (client id, store key, API user and password)",

@@ -8,9 +8,9 @@ export const satimSimulator = redirectSimulator({
   failure: { contentType: "application/json", body: '{"errorCode":"7","errorMessage":"System error"}' },
   gatewaySettings: (url) => ({ SATIM_API_URL: `${url}/payment/rest` }),
   moneyCalls: [
-    { name: "register", match: /^POST \/payment\/rest\/register\.do$/ },
-    { name: "confirm", match: /^POST \/payment\/rest\/(confirmOrder|public\/acknowledgeTransaction|getOrderStatusExtended)\.do$/ },
-    { name: "refund", match: /^POST \/payment\/rest\/refund\.do$/ },
+    { name: "register", method: "POST", path: /\/payment\/rest\/register\.do/ },
+    { name: "confirm", method: "POST", path: /\/payment\/rest\/(confirmOrder|public\/acknowledgeTransaction|getOrderStatusExtended)\.do/ },
+    { name: "refund", method: "POST", path: /\/payment\/rest\/refund\.do/ },
   ],
   process: {
     prefix: "SATIM",
