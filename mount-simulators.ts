@@ -1,10 +1,11 @@
 import { getDb } from "./lib/db/client";
+import { isPaymentMethodCode } from "./lib/payment-methods/codes/payment-method-codes";
 import { handleQrCallback } from "./lib/payment-methods/registry/method-entry-points";
 import { installSimulatorMount } from "./lib/providers/simulator-mount";
 import { PAYMENT_METHODS } from "./lib/payment-methods/registry/payment-method-registry";
 import { notifyRedirect } from "./lib/payments/hosted/redirect-payment";
 import { REDIRECT_NOTIFICATIONS_PATH } from "./lib/urls/hosted-urls";
-import { inGatewaySimulators, receiveChargilyWebhooksInProcess, receiveCmiCallbacksInProcess, receiveWalletCallbacksInProcess } from "./simulators/in-gateway";
+import { inGatewaySimulators, receiveGatewayRequestsInProcess, receiveWalletCallbacksInProcess } from "./simulators/in-gateway";
 
 /**
  * The composition root of a sandbox gateway's simulators: installs the card simulator and the
@@ -18,14 +19,26 @@ import { inGatewaySimulators, receiveChargilyWebhooksInProcess, receiveCmiCallba
 export function mountSimulators(): void {
   installSimulatorMount(inGatewaySimulators);
   receiveWalletCallbacksInProcess(async (request) => handleQrCallback(await getDb(), request));
-  // CMI's callbacks reach the gateway's receiver (POST /api/redirect-callbacks/cmi) without a socket.
-  receiveCmiCallbacksInProcess(async (request) => PAYMENT_METHODS.CMI.redirect!.receiveCallback!(await getDb(), request));
-  // The Chargily simulator's signed webhooks reach the notification endpoint's domain call in this process.
-  receiveChargilyWebhooksInProcess(async (request) => {
-    const { pathname } = new URL(request.url);
-    if (!pathname.startsWith(`${REDIRECT_NOTIFICATIONS_PATH}/`)) return new Response(null, { status: 404 });
-    const paymentId = decodeURIComponent(pathname.slice(REDIRECT_NOTIFICATIONS_PATH.length + 1));
-    const received = await notifyRedirect(await getDb(), { paymentId, body: await request.text(), headers: request.headers });
-    return new Response(null, { status: received.kind === "accepted" ? 200 : received.kind === "rejected" ? 401 : 404 });
-  });
+  receiveGatewayRequestsInProcess(receiveInProcess);
+}
+
+const REDIRECT_CALLBACKS_PATH = "/api/redirect-callbacks";
+const notFound = () => new Response(null, { status: 404 });
+
+/**
+ * What the redirect simulators post to the gateway, answered in this process as its routes
+ * would: a provider's callback (POST /api/redirect-callbacks/{method}, CMI's) and a signed
+ * notification (POST /api/v1/redirect-notifications/{paymentId}, Chargily's webhooks).
+ */
+async function receiveInProcess(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith(`${REDIRECT_CALLBACKS_PATH}/`)) {
+    const code = pathname.slice(REDIRECT_CALLBACKS_PATH.length + 1).toUpperCase();
+    const receive = isPaymentMethodCode(code) ? PAYMENT_METHODS[code].redirect?.receiveCallback : undefined;
+    return receive ? receive(await getDb(), request) : notFound();
+  }
+  if (!pathname.startsWith(`${REDIRECT_NOTIFICATIONS_PATH}/`)) return notFound();
+  const paymentId = decodeURIComponent(pathname.slice(REDIRECT_NOTIFICATIONS_PATH.length + 1));
+  const received = await notifyRedirect(await getDb(), { paymentId, body: await request.text(), headers: request.headers });
+  return new Response(null, { status: received.kind === "accepted" ? 200 : received.kind === "rejected" ? 401 : 404 });
 }

@@ -102,27 +102,27 @@ async function main() {
   });
 
   const satimPort = await freePort();
-  const satim = await step("SATIM simulator", "npm run satim-simulator: SATIM ePay's stand-in (REST interface, payment page), its merchant", async () => {
+  const satim = await step("SATIM simulator", "npm run simulator -- satim: SATIM ePay's stand-in (REST interface, payment page), its merchant", async () => {
     const env = { SATIM_SIMULATOR_PORT: String(satimPort), SATIM_SIMULATOR_DATABASE_URL: databaseUrl(databases.satim), LOG_LEVEL: "warn" };
     const printed = await servedSimulator<{ apiUrl: string; terminalId: string; userName: string; password: string }>("satimSimulator", env, "terminalId");
     return [printed, `${printed.apiUrl}, terminal ${printed.terminalId}`] as const;
   });
 
   const clictopayPort = await freePort();
-  const clictopay = await step("ClicToPay simulator", "npm run clictopay-simulator: ClicToPay's stand-in (REST interface, payment page), its API user", async () => {
+  const clictopay = await step("ClicToPay simulator", "npm run simulator -- clictopay: ClicToPay's stand-in (REST interface, payment page), its API user", async () => {
     const env = { CLICTOPAY_SIMULATOR_PORT: String(clictopayPort), CLICTOPAY_SIMULATOR_DATABASE_URL: databaseUrl(databases.clictopay), LOG_LEVEL: "warn" };
     const printed = await servedSimulator<{ apiUrl: string; userName: string; password: string }>("clictopaySimulator", env, "userName");
     return [printed, `${printed.apiUrl}, API user ${printed.userName}`] as const;
   });
 
-  const cmi = await step("CMI simulator", "npm run cmi-simulator: CMI's stand-in (3D Pay Hosting, callbacks, API), its store", async () => {
+  const cmi = await step("CMI simulator", "npm run simulator -- cmi: CMI's stand-in (3D Pay Hosting, callbacks, API), its store", async () => {
     const env = { CMI_SIMULATOR_PORT: String(cmiPort), CMI_SIMULATOR_DATABASE_URL: databaseUrl(databases.cmi), LOG_LEVEL: "warn" };
     const store = await servedSimulator<{ cmiUrl: string; clientId: string; storeKey: string; apiUser: string; apiPassword: string }>("cmiSimulator", env, "storeKey");
     return [store, `${cmiUrl}, client id ${store.clientId}`] as const;
   });
 
   const chargilyPort = await freePort();
-  const chargily = await step("chargily simulator", "npm run chargily-simulator: Chargily Pay's stand-in, its test key", async () => {
+  const chargily = await step("chargily simulator", "npm run simulator -- chargily: Chargily Pay's stand-in, its test key", async () => {
     const env = { CHARGILY_SIMULATOR_PORT: String(chargilyPort), CHARGILY_SIMULATOR_DATABASE_URL: databaseUrl(databases.chargily), LOG_LEVEL: "warn" };
     const printed = await servedSimulator<{ apiUrl: string; mode: string; secretKey: string }>("chargilySimulator", env, "secretKey");
     return [printed, printed.apiUrl] as const;

@@ -1,16 +1,32 @@
 import { getDb } from "../lib/db/client";
-import type { SimulatorMount } from "../lib/providers/simulator-mount";
+import type { RedirectSimulatorMount, SimulatorMount } from "../lib/providers/simulator-mount";
 import { inProcessStripeFetch } from "./card/in-process-stripe";
 import { handleSandboxConfirm } from "./card/sandbox-browser-api";
 import { CardProviderError } from "../lib/providers/card/card-provider-error";
 import { sandboxCardProvider } from "./card/sandbox-card-provider";
 import { redeliverPendingEvents } from "./card/sandbox-event-delivery";
 import { stripeJsStandInSource } from "./card/stripe-js-stand-in";
+import { inGatewayPath, type GatewaySender, type RedirectSimulator } from "./redirect-simulator";
+import { REDIRECT_SIMULATORS } from "./simulator-list";
 import { IN_GATEWAY_WALLET_PATH, inGatewayWallet, sandboxWalletSecret } from "./wallet/in-gateway-wallet";
-import { inGatewaySatim } from "./satim/in-gateway-satim";
-import { inGatewayClictopay } from "./clictopay/in-gateway-clictopay";
-import { inGatewayCmi } from "./cmi/in-gateway-cmi";
-import { inGatewayChargily } from "./chargily/in-gateway-chargily";
+
+// How the redirect simulators reach the gateway (CMI's callbacks, Chargily's webhooks): over HTTP
+// unless mount-simulators.ts hands them the gateway's receivers in this process (the same requests, without a socket).
+let gatewayInProcess: GatewaySender | null = null;
+
+export function receiveGatewayRequestsInProcess(receive: GatewaySender): void {
+  gatewayInProcess = receive;
+}
+
+/** Where the in-gateway simulators post to the gateway (exported for the tests that send a callback again). */
+export const toGateway: GatewaySender = (request) => (gatewayInProcess ? gatewayInProcess(request) : fetch(request));
+
+/** A redirect simulator on the gateway's database: its HTTP face for the route, and the adapter's fetch answered in this process (the same requests and answers as over HTTP). */
+function inGateway(path: string, simulator: RedirectSimulator): RedirectSimulatorMount {
+  const handle = async (request: Request) => simulator.handle(await getDb(), request, { base: path, toGateway });
+  const inProcessFetch: typeof fetch = async (input, init) => handle(new Request(input instanceof Request ? input : String(input), init));
+  return { path, handle, fetch: inProcessFetch };
+}
 
 /*
  * What a sandbox gateway hosts in its own process, as the port production code reads
@@ -39,14 +55,8 @@ export const inGatewaySimulators: SimulatorMount = {
     },
     redeliverEvents: (db) => redeliverPendingEvents(db),
   },
-  // The SATIM simulator: SATIM ePay's REST calls and payment page under /api/satim-sandbox.
-  satim: inGatewaySatim(getDb),
-  // The ClicToPay simulator: ClicToPay's REST calls and payment page under /api/clictopay-sandbox.
-  clictopay: inGatewayClictopay(getDb),
-  // The CMI simulator: CMI's 3D Pay Hosting gate, payment page and API under /api/cmi-sandbox.
-  cmi: inGatewayCmi(getDb),
-  // The Chargily Pay simulator: its v2 API, hosted checkout and signed webhooks under /api/chargily-sandbox.
-  chargily: inGatewayChargily(getDb),
+  // Every redirect provider's simulator (simulators/simulator-list.ts) under /api/<name>-sandbox.
+  redirect: Object.fromEntries(Object.entries(REDIRECT_SIMULATORS).map(([name, simulator]) => [name, inGateway(inGatewayPath(name), simulator)])),
   // The wallet simulator: the wallet-service protocol served under /api/wallet-sandbox, and the
   // same answers to the gateway's wallet client in this process.
   wallet: {
@@ -58,6 +68,3 @@ export const inGatewaySimulators: SimulatorMount = {
 
 // Where the in-process wallet's callbacks reach the gateway: wired by mount-simulators.ts.
 export { receiveWalletCallbacksInProcess } from "./wallet/in-gateway-wallet";
-export { receiveCmiCallbacksInProcess } from "./cmi/in-gateway-cmi";
-// Where the in-process Chargily simulator posts its signed webhooks: wired by mount-simulators.ts.
-export { receiveChargilyWebhooksInProcess } from "./chargily/in-gateway-chargily";

@@ -25,6 +25,16 @@ export interface SandboxChallenge {
   paymentId: string | null;
 }
 
+/** A redirect provider's simulator in this process: what its adapter and its sandbox route (app/api/<name>-sandbox) read. */
+export interface RedirectSimulatorMount {
+  /** The provider's API answered by its simulator in this process (the adapter's fetch when its URL variable is unset, e.g. no SATIM_API_URL). */
+  fetch: typeof fetch;
+  /** Where the gateway serves it: /api/<name>-sandbox (SATIM's register.do at `${path}/payment/rest/register.do`). */
+  path: string;
+  /** The simulator's HTTP face (its API and its payment page), for the route. */
+  handle(request: Request): Promise<Response>;
+}
+
 export interface SimulatorMount {
   card: {
     /** The Stripe SDK's fetch, answered by the card simulator in this process (no CARD_PROVIDER_API_URL). */
@@ -42,35 +52,8 @@ export interface SimulatorMount {
     /** Sends again the events the gateway did not take (a background job); answers how many went. */
     redeliverEvents(db: Db): Promise<number>;
   };
-  satim: {
-    /** SATIM ePay's REST interface and payment page, answered by the SATIM simulator in this process (no SATIM_API_URL). */
-    fetch: typeof fetch;
-    /** Where the gateway serves it (GET|POST /api/satim-sandbox/...): register.do and the others under `${path}/payment/rest`. */
-    path: string;
-    /** The simulator's HTTP face (its REST calls and its payment page), for the route. */
-    handle(request: Request): Promise<Response>;
-  };
-  clictopay: {
-    /** ClicToPay's REST interface and payment page, answered by the ClicToPay simulator in this process (no CLICTOPAY_API_URL). */
-    fetch: typeof fetch;
-    /** Where the gateway serves it (GET|POST /api/clictopay-sandbox/...): register.do and the others under `${path}/payment/rest`. */
-    path: string;
-    handle(request: Request): Promise<Response>;
-  };
-  cmi: {
-    /** CMI's API (/fim/api) and 3D Pay Hosting gate and page, answered by the CMI simulator in this process (no CMI_URL). */
-    fetch: typeof fetch;
-    /** Where the gateway serves it (POST /api/cmi-sandbox/fim/...). */
-    path: string;
-    handle(request: Request): Promise<Response>;
-  };
-  chargily: {
-    /** Chargily Pay's v2 API and hosted checkout, answered by the Chargily simulator in this process (no CHARGILY_API_URL). */
-    fetch: typeof fetch;
-    /** Where the gateway serves it (GET|POST /api/chargily-sandbox/...): the v2 API under `${path}/api/v2`. */
-    path: string;
-    handle(request: Request): Promise<Response>;
-  };
+  /** Each redirect provider's simulator by its name (simulators/simulator-list.ts): "satim", "clictopay", "cmi", "chargily". */
+  redirect: Readonly<Record<string, RedirectSimulatorMount>>;
   wallet: {
     /** Where the gateway serves its wallet (GET|POST /api/wallet-sandbox/...): the protocol's paths hang under it. */
     path: string;
@@ -94,6 +77,18 @@ export function installSimulatorMount(mount: SimulatorMount | null): void {
 
 export function hasSimulatorMount(): boolean {
   return holder[MOUNT] !== undefined;
+}
+
+/** The redirect provider simulator listed as `name` in this sandbox gateway; throws where none is. */
+export function redirectSimulatorMount(name: string): RedirectSimulatorMount {
+  const simulator = simulatorMount().redirect[name];
+  if (!simulator) throw new Error(`no ${name} simulator is mounted in this process (simulators/simulator-list.ts)`);
+  return simulator;
+}
+
+/** The redirect provider simulator a request under /api/<name>-sandbox is for (the sandbox routes' one handler); null where none is. */
+export function redirectSimulatorServing(pathname: string): RedirectSimulatorMount | null {
+  return Object.values(simulatorMount().redirect).find((simulator) => pathname === simulator.path || pathname.startsWith(`${simulator.path}/`)) ?? null;
 }
 
 /** The simulators of this sandbox gateway; throws where none were mounted (production, or a composition root that forgot). */

@@ -1,24 +1,24 @@
 import { randomInt } from "node:crypto";
 import type { Db } from "../../lib/db/client";
 import { STRIPE_OUTAGE_BODY, stripeSimulatorHandler } from "../../simulators/card/stripe-simulator";
-import { handleChargilyRequest } from "../../simulators/chargily/chargily-simulator";
-import { handleClictopayRequest } from "../../simulators/clictopay/clictopay-simulator";
-import { handleCmiRequest, sendOverHttp } from "../../simulators/cmi/cmi-simulator";
 import { SIMULATOR_FAULTS, serveSimulatorsWithFaults, type FaultySimulators } from "../../simulators/fault-hook";
-import { handleSatimRequest } from "../../simulators/satim/satim-simulator";
+import type { RedirectSimulator } from "../../simulators/redirect-simulator";
+import { REDIRECT_SIMULATORS } from "../../simulators/simulator-list";
 
 /**
  * Provider faults for `npm run chaos`: the gateways and the worker reach every card provider
  * over HTTP, through their production adapters, at the simulators of the providers' wire
- * protocols served by the chaos process on one port (Stripe's at /v1, SATIM's under /satim,
- * ClicToPay's under /clictopay, CMI's under /cmi, Chargily Pay's under /chargily; their books in
- * the run's database). Every few seconds the next money call of one kind, on one rail, suffers a
+ * protocols served by the chaos process on one port (Stripe's at /v1, each redirect provider's
+ * of simulators/simulator-list.ts under /<name>: /satim, /clictopay, /cmi, /chargily; their books
+ * in the run's database). Every few seconds the next money call of one kind, on one rail, suffers a
  * fault: a 500, a reset or a timeout, before or after the provider applied the change. The
  * gateway answers 503 provider_unavailable (or, on the page before a redirect provider's, sends
  * the buyer back to press Pay again), the client retries with its Idempotency-Key,
  * reconciliation settles what stayed unknown, and the audit's invariants check that the books
  * on both sides still agree.
  */
+const redirectSimulators = (): [string, RedirectSimulator][] => Object.entries(REDIRECT_SIMULATORS);
+
 interface Rail {
   name: string;
   calls: { name: string; match: RegExp }[];
@@ -34,33 +34,11 @@ const RAILS: Rail[] = [
       { name: "refund", match: /^POST \/v1\/refunds$/ },
     ],
   },
-  {
-    name: "SATIM",
-    calls: [
-      { name: "register", match: /^POST \/satim\/payment\/rest\/register\.do$/ },
-      { name: "confirm", match: /^POST \/satim\/payment\/rest\/(confirmOrder|public\/acknowledgeTransaction|getOrderStatusExtended)\.do$/ },
-      { name: "refund", match: /^POST \/satim\/payment\/rest\/refund\.do$/ },
-    ],
-  },
-  {
-    name: "CLICTOPAY",
-    calls: [
-      { name: "register", match: /^POST \/clictopay\/payment\/rest\/register(PreAuth)?\.do$/ },
-      { name: "status", match: /^POST \/clictopay\/payment\/rest\/getOrderStatusExtended\.do$/ },
-      { name: "deposit", match: /^POST \/clictopay\/payment\/rest\/deposit\.do$/ },
-      { name: "reverse", match: /^POST \/clictopay\/payment\/rest\/reverse\.do$/ },
-      { name: "refund", match: /^POST \/clictopay\/payment\/rest\/refund\.do$/ },
-    ],
-  },
-  // CMI's API is one address (/fim/api) for its status query, PostAuth, Void and Credit.
-  { name: "CMI", calls: [{ name: "api", match: /^POST \/cmi\/fim\/api$/ }] },
-  {
-    name: "CHARGILY",
-    calls: [
-      { name: "create checkout", match: /^POST \/chargily\/api\/v2\/checkouts$/ },
-      { name: "read checkout", match: /^GET \/chargily\/api\/v2\/checkouts\/[^/]+$/ },
-    ],
-  },
+  // Each redirect provider's rail (SATIM, CLICTOPAY, CMI, CHARGILY): its simulator's money calls, under /<name>.
+  ...redirectSimulators().map(([name, simulator]) => ({
+    name: simulator.process.prefix,
+    calls: simulator.moneyCalls.map((call) => ({ name: call.name, match: new RegExp(`^${call.method} /${name}${call.path.source}$`) })),
+  })),
 ];
 
 export interface ProviderFaults {
@@ -82,15 +60,13 @@ export async function startProviderFaults(options: { db: () => Promise<Db>; port
     port: options.port,
     routes: [
       { prefix: "", errorBody: STRIPE_OUTAGE_BODY, handle: stripeSimulatorHandler(db) },
-      { prefix: "/satim", errorBody: '{"errorCode":"7","errorMessage":"System error"}', handle: async (request) => handleSatimRequest(await db(), request, "/satim") },
-      { prefix: "/clictopay", errorBody: '{"errorCode":"7","errorMessage":"System error"}', handle: async (request) => handleClictopayRequest(await db(), request, "/clictopay") },
       // CMI's callback and Chargily's webhook go over HTTP to the gateways (PUBLIC_BASE_URL), as the providers' do: a killed gateway misses them.
-      { prefix: "/cmi", errorBody: "<html>Internal Server Error</html>", handle: async (request) => handleCmiRequest(await db(), request, "/cmi", sendOverHttp) },
-      {
-        prefix: "/chargily",
-        errorBody: '{"message":"Server Error"}',
-        handle: async (request) => handleChargilyRequest(await db(), request, { base: "/chargily", sendWebhook: (webhook) => fetch(webhook, { signal: AbortSignal.timeout(10_000) }) }),
-      },
+      ...redirectSimulators().map(([name, simulator]) => ({
+        prefix: `/${name}`,
+        errorBody: simulator.failure.body,
+        handle: async (request: Request) =>
+          simulator.handle(await db(), request, { base: `/${name}`, toGateway: (outgoing) => fetch(outgoing, { signal: AbortSignal.timeout(10_000) }) }),
+      })),
     ],
     onFault: (line) => {
       const rail = RAILS.find((candidate) => candidate.calls.some((call) => call.match.test(line)));
@@ -100,10 +76,7 @@ export async function startProviderFaults(options: { db: () => Promise<Db>; port
   return {
     env: {
       CARD_PROVIDER_API_URL: served.url,
-      SATIM_API_URL: `${served.url}/satim/payment/rest`,
-      CLICTOPAY_API_URL: `${served.url}/clictopay/payment/rest`,
-      CMI_URL: `${served.url}/cmi`,
-      CHARGILY_API_URL: `${served.url}/chargily/api/v2`,
+      ...Object.fromEntries(redirectSimulators().flatMap(([name, simulator]) => Object.entries(simulator.gatewaySettings(`${served.url}/${name}`)))),
       // A short provider timeout: a hung call costs the client seconds, not the default 10.
       PROVIDER_CALL_TIMEOUT_MS: "3000",
     },

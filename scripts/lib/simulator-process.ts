@@ -1,18 +1,18 @@
 import { createServer, type IncomingMessage } from "node:http";
-import { parseArgs } from "node:util";
 import { openDatabase, type Db } from "../../lib/db/client";
 import { readDatabaseSeal } from "../../lib/db/database-seal";
 import { createSimulatorTables } from "../../lib/db/simulator-tables";
-import { HelpRequested, UsageError } from "./cli";
+import { UsageError } from "./cli";
 
 /**
- * A provider's simulator as a process of its own (`npm run <provider>-simulator [-- --json]`), for
+ * A provider's simulator as a process of its own (`npm run simulator -- <name> [--json]`), for
  * production rehearsals: on a database of its own (a gateway's sealed one is refused: the
  * provider's books never go there), answering over HTTP with the simulator's handler, printing
  * what a gateway and its merchants need, as one JSON line with --json.
  */
 export interface SimulatorProcess<Printed extends Record<string, string>> {
-  usage: string;
+  /** Prints `printed` as one JSON line (--json), else as lines for people. */
+  json: boolean;
   /** As people name it: "ClicToPay". */
   name: string;
   /** The configuration's prefix of its variables: "CLICTOPAY_SIMULATOR". */
@@ -29,8 +29,6 @@ export interface SimulatorProcess<Printed extends Record<string, string>> {
 }
 
 export async function serveSimulatorProcess<Printed extends Record<string, string>>(simulator: SimulatorProcess<Printed>): Promise<void> {
-  const { values } = parseArgs({ options: { json: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } } });
-  if (values.help) throw new HelpRequested(simulator.usage);
   const database = await openDatabase({ databaseUrl: simulator.database.url, pgliteDir: simulator.database.pgliteDir });
   if (await readDatabaseSeal(database.db)) {
     await database.close();
@@ -52,7 +50,7 @@ export async function serveSimulatorProcess<Printed extends Record<string, strin
   });
   await new Promise<void>((resolve) => server.listen(simulator.port, simulator.host, resolve));
   const printed = simulator.printed(origin);
-  if (values.json) process.stdout.write(`${JSON.stringify(printed)}\n`);
+  if (simulator.json) process.stdout.write(`${JSON.stringify(printed)}\n`);
   else for (const line of [`${simulator.name} simulator (${database.driver}) on ${origin}`, ...simulator.describe(printed)]) console.log(line);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => server.close(() => void database.close().then(() => process.exit(0))));

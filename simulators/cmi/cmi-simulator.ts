@@ -31,13 +31,18 @@ export const CMI_SANDBOX_STORE = { clientId: "600000001", storeKey: "Sandbox|Sto
  */
 export const cmiFaults: { mode: "none" | "down" | "slow" | "api_down"; slowMs: number; callback: "once" | "twice" | "held" } = { mode: "none", slowMs: 15_000, callback: "once" };
 
-/** How the simulator reaches a store's callbackUrl: over HTTP, or in the gateway's process (in-gateway-cmi.ts). */
+/** How the simulator reaches a store's callbackUrl: over HTTP, or in a sandbox gateway's process (simulators/in-gateway.ts). */
 export type CmiCallbackSender = (url: string, body: string) => Promise<{ status: number; text: string }>;
 
-export const sendOverHttp: CmiCallbackSender = async (url, body) => {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
-  return { status: response.status, text: (await response.text()).trim() };
-};
+/** CMI's callback as a request to the gateway, sent by `toGateway` (over HTTP, or in a sandbox gateway's process). */
+export const callbackSender =
+  (toGateway: (request: Request) => Promise<Response>): CmiCallbackSender =>
+  async (url, body) => {
+    const response = await toGateway(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }));
+    return { status: response.status, text: (await response.text()).trim() };
+  };
+
+export const sendOverHttp: CmiCallbackSender = callbackSender((request) => fetch(request));
 
 type Order = typeof cmiOrders.$inferSelect;
 

@@ -5,7 +5,7 @@ import { closeDatabase, getDb } from "@/lib/db/client";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
 import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
-import { simulatorMount } from "@/lib/providers/simulator-mount";
+import { redirectSimulatorMount } from "@/lib/providers/simulator-mount";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 import { completeOnPage, confirmAfterExpiry, payWithNewCard } from "../support/cards";
 import { createMerchant } from "../support/factories";
@@ -109,7 +109,7 @@ async function satimPayment(fields: Record<string, string>): Promise<string> {
   const started = await payWithRedirect(await getDb(), { paymentId: intent.paymentId, token, locale: "en" });
   if (started.kind !== "go") throw new Error(`Pay led to ${started.kind}`);
   const body = new URLSearchParams(fields).toString();
-  await simulatorMount().satim.handle(new Request(started.formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }));
+  await redirectSimulatorMount("satim").handle(new Request(started.formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }));
   await returnFromRedirect(await getDb(), { paymentId: intent.paymentId, token });
   return intent.paymentId;
 }

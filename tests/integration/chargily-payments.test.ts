@@ -7,7 +7,7 @@ import type { ServiceContext } from "@/lib/auth/principal";
 import { getPaymentDetail } from "@/lib/console/payments/get-payment-detail";
 import { notifyRedirect, payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
 import { reconcileRedirectPayments } from "@/lib/payments/operations/reconcile-redirect-payments";
-import { installSimulatorMount, simulatorMount } from "@/lib/providers/simulator-mount";
+import { installSimulatorMount, redirectSimulatorMount, simulatorMount } from "@/lib/providers/simulator-mount";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { verifyChargilySignature } from "@/lib/payment-methods/chargily/chargily-provider";
 import { GET as redirectReturn } from "@/app/[locale]/pay/redirect/[paymentId]/return/route";
@@ -42,7 +42,7 @@ async function pressPay(paymentId: string, token: string, locale: "en" | "fr" | 
 
 /** The buyer on Chargily's (simulated) checkout; answers where Chargily sends the browser. */
 async function onChargilyPage(checkoutUrl: string, fields: Record<string, string>) {
-  const answer = await simulatorMount().chargily.handle(
+  const answer = await redirectSimulatorMount("chargily").handle(
     new Request(checkoutUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
   );
   expect(answer.status).toBe(303);
@@ -112,13 +112,17 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     const merchant = await createMerchant();
     const sent: { method: string; url: string; headers: Headers; body: string }[] = [];
     const mount = simulatorMount();
+    const chargily = redirectSimulatorMount("chargily");
     installSimulatorMount({
       ...mount,
-      chargily: {
-        ...mount.chargily,
-        fetch: async (input, init) => {
-          sent.push({ method: String(init?.method), url: String(input), headers: new Headers(init?.headers), body: String(init?.body ?? "") });
-          return mount.chargily.fetch(input, init);
+      redirect: {
+        ...mount.redirect,
+        chargily: {
+          ...chargily,
+          fetch: async (input, init) => {
+            sent.push({ method: String(init?.method), url: String(input), headers: new Headers(init?.headers), body: String(init?.body ?? "") });
+            return chargily.fetch(input, init);
+          },
         },
       },
     });
@@ -136,7 +140,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
       expect(body.failure_url).toBe(body.success_url);
       expect(body.webhook_endpoint).toMatch(new RegExp(`/api/v1/redirect-notifications/${paymentId}$`));
 
-      const page = await (await simulatorMount().chargily.handle(new Request(checkoutUrl))).text();
+      const page = await (await redirectSimulatorMount("chargily").handle(new Request(checkoutUrl))).text();
       expect(page).toContain('dir="rtl"');
       expect(page).toContain("1500 DZD");
       // The webhook comes before the buyer's return (Chargily's usual order) and settles the payment.
@@ -290,7 +294,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
       .where(and(eq(providerOperations.paymentId, paymentId), eq(providerOperations.kind, "release")));
     expect(release).toMatchObject([{ provider: "chargily", status: "succeeded" }]);
     // The buyer presses Pay on Chargily's page after: sent back, nothing paid.
-    const answer = await simulatorMount().chargily.handle(new Request(checkoutUrl, { method: "POST", body: new URLSearchParams(EDAHABIA) }));
+    const answer = await redirectSimulatorMount("chargily").handle(new Request(checkoutUrl, { method: "POST", body: new URLSearchParams(EDAHABIA) }));
     expect(answer.status).toBe(303);
     expect(await checkoutOf(checkoutUrl)).toMatchObject({ status: "expired" });
     expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired", capturedMinor: 0 });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/spawned-gateway";
 
 /**
- * `npm run chargily-simulator` is Chargily Pay's stand-in as a process of its own (for production
+ * `npm run simulator -- chargily` is Chargily Pay's stand-in as a process of its own (for production
  * rehearsals: CHARGILY_API_URL=<apiUrl>): it prints where it answers and the key it accepts,
  * speaks the v2 API and its checkout over HTTP, and posts its signed webhook over HTTP.
  */
@@ -23,7 +23,7 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe("npm run chargily-simulator", () => {
+describe("npm run simulator -- chargily", () => {
   it("creates a checkout, takes a card on its page, signs its webhook and answers the checkout over HTTP", async () => {
     const webhooks: { body: string; signature: string }[] = [];
     const receiverPort = await freePort();
@@ -36,7 +36,7 @@ describe("npm run chargily-simulator", () => {
       });
     }).listen(receiverPort, "127.0.0.1");
     const port = await freePort();
-    child = spawn(process.execPath, ["--import", "tsx", "scripts/chargily-simulator.ts", "--json"], {
+    child = spawn(process.execPath, ["--import", "tsx", "scripts/simulator.ts", "chargily", "--json"], {
       cwd: ROOT,
       env: { ...process.env, CHARGILY_SIMULATOR_PORT: String(port), CHARGILY_SIMULATOR_PGLITE_DIR: dataDir, CHARGILY_SIMULATOR_DATABASE_URL: "", LOG_LEVEL: "silent" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { providerOperations } from "@/lib/db/schema";
 import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
 import { reconcileRedirectPayments } from "@/lib/payments/operations/reconcile-redirect-payments";
-import { installSimulatorMount, simulatorMount } from "@/lib/providers/simulator-mount";
+import { installSimulatorMount, redirectSimulatorMount, simulatorMount } from "@/lib/providers/simulator-mount";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { GET as redirectReturn } from "@/app/[locale]/pay/redirect/[paymentId]/return/route";
 import { clictopayFaults } from "@/simulators/clictopay/clictopay-simulator";
@@ -49,7 +49,7 @@ async function pressPay(paymentId: string, token: string) {
 
 /** The buyer on ClicToPay's (simulated) page; answers where ClicToPay sends the browser. */
 async function onClictopayPage(formUrl: string, fields: Record<string, string>) {
-  const answer = await simulatorMount().clictopay.handle(
+  const answer = await redirectSimulatorMount("clictopay").handle(
     new Request(formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
   );
   expect(answer.status).toBe(303);
@@ -95,20 +95,24 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     const merchant = await createMerchant();
     const sent: { call: string; params: URLSearchParams }[] = [];
     const mount = simulatorMount();
+    const clictopay = redirectSimulatorMount("clictopay");
     installSimulatorMount({
       ...mount,
-      clictopay: {
-        ...mount.clictopay,
-        fetch: async (input, init) => {
-          sent.push({ call: String(input).split("/").pop()!, params: new URLSearchParams(String(init?.body)) });
-          return mount.clictopay.fetch(input, init);
+      redirect: {
+        ...mount.redirect,
+        clictopay: {
+          ...clictopay,
+          fetch: async (input, init) => {
+            sent.push({ call: String(input).split("/").pop()!, params: new URLSearchParams(String(init?.body)) });
+            return clictopay.fetch(input, init);
+          },
         },
       },
     });
     try {
       const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 1.234 });
       const formUrl = await pressPay(paymentId, token);
-      const page = await (await simulatorMount().clictopay.handle(new Request(formUrl))).text();
+      const page = await (await redirectSimulatorMount("clictopay").handle(new Request(formUrl))).text();
       expect(page).toContain("1.234 TND");
       for (const label of ["Card number", "Expiry date", "CVC", "Pay", "Cancel"]) expect(page).toContain(label);
       await onClictopayPage(formUrl, VISA);

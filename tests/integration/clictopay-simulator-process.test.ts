@@ -12,7 +12,7 @@ import { recreateDatabase, recreateSiblingDatabase } from "../../scripts/lib/rec
 import { freePort } from "../support/spawned-gateway";
 
 /**
- * `npm run clictopay-simulator` is ClicToPay's stand-in as a process of its own (for production
+ * `npm run simulator -- clictopay` is ClicToPay's stand-in as a process of its own (for production
  * rehearsals: CLICTOPAY_API_URL=<apiUrl>): it prints where it answers and the API user it
  * accepts, and speaks ClicToPay's REST calls (millimes, currency 788) and payment page over HTTP.
  */
@@ -32,10 +32,10 @@ const form = (fields: Record<string, string>) => ({
   redirect: "manual" as const,
 });
 
-describe("npm run clictopay-simulator", () => {
+describe("npm run simulator -- clictopay", () => {
   it("registers a pre-authorization, takes a card on its page, deposits part of the hold over HTTP", async () => {
     const port = await freePort();
-    child = spawn(process.execPath, ["--import", "tsx", "scripts/clictopay-simulator.ts", "--json"], {
+    child = spawn(process.execPath, ["--import", "tsx", "scripts/simulator.ts", "clictopay", "--json"], {
       cwd: ROOT,
       env: { ...process.env, CLICTOPAY_SIMULATOR_PORT: String(port), CLICTOPAY_SIMULATOR_PGLITE_DIR: dataDir, CLICTOPAY_SIMULATOR_DATABASE_URL: "", LOG_LEVEL: "silent" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -78,7 +78,7 @@ describe("npm run clictopay-simulator", () => {
     const production = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2 });
     try {
       await sealOrCheckDatabase(production.db, { environment: "production", gatewaySecret: randomBytes(32).toString("base64") });
-      const refused = spawn(process.execPath, ["--import", "tsx", "scripts/clictopay-simulator.ts", "--json"], {
+      const refused = spawn(process.execPath, ["--import", "tsx", "scripts/simulator.ts", "clictopay", "--json"], {
         cwd: ROOT,
         env: { ...process.env, CLICTOPAY_SIMULATOR_DATABASE_URL: url, CLICTOPAY_SIMULATOR_PORT: String(await freePort()), APP_ENV: "", LOG_LEVEL: "silent" },
         stdio: ["ignore", "pipe", "pipe"],

@@ -5,12 +5,12 @@ import { getDb } from "@/lib/db/client";
 import { providerOperations } from "@/lib/db/schema";
 import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
 import { reconcileRedirectPayments } from "@/lib/payments/operations/reconcile-redirect-payments";
-import { simulatorMount } from "@/lib/providers/simulator-mount";
+import { redirectSimulatorMount } from "@/lib/providers/simulator-mount";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { GET as redirectReturn, POST as redirectPostedReturn } from "@/app/[locale]/pay/redirect/[paymentId]/return/route";
 import { POST as redirectCallback } from "@/app/api/redirect-callbacks/[method]/route";
-import { cmiFaults, CMI_SANDBOX_STORE, sendCmiCallback, simulatorHash } from "@/simulators/cmi/cmi-simulator";
-import { inGatewayCmiCallbackSender } from "@/simulators/cmi/in-gateway-cmi";
+import { callbackSender, cmiFaults, CMI_SANDBOX_STORE, sendCmiCallback, simulatorHash } from "@/simulators/cmi/cmi-simulator";
+import { toGateway } from "@/simulators/in-gateway";
 import { cmiOrders } from "@/simulators/cmi/cmi-tables";
 import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
@@ -53,7 +53,9 @@ async function signedForm(paymentId: string, token: string) {
 }
 
 const post = (url: string, fields: Record<string, string>) =>
-  simulatorMount().cmi.handle(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }));
+  redirectSimulatorMount("cmi").handle(
+    new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
+  );
 
 /** The buyer's browser posts the form to CMI's gate, then the card on CMI's page; answers CMI's page and where CMI sends the browser. */
 async function onCmiPage(form: { action: string; fields: Record<string, string> }, card: Record<string, string>) {
@@ -221,7 +223,7 @@ describe("CMI (contract 15, issue 44)", () => {
     cmiFaults.callback = "twice";
     await onCmiPage(form, VISA);
     expect((await orderOf(form.fields.oid!)).callbackAnswers).toEqual(["APPROVED", "APPROVED"]);
-    expect(await sendCmiCallback(await getDb(), { clientId: CMI_SANDBOX_STORE.clientId, oid: form.fields.oid! }, inGatewayCmiCallbackSender)).toBe("APPROVED");
+    expect(await sendCmiCallback(await getDb(), { clientId: CMI_SANDBOX_STORE.clientId, oid: form.fields.oid! }, callbackSender(toGateway))).toBe("APPROVED");
     await Promise.all([returnFromRedirect(await getDb(), { paymentId, token }), returnFromRedirect(await getDb(), { paymentId, token })]);
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
@@ -239,7 +241,7 @@ describe("CMI (contract 15, issue 44)", () => {
     await reconcileRedirectPayments(await getDb(), { paymentId });
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
     expect(await orderOf(form.fields.oid!)).toMatchObject({ status: "C", capturedMinor: 12345 });
-    expect(await sendCmiCallback(await getDb(), { clientId: CMI_SANDBOX_STORE.clientId, oid: form.fields.oid! }, inGatewayCmiCallbackSender)).toBe("APPROVED");
+    expect(await sendCmiCallback(await getDb(), { clientId: CMI_SANDBOX_STORE.clientId, oid: form.fields.oid! }, callbackSender(toGateway))).toBe("APPROVED");
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
     cmiFaults.callback = "once";
 

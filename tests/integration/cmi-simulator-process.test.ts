@@ -9,7 +9,7 @@ import { simulatorHash } from "@/simulators/cmi/cmi-simulator";
 import { freePort } from "../support/spawned-gateway";
 
 /**
- * `npm run cmi-simulator` is CMI's stand-in as a process of its own (for production rehearsals:
+ * `npm run simulator -- cmi` is CMI's stand-in as a process of its own (for production rehearsals:
  * CMI_URL=<cmiUrl>): it prints where it answers and the store it accepts, takes the 3D Pay
  * Hosting form and a card over HTTP, posts its signed callback to the store over HTTP, applies
  * the store's ACTION=POSTAUTH, and answers CC5Requests.
@@ -32,7 +32,7 @@ const form = (fields: Record<string, string>) => ({
   redirect: "manual" as const,
 });
 
-describe("npm run cmi-simulator", () => {
+describe("npm run simulator -- cmi", () => {
   it("takes the signed form and a card, posts its signed callback to the store over HTTP, captures on ACTION=POSTAUTH and answers the order status", async () => {
     const callbacks: Record<string, string>[] = [];
     const storePort = await freePort();
@@ -48,7 +48,7 @@ describe("npm run cmi-simulator", () => {
     await new Promise<void>((resolve) => store!.listen(storePort, "127.0.0.1", resolve));
 
     const port = await freePort();
-    child = spawn(process.execPath, ["--import", "tsx", "scripts/cmi-simulator.ts", "--json"], {
+    child = spawn(process.execPath, ["--import", "tsx", "scripts/simulator.ts", "cmi", "--json"], {
       cwd: ROOT,
       env: { ...process.env, CMI_SIMULATOR_PORT: String(port), CMI_SIMULATOR_PGLITE_DIR: dataDir, CMI_SIMULATOR_DATABASE_URL: "", LOG_LEVEL: "silent" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
-import { simulatorMount } from "@/lib/providers/simulator-mount";
+import { redirectSimulatorMount } from "@/lib/providers/simulator-mount";
 import { chargilyCheckouts } from "@/simulators/chargily/chargily-tables";
 import { clictopayOrders } from "@/simulators/clictopay/clictopay-tables";
 import { cmiOrders } from "@/simulators/cmi/cmi-tables";
@@ -73,13 +73,13 @@ async function paidWith(merchant: OnboardedMerchant, method: Method): Promise<st
   const token = tokenOf(proceeded.body.data.metadata.payUrl);
   const started = await payWithRedirect(await getDb(), { paymentId: intent.paymentId, token, locale: "en" });
   if (started.kind !== "go") throw new Error(`Pay led to ${started.kind}`);
-  const mount = simulatorMount();
   if (method === "CMI") {
+    const cmi = redirectSimulatorMount("cmi");
     // The browser posts the signed form to CMI's gate, then the card on CMI's page.
-    const page = await mount.cmi.handle(postForm(started.form!.action, started.form!.fields));
-    expect((await mount.cmi.handle(postForm(formAction(await page.text(), started.form!.action), CARD))).status).toBe(200);
+    const page = await cmi.handle(postForm(started.form!.action, started.form!.fields));
+    expect((await cmi.handle(postForm(formAction(await page.text(), started.form!.action), CARD))).status).toBe(200);
   } else {
-    const simulator = method === "SATIM" ? mount.satim : method === "CLICTOPAY" ? mount.clictopay : mount.chargily;
+    const simulator = redirectSimulatorMount(method.toLowerCase());
     const fields = method === "CHARGILY" ? { ...CARD, paymentMethod: "cib" } : CARD;
     expect((await simulator.handle(postForm(started.formUrl, fields))).status).toBe(303);
   }

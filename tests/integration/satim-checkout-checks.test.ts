@@ -13,7 +13,7 @@ import { getRedirectPageView } from "@/lib/hosted/views/redirect-page-view";
 import { getReturnPageView } from "@/lib/hosted/views/return-page-view";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
-import { simulatorMount } from "@/lib/providers/simulator-mount";
+import { redirectSimulatorMount } from "@/lib/providers/simulator-mount";
 import { satimOrders } from "@/simulators/satim/satim-tables";
 import { createMerchant } from "../support/factories";
 import { createIntent, proceed, serverHeaders, tokenOf } from "../support/payments";
@@ -153,7 +153,7 @@ describe("SATIM's checks before Pay (contract 15)", () => {
   it("puts SATIM's logo and toll-free number 3020 on the return page, whatever the outcome", async () => {
     const { paymentId, token } = await proceedWith(await createMerchant());
     const formUrl = await pressPay(paymentId, token, { ...TERMS, ...(await codeAnswer("123456")) });
-    await simulatorMount().satim.handle(
+    await redirectSimulatorMount("satim").handle(
       new Request(formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ action: "cancel" }).toString() }),
     );
     await returnFromRedirect(await getDb(), { paymentId, token });

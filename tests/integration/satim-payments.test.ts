@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { providerOperations } from "@/lib/db/schema";
 import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redirect-payment";
 import { reconcileRedirectPayments } from "@/lib/payments/operations/reconcile-redirect-payments";
-import { installSimulatorMount, simulatorMount } from "@/lib/providers/simulator-mount";
+import { installSimulatorMount, redirectSimulatorMount, simulatorMount } from "@/lib/providers/simulator-mount";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { GET as redirectReturn } from "@/app/[locale]/pay/redirect/[paymentId]/return/route";
 import { satimFaults } from "@/simulators/satim/satim-simulator";
@@ -38,7 +38,7 @@ async function pressPay(paymentId: string, token: string) {
 
 /** The buyer on SATIM's (simulated) page: a card, or Cancel. Answers where SATIM sends the browser. */
 async function onSatimPage(formUrl: string, fields: Record<string, string>) {
-  const answer = await simulatorMount().satim.handle(
+  const answer = await redirectSimulatorMount("satim").handle(
     new Request(formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
   );
   expect(answer.status).toBe(303);
@@ -90,13 +90,17 @@ describe("SATIM (contract 15)", () => {
     const merchant = await createMerchant();
     const sent: { call: string; params: URLSearchParams }[] = [];
     const mount = simulatorMount();
+    const satim = redirectSimulatorMount("satim");
     installSimulatorMount({
       ...mount,
-      satim: {
-        ...mount.satim,
-        fetch: async (input, init) => {
-          sent.push({ call: String(input).split("/").pop()!, params: new URLSearchParams(String(init?.body)) });
-          return mount.satim.fetch(input, init);
+      redirect: {
+        ...mount.redirect,
+        satim: {
+          ...satim,
+          fetch: async (input, init) => {
+            sent.push({ call: String(input).split("/").pop()!, params: new URLSearchParams(String(init?.body)) });
+            return satim.fetch(input, init);
+          },
         },
       },
     });

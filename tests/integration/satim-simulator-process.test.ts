@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/spawned-gateway";
 
 /**
- * `npm run satim-simulator` is SATIM's stand-in as a process of its own (for production
+ * `npm run simulator -- satim` is SATIM's stand-in as a process of its own (for production
  * rehearsals: SATIM_API_URL=<apiUrl>): it prints where it answers and the merchant it accepts,
  * and speaks SATIM ePay's REST calls and payment page over HTTP.
  */
@@ -26,10 +26,10 @@ const form = (fields: Record<string, string>) => ({
   redirect: "manual" as const,
 });
 
-describe("npm run satim-simulator", () => {
+describe("npm run simulator -- satim", () => {
   it("registers, takes a card on its page and confirms the order over HTTP", async () => {
     const port = await freePort();
-    child = spawn(process.execPath, ["--import", "tsx", "scripts/satim-simulator.ts", "--json"], {
+    child = spawn(process.execPath, ["--import", "tsx", "scripts/simulator.ts", "satim", "--json"], {
       cwd: ROOT,
       env: { ...process.env, SATIM_SIMULATOR_PORT: String(port), SATIM_SIMULATOR_PGLITE_DIR: dataDir, SATIM_SIMULATOR_DATABASE_URL: "", LOG_LEVEL: "silent" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -3,6 +3,10 @@ import { hasSimulatorMount, installSimulatorMount, simulatorMount, type Simulato
 import * as stripeJs from "@/app/api/card-provider-sandbox/js/v3/route";
 import * as confirm from "@/app/api/card-provider-sandbox/v1/payment_intents/[intentId]/confirm/route";
 import * as wallet from "@/app/api/wallet-sandbox/[...path]/route";
+import * as satim from "@/app/api/satim-sandbox/[...path]/route";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { REDIRECT_SIMULATORS } from "@/simulators/simulator-list";
 import { inProduction } from "../support/production-config";
 
 /*
@@ -10,6 +14,8 @@ import { inProduction } from "../support/production-config";
  * installs (mount-simulators.ts): a process that installed none (production) never loads them,
  * and says so if something asks.
  */
+
+const REGISTER_PATH = { params: Promise.resolve({ path: ["payment", "rest", "register.do"] }) };
 
 let mounted: SimulatorMount;
 beforeAll(async () => {
@@ -47,6 +53,17 @@ describe("the simulator mount", () => {
       expect(confirmed.headers.get("x-content-type-options")).toBe("nosniff");
       const walletAnswer = await wallet.GET(new Request("https://pay.example/api/wallet-sandbox/v1/balance"), { params: Promise.resolve({ path: ["v1", "balance"] }) });
       expect(walletAnswer.status).toBe(404);
+      expect((await satim.GET(new Request("https://pay.example/api/satim-sandbox/payment/rest/register.do"), REGISTER_PATH)).status).toBe(404);
     });
+  });
+
+  it("mounts every listed redirect simulator under /api/<name>-sandbox, where its one-line route serves it", async () => {
+    for (const name of Object.keys(REDIRECT_SIMULATORS)) {
+      expect(mounted.redirect[name]?.path).toBe(`/api/${name}-sandbox`);
+      expect(existsSync(path.join(import.meta.dirname, `../../app/api/${name}-sandbox/[...path]/route.ts`))).toBe(true);
+    }
+    // The one handler finds the simulator by its path: a REST call without credentials gets SATIM's refusal.
+    const answer = await satim.POST(new Request("https://pay.example/api/satim-sandbox/payment/rest/register.do", { method: "POST" }), REGISTER_PATH);
+    expect(await answer.json()).toEqual({ errorCode: "5", errorMessage: "Access denied" });
   });
 });

@@ -1,7 +1,7 @@
 import { getConfig } from "../../config";
 import { isInsideTransaction, ProviderCallInTransactionError } from "../../db/transaction-guard";
 import { ProviderUnavailableError } from "../../provider-operations";
-import { simulatorMount } from "../../providers/simulator-mount";
+import { redirectSimulatorMount } from "../../providers/simulator-mount";
 
 /*
  * Chargily Pay's v2 API on the wire, as its official SDK (@chargily/chargily-pay 2.1.0,
@@ -27,7 +27,7 @@ export interface ChargilyAnswer {
 export function chargilyBaseUrl(mode: ChargilyMode): string {
   const config = getConfig();
   if (config.CHARGILY_API_URL) return config.CHARGILY_API_URL.replace(/\/+$/, "");
-  if (config.isSandbox) return `${config.publicBaseUrl}${simulatorMount().chargily.path}/api/v2`;
+  if (config.isSandbox) return `${config.publicBaseUrl}${redirectSimulatorMount("chargily").path}/api/v2`;
   return mode === "live" ? CHARGILY_LIVE_URL : CHARGILY_TEST_URL;
 }
 
@@ -36,7 +36,7 @@ export async function callChargily(options: { secretKey: string; mode: ChargilyM
   const { method, endpoint } = options;
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`chargily.${method} ${endpoint}`);
   const config = getConfig();
-  const send: typeof fetch = !config.CHARGILY_API_URL && config.isSandbox ? simulatorMount().chargily.fetch : fetch;
+  const send: typeof fetch = !config.CHARGILY_API_URL && config.isSandbox ? redirectSimulatorMount("chargily").fetch : fetch;
   let response: Response;
   try {
     response = await send(`${chargilyBaseUrl(options.mode)}/${endpoint}`, {

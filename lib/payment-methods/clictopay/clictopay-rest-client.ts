@@ -1,7 +1,7 @@
 import { getConfig } from "../../config";
 import { isInsideTransaction, ProviderCallInTransactionError } from "../../db/transaction-guard";
 import { ProviderUnavailableError } from "../../provider-operations";
-import { simulatorMount } from "../../providers/simulator-mount";
+import { redirectSimulatorMount } from "../../providers/simulator-mount";
 
 /*
  * ClicToPay's REST interface on the wire (Monétique Tunisie runs the BPC/RBS "payment/rest"
@@ -19,7 +19,7 @@ export type ClictopayAnswer = Record<string, unknown>;
 export function clictopayBaseUrl(): string {
   const config = getConfig();
   if (config.CLICTOPAY_API_URL) return config.CLICTOPAY_API_URL.replace(/\/+$/, "");
-  if (config.isSandbox) return `${config.publicBaseUrl}${simulatorMount().clictopay.path}/payment/rest`;
+  if (config.isSandbox) return `${config.publicBaseUrl}${redirectSimulatorMount("clictopay").path}/payment/rest`;
   throw new ProviderUnavailableError("CLICTOPAY_API_URL is not set");
 }
 
@@ -27,7 +27,7 @@ export function clictopayBaseUrl(): string {
 export async function callClictopay(call: ClictopayCall, params: Record<string, string>): Promise<ClictopayAnswer> {
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`clictopay.${call}`);
   const config = getConfig();
-  const send: typeof fetch = !config.CLICTOPAY_API_URL && config.isSandbox ? simulatorMount().clictopay.fetch : fetch;
+  const send: typeof fetch = !config.CLICTOPAY_API_URL && config.isSandbox ? redirectSimulatorMount("clictopay").fetch : fetch;
   let response: Response;
   try {
     response = await send(`${clictopayBaseUrl()}/${call}.do`, {

@@ -1,7 +1,7 @@
 import { getConfig } from "../../config";
 import { isInsideTransaction, ProviderCallInTransactionError } from "../../db/transaction-guard";
 import { ProviderUnavailableError } from "../../provider-operations";
-import { simulatorMount } from "../../providers/simulator-mount";
+import { redirectSimulatorMount } from "../../providers/simulator-mount";
 import type { RedirectAccount } from "../contract/redirect-provider";
 
 /*
@@ -24,7 +24,7 @@ export type CmiAnswer = { fields: Record<string, string>; extra: Record<string, 
 export function cmiBaseUrl(): string {
   const config = getConfig();
   if (config.CMI_URL) return config.CMI_URL.replace(/\/+$/, "");
-  if (config.isSandbox) return `${config.publicBaseUrl}${simulatorMount().cmi.path}`;
+  if (config.isSandbox) return `${config.publicBaseUrl}${redirectSimulatorMount("cmi").path}`;
   throw new ProviderUnavailableError("CMI_URL is not set");
 }
 
@@ -69,7 +69,7 @@ export async function callCmi(account: RedirectAccount, elements: Record<string,
   const call = elements.Type ?? "ORDERSTATUS";
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`cmi.${call}`);
   const config = getConfig();
-  const send: typeof fetch = !config.CMI_URL && config.isSandbox ? simulatorMount().cmi.fetch : fetch;
+  const send: typeof fetch = !config.CMI_URL && config.isSandbox ? redirectSimulatorMount("cmi").fetch : fetch;
   let response: Response;
   try {
     response = await send(`${cmiBaseUrl()}/fim/api`, {

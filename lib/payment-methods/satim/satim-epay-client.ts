@@ -1,7 +1,7 @@
 import { getConfig } from "../../config";
 import { isInsideTransaction, ProviderCallInTransactionError } from "../../db/transaction-guard";
 import { ProviderUnavailableError } from "../../provider-operations";
-import { simulatorMount } from "../../providers/simulator-mount";
+import { redirectSimulatorMount } from "../../providers/simulator-mount";
 
 /*
  * SATIM ePay's REST interface on the wire (the BPC/RBS "payment/rest" API SATIM runs): every
@@ -20,7 +20,7 @@ export type SatimAnswer = Record<string, unknown>;
 export function satimBaseUrl(): string {
   const config = getConfig();
   if (config.SATIM_API_URL) return config.SATIM_API_URL.replace(/\/+$/, "");
-  if (config.isSandbox) return `${config.publicBaseUrl}${simulatorMount().satim.path}/payment/rest`;
+  if (config.isSandbox) return `${config.publicBaseUrl}${redirectSimulatorMount("satim").path}/payment/rest`;
   throw new ProviderUnavailableError("SATIM_API_URL is not set");
 }
 
@@ -28,7 +28,7 @@ export function satimBaseUrl(): string {
 export async function callSatim(call: SatimCall, params: Record<string, string>): Promise<SatimAnswer> {
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`satim.${call}`);
   const config = getConfig();
-  const send: typeof fetch = !config.SATIM_API_URL && config.isSandbox ? simulatorMount().satim.fetch : fetch;
+  const send: typeof fetch = !config.SATIM_API_URL && config.isSandbox ? redirectSimulatorMount("satim").fetch : fetch;
   let response: Response;
   try {
     response = await send(`${satimBaseUrl()}/${call}.do`, {

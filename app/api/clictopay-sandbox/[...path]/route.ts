@@ -1,8 +1,1 @@
-import { sandboxOnly } from "@/lib/http/sandbox-only";
-import { simulatorMount } from "@/lib/providers/simulator-mount";
-
-// GET|POST /api/clictopay-sandbox/payment/...: the ClicToPay simulator (REST calls and payment page), in the gateway's process. Sandbox only.
-const serve = sandboxOnly(async (request: Request) => simulatorMount().clictopay.handle(request));
-
-export const GET = serve;
-export const POST = serve;
+export { GET, POST } from "@/lib/http/redirect-simulator-route";
