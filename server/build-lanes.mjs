@@ -43,11 +43,11 @@ export function laneRouteFiles() {
   return found;
 }
 
-/** Every directory under app/[locale]/console ("payments/export"): the console lane leaves a path that is one to its own route. */
-function consoleDirectories() {
+/** Next.js's routes under app/[locale]/console, a directory with a page.tsx or a route.ts ("sign-in", "actions/[action]"): the console lane leaves them to Next.js. */
+function consoleNextRoutes() {
   return readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => path.relative(CONSOLE_DIR, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .filter((entry) => entry.isFile() && (entry.name === "page.tsx" || entry.name === "route.ts"))
+    .map((entry) => path.relative(CONSOLE_DIR, entry.parentPath).split(path.sep).join("/"))
     .sort();
 }
 
@@ -75,9 +75,9 @@ function entrySource(stylesheet) {
     `import * as unknownPath from ${JSON.stringify(path.join(API_DIR, "[...unknown]/route.ts"))};`,
     `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules, unknownPath });`,
     `import { createConsoleLane } from "@/lib/console/web/console-lane";`,
-    `import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
+    `import { CONSOLE_ANSWER_PAGES, CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
     `const stylesheet = ${JSON.stringify(stylesheet)};`,
-    `export const createConsolePageLane = () => createConsoleLane({ pages: CONSOLE_LANE_PAGES, appDirectories: ${JSON.stringify(consoleDirectories())}, stylesheet });`,
+    `export const createConsolePageLane = () => createConsoleLane({ pages: CONSOLE_LANE_PAGES, answerPages: CONSOLE_ANSWER_PAGES, nextRoutes: ${JSON.stringify(consoleNextRoutes())}, stylesheet });`,
   ].join("\n");
 }
 

@@ -2,9 +2,9 @@
 // (server/dev.mjs): each request goes to the one piece of code that serves its path.
 //
 // - /api/v1: the API lane (lib/http/api-lane.ts), straight to the route file's handler;
-// - the signed-in console pages and their stylesheet: the console lane (lib/console/web/console-lane.ts);
-// - everything else, and what a lane hands over (a path it has no handler for, a console page
-//   not found): Next.js, with each page's HTML through server/defer-page-scripts.mjs.
+// - the signed-in console paths and their stylesheet: the console lane (lib/console/web/console-lane.ts);
+// - everything else, and what the API lane hands over (a path it has no handler for): Next.js,
+//   with each page's HTML through server/defer-page-scripts.mjs.
 //
 // Both lanes come from one bundle (server/build-lanes.mjs): `lanes()` returns the current one
 // (npm run dev swaps it after each rebuild). Every answer is compressed here, once.
@@ -16,7 +16,7 @@ import { stampPeer } from "./stamp-peer.mjs";
 /**
  * @param {{
  *   lanes: () => { serveApi: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean,
- *                  serveConsole: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse, handToNext: () => void) => boolean },
+ *                  serveConsole: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean },
  *   handleNext: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => unknown,
  * }} options
  * @returns {import("node:http").RequestListener}
@@ -64,9 +64,8 @@ export function createDoor({ lanes, handleNext }) {
       rewritePageResponse(request, response);
       handleNext(request, response);
     };
-    // A console page it cannot answer (not found) the console lane hands back through toNext.
     const servePage = () => {
-      if (!serveConsole(request, response, toNext)) toNext();
+      if (!serveConsole(request, response)) toNext();
     };
     if (tracePage) tracePage(request, response, servePage);
     else servePage();

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { createApiRouter, type RouteModule, type RoutedOperation } from "./api-router";
 import { MAX_BODY_BYTES } from "./read-json-body";
+import { decodedSegments, redirectWithoutSlash } from "./request-path";
 
 /*
  * The API lane (`npm start` and `npm run dev`, server/door.mjs): a request for a path of the
@@ -79,34 +80,11 @@ export function createApiLane(options: ApiLaneOptions) {
   };
 }
 
-/**
- * The path with each segment decoded (`%2D` → `-`), as the route's params take them; null for
- * what no route can be (a malformed escape, an encoded `/`, an empty, `.` or `..` segment).
- */
+/** The path with each segment decoded; null for what no route can be (lib/http/request-path.ts). */
 function decodedPath(pathname: string): string | null {
   if (!pathname.includes("%")) return /\/\.{0,2}(?:\/|$)/.test(pathname) ? null : pathname;
-  const segments = pathname.split("/").slice(1);
-  const decoded: string[] = [];
-  for (const segment of segments) {
-    let value: string;
-    try {
-      value = decodeURIComponent(segment);
-    } catch {
-      return null;
-    }
-    if (value === "" || value === "." || value === ".." || value.includes("/")) return null;
-    decoded.push(value);
-  }
-  return `/${decoded.join("/")}`;
-}
-
-/** A trailing slash: the path without it, for good (308 keeps the method and the body). */
-function redirectWithoutSlash(outgoing: ServerResponse, location: string): void {
-  const body = Buffer.from(location);
-  outgoing.statusCode = 308;
-  outgoing.setHeader("location", location);
-  outgoing.setHeader("content-length", body.length);
-  outgoing.end(body);
+  const segments = decodedSegments(pathname);
+  return segments === null ? null : `/${segments.join("/")}`;
 }
 
 async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: string, handler: RouteHandler, params: Record<string, string>) {

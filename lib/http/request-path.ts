@@ -1,0 +1,35 @@
+import type { ServerResponse } from "node:http";
+
+/*
+ * What the lanes (lib/http/api-lane.ts, lib/console/web/console-lane.ts) do with a request's
+ * path before they match it, as a server does: each segment decoded, a trailing slash redirected.
+ */
+
+/**
+ * The path's segments (after its leading `/`), each decoded (`%2D` → `-`) as a route's params
+ * take them; null for what no route can be: a malformed escape, an encoded `/`, an empty, `.` or
+ * `..` segment.
+ */
+export function decodedSegments(path: string): string[] | null {
+  const segments: string[] = [];
+  for (const segment of path.split("/").slice(1)) {
+    let value: string;
+    try {
+      value = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+    if (value === "" || value === "." || value === ".." || value.includes("/")) return null;
+    segments.push(value);
+  }
+  return segments;
+}
+
+/** A trailing slash: the path without it, for good (308 keeps the method and the body), as Next.js answers it. */
+export function redirectWithoutSlash(outgoing: ServerResponse, location: string): void {
+  const body = Buffer.from(location);
+  outgoing.statusCode = 308;
+  outgoing.setHeader("location", location);
+  outgoing.setHeader("content-length", body.length);
+  outgoing.end(body);
+}
