@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { createApiRouter, createPathRouter, type RouteModule, type RoutedOperation } from "./api-router";
 import { MAX_BODY_BYTES } from "./read-json-body";
-import { decodedSegments, redirectWithoutSlash } from "./request-path";
+import { lenientlyDecodedSegments, redirectWithoutSlash } from "./request-path";
 
 /*
  * The API lane (`npm start` and `npm run dev`, server/door.mjs), the one door of /api: a request
@@ -18,10 +18,11 @@ import { decodedSegments, redirectWithoutSlash } from "./request-path";
  *   Content-Length (compression, in the door, then sees it whole and skips what is under 1 KB);
  * - HEAD is the GET handler's answer without its body, a trailing slash a 308 to the path
  *   without it, an encoded segment its decoded value, any other path the catch-all's JSON 404;
+ * - a segment that cannot be decoded (a malformed escape) is its value as sent, which the
+ *   handler answers in the contract's envelope like any other value it refuses;
  * - a method the route file does not export: 405 with the methods it does in Allow (OPTIONS:
  *   204 with them), as Next.js answers a route handler;
- * - what no route can be (a malformed escape, an encoded `/`, an empty, `.` or `..` segment, a
- *   Host that is no host): 400.
+ * - a Host that is no host name: 400.
  */
 
 /** The largest body sent in one write; a larger one streams. */
@@ -58,8 +59,7 @@ export function createApiLane(options: ApiLaneOptions) {
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
     if (!pathname.startsWith(API_PREFIX)) return false;
     const host = incoming.headers.host;
-    const path = decodedPath(pathname.replace(/\/+$/, ""));
-    if (host === undefined || !PLAIN_HOST.test(host) || path === null) {
+    if (host === undefined || !PLAIN_HOST.test(host)) {
       answerBare(outgoing, 400);
       return true;
     }
@@ -67,7 +67,8 @@ export function createApiLane(options: ApiLaneOptions) {
       redirectWithoutSlash(outgoing, pathname.replace(/\/+$/, "") + (queryAt === -1 ? "" : target.slice(queryAt)));
       return true;
     }
-    const route = matchOperation(path) ?? matchOther(path) ?? { module: options.unknownPath, params: {} };
+    const segments = pathname.includes("%") ? lenientlyDecodedSegments(pathname) : pathname;
+    const route = matchOperation(segments) ?? matchOther(segments) ?? { module: options.unknownPath, params: {} };
     // HEAD is GET without the body (Node's response sends none to a HEAD request).
     const handler = route.module[method] ?? (method === "HEAD" ? route.module.GET : undefined);
     if (typeof handler !== "function") {
@@ -95,13 +96,6 @@ function answerBare(outgoing: ServerResponse, status: number, headers: Record<st
   outgoing.setHeader("x-content-type-options", "nosniff");
   outgoing.setHeader("content-length", 0);
   outgoing.end();
-}
-
-/** The path with each segment decoded; null for what no route can be (lib/http/request-path.ts). */
-function decodedPath(pathname: string): string | null {
-  if (!pathname.includes("%")) return /\/\.{0,2}(?:\/|$)/.test(pathname) ? null : pathname;
-  const segments = decodedSegments(pathname);
-  return segments === null ? null : `/${segments.join("/")}`;
 }
 
 async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: string, handler: RouteHandler, params: Record<string, string | string[]>) {

@@ -54,9 +54,9 @@ export function createApiRouter(operations: readonly RoutedOperation[], modules:
     node.route = { pattern, module: modules[pattern]! };
   }
 
-  /** The route of a path whose segments need no decoding (the lane sends any other to Next.js). */
-  return function match(pathname: string): RouteMatch | null {
-    const segments = pathname.split("/");
+  /** The route of a path, or of its segments as decoded (a decoded segment may hold a `/`). */
+  return function match(path: string | readonly string[]): RouteMatch | null {
+    const segments = ["", ...(typeof path === "string" ? path.split("/").slice(1) : path)];
     const params: Record<string, string> = {};
     const walk = (node: Node, index: number): RouteMatch | null => {
       if (index === segments.length) return node.route ? { ...node.route, params } : null;
@@ -92,9 +92,9 @@ export function createPathRouter(modules: Readonly<Record<string, RouteModule>>)
     .map((route) => ({ ...route, catchAll: route.segments.at(-1)?.startsWith("*") ?? false, statics: route.segments.filter((segment) => !/^[:*]/.test(segment)).length }))
     .sort((a, b) => Number(a.catchAll) - Number(b.catchAll) || b.statics - a.statics);
 
-  /** The route of a path whose segments are decoded. */
-  return function match(pathname: string): PathRouteMatch | null {
-    const segments = pathname.split("/").slice(1);
+  /** The route of a path, or of its segments as decoded. */
+  return function match(path: string | readonly string[]): PathRouteMatch | null {
+    const segments = typeof path === "string" ? path.split("/").slice(1) : path;
     for (const route of routes) {
       const fixed = route.catchAll ? route.segments.length - 1 : route.segments.length;
       if (route.catchAll ? segments.length <= fixed : segments.length !== fixed) continue;

@@ -25,6 +25,25 @@ export function decodedSegments(path: string): string[] | null {
   return segments;
 }
 
+/**
+ * The path's segments (after its leading `/`), each decoded where it can be, as sent where it
+ * cannot (a malformed escape): the API's handlers then answer it in the contract's envelope (an
+ * id no object has, a field that fails its schema), as they answer any other value.
+ */
+export function lenientlyDecodedSegments(path: string): string[] {
+  return path
+    .split("/")
+    .slice(1)
+    .map((segment) => {
+      if (!segment.includes("%")) return segment;
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
+}
+
 /** A trailing slash: the path without it, for good (308 keeps the method and the body), as Next.js answers it. */
 export function redirectWithoutSlash(outgoing: ServerResponse, location: string): void {
   const body = Buffer.from(location);
