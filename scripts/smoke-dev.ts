@@ -1,8 +1,8 @@
 // Smoke test of `npm run dev` (server/dev.mjs), by hand (`npm run test:smoke-dev`), not in CI:
 // a development server compiles each page on demand (tens of seconds on two cores). On a fresh
-// embedded database: /api/v1 and the console pages come through npm start's lanes, the OTP page
+// embedded database: /api and the console pages come through npm start's lanes, the OTP page
 // ships no Next.js runtime (as under npm start), a page with the runtime keeps its scripts and
-// its hot-reload websocket answers, and a new island file is built and served without a restart.
+// its hot-reload websocket answers (Next.js handed the server, next({ httpServer })), and a new island file is built and served without a restart.
 // Then `npm start` on the same database (building first when the sources changed: minutes)
 // answers one path of each family as the development server did. Needs no other dev server in this folder (Next.js allows one).
 import { execFile, spawn } from "node:child_process";
@@ -42,9 +42,6 @@ async function main() {
 
   startServer(["dev"]);
   await waitFor(() => output.includes("[dev] ready"), 120_000);
-  // First, before any request (Next.js would hand its handler over on the first one): a browser
-  // reconnecting its hot reload after a restart.
-  check("forwards the hot-reload websocket to Next.js (101)", (await upgradeStatus("/_next/hmr?id=smoke")) === 101);
 
   const api = async (pathname: string, body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${baseUrl}/api/v1${pathname}`, {
@@ -107,6 +104,8 @@ async function main() {
   // A page with the runtime keeps it, deferred as in production.
   const home = await (await fetch(`${baseUrl}/en`)).text();
   check("a page with the runtime keeps its scripts, deferred", home.includes("__gwScript") && home.includes("__next_f"));
+  // Its hot reload: Next.js answers the websocket on the server it was handed (next({ httpServer })), from its first request on.
+  check("answers the hot-reload websocket (101)", (await upgradeStatus("/_next/hmr?id=smoke")) === 101);
 
   // A lane's source saved again: the lanes are rebuilt and reloaded.
   const now = new Date();
@@ -144,8 +143,10 @@ function doorRequests(paymentId: string, payUrl: string, stylesheet: string, mer
   return {
     "an API path (the API lane)": { path: `/api/v1/payments/intents/${paymentId}/check`, headers: { ...merchantHeaders, ...pinned }, whole: true },
     "an unknown API path (the API lane)": { path: "/api/v1/no-such-thing", headers: pinned, whole: true },
+    "the health check (the API lane)": { path: "/api/health", headers: pinned, whole: true },
     "a console page without a session (the console lane)": { path: "/en/console/payments", headers: pinned, whole: true },
     "the console's stylesheet (the console lane)": { path: stylesheet, headers: {}, whole: true },
+    "a console address no page has (the console lane)": { path: "/en/console/no-such-page", headers: {}, whole: false },
     "a hosted page (Next.js)": { path: new URL(payUrl).pathname + new URL(payUrl).search, headers: {}, whole: false },
     "a payment link that does not exist (Next.js)": { path: "/en/l/no-such-link", headers: {}, whole: false },
     "the home page (Next.js)": { path: "/en", headers: {}, whole: false },

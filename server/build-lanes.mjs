@@ -1,7 +1,7 @@
-// Builds the fast lane of /api/v1 (lib/http/api-lane.ts) and the console lane
+// Builds the API lane of /api (lib/http/api-lane.ts) and the console lane
 // (lib/console/web/console-lane.ts) into .lanes/lanes.mjs, which server/serve.mjs (`npm start`)
 // and server/dev.mjs (`npm run dev`, rebuilt on edit) load beside Next.js: one ES module bundling
-// the operations registry, every app/api/v1 route file (the home of each handler), the console
+// the operations registry, every app/api route file (the home of each handler), the console
 // pages of app/[locale]/console/_pages/console-lane-pages.ts (rendered with react-dom/server, which
 // Next.js refuses inside app/), the console's stylesheet (app/globals.css through Tailwind, as
 // Next.js compiles it for its pages) and what they import, with `@/` resolved from
@@ -17,37 +17,48 @@ import { build } from "esbuild";
 import postcss from "postcss";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const API_DIR = path.join(ROOT, "app/api/v1");
+const API_DIR = path.join(ROOT, "app/api");
 const CONSOLE_DIR = path.join(ROOT, "app/[locale]/console");
 const STYLESHEET_SOURCE = path.join(ROOT, "app/globals.css");
 export const LANES_BUNDLE = path.join(ROOT, ".lanes/lanes.mjs");
 
 /**
- * Every route file under app/api/v1 that serves an operation, with its path as the registry
- * writes it (`[id]` → `:id`). Left out: the catch-all (`[...unknown]`, the JSON 404, which the
- * lane answers for any other path) and /api/v1 itself (the same 404), which serve no operation.
+ * Every route file of app/api, by its path as the lane's routers write it (`[id]` → `:id`, a
+ * catch-all `[...path]` → `*path`): `operations`, those under /api/v1, which serve the operations
+ * registry's paths; `others`, the rest (health, metrics, the callbacks, the sandbox's
+ * simulators); `unknownPath`, the catch-all of /api/v1 (the JSON 404 of any other path, which
+ * app/api/[...unknown] re-exports; /api/v1 itself is the same 404). The bundle's entry below and
+ * the tests' server (tests/support/gateway-server.ts) build the API lane from this one table.
  */
-export function laneRouteFiles() {
+export function apiRouteFiles() {
   const found = [];
   const visit = (dir, segments) => {
     for (const entry of readdirSync(dir).sort()) {
       const full = path.join(dir, entry);
-      if (statSync(full).isDirectory()) {
-        if (!/^\[\[?\.\.\./.test(entry)) visit(full, [...segments, entry.replace(/^\[(\w+)\]$/, ":$1")]);
-      } else if (entry === "route.ts" && segments.length > 0) {
-        found.push({ pattern: ["/api/v1", ...segments].join("/"), file: full });
-      }
+      if (statSync(full).isDirectory()) visit(full, [...segments, entry.replace(/^\[(\w+)\]$/, ":$1").replace(/^\[\.\.\.(\w+)\]$/, "*$1")]);
+      else if (entry === "route.ts") found.push({ pattern: ["/api", ...segments].join("/"), file: full });
     }
   };
   visit(API_DIR, []);
-  return found;
+  // The catch-alls of /api and /api/v1, and /api/v1 itself: the lane's answer to any other path.
+  const served = found.filter((route) => !/^\/api(?:\/v1)?(?:\/\*unknown)?$/.test(route.pattern));
+  return {
+    operations: served.filter((route) => route.pattern.startsWith("/api/v1/")),
+    others: served.filter((route) => !route.pattern.startsWith("/api/v1/")),
+    unknownPath: path.join(API_DIR, "v1/[...unknown]/route.ts"),
+  };
 }
 
-/** Every directory under app/[locale]/console ("payments/export"): the console lane leaves a path that is one to its own route. */
-function consoleDirectories() {
+/** The route files under app/api/v1 that serve an operation (apiRouteFiles().operations). */
+export function laneRouteFiles() {
+  return apiRouteFiles().operations;
+}
+
+/** Next.js's routes under app/[locale]/console, a directory with a page.tsx or a route.ts ("sign-in", "actions/[action]"): the console lane leaves them to Next.js. */
+function consoleNextRoutes() {
   return readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => path.relative(CONSOLE_DIR, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .filter((entry) => entry.isFile() && (entry.name === "page.tsx" || entry.name === "route.ts"))
+    .map((entry) => path.relative(CONSOLE_DIR, entry.parentPath).split(path.sep).join("/"))
     .sort();
 }
 
@@ -64,20 +75,22 @@ export async function consoleStylesheet() {
 
 /** The lanes' entry: the registry, each route file's module by its path, the console pages and the stylesheet, and the lanes over them. */
 function entrySource(stylesheet) {
-  const routes = laneRouteFiles();
-  const imports = routes.map((route, index) => `import * as route${index} from ${JSON.stringify(route.file)};`);
-  const table = routes.map((route, index) => `  ${JSON.stringify(route.pattern)}: route${index},`);
+  const { operations, others, unknownPath } = apiRouteFiles();
+  const tableOf = (name, routes) => [
+    ...routes.map((route, index) => `import * as ${name}${index} from ${JSON.stringify(route.file)};`),
+    `const ${name} = {\n${routes.map((route, index) => `  ${JSON.stringify(route.pattern)}: ${name}${index},`).join("\n")}\n};`,
+  ];
   return [
     `import { OPERATIONS } from "@/lib/api/operations";`,
     `import { createApiLane } from "@/lib/http/api-lane";`,
-    ...imports,
-    `const routeModules = {\n${table.join("\n")}\n};`,
-    `import * as unknownPath from ${JSON.stringify(path.join(API_DIR, "[...unknown]/route.ts"))};`,
-    `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules, unknownPath });`,
+    ...tableOf("routeModules", operations),
+    ...tableOf("otherRouteModules", others),
+    `import * as unknownPath from ${JSON.stringify(unknownPath)};`,
+    `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules, otherRouteModules, unknownPath });`,
     `import { createConsoleLane } from "@/lib/console/web/console-lane";`,
-    `import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
+    `import { CONSOLE_ANSWER_PAGES, CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
     `const stylesheet = ${JSON.stringify(stylesheet)};`,
-    `export const createConsolePageLane = () => createConsoleLane({ pages: CONSOLE_LANE_PAGES, appDirectories: ${JSON.stringify(consoleDirectories())}, stylesheet });`,
+    `export const createConsolePageLane = () => createConsoleLane({ pages: CONSOLE_LANE_PAGES, answerPages: CONSOLE_ANSWER_PAGES, nextRoutes: ${JSON.stringify(consoleNextRoutes())}, stylesheet });`,
   ].join("\n");
 }
 

@@ -1,5 +1,5 @@
 // `npm run dev`: the same door as `npm start` (server/door.mjs), with Next.js's development
-// server (compiling on demand, hot reload) behind it: /api/v1 through the API lane and the
+// server (compiling on demand, hot reload) behind it: /api through the API lane and the
 // signed-in console pages through the console lane, from the lanes' bundle built at start and
 // rebuilt on edit (server/watch-lanes.mjs: reload the page after an edit), everything else
 // through Next.js with the same response rewriter (server/defer-page-scripts.mjs), so a page
@@ -43,7 +43,7 @@ process.env.NODE_ENV = "development";
 log(`islands built: ${islandsList(await buildIslands())}`);
 const watcher = watchIslands();
 const lanes = await watchLanes(log);
-log("lanes built (/api/v1 and the console pages, as npm start serves them)");
+log("lanes built (/api and the console pages, as npm start serves them)");
 
 // As in server/serve.mjs: the lanes' requests need register()'s mounts (the sandbox's
 // simulators), which Next.js runs in the background of its preparation.
@@ -51,25 +51,20 @@ const registered = new Promise((resolve, reject) => {
   globalThis.gatewayRegistered = { resolve, reject };
   setTimeout(() => reject(new Error(`instrumentation's register() did not run within ${REGISTER_TIMEOUT_MS / 1000} s`)), REGISTER_TIMEOUT_MS).unref();
 });
+// Made before Next.js, which is handed it (`httpServer`, an option of next() its custom-server
+// guide documents): Next.js then answers the upgrades of its HMR websocket (/_next/hmr) on it
+// itself, from the first request it serves on. A tab left open across a restart that reconnects
+// before any request finds no handler yet; Next's client then reloads the page, and that
+// request installs it.
+const httpServer = http.createServer();
 const { default: next } = await import("next");
-const app = next({ dev: true, dir: ROOT, hostname: hostname ?? "localhost", port, webpack: options.webpack });
+const app = next({ dev: true, dir: ROOT, hostname: hostname ?? "localhost", port, webpack: options.webpack, httpServer });
 await app.prepare();
 await registered.catch((error) => log(`instrumentation's register() failed: ${error?.message ?? error}`));
 const handle = app.getRequestHandler();
 
-// Next's custom-server wrapper hands its upgrade handler (the HMR websocket, /_next/hmr) to the
-// request's server on the first request. Handing it over here instead serves a browser that
-// reconnects after a restart before it requests anything; the flag stops Next adding it twice
-// (a second handshake on the same socket). Neither is public API, and the public
-// getUpgradeHandler() is the render server's, which ignores HMR: fail loudly if Next changed.
-if (typeof app.upgradeHandler !== "function" || app.didWebSocketSetup !== false) {
-  throw new Error("server/dev.mjs: this Next.js version's custom server has no upgradeHandler/didWebSocketSetup; update the HMR forwarding");
-}
-app.didWebSocketSetup = true;
-
 markPeerStamping();
-const httpServer = http.createServer(createDoor({ lanes: lanes.current, handleNext: handle }));
-httpServer.on("upgrade", (request, socket, head) => app.upgradeHandler(request, socket, head));
+httpServer.on("request", createDoor({ lanes: lanes.current, handleNext: handle }));
 httpServer.on("error", (error) => {
   console.error(`[dev] ${error.code === "EADDRINUSE" ? `port ${port} is in use (PORT or -p chooses another)` : error.message}`);
   process.exit(1);

@@ -1,22 +1,20 @@
 // The gateway's one door, the same under `npm start` (server/serve.mjs) and `npm run dev`
 // (server/dev.mjs): each request goes to the one piece of code that serves its path.
 //
-// - /api/v1: the API lane (lib/http/api-lane.ts), straight to the route file's handler;
-// - the signed-in console pages and their stylesheet: the console lane (lib/console/web/console-lane.ts);
-// - everything else, and what a lane hands over (a path it has no handler for, a console page
-//   not found): Next.js, with each page's HTML through server/defer-page-scripts.mjs.
+// - /api/: the API lane (lib/http/api-lane.ts), straight to the route file's handler;
+// - the signed-in console paths and their stylesheet: the console lane (lib/console/web/console-lane.ts);
+// - everything else: Next.js, with each page's HTML through server/defer-page-scripts.mjs.
 //
 // Both lanes come from one bundle (server/build-lanes.mjs): `lanes()` returns the current one
 // (npm run dev swaps it after each rebuild). Every answer is compressed here, once.
 import compression from "compression";
 import { rewritePageResponse } from "./defer-page-scripts.mjs";
-import { sendInOneWrite } from "./send-in-one-write.mjs";
 import { stampPeer } from "./stamp-peer.mjs";
 
 /**
  * @param {{
  *   lanes: () => { serveApi: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean,
- *                  serveConsole: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse, handToNext: () => void) => boolean },
+ *                  serveConsole: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean },
  *   handleNext: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => unknown,
  * }} options
  * @returns {import("node:http").RequestListener}
@@ -51,22 +49,16 @@ export function createDoor({ lanes, handleNext }) {
     }
     compress(request, response, () => {});
     const { serveApi, serveConsole } = lanes();
-    // The lane writes each answer in one call, with its length: compression sees it whole.
+    // Every /api/ path (the lane answers each itself), each answer in one call with its length:
+    // compression sees it whole.
     if (api && serveApi(request, response)) return;
-    if (api) {
-      // Above the compression middleware: it then sees an API answer's whole body, and its size.
-      sendInOneWrite(response);
-      handleNext(request, response);
-      return;
-    }
     const toNext = () => {
       // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
       rewritePageResponse(request, response);
       handleNext(request, response);
     };
-    // A console page it cannot answer (not found) the console lane hands back through toNext.
     const servePage = () => {
-      if (!serveConsole(request, response, toNext)) toNext();
+      if (!serveConsole(request, response)) toNext();
     };
     if (tracePage) tracePage(request, response, servePage);
     else servePage();

@@ -1,7 +1,7 @@
 // `npm start`: prepares (server/start.ts under tsx: build when stale, migrate, demo merchant),
 // then serves with Node's cluster module: one server per core (WEB_CONCURRENCY overrides; the
 // embedded PGlite database admits one process), all on one port, each answering through
-// server/door.mjs: /api/v1 and the signed-in console pages through the lanes' bundle, everything
+// server/door.mjs: /api and the signed-in console pages through the lanes' bundle, everything
 // else through Next.js. Plain
 // JavaScript, so no TypeScript launcher stays resident beside the servers.
 // Each server runs with the V8 heap settings of server/server-heap.mjs (resident memory bounded,
@@ -170,7 +170,7 @@ async function server(settings) {
   await app.prepare();
   await registered;
   const handle = app.getRequestHandler();
-  // /api/v1 and the signed-in console pages through the lanes, everything else through Next.js
+  // /api and the signed-in console pages through the lanes, everything else through Next.js
   // (server/door.mjs). The bundle is server/build-lanes.mjs's (GATEWAY_LANES_BUNDLE names
   // another, to pair two lane builds).
   const lanes = await loadLanes(pathToFileURL(path.resolve(settings.lanesBundle)).href);

@@ -1,41 +1,45 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { createApiRouter, type RouteModule, type RoutedOperation } from "./api-router";
+import { createApiRouter, createPathRouter, type RouteModule, type RoutedOperation } from "./api-router";
 import { MAX_BODY_BYTES } from "./read-json-body";
+import { lenientlyDecodedSegments, redirectWithoutSlash } from "./request-path";
 
 /*
- * The API lane (`npm start` and `npm run dev`, server/door.mjs): a request for a path of the
- * operations registry goes straight to its route file's handler (endpoint(), otherMethods()),
- * on node:http with the Web Request and Response the handlers take, instead of through Next.js's
- * request pipeline, which cost about two thirds of an API request's CPU (issue 35). What the
- * handlers do is unchanged; the lane only does what a server does around them
- * (tests/integration/api-door.test.ts replays a corpus through the door):
+ * The API lane (`npm start` and `npm run dev`, server/door.mjs), the one door of /api: a request
+ * goes straight to its route file's handler (endpoint(), otherMethods(), health, metrics, the
+ * callbacks, the sandbox's simulators), on node:http with the Web Request and Response the
+ * handlers take, instead of through Next.js's request pipeline, which cost about two thirds of
+ * an API request's CPU (issue 35). What the handlers do is unchanged; the lane only does what a
+ * server does around them (tests/integration/api-door.test.ts replays a corpus through the door):
  *
  * - the URL the handler sees is the Host header's origin and the request target;
- * - the params are the path's segments;
+ * - the params are the path's segments (a catch-all's as a list);
  * - the answer's headers go out in the Response's order, and the body in one write with its
- *   Content-Length (server/send-in-one-write.mjs has Next.js's answers go out the same way).
- *
+ *   Content-Length (compression, in the door, then sees it whole and skips what is under 1 KB);
  * - HEAD is the GET handler's answer without its body, a trailing slash a 308 to the path
- *   without it, an encoded segment its decoded value, any other path the catch-all's JSON 404.
- *
- * What the lane does not serve goes to Next.js's routing of app/api: a method no route file
- * takes (TRACE), a path no route can be (a malformed escape, an encoded `/`, an empty, `.` or
- * `..` segment), an unusual Host.
+ *   without it, an encoded segment its decoded value, any other path the catch-all's JSON 404;
+ * - a segment that cannot be decoded (a malformed escape) is its value as sent, which the
+ *   handler answers in the contract's envelope like any other value it refuses;
+ * - a method the route file does not export: 405 with the methods it does in Allow (OPTIONS:
+ *   204 with them), as Next.js answers a route handler;
+ * - a Host that is no host name: 400.
  */
 
-/** The largest body sent in one write (server/send-in-one-write.mjs's MAX_HELD); a larger one streams. */
+/** The largest body sent in one write; a larger one streams. */
 const ONE_WRITE_MAX_BYTES = 64 * 1024;
-const LANE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
-const API_ROOT = "/api/v1";
+const API_PREFIX = "/api/";
+/** The methods a route file may export (an Allow header names them in alphabetical order, as Next.js did). */
+const ROUTE_METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"];
 
-type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
 export interface ApiLaneOptions {
   operations: readonly RoutedOperation[];
-  /** Each registry path's route file module. */
+  /** Each registry path's route file module (app/api/v1). */
   routeModules: Readonly<Record<string, RouteModule>>;
+  /** app/api's other route files by their path (`:name` one segment, `*name` the rest): health, metrics, the callbacks, the sandbox's simulators. */
+  otherRouteModules: Readonly<Record<string, RouteModule>>;
   /** The catch-all route file's module (app/api/v1/[...unknown]): the JSON 404 of any other path. */
   unknownPath: RouteModule;
 }
@@ -45,27 +49,33 @@ export interface ApiLaneOptions {
  * at once, having touched nothing, for Next.js to handle.
  */
 export function createApiLane(options: ApiLaneOptions) {
-  const match = createApiRouter(options.operations, options.routeModules);
+  const matchOperation = createApiRouter(options.operations, options.routeModules);
+  const matchOther = createPathRouter(options.otherRouteModules);
 
   return function serveApiLane(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
     const method = incoming.method ?? "";
     const target = incoming.url ?? "";
-    if (!LANE_METHODS.has(method)) return false;
     const queryAt = target.indexOf("?");
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
-    if (pathname !== API_ROOT && !pathname.startsWith(`${API_ROOT}/`)) return false;
+    if (!pathname.startsWith(API_PREFIX)) return false;
     const host = incoming.headers.host;
-    if (host === undefined || !PLAIN_HOST.test(host)) return false;
-    if (pathname !== API_ROOT && pathname.endsWith("/")) {
+    if (host === undefined || !PLAIN_HOST.test(host)) {
+      answerBare(outgoing, 400);
+      return true;
+    }
+    if (pathname.endsWith("/")) {
       redirectWithoutSlash(outgoing, pathname.replace(/\/+$/, "") + (queryAt === -1 ? "" : target.slice(queryAt)));
       return true;
     }
-    const path = decodedPath(pathname);
-    if (path === null) return false;
-    const route = match(path) ?? { module: options.unknownPath, params: {} };
+    const segments = pathname.includes("%") ? lenientlyDecodedSegments(pathname) : pathname;
+    const route = matchOperation(segments) ?? matchOther(segments) ?? { module: options.unknownPath, params: {} };
     // HEAD is GET without the body (Node's response sends none to a HEAD request).
     const handler = route.module[method] ?? (method === "HEAD" ? route.module.GET : undefined);
-    if (typeof handler !== "function") return false;
+    if (typeof handler !== "function") {
+      const allow = ROUTE_METHODS.filter((name) => typeof route.module[name] === "function" || (name === "HEAD" && typeof route.module.GET === "function") || name === "OPTIONS");
+      answerBare(outgoing, method === "OPTIONS" ? 204 : 405, { allow: allow.join(", ") });
+      return true;
+    }
     answer(incoming, outgoing, `http://${host}${target}`, handler as RouteHandler, route.params).catch((error: unknown) => {
       // The handlers answer every error as the envelope; this is the socket failing under us.
       if (!outgoing.headersSent) {
@@ -79,37 +89,16 @@ export function createApiLane(options: ApiLaneOptions) {
   };
 }
 
-/**
- * The path with each segment decoded (`%2D` → `-`), as the route's params take them; null for
- * what no route can be (a malformed escape, an encoded `/`, an empty, `.` or `..` segment).
- */
-function decodedPath(pathname: string): string | null {
-  if (!pathname.includes("%")) return /\/\.{0,2}(?:\/|$)/.test(pathname) ? null : pathname;
-  const segments = pathname.split("/").slice(1);
-  const decoded: string[] = [];
-  for (const segment of segments) {
-    let value: string;
-    try {
-      value = decodeURIComponent(segment);
-    } catch {
-      return null;
-    }
-    if (value === "" || value === "." || value === ".." || value.includes("/")) return null;
-    decoded.push(value);
-  }
-  return `/${decoded.join("/")}`;
+/** An answer without a body: a request no route can take, a method a route does not. */
+function answerBare(outgoing: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  outgoing.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) outgoing.setHeader(name, value);
+  outgoing.setHeader("x-content-type-options", "nosniff");
+  outgoing.setHeader("content-length", 0);
+  outgoing.end();
 }
 
-/** A trailing slash: the path without it, for good (308 keeps the method and the body). */
-function redirectWithoutSlash(outgoing: ServerResponse, location: string): void {
-  const body = Buffer.from(location);
-  outgoing.statusCode = 308;
-  outgoing.setHeader("location", location);
-  outgoing.setHeader("content-length", body.length);
-  outgoing.end(body);
-}
-
-async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: string, handler: RouteHandler, params: Record<string, string>) {
+async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: string, handler: RouteHandler, params: Record<string, string | string[]>) {
   const body = await requestBody(incoming);
   const request = new Request(url, {
     method: incoming.method,
@@ -119,6 +108,10 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: 
   const response = await handler(request, { params: Promise.resolve(params) });
   const bytes = response.body === null ? null : Buffer.from(await response.arrayBuffer());
   outgoing.statusCode = response.status;
+  // Answered before the body was read to its end (a streamed body over the limit, cut off): the
+  // connection closes after this answer, so a client does not send its next request down a
+  // socket that is still carrying the rest of this one.
+  if (!incoming.complete) outgoing.setHeader("connection", "close");
   // Next.js drops a route's own Content-Length (the QR image's); the body's length is set below.
   response.headers.forEach((value, name) => {
     if (name !== "content-length") outgoing.setHeader(name, value);

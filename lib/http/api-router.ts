@@ -54,9 +54,9 @@ export function createApiRouter(operations: readonly RoutedOperation[], modules:
     node.route = { pattern, module: modules[pattern]! };
   }
 
-  /** The route of a path whose segments need no decoding (the lane sends any other to Next.js). */
-  return function match(pathname: string): RouteMatch | null {
-    const segments = pathname.split("/");
+  /** The route of a path, or of its segments as decoded (a decoded segment may hold a `/`). */
+  return function match(path: string | readonly string[]): RouteMatch | null {
+    const segments = ["", ...(typeof path === "string" ? path.split("/").slice(1) : path)];
     const params: Record<string, string> = {};
     const walk = (node: Node, index: number): RouteMatch | null => {
       if (index === segments.length) return node.route ? { ...node.route, params } : null;
@@ -70,5 +70,43 @@ export function createApiRouter(operations: readonly RoutedOperation[], modules:
       return viaParam;
     };
     return walk(root, 1);
+  };
+}
+
+/** A route of app/api outside /api/v1, matched: its module and its params (a catch-all's as its segments). */
+export interface PathRouteMatch {
+  pattern: string;
+  module: RouteModule;
+  params: Record<string, string | string[]>;
+}
+
+/**
+ * The path table of app/api's route files outside /api/v1 (health, metrics, the callbacks, the
+ * sandbox's simulators), by their path as server/build-lanes.mjs writes it: `:name` one segment,
+ * `*name` the rest (one segment or more, a catch-all `[...name]`). As Next.js ranks them: more
+ * static segments first, a catch-all last.
+ */
+export function createPathRouter(modules: Readonly<Record<string, RouteModule>>) {
+  const routes = Object.entries(modules)
+    .map(([pattern, module]) => ({ pattern, module, segments: pattern.split("/").slice(1) }))
+    .map((route) => ({ ...route, catchAll: route.segments.at(-1)?.startsWith("*") ?? false, statics: route.segments.filter((segment) => !/^[:*]/.test(segment)).length }))
+    .sort((a, b) => Number(a.catchAll) - Number(b.catchAll) || b.statics - a.statics);
+
+  /** The route of a path, or of its segments as decoded. */
+  return function match(path: string | readonly string[]): PathRouteMatch | null {
+    const segments = typeof path === "string" ? path.split("/").slice(1) : path;
+    for (const route of routes) {
+      const fixed = route.catchAll ? route.segments.length - 1 : route.segments.length;
+      if (route.catchAll ? segments.length <= fixed : segments.length !== fixed) continue;
+      const params: Record<string, string | string[]> = {};
+      const matches = route.segments.slice(0, fixed).every((segment, index) => {
+        if (segment.startsWith(":")) params[segment.slice(1)] = segments[index]!;
+        return segment.startsWith(":") || segment === segments[index];
+      });
+      if (!matches) continue;
+      if (route.catchAll) params[route.segments.at(-1)!.slice(1)] = segments.slice(fixed);
+      return { pattern: route.pattern, module: route.module, params };
+    }
+    return null;
   };
 }

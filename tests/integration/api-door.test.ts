@@ -7,7 +7,7 @@ import { HOST, replayCorpus, type Recorded } from "../support/api-corpus";
 import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-gateway";
 
 /**
- * The contract of /api/v1 held by its one door: the real `npm start` entry (server/serve.mjs),
+ * The contract of /api held by its one door: the real `npm start` entry (server/serve.mjs),
  * where the API lane serves it. The corpus of tests/support/api-corpus.ts (every operation, its
  * errors, 405s, preflights, 413/415, rate limits, replays, 503s, compression and the edges of
  * routing) goes to it, and each answer must keep the contract's rules. The server reaches
@@ -141,6 +141,32 @@ describe("the API's door (npm start)", () => {
       expect(header(unknown, "content-type"), name).toMatch(/^application\/json/);
       expect(JSON.parse(unknown.body.replace(/ <wire sha256 \w+>$/, "")), name).toMatchObject({ code: 404, error: { name: "not_found" } });
     }
+  });
+
+  it("answers what no route can take itself: a malformed escape in the contract's envelope, a method no route file exports 405 with Allow", () => {
+    const malformed = named("malformed escape");
+    expect(malformed.status).toBeGreaterThanOrEqual(400);
+    expect(malformed.status).toBeLessThan(500);
+    expect(header(malformed, "content-type")).toMatch(/^application\/json/);
+    const trace = named("method no route takes");
+    expect(trace.status).toBe(405);
+    expect(header(trace, "allow")).toMatch(/\bGET\b/);
+  });
+
+  it("serves the rest of /api through the same lane: health, readiness, metrics, callbacks, any other path", () => {
+    expect(named("health").status).toBe(200);
+    expect(JSON.parse(named("health").body.replace(/ <wire sha256 \w+>$/, ""))).toEqual({ status: "ok" });
+    expect(named("health HEAD").status).toBe(200);
+    expect(named("health HEAD").body).toBe("");
+    expect(named("health posted").status).toBe(405);
+    expect(header(named("health posted"), "allow")).toBe("GET, HEAD, OPTIONS");
+    expect(named("readiness").status).toBe(200);
+    expect(named("metrics").status).toBe(404);
+    expect(named("wallet callback preflight").status).toBe(204);
+    expect(header(named("wallet callback preflight"), "allow")).toBe("OPTIONS, POST");
+    const unknown = named("unknown path outside v1");
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body.replace(/ <wire sha256 \w+>$/, ""))).toMatchObject({ code: 404, error: { name: "not_found" } });
   });
 
   it("sets the API's security headers on every answer but a preflight's and a redirect's", () => {

@@ -8,12 +8,15 @@ import { freePort, spawnGateway, type SpawnedGateway } from "../support/spawned-
 import { useTestGateway } from "../support/test-gateway";
 
 /**
- * The signed-in console pages held by their one door: the real `npm start` entry
- * (server/serve.mjs), where the console lane (lib/console/web/console-lane.ts) serves them. Every
- * page of the lane, in each language, as an owner, a viewer and nobody: the page itself (200, in
- * its language, with the console's stylesheet, proxy.ts's headers and a fresh nonce's policy),
- * sign-in and refusal as 307s, another merchant's payment or customer not found (404), and the
- * stylesheet the pages link, cached for good.
+ * The signed-in console paths held by their one door: the real `npm start` entry
+ * (server/serve.mjs), where the console lane (lib/console/web/console-lane.ts) serves them and no
+ * App Router page does. Every page of the lane, in each language, as an owner, a viewer and
+ * nobody: the page itself (200, in its language, with the console's stylesheet, proxy.ts's
+ * headers and a fresh nonce's policy), sign-in and refusal as 307s, another merchant's payment or
+ * customer not found (404, the app's neutral page in the reader's language), and the stylesheet
+ * the pages link, cached for good. Then what a server does around the pages: an unknown address,
+ * HEAD, a trailing slash, encoded characters, a %00, a post; and the console's routes Next.js
+ * still serves (sign-in) left to it.
  */
 
 const { api } = useTestGateway();
@@ -22,6 +25,7 @@ let baseUrl: string;
 const answers = new Map<string, Answer>();
 /** Another merchant's payment, as an owner's path. */
 let theirPayment: string;
+let ownerCookie: string;
 
 interface Answer {
   status: number;
@@ -73,6 +77,7 @@ beforeAll(async () => {
     viewer: (await consoleSessionOf(viewer.id)).cookie,
     nobody: null,
   };
+  ownerCookie = who.owner!;
   const paths: { who: string; path: string }[] = [];
   for (const locale of ["en", "fr", "ar"]) for (const path of pagesOf(locale)) paths.push({ who: "owner", path });
   for (const path of pagesOf("en")) paths.push({ who: "viewer", path }, { who: "nobody", path });
@@ -138,6 +143,56 @@ describe("the console's door (npm start)", () => {
     );
     const pages = Object.keys(CONSOLE_LANE_PAGES).map((key) => key.replace(/\[\w+\]/g, "*"));
     expect(pages.filter((page) => !reached.has(page))).toEqual([]);
+  });
+
+  it("answers an address no page has with the neutral not-found page, in the reader's language, with the pages' headers", async () => {
+    const titles = { en: "This link is not valid", fr: "Ce lien n'est pas valide", ar: "هذا الرابط غير صالح" };
+    for (const [locale, title] of Object.entries(titles)) {
+      const path = `/${locale}/console/nothing/here?x=1`;
+      const answer = await answerOf(path, null);
+      expect(answer.status, path).toBe(404);
+      expect(answer.document, path).toContain(`<html lang="${locale}" dir="${locale === "ar" ? "rtl" : "ltr"}">`);
+      expect(answer.document, path).toContain(`<title>${title}</title>`);
+      // The language switcher keeps the address.
+      expect(answer.document, path).toContain(`href="/fr/console/nothing/here?x=1"`);
+      expect(answer.headers.get("content-type"), path).toBe("text/html; charset=utf-8");
+      expect(answer.headers.get("cache-control"), path).toContain("no-store");
+      expect(answer.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(answer.headers.get("content-security-policy"), path).toMatch(/script-src [^;]*'nonce-[^']+'/);
+    }
+    const theirs = answers.get(`owner ${theirPayment}`)!;
+    expect(theirs.document).toContain(`<title>${titles.en}</title>`);
+  });
+
+  it("answers HEAD as GET without the body, a trailing slash with a 308, encoded characters decoded", async () => {
+    const head = await fetch(`${baseUrl}/en/console/payments`, { method: "HEAD", redirect: "manual" });
+    expect(head.status).toBe(307);
+    expect(head.headers.get("location")).toBe("/en/console/sign-in");
+    expect(await head.text()).toBe("");
+    const missing = await fetch(`${baseUrl}/en/console/nothing`, { method: "HEAD" });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe("");
+    const slash = await answerOf("/en/console/payments/?status=FAILED", null);
+    expect(slash.status).toBe(308);
+    expect(slash.location).toBe("/en/console/payments?status=FAILED");
+    expect((await answerOf("/en/console/", null)).location).toBe("/en/console");
+    const encoded = await answerOf("/en/console/%70ayments", ownerCookie);
+    expect(encoded.status).toBe(200);
+    expect(encoded.document).toContain(/<title>([^<]+)<\/title>/.exec(answers.get("owner /en/console/payments")!.document)![0]);
+    expect((await answerOf("/en/console/payments/%E0%A4%A", ownerCookie)).status).toBe(404);
+  });
+
+  it("refuses a %00 and a post as proxy.ts refuses them on every page", async () => {
+    expect((await answerOf("/en/console/payments?q=%00", null)).status).toBe(400);
+    const posted = await fetch(`${baseUrl}/fr/console/payments`, { method: "POST", body: "a=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(posted.status).toBe(400);
+    expect(await posted.text()).toContain('lang="fr"');
+  });
+
+  it("leaves the console's own routes to Next.js: the pages before sign-in", async () => {
+    const signIn = await answerOf("/en/console/sign-in", null);
+    expect(signIn.status).toBe(200);
+    expect(signIn.document).not.toContain("/_lanes/console.");
   });
 
   it("serves the stylesheet the pages link, cached for good", async () => {

@@ -93,7 +93,7 @@ class Run {
     }
     // A body that holds nothing of this run (openapi.json): its bytes on the wire, compressed ones included.
     if (recordedBody === body.toString("utf8") && raw.length > 0) recordedBody += ` <wire sha256 ${createHash("sha256").update(raw).digest("hex")}>`;
-    this.records.push({ name, method: sent.method, path: this.normalize(decodeURIComponent(sent.path)), status, headers: lines, body: recordedBody });
+    this.records.push({ name, method: sent.method, path: this.normalize(decodedForTheRecord(sent.path)), status, headers: lines, body: recordedBody });
     let json: any = null;
     try {
       json = JSON.parse(body.toString("utf8"));
@@ -439,6 +439,17 @@ async function corpus(run: Run) {
     headers: { origin: "https://shop.example", "access-control-request-method": "GET" },
   });
   await run.send("encoded segment", { method: "GET", path: `/api/v1/payments/intents/${intent.paymentId.replace("-", "%2D")}/check`, headers: server(merchant) });
+  await run.send("malformed escape", { method: "GET", path: "/api/v1/payments/intents/%ZZ/check", headers: server(merchant) });
+  await run.send("method no route takes", { method: "TRACE", path: checkPath });
+
+  // The rest of /api, through the same door: health, readiness, metrics (no METRICS_TOKEN: no such path), a callback, a path of none.
+  await run.send("health", { method: "GET", path: "/api/health" });
+  await run.send("health HEAD", { method: "HEAD", path: "/api/health" });
+  await run.send("health posted", { method: "POST", path: "/api/health" });
+  await run.send("readiness", { method: "GET", path: "/api/health/ready" });
+  await run.send("metrics", { method: "GET", path: "/api/metrics" });
+  await run.send("wallet callback preflight", { method: "OPTIONS", path: "/api/wallet-callbacks/qr-requests" });
+  await run.send("unknown path outside v1", { method: "GET", path: "/api/no-such-thing" });
 
   // Rate limits: a client secret allows 120 checks a minute; the first refusal.
   const limited = await create("create to limit", 4);
@@ -458,4 +469,13 @@ async function corpus(run: Run) {
   await run.send("preflight while away", { method: "OPTIONS", path: checkPath, headers: { origin: "https://shop.example", "access-control-request-method": "GET" } });
   await run.setDatabaseDown(false);
   await run.send("back after the outage", { method: "GET", path: checkPath, headers: server(merchant) });
+}
+
+/** The path as read (a malformed escape kept as sent). */
+function decodedForTheRecord(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

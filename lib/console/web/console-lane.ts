@@ -1,55 +1,64 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
-import { consolePageTitle, type ConsolePage } from "./console-page";
+import { consolePageTitle, type ConsoleAddress, type ConsoleAnswerPage, type ConsoleAnswerPages, type ConsolePage } from "./console-page";
 import { openConsoleSession } from "./open-console-session";
+import { consoleRefusedResponse } from "./console-responses";
+import { getConfig } from "../../config";
 import { getDb } from "../../db/client";
 import { logger } from "../../log";
 import { PAGE_ICON_URL } from "../../hosted/page-icon";
 import { logPageRequest } from "../../hosted/log-page-request";
 import { isLocale, textDirection } from "../../i18n/locales";
 import type { Locale } from "../../i18n/routing";
-import { newNonce } from "../../http/security-headers";
+import { newNonce, strictTransportSecurity } from "../../http/security-headers";
+import { formRefusedResponse } from "../../hosted/form-response";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "../../hosted/page-headers";
 import { clientOrigin } from "../../http/client-address";
+import { decodedSegments, redirectWithoutSlash } from "../../http/request-path";
 import { targetHasNulCharacter } from "../../validation/nul-character";
 
 /*
- * The console lane (`npm start` and `npm run dev`, server/door.mjs): a GET of a signed-in console page goes to
- * its page of app/[locale]/console/_pages, rendered with react-dom/server, instead of through the
- * App Router's page pipeline (the RSC render, HTML from it, the payload inlined and then stripped
- * by server/defer-page-scripts.mjs), which cost four fifths of a console page's CPU (issue 32).
- * The page is opened by the same rules as the console's other pages (lib/console/web/open-console-session.ts); the lane does what Next.js
- * and proxy.ts did around it:
+ * The console lane (`npm start` and `npm run dev`, server/door.mjs): the one door of every
+ * signed-in console path. A page goes to its page of app/[locale]/console/_pages, rendered with
+ * react-dom/server (the App Router's page pipeline, the RSC render and its payload, cost four
+ * fifths of a console page's CPU, issue 32). The page is opened by the console's rules
+ * (lib/console/web/open-console-session.ts); the lane does what a server and proxy.ts do around it:
  *
  * - the document: <html lang dir>, the charset and viewport, the console's stylesheet (app/globals.css
  *   compiled by server/build-lanes.mjs into the bundle, served by the lane itself under a name
- *   that changes with its content), the page's metadata title, robots noindex, the icon, the
- *   no-client-runtime mark;
+ *   that changes with its content), the page's title, robots noindex, the icon;
  * - the answer's headers: proxy.ts's (a fresh nonce's CSP, the hosted pages' set, no-store, the
  *   request id, HSTS); the page-request log line;
- * - a session's redirects (sign in, account, refused) as 307s with their Location.
+ * - a session's redirects (sign in, account, refused) as 307s with their Location;
+ * - HEAD as GET without the body, a trailing slash a 308 to the path without it, each segment
+ *   decoded (`%2D` → `-`) before it is matched, proxy.ts's 400 pages for a %00 and for a post;
+ * - not found (no such page, another merchant's payment, an address that cannot be decoded): the
+ *   app's neutral 404 page in the reader's language; a page that fails: a 500 in its language.
  *
- * A page the lane does not answer as Next.js would goes to Next.js: not found (the App Router's
- * 404 page, which Next.js renders anew), an error thrown before the answer started, HEAD, a
- * trailing slash, encoded characters, a path no page of the lane serves.
- * tests/integration/console-door.test.ts holds the pages' answers to the console's rules.
+ * Next.js serves only the console's own routes of app/[locale]/console (the pages before sign-in,
+ * the form actions, the export): the lane hands those paths over untouched.
+ * tests/integration/console-door.test.ts holds the door's answers to the console's rules.
  */
 
-/** Segments of unreserved and sub-delimiter characters only: nothing Next.js would decode or normalize. */
-const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
 const CONSOLE_PATH = /^\/([a-z]{2})\/console(?:\/(.*))?$/;
 
 export interface ConsoleLaneOptions {
   /** The pages by their directory under app/[locale]/console: "" is the home, "payments/[paymentId]" a payment. */
   pages: Readonly<Record<string, ConsolePage>>;
-  /** Every directory under app/[locale]/console: a path that is one (payments/export) is only ever that route. */
-  appDirectories: readonly string[];
+  /** Not found and unavailable, in the reader's language. */
+  answerPages: ConsoleAnswerPages;
+  /** The routes Next.js serves under app/[locale]/console (a directory with a page.tsx or a route.ts): "sign-in", "actions/[action]". */
+  nextRoutes: readonly string[];
   /** The console's stylesheet (server/build-lanes.mjs compiles it): the lane serves `css` at `href`, named by its content. */
   stylesheet: { href: string; css: string };
 }
 
-/** Hands the request to Next.js, as if the lane had never seen it. */
-export type HandToNext = () => void;
+interface Route {
+  key: string;
+  segments: string[];
+  dynamic: boolean;
+}
 
 interface MatchedPage {
   key: string;
@@ -57,70 +66,123 @@ interface MatchedPage {
   params: Record<string, string>;
 }
 
+/** What a console path is: one of the lane's pages, one of Next.js's routes, or nothing (not found). */
+type Resolved = { kind: "page"; matched: MatchedPage } | { kind: "next" } | { kind: "not-found" };
+
+function routeOf(key: string): Route {
+  const segments = key === "" ? [] : key.split("/");
+  return { key, segments, dynamic: segments.some((segment) => segment.startsWith("[")) };
+}
+
+/** The route's params for these segments, or null when it is not theirs. */
+function paramsOf(route: Route, segments: readonly string[]): Record<string, string> | null {
+  if (route.segments.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (const [index, segment] of route.segments.entries()) {
+    const name = /^\[(\w+)\]$/.exec(segment)?.[1];
+    if (name) params[name] = segments[index]!;
+    else if (segment !== segments[index]) return null;
+  }
+  return params;
+}
+
 /**
- * The lane's request listener: takes a request it serves and returns true (handing it to Next.js
- * later, through `handToNext`, if it turns out not to answer it), or returns false at once,
- * having touched nothing.
+ * The lane's request listener: answers every console path but Next.js's own routes and returns
+ * true, or returns false at once, having touched nothing.
  */
 export function createConsoleLane(options: ConsoleLaneOptions) {
-  const routes = Object.entries(options.pages).map(([key, page]) => ({ key, page, segments: key === "" ? [] : key.split("/") }));
-  const directories = new Set(options.appDirectories);
+  const pages = Object.keys(options.pages).map(routeOf);
+  const nextRoutes = options.nextRoutes.map(routeOf);
   const stylesheetLink = `<link rel="stylesheet" href="${escapeHtml(options.stylesheet.href)}"/>`;
   const stylesheetBytes = Buffer.from(options.stylesheet.css);
 
-  const match = (rest: string): MatchedPage | null => {
-    const segments = rest === "" ? [] : rest.split("/");
-    for (const route of routes) {
-      if (route.segments.length !== segments.length) continue;
-      const params: Record<string, string> = {};
-      const dynamic = route.segments.some((segment, index) => {
-        const name = /^\[(\w+)\]$/.exec(segment)?.[1];
-        if (name) params[name] = segments[index]!;
-        return name !== undefined;
-      });
-      // A directory of the app (payments/export) is its own route, never a dynamic page's value.
-      if (dynamic && directories.has(rest)) continue;
-      if (route.segments.every((segment, index) => segment.startsWith("[") || segment === segments[index])) return { key: route.key, page: route.page, params };
+  // As the App Router ranks them: a static route before a dynamic one (payments/export is never a payment's id).
+  const resolve = (segments: readonly string[]): Resolved => {
+    if (nextRoutes.some((route) => !route.dynamic && paramsOf(route, segments))) return { kind: "next" };
+    for (const route of [...pages.filter((page) => !page.dynamic), ...pages.filter((page) => page.dynamic)]) {
+      const params = paramsOf(route, segments);
+      if (params) return { kind: "page", matched: { key: route.key, page: options.pages[route.key]!, params } };
     }
-    return null;
+    if (nextRoutes.some((route) => paramsOf(route, segments))) return { kind: "next" };
+    return { kind: "not-found" };
   };
 
-  return function serveConsoleLane(incoming: IncomingMessage, outgoing: ServerResponse, handToNext: HandToNext): boolean {
-    if (incoming.method !== "GET") return false;
+  return function serveConsoleLane(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+    const method = incoming.method ?? "";
     const target = incoming.url ?? "";
     const queryAt = target.indexOf("?");
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
-    if (pathname === options.stylesheet.href) {
+    const search = queryAt === -1 ? "" : target.slice(queryAt + 1);
+    if (pathname === options.stylesheet.href && (method === "GET" || method === "HEAD")) {
       serveStylesheet(outgoing, stylesheetBytes);
       return true;
     }
     const parts = CONSOLE_PATH.exec(pathname);
-    if (!parts || !isLocale(parts[1]) || !PLAIN_PATH.test(pathname) || pathname.endsWith("/")) return false;
-    // proxy.ts answers it (400) under Next.js: one rule for a %00 in any page's query.
-    if (targetHasNulCharacter(target)) return false;
-    const matched = match(parts[2] ?? "");
-    if (!matched) return false;
+    if (!parts || !isLocale(parts[1])) return false;
     const locale = parts[1];
-    const search = queryAt === -1 ? "" : target.slice(queryAt + 1);
-    answer(incoming, outgoing, { locale, pathname, search, matched, styles: stylesheetLink }).then(
-      (answered) => answered || handToNext(),
-      (error: unknown) => {
-        // Said, not swallowed: the page is rendered a second time by Next.js, and a one-time
-        // message (a new secret, recovery codes) the lane took is not shown again.
-        logger.error({ path: pathname, err: error instanceof Error ? error.message : String(error) }, "console lane: the page failed; handed to Next.js");
-        if (!outgoing.headersSent) handToNext();
-        else outgoing.destroy(error as Error);
-      },
-    );
+    // A trailing slash is no segment: it redirects.
+    const rest = (parts[2] ?? "").replace(/\/+$/, "");
+    const segments = rest === "" ? [] : decodedSegments(`/${rest}`);
+    const resolved: Resolved = segments === null ? { kind: "not-found" } : resolve(segments);
+    if (resolved.kind === "next") return false;
+    // The slash first, as Next.js does for any page: one address per page.
+    if (pathname.endsWith("/")) {
+      redirectWithoutSlash(outgoing, pathname.replace(/\/+$/, "") + (queryAt === -1 ? "" : `?${search}`));
+      return true;
+    }
+    const address = { path: pathname.slice(`/${locale}`.length), search };
+    const request = { locale, pathname, search, address, styles: stylesheetLink };
+    const done = (error: unknown) => {
+      logger.error({ path: pathname, err: error instanceof Error ? error.message : String(error) }, "console lane: the page failed");
+      if (outgoing.headersSent) {
+        outgoing.destroy(error as Error);
+        return;
+      }
+      (async () => answerPage(incoming, outgoing, request, 500, options.answerPages.unavailable(locale, address)))().catch((again: unknown) => outgoing.destroy(again as Error));
+    };
+    // proxy.ts's rules, before any page runs: a %00 anywhere in the address, then a method a page does not take.
+    if (targetHasNulCharacter(target)) {
+      sendResponse(incoming, outgoing, withHsts(formRefusedResponse("nul_character", locale))).catch(done);
+      return true;
+    }
+    if (method !== "GET" && method !== "HEAD") {
+      sendResponse(incoming, outgoing, withHsts(consoleRefusedResponse("bad_request", locale))).catch(done);
+      return true;
+    }
+    const answered = async () =>
+      resolved.kind === "page"
+        ? answer(incoming, outgoing, { ...request, matched: resolved.matched }, options.answerPages)
+        : answerPage(incoming, outgoing, request, 404, options.answerPages.notFound(locale, address));
+    answered().catch(done);
     return true;
   };
 }
 
-async function answer(
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-  request: { locale: Locale; pathname: string; search: string; matched: MatchedPage; styles: string },
-): Promise<boolean> {
+function withHsts(response: Response): Response {
+  if (getConfig().sendsHsts) response.headers.set("strict-transport-security", strictTransportSecurity);
+  return response;
+}
+
+/** A Web Response (a plain refusal page) written whole, with its length. */
+async function sendResponse(incoming: IncomingMessage, outgoing: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  outgoing.statusCode = response.status;
+  response.headers.forEach((value, name) => {
+    if (name !== "content-length") outgoing.setHeader(name, value);
+  });
+  outgoing.setHeader("content-length", body.length);
+  outgoing.end(incoming.method === "HEAD" ? undefined : body);
+}
+
+interface PageRequest {
+  locale: Locale;
+  pathname: string;
+  search: string;
+  address: ConsoleAddress;
+  styles: string;
+}
+
+async function answer(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest & { matched: MatchedPage }, answerPages: ConsoleAnswerPages): Promise<void> {
   const { locale, matched } = request;
   const opening = await openConsoleSession(await getDb(), {
     locale,
@@ -128,29 +190,38 @@ async function answer(
     capability: matched.page.capability,
     twoStepSetup: matched.page.twoStepSetup,
   });
-  let html: Buffer | null = null;
-  if (opening.kind === "open") {
-    const element = await matched.page.render(opening.page, { params: matched.params, query: queryOf(request.search) });
-    if (element === null) return false;
-    // Rendered before any header is set: a render that throws leaves the answer untouched for Next.js.
-    html = Buffer.from(documentOf(locale, consolePageTitle(matched.page, locale), request.styles, renderToString(element)));
-  }
-  const requestId = logPageRequest({ method: "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
-  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), clientOrigin(incoming.headers).https);
-  const headers = pageAnswerHeaders(csp, requestId);
-  for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
-  outgoing.setHeader("content-type", "text/html; charset=utf-8");
   if (opening.kind === "redirect") {
+    writePageHead(incoming, outgoing, request);
     outgoing.statusCode = 307;
     outgoing.setHeader("location", opening.location);
     outgoing.setHeader("content-length", 0);
     outgoing.end();
-    return true;
+    return;
   }
-  outgoing.statusCode = 200;
-  outgoing.setHeader("content-length", html!.length);
-  outgoing.end(html);
-  return true;
+  const element = await matched.page.render(opening.page, { params: matched.params, query: queryOf(request.search) });
+  if (element === null) {
+    await answerPage(incoming, outgoing, request, 404, answerPages.notFound(locale, request.address));
+    return;
+  }
+  await answerPage(incoming, outgoing, request, 200, { title: consolePageTitle(matched.page, locale), element });
+}
+
+/** A page in the console's document, rendered before any header is set (a render that throws leaves the answer untouched). */
+async function answerPage(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest, status: number, page: ConsoleAnswerPage): Promise<void> {
+  const html = Buffer.from(documentOf(request.locale, page.title, request.styles, renderToString(page.element)));
+  writePageHead(incoming, outgoing, request);
+  outgoing.statusCode = status;
+  outgoing.setHeader("content-length", html.length);
+  outgoing.end(incoming.method === "HEAD" ? undefined : html);
+}
+
+/** proxy.ts's headers of a page answer, and its log line. */
+function writePageHead(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest): void {
+  const requestId = logPageRequest({ method: incoming.method ?? "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
+  const csp = pageContentSecurityPolicy(request.pathname, newNonce(), clientOrigin(incoming.headers).https);
+  const headers = pageAnswerHeaders(csp, requestId);
+  for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
+  outgoing.setHeader("content-type", "text/html; charset=utf-8");
 }
 
 /** The query as Next.js hands a page its searchParams: a name given more than once is an array. */
@@ -170,7 +241,7 @@ function headerValue(value: string | string[] | undefined): string | null {
 /** What React hoists ahead of a body rendered alone (the no-client-runtime <meta>): it belongs in the head, last, as Next.js puts it. */
 const LEADING_META_TAGS = /^(?:<meta [^>]*\/>)*/;
 
-/** The document as the App Router writes it for these pages, less its runtime (which server/defer-page-scripts.mjs strips). */
+/** The console's document: the App Router's for these pages, less its runtime. */
 function documentOf(locale: Locale, title: string, styles: string, body: string): string {
   const hoistedMetaTags = LEADING_META_TAGS.exec(body)![0];
   return (

@@ -11,10 +11,9 @@ export interface ConsolePageRequest {
 }
 
 /**
- * A signed-in console page, served by both doors: its page.tsx under the App Router, and the
- * console lane (lib/console/web/console-lane.ts) past it. Both open the request with the same rules
- * (lib/console/web/open-console-session.ts) and render this one element; `null` is not found,
- * which each door answers with the App Router's not-found page.
+ * A signed-in console page, served by the console lane (lib/console/web/console-lane.ts): opened
+ * by the console's rules (lib/console/web/open-console-session.ts), it renders one element;
+ * `null` is not found, which the lane answers with the console's not-found page.
  */
 export interface ConsolePage {
   /**
@@ -38,4 +37,22 @@ export function consolePageTitle(page: ConsolePage, locale: Locale): string {
 export function queryValue(query: ConsolePageRequest["query"], name: string): string | undefined {
   const value = query[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A page the console answers with that is none of its pages: its <title> and its body. */
+export interface ConsoleAnswerPage {
+  title: string;
+  element: ReactElement;
+}
+
+/** Where the reader is, for an answer page's language switcher: the path without its locale, and the query. */
+export interface ConsoleAddress {
+  path: string;
+  search: string;
+}
+
+/** The console's answers that are no page of its own: not found, and a page that failed. */
+export interface ConsoleAnswerPages {
+  notFound(locale: Locale, address: ConsoleAddress): ConsoleAnswerPage;
+  unavailable(locale: Locale, address: ConsoleAddress): ConsoleAnswerPage;
 }

@@ -20,8 +20,7 @@ export interface OpenConsolePage {
 export type ConsolePageOpening = { kind: "open"; page: OpenConsolePage } | { kind: "redirect"; location: string };
 
 /**
- * The rules of every signed-in console page, for both doors (the App Router's pages through
- * app/[locale]/console/_lib/open-console-page.ts, and the console lane, lib/console/web/console-lane.ts):
+ * The rules of every signed-in console page, which the console lane (lib/console/web/console-lane.ts) serves:
  * no session sends the browser to sign in; a merchant that requires two-step verification sends a
  * member without it to the Account page first; a role without `capability` goes to the 403 page
  * naming the role it needs (app/[locale]/console/refused/route.ts: plain HTML, complete without

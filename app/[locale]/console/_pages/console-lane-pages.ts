@@ -1,4 +1,7 @@
-import type { ConsolePage } from "@/lib/console/web/console-page";
+import { createElement } from "react";
+import { ConsoleNotFound, ConsoleUnavailable } from "@/components/console/console-answer-pages";
+import type { ConsoleAnswerPages, ConsolePage } from "@/lib/console/web/console-page";
+import { translator } from "@/lib/i18n/translator";
 import { accountPage } from "./account-page";
 import { auditLogPage } from "./audit-log-page";
 import { customerPage } from "./customer-page";
@@ -14,9 +17,8 @@ import { teamPage } from "./team-page";
 
 /**
  * Every signed-in console page, which the console lane serves (lib/console/web/console-lane.ts),
- * by its directory under app/[locale]/console, whose page.tsx renders the same page under
- * Next.js. The pages before sign-in (sign-in, its code step, sign-up, an invitation) stay App
- * Router pages only. tests/unit/console-lane-pages.test.ts checks the two lists agree.
+ * and only it, by its path under /{locale}/console. The pages before sign-in (sign-in, its code
+ * step, sign-up, an invitation, a password reset) stay App Router pages, served by Next.js.
  */
 export const CONSOLE_LANE_PAGES: Readonly<Record<string, ConsolePage>> = {
   "": homePage,
@@ -31,4 +33,10 @@ export const CONSOLE_LANE_PAGES: Readonly<Record<string, ConsolePage>> = {
   developers: developersPage,
   "developers/events/[eventId]": eventPage,
   "audit-log": auditLogPage,
+};
+
+/** The console's not-found and unavailable pages, which the console lane answers with. */
+export const CONSOLE_ANSWER_PAGES: ConsoleAnswerPages = {
+  notFound: (locale, address) => ({ title: translator(locale, "linkInvalid")("title"), element: createElement(ConsoleNotFound, { locale, address }) }),
+  unavailable: (locale, address) => ({ title: translator(locale, "unavailable")("title"), element: createElement(ConsoleUnavailable, { locale, address }) }),
 };
