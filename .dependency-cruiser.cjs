@@ -16,7 +16,7 @@ const EDGE_USERS = [
   EDGE,
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
-  "^lib/hosted/(hosted-form-route|form-response|log-page-request|page-headers|security-headers|open-hosted-page|payment-link-entry|payment-link-qr|receipts/receipt-pdf-response)\\.ts$",
+  "^lib/hosted/(hosted-form-route|hosted-lane|form-response|log-page-request|page-headers|security-headers|payment-link-entry|payment-link-qr|receipts/receipt-pdf-response)\\.ts$",
   // The console's forms answer with the hosted pages' headers, its lane serves its pages (lib/console/web is the console's edge),
   // and its forms' POST handler reads the client's address (lib/http/client-address.ts).
   "^lib/console/web/(console-responses|console-lane|console-form-route)\\.ts$",
@@ -164,8 +164,8 @@ module.exports = {
     {
       name: "domain-not-to-next",
       severity: "error",
-      comment: "Domain code does not depend on Next.js; pages and route handlers do (lib/hosted/open-hosted-page is the page-side helper that may).",
-      from: { path: "^lib/", pathNot: ["^lib/hosted/open-hosted-page\\.ts$", "^lib/i18n/(request|page-title)\\.ts$"] },
+      comment: "Domain code does not depend on Next.js; pages and route handlers do.",
+      from: { path: "^lib/", pathNot: ["^lib/i18n/(request|page-title)\\.ts$"] },
       to: { path: "^next(/|$)", dependencyTypes: ["npm", "npm-dev", "npm-peer", "npm-no-pkg", "npm-unknown", "unknown", "undetermined"] },
     },
     {

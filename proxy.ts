@@ -1,8 +1,8 @@
 import createIntlMiddleware from "next-intl/middleware";
 import { NextRequest, NextResponse } from "next/server";
-import { routing, type Locale } from "./lib/i18n/routing";
+import { routing } from "./lib/i18n/routing";
 import { notePageRequest } from "./lib/hosted/log-page-request";
-import { PAGE_LOCALE_HEADER, PAGE_URL_HEADER } from "./lib/hosted/page-url";
+import { PAGE_URL_HEADER } from "./lib/hosted/page-url";
 import { getConfig } from "./lib/config";
 import { acceptsPost } from "./lib/hosted/form-guard";
 import { formRefusedResponse } from "./lib/hosted/form-response";
@@ -11,19 +11,15 @@ import { consoleRefusedResponse } from "./lib/console/web/console-responses";
 import { newNonce, strictTransportSecurity } from "./lib/http/security-headers";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "./lib/hosted/page-headers";
 import { clientOrigin } from "./lib/http/client-address";
-import { preferredLocale } from "./lib/i18n/accept-language";
 
 const handleI18nRouting = createIntlMiddleware(routing);
 const CONSOLE_PAGE = /^\/[a-z]{2}\/console(?:\/|$)/;
 
 // Pages outside the locale tree (the sandbox demo merchant, the API reference, a payment link's
-// shared url, which picks the language itself unless the browser names one) get the same headers, no locale.
+// shared url, whose route handler picks the language when the browser names none of ours) get the
+// same headers, no locale. The short addresses a buyer is sent to in their language at once (a
+// checkoutUrl, a payment link's url; issue 42) are the hosted lane's (lib/hosted/hosted-lane.ts).
 const UNLOCALIZED = /^\/(demo|docs|l)(\/|$)/;
-// The two short addresses a buyer is sent to without a language (issue 42): a payment link's
-// shared url and a checkoutUrl. Served in the buyer's language at once, one round trip less
-// on a slow phone than the redirect to it; the page's own links and forms name the language.
-const PAYMENT_LINK_URL = /^\/l\/[^/]+$/;
-const CHECKOUT_WITHOUT_LOCALE = /^\/pay\/checkout\/[^/]+$/;
 
 /**
  * Every page request: a fresh CSP nonce handed to Next.js through the request headers (it
@@ -44,13 +40,9 @@ export default function proxy(request: NextRequest): Response {
     return withHsts(refusal, https);
   }
 
-  const servedIn = request.method === "GET" || request.method === "HEAD" ? buyersLanguage(request) : null;
   const nonce = newNonce();
-  const csp = pageContentSecurityPolicy(servedIn ? `/${servedIn}${pathname}` : pathname, nonce, clientOrigin(request.headers).https);
+  const csp = pageContentSecurityPolicy(pathname, nonce, clientOrigin(request.headers).https);
   const headers = new Headers(request.headers);
-  // Only the proxy names it (a client's own copy is dropped): next.config.mjs rewrites to the localized page on it.
-  headers.delete(PAGE_LOCALE_HEADER);
-  if (servedIn) headers.set(PAGE_LOCALE_HEADER, servedIn);
   headers.set("content-security-policy", csp);
   headers.set("x-nonce", nonce);
   // Lets the 404 page offer the same address in another language.
@@ -58,28 +50,10 @@ export default function proxy(request: NextRequest): Response {
   const requestId = notePageRequest(request, headers);
 
   // next-intl forwards the request headers it is given, so it gets a copy carrying the nonce.
-  const response = servedIn || UNLOCALIZED.test(pathname) ? NextResponse.next({ request: { headers } }) : handleI18nRouting(new NextRequest(request.url, { headers }));
+  const response = UNLOCALIZED.test(pathname) ? NextResponse.next({ request: { headers } }) : handleI18nRouting(new NextRequest(request.url, { headers }));
 
   for (const [name, value] of Object.entries(pageAnswerHeaders(csp, requestId))) response.headers.set(name, value);
   return response;
-}
-
-/**
- * The language a short address is served in at once (next.config.mjs rewrites it to the
- * localized page: the browser keeps the address it opened), or null to answer as before. Not a
- * rewrite from here: see next.config.mjs. A checkoutUrl takes what the locale routing would have
- * redirected to (Accept-Language, else English). A payment link's url only when the browser
- * names one of our languages (its page then answers an unknown link 404 and sends a closed one
- * to its 410 page); naming none, the url's route handler (app/l/[id]) picks the link's own
- * language as before. Under npm run dev and npm start alike: both run this proxy before Next.js
- * routes the request, and neither lane (API, console) serves these paths.
- */
-function buyersLanguage(request: NextRequest): Locale | null {
-  const { pathname } = request.nextUrl;
-  const asked = preferredLocale(request.headers.get("accept-language"));
-  if (CHECKOUT_WITHOUT_LOCALE.test(pathname)) return asked ?? routing.defaultLocale;
-  if (PAYMENT_LINK_URL.test(pathname)) return asked;
-  return null;
 }
 
 function withHsts<R extends Response>(response: R, https: boolean): R {

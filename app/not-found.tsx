@@ -1,5 +1,7 @@
 import { getLocale } from "next-intl/server";
-import { LinkNotValid } from "@/components/link-not-valid";
+import { headers } from "next/headers";
+import { LinkNotValid, linkNotValidTitle } from "@/components/link-not-valid";
+import { PAGE_URL_HEADER } from "@/lib/hosted/page-url";
 import { isLocale, textDirection } from "@/lib/i18n/locales";
 import { routing } from "@/lib/i18n/routing";
 
@@ -11,7 +13,8 @@ export default async function GlobalNotFound() {
   return (
     <html lang={locale} dir={textDirection(locale)}>
       <body>
-        <LinkNotValid locale={locale} />
+        <title>{linkNotValidTitle(locale)}</title>
+        <LinkNotValid locale={locale} pageUrl={(await headers()).get(PAGE_URL_HEADER)} />
       </body>
     </html>
   );

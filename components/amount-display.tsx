@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import { formatAmount } from "@/lib/i18n/format-amount";
 import type { Locale } from "@/lib/i18n/routing";
 
@@ -12,8 +12,8 @@ export interface AmountDisplayProps {
 }
 
 /** Who is paid and how much: the first thing a buyer checks on every hosted page. */
-export async function AmountDisplay({ locale, merchantName, amount, currency, amountLabel }: AmountDisplayProps) {
-  const t = await getTranslations({ locale, namespace: "common" });
+export function AmountDisplay({ locale, merchantName, amount, currency, amountLabel }: AmountDisplayProps) {
+  const t = translator(locale, "common");
   return (
     <dl className="grid gap-4 rounded-xl bg-slate-50 px-4 py-4 ring-1 ring-slate-200">
       <div className="flex flex-col gap-0.5">

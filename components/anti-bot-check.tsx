@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import { Field } from "@/components/field";
 import { Island } from "@/components/island";
 import type { AntiBotIslandConfig } from "@/components/islands/anti-bot";
@@ -13,7 +13,7 @@ type Failure = Extract<AntiBotResult, { passed: false }>["reason"];
  * types the six digits of the image. Verified by `verifyAntiBot` (lib/hosted/anti-bot). `failure`:
  * why the last post did not pass, said beside the field.
  */
-export async function AntiBotCheck({
+export function AntiBotCheck({
   locale,
   check,
   failure = null,
@@ -25,7 +25,7 @@ export async function AntiBotCheck({
   /** The sandbox's hint names the code that always passes there (contract 15); production's never does. */
   sandbox?: boolean;
 }) {
-  const t = await getTranslations({ locale, namespace: "antiBot" });
+  const t = translator(locale, "antiBot");
   const config: AntiBotIslandConfig = { challenge: check.challenge, working: t("working"), passed: t("passed") };
   return (
     <fieldset id="anti-bot" className="flex flex-col gap-3 rounded-xl px-4 py-3 ring-1 ring-slate-200">

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import { getConfig } from "@/lib/config";
 import type { Locale } from "@/lib/i18n/routing";
 import { LockIcon } from "./icons";
@@ -14,8 +14,8 @@ export interface CardShellProps extends Omit<LanguageSwitcherProps, "locale"> {
  * The frame of every hosted page: brand bar with the language switcher, one centred card
  * sized for a phone first, and the safety note. Pages only fill the card.
  */
-export async function CardShell({ locale, path, search, children }: CardShellProps) {
-  const t = await getTranslations({ locale, namespace: "common" });
+export function CardShell({ locale, path, search, children }: CardShellProps) {
+  const t = translator(locale, "common");
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-slate-100 to-slate-50 text-slate-900">
       <header className="mx-auto flex w-full max-w-md flex-wrap items-center justify-between gap-3 px-4 pt-5 pb-3">

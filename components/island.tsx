@@ -1,20 +1,14 @@
-import { headers } from "next/headers";
 import { islandScriptPath } from "@/lib/hosted/island-manifest";
-import { NoClientRuntime } from "./no-client-runtime";
-
-// Pages import the mark from here, beside the islands that set it too.
-export { NO_CLIENT_RUNTIME_META, NoClientRuntime } from "./no-client-runtime";
+import { renderingPageNonce } from "@/lib/hosted/page-nonce";
 
 /**
  * A vanilla island (components/islands/<name>.ts, built by scripts/build-islands.mjs): its
- * config as JSON the island reads, and its module script with the request's CSP nonce. The
- * page then ships no Next.js runtime.
+ * config as JSON the island reads, and its module script with the page's CSP nonce.
  */
-export async function Island({ name, config }: { name: string; config?: unknown }) {
-  const nonce = (await headers()).get("x-nonce") ?? undefined;
+export function Island({ name, config }: { name: string; config?: unknown }) {
+  const nonce = renderingPageNonce();
   return (
     <>
-      <NoClientRuntime />
       {config === undefined ? null : (
         <script
           type="application/json"

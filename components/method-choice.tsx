@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import type { Locale } from "@/lib/i18n/routing";
 import type { PaymentMethodCode } from "@/lib/payment-methods/codes/payment-method-codes";
 
@@ -7,8 +7,8 @@ import type { PaymentMethodCode } from "@/lib/payment-methods/codes/payment-meth
  * method enabled for the payment's country, in the catalog's order, the first (or the one the
  * buyer chose before) checked. Plain HTML: it works without script.
  */
-export async function MethodChoice({ locale, methods, checked, error }: { locale: Locale; methods: PaymentMethodCode[]; checked?: string; error?: string | null }) {
-  const t = await getTranslations({ locale, namespace: "checkout" });
+export function MethodChoice({ locale, methods, checked, error }: { locale: Locale; methods: PaymentMethodCode[]; checked?: string; error?: string | null }) {
+  const t = translator(locale, "checkout");
   const selected = methods.includes(checked as PaymentMethodCode) ? checked : methods[0];
   return (
     <fieldset className="flex flex-col gap-3" aria-describedby={error ? "method-error" : undefined}>

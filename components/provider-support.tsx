@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import type { Locale } from "@/lib/i18n/routing";
 
 const PHONE_MARK = "\u2063phone\u2063";
@@ -8,8 +8,8 @@ const PHONE_MARK = "\u2063phone\u2063";
  * support message and its toll-free number, whatever the outcome. The number is a phone number:
  * Western digits, isolated left to right so an Arabic sentence never reorders it.
  */
-export async function ProviderSupport({ locale, support }: { locale: Locale; support: { logoPath: string; phone: string } }) {
-  const t = await getTranslations({ locale, namespace: "providerSupport" });
+export function ProviderSupport({ locale, support }: { locale: Locale; support: { logoPath: string; phone: string } }) {
+  const t = translator(locale, "providerSupport");
   // The sentence is translated whole; the number goes where the translation puts {phone}, as a link of its own.
   const [before, after = ""] = t("satim", { phone: PHONE_MARK }).split(PHONE_MARK);
   return (

@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import { Button, ButtonLink } from "@/components/button";
 import { Field } from "@/components/field";
 import { Island } from "@/components/island";
@@ -11,8 +11,8 @@ import type { Locale } from "@/lib/i18n/routing";
  * stylesheet in app/globals.css), "Print receipt" (the print-receipt island; hidden without script),
  * "Download receipt (PDF)" and, when SMTP_URL is set, "Email" with "Send receipt".
  */
-export async function ReceiptPanel({ locale, receipt }: { locale: Locale; receipt: ReturnPageReceipt }) {
-  const t = await getTranslations({ locale, namespace: "receipt" });
+export function ReceiptPanel({ locale, receipt }: { locale: Locale; receipt: ReturnPageReceipt }) {
+  const t = translator(locale, "receipt");
   const { content, notice } = receipt;
   return (
     <>

@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import { TERMS_ACCEPTED_VALUE, TERMS_FIELD } from "@/lib/hosted/payment-terms";
 import type { Locale } from "@/lib/i18n/routing";
 
@@ -7,8 +7,8 @@ import type { Locale } from "@/lib/i18n/routing";
  * so the form keeps what the buyer typed). `refused`: the form came back because the box was not
  * ticked (`termsAccepted` in lib/hosted/payment-terms.ts), said beside it.
  */
-export async function TermsCheckbox({ locale, termsUrl, refused = false }: { locale: Locale; termsUrl: string | null; refused?: boolean }) {
-  const t = await getTranslations({ locale, namespace: "paymentTerms" });
+export function TermsCheckbox({ locale, termsUrl, refused = false }: { locale: Locale; termsUrl: string | null; refused?: boolean }) {
+  const t = translator(locale, "paymentTerms");
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-start gap-3">

@@ -160,9 +160,9 @@ function median(all: Run[]): Run {
 
 /**
  * Gzip bytes of every script a modern browser loads for the page: Next's chunks where the page
- * still ships its runtime (Next lists every chunk of the route in the HTML; `nomodule` polyfills
+ * ships its runtime (a page of Next.js) (Next lists every chunk of the route in the HTML; `nomodule` polyfills
  * are skipped by every browser our browserslist names), the islands' module scripts
- * (`<script type="module" src="/islands/...">`, components/island.tsx) where it does not, and
+ * (`<script type="module" src="/islands/...">`, components/island.tsx) on a hosted page, and
  * every inline script (an island's JSON config included: the page ships it too).
  */
 async function scriptBytes(url: string): Promise<number> {
@@ -171,8 +171,6 @@ async function scriptBytes(url: string): Promise<number> {
     .filter((match) => !/\bnomodule\b/i.test(match[1]!))
     .map((match) => /\bsrc="([^"]+)"/.exec(match[1]!)?.[1]?.replaceAll("&amp;", "&"))
     .filter((source): source is string => Boolean(source));
-  // The chunks server/defer-page-scripts.mjs hands to its loader, to be added after the first paint.
-  for (const match of html.matchAll(/__gwScript\("([^"]+)"\)/g)) sources.push(match[1]!);
   const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
   let total = inline.reduce((sum, code) => sum + gzipSync(code).byteLength, 0);
   for (const source of new Set(sources)) {

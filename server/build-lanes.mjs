@@ -91,6 +91,10 @@ function entrySource(stylesheet) {
     `import { CONSOLE_ANSWER_PAGES, CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
     `const stylesheet = ${JSON.stringify(stylesheet)};`,
     `export const createConsolePageLane = () => createConsoleLane({ pages: CONSOLE_LANE_PAGES, answerPages: CONSOLE_ANSWER_PAGES, nextRoutes: ${JSON.stringify(consoleNextRoutes())}, stylesheet });`,
+    // The hosted buyer pages (lib/hosted/hosted-lane.ts), the same stylesheet inlined into each.
+    `import { createHostedLane } from "@/lib/hosted/hosted-lane";`,
+    `import { HOSTED_LANE } from "@/app/[locale]/hosted-lane-pages";`,
+    `export const createHostedPageLane = () => createHostedLane({ ...HOSTED_LANE, stylesheet });`,
   ].join("\n");
 }
 

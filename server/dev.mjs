@@ -1,11 +1,8 @@
 // `npm run dev`: the same door as `npm start` (server/door.mjs), with Next.js's development
-// server (compiling on demand, hot reload) behind it: /api through the API lane and the
-// signed-in console pages through the console lane, from the lanes' bundle built at start and
-// rebuilt on edit (server/watch-lanes.mjs: reload the page after an edit), everything else
-// through Next.js with the same response rewriter (server/defer-page-scripts.mjs), so a page
-// marked as shipping no client runtime loses Next's scripts and RSC payload as in production (no
-// hot reload there either), and the other pages (not found, errors, the docs) keep theirs,
-// deferred as in production, hot reload included.
+// server (compiling on demand, hot reload) behind it: /api through the API lane, the signed-in
+// console pages through the console lane and the hosted buyer pages through the hosted lane, from
+// the lanes' bundle built at start and rebuilt on edit (server/watch-lanes.mjs: reload the page
+// after an edit), everything else (not found, errors, the docs) through Next.js, hot reload included.
 //
 // The islands (components/islands) are built at start and rebuilt when one of their files
 // changes. Plain JavaScript, like server/serve.mjs. PORT (default 3000) or -p/--port, HOST or

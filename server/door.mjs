@@ -3,25 +3,25 @@
 //
 // - /api/: the API lane (lib/http/api-lane.ts), straight to the route file's handler;
 // - the signed-in console paths and their stylesheet: the console lane (lib/console/web/console-lane.ts);
-// - everything else: Next.js, with each page's HTML through server/defer-page-scripts.mjs.
+// - the hosted buyer pages (checkout, card, OTP, QR, redirect, return, payment link, sandbox): the hosted lane (lib/hosted/hosted-lane.ts);
+// - everything else: Next.js, whose answers pass untouched.
 //
 // Both lanes come from one bundle (server/build-lanes.mjs): `lanes()` returns the current one
 // (npm run dev swaps it after each rebuild). Every answer is compressed here, once.
 import compression from "compression";
-import { rewritePageResponse } from "./defer-page-scripts.mjs";
 import { stampPeer } from "./stamp-peer.mjs";
 
 /**
  * @param {{
  *   lanes: () => { serveApi: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean,
- *                  serveConsole: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean },
+ *                  serveConsole: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean,
+ *                  serveHosted: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean },
  *   handleNext: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => unknown,
  * }} options
  * @returns {import("node:http").RequestListener}
  */
 export function createDoor({ lanes, handleNext }) {
-  // Every answer compressed here, once (next.config.mjs turns Next's own off, so that the page
-  // rewriter sees the HTML as Next.js writes it): gzip or Brotli as the client accepts, from
+  // Every answer compressed here, once (next.config.mjs turns Next's own off): gzip or Brotli as the client accepts, from
   // 1 KB when the length is known, flushed as Next.js streams a page. The middleware frees its
   // zlib stream when the client goes away.
   const compress = compression();
@@ -48,16 +48,13 @@ export function createDoor({ lanes, handleNext }) {
       });
     }
     compress(request, response, () => {});
-    const { serveApi, serveConsole } = lanes();
+    const { serveApi, serveConsole, serveHosted } = lanes();
     // Every /api/ path (the lane answers each itself), each answer in one call with its length:
     // compression sees it whole.
     if (api && serveApi(request, response)) return;
-    const toNext = () => {
-      // Only pages are HTML: the API's hot paths skip the rewriter's patching altogether.
-      rewritePageResponse(request, response);
-      handleNext(request, response);
-    };
+    const toNext = () => handleNext(request, response);
     const servePage = () => {
+      if (serveHosted(request, response)) return;
       if (!serveConsole(request, response)) toNext();
     };
     if (tracePage) tracePage(request, response, servePage);
@@ -68,5 +65,5 @@ export function createDoor({ lanes, handleNext }) {
 /** The lanes of a bundle server/build-lanes.mjs wrote, loaded from `url`. */
 export async function loadLanes(url) {
   const bundle = await import(url);
-  return { serveApi: bundle.createLane(), serveConsole: bundle.createConsolePageLane() };
+  return { serveApi: bundle.createLane(), serveConsole: bundle.createConsolePageLane(), serveHosted: bundle.createHostedPageLane() };
 }

@@ -5,7 +5,6 @@ import type { Locale } from "@/lib/i18n/routing";
 import { translator } from "@/lib/i18n/translator";
 import { LockIcon } from "../icons";
 import { LanguageSwitcher } from "../language-switcher";
-import { NoClientRuntime } from "../no-client-runtime";
 import { StatusBanner } from "../status-banner";
 
 /**
@@ -46,7 +45,6 @@ function PageFrame({ locale, address, children }: { locale: Locale; address: Con
   const t = translator(locale, "common");
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-slate-100 to-slate-50 text-slate-900">
-      <NoClientRuntime />
       <header className="mx-auto flex w-full max-w-md flex-wrap items-center justify-between gap-3 px-4 pt-5 pb-3">
         <p className="flex items-center gap-2 text-sm font-semibold text-slate-800">
           <span className="inline-flex size-8 items-center justify-center rounded-full bg-teal-700 text-white">

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { NoClientRuntime } from "@/components/no-client-runtime";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import type { ConsolePrincipal } from "@/lib/console/access/console-principal";
 import { principalMay } from "@/lib/console/access/console-principal";
@@ -99,7 +98,6 @@ export function ConsoleShell({
   const here = items.find((item) => item.segment === current);
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50 text-slate-900">
-      <NoClientRuntime />
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex w-full max-w-5xl flex-wrap items-center justify-between gap-x-3 gap-y-1 px-4 py-2 sm:py-3">
           <a href={consolePath.home(locale)} className="text-base font-bold text-teal-800 focus-visible:outline-3 focus-visible:outline-teal-600">
@@ -137,7 +135,6 @@ export function ConsoleCardShell({ locale, path, search, title, children }: { lo
   const t = translator(locale, "console");
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-slate-100 to-slate-50 text-slate-900">
-      <NoClientRuntime />
       <header className="mx-auto flex w-full max-w-md flex-wrap items-center justify-between gap-3 px-4 pt-5 pb-3">
         <p className="text-sm font-bold text-teal-800">{t("title")}</p>
         <LanguageSwitcher locale={locale} path={path} search={search} />

@@ -10,7 +10,7 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 /** Fails on any serious or critical WCAG 2.2 A/AA or best-practice violation, naming each. */
 export async function expectNoSeriousViolations(page: Page, name: string) {
   // Judge the page as it settles: its script may start after the first paint
-  // (server/defer-page-scripts.mjs) and enable a control then, whose colour fades in
+  // and enable a control then, whose colour fades in
   // (transition-colors); axe must not measure a contrast halfway through that fade.
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"));
   // Legacy mode runs axe in the page itself, where the default opens a blank page per call to

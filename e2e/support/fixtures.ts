@@ -37,16 +37,14 @@ export async function submitCode(page: Page, code: string) {
 }
 
 /**
- * Waits until the page's behaviour is live. A hosted page that ships no Next.js runtime
- * (components/island.tsx) is live once each of its islands (`script[data-island]`) has marked
- * itself ready on <html data-islands-ready>, or, with no island, at the load event. A page that
- * still ships the runtime is live once React has hydrated it: its scripts start once the page is
- * painted (server/defer-page-scripts.mjs), which is often after the load event `goto` waits
- * for. A test that runs the page's timers on a frozen clock must not run them before they are set.
+ * Waits until the page's behaviour is live. A hosted page (the hosted lane's: no Next.js runtime)
+ * is live once each of its islands (`script[data-island]`, components/island.tsx) has marked
+ * itself ready on <html data-islands-ready>, or, with no island, at the load event. A page of
+ * Next.js (its scripts under /_next/) is live once React has hydrated it. A test that runs the page's timers on a frozen clock must not run them before they are set.
  */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => {
-    if (document.querySelector('meta[name="client-runtime"][content="none"]')) {
+    if (!document.querySelector('script[src^="/_next/"]')) {
       const ready = (document.documentElement.dataset.islandsReady ?? "").split(" ");
       const islands = [...document.querySelectorAll<HTMLScriptElement>("script[data-island]")].map((script) => script.dataset.island);
       if (islands.length === 0) return document.readyState === "complete";

@@ -1,13 +1,6 @@
 /** Request header the proxy sets to the page's own path and query, for pages that lack params. */
 export const PAGE_URL_HEADER = "x-page-url";
 
-/**
- * Request header in which the proxy names the language a short address (a checkoutUrl, a payment
- * link's url) is served in at once; next.config.mjs's rewrite reads it (and keeps its own copy of
- * the name).
- */
-export const PAGE_LOCALE_HEADER = "x-gateway-page-locale";
-
 /** Splits `/fr/pay/otp/1?token=x` into the locale-free path and the query, for the language switcher. */
 export function unlocalizedPageUrl(pageUrl: string | null, locales: readonly string[]): { path: string; search: string } {
   if (!pageUrl || !pageUrl.startsWith("/")) return { path: "", search: "" };

@@ -3,6 +3,7 @@ import path from "node:path";
 import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
+import { HOSTED_LANE } from "@/app/[locale]/hosted-lane-pages";
 import { acceptsPost, isHostedFormPath } from "@/lib/hosted/form-guard";
 import proxy, { config } from "@/proxy";
 
@@ -45,6 +46,15 @@ function hostedPaths(): { file: string; path: string }[] {
   );
 }
 
+/**
+ * The hosted buyer pages, which the hosted lane serves (lib/hosted/hosted-lane.ts; their headers
+ * are held by tests/integration/hosted-door.test.ts): a post to one is still the proxy's to refuse.
+ */
+const lanePages = Object.entries(HOSTED_LANE.pages).map(([family, { param }]) => ({
+  file: `the hosted lane's ${family}`,
+  path: `/en/${family}/${param === "intentId" ? "pi_0123456789abcdefABCDEFGH" : "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c"}`,
+}));
+
 const REQUIRED_HEADERS: Record<string, RegExp> = {
   "content-security-policy": /(^|;\s*)frame-ancestors 'none'(;|$)/,
   "x-frame-options": /^DENY$/,
@@ -59,7 +69,7 @@ describe("hosted pages cannot be framed, cached or leak their token", () => {
   it("finds the hosted pages on the file system", () => {
     // The API never goes through the proxy: it sets its own headers (tests/security/api-headers.test.ts).
     expect(unstable_doesMiddlewareMatch({ config, url: "/api/v1/customers" })).toBe(false);
-    const found = pages.map((page) => page.path);
+    const found = [...pages, ...lanePages].map((page) => page.path);
     for (const expected of ["/en/pay/otp/", "/en/pay/card/", "/en/pay/qr/", "/en/pay/return/"]) {
       expect(
         found.some((page) => page.startsWith(expected)),
@@ -125,7 +135,7 @@ describe("cross-site POSTs to hosted pages", () => {
   });
 
   it("the proxy answers a POST to any page with the 400 page, before Next.js reads its body", async () => {
-    for (const { path: url, file } of hostedPaths()) {
+    for (const { path: url, file } of [...hostedPaths(), ...lanePages]) {
       if (acceptsPost(url)) continue;
       const response = proxy(new NextRequest(`http://gateway.test${url}`, { method: "POST", body: "x", headers: { "content-type": "multipart/form-data; boundary=b" } }));
       expect(response.status, file).toBe(400);

@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import proxy, { config } from "@/proxy";
-import { PAGE_LOCALE_HEADER } from "@/lib/hosted/page-url";
 import { contentSecurityPolicy, hostedPageHeaders, newNonce, noStore } from "@/lib/http/security-headers";
 import { parseConfig } from "@/lib/config";
 import { inProduction } from "../support/production-config";
@@ -142,44 +139,6 @@ describe("proxy", () => {
     // NextResponse.next({ request: { headers } }) forwards overridden request headers this way.
     expect(first.headers.get("x-middleware-request-x-nonce")).toBe(nonceOf(first.headers.get("content-security-policy")));
     expect(first.headers.get("x-middleware-request-content-security-policy")).toBe(first.headers.get("content-security-policy"));
-  });
-
-  // Issue 42: the two short addresses are served in the buyer's language at once: the proxy names
-  // it in a request header, and next.config.mjs's rewrite (a path inside the app) serves the localized page.
-  const servedIn = (response: Response) => response.headers.get(`x-middleware-request-${PAGE_LOCALE_HEADER}`);
-  const checkoutPath = "/pay/checkout/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12?token=t0k&returnUrl=https%3A%2F%2Fshop.example%2Fr";
-
-  it("serves a checkoutUrl in the buyer's language at once, else English: no redirect, no rewrite of its own", () => {
-    const arabic = proxy(new NextRequest(`http://gateway.test${checkoutPath}`, { headers: { "accept-language": "ar-DZ,ar;q=0.9,fr;q=0.8" } }));
-    expect(arabic.status).toBe(200);
-    expect(arabic.headers.get("location")).toBeNull();
-    expect(arabic.headers.get("x-middleware-rewrite")).toBeNull();
-    expect(servedIn(arabic)).toBe("ar");
-    // No shared cache may keep it for another language: every page answer is no-store.
-    expect(arabic.headers.get("cache-control")).toBe(noStore);
-    expect(servedIn(proxy(new NextRequest(`http://gateway.test${checkoutPath}`, { headers: { "accept-language": "de-DE" } })))).toBe("en");
-    expect(servedIn(proxy(new NextRequest(`http://gateway.test${checkoutPath}`)))).toBe("en");
-    // Only the page itself: its form's address and the other hosted pages keep their routing.
-    expect(servedIn(proxy(new NextRequest("http://gateway.test/pay/checkout/x/continue", { headers: { "accept-language": "fr" } })))).toBeNull();
-    expect(servedIn(proxy(new NextRequest(`http://gateway.test${payPath}`, { headers: { "accept-language": "fr" } })))).toBeNull();
-  });
-
-  it("serves a payment link's url in the language the browser names at once; naming none, its route handler picks the link's", () => {
-    const french = proxy(new NextRequest("http://gateway.test/l/plink_01ABC?amount=5", { headers: { "accept-language": "fr-DZ,fr;q=0.9" } }));
-    expect(french.headers.get("location")).toBeNull();
-    expect(servedIn(french)).toBe("fr");
-    expect(french.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
-    expect(servedIn(proxy(new NextRequest("http://gateway.test/l/plink_01ABC", { headers: { "accept-language": "de-DE" } })))).toBeNull();
-  });
-
-  it("drops a client's own copy of the language header, and names it as next.config.mjs's rewrite reads it", () => {
-    const forged = proxy(new NextRequest("http://gateway.test/l/plink_01ABC", { headers: { "accept-language": "de-DE", [PAGE_LOCALE_HEADER]: "ar" } }));
-    expect(forged.headers.get("x-middleware-override-headers")?.split(",")).not.toContain(PAGE_LOCALE_HEADER);
-    expect(servedIn(forged)).toBeNull();
-    const config = readFileSync(path.resolve(import.meta.dirname, "../../next.config.mjs"), "utf8");
-    expect(config).toContain(`const PAGE_LOCALE_HEADER = "${PAGE_LOCALE_HEADER}";`);
-    expect(config).toMatch(/source: "\/pay\/checkout\/:paymentId", has: named, destination: "\/:locale\/pay\/checkout\/:paymentId"/);
-    expect(config).toMatch(/source: "\/l\/:id", has: named, destination: "\/:locale\/l\/:id"/);
   });
 
   it("leaves the demo merchant's page unlocalized", () => {

@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import { CARD_FORM_ISLAND_TEXT_KEYS, type CardFormIslandText } from "@/components/islands/card/card-form-config";
 import type { Locale } from "@/lib/i18n/routing";
 
@@ -15,8 +15,8 @@ export type CardFormText = Record<(typeof FORM_KEYS)[number], string> & {
  * island may write later (errors, hints), which travels in its config. Translated on the
  * server, so the page ships no message catalogue and no i18n code.
  */
-export async function cardFormText(locale: Locale, pay: string): Promise<{ form: CardFormText; island: CardFormIslandText }> {
-  const t = await getTranslations({ locale, namespace: "card" });
+export function cardFormText(locale: Locale, pay: string): { form: CardFormText; island: CardFormIslandText } {
+  const t = translator(locale, "card");
   const formText = Object.fromEntries(FORM_KEYS.map((key) => [key, t(key)])) as Record<(typeof FORM_KEYS)[number], string>;
   const islandText = Object.fromEntries(CARD_FORM_ISLAND_TEXT_KEYS.map((key) => [key, t(key)])) as Record<(typeof CARD_FORM_ISLAND_TEXT_KEYS)[number], string>;
   return {

@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { translator } from "@/lib/i18n/translator";
 import { Button } from "@/components/button";
 import { Field } from "@/components/field";
 import { StatusBanner } from "@/components/status-banner";
@@ -26,8 +26,8 @@ export interface OtpFormProps {
  * The OTP page's two forms, plain HTML posts that work before the page's script has run and
  * without it. Only the resend countdown is an island (components/islands/resend-countdown.ts).
  */
-export async function OtpForm({ paymentId, token, locale, returnUrl, formToken, resendInSeconds, codeExpired, attemptsLeft, notice }: OtpFormProps) {
-  const t = await getTranslations({ locale, namespace: "otp" });
+export function OtpForm({ paymentId, token, locale, returnUrl, formToken, resendInSeconds, codeExpired, attemptsLeft, notice }: OtpFormProps) {
+  const t = translator(locale, "otp");
   const hidden = (
     <>
       <input type="hidden" name="token" value={token} />
