@@ -106,7 +106,7 @@ for (const javaScriptEnabled of [true, false]) {
       const { email } = await signUp(page);
       await signOut(page);
       await signIn(page, email, "not the password at all");
-      // The page's own alert: a page of Next.js also carries its (empty) route announcer.
+      // The page's own alert, in its main.
       const wrong = await page.getByRole("main").getByRole("alert").innerText();
       await signIn(page, newEmail("nobody"), "not the password at all");
       expect(await page.getByRole("main").getByRole("alert").innerText()).toBe(wrong);

@@ -100,6 +100,13 @@ async function main() {
   check("serves the console lane's stylesheet", stylesheet.status === 200 && stylesheet.headers.get("content-type")!.startsWith("text/css"), String(stylesheet.status));
   const signedOut = await fetch(`${baseUrl}/en/console/payments`, { redirect: "manual" });
   check("sends a console page without a session to sign in", signedOut.status === 307 && signedOut.headers.get("location")!.includes("/en/console/sign-in"), String(signedOut.status));
+  const signIn = await fetch(`${baseUrl}/en/console/sign-in`);
+  const signInPage = await signIn.text();
+  check(
+    "serves the sign-in page through the console lane, without a script",
+    signIn.status === 200 && signInPage.includes("/_lanes/console.") && !signInPage.includes("<script"),
+    String(signIn.status),
+  );
 
   // A page of Next.js keeps its runtime, untouched.
   const home = await (await fetch(`${baseUrl}/en`)).text();

@@ -54,7 +54,7 @@ export function laneRouteFiles() {
   return apiRouteFiles().operations;
 }
 
-/** Next.js's routes under app/[locale]/console, a directory with a page.tsx or a route.ts ("sign-in", "actions/[action]"): the console lane leaves them to Next.js. */
+/** Next.js's routes under app/[locale]/console, a directory with a page.tsx or a route.ts ("refused", "actions/[action]"): the console lane leaves them to Next.js. */
 function consoleNextRoutes() {
   return readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && (entry.name === "page.tsx" || entry.name === "route.ts"))

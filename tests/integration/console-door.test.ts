@@ -15,8 +15,8 @@ import { useTestGateway } from "../support/test-gateway";
  * headers and a fresh nonce's policy), sign-in and refusal as 307s, another merchant's payment or
  * customer not found (404, the app's neutral page in the reader's language), and the stylesheet
  * the pages link, cached for good. Then what a server does around the pages: an unknown address,
- * HEAD, a trailing slash, encoded characters, a %00, a post; and the console's routes Next.js
- * still serves (sign-in) left to it.
+ * HEAD, a trailing slash, encoded characters, a %00, a post; and the pages before sign-in, the
+ * lane's too, without any script.
  */
 
 const { api } = useTestGateway();
@@ -141,7 +141,10 @@ describe("the console's door (npm start)", () => {
             .replace(/[0-9a-f-]{36}|msg_\w+/g, "*"),
         ),
     );
-    const pages = Object.keys(CONSOLE_LANE_PAGES).map((key) => key.replace(/\[\w+\]/g, "*"));
+    // The pages before sign-in have their own test below.
+    const pages = Object.entries(CONSOLE_LANE_PAGES)
+      .filter(([, page]) => !("signedOut" in page))
+      .map(([key]) => key.replace(/\[\w+\]/g, "*"));
     expect(pages.filter((page) => !reached.has(page))).toEqual([]);
   });
 
@@ -189,10 +192,21 @@ describe("the console's door (npm start)", () => {
     expect(await posted.text()).toContain('lang="fr"');
   });
 
-  it("leaves the console's own routes to Next.js: the pages before sign-in", async () => {
-    const signIn = await answerOf("/en/console/sign-in", null);
-    expect(signIn.status).toBe(200);
-    expect(signIn.document).not.toContain("/_lanes/console.");
+  it("serves the pages before sign-in without a script, sending a signed-in member home", async () => {
+    for (const path of ["/sign-in", "/sign-up", "/forgot-password", "/reset-password/nope", "/invitations/nope"]) {
+      for (const locale of ["en", "fr", "ar"]) {
+        const page = await answerOf(`/${locale}/console${path}`, null);
+        expect(page.status, path).toBe(200);
+        expect(page.document, path).toContain(`<html lang="${locale}" dir="${locale === "ar" ? "rtl" : "ltr"}">`);
+        expect(page.document, path).toMatch(/<link rel="stylesheet" href="\/_lanes\/console\.[0-9a-f]{16}\.css"\/>/);
+        expect(page.document, path).not.toContain("<script");
+        expect(page.headers.get("content-security-policy"), path).toMatch(/'nonce-[^']+'/);
+      }
+    }
+    const signedIn = await answerOf("/en/console/sign-in", ownerCookie);
+    expect([signedIn.status, signedIn.location]).toEqual([307, "/en/console"]);
+    const codeStep = await answerOf("/fr/console/sign-in/code", null);
+    expect([codeStep.status, codeStep.location]).toEqual([307, "/fr/console/sign-in"]);
   });
 
   it("serves the stylesheet the pages link, cached for good", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";
 
 const CONSOLE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]/console");
-/** The pages before sign-in: App Router pages, served by Next.js (the lane serves the signed-in pages). */
+/** The pages before sign-in: the lane's too, opened without a member's session. */
 const SIGNED_OUT = ["forgot-password", "invitations/[token]", "reset-password/[token]", "sign-in", "sign-in/code", "sign-up"];
 
 const filesNamed = (name: string) =>
@@ -14,8 +14,10 @@ const filesNamed = (name: string) =>
     .sort();
 
 describe("the console's one door per page (app/[locale]/console/_pages/console-lane-pages.ts)", () => {
-  it("leaves Next.js only the pages before sign-in: no signed-in page has a page.tsx", () => {
-    expect(filesNamed("page.tsx")).toEqual(SIGNED_OUT);
+  it("leaves Next.js no console page: no page.tsx, the pages before sign-in the lane's", () => {
+    expect(filesNamed("page.tsx")).toEqual([]);
+    const signedOut = Object.entries(CONSOLE_LANE_PAGES).filter(([, page]) => "signedOut" in page);
+    expect(signedOut.map(([key]) => key).sort()).toEqual(SIGNED_OUT);
   });
 
   it("gives no lane page the path of a route Next.js serves", () => {

@@ -1,27 +1,16 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";
 import { consolePageTitle } from "@/lib/console/web/console-page";
 import { consoleRefusedResponse, type ConsoleRefusal } from "@/lib/console/web/console-responses";
-import { translator } from "@/lib/i18n/translator";
 
-const CONSOLE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]/console");
 const LOCALES = ["en", "fr", "ar"] as const;
 
-/** The pages Next.js serves (before sign-in), by their page.tsx. */
-const appPageDirectories = readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
-  .filter((entry) => entry.isFile() && entry.name === "page.tsx")
-  .map((entry) => path.relative(CONSOLE_DIR, entry.parentPath).split(path.sep).join("/"))
-  .sort();
-const pageDirectories = [...appPageDirectories, ...Object.keys(CONSOLE_LANE_PAGES)].sort();
+/** Every console page, the lane's (those before sign-in among them). */
+const pageDirectories = Object.keys(CONSOLE_LANE_PAGES).sort();
 
-/** A page's <title> in each language: the lane's page object, or the namespace its page.tsx hands titleFromMessages. */
+/** A page's <title> in each language. */
 function titlesOf(directory: string): Record<(typeof LOCALES)[number], string> {
-  const lanePage = CONSOLE_LANE_PAGES[directory];
-  const namespace = lanePage ? undefined : /titleFromMessages\("([\w.]+)"\)/.exec(readFileSync(path.join(CONSOLE_DIR, directory, "page.tsx"), "utf8"))?.[1];
-  if (!lanePage && !namespace) throw new Error(`${directory}/page.tsx: no title from the messages`);
-  const titleIn = (locale: (typeof LOCALES)[number]) => (lanePage ? consolePageTitle(lanePage, locale) : translator(locale, namespace!)("title"));
+  const titleIn = (locale: (typeof LOCALES)[number]) => consolePageTitle(CONSOLE_LANE_PAGES[directory]!, locale);
   return { en: titleIn("en"), fr: titleIn("fr"), ar: titleIn("ar") };
 }
 

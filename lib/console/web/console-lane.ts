@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
-import { consolePageTitle, type ConsoleAddress, type ConsoleAnswerPage, type ConsoleAnswerPages, type ConsolePage } from "./console-page";
+import { consolePageTitle, type ConsoleAddress, type ConsoleAnswerPage, type ConsoleAnswerPages, type ConsolePage, type SignedOutConsolePage } from "./console-page";
 import { openConsoleSession } from "./open-console-session";
 import { consoleRefusedResponse } from "./console-responses";
 import { getConfig } from "../../config";
@@ -36,19 +36,20 @@ import { targetHasNulCharacter } from "../../validation/nul-character";
  * - not found (no such page, another merchant's payment, an address that cannot be decoded): the
  *   app's neutral 404 page in the reader's language; a page that fails: a 500 in its language.
  *
- * Next.js serves only the console's own routes of app/[locale]/console (the pages before sign-in,
- * the form actions, the export): the lane hands those paths over untouched.
+ * Next.js serves only the console's own routes of app/[locale]/console (the form actions, the
+ * export, the refused page): the lane hands those paths over untouched. The pages before sign-in
+ * are the lane's too (SignedOutConsolePage): they open without a member's session.
  * tests/integration/console-door.test.ts holds the door's answers to the console's rules.
  */
 
 const CONSOLE_PATH = /^\/([a-z]{2})\/console(?:\/(.*))?$/;
 
 export interface ConsoleLaneOptions {
-  /** The pages by their directory under app/[locale]/console: "" is the home, "payments/[paymentId]" a payment. */
-  pages: Readonly<Record<string, ConsolePage>>;
+  /** The pages by their path under /{locale}/console: "" is the home, "payments/[paymentId]" a payment, "sign-in" a page before sign-in. */
+  pages: Readonly<Record<string, ConsolePage | SignedOutConsolePage>>;
   /** Not found and unavailable, in the reader's language. */
   answerPages: ConsoleAnswerPages;
-  /** The routes Next.js serves under app/[locale]/console (a directory with a page.tsx or a route.ts): "sign-in", "actions/[action]". */
+  /** The routes Next.js serves under app/[locale]/console (a directory with a page.tsx or a route.ts): "refused", "actions/[action]". */
   nextRoutes: readonly string[];
   /** The console's stylesheet (server/build-lanes.mjs compiles it): the lane serves `css` at `href`, named by its content. */
   stylesheet: { href: string; css: string };
@@ -62,7 +63,7 @@ interface Route {
 
 interface MatchedPage {
   key: string;
-  page: ConsolePage;
+  page: ConsolePage | SignedOutConsolePage;
   params: Record<string, string>;
 }
 
@@ -184,6 +185,10 @@ interface PageRequest {
 
 async function answer(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest & { matched: MatchedPage }, answerPages: ConsoleAnswerPages): Promise<void> {
   const { locale, matched } = request;
+  if ("signedOut" in matched.page) {
+    await answerSignedOut(incoming, outgoing, { ...request, matched }, matched.page, answerPages);
+    return;
+  }
   const opening = await openConsoleSession(await getDb(), {
     locale,
     cookieHeader: incoming.headers.cookie ?? null,
@@ -191,11 +196,7 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, reque
     twoStepSetup: matched.page.twoStepSetup,
   });
   if (opening.kind === "redirect") {
-    writePageHead(incoming, outgoing, request);
-    outgoing.statusCode = 307;
-    outgoing.setHeader("location", opening.location);
-    outgoing.setHeader("content-length", 0);
-    outgoing.end();
+    redirectPage(incoming, outgoing, request, opening.location);
     return;
   }
   const element = await matched.page.render(opening.page, { params: matched.params, query: queryOf(request.search) });
@@ -204,6 +205,30 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, reque
     return;
   }
   await answerPage(incoming, outgoing, request, 200, { title: consolePageTitle(matched.page, locale), element });
+}
+
+/** A page before sign-in: no member's session opens it; it answers with its element, not found, or a redirect of its own rules. */
+async function answerSignedOut(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  request: PageRequest & { matched: MatchedPage },
+  page: SignedOutConsolePage,
+  answerPages: ConsoleAnswerPages,
+): Promise<void> {
+  const { locale, matched } = request;
+  const answered = await page.render({ db: await getDb(), locale, cookieHeader: incoming.headers.cookie ?? null, params: matched.params, query: queryOf(request.search) });
+  if (answered === null) await answerPage(incoming, outgoing, request, 404, answerPages.notFound(locale, request.address));
+  else if ("redirect" in answered) redirectPage(incoming, outgoing, request, answered.redirect);
+  else await answerPage(incoming, outgoing, request, 200, { title: consolePageTitle(page, locale), element: answered });
+}
+
+/** A 307 to `location`, with a page's headers (the session's redirects, as Next.js's redirect() answers). */
+function redirectPage(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest, location: string): void {
+  writePageHead(incoming, outgoing, request);
+  outgoing.statusCode = 307;
+  outgoing.setHeader("location", location);
+  outgoing.setHeader("content-length", 0);
+  outgoing.end();
 }
 
 /** A page in the console's document, rendered before any header is set (a render that throws leaves the answer untouched). */

@@ -3,6 +3,7 @@ import type { Capability } from "../access/roles";
 import type { OpenConsolePage } from "./open-console-session";
 import type { Locale } from "../../i18n/routing";
 import { translator } from "../../i18n/translator";
+import type { Db } from "../../db/client";
 
 /** A page's URL parts: the dynamic segments by name, and the query as Next.js hands searchParams. */
 export interface ConsolePageRequest {
@@ -29,8 +30,30 @@ export interface ConsolePage {
   render(open: OpenConsolePage, request: ConsolePageRequest): Promise<ReactElement | null>;
 }
 
+/** A signed-out page's request: the page's language, the database, the browser's cookies, and its URL parts. */
+export interface SignedOutPageRequest extends ConsolePageRequest {
+  db: Db;
+  locale: Locale;
+  cookieHeader: string | null;
+}
+
+/** What a signed-out page answers: its element, `null` (not found), or a 307 to `redirect`. */
+export type SignedOutPageAnswer = ReactElement | null | { redirect: string };
+
+/**
+ * A console page before sign-in (sign-in, its code step, sign-up, a password reset, an
+ * invitation), served by the console lane too: no member's session opens it; the page applies its
+ * own rules (lib/console/web/open-signed-out-page.ts), as someone already signed in going home.
+ */
+export interface SignedOutConsolePage {
+  signedOut: true;
+  /** As a signed-in page's: the `title` message of a namespace. */
+  title: { messages: string };
+  render(request: SignedOutPageRequest): Promise<SignedOutPageAnswer>;
+}
+
 /** The page's <title> in `locale`. */
-export function consolePageTitle(page: ConsolePage, locale: Locale): string {
+export function consolePageTitle(page: { title: { messages: string } }, locale: Locale): string {
   return translator(locale, page.title.messages)("title");
 }
 

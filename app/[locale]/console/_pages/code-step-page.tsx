@@ -1,22 +1,22 @@
-import { getTranslations } from "next-intl/server";
 import { Button } from "@/components/button";
 import { ConsoleForm } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
-import { titleFromMessages } from "@/lib/i18n/page-title";
-import { openCodeStepPage, queryValue, type ConsolePageProps } from "../../_lib/open-console-page";
-
-export const generateMetadata = titleFromMessages("console.code");
+import { queryValue, type SignedOutConsolePage, type SignedOutPageRequest } from "@/lib/console/web/console-page";
+import { openCodeStep } from "@/lib/console/web/open-signed-out-page";
+import { translator } from "@/lib/i18n/translator";
 
 /** GET /{locale}/console/sign-in/code: the second step, a current TOTP code or an unused recovery code. */
-export default async function CodeStepPage({ params, searchParams }: ConsolePageProps) {
-  const { locale, formToken } = await openCodeStepPage(params);
-  const wrong = queryValue(await searchParams, "error") === "wrong_code";
-  const t = await getTranslations({ locale, namespace: "console.code" });
+async function renderCodeStepPage(request: SignedOutPageRequest) {
+  const opened = await openCodeStep(request);
+  if ("redirect" in opened) return opened;
+  const { locale } = request;
+  const wrong = queryValue(request.query, "error") === "wrong_code";
+  const t = translator(locale, "console.code");
   return (
     <ConsoleCardShell locale={locale} path="/console/sign-in/code" title={t("title")}>
       <p className="text-slate-800">{t("intro")}</p>
-      <ConsoleForm locale={locale} action="verify-code" formToken={formToken}>
+      <ConsoleForm locale={locale} action="verify-code" formToken={opened.formToken}>
         <Field
           id="code"
           name="code"
@@ -34,3 +34,5 @@ export default async function CodeStepPage({ params, searchParams }: ConsolePage
     </ConsoleCardShell>
   );
 }
+
+export const codeStepPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.code" }, render: renderCodeStepPage };

@@ -1,21 +1,20 @@
-import { getTranslations } from "next-intl/server";
 import { Button } from "@/components/button";
 import { ConsoleForm, ConsoleNotice } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { getConfig } from "@/lib/config";
 import { consolePath } from "@/lib/console/access/console-paths";
-import { titleFromMessages } from "@/lib/i18n/page-title";
-import { openSignedOutPage, queryValue, type ConsolePageProps } from "../_lib/open-console-page";
-
-export const generateMetadata = titleFromMessages("console.signIn");
+import { queryValue, type SignedOutConsolePage, type SignedOutPageRequest } from "@/lib/console/web/console-page";
+import { signedInRedirect } from "@/lib/console/web/open-signed-out-page";
+import { translator } from "@/lib/i18n/translator";
 
 /** GET /{locale}/console/sign-in: email and password; a refusal never says which of the two was wrong. */
-export default async function SignInPage({ params, searchParams }: ConsolePageProps) {
-  const locale = await openSignedOutPage(params);
-  const query = await searchParams;
+async function renderSignInPage(request: SignedOutPageRequest) {
+  const redirect = await signedInRedirect(request);
+  if (redirect) return { redirect };
+  const { locale, query } = request;
   const error = queryValue(query, "error");
-  const t = await getTranslations({ locale, namespace: "console.signIn" });
+  const t = translator(locale, "console.signIn");
   return (
     <ConsoleCardShell locale={locale} path="/console/sign-in" title={t("title")}>
       {queryValue(query, "notice") === "password_reset" ? <ConsoleNotice tone="success">{t("passwordReset")}</ConsoleNotice> : null}
@@ -36,3 +35,5 @@ export default async function SignInPage({ params, searchParams }: ConsolePagePr
     </ConsoleCardShell>
   );
 }
+
+export const signInPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.signIn" }, render: renderSignInPage };

@@ -1,24 +1,22 @@
-import { notFound } from "next/navigation";
-import { getTranslations } from "next-intl/server";
 import { Button } from "@/components/button";
 import { ConsoleForm } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { getConfig } from "@/lib/config";
 import { consolePath } from "@/lib/console/access/console-paths";
-import { titleFromMessages } from "@/lib/i18n/page-title";
-import { openSignedOutPage, queryValue, type ConsolePageProps } from "../_lib/open-console-page";
-
-export const generateMetadata = titleFromMessages("console.signUp");
+import { queryValue, type SignedOutConsolePage, type SignedOutPageRequest } from "@/lib/console/web/console-page";
+import { signedInRedirect } from "@/lib/console/web/open-signed-out-page";
+import { translator } from "@/lib/i18n/translator";
 
 const FIELDS = ["name", "email", "password", "businessName"] as const;
 
 /** GET /{locale}/console/sign-up (sandbox only; production answers 404): a user and a sandbox merchant of its own. */
-export default async function SignUpPage({ params, searchParams }: ConsolePageProps) {
-  if (!getConfig().isSandbox) notFound();
-  const locale = await openSignedOutPage(params);
-  const query = await searchParams;
-  const t = await getTranslations({ locale, namespace: "console.signUp" });
+async function renderSignUpPage(request: SignedOutPageRequest) {
+  if (!getConfig().isSandbox) return null;
+  const redirect = await signedInRedirect(request);
+  if (redirect) return { redirect };
+  const { locale, query } = request;
+  const t = translator(locale, "console.signUp");
   const error = queryValue(query, "error");
   const errorField = queryValue(query, "field");
   const errorOf = (field: (typeof FIELDS)[number]) => (error && errorField === field && t.has(`errors.${error}`) ? t(`errors.${error}`) : null);
@@ -68,3 +66,5 @@ export default async function SignUpPage({ params, searchParams }: ConsolePagePr
     </ConsoleCardShell>
   );
 }
+
+export const signUpPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.signUp" }, render: renderSignUpPage };

@@ -1,29 +1,17 @@
-import { getTranslations } from "next-intl/server";
 import { Button } from "@/components/button";
 import { ConsoleForm, ConsoleNotice } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { IsolatedText } from "@/components/console/isolated-text";
 import { findOpenInvitation } from "@/lib/console/access/invitations";
-import { getDb } from "@/lib/db/client";
-import { titleFromMessages } from "@/lib/i18n/page-title";
-import { pageLocale, queryValue } from "../../_lib/open-console-page";
-
-export const generateMetadata = titleFromMessages("console.invitationPage");
+import { queryValue, type SignedOutConsolePage, type SignedOutPageRequest } from "@/lib/console/web/console-page";
+import { translator } from "@/lib/i18n/translator";
 
 /** GET /{locale}/console/invitations/{token}: a new person sets a name and a password; an existing one gives its password. */
-export default async function InvitationPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ locale: string; token: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const locale = await pageLocale(params);
-  const { token } = await params;
-  const query = await searchParams;
-  const t = await getTranslations({ locale, namespace: "console" });
-  const invitation = await findOpenInvitation(await getDb(), token);
+async function renderInvitationPage({ db, locale, params, query }: SignedOutPageRequest) {
+  const token = params.token!;
+  const t = translator(locale, "console");
+  const invitation = await findOpenInvitation(db, token);
   const path = `/console/invitations/${encodeURIComponent(token)}`;
   if (!invitation) {
     return (
@@ -76,3 +64,5 @@ export default async function InvitationPage({
     </ConsoleCardShell>
   );
 }
+
+export const invitationPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.invitationPage" }, render: renderInvitationPage };

@@ -1,28 +1,17 @@
-import { getTranslations } from "next-intl/server";
 import { Button } from "@/components/button";
 import { ConsoleForm } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { consolePath } from "@/lib/console/access/console-paths";
 import { findOpenReset } from "@/lib/console/access/password-resets";
-import { getDb } from "@/lib/db/client";
-import { titleFromMessages } from "@/lib/i18n/page-title";
-import { pageLocale, queryValue } from "../../_lib/open-console-page";
-
-export const generateMetadata = titleFromMessages("console.resetPassword");
+import { queryValue, type SignedOutConsolePage, type SignedOutPageRequest } from "@/lib/console/web/console-page";
+import { translator } from "@/lib/i18n/translator";
 
 /** GET /{locale}/console/reset-password/{token}: "New password" and "Set password", while the link is unused and under an hour old. */
-export default async function ResetPasswordPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ locale: string; token: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const locale = await pageLocale(params);
-  const { token } = await params;
-  const t = await getTranslations({ locale, namespace: "console.resetPassword" });
-  const reset = await findOpenReset(await getDb(), token);
+async function renderResetPasswordPage({ db, locale, params, query }: SignedOutPageRequest) {
+  const token = params.token!;
+  const t = translator(locale, "console.resetPassword");
+  const reset = await findOpenReset(db, token);
   const path = `/console/reset-password/${encodeURIComponent(token)}`;
   if (!reset) {
     return (
@@ -34,7 +23,7 @@ export default async function ResetPasswordPage({
       </ConsoleCardShell>
     );
   }
-  const error = queryValue(await searchParams, "error");
+  const error = queryValue(query, "error");
   // The email isolated (FSI ... PDI), so it keeps its order inside Arabic text.
   return (
     <ConsoleCardShell locale={locale} path={path} title={t("title")}>
@@ -59,3 +48,5 @@ export default async function ResetPasswordPage({
     </ConsoleCardShell>
   );
 }
+
+export const resetPasswordPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.resetPassword" }, render: renderResetPasswordPage };

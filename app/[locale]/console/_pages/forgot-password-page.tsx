@@ -1,25 +1,24 @@
-import { getTranslations } from "next-intl/server";
 import { Button } from "@/components/button";
 import { ConsoleForm, ConsoleNotice } from "@/components/console/console-form";
 import { ConsoleCardShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { getConfig } from "@/lib/config";
 import { consolePath } from "@/lib/console/access/console-paths";
-import { titleFromMessages } from "@/lib/i18n/page-title";
-import { openSignedOutPage, queryValue, type ConsolePageProps } from "../_lib/open-console-page";
-
-export const generateMetadata = titleFromMessages("console.forgotPassword");
+import { queryValue, type SignedOutConsolePage, type SignedOutPageRequest } from "@/lib/console/web/console-page";
+import { signedInRedirect } from "@/lib/console/web/open-signed-out-page";
+import { translator } from "@/lib/i18n/translator";
 
 /**
  * GET /{locale}/console/forgot-password: with SMTP_URL, an email gets a reset link (the answer is
  * the same whether or not an account has it); without, the page says no email can be sent and
  * where a link comes from instead, the same for everyone.
  */
-export default async function ForgotPasswordPage({ params, searchParams }: ConsolePageProps) {
-  const locale = await openSignedOutPage(params);
-  const query = await searchParams;
+async function renderForgotPasswordPage(request: SignedOutPageRequest) {
+  const redirect = await signedInRedirect(request);
+  if (redirect) return { redirect };
+  const { locale, query } = request;
   const error = queryValue(query, "error");
-  const t = await getTranslations({ locale, namespace: "console.forgotPassword" });
+  const t = translator(locale, "console.forgotPassword");
   const back = (
     <a href={consolePath.signIn(locale)} className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline">
       {t("back")}
@@ -55,3 +54,5 @@ export default async function ForgotPasswordPage({ params, searchParams }: Conso
     </ConsoleCardShell>
   );
 }
+
+export const forgotPasswordPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.forgotPassword" }, render: renderForgotPasswordPage };
