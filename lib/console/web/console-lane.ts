@@ -263,7 +263,7 @@ function headerValue(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
-/** What React hoists ahead of a body rendered alone (the no-client-runtime <meta>): it belongs in the head, last, as Next.js puts it. */
+/** What React hoists ahead of a body rendered alone (a <meta> a page renders): it belongs in the head, last, as Next.js puts it. */
 const LEADING_META_TAGS = /^(?:<meta [^>]*\/>)*/;
 
 /** The console's document: the App Router's for these pages, less its runtime. */
