@@ -38,7 +38,8 @@ const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tra
 // every method implements, the registry that lists them and the declarations (below, in the foundation) (ARCHITECTURE.md "Adding a payment method").
 // It holds all of the method's code: its module, provider calls, hosted step, reconciliation, messages.
 // redirect/ is the archetype every REDIRECT method shares (contract 15), below them like the contract.
-const METHOD_MODULE = "^lib/payment-methods/(?!codes/|contract/|registry/|redirect/|declarations/)[^/]+/(?!declaration/)";
+const METHOD_MODULE =
+  "^lib/payment-methods/(?!codes/|contract/|registry/|redirect/|declarations/)[^/]+/(?!declaration/)";
 // What a method folder stands on: the foundation, lib/payments/core, the contract, the codes, the
 // redirect archetype, and the modules below the payments (providers and their operations, the
 // wallet connection, saved cards, page tokens, the merchant's return URLs, idempotency's types,
@@ -70,7 +71,13 @@ const SIMULATOR_MOUNT = "^mount-simulators\\.ts$";
 // own files and its subfolders never import each other both ways, which `no-folder-cycles` cannot see
 // (it counts a subfolder inside its parent): together they check "no two folders of lib/ reach each
 // other" at every depth. lib/'s own files (clock, config, log...) are the foundation, below every folder.
-const ABOVE_THEIR_PARENT = ["lib/hosted/views", "lib/hosted/receipts", "lib/console/web/actions", "lib/payment-methods/card/hosted", "lib/payment-methods/wallet/hosted"];
+const ABOVE_THEIR_PARENT = [
+  "lib/hosted/views",
+  "lib/hosted/receipts",
+  "lib/console/web/actions",
+  "lib/payment-methods/card/hosted",
+  "lib/payment-methods/wallet/hosted",
+];
 const DEEPEST_FOLDER = 4;
 
 /** The two rules for the folders `depth` levels below lib/ (1: lib/hosted) and their subfolders. */
@@ -91,7 +98,8 @@ function subfolderRules(depth) {
     rules.push({
       name: `subfolder-above-stays-above-${depth}`,
       severity: "error",
-      comment: "A subfolder listed in ABOVE_THEIR_PARENT is built on its folder's own files: neither they nor the subfolders below them import it.",
+      comment:
+        "A subfolder listed in ABOVE_THEIR_PARENT is built on its folder's own files: neither they nor the subfolders below them import it.",
       from: { path: `${folder}/`, pathNot: `^(${above})/` },
       to: { path: `^(?=(${above})/)$1/` },
     });
@@ -120,14 +128,16 @@ module.exports = {
     {
       name: "instrumentation-mounts-lazily",
       severity: "error",
-      comment: "instrumentation.ts reaches the mount only by a dynamic import taken in a sandbox: a static one would load the simulators into every production process.",
+      comment:
+        "instrumentation.ts reaches the mount only by a dynamic import taken in a sandbox: a static one would load the simulators into every production process.",
       from: { path: "^instrumentation\\.ts$" },
       to: { path: SIMULATOR_MOUNT, dependencyTypesNot: ["dynamic-import"] },
     },
     {
       name: "islands-browser-only",
       severity: "error",
-      comment: "An island is a few KB of vanilla browser code: it imports only components/islands and the pure constant modules listed in ISLAND_SAFE.",
+      comment:
+        "An island is a few KB of vanilla browser code: it imports only components/islands and the pure constant modules listed in ISLAND_SAFE.",
       from: { path: "^components/islands/" },
       to: { pathNot: ISLAND_SAFE },
     },
@@ -157,7 +167,8 @@ module.exports = {
     {
       name: "domain-not-to-edge",
       severity: "error",
-      comment: "Domain code never imports the HTTP edge (lib/http, lib/api): throw ApiError from lib/errors, return results, and let the edge render them.",
+      comment:
+        "Domain code never imports the HTTP edge (lib/http, lib/api): throw ApiError from lib/errors, return results, and let the edge render them.",
       from: { path: "^lib/", pathNot: EDGE_USERS },
       to: { path: EDGE },
     },
@@ -166,12 +177,16 @@ module.exports = {
       severity: "error",
       comment: "Domain code does not depend on Next.js; pages and route handlers do.",
       from: { path: "^lib/", pathNot: ["^lib/i18n/(request|page-title)\\.ts$"] },
-      to: { path: "^next(/|$)", dependencyTypes: ["npm", "npm-dev", "npm-peer", "npm-no-pkg", "npm-unknown", "unknown", "undetermined"] },
+      to: {
+        path: "^next(/|$)",
+        dependencyTypes: ["npm", "npm-dev", "npm-peer", "npm-no-pkg", "npm-unknown", "unknown", "undetermined"],
+      },
     },
     {
       name: "foundation-stays-low",
       severity: "error",
-      comment: "The foundation (db, errors, validation, money, geo, crypto, i18n, clock, config, log) imports nothing above it.",
+      comment:
+        "The foundation (db, errors, validation, money, geo, crypto, i18n, clock, config, log) imports nothing above it.",
       from: { path: FOUNDATION, pathNot: ["^lib/db/schema/"] },
       to: { path: "^lib/", pathNot: FOUNDATION },
     },
@@ -196,7 +211,10 @@ module.exports = {
       severity: "error",
       comment:
         "A payment method module (lib/payment-methods/<method>/) is reached only through lib/payment-methods/registry: code outside asks the registry (its module table, payment-method-registry.ts, or for a method's own route, page, form or job, method-entry-points.ts), so adding a method touches the registry, not its callers.",
-      from: { path: "^(lib|app|components)/|^mount-simulators\\.ts$", pathNot: ["^lib/payment-methods/registry/", METHOD_MODULE] },
+      from: {
+        path: "^(lib|app|components)/|^mount-simulators\\.ts$",
+        pathNot: ["^lib/payment-methods/registry/", METHOD_MODULE],
+      },
       to: { path: METHOD_MODULE },
     },
     {
@@ -241,7 +259,8 @@ module.exports = {
     {
       name: "method-codes-stay-low",
       severity: "error",
-      comment: "lib/payment-methods/codes is read by every method folder and the catalog: it imports nothing of the domain (types of lib/i18n and lib/db only).",
+      comment:
+        "lib/payment-methods/codes is read by every method folder and the catalog: it imports nothing of the domain (types of lib/i18n and lib/db only).",
       from: { path: "^lib/payment-methods/codes/" },
       to: { path: "^lib/", pathNot: [FOUNDATION, "^lib/payment-methods/codes/"] },
     },
@@ -253,7 +272,11 @@ module.exports = {
     exclude: { path: "(^|/)(node_modules|\\.next|\\.data|clients)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js", ".mjs", ".json"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".json"],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

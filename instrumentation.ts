@@ -7,7 +7,8 @@ export async function register() {
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   // server/serve.mjs waits on this before it listens: Next.js runs register() in the background
   // of its preparation, and the API lane's requests, which Next.js does not hold back, need the mount.
-  const registered = (globalThis as { gatewayRegistered?: { resolve(): void; reject(error: unknown): void } }).gatewayRegistered;
+  const registered = (globalThis as { gatewayRegistered?: { resolve(): void; reject(error: unknown): void } })
+    .gatewayRegistered;
   try {
     const { closeDatabase, getDb } = await import("./lib/db/client");
     let stopJobs = async () => {};
@@ -19,9 +20,14 @@ export async function register() {
     // This process's counts for GET /api/metrics's view of every process (with METRICS_TOKEN set).
     const publisher = (await import("./lib/metrics/cluster-view")).startMetricsPublisher(getDb);
     // server/serve.mjs reports each page answer here: its log line and its metrics.
-    (globalThis as { gatewayObservePage?: unknown }).gatewayObservePage = (await import("./lib/hosted/log-page-request")).observePageAnswer;
+    (globalThis as { gatewayObservePage?: unknown }).gatewayObservePage = (
+      await import("./lib/hosted/log-page-request")
+    ).observePageAnswer;
     // And, with traces on, serves each page in a span of its own.
-    if (tracing) (globalThis as { gatewayTracePage?: unknown }).gatewayTracePage = (await import("./lib/hosted/trace-page")).tracePageRequest;
+    if (tracing)
+      (globalThis as { gatewayTracePage?: unknown }).gatewayTracePage = (
+        await import("./lib/hosted/trace-page")
+      ).tracePageRequest;
     if (config.isSandbox) {
       const { mountSimulators } = await import("./mount-simulators");
       mountSimulators();

@@ -5,7 +5,11 @@ import { installSimulatorMount } from "./lib/providers/simulator-mount";
 import { PAYMENT_METHODS } from "./lib/payment-methods/registry/payment-method-registry";
 import { notifyRedirect } from "./lib/payments/hosted/redirect-payment";
 import { REDIRECT_NOTIFICATIONS_PATH } from "./lib/urls/hosted-urls";
-import { inGatewaySimulators, receiveGatewayRequestsInProcess, receiveWalletCallbacksInProcess } from "./simulators/in-gateway";
+import {
+  inGatewaySimulators,
+  receiveGatewayRequestsInProcess,
+  receiveWalletCallbacksInProcess,
+} from "./simulators/in-gateway";
 
 /**
  * The composition root of a sandbox gateway's simulators: installs the card simulator and the
@@ -39,6 +43,10 @@ async function receiveInProcess(request: Request): Promise<Response> {
   }
   if (!pathname.startsWith(`${REDIRECT_NOTIFICATIONS_PATH}/`)) return notFound();
   const paymentId = decodeURIComponent(pathname.slice(REDIRECT_NOTIFICATIONS_PATH.length + 1));
-  const received = await notifyRedirect(await getDb(), { paymentId, body: await request.text(), headers: request.headers });
+  const received = await notifyRedirect(await getDb(), {
+    paymentId,
+    body: await request.text(),
+    headers: request.headers,
+  });
   return new Response(null, { status: received.kind === "accepted" ? 200 : received.kind === "rejected" ? 401 : 404 });
 }

@@ -23,7 +23,9 @@ const nextConfig = {
   // The hosted pages' islands (scripts/build-islands.mjs) are named by their content's hash: a
   // name never changes content, so a browser may keep each one for good.
   async headers() {
-    return [{ source: "/islands/:file*", headers: [{ key: "Cache-Control", value: "public, max-age=31536000, immutable" }] }];
+    return [
+      { source: "/islands/:file*", headers: [{ key: "Cache-Control", value: "public, max-age=31536000, immutable" }] },
+    ];
   },
 };
 

@@ -5,7 +5,15 @@ import { Button, type ButtonVariant } from "./button";
  * form per answer, posting the page's hidden fields and `outcome`. They work before the
  * page's script has run, and without it.
  */
-export function AnswerForms({ action, hidden, answers }: { action: string; hidden: Record<string, string>; answers: { outcome: string; label: string; variant: ButtonVariant }[] }) {
+export function AnswerForms({
+  action,
+  hidden,
+  answers,
+}: {
+  action: string;
+  hidden: Record<string, string>;
+  answers: { outcome: string; label: string; variant: ButtonVariant }[];
+}) {
   return answers.map(({ outcome, label, variant }) => (
     <form key={outcome} method="post" action={action}>
       {Object.entries(hidden).map(([name, value]) => (

@@ -33,7 +33,13 @@ export function AntiBotCheck({
       <p id="anti-bot-status" role="status" className="text-sm text-slate-700" hidden />
       <input type="hidden" id="anti-bot-solution" name={ANTI_BOT_FIELDS.solution} value="" />
       <div id="anti-bot-code" className="flex flex-col gap-3">
-        <img src={check.code.image} alt={t("codeImage")} width={180} height={56} className="rounded-md ring-1 ring-slate-200" />
+        <img
+          src={check.code.image}
+          alt={t("codeImage")}
+          width={180}
+          height={56}
+          className="rounded-md ring-1 ring-slate-200"
+        />
         <input type="hidden" name={ANTI_BOT_FIELDS.codeToken} value={check.code.token} />
         <Field
           id="anti-bot-code-input"

@@ -12,7 +12,8 @@ const base =
 
 const variants: Record<ButtonVariant, string> = {
   primary: "bg-teal-700 text-white shadow-sm hover:bg-teal-800 disabled:bg-teal-700/55",
-  secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:border-slate-200 disabled:text-slate-500",
+  secondary:
+    "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:border-slate-200 disabled:text-slate-500",
   quiet: "text-teal-800 underline-offset-4 hover:underline disabled:text-slate-500",
 };
 
@@ -21,10 +22,19 @@ export function buttonClasses(variant: ButtonVariant = "primary"): string {
   return `${base} ${variants[variant]}`;
 }
 
-export function Button({ variant = "primary", className = "", type = "button", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+export function Button({
+  variant = "primary",
+  className = "",
+  type = "button",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
   return <button type={type} className={`${buttonClasses(variant)} ${className}`} {...props} />;
 }
 
-export function ButtonLink({ variant = "primary", className = "", ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { variant?: ButtonVariant }) {
+export function ButtonLink({
+  variant = "primary",
+  className = "",
+  ...props
+}: AnchorHTMLAttributes<HTMLAnchorElement> & { variant?: ButtonVariant }) {
   return <a className={`${buttonClasses(variant)} ${className}`} {...props} />;
 }

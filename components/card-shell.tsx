@@ -28,10 +28,18 @@ export function CardShell({ locale, path, search, children }: CardShellProps) {
         <LanguageSwitcher locale={locale} path={path} search={search} />
       </header>
       <main className="mx-auto w-full max-w-md flex-1 px-4 pb-6">
-        {getConfig().isSandbox ? <p className="mb-3 rounded-lg bg-amber-100 px-3 py-2 text-center text-xs font-medium text-amber-950">{t("testMode")}</p> : null}
-        <div className="flex flex-col gap-6 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-7">{children}</div>
+        {getConfig().isSandbox ? (
+          <p className="mb-3 rounded-lg bg-amber-100 px-3 py-2 text-center text-xs font-medium text-amber-950">
+            {t("testMode")}
+          </p>
+        ) : null}
+        <div className="flex flex-col gap-6 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-7">
+          {children}
+        </div>
       </main>
-      <footer className="mx-auto w-full max-w-md px-4 pb-8 text-center text-xs leading-relaxed text-slate-600">{t("footer")}</footer>
+      <footer className="mx-auto w-full max-w-md px-4 pb-8 text-center text-xs leading-relaxed text-slate-600">
+        {t("footer")}
+      </footer>
     </div>
   );
 }

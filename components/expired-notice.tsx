@@ -7,7 +7,15 @@ import { StatusBanner } from "./status-banner";
  * What an OTP or QR page shows once the payment ran out of time, with the way back to the
  * merchant when there is one.
  */
-export function ExpiredNotice({ locale, merchantName, target }: { locale: Locale; merchantName: string; target: string | null }) {
+export function ExpiredNotice({
+  locale,
+  merchantName,
+  target,
+}: {
+  locale: Locale;
+  merchantName: string;
+  target: string | null;
+}) {
   const tOtp = translator(locale, "otp");
   const tReturn = translator(locale, "return");
   return (

@@ -32,7 +32,9 @@ export function LanguageSwitcher({ locale, path, search = "" }: LanguageSwitcher
               className={
                 "inline-flex min-h-9 items-center rounded-lg px-2.5 text-sm transition-colors " +
                 "focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600 " +
-                (candidate === locale ? "bg-slate-900 font-semibold text-white" : "text-slate-700 underline-offset-4 hover:bg-slate-100 hover:underline")
+                (candidate === locale
+                  ? "bg-slate-900 font-semibold text-white"
+                  : "text-slate-700 underline-offset-4 hover:bg-slate-100 hover:underline")
               }
             >
               {localeNames[candidate]}

@@ -7,7 +7,17 @@ import type { PaymentMethodCode } from "@/lib/payment-methods/codes/payment-meth
  * method enabled for the payment's country, in the catalog's order, the first (or the one the
  * buyer chose before) checked. Plain HTML: it works without script.
  */
-export function MethodChoice({ locale, methods, checked, error }: { locale: Locale; methods: PaymentMethodCode[]; checked?: string; error?: string | null }) {
+export function MethodChoice({
+  locale,
+  methods,
+  checked,
+  error,
+}: {
+  locale: Locale;
+  methods: PaymentMethodCode[];
+  checked?: string;
+  error?: string | null;
+}) {
   const t = translator(locale, "checkout");
   const selected = methods.includes(checked as PaymentMethodCode) ? checked : methods[0];
   return (
@@ -30,7 +40,10 @@ export function MethodChoice({ locale, methods, checked, error }: { locale: Loca
           />
           <span className="flex flex-col">
             {/* The label covers the whole box (after:inset-0), so a tap anywhere on it chooses the method. */}
-            <label htmlFor={`method-${code}`} className="cursor-pointer font-semibold text-slate-900 after:absolute after:inset-0">
+            <label
+              htmlFor={`method-${code}`}
+              className="cursor-pointer font-semibold text-slate-900 after:absolute after:inset-0"
+            >
               {t(`methods.${code}`)}
             </label>
             <span id={`method-${code}-hint`} className="text-sm text-slate-600">

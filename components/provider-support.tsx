@@ -13,8 +13,17 @@ export function ProviderSupport({ locale, support }: { locale: Locale; support: 
   // The sentence is translated whole; the number goes where the translation puts {phone}, as a link of its own.
   const [before, after = ""] = t("satim", { phone: PHONE_MARK }).split(PHONE_MARK);
   return (
-    <section aria-labelledby="provider-support-heading" className="flex items-start gap-3 rounded-xl bg-sky-50 px-4 py-3 ring-1 ring-sky-200">
-      <img src={support.logoPath} alt={t("logoAlt")} width={72} height={30} className="mt-0.5 h-7 w-auto shrink-0 rounded bg-white" />
+    <section
+      aria-labelledby="provider-support-heading"
+      className="flex items-start gap-3 rounded-xl bg-sky-50 px-4 py-3 ring-1 ring-sky-200"
+    >
+      <img
+        src={support.logoPath}
+        alt={t("logoAlt")}
+        width={72}
+        height={30}
+        className="mt-0.5 h-7 w-auto shrink-0 rounded bg-white"
+      />
       <div className="flex flex-col gap-1">
         <h2 id="provider-support-heading" className="text-sm font-semibold text-slate-900">
           {t("heading")}

@@ -16,7 +16,11 @@ export function ReceiptPanel({ locale, receipt }: { locale: Locale; receipt: Ret
   const { content, notice } = receipt;
   return (
     <>
-      <section id="receipt" aria-labelledby="receipt-heading" className="flex flex-col gap-3 rounded-xl bg-white px-4 py-4 ring-1 ring-slate-200">
+      <section
+        id="receipt"
+        aria-labelledby="receipt-heading"
+        className="flex flex-col gap-3 rounded-xl bg-white px-4 py-4 ring-1 ring-slate-200"
+      >
         <h2 id="receipt-heading" className="text-base font-semibold text-slate-900">
           {content.title}
         </h2>

@@ -14,7 +14,10 @@ export function ServiceUnavailable({ locale, retryHref }: { locale: Locale; retr
       <p role="status" className="rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-950 ring-1 ring-sky-200">
         {t("body")}
       </p>
-      <a href={retryHref} className="self-start rounded-lg bg-teal-700 px-4 py-2 text-sm font-semibold text-white hover:bg-teal-800">
+      <a
+        href={retryHref}
+        className="self-start rounded-lg bg-teal-700 px-4 py-2 text-sm font-semibold text-white hover:bg-teal-800"
+      >
         {t("retry")}
       </a>
     </main>

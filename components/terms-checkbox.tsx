@@ -7,7 +7,15 @@ import type { Locale } from "@/lib/i18n/routing";
  * so the form keeps what the buyer typed). `refused`: the form came back because the box was not
  * ticked (`termsAccepted` in lib/hosted/payment-terms.ts), said beside it.
  */
-export function TermsCheckbox({ locale, termsUrl, refused = false }: { locale: Locale; termsUrl: string | null; refused?: boolean }) {
+export function TermsCheckbox({
+  locale,
+  termsUrl,
+  refused = false,
+}: {
+  locale: Locale;
+  termsUrl: string | null;
+  refused?: boolean;
+}) {
   const t = translator(locale, "paymentTerms");
   return (
     <div className="flex flex-col gap-2">
@@ -27,7 +35,12 @@ export function TermsCheckbox({ locale, termsUrl, refused = false }: { locale: L
         </label>
       </div>
       {termsUrl ? (
-        <a href={termsUrl} target="_blank" rel="noopener noreferrer" className="ms-8 text-sm font-medium break-words text-teal-800 underline underline-offset-4">
+        <a
+          href={termsUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="ms-8 text-sm font-medium break-words text-teal-800 underline underline-offset-4"
+        >
           {t("read")}
         </a>
       ) : null}

@@ -90,7 +90,9 @@ test.describe("every hosted page in every language: axe finds nothing serious, a
   });
 });
 
-test("the OTP page on a desktop screen, in each language (pictures; the phone-size scans cover the markup)", async ({ page }) => {
+test("the OTP page on a desktop screen, in each language (pictures; the phone-size scans cover the markup)", async ({
+  page,
+}) => {
   for (const { locale, xLocale } of locales) {
     const { payUrl } = await startWalletPayment(merchant("shared"), { xLocale });
     await page.goto(payUrl);

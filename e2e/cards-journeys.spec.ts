@@ -25,7 +25,14 @@ test.describe.configure({ mode: "serial" });
 const X_LOCALE: Record<Language, string> = { en: "en_US", fr: "fr_FR", ar: "ar_DZ" };
 
 /** The return page's heading, then the merchant's page with paymentId and statusCode (contract 8). */
-async function expectOutcome(page: Page, locale: Language, heading: string, target: string, paymentId: string, statusCode: number) {
+async function expectOutcome(
+  page: Page,
+  locale: Language,
+  heading: string,
+  target: string,
+  paymentId: string,
+  statusCode: number,
+) {
   await expect(page.getByRole("heading", { level: 1, name: text(locale, `return.${heading}`) })).toBeVisible();
   await page.waitForURL((url) => url.origin === merchantSite(), { timeout: 6_000 });
   const landed = new URL(page.url());
@@ -59,7 +66,11 @@ for (const locale of ["en", "ar"] as const) {
       await expectOutcome(page, locale, "successful", target, first.paymentId, 2);
       expect((await checkCardPayment(shop, first.paymentId)).statusCode).toBe(2);
 
-      const second = await startCardPayment(shop, { userId: first.userId, xLocale: X_LOCALE[locale], redirectUrl: target });
+      const second = await startCardPayment(shop, {
+        userId: first.userId,
+        xLocale: X_LOCALE[locale],
+        redirectUrl: target,
+      });
       await page.goto(second.payUrl);
       const saved = form.savedCard("Visa", "4242");
       await expect(saved).toBeChecked();
@@ -153,7 +164,8 @@ test("the card page checks number, expiry and CVC before anything leaves the bro
   const sentToProvider: string[] = [];
   page.on("request", (request) => {
     // What the page posts to the provider (loading its Stripe.js stand-in sends nothing).
-    if (request.method() === "POST" && request.url().includes("/api/card-provider-sandbox/")) sentToProvider.push(request.url());
+    if (request.method() === "POST" && request.url().includes("/api/card-provider-sandbox/"))
+      sentToProvider.push(request.url());
   });
   await page.goto(payUrl);
   const form = cardPage(page);

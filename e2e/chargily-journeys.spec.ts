@@ -26,7 +26,8 @@ for (const locale of ["en", "ar"] as const) {
     test.use({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } });
     const t = checkoutText(locale);
     const words = CHARGILY_PAGE[locale];
-    const payButton = (page: Page) => page.getByRole("button", { name: new RegExp(`^${t("redirect.pay", { amount: "" }).trim()}`) });
+    const payButton = (page: Page) =>
+      page.getByRole("button", { name: new RegExp(`^${t("redirect.pay", { amount: "" }).trim()}`) });
 
     async function card(page: Page, number: string) {
       await page.getByLabel(words.cardNumber, { exact: true }).fill(number);

@@ -4,7 +4,16 @@ import { CARDS, cardPage, enterCard, nextRuntimeIn, text } from "./support/cards
 import { SANDBOX_OTP } from "./support/env";
 import { expect, test } from "./support/fixtures";
 import { checkPayment, merchant, merchantSite } from "./support/gateway";
-import { buyerPhone, checkoutText, createLink, deactivateLink, disableMethods, getLink, intentCheckout, methodChoice } from "./support/links";
+import {
+  buyerPhone,
+  checkoutText,
+  createLink,
+  deactivateLink,
+  disableMethods,
+  getLink,
+  intentCheckout,
+  methodChoice,
+} from "./support/links";
 import { onboardMerchant } from "./support/onboard";
 import type { PageLocale } from "./support/messages";
 import { formatAmount } from "../lib/i18n/format-amount";
@@ -86,7 +95,12 @@ for (const locale of ["en", "ar"] as const) {
 
     test(`a fixed-amount link paid by wallet (${locale})`, async ({ page }) => {
       const shop = merchant("shared");
-      const link = await createLink(shop, { title: `Sac en cuir ${locale}`, description: "Fait main à Tlemcen", amount: 2500, locale: "fr" });
+      const link = await createLink(shop, {
+        title: `Sac en cuir ${locale}`,
+        description: "Fait main à Tlemcen",
+        amount: 2500,
+        locale: "fr",
+      });
       const response = await page.goto(link.url);
       expect(response?.status()).toBe(200);
       // Served at the link's url itself in the buyer's language: no redirect hop (issue 42).
@@ -99,7 +113,10 @@ for (const locale of ["en", "ar"] as const) {
       // Open Graph in the link's own language (fr), whatever the page's.
       await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", link.title);
       const frenchAmount = formatAmount({ amount: 2500, currency: "DZD", locale: "fr" });
-      await expect(page.locator('meta[property="og:description"]')).toHaveAttribute("content", `Payer ${frenchAmount} à Souk Atlas`);
+      await expect(page.locator('meta[property="og:description"]')).toHaveAttribute(
+        "content",
+        `Payer ${frenchAmount} à Souk Atlas`,
+      );
       const phone = page.getByLabel(t("paymentLink.phoneLabel"), { exact: true });
       await expect(phone).toHaveValue("+213");
       await expectNoSeriousViolations(page, `link-fixed-${locale}`);
@@ -194,7 +211,9 @@ test.describe("the checkout page without JavaScript", () => {
       await methodChoice(page, locale).wallet.check();
       await methodChoice(page, locale).continue.click();
       await confirmOtp(page, locale);
-      await expect(page.getByRole("heading", { level: 1, name: checkoutText(locale)("return.successful") })).toBeVisible();
+      await expect(
+        page.getByRole("heading", { level: 1, name: checkoutText(locale)("return.successful") }),
+      ).toBeVisible();
       await page.waitForURL(`${target}?paymentId=${paymentId}&statusCode=2`, { timeout: 8_000 });
     });
   }
@@ -207,7 +226,9 @@ test.describe("the checkout page without JavaScript", () => {
     await page.getByLabel(t("paymentLink.amountLabel"), { exact: true }).fill("٥");
     await page.getByLabel(t("paymentLink.phoneLabel"), { exact: true }).fill(buyerPhone());
     await methodChoice(page, "ar").continue.click();
-    await expect(page.getByRole("alert")).toHaveText(t("paymentLink.amountBelowMin", { min: formatAmount({ amount: 20, currency: "DZD", locale: "ar" }) }));
+    await expect(page.getByRole("alert")).toHaveText(
+      t("paymentLink.amountBelowMin", { min: formatAmount({ amount: 20, currency: "DZD", locale: "ar" }) }),
+    );
     await page.getByLabel(t("paymentLink.amountLabel"), { exact: true }).fill("٢٥");
     await methodChoice(page, "ar").continue.click();
     await confirmOtp(page, "ar");
@@ -217,14 +238,22 @@ test.describe("the checkout page without JavaScript", () => {
 });
 
 test.describe("the checkout and link pages' standards", () => {
-  test("forbid framing and caching, and their forms refuse a post from another site or without the page's form token", async ({ page }) => {
+  test("forbid framing and caching, and their forms refuse a post from another site or without the page's form token", async ({
+    page,
+  }) => {
     const shop = merchant("shared");
     const { paymentId, url } = await intentCheckout(shop);
     const link = await createLink(shop, { title: "Guarded", amount: 10 });
     const closed = await createLink(shop, { title: "Closed guarded", amount: 10 });
     await deactivateLink(shop, closed.id);
-    for (const address of [url.replace("/pay/checkout/", "/en/pay/checkout/"), `/en/l/${link.id}`, `/en/l/${closed.id}/closed`]) {
-      const response = await page.request.get(address, { headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "cross-site" } });
+    for (const address of [
+      url.replace("/pay/checkout/", "/en/pay/checkout/"),
+      `/en/l/${link.id}`,
+      `/en/l/${closed.id}/closed`,
+    ]) {
+      const response = await page.request.get(address, {
+        headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "cross-site" },
+      });
       const headers = response.headers();
       expect(headers["x-frame-options"], address).toBe("DENY");
       expect(headers["content-security-policy"], address).toContain("frame-ancestors 'none'");
@@ -234,11 +263,23 @@ test.describe("the checkout and link pages' standards", () => {
     await page.goto(url);
     const checkoutForm = page.locator("form[method=post]");
     const fields = Object.fromEntries(
-      await checkoutForm.locator("input[type=hidden]").evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value])),
+      await checkoutForm
+        .locator("input[type=hidden]")
+        .evaluateAll((inputs) =>
+          inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
+        ),
     ) as Record<string, string>;
     const action = await checkoutForm.getAttribute("action");
-    const post = (form: Record<string, string>, headers: Record<string, string> = {}) => page.request.post(action!, { form, headers, maxRedirects: 0 });
-    expect((await post({ ...fields, method: "WALLET_V2" }, { "sec-fetch-site": "cross-site", origin: "https://evil.example" })).status()).toBe(403);
+    const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+      page.request.post(action!, { form, headers, maxRedirects: 0 });
+    expect(
+      (
+        await post(
+          { ...fields, method: "WALLET_V2" },
+          { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+        )
+      ).status(),
+    ).toBe(403);
     expect((await post({ token: fields.token!, method: "WALLET_V2" })).status()).toBe(403);
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(1);
     // The page's own post goes through: on to the OTP page.
@@ -249,7 +290,11 @@ test.describe("the checkout and link pages' standards", () => {
     await page.goto(`/en/l/${link.id}`);
     const linkForm = page.locator("form[method=post]");
     const linkFields = Object.fromEntries(
-      await linkForm.locator("input[type=hidden]").evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value])),
+      await linkForm
+        .locator("input[type=hidden]")
+        .evaluateAll((inputs) =>
+          inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
+        ),
     ) as Record<string, string>;
     const linkAction = await linkForm.getAttribute("action");
     const forged = await page.request.post(linkAction!, {
@@ -277,7 +322,10 @@ test.describe("on a 390 px phone", () => {
       });
       for (const address of [url.replace("/pay/checkout/", `/${locale}/pay/checkout/`), `/${locale}/l/${link.id}`]) {
         await page.goto(address);
-        const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+        const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth,
+        }));
         expect(scrollWidth, address).toBeLessThanOrEqual(clientWidth);
       }
     });

@@ -32,7 +32,12 @@ for (const locale of ["en", "fr", "ar"] as const) {
     test(`pays 1.234 TND on ClicToPay's page and stays on the return page (${locale})`, async ({ page }) => {
       const shop = merchant("shared");
       const target = `${merchantSite()}/orders/clictopay-${locale}`;
-      const { paymentId, url } = await intentCheckout(shop, { returnUrl: target, amount: 1.234, country: "TUN", currency: "TND" });
+      const { paymentId, url } = await intentCheckout(shop, {
+        returnUrl: target,
+        amount: 1.234,
+        country: "TUN",
+        currency: "TND",
+      });
       await page.goto(url);
       const choice = methodChoice(page, locale);
       await choice.clictopay.check();

@@ -18,9 +18,30 @@ import type { PageLocale } from "./support/messages";
 const BROWSER_LOCALE: Record<PageLocale, string> = { en: "en-US", fr: "fr-FR", ar: "ar-MA" };
 
 const CMI_PAGE = {
-  en: { cardNumber: "Card number", expiry: "Expiry date", cvc: "CVC", pay: /^Pay/, cancel: "Cancel", back: "Back to the merchant's site" },
-  fr: { cardNumber: "Numéro de carte", expiry: "Date d'expiration", cvc: "CVC", pay: /^Payer/, cancel: "Annuler", back: "Retour au site marchand" },
-  ar: { cardNumber: "رقم البطاقة", expiry: "تاريخ انتهاء الصلاحية", cvc: "رمز CVC", pay: /^ادفع/, cancel: "إلغاء", back: "العودة إلى موقع التاجر" },
+  en: {
+    cardNumber: "Card number",
+    expiry: "Expiry date",
+    cvc: "CVC",
+    pay: /^Pay/,
+    cancel: "Cancel",
+    back: "Back to the merchant's site",
+  },
+  fr: {
+    cardNumber: "Numéro de carte",
+    expiry: "Date d'expiration",
+    cvc: "CVC",
+    pay: /^Payer/,
+    cancel: "Annuler",
+    back: "Retour au site marchand",
+  },
+  ar: {
+    cardNumber: "رقم البطاقة",
+    expiry: "تاريخ انتهاء الصلاحية",
+    cvc: "رمز CVC",
+    pay: /^ادفع/,
+    cancel: "إلغاء",
+    back: "العودة إلى موقع التاجر",
+  },
 } as const;
 
 /** CMI's page after the attempt: its button posts CMI's answer fields with the buyer back to the gateway. */
@@ -42,7 +63,9 @@ const moroccanPhone = () => `+2126${randomInt(10_000_000, 99_999_999)}`;
 async function cmiAuthCode(oid: string): Promise<string | null> {
   const sql = postgres(E2E_DATABASE_URL, { max: 1, onnotice: () => {} });
   try {
-    const [row] = await sql<{ auth_code: string | null }[]>`select auth_code from simulators.cmi_orders where oid = ${oid}`;
+    const [row] = await sql<
+      { auth_code: string | null }[]
+    >`select auth_code from simulators.cmi_orders where oid = ${oid}`;
     return row?.auth_code ?? null;
   } finally {
     await sql.end();
@@ -68,12 +91,18 @@ for (const locale of ["en", "fr", "ar"] as const) {
     test.use({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } });
     const t = checkoutText(locale);
     const words = CMI_PAGE[locale];
-    const payButton = (page: Page) => page.getByRole("button", { name: new RegExp(`^${t("redirect.pay", { amount: "" }).trim()}`) });
+    const payButton = (page: Page) =>
+      page.getByRole("button", { name: new RegExp(`^${t("redirect.pay", { amount: "" }).trim()}`) });
 
     test(`pays 123.45 MAD on CMI's page and stays on the return page (${locale})`, async ({ page }) => {
       const shop = merchant("shared");
       const target = `${merchantSite()}/orders/cmi-${locale}`;
-      const { paymentId, url } = await intentCheckout(shop, { returnUrl: target, amount: 123.45, country: "MAR", currency: "MAD" });
+      const { paymentId, url } = await intentCheckout(shop, {
+        returnUrl: target,
+        amount: 123.45,
+        country: "MAR",
+        currency: "MAD",
+      });
       await page.goto(url);
       const choice = methodChoice(page, locale);
       await choice.cmi.check();
@@ -106,7 +135,10 @@ for (const locale of ["en", "fr", "ar"] as const) {
       expect(await checkPayment(shop, paymentId)).toMatchObject({ statusCode: 2, amount: 123.45 });
     });
 
-    test(`a MAD payment link paid with CMI, then seen in the console with CMI's order number and authorization code (${locale})`, async ({ page, browser }) => {
+    test(`a MAD payment link paid with CMI, then seen in the console with CMI's order number and authorization code (${locale})`, async ({
+      page,
+      browser,
+    }) => {
       // The merchant signs up in the console (a sandbox merchant of all three countries) and makes a MAR link through the API with its keys.
       const tc = consoleMessagesFor(locale);
       const tp = consolePaymentsText(locale);
@@ -115,9 +147,16 @@ for (const locale of ["en", "fr", "ar"] as const) {
       const clientId = await page.getByLabel(tc("developers.clientId"), { exact: true }).inputValue();
       const clientSecret = await page.getByLabel(tc("developers.newSecret"), { exact: true }).inputValue();
       const shop = { clientId, clientSecret, service: clientId.split(".")[1]! } as OnboardedMerchant;
-      const link = await createLink(shop, { title: `CMI link ${locale}`, amount: 250.75, currency: "MAD", countryCode: "MAR" });
+      const link = await createLink(shop, {
+        title: `CMI link ${locale}`,
+        amount: 250.75,
+        currency: "MAD",
+        countryCode: "MAR",
+      });
 
-      const buyer = await (await browser.newContext({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } })).newPage();
+      const buyer = await (
+        await browser.newContext({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } })
+      ).newPage();
       await buyer.goto(link.url);
       await expect(buyer.locator("html")).toHaveAttribute("dir", locale === "ar" ? "rtl" : "ltr");
       await buyer.getByLabel(t("paymentLink.phoneLabel"), { exact: true }).fill(moroccanPhone());
@@ -182,7 +221,9 @@ for (const locale of ["en", "fr", "ar"] as const) {
 test.describe("CMI without JavaScript", () => {
   test.use({ javaScriptEnabled: false, locale: "en-US", viewport: { width: 390, height: 844 } });
 
-  test("the page before CMI's posts the signed form with a plain button, and the payment succeeds", async ({ page }) => {
+  test("the page before CMI's posts the signed form with a plain button, and the payment succeeds", async ({
+    page,
+  }) => {
     const t = checkoutText("en");
     const shop = merchant("shared");
     const { paymentId, url } = await intentCheckout(shop, { amount: 80, country: "MAR", currency: "MAD" });
@@ -208,16 +249,26 @@ test.describe("CMI without JavaScript", () => {
 test.describe("A CMI reservation captured in part from the console", () => {
   test.use({ locale: "en-US", viewport: { width: 390, height: 844 } });
 
-  test("the buyer's card is pre-authorized at CMI, the owner captures 199.99 of 300.00 MAD", async ({ page, browser }) => {
+  test("the buyer's card is pre-authorized at CMI, the owner captures 199.99 of 300.00 MAD", async ({
+    page,
+    browser,
+  }) => {
     const t = checkoutText("en");
     await signUp(page);
     await rollSecret(page, "client");
     const clientId = await page.getByLabel("Client id").inputValue();
     const clientSecret = await page.getByLabel("New secret").inputValue();
     const shop = { clientId, clientSecret, service: clientId.split(".")[1]! } as OnboardedMerchant;
-    const { paymentId, url } = await intentCheckout(shop, { amount: 300, country: "MAR", currency: "MAD", captureMethod: "RESERVATION" });
+    const { paymentId, url } = await intentCheckout(shop, {
+      amount: 300,
+      country: "MAR",
+      currency: "MAD",
+      captureMethod: "RESERVATION",
+    });
 
-    const buyer = await (await browser.newContext({ locale: "en-US", viewport: { width: 390, height: 844 } })).newPage();
+    const buyer = await (
+      await browser.newContext({ locale: "en-US", viewport: { width: 390, height: 844 } })
+    ).newPage();
     await buyer.goto(url);
     const choice = methodChoice(buyer, "en");
     await choice.cmi.check();

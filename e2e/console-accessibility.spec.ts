@@ -46,7 +46,11 @@ test.describe("every console page in every language: axe finds nothing serious, 
 
       // An event of this merchant, paid with the keys the page shows, for the event page.
       const clientId = await page.getByLabel(t("developers.clientId")).inputValue();
-      const shop = { clientId, clientSecret: await page.getByLabel(t("developers.newSecret")).inputValue(), service: clientId.split(".")[1]! };
+      const shop = {
+        clientId,
+        clientSecret: await page.getByLabel(t("developers.newSecret")).inputValue(),
+        service: clientId.split(".")[1]!,
+      };
       const { payUrl } = await startWalletPayment(shop as OnboardedMerchant);
       const buyer = await browser.newPage();
       await buyer.goto(payUrl);
@@ -121,7 +125,14 @@ test.describe("every console page in every language: axe finds nothing serious, 
       await expect(page.getByLabel(t("code.field"))).toBeVisible();
       await check(page, `console-code-step-${locale}`);
 
-      const guest = await (await browser.newContext({ baseURL: BASE_URL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+      const guest = await (
+        await browser.newContext({
+          baseURL: BASE_URL,
+          viewport: { width: 390, height: 844 },
+          isMobile: true,
+          hasTouch: true,
+        })
+      ).newPage();
       await guest.goto(link.replace(/\/console\//, `/${locale}/console/`).replace(/^https?:\/\/[^/]+/, ""), {});
       await expect(guest.getByRole("button", { name: t("invitation.submit") })).toBeVisible();
       await check(guest, `console-invitation-${locale}`);

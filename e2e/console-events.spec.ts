@@ -5,7 +5,10 @@ import { onboardMerchant } from "./support/onboard";
 import { CONSOLE_PASSWORD, inviteThroughCli, newEmail, signUp } from "./support/console";
 
 // Contract 13, Developers: the events of section 12 with their filters, attempts and "Redeliver"; another merchant's event is 404.
-test("a developer invited by the CLI sets the webhook URL, finds a payment's event, sees its attempts and redelivers it", async ({ page, browser }) => {
+test("a developer invited by the CLI sets the webhook URL, finds a payment's event, sees its attempts and redelivers it", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(90_000);
   const shop = await onboardMerchant({ name: `Events Shop ${Date.now()}` });
   const link = await inviteThroughCli(shop.clientId, newEmail("dev"), "developer");

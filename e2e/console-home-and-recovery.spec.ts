@@ -18,7 +18,10 @@ async function check(page: Page, name: string) {
       .filter((element) => !element.closest(".sr-only"))
       .filter((element) => element.getBoundingClientRect().right > 391 || element.getBoundingClientRect().left < -1)
       .slice(0, 5)
-      .map((element) => `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? "").slice(0, 40)}"`),
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? "").slice(0, 40)}"`,
+      ),
   );
   expect(wide, `${name} is wider than the screen`).toEqual([]);
   await expectNoSeriousViolations(page, name);
@@ -28,10 +31,14 @@ async function check(page: Page, name: string) {
 async function resetLinkThroughCli(email: string): Promise<string> {
   const { execFile } = await import("node:child_process");
   const { promisify } = await import("node:util");
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/merchant.ts", "reset-password", "--email", email, "--json"], {
-    cwd: path.resolve(import.meta.dirname, ".."),
-    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: "silent" },
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "scripts/merchant.ts", "reset-password", "--email", email, "--json"],
+    {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: "silent" },
+    },
+  );
   return (JSON.parse(stdout.trim().split("\n").at(-1)!) as { resetUrl: string }).resetUrl;
 }
 
@@ -58,7 +65,11 @@ test.describe("the console home and account recovery at 390 px (issue 42)", () =
       await page.goto(`/${locale}/console/developers`);
       await rollSecret(page, "client", locale);
       const clientId = await page.getByLabel(t("developers.clientId")).inputValue();
-      const shop = { clientId, clientSecret: await page.getByLabel(t("developers.newSecret")).inputValue(), service: clientId.split(".")[1]! } as OnboardedMerchant;
+      const shop = {
+        clientId,
+        clientSecret: await page.getByLabel(t("developers.newSecret")).inputValue(),
+        service: clientId.split(".")[1]!,
+      } as OnboardedMerchant;
       for (const amount of [1250.75, 300]) {
         const { payUrl } = await startWalletPayment(shop, { amount });
         const buyer = await browser.newPage();
@@ -94,7 +105,9 @@ test.describe("the console home and account recovery at 390 px (issue 42)", () =
       await page.goto(localUrl);
       await expect(page.getByRole("heading", { level: 1, name: t("resetPassword.title") })).toBeVisible();
       await page.getByLabel(t("resetPassword.newPassword")).fill("short");
-      await page.getByLabel(t("resetPassword.newPassword")).evaluate((input: HTMLInputElement) => input.removeAttribute("minlength"));
+      await page
+        .getByLabel(t("resetPassword.newPassword"))
+        .evaluate((input: HTMLInputElement) => input.removeAttribute("minlength"));
       await page.getByRole("button", { name: t("resetPassword.submit") }).click();
       await expect(page.getByText(t("resetPassword.errors.too_short"))).toBeVisible();
       await check(page, `console-reset-password-${locale}`);

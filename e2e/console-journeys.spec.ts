@@ -1,7 +1,16 @@
 import { basicBearer } from "../lib/auth/detect-credential";
 import { BASE_URL } from "./support/env";
 import { expect, test } from "./support/fixtures";
-import { authenticatorCode, CONSOLE_PASSWORD, inviteThroughCli, newEmail, rollSecret, signIn, signOut, signUp } from "./support/console";
+import {
+  authenticatorCode,
+  CONSOLE_PASSWORD,
+  inviteThroughCli,
+  newEmail,
+  rollSecret,
+  signIn,
+  signOut,
+  signUp,
+} from "./support/console";
 import { onboardMerchant } from "./support/onboard";
 
 // Contract 13: the console's journeys, with JavaScript and without (every action is a plain form post).
@@ -9,7 +18,10 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`console journeys ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
     test.use({ javaScriptEnabled });
 
-    test("sign-up makes a sandbox merchant whose keys are on the Developers page; a rolled secret works against the API at once, the old one stops", async ({ page, request }) => {
+    test("sign-up makes a sandbox merchant whose keys are on the Developers page; a rolled secret works against the API at once, the old one stops", async ({
+      page,
+      request,
+    }) => {
       await signUp(page);
       const clientId = await page.getByLabel("Client id").inputValue();
       expect(clientId).toMatch(/^[a-z0-9-]+\.[a-z0-9-]+\.[0-9A-Z]{26}$/);
@@ -17,7 +29,8 @@ for (const javaScriptEnabled of [true, false]) {
 
       await rollSecret(page, "client");
       const first = await page.getByLabel("New secret").inputValue();
-      const events = (secret: string) => request.get(`${BASE_URL}/api/v1/events`, { headers: { authorization: basicBearer(clientId, secret) } });
+      const events = (secret: string) =>
+        request.get(`${BASE_URL}/api/v1/events`, { headers: { authorization: basicBearer(clientId, secret) } });
       expect((await events(first)).status()).toBe(200);
 
       await rollSecret(page, "client");
@@ -33,7 +46,10 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByLabel("New secret")).toHaveValue(/^whsec_/);
     });
 
-    test("an owner invites a developer, who accepts with a name and a password and sees what a developer may use", async ({ page, browser }) => {
+    test("an owner invites a developer, who accepts with a name and a password and sees what a developer may use", async ({
+      page,
+      browser,
+    }) => {
       await signUp(page);
       await page.getByRole("link", { name: "Team" }).click();
       const invitee = newEmail("developer");
@@ -60,7 +76,9 @@ for (const javaScriptEnabled of [true, false]) {
 
       // The link worked once.
       await guest.goto(link);
-      await expect(guest.getByRole("heading", { level: 1, name: "This invitation link no longer works" })).toBeVisible();
+      await expect(
+        guest.getByRole("heading", { level: 1, name: "This invitation link no longer works" }),
+      ).toBeVisible();
       await other.close();
 
       // The owner's audit log has the invitation and its acceptance.
@@ -69,7 +87,9 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("cell", { name: "Invitation accepted" })).toBeVisible();
     });
 
-    test("two-step verification on, then sign-in asks for a code: a current one, or a recovery code once", async ({ page }) => {
+    test("two-step verification on, then sign-in asks for a code: a current one, or a recovery code once", async ({
+      page,
+    }) => {
       const { email } = await signUp(page);
       await page.goto("/en/console/account");
       await page.getByRole("button", { name: "Turn on two-step verification" }).click();
@@ -122,7 +142,9 @@ test("the session cookie is HttpOnly and SameSite=Lax", async ({ page, context }
 });
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`one person in two merchants switches between them ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser }) => {
+  test(`one person in two merchants switches between them ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled, locale: "en-US" });
     const page = await context.newPage();
     const business = `Switch Shop ${Date.now()}`;
@@ -136,7 +158,9 @@ for (const javaScriptEnabled of [true, false]) {
     await page.getByLabel("Password", { exact: true }).fill(CONSOLE_PASSWORD);
     await page.getByRole("button", { name: "Accept invitation" }).click();
     await expect(page.getByText(`Your role at ${other.name}: Viewer`)).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Developers" })).toHaveCount(0);
+    await expect(
+      page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Developers" }),
+    ).toHaveCount(0);
 
     await page.getByRole("combobox", { name: "Merchant" }).selectOption({ label: business });
     await page.getByRole("button", { name: "Switch" }).click();

@@ -30,10 +30,15 @@ async function reservedPayment(browser: Browser, shop: OnboardedMerchant): Promi
 }
 
 async function noSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
-test("the money that moved, the merchant's time zone and the phone search, in English, French and Arabic", async ({ page, browser }) => {
+test("the money that moved, the merchant's time zone and the phone search, in English, French and Arabic", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const shop = await ownerWithKeys(page);
   const paymentId = await reservedPayment(browser, shop);
@@ -59,7 +64,9 @@ test("the money that moved, the merchant's time zone and the phone search, in En
     const row = page.locator("tr", { has: page.locator(`a[href$="/console/payments/${paymentId}"]`) });
     // Created in Algiers time, its offset named; the captured amount under the asked one.
     await expect(row).toContainText(locale === "ar" ? "غرينتش+1" : locale === "fr" ? "UTC+1" : "GMT+1");
-    await expect(row).toContainText(locale === "en" ? "Captured DZD 1,000.00" : locale === "fr" ? "Capturé : 1 000,00 DZD" : "المحصَّل:");
+    await expect(row).toContainText(
+      locale === "en" ? "Captured DZD 1,000.00" : locale === "fr" ? "Capturé : 1 000,00 DZD" : "المحصَّل:",
+    );
     await noSidewaysScroll(page);
     await page.screenshot({ path: `test-results/screenshots/money-payments-${locale}.png`, fullPage: true });
 

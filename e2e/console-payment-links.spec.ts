@@ -2,7 +2,14 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { SANDBOX_OTP } from "./support/env";
 import { expect, test } from "./support/fixtures";
-import { CONSOLE_PASSWORD, consoleMessagesFor, consoleProblemsFor as problems, inviteThroughCli, newEmail, signUp } from "./support/console";
+import {
+  CONSOLE_PASSWORD,
+  consoleMessagesFor,
+  consoleProblemsFor as problems,
+  inviteThroughCli,
+  newEmail,
+  signUp,
+} from "./support/console";
 import { buyerPhone, checkoutText, methodChoice } from "./support/links";
 import type { PageLocale } from "./support/messages";
 import { formatAmount } from "../lib/i18n/format-amount";
@@ -29,7 +36,10 @@ for (const locale of ["en", "ar"] as const) {
   test.describe(`the console's payment links in ${locale}`, () => {
     const t = consoleMessagesFor(locale);
 
-    test(`create a fixed link, share it, get paid through it, then deactivate it (${locale})`, async ({ page, browser }) => {
+    test(`create a fixed link, share it, get paid through it, then deactivate it (${locale})`, async ({
+      page,
+      browser,
+    }) => {
       test.setTimeout(90_000);
       await signUp(page, { locale });
       await page

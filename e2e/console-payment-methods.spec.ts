@@ -9,10 +9,14 @@ import { expect, test } from "./support/fixtures";
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 async function noSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
-test("an owner sets SATIM's and ClicToPay's credentials and tests the connection, in English and Arabic at 390 px", async ({ page }) => {
+test("an owner sets SATIM's and ClicToPay's credentials and tests the connection, in English and Arabic at 390 px", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signUp(page);
 
@@ -25,7 +29,9 @@ test("an owner sets SATIM's and ClicToPay's credentials and tests the connection
   await satim.getByLabel(en("settings.methods.fields.satimPassword"), { exact: true }).fill("sandbox-password");
   await satim.getByRole("button", { name: en("settings.methods.save") }).click();
   await expect(page).toHaveURL(/\/en\/console\/settings#method-satim$/);
-  await expect(satim.getByRole("status")).toHaveText(`${en("settings.methods.saved")} ${en("settings.methods.connection.ok")}`);
+  await expect(satim.getByRole("status")).toHaveText(
+    `${en("settings.methods.saved")} ${en("settings.methods.connection.ok")}`,
+  );
   // Never shown back: the field is empty, the page says it is set and when it changed.
   await expect(satim.getByLabel(en("settings.methods.fields.satimPassword"), { exact: true })).toHaveValue("");
   await expect(satim).toContainText(en("settings.methods.secretSet"));
@@ -37,7 +43,9 @@ test("an owner sets SATIM's and ClicToPay's credentials and tests the connection
 
   // Wrong credentials are told apart by the provider's answer, beside the form.
   const clictopay = page.getByRole("region", { name: "ClicToPay (CLICTOPAY)" });
-  await clictopay.getByLabel(en("settings.methods.fields.clictopayUserName"), { exact: true }).fill("SANDBOX_CTP_MERCHANT");
+  await clictopay
+    .getByLabel(en("settings.methods.fields.clictopayUserName"), { exact: true })
+    .fill("SANDBOX_CTP_MERCHANT");
   await clictopay.getByLabel(en("settings.methods.fields.clictopayPassword"), { exact: true }).fill("not-the-password");
   await clictopay.getByRole("button", { name: en("settings.methods.save") }).click();
   await expect(clictopay.getByRole("alert")).toContainText(en("settings.methods.connection.wrong_credentials"));
@@ -49,7 +57,9 @@ test("an owner sets SATIM's and ClicToPay's credentials and tests the connection
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await expect(page.getByRole("heading", { level: 2, name: ar("settings.methods.title") })).toBeVisible();
   const satimAr = page.getByRole("region", { name: "CIB / الذهبية (SATIM)" });
-  await expect(satimAr.getByLabel(ar("settings.methods.fields.satimTerminalId"), { exact: true })).toHaveValue("E010900000");
+  await expect(satimAr.getByLabel(ar("settings.methods.fields.satimTerminalId"), { exact: true })).toHaveValue(
+    "E010900000",
+  );
   await satimAr.getByRole("button", { name: ar("settings.methods.test") }).click();
   await expect(page).toHaveURL(/\/ar\/console\/settings#method-satim$/);
   await expect(satimAr.getByRole("status")).toHaveText(ar("settings.methods.connection.ok"));

@@ -19,7 +19,11 @@ async function ownerWithKeys(page: Page): Promise<{ email: string; shop: Onboard
 }
 
 /** A wallet payment the buyer completes on the OTP page: SUCCEEDED, or PRE_AUTHORIZED for a reservation. */
-async function paidPayment(browser: Browser, shop: OnboardedMerchant, captureMethod: "DIRECT" | "RESERVATION" = "DIRECT"): Promise<string> {
+async function paidPayment(
+  browser: Browser,
+  shop: OnboardedMerchant,
+  captureMethod: "DIRECT" | "RESERVATION" = "DIRECT",
+): Promise<string> {
   const { paymentId, payUrl } = await startWalletPayment(shop, { captureMethod });
   const buyer = await browser.newPage();
   await buyer.goto(payUrl);
@@ -29,7 +33,8 @@ async function paidPayment(browser: Browser, shop: OnboardedMerchant, captureMet
   return paymentId;
 }
 
-const rowOf = (page: Page, paymentId: string) => page.locator("tr", { has: page.locator(`a[href$="/console/payments/${paymentId}"]`) });
+const rowOf = (page: Page, paymentId: string) =>
+  page.locator("tr", { has: page.locator(`a[href$="/console/payments/${paymentId}"]`) });
 
 async function search(page: Page, text: string) {
   await page.goto("/en/console/payments");
@@ -57,11 +62,16 @@ async function invitedMember(page: Page, browser: Browser, role: "Support" | "Vi
   await member.getByLabel("Name", { exact: true }).fill(`A ${role}`);
   await member.getByLabel("Password", { exact: true }).fill(CONSOLE_PASSWORD);
   await member.getByRole("button", { name: "Accept invitation" }).click();
-  await expect(member.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Payments" })).toBeVisible();
+  await expect(
+    member.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Payments" }),
+  ).toBeVisible();
   return member;
 }
 
-test("an owner finds a payment by each search, refunds part of it, captures and releases reservations, exports, and another merchant gets 404", async ({ page, browser }) => {
+test("an owner finds a payment by each search, refunds part of it, captures and releases reservations, exports, and another merchant gets 404", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const { email, shop } = await ownerWithKeys(page);
   const paid = await paidPayment(browser, shop);
@@ -86,13 +96,17 @@ test("an owner finds a payment by each search, refunds part of it, captures and 
   const timeline = page.getByRole("region", { name: "Timeline" });
   await expect(timeline.getByRole("listitem").last()).toContainText("Partially refunded");
   await expect(timeline.getByRole("listitem").last()).toContainText(email);
-  await expect(page.getByRole("region", { name: "Events" }).first().getByRole("cell", { name: "payment.refunded" })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Events" }).first().getByRole("cell", { name: "payment.refunded" }),
+  ).toBeVisible();
   await expect(page.getByRole("region", { name: "Refunds" }).first()).toContainText("damaged box");
 
   // A refund above what is left is refused beside the field, with nothing done.
   await refund(page, paid, "5000", "too much");
   // In the page's words, naming what is left (the API's English message is not shown).
-  await expect(page.getByText(/^Nothing was done: the amount is above what can still be refunded \(.*1,000\.00.*\)\.$/)).toBeVisible();
+  await expect(
+    page.getByText(/^Nothing was done: the amount is above what can still be refunded \(.*1,000\.00.*\)\.$/),
+  ).toBeVisible();
   await expect(page.getByRole("region", { name: "Refunds" }).first().getByRole("row")).toHaveCount(2);
 
   await page.goto(`/en/console/payments/${toCapture}`);
@@ -113,7 +127,9 @@ test("an owner finds a payment by each search, refunds part of it, captures and 
   const file = await readFile((await (await downloading).path())!, "utf8");
   const lines = file.trimEnd().split("\r\n");
   // A UTF-8 byte order mark first, for Excel (docs/console-payments.md, "The CSV's columns").
-  expect(lines[0]).toBe("\uFEFFcreated,paymentId,actionId,amount,captured,refunded,net,currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone");
+  expect(lines[0]).toBe(
+    "\uFEFFcreated,paymentId,actionId,amount,captured,refunded,net,currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone",
+  );
   expect(
     lines
       .slice(1)
@@ -149,7 +165,9 @@ test("a support member refunds; a viewer sees the payment but no refund", async 
   const support = await invitedMember(page, browser, "Support");
   await refund(support, paymentId, "", "returned");
   await expect(support.getByText("The refund was made.")).toBeVisible();
-  await expect(support.getByRole("region", { name: "Timeline" }).getByRole("listitem").last()).toContainText("Refunded");
+  await expect(support.getByRole("region", { name: "Timeline" }).getByRole("listitem").last()).toContainText(
+    "Refunded",
+  );
 
   const viewer = await invitedMember(page, browser, "Viewer");
   await viewer.goto(`/en/console/payments/${paymentId}`);

@@ -22,9 +22,13 @@ mkdirSync(SHOTS, { recursive: true });
 const CATALOGUE = (locale: PageLocale) => catalogueOf(locale, [`console/${locale}.json`]);
 
 /** The console's words of one namespace (console, consolePayments, consoleProblems) in a language. */
-function words(locale: PageLocale, namespace: string): (key: string, values?: Record<string, string | number>) => string {
+function words(
+  locale: PageLocale,
+  namespace: string,
+): (key: string, values?: Record<string, string | number>) => string {
   const t = createTranslator({ locale, messages: CATALOGUE(locale), namespace });
-  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+  return (key, values) =>
+    (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
 /**
@@ -44,13 +48,24 @@ const ENGLISH = [
   /\b(?:password|authentication code|recovery code)\b/,
   /\b(?:console|consolePayments|consoleProblems|common)\.[A-Za-z_]+(?:\.[A-Za-z_-]+)+/,
 ];
-const ENGLISH_TITLES = new Set(["Payments", "Payment", "Customers", "Customer", "Event", "Console", "Invitation", "Merchant console"]);
+const ENGLISH_TITLES = new Set([
+  "Payments",
+  "Payment",
+  "Customers",
+  "Customer",
+  "Event",
+  "Console",
+  "Invitation",
+  "Merchant console",
+]);
 
 async function englishOn(page: Page): Promise<string[]> {
   const [body, title] = await Promise.all([page.locator("body").innerText(), page.title()]);
   const found = ENGLISH.flatMap((pattern) => {
     const match = pattern.exec(body);
-    return match ? [`"${match[0]}" in …${body.slice(Math.max(0, match.index - 40), match.index + 40).replace(/\s+/g, " ")}…`] : [];
+    return match
+      ? [`"${match[0]}" in …${body.slice(Math.max(0, match.index - 40), match.index + 40).replace(/\s+/g, " ")}…`]
+      : [];
   });
   if (ENGLISH_TITLES.has(title) || ENGLISH.some((pattern) => pattern.test(title))) found.push(`title "${title}"`);
   return found;
@@ -61,17 +76,20 @@ async function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const found: string[] = [];
-    if (document.documentElement.scrollWidth > width) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    if (document.documentElement.scrollWidth > width)
+      found.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
     for (const element of document.body.querySelectorAll<HTMLElement>("*")) {
       const box = element.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue; // not rendered (a closed disclosure's content)
       // Visually hidden, for screen readers only (a card table's header row): clipped to nothing, never seen.
       let hidden = false;
-      for (let at: HTMLElement | null = element; at && !hidden; at = at.parentElement) hidden = getComputedStyle(at).clipPath !== "none";
+      for (let at: HTMLElement | null = element; at && !hidden; at = at.parentElement)
+        hidden = getComputedStyle(at).clipPath !== "none";
       if (hidden) continue;
       const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""} "${(element.textContent ?? "").trim().slice(0, 40)}"`;
       if (box.width > width + 1) found.push(`${name} is wider than the screen (${Math.round(box.width)} px)`);
-      else if (box.left < -1 || box.right > width + 1) found.push(`${name} leaves the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
+      else if (box.left < -1 || box.right > width + 1)
+        found.push(`${name} leaves the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
     }
     return found;
   });
@@ -96,7 +114,9 @@ async function paid(page: Page, shop: OnboardedMerchant, captureMethod: "DIRECT"
 }
 
 for (const locale of ["en", "fr", "ar"] as const) {
-  test(`every console page fits a 390 px phone, and every form error is in the page's language (${locale})`, async ({ page }) => {
+  test(`every console page fits a 390 px phone, and every form error is in the page's language (${locale})`, async ({
+    page,
+  }) => {
     // Sign-up, two payments, 20 pages and a dozen refused forms: about two minutes on shared cores.
     test.setTimeout(300_000);
     const t = words(locale, "console");
@@ -125,7 +145,9 @@ for (const locale of ["en", "fr", "ar"] as const) {
     expect((await page.locator("header").boundingBox())!.height).toBeLessThan(150);
     await expect(page.getByRole("navigation", { name: t("nav.label") })).toBeHidden();
     await menu.locator("summary").click();
-    await expect(page.getByRole("navigation", { name: t("nav.label") }).getByRole("link", { name: t("nav.payments") })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: t("nav.label") }).getByRole("link", { name: t("nav.payments") }),
+    ).toBeVisible();
     await expect(page.getByRole("button", { name: t("nav.signOut") })).toBeVisible();
     await check(page, locale, "menu-open");
 
@@ -136,7 +158,11 @@ for (const locale of ["en", "fr", "ar"] as const) {
     await check(page, locale, "roll-confirmation");
     await page.getByRole("button", { name: t("developers.confirmRoll.submit") }).click();
     const clientId = await page.getByLabel(t("developers.clientId")).inputValue();
-    const shop = { clientId, clientSecret: await page.getByLabel(t("developers.newSecret")).inputValue(), service: clientId.split(".")[1]! } as OnboardedMerchant;
+    const shop = {
+      clientId,
+      clientSecret: await page.getByLabel(t("developers.newSecret")).inputValue(),
+      service: clientId.split(".")[1]!,
+    } as OnboardedMerchant;
     await check(page, locale, "developers-new-secret");
 
     const direct = await paid(page, shop, "DIRECT");

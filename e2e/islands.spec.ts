@@ -54,7 +54,9 @@ test.describe("hosted pages ship no Next.js runtime, and their islands work", ()
     expect(scripts).toEqual([expect.stringMatching(/^\/islands\/print-receipt-/)]);
   });
 
-  test("QR page: the status poll sees the payment end and moves on; the wallet app page needs no script", async ({ page }) => {
+  test("QR page: the status poll sees the payment end and moves on; the wallet app page needs no script", async ({
+    page,
+  }) => {
     const scripts = scriptsOf(page);
     const shop = merchant("shared");
     const { paymentId, qrPageUrl } = await startQrPayment(shop);

@@ -4,7 +4,9 @@ import { expect, otpPage, test } from "./support/fixtures";
 import { merchant, merchantSite, startWalletPayment, withReturnUrl } from "./support/gateway";
 
 test.describe("French (x-locale fr_FR)", () => {
-  test("the payUrl opens in French, formats TND with 3 decimals, and the payment completes in French", async ({ page }) => {
+  test("the payUrl opens in French, formats TND with 3 decimals, and the payment completes in French", async ({
+    page,
+  }) => {
     const { paymentId, payUrl } = await startWalletPayment(merchant("shared"), {
       amount: 12.5,
       currency: "TND",
@@ -22,7 +24,9 @@ test.describe("French (x-locale fr_FR)", () => {
 
     await page.getByLabel("Code de vérification").fill("000000");
     await page.getByRole("button", { name: "Confirmer le paiement" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Ce code est incorrect. 4 essais restants." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Ce code est incorrect. 4 essais restants." }),
+    ).toBeVisible();
 
     await page.getByLabel("Code de vérification").fill(SANDBOX_OTP);
     await page.getByRole("button", { name: "Confirmer le paiement" }).click();
@@ -35,7 +39,9 @@ test.describe("French (x-locale fr_FR)", () => {
 test.describe("Arabic (from Accept-Language)", () => {
   test.use({ locale: "ar-DZ" });
 
-  test("a payUrl without locale follows the browser to Arabic, right to left, and accepts Arabic-Indic digits", async ({ page }) => {
+  test("a payUrl without locale follows the browser to Arabic, right to left, and accepts Arabic-Indic digits", async ({
+    page,
+  }) => {
     const { payUrl } = await startWalletPayment(merchant("shared"), { amount: 1500, currency: "DZD" });
     expect(new URL(payUrl).pathname).toMatch(/^\/pay\/otp\//);
     await page.goto(payUrl);

@@ -45,9 +45,20 @@ function callFromPage(page: Page, path: string, init: { method?: string; body?: 
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.status, body: await response.json(), requestId: response.headers.get("x-request-id"), limit: response.headers.get("ratelimit") };
+      return {
+        status: response.status,
+        body: await response.json(),
+        requestId: response.headers.get("x-request-id"),
+        limit: response.headers.get("ratelimit"),
+      };
     },
-    { url: `${BASE_URL}${path}`, method: init.method ?? "GET", body: init.body, publishableKey: merchant("shared").publishableKey, clientSecret: init.clientSecret },
+    {
+      url: `${BASE_URL}${path}`,
+      method: init.method ?? "GET",
+      body: init.body,
+      publishableKey: merchant("shared").publishableKey,
+      clientSecret: init.clientSecret,
+    },
   );
 }
 
@@ -65,7 +76,9 @@ test("a checkout page on the merchant's origin proceeds and checks its intent wi
   expect(proceeded.body.data.metadata.payUrl).toContain(intent.paymentId);
   expect(proceeded.requestId).toBeTruthy();
 
-  const checked = await callFromPage(page, `/api/v1/payments/intents/${intent.paymentId}/check`, { clientSecret: intent.clientSecret });
+  const checked = await callFromPage(page, `/api/v1/payments/intents/${intent.paymentId}/check`, {
+    clientSecret: intent.clientSecret,
+  });
   expect(checked.status).toBe(200);
   expect(checked.body.data).toMatchObject({ statusCode: 12, amount: 310.5, currencyCode: "DZD" });
   expect(checked.limit).toMatch(/^"secret";r=\d+;t=\d+$/);
@@ -77,12 +90,16 @@ test("a page on an origin off the service's allow-list reads the refusal: 403 or
   const elsewhere = merchantSite().replace("127.0.0.1", "localhost");
   expect(elsewhere).not.toBe(merchantSite());
   await page.goto(`${elsewhere}/checkout`);
-  const refused = await callFromPage(page, `/api/v1/payments/intents/${intent.paymentId}/check`, { clientSecret: intent.clientSecret });
+  const refused = await callFromPage(page, `/api/v1/payments/intents/${intent.paymentId}/check`, {
+    clientSecret: intent.clientSecret,
+  });
   expect(refused.status).toBe(403);
   expect(refused.body.error.name).toBe("origin_not_allowed");
 });
 
-test("a page cannot use the merchant server's client_auth: the browser refuses the call after the preflight", async ({ page }) => {
+test("a page cannot use the merchant server's client_auth: the browser refuses the call after the preflight", async ({
+  page,
+}) => {
   await page.goto(`${merchantSite()}/checkout`);
   const shop = merchant("shared");
   const outcome = await page.evaluate(
@@ -91,7 +108,13 @@ test("a page cannot use the merchant server's client_auth: the browser refuses t
         const response = await fetch(url, {
           method: "POST",
           headers: { authorization, "content-type": "application/json", "x-platform": "WEB" },
-          body: JSON.stringify({ actionId: crypto.randomUUID(), amount: 10, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: "+213555010101" }),
+          body: JSON.stringify({
+            actionId: crypto.randomUUID(),
+            amount: 10,
+            actionCurrencyCode: "DZD",
+            actionCountryCode: "DZA",
+            userId: "+213555010101",
+          }),
         });
         return `answered ${response.status}`;
       } catch (error) {

@@ -2,7 +2,14 @@ import type { Page } from "@playwright/test";
 import { CARDS, cardPage, enterCard, startCardPayment } from "./support/cards";
 import { SANDBOX_OTP } from "./support/env";
 import { expect, test } from "./support/fixtures";
-import { advanceClock, checkPayment, merchant, merchantSite, startWalletPayment, withReturnUrl } from "./support/gateway";
+import {
+  advanceClock,
+  checkPayment,
+  merchant,
+  merchantSite,
+  startWalletPayment,
+  withReturnUrl,
+} from "./support/gateway";
 import { messagesFor, type PageLocale } from "./support/messages";
 import { startQrPayment, walletApp } from "./support/qr";
 
@@ -28,7 +35,9 @@ async function walletAppUrl(page: Page, locale: PageLocale) {
   const shop = merchant("shared");
   const { paymentId, qrPageUrl } = await startQrPayment(shop, { xLocale: X_LOCALE[locale] });
   await page.goto(qrPageUrl);
-  const href = await page.getByRole("link", { name: messagesFor(locale)("qr.openWalletApp"), exact: true }).getAttribute("href");
+  const href = await page
+    .getByRole("link", { name: messagesFor(locale)("qr.openWalletApp"), exact: true })
+    .getAttribute("href");
   return { shop, paymentId, qrPageUrl, url: new URL(href!, page.url()).toString() };
 }
 
@@ -38,7 +47,9 @@ test.describe("without JavaScript", () => {
   for (const locale of LOCALES) {
     const t = messagesFor(locale);
 
-    test(`OTP: a wrong code counts down, the right one pays, and the return page moves on by itself (${locale})`, async ({ page }) => {
+    test(`OTP: a wrong code counts down, the right one pays, and the return page moves on by itself (${locale})`, async ({
+      page,
+    }) => {
       const shop = merchant("shared");
       const { paymentId, payUrl } = await startWalletPayment(shop, { xLocale: X_LOCALE[locale] });
       const returnUrl = `${merchantSite()}/no-script/${locale}`;
@@ -84,7 +95,9 @@ test.describe("without JavaScript", () => {
       await context.close();
     });
 
-    test(`wallet app: approve and decline, and the QR page follows by reloading itself (${locale})`, async ({ page }) => {
+    test(`wallet app: approve and decline, and the QR page follows by reloading itself (${locale})`, async ({
+      page,
+    }) => {
       const approved = await walletAppUrl(page, locale);
       await page.goto(approved.url);
       await walletApp(page, locale).approve.click();
@@ -135,7 +148,9 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Verification code", { exact: true }).fill(SANDBOX_OTP);
     await page.getByRole("button", { name: "Confirm payment", exact: true }).click();
     await page.getByRole("button", { name: "Stay on this page" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "You can return to Souk Atlas whenever you like." })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: "You can return to Souk Atlas whenever you like." }),
+    ).toBeVisible();
     // Well past the move's delay, the buyer is still on the return page, with the link to go.
     await page.waitForTimeout(4_000);
     await expect(page).toHaveURL(/\/pay\/return\/.*stay=1/);
@@ -144,7 +159,10 @@ test.describe("without JavaScript", () => {
 
   test("the card page says card entry needs JavaScript and offers the way back", async ({ page }) => {
     const t = messagesFor("fr");
-    const { payUrl } = await startCardPayment(merchant("shared"), { xLocale: "fr_FR", redirectUrl: `${merchantSite()}/no-script/card` });
+    const { payUrl } = await startCardPayment(merchant("shared"), {
+      xLocale: "fr_FR",
+      redirectUrl: `${merchantSite()}/no-script/card`,
+    });
     await page.goto(payUrl);
     // Playwright's text and role locators skip <noscript>; a CSS locator reaches what the buyer sees.
     await expect(page.locator("noscript p").first()).toHaveText(t("card.noScriptTitle"));
@@ -200,7 +218,11 @@ test.describe("a forged post from another site", () => {
     const token = new URL(payUrl).searchParams.get("token")!;
     const action = new URL(`/en/pay/otp/${paymentId}/confirm`, payUrl).toString();
     // Even one who holds the link and read the form token off the page cannot post from elsewhere.
-    const formToken = await (await page.request.get(payUrl)).text().then((html) => /name="formToken" value="([^"]+)"/.exec(html)?.[1]);
+    const formToken = await (
+      await page.request.get(payUrl)
+    )
+      .text()
+      .then((html) => /name="formToken" value="([^"]+)"/.exec(html)?.[1]);
     expect(formToken).toBeTruthy();
 
     for (const fields of [
@@ -225,7 +247,9 @@ test.describe("a forged post from another site", () => {
         },
         { action, fields },
       );
-      await expect(page.getByRole("heading", { level: 1, name: "This form was not sent from the payment page" })).toBeVisible();
+      await expect(
+        page.getByRole("heading", { level: 1, name: "This form was not sent from the payment page" }),
+      ).toBeVisible();
       expect((await checkPayment(shop, paymentId)).statusCode).toBe(12);
     }
 

@@ -1,6 +1,13 @@
 import { SANDBOX_OTP } from "./support/env";
 import { expect, freezeTime, hydrated, otpPage, submitCode, test } from "./support/fixtures";
-import { advanceClock, checkPayment, merchant, merchantSite, startWalletPayment, withReturnUrl } from "./support/gateway";
+import {
+  advanceClock,
+  checkPayment,
+  merchant,
+  merchantSite,
+  startWalletPayment,
+  withReturnUrl,
+} from "./support/gateway";
 
 test.describe("OTP page journeys (contract 8 and 10)", () => {
   test("a DIRECT payment succeeds and ends at the merchant's returnUrl with statusCode=2", async ({ page }) => {
@@ -19,7 +26,9 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
 
     // The result page as the browser received it: it leaves for the merchant within seconds, and
     // on a busy machine page.content() can catch it leaving.
-    const resultPage = page.waitForResponse((response) => /\/en\/pay\/return\//.test(response.url()) && response.request().resourceType() === "document");
+    const resultPage = page.waitForResponse(
+      (response) => /\/en\/pay\/return\//.test(response.url()) && response.request().resourceType() === "document",
+    );
     await submitCode(page, SANDBOX_OTP);
     await expect(page.getByRole("heading", { level: 1, name: "Payment successful" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Return to Souk Atlas now" })).toBeVisible();
@@ -41,7 +50,12 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
 
   test("a RESERVATION payment is authorized and returns statusCode=13", async ({ page }) => {
     const shop = merchant("shared");
-    const { paymentId, payUrl } = await startWalletPayment(shop, { captureMethod: "RESERVATION", amount: 80.5, currency: "MAD", country: "MAR" });
+    const { paymentId, payUrl } = await startWalletPayment(shop, {
+      captureMethod: "RESERVATION",
+      amount: 80.5,
+      currency: "MAD",
+      country: "MAR",
+    });
     await page.goto(withReturnUrl(payUrl, `${merchantSite()}/reserved`));
     await expect(page.getByText("MAD 80.50")).toBeVisible();
     await submitCode(page, SANDBOX_OTP);
@@ -58,14 +72,18 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
 
     for (const left of [4, 3, 2]) {
       await submitCode(page, "000000");
-      await expect(page.getByRole("alert").filter({ hasText: `That code is not correct. ${left} attempts left.` })).toBeVisible();
+      await expect(
+        page.getByRole("alert").filter({ hasText: `That code is not correct. ${left} attempts left.` }),
+      ).toBeVisible();
       await expect(code).toHaveAccessibleDescription(new RegExp(`^That code is not correct. ${left} attempts left.`));
       await expect(code).toBeFocused();
       await expect(code).toHaveValue("");
       await expect(code).toHaveAttribute("aria-invalid", "true");
     }
     await submitCode(page, "111111");
-    await expect(page.getByRole("alert").filter({ hasText: "That code is not correct. 1 attempt left." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "That code is not correct. 1 attempt left." }),
+    ).toBeVisible();
     await submitCode(page, "222222");
 
     await expect(page.getByRole("heading", { level: 1, name: "Payment failed" })).toBeVisible();
@@ -79,7 +97,9 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
     await submitCode(page, "12ab");
     await expect(page.getByRole("alert").filter({ hasText: "Enter the code using digits only." })).toBeVisible();
     await submitCode(page, "000000");
-    await expect(page.getByRole("alert").filter({ hasText: "That code is not correct. 4 attempts left." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "That code is not correct. 4 attempts left." }),
+    ).toBeVisible();
   });
 
   test("resend waits out its 30 s cooldown, shown as a countdown, and the server holds to it", async ({ page }) => {
@@ -99,7 +119,9 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
     await expect(page.getByText("Didn't get the code? You can ask for a new one.")).toBeVisible();
     await expect(resend).toBeEnabled();
     await resend.click();
-    await expect(page.getByRole("status").filter({ hasText: "Please wait a moment before asking for a new code." })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: "Please wait a moment before asking for a new code." }),
+    ).toBeVisible();
     await expect(resend).toBeDisabled();
 
     // Once 30 s have passed on the payment's clock, a new code is sent and the cooldown starts over.
@@ -116,7 +138,9 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Payment successful" })).toBeVisible();
   });
 
-  test("an intent past its lifetime fails (3) with a clear message, and its link no longer asks for a code", async ({ page }) => {
+  test("an intent past its lifetime fails (3) with a clear message, and its link no longer asks for a code", async ({
+    page,
+  }) => {
     const shop = merchant("expiry");
     const { paymentId, payUrl } = await startWalletPayment(shop);
     const link = withReturnUrl(payUrl, `${merchantSite()}/late`);
@@ -162,11 +186,16 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
     await expect(page).toHaveURL(/\/en\/pay\/return\//);
   });
 
-  test("a returnUrl on a foreign origin is ignored for the service's redirect URL (no open redirect)", async ({ page }) => {
+  test("a returnUrl on a foreign origin is ignored for the service's redirect URL (no open redirect)", async ({
+    page,
+  }) => {
     const { paymentId, payUrl } = await startWalletPayment(merchant("shared"));
     await page.goto(withReturnUrl(payUrl, "https://evil.example/steal"));
     await submitCode(page, SANDBOX_OTP);
-    await expect(page.getByRole("link", { name: "Return to Souk Atlas now" })).toHaveAttribute("href", `${merchantSite()}/orders/return?paymentId=${paymentId}&statusCode=2`);
+    await expect(page.getByRole("link", { name: "Return to Souk Atlas now" })).toHaveAttribute(
+      "href",
+      `${merchantSite()}/orders/return?paymentId=${paymentId}&statusCode=2`,
+    );
     await page.waitForURL(`${merchantSite()}/orders/return?paymentId=${paymentId}&statusCode=2`, { timeout: 4_000 });
   });
 
@@ -176,7 +205,9 @@ test.describe("OTP page journeys (contract 8 and 10)", () => {
     await page.goto(payUrl);
     await submitCode(page, SANDBOX_OTP);
     await page.getByRole("button", { name: "Stay on this page" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "You can return to Souk Atlas whenever you like." })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: "You can return to Souk Atlas whenever you like." }),
+    ).toBeVisible();
     await page.clock.runFor(10_000);
     await expect(page).toHaveURL(/\/pay\/return\//);
     await page.getByRole("link", { name: "Return to Souk Atlas now" }).click();
@@ -190,11 +221,17 @@ test.describe("phone and keyboard", () => {
   test("fits a phone screen and completes with the keyboard alone", async ({ page }) => {
     const { payUrl } = await startWalletPayment(merchant("shared"));
     await page.goto(payUrl);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
 
     const { code } = otpPage(page);
-    for (let presses = 0; presses < 15 && !(await code.evaluate((element) => element === document.activeElement)); presses += 1) {
+    for (
+      let presses = 0;
+      presses < 15 && !(await code.evaluate((element) => element === document.activeElement));
+      presses += 1
+    ) {
       await page.keyboard.press("Tab");
     }
     await expect(code).toBeFocused();

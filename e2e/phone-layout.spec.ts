@@ -19,13 +19,18 @@ async function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const found: string[] = [];
-    if (document.documentElement.scrollWidth > width) found.push(`page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
-    for (const element of document.body.querySelectorAll<HTMLElement>("button, a, h1, h2, p, dt, dd, label, span, bdi, li")) {
+    if (document.documentElement.scrollWidth > width)
+      found.push(`page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    for (const element of document.body.querySelectorAll<HTMLElement>(
+      "button, a, h1, h2, p, dt, dd, label, span, bdi, li",
+    )) {
       const box = element.getBoundingClientRect();
       if (box.width === 0 || getComputedStyle(element).position === "absolute") continue; // hidden or screen-reader only
       const name = `${element.tagName.toLowerCase()} "${(element.textContent ?? "").trim().slice(0, 40)}"`;
-      if (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).display !== "inline") found.push(`${name} overflows its box`);
-      if (box.left < -1 || box.right > width + 1) found.push(`${name} leaves the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
+      if (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).display !== "inline")
+        found.push(`${name} overflows its box`);
+      if (box.left < -1 || box.right > width + 1)
+        found.push(`${name} leaves the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
     }
     return found;
   });
@@ -53,7 +58,10 @@ for (const locale of ["fr", "ar"] as const) {
     await expect(page.getByRole("link", { name: t("return.continue", { merchant: "Souk Atlas" }) })).toBeVisible();
     await expectFits(page, `return-${locale}`);
     // The reference sits under its label on the reading side (the first: the receipt below repeats it).
-    const [label, value] = await Promise.all([page.getByText(t("common.reference"), { exact: true }).first().boundingBox(), page.locator("bdi.font-mono").first().boundingBox()]);
+    const [label, value] = await Promise.all([
+      page.getByText(t("common.reference"), { exact: true }).first().boundingBox(),
+      page.locator("bdi.font-mono").first().boundingBox(),
+    ]);
     if (locale === "ar") expect(Math.abs(label!.x + label!.width - (value!.x + value!.width))).toBeLessThan(2);
     else expect(Math.abs(label!.x - value!.x)).toBeLessThan(2);
 
@@ -81,7 +89,10 @@ for (const locale of ["fr", "ar"] as const) {
 }
 
 test("a declined card's return page says the card was declined, as check does", async ({ page }) => {
-  const { payUrl } = await startCardPayment(merchant("shared"), { xLocale: "en_US", redirectUrl: `${merchantSite()}/declined` });
+  const { payUrl } = await startCardPayment(merchant("shared"), {
+    xLocale: "en_US",
+    redirectUrl: `${merchantSite()}/declined`,
+  });
   await freezeTime(page);
   await page.goto(payUrl);
   await enterCard(page, "en", CARDS.declined);
@@ -92,7 +103,9 @@ test("a declined card's return page says the card was declined, as check does", 
 
 // Issue 14: the API reference and the first-payment guide are read on phones too; wide tables
 // and code scroll inside their own box, the page never scrolls sideways.
-test("the API reference and the first-payment guide fit a 360 px phone without sideways scrolling", async ({ page }) => {
+test("the API reference and the first-payment guide fit a 360 px phone without sideways scrolling", async ({
+  page,
+}) => {
   for (const path of ["/docs", "/docs/first-payment"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

@@ -21,7 +21,9 @@ test.describe("the QR page and the sandbox wallet app in every language: axe fin
       await expect(page.locator("html")).toHaveAttribute("dir", dir);
       const qr = qrPage(page, locale);
       await expect(qr.image).toBeVisible();
-      await expect.poll(() => qr.image.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+      await expect
+        .poll(() => qr.image.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0))
+        .toBe(true);
       await expectNoSeriousViolations(page, `qr-${locale}`);
       await capture(page, `qr-${locale}`);
 
@@ -45,7 +47,12 @@ test.describe("the QR page and the sandbox wallet app in every language: axe fin
   }
 
   test("the QR page on a desktop screen", async ({ page }) => {
-    const { qrPageUrl } = await startQrPayment(merchant("shared"), { xLocale: "en_US", amount: 12.5, currency: "TND", country: "TUN" });
+    const { qrPageUrl } = await startQrPayment(merchant("shared"), {
+      xLocale: "en_US",
+      amount: 12.5,
+      currency: "TND",
+      country: "TUN",
+    });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(qrPageUrl);
     await expect(qrPage(page).image).toBeVisible();

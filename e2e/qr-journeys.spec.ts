@@ -4,7 +4,10 @@ import { onboardMerchant } from "./support/onboard";
 import { answerQrPayment, openWalletApp, qrPage, startQrPayment, walletApp } from "./support/qr";
 
 test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
-  test("the QR page reaches success by itself after the wallet app approves in a second page, then moves on", async ({ page, browserProblems }) => {
+  test("the QR page reaches success by itself after the wallet app approves in a second page, then moves on", async ({
+    page,
+    browserProblems,
+  }) => {
     const shop = merchant("shared");
     const { paymentId, qrPageUrl } = await startQrPayment(shop, { amount: 1250.75 });
     await page.goto(withReturnUrl(qrPageUrl, `${merchantSite()}/orders/qr-done`));
@@ -51,7 +54,9 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
 
     await expect(qrPage(page).statusSaying("qr.failed")).toBeVisible({ timeout: 10_000 });
     await expect(page.getByRole("heading", { level: 1, name: "Payment failed" })).toBeVisible();
-    await page.waitForURL(`${merchantSite()}/orders/qr-declined?paymentId=${paymentId}&statusCode=3`, { timeout: 6_000 });
+    await page.waitForURL(`${merchantSite()}/orders/qr-declined?paymentId=${paymentId}&statusCode=3`, {
+      timeout: 6_000,
+    });
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(3);
   });
 
@@ -62,12 +67,21 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
     await expect(qrPage(page).status).toBeVisible();
     expect((await answerQrPayment(shop, paymentId, "approve")).statusCode).toBe(13);
     await expect(page.getByRole("heading", { level: 1, name: "Payment authorized" })).toBeVisible({ timeout: 10_000 });
-    await page.waitForURL(`${merchantSite()}/orders/qr-reserved?paymentId=${paymentId}&statusCode=13`, { timeout: 6_000 });
+    await page.waitForURL(`${merchantSite()}/orders/qr-reserved?paymentId=${paymentId}&statusCode=13`, {
+      timeout: 6_000,
+    });
   });
 
-  test("a QR payment left past its lifetime ends as failed, saying it expired; the wallet app no longer asks", async ({ page, browserProblems }) => {
+  test("a QR payment left past its lifetime ends as failed, saying it expired; the wallet app no longer asks", async ({
+    page,
+    browserProblems,
+  }) => {
     // Its own service: the sandbox clock is per service, and other journeys must not move this one's.
-    const shop = await onboardMerchant({ name: "QR Clock Shop", redirectUrl: `${merchantSite()}/orders/return`, origins: [merchantSite()] });
+    const shop = await onboardMerchant({
+      name: "QR Clock Shop",
+      redirectUrl: `${merchantSite()}/orders/return`,
+      origins: [merchantSite()],
+    });
     const { paymentId, qrPageUrl } = await startQrPayment(shop);
     await page.goto(qrPageUrl);
     await expect(qrPage(page).status).toBeVisible();
@@ -85,7 +99,11 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
     await expect(walletApp(phone).approve).toHaveCount(0);
   });
 
-  test("the QR page and the wallet app carry the hosted pages' headers, and a bad token gets the neutral 404", async ({ page, request, browserProblems }) => {
+  test("the QR page and the wallet app carry the hosted pages' headers, and a bad token gets the neutral 404", async ({
+    page,
+    request,
+    browserProblems,
+  }) => {
     const shop = merchant("shared");
     const { qrPageUrl, qrImageUrl, paymentId } = await startQrPayment(shop, { xLocale: "en_US" });
     await page.goto(qrPageUrl);
@@ -106,7 +124,11 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
     // The QR page's token does not open the wallet app, nor the reverse; neither says why.
     const qrToken = new URL(qrPageUrl).searchParams.get("token")!;
     const walletToken = new URL(walletUrl).searchParams.get("token")!;
-    for (const path of [`/en/sandbox/wallet/${paymentId}?token=${qrToken}`, `/en/pay/qr/${paymentId}?token=${walletToken}`, `/en/pay/qr/${paymentId}`]) {
+    for (const path of [
+      `/en/sandbox/wallet/${paymentId}?token=${qrToken}`,
+      `/en/pay/qr/${paymentId}?token=${walletToken}`,
+      `/en/pay/qr/${paymentId}`,
+    ]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
       await expect(page.getByRole("heading", { level: 1, name: "This link is not valid" })).toBeVisible();
@@ -114,7 +136,10 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
     expect((await checkPayment(shop, paymentId)).statusCode).toBe(1);
   });
 
-  test("a cross-site POST cannot answer for the customer: the wallet app's form refuses another site", async ({ page, browserProblems }) => {
+  test("a cross-site POST cannot answer for the customer: the wallet app's form refuses another site", async ({
+    page,
+    browserProblems,
+  }) => {
     const shop = merchant("shared");
     const { paymentId, qrPageUrl } = await startQrPayment(shop, { xLocale: "en" });
     await page.goto(qrPageUrl);
@@ -134,7 +159,11 @@ test.describe("QR wallet journeys (issue 6, contract 9 and 10)", () => {
     // and its default error screen then trips the CSP. Stop watching the phone from here on.
     phone.removeAllListeners("pageerror");
     phone.removeAllListeners("console");
-    browserProblems.splice(0, browserProblems.length, ...browserProblems.filter((problem) => !problem.startsWith("wallet app")));
+    browserProblems.splice(
+      0,
+      browserProblems.length,
+      ...browserProblems.filter((problem) => !problem.startsWith("wallet app")),
+    );
     const { url, headers, body } = original!;
     delete headers["content-length"];
     expect(body.includes("decline")).toBe(true);

@@ -92,7 +92,11 @@ test.describe("receipts on the return page (issue 43), at 390 px", () => {
   }
 
   test("without JavaScript: no print button, the PDF still downloads", async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, locale: "en-US" });
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+      locale: "en-US",
+    });
     const page = await context.newPage();
     const t = messagesFor("en");
     const { paymentId } = await paidReturnPage(page, "en", "en_US");

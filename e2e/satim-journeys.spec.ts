@@ -95,7 +95,9 @@ for (const locale of ["en", "ar"] as const) {
     test.use({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } });
     const t = checkoutText(locale);
 
-    test(`pays with a CIB card on SATIM's page after the terms and the anti-bot check, and stays on the return page (${locale})`, async ({ page }) => {
+    test(`pays with a CIB card on SATIM's page after the terms and the anti-bot check, and stays on the return page (${locale})`, async ({
+      page,
+    }) => {
       const target = `${merchantSite()}/orders/satim-${locale}`;
       const { shop, paymentId } = await toPageBeforeSatim(page, locale, { returnUrl: target, amount: 1250.75 });
       await expect(page.locator("html")).toHaveAttribute("dir", locale === "ar" ? "rtl" : "ltr");
@@ -151,7 +153,9 @@ for (const locale of ["en", "ar"] as const) {
       await page.getByRole("button", { name: locale === "ar" ? "إلغاء" : "Cancel", exact: true }).click();
       await expect(page.getByRole("heading", { level: 1, name: t("return.failed") })).toBeVisible();
       // SATIM's support is there whatever the outcome.
-      await expect(page.getByRole("region", { name: t("providerSupport.heading") }).locator("bdi[dir=ltr]")).toHaveText("3020");
+      await expect(page.getByRole("region", { name: t("providerSupport.heading") }).locator("bdi[dir=ltr]")).toHaveText(
+        "3020",
+      );
       await shot(page, `canceled-${locale}`);
       expect((await checkPayment(shop, paymentId)).statusCode).toBe(3);
     });
@@ -161,7 +165,9 @@ for (const locale of ["en", "ar"] as const) {
     test.use({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
     const t = checkoutText(locale);
 
-    test(`types the image's code: a wrong one is refused beside the field, the sandbox's passes, and SATIM is paid (${locale})`, async ({ page }) => {
+    test(`types the image's code: a wrong one is refused beside the field, the sandbox's passes, and SATIM is paid (${locale})`, async ({
+      page,
+    }) => {
       const { shop, paymentId } = await toPageBeforeSatim(page, locale, { amount: 2400 });
       const view = beforeSatim(page, locale);
       await expect(view.antiBot.getByRole("img", { name: t("antiBot.codeImage") })).toBeVisible();

@@ -16,7 +16,9 @@ import { openWalletApp, qrPage, startQrPayment, walletApp } from "./support/qr";
 /** The tricks, aimed at the e2e merchant's site instead of https://shop.example. */
 function tricksFor(site: string): string[] {
   const host = new URL(site).host;
-  return REDIRECT_TRICKS.map((trick) => trick.replaceAll("https://shop.example", site).replaceAll("shop.example", host));
+  return REDIRECT_TRICKS.map((trick) =>
+    trick.replaceAll("https://shop.example", site).replaceAll("shop.example", host),
+  );
 }
 
 const decodeEntities = (value: string) =>
@@ -41,7 +43,9 @@ function offSiteLinks(html: string, allowed: string): string[] {
 }
 
 test.describe("no open redirect from the hosted return page (contract 8)", () => {
-  test("whatever returnUrl the buyer's URL carries, the page links and moves only to the merchant's allowed origin", async ({ page }) => {
+  test("whatever returnUrl the buyer's URL carries, the page links and moves only to the merchant's allowed origin", async ({
+    page,
+  }) => {
     const shop = merchant("shared");
     const site = merchantSite();
     const { paymentId, payUrl } = await startWalletPayment(shop, { xLocale: "en" });
@@ -61,7 +65,8 @@ test.describe("no open redirect from the hosted return page (contract 8)", () =>
       expect(continueLinks.length, trick).toBeGreaterThan(0);
       for (const href of continueLinks) {
         // Either the service's redirect URL, or the returnUrl itself when it really is on the allowed origin.
-        if (href !== fallback) expect(new URL(href).searchParams.get("paymentId"), `${trick} -> ${href}`).toBe(paymentId);
+        if (href !== fallback)
+          expect(new URL(href).searchParams.get("paymentId"), `${trick} -> ${href}`).toBe(paymentId);
       }
     }
 
@@ -72,7 +77,9 @@ test.describe("no open redirect from the hosted return page (contract 8)", () =>
     await page.waitForURL((url) => url.origin === site, { timeout: 6_000 });
   });
 
-  test("a card payment's foreign redirectUrl is ignored: the buyer goes back to the service's redirect URL", async ({ page }) => {
+  test("a card payment's foreign redirectUrl is ignored: the buyer goes back to the service's redirect URL", async ({
+    page,
+  }) => {
     const shop = merchant("shared");
     const { paymentId, payUrl } = await startCardPayment(shop, { redirectUrl: "https://evil.example/after-card" });
     await freezeTime(page);
@@ -96,7 +103,10 @@ const FRAME_HEADERS = (response: APIResponse) => {
 };
 
 test.describe("every hosted page refuses to be framed", () => {
-  test("OTP, card, QR, wallet app, return and not-found pages all forbid framing and caching", async ({ page, browserProblems }) => {
+  test("OTP, card, QR, wallet app, return and not-found pages all forbid framing and caching", async ({
+    page,
+    browserProblems,
+  }) => {
     const shop = merchant("shared");
     const wallet = await startWalletPayment(shop, { xLocale: "en" });
     const card = await startCardPayment(shop);
@@ -113,7 +123,9 @@ test.describe("every hosted page refuses to be framed", () => {
       `${BASE_URL}/en/no-such-page`,
     ];
     for (const url of urls) {
-      const response = await page.request.get(url, { headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "cross-site" } });
+      const response = await page.request.get(url, {
+        headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "cross-site" },
+      });
       expect(FRAME_HEADERS(response), url).toEqual({ xFrameOptions: "DENY", frameAncestors: true, noStore: true });
     }
     expect(browserProblems).toEqual([]);
@@ -145,7 +157,8 @@ async function interceptAction(page: Page, click: () => Promise<void>): Promise<
  * inline styles the strict CSP blocks: expected here, and only that is forgiven.
  */
 function forgetAbortedActionTrouble(problems: string[]) {
-  const expected = /net::ERR_FAILED|Failed to fetch|Applying inline style violates the following Content Security Policy directive 'style-src/i;
+  const expected =
+    /net::ERR_FAILED|Failed to fetch|Applying inline style violates the following Content Security Policy directive 'style-src/i;
   problems.splice(0, problems.length, ...problems.filter((problem) => !expected.test(problem)));
 }
 

@@ -5,7 +5,10 @@ import { checkPayment, merchant, merchantSite, startWalletPayment, withReturnUrl
 const nonceOf = (policy: string | null) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
 
 test.describe("hosted page security (issue 4, item 4)", () => {
-  test("the OTP page answers with a strict nonce CSP, no framing, no referrer, no caching", async ({ page, request }) => {
+  test("the OTP page answers with a strict nonce CSP, no framing, no referrer, no caching", async ({
+    page,
+    request,
+  }) => {
     const { payUrl } = await startWalletPayment(merchant("shared"), { xLocale: "en_US" });
     const first = await request.get(payUrl);
     const second = await request.get(payUrl);
@@ -48,7 +51,10 @@ test.describe("hosted page security (issue 4, item 4)", () => {
 
   test("a bad, missing or borrowed token shows the same neutral page with 404, telling nothing", async ({ page }) => {
     const shop = merchant("shared");
-    const [one, other] = await Promise.all([startWalletPayment(shop, { xLocale: "en" }), startWalletPayment(shop, { xLocale: "en" })]);
+    const [one, other] = await Promise.all([
+      startWalletPayment(shop, { xLocale: "en" }),
+      startWalletPayment(shop, { xLocale: "en" }),
+    ]);
     const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
     const base = new URL(one.payUrl);
     const attempts = [
@@ -116,7 +122,11 @@ test.describe("hosted page security (issue 4, item 4)", () => {
     const framed = page.frames().find((frame) => frame !== page.mainFrame())!;
     await expect(framed.getByLabel("Verification code")).toHaveCount(0);
     // The one expected violation is the refusal itself; anything else still fails the test.
-    browserProblems.splice(0, browserProblems.length, ...browserProblems.filter((problem) => !problem.includes("frame-ancestors 'none'")));
+    browserProblems.splice(
+      0,
+      browserProblems.length,
+      ...browserProblems.filter((problem) => !problem.includes("frame-ancestors 'none'")),
+    );
   });
 
   test("GET never changes a payment: loading and reloading the pages leaves it awaiting its code", async ({ page }) => {

@@ -38,7 +38,10 @@ const configSchema = z
           .map((entry) => entry.trim())
           .filter(Boolean),
       )
-      .refine((entries) => entries.every(isAddressOrRange), "must be comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.5,192.168.0.0/16"),
+      .refine(
+        (entries) => entries.every(isAddressOrRange),
+        "must be comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.5,192.168.0.0/16",
+      ),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
@@ -146,7 +149,13 @@ const configSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV !== "production") return;
-    for (const key of ["DATABASE_URL", "GATEWAY_SECRET", "PUBLIC_BASE_URL", "WALLET_PROVIDER_URL", "WALLET_PROVIDER_SECRET"] as const) {
+    for (const key of [
+      "DATABASE_URL",
+      "GATEWAY_SECRET",
+      "PUBLIC_BASE_URL",
+      "WALLET_PROVIDER_URL",
+      "WALLET_PROVIDER_SECRET",
+    ] as const) {
       if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when APP_ENV=production" });
     }
     // Buyers type card details and codes on the hosted pages: their address is https, ended
@@ -155,12 +164,17 @@ const configSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["PUBLIC_BASE_URL"],
-        message: "must be https:// in production (set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway ends TLS)",
+        message:
+          "must be https:// in production (set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway ends TLS)",
       });
     }
     // Contract section 7: retries go on for at least 24 hours.
     if (env.WEBHOOK_RETRY_SCHEDULE.reduce((sum, seconds) => sum + seconds, 0) < 86_400) {
-      ctx.addIssue({ code: "custom", path: ["WEBHOOK_RETRY_SCHEDULE"], message: "must span at least 24 hours in production" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["WEBHOOK_RETRY_SCHEDULE"],
+        message: "must span at least 24 hours in production",
+      });
     }
   });
 
@@ -215,7 +229,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     appEnvGiven: cleaned.APP_ENV !== undefined,
     tracesOn:
       parsed.OTEL_SDK_DISABLED !== "true" &&
-      (parsed.OTEL_TRACES_EXPORTER !== undefined ? parsed.OTEL_TRACES_EXPORTER !== "none" : Boolean(parsed.OTEL_EXPORTER_OTLP_ENDPOINT ?? parsed.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)),
+      (parsed.OTEL_TRACES_EXPORTER !== undefined
+        ? parsed.OTEL_TRACES_EXPORTER !== "none"
+        : Boolean(parsed.OTEL_EXPORTER_OTLP_ENDPOINT ?? parsed.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)),
   };
 }
 

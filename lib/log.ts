@@ -75,7 +75,13 @@ const CREDENTIAL_SHAPES: [RegExp, string][] = [
   // A client secret as issued, standing alone. A provider operation's id (`op_` and 40 hex
   // digits, lib/provider-operations) has the same length but is no secret: an operator quotes it
   // to the wallet or Stripe to ask about a call, so it stays readable.
-  [new RegExp(`(?<![A-Za-z0-9_-])(?!op_[0-9a-f]{40}(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{${ISSUED_SECRET_LENGTH}}(?![A-Za-z0-9_-])`, "g"), CENSOR],
+  [
+    new RegExp(
+      `(?<![A-Za-z0-9_-])(?!op_[0-9a-f]{40}(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{${ISSUED_SECRET_LENGTH}}(?![A-Za-z0-9_-])`,
+      "g",
+    ),
+    CENSOR,
+  ],
 ];
 
 // A run of 13 to 19 digits (not a phone: no leading +), or one written in groups of 4 (or
@@ -87,7 +93,8 @@ const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 // pino's own `"time":` field (13 of them since 2001) are a number, never a literal, and a
 // literal cannot hold that unescaped prefix. The issued secret's run is counted by hand: as a
 // regular expression it cost five times the rest of the test.
-const CREDENTIAL_MARKERS = /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|_secret_|bearer|(?<!\d|"time":)\d{13}|\d{4}[ -]\d{4}[ -]\d{4}|\d{4}[ -]\d{6}[ -]\d{5}/i;
+const CREDENTIAL_MARKERS =
+  /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|_secret_|bearer|(?<!\d|"time":)\d{13}|\d{4}[ -]\d{4}[ -]\d{4}|\d{4}[ -]\d{6}[ -]\d{5}/i;
 
 /** Whether JSON text (a log line or one of its literals) has any marker of a credential shape: one that has none is written as it is. */
 export function mayHoldCredential(text: string): boolean {
@@ -98,7 +105,12 @@ function hasRunOfBase64Url(text: string, length: number): boolean {
   let run = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    const inAlphabet = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
+    const inAlphabet =
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 45 ||
+      code === 95;
     if (!inAlphabet) run = 0;
     else if (++run >= length) return true;
   }

@@ -22,7 +22,9 @@ async function main() {
     const report = await runAudit(handle.db, {
       retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
       deliverySlackSeconds: Number(values.slack),
-      reconciliationBoundSeconds: Number(values["reconciliation-bound"] ?? config.PROVIDER_RECONCILIATION_BOUND_SECONDS),
+      reconciliationBoundSeconds: Number(
+        values["reconciliation-bound"] ?? config.PROVIDER_RECONCILIATION_BOUND_SECONDS,
+      ),
     });
     console.log(formatAuditReport(report, { maxPerInvariant: Number(values.max) }));
     process.exitCode = report.violationCount === 0 ? 0 : 1;

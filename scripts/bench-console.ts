@@ -42,7 +42,10 @@ const { values } = parseArgs({
   },
 });
 const url = values["database-url"];
-if (!url) throw new Error("--database-url (or BENCH_CONSOLE_DATABASE_URL) is required: a database of its own, seeded once and reused");
+if (!url)
+  throw new Error(
+    "--database-url (or BENCH_CONSOLE_DATABASE_URL) is required: a database of its own, seeded once and reused",
+  );
 const users = Number(values.users);
 const callsPerUser = Number(values.calls);
 
@@ -81,7 +84,11 @@ function loadAverage(): string {
 
 const log = (line: string) => console.log(line);
 log(`-- bench:console, ${new Date().toISOString()}, ${loadAverage()}`);
-await ensureConsoleBenchDatabase(url, { reseed: values.reseed, log, ...(values.payments ? { payments: Number(values.payments) } : {}) });
+await ensureConsoleBenchDatabase(url, {
+  reseed: values.reseed,
+  log,
+  ...(values.payments ? { payments: Number(values.payments) } : {}),
+});
 const handle = await openDatabase({ databaseUrl: url, pgliteDir: "", poolSize: users + 2 });
 const db = handle.db;
 try {
@@ -90,11 +97,14 @@ try {
   const driver = values.http ? await httpDriver(db, service, values.http) : inProcessDriver(db, service);
   if (values.http) log(`driving the pages of ${values.http}`);
   const samples = await samplesOf(db, service.id);
-  log(`big merchant: ${samples.total} payments; samples: ${samples.payments.length} payments, ${samples.phones.length} phones, ${samples.last4.length} card last 4`);
+  log(
+    `big merchant: ${samples.total} payments; samples: ${samples.payments.length} payments, ${samples.phones.length} phones, ${samples.last4.length} card last 4`,
+  );
 
   // The 100th page's cursor, found once by walking the pages (not timed).
   let after: string | null = null;
-  for (let page = 1; page < 100 && !values.only; page += 1) after = (await driver.paymentsPage(after ? { after } : {})).after;
+  for (let page = 1; page < 100 && !values.only; page += 1)
+    after = (await driver.paymentsPage(after ? { after } : {})).after;
   const page100 = after ?? "";
 
   const day = 86_400_000;
@@ -105,14 +115,23 @@ try {
   const pick = <T>(list: T[], i: number) => list[i % list.length]!;
   const measured: { name: string; run: (i: number) => Promise<unknown> }[] = [
     { name: "first page", run: () => driver.paymentsPage({}) },
-    { name: "filtered page (status + 30-day range)", run: (i) => driver.paymentsPage({ status: "FAILED,PARTIALLY_REFUNDED", ...windowOf(i) }) },
+    {
+      name: "filtered page (status + 30-day range)",
+      run: (i) => driver.paymentsPage({ status: "FAILED,PARTIALLY_REFUNDED", ...windowOf(i) }),
+    },
     { name: "100th page by keyset", run: () => driver.paymentsPage({ after: page100 }) },
-    { name: "search: phone (+ and without)", run: (i) => driver.paymentsPage({ q: i % 2 ? pick(samples.phones, i) : pick(samples.phones, i).slice(1) }) },
+    {
+      name: "search: phone (+ and without)",
+      run: (i) => driver.paymentsPage({ q: i % 2 ? pick(samples.phones, i) : pick(samples.phones, i).slice(1) }),
+    },
     { name: "search: actionId", run: (i) => driver.paymentsPage({ q: pick(samples.payments, i).actionId }) },
     { name: "search: paymentId", run: (i) => driver.paymentsPage({ q: pick(samples.payments, i).id }) },
     { name: "search: card last 4", run: (i) => driver.paymentsPage({ q: pick(samples.last4, i) }) },
     { name: "payment detail", run: (i) => driver.paymentDetail(pick(samples.payments, i).id) },
-    { name: "customer search (name, email, phone)", run: (i) => driver.customerSearch(pick(samples.customerQueries, i)) },
+    {
+      name: "customer search (name, email, phone)",
+      run: (i) => driver.customerSearch(pick(samples.customerQueries, i)),
+    },
     // Target: p99 <= 100 ms (issue 42).
     { name: "home at a glance", run: () => driver.home() },
   ];
@@ -175,7 +194,9 @@ try {
 /** Requests spread over many rows, so no single row's cache decides a percentile. */
 async function samplesOf(db: Db, serviceId: string) {
   const query = async <T>(statement: ReturnType<typeof sql>) => sqlRows<T>(await db.execute(statement));
-  const [count] = await query<{ total: number }>(sql`select count(*)::int as total from payments where service_id = ${serviceId}`);
+  const [count] = await query<{ total: number }>(
+    sql`select count(*)::int as total from payments where service_id = ${serviceId}`,
+  );
   const payments = await query<{ id: string; actionId: string }>(
     sql`select id, action_id as "actionId" from payments tablesample system (0.2) where service_id = ${serviceId} limit 400`,
   );
@@ -186,6 +207,14 @@ async function samplesOf(db: Db, serviceId: string) {
     sql`select c.card_last4 as last4 from card_payments c tablesample system (2) join payments p on p.id = c.payment_id where p.service_id = ${serviceId} limit 400`,
   );
   // A third each: a name's first two words, an email's first 12 characters, a whole phone.
-  const customerQueries = customers.map((c, i) => (i % 3 === 0 ? c.name.split(" ").slice(0, 2).join(" ") : i % 3 === 1 && c.email ? c.email.slice(0, 12) : c.phone));
-  return { total: count?.total ?? 0, payments, phones: customers.map((c) => c.phone), last4: last4.map((row) => row.last4), customerQueries };
+  const customerQueries = customers.map((c, i) =>
+    i % 3 === 0 ? c.name.split(" ").slice(0, 2).join(" ") : i % 3 === 1 && c.email ? c.email.slice(0, 12) : c.phone,
+  );
+  return {
+    total: count?.total ?? 0,
+    payments,
+    phones: customers.map((c) => c.phone),
+    last4: last4.map((row) => row.last4),
+    customerQueries,
+  };
 }

@@ -31,7 +31,14 @@ const C = Number(process.env.C ?? 32);
 const merchants = merchantsFile ? JSON.parse(fs.readFileSync(merchantsFile, "utf8")) : [];
 const auth = (m) => "Bearer " + Buffer.from(`${m.clientId}:${m.clientSecret}`).toString("base64");
 const phone = () => "+2135" + String(randomInt(10_000_000, 99_999_999));
-const createBody = () => JSON.stringify({ actionId: randomUUID(), amount: 1500.5, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: phone() });
+const createBody = () =>
+  JSON.stringify({
+    actionId: randomUUID(),
+    amount: 1500.5,
+    actionCurrencyCode: "DZD",
+    actionCountryCode: "DZA",
+    userId: phone(),
+  });
 let mi = 0;
 const nextMerchant = () => merchants[mi++ % merchants.length];
 const ticks = () =>
@@ -39,7 +46,8 @@ const ticks = () =>
     const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return s + Number(f[11]) + Number(f[12]);
   }, 0);
-const rss = () => pids.map((pid) => Math.round((Number(fs.readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4096) / 1048576));
+const rss = () =>
+  pids.map((pid) => Math.round((Number(fs.readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4096) / 1048576));
 async function createIntents(n) {
   const out = [];
   let i = 0;
@@ -113,12 +121,22 @@ const make = () => {
     };
   }
   const p = pool[k++ % pool.length];
-  if (op === "check") return { method: "GET", path: `/api/v1/payments/intents/${p.id}/check`, headers: { authorization: auth(p.m), "x-service": p.m.service, "x-platform": "API" } };
+  if (op === "check")
+    return {
+      method: "GET",
+      path: `/api/v1/payments/intents/${p.id}/check`,
+      headers: { authorization: auth(p.m), "x-service": p.m.service, "x-platform": "API" },
+    };
   if (op === "proceed")
     return {
       method: "POST",
       path: `/api/v1/payments/intents/${p.id}/proceed`,
-      headers: { authorization: auth(p.m), "x-service": p.m.service, "x-platform": "API", "content-type": "application/json" },
+      headers: {
+        authorization: auth(p.m),
+        "x-service": p.m.service,
+        "x-platform": "API",
+        "content-type": "application/json",
+      },
       body: '{"paymentMethodCode":"WALLET_V2"}',
     };
   if (op === "check-merchant")
@@ -133,8 +151,14 @@ const withClientHeaders = (request) => ({ ...request, headers: { ...request.head
 const run = (amount) =>
   new Promise((res, rej) => {
     const codes = {};
-    const inst = autocannon({ url: base, connections: C, amount, requests: [{ setupRequest: (req) => ({ ...req, ...withClientHeaders(make()) }) }] }, (e, r) =>
-      e ? rej(e) : res({ r, codes }),
+    const inst = autocannon(
+      {
+        url: base,
+        connections: C,
+        amount,
+        requests: [{ setupRequest: (req) => ({ ...req, ...withClientHeaders(make()) }) }],
+      },
+      (e, r) => (e ? rej(e) : res({ r, codes })),
     );
     inst.on("response", (_c, s) => {
       codes[s] = (codes[s] ?? 0) + 1;
@@ -144,7 +168,8 @@ await run(Math.min(N, 1000)); // warm-up
 if (process.env.CALLGRIND_DIR) {
   const [pid] = pids;
   const control = (...args) => execFileSync("callgrind_control", [...args, String(pid)], { stdio: "ignore" });
-  const dumps = () => fs.readdirSync(process.env.CALLGRIND_DIR).filter((name) => name.startsWith(`callgrind.out.${pid}.`));
+  const dumps = () =>
+    fs.readdirSync(process.env.CALLGRIND_DIR).filter((name) => name.startsWith(`callgrind.out.${pid}.`));
   control("-i", "on");
   control("-z");
   const before = new Set(dumps());
@@ -159,9 +184,16 @@ if (process.env.CALLGRIND_DIR) {
     if (!dump) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const summary = fs.readFileSync(`${process.env.CALLGRIND_DIR}/${dump}`, "utf8").match(/^summary: (\d+)/m);
-  const line = { op, n: N, instructionsPerReq: Math.round(Number(summary[1]) / N), wallMs: Math.round(wall), codes: JSON.stringify(codes) };
+  const line = {
+    op,
+    n: N,
+    instructionsPerReq: Math.round(Number(summary[1]) / N),
+    wallMs: Math.round(wall),
+    codes: JSON.stringify(codes),
+  };
   console.log(JSON.stringify(line));
-  if (process.env.OUT) fs.appendFileSync(process.env.OUT, JSON.stringify({ ...line, label: process.env.LABEL ?? "" }) + "\n");
+  if (process.env.OUT)
+    fs.appendFileSync(process.env.OUT, JSON.stringify({ ...line, label: process.env.LABEL ?? "" }) + "\n");
   process.exit(0);
 }
 const t0 = ticks();
@@ -188,4 +220,5 @@ const line = {
   load: fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
 };
 console.log(JSON.stringify(line));
-if (process.env.OUT) fs.appendFileSync(process.env.OUT, JSON.stringify({ ...line, label: process.env.LABEL ?? "" }) + "\n");
+if (process.env.OUT)
+  fs.appendFileSync(process.env.OUT, JSON.stringify({ ...line, label: process.env.LABEL ?? "" }) + "\n");

@@ -44,14 +44,20 @@ const counted = fakeSql();
 countPoolUse(counted, 10);
 
 console.log(`CPU per call, ${N} calls a side, five pairs (node ${process.version})`);
-const metric = await added("request metrics (counter + histogram)", nothing, async () => observeHttpRequest("/api/v1/payments/intents/:id/check", "GET", 200, 0.004));
+const metric = await added("request metrics (counter + histogram)", nothing, async () =>
+  observeHttpRequest("/api/v1/payments/intents/:id/check", "GET", 200, 0.004),
+);
 const pool = await added(
   "pool counting, per statement",
   () => plain.unsafe("select 1"),
   () => counted.unsafe("select 1"),
 );
-const off = await added("tracing off: request span + operation span", nothing, () => inRequestSpan(request, { requestId: "r" }, () => inSpan("operation x", nothing)));
-console.log(`metrics and disabled tracing per check (1 statement): ${(metric + pool + off).toFixed(2)} µs; per create (1 statement): the same`);
+const off = await added("tracing off: request span + operation span", nothing, () =>
+  inRequestSpan(request, { requestId: "r" }, () => inSpan("operation x", nothing)),
+);
+console.log(
+  `metrics and disabled tracing per check (1 statement): ${(metric + pool + off).toFixed(2)} µs; per create (1 statement): the same`,
+);
 
 // Tracing on: the SDK with a batch processor and an exporter that drops what it is given.
 const dropping: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
@@ -59,9 +65,12 @@ await startTracing({ spanProcessors: [new BatchSpanProcessor(dropping)] });
 const on = await added("tracing on: request + operation + 2 statement-like spans", nothing, () =>
   inRequestSpan(request, { requestId: "r" }, () =>
     inSpan("operation x", async () => {
-      for (let statement = 0; statement < 2; statement += 1) startSpan("db SELECT", { "db.system.name": "postgresql" })?.end();
+      for (let statement = 0; statement < 2; statement += 1)
+        startSpan("db SELECT", { "db.system.name": "postgresql" })?.end();
     }),
   ),
 );
-console.log(`tracing on adds about ${on.toFixed(1)} µs per request before export (the exporter's serialization and the network are extra)`);
+console.log(
+  `tracing on adds about ${on.toFixed(1)} µs per request before export (the exporter's serialization and the network are extra)`,
+);
 process.exit(0);

@@ -80,7 +80,13 @@ async function main() {
   const api = apiClient(gateway.baseUrl);
   const merchants: Awaited<ReturnType<typeof onboardMerchant>>[] = [];
   for (let index = 0; index < MERCHANTS; index += 1) {
-    merchants.push(await onboardMerchant(db, { name: `Bench ${Date.now()}-${index}`, countries: ["DZA"], origins: ["https://shop.example"] }));
+    merchants.push(
+      await onboardMerchant(db, {
+        name: `Bench ${Date.now()}-${index}`,
+        countries: ["DZA"],
+        origins: ["https://shop.example"],
+      }),
+    );
   }
   const runId = `${Date.now()}-${randomInt(1e6)}`;
   const headersOf = (index: number) => {
@@ -107,16 +113,33 @@ async function main() {
   // Warm up: module loading, connection pool, prepared statements, gateway key.
   const warmCount = Math.min(200, REQUESTS);
   await run(warmCount, create("warm"));
-  await run(warmCount, (index) => api.get(`/api/v1/payments/intents/${intents[index]}/check`, headersOf(index)).then((r) => r.status));
+  await run(warmCount, (index) =>
+    api.get(`/api/v1/payments/intents/${intents[index]}/check`, headersOf(index)).then((r) => r.status),
+  );
   intents.length = 0;
 
-  console.log(`driver ${driver}, ${REQUESTS} requests per operation, concurrency ${CONCURRENCY}, ${MERCHANTS} merchants`);
+  console.log(
+    `driver ${driver}, ${REQUESTS} requests per operation, concurrency ${CONCURRENCY}, ${MERCHANTS} merchants`,
+  );
   report("create", await run(REQUESTS, create("bench")));
   report(
     "proceed",
-    await run(REQUESTS, (index) => api.post(`/api/v1/payments/intents/${intents[index]}/proceed`, { paymentMethodCode: "WALLET_V2" }, headersOf(index)).then((r) => r.status)),
+    await run(REQUESTS, (index) =>
+      api
+        .post(
+          `/api/v1/payments/intents/${intents[index]}/proceed`,
+          { paymentMethodCode: "WALLET_V2" },
+          headersOf(index),
+        )
+        .then((r) => r.status),
+    ),
   );
-  report("check", await run(REQUESTS, (index) => api.get(`/api/v1/payments/intents/${intents[index]}/check`, headersOf(index)).then((r) => r.status)));
+  report(
+    "check",
+    await run(REQUESTS, (index) =>
+      api.get(`/api/v1/payments/intents/${intents[index]}/check`, headersOf(index)).then((r) => r.status),
+    ),
+  );
   await gateway.close();
   await closeDatabase();
 }

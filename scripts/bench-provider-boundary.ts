@@ -21,14 +21,17 @@ function summary(name: string, latencies: number[]) {
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
   const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
-  console.log(`${name.padEnd(8)} n=${sorted.length}  mean ${mean.toFixed(2)} ms  p50 ${at(50).toFixed(2)} ms  p95 ${at(95).toFixed(2)} ms`);
+  console.log(
+    `${name.padEnd(8)} n=${sorted.length}  mean ${mean.toFixed(2)} ms  p50 ${at(50).toFixed(2)} ms  p95 ${at(95).toFixed(2)} ms`,
+  );
 }
 
 async function timed(into: number[], call: () => Promise<{ status: number; body: unknown }>, expected: number) {
   const begin = performance.now();
   const response = await call();
   into.push(performance.now() - begin);
-  if (response.status !== expected) throw new Error(`expected ${expected}, got ${response.status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== expected)
+    throw new Error(`expected ${expected}, got ${response.status}: ${JSON.stringify(response.body)}`);
   return response;
 }
 
@@ -48,8 +51,15 @@ async function main() {
 
   async function cardPayment(captureMethod: "DIRECT" | "RESERVATION", record: boolean) {
     const intent = await createIntent(api, merchant, { captureMethod });
-    const proceeded = await timed(record ? times.proceed : [], () => proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER" }), 200);
-    const page = { paymentId: intent.paymentId, token: tokenOf((proceeded.body as { data: { metadata: { payUrl: string } } }).data.metadata.payUrl) };
+    const proceeded = await timed(
+      record ? times.proceed : [],
+      () => proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER" }),
+      200,
+    );
+    const page = {
+      paymentId: intent.paymentId,
+      token: tokenOf((proceeded.body as { data: { metadata: { payUrl: string } } }).data.metadata.payUrl),
+    };
     const confirmed = await confirmAtProvider(api, page, { card: TEST_CARDS.visa });
     await completeOnPage(page, confirmed.paymentIntentId);
     return intent.paymentId;

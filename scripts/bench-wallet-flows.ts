@@ -39,7 +39,8 @@ async function timed<T>(into: number[], call: () => Promise<T>, name?: string): 
 }
 
 function expectStatus(response: { status: number; body: unknown }, status: number) {
-  if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== status)
+    throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
 }
 
 async function main() {
@@ -76,13 +77,31 @@ async function main() {
   async function walletPayment(record: boolean) {
     const sink = (list: number[]) => (record ? list : []);
     const intent = await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 100 });
-    const proceeded = await timed(sink(times.proceed), () => proceed(api, intent.paymentId, serverHeaders(merchant)), "proceed");
+    const proceeded = await timed(
+      sink(times.proceed),
+      () => proceed(api, intent.paymentId, serverHeaders(merchant)),
+      "proceed",
+    );
     expectStatus(proceeded, 200);
     const token = tokenOf((proceeded.body as { data: { metadata: { payUrl: string } } }).data.metadata.payUrl);
-    const verified = await timed(sink(times.otpVerify), () => submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" }), "otp-verify");
+    const verified = await timed(
+      sink(times.otpVerify),
+      () => submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" }),
+      "otp-verify",
+    );
     if (verified.statusCode !== 13) throw new Error(`OTP ended with ${verified.statusCode}`);
-    expectStatus(await timed(sink(times.capture), () => capture(api, merchant, intent.paymentId, { amount: 80 }), "capture"), 200);
-    expectStatus(await timed(sink(times.refund), () => refund(api, merchant, intent.paymentId, { description: "bench", amount: 30 }), "refund"), 200);
+    expectStatus(
+      await timed(sink(times.capture), () => capture(api, merchant, intent.paymentId, { amount: 80 }), "capture"),
+      200,
+    );
+    expectStatus(
+      await timed(
+        sink(times.refund),
+        () => refund(api, merchant, intent.paymentId, { description: "bench", amount: 30 }),
+        "refund",
+      ),
+      200,
+    );
   }
 
   for (let index = 0; index < 10; index += 1) await walletPayment(false); // warm-up

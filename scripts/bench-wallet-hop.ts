@@ -25,7 +25,9 @@ async function main() {
   const qrContent = ({ qrRequestId }: { qrRequestId: string }) => `wallet://qr/${qrRequestId}`;
   const direct = walletService({ db: database.db, qrContent });
   let baseUrl = "";
-  const server = createServer(serveFetchHandler(walletProtocolHandler({ db: database.db, secret, basePath: "", qrContent }), () => baseUrl));
+  const server = createServer(
+    serveFetchHandler(walletProtocolHandler({ db: database.db, secret, basePath: "", qrContent }), () => baseUrl),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = walletClient({ baseUrl, secret, timeoutMs: 10_000 });
@@ -72,9 +74,13 @@ async function main() {
         if (index >= 20) timings[side].push(performance.now() - started);
       }
     }
-    const at = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(share * values.length))]!;
-    const line = (side: "direct" | "http") => `p50 ${at(timings[side], 0.5).toFixed(2)}, p95 ${at(timings[side], 0.95).toFixed(2)}`;
-    console.log(`${name}: direct ${line("direct")} | over HTTP ${line("http")} | hop adds p50 ${(at(timings.http, 0.5) - at(timings.direct, 0.5)).toFixed(2)} ms`);
+    const at = (values: number[], share: number) =>
+      [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(share * values.length))]!;
+    const line = (side: "direct" | "http") =>
+      `p50 ${at(timings[side], 0.5).toFixed(2)}, p95 ${at(timings[side], 0.95).toFixed(2)}`;
+    console.log(
+      `${name}: direct ${line("direct")} | over HTTP ${line("http")} | hop adds p50 ${(at(timings.http, 0.5) - at(timings.direct, 0.5)).toFixed(2)} ms`,
+    );
   }
   server.close();
   await database.close();

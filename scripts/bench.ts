@@ -53,9 +53,11 @@ interface Row {
 async function main() {
   if (!existsSync(path.join(KIT, "gateway-load.mjs"))) throw new Error(`No side-by-side kit at ${KIT} (set BENCH_KIT)`);
   for (const dir of ["raw", "next-api"]) {
-    if (!existsSync(path.join(KIT, "floor", dir, "node_modules"))) run("npm", ["install", "--no-audit", "--no-fund"], path.join(KIT, "floor", dir));
+    if (!existsSync(path.join(KIT, "floor", dir, "node_modules")))
+      run("npm", ["install", "--no-audit", "--no-fund"], path.join(KIT, "floor", dir));
   }
-  if (!existsSync(path.join(KIT, "floor/next-api/.next/BUILD_ID"))) run(process.execPath, ["node_modules/next/dist/bin/next", "build"], path.join(KIT, "floor/next-api"));
+  if (!existsSync(path.join(KIT, "floor/next-api/.next/BUILD_ID")))
+    run(process.execPath, ["node_modules/next/dist/bin/next", "build"], path.join(KIT, "floor/next-api"));
 
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${GW_DB}`);
@@ -72,11 +74,16 @@ async function main() {
     PUBLIC_BASE_URL: `http://127.0.0.1:${GW_PORT}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   });
-  start(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(FLOOR_PORT), "-H", "127.0.0.1"], path.join(KIT, "floor/next-api"), {
-    DB_DRIVER: "postgresjs",
-    DATABASE_URL: dbUrl(FLOOR_DB),
-    NEXT_TELEMETRY_DISABLED: "1",
-  });
+  start(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(FLOOR_PORT), "-H", "127.0.0.1"],
+    path.join(KIT, "floor/next-api"),
+    {
+      DB_DRIVER: "postgresjs",
+      DATABASE_URL: dbUrl(FLOOR_DB),
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  );
   const gw = `http://127.0.0.1:${GW_PORT}`;
   const floor = `http://127.0.0.1:${FLOOR_PORT}`;
   await waitUp(`${gw}/api/v1/payment-methods/available`, gateway, 600_000);
@@ -92,7 +99,14 @@ async function main() {
   const db = await getDb();
   const merchants = [];
   for (let index = 0; index < MERCHANTS; index += 1) {
-    merchants.push(await onboardMerchant(db, { name: `Bench ${index}`, countries: ["DZA"], redirectUrl: "https://shop.example/return", origins: ["http://shop.test"] }));
+    merchants.push(
+      await onboardMerchant(db, {
+        name: `Bench ${index}`,
+        countries: ["DZA"],
+        redirectUrl: "https://shop.example/return",
+        origins: ["http://shop.test"],
+      }),
+    );
   }
   const merchantsFile = path.join(WORK, "merchants.json");
   writeFileSync(merchantsFile, JSON.stringify(merchants));
@@ -111,10 +125,27 @@ async function main() {
     .split("\n")
     .map((line) => JSON.parse(line) as Row);
   const by = Object.fromEntries(rows.map((row) => [row.name, row]));
-  const floorOf: Record<string, string> = { create: "floor-insert", check: "floor-select", "check-merchant": "floor-select" };
-  console.log(`\ngateway: ${processes} process(es); floor: one next start; PostgreSQL 15; load average at start of each run in []`);
-  console.log(`${"operation".padEnd(16)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"vs floor".padStart(9)} ${"SQL".padStart(4)}  statuses`);
-  for (const op of ["create", "check", "check-merchant", "proceed", "capture", "refund", "floor-insert", "floor-select"]) {
+  const floorOf: Record<string, string> = {
+    create: "floor-insert",
+    check: "floor-select",
+    "check-merchant": "floor-select",
+  };
+  console.log(
+    `\ngateway: ${processes} process(es); floor: one next start; PostgreSQL 15; load average at start of each run in []`,
+  );
+  console.log(
+    `${"operation".padEnd(16)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"vs floor".padStart(9)} ${"SQL".padStart(4)}  statuses`,
+  );
+  for (const op of [
+    "create",
+    "check",
+    "check-merchant",
+    "proceed",
+    "capture",
+    "refund",
+    "floor-insert",
+    "floor-select",
+  ]) {
     const row = by[op.startsWith("floor") ? op : `gateway-${op}`];
     if (!row) continue;
     const floorRow = by[floorOf[op] ?? ""];
@@ -158,7 +189,10 @@ async function moneyOp(base: string, merchants: Merchant[], op: "capture" | "ref
     Array.from({ length: 16 }, async () => {
       while (next < POOL) {
         const merchant = merchants[next++ % merchants.length]!;
-        const intent = await paidIntent(api, merchant, { amount: 100, ...(op === "capture" ? { captureMethod: "RESERVATION" as const } : {}) });
+        const intent = await paidIntent(api, merchant, {
+          amount: 100,
+          ...(op === "capture" ? { captureMethod: "RESERVATION" as const } : {}),
+        });
         paid.push({ merchant, id: intent.paymentId });
       }
     }),
@@ -178,10 +212,20 @@ async function moneyOp(base: string, merchants: Merchant[], op: "capture" | "ref
           {
             setupRequest: (request: object) => {
               const { merchant, id } = paid[index++ % paid.length]!;
-              const headers = { authorization: auth(merchant), "content-type": "application/json", "x-platform": "API" };
+              const headers = {
+                authorization: auth(merchant),
+                "content-type": "application/json",
+                "x-platform": "API",
+              };
               return op === "capture"
                 ? { ...request, method: "POST", path: `/api/v1/payments/intents/${id}/capture`, headers, body: "{}" }
-                : { ...request, method: "POST", path: `/api/v1/payments/${id}/refund`, headers, body: '{"description":"bench refund"}' };
+                : {
+                    ...request,
+                    method: "POST",
+                    path: `/api/v1/payments/${id}/refund`,
+                    headers,
+                    body: '{"description":"bench refund"}',
+                  };
             },
           },
         ],
@@ -203,7 +247,9 @@ async function moneyOp(base: string, merchants: Merchant[], op: "capture" | "ref
     load,
   };
   appendFileSync(RESULTS, JSON.stringify(row) + "\n");
-  console.log(`${row.name.padEnd(28)} rps=${row.rps} p50=${row.p50} p99=${row.p99} non2xx=${row.non2xx} codes=${codes}`);
+  console.log(
+    `${row.name.padEnd(28)} rps=${row.rps} p50=${row.p50} p99=${row.p99} non2xx=${row.non2xx} codes=${codes}`,
+  );
 }
 
 /** Statements per operation, counted on the real route handlers served in this process (warm). */
@@ -232,8 +278,12 @@ async function statementsPerOperation(merchant: Merchant): Promise<Record<string
     const intentStatements = await count(() => payments.postIntent(api, merchant, fresh));
     const intent = await payments.createIntent(api, merchant);
     const checkStatements = await count(() => payments.check(api, intent.paymentId, payments.serverHeaders(merchant)));
-    const checkMerchant = await count(() => payments.check(api, intent.paymentId, payments.browserHeaders(merchant, intent.clientSecret)));
-    const proceedStatements = await count(() => payments.proceed(api, created.paymentId, payments.serverHeaders(merchant)));
+    const checkMerchant = await count(() =>
+      payments.check(api, intent.paymentId, payments.browserHeaders(merchant, intent.clientSecret)),
+    );
+    const proceedStatements = await count(() =>
+      payments.proceed(api, created.paymentId, payments.serverHeaders(merchant)),
+    );
     const reserved = await payments.paidIntent(api, merchant, { captureMethod: "RESERVATION" });
     const captureStatements = await count(() => payments.capture(api, merchant, reserved.paymentId));
     const direct = await payments.paidIntent(api, merchant);

@@ -27,7 +27,9 @@ function targets() {
 
 export async function buildIslands() {
   const entries = readdirSync(SOURCE_DIR)
-    .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts") && !file.endsWith(".test.ts") && !NOT_ISLANDS.has(file))
+    .filter(
+      (file) => file.endsWith(".ts") && !file.endsWith(".d.ts") && !file.endsWith(".test.ts") && !NOT_ISLANDS.has(file),
+    )
     .map((file) => ({ in: path.join(SOURCE_DIR, file), out: file.slice(0, -3) }));
   const result = await build({
     entryPoints: entries,

@@ -32,7 +32,8 @@ async function main() {
   });
   if (values.help) throw new HelpRequested(USAGE);
   const publishableKey = values["publishable-key"];
-  if (!/^pk_test_[A-Za-z0-9_]+$/.test(publishableKey)) throw new UsageError("--publishable-key must look like pk_test_<letters, digits, _>");
+  if (!/^pk_test_[A-Za-z0-9_]+$/.test(publishableKey))
+    throw new UsageError("--publishable-key must look like pk_test_<letters, digits, _>");
   const config = getConfig();
   // Its own database, never a gateway's: the simulator is Stripe's side of the wire.
   const database = await openSimulatorDatabase({
@@ -56,7 +57,9 @@ async function main() {
   if (values.json) {
     process.stdout.write(`${JSON.stringify(printed)}\n`);
   } else {
-    console.log(`Card simulator (${database.driver}) on http://${config.CARD_SIMULATOR_HOST}:${config.CARD_SIMULATOR_PORT}`);
+    console.log(
+      `Card simulator (${database.driver}) on http://${config.CARD_SIMULATOR_HOST}:${config.CARD_SIMULATOR_PORT}`,
+    );
     console.log(`  CARD_PROVIDER_API_URL=${url}   (the gateway's Stripe adapter)`);
     console.log(`  Stripe.js: ${url}/v3   (route https://js.stripe.com/v3 here, and api.stripe.com to ${url})`);
     console.log(`  publishable key:        ${account.publishableKey}`);

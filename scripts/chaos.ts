@@ -52,8 +52,11 @@ const providerPort = pgPort + 4;
 // Seconds between two provider faults; 0 keeps the in-database card sandbox and injects none.
 const faultEveryMs = Number(values["fault-every"]) * 1000;
 const RAIL_NAMES: RedirectRail[] = ["SATIM", "CLICTOPAY", "CMI", "CHARGILY"];
-const rails = values.rails === "none" ? [] : values.rails.split(",").map((rail) => rail.trim().toUpperCase() as RedirectRail);
-for (const rail of rails) if (!RAIL_NAMES.includes(rail)) throw new Error(`--rails ${values.rails}: ${rail} is not one of ${RAIL_NAMES.join(", ")} (or none)`);
+const rails =
+  values.rails === "none" ? [] : values.rails.split(",").map((rail) => rail.trim().toUpperCase() as RedirectRail);
+for (const rail of rails)
+  if (!RAIL_NAMES.includes(rail))
+    throw new Error(`--rails ${values.rails}: ${rail} is not one of ${RAIL_NAMES.join(", ")} (or none)`);
 // Short retries so deliveries recover within the run; 10 retries span about 4 minutes.
 const RETRY_SCHEDULE = "1,2,4,8,15,30,45,60,60,60";
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -124,12 +127,19 @@ let providerFaults: ProviderFaults | undefined;
 function launch(entry: Supervised) {
   const [script, env] = entry.name.startsWith("gateway")
     ? // One public address for both, as behind a load balancer: the card page's return_url must be on it.
-      ["scripts/chaos/gateway-process.ts", { CHAOS_PORT: entry.name.split(":")[1]!, PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPorts[0]}` }]
+      [
+        "scripts/chaos/gateway-process.ts",
+        { CHAOS_PORT: entry.name.split(":")[1]!, PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPorts[0]}` },
+      ]
     : ["scripts/worker.ts", {}];
   // Node itself with tsx's loader, not the tsx command: that one runs the script in a child
   // process, so a SIGKILL to it killed only the wrapper and left the real gateway serving (an
   // orphan holding the port; its replacement died of EADDRINUSE).
-  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: { ...baseEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: ROOT,
+    env: { ...baseEnv, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const file = createWriteStream(path.join(logDir, `${entry.name.replace(":", "-")}.log`), { flags: "a" });
   entry.ready = false;
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -141,7 +151,8 @@ function launch(entry: Supervised) {
   child.on("exit", (code, signal) => {
     entry.ready = false;
     if (stopping) return;
-    if (signal !== "SIGKILL") file.write(`\n[chaos] ${entry.name} pid ${child.pid} exited by itself: code ${code} signal ${signal}\n`);
+    if (signal !== "SIGKILL")
+      file.write(`\n[chaos] ${entry.name} pid ${child.pid} exited by itself: code ${code} signal ${signal}\n`);
     entry.restarts += 1;
     setTimeout(() => launch(entry), 300);
   });
@@ -162,7 +173,10 @@ async function waitForGateways() {
 
 /** How often `pattern` occurs in the processes' log files. */
 function countInLogs(pattern: RegExp): number {
-  return readdirSync(logDir).reduce((sum, name) => sum + (readFileSync(path.join(logDir, name), "utf8").match(pattern)?.length ?? 0), 0);
+  return readdirSync(logDir).reduce(
+    (sum, name) => sum + (readFileSync(path.join(logDir, name), "utf8").match(pattern)?.length ?? 0),
+    0,
+  );
 }
 
 async function dbRows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
@@ -184,7 +198,9 @@ async function assertPortsFree() {
 
 async function main() {
   await assertPortsFree();
-  log(`private PostgreSQL on ${pgPort}, gateways on ${gatewayPorts.join(", ")}, receiver on ${receiverPort}; process logs in ${logDir}`);
+  log(
+    `private PostgreSQL on ${pgPort}, gateways on ${gatewayPorts.join(", ")}, receiver on ${receiverPort}; process logs in ${logDir}`,
+  );
   cluster.start();
   await recreateDatabase(databaseUrl);
   process.env.DATABASE_URL = databaseUrl;
@@ -228,7 +244,9 @@ async function main() {
   });
   for (const entry of supervised) launch(entry);
   await waitForGateways();
-  log(`processes up; provider faults: ${providerFaults ? `one every ~${faultEveryMs / 1000}s` : "off"}; redirect rails: ${rails.join(", ") || "none"}; load for ${durationMs / 1000}s`);
+  log(
+    `processes up; provider faults: ${providerFaults ? `one every ~${faultEveryMs / 1000}s` : "off"}; redirect rails: ${rails.join(", ") || "none"}; load for ${durationMs / 1000}s`,
+  );
 
   const stats = newStats();
   const loadStart = Date.now();
@@ -260,7 +278,8 @@ async function main() {
   const killable = (entry: Supervised) =>
     entry.ready &&
     entry.child?.exitCode === null &&
-    (!entry.name.startsWith("gateway") || supervised.every((other) => other === entry || !other.name.startsWith("gateway") || other.ready));
+    (!entry.name.startsWith("gateway") ||
+      supervised.every((other) => other === entry || !other.name.startsWith("gateway") || other.ready));
   const kills = (async () => {
     while (Date.now() < loadEnd - killEveryMs) {
       await sleep(killEveryMs * (0.5 + Math.random()));
@@ -300,7 +319,11 @@ async function main() {
     gatewayPorts.map((port) => `http://127.0.0.1:${port}`),
     CHAOS_METRICS_TOKEN,
   );
-  const faults = providerFaults?.run({ everyMs: faultEveryMs, until: () => Date.now() > loadEnd, rails: ["card (Stripe)", ...rails] });
+  const faults = providerFaults?.run({
+    everyMs: faultEveryMs,
+    until: () => Date.now() > loadEnd,
+    rails: ["card (Stripe)", ...rails],
+  });
   await Promise.all([load, kills, receiverPlan, dbRestart, faults]);
   log(`load done: ${stats.sent} requests; draining queues`);
 
@@ -314,7 +337,12 @@ async function main() {
   let pending = { notifications: -1, providerEvents: -1, operations: -1, redirectOrders: -1 };
   while (Date.now() < drainEnd) {
     try {
-      const [row] = await dbRows<{ notifications: number; provider_events: number; operations: number; redirect_orders: number }>(sql`
+      const [row] = await dbRows<{
+        notifications: number;
+        provider_events: number;
+        operations: number;
+        redirect_orders: number;
+      }>(sql`
         select (select count(*)::int from notifications where status = 'pending') as notifications,
                (select count(*)::int from simulators.card_provider_events where delivered_at is null) as provider_events,
                (select count(*)::int from provider_operations where status in ('pending', 'unknown')) as operations,
@@ -324,7 +352,12 @@ async function main() {
                      or exists (select 1 from simulators.clictopay_orders o where o.order_id = rp.provider_order_id and o.order_status not in ('0', '5'))
                      or exists (select 1 from simulators.cmi_orders o where o.oid = rp.provider_order_id and o.status <> 'P')
                      or exists (select 1 from simulators.chargily_checkouts o where o.id = rp.provider_order_id and o.status <> 'pending'))) as redirect_orders`);
-      pending = { notifications: row!.notifications, providerEvents: row!.provider_events, operations: row!.operations, redirectOrders: row!.redirect_orders };
+      pending = {
+        notifications: row!.notifications,
+        providerEvents: row!.provider_events,
+        operations: row!.operations,
+        redirectOrders: row!.redirect_orders,
+      };
       if (pending.notifications === 0 && pending.operations === 0 && pending.redirectOrders === 0) break;
     } catch {
       // The driver's own connection after the restart: try again.
@@ -348,10 +381,14 @@ async function main() {
     deliverySlackSeconds: 120,
     reconciliationBoundSeconds: Number(process.env.PROVIDER_RECONCILIATION_BOUND_SECONDS ?? 900),
   });
-  const undelivered = await dbRows<{ status: string; n: number }>(sql`select status::text, count(*)::int as n from notifications where status <> 'delivered' group by status`);
+  const undelivered = await dbRows<{ status: string; n: number }>(
+    sql`select status::text, count(*)::int as n from notifications where status <> 'delivered' group by status`,
+  );
   const allEvents = await dbRows<{ id: string }>(sql`select id from notifications`);
   const neverReceived = allEvents.filter((event) => !deliveries.has(event.id)).length;
-  const states = await dbRows<{ state: string; n: number }>(sql`select state::text, count(*)::int as n from payments group by state order by state`);
+  const states = await dbRows<{ state: string; n: number }>(
+    sql`select state::text, count(*)::int as n from payments group by state order by state`,
+  );
   // The redirect rails' payments: how each ended, and how many the reconciliation job settled (the buyer never came back).
   const redirectStates = await dbRows<{ method: string; state: string; n: number }>(sql`
     select rp.method_code::text as method, p.state::text as state, count(*)::int as n
@@ -364,9 +401,16 @@ async function main() {
   // And a hosted address's 503 page (the redirect Pay and return: HTML, no envelope).
   const providerApi = (error: { path: string }) => error.path.startsWith("/api/card-provider-sandbox/");
   const hostedPage = (error: { path: string }) => !error.path.startsWith("/api/");
-  const allowed = stats.serverErrors.filter((error) => error.status === 503 && (error.name === "service_unavailable" || providerApi(error) || hostedPage(error)) && inWindow(error.at));
+  const allowed = stats.serverErrors.filter(
+    (error) =>
+      error.status === 503 &&
+      (error.name === "service_unavailable" || providerApi(error) || hostedPage(error)) &&
+      inWindow(error.at),
+  );
   // The contract's answer to a provider that failed or did not answer (retry with the same key).
-  const providerAnswers = providerFaults ? stats.serverErrors.filter((error) => error.status === 503 && error.name === "provider_unavailable") : [];
+  const providerAnswers = providerFaults
+    ? stats.serverErrors.filter((error) => error.status === 503 && error.name === "provider_unavailable")
+    : [];
   const forbidden = stats.serverErrors.filter((error) => !allowed.includes(error) && !providerAnswers.includes(error));
   const duplicates = new Map<number, number>();
   for (const count of deliveries.values()) duplicates.set(count, (duplicates.get(count) ?? 0) + 1);
@@ -374,26 +418,44 @@ async function main() {
 
   console.log("\n================ chaos run ================");
   console.log(
-    `duration: load ${(durationMs / 1000).toFixed(0)} s, total ${elapsed()}; users ${values.users}; load average ${(await import("node:os"))
+    `duration: load ${(durationMs / 1000).toFixed(0)} s, total ${elapsed()}; users ${values.users}; load average ${(
+      await import("node:os")
+    )
       .loadavg()
       .map((n) => n.toFixed(1))
       .join(" ")}`,
   );
-  console.log(`kills (SIGKILL): ${supervised.map((entry) => `${entry.name} ${entry.kills}`).join(", ")}; restarts: ${supervised.reduce((sum, entry) => sum + entry.restarts, 0)}`);
+  console.log(
+    `kills (SIGKILL): ${supervised.map((entry) => `${entry.name} ${entry.kills}`).join(", ")}; restarts: ${supervised.reduce((sum, entry) => sum + entry.restarts, 0)}`,
+  );
   const unexpectedExits = supervised.reduce((sum, entry) => sum + entry.restarts - entry.kills, 0);
   console.log(
     `unexpected process exits (not our kills): ${unexpectedExits}; postgres.js writes to a closed connection survived (porsager/postgres#1154): ${countInLogs(/GATEWAY_PG_NULL_SOCKET/g) + driverNullSocketWrites()}`,
   );
-  console.log(`"unhandled error" lines in the process logs (each a 500 answered): ${countInLogs(/"msg":"unhandled error"/g)}; logs in ${logDir}`);
+  console.log(
+    `"unhandled error" lines in the process logs (each a 500 answered): ${countInLogs(/"msg":"unhandled error"/g)}; logs in ${logDir}`,
+  );
   console.log(`PostgreSQL restarts: 1 (down ${((dbWindow.to - 15_000 - dbWindow.from) / 1000).toFixed(1)} s)`);
-  console.log(providerFaults ? `provider faults per rail:\n${providerFaults.describe().join("\n")}` : "provider faults: off (--fault-every 0)");
-  console.log(`requests sent: ${stats.sent} (answered ${stats.sent - stats.dropped}, dropped by a killed process and retried: ${stats.dropped})`);
-  console.log(`scenarios completed: ${[...stats.scenarios].map(([name, n]) => `${name} ${n}`).join(", ")}; steps abandoned: ${stats.abandoned}`);
+  console.log(
+    providerFaults
+      ? `provider faults per rail:\n${providerFaults.describe().join("\n")}`
+      : "provider faults: off (--fault-every 0)",
+  );
+  console.log(
+    `requests sent: ${stats.sent} (answered ${stats.sent - stats.dropped}, dropped by a killed process and retried: ${stats.dropped})`,
+  );
+  console.log(
+    `scenarios completed: ${[...stats.scenarios].map(([name, n]) => `${name} ${n}`).join(", ")}; steps abandoned: ${stats.abandoned}`,
+  );
   if (stats.buyers.size > 0) {
     console.log("redirect buyers:");
     for (const rail of rails) {
-      const did = [...stats.buyers].filter(([what]) => what.startsWith(`${rail} `)).sort(([a], [b]) => a.localeCompare(b));
-      console.log(`  ${rail.padEnd(10)} ${did.map(([what, n]) => `${what.slice(rail.length + 1)} ${n}`).join(", ") || "none"}`);
+      const did = [...stats.buyers]
+        .filter(([what]) => what.startsWith(`${rail} `))
+        .sort(([a], [b]) => a.localeCompare(b));
+      console.log(
+        `  ${rail.padEnd(10)} ${did.map(([what, n]) => `${what.slice(rail.length + 1)} ${n}`).join(", ") || "none"}`,
+      );
     }
   }
   console.log("answers by status:");
@@ -402,7 +464,9 @@ async function main() {
     `5xx: ${stats.serverErrors.length} (503 service_unavailable, the sandbox provider's 503 or a hosted page's 503, during the database restart: ${allowed.length}; 503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
   );
   for (const error of forbidden.slice(0, 20))
-    console.log(`  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`);
+    console.log(
+      `  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`,
+    );
   console.log(`payments by state: ${states.map((row) => `${row.state} ${row.n}`).join(", ")}`);
   for (const method of new Set(redirectStates.map((row) => row.method))) {
     console.log(
@@ -413,7 +477,9 @@ async function main() {
     );
   }
   console.log(`webhook receiver answers: ${[...receiverAnswers].map(([mode, n]) => `${mode} ${n}`).join(", ")}`);
-  console.log(`events: ${allEvents.length}; not delivered after recovery: ${undeliveredCount} ${JSON.stringify(undelivered)}; never received with a 2xx: ${neverReceived}`);
+  console.log(
+    `events: ${allEvents.length}; not delivered after recovery: ${undeliveredCount} ${JSON.stringify(undelivered)}; never received with a 2xx: ${neverReceived}`,
+  );
   console.log(
     `deliveries per webhook-id (2xx answers): ${[...duplicates]
       .sort(([a], [b]) => a - b)
@@ -421,7 +487,10 @@ async function main() {
       .join(", ")}`,
   );
   for (const line of metricsWatch.report()) console.log(line);
-  if (stats.surprises.length > 0) console.log(`unexpected answers (first ${stats.surprises.length}):\n  ${stats.surprises.slice(0, 15).join("\n  ")}`);
+  if (stats.surprises.length > 0)
+    console.log(
+      `unexpected answers (first ${stats.surprises.length}):\n  ${stats.surprises.slice(0, 15).join("\n  ")}`,
+    );
   console.log(formatAuditReport(report));
   console.log(`invariant violations: ${report.violationCount}`);
   const failed = forbidden.length > 0 || report.violationCount > 0 || undeliveredCount > 0 || neverReceived > 0;

@@ -5,7 +5,10 @@ import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 // Lighthouse and the rehearsal drive the full browser; the journeys the shell, unless CHROMIUM_PATH names another.
-const PACKAGES = { chromium: "/usr/bin/chromium", ...(process.env.CHROMIUM_PATH ? {} : { "chromium-headless-shell": "/usr/bin/chromium-headless-shell" }) };
+const PACKAGES = {
+  chromium: "/usr/bin/chromium",
+  ...(process.env.CHROMIUM_PATH ? {} : { "chromium-headless-shell": "/usr/bin/chromium-headless-shell" }),
+};
 const missing = Object.entries(PACKAGES)
   .filter(([, binary]) => !existsSync(binary))
   .map(([name]) => name);

@@ -24,7 +24,8 @@ const USAGE = `Usage:\n${Object.values(COMMANDS)
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") throw new HelpRequested(USAGE);
+  if (command === undefined || command === "--help" || command === "-h" || command === "help")
+    throw new HelpRequested(USAGE);
   if (command !== "listen" && command !== "trigger") throw new UsageError(`Unknown command ${command}`);
   const { values, positionals } = parseArgs({
     args: joinOptionValues(rest, ["base-url", "client-id", "client-secret", "webhook-secret", "forward-to"]),
@@ -47,34 +48,51 @@ async function main(argv: string[]) {
   const clientId = values["client-id"] ?? process.env.GATEWAY_CLIENT_ID;
   const clientSecret = values["client-secret"] ?? process.env.GATEWAY_CLIENT_SECRET;
   if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url: must be a URL such as http://localhost:3000`);
-  if (!clientId || !clientSecret) throw new UsageError("Give the merchant's client credentials: --client-id and --client-secret (or GATEWAY_CLIENT_ID and GATEWAY_CLIENT_SECRET)");
+  if (!clientId || !clientSecret)
+    throw new UsageError(
+      "Give the merchant's client credentials: --client-id and --client-secret (or GATEWAY_CLIENT_ID and GATEWAY_CLIENT_SECRET)",
+    );
   const api = gatewayApi({ baseUrl, clientId, clientSecret });
 
   if (command === "trigger") {
     const [event] = positionals;
     if (!event || !isTriggerableEvent(event)) {
-      throw new UsageError(`${event ? `Unknown event type ${event}` : "Give an event type"}; one of ${TRIGGERABLE_EVENTS.join(", ")}`);
+      throw new UsageError(
+        `${event ? `Unknown event type ${event}` : "Give an event type"}; one of ${TRIGGERABLE_EVENTS.join(", ")}`,
+      );
     }
     // The client id is TENANT.SERVICE.ULID: its middle part is the service code x-service names.
     const service = values.service ?? clientId.split(".")[1] ?? "";
-    const { paymentId, statusCode } = await triggerEvent(api, { event, service, country: values.country, currency: values.currency });
-    process.stdout.write(`Triggered ${event}: payment ${paymentId} (statusCode ${statusCode}). Its event is in GET /api/v1/events.\n`);
+    const { paymentId, statusCode } = await triggerEvent(api, {
+      event,
+      service,
+      country: values.country,
+      currency: values.currency,
+    });
+    process.stdout.write(
+      `Triggered ${event}: payment ${paymentId} (statusCode ${statusCode}). Its event is in GET /api/v1/events.\n`,
+    );
     return;
   }
 
   const forwardTo = values["forward-to"];
   const webhookSecret = values["webhook-secret"] ?? process.env.GATEWAY_WEBHOOK_SECRET;
-  if (!forwardTo || !URL.canParse(forwardTo)) throw new UsageError("--forward-to: give the local URL to forward events to, e.g. http://localhost:4242/webhooks");
+  if (!forwardTo || !URL.canParse(forwardTo))
+    throw new UsageError("--forward-to: give the local URL to forward events to, e.g. http://localhost:4242/webhooks");
   if (!webhookSecret?.startsWith("whsec_")) {
     throw new UsageError("Give the service's webhook secret (whsec_...): --webhook-secret or GATEWAY_WEBHOOK_SECRET");
   }
   const intervalSeconds = Number(values.interval ?? "2");
-  if (!(intervalSeconds >= 0.2 && intervalSeconds <= 60)) throw new UsageError("--interval: seconds between polls, from 0.2 to 60");
+  if (!(intervalSeconds >= 0.2 && intervalSeconds <= 60))
+    throw new UsageError("--interval: seconds between polls, from 0.2 to 60");
   const listener = new EventListener({
     api,
     forwardTo,
     webhookSecret,
-    onForward: ({ event, status, error }) => process.stdout.write(`${new Date().toISOString()}  ${event.type}  ${event.id}  -> ${status ?? `no answer (${error})`}\n`),
+    onForward: ({ event, status, error }) =>
+      process.stdout.write(
+        `${new Date().toISOString()}  ${event.type}  ${event.id}  -> ${status ?? `no answer (${error})`}\n`,
+      ),
   });
   await listener.poll(); // the starting point: events from now on
   process.stdout.write(`Ready. Forwarding ${baseUrl} events to ${forwardTo} (Ctrl-C to stop).\n`);

@@ -53,33 +53,51 @@ async function main() {
   const server = option("base-url") ? null : await startGateway();
   try {
     const shop = await onboard();
-    const targets: { page: PageName | "bare"; locale: Locale; url: string }[] = [{ page: "bare", locale: "en", url: `${BASE_URL}/en` }];
+    const targets: { page: PageName | "bare"; locale: Locale; url: string }[] = [
+      { page: "bare", locale: "en", url: `${BASE_URL}/en` },
+    ];
     for (const locale of LOCALES) {
-      for (const page of PAGES) if (ONLY.includes(page)) targets.push({ page, locale, url: await pageUrl(shop, page, locale) });
+      for (const page of PAGES)
+        if (ONLY.includes(page)) targets.push({ page, locale, url: await pageUrl(shop, page, locale) });
     }
 
     const bareJs = await scriptBytes(targets[0]!.url);
-    const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      chromeFlags: CHROME_FLAGS,
+    });
     const rows: Row[] = [];
     const failures: string[] = [];
     try {
       for (const target of targets) {
         const runs: Run[] = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await audit(chrome.port, target.url, `${target.page}-${target.locale}-${i + 1}`));
-        const row = { page: target.page, locale: target.locale, ...median(runs), jsGzip: await scriptBytes(target.url) };
+        for (let i = 0; i < RUNS; i++)
+          runs.push(await audit(chrome.port, target.url, `${target.page}-${target.locale}-${i + 1}`));
+        const row = {
+          page: target.page,
+          locale: target.locale,
+          ...median(runs),
+          jsGzip: await scriptBytes(target.url),
+        };
         rows.push(row);
         print(row);
-        if (row.accessibility !== 100) failures.push(`${target.page} ${target.locale}: accessibility ${row.accessibility}`);
-        if (row.bestPractices !== 100) failures.push(`${target.page} ${target.locale}: best practices ${row.bestPractices}`);
+        if (row.accessibility !== 100)
+          failures.push(`${target.page} ${target.locale}: accessibility ${row.accessibility}`);
+        if (row.bestPractices !== 100)
+          failures.push(`${target.page} ${target.locale}: best practices ${row.bestPractices}`);
         // The card page too: its form takes its words from the server (no next-intl client runtime).
         if (row.jsGzip > bareJs + JS_ALLOWANCE_BYTES) {
-          failures.push(`${target.page} ${target.locale}: ${kb(row.jsGzip)} KB of JavaScript, budget ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB`);
+          failures.push(
+            `${target.page} ${target.locale}: ${kb(row.jsGzip)} KB of JavaScript, budget ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB`,
+          );
         }
       }
     } finally {
       await chrome.kill();
     }
-    console.log(`\nBare next-intl page: ${kb(bareJs)} KB JavaScript (gzip); budget per page ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB.`);
+    console.log(
+      `\nBare next-intl page: ${kb(bareJs)} KB JavaScript (gzip); budget per page ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB.`,
+    );
     if (!CI) console.log(`Median of ${RUNS} run(s) per page; performance, LCP and TBT depend on the machine's load.`);
     if (failures.length) {
       console.error(`\nBudgets not met:\n  ${failures.join("\n  ")}`);
@@ -121,7 +139,15 @@ async function audit(port: number, url: string, name: string): Promise<Run> {
         // Without the performance category nothing is timed: a quarter of the default second of
         // quiet after load (our pages start their script right after the first paint, well
         // within it) and no full-page screenshot, which no accessibility or practice audit reads.
-        ...(CI ? { pauseAfterFcpMs: 250, pauseAfterLoadMs: 250, networkQuietThresholdMs: 250, cpuQuietThresholdMs: 250, disableFullPageScreenshot: true } : {}),
+        ...(CI
+          ? {
+              pauseAfterFcpMs: 250,
+              pauseAfterLoadMs: 250,
+              networkQuietThresholdMs: 250,
+              cpuQuietThresholdMs: 250,
+              disableFullPageScreenshot: true,
+            }
+          : {}),
       },
     },
   );
@@ -131,8 +157,14 @@ async function audit(port: number, url: string, name: string): Promise<Run> {
     mkdirSync(SAVE_DIR, { recursive: true });
     writeFileSync(path.join(SAVE_DIR, `${name}.json`), JSON.stringify(result.lhr));
     writeFileSync(path.join(SAVE_DIR, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
-    const phases = (audits["lcp-breakdown-insight"]?.details as { items?: { items?: { subpart?: string; label?: string; duration?: number }[] }[] } | undefined)?.items?.[0]?.items;
-    if (phases) console.log(`  ${name} LCP phases: ${phases.map((phase) => `${phase.subpart ?? phase.label} ${Math.round(phase.duration ?? 0)} ms`).join(", ")}`);
+    const phases = (
+      audits["lcp-breakdown-insight"]?.details as
+        { items?: { items?: { subpart?: string; label?: string; duration?: number }[] }[] } | undefined
+    )?.items?.[0]?.items;
+    if (phases)
+      console.log(
+        `  ${name} LCP phases: ${phases.map((phase) => `${phase.subpart ?? phase.label} ${Math.round(phase.duration ?? 0)} ms`).join(", ")}`,
+      );
   }
   const score = (id: string) => (categories[id]?.score == null ? null : Math.round(categories[id]!.score! * 100));
   const value = (id: string) => audits[id]?.numericValue ?? null;
@@ -211,7 +243,16 @@ async function startGateway(): Promise<ChildProcess> {
     stdio: ["ignore", "ignore", "inherit"],
     // Its own process group: stopping it stops the Next.js server it starts, too.
     detached: true,
-    env: { ...process.env, PORT: String(PORT), DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, APP_ENV: "sandbox", LOG_LEVEL: "warn", GATEWAY_BACKGROUND_JOBS: "off", WEB_CONCURRENCY: "1" },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      DATABASE_URL,
+      PUBLIC_BASE_URL: BASE_URL,
+      APP_ENV: "sandbox",
+      LOG_LEVEL: "warn",
+      GATEWAY_BACKGROUND_JOBS: "off",
+      WEB_CONCURRENCY: "1",
+    },
   });
   const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
@@ -229,10 +270,14 @@ async function startGateway(): Promise<ChildProcess> {
 
 async function onboard(): Promise<Merchant> {
   // No redirect URL: the return page then stays put while Lighthouse watches it.
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/merchant.ts", "create", "--name", "Lighthouse Shop", "--country", "DZA", "--json"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL, LOG_LEVEL: "silent" },
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "scripts/merchant.ts", "create", "--name", "Lighthouse Shop", "--country", "DZA", "--json"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL, LOG_LEVEL: "silent" },
+    },
+  );
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Merchant;
 }
 
@@ -264,15 +309,19 @@ async function pageUrl(shop: Merchant, page: PageName, locale: Locale): Promise<
     });
     return `${BASE_URL}/${locale}/l/${link.id}`;
   }
-  const { paymentId, checkoutUrl } = await call<{ paymentId: string; checkoutUrl: string }>(shop, "/api/v1/payments/intents?countryCode=DZA", {
-    actionId: `lighthouse-${page}-${locale}-${Date.now()}`,
-    amount: 1250.75,
-    actionCurrencyCode: "DZD",
-    actionCountryCode: "DZA",
-    userId: `+21355${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`,
-    captureMethod: "DIRECT",
-    ...(page === "qr" || page === "return" ? { transactionType: "QR_CODE" } : {}),
-  });
+  const { paymentId, checkoutUrl } = await call<{ paymentId: string; checkoutUrl: string }>(
+    shop,
+    "/api/v1/payments/intents?countryCode=DZA",
+    {
+      actionId: `lighthouse-${page}-${locale}-${Date.now()}`,
+      amount: 1250.75,
+      actionCurrencyCode: "DZD",
+      actionCountryCode: "DZA",
+      userId: `+21355${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`,
+      captureMethod: "DIRECT",
+      ...(page === "qr" || page === "return" ? { transactionType: "QR_CODE" } : {}),
+    },
+  );
   // The checkout page in the language asked for (checkoutUrl itself follows the browser's).
   if (page === "checkout") return `${BASE_URL}/${locale}${new URL(checkoutUrl).pathname}${new URL(checkoutUrl).search}`;
   const xLocale = { en: "en_US", fr: "fr_FR", ar: "ar_DZ" }[locale];

@@ -36,7 +36,10 @@ const clictopayAccountInput = z.object({
 const cmiAccountInput = z.object({
   cmiClientId: z.string().regex(/^[A-Za-z0-9]{1,15}$/, "must be CMI's client id (the store's merchant id)"),
   storeKey: z.string().min(1, "is required in CMI_STORE_KEY (the environment variable, never a flag)").max(128),
-  apiUser: z.string().min(1, "is required with --cmi-client-id (the API user created in CMI's Merchant Center)").max(64),
+  apiUser: z
+    .string()
+    .min(1, "is required with --cmi-client-id (the API user created in CMI's Merchant Center)")
+    .max(64),
   apiPassword: z.string().min(1, "is required in CMI_API_PASSWORD (the environment variable, never a flag)").max(128),
 });
 // What the Chargily flags must hold (lib/payment-methods/chargily validates the key again when it seals it).
@@ -122,7 +125,8 @@ const FLAG_OF_FIELD: Record<string, string> = {
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") throw new HelpRequested(USAGE);
+  if (command === undefined || command === "--help" || command === "-h" || command === "help")
+    throw new HelpRequested(USAGE);
   if (!isCommand(command)) throw new UsageError(`Unknown command ${command}`);
   const { values } = parseArgs({
     args: rest,
@@ -163,7 +167,8 @@ async function main(argv: string[]) {
   }
   if (command === "reset-password" && !values.email) throw new UsageError("reset-password needs --email");
   const email = command === "create" ? values["owner-email"] : values.email;
-  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`${command === "create" ? "--owner-email" : "--email"} must be an email address`);
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw new UsageError(`${command === "create" ? "--owner-email" : "--email"} must be an email address`);
   const countries = values.country?.map((code) => code.toUpperCase());
   const createInput =
     command === "create"
@@ -179,8 +184,23 @@ async function main(argv: string[]) {
   const orNull = (value: string | undefined) => (value === "none" ? null : value);
   const satimOnly =
     command === "update" &&
-    Boolean(values["satim-terminal-id"] || values["satim-username"] || values["clictopay-username"] || values["cmi-client-id"] || values["cmi-api-user"] || values["chargily-mode"]) &&
-    [values.name, countries, values["redirect-url"], values["webhook-url"], values.origin, values["terms-url"], values["time-zone"]].every((value) => value === undefined) &&
+    Boolean(
+      values["satim-terminal-id"] ||
+      values["satim-username"] ||
+      values["clictopay-username"] ||
+      values["cmi-client-id"] ||
+      values["cmi-api-user"] ||
+      values["chargily-mode"],
+    ) &&
+    [
+      values.name,
+      countries,
+      values["redirect-url"],
+      values["webhook-url"],
+      values.origin,
+      values["terms-url"],
+      values["time-zone"],
+    ].every((value) => value === undefined) &&
     !values["rotate-webhook-secret"];
   if (satimOnly && !values["client-id"]) throw new UsageError("update needs --client-id");
   const updateInput =
@@ -199,11 +219,18 @@ async function main(argv: string[]) {
       : undefined;
   const satimSettings =
     command === "update" && (values["satim-terminal-id"] || values["satim-username"])
-      ? satimAccountInput.parse({ terminalId: values["satim-terminal-id"] ?? "", userName: values["satim-username"] ?? "", password: config.SATIM_PASSWORD ?? "" })
+      ? satimAccountInput.parse({
+          terminalId: values["satim-terminal-id"] ?? "",
+          userName: values["satim-username"] ?? "",
+          password: config.SATIM_PASSWORD ?? "",
+        })
       : undefined;
   const clictopaySettings =
     command === "update" && values["clictopay-username"] !== undefined
-      ? clictopayAccountInput.parse({ userName: values["clictopay-username"], password: config.CLICTOPAY_PASSWORD ?? "" })
+      ? clictopayAccountInput.parse({
+          userName: values["clictopay-username"],
+          password: config.CLICTOPAY_PASSWORD ?? "",
+        })
       : undefined;
   const cmiSettings =
     command === "update" && (values["cmi-client-id"] !== undefined || values["cmi-api-user"] !== undefined)
@@ -233,7 +260,8 @@ async function main(argv: string[]) {
   // needs that gateway's GATEWAY_SECRET; it never writes a sandbox secret there.
   const { db } = await getDatabase({ environmentFromDatabase: true });
   // A sandbox tests SATIM credentials against the simulator a sandbox gateway hosts.
-  if ((satimSettings || clictopaySettings || cmiSettings || chargilySettings) && getConfig().isSandbox) (await import("../mount-simulators")).mountSimulators();
+  if ((satimSettings || clictopaySettings || cmiSettings || chargilySettings) && getConfig().isSandbox)
+    (await import("../mount-simulators")).mountSimulators();
   try {
     switch (command) {
       case "create": {
@@ -241,7 +269,11 @@ async function main(argv: string[]) {
         const { merchant, invitation } = await db.transaction(async (tx) => {
           const onboarded = await onboardMerchant(tx, createInput!);
           if (!values["owner-email"]) return { merchant: onboarded, invitation: null };
-          const invited = await inviteToMerchant(tx, { clientId: onboarded.clientId, email: values["owner-email"], role: "owner" });
+          const invited = await inviteToMerchant(tx, {
+            clientId: onboarded.clientId,
+            email: values["owner-email"],
+            role: "owner",
+          });
           return { merchant: { ...onboarded, ownerInviteUrl: invited.inviteUrl }, invitation: invited };
         });
         print(merchant, values.json, "Merchant created. The secrets below are shown this once:");
@@ -249,7 +281,11 @@ async function main(argv: string[]) {
         return;
       }
       case "invite": {
-        const invitation = await inviteToMerchant(db, { clientId: values["client-id"]!, email: values.email!, role: inviteRole! });
+        const invitation = await inviteToMerchant(db, {
+          clientId: values["client-id"]!,
+          email: values.email!,
+          role: inviteRole!,
+        });
         print({ inviteUrl: invitation.inviteUrl }, values.json, "Invitation link (works once, for 72 hours):");
         await emailInvitationFromCli({ email: values.email!, role: inviteRole!, ...invitation });
         return;
@@ -261,12 +297,30 @@ async function main(argv: string[]) {
         return;
       }
       case "update": {
-        const merchantUpdate: { clientId: string; webhookSecret?: string } = updateInput ? await updateMerchant(db, updateInput) : { clientId: values["client-id"]! };
+        const merchantUpdate: { clientId: string; webhookSecret?: string } = updateInput
+          ? await updateMerchant(db, updateInput)
+          : { clientId: values["client-id"]! };
         const withSatim = satimSettings
-          ? { ...merchantUpdate, satim: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "SATIM", settings: satimSettings, actor: CLI_ACTOR }) }
+          ? {
+              ...merchantUpdate,
+              satim: await setMethodCredentials(db, {
+                clientId: values["client-id"]!,
+                code: "SATIM",
+                settings: satimSettings,
+                actor: CLI_ACTOR,
+              }),
+            }
           : merchantUpdate;
         const withClictopay = clictopaySettings
-          ? { ...withSatim, clictopay: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CLICTOPAY", settings: clictopaySettings, actor: CLI_ACTOR }) }
+          ? {
+              ...withSatim,
+              clictopay: await setMethodCredentials(db, {
+                clientId: values["client-id"]!,
+                code: "CLICTOPAY",
+                settings: clictopaySettings,
+                actor: CLI_ACTOR,
+              }),
+            }
           : withSatim;
         const withCmi = cmiSettings
           ? {
@@ -274,22 +328,43 @@ async function main(argv: string[]) {
               cmi: await setMethodCredentials(db, {
                 clientId: values["client-id"]!,
                 code: "CMI",
-                settings: { clientId: cmiSettings.cmiClientId, storeKey: cmiSettings.storeKey, apiUser: cmiSettings.apiUser, apiPassword: cmiSettings.apiPassword },
+                settings: {
+                  clientId: cmiSettings.cmiClientId,
+                  storeKey: cmiSettings.storeKey,
+                  apiUser: cmiSettings.apiUser,
+                  apiPassword: cmiSettings.apiPassword,
+                },
                 actor: CLI_ACTOR,
               }),
             }
           : withClictopay;
         const updated = chargilySettings
-          ? { ...withCmi, chargily: await setMethodCredentials(db, { clientId: values["client-id"]!, code: "CHARGILY", settings: chargilySettings, actor: CLI_ACTOR }) }
+          ? {
+              ...withCmi,
+              chargily: await setMethodCredentials(db, {
+                clientId: values["client-id"]!,
+                code: "CHARGILY",
+                settings: chargilySettings,
+                actor: CLI_ACTOR,
+              }),
+            }
           : withCmi;
-        print(updated, values.json, updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:");
+        print(
+          updated,
+          values.json,
+          updated.webhookSecret ? "Merchant updated. Its new webhook secret is shown this once:" : "Merchant updated:",
+        );
         return;
       }
       case "list":
         print(await listMerchants(db), values.json, "Merchants:");
         return;
       case "card-keys":
-        print(await setCardProviderAccount(db, cardKeys!), values.json, "Card provider keys set (secrets stored encrypted):");
+        print(
+          await setCardProviderAccount(db, cardKeys!),
+          values.json,
+          "Card provider keys set (secrets stored encrypted):",
+        );
         return;
       case "rotate-secret": {
         print(await rotateClientSecret(db, values["client-id"]!), values.json, "New client secret (shown this once):");
@@ -305,10 +380,19 @@ async function main(argv: string[]) {
  * With SMTP_URL set, the invitation is also emailed (after it committed); stdout keeps only the
  * printed object, so the outcome is told on stderr. Without SMTP_URL nothing is said.
  */
-async function emailInvitationFromCli(options: { email: string; merchantName: string; role: ConsoleRole; inviteUrl: string }) {
+async function emailInvitationFromCli(options: {
+  email: string;
+  merchantName: string;
+  role: ConsoleRole;
+  inviteUrl: string;
+}) {
   if (!configuredMailer()) return;
   const emailed = await emailInvitation(options);
-  process.stderr.write(emailed ? `Invitation emailed to ${options.email}.\n` : `The invitation could not be emailed to ${options.email}: send the link yourself.\n`);
+  process.stderr.write(
+    emailed
+      ? `Invitation emailed to ${options.email}.\n`
+      : `The invitation could not be emailed to ${options.email}: send the link yourself.\n`,
+  );
 }
 
 function print(value: unknown, json: boolean, heading: string) {

@@ -16,7 +16,15 @@ import { randomBytes, randomInt } from "node:crypto";
 import { parseArgs } from "node:util";
 import { recreateDatabase } from "./lib/recreate-database";
 import { openRehearsalBrowser, type RehearsalBrowser } from "./rehearsal/browser";
-import { runGuideCommand, serveGuideCommand, freePort, answers, guideJson, type Env, type Served } from "./rehearsal/processes";
+import {
+  runGuideCommand,
+  serveGuideCommand,
+  freePort,
+  answers,
+  guideJson,
+  type Env,
+  type Served,
+} from "./rehearsal/processes";
 import { startWebhookReceiver, type WebhookReceiver } from "./rehearsal/webhook-receiver";
 import { rehearsePayments } from "./rehearsal/payment-steps";
 import { step, summary } from "./rehearsal/steps";
@@ -35,14 +43,18 @@ const { values } = parseArgs({
 });
 const admin = new URL(values.postgres);
 const prefix = values["database-prefix"] ?? `rehearsal_${process.pid}_${randomBytes(3).toString("hex")}`;
-if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new Error(`--database-prefix ${prefix}: use lower-case letters, digits and _ (at most 41), starting with a letter or _`);
+if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix))
+  throw new Error(
+    `--database-prefix ${prefix}: use lower-case letters, digits and _ (at most 41), starting with a letter or _`,
+  );
 
 /** A port option's value, or a free port when it is not given. */
 async function portOption(name: "gateway-port" | "wallet-port" | "card-simulator-port"): Promise<number> {
   const given = values[name];
   if (given === undefined) return freePort();
   const port = Number(given);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`--${name} ${given}: a port from 1 to 65535`);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new Error(`--${name} ${given}: a port from 1 to 65535`);
   return port;
 }
 const databaseUrl = (name: string) => Object.assign(new URL(admin.toString()), { pathname: `/${name}` }).toString();
@@ -65,8 +77,17 @@ let browser: RehearsalBrowser | undefined;
 let receiver: WebhookReceiver | undefined;
 
 /** A provider's simulator served by the guide's command until the rehearsal ends: what it prints as one JSON line once `key` appears. */
-async function servedSimulator<Printed>(command: Parameters<typeof serveGuideCommand>[0], env: Env, key: string): Promise<Printed> {
-  const served = await serveGuideCommand(command, env, (output) => new RegExp(`^\\{.*"${key}"`, "m").test(output), 120_000);
+async function servedSimulator<Printed>(
+  command: Parameters<typeof serveGuideCommand>[0],
+  env: Env,
+  key: string,
+): Promise<Printed> {
+  const served = await serveGuideCommand(
+    command,
+    env,
+    (output) => new RegExp(`^\\{.*"${key}"`, "m").test(output),
+    120_000,
+  );
   running.push(served);
   return JSON.parse(
     served
@@ -77,14 +98,22 @@ async function servedSimulator<Printed>(command: Parameters<typeof serveGuideCom
 }
 
 async function main() {
-  const [gatewayPort, walletPort, cardPort] = [await portOption("gateway-port"), await portOption("wallet-port"), await portOption("card-simulator-port")];
+  const [gatewayPort, walletPort, cardPort] = [
+    await portOption("gateway-port"),
+    await portOption("wallet-port"),
+    await portOption("card-simulator-port"),
+  ];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const walletUrl = `http://127.0.0.1:${walletPort}`;
   const cardUrl = `http://127.0.0.1:${cardPort}`;
   const cmiPort = await freePort();
   const cmiUrl = `http://127.0.0.1:${cmiPort}`;
   const walletSecret = `whsec_${randomBytes(32).toString("base64")}`;
-  const postgresEnv: Env = { PGHOST: admin.hostname, PGPORT: admin.port || "5432", PGUSER: decodeURIComponent(admin.username || "postgres") };
+  const postgresEnv: Env = {
+    PGHOST: admin.hostname,
+    PGPORT: admin.port || "5432",
+    PGUSER: decodeURIComponent(admin.username || "postgres"),
+  };
 
   await step("database", "createdb: the gateway's own PostgreSQL database", async () => {
     const created = await runGuideCommand("createDatabase", { ...postgresEnv, GATEWAY_DATABASE: databases.gateway });
@@ -96,40 +125,105 @@ async function main() {
   });
 
   const cards = await step("card simulator", "npm run card-simulator: Stripe's stand-in, its keys", async () => {
-    const env = { CARD_SIMULATOR_PORT: String(cardPort), CARD_SIMULATOR_DATABASE_URL: databaseUrl(databases.cards), PUBLIC_BASE_URL: gatewayUrl, LOG_LEVEL: "warn" };
-    const keys = await servedSimulator<{ publishableKey: string; secretKey: string; webhookSecret: string }>("cardSimulator", env, "secretKey");
+    const env = {
+      CARD_SIMULATOR_PORT: String(cardPort),
+      CARD_SIMULATOR_DATABASE_URL: databaseUrl(databases.cards),
+      PUBLIC_BASE_URL: gatewayUrl,
+      LOG_LEVEL: "warn",
+    };
+    const keys = await servedSimulator<{ publishableKey: string; secretKey: string; webhookSecret: string }>(
+      "cardSimulator",
+      env,
+      "secretKey",
+    );
     return [keys, `${cardUrl}, publishable key ${keys.publishableKey}`] as const;
   });
 
   const satimPort = await freePort();
-  const satim = await step("SATIM simulator", "npm run simulator -- satim: SATIM ePay's stand-in (REST interface, payment page), its merchant", async () => {
-    const env = { SATIM_SIMULATOR_PORT: String(satimPort), SATIM_SIMULATOR_DATABASE_URL: databaseUrl(databases.satim), LOG_LEVEL: "warn" };
-    const printed = await servedSimulator<{ apiUrl: string; terminalId: string; userName: string; password: string }>("satimSimulator", env, "terminalId");
-    return [printed, `${printed.apiUrl}, terminal ${printed.terminalId}`] as const;
-  });
+  const satim = await step(
+    "SATIM simulator",
+    "npm run simulator -- satim: SATIM ePay's stand-in (REST interface, payment page), its merchant",
+    async () => {
+      const env = {
+        SATIM_SIMULATOR_PORT: String(satimPort),
+        SATIM_SIMULATOR_DATABASE_URL: databaseUrl(databases.satim),
+        LOG_LEVEL: "warn",
+      };
+      const printed = await servedSimulator<{ apiUrl: string; terminalId: string; userName: string; password: string }>(
+        "satimSimulator",
+        env,
+        "terminalId",
+      );
+      return [printed, `${printed.apiUrl}, terminal ${printed.terminalId}`] as const;
+    },
+  );
 
   const clictopayPort = await freePort();
-  const clictopay = await step("ClicToPay simulator", "npm run simulator -- clictopay: ClicToPay's stand-in (REST interface, payment page), its API user", async () => {
-    const env = { CLICTOPAY_SIMULATOR_PORT: String(clictopayPort), CLICTOPAY_SIMULATOR_DATABASE_URL: databaseUrl(databases.clictopay), LOG_LEVEL: "warn" };
-    const printed = await servedSimulator<{ apiUrl: string; userName: string; password: string }>("clictopaySimulator", env, "userName");
-    return [printed, `${printed.apiUrl}, API user ${printed.userName}`] as const;
-  });
+  const clictopay = await step(
+    "ClicToPay simulator",
+    "npm run simulator -- clictopay: ClicToPay's stand-in (REST interface, payment page), its API user",
+    async () => {
+      const env = {
+        CLICTOPAY_SIMULATOR_PORT: String(clictopayPort),
+        CLICTOPAY_SIMULATOR_DATABASE_URL: databaseUrl(databases.clictopay),
+        LOG_LEVEL: "warn",
+      };
+      const printed = await servedSimulator<{ apiUrl: string; userName: string; password: string }>(
+        "clictopaySimulator",
+        env,
+        "userName",
+      );
+      return [printed, `${printed.apiUrl}, API user ${printed.userName}`] as const;
+    },
+  );
 
-  const cmi = await step("CMI simulator", "npm run simulator -- cmi: CMI's stand-in (3D Pay Hosting, callbacks, API), its store", async () => {
-    const env = { CMI_SIMULATOR_PORT: String(cmiPort), CMI_SIMULATOR_DATABASE_URL: databaseUrl(databases.cmi), LOG_LEVEL: "warn" };
-    const store = await servedSimulator<{ cmiUrl: string; clientId: string; storeKey: string; apiUser: string; apiPassword: string }>("cmiSimulator", env, "storeKey");
-    return [store, `${cmiUrl}, client id ${store.clientId}`] as const;
-  });
+  const cmi = await step(
+    "CMI simulator",
+    "npm run simulator -- cmi: CMI's stand-in (3D Pay Hosting, callbacks, API), its store",
+    async () => {
+      const env = {
+        CMI_SIMULATOR_PORT: String(cmiPort),
+        CMI_SIMULATOR_DATABASE_URL: databaseUrl(databases.cmi),
+        LOG_LEVEL: "warn",
+      };
+      const store = await servedSimulator<{
+        cmiUrl: string;
+        clientId: string;
+        storeKey: string;
+        apiUser: string;
+        apiPassword: string;
+      }>("cmiSimulator", env, "storeKey");
+      return [store, `${cmiUrl}, client id ${store.clientId}`] as const;
+    },
+  );
 
   const chargilyPort = await freePort();
-  const chargily = await step("chargily simulator", "npm run simulator -- chargily: Chargily Pay's stand-in, its test key", async () => {
-    const env = { CHARGILY_SIMULATOR_PORT: String(chargilyPort), CHARGILY_SIMULATOR_DATABASE_URL: databaseUrl(databases.chargily), LOG_LEVEL: "warn" };
-    const printed = await servedSimulator<{ apiUrl: string; mode: string; secretKey: string }>("chargilySimulator", env, "secretKey");
-    return [printed, printed.apiUrl] as const;
-  });
+  const chargily = await step(
+    "chargily simulator",
+    "npm run simulator -- chargily: Chargily Pay's stand-in, its test key",
+    async () => {
+      const env = {
+        CHARGILY_SIMULATOR_PORT: String(chargilyPort),
+        CHARGILY_SIMULATOR_DATABASE_URL: databaseUrl(databases.chargily),
+        LOG_LEVEL: "warn",
+      };
+      const printed = await servedSimulator<{ apiUrl: string; mode: string; secretKey: string }>(
+        "chargilySimulator",
+        env,
+        "secretKey",
+      );
+      return [printed, printed.apiUrl] as const;
+    },
+  );
 
-  const walletEnv = { WALLET_SANDBOX_PORT: String(walletPort), WALLET_SANDBOX_DATABASE_URL: databaseUrl(databases.wallet), WALLET_PROVIDER_SECRET: walletSecret, LOG_LEVEL: "warn" };
-  const startWallet = () => serveGuideCommand("walletOperator", walletEnv, () => answers(`${walletUrl}/v1/balances`), 120_000);
+  const walletEnv = {
+    WALLET_SANDBOX_PORT: String(walletPort),
+    WALLET_SANDBOX_DATABASE_URL: databaseUrl(databases.wallet),
+    WALLET_PROVIDER_SECRET: walletSecret,
+    LOG_LEVEL: "warn",
+  };
+  const startWallet = () =>
+    serveGuideCommand("walletOperator", walletEnv, () => answers(`${walletUrl}/v1/balances`), 120_000);
   wallet = await step("wallet operator", "npm run wallet-sandbox: the wallet as an operator of its own", async () => {
     const served = await startWallet();
     return [served, walletUrl] as const;
@@ -157,78 +251,125 @@ async function main() {
     WEB_CONCURRENCY: "1",
     LOG_LEVEL: "warn",
   };
-  const gateway = await step("gateway", "npm start with APP_ENV=production (builds first when the sources changed)", async () => {
-    const served = await serveGuideCommand("start", gatewayEnv, (output) => /listening on/.test(output), 15 * 60_000);
-    running.push(served);
-    const ready = await runGuideCommand("ready", gatewayEnv);
-    if (ready.code !== 0) throw new Error(`ready: ${ready.stderr}`);
-    return [served, `${gatewayUrl}, ready: ${ready.stdout.trim()}`] as const;
-  });
+  const gateway = await step(
+    "gateway",
+    "npm start with APP_ENV=production (builds first when the sources changed)",
+    async () => {
+      const served = await serveGuideCommand("start", gatewayEnv, (output) => /listening on/.test(output), 15 * 60_000);
+      running.push(served);
+      const ready = await runGuideCommand("ready", gatewayEnv);
+      if (ready.code !== 0) throw new Error(`ready: ${ready.stderr}`);
+      return [served, `${gatewayUrl}, ready: ${ready.stdout.trim()}`] as const;
+    },
+  );
 
-  const merchant = await step("onboarding", "merchant create (production rules, the owner's console invitation) and card-keys", async () => {
-    const created = await guideJson<{
-      clientId: string;
-      clientSecret: string;
-      service: string;
-      webhookSecret: string;
-      cardProviderPublishableKey: string;
-      ownerInviteUrl?: string;
-    }>("onboard", { ...gatewayEnv, STRIPE_PUBLISHABLE_KEY: cards.publishableKey, OWNER_EMAIL: "owner@atlas-shop.example" });
-    // The first owner's console invitation (docs/going-live.md, "The merchant's console").
-    if (!created.ownerInviteUrl?.startsWith(`${gatewayUrl}/console/invitations/`)) throw new Error(`no console invitation for the owner: ${created.ownerInviteUrl}`);
-    const keyed = await runGuideCommand("cardKeys", {
-      ...gatewayEnv,
-      CLIENT_ID: created.clientId,
-      STRIPE_PUBLISHABLE_KEY: cards.publishableKey,
-      STRIPE_SECRET_KEY: cards.secretKey,
-      STRIPE_WEBHOOK_SECRET: cards.webhookSecret,
-    });
-    if (keyed.code !== 0) throw new Error(`card-keys: ${keyed.stderr}`);
-    const chargilyKeyed = await runGuideCommand("chargilyKey", { ...gatewayEnv, CLIENT_ID: created.clientId, CHARGILY_SECRET_KEY: chargily.secretKey });
-    if (chargilyKeyed.code !== 0 || !/connection: ok|"connection": "ok"|connection.*ok/.test(chargilyKeyed.stdout))
-      throw new Error(`chargily key: ${chargilyKeyed.stderr || chargilyKeyed.stdout}`);
-    return [created, `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, Chargily test key set, owner invited`] as const;
-  });
+  const merchant = await step(
+    "onboarding",
+    "merchant create (production rules, the owner's console invitation) and card-keys",
+    async () => {
+      const created = await guideJson<{
+        clientId: string;
+        clientSecret: string;
+        service: string;
+        webhookSecret: string;
+        cardProviderPublishableKey: string;
+        ownerInviteUrl?: string;
+      }>("onboard", {
+        ...gatewayEnv,
+        STRIPE_PUBLISHABLE_KEY: cards.publishableKey,
+        OWNER_EMAIL: "owner@atlas-shop.example",
+      });
+      // The first owner's console invitation (docs/going-live.md, "The merchant's console").
+      if (!created.ownerInviteUrl?.startsWith(`${gatewayUrl}/console/invitations/`))
+        throw new Error(`no console invitation for the owner: ${created.ownerInviteUrl}`);
+      const keyed = await runGuideCommand("cardKeys", {
+        ...gatewayEnv,
+        CLIENT_ID: created.clientId,
+        STRIPE_PUBLISHABLE_KEY: cards.publishableKey,
+        STRIPE_SECRET_KEY: cards.secretKey,
+        STRIPE_WEBHOOK_SECRET: cards.webhookSecret,
+      });
+      if (keyed.code !== 0) throw new Error(`card-keys: ${keyed.stderr}`);
+      const chargilyKeyed = await runGuideCommand("chargilyKey", {
+        ...gatewayEnv,
+        CLIENT_ID: created.clientId,
+        CHARGILY_SECRET_KEY: chargily.secretKey,
+      });
+      if (chargilyKeyed.code !== 0 || !/connection: ok|"connection": "ok"|connection.*ok/.test(chargilyKeyed.stdout))
+        throw new Error(`chargily key: ${chargilyKeyed.stderr || chargilyKeyed.stdout}`);
+      return [
+        created,
+        `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, Chargily test key set, owner invited`,
+      ] as const;
+    },
+  );
 
-  await step("CMI credentials", "merchant update --country MAR --cmi-client-id --cmi-api-user (store key and API password from the environment), Test connection", async () => {
-    const updated = await guideJson<{ cmi: { enabledIn: string[]; connection: string } }>("cmiCredentials", {
-      ...gatewayEnv,
-      CLIENT_ID: merchant.clientId,
-      CMI_CLIENT_ID: cmi.clientId,
-      CMI_API_USER: cmi.apiUser,
-      CMI_STORE_KEY: cmi.storeKey,
-      CMI_API_PASSWORD: cmi.apiPassword,
-    });
-    if (updated.cmi.connection !== "ok" || !updated.cmi.enabledIn.includes("MAR")) throw new Error(`CMI credentials: ${JSON.stringify(updated.cmi)}`);
-    return `CMI enabled in ${updated.cmi.enabledIn.join(", ")}, connection ${updated.cmi.connection}`;
-  });
+  await step(
+    "CMI credentials",
+    "merchant update --country MAR --cmi-client-id --cmi-api-user (store key and API password from the environment), Test connection",
+    async () => {
+      const updated = await guideJson<{ cmi: { enabledIn: string[]; connection: string } }>("cmiCredentials", {
+        ...gatewayEnv,
+        CLIENT_ID: merchant.clientId,
+        CMI_CLIENT_ID: cmi.clientId,
+        CMI_API_USER: cmi.apiUser,
+        CMI_STORE_KEY: cmi.storeKey,
+        CMI_API_PASSWORD: cmi.apiPassword,
+      });
+      if (updated.cmi.connection !== "ok" || !updated.cmi.enabledIn.includes("MAR"))
+        throw new Error(`CMI credentials: ${JSON.stringify(updated.cmi)}`);
+      return `CMI enabled in ${updated.cmi.enabledIn.join(", ")}, connection ${updated.cmi.connection}`;
+    },
+  );
 
-  await step("SATIM credentials", "merchant update --terms-url --satim-terminal-id --satim-username (password from the environment), Test connection", async () => {
-    const updated = await guideJson<{ termsUrl: string | null; satim: { enabledIn: string[]; connection: string } }>("satimCredentials", {
-      ...gatewayEnv,
-      CLIENT_ID: merchant.clientId,
-      TERMS_URL,
-      SATIM_TERMINAL_ID: satim.terminalId,
-      SATIM_USERNAME: satim.userName,
-      SATIM_PASSWORD: satim.password,
-    });
-    if (updated.satim.connection !== "ok" || !updated.satim.enabledIn.includes("DZA")) throw new Error(`SATIM credentials: ${JSON.stringify(updated.satim)}`);
-    if (updated.termsUrl !== TERMS_URL) throw new Error(`the merchant's terms of payment are ${updated.termsUrl}, not ${TERMS_URL}`);
-    return `SATIM enabled in ${updated.satim.enabledIn.join(", ")}, connection ${updated.satim.connection}; terms of payment ${TERMS_URL}`;
-  });
+  await step(
+    "SATIM credentials",
+    "merchant update --terms-url --satim-terminal-id --satim-username (password from the environment), Test connection",
+    async () => {
+      const updated = await guideJson<{ termsUrl: string | null; satim: { enabledIn: string[]; connection: string } }>(
+        "satimCredentials",
+        {
+          ...gatewayEnv,
+          CLIENT_ID: merchant.clientId,
+          TERMS_URL,
+          SATIM_TERMINAL_ID: satim.terminalId,
+          SATIM_USERNAME: satim.userName,
+          SATIM_PASSWORD: satim.password,
+        },
+      );
+      if (updated.satim.connection !== "ok" || !updated.satim.enabledIn.includes("DZA"))
+        throw new Error(`SATIM credentials: ${JSON.stringify(updated.satim)}`);
+      if (updated.termsUrl !== TERMS_URL)
+        throw new Error(`the merchant's terms of payment are ${updated.termsUrl}, not ${TERMS_URL}`);
+      return `SATIM enabled in ${updated.satim.enabledIn.join(", ")}, connection ${updated.satim.connection}; terms of payment ${TERMS_URL}`;
+    },
+  );
 
-  await step("ClicToPay credentials", "merchant update --country TUN --clictopay-username (password from the environment), Test connection", async () => {
-    const updated = await guideJson<{ clictopay: { enabledIn: string[]; connection: string } }>("clictopayCredentials", {
-      ...gatewayEnv,
-      CLIENT_ID: merchant.clientId,
-      CLICTOPAY_USERNAME: clictopay.userName,
-      CLICTOPAY_PASSWORD: clictopay.password,
-    });
-    if (updated.clictopay.connection !== "ok" || !updated.clictopay.enabledIn.includes("TUN")) throw new Error(`ClicToPay credentials: ${JSON.stringify(updated.clictopay)}`);
-    return `ClicToPay enabled in ${updated.clictopay.enabledIn.join(", ")}, connection ${updated.clictopay.connection}`;
-  });
+  await step(
+    "ClicToPay credentials",
+    "merchant update --country TUN --clictopay-username (password from the environment), Test connection",
+    async () => {
+      const updated = await guideJson<{ clictopay: { enabledIn: string[]; connection: string } }>(
+        "clictopayCredentials",
+        {
+          ...gatewayEnv,
+          CLIENT_ID: merchant.clientId,
+          CLICTOPAY_USERNAME: clictopay.userName,
+          CLICTOPAY_PASSWORD: clictopay.password,
+        },
+      );
+      if (updated.clictopay.connection !== "ok" || !updated.clictopay.enabledIn.includes("TUN"))
+        throw new Error(`ClicToPay credentials: ${JSON.stringify(updated.clictopay)}`);
+      return `ClicToPay enabled in ${updated.clictopay.enabledIn.join(", ")}, connection ${updated.clictopay.connection}`;
+    },
+  );
 
-  const apiEnv: Env = { PUBLIC_BASE_URL: gatewayUrl, CLIENT_ID: merchant.clientId, CLIENT_SECRET: merchant.clientSecret, SERVICE: merchant.service };
+  const apiEnv: Env = {
+    PUBLIC_BASE_URL: gatewayUrl,
+    CLIENT_ID: merchant.clientId,
+    CLIENT_SECRET: merchant.clientSecret,
+    SERVICE: merchant.service,
+  };
   apiEnv.AUTH = (await runGuideCommand("auth", apiEnv, { print: "AUTH" })).stdout;
 
   receiver = await startWebhookReceiver(merchant.webhookSecret);
@@ -286,7 +427,8 @@ async function stopEverything() {
   await browser?.close().catch(() => {});
   await receiver?.close().catch(() => {});
   for (const served of [...running.reverse(), ...(wallet ? [wallet] : [])]) await served.stop().catch(() => {});
-  for (const name of Object.values(databases)) await recreateDatabase(databaseUrl(name), { dropOnly: true }).catch(() => {});
+  for (const name of Object.values(databases))
+    await recreateDatabase(databaseUrl(name), { dropOnly: true }).catch(() => {});
 }
 
 const started = Date.now();

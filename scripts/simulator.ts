@@ -25,9 +25,21 @@ const isName = (name: string): name is keyof typeof REDIRECT_SIMULATORS => Objec
 function processSettings(prefix: string) {
   const config: Readonly<Record<string, unknown>> = getConfig();
   const setting = (name: string) => config[`${prefix}_SIMULATOR_${name}`];
-  const [host, port, url, pgliteDir] = [setting("HOST"), setting("PORT"), setting("DATABASE_URL"), setting("PGLITE_DIR")];
-  if (typeof host !== "string" || typeof port !== "number" || typeof pgliteDir !== "string" || (url !== undefined && typeof url !== "string")) {
-    throw new Error(`${prefix}_SIMULATOR_* are not in the configuration: its declaration adds them with simulatorProcessSettings("${prefix}", ...)`);
+  const [host, port, url, pgliteDir] = [
+    setting("HOST"),
+    setting("PORT"),
+    setting("DATABASE_URL"),
+    setting("PGLITE_DIR"),
+  ];
+  if (
+    typeof host !== "string" ||
+    typeof port !== "number" ||
+    typeof pgliteDir !== "string" ||
+    (url !== undefined && typeof url !== "string")
+  ) {
+    throw new Error(
+      `${prefix}_SIMULATOR_* are not in the configuration: its declaration adds them with simulatorProcessSettings("${prefix}", ...)`,
+    );
   }
   return { host, port, database: { url, pgliteDir } };
 }

@@ -17,7 +17,12 @@ import { consoleStylesheet } from "../server/build-lanes.mjs";
 const port = Number(process.env.SMOKE_PORT ?? 3312);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "gateway-smoke-dev-"));
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PUBLIC_BASE_URL: baseUrl, PGLITE_DIR: path.join(dataDir, "db") };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: String(port),
+  PUBLIC_BASE_URL: baseUrl,
+  PGLITE_DIR: path.join(dataDir, "db"),
+};
 delete env.DATABASE_URL;
 /** An island that exists only during this run (a new file, so an interrupted run edits no real one). */
 const PROBE_ISLAND = "components/islands/smoke-dev-probe.ts";
@@ -34,9 +39,13 @@ let output = "";
 
 async function main() {
   // The embedded database admits one process: onboard before the server starts (which migrates it).
-  const { stdout } = await promisify(execFile)("npx", ["tsx", "scripts/merchant.ts", "create", "--name", "Dev smoke", "--country", "DZA", "--json"], {
-    env: { ...env, LOG_LEVEL: "silent" },
-  });
+  const { stdout } = await promisify(execFile)(
+    "npx",
+    ["tsx", "scripts/merchant.ts", "create", "--name", "Dev smoke", "--country", "DZA", "--json"],
+    {
+      env: { ...env, LOG_LEVEL: "silent" },
+    },
+  );
   const merchant = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
   const authorization = `Bearer ${Buffer.from(`${merchant.clientId}:${merchant.clientSecret}`).toString("base64")}`;
 
@@ -73,10 +82,21 @@ async function main() {
   // The OTP page, as npm start serves it: through the hosted lane, the island and no Next.js runtime.
   const otp = await fetch(payUrl!);
   const html = await otp.text();
-  check("serves the OTP page", otp.status === 200 && html.includes('data-island="resend-countdown"'), String(otp.status));
-  check("the OTP page has no Next.js script or RSC payload", !/<script[^>]*\/_next\/static\//.test(html) && !html.includes("__next_f"));
+  check(
+    "serves the OTP page",
+    otp.status === 200 && html.includes('data-island="resend-countdown"'),
+    String(otp.status),
+  );
+  check(
+    "the OTP page has no Next.js script or RSC payload",
+    !/<script[^>]*\/_next\/static\//.test(html) && !html.includes("__next_f"),
+  );
   const island = /<script type="module" src="(\/islands\/resend-countdown-[^"]+\.js)"/.exec(html)?.[1];
-  check("the OTP page loads its island", island !== undefined && (await fetch(baseUrl + island)).status === 200, island);
+  check(
+    "the OTP page loads its island",
+    island !== undefined && (await fetch(baseUrl + island)).status === 200,
+    island,
+  );
 
   // Issue 42: a checkoutUrl is served in the buyer's language at once, as under npm start (next.config.mjs's
   // rewrite). A fresh intent: the checkout page of one already proceeded sends the buyer on to its method's page.
@@ -87,7 +107,10 @@ async function main() {
     actionCountryCode: "DZA",
     userId: "+213555000111",
   });
-  const checkout = await fetch(String(fresh.data.checkoutUrl), { redirect: "manual", headers: { "accept-language": "ar-DZ,ar;q=0.9" } });
+  const checkout = await fetch(String(fresh.data.checkoutUrl), {
+    redirect: "manual",
+    headers: { "accept-language": "ar-DZ,ar;q=0.9" },
+  });
   const checkoutHtml = await checkout.text();
   check(
     "serves a checkoutUrl in the buyer's language without a redirect",
@@ -97,9 +120,17 @@ async function main() {
 
   // The console lane, as under npm start: its stylesheet, and a page without a session sent to sign in.
   const stylesheet = await fetch(baseUrl + (await consoleStylesheet()).href);
-  check("serves the console lane's stylesheet", stylesheet.status === 200 && stylesheet.headers.get("content-type")!.startsWith("text/css"), String(stylesheet.status));
+  check(
+    "serves the console lane's stylesheet",
+    stylesheet.status === 200 && stylesheet.headers.get("content-type")!.startsWith("text/css"),
+    String(stylesheet.status),
+  );
   const signedOut = await fetch(`${baseUrl}/en/console/payments`, { redirect: "manual" });
-  check("sends a console page without a session to sign in", signedOut.status === 307 && signedOut.headers.get("location")!.includes("/en/console/sign-in"), String(signedOut.status));
+  check(
+    "sends a console page without a session to sign in",
+    signedOut.status === 307 && signedOut.headers.get("location")!.includes("/en/console/sign-in"),
+    String(signedOut.status),
+  );
   const signIn = await fetch(`${baseUrl}/en/console/sign-in`);
   const signInPage = await signIn.text();
   check(
@@ -119,12 +150,21 @@ async function main() {
   utimesSync("lib/http/api-lane.ts", now, now);
   const rebuilt = await waitFor(() => output.includes("[dev] lanes rebuilt"), 30_000).catch(() => false);
   check("rebuilds the lanes when one of their sources changes", rebuilt);
-  check("answers /api/v1 from the rebuilt lanes", (await fetch(`${baseUrl}/api/v1/payments/intents/none`, { headers: { authorization } })).status === 404);
+  check(
+    "answers /api/v1 from the rebuilt lanes",
+    (await fetch(`${baseUrl}/api/v1/payments/intents/none`, { headers: { authorization } })).status === 404,
+  );
 
   // An island added while the server runs is built and served.
   writeFileSync(PROBE_ISLAND, `document.documentElement.dataset.smokeDev = "${randomBytes(4).toString("hex")}";\n`);
-  const built = await waitFor(() => (readManifest()["smoke-dev-probe"] as string | undefined) ?? null, 30_000).catch(() => undefined);
-  check("rebuilds the islands when one changes", built !== undefined && (await fetch(`${baseUrl}/islands/${built}`)).status === 200, built);
+  const built = await waitFor(() => (readManifest()["smoke-dev-probe"] as string | undefined) ?? null, 30_000).catch(
+    () => undefined,
+  );
+  check(
+    "rebuilds the islands when one changes",
+    built !== undefined && (await fetch(`${baseUrl}/islands/${built}`)).status === 200,
+    built,
+  );
   rmSync(PROBE_ISLAND, { force: true });
   await waitFor(() => !("smoke-dev-probe" in readManifest()), 10_000).catch(() => {});
 
@@ -132,7 +172,11 @@ async function main() {
   // requests to each, on the same database: the lanes' answers must be equal, status and body
   // (a hosted page's but for its nonce; the OTP page's in status and title, as its countdown
   // moves on); Next.js's equal in status and title (its development HTML carries its development runtime).
-  const doors = doorRequests(String(intent.data.paymentId), payUrl!, (await consoleStylesheet()).href, { authorization, "x-service": merchant.service!, "x-platform": "API" });
+  const doors = doorRequests(String(intent.data.paymentId), payUrl!, (await consoleStylesheet()).href, {
+    authorization,
+    "x-service": merchant.service!,
+    "x-platform": "API",
+  });
   const viaDev = await answersTo(doors);
   await stopServer();
   output = "";
@@ -140,7 +184,11 @@ async function main() {
   await waitFor(() => output.includes("listening on"), 900_000);
   const viaStart = await answersTo(doors);
   for (const [name, answer] of Object.entries(viaDev)) {
-    check(`npm start answers ${name} as npm run dev does`, JSON.stringify(viaStart[name]) === JSON.stringify(answer), `${JSON.stringify(answer)} ≠ ${JSON.stringify(viaStart[name])}`);
+    check(
+      `npm start answers ${name} as npm run dev does`,
+      JSON.stringify(viaStart[name]) === JSON.stringify(answer),
+      `${JSON.stringify(answer)} ≠ ${JSON.stringify(viaStart[name])}`,
+    );
   }
 }
 
@@ -148,13 +196,25 @@ async function main() {
 function doorRequests(paymentId: string, payUrl: string, stylesheet: string, merchantHeaders: Record<string, string>) {
   const pinned = { "x-request-id": "smoke-doors" };
   return {
-    "an API path (the API lane)": { path: `/api/v1/payments/intents/${paymentId}/check`, headers: { ...merchantHeaders, ...pinned }, whole: true },
+    "an API path (the API lane)": {
+      path: `/api/v1/payments/intents/${paymentId}/check`,
+      headers: { ...merchantHeaders, ...pinned },
+      whole: true,
+    },
     "an unknown API path (the API lane)": { path: "/api/v1/no-such-thing", headers: pinned, whole: true },
     "the health check (the API lane)": { path: "/api/health", headers: pinned, whole: true },
-    "a console page without a session (the console lane)": { path: "/en/console/payments", headers: pinned, whole: true },
+    "a console page without a session (the console lane)": {
+      path: "/en/console/payments",
+      headers: pinned,
+      whole: true,
+    },
     "the console's stylesheet (the console lane)": { path: stylesheet, headers: {}, whole: true },
     "a console address no page has (the console lane)": { path: "/en/console/no-such-page", headers: {}, whole: false },
-    "a hosted page (the hosted lane)": { path: new URL(payUrl).pathname + new URL(payUrl).search, headers: {}, whole: false },
+    "a hosted page (the hosted lane)": {
+      path: new URL(payUrl).pathname + new URL(payUrl).search,
+      headers: {},
+      whole: false,
+    },
     "a payment link that does not exist (the hosted lane)": { path: "/en/l/no-such-link", headers: {}, whole: true },
     "the home page (Next.js)": { path: "/en", headers: {}, whole: false },
   };
@@ -183,7 +243,8 @@ function startServer(npmArguments: string[]) {
 async function stopServer() {
   try {
     if (server?.pid) process.kill(-server.pid, "SIGTERM");
-    if (server && server.exitCode === null) await new Promise((resolve) => (server!.once("exit", resolve), setTimeout(resolve, 30_000)));
+    if (server && server.exitCode === null)
+      await new Promise((resolve) => (server!.once("exit", resolve), setTimeout(resolve, 30_000)));
   } catch {
     // Already gone.
   }

@@ -8,7 +8,12 @@ import path from "node:path";
 const port = Number(process.env.SMOKE_PORT ?? 3311);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "gateway-smoke-"));
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PUBLIC_BASE_URL: baseUrl, PGLITE_DIR: path.join(dataDir, "db") };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: String(port),
+  PUBLIC_BASE_URL: baseUrl,
+  PGLITE_DIR: path.join(dataDir, "db"),
+};
 delete env.DATABASE_URL;
 
 const SMOKE_REQUEST_ID = `smoke-${process.pid}`;
@@ -43,16 +48,25 @@ async function main() {
       return null;
     }
   }, 60_000);
-  check("serves the API with the demo credentials (POST /customers 201)", created.status === 201, String(created.status));
+  check(
+    "serves the API with the demo credentials (POST /customers 201)",
+    created.status === 201,
+    String(created.status),
+  );
 
   // The request's context reaches its log lines through the server's per-request store (lib/log.ts).
   const accessLine = await waitFor(() => {
-    const line = output.split("\n").find((text) => text.includes(`"requestId":"${SMOKE_REQUEST_ID}"`) && text.includes('"msg":"request"'));
+    const line = output
+      .split("\n")
+      .find((text) => text.includes(`"requestId":"${SMOKE_REQUEST_ID}"`) && text.includes('"msg":"request"'));
     return line ? (JSON.parse(line) as Record<string, unknown>) : null;
   }, 10_000).catch(() => null);
   check(
     "logs the request with its id, auth mode and service",
-    accessLine?.path === "/api/v1/customers" && accessLine.status === 201 && accessLine.authMode === "client" && typeof accessLine.service === "string",
+    accessLine?.path === "/api/v1/customers" &&
+      accessLine.status === 201 &&
+      accessLine.authMode === "client" &&
+      typeof accessLine.service === "string",
     JSON.stringify(accessLine),
   );
 
@@ -86,7 +100,10 @@ async function main() {
   );
 
   const unknown = await fetch(`${baseUrl}/api/v1/does-not-exist`);
-  check("answers a JSON 404 for unknown API paths", unknown.status === 404 && (await unknown.json()).error?.name === "not_found");
+  check(
+    "answers a JSON 404 for unknown API paths",
+    unknown.status === 404 && (await unknown.json()).error?.name === "not_found",
+  );
 }
 
 async function waitFor<T>(probe: () => T | null | Promise<T | null>, timeoutMs: number): Promise<T> {

@@ -35,7 +35,8 @@ export function apiRouteFiles() {
   const visit = (dir, segments) => {
     for (const entry of readdirSync(dir).sort()) {
       const full = path.join(dir, entry);
-      if (statSync(full).isDirectory()) visit(full, [...segments, entry.replace(/^\[(\w+)\]$/, ":$1").replace(/^\[\.\.\.(\w+)\]$/, "*$1")]);
+      if (statSync(full).isDirectory())
+        visit(full, [...segments, entry.replace(/^\[(\w+)\]$/, ":$1").replace(/^\[\.\.\.(\w+)\]$/, "*$1")]);
       else if (entry === "route.ts") found.push({ pattern: ["/api", ...segments].join("/"), file: full });
     }
   };
@@ -68,7 +69,9 @@ function consoleNextRoutes() {
  */
 export async function consoleStylesheet() {
   const source = readFileSync(STYLESHEET_SOURCE, "utf8");
-  const { css } = await postcss([tailwind({ base: ROOT, optimize: { minify: true } })]).process(source, { from: STYLESHEET_SOURCE });
+  const { css } = await postcss([tailwind({ base: ROOT, optimize: { minify: true } })]).process(source, {
+    from: STYLESHEET_SOURCE,
+  });
   const hash = createHash("sha256").update(css).digest("hex").slice(0, 16);
   return { href: `/_lanes/console.${hash}.css`, css };
 }
@@ -101,7 +104,12 @@ function entrySource(stylesheet) {
 /** esbuild's options for the lanes' bundle at `outfile` (server/dev.mjs keeps a context of them). */
 export async function lanesBuildOptions(outfile = LANES_BUNDLE) {
   return {
-    stdin: { contents: entrySource(await consoleStylesheet()), resolveDir: ROOT, sourcefile: "lanes-entry.ts", loader: "ts" },
+    stdin: {
+      contents: entrySource(await consoleStylesheet()),
+      resolveDir: ROOT,
+      sourcefile: "lanes-entry.ts",
+      loader: "ts",
+    },
     outfile,
     bundle: true,
     format: "esm",

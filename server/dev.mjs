@@ -30,7 +30,11 @@ const islandsList = (manifest) =>
     .join(", ") || "none";
 
 const { values: options } = parseArgs({
-  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, webpack: { type: "boolean" } },
+  options: {
+    port: { type: "string", short: "p" },
+    hostname: { type: "string", short: "H" },
+    webpack: { type: "boolean" },
+  },
 });
 const port = Number(options.port || process.env.PORT || 3000);
 const hostname = options.hostname || process.env.HOST || undefined;
@@ -46,7 +50,10 @@ log("lanes built (/api and the console pages, as npm start serves them)");
 // simulators), which Next.js runs in the background of its preparation.
 const registered = new Promise((resolve, reject) => {
   globalThis.gatewayRegistered = { resolve, reject };
-  setTimeout(() => reject(new Error(`instrumentation's register() did not run within ${REGISTER_TIMEOUT_MS / 1000} s`)), REGISTER_TIMEOUT_MS).unref();
+  setTimeout(
+    () => reject(new Error(`instrumentation's register() did not run within ${REGISTER_TIMEOUT_MS / 1000} s`)),
+    REGISTER_TIMEOUT_MS,
+  ).unref();
 });
 // Made before Next.js, which is handed it (`httpServer`, an option of next() its custom-server
 // guide documents): Next.js then answers the upgrades of its HMR websocket (/_next/hmr) on it
@@ -55,7 +62,14 @@ const registered = new Promise((resolve, reject) => {
 // request installs it.
 const httpServer = http.createServer();
 const { default: next } = await import("next");
-const app = next({ dev: true, dir: ROOT, hostname: hostname ?? "localhost", port, webpack: options.webpack, httpServer });
+const app = next({
+  dev: true,
+  dir: ROOT,
+  hostname: hostname ?? "localhost",
+  port,
+  webpack: options.webpack,
+  httpServer,
+});
 await app.prepare();
 await registered.catch((error) => log(`instrumentation's register() failed: ${error?.message ?? error}`));
 const handle = app.getRequestHandler();
@@ -63,10 +77,14 @@ const handle = app.getRequestHandler();
 markPeerStamping();
 httpServer.on("request", createDoor({ lanes: lanes.current, handleNext: handle }));
 httpServer.on("error", (error) => {
-  console.error(`[dev] ${error.code === "EADDRINUSE" ? `port ${port} is in use (PORT or -p chooses another)` : error.message}`);
+  console.error(
+    `[dev] ${error.code === "EADDRINUSE" ? `port ${port} is in use (PORT or -p chooses another)` : error.message}`,
+  );
   process.exit(1);
 });
-httpServer.listen(port, hostname, () => log(`ready on http://${hostname ?? "localhost"}:${port} (the door of npm start: server/door.mjs)`));
+httpServer.listen(port, hostname, () =>
+  log(`ready on http://${hostname ?? "localhost"}:${port} (the door of npm start: server/door.mjs)`),
+);
 
 /** Rebuilds the islands after a burst of changes under components/islands. */
 function watchIslands() {

@@ -65,5 +65,9 @@ export function createDoor({ lanes, handleNext }) {
 /** The lanes of a bundle server/build-lanes.mjs wrote, loaded from `url`. */
 export async function loadLanes(url) {
   const bundle = await import(url);
-  return { serveApi: bundle.createLane(), serveConsole: bundle.createConsolePageLane(), serveHosted: bundle.createHostedPageLane() };
+  return {
+    serveApi: bundle.createLane(),
+    serveConsole: bundle.createConsolePageLane(),
+    serveHosted: bundle.createHostedPageLane(),
+  };
 }

@@ -44,9 +44,13 @@ function prepareAndReadSettings() {
   const dir = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
   const settingsFile = path.join(dir, "settings.json");
   try {
-    const prepare = spawnSync(process.execPath, ["--import", "tsx", "server/start.ts", "--settings-out", settingsFile, ...process.argv.slice(2)], {
-      stdio: "inherit",
-    });
+    const prepare = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "server/start.ts", "--settings-out", settingsFile, ...process.argv.slice(2)],
+      {
+        stdio: "inherit",
+      },
+    );
     if (prepare.status !== 0) process.exit(prepare.status ?? 1);
     return JSON.parse(readFileSync(settingsFile, "utf8"));
   } finally {
@@ -65,7 +69,10 @@ function primary() {
   // NODE_CLUSTER_SCHED_POLICY, when set, still decides.
   if (count === 1 && !process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   // Each server gets the settings as its last argument.
-  cluster.setupPrimary({ execArgv: serverExecArgv(process.env.NODE_OPTIONS, process.execArgv), args: [JSON.stringify(settings)] });
+  cluster.setupPrimary({
+    execArgv: serverExecArgv(process.env.NODE_OPTIONS, process.execArgv),
+    args: [JSON.stringify(settings)],
+  });
   /** @type {Map<number, { jobRunner: boolean, retiring: boolean }>} worker id → role */
   const roles = new Map();
   let stopping = false;
@@ -160,7 +167,10 @@ async function server(settings) {
   // would only print it, and a cluster worker held by its IPC channel would then never listen.
   const registered = new Promise((resolve, reject) => {
     globalThis.gatewayRegistered = { resolve, reject };
-    setTimeout(() => reject(new Error(`instrumentation's register() did not run within ${REGISTER_TIMEOUT_MS / 1000} s`)), REGISTER_TIMEOUT_MS).unref();
+    setTimeout(
+      () => reject(new Error(`instrumentation's register() did not run within ${REGISTER_TIMEOUT_MS / 1000} s`)),
+      REGISTER_TIMEOUT_MS,
+    ).unref();
   }).catch((error) => {
     log(`instrumentation's register() failed: ${error?.message ?? error}`);
     process.exit(1);
@@ -190,7 +200,11 @@ async function server(settings) {
   });
   httpServer.keepAliveTimeout = 5_000;
   const heap = describeServerHeap(process.env.NODE_OPTIONS, process.execArgv, growth);
-  httpServer.listen(port, hostname, () => log(`listening on ${hostname}:${port} (${heap})${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`));
+  httpServer.listen(port, hostname, () =>
+    log(
+      `listening on ${hostname}:${port} (${heap})${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`,
+    ),
+  );
 
   let stopped = false;
   const shutdown = async () => {
@@ -202,13 +216,19 @@ async function server(settings) {
     // client may be writing its next request on one right now. Each gets its answer with
     // `Connection: close`, or runs out at keepAliveTimeout as usual.
     const closed = new Promise((resolve) => net.Server.prototype.close.call(httpServer, resolve));
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now() - 1_000)))]);
+    await Promise.race([
+      closed,
+      new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now() - 1_000))),
+    ]);
     if (inFlight > 0) log(`${inFlight} requests still in flight at the shutdown bound`);
     httpServer.closeAllConnections();
     // Background jobs and the database pool live in the Next.js bundle (instrumentation.ts).
     const stopGateway = globalThis.gatewayShutdown;
     if (typeof stopGateway === "function") {
-      await Promise.race([stopGateway(), new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())))]);
+      await Promise.race([
+        stopGateway(),
+        new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()))),
+      ]);
     }
     await app.close?.().catch(() => {});
     log("stopped");

@@ -17,12 +17,15 @@ export const DEFAULT_INITIAL_OLD_SPACE_MB = 64;
 
 /** The argument among NODE_OPTIONS and the command line that names one of `flags` (V8 takes `-` or `_`), if any. */
 function heapArg(nodeOptions = "", execArgv = [], flags) {
-  return [...nodeOptions.split(/\s+/), ...execArgv].find((arg) => flags.some((flag) => arg.replaceAll("_", "-").startsWith(flag)));
+  return [...nodeOptions.split(/\s+/), ...execArgv].find((arg) =>
+    flags.some((flag) => arg.replaceAll("_", "-").startsWith(flag)),
+  );
 }
 
 const semiSpaceArg = (nodeOptions, execArgv) => heapArg(nodeOptions, execArgv, ["--max-semi-space-size"]);
 // An operator's initial heap (either flag) sizes the initial old generation too.
-const initialOldSpaceArg = (nodeOptions, execArgv) => heapArg(nodeOptions, execArgv, ["--initial-old-space-size", "--initial-heap-size"]);
+const initialOldSpaceArg = (nodeOptions, execArgv) =>
+  heapArg(nodeOptions, execArgv, ["--initial-old-space-size", "--initial-heap-size"]);
 
 /** The Node arguments of a forked server: ours, then the primary's; each of ours left out where the operator set it. */
 export function serverExecArgv(nodeOptions = "", execArgv = []) {

@@ -28,7 +28,9 @@ function serveSettings(config: Config) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { rebuild: { type: "boolean", default: false }, "settings-out": { type: "string" } } });
+  const { values } = parseArgs({
+    options: { rebuild: { type: "boolean", default: false }, "settings-out": { type: "string" } },
+  });
   const config = getConfig();
   // The database first: one refused (another environment, another secret) stops the start
   // before minutes of building.
@@ -56,7 +58,10 @@ async function main() {
     // Contract 13: the demo merchant's owner signs in to the console with these.
     const owner = await ensureDemoOwner(db, await getGatewayKey(db));
     if (owner) {
-      console.log(`\nConsole: ${config.publicBaseUrl}/en/console/sign-in  ·  demo owner ${owner.email}, password ${owner.password}` + " (unless changed in the console)");
+      console.log(
+        `\nConsole: ${config.publicBaseUrl}/en/console/sign-in  ·  demo owner ${owner.email}, password ${owner.password}` +
+          " (unless changed in the console)",
+      );
     }
   }
   await closeDatabase();
@@ -64,7 +69,9 @@ async function main() {
   const settings = serveSettings(config);
   if (values["settings-out"]) writeFileSync(values["settings-out"], JSON.stringify(settings));
   const processes = settings.processes;
-  console.log(`\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`);
+  console.log(
+    `\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`,
+  );
 }
 
 runCli(main);

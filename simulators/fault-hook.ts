@@ -5,7 +5,13 @@ import { toRequest } from "../lib/http/serve-fetch-on-node";
 /** What the next matching request suffers (tests, the chaos run): the provider's failures, before or after it applied the change. */
 export type SimulatorFault = "timeout_before" | "timeout_after" | "error_500" | "reset_before" | "reset_after";
 
-export const SIMULATOR_FAULTS: readonly SimulatorFault[] = ["error_500", "reset_before", "reset_after", "timeout_before", "timeout_after"];
+export const SIMULATOR_FAULTS: readonly SimulatorFault[] = [
+  "error_500",
+  "reset_before",
+  "reset_after",
+  "timeout_before",
+  "timeout_after",
+];
 
 /**
  * The faults waiting for their request, shared by every simulator served over HTTP: a fault is
@@ -64,7 +70,9 @@ export async function serveSimulatorsWithFaults(options: {
     void (async () => {
       const request = await toRequest(incoming, `http://${incoming.headers.host ?? "127.0.0.1"}`);
       const { pathname } = new URL(request.url);
-      const route = routes.find((entry) => entry.prefix === "" || pathname === entry.prefix || pathname.startsWith(`${entry.prefix}/`));
+      const route = routes.find(
+        (entry) => entry.prefix === "" || pathname === entry.prefix || pathname.startsWith(`${entry.prefix}/`),
+      );
       if (!route) return void outgoing.writeHead(404).end();
       const line = `${request.method} ${pathname}`;
       const fault = faults.take(line);

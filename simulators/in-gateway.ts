@@ -24,7 +24,8 @@ export const toGateway: GatewaySender = (request) => (gatewayInProcess ? gateway
 /** A redirect simulator on the gateway's database: its HTTP face for the route, and the adapter's fetch answered in this process (the same requests and answers as over HTTP). */
 function inGateway(path: string, simulator: RedirectSimulator): RedirectSimulatorMount {
   const handle = async (request: Request) => simulator.handle(await getDb(), request, { base: path, toGateway });
-  const inProcessFetch: typeof fetch = async (input, init) => handle(new Request(input instanceof Request ? input : String(input), init));
+  const inProcessFetch: typeof fetch = async (input, init) =>
+    handle(new Request(input instanceof Request ? input : String(input), init));
   return { path, handle, fetch: inProcessFetch };
 }
 
@@ -56,7 +57,9 @@ export const inGatewaySimulators: SimulatorMount = {
     redeliverEvents: (db) => redeliverPendingEvents(db),
   },
   // Every redirect provider's simulator (simulators/simulator-list.ts) under /api/<name>-sandbox.
-  redirect: Object.fromEntries(Object.entries(REDIRECT_SIMULATORS).map(([name, simulator]) => [name, inGateway(inGatewayPath(name), simulator)])),
+  redirect: Object.fromEntries(
+    Object.entries(REDIRECT_SIMULATORS).map(([name, simulator]) => [name, inGateway(inGatewayPath(name), simulator)]),
+  ),
   // The wallet simulator: the wallet-service protocol served under /api/wallet-sandbox, and the
   // same answers to the gateway's wallet client in this process.
   wallet: {

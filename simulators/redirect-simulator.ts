@@ -32,7 +32,9 @@ export interface RedirectSimulator<Printed extends Record<string, string> = Reco
 }
 
 /** A simulator's declaration, its printed credentials' type inferred. */
-export const redirectSimulator = <Printed extends Record<string, string>>(simulator: RedirectSimulator<Printed>): RedirectSimulator<Printed> => simulator;
+export const redirectSimulator = <Printed extends Record<string, string>>(
+  simulator: RedirectSimulator<Printed>,
+): RedirectSimulator<Printed> => simulator;
 
 /** Where a sandbox gateway serves the simulator listed as `name` (app/api/<name>-sandbox/[...path]/route.ts). */
 export const inGatewayPath = (name: string) => `/api/${name}-sandbox`;

@@ -16,7 +16,11 @@ export default function HostedPageError({ reset }: { error: Error; reset: () => 
       <p role="status" className="rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-950 ring-1 ring-sky-200">
         {t("body")}
       </p>
-      <button type="button" onClick={() => reset()} className="self-start rounded-lg bg-teal-700 px-4 py-2 text-sm font-semibold text-white hover:bg-teal-800">
+      <button
+        type="button"
+        onClick={() => reset()}
+        className="self-start rounded-lg bg-teal-700 px-4 py-2 text-sm font-semibold text-white hover:bg-teal-800"
+      >
         {t("retry")}
       </button>
     </main>

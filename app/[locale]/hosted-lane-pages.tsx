@@ -30,7 +30,10 @@ export const HOSTED_LANE: Omit<HostedLaneOptions, "stylesheet"> = {
     "sandbox/wallet": { param: "paymentId", page: walletAppPage },
     "card-provider-sandbox/challenge": { param: "intentId", page: challengePage },
   },
-  notFound: (locale, pageUrl) => ({ head: { title: linkNotValidTitle(locale) }, element: <LinkNotValid locale={locale} pageUrl={pageUrl} /> }),
+  notFound: (locale, pageUrl) => ({
+    head: { title: linkNotValidTitle(locale) },
+    element: <LinkNotValid locale={locale} pageUrl={pageUrl} />,
+  }),
   unavailable: (locale, retryHref) => ({
     head: { title: translator(locale, "unavailable")("title") },
     element: <ServiceUnavailable locale={locale} retryHref={retryHref} />,

@@ -37,7 +37,8 @@ export function AuditTarget({ locale, target }: { locale: Locale; target: string
   if (changed && isConsoleRole(changed[2]) && isConsoleRole(changed[3])) {
     return (
       <>
-        <bdi dir="ltr">{changed[1]}</bdi>: {t("auditLog.targets.roleChange", { from: role(changed[2]!), to: role(changed[3]!) })}
+        <bdi dir="ltr">{changed[1]}</bdi>:{" "}
+        {t("auditLog.targets.roleChange", { from: role(changed[2]!), to: role(changed[3]!) })}
       </>
     );
   }

@@ -33,7 +33,10 @@ export function ConsoleUnavailable({ locale, address }: { locale: Locale; addres
       <p role="status" className="rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-950 ring-1 ring-sky-200">
         {t("body")}
       </p>
-      <a href={again} className="self-start rounded-lg bg-teal-700 px-4 py-2 text-sm font-semibold text-white hover:bg-teal-800">
+      <a
+        href={again}
+        className="self-start rounded-lg bg-teal-700 px-4 py-2 text-sm font-semibold text-white hover:bg-teal-800"
+      >
         {t("retry")}
       </a>
     </PageFrame>
@@ -41,7 +44,15 @@ export function ConsoleUnavailable({ locale, address }: { locale: Locale; addres
 }
 
 /** components/card-shell.tsx's frame, with the words of a translator made without a request. */
-function PageFrame({ locale, address, children }: { locale: Locale; address: ConsoleAddress; children: ReactElement[] }) {
+function PageFrame({
+  locale,
+  address,
+  children,
+}: {
+  locale: Locale;
+  address: ConsoleAddress;
+  children: ReactElement[];
+}) {
   const t = translator(locale, "common");
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-slate-100 to-slate-50 text-slate-900">
@@ -55,10 +66,18 @@ function PageFrame({ locale, address, children }: { locale: Locale; address: Con
         <LanguageSwitcher locale={locale} path={address.path} search={address.search} />
       </header>
       <main className="mx-auto w-full max-w-md flex-1 px-4 pb-6">
-        {getConfig().isSandbox ? <p className="mb-3 rounded-lg bg-amber-100 px-3 py-2 text-center text-xs font-medium text-amber-950">{t("testMode")}</p> : null}
-        <div className="flex flex-col gap-6 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-7">{children}</div>
+        {getConfig().isSandbox ? (
+          <p className="mb-3 rounded-lg bg-amber-100 px-3 py-2 text-center text-xs font-medium text-amber-950">
+            {t("testMode")}
+          </p>
+        ) : null}
+        <div className="flex flex-col gap-6 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-7">
+          {children}
+        </div>
       </main>
-      <footer className="mx-auto w-full max-w-md px-4 pb-8 text-center text-xs leading-relaxed text-slate-600">{t("footer")}</footer>
+      <footer className="mx-auto w-full max-w-md px-4 pb-8 text-center text-xs leading-relaxed text-slate-600">
+        {t("footer")}
+      </footer>
     </div>
   );
 }

@@ -30,7 +30,17 @@ export function ConsoleForm({
 
 /** A read-only field whose value is shown once (a new secret, an invitation link): select and copy. */
 export function ReadOnlyValue({ id, label, value, hint }: { id: string; label: string; value: string; hint?: string }) {
-  return <Field id={id} label={label} hint={hint} readOnly value={value} dir="ltr" className="bg-slate-50 font-mono text-sm" />;
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      readOnly
+      value={value}
+      dir="ltr"
+      className="bg-slate-50 font-mono text-sm"
+    />
+  );
 }
 
 /** A table's header row, the columns named for screen readers. */
@@ -54,7 +64,10 @@ export function ConsoleNotice({ tone, children }: { tone: "success" | "error"; c
     <p
       role={tone === "error" ? "alert" : "status"}
       className={
-        "rounded-lg px-3 py-2 text-sm font-medium " + (tone === "error" ? "bg-rose-50 text-rose-800 ring-1 ring-rose-200" : "bg-emerald-50 text-emerald-900 ring-1 ring-emerald-200")
+        "rounded-lg px-3 py-2 text-sm font-medium " +
+        (tone === "error"
+          ? "bg-rose-50 text-rose-800 ring-1 ring-rose-200"
+          : "bg-emerald-50 text-emerald-900 ring-1 ring-emerald-200")
       }
     >
       {children}
@@ -65,7 +78,11 @@ export function ConsoleNotice({ tone, children }: { tone: "success" | "error"; c
 export function Section({ title, id, children }: { title: string; id?: string; children: ReactNode }) {
   const headingId = `${id ?? title.replace(/\W+/g, "-").toLowerCase()}-heading`;
   return (
-    <section id={id} aria-labelledby={headingId} className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <section
+      id={id}
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+    >
       <h2 id={headingId} className="text-lg font-bold text-slate-900 wrap-anywhere">
         {title}
       </h2>
@@ -109,7 +126,10 @@ export function SelectField({
 }) {
   return (
     <div className={compact ? "flex flex-col gap-1" : "flex flex-col gap-2"}>
-      <label htmlFor={id} className={compact ? "text-xs font-semibold text-slate-700" : "text-sm font-semibold text-slate-800"}>
+      <label
+        htmlFor={id}
+        className={compact ? "text-xs font-semibold text-slate-700" : "text-sm font-semibold text-slate-800"}
+      >
         {label}
       </label>
       <select id={id} name={name} defaultValue={defaultValue} className={selectClasses + (compact ? " min-h-11" : "")}>

@@ -10,7 +10,8 @@ import { translator } from "@/lib/i18n/translator";
 import { ConsoleForm, selectClasses } from "./console-form";
 import { IsolatedText } from "./isolated-text";
 
-const navLink = "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
+const navLink =
+  "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
 
 /**
  * The frame of every signed-in console page: merchant and switcher, the navigation the member's
@@ -45,7 +46,12 @@ export function ConsoleShell({
             <label htmlFor={`merchant-switcher-${layout}`} className="text-xs font-semibold text-slate-700">
               {t("nav.merchant")}
             </label>
-            <select id={`merchant-switcher-${layout}`} name="merchant" defaultValue={principal.membership?.serviceId} className={selectClasses + " min-h-11"}>
+            <select
+              id={`merchant-switcher-${layout}`}
+              name="merchant"
+              defaultValue={principal.membership?.serviceId}
+              className={selectClasses + " min-h-11"}
+            >
               {principal.memberships.map((membership) => (
                 <option key={membership.serviceId} value={membership.serviceId}>
                   {membership.merchantName}
@@ -53,7 +59,10 @@ export function ConsoleShell({
               ))}
             </select>
           </div>
-          <button type="submit" className={navLink + " border border-slate-300 bg-white text-slate-800 hover:bg-slate-50"}>
+          <button
+            type="submit"
+            className={navLink + " border border-slate-300 bg-white text-slate-800 hover:bg-slate-50"}
+          >
             {t("nav.switchMerchant")}
           </button>
         </ConsoleForm>
@@ -69,7 +78,10 @@ export function ConsoleShell({
               <a
                 href={`/${locale}/console/${item.segment}`}
                 aria-current={current === item.segment ? "page" : undefined}
-                className={navLink + (current === item.segment ? " bg-teal-700 text-white" : " text-slate-800 hover:bg-slate-100")}
+                className={
+                  navLink +
+                  (current === item.segment ? " bg-teal-700 text-white" : " text-slate-800 hover:bg-slate-100")
+                }
               >
                 {t(`nav.${item.key}`)}
               </a>
@@ -79,7 +91,9 @@ export function ConsoleShell({
             <a
               href={consolePath.account(locale)}
               aria-current={current === "account" ? "page" : undefined}
-              className={navLink + (current === "account" ? " bg-teal-700 text-white" : " text-slate-800 hover:bg-slate-100")}
+              className={
+                navLink + (current === "account" ? " bg-teal-700 text-white" : " text-slate-800 hover:bg-slate-100")
+              }
             >
               {t("nav.account")}
             </a>
@@ -100,26 +114,37 @@ export function ConsoleShell({
     <div className="flex min-h-dvh flex-col bg-slate-50 text-slate-900">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex w-full max-w-5xl flex-wrap items-center justify-between gap-x-3 gap-y-1 px-4 py-2 sm:py-3">
-          <a href={consolePath.home(locale)} className="text-base font-bold text-teal-800 focus-visible:outline-3 focus-visible:outline-teal-600">
+          <a
+            href={consolePath.home(locale)}
+            className="text-base font-bold text-teal-800 focus-visible:outline-3 focus-visible:outline-teal-600"
+          >
             {t("title")}
           </a>
           <LanguageSwitcher locale={locale} path={path} />
         </div>
         {/* A phone: one row, the merchant and the navigation behind a disclosure (no script: <details>). */}
         <details className="mx-auto w-full max-w-5xl px-4 pb-2 sm:hidden">
-          <summary className={navLink + " cursor-pointer gap-2 border border-slate-300 bg-white text-slate-900 hover:bg-slate-50"}>
+          <summary
+            className={
+              navLink + " cursor-pointer gap-2 border border-slate-300 bg-white text-slate-900 hover:bg-slate-50"
+            }
+          >
             <span aria-hidden="true" className="text-lg leading-none">
               ☰
             </span>
             <span>{t("nav.menu")}</span>
-            {here || current === "account" ? <span className="font-normal text-slate-600">· {t(`nav.${here?.key ?? "account"}`)}</span> : null}
+            {here || current === "account" ? (
+              <span className="font-normal text-slate-600">· {t(`nav.${here?.key ?? "account"}`)}</span>
+            ) : null}
           </summary>
           <div className="flex flex-col gap-3 pt-3">{navigation("menu")}</div>
         </details>
         <div className="mx-auto hidden w-full max-w-5xl flex-col gap-3 px-4 pb-3 sm:flex">{navigation("bar")}</div>
       </header>
       <main className="mx-auto flex w-full max-w-5xl flex-1 flex-col gap-5 px-4 py-6">
-        {getConfig().isSandbox ? <p className="rounded-lg bg-amber-100 px-3 py-2 text-xs font-medium text-amber-950">{t("nav.testMode")}</p> : null}
+        {getConfig().isSandbox ? (
+          <p className="rounded-lg bg-amber-100 px-3 py-2 text-xs font-medium text-amber-950">{t("nav.testMode")}</p>
+        ) : null}
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
         {children}
       </main>
@@ -131,7 +156,19 @@ export function ConsoleShell({
 }
 
 /** The frame of the pages before sign-in (sign-in, code step, sign-up, invitation): one card, phone first. */
-export function ConsoleCardShell({ locale, path, search, title, children }: { locale: Locale; path: string; search?: string; title: string; children: ReactNode }) {
+export function ConsoleCardShell({
+  locale,
+  path,
+  search,
+  title,
+  children,
+}: {
+  locale: Locale;
+  path: string;
+  search?: string;
+  title: string;
+  children: ReactNode;
+}) {
   const t = translator(locale, "console");
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-slate-100 to-slate-50 text-slate-900">
@@ -140,7 +177,11 @@ export function ConsoleCardShell({ locale, path, search, title, children }: { lo
         <LanguageSwitcher locale={locale} path={path} search={search} />
       </header>
       <main className="mx-auto w-full max-w-md flex-1 px-4 pb-8">
-        {getConfig().isSandbox ? <p className="mb-3 rounded-lg bg-amber-100 px-3 py-2 text-center text-xs font-medium text-amber-950">{t("nav.testMode")}</p> : null}
+        {getConfig().isSandbox ? (
+          <p className="mb-3 rounded-lg bg-amber-100 px-3 py-2 text-center text-xs font-medium text-amber-950">
+            {t("nav.testMode")}
+          </p>
+        ) : null}
         <div className="flex flex-col gap-5 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-7">
           <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
           {children}

@@ -27,11 +27,29 @@ export function HomeChart({ figures, locale, t }: { figures: CurrencyFigures; lo
         {t("home.chartHighest", { amount: formatMinorAmount({ minor: highest, currency, locale }) })}
       </p>
       <div dir="ltr" className="flex flex-col gap-1">
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" className="h-32 w-full rounded-lg bg-slate-50" aria-hidden="true" focusable="false">
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          preserveAspectRatio="none"
+          className="h-32 w-full rounded-lg bg-slate-50"
+          aria-hidden="true"
+          focusable="false"
+        >
           <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="stroke-slate-300" strokeWidth="1" />
           {days.map((day, index) => {
-            const height = highest === 0 ? 0 : Math.max(day.succeededMinor > 0 ? 1.5 : 0, (day.succeededMinor / highest) * (HEIGHT - 4));
-            return <rect key={day.day} x={index * slot + 1} y={HEIGHT - height} width={slot - 2} height={height} className="fill-teal-700" />;
+            const height =
+              highest === 0
+                ? 0
+                : Math.max(day.succeededMinor > 0 ? 1.5 : 0, (day.succeededMinor / highest) * (HEIGHT - 4));
+            return (
+              <rect
+                key={day.day}
+                x={index * slot + 1}
+                y={HEIGHT - height}
+                width={slot - 2}
+                height={height}
+                className="fill-teal-700"
+              />
+            );
           })}
         </svg>
         <div className="flex justify-between text-xs text-slate-700" aria-hidden="true">

@@ -30,7 +30,11 @@ export function paymentLabels(locale: Locale) {
     t,
     status: (state: string) => t(`status.${state}`),
     method: (method: PaymentMethodView) =>
-      method === null ? "—" : method.kind === "card" ? t("method.card", { brand: method.brand ?? "—", last4: method.last4 ?? "····" }) : t(`method.${method.kind}`),
+      method === null
+        ? "—"
+        : method.kind === "card"
+          ? t("method.card", { brand: method.brand ?? "—", last4: method.last4 ?? "····" })
+          : t(`method.${method.kind}`),
   };
 }
 

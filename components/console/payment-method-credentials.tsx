@@ -50,7 +50,15 @@ export function PaymentMethodCredentials({
       </h2>
       <p className="text-sm text-slate-700">{t(mayManage ? "intro" : "introReadOnly")}</p>
       {views.map((view) => (
-        <MethodSection key={view.code} locale={locale} formToken={formToken} flash={flash} view={view} timeZone={timeZone} mayManage={mayManage} />
+        <MethodSection
+          key={view.code}
+          locale={locale}
+          formToken={formToken}
+          flash={flash}
+          view={view}
+          timeZone={timeZone}
+          mayManage={mayManage}
+        />
       ))}
     </section>
   );
@@ -82,7 +90,9 @@ function MethodSection({
       <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
         <dt className="font-semibold text-slate-800">{t("state")}</dt>
         <dd className="text-slate-700">
-          {view.enabledIn.length > 0 ? t("enabledIn", { countries: countryNames(locale, view.enabledIn) }) : t("notEnabled", { countries: countryNames(locale, view.countries) })}
+          {view.enabledIn.length > 0
+            ? t("enabledIn", { countries: countryNames(locale, view.enabledIn) })
+            : t("notEnabled", { countries: countryNames(locale, view.countries) })}
         </dd>
         <dt className="font-semibold text-slate-800">{t("credentials")}</dt>
         <dd className="text-slate-700">{changed ? t("lastChanged", { at: changed }) : t("noCredentials")}</dd>
@@ -95,7 +105,12 @@ function MethodSection({
       ) : null}
       {mayManage ? (
         <>
-          <ConsoleForm locale={locale} action="payment-method-credentials" formToken={formToken} label={t("formLabel", { method: displayName })}>
+          <ConsoleForm
+            locale={locale}
+            action="payment-method-credentials"
+            formToken={formToken}
+            label={t("formLabel", { method: displayName })}
+          >
             <input type="hidden" name="method" value={view.code} />
             {view.fields.map((field) => {
               const error = failed && failed.field === field.name ? fieldProblemText(locale, failed.detail) : null;
@@ -129,7 +144,12 @@ function MethodSection({
             })}
             <Button type="submit">{t("save")}</Button>
           </ConsoleForm>
-          <ConsoleForm locale={locale} action="payment-method-test" formToken={formToken} label={t("testLabel", { method: displayName })}>
+          <ConsoleForm
+            locale={locale}
+            action="payment-method-test"
+            formToken={formToken}
+            label={t("testLabel", { method: displayName })}
+          >
             <input type="hidden" name="method" value={view.code} />
             <Button type="submit" variant="secondary">
               {t("test")}

@@ -55,7 +55,9 @@ export function PaymentTable({
                   {/* A reservation captured in part: the money that moved, under what was asked. */}
                   {row.capturedMinor > 0 && row.capturedMinor !== row.amountMinor ? (
                     <span className="block text-xs text-slate-600">
-                      {t("list.captured", { amount: formatMinorAmount({ minor: row.capturedMinor, currency: row.currency, locale }) })}
+                      {t("list.captured", {
+                        amount: formatMinorAmount({ minor: row.capturedMinor, currency: row.currency, locale }),
+                      })}
                     </span>
                   ) : null}
                 </td>
@@ -77,7 +79,11 @@ export function PaymentTable({
                         </bdi>
                       ) : (
                         <span title={row.actionId}>
-                          <IsolatedText text={t("list.ofPaymentLink", { title: linkTitle })} values={[linkTitle]} direction="auto" />
+                          <IsolatedText
+                            text={t("list.ofPaymentLink", { title: linkTitle })}
+                            values={[linkTitle]}
+                            direction="auto"
+                          />
                         </span>
                       )}
                     </td>

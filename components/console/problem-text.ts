@@ -19,8 +19,16 @@ const FIELD_RULES: readonly [RegExp, string, (match: RegExpExecArray) => Record<
   [/^must have at most (\d+) decimal places(?: for [A-Z]{3})?$/, "tooManyDecimals", (match) => ({ count: match[1]! })],
   [/^must be at most (\d+) characters$/, "tooLong", (match) => ({ max: match[1]! })],
   [/^Too big: expected string to have <=(\d+) characters$/, "tooLong", (match) => ({ max: match[1]! })],
-  [/^(?:must not be empty|Too small: expected string to have >=1 characters?|Invalid input: expected string, received undefined)$/, "required", () => ({})],
-  [/^(?:is not a (?:supported )?currency(?: the gateway accepts)?|must be an ISO 4217 code such as DZD)$/, "currency", () => ({})],
+  [
+    /^(?:must not be empty|Too small: expected string to have >=1 characters?|Invalid input: expected string, received undefined)$/,
+    "required",
+    () => ({}),
+  ],
+  [
+    /^(?:is not a (?:supported )?currency(?: the gateway accepts)?|must be an ISO 4217 code such as DZD)$/,
+    "currency",
+    () => ({}),
+  ],
   [/^must be a date \(YYYY-MM-DD\) or an ISO 8601 time$/, "date", () => ({})],
   [/^must be an ISO 8601 date-time/, "dateTime", () => ({})],
   [/^must be at least minAmount$/, "belowMinimum", () => ({})],
@@ -48,7 +56,11 @@ export function fieldProblemText(locale: Locale, message: string | undefined | n
  * An operation's refusal by its error name (capture, release, refund): the amounts and state
  * the page knows are put in by the page, since the API's message carries them in English.
  */
-export function operationProblemText(locale: Locale, errorName: string | undefined, values: { refundable: string; capturable: string; state: string }): string {
+export function operationProblemText(
+  locale: Locale,
+  errorName: string | undefined,
+  values: { refundable: string; capturable: string; state: string },
+): string {
   const t = translator(locale, "consoleProblems");
   switch (errorName) {
     case "amount_exceeds_refundable":

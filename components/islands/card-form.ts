@@ -1,5 +1,15 @@
 import { CARD_FORM_IDS as IDS, NEW_CARD, type CardFormConfig } from "./card/card-form-config";
-import { ELEMENT_TYPE, FIELDS, acceptedBrand, confirmOutcome, fieldErrors, numberHint, type FieldErrors, type FieldName, type Problem } from "./card/card-form-rules";
+import {
+  ELEMENT_TYPE,
+  FIELDS,
+  acceptedBrand,
+  confirmOutcome,
+  fieldErrors,
+  numberHint,
+  type FieldErrors,
+  type FieldName,
+  type Problem,
+} from "./card/card-form-rules";
 import { markIslandReady, readIslandConfig } from "./runtime";
 import { loadStripeJs, type StripeCardElement, type StripeElementChange, type StripeJs } from "./card/stripe-js";
 
@@ -89,7 +99,8 @@ function createElements(ready: StripeJs) {
     const element = group.create(ELEMENT_TYPE[field], { placeholder });
     element.on("change", (change) => {
       states[field] = change;
-      if (field === "number") byId(`${IDS.field("number")}-hint`)!.textContent = numberHint(acceptedBrand(change), text);
+      if (field === "number")
+        byId(`${IDS.field("number")}-hint`)!.textContent = numberHint(acceptedBrand(change), text);
       if (shownErrors[field]) showFieldError(field, undefined);
     });
     elements[field] = element;
@@ -127,7 +138,11 @@ async function submit(event: SubmitEvent) {
     clientSecret,
     saved
       ? { payment_method: saved.paymentMethodId, return_url: config.completeUrl }
-      : { payment_method: { card: elements.number! }, return_url: config.completeUrl, ...(save.checked ? { setup_future_usage: "off_session" } : {}) },
+      : {
+          payment_method: { card: elements.number! },
+          return_url: config.completeUrl,
+          ...(save.checked ? { setup_future_usage: "off_session" } : {}),
+        },
     // 3DS: the buyer goes to the bank's page and comes back to completeUrl.
     { handleActions: false },
   );
@@ -137,7 +152,9 @@ async function submit(event: SubmitEvent) {
       // The card details leave the page's memory before it moves on.
       FIELDS.forEach((field) => elements[field]?.clear());
       if (outcome.handleNextAction) await stripe.handleNextAction({ clientSecret });
-      window.location.assign(outcome.redirect ?? `${config.completeUrl}&payment_intent=${encodeURIComponent(outcome.paymentIntentId)}`);
+      window.location.assign(
+        outcome.redirect ?? `${config.completeUrl}&payment_intent=${encodeURIComponent(outcome.paymentIntentId)}`,
+      );
       return;
     case "fields":
       setPaying(false);

@@ -24,7 +24,8 @@ export type Language = "en" | "fr" | "ar";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 type Messages = Record<string, Record<string, string>>;
-const messages = (locale: Language) => JSON.parse(readFileSync(path.join(ROOT, "messages", `${locale}.json`), "utf8")) as Messages;
+const messages = (locale: Language) =>
+  JSON.parse(readFileSync(path.join(ROOT, "messages", `${locale}.json`), "utf8")) as Messages;
 
 /** A message as the page renders it, with `{name}` placeholders filled (no plurals needed here). */
 export function text(locale: Language, key: string, values: Record<string, string> = {}): string {
@@ -42,13 +43,21 @@ export function cardPage(page: Page, locale: Language = "en") {
     cvc: page.getByLabel(text(locale, "card.cvcLabel"), { exact: true }),
     save: page.getByRole("checkbox", { name: text(locale, "card.saveCard"), exact: true }),
     // "Pay DZD 2,490.50": the words before the amount, whatever the amount.
-    pay: page.getByRole("button", { name: new RegExp(`^${escapeRegExp(text(locale, "card.payAmount").split("{amount}")[0]!)}`) }),
+    pay: page.getByRole("button", {
+      name: new RegExp(`^${escapeRegExp(text(locale, "card.payAmount").split("{amount}")[0]!)}`),
+    }),
     newCard: page.getByRole("radio", { name: text(locale, "card.newCard"), exact: true }),
-    savedCard: (brand: string, last4: string) => page.getByRole("radio", { name: text(locale, "card.savedCard", { brand, last4 }), exact: true }),
+    savedCard: (brand: string, last4: string) =>
+      page.getByRole("radio", { name: text(locale, "card.savedCard", { brand, last4 }), exact: true }),
   };
 }
 
-export async function enterCard(page: Page, locale: Language, number: string, options: { save?: boolean; expiry?: string; cvc?: string } = {}) {
+export async function enterCard(
+  page: Page,
+  locale: Language,
+  number: string,
+  options: { save?: boolean; expiry?: string; cvc?: string } = {},
+) {
   const form = cardPage(page, locale);
   await form.number.fill(number);
   await form.expiry.fill(options.expiry ?? futureExpiry());
@@ -62,7 +71,10 @@ export async function enterCard(page: Page, locale: Language, number: string, op
  */
 export async function nextRuntimeIn(page: Page): Promise<string[]> {
   const found = await page.evaluate(() => [
-    ...Array.from(document.querySelectorAll("script[src], link[href]"), (element) => element.getAttribute("src") ?? element.getAttribute("href") ?? ""),
+    ...Array.from(
+      document.querySelectorAll("script[src], link[href]"),
+      (element) => element.getAttribute("src") ?? element.getAttribute("href") ?? "",
+    ),
     ...performance.getEntriesByType("resource").map((entry) => entry.name),
     ...("__next_f" in self ? ["self.__next_f (the RSC payload)"] : []),
   ]);
@@ -80,10 +92,21 @@ export async function expectNoNextRuntime(page: Page) {
 
 function clientAuth(shop: OnboardedMerchant) {
   const credentials = Buffer.from(`${shop.clientId}:${shop.clientSecret}`).toString("base64");
-  return { authorization: `Bearer ${credentials}`, "x-service": shop.service, "x-platform": "API", "content-type": "application/json" };
+  return {
+    authorization: `Bearer ${credentials}`,
+    "x-service": shop.service,
+    "x-platform": "API",
+    "content-type": "application/json",
+  };
 }
 
-async function call<T>(shop: OnboardedMerchant, method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call<T>(
+  shop: OnboardedMerchant,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${BASE_URL}${pathname}`, {
     method,
     headers: { ...clientAuth(shop), ...headers },
@@ -114,14 +137,19 @@ export async function startCardPayment(
 ) {
   const country = options.country ?? "DZA";
   const userId = options.userId ?? randomBuyer();
-  const intent = await call<{ paymentId: string; clientSecret: string }>(shop, "POST", `/api/v1/payments/intents?countryCode=${country}`, {
-    actionId: `e2e-card-${randomUUID()}`,
-    amount: options.amount ?? 2490.5,
-    actionCurrencyCode: options.currency ?? "DZD",
-    actionCountryCode: country,
-    userId,
-    captureMethod: options.captureMethod ?? "DIRECT",
-  });
+  const intent = await call<{ paymentId: string; clientSecret: string }>(
+    shop,
+    "POST",
+    `/api/v1/payments/intents?countryCode=${country}`,
+    {
+      actionId: `e2e-card-${randomUUID()}`,
+      amount: options.amount ?? 2490.5,
+      actionCurrencyCode: options.currency ?? "DZD",
+      actionCountryCode: country,
+      userId,
+      captureMethod: options.captureMethod ?? "DIRECT",
+    },
+  );
   const proceeded = await call<{ metadata: { payUrl: string }; statusCode: number }>(
     shop,
     "POST",
@@ -142,14 +170,20 @@ export function checkCardPayment(shop: OnboardedMerchant, paymentId: string) {
 }
 
 export function capturePayment(shop: OnboardedMerchant, paymentId: string, amount?: number) {
-  return call<{ statusCode: number }>(shop, "POST", `/api/v1/payments/intents/${paymentId}/capture`, amount === undefined ? {} : { amount });
+  return call<{ statusCode: number }>(
+    shop,
+    "POST",
+    `/api/v1/payments/intents/${paymentId}/capture`,
+    amount === undefined ? {} : { amount },
+  );
 }
 
 /** Every full test card number (spaced or not) and the CVC as a whole value, wherever `haystack` shows one. */
 export function cardDataIn(haystack: string): string[] {
   const found: string[] = [];
   for (const number of Object.values(CARDS)) {
-    for (const form of [number, number.replace(/ /g, "")]) if (haystack.includes(form)) found.push(`card number ending ${number.slice(-4)}`);
+    for (const form of [number, number.replace(/ /g, "")])
+      if (haystack.includes(form)) found.push(`card number ending ${number.slice(-4)}`);
   }
   if (new RegExp(`"(cvc|cvv)"\\s*:`, "i").test(haystack)) found.push("a field named cvc");
   if (new RegExp(`:\\s*"?${CVC}"?\\s*[,}\\]]`).test(haystack)) found.push("a value equal to the CVC");

@@ -7,21 +7,42 @@ import { expect } from "./fixtures";
 import { catalogueOf, type PageLocale } from "./messages";
 
 /** The console's words in each language (messages/console/<locale>.json). */
-export function consoleMessagesFor(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
-  const t = createTranslator({ locale, messages: catalogueOf(locale, [`console/${locale}.json`]), namespace: "console" });
-  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+export function consoleMessagesFor(
+  locale: PageLocale,
+): (key: string, values?: Record<string, string | number>) => string {
+  const t = createTranslator({
+    locale,
+    messages: catalogueOf(locale, [`console/${locale}.json`]),
+    namespace: "console",
+  });
+  return (key, values) =>
+    (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
 /** The console's payment pages' words (messages/console/<locale>.json, `consolePayments`). */
-export function consolePaymentsText(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
-  const t = createTranslator({ locale, messages: catalogueOf(locale, [`console/${locale}.json`]), namespace: "consolePayments" });
-  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+export function consolePaymentsText(
+  locale: PageLocale,
+): (key: string, values?: Record<string, string | number>) => string {
+  const t = createTranslator({
+    locale,
+    messages: catalogueOf(locale, [`console/${locale}.json`]),
+    namespace: "consolePayments",
+  });
+  return (key, values) =>
+    (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
 /** The console's words for a refused field or operation (messages/console/<locale>.json, `consoleProblems`). */
-export function consoleProblemsFor(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
-  const t = createTranslator({ locale, messages: catalogueOf(locale, [`console/${locale}.json`]), namespace: "consoleProblems" });
-  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+export function consoleProblemsFor(
+  locale: PageLocale,
+): (key: string, values?: Record<string, string | number>) => string {
+  const t = createTranslator({
+    locale,
+    messages: catalogueOf(locale, [`console/${locale}.json`]),
+    namespace: "consoleProblems",
+  });
+  return (key, values) =>
+    (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
 export const CONSOLE_PASSWORD = "a console password 42";
@@ -39,7 +60,9 @@ export async function signUp(page: Page, options: { email?: string; business?: s
   await page.getByLabel(t("signUp.name"), { exact: true }).fill("Amina Owner");
   await page.getByLabel(t("signUp.email"), { exact: true }).fill(email);
   await page.getByLabel(t("signUp.password"), { exact: true }).fill(CONSOLE_PASSWORD);
-  await page.getByLabel(t("signUp.businessName"), { exact: true }).fill(options.business ?? `Console Shop ${randomInt(1e6)}`);
+  await page
+    .getByLabel(t("signUp.businessName"), { exact: true })
+    .fill(options.business ?? `Console Shop ${randomInt(1e6)}`);
   await page.getByRole("button", { name: t("signUp.submit") }).click();
   // The first page is the home (issue 42); the keys are on Developers.
   await expect(page.getByRole("heading", { level: 1, name: t("home.title", { name: "Amina Owner" }) })).toBeVisible();
@@ -77,7 +100,19 @@ export async function inviteThroughCli(clientId: string, email: string, role: st
   const { BASE_URL, E2E_DATABASE_URL } = await import("./env");
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ["--import", "tsx", "scripts/merchant.ts", "invite", "--client-id", clientId, "--email", email, "--role", role, "--json"],
+    [
+      "--import",
+      "tsx",
+      "scripts/merchant.ts",
+      "invite",
+      "--client-id",
+      clientId,
+      "--email",
+      email,
+      "--role",
+      role,
+      "--json",
+    ],
     {
       cwd: path.resolve(import.meta.dirname, "../.."),
       env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: "silent" },
@@ -89,7 +124,12 @@ export async function inviteThroughCli(clientId: string, email: string, role: st
 /** Rolls a secret on the Developers page the way a member does: the link, then its confirmation (contract 13). */
 export async function rollSecret(page: Page, secret: "client" | "webhook", locale: PageLocale = "en") {
   const t = consoleMessagesFor(locale);
-  await page.getByRole("link", { name: t(secret === "client" ? "developers.rollClientSecret" : "developers.rollWebhookSecret"), exact: true }).click();
+  await page
+    .getByRole("link", {
+      name: t(secret === "client" ? "developers.rollClientSecret" : "developers.rollWebhookSecret"),
+      exact: true,
+    })
+    .click();
   await page.getByRole("button", { name: t("developers.confirmRoll.submit"), exact: true }).click();
   await expect(page.getByLabel(t("developers.newSecret"))).toBeVisible();
 }

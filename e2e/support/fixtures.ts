@@ -9,7 +9,8 @@ export const test = base.extend<{ browserProblems: string[] }>({
     async ({ page }, use) => {
       const problems: string[] = [];
       page.on("console", (message) => {
-        if (/Content Security Policy|Refused to (execute|load|apply)/i.test(message.text())) problems.push(message.text());
+        if (/Content Security Policy|Refused to (execute|load|apply)/i.test(message.text()))
+          problems.push(message.text());
       });
       page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       await use(problems);
@@ -46,7 +47,9 @@ export async function hydrated(page: Page) {
   await page.waitForFunction(() => {
     if (!document.querySelector('script[src^="/_next/"]')) {
       const ready = (document.documentElement.dataset.islandsReady ?? "").split(" ");
-      const islands = [...document.querySelectorAll<HTMLScriptElement>("script[data-island]")].map((script) => script.dataset.island);
+      const islands = [...document.querySelectorAll<HTMLScriptElement>("script[data-island]")].map(
+        (script) => script.dataset.island,
+      );
       if (islands.length === 0) return document.readyState === "complete";
       return islands.every((name) => name !== undefined && ready.includes(name));
     }

@@ -19,7 +19,13 @@ function clientAuth(shop: OnboardedMerchant) {
   return { authorization: `Bearer ${credentials}`, "x-service": shop.service, "content-type": "application/json" };
 }
 
-async function call<T>(shop: OnboardedMerchant, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call<T>(
+  shop: OnboardedMerchant,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${BASE_URL}${path}`, {
     method,
     headers: { ...clientAuth(shop), "x-platform": "API", ...headers },
@@ -38,7 +44,13 @@ export interface WalletPayment {
 /** What a merchant's server does before sending the buyer to the OTP page: create, then proceed. */
 export async function startWalletPayment(
   shop: OnboardedMerchant,
-  options: { amount?: number; currency?: string; country?: string; captureMethod?: "DIRECT" | "RESERVATION"; xLocale?: string } = {},
+  options: {
+    amount?: number;
+    currency?: string;
+    country?: string;
+    captureMethod?: "DIRECT" | "RESERVATION";
+    xLocale?: string;
+  } = {},
 ): Promise<WalletPayment> {
   const country = options.country ?? "DZA";
   const intent = await call<{ paymentId: string }>(shop, "POST", `/api/v1/payments/intents?countryCode=${country}`, {

@@ -9,14 +9,20 @@ import { catalogueOf, type PageLocale } from "./messages";
 /** The hosted pages' words and the checkout's (messages/checkout), as the page renders them. */
 export function checkoutText(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
   const t = createTranslator({ locale, messages: catalogueOf(locale, [`${locale}.json`, `checkout/${locale}.json`]) });
-  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+  return (key, values) =>
+    (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }
 
 async function call<T>(shop: OnboardedMerchant, method: string, apiPath: string, body?: unknown): Promise<T> {
   const credentials = Buffer.from(`${shop.clientId}:${shop.clientSecret}`).toString("base64");
   const response = await fetch(`${BASE_URL}${apiPath}`, {
     method,
-    headers: { authorization: `Bearer ${credentials}`, "x-service": shop.service, "content-type": "application/json", "x-platform": "API" },
+    headers: {
+      authorization: `Bearer ${credentials}`,
+      "x-service": shop.service,
+      "content-type": "application/json",
+      "x-platform": "API",
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const payload = (await response.json()) as { data: T };
@@ -31,19 +37,33 @@ export function buyerPhone(): string {
 /** A merchant's server creating an intent and sending the buyer to its checkoutUrl (with its returnUrl). */
 export async function intentCheckout(
   shop: OnboardedMerchant,
-  options: { amount?: number; transactionType?: "QR_CODE"; returnUrl?: string; country?: string; currency?: string; captureMethod?: "DIRECT" | "RESERVATION" } = {},
+  options: {
+    amount?: number;
+    transactionType?: "QR_CODE";
+    returnUrl?: string;
+    country?: string;
+    currency?: string;
+    captureMethod?: "DIRECT" | "RESERVATION";
+  } = {},
 ) {
   const country = options.country ?? "DZA";
-  const intent = await call<{ paymentId: string; checkoutUrl: string }>(shop, "POST", `/api/v1/payments/intents?countryCode=${country}`, {
-    actionId: `e2e-checkout-${randomUUID()}`,
-    amount: options.amount ?? 1250.75,
-    actionCurrencyCode: options.currency ?? "DZD",
-    actionCountryCode: country,
-    userId: buyerPhone(),
-    ...(options.transactionType ? { transactionType: options.transactionType } : {}),
-    ...(options.captureMethod ? { captureMethod: options.captureMethod } : {}),
-  });
-  const url = options.returnUrl ? `${intent.checkoutUrl}&returnUrl=${encodeURIComponent(options.returnUrl)}` : intent.checkoutUrl;
+  const intent = await call<{ paymentId: string; checkoutUrl: string }>(
+    shop,
+    "POST",
+    `/api/v1/payments/intents?countryCode=${country}`,
+    {
+      actionId: `e2e-checkout-${randomUUID()}`,
+      amount: options.amount ?? 1250.75,
+      actionCurrencyCode: options.currency ?? "DZD",
+      actionCountryCode: country,
+      userId: buyerPhone(),
+      ...(options.transactionType ? { transactionType: options.transactionType } : {}),
+      ...(options.captureMethod ? { captureMethod: options.captureMethod } : {}),
+    },
+  );
+  const url = options.returnUrl
+    ? `${intent.checkoutUrl}&returnUrl=${encodeURIComponent(options.returnUrl)}`
+    : intent.checkoutUrl;
   return { paymentId: intent.paymentId, url };
 }
 

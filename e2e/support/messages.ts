@@ -18,8 +18,12 @@ export function catalogueOf(locale: PageLocale, files: readonly string[]): Abstr
   const methodFiles = readdirSync(METHODS)
     .map((method) => path.join(METHODS, method, "declaration", `messages.${locale}.json`))
     .filter((file) => existsSync(file));
-  const pages = files.map((file) => read(path.join(MESSAGES, file))).reduce((catalogue, words) => ({ ...catalogue, ...words }), {});
-  return methodFiles.map(read).reduce((catalogue, words) => mergeMessages(catalogue, words), pages) as AbstractIntlMessages;
+  const pages = files
+    .map((file) => read(path.join(MESSAGES, file)))
+    .reduce((catalogue, words) => ({ ...catalogue, ...words }), {});
+  return methodFiles
+    .map(read)
+    .reduce((catalogue, words) => mergeMessages(catalogue, words), pages) as AbstractIntlMessages;
 }
 
 /**
@@ -28,5 +32,6 @@ export function catalogueOf(locale: PageLocale, files: readonly string[]): Abstr
  */
 export function messagesFor(locale: PageLocale): (key: string, values?: Record<string, string | number>) => string {
   const t = createTranslator({ locale, messages: catalogueOf(locale, [`${locale}.json`]) });
-  return (key, values) => (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
+  return (key, values) =>
+    (t as unknown as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }

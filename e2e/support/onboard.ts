@@ -8,8 +8,25 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Onboards through the operator's CLI (contract 9), on the running server's database. */
-export async function onboardMerchant(options: { name: string; redirectUrl?: string; origins?: string[] }): Promise<OnboardedMerchant> {
-  const args = ["--import", "tsx", "scripts/merchant.ts", "create", "--name", options.name, "--country", "DZA", "--country", "TUN", "--country", "MAR"];
+export async function onboardMerchant(options: {
+  name: string;
+  redirectUrl?: string;
+  origins?: string[];
+}): Promise<OnboardedMerchant> {
+  const args = [
+    "--import",
+    "tsx",
+    "scripts/merchant.ts",
+    "create",
+    "--name",
+    options.name,
+    "--country",
+    "DZA",
+    "--country",
+    "TUN",
+    "--country",
+    "MAR",
+  ];
   if (options.redirectUrl) args.push("--redirect-url", options.redirectUrl);
   for (const origin of options.origins ?? []) args.push("--origin", origin);
   args.push("--json");
@@ -22,8 +39,22 @@ export async function onboardMerchant(options: { name: string; redirectUrl?: str
 
 /** Sets the merchant's terms of payment (the setting SATIM's checkbox links) through the operator's CLI. */
 export async function setTermsUrl(shop: OnboardedMerchant, termsUrl: string): Promise<void> {
-  await run(process.execPath, ["--import", "tsx", "scripts/merchant.ts", "update", "--client-id", shop.clientId, "--terms-url", termsUrl, "--json"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, LOG_LEVEL: "silent" },
-  });
+  await run(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "scripts/merchant.ts",
+      "update",
+      "--client-id",
+      shop.clientId,
+      "--terms-url",
+      termsUrl,
+      "--json",
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, LOG_LEVEL: "silent" },
+    },
+  );
 }

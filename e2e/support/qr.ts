@@ -6,10 +6,21 @@ import { messagesFor, type PageLocale } from "./messages";
 
 function clientAuth(shop: OnboardedMerchant) {
   const credentials = Buffer.from(`${shop.clientId}:${shop.clientSecret}`).toString("base64");
-  return { authorization: `Bearer ${credentials}`, "x-service": shop.service, "x-platform": "API", "content-type": "application/json" };
+  return {
+    authorization: `Bearer ${credentials}`,
+    "x-service": shop.service,
+    "x-platform": "API",
+    "content-type": "application/json",
+  };
 }
 
-async function call<T>(shop: OnboardedMerchant, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call<T>(
+  shop: OnboardedMerchant,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${BASE_URL}${path}`, {
     method,
     headers: { ...clientAuth(shop), ...headers },
@@ -29,7 +40,13 @@ export interface QrPayment {
 /** What a merchant's server does before showing the QR page: create a QR_CODE intent, proceed with WALLET_V2. */
 export async function startQrPayment(
   shop: OnboardedMerchant,
-  options: { amount?: number; currency?: string; country?: string; captureMethod?: "DIRECT" | "RESERVATION"; xLocale?: string } = {},
+  options: {
+    amount?: number;
+    currency?: string;
+    country?: string;
+    captureMethod?: "DIRECT" | "RESERVATION";
+    xLocale?: string;
+  } = {},
 ): Promise<QrPayment> {
   const country = options.country ?? "DZA";
   const intent = await call<{ paymentId: string }>(shop, "POST", `/api/v1/payments/intents?countryCode=${country}`, {
@@ -86,7 +103,8 @@ export async function openWalletApp(qr: Page, problems: string[], locale: PageLo
   if (!href) throw new Error("the QR page offers no wallet app link");
   const phone = await qr.context().newPage();
   phone.on("console", (message) => {
-    if (/Content Security Policy|Refused to (execute|load|apply)/i.test(message.text())) problems.push(`wallet app: ${message.text()}`);
+    if (/Content Security Policy|Refused to (execute|load|apply)/i.test(message.text()))
+      problems.push(`wallet app: ${message.text()}`);
   });
   phone.on("pageerror", (error) => problems.push(`wallet app page error: ${error.message}`));
   await phone.goto(href);

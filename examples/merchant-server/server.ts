@@ -60,7 +60,11 @@ export async function startMerchantServer(options: MerchantServerOptions): Promi
     if (!checked.data) return send(response, 404, "Unknown payment.");
     const outcome: Record<number, string> = { 2: "Payment succeeded", 3: "Payment failed", 13: "Payment authorized" };
     const { statusCode, amount, currencyCode } = checked.data.data;
-    return send(response, 200, `${outcome[statusCode] ?? `Payment status ${statusCode}`}: ${amount} ${currencyCode} (${paymentId})`);
+    return send(
+      response,
+      200,
+      `${outcome[statusCode] ?? `Payment status ${statusCode}`}: ${amount} ${currencyCode} (${paymentId})`,
+    );
   }
 
   function receiveWebhook(request: IncomingMessage, body: string, response: ServerResponse) {
@@ -85,7 +89,10 @@ export async function startMerchantServer(options: MerchantServerOptions): Promi
   async function refund(paymentId: string, body: { amount?: number; key?: string }, response: ServerResponse) {
     const refunded = await gateway.POST("/api/v1/payments/{paymentId}/refund", {
       params: { path: { paymentId }, header: { "Idempotency-Key": body.key ?? randomUUID() } },
-      body: { description: "refund from the example shop", ...(body.amount === undefined ? {} : { amount: body.amount }) },
+      body: {
+        description: "refund from the example shop",
+        ...(body.amount === undefined ? {} : { amount: body.amount }),
+      },
     });
     return json(response, refunded.response.status, refunded.data ?? refunded.error);
   }
@@ -96,14 +103,23 @@ export async function startMerchantServer(options: MerchantServerOptions): Promi
       const body = await readBody(request);
       const order = /^\/orders\/([\w-]+)\/(capture|refund)$/.exec(target.pathname);
       if (request.method === "GET" && target.pathname === "/") {
-        return send(response, 200, '<form method="post" action="/checkout"><button>Pay 1500.50 DZD</button></form>', "text/html");
+        return send(
+          response,
+          200,
+          '<form method="post" action="/checkout"><button>Pay 1500.50 DZD</button></form>',
+          "text/html",
+        );
       }
-      if (request.method === "POST" && target.pathname === "/checkout") return await checkout(new URLSearchParams(body), response);
-      if (request.method === "GET" && target.pathname === "/return") return await buyerReturns(target.searchParams, response);
+      if (request.method === "POST" && target.pathname === "/checkout")
+        return await checkout(new URLSearchParams(body), response);
+      if (request.method === "GET" && target.pathname === "/return")
+        return await buyerReturns(target.searchParams, response);
       if (request.method === "POST" && target.pathname === "/webhooks") return receiveWebhook(request, body, response);
       if (request.method === "POST" && order) {
         const input = body ? (JSON.parse(body) as { amount?: number; key?: string }) : {};
-        return await (order[2] === "capture" ? capture(order[1]!, input, response) : refund(order[1]!, input, response));
+        return await (order[2] === "capture"
+          ? capture(order[1]!, input, response)
+          : refund(order[1]!, input, response));
       }
       return send(response, 404, "Not found.");
     } catch (error) {
@@ -143,7 +159,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     return value;
   };
   const shop = await startMerchantServer({
-    gateway: { baseUrl: env("GATEWAY_URL"), clientId: env("CLIENT_ID"), clientSecret: env("CLIENT_SECRET"), service: env("SERVICE") },
+    gateway: {
+      baseUrl: env("GATEWAY_URL"),
+      clientId: env("CLIENT_ID"),
+      clientSecret: env("CLIENT_SECRET"),
+      service: env("SERVICE"),
+    },
     webhookSecret: env("WEBHOOK_SECRET"),
     port: Number(process.env.PORT ?? 4242),
   });

@@ -20,13 +20,17 @@ import { serviceCreator, type IntentCreator, type IntentDraft } from "../payment
  * insert authenticates the usual way first, so its refusal comes first.
  */
 export function createWithClientAuth(clientAuth: ClientAuth): IntentCreator {
-  if (clientAuth.principal) return serviceCreator(clientAuth.principal.service, serviceClock(clientAuth.principal.service));
+  if (clientAuth.principal)
+    return serviceCreator(clientAuth.principal.service, serviceClock(clientAuth.principal.service));
   const { inStatement, authenticate } = clientAuth;
   return {
     async insert(db, draft) {
       const { lookup, ...inserted } = await insertIntentWithClientAuth(db, inStatement, draft, systemClock.now());
       const principal = inStatement.principalOf(lookup);
-      return { service: principal.service, inserted: inserted.customerActive === null ? null : { ...inserted, customerActive: inserted.customerActive } };
+      return {
+        service: principal.service,
+        inserted: inserted.customerActive === null ? null : { ...inserted, customerActive: inserted.customerActive },
+      };
     },
     service: async () => (await authenticate()).service,
   };
@@ -54,13 +58,21 @@ const insertIntentWithClientAuthQuery = (db: Db) =>
     });
     return db
       .with(client.limit, client.admitted, customer, created, createdChange)
-      .select({ ...client.columns, customerActive: customer.isActive, created: createdColumns, existing: existingPayment })
+      .select({
+        ...client.columns,
+        customerActive: customer.isActive,
+        created: createdColumns,
+        existing: existingPayment,
+      })
       .from(client.limit)
       .leftJoin(apiCredentials, client.credentialJoin)
       .leftJoin(services, client.serviceJoin)
       .leftJoin(customer, sql`true`)
       .leftJoin(created, sql`true`)
-      .leftJoin(existingPayment, and(eq(existingPayment.serviceId, services.id), eq(existingPayment.actionId, sql`${p("actionId")}::text`)))
+      .leftJoin(
+        existingPayment,
+        and(eq(existingPayment.serviceId, services.id), eq(existingPayment.actionId, sql`${p("actionId")}::text`)),
+      )
       .prepare("payment_intent_insert_as_client");
   });
 
@@ -82,5 +94,10 @@ async function insertIntentWithClientAuth(db: Db, auth: ClientAuthInStatement, d
   });
   if (!row) return { lookup: undefined, customerActive: null, created: null, existing: null };
   const { customerActive, created, existing, ...lookup } = row;
-  return { lookup, customerActive: customerActive ?? null, created: (created as PaymentRow | null) ?? null, existing: existing ?? null };
+  return {
+    lookup,
+    customerActive: customerActive ?? null,
+    created: (created as PaymentRow | null) ?? null,
+    existing: existing ?? null,
+  };
 }

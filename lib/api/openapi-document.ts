@@ -10,7 +10,12 @@ let served: string | undefined;
 export function servedOpenApiDocument(): string {
   served ??= JSON.stringify({
     ...committed,
-    servers: [{ url: getConfig().publicBaseUrl, description: getConfig().isSandbox ? "This gateway (sandbox)." : "This gateway." }],
+    servers: [
+      {
+        url: getConfig().publicBaseUrl,
+        description: getConfig().isSandbox ? "This gateway (sandbox)." : "This gateway.",
+      },
+    ],
   });
   return served;
 }

@@ -2,7 +2,8 @@ import type { ErrorName } from "../errors/api-error";
 
 /** What each error name means to the caller, and what to do about it (contract section 1). */
 export const ERROR_MEANINGS: Record<ErrorName, string> = {
-  validation_error: "The body, query or a header fails its schema, or the JSON is malformed. `details` lists every failing field with its own message. Fix the request.",
+  validation_error:
+    "The body, query or a header fails its schema, or the JSON is malformed. `details` lists every failing field with its own message. Fix the request.",
   amount_exceeds_reserved: "Capture amount above the reserved amount.",
   amount_exceeds_refundable: "Refund amount above what remains refundable.",
   invalid_credentials:
@@ -22,7 +23,8 @@ export const ERROR_MEANINGS: Record<ErrorName, string> = {
   rate_limited: "Too many requests: wait `Retry-After` seconds.",
   provider_unavailable:
     "The wallet or card provider failed or did not answer in time; the operation is recorded and finished by reconciliation, never applied twice. Retry after `Retry-After` seconds with the same Idempotency-Key to get the final outcome (also notified, and shown by check).",
-  service_unavailable: "The database cannot be reached right now: nothing was done. Retry after `Retry-After` seconds (same Idempotency-Key).",
+  service_unavailable:
+    "The database cannot be reached right now: nothing was done. Retry after `Retry-After` seconds (same Idempotency-Key).",
   internal_error: "Unexpected; logged with the request id. Quote `error.requestId` when reporting it.",
 };
 
@@ -34,22 +36,44 @@ export const STATUS_CODES: readonly { code: number; meaning: string; action: str
     action: "Wait; poll check with back-off or wait for the notification.",
   },
   { code: 2, meaning: "Success (also after a capture)", action: "Show success; ship the order." },
-  { code: 3, meaning: "Rejected (declined, insufficient balance, expired, too many wrong OTPs)", action: "Show the error; allow a retry with a new intent." },
+  {
+    code: 3,
+    meaning: "Rejected (declined, insufficient balance, expired, too many wrong OTPs)",
+    action: "Show the error; allow a retry with a new intent.",
+  },
   { code: 4, meaning: "Refunded (every refund result; check: fully refunded)", action: "Nothing; refunds are final." },
-  { code: 10, meaning: "Reversed / released (release result, or a reservation released after 7 days)", action: "Nothing is owed; the reservation is gone." },
-  { code: 12, meaning: "Requires action", action: "Redirect the buyer to `metadata.payUrl` (OTP: append `returnUrl`)." },
+  {
+    code: 10,
+    meaning: "Reversed / released (release result, or a reservation released after 7 days)",
+    action: "Nothing is owed; the reservation is gone.",
+  },
+  {
+    code: 12,
+    meaning: "Requires action",
+    action: "Redirect the buyer to `metadata.payUrl` (OTP: append `returnUrl`).",
+  },
   { code: 13, meaning: "Pre-authorized (RESERVATION)", action: "Capture (all or part) or release." },
   { code: 14, meaning: "Auto-refund (listed by the interface; this gateway does not send it)", action: "-" },
-  { code: 16, meaning: "Partially refunded (check only)", action: "Refund more if needed; `amount` omitted refunds the rest." },
+  {
+    code: 16,
+    meaning: "Partially refunded (check only)",
+    action: "Refund more if needed; `amount` omitted refunds the rest.",
+  },
 ];
 
-const statusTable = ["| statusCode | Meaning | Action |", "|---|---|---|", ...STATUS_CODES.map((row) => `| ${row.code} | ${row.meaning} | ${row.action} |`)].join("\n");
+const statusTable = [
+  "| statusCode | Meaning | Action |",
+  "|---|---|---|",
+  ...STATUS_CODES.map((row) => `| ${row.code} | ${row.meaning} | ${row.action} |`),
+].join("\n");
 
 const errorTable = (statusOf: Record<ErrorName, number>) =>
   [
     "| HTTP | error.name | Meaning |",
     "|---|---|---|",
-    ...(Object.keys(ERROR_MEANINGS) as ErrorName[]).map((name) => `| ${statusOf[name]} | \`${name}\` | ${ERROR_MEANINGS[name]} |`),
+    ...(Object.keys(ERROR_MEANINGS) as ErrorName[]).map(
+      (name) => `| ${statusOf[name]} | \`${name}\` | ${ERROR_MEANINGS[name]} |`,
+    ),
   ].join("\n");
 
 /** The document's introduction: everything a developer needs that no single operation says. */

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponsesObject,
+} from "zod-openapi";
 import type { AuthMode } from "../auth/principal";
 import { errorStatus, type ErrorName } from "../errors/api-error";
 import { NOTIFICATION_TYPES, webhookPayload } from "../notifications/notification.schema";
@@ -12,19 +17,22 @@ const SECURITY_SCHEMES = {
     type: "http",
     scheme: "bearer",
     bearerFormat: "base64(clientId:clientSecret)",
-    description: "client_auth, for your server: `Authorization: Bearer <base64(clientId:clientSecret)>` (not HTTP Basic).",
+    description:
+      "client_auth, for your server: `Authorization: Bearer <base64(clientId:clientSecret)>` (not HTTP Basic).",
   },
   publishableKey: {
     type: "http",
     scheme: "bearer",
     bearerFormat: "pk_service_…",
-    description: "merchant_auth part 1: the publishable key as the Bearer token. Always together with `intentClientSecret`.",
+    description:
+      "merchant_auth part 1: the publishable key as the Bearer token. Always together with `intentClientSecret`.",
   },
   intentClientSecret: {
     type: "apiKey",
     in: "header",
     name: "x-client-secret",
-    description: "merchant_auth part 2 (and the only credential of card finalize): the intent's clientSecret `pa_{paymentId}_secret_{hex}`.",
+    description:
+      "merchant_auth part 2 (and the only credential of card finalize): the intent's clientSecret `pa_{paymentId}_secret_{hex}`.",
   },
   customerToken: {
     type: "apiKey",
@@ -47,7 +55,10 @@ const SECURITY_OF_MODE: Record<AuthMode, Record<string, string[]>[]> = {
 };
 
 const rateLimitHeaders = {
-  "RateLimit-Policy": { description: 'IETF draft: the policy applied, e.g. `"secret";q=120;w=60`.', schema: { type: "string" } },
+  "RateLimit-Policy": {
+    description: 'IETF draft: the policy applied, e.g. `"secret";q=120;w=60`.',
+    schema: { type: "string" },
+  },
   RateLimit: { description: 'IETF draft: what remains, e.g. `"secret";r=37;t=12`.', schema: { type: "string" } },
 } as const;
 
@@ -68,10 +79,16 @@ function errorEnvelope(status: number) {
         error: z.object({
           name: z.enum(names as [ErrorName, ...ErrorName[]]),
           requestId: z.string().meta({ description: "Same as the `x-request-id` header." }),
-          details: z.array(errorDetail).optional().meta({ description: "validation_error: one entry per failing rule." }),
+          details: z
+            .array(errorDetail)
+            .optional()
+            .meta({ description: "validation_error: one entry per failing rule." }),
         }),
       })
-      .meta({ id: `Error${status}`, description: names.map((name) => `\`${name}\`: ${ERROR_MEANINGS[name]}`).join("\n\n") });
+      .meta({
+        id: `Error${status}`,
+        description: names.map((name) => `\`${name}\`: ${ERROR_MEANINGS[name]}`).join("\n\n"),
+      });
   errorEnvelopes.set(status, schema);
   return schema;
 }
@@ -87,12 +104,20 @@ function responsesOf(operation: Operation): ZodOpenApiResponsesObject {
   responses[String(status) as "200"] = operation.rawResponse
     ? {
         description: operation.rawResponse.description,
-        content: { [operation.rawResponse.contentType]: { schema: z.string().meta({ contentMediaType: operation.rawResponse.contentType }) } },
+        content: {
+          [operation.rawResponse.contentType]: {
+            schema: z.string().meta({ contentMediaType: operation.rawResponse.contentType }),
+          },
+        },
       }
     : {
         description: operation.summary,
         ...(limited ? { headers: rateLimitHeaders } : {}),
-        content: { "application/json": { schema: successEnvelope(status, operation.response as z.ZodType, operation.envelopeFields) } },
+        content: {
+          "application/json": {
+            schema: successEnvelope(status, operation.response as z.ZodType, operation.envelopeFields),
+          },
+        },
       };
   if (operation.idempotent) {
     const success = responses[String(status) as "200"] as { headers?: Record<string, unknown> };
@@ -105,7 +130,8 @@ function responsesOf(operation: Operation): ZodOpenApiResponsesObject {
     };
   }
   const byStatus = new Map<number, ErrorName[]>();
-  for (const name of errorNamesOf(operation)) byStatus.set(errorStatus[name], [...(byStatus.get(errorStatus[name]) ?? []), name]);
+  for (const name of errorNamesOf(operation))
+    byStatus.set(errorStatus[name], [...(byStatus.get(errorStatus[name]) ?? []), name]);
   for (const [code, names] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = {};
     if (code === 429) headers["Retry-After"] = { description: "Seconds to wait.", schema: { type: "integer" } };
@@ -134,7 +160,11 @@ function operationObject(operation: Operation): ZodOpenApiOperationObject {
       });
   }
   if (operation.idempotent) {
-    header["Idempotency-Key"] = z.string().max(255).optional().meta({ description: "Makes a retry safe: same key and body within 24 hours answer the first response." });
+    header["Idempotency-Key"] = z
+      .string()
+      .max(255)
+      .optional()
+      .meta({ description: "Makes a retry safe: same key and body within 24 hours answer the first response." });
   }
   const declared = operation.headers as z.ZodObject | undefined;
   const security = modes.flatMap((mode) => SECURITY_OF_MODE[mode]);
@@ -143,7 +173,9 @@ function operationObject(operation: Operation): ZodOpenApiOperationObject {
     summary: operation.summary,
     description: [
       operation.description ?? "",
-      modes.length > 0 ? `**Auth:** ${modes.map((mode) => (mode === "intent_secret" ? "x-client-secret only" : `${mode}_auth`)).join(", ")}.` : "",
+      modes.length > 0
+        ? `**Auth:** ${modes.map((mode) => (mode === "intent_secret" ? "x-client-secret only" : `${mode}_auth`)).join(", ")}.`
+        : "",
       operation.publicAccess ? `**Access:** ${operation.publicAccess}; no API credential.` : "",
       operation.sandboxOnly ? "**Sandbox only:** 404 in production." : "",
     ]
@@ -152,11 +184,15 @@ function operationObject(operation: Operation): ZodOpenApiOperationObject {
     tags: [operation.tag],
     security,
     requestParams: {
-      ...(pathNames.length > 0 ? { path: z.object(Object.fromEntries(pathNames.map((name) => [name, z.string()]))) } : {}),
+      ...(pathNames.length > 0
+        ? { path: z.object(Object.fromEntries(pathNames.map((name) => [name, z.string()]))) }
+        : {}),
       ...(operation.query ? { query: operation.query as z.ZodObject } : {}),
       header: z.object({ ...header, ...(declared?.shape ?? {}) }),
     },
-    ...(operation.body ? { requestBody: { required: true, content: { "application/json": { schema: operation.body as z.ZodType } } } } : {}),
+    ...(operation.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: operation.body as z.ZodType } } } }
+      : {}),
     responses: responsesOf(operation),
   };
 }
@@ -164,8 +200,13 @@ function operationObject(operation: Operation): ZodOpenApiOperationObject {
 function webhooks(): ZodOpenApiPathsObject {
   const signatureHeaders = z.object({
     "webhook-id": z.string().meta({ description: "The event id; the same on every retry. Deduplicate on it." }),
-    "webhook-timestamp": z.string().meta({ description: "Unix seconds of this attempt; reject old ones to stop replays." }),
-    "webhook-signature": z.string().meta({ description: 'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the `whsec_` secret (Standard Webhooks).' }),
+    "webhook-timestamp": z
+      .string()
+      .meta({ description: "Unix seconds of this attempt; reject old ones to stop replays." }),
+    "webhook-signature": z.string().meta({
+      description:
+        'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the `whsec_` secret (Standard Webhooks).',
+    }),
   });
   return Object.fromEntries(
     Object.entries(NOTIFICATION_TYPES).map(([type, remoteStatusCode]) => [
@@ -196,7 +237,12 @@ export function buildOpenApiDocument(operations: readonly Operation[] = OPERATIO
     {
       openapi: "3.1.0",
       info: { title: "Payment Gateway API", version: "1.0.0", description: apiIntroduction(errorStatus) },
-      servers: [{ url: "http://localhost:3000", description: "A local sandbox (`npm start`); production has its own base address with the same paths." }],
+      servers: [
+        {
+          url: "http://localhost:3000",
+          description: "A local sandbox (`npm start`); production has its own base address with the same paths.",
+        },
+      ],
       tags: [...new Set(operations.map((operation) => operation.tag))].sort().map((name) => ({ name })),
       paths,
       webhooks: webhooks(),

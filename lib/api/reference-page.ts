@@ -10,7 +10,11 @@ import { Marked } from "marked";
 type Json = Record<string, any>;
 const markdown = new Marked({ gfm: true });
 const md = (text: string | undefined) => (text ? (markdown.parse(text, { async: false }) as string) : "");
-const escape = (text: unknown) => String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escape = (text: unknown) =>
+  String(text ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 const slug = (text: string) =>
   text
     .toLowerCase()
@@ -42,19 +46,23 @@ function fieldsTable(document: Json, schema: Json | undefined, prefix = ""): str
   const rows = Object.entries(properties).flatMap(([name, property]) => {
     const field = resolve(document, property as Json);
     const row = `<tr><td><code>${escape(prefix + name)}</code>${(target.required ?? []).includes(name) ? " <b>required</b>" : ""}</td><td>${escape(typeOf(document, property as Json))}</td><td>${md(field.description ?? (property as Json).description)}</td></tr>`;
-    const nested = !prefix && field.type === "object" && field.properties ? fieldsTable(document, field, `${name}.`) : "";
+    const nested =
+      !prefix && field.type === "object" && field.properties ? fieldsTable(document, field, `${name}.`) : "";
     return [row, nested];
   });
   if (rows.length === 0) return "";
   const table = rows.join("");
-  return prefix ? table : `<div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Notes</th></tr></thead><tbody>${table}</tbody></table></div>`;
+  return prefix
+    ? table
+    : `<div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Notes</th></tr></thead><tbody>${table}</tbody></table></div>`;
 }
 
 function operationSection(document: Json, method: string, path: string, operation: Json): string {
   const parameters: Json[] = operation.parameters ?? [];
   const success = Object.entries(operation.responses ?? {}).find(([code]) => code.startsWith("2"));
   const errors = Object.entries(operation.responses ?? {}).filter(([code]) => Number(code) >= 400);
-  const data = success && resolve(document, (success[1] as Json).content?.["application/json"]?.schema)?.properties?.data;
+  const data =
+    success && resolve(document, (success[1] as Json).content?.["application/json"]?.schema)?.properties?.data;
   return `<section id="${slug(operation.operationId)}" class="op">
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
 <p class="summary">${escape(operation.summary)}</p>
@@ -95,7 +103,10 @@ export function renderReferencePage(document: Json, options: { nonce?: string } 
     for (const [method, operation] of Object.entries(item as Json)) {
       const tag = (operation as Json).tags?.[0] ?? "Other";
       byTag.set(tag, [...(byTag.get(tag) ?? []), operationSection(document, method, path, operation as Json)]);
-      nav.set(tag, [...(nav.get(tag) ?? []), `<li><a href="#${slug((operation as Json).operationId)}">${escape((operation as Json).summary)}</a></li>`]);
+      nav.set(tag, [
+        ...(nav.get(tag) ?? []),
+        `<li><a href="#${slug((operation as Json).operationId)}">${escape((operation as Json).summary)}</a></li>`,
+      ]);
     }
   }
   const webhooks = Object.entries((document.webhooks ?? {}) as Json)

@@ -22,8 +22,16 @@ export async function listAuditEntries(
   db: Db,
   options: { serviceId: string; userEmail?: string; action?: AuditAction; before?: number },
 ): Promise<{ entries: AuditEntryView[]; hasMore: boolean }> {
-  const members = db.select({ userId: consoleMemberships.userId }).from(consoleMemberships).where(eq(consoleMemberships.serviceId, options.serviceId));
-  const filters: SQL[] = [or(eq(consoleAuditLog.serviceId, options.serviceId), and(isNull(consoleAuditLog.serviceId), inArray(consoleAuditLog.userId, members)))!];
+  const members = db
+    .select({ userId: consoleMemberships.userId })
+    .from(consoleMemberships)
+    .where(eq(consoleMemberships.serviceId, options.serviceId));
+  const filters: SQL[] = [
+    or(
+      eq(consoleAuditLog.serviceId, options.serviceId),
+      and(isNull(consoleAuditLog.serviceId), inArray(consoleAuditLog.userId, members)),
+    )!,
+  ];
   if (options.userEmail) filters.push(eq(sql`lower(${consoleAuditLog.userEmail})`, options.userEmail.toLowerCase()));
   if (options.action) filters.push(eq(consoleAuditLog.action, options.action));
   if (options.before) filters.push(lt(consoleAuditLog.id, options.before));

@@ -7,7 +7,10 @@ import * as schema from "../db/schema";
  * Opens a gateway database for reading only: unlike `openDatabase` it applies no migration, so
  * auditing a database never changes it. One connection is enough (the audit is sequential).
  */
-export async function openAuditDatabase(options: { databaseUrl?: string; pgliteDir: string }): Promise<{ db: Db; close(): Promise<void> }> {
+export async function openAuditDatabase(options: {
+  databaseUrl?: string;
+  pgliteDir: string;
+}): Promise<{ db: Db; close(): Promise<void> }> {
   if (options.databaseUrl) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");

@@ -44,9 +44,12 @@ export async function runAudit(db: Db, options: AuditOptions): Promise<AuditRepo
       for (const invariant of INVARIANTS) {
         const begun = performance.now();
         if (invariant.requiresTable) {
-          const [found] = sqlRows<{ exists: boolean }>(await tx.execute(sql`select to_regclass(${qualified(invariant.requiresTable)}) is not null as exists`));
+          const [found] = sqlRows<{ exists: boolean }>(
+            await tx.execute(sql`select to_regclass(${qualified(invariant.requiresTable)}) is not null as exists`),
+          );
           if (!found?.exists) {
-            const skipped = production && invariant.requiresTable.startsWith("simulators.") ? "not_in_production" : "table_missing";
+            const skipped =
+              production && invariant.requiresTable.startsWith("simulators.") ? "not_in_production" : "table_missing";
             results.push({ name: invariant.name, rule: invariant.rule, violations: null, skipped, ms: 0 });
             continue;
           }
@@ -71,9 +74,13 @@ export async function runAudit(db: Db, options: AuditOptions): Promise<AuditRepo
 
 /** The environment the database was sealed with (lib/db/database-seal.ts); undefined for one not sealed, or older than the seal. */
 async function sealedEnvironment(tx: Db): Promise<string | undefined> {
-  const [table] = sqlRows<{ exists: boolean }>(await tx.execute(sql`select to_regclass('public.database_seal') is not null as exists`));
+  const [table] = sqlRows<{ exists: boolean }>(
+    await tx.execute(sql`select to_regclass('public.database_seal') is not null as exists`),
+  );
   if (!table?.exists) return undefined;
-  const [seal] = sqlRows<{ environment: string }>(await tx.execute(sql`select environment from public.database_seal limit 1`));
+  const [seal] = sqlRows<{ environment: string }>(
+    await tx.execute(sql`select environment from public.database_seal limit 1`),
+  );
   return seal?.environment;
 }
 
@@ -89,7 +96,9 @@ export function formatAuditReport(report: AuditReport, options: { maxPerInvarian
       );
       continue;
     }
-    lines.push(`${result.violations.length === 0 ? "ok  " : "FAIL"} ${result.name}: ${result.violations.length} violation(s), ${time}`);
+    lines.push(
+      `${result.violations.length === 0 ? "ok  " : "FAIL"} ${result.name}: ${result.violations.length} violation(s), ${time}`,
+    );
     for (const violation of result.violations.slice(0, max)) {
       lines.push(`     ${result.name} ${violation.subject}: ${violation.detail}`);
     }

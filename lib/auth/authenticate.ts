@@ -4,11 +4,21 @@ import { noteRequestPrincipal } from "../log";
 import { isOriginAllowed } from "../urls/allowed-origins";
 import { RequestRateLimit } from "../rate-limit/request-rate-limit";
 import { rateLimitBackend } from "../rate-limit/store";
-import { malformedCredentialMessage, MERCHANT_PAIR_INCOMPLETE, rejectedCredentialMessage, wrongModeMessage } from "./credential-hints";
+import {
+  malformedCredentialMessage,
+  MERCHANT_PAIR_INCOMPLETE,
+  rejectedCredentialMessage,
+  wrongModeMessage,
+} from "./credential-hints";
 import { detectCredential, type Credential } from "./detect-credential";
 import type { WithPathPayment } from "./path-payment";
 import type { AuthMode, ClientPrincipal, Principal, PrincipalOf, ServiceContext } from "./principal";
-import { clientLookupParameters, principalFromClientLookup, resolveClient, type ClientLookupRow } from "./resolve-client";
+import {
+  clientLookupParameters,
+  principalFromClientLookup,
+  resolveClient,
+  type ClientLookupRow,
+} from "./resolve-client";
 import { resolveIntentSecret } from "./resolve-intent-secret";
 import { resolveMerchant } from "./resolve-merchant";
 import { resolveUserToken } from "./resolve-user-token";
@@ -31,12 +41,20 @@ export interface AuthenticateOptions<M extends AuthMode> {
  * mode); a well-formed credential that is refused always gets the same message, so a caller
  * never learns whether it exists (credential-hints.ts).
  */
-export async function authenticate<M extends AuthMode>(db: Db, request: Request, options: AuthenticateOptions<M>): Promise<PrincipalOf<M>> {
+export async function authenticate<M extends AuthMode>(
+  db: Db,
+  request: Request,
+  options: AuthenticateOptions<M>,
+): Promise<PrincipalOf<M>> {
   return (await authenticateWithPathPayment(db, request, options)).principal;
 }
 
 /** `authenticate`, answering the path's payment too when `readPathPayment` asked for it and the credential's statement could read it. */
-export async function authenticateWithPathPayment<M extends AuthMode>(db: Db, request: Request, options: AuthenticateOptions<M>): Promise<WithPathPayment<PrincipalOf<M>>> {
+export async function authenticateWithPathPayment<M extends AuthMode>(
+  db: Db,
+  request: Request,
+  options: AuthenticateOptions<M>,
+): Promise<WithPathPayment<PrincipalOf<M>>> {
   const credential = detectCredential(request.headers);
   if (!credential) throw invalidCredentials(malformedCredentialMessage(request.headers, options.modes));
   if (!(options.modes as readonly AuthMode[]).includes(credential.mode)) {
@@ -58,7 +76,10 @@ export async function authenticateWithPathPayment<M extends AuthMode>(db: Db, re
  * would. Null when this request must authenticate the usual way first: another credential
  * kind, a malformed one, the Redis limit store, or a required x-service header missing.
  */
-export function clientAuthInStatement(request: Request, options: AuthenticateOptions<AuthMode>): ClientAuthInStatement | null {
+export function clientAuthInStatement(
+  request: Request,
+  options: AuthenticateOptions<AuthMode>,
+): ClientAuthInStatement | null {
   if (!options.modes.includes("client") || rateLimitBackend() !== "postgres") return null;
   const credential = detectCredential(request.headers);
   if (credential?.mode !== "client") return null;
@@ -71,7 +92,11 @@ export function clientAuthInStatement(request: Request, options: AuthenticateOpt
     parameters,
     principalOf(found) {
       try {
-        return admit(request, options, principalFromClientLookup(credential, rateLimit, parameters, found)) as ClientPrincipal;
+        return admit(
+          request,
+          options,
+          principalFromClientLookup(credential, rateLimit, parameters, found),
+        ) as ClientPrincipal;
       } catch (error) {
         throw refusal(error, request.headers);
       }
@@ -97,7 +122,8 @@ function admit(request: Request, options: AuthenticateOptions<AuthMode>, princip
 
 /** A well-formed credential that is refused always gets the same message (credential-hints.ts). */
 function refusal(error: unknown, headers: Headers): unknown {
-  if (error instanceof ApiError && error.errorName === "invalid_credentials") return invalidCredentials(rejectedCredentialMessage(headers));
+  if (error instanceof ApiError && error.errorName === "invalid_credentials")
+    return invalidCredentials(rejectedCredentialMessage(headers));
   return error;
 }
 
@@ -106,7 +132,11 @@ function refusal(error: unknown, headers: Headers): unknown {
  * (contract section 6) before judging it, so failed attempts count too, and folds that charge
  * into its lookup's statement (lib/rate-limit/lookup-with-limits.ts): auth is one round trip.
  */
-function resolveCredential(db: Db, credential: Credential, options: AuthenticateOptions<AuthMode>): Promise<WithPathPayment<Principal>> {
+function resolveCredential(
+  db: Db,
+  credential: Credential,
+  options: AuthenticateOptions<AuthMode>,
+): Promise<WithPathPayment<Principal>> {
   const { paymentId: pathPaymentId } = options;
   const readPaymentId = options.readPathPayment ? pathPaymentId : undefined;
   const rateLimit = options.rateLimit ?? new RequestRateLimit();
@@ -126,7 +156,9 @@ function checkServiceHeader(headers: Headers, service: ServiceContext, required:
   const sent = headers.get("x-service");
   if (!sent) {
     if (required) {
-      throw new ApiError("validation_error", "The x-service header is required.", [{ path: "x-service", message: "Required" }]);
+      throw new ApiError("validation_error", "The x-service header is required.", [
+        { path: "x-service", message: "Required" },
+      ]);
     }
     return;
   }

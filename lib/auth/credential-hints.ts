@@ -9,7 +9,8 @@ import type { AuthMode } from "./principal";
  */
 const EXPECTED: Record<AuthMode, string> = {
   client: "client_auth (Authorization: Bearer <base64 of clientId:clientSecret>)",
-  merchant: "merchant_auth (Authorization: Bearer <publishable key pk_service_...> and x-client-secret: <the intent's client secret>)",
+  merchant:
+    "merchant_auth (Authorization: Bearer <publishable key pk_service_...> and x-client-secret: <the intent's client secret>)",
   user: "user_auth (x-client-token: <customer access token cat_...>)",
   intent_secret: "the intent's client secret in x-client-secret",
 };
@@ -33,7 +34,8 @@ export function malformedCredentialMessage(headers: Headers, modes: readonly Aut
   const authorization = headers.get("authorization")?.trim();
   if (!authorization) return `No credentials were sent. ${expected}.`;
   const [scheme = "", value = ""] = authorization.split(/\s+/, 2);
-  if (scheme.toLowerCase() !== "bearer") return `The Authorization header uses the ${scheme} scheme; use Bearer. ${expected}.`;
+  if (scheme.toLowerCase() !== "bearer")
+    return `The Authorization header uses the ${scheme} scheme; use Bearer. ${expected}.`;
   if (!value) return `The Bearer credential is empty. ${expected}.`;
   if (value.includes(":")) {
     return `The Bearer credential must be the base64 encoding of clientId:clientSecret, not the pair itself. ${expected}.`;
@@ -46,7 +48,8 @@ export function wrongModeMessage(credential: Credential, modes: readonly AuthMod
   return `${expectedCredentials(modes)}; the request carries ${SENT[credential.mode]}.`;
 }
 
-export const MERCHANT_PAIR_INCOMPLETE = "merchant_auth needs both Authorization: Bearer <publishable key> and x-client-secret: <the intent's client secret>.";
+export const MERCHANT_PAIR_INCOMPLETE =
+  "merchant_auth needs both Authorization: Bearer <publishable key> and x-client-secret: <the intent's client secret>.";
 
 /**
  * A well-formed credential that was refused (unknown, revoked, expired, wrong secret, or an

@@ -47,7 +47,11 @@ const clientCredentialLimitedQuery = (db: Db, withPayment: boolean) => {
  * `client_limit` to api_credentials and services that they need.
  */
 function limitedClientLookup(db: Db) {
-  const [limit] = gcraCtes(db, [{ alias: "client_limit", policy: rateLimitPolicies.client, key: sql.placeholder("limitKey") }], sql.placeholder("nowMs"));
+  const [limit] = gcraCtes(
+    db,
+    [{ alias: "client_limit", policy: rateLimitPolicies.client, key: sql.placeholder("limitKey") }],
+    sql.placeholder("nowMs"),
+  );
   return {
     limit: limit!,
     columns: {
@@ -63,7 +67,12 @@ function limitedClientLookup(db: Db) {
 }
 
 /** client_auth: the client id's limit is charged before the secret is judged, so failures count too. */
-export async function resolveClient(db: Db, credential: ClientCredential, rateLimit: RequestRateLimit, readPaymentId?: string): Promise<WithPathPayment<ClientPrincipal>> {
+export async function resolveClient(
+  db: Db,
+  credential: ClientCredential,
+  rateLimit: RequestRateLimit,
+  readPaymentId?: string,
+): Promise<WithPathPayment<ClientPrincipal>> {
   let pathPayment: PaymentRow | null | undefined;
   const limitKey = rateLimitKeys.client(credential.clientId);
   const row = await lookupWithLimits({
@@ -132,7 +141,8 @@ export function principalFromClientLookup(
   found: ClientLookupRow | undefined,
 ): ClientPrincipal {
   const { row, decisions } = splitClientLookup(found);
-  if (decisions.length === 1) rateLimit.record([{ policy: rateLimitPolicies.client, key: parameters.limitKey }], decisions, parameters.nowMs);
+  if (decisions.length === 1)
+    rateLimit.record([{ policy: rateLimitPolicies.client, key: parameters.limitKey }], decisions, parameters.nowMs);
   return clientPrincipalOf(credential, row);
 }
 
@@ -146,15 +156,21 @@ export function principalFromClientLookup(
  */
 export function admittedClientCtes(db: Db) {
   const p = (name: keyof InStatementClientParameters) => sql.placeholder(name);
-  const admitted = db.$with("admitted_service", { id: services.id, clockOffsetSeconds: services.clockOffsetSeconds, countries: services.countries }).as(
-    sql`select s.id, s.clock_offset_seconds, s.countries
+  const admitted = db
+    .$with("admitted_service", {
+      id: services.id,
+      clockOffsetSeconds: services.clockOffsetSeconds,
+      countries: services.countries,
+    })
+    .as(
+      sql`select s.id, s.clock_offset_seconds, s.countries
         from api_credentials c
         join services s on s.id = c.service_id
         join client_limit on client_limit.allowed
         where c.client_id = ${p("clientId")}::text
           and c.client_secret_hash = ${p("secretHash")}::text
           and (${p("serviceHeader")}::text is null or s.code = ${p("serviceHeader")}::text)`,
-  );
+    );
   return { ...limitedClientLookup(db), admitted };
 }
 

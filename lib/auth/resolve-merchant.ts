@@ -109,5 +109,8 @@ export async function resolveMerchant(
     lookupOnly: async () => (await publishableKeyQuery(db).execute({ publishableKey }))[0],
   });
   if (!row || (pathPaymentId !== undefined && paymentId !== pathPaymentId)) throw invalidCredentials();
-  return { principal: { mode: "merchant", service: row.service, paymentId, publishableKey, clientSecret }, pathPayment };
+  return {
+    principal: { mode: "merchant", service: row.service, paymentId, publishableKey, clientSecret },
+    pathPayment,
+  };
 }

@@ -43,16 +43,18 @@ const accessTokenQuery = (db: Db) =>
 const accessTokenLimitedQuery = (db: Db, withPayment: boolean) => {
   const name = withPayment ? "auth_access_token_limited_with_payment" : "auth_access_token_limited";
   return prepared(db, name, (db) => {
-    const token = db
-      .$with("token")
-      .as(
-        db
-          .select({ tokenId: customerTokens.id, customerId: customerTokens.customerId, serviceId: customerTokens.serviceId })
-          .from(customerTokens)
-          .innerJoin(customers, eq(customers.id, customerTokens.customerId))
-          .innerJoin(services, eq(services.id, customerTokens.serviceId))
-          .where(liveAccessToken()),
-      );
+    const token = db.$with("token").as(
+      db
+        .select({
+          tokenId: customerTokens.id,
+          customerId: customerTokens.customerId,
+          serviceId: customerTokens.serviceId,
+        })
+        .from(customerTokens)
+        .innerJoin(customers, eq(customers.id, customerTokens.customerId))
+        .innerJoin(services, eq(services.id, customerTokens.serviceId))
+        .where(liveAccessToken()),
+    );
     const [limit] = gcraCtes(
       db,
       [
@@ -94,7 +96,9 @@ export async function resolveUserToken(
   const row = await lookupWithLimits({
     db,
     rateLimit,
-    checks: (found: { customerId: string }) => [{ policy: rateLimitPolicies.customer, key: rateLimitKeys.customer(found.customerId) }],
+    checks: (found: { customerId: string }) => [
+      { policy: rateLimitPolicies.customer, key: rateLimitKeys.customer(found.customerId) },
+    ],
     inOneStatement: async (nowMs) => {
       const [found] = await accessTokenLimitedQuery(db, readPaymentId !== undefined).execute({
         hash,
@@ -108,5 +112,8 @@ export async function resolveUserToken(
     lookupOnly: async () => (await accessTokenQuery(db).execute({ hash }))[0],
   });
   if (!row) throw invalidCredentials();
-  return { principal: { mode: "user", service: row.service, customerId: row.customerId, tokenId: row.tokenId }, pathPayment };
+  return {
+    principal: { mode: "user", service: row.service, customerId: row.customerId, tokenId: row.tokenId },
+    pathPayment,
+  };
 }

@@ -37,7 +37,10 @@ export async function deleteSavedCard(db: Db, options: { principal: UserPrincipa
       provider: "card",
       kind: "detach",
       // A saved card belongs to the service's provider account; the adapter picks it by service.
-      request: { providerPaymentMethodId: card.providerPaymentMethodId, account: { serviceId: principal.service.id, country: principal.service.countries[0] ?? "" } },
+      request: {
+        providerPaymentMethodId: card.providerPaymentMethodId,
+        account: { serviceId: principal.service.id, country: principal.service.countries[0] ?? "" },
+      },
     });
   });
   // The card is gone for the customer either way; an unreachable provider is asked again by reconciliation.

@@ -11,7 +11,9 @@ export const cardDetach: ProviderOperationHandler = {
   async call(operation) {
     const id = String(operation.request.providerPaymentMethodId);
     const account = operation.request.account as CardAccountRef;
-    await askCardProvider(async () => cardProvider().detachPaymentMethod(await getDb(), { id, idempotencyKey: operation.id, account }));
+    await askCardProvider(async () =>
+      cardProvider().detachPaymentMethod(await getDb(), { id, idempotencyKey: operation.id, account }),
+    );
     return { reference: id };
   },
   async settle() {

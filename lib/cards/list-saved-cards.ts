@@ -8,7 +8,10 @@ export type SavedCardRow = typeof savedCards.$inferSelect;
  * A customer's live saved cards, most recently used first, then most recently saved
  * (interface "Cards" 1); clients render them in this order.
  */
-export async function listSavedCards(db: Db, options: { serviceId: string; customerId: string; paymentMethodCode?: string }): Promise<SavedCardRow[]> {
+export async function listSavedCards(
+  db: Db,
+  options: { serviceId: string; customerId: string; paymentMethodCode?: string },
+): Promise<SavedCardRow[]> {
   return db
     .select()
     .from(savedCards)
@@ -24,12 +27,22 @@ export async function listSavedCards(db: Db, options: { serviceId: string; custo
 }
 
 /** One live saved card of the customer, or null (another customer's card does not exist here). */
-export async function findSavedCard(db: Db, options: { serviceId: string; customerId: string; cardId: string }): Promise<SavedCardRow | null> {
+export async function findSavedCard(
+  db: Db,
+  options: { serviceId: string; customerId: string; cardId: string },
+): Promise<SavedCardRow | null> {
   if (!UUID.test(options.cardId)) return null;
   const [card] = await db
     .select()
     .from(savedCards)
-    .where(and(eq(savedCards.id, options.cardId), eq(savedCards.serviceId, options.serviceId), eq(savedCards.customerId, options.customerId), isNull(savedCards.deletedAt)));
+    .where(
+      and(
+        eq(savedCards.id, options.cardId),
+        eq(savedCards.serviceId, options.serviceId),
+        eq(savedCards.customerId, options.customerId),
+        isNull(savedCards.deletedAt),
+      ),
+    );
   return card ?? null;
 }
 

@@ -19,8 +19,12 @@ export const revokeCustomerTokenBody = z.object({
 /** Interface "Customer access token pair": lifetimes in seconds. */
 export const tokenPairView = z
   .object({
-    accessToken: z.string().meta({ description: "Send as `x-client-token` (or as the Bearer token) for user_auth; lives 15 minutes." }),
-    refreshToken: z.string().meta({ description: "Lives 30 days; each refresh rotates the pair, and reusing a rotated one revokes the whole family." }),
+    accessToken: z
+      .string()
+      .meta({ description: "Send as `x-client-token` (or as the Bearer token) for user_auth; lives 15 minutes." }),
+    refreshToken: z.string().meta({
+      description: "Lives 30 days; each refresh rotates the pair, and reusing a rotated one revokes the whole family.",
+    }),
     accessTokenExpiresIn: z.number().int().meta({ description: "Seconds." }),
     refreshTokenExpiresIn: z.number().int().meta({ description: "Seconds." }),
   })

@@ -57,7 +57,9 @@ export const customerView = z
   })
   .meta({ id: "Customer" });
 
-export const customerDetailView = customerView.extend({ createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() }).meta({ id: "CustomerDetail" });
+export const customerDetailView = customerView
+  .extend({ createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() })
+  .meta({ id: "CustomerDetail" });
 
 export type CustomerView = z.infer<typeof customerView>;
 export type CustomerDetailView = z.infer<typeof customerDetailView>;

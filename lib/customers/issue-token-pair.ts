@@ -13,7 +13,10 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
  * Mints a pair and stores only its hashes. A new family starts at generate; refresh passes
  * the family on, so reuse of any rotated refresh token can revoke every pair descended from it.
  */
-export async function issueTokenPair(db: Db, options: { serviceId: string; customerId: string; clock: Clock; familyId?: string }): Promise<TokenPairView> {
+export async function issueTokenPair(
+  db: Db,
+  options: { serviceId: string; customerId: string; clock: Clock; familyId?: string },
+): Promise<TokenPairView> {
   const accessToken = `${ACCESS_TOKEN_PREFIX}${randomToken(32)}`;
   const refreshToken = `${REFRESH_TOKEN_PREFIX}${randomToken(32)}`;
   const now = options.clock.now().getTime();

@@ -15,7 +15,10 @@ import { revokeTokensWhere } from "./revoke-tokens";
  * included: the gateway cannot tell a racing client from a thief replaying a stolen token.
  * Every refusal is the same 401.
  */
-export async function refreshCustomerToken(db: Db, options: { serviceId: string; refreshToken: string; accessToken: string; clock: Clock }): Promise<TokenPairView> {
+export async function refreshCustomerToken(
+  db: Db,
+  options: { serviceId: string; refreshToken: string; accessToken: string; clock: Clock },
+): Promise<TokenPairView> {
   const { serviceId, clock } = options;
   const accessTokenHash = hashSecret(options.accessToken);
   const now = clock.now();
@@ -35,7 +38,12 @@ export async function refreshCustomerToken(db: Db, options: { serviceId: string;
       })
       .from(customerTokens)
       .innerJoin(customers, eq(customers.id, customerTokens.customerId))
-      .where(and(eq(customerTokens.refreshTokenHash, hashSecret(options.refreshToken)), eq(customerTokens.serviceId, serviceId)))
+      .where(
+        and(
+          eq(customerTokens.refreshTokenHash, hashSecret(options.refreshToken)),
+          eq(customerTokens.serviceId, serviceId),
+        ),
+      )
       .limit(1)
       // Parallel refreshes of one token queue here rather than race their family revocations
       // into a deadlock: each sees the previous one's outcome.
@@ -45,13 +53,20 @@ export async function refreshCustomerToken(db: Db, options: { serviceId: string;
       await revokeFamily(tx, presented.familyId);
       return null;
     }
-    if (presented.revokedAt || !constantTimeEqual(presented.accessTokenHash, accessTokenHash) || presented.refreshExpiresAt.getTime() <= now.getTime() || !presented.customerActive) {
+    if (
+      presented.revokedAt ||
+      !constantTimeEqual(presented.accessTokenHash, accessTokenHash) ||
+      presented.refreshExpiresAt.getTime() <= now.getTime() ||
+      !presented.customerActive
+    ) {
       return null;
     }
     const [rotated] = await tx
       .update(customerTokens)
       .set({ rotatedAt: sql`now()` })
-      .where(and(eq(customerTokens.id, presented.id), isNull(customerTokens.rotatedAt), isNull(customerTokens.revokedAt)))
+      .where(
+        and(eq(customerTokens.id, presented.id), isNull(customerTokens.rotatedAt), isNull(customerTokens.revokedAt)),
+      )
       .returning({ id: customerTokens.id });
     if (!rotated) {
       // A parallel refresh rotated it between our read and this update.

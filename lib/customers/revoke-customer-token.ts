@@ -14,6 +14,14 @@ export async function revokeCustomerToken(db: Db, options: { serviceId: string; 
   const family = db
     .select({ familyId: customerTokens.familyId })
     .from(customerTokens)
-    .where(and(eq(customerTokens.accessTokenHash, hashSecret(options.accessToken)), eq(customerTokens.serviceId, options.serviceId)));
-  await revokeTokensWhere(db, and(inArray(customerTokens.familyId, family), eq(customerTokens.serviceId, options.serviceId)));
+    .where(
+      and(
+        eq(customerTokens.accessTokenHash, hashSecret(options.accessToken)),
+        eq(customerTokens.serviceId, options.serviceId),
+      ),
+    );
+  await revokeTokensWhere(
+    db,
+    and(inArray(customerTokens.familyId, family), eq(customerTokens.serviceId, options.serviceId)),
+  );
 }

@@ -5,7 +5,10 @@ import { ApiError } from "../errors/api-error";
 import type { CustomerRow } from "./get-customer";
 
 /** The caller's customer with this E.164 phone; phones are unique per service. */
-export async function searchCustomerByPhone(db: Db, options: { phone: string; serviceId: string }): Promise<CustomerRow> {
+export async function searchCustomerByPhone(
+  db: Db,
+  options: { phone: string; serviceId: string },
+): Promise<CustomerRow> {
   const [customer] = await db
     .select()
     .from(customers)

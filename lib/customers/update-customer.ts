@@ -12,7 +12,10 @@ import { revokeTokensWhere } from "./revoke-tokens";
  * Deactivating also revokes the customer's access tokens, so a later reactivation does not
  * bring old sessions back.
  */
-export async function updateCustomer(db: Db, options: { id: string; serviceId: string; changes: UpdateCustomerBody }): Promise<CustomerRow> {
+export async function updateCustomer(
+  db: Db,
+  options: { id: string; serviceId: string; changes: UpdateCustomerBody },
+): Promise<CustomerRow> {
   const { id, serviceId, changes } = options;
   const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   if (Object.keys(set).length === 0) return getCustomerOrThrow(db, { id, serviceId });

@@ -173,7 +173,11 @@ export function getDatabase(options: { environmentFromDatabase?: boolean } = {})
   if (!globalForDb.gatewayDatabase) {
     const config = getConfig();
     const adopt = options.environmentFromDatabase && !config.appEnvGiven ? adoptEnvironment : undefined;
-    const opening = openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR, poolSize: config.DATABASE_POOL_SIZE }).then(async (handle) => {
+    const opening = openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      pgliteDir: config.PGLITE_DIR,
+      poolSize: config.DATABASE_POOL_SIZE,
+    }).then(async (handle) => {
       try {
         const running = await sealOrCheckDatabase(
           handle.db,

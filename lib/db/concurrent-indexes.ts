@@ -16,9 +16,13 @@ export interface PendingIndex {
  * Pending as drizzle's migrator judges it: a migration newer than the last one recorded.
  */
 export async function pendingIndexes(sql: Sql, migrationsFolder: string): Promise<PendingIndex[]> {
-  const [journal] = await sql<{ table: string | null }[]>`select to_regclass('drizzle.__drizzle_migrations')::text as table`;
+  const [journal] = await sql<
+    { table: string | null }[]
+  >`select to_regclass('drizzle.__drizzle_migrations')::text as table`;
   if (!journal?.table) return [];
-  const [last] = await sql<{ at: string | null }[]>`select max(created_at)::text as at from drizzle.__drizzle_migrations`;
+  const [last] = await sql<
+    { at: string | null }[]
+  >`select max(created_at)::text as at from drizzle.__drizzle_migrations`;
   const lastApplied = Number(last?.at ?? 0);
   const found: PendingIndex[] = [];
   for (const migration of readMigrationFiles({ migrationsFolder })) {
@@ -27,7 +31,11 @@ export async function pendingIndexes(sql: Sql, migrationsFolder: string): Promis
       const match = INDEX_STATEMENT.exec(statement);
       if (!match) continue;
       const [, unique = "", name, table, rest] = match;
-      found.push({ name: name!, table: table!, concurrently: `CREATE ${unique}INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON "${table}"${rest!.trimEnd().replace(/;$/, "")}` });
+      found.push({
+        name: name!,
+        table: table!,
+        concurrently: `CREATE ${unique}INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON "${table}"${rest!.trimEnd().replace(/;$/, "")}`,
+      });
     }
   }
   return found;
@@ -41,12 +49,18 @@ export async function pendingIndexes(sql: Sql, migrationsFolder: string): Promis
  * new table is empty). A build interrupted earlier leaves an invalid index: it is dropped and
  * built again. PostgreSQL only; PGlite has one connection and nothing to keep writing.
  */
-export async function buildPendingIndexesConcurrently(sql: Sql, migrationsFolder: string, log: (line: string) => void = () => {}): Promise<string[]> {
+export async function buildPendingIndexesConcurrently(
+  sql: Sql,
+  migrationsFolder: string,
+  log: (line: string) => void = () => {},
+): Promise<string[]> {
   const built: string[] = [];
   for (const index of await pendingIndexes(sql, migrationsFolder)) {
     const [table] = await sql<{ oid: string | null }[]>`select to_regclass(${`public.${index.table}`})::text as oid`;
     if (!table?.oid) continue;
-    const [existing] = await sql<{ valid: boolean }[]>`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${index.name}`;
+    const [existing] = await sql<
+      { valid: boolean }[]
+    >`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${index.name}`;
     if (existing?.valid) continue;
     if (existing) await sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
     const started = performance.now();

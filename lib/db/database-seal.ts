@@ -20,7 +20,10 @@ const SANDBOX_SECRET_KEY = "gateway_secret";
 const FINGERPRINT_LABEL = "payment-gateway database seal v1";
 
 export function secretFingerprint(gatewaySecret: string): string {
-  return createHmac("sha256", Buffer.from(gatewaySecret, "base64")).update(FINGERPRINT_LABEL).digest("hex").slice(0, 16);
+  return createHmac("sha256", Buffer.from(gatewaySecret, "base64"))
+    .update(FINGERPRINT_LABEL)
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /**
@@ -39,12 +42,19 @@ export async function sandboxGatewaySecret(db: Db): Promise<string> {
 }
 
 async function storedSandboxSecret(db: Db): Promise<string | undefined> {
-  const [row] = await db.select({ value: sandboxSettings.value }).from(sandboxSettings).where(eq(sandboxSettings.key, SANDBOX_SECRET_KEY));
+  const [row] = await db
+    .select({ value: sandboxSettings.value })
+    .from(sandboxSettings)
+    .where(eq(sandboxSettings.key, SANDBOX_SECRET_KEY));
   return row?.value;
 }
 
-export async function readDatabaseSeal(db: Db): Promise<{ environment: GatewayEnvironment; secretFingerprint: string } | undefined> {
-  const [row] = await db.select({ environment: databaseSeal.environment, secretFingerprint: databaseSeal.secretFingerprint }).from(databaseSeal);
+export async function readDatabaseSeal(
+  db: Db,
+): Promise<{ environment: GatewayEnvironment; secretFingerprint: string } | undefined> {
+  const [row] = await db
+    .select({ environment: databaseSeal.environment, secretFingerprint: databaseSeal.secretFingerprint })
+    .from(databaseSeal);
   return row;
 }
 
@@ -64,7 +74,11 @@ const otherSecret = (environment: GatewayEnvironment) =>
  * first start after the upgrade); every later one must match both. `adopt` (the merchant CLI
  * run without APP_ENV) takes the sealed environment instead of refusing it.
  */
-export async function sealOrCheckDatabase(db: Db, identity: ProcessIdentity, options: { adopt?: (environment: GatewayEnvironment) => ProcessIdentity } = {}): Promise<ProcessIdentity> {
+export async function sealOrCheckDatabase(
+  db: Db,
+  identity: ProcessIdentity,
+  options: { adopt?: (environment: GatewayEnvironment) => ProcessIdentity } = {},
+): Promise<ProcessIdentity> {
   let running = identity;
   const seal = await readDatabaseSeal(db);
   if (seal && seal.environment !== running.environment) {
@@ -95,7 +109,9 @@ export async function sealOrCheckDatabase(db: Db, identity: ProcessIdentity, opt
       }
       secret = await sandboxGatewaySecret(tx);
     }
-    await tx.insert(databaseSeal).values({ environment: running.environment, secretFingerprint: secretFingerprint(secret) });
+    await tx
+      .insert(databaseSeal)
+      .values({ environment: running.environment, secretFingerprint: secretFingerprint(secret) });
     return true;
   });
   // Another process sealed it while this one waited: checked against that seal.
@@ -106,7 +122,11 @@ export async function sealOrCheckDatabase(db: Db, identity: ProcessIdentity, opt
 export async function checkDatabaseSeal(db: Db, identity: ProcessIdentity): Promise<void> {
   const seal = await readDatabaseSeal(db).catch((error: unknown) => {
     // A database whose migrations predate the seal has no table to read.
-    if ((error as { code?: string; cause?: { code?: string } }).code === "42P01" || (error as { cause?: { code?: string } }).cause?.code === "42P01") return undefined;
+    if (
+      (error as { code?: string; cause?: { code?: string } }).code === "42P01" ||
+      (error as { cause?: { code?: string } }).cause?.code === "42P01"
+    )
+      return undefined;
     throw error;
   });
   if (!seal) return;

@@ -16,7 +16,9 @@
  */
 export function isDriverNullSocketWrite(error: unknown): boolean {
   return (
-    error instanceof TypeError && /\(reading 'write'\)|evaluating 'socket\.write'/.test(error.message) && /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(error.stack ?? "")
+    error instanceof TypeError &&
+    /\(reading 'write'\)|evaluating 'socket\.write'/.test(error.message) &&
+    /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(error.stack ?? "")
   );
 }
 
@@ -39,9 +41,12 @@ export function installDriverSocketGuard(): void {
   process.on("uncaughtException", function driverSocketGuard(error) {
     if (isDriverNullSocketWrite(error)) {
       state.swallowed += 1;
-      process.emitWarning("postgres.js wrote to a closed connection (porsager/postgres#1154); the connection is replaced", {
-        code: "GATEWAY_PG_NULL_SOCKET",
-      });
+      process.emitWarning(
+        "postgres.js wrote to a closed connection (porsager/postgres#1154); the connection is replaced",
+        {
+          code: "GATEWAY_PG_NULL_SOCKET",
+        },
+      );
       return;
     }
     if (process.listenerCount("uncaughtException") > 1) return;

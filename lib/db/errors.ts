@@ -53,11 +53,13 @@ export function databaseUnavailableReason(error: unknown): string | undefined {
   const seen = new Set<unknown>();
   const pending = [error];
   while (pending.length > 0) {
-    const current = pending.pop() as { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | undefined;
+    const current = pending.pop() as
+      { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | undefined;
     if (!current || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
     const code = typeof current.code === "string" ? current.code : "";
-    if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return code;
+    if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))
+      return code;
     // PGlite after its instance was closed (its process is going down).
     if (typeof current.message === "string" && /PGlite is closed/i.test(current.message)) return "PGlite is closed";
     // postgres.js writing to a connection that already closed (driver-socket-guard.ts).

@@ -24,7 +24,9 @@ export async function openDatabaseWhenReachable(): Promise<DatabaseHandle> {
       // The first wait at once (a wrong address shows without delay), then every 10 s.
       if (lastSaid === 0 || Date.now() - lastSaid >= 10_000) {
         const secondsLeft = Math.ceil((giveUpAt - Date.now()) / 1_000);
-        console.error(`Waiting for the database (${reason}); giving up in ${secondsLeft} s (DATABASE_START_WAIT_SECONDS).`);
+        console.error(
+          `Waiting for the database (${reason}); giving up in ${secondsLeft} s (DATABASE_START_WAIT_SECONDS).`,
+        );
         lastSaid = Date.now();
       }
       await new Promise((resolve) => setTimeout(resolve, retryEveryMs));

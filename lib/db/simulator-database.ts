@@ -13,10 +13,22 @@ export class GatewayDatabaseError extends Error {}
  * simulator would write its books, and the card simulator its secret, into it), then given the
  * simulators' tables. `settings` names what chooses the database, for the refusal's message.
  */
-export async function openSimulatorDatabase(options: { databaseUrl?: string; pgliteDir: string; settings: string; simulator: string }): Promise<DatabaseHandle> {
-  const database = await openDatabase({ databaseUrl: options.databaseUrl, pgliteDir: options.pgliteDir, gatewayTables: false });
+export async function openSimulatorDatabase(options: {
+  databaseUrl?: string;
+  pgliteDir: string;
+  settings: string;
+  simulator: string;
+}): Promise<DatabaseHandle> {
+  const database = await openDatabase({
+    databaseUrl: options.databaseUrl,
+    pgliteDir: options.pgliteDir,
+    gatewayTables: false,
+  });
   try {
-    if (await isSealed(database.db)) throw new GatewayDatabaseError(`${options.settings} is a gateway's database: give the ${options.simulator} a database of its own.`);
+    if (await isSealed(database.db))
+      throw new GatewayDatabaseError(
+        `${options.settings} is a gateway's database: give the ${options.simulator} a database of its own.`,
+      );
     await createSimulatorTables(database);
   } catch (error) {
     await database.close();
@@ -27,6 +39,8 @@ export async function openSimulatorDatabase(options: { databaseUrl?: string; pgl
 
 /** A database with no seal table (a simulator's own, never migrated as a gateway's) is no gateway's. */
 async function isSealed(db: Db): Promise<boolean> {
-  const [found] = sqlRows<{ exists: boolean }>(await db.execute(sql`select to_regclass('public.database_seal') is not null as exists`));
+  const [found] = sqlRows<{ exists: boolean }>(
+    await db.execute(sql`select to_regclass('public.database_seal') is not null as exists`),
+  );
   return found?.exists === true && (await readDatabaseSeal(db)) !== undefined;
 }

@@ -15,6 +15,8 @@ export const SIMULATOR_MIGRATIONS: MigrationConfig = {
   migrationsTable: "__drizzle_migrations",
 };
 
-export async function createSimulatorTables(database: { migrate(config: MigrationConfig): Promise<void> }): Promise<void> {
+export async function createSimulatorTables(database: {
+  migrate(config: MigrationConfig): Promise<void>;
+}): Promise<void> {
   await database.migrate(SIMULATOR_MIGRATIONS);
 }

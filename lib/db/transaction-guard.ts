@@ -20,7 +20,8 @@ const transactionScope = new AsyncLocalStorage<true>();
  */
 let guardedSetting: boolean | undefined;
 function guarded(): boolean {
-  guardedSetting ??= (peekConfig().GATEWAY_TRANSACTION_GUARD ?? (process.env.NODE_ENV === "production" ? "off" : "on")) === "on";
+  guardedSetting ??=
+    (peekConfig().GATEWAY_TRANSACTION_GUARD ?? (process.env.NODE_ENV === "production" ? "off" : "on")) === "on";
   return guardedSetting;
 }
 
@@ -58,7 +59,10 @@ export function outsideTransactions<P extends object>(name: string, port: P): P 
 /** Wraps `db.transaction` so code inside a transaction is known to be there. */
 export function markTransactions<D extends { transaction: (...args: never[]) => unknown }>(db: D): D {
   if (!guarded()) return db;
-  const original = db.transaction.bind(db) as unknown as (callback: (tx: unknown) => unknown, config?: unknown) => unknown;
+  const original = db.transaction.bind(db) as unknown as (
+    callback: (tx: unknown) => unknown,
+    config?: unknown,
+  ) => unknown;
   (db as unknown as { transaction: unknown }).transaction = (callback: (tx: unknown) => unknown, config?: unknown) =>
     original((tx) => runInTransactionScope(() => callback(tx)), config);
   return db;

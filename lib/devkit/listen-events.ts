@@ -21,7 +21,14 @@ export class EventListener {
   private readonly signer: Webhook;
   private started = false;
 
-  constructor(private readonly options: { api: GatewayApi; forwardTo: string; webhookSecret: string; onForward?: (result: ForwardResult) => void }) {
+  constructor(
+    private readonly options: {
+      api: GatewayApi;
+      forwardTo: string;
+      webhookSecret: string;
+      onForward?: (result: ForwardResult) => void;
+    },
+  ) {
     this.signer = new Webhook(options.webhookSecret);
   }
 
@@ -62,7 +69,13 @@ export class EventListener {
       "webhook-signature": this.signer.sign(event.id, now, body),
     };
     try {
-      const response = await fetch(this.options.forwardTo, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(this.options.forwardTo, {
+        method: "POST",
+        headers,
+        body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(10_000),
+      });
       return { event, status: response.status };
     } catch (error) {
       return { event, status: null, error: (error as Error).message };

@@ -45,22 +45,45 @@ export async function triggerEvent(
       captureMethod: reservation ? "RESERVATION" : "DIRECT",
     },
   });
-  const { data: proceeded } = await api.call<{ statusCode: number }>("POST", `/api/v1/payments/intents/${intent.paymentId}/proceed`, {
-    body: { paymentMethodCode: "WALLET_V2" },
-    headers: { authorization: "", "x-client-token": tokens.accessToken, "x-service": options.service, "x-platform": "API" },
-  });
+  const { data: proceeded } = await api.call<{ statusCode: number }>(
+    "POST",
+    `/api/v1/payments/intents/${intent.paymentId}/proceed`,
+    {
+      body: { paymentMethodCode: "WALLET_V2" },
+      headers: {
+        authorization: "",
+        "x-client-token": tokens.accessToken,
+        "x-service": options.service,
+        "x-platform": "API",
+      },
+    },
+  );
   let statusCode = proceeded.statusCode;
   const expected = options.event === "payment.failed" ? 3 : reservation ? 13 : 2;
   if (statusCode !== expected) {
-    throw new Error(`The payment ${intent.paymentId} ended with statusCode ${statusCode}, not ${expected}; no ${options.event} event follows.`);
+    throw new Error(
+      `The payment ${intent.paymentId} ended with statusCode ${statusCode}, not ${expected}; no ${options.event} event follows.`,
+    );
   }
   const serverHeaders = { "x-service": options.service, "x-platform": "API" };
   switch (options.event) {
     case "payment.captured":
-      statusCode = (await api.call<{ statusCode?: number }>("POST", `/api/v1/payments/intents/${intent.paymentId}/capture`, { body: {}, headers: serverHeaders })).data.statusCode ?? 2;
+      statusCode =
+        (
+          await api.call<{ statusCode?: number }>("POST", `/api/v1/payments/intents/${intent.paymentId}/capture`, {
+            body: {},
+            headers: serverHeaders,
+          })
+        ).data.statusCode ?? 2;
       break;
     case "payment.released":
-      statusCode = (await api.call<{ statusCode?: number }>("POST", `/api/v1/payments/intents/${intent.paymentId}/release`, { body: {}, headers: serverHeaders })).data.statusCode ?? 10;
+      statusCode =
+        (
+          await api.call<{ statusCode?: number }>("POST", `/api/v1/payments/intents/${intent.paymentId}/release`, {
+            body: {},
+            headers: serverHeaders,
+          })
+        ).data.statusCode ?? 10;
       break;
     case "payment.refunded":
       statusCode =

@@ -54,7 +54,8 @@ export class ApiError extends Error {
  */
 export class RetryableRefusalError extends ApiError {}
 
-export const invalidCredentials = (message = "Invalid or missing credentials.") => new ApiError("invalid_credentials", message);
+export const invalidCredentials = (message = "Invalid or missing credentials.") =>
+  new ApiError("invalid_credentials", message);
 
 /** Contract section 12: seconds a client should wait before retrying while the database is away. */
 export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;

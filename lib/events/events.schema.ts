@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { pageLimit } from "../validation/page-limit";
-import { NOTIFICATION_TYPES, paymentNotificationData, type NotificationType } from "../notifications/notification.schema";
+import {
+  NOTIFICATION_TYPES,
+  paymentNotificationData,
+  type NotificationType,
+} from "../notifications/notification.schema";
 
 /**
  * Events API (contract 12): request and response schemas of GET /api/v1/events,
@@ -14,17 +18,24 @@ export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 const EVENT_ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
-export const eventId = z.string().regex(EVENT_ID, "must be an event id (msg_ followed by 26 characters), as the webhook-id header carries it");
+export const eventId = z
+  .string()
+  .regex(EVENT_ID, "must be an event id (msg_ followed by 26 characters), as the webhook-id header carries it");
 
 export const listEventsQuery = z.object({
   limit: pageLimit("Events"),
-  startingAfter: eventId.optional().meta({ description: "The last event id of the previous page: the next page starts after it." }),
+  startingAfter: eventId
+    .optional()
+    .meta({ description: "The last event id of the previous page: the next page starts after it." }),
   type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(", ")}` }).optional(),
   paymentId: z.uuid("must be a payment id (a UUID)").optional().meta({ description: "Only this payment's events." }),
   deliveryStatus: z
     .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
     .optional()
-    .meta({ description: "pending: more attempts to come; delivered: a 2xx came back; failed: no attempt left, or no webhook URL." }),
+    .meta({
+      description:
+        "pending: more attempts to come; delivered: a 2xx came back; failed: no attempt left, or no webhook URL.",
+    }),
 });
 export type ListEventsQuery = z.output<typeof listEventsQuery>;
 

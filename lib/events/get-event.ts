@@ -13,7 +13,11 @@ export async function getEvent(db: Db, options: { serviceId: string; id: string 
     .from(notifications)
     .where(and(eq(notifications.id, options.id), eq(notifications.serviceId, options.serviceId)));
   if (!row) throw new ApiError("not_found", "No such event.");
-  const attempts = await db.select().from(notificationAttempts).where(eq(notificationAttempts.notificationId, row.id)).orderBy(asc(notificationAttempts.attemptNumber));
+  const attempts = await db
+    .select()
+    .from(notificationAttempts)
+    .where(eq(notificationAttempts.notificationId, row.id))
+    .orderBy(asc(notificationAttempts.attemptNumber));
   const last = attempts.at(-1);
   return {
     ...toEventView(row, last),

@@ -10,20 +10,31 @@ import { notificationStatusesOf, toEventView, type LastAttempt } from "./event-v
  * (contract 12). Only the service's own events exist here: another service's id as a cursor
  * is refused like an unknown one.
  */
-export async function listEvents(db: Db, options: { serviceId: string } & ListEventsQuery): Promise<{ events: EventView[]; hasMore: boolean }> {
+export async function listEvents(
+  db: Db,
+  options: { serviceId: string } & ListEventsQuery,
+): Promise<{ events: EventView[]; hasMore: boolean }> {
   const filters: SQL[] = [eq(notifications.serviceId, options.serviceId)];
   if (options.type) filters.push(eq(notifications.type, options.type));
   if (options.paymentId) filters.push(eq(notifications.paymentId, options.paymentId));
-  if (options.deliveryStatus) filters.push(inArray(notifications.status, notificationStatusesOf(options.deliveryStatus)));
+  if (options.deliveryStatus)
+    filters.push(inArray(notifications.status, notificationStatusesOf(options.deliveryStatus)));
   if (options.startingAfter) {
     const [cursor] = await db
       .select({ createdAt: notifications.createdAt })
       .from(notifications)
       .where(and(eq(notifications.id, options.startingAfter), eq(notifications.serviceId, options.serviceId)));
     if (!cursor) {
-      throw new ApiError("validation_error", "The request is invalid.", [{ path: "query.startingAfter", message: "must be the id of one of this service's events (kept 30 days)" }]);
+      throw new ApiError("validation_error", "The request is invalid.", [
+        { path: "query.startingAfter", message: "must be the id of one of this service's events (kept 30 days)" },
+      ]);
     }
-    filters.push(or(lt(notifications.createdAt, cursor.createdAt), and(eq(notifications.createdAt, cursor.createdAt), lt(notifications.id, options.startingAfter)))!);
+    filters.push(
+      or(
+        lt(notifications.createdAt, cursor.createdAt),
+        and(eq(notifications.createdAt, cursor.createdAt), lt(notifications.id, options.startingAfter)),
+      )!,
+    );
   }
   const rows = await db
     .select()

@@ -20,7 +20,9 @@ const PAIRS =
   "TR:TUR TT:TTO TV:TUV TW:TWN TZ:TZA UA:UKR UG:UGA UM:UMI US:USA UY:URY UZ:UZB VA:VAT VC:VCT VE:VEN VG:VGB VI:VIR " +
   "VN:VNM VU:VUT WF:WLF WS:WSM YE:YEM YT:MYT ZA:ZAF ZM:ZMB ZW:ZWE";
 
-const ALPHA3_BY_ALPHA2: ReadonlyMap<string, string> = new Map(PAIRS.split(" ").map((pair) => pair.split(":") as [string, string]));
+const ALPHA3_BY_ALPHA2: ReadonlyMap<string, string> = new Map(
+  PAIRS.split(" ").map((pair) => pair.split(":") as [string, string]),
+);
 
 /** `DZ` -> `DZA`; null for a code ISO 3166-1 does not assign. */
 export function alpha3Of(alpha2: string): string | null {

@@ -20,7 +20,9 @@ const DATABASE_TIMEOUT_MS = 2_000;
  * database that applied their first text is as migrated.
  */
 export async function checkReadiness(): Promise<Readiness> {
-  const expected = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((migration) => String(migration.folderMillis));
+  const expected = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((migration) =>
+    String(migration.folderMillis),
+  );
   let applied: Set<string>;
   try {
     applied = await withTimeout(appliedMigrationTimes(), DATABASE_TIMEOUT_MS);
@@ -33,7 +35,9 @@ export async function checkReadiness(): Promise<Readiness> {
 
 async function appliedMigrationTimes(): Promise<Set<string>> {
   const db = await getDb();
-  const rows = sqlRows<{ at: string }>(await db.execute(sql`select created_at::text as at from drizzle.__drizzle_migrations`));
+  const rows = sqlRows<{ at: string }>(
+    await db.execute(sql`select created_at::text as at from drizzle.__drizzle_migrations`),
+  );
   return new Set(rows.map((row) => row.at));
 }
 

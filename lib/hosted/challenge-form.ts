@@ -15,10 +15,23 @@ const answer = z.object({
  * POST /{locale}/card-provider-sandbox/challenge/{intentId}/answer: the buyer's Complete or
  * Fail; answers where the buyer goes next (the gateway's card completion, or back here).
  */
-export async function answerChallengeForm(input: { db: Db; locale: Locale; intentId: string; fields: FormBody }): Promise<string> {
+export async function answerChallengeForm(input: {
+  db: Db;
+  locale: Locale;
+  intentId: string;
+  fields: FormBody;
+}): Promise<string> {
   const parsed = answer.safeParse(input.fields);
-  const back = challengePagePath({ locale: input.locale, intentId: input.intentId, clientSecret: input.fields.clientSecret ?? "", refused: true });
+  const back = challengePagePath({
+    locale: input.locale,
+    intentId: input.intentId,
+    clientSecret: input.fields.clientSecret ?? "",
+    refused: true,
+  });
   if (!getConfig().isSandbox || !parsed.success) return back;
-  const completed = await simulatorMount().card.completeChallenge(input.db, { intentId: input.intentId, ...parsed.data });
+  const completed = await simulatorMount().card.completeChallenge(input.db, {
+    intentId: input.intentId,
+    ...parsed.data,
+  });
   return completed?.returnUrl ?? back;
 }

@@ -1,5 +1,13 @@
 import type { CheckoutNextPage, CheckoutProceed } from "../payments/hosted/proceed-from-checkout";
-import { cardPagePath, checkoutPagePath, otpPagePath, qrPagePath, redirectPagePath, returnPagePath, type HostedLinkOptions } from "../urls/hosted-urls";
+import {
+  cardPagePath,
+  checkoutPagePath,
+  otpPagePath,
+  qrPagePath,
+  redirectPagePath,
+  returnPagePath,
+  type HostedLinkOptions,
+} from "../urls/hosted-urls";
 
 /** The address of the page the checkout sends the buyer to, the merchant's returnUrl carried along. */
 export function checkoutNextPath(page: CheckoutNextPage, link: HostedLinkOptions): string {

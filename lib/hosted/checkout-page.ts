@@ -7,7 +7,11 @@ import type { PaymentState } from "../payments/core/payment-state";
  */
 export type CheckoutPageMode = "choose" | "start_qr" | "continue" | "expired" | "finished";
 
-export function checkoutPageMode(payment: { state: PaymentState; expired: boolean; transactionType: string | null }): CheckoutPageMode {
+export function checkoutPageMode(payment: {
+  state: PaymentState;
+  expired: boolean;
+  transactionType: string | null;
+}): CheckoutPageMode {
   if (payment.expired) return "expired";
   switch (payment.state) {
     case "CREATED":

@@ -13,7 +13,12 @@ export function formTokenFor(gatewayKey: Buffer, form: HostedFormKind, pageCrede
   return hmacHex(gatewayKey, `hosted-form:${form}`, pageCredential);
 }
 
-export function isValidFormToken(gatewayKey: Buffer, form: HostedFormKind, pageCredential: string, formToken: unknown): boolean {
+export function isValidFormToken(
+  gatewayKey: Buffer,
+  form: HostedFormKind,
+  pageCredential: string,
+  formToken: unknown,
+): boolean {
   return typeof formToken === "string" && constantTimeEqual(formToken, formTokenFor(gatewayKey, form, pageCredential));
 }
 

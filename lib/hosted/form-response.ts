@@ -76,7 +76,14 @@ export const PLAIN_PAGE_STYLE_HASH = `'sha256-${createHash("sha256").update(PLAI
  * nothing but be read. Built without React so the proxy (and the console's form handlers) can
  * answer with it before Next.js touches the request.
  */
-export function plainPageResponse(page: { locale: Locale; status: number; title: string; body: string; link?: { href: string; text: string }; brand?: string }): Response {
+export function plainPageResponse(page: {
+  locale: Locale;
+  status: number;
+  title: string;
+  body: string;
+  link?: { href: string; text: string };
+  brand?: string;
+}): Response {
   const link = page.link ? `<p><a href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.text)}</a></p>` : "";
   const brand = page.brand ? `<p class="brand">${escapeHtml(page.brand)}</p>` : "";
   const html =

@@ -54,7 +54,9 @@ export function hostedFormRoute<P extends { locale: string }>(options: {
     if (!credential || !isValidFormToken(await getGatewayKey(db), options.form, credential, fields[FORM_TOKEN_FIELD])) {
       return formRefusedResponse("cross_site", locale);
     }
-    return seeOther(await options.act({ db, locale, params, fields, clientAddress: clientOrigin(request.headers).address }));
+    return seeOther(
+      await options.act({ db, locale, params, fields, clientAddress: clientOrigin(request.headers).address }),
+    );
   }
 }
 

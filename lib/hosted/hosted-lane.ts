@@ -94,7 +94,14 @@ export function createHostedLane(options: HostedLaneOptions) {
       return true;
     }
     const { page, param } = options.pages[family]!;
-    const request = { incoming, outgoing, locale, pathname: named ? pathname : `/${locale}${pathname}`, search, css: options.stylesheet.css };
+    const request = {
+      incoming,
+      outgoing,
+      locale,
+      pathname: named ? pathname : `/${locale}${pathname}`,
+      search,
+      css: options.stylesheet.css,
+    };
     page.render({ locale, params: { [param]: value }, query: pageSearchParams(search.slice(1)) }).then(
       (answer) => {
         if (answer.kind === "redirect") return send(request, 307, null, answer.location);
@@ -103,7 +110,10 @@ export function createHostedLane(options: HostedLaneOptions) {
       },
       (error: unknown) => {
         // Contract 12: above all the database out of reach; said in the page's language, never with a stack.
-        logger.error({ path: pathname, err: error instanceof Error ? error.message : String(error) }, "hosted lane: the page failed");
+        logger.error(
+          { path: pathname, err: error instanceof Error ? error.message : String(error) },
+          "hosted lane: the page failed",
+        );
         if (outgoing.headersSent) outgoing.destroy(error as Error);
         else send(request, 500, options.unavailable(locale, pathname + search));
       },
@@ -134,8 +144,18 @@ function send(request: LaneRequest, status: number, page: RenderedPage | null, l
   const { incoming, outgoing, locale } = request;
   const nonce = newNonce();
   // Rendered before any header is set: a render that throws is answered as a failed page.
-  const html = page ? Buffer.from(renderWithNonce(nonce, () => documentOf(locale, page.head, `<style nonce="${nonce}">${request.css}</style>`, renderToString(page.element)))) : null;
-  const requestId = logPageRequest({ method: incoming.method ?? "GET", path: request.pathname, requestIdHeader: firstValue(incoming.headers["x-request-id"]) });
+  const html = page
+    ? Buffer.from(
+        renderWithNonce(nonce, () =>
+          documentOf(locale, page.head, `<style nonce="${nonce}">${request.css}</style>`, renderToString(page.element)),
+        ),
+      )
+    : null;
+  const requestId = logPageRequest({
+    method: incoming.method ?? "GET",
+    path: request.pathname,
+    requestIdHeader: firstValue(incoming.headers["x-request-id"]),
+  });
   const csp = pageContentSecurityPolicy(request.pathname, nonce, clientOrigin(incoming.headers).https);
   const headers = pageAnswerHeaders(csp, requestId);
   for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);
@@ -161,7 +181,8 @@ function firstValue(value: string | string[] | undefined): string | null {
 
 /** The document as the App Router wrote it for these pages (its metadata tags in its order), with no framework runtime. */
 function documentOf(locale: Locale, head: HostedPageHead, styles: string, body: string): string {
-  const meta = (name: string, content: string | undefined, key = "name") => (content === undefined ? "" : `<meta ${key}="${name}" content="${escapeHtml(content)}"/>`);
+  const meta = (name: string, content: string | undefined, key = "name") =>
+    content === undefined ? "" : `<meta ${key}="${name}" content="${escapeHtml(content)}"/>`;
   const og = head.openGraph;
   return (
     `<!DOCTYPE html><html lang="${locale}" dir="${textDirection(locale)}"><head><meta charSet="utf-8"/>` +

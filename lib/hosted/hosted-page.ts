@@ -17,7 +17,10 @@ export interface HostedPageHead {
 }
 
 /** A page's answer: the page, a 307 to another address, or the neutral not-found page (404). */
-export type HostedPageAnswer = { kind: "page"; head: HostedPageHead; element: ReactElement } | { kind: "redirect"; location: string } | { kind: "not_found" };
+export type HostedPageAnswer =
+  | { kind: "page"; head: HostedPageHead; element: ReactElement }
+  | { kind: "redirect"; location: string }
+  | { kind: "not_found" };
 
 /**
  * A hosted buyer page (checkout, card, OTP, QR, the page before a provider's, return, a payment

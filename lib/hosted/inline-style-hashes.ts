@@ -12,7 +12,10 @@ let hashes: readonly string[] | undefined;
 
 export function inlineStyleHashes(): readonly string[] {
   if (hashes === undefined) {
-    hashes = process.env.NODE_ENV === "production" ? stylesheetsOf(path.join(process.cwd(), ".next", "static")).map(sourceOf) : [];
+    hashes =
+      process.env.NODE_ENV === "production"
+        ? stylesheetsOf(path.join(process.cwd(), ".next", "static")).map(sourceOf)
+        : [];
   }
   return hashes;
 }
@@ -28,5 +31,7 @@ function stylesheetsOf(directory: string): string[] {
   } catch {
     return []; // no build here (a test importing the proxy): nothing is inlined either
   }
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith(".css")).map((entry) => path.join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".css"))
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }

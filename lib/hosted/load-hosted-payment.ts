@@ -14,7 +14,10 @@ export interface LoadedHostedPayment {
  * What a hosted page renders from: the payment as its token shows it, and the time its
  * countdowns run on. Null for a missing or wrong token and an unknown payment alike.
  */
-export async function loadHostedPayment(db: Db, options: { paymentId: string; token: string | undefined }): Promise<LoadedHostedPayment | null> {
+export async function loadHostedPayment(
+  db: Db,
+  options: { paymentId: string; token: string | undefined },
+): Promise<LoadedHostedPayment | null> {
   if (!options.token) return null;
   const payment = await getHostedPayment(db, { paymentId: options.paymentId, token: options.token });
   if (!payment) return null;

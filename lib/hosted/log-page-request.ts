@@ -4,7 +4,8 @@ import { observeHttpRequest } from "../metrics/gateway-metrics";
 import { pageRouteOf } from "./page-route";
 
 /** Under `npm start`, server/serve.mjs reports each page answer (observePageAnswer), which carries the request's line. */
-const servedWithAnswerLine = () => typeof (globalThis as { gatewayObservePage?: unknown }).gatewayObservePage === "function";
+const servedWithAnswerLine = () =>
+  typeof (globalThis as { gatewayObservePage?: unknown }).gatewayObservePage === "function";
 
 /**
  * Every page request (hosted pages, the sandbox demo pages) gets a request id, echoed as
@@ -13,7 +14,11 @@ const servedWithAnswerLine = () => typeof (globalThis as { gatewayObservePage?: 
  * string: it carries the hosted page's token.
  */
 export function notePageRequest(request: Request, forwardedHeaders: Headers): string {
-  const requestId = logPageRequest({ method: request.method, path: new URL(request.url).pathname, requestIdHeader: request.headers.get("x-request-id") });
+  const requestId = logPageRequest({
+    method: request.method,
+    path: new URL(request.url).pathname,
+    requestIdHeader: request.headers.get("x-request-id"),
+  });
   forwardedHeaders.set("x-request-id", requestId);
   return requestId;
 }
@@ -22,7 +27,11 @@ export function notePageRequest(request: Request, forwardedHeaders: Headers): st
  * The log line alone, for a page served past the proxy (the console lane): the request id it gave.
  * Under `npm start` the answer's line (observePageAnswer) says it all, with status and duration.
  */
-export function logPageRequest(request: { method: string; path: string; requestIdHeader: string | null | undefined }): string {
+export function logPageRequest(request: {
+  method: string;
+  path: string;
+  requestIdHeader: string | null | undefined;
+}): string {
   const requestId = requestIdOf(request.requestIdHeader);
   if (!servedWithAnswerLine()) logger.info({ requestId, method: request.method, path: request.path }, "page request");
   return requestId;
@@ -34,14 +43,29 @@ export function logPageRequest(request: { method: string; path: string; requestI
  * never the query string, which carries the hosted page's token) and the HTTP metrics by the
  * page's route template, so an operator can alert on pages' 4xx and 5xx as on the API's.
  */
-export function observePageAnswer(answer: { method: string; url: string; status: number; durationMs: number; requestId: string | undefined; traceId?: string }): void {
+export function observePageAnswer(answer: {
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  requestId: string | undefined;
+  traceId?: string;
+}): void {
   const query = answer.url.indexOf("?");
   const path = query === -1 ? answer.url : answer.url.slice(0, query);
   const route = pageRouteOf(path, answer.status);
   observeHttpRequest(route, answer.method, answer.status, answer.durationMs / 1000);
   const durationMs = Math.round(answer.durationMs * 10) / 10;
   logger.info(
-    { requestId: answer.requestId, method: answer.method, path, route, status: answer.status, durationMs, ...(answer.traceId && { traceId: answer.traceId }) },
+    {
+      requestId: answer.requestId,
+      method: answer.method,
+      path,
+      route,
+      status: answer.status,
+      durationMs,
+      ...(answer.traceId && { traceId: answer.traceId }),
+    },
     "page request",
   );
 }

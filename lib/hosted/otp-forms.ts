@@ -23,10 +23,12 @@ export async function confirmOtpForm({ db, locale, paymentId, fields }: OtpFormI
   if (!link) return otpPagePath({ locale, paymentId, token: "" });
   const code = otpCode.safeParse(fields.code ?? "");
   if (!code.success) return otpPagePath({ ...link, notice: "code_format" });
-  const attempt = await attemptPaymentOtp(db, { paymentId, token: link.token, code: code.data }).catch((error: unknown) => {
-    logger.error({ err: error, paymentId }, "hosted OTP submission failed");
-    return null;
-  });
+  const attempt = await attemptPaymentOtp(db, { paymentId, token: link.token, code: code.data }).catch(
+    (error: unknown) => {
+      logger.error({ err: error, paymentId }, "hosted OTP submission failed");
+      return null;
+    },
+  );
   switch (attempt?.outcome) {
     case undefined:
       return otpPagePath({ ...link, notice: "error" });
@@ -34,7 +36,9 @@ export async function confirmOtpForm({ db, locale, paymentId, fields }: OtpFormI
     case "invalid_link":
       return otpPagePath(link);
     case "answered":
-      return attempt.submission.state === "REQUIRES_ACTION" ? otpPagePath({ ...link, notice: "wrong_code" }) : returnPagePath(link);
+      return attempt.submission.state === "REQUIRES_ACTION"
+        ? otpPagePath({ ...link, notice: "wrong_code" })
+        : returnPagePath(link);
     // The code outlived its 5 minutes: the buyer asks for a new one there.
     case "code_expired":
       return otpPagePath({ ...link, notice: "code_expired" });

@@ -1,6 +1,14 @@
 import { getConfig } from "../config";
 import { providerPageOrigins } from "../payment-methods/declarations/method-declarations";
-import { contentSecurityPolicy, hostedPageHeaders, isCardPagePath, isRedirectPagePath, noStore, strictTransportSecurity, stripeJsSources } from "../http/security-headers";
+import {
+  contentSecurityPolicy,
+  hostedPageHeaders,
+  isCardPagePath,
+  isRedirectPagePath,
+  noStore,
+  strictTransportSecurity,
+  stripeJsSources,
+} from "../http/security-headers";
 import { PLAIN_PAGE_STYLE_HASH } from "./form-response";
 import { inlineStyleHashes } from "./inline-style-hashes";
 

@@ -19,7 +19,9 @@ function routeFolders(appDir: string, relative = ""): string[] {
     return [];
   }
   const here = entries.some((entry) => entry.isFile() && PAGE_FILE.test(entry.name)) ? [relative] : [];
-  const below = entries.filter((entry) => entry.isDirectory() && !(relative === "" && entry.name === "api")).flatMap((entry) => routeFolders(appDir, path.join(relative, entry.name)));
+  const below = entries
+    .filter((entry) => entry.isDirectory() && !(relative === "" && entry.name === "api"))
+    .flatMap((entry) => routeFolders(appDir, path.join(relative, entry.name)));
   return [...here, ...below];
 }
 
@@ -30,8 +32,20 @@ function routeFolders(appDir: string, relative = ""): string[] {
 function compile(folders: string[]): CompiledRoute[] {
   const compiled = folders.map((folder) => {
     const segments = folder.split(path.sep).filter((segment) => segment !== "" && !/^\(.*\)$/.test(segment));
-    const pattern = segments.map((segment) => (segment.startsWith("[...") ? "/.+" : segment.startsWith("[") ? "/[^/]+" : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`)).join("");
-    return { page: `/${segments.join("/")}`, pattern: new RegExp(`^${pattern || "/"}/?$`), dynamic: segments.some((segment) => segment.startsWith("[")) };
+    const pattern = segments
+      .map((segment) =>
+        segment.startsWith("[...")
+          ? "/.+"
+          : segment.startsWith("[")
+            ? "/[^/]+"
+            : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+      )
+      .join("");
+    return {
+      page: `/${segments.join("/")}`,
+      pattern: new RegExp(`^${pattern || "/"}/?$`),
+      dynamic: segments.some((segment) => segment.startsWith("[")),
+    };
   });
   return [...compiled.filter((route) => !route.dynamic), ...compiled.filter((route) => route.dynamic)];
 }

@@ -2,7 +2,10 @@
 export const PAGE_URL_HEADER = "x-page-url";
 
 /** Splits `/fr/pay/otp/1?token=x` into the locale-free path and the query, for the language switcher. */
-export function unlocalizedPageUrl(pageUrl: string | null, locales: readonly string[]): { path: string; search: string } {
+export function unlocalizedPageUrl(
+  pageUrl: string | null,
+  locales: readonly string[],
+): { path: string; search: string } {
   if (!pageUrl || !pageUrl.startsWith("/")) return { path: "", search: "" };
   const url = new URL(pageUrl, "http://page.invalid");
   const [, first, ...rest] = url.pathname.split("/");

@@ -23,16 +23,29 @@ export async function paymentLinkEntryResponse(request: Request, linkId: string)
   if (page.closure) return linkPageResponse(request, { locale, linkId, merchantName: page.merchantName, status: 410 });
   return new Response(null, {
     status: 307,
-    headers: { location: paymentLinkPagePath({ locale, linkId }), vary: "Accept-Language", "cache-control": noStore, ...hostedPageHeaders },
+    headers: {
+      location: paymentLinkPagePath({ locale, linkId }),
+      vary: "Accept-Language",
+      "cache-control": noStore,
+      ...hostedPageHeaders,
+    },
   });
 }
 
 /** GET /{locale}/l/{id}/closed: 410 while the link takes no payment; once it does again (never, today), its page. */
-export async function paymentLinkClosedResponse(request: Request, localeParam: string, linkId: string): Promise<Response> {
+export async function paymentLinkClosedResponse(
+  request: Request,
+  localeParam: string,
+  linkId: string,
+): Promise<Response> {
   const locale = isLocale(localeParam) ? localeParam : routing.defaultLocale;
   const page = await getLinkPage(await getDb(), linkId);
   if (!page) return linkPageResponse(request, { locale, linkId, merchantName: null, status: 404 });
-  if (!page.closure) return new Response(null, { status: 307, headers: { location: paymentLinkPagePath({ locale, linkId }), "cache-control": noStore, ...hostedPageHeaders } });
+  if (!page.closure)
+    return new Response(null, {
+      status: 307,
+      headers: { location: paymentLinkPagePath({ locale, linkId }), "cache-control": noStore, ...hostedPageHeaders },
+    });
   return linkPageResponse(request, { locale, linkId, merchantName: page.merchantName, status: 410 });
 }
 
@@ -43,7 +56,10 @@ type LinkText = Record<"closedTitle" | "closedBody" | "closedBodyUnknown" | "not
  * or never existed (404), with the language switcher every hosted page has. Its one style
  * element carries the proxy's nonce (x-nonce), as the API reference's does.
  */
-function linkPageResponse(request: Request, options: { locale: Locale; linkId: string; merchantName: string | null; status: 404 | 410 }): Response {
+function linkPageResponse(
+  request: Request,
+  options: { locale: Locale; linkId: string; merchantName: string | null; status: 404 | 410 },
+): Response {
   const { locale, linkId, merchantName, status } = options;
   const text = (catalogs[locale] as { paymentLink: LinkText }).paymentLink;
   const common = (catalogs[locale] as { common: { language: string; secureCheckout: string } }).common;

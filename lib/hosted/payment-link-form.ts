@@ -15,12 +15,25 @@ import type { FormBody } from "./read-form-body";
  * buyer's intent (startLinkPayment) and goes on exactly as the checkout page's Continue does;
  * a refused entry goes back to the link page with what was entered and what to fix.
  */
-export async function submitPaymentLinkForm(options: { db: Db; locale: Locale; linkId: string; fields: FormBody; clientAddress: string | null }): Promise<string> {
+export async function submitPaymentLinkForm(options: {
+  db: Db;
+  locale: Locale;
+  linkId: string;
+  fields: FormBody;
+  clientAddress: string | null;
+}): Promise<string> {
   const { db, locale, linkId, fields, clientAddress } = options;
-  const entered = { amount: fields.amount?.slice(0, 32), phone: fields.phone?.slice(0, 32), method: fields.method?.slice(0, 32) };
+  const entered = {
+    amount: fields.amount?.slice(0, 32),
+    phone: fields.phone?.slice(0, 32),
+    method: fields.method?.slice(0, 32),
+  };
   const back = (errors: string[]) => paymentLinkPagePath({ locale, linkId, ...entered, errors });
   // Every post counts against its client (an unknown address, a process that cannot tell, against none).
-  const client = clientAddress === null ? [] : [{ policy: rateLimitPolicies.paymentLinkClient, key: rateLimitKeys.paymentLinkClient(linkId, clientAddress) }];
+  const client =
+    clientAddress === null
+      ? []
+      : [{ policy: rateLimitPolicies.paymentLinkClient, key: rateLimitKeys.paymentLinkClient(linkId, clientAddress) }];
   if (!(await admits(db, client))) return back(["form:too_many"]);
   // Only a start that would create or take up a payment counts against the phone and the link.
   const admit = (phone: string) =>
@@ -28,7 +41,13 @@ export async function submitPaymentLinkForm(options: { db: Db; locale: Locale; l
       { policy: rateLimitPolicies.paymentLinkPhone, key: rateLimitKeys.paymentLinkPhone(linkId, phone) },
       { policy: rateLimitPolicies.paymentLink, key: rateLimitKeys.paymentLink(linkId) },
     ]);
-  const started: LinkPaymentStart | null = await startLinkPayment(db, { linkId, phone: fields.phone, amount: fields.amount, attempt: fields.attempt, admit }).catch((error: unknown) => {
+  const started: LinkPaymentStart | null = await startLinkPayment(db, {
+    linkId,
+    phone: fields.phone,
+    amount: fields.amount,
+    attempt: fields.attempt,
+    admit,
+  }).catch((error: unknown) => {
     logger.error({ err: error, linkId }, "payment link could not start a payment");
     return null;
   });

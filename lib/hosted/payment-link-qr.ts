@@ -8,7 +8,10 @@ import { paymentLinkUrl } from "../urls/payment-link-urls";
 /** GET /l/{id}/qr.png: the link's `qrImageUrl`, a PNG QR code of its `url`; 404 for no such link. */
 export async function paymentLinkQrResponse(linkId: string): Promise<Response> {
   if (!isPaymentLinkId(linkId) || !(await paymentLinkExists(await getDb(), linkId))) {
-    return new Response("No such payment link.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": noStore } });
+    return new Response("No such payment link.", {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": noStore },
+    });
   }
   const png = await qrPng(paymentLinkUrl(linkId));
   return new Response(new Uint8Array(png), {

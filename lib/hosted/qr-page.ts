@@ -5,7 +5,12 @@ import type { PaymentState } from "../payments/core/payment-state";
 /** What the hosted QR page shows, decided from the payment alone. */
 export type QrPageMode = "show_code" | "expired" | "finished" | "unavailable";
 
-export function qrPageMode(payment: { state: PaymentState; expired: boolean; transactionType: string | null; paymentMethodCode: string | null }): QrPageMode {
+export function qrPageMode(payment: {
+  state: PaymentState;
+  expired: boolean;
+  transactionType: string | null;
+  paymentMethodCode: string | null;
+}): QrPageMode {
   // Only a QR intent proceeded with the wallet has a code to show.
   if (!isProceededQrPayment(payment)) return "unavailable";
   switch (payment.state) {
@@ -27,7 +32,11 @@ export function qrPageMode(payment: { state: PaymentState; expired: boolean; tra
 /** What the sandbox wallet app shows: the question, or how it was answered. */
 export type WalletAppMode = "awaiting" | "approved" | "declined" | "rejected" | "expired" | "closed";
 
-export function walletAppMode(payment: { state: PaymentState; expired: boolean; qrStatus: QrRequestStatus }): WalletAppMode {
+export function walletAppMode(payment: {
+  state: PaymentState;
+  expired: boolean;
+  qrStatus: QrRequestStatus;
+}): WalletAppMode {
   switch (payment.qrStatus) {
     case "approved":
     case "declined":

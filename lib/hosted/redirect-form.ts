@@ -34,7 +34,17 @@ export async function buyerChecksPassed(db: Db, fields: FormBody): Promise<Redir
  * with the provider and sends the buyer to the provider's page (a 303 to its formUrl), else back
  * to the page with what went wrong, or to the return page for a payment that no longer waits.
  */
-export async function payRedirectForm({ db, locale, paymentId, fields }: { db: Db; locale: Locale; paymentId: string; fields: FormBody }): Promise<string> {
+export async function payRedirectForm({
+  db,
+  locale,
+  paymentId,
+  fields,
+}: {
+  db: Db;
+  locale: Locale;
+  paymentId: string;
+  fields: FormBody;
+}): Promise<string> {
   const parsed = hostedLinkForm.safeParse({ paymentId, locale, token: fields.token, returnUrl: fields.returnUrl });
   if (!parsed.success) return redirectPagePath({ locale, paymentId, token: "" });
   const link = { locale, paymentId, token: parsed.data.token, returnUrl: parsed.data.returnUrl };

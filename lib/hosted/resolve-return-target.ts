@@ -38,7 +38,10 @@ export interface IgnoredReturnUrl {
  * why and the log records it): a URL is ignored when it is not an absolute http(s) URL, or
  * its origin is neither the service's redirect URL origin nor on the allow-list.
  */
-export function explainReturnTarget(options: ReturnTargetOptions): { target: string | null; ignored: IgnoredReturnUrl | null } {
+export function explainReturnTarget(options: ReturnTargetOptions): {
+  target: string | null;
+  ignored: IgnoredReturnUrl | null;
+} {
   const allowList = returnAllowList(options);
   const serviceTarget = parseHttpUrl(options.serviceRedirectUrl);
 
@@ -59,7 +62,9 @@ export function explainReturnTarget(options: ReturnTargetOptions): { target: str
 export function logIgnoredReturnUrl(paymentId: string, ignored: IgnoredReturnUrl): void {
   logger.warn(
     { paymentId, field: ignored.field, origin: ignored.origin },
-    ignored.origin ? `${ignored.field} ignored: its origin is neither the service's redirect URL origin nor allow-listed` : `${ignored.field} ignored: not an absolute http(s) URL`,
+    ignored.origin
+      ? `${ignored.field} ignored: its origin is neither the service's redirect URL origin nor allow-listed`
+      : `${ignored.field} ignored: not an absolute http(s) URL`,
   );
 }
 

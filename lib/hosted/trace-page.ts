@@ -20,7 +20,11 @@ export function tracePageRequest(request: IncomingMessage, response: ServerRespo
     keys: (headers) => Object.keys(headers),
   });
   const method = request.method ?? "GET";
-  const span = tracer.startSpan(method, { kind: api.SpanKind.SERVER, attributes: { "http.request.method": method } }, parent);
+  const span = tracer.startSpan(
+    method,
+    { kind: api.SpanKind.SERVER, attributes: { "http.request.method": method } },
+    parent,
+  );
   (response as { gatewayTraceId?: string }).gatewayTraceId = span.spanContext().traceId;
   response.once("close", () => {
     const path = (request.url ?? "/").split("?")[0]!;

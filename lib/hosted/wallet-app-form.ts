@@ -10,7 +10,12 @@ import type { FormBody } from "./read-form-body";
  * POST /{locale}/sandbox/wallet/{paymentId}/answer: the customer approves or declines in the
  * sandbox wallet app; the app's page then shows the answer (or why there was none).
  */
-export async function answerWalletAppForm(input: { db: Db; locale: Locale; paymentId: string; fields: FormBody }): Promise<string> {
+export async function answerWalletAppForm(input: {
+  db: Db;
+  locale: Locale;
+  paymentId: string;
+  fields: FormBody;
+}): Promise<string> {
   const { db, locale, paymentId, fields } = input;
   const token = fields.token ?? "";
   const page = walletAppPath({ locale, paymentId, token });

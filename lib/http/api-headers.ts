@@ -11,7 +11,10 @@ let cached: readonly (readonly [string, string])[] | undefined;
  * request's CPU.
  */
 export function apiResponseHeaders(): readonly (readonly [string, string])[] {
-  cached ??= [...Object.entries(apiHeaders), ...(getConfig().sendsHsts ? [["Strict-Transport-Security", strictTransportSecurity] as const] : [])];
+  cached ??= [
+    ...Object.entries(apiHeaders),
+    ...(getConfig().sendsHsts ? [["Strict-Transport-Security", strictTransportSecurity] as const] : []),
+  ];
   return cached;
 }
 

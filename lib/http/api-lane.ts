@@ -32,7 +32,10 @@ const API_PREFIX = "/api/";
 /** The methods a route file may export (an Allow header names them in alphabetical order, as Next.js did). */
 const ROUTE_METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"];
 
-type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type RouteHandler = (
+  request: Request,
+  context: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 export interface ApiLaneOptions {
   operations: readonly RoutedOperation[];
@@ -72,19 +75,26 @@ export function createApiLane(options: ApiLaneOptions) {
     // HEAD is GET without the body (Node's response sends none to a HEAD request).
     const handler = route.module[method] ?? (method === "HEAD" ? route.module.GET : undefined);
     if (typeof handler !== "function") {
-      const allow = ROUTE_METHODS.filter((name) => typeof route.module[name] === "function" || (name === "HEAD" && typeof route.module.GET === "function") || name === "OPTIONS");
+      const allow = ROUTE_METHODS.filter(
+        (name) =>
+          typeof route.module[name] === "function" ||
+          (name === "HEAD" && typeof route.module.GET === "function") ||
+          name === "OPTIONS",
+      );
       answerBare(outgoing, method === "OPTIONS" ? 204 : 405, { allow: allow.join(", ") });
       return true;
     }
-    answer(incoming, outgoing, `http://${host}${target}`, handler as RouteHandler, route.params).catch((error: unknown) => {
-      // The handlers answer every error as the envelope; this is the socket failing under us.
-      if (!outgoing.headersSent) {
-        outgoing.statusCode = 500;
-        outgoing.end();
-      } else {
-        outgoing.destroy(error as Error);
-      }
-    });
+    answer(incoming, outgoing, `http://${host}${target}`, handler as RouteHandler, route.params).catch(
+      (error: unknown) => {
+        // The handlers answer every error as the envelope; this is the socket failing under us.
+        if (!outgoing.headersSent) {
+          outgoing.statusCode = 500;
+          outgoing.end();
+        } else {
+          outgoing.destroy(error as Error);
+        }
+      },
+    );
     return true;
   };
 }
@@ -98,7 +108,13 @@ function answerBare(outgoing: ServerResponse, status: number, headers: Record<st
   outgoing.end();
 }
 
-async function answer(incoming: IncomingMessage, outgoing: ServerResponse, url: string, handler: RouteHandler, params: Record<string, string | string[]>) {
+async function answer(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  url: string,
+  handler: RouteHandler,
+  params: Record<string, string | string[]>,
+) {
   const body = await requestBody(incoming);
   const request = new Request(url, {
     method: incoming.method,

@@ -29,13 +29,18 @@ const newNode = (): Node => ({ statics: new Map() });
  * Throws when a registry path has no route module, or a module has no registry path: the two
  * must name the same routes.
  */
-export function createApiRouter(operations: readonly RoutedOperation[], modules: Readonly<Record<string, RouteModule>>) {
+export function createApiRouter(
+  operations: readonly RoutedOperation[],
+  modules: Readonly<Record<string, RouteModule>>,
+) {
   const root = newNode();
   const patterns = new Set(operations.map((operation) => operation.path));
   const unmatched = Object.keys(modules).filter((pattern) => !patterns.has(pattern));
   const missing = [...patterns].filter((pattern) => !modules[pattern]);
   if (unmatched.length > 0 || missing.length > 0) {
-    throw new Error(`the route files and the operations registry disagree: no operation for ${unmatched.join(", ") || "-"}; no route file for ${missing.join(", ") || "-"}`);
+    throw new Error(
+      `the route files and the operations registry disagree: no operation for ${unmatched.join(", ") || "-"}; no route file for ${missing.join(", ") || "-"}`,
+    );
   }
   for (const pattern of patterns) {
     let node = root;
@@ -43,7 +48,8 @@ export function createApiRouter(operations: readonly RoutedOperation[], modules:
       if (segment.startsWith(":")) {
         const name = segment.slice(1);
         node.param ??= { name, node: newNode() };
-        if (node.param.name !== name) throw new Error(`${pattern}: one place, two parameter names (${node.param.name}, ${name})`);
+        if (node.param.name !== name)
+          throw new Error(`${pattern}: one place, two parameter names (${node.param.name}, ${name})`);
         node = node.param.node;
       } else {
         let next = node.statics.get(segment);
@@ -89,7 +95,11 @@ export interface PathRouteMatch {
 export function createPathRouter(modules: Readonly<Record<string, RouteModule>>) {
   const routes = Object.entries(modules)
     .map(([pattern, module]) => ({ pattern, module, segments: pattern.split("/").slice(1) }))
-    .map((route) => ({ ...route, catchAll: route.segments.at(-1)?.startsWith("*") ?? false, statics: route.segments.filter((segment) => !/^[:*]/.test(segment)).length }))
+    .map((route) => ({
+      ...route,
+      catchAll: route.segments.at(-1)?.startsWith("*") ?? false,
+      statics: route.segments.filter((segment) => !/^[:*]/.test(segment)).length,
+    }))
     .sort((a, b) => Number(a.catchAll) - Number(b.catchAll) || b.statics - a.statics);
 
   /** The route of a path, or of its segments as decoded. */

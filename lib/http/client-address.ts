@@ -31,12 +31,16 @@ export interface ClientOrigin {
 const UNKNOWN: ClientOrigin = { address: null, https: false };
 
 // gatewayStampsPeer: set by server/stamp-peer.mjs's markPeerStamping in a process whose server stamps the peer.
-const globalForPeer = globalThis as unknown as { gatewayStampsPeer?: boolean; gatewayTrustedProxies?: { entries: readonly string[]; list: BlockList } };
+const globalForPeer = globalThis as unknown as {
+  gatewayStampsPeer?: boolean;
+  gatewayTrustedProxies?: { entries: readonly string[]; list: BlockList };
+};
 
 type HeaderSource = Headers | IncomingHttpHeaders;
 
 export function clientOrigin(headers: HeaderSource): ClientOrigin {
-  const read = headers instanceof Headers ? (name: string) => headers.get(name) : (name: string) => firstOf(headers[name]);
+  const read =
+    headers instanceof Headers ? (name: string) => headers.get(name) : (name: string) => firstOf(headers[name]);
   const peer = globalForPeer.gatewayStampsPeer ? ipAddress(read(PEER_HEADER)) : null;
   if (peer === null) return UNKNOWN;
   const trusted = trustedProxies();
@@ -77,7 +81,10 @@ function forwardedHops(read: (name: string) => string | null): { address: string
   const forwarded = read("forwarded");
   if (forwarded === null) return [];
   try {
-    return parseForwarded(forwarded).map((element) => ({ address: ipAddress(element.for ?? null), proto: element.proto?.toLowerCase() ?? null }));
+    return parseForwarded(forwarded).map((element) => ({
+      address: ipAddress(element.for ?? null),
+      proto: element.proto?.toLowerCase() ?? null,
+    }));
   } catch {
     return [];
   }

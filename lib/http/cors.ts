@@ -36,7 +36,13 @@ const ALLOWED_REQUEST_HEADERS = [
 ].join(", ");
 
 /** The response headers a page's script may read beside the CORS-safelisted ones. */
-const EXPOSED_RESPONSE_HEADERS = ["idempotent-replayed", "ratelimit", "ratelimit-policy", "retry-after", "x-request-id"].join(", ");
+const EXPOSED_RESPONSE_HEADERS = [
+  "idempotent-replayed",
+  "ratelimit",
+  "ratelimit-policy",
+  "retry-after",
+  "x-request-id",
+].join(", ");
 
 /** How long a browser may keep a preflight's answer (Chromium caps it at 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;

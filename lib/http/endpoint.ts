@@ -1,5 +1,11 @@
 import type { z } from "zod";
-import { authenticate, authenticateWithPathPayment, clientAuthInStatement, type AuthenticateOptions, type ClientAuthInStatement } from "../auth/authenticate";
+import {
+  authenticate,
+  authenticateWithPathPayment,
+  clientAuthInStatement,
+  type AuthenticateOptions,
+  type ClientAuthInStatement,
+} from "../auth/authenticate";
 import type { AuthMode, ClientPrincipal, PrincipalOf } from "../auth/principal";
 import { getDb, type Db } from "../db/client";
 import type { PaymentRow } from "../db/payment-record";
@@ -73,7 +79,14 @@ export interface EndpointResult<D = unknown> {
  * Composes the steps every route shares: request id, auth, body, validation, envelope.
  * The handler only calls the domain and names what it returns.
  */
-export function endpoint<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined, R = undefined, A = never>(
+export function endpoint<
+  M extends AuthMode = never,
+  B = undefined,
+  Q = undefined,
+  H = undefined,
+  R = undefined,
+  A = never,
+>(
   spec: EndpointSpec<M, B, Q, H, R, A>,
   handler: (context: EndpointContext<M, B, Q, H, A>) => Promise<[A] extends [never] ? EndpointResult<DataOf<R>> : A>,
 ) {
@@ -82,11 +95,16 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
   // request's metric label and span name, and the domain operation's span.
   const { path: route, operationId } = spec as { path?: string; operationId?: string };
   const operationSpan = `operation ${operationId ?? route ?? "endpoint"}`;
-  const handle = (request: Request, routeContext: RouteContext): Promise<Response> => withRequestScope(request, (scope) => serve(request, routeContext, scope), { browsers, route });
+  const handle = (request: Request, routeContext: RouteContext): Promise<Response> =>
+    withRequestScope(request, (scope) => serve(request, routeContext, scope), { browsers, route });
   if (browsers) Object.defineProperty(handle, SERVES_BROWSERS, { value: true });
   return handle;
 
-  async function serve(request: Request, routeContext: RouteContext, { requestId, rateLimit }: RequestScope): Promise<Response> {
+  async function serve(
+    request: Request,
+    routeContext: RouteContext,
+    { requestId, rateLimit }: RequestScope,
+  ): Promise<Response> {
     try {
       const params = flattenParams(await routeContext.params);
       const db = await getDb();
@@ -97,8 +115,10 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         rateLimit,
         readPathPayment: spec.readsPathPayment && params.id !== undefined,
       };
-      const inStatement = authOptions && withClientAuthInStatement.has(spec) ? clientAuthInStatement(request, authOptions) : null;
-      const authenticated = authOptions && !inStatement ? await authenticateWithPathPayment(db, request, authOptions) : undefined;
+      const inStatement =
+        authOptions && withClientAuthInStatement.has(spec) ? clientAuthInStatement(request, authOptions) : null;
+      const authenticated =
+        authOptions && !inStatement ? await authenticateWithPathPayment(db, request, authOptions) : undefined;
       const principal = authenticated?.principal;
       let rawBody: unknown;
       let input: ReturnType<typeof parseInputs>;
@@ -111,16 +131,29 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
         throw error;
       }
       const defaultStatus = spec.status ?? 200;
-      const claim = spec.idempotent && principal ? await claimIdempotencyKey(db, { request, principal, endpoint: spec.idempotent, body: rawBody, defaultStatus }) : NO_IDEMPOTENCY;
+      const claim =
+        spec.idempotent && principal
+          ? await claimIdempotencyKey(db, {
+              request,
+              principal,
+              endpoint: spec.idempotent,
+              body: rawBody,
+              defaultStatus,
+            })
+          : NO_IDEMPOTENCY;
       if (claim.kind === "replay") {
         const { error, ...response } = claim.response;
         const replayed = { [REPLAYED_HEADER]: "true" };
-        if (error) return toErrorResponse(new ApiError(error.name, response.message, error.details), requestId, replayed);
+        if (error)
+          return toErrorResponse(new ApiError(error.name, response.message, error.details), requestId, replayed);
         return successResponse({ requestId, ...response, headers: replayed });
       }
       const { storeInTransaction, operationKey } = claim.scope;
       const answer = spec.answer;
-      const storeAnswer: BeforeCommit<A> | undefined = answer && storeInTransaction ? (tx, domainResult) => storeInTransaction(tx, answer.call(spec, domainResult)) : undefined;
+      const storeAnswer: BeforeCommit<A> | undefined =
+        answer && storeInTransaction
+          ? (tx, domainResult) => storeInTransaction(tx, answer.call(spec, domainResult))
+          : undefined;
       const returned = await inSpan(operationSpan, () =>
         handler({
           db,
@@ -132,7 +165,12 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
           idempotency: { storeAnswer, operationKey },
           pathPayment: authenticated?.pathPayment,
           ...(withClientAuthInStatement.has(spec) && {
-            clientAuth: inStatement ? { inStatement, authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">) } : { principal },
+            clientAuth: inStatement
+              ? {
+                  inStatement,
+                  authenticate: () => authenticate(db, request, authOptions as AuthenticateOptions<"client">),
+                }
+              : { principal },
           }),
         } as EndpointContext<M, B, Q, H, A>),
       ).catch(async (error: unknown) => {
@@ -160,7 +198,8 @@ export function endpoint<M extends AuthMode = never, B = undefined, Q = undefine
 
 /** client_auth as `endpointWithClientAuthInStatement` hands it: judged already, or to judge inside the operation's statement. */
 export type ClientAuth =
-  { principal: ClientPrincipal; inStatement?: undefined } | { inStatement: ClientAuthInStatement; authenticate: () => Promise<ClientPrincipal>; principal?: undefined };
+  | { principal: ClientPrincipal; inStatement?: undefined }
+  | { inStatement: ClientAuthInStatement; authenticate: () => Promise<ClientPrincipal>; principal?: undefined };
 
 /** The specs of `endpointWithClientAuthInStatement`. */
 const withClientAuthInStatement = new WeakSet<object>();
@@ -178,7 +217,9 @@ const withClientAuthInStatement = new WeakSet<object>();
  */
 export function endpointWithClientAuthInStatement<B = undefined, Q = undefined, H = undefined, R = undefined>(
   spec: EndpointSpec<"client", B, Q, H, R>,
-  handler: (context: Omit<EndpointContext<"client", B, Q, H>, "principal"> & { clientAuth: ClientAuth }) => Promise<EndpointResult<DataOf<R>>>,
+  handler: (
+    context: Omit<EndpointContext<"client", B, Q, H>, "principal"> & { clientAuth: ClientAuth },
+  ) => Promise<EndpointResult<DataOf<R>>>,
 ) {
   if (spec.idempotent) throw new Error("an idempotent endpoint claims its key with a principal, before its statement");
   const own = { ...spec };

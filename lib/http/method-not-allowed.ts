@@ -26,7 +26,9 @@ export function otherMethods<S extends Partial<Record<RouteMethod, unknown>>>(
 ): { [K in Exclude<RouteMethod, keyof S>]: Handler } & { OPTIONS: Handler } {
   const allowed = allowHeader(Object.keys(served) as RouteMethod[]);
   // A route answers browsers when one of its endpoints takes merchant_auth (cors.ts).
-  const browsers = Object.values(served).some((handler) => (handler as { [SERVES_BROWSERS]?: boolean } | undefined)?.[SERVES_BROWSERS] === true);
+  const browsers = Object.values(served).some(
+    (handler) => (handler as { [SERVES_BROWSERS]?: boolean } | undefined)?.[SERVES_BROWSERS] === true,
+  );
   const refuse: Handler = (request) =>
     withRequestScope(
       request,
@@ -35,7 +37,11 @@ export function otherMethods<S extends Partial<Record<RouteMethod, unknown>>>(
         if (options.sandboxOnly && !getConfig().isSandbox) {
           return toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId);
         }
-        return toErrorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed here; this path serves ${allowed}.`), requestId, { allow: allowed });
+        return toErrorResponse(
+          new ApiError("method_not_allowed", `${request.method} is not allowed here; this path serves ${allowed}.`),
+          requestId,
+          { allow: allowed },
+        );
       },
       { browsers },
     );

@@ -21,12 +21,18 @@ export function serveMetrics(request: Request): Promise<Response> {
       if (!token) return toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId);
       const given = /^Bearer (\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
       if (!constantTimeEqual(given, token)) {
-        return toErrorResponse(new ApiError("invalid_credentials", "GET /api/metrics takes Authorization: Bearer <METRICS_TOKEN>."), requestId, {
-          "www-authenticate": 'Bearer realm="metrics"',
-        });
+        return toErrorResponse(
+          new ApiError("invalid_credentials", "GET /api/metrics takes Authorization: Bearer <METRICS_TOKEN>."),
+          requestId,
+          {
+            "www-authenticate": 'Bearer realm="metrics"',
+          },
+        );
       }
       const { text, contentType } = await clusterMetricsText(getDb);
-      return new Response(text, { headers: { "content-type": contentType, "cache-control": "no-store", "x-request-id": requestId } });
+      return new Response(text, {
+        headers: { "content-type": contentType, "cache-control": "no-store", "x-request-id": requestId },
+      });
     },
     { route: ROUTE },
   );

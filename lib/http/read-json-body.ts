@@ -20,11 +20,15 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ApiError("validation_error", "The body is not valid JSON.", [{ path: "(body)", message: "malformed JSON" }]);
+    throw new ApiError("validation_error", "The body is not valid JSON.", [
+      { path: "(body)", message: "malformed JSON" },
+    ]);
   }
   const unsafe = findUnstorableValue(parsed);
   if (unsafe) {
-    throw new ApiError("validation_error", "The request is invalid.", [{ path: unsafe.path.join(".") || "(root)", message: unsafe.message }]);
+    throw new ApiError("validation_error", "The request is invalid.", [
+      { path: unsafe.path.join(".") || "(root)", message: unsafe.message },
+    ]);
   }
   return parsed;
 }

@@ -11,7 +11,9 @@ import { redirectSimulatorServing } from "../providers/simulator-mount";
  */
 const serve = sandboxOnly(async (request: Request) => {
   const simulator = redirectSimulatorServing(new URL(request.url).pathname);
-  return simulator ? simulator.handle(request) : toErrorResponse(new ApiError("not_found", "No such endpoint."), requestIdFor(request));
+  return simulator
+    ? simulator.handle(request)
+    : toErrorResponse(new ApiError("not_found", "No such endpoint."), requestIdFor(request));
 });
 
 export const GET = serve;

@@ -40,7 +40,11 @@ export async function withRequestScope(
   const context: RequestLogContext = { requestId: requestIdFor(request) };
   return runWithLogContext(context, () =>
     inRequestSpan(request, context, async (span) => {
-      const scope: RequestScope = { requestId: context.requestId, rateLimit: new RequestRateLimit(), route: options.route };
+      const scope: RequestScope = {
+        requestId: context.requestId,
+        rateLimit: new RequestRateLimit(),
+        route: options.route,
+      };
       let status = 500;
       let error: string | undefined = "internal_error";
       const path = pathnameOf(request.url);

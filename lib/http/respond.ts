@@ -20,7 +20,13 @@ export function successResponse(options: {
   envelope?: Record<string, unknown>;
 }): Response {
   const status = options.status ?? 200;
-  const body = { code: status, status: "success", message: options.message, data: options.data ?? null, ...options.envelope };
+  const body = {
+    code: status,
+    status: "success",
+    message: options.message,
+    data: options.data ?? null,
+    ...options.envelope,
+  };
   return new Response(JSON.stringify(body), {
     status,
     headers: { ...JSON_HEADERS, "x-request-id": options.requestId, ...options.headers },

@@ -1,7 +1,10 @@
 import type { IncomingMessage, RequestListener } from "node:http";
 
 /** Adapts a fetch-style handler (Request → Response) to node:http, for the wallet's own process and tests. */
-export function serveFetchHandler(handler: (request: Request) => Promise<Response>, baseUrl: () => string): RequestListener {
+export function serveFetchHandler(
+  handler: (request: Request) => Promise<Response>,
+  baseUrl: () => string,
+): RequestListener {
   return (incoming, outgoing) => {
     toRequest(incoming, baseUrl())
       .then(handler)
@@ -13,7 +16,9 @@ export function serveFetchHandler(handler: (request: Request) => Promise<Respons
       .catch(() => {
         outgoing.statusCode = 500;
         outgoing.setHeader("content-type", "application/json");
-        outgoing.end(JSON.stringify({ error: { name: "internal_error", message: "The wallet could not complete the request." } }));
+        outgoing.end(
+          JSON.stringify({ error: { name: "internal_error", message: "The wallet could not complete the request." } }),
+        );
       });
   };
 }

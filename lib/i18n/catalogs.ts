@@ -25,5 +25,9 @@ export const catalogs: Record<Locale, Record<string, unknown>> = {
 
 /** The locale's catalogue with each method's own words (its declaration's messages) added. */
 function withMethodWords(locale: Locale, pages: Messages): Messages {
-  return METHOD_DECLARATIONS.reduce((catalogue, method) => ("messages" in method ? mergeMessages(catalogue, method.messages[locale] as Messages) : catalogue), pages);
+  return METHOD_DECLARATIONS.reduce(
+    (catalogue, method) =>
+      "messages" in method ? mergeMessages(catalogue, method.messages[locale] as Messages) : catalogue,
+    pages,
+  );
 }

@@ -24,7 +24,15 @@ export function formatAmount({ amount, currency, locale }: FormatAmountOptions):
  * An amount held in minor units (the console's figures), from its exact decimal text: no
  * floating point on the way, so 1,000,000,000.001 TND shows every digit it holds.
  */
-export function formatMinorAmount({ minor, currency, locale }: { minor: number; currency: string; locale: Locale }): string {
+export function formatMinorAmount({
+  minor,
+  currency,
+  locale,
+}: {
+  minor: number;
+  currency: string;
+  locale: Locale;
+}): string {
   return amountFormat(currency, locale).format(formatMinorUnits(minor, currency) as `${number}`);
 }
 

@@ -12,7 +12,8 @@ export function mergeMessages(base: Messages, addition: Messages, path = ""): Me
     const existing = merged[key];
     const at = path ? `${path}.${key}` : key;
     if (existing === undefined) merged[key] = value;
-    else if (typeof existing === "object" && typeof value === "object") merged[key] = mergeMessages(existing, value, at);
+    else if (typeof existing === "object" && typeof value === "object")
+      merged[key] = mergeMessages(existing, value, at);
     else throw new Error(`The message ${at} is given twice`);
   }
   return merged;

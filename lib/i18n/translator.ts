@@ -17,6 +17,15 @@ export type Translate = ReturnType<typeof createTranslator<Messages, string>>;
 export function translator(locale: Locale, namespace: string): Translate {
   const key = `${locale}:${namespace}`;
   let t = made.get(key);
-  if (!t) made.set(key, (t = createTranslator<Messages, string>({ locale, messages: catalogs[locale] as Messages, namespace, timeZone: "UTC" })));
+  if (!t)
+    made.set(
+      key,
+      (t = createTranslator<Messages, string>({
+        locale,
+        messages: catalogs[locale] as Messages,
+        namespace,
+        timeZone: "UTC",
+      })),
+    );
   return t;
 }

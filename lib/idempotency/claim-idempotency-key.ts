@@ -7,7 +7,14 @@ import { idempotencyKeys } from "../db/schema";
 import { ApiError } from "../errors/api-error";
 import { zodDetails } from "../errors/zod-details";
 import { logger } from "../log";
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_LEASE, IDEMPOTENCY_TTL_MS, idempotencyKeySchema, type IdempotencyLease, type RememberedResponse } from "./idempotency.schema";
+import {
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_LEASE,
+  IDEMPOTENCY_TTL_MS,
+  idempotencyKeySchema,
+  type IdempotencyLease,
+  type RememberedResponse,
+} from "./idempotency.schema";
 import { claimAfterError } from "./claim-after-error";
 import { requestFingerprint } from "./request-fingerprint";
 import { openResponse, sealResponse } from "./sealed-response";
@@ -53,7 +60,14 @@ export const NO_IDEMPOTENCY: IdempotencyClaim = { kind: "none", scope: noScope }
  */
 export async function claimIdempotencyKey(
   db: Db,
-  options: { request: Request; principal: Principal; endpoint: string; body: unknown; defaultStatus: number; lease?: IdempotencyLease },
+  options: {
+    request: Request;
+    principal: Principal;
+    endpoint: string;
+    body: unknown;
+    defaultStatus: number;
+    lease?: IdempotencyLease;
+  },
 ): Promise<IdempotencyClaim> {
   const lease = options.lease ?? IDEMPOTENCY_LEASE;
   const rawKey = options.request.headers.get(IDEMPOTENCY_HEADER);
@@ -73,12 +87,25 @@ export async function claimIdempotencyKey(
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const now = clock.now();
     const claimed = await insertClaim(db, scope, now, lease);
-    if (claimed) return ownedClaim(db, claimed.id, lease, options.defaultStatus, `${scope.callerKey}|${scope.endpoint}|${scope.key}`);
+    if (claimed)
+      return ownedClaim(
+        db,
+        claimed.id,
+        lease,
+        options.defaultStatus,
+        `${scope.callerKey}|${scope.endpoint}|${scope.key}`,
+      );
 
     const [existing] = await db
       .select()
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.callerKey, scope.callerKey), eq(idempotencyKeys.endpoint, scope.endpoint), eq(idempotencyKeys.key, scope.key)));
+      .where(
+        and(
+          eq(idempotencyKeys.callerKey, scope.callerKey),
+          eq(idempotencyKeys.endpoint, scope.endpoint),
+          eq(idempotencyKeys.key, scope.key),
+        ),
+      );
     if (!existing) continue; // Purged between the two statements: claim again.
     if (existing.requestHash !== scope.requestHash) {
       throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with different parameters.");
@@ -87,7 +114,10 @@ export async function claimIdempotencyKey(
       throw new ApiError("request_in_progress", "A request with this Idempotency-Key is still being processed.");
     }
     const body = openResponse(await getGatewayKey(db), existing.responseBody);
-    return { kind: "replay", response: { status: existing.responseStatus ?? 200, message: body.message, data: body.data, error: body.error } };
+    return {
+      kind: "replay",
+      response: { status: existing.responseStatus ?? 200, message: body.message, data: body.data, error: body.error },
+    };
   }
   throw new Error("idempotency key could not be claimed");
 }
@@ -96,7 +126,12 @@ export async function claimIdempotencyKey(
  * Inserts the claim, or takes over a row that expired (24 h) or whose request died while
  * holding it (lease passed, same parameters). Null: someone else's live claim or answer.
  */
-async function insertClaim(db: Db, scope: { callerKey: string; endpoint: string; key: string; requestHash: string }, now: Date, lease: IdempotencyLease) {
+async function insertClaim(
+  db: Db,
+  scope: { callerKey: string; endpoint: string; key: string; requestHash: string },
+  now: Date,
+  lease: IdempotencyLease,
+) {
   const lockedUntil = leaseEnd(lease);
   const [row] = await db
     .insert(idempotencyKeys)
@@ -114,7 +149,11 @@ async function insertClaim(db: Db, scope: { callerKey: string; endpoint: string;
       },
       setWhere: or(
         lt(idempotencyKeys.expiresAt, now),
-        and(eq(idempotencyKeys.state, "in_progress"), lt(idempotencyKeys.lockedUntil, sql`now()`), eq(idempotencyKeys.requestHash, sql`excluded.request_hash`)),
+        and(
+          eq(idempotencyKeys.state, "in_progress"),
+          lt(idempotencyKeys.lockedUntil, sql`now()`),
+          eq(idempotencyKeys.requestHash, sql`excluded.request_hash`),
+        ),
       ),
     })
     .returning({ id: idempotencyKeys.id });
@@ -149,7 +188,13 @@ function renewLeaseWhileRunning(db: Db, id: string, lease: IdempotencyLease): ()
   };
 }
 
-function ownedClaim(db: Db, id: string, lease: IdempotencyLease, defaultStatus: number, operationKey: string): IdempotencyClaim {
+function ownedClaim(
+  db: Db,
+  id: string,
+  lease: IdempotencyLease,
+  defaultStatus: number,
+  operationKey: string,
+): IdempotencyClaim {
   const stopRenewing = renewLeaseWhileRunning(db, id, lease);
   let rememberedInTransaction = false;
   const store = async (db: Db, response: RememberedResponse) =>
@@ -189,7 +234,12 @@ function ownedClaim(db: Db, id: string, lease: IdempotencyLease, defaultStatus: 
             return;
           case "remember": {
             const refusal = error as ApiError;
-            await store(db, { status: refusal.status, message: refusal.message, data: null, error: { name: refusal.errorName, details: refusal.details } });
+            await store(db, {
+              status: refusal.status,
+              message: refusal.message,
+              data: null,
+              error: { name: refusal.errorName, details: refusal.details },
+            });
             return;
           }
           case "release":

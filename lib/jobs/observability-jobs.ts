@@ -28,7 +28,12 @@ export const backlogMetricsJob: BackgroundJob = {
 };
 
 export async function collectBacklogMetrics(db: Db): Promise<void> {
-  const [row] = sqlRows<{ awaiting: string | number; oldest_awaiting: string | number | null; due: string | number; oldest_due: string | number | null }>(
+  const [row] = sqlRows<{
+    awaiting: string | number;
+    oldest_awaiting: string | number | null;
+    due: string | number;
+    oldest_due: string | number | null;
+  }>(
     await db.execute(sql`
       select o.awaiting, o.oldest_awaiting, n.due, n.oldest_due
       from (select count(*) as awaiting, extract(epoch from now() - min(created_at)) as oldest_awaiting

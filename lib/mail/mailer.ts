@@ -26,7 +26,13 @@ export function configuredMailer(): Mailer | null {
       url: config.SMTP_URL,
       mailer: {
         async send(message) {
-          await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, attachments: message.attachments });
+          await transport.sendMail({
+            from,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            attachments: message.attachments,
+          });
         },
       },
     };

@@ -12,10 +12,18 @@ const DEMO_MERCHANT_KEY = "demo_merchant_service_id";
 
 /** The demo merchant's service id, or null on a database that has none yet. */
 export async function demoMerchantServiceId(db: Db): Promise<string | null> {
-  const [kept] = await db.select({ value: sandboxSettings.value }).from(sandboxSettings).where(eq(sandboxSettings.key, DEMO_MERCHANT_KEY));
+  const [kept] = await db
+    .select({ value: sandboxSettings.value })
+    .from(sandboxSettings)
+    .where(eq(sandboxSettings.key, DEMO_MERCHANT_KEY));
   if (kept) return kept.value;
   // A database from before the id was kept: its demo merchant is the first one of that name.
-  const [named] = await db.select({ id: services.id }).from(services).where(eq(services.name, DEMO_MERCHANT_NAME)).orderBy(asc(services.createdAt)).limit(1);
+  const [named] = await db
+    .select({ id: services.id })
+    .from(services)
+    .where(eq(services.name, DEMO_MERCHANT_NAME))
+    .orderBy(asc(services.createdAt))
+    .limit(1);
   if (!named) return null;
   return rememberDemoMerchant(db, named.id);
 }
@@ -23,7 +31,10 @@ export async function demoMerchantServiceId(db: Db): Promise<string | null> {
 /** Keeps the demo merchant's id; the first process to keep one wins, and every caller gets it. */
 export async function rememberDemoMerchant(db: Db, serviceId: string): Promise<string> {
   await db.insert(sandboxSettings).values({ key: DEMO_MERCHANT_KEY, value: serviceId }).onConflictDoNothing();
-  const [kept] = await db.select({ value: sandboxSettings.value }).from(sandboxSettings).where(eq(sandboxSettings.key, DEMO_MERCHANT_KEY));
+  const [kept] = await db
+    .select({ value: sandboxSettings.value })
+    .from(sandboxSettings)
+    .where(eq(sandboxSettings.key, DEMO_MERCHANT_KEY));
   return kept!.value;
 }
 

@@ -27,7 +27,9 @@ export async function receiveDemoWebhook(db: Db, request: Request): Promise<{ st
   const body = await request.text();
   const headers = Object.fromEntries(request.headers);
   const demoId = await demoMerchantServiceId(db);
-  const [service] = demoId ? await db.select({ secret: services.webhookSecretEncrypted }).from(services).where(eq(services.id, demoId)) : [];
+  const [service] = demoId
+    ? await db.select({ secret: services.webhookSecretEncrypted }).from(services).where(eq(services.id, demoId))
+    : [];
   let signatureValid = false;
   if (service) {
     try {
@@ -43,8 +45,12 @@ export async function receiveDemoWebhook(db: Db, request: Request): Promise<{ st
   } catch {
     // Kept as text.
   }
-  await db.insert(demoWebhookReceipts).values({ webhookId: headers["webhook-id"] ?? null, signatureValid, body: parsed });
-  await db.execute(sql`DELETE FROM ${demoWebhookReceipts} WHERE id <= (SELECT id FROM ${demoWebhookReceipts} ORDER BY id DESC OFFSET ${KEPT} LIMIT 1)`);
+  await db
+    .insert(demoWebhookReceipts)
+    .values({ webhookId: headers["webhook-id"] ?? null, signatureValid, body: parsed });
+  await db.execute(
+    sql`DELETE FROM ${demoWebhookReceipts} WHERE id <= (SELECT id FROM ${demoWebhookReceipts} ORDER BY id DESC OFFSET ${KEPT} LIMIT 1)`,
+  );
   logger.info({ webhookId: headers["webhook-id"], signatureValid }, "demo merchant received a webhook");
   return { status: signatureValid ? 204 : 400 };
 }
@@ -52,5 +58,10 @@ export async function receiveDemoWebhook(db: Db, request: Request): Promise<{ st
 /** The last webhooks the demo endpoint received (any gateway process on this database), newest first. */
 export async function receivedDemoWebhooks(db: Db): Promise<ReceivedDemoWebhook[]> {
   const rows = await db.select().from(demoWebhookReceipts).orderBy(desc(demoWebhookReceipts.id)).limit(KEPT);
-  return rows.map((row) => ({ receivedAt: row.receivedAt.toISOString(), webhookId: row.webhookId, signatureValid: row.signatureValid, body: row.body }));
+  return rows.map((row) => ({
+    receivedAt: row.receivedAt.toISOString(),
+    webhookId: row.webhookId,
+    signatureValid: row.signatureValid,
+    body: row.body,
+  }));
 }

@@ -7,7 +7,15 @@ import { hashSecret } from "../crypto/secrets";
 import { assertWebhookUrlAllowed, productionWebhookPolicy } from "../notifications/webhook-policy";
 import { seedPaymentMethodCatalog } from "../payment-methods/codes/seed-payment-method-catalog";
 import { normalizeAllowListEntry } from "../urls/allowed-origins";
-import { newClientId, newClientSecret, newPublishableKey, newSandboxCardProviderKey, newWebhookSecret, slugify, withRandomSuffix } from "./codes";
+import {
+  newClientId,
+  newClientSecret,
+  newPublishableKey,
+  newSandboxCardProviderKey,
+  newWebhookSecret,
+  slugify,
+  withRandomSuffix,
+} from "./codes";
 import { onboardMerchantInput, type OnboardedMerchant, type OnboardMerchantInput } from "./onboard-merchant.schema";
 
 /** Creates tenant, service and credentials in one transaction; returns the secrets once. */

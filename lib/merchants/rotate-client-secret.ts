@@ -5,7 +5,10 @@ import { hashSecret } from "../crypto/secrets";
 import { newClientSecret } from "./codes";
 
 /** The old secret stops working at once; the new one is returned a single time. */
-export async function rotateClientSecret(db: Db, clientId: string): Promise<{ clientId: string; clientSecret: string }> {
+export async function rotateClientSecret(
+  db: Db,
+  clientId: string,
+): Promise<{ clientId: string; clientSecret: string }> {
   const clientSecret = newClientSecret();
   const updated = await db
     .update(apiCredentials)

@@ -24,7 +24,9 @@ export function parseHttpUrl(value: string | null | undefined): URL | null {
 
 /** The origins a merchant-given return URL may have: the allow-list plus the redirect URL's origin. */
 export function returnAllowList(policy: ReturnUrlPolicy): string[] {
-  const allowList = policy.allowedOrigins.map((entry) => anyPortEntry(entry) ?? parseHttpUrl(entry)?.origin ?? null).filter((entry) => entry !== null);
+  const allowList = policy.allowedOrigins
+    .map((entry) => anyPortEntry(entry) ?? parseHttpUrl(entry)?.origin ?? null)
+    .filter((entry) => entry !== null);
   const serviceTarget = parseHttpUrl(policy.serviceRedirectUrl);
   if (serviceTarget) allowList.push(serviceTarget.origin);
   return allowList;

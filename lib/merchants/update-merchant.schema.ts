@@ -4,9 +4,16 @@ import { httpUrl, originEntry } from "./onboard-merchant.schema";
 
 /** An IANA time zone this server knows, stored by its canonical name ("africa/tunis" -> "Africa/Tunis"). */
 export const TIME_ZONE_RULE = "must be an IANA time zone name, such as Africa/Algiers";
-const timeZoneName = z.string().transform((name, ctx) => canonicalTimeZone(name) ?? (ctx.addIssue({ code: "custom", message: TIME_ZONE_RULE, input: name }), z.NEVER));
+const timeZoneName = z
+  .string()
+  .transform(
+    (name, ctx) =>
+      canonicalTimeZone(name) ?? (ctx.addIssue({ code: "custom", message: TIME_ZONE_RULE, input: name }), z.NEVER),
+  );
 /** The merchant's terms of payment: a buyer opens it from the hosted page, so https only. */
-export const termsUrl = z.url({ protocol: /^https$/, message: "must be an https URL" }).max(2048, "must be at most 2048 characters");
+export const termsUrl = z
+  .url({ protocol: /^https$/, message: "must be an https URL" })
+  .max(2048, "must be at most 2048 characters");
 
 /** `npm run merchant -- update`: what can change on an existing service. Lists replace the old ones. */
 export const updateMerchantInput = z
@@ -27,7 +34,10 @@ export const updateMerchantInput = z
     rotateWebhookSecret: z.boolean().default(false),
   })
   .refine(
-    (input) => Object.entries(input).some(([key, value]) => key !== "clientId" && key !== "rotateWebhookSecret" && value !== undefined) || input.rotateWebhookSecret,
+    (input) =>
+      Object.entries(input).some(
+        ([key, value]) => key !== "clientId" && key !== "rotateWebhookSecret" && value !== undefined,
+      ) || input.rotateWebhookSecret,
     "nothing to update: give at least one of --name, --country, --redirect-url, --webhook-url, --origin, --time-zone, --terms-url, --rotate-webhook-secret",
   );
 

@@ -90,12 +90,21 @@ export async function clusterMetricsText(openDb: () => Promise<Db>): Promise<{ t
     const rows = await db
       .select({ metrics: metricsSnapshots.metrics })
       .from(metricsSnapshots)
-      .where(and(ne(metricsSnapshots.instance, instance), gt(metricsSnapshots.writtenAt, sql`now() - make_interval(secs => ${FRESH_MS / 1000})`)));
+      .where(
+        and(
+          ne(metricsSnapshots.instance, instance),
+          gt(metricsSnapshots.writtenAt, sql`now() - make_interval(secs => ${FRESH_MS / 1000})`),
+        ),
+      );
     others = rows.map((row) => row.metrics as MetricsJson);
   } catch (error) {
     logger.warn({ err: error }, "metrics of the other processes not read; this process's alone");
   }
   const registry = AggregatorRegistry.aggregate([await localMetrics(), ...others]);
-  new Gauge({ name: "gateway_metrics_processes", help: "Gateway processes (servers and workers) whose counts this scrape sums.", registers: [registry] }).set(others.length + 1);
+  new Gauge({
+    name: "gateway_metrics_processes",
+    help: "Gateway processes (servers and workers) whose counts this scrape sums.",
+    registers: [registry],
+  }).set(others.length + 1);
   return { text: await registry.metrics(), contentType: registry.contentType };
 }

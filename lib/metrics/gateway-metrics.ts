@@ -151,7 +151,10 @@ export function observeHttpRequest(route: string, method: string, status: number
   const key = `${route} ${method} ${status}`;
   let child = httpChildren.get(key);
   if (!child) {
-    child = { count: metrics.httpRequests.labels(route, method, String(status)), duration: metrics.httpDuration.labels(route, method) };
+    child = {
+      count: metrics.httpRequests.labels(route, method, String(status)),
+      duration: metrics.httpDuration.labels(route, method),
+    };
     httpChildren.set(key, child);
   }
   child.count.inc();

@@ -10,7 +10,10 @@ export type ProviderCallOutcome = "ok" | "refused" | "unavailable" | "timeout";
  */
 export function observeProviderCall(provider: string, operation: string): { end(outcome: ProviderCallOutcome): void } {
   const started = performance.now();
-  const span = startSpan(`provider ${provider} ${operation}`, { "gateway.provider": provider, "gateway.provider.operation": operation });
+  const span = startSpan(`provider ${provider} ${operation}`, {
+    "gateway.provider": provider,
+    "gateway.provider.operation": operation,
+  });
   return {
     end(outcome) {
       metrics.providerCalls.inc({ provider, operation, outcome });

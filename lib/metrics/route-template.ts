@@ -8,6 +8,8 @@ export function genericRouteTemplate(pathname: string): string {
   return pathname
     .split("/")
     .slice(0, 7)
-    .map((segment) => (segment === "" || (segment.length <= 20 && /^[A-Za-z][A-Za-z._-]*\d?$/.test(segment)) ? segment : ":id"))
+    .map((segment) =>
+      segment === "" || (segment.length <= 20 && /^[A-Za-z][A-Za-z._-]*\d?$/.test(segment)) ? segment : ":id",
+    )
     .join("/");
 }

@@ -19,7 +19,11 @@ export function toMinorUnits(amount: number, currency: string): number {
   const exponent = currencyExponent(currency);
   const { digits, scale } = decimalParts(amount);
   if (scale > exponent) {
-    throw new AmountError(exponent === 0 ? `must be a whole number for ${currency}` : `must have at most ${exponent} decimal places for ${currency}`);
+    throw new AmountError(
+      exponent === 0
+        ? `must be a whole number for ${currency}`
+        : `must have at most ${exponent} decimal places for ${currency}`,
+    );
   }
   const minor = digits * 10n ** BigInt(exponent - scale);
   if (minor > BigInt(MAX_AMOUNT_STANDARD_UNITS) * 10n ** BigInt(exponent)) {

@@ -29,7 +29,10 @@ export interface ClaimedNotification {
  * cut-off attempt, so the attempt list has no gap. Items of a service without a webhook URL
  * are settled as `undeliverable` here, without an attempt.
  */
-export async function claimDueNotifications(db: Db, options: { limit: number; workerId: string; leaseSeconds?: number }): Promise<ClaimedNotification[]> {
+export async function claimDueNotifications(
+  db: Db,
+  options: { limit: number; workerId: string; leaseSeconds?: number },
+): Promise<ClaimedNotification[]> {
   const result = await claimStatement(db).execute({
     limit: options.limit,
     lease: options.leaseSeconds ?? DELIVERY_LEASE_SECONDS,

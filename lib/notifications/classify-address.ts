@@ -1,7 +1,17 @@
 import { isIPv4, isIPv6 } from "node:net";
 
 /** What an IP address is, as far as sending a webhook to it goes: only `public` may be reached in production. */
-export type AddressClass = "public" | "unspecified" | "loopback" | "private" | "link_local" | "metadata" | "cgnat" | "multicast" | "reserved" | "invalid";
+export type AddressClass =
+  | "public"
+  | "unspecified"
+  | "loopback"
+  | "private"
+  | "link_local"
+  | "metadata"
+  | "cgnat"
+  | "multicast"
+  | "reserved"
+  | "invalid";
 
 interface Range {
   prefix: string;

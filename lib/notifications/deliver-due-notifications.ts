@@ -76,7 +76,9 @@ export async function deliverDueNotifications(db: Db, options: DeliverOptions = 
             continue;
           }
           attempts += 1;
-          const delivery: Promise<void> = attempt({ ...item, webhookUrl }, context).finally(() => inFlight.delete(delivery));
+          const delivery: Promise<void> = attempt({ ...item, webhookUrl }, context).finally(() =>
+            inFlight.delete(delivery),
+          );
           inFlight.add(delivery);
         }
       }
@@ -115,7 +117,10 @@ async function attempt(item: DeliverableNotification, context: AttemptContext): 
   } catch (error) {
     // E.g. a secret that no longer decrypts (gateway key changed): a failed attempt, retried
     // like any other, that must not stop the other deliveries.
-    logger.error({ err: error, notificationId: item.id, serviceId: item.serviceId }, "webhook attempt could not be made");
+    logger.error(
+      { err: error, notificationId: item.id, serviceId: item.serviceId },
+      "webhook attempt could not be made",
+    );
     outcome = { ok: false, responseStatus: null, error: "the gateway could not send the webhook", durationMs: 0 };
   }
 
@@ -132,7 +137,17 @@ async function attempt(item: DeliverableNotification, context: AttemptContext): 
   };
   if (!outcome.ok) {
     const { id: notificationId, serviceId, attempt: attemptNumber } = item;
-    logger.warn({ notificationId, serviceId, attempt: attemptNumber, status: outcome.responseStatus, reason: outcome.error, next: result.outcome }, "webhook attempt failed");
+    logger.warn(
+      {
+        notificationId,
+        serviceId,
+        attempt: attemptNumber,
+        status: outcome.responseStatus,
+        reason: outcome.error,
+        next: result.outcome,
+      },
+      "webhook attempt failed",
+    );
   }
   context.recorder.add(result);
 }

@@ -12,14 +12,22 @@ export type { NotificationType, PaymentNotificationData } from "./notification.s
  * Writes the notification into the outbox. Call it with the transaction that makes the
  * state change, so the change and its notification commit or roll back together.
  */
-export async function enqueueNotification(tx: Db, options: { serviceId: string; type: NotificationType; data: PaymentNotificationData; now: Date }): Promise<string> {
+export async function enqueueNotification(
+  tx: Db,
+  options: { serviceId: string; type: NotificationType; data: PaymentNotificationData; now: Date },
+): Promise<string> {
   const id = `msg_${ulid()}`;
   await tx.insert(notifications).values({
     id,
     serviceId: options.serviceId,
     paymentId: options.data.paymentId,
     type: options.type,
-    payload: { id, type: options.type, createdAt: options.now.toISOString(), data: options.data } satisfies WebhookPayload,
+    payload: {
+      id,
+      type: options.type,
+      createdAt: options.now.toISOString(),
+      data: options.data,
+    } satisfies WebhookPayload,
   });
   return id;
 }

@@ -4,7 +4,10 @@ import { notificationAttempts, notifications } from "../db/schema";
 import type { ListServiceNotificationsQuery, NotificationView } from "./list-service-notifications.schema";
 
 /** The service's most recent notifications, newest first, each with its attempts; never another service's. */
-export async function listServiceNotifications(db: Db, options: { serviceId: string } & ListServiceNotificationsQuery): Promise<NotificationView[]> {
+export async function listServiceNotifications(
+  db: Db,
+  options: { serviceId: string } & ListServiceNotificationsQuery,
+): Promise<NotificationView[]> {
   const filters: SQL[] = [eq(notifications.serviceId, options.serviceId)];
   if (options.paymentId) filters.push(eq(notifications.paymentId, options.paymentId));
   const rows = await db

@@ -17,14 +17,20 @@ export const paymentNotificationData = z
   .object({
     paymentId: z.uuid(),
     actionId: z.string().meta({ description: "The merchant's id from create intent." }),
-    remoteStatusCode: z.number().int().meta({ description: "2 succeeded or captured, 3 failed, 13 pre-authorized, 10 released, 4 refunded." }),
+    remoteStatusCode: z
+      .number()
+      .int()
+      .meta({ description: "2 succeeded or captured, 3 failed, 13 pre-authorized, 10 released, 4 refunded." }),
     statusCode: z.number().int().meta({ description: "What check answers now (16 after a partial refund)." }),
     status: z.string(),
     amount: z.number(),
     currency: z.string().length(3),
     capturedAmount: z.number().optional(),
     refundedAmount: z.number().optional().meta({ description: "payment.refunded: the amount of this refund." }),
-    paymentLinkId: z.string().optional().meta({ description: "A payment link's payment: the link's id (its intent's `metaData.paymentLinkId`)." }),
+    paymentLinkId: z
+      .string()
+      .optional()
+      .meta({ description: "A payment link's payment: the link's id (its intent's `metaData.paymentLinkId`)." }),
   })
   .meta({ id: "PaymentNotificationData" });
 
@@ -33,7 +39,9 @@ export type PaymentNotificationData = z.infer<typeof paymentNotificationData>;
 /** The signed JSON body POSTed to the service's webhook URL. */
 export const webhookPayload = z
   .object({
-    id: z.string().meta({ description: "Same as the `webhook-id` header; stays the same across retries (deduplicate on it)." }),
+    id: z
+      .string()
+      .meta({ description: "Same as the `webhook-id` header; stays the same across retries (deduplicate on it)." }),
     type: z.enum(Object.keys(NOTIFICATION_TYPES) as [NotificationType, ...NotificationType[]]),
     createdAt: z.iso.datetime(),
     data: paymentNotificationData,

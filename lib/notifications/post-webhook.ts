@@ -1,7 +1,13 @@
 import http from "node:http";
 import https from "node:https";
 import { performance } from "node:perf_hooks";
-import { assertUrlAllowed, guardedLookup, sandboxWebhookPolicy, WebhookRefusedError, type WebhookPolicy } from "./webhook-policy";
+import {
+  assertUrlAllowed,
+  guardedLookup,
+  sandboxWebhookPolicy,
+  WebhookRefusedError,
+  type WebhookPolicy,
+} from "./webhook-policy";
 
 /** Contract section 7: an attempt that has no answer after 10 s is a failure. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -33,7 +39,13 @@ function agentsFor(policy: WebhookPolicy) {
  * POSTs one webhook. Redirects are never followed (a 3xx is a failure like any non-2xx), and
  * in production the address actually connected to is checked by the lookup, not beforehand.
  */
-export function postWebhook(options: { url: string; headers: Record<string, string>; body: string; policy?: WebhookPolicy; timeoutMs?: number }): Promise<PostWebhookResult> {
+export function postWebhook(options: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  policy?: WebhookPolicy;
+  timeoutMs?: number;
+}): Promise<PostWebhookResult> {
   const policy = options.policy ?? sandboxWebhookPolicy;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const started = performance.now();

@@ -21,7 +21,10 @@ export interface DeliveryResult {
  * worker still owns the attempt (`attempt_count` unchanged): a worker that outlived its lease
  * keeps its attempt row but cannot overwrite the newer claim.
  */
-export async function recordDeliveryResults(db: Db, options: { results: readonly DeliveryResult[]; workerId: string }): Promise<void> {
+export async function recordDeliveryResults(
+  db: Db,
+  options: { results: readonly DeliveryResult[]; workerId: string },
+): Promise<void> {
   const { results } = options;
   if (results.length === 0) return;
   const rows = JSON.stringify(

@@ -17,7 +17,10 @@ const NO_PAYMENTS_YET = { succeededCount: 0, succeededMinor: 0, takenCount: 0 };
  * base it adds its offset to). Amounts are kept in minor units. From the console, `actor` is the
  * member: the audit entry commits with the link or neither does.
  */
-export async function createPaymentLink(db: Db, options: { serviceId: string; input: CreatePaymentLinkBody; clock?: Clock; actor?: AuditActor }): Promise<PaymentLinkView> {
+export async function createPaymentLink(
+  db: Db,
+  options: { serviceId: string; input: CreatePaymentLinkBody; clock?: Clock; actor?: AuditActor },
+): Promise<PaymentLinkView> {
   const { input } = options;
   const service = { id: options.serviceId, ...(await linkServiceOrThrow(db, options.serviceId, options.clock)) };
   const now = service.clock.now();
@@ -26,10 +29,12 @@ export async function createPaymentLink(db: Db, options: { serviceId: string; in
   if (!service.countries.includes(input.countryCode)) {
     details.push({ path: "countryCode", message: `is not enabled for this service (${service.countries.join(", ")})` });
   }
-  if (expiresAt && expiresAt.getTime() <= now.getTime()) details.push({ path: "expiresAt", message: "must be in the future" });
+  if (expiresAt && expiresAt.getTime() <= now.getTime())
+    details.push({ path: "expiresAt", message: "must be in the future" });
   if (details.length > 0) throw new ApiError("validation_error", "The request is invalid.", details);
 
-  const minor = (value: number | undefined, path: string) => (value === undefined ? null : minorUnitsOrThrow(value, input.currency, path));
+  const minor = (value: number | undefined, path: string) =>
+    value === undefined ? null : minorUnitsOrThrow(value, input.currency, path);
   const link = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(paymentLinks)
@@ -51,7 +56,13 @@ export async function createPaymentLink(db: Db, options: { serviceId: string; in
         createdAt: now,
       })
       .returning();
-    if (options.actor) await recordAuditEntry(tx, { actor: options.actor, serviceId: service.id, action: "payment_link_created", target: row!.id });
+    if (options.actor)
+      await recordAuditEntry(tx, {
+        actor: options.actor,
+        serviceId: service.id,
+        action: "payment_link_created",
+        target: row!.id,
+      });
     return row!;
   });
   return toPaymentLinkView(link, NO_PAYMENTS_YET, now);

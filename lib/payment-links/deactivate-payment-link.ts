@@ -13,7 +13,10 @@ import type { PaymentLinkView } from "./payment-link.schema";
  * From the console, `actor` is the member: the audit entry commits with the change (none when
  * nothing changed).
  */
-export async function deactivatePaymentLink(db: Db, options: { serviceId: string; id: string; clock?: Clock; actor?: AuditActor }): Promise<PaymentLinkView> {
+export async function deactivatePaymentLink(
+  db: Db,
+  options: { serviceId: string; id: string; clock?: Clock; actor?: AuditActor },
+): Promise<PaymentLinkView> {
   const link = await getPaymentLinkOrThrow(db, options);
   const now = (await linkServiceOrThrow(db, options.serviceId, options.clock)).clock.now();
   await db.transaction(async (tx) => {
@@ -23,7 +26,12 @@ export async function deactivatePaymentLink(db: Db, options: { serviceId: string
       .where(and(eq(paymentLinks.id, link.id), isNull(paymentLinks.deactivatedAt)))
       .returning({ id: paymentLinks.id });
     if (changed.length > 0 && options.actor) {
-      await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "payment_link_deactivated", target: link.id });
+      await recordAuditEntry(tx, {
+        actor: options.actor,
+        serviceId: options.serviceId,
+        action: "payment_link_deactivated",
+        target: link.id,
+      });
     }
   });
   return getPaymentLink(db, options);

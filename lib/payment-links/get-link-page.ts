@@ -20,7 +20,12 @@ export interface LinkPage {
 export async function getLinkPage(db: Db, linkId: string): Promise<LinkPage | null> {
   if (!isPaymentLinkId(linkId)) return null;
   const [row] = await db
-    .select({ link: paymentLinks, merchantName: services.name, countries: services.countries, clockOffsetSeconds: services.clockOffsetSeconds })
+    .select({
+      link: paymentLinks,
+      merchantName: services.name,
+      countries: services.countries,
+      clockOffsetSeconds: services.clockOffsetSeconds,
+    })
     .from(paymentLinks)
     .innerJoin(services, eq(services.id, paymentLinks.serviceId))
     .where(eq(paymentLinks.id, linkId));
@@ -28,6 +33,11 @@ export async function getLinkPage(db: Db, linkId: string): Promise<LinkPage | nu
   const { link } = row;
   const totals = (await linkPaymentTotals(db, { serviceId: link.serviceId, linkIds: [link.id] })).get(link.id)!;
   const closure = linkClosure(link, totals, serviceClock(row).now());
-  const methods = closure ? [] : await enabledMethodCodes(db, { service: { id: link.serviceId, countries: row.countries }, country: link.country });
+  const methods = closure
+    ? []
+    : await enabledMethodCodes(db, {
+        service: { id: link.serviceId, countries: row.countries },
+        country: link.country,
+      });
   return { link, merchantName: row.merchantName, closure, methods };
 }

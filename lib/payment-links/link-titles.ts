@@ -15,7 +15,11 @@ export function paymentLinkIdOfActionId(actionId: string): string | null {
  * console shows a link's title where the actionId (`plink_…:01M8…:350000:+213…`) says little to
  * a person. One query; another merchant's link id finds nothing.
  */
-export async function paymentLinkTitles(db: Db, serviceId: string, actionIds: readonly string[]): Promise<Map<string, string>> {
+export async function paymentLinkTitles(
+  db: Db,
+  serviceId: string,
+  actionIds: readonly string[],
+): Promise<Map<string, string>> {
   const ids = [...new Set(actionIds.map(paymentLinkIdOfActionId).filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
   const rows = await db

@@ -12,7 +12,10 @@ import { toPaymentLinkView } from "./payment-link-view";
  * `startingAfter` link, each with its payments count and succeeded total. Another service's
  * id as a cursor is refused like an unknown one.
  */
-export async function listPaymentLinks(db: Db, options: { serviceId: string; clock?: Clock } & ListPaymentLinksQuery): Promise<{ links: PaymentLinkView[]; hasMore: boolean }> {
+export async function listPaymentLinks(
+  db: Db,
+  options: { serviceId: string; clock?: Clock } & ListPaymentLinksQuery,
+): Promise<{ links: PaymentLinkView[]; hasMore: boolean }> {
   const filters: SQL[] = [eq(paymentLinks.serviceId, options.serviceId)];
   if (options.startingAfter) {
     const [cursor] = await db
@@ -20,9 +23,16 @@ export async function listPaymentLinks(db: Db, options: { serviceId: string; clo
       .from(paymentLinks)
       .where(and(eq(paymentLinks.id, options.startingAfter), eq(paymentLinks.serviceId, options.serviceId)));
     if (!cursor) {
-      throw new ApiError("validation_error", "The request is invalid.", [{ path: "query.startingAfter", message: "must be the id of one of this service's payment links" }]);
+      throw new ApiError("validation_error", "The request is invalid.", [
+        { path: "query.startingAfter", message: "must be the id of one of this service's payment links" },
+      ]);
     }
-    filters.push(or(lt(paymentLinks.createdAt, cursor.createdAt), and(eq(paymentLinks.createdAt, cursor.createdAt), lt(paymentLinks.id, options.startingAfter)))!);
+    filters.push(
+      or(
+        lt(paymentLinks.createdAt, cursor.createdAt),
+        and(eq(paymentLinks.createdAt, cursor.createdAt), lt(paymentLinks.id, options.startingAfter)),
+      )!,
+    );
   }
   const rows = await db
     .select()
@@ -33,5 +43,8 @@ export async function listPaymentLinks(db: Db, options: { serviceId: string; clo
   const page = rows.slice(0, options.limit);
   const totals = await linkPaymentTotals(db, { serviceId: options.serviceId, linkIds: page.map((link) => link.id) });
   const now = (await linkServiceOrThrow(db, options.serviceId, options.clock)).clock.now();
-  return { links: page.map((link) => toPaymentLinkView(link, totals.get(link.id)!, now)), hasMore: rows.length > options.limit };
+  return {
+    links: page.map((link) => toPaymentLinkView(link, totals.get(link.id)!, now)),
+    hasMore: rows.length > options.limit,
+  };
 }

@@ -33,7 +33,10 @@ const linkIdOf = sql<string>`(${payments.metaData} ->> 'paymentLinkId')`;
 const namesALink = sql`${payments.metaData} ? 'paymentLinkId'`;
 
 /** The totals of each link (of one service), in one statement; a link without payments has zeros. */
-export async function linkPaymentTotals(db: Db, options: { serviceId: string; linkIds: string[] }): Promise<Map<string, LinkPaymentTotals>> {
+export async function linkPaymentTotals(
+  db: Db,
+  options: { serviceId: string; linkIds: string[] },
+): Promise<Map<string, LinkPaymentTotals>> {
   if (options.linkIds.length === 0) return new Map();
   const rows = await db
     .select({
@@ -48,7 +51,11 @@ export async function linkPaymentTotals(db: Db, options: { serviceId: string; li
     .groupBy(linkIdOf);
   const totals = new Map(options.linkIds.map((id) => [id, NO_PAYMENTS]));
   for (const row of rows) {
-    totals.set(row.linkId, { succeededCount: Number(row.succeededCount), succeededMinor: Number(row.succeededMinor), takenCount: Number(row.takenCount) });
+    totals.set(row.linkId, {
+      succeededCount: Number(row.succeededCount),
+      succeededMinor: Number(row.succeededMinor),
+      takenCount: Number(row.takenCount),
+    });
   }
   return totals;
 }
@@ -58,7 +65,10 @@ export async function linkPaymentTotals(db: Db, options: { serviceId: string; li
  * its lifetime (plus the grace), on the service's clock, with its buyer's phone. Read under the
  * link's lock.
  */
-export async function livePayment(db: Db, options: { serviceId: string; linkId: string; now: Date }): Promise<{ id: string; phone: string } | null> {
+export async function livePayment(
+  db: Db,
+  options: { serviceId: string; linkId: string; now: Date },
+): Promise<{ id: string; phone: string } | null> {
   const openSince = new Date(options.now.getTime() - EXPIRY_GRACE_MS);
   const [row] = await db
     .select({ id: payments.id, phone: customers.phone })
@@ -80,7 +90,11 @@ export async function livePayment(db: Db, options: { serviceId: string; linkId: 
 /** Why a link takes no payment now, or null while it does (contract 14: each of these is a 410). */
 export type LinkClosure = "deactivated" | "expired" | "paid";
 
-export function linkClosure(link: Pick<PaymentLinkRow, "deactivatedAt" | "expiresAt" | "reusable">, totals: LinkPaymentTotals, now: Date): LinkClosure | null {
+export function linkClosure(
+  link: Pick<PaymentLinkRow, "deactivatedAt" | "expiresAt" | "reusable">,
+  totals: LinkPaymentTotals,
+  now: Date,
+): LinkClosure | null {
   if (link.deactivatedAt) return "deactivated";
   if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) return "expired";
   if (!link.reusable && totals.takenCount > 0) return "paid";
@@ -88,7 +102,10 @@ export function linkClosure(link: Pick<PaymentLinkRow, "deactivatedAt" | "expire
 }
 
 /** One link of one service (null: none such, or another service's). */
-export async function findPaymentLink(db: Db, options: { serviceId: string; id: string }): Promise<PaymentLinkRow | null> {
+export async function findPaymentLink(
+  db: Db,
+  options: { serviceId: string; id: string },
+): Promise<PaymentLinkRow | null> {
   const [row] = await db
     .select()
     .from(paymentLinks)
@@ -106,8 +123,15 @@ export async function paymentLinkExists(db: Db, id: string): Promise<boolean> {
  * The service's countries and its clock (the sandbox may run it ahead), for callers that know
  * only the service's id (the console); the API passes its principal's clock instead.
  */
-export async function linkServiceOrThrow(db: Db, serviceId: string, base: Clock = systemClock): Promise<{ countries: string[]; clock: Clock }> {
-  const [service] = await db.select({ countries: services.countries, clockOffsetSeconds: services.clockOffsetSeconds }).from(services).where(eq(services.id, serviceId));
+export async function linkServiceOrThrow(
+  db: Db,
+  serviceId: string,
+  base: Clock = systemClock,
+): Promise<{ countries: string[]; clock: Clock }> {
+  const [service] = await db
+    .select({ countries: services.countries, clockOffsetSeconds: services.clockOffsetSeconds })
+    .from(services)
+    .where(eq(services.id, serviceId));
   if (!service) throw new Error(`no service ${serviceId}`);
   return { countries: service.countries, clock: serviceClock(service, base) };
 }

@@ -24,7 +24,9 @@ export const createPaymentLinkBody = z
   .object({
     title: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
     description: z.string().trim().max(500, "must be at most 500 characters").optional(),
-    amount: amountSchema.optional().meta({ description: "A fixed amount. Omit it to let the buyer enter one (within minAmount and maxAmount)." }),
+    amount: amountSchema
+      .optional()
+      .meta({ description: "A fixed amount. Omit it to let the buyer enter one (within minAmount and maxAmount)." }),
     minAmount: amountSchema.optional().meta({ description: "The least a buyer may enter; only without `amount`." }),
     maxAmount: amountSchema.optional().meta({ description: "The most a buyer may enter; only without `amount`." }),
     currency: z
@@ -33,7 +35,10 @@ export const createPaymentLinkBody = z
       .refine(isSupportedCurrency, "is not a supported currency"),
     countryCode: alpha3Schema.meta({ description: "ISO 3166-1 alpha-3; must be enabled for the service." }),
     captureMethod: z.enum(["DIRECT", "RESERVATION"]).default("DIRECT"),
-    reusable: z.boolean({ error: "must be true or false" }).default(true).meta({ description: "false: the link closes after its first successful payment." }),
+    reusable: z
+      .boolean({ error: "must be true or false" })
+      .default(true)
+      .meta({ description: "false: the link closes after its first successful payment." }),
     expiresAt: z.iso
       .datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2030-01-31T18:00:00Z" })
       .optional()
@@ -41,12 +46,20 @@ export const createPaymentLinkBody = z
     locale: z.enum(routing.locales, { error: "must be one of en, fr, ar" }).default("en").meta({
       description: "The link page's language when the buyer's browser asks for none of en, fr, ar.",
     }),
-    metaData: z.record(z.string(), z.unknown()).optional().meta({ description: "Copied into the metaData of every intent the link creates, beside `paymentLinkId`." }),
+    metaData: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "Copied into the metaData of every intent the link creates, beside `paymentLinkId`." }),
   })
   .superRefine((body, ctx) => {
     if (body.amount !== undefined) {
       for (const field of ["minAmount", "maxAmount"] as const) {
-        if (body[field] !== undefined) ctx.addIssue({ code: "custom", path: [field], message: "must be omitted when amount is given (a fixed amount has no bounds)" });
+        if (body[field] !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: "must be omitted when amount is given (a fixed amount has no bounds)",
+          });
       }
     }
     // The currency's decimals, once the currency is known to be valid (amountSchema reported the rest).
@@ -59,7 +72,8 @@ export const createPaymentLinkBody = z
     }
     const min = minorOrNull(body.minAmount, body.currency);
     const max = minorOrNull(body.maxAmount, body.currency);
-    if (min !== null && max !== null && min > max) ctx.addIssue({ code: "custom", path: ["maxAmount"], message: "must be at least minAmount" });
+    if (min !== null && max !== null && min > max)
+      ctx.addIssue({ code: "custom", path: ["maxAmount"], message: "must be at least minAmount" });
   });
 
 function minorOrNull(value: number | undefined, currency: string): number | null {
@@ -75,7 +89,9 @@ export type CreatePaymentLinkBody = z.output<typeof createPaymentLinkBody>;
 
 export const listPaymentLinksQuery = z.object({
   limit: pageLimit("Links"),
-  startingAfter: paymentLinkId.optional().meta({ description: "The last link id of the previous page: the next page starts after it." }),
+  startingAfter: paymentLinkId
+    .optional()
+    .meta({ description: "The last link id of the previous page: the next page starts after it." }),
 });
 export type ListPaymentLinksQuery = z.output<typeof listPaymentLinksQuery>;
 
@@ -94,13 +110,21 @@ export const paymentLinkView = z
     captureMethod: z.enum(["DIRECT", "RESERVATION"]),
     reusable: z.boolean(),
     active: z.boolean().meta({
-      description: "True while the link takes payments: not deactivated, not past `expiresAt`, and (single-use) not paid yet.",
+      description:
+        "True while the link takes payments: not deactivated, not past `expiresAt`, and (single-use) not paid yet.",
     }),
     expiresAt: z.iso.datetime().nullable(),
     locale: z.enum(routing.locales),
     createdAt: z.iso.datetime(),
-    paymentsCount: z.number().int().min(0).meta({ description: "The link's payments that succeeded (captured), refunded since or not." }),
-    succeededAmount: z.number().min(0).meta({ description: "What those payments took (the captured amount), before refunds, in standard units." }),
+    paymentsCount: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "The link's payments that succeeded (captured), refunded since or not." }),
+    succeededAmount: z
+      .number()
+      .min(0)
+      .meta({ description: "What those payments took (the captured amount), before refunds, in standard units." }),
   })
   .meta({ id: "PaymentLink" });
 export type PaymentLinkView = z.output<typeof paymentLinkView>;

@@ -17,11 +17,19 @@ import { isExpiredIntent } from "../payments/core/payment-expiry";
 import { createPaymentIntent } from "../payments/operations/create-payment-intent";
 import { serviceCreator } from "../payments/operations/intent-creator";
 import { enabledMethodCodes } from "../payment-methods/enabled-method-codes";
-import { linkClosure, livePayment, linkPaymentTotals, type LinkClosure, type PaymentLinkRow } from "./payment-link-record";
+import {
+  linkClosure,
+  livePayment,
+  linkPaymentTotals,
+  type LinkClosure,
+  type PaymentLinkRow,
+} from "./payment-link-record";
 import { isPaymentLinkId } from "./payment-link.schema";
 
 /** A field of the link page the buyer must fix, and why (the page words it beside the field). */
-export type LinkFormProblem = { field: "amount"; problem: "required" | "format" | "below_min" | "above_max" } | { field: "phone"; problem: "required" | "format" };
+export type LinkFormProblem =
+  | { field: "amount"; problem: "required" | "format" | "below_min" | "above_max" }
+  | { field: "phone"; problem: "required" | "format" };
 
 export type LinkPaymentStart =
   | { outcome: "not_found" }
@@ -65,42 +73,55 @@ export async function startLinkPayment(
     const entered = found && buyerEntries(found.link, options);
     if (entered && !("problems" in entered) && !(await options.admit(entered.phone))) return { outcome: "limited" };
   }
-  const started = await db.transaction(async (tx): Promise<LinkPaymentStart | { outcome: "insert"; paymentId: string } | { outcome: "resume"; paymentId: string }> => {
-    const found = await readLink(tx, options.linkId, false);
-    if (!found) return { outcome: "not_found" };
-    const { link, service } = found.link.reusable ? found : (await readLink(tx, options.linkId, true))!;
-    const clock = serviceClock(service, options.clock ?? systemClock);
-    const now = clock.now();
-    const totals = (await linkPaymentTotals(tx, { serviceId: service.id, linkIds: [link.id] })).get(link.id)!;
-    const closure = linkClosure(link, totals, now);
-    if (closure) return { outcome: "closed", closure };
-    // A page opened before the merchant's methods were turned off: no intent that nobody can pay
-    // (a single-use link's would even hold the link for its lifetime).
-    if ((await enabledMethodCodes(tx, { service, country: link.country })).length === 0) return { outcome: "no_methods" };
-    const entered = buyerEntries(link, options);
-    if ("problems" in entered) return { outcome: "invalid", problems: entered.problems };
-    const live = link.reusable ? null : await livePayment(tx, { serviceId: service.id, linkId: link.id, now });
-    // The same buyer back (another tab, the back button): their own intent, not a second one.
-    if (live) return live.phone === entered.phone ? { outcome: "resume", paymentId: live.id } : { outcome: "busy" };
+  const started = await db.transaction(
+    async (
+      tx,
+    ): Promise<
+      LinkPaymentStart | { outcome: "insert"; paymentId: string } | { outcome: "resume"; paymentId: string }
+    > => {
+      const found = await readLink(tx, options.linkId, false);
+      if (!found) return { outcome: "not_found" };
+      const { link, service } = found.link.reusable ? found : (await readLink(tx, options.linkId, true))!;
+      const clock = serviceClock(service, options.clock ?? systemClock);
+      const now = clock.now();
+      const totals = (await linkPaymentTotals(tx, { serviceId: service.id, linkIds: [link.id] })).get(link.id)!;
+      const closure = linkClosure(link, totals, now);
+      if (closure) return { outcome: "closed", closure };
+      // A page opened before the merchant's methods were turned off: no intent that nobody can pay
+      // (a single-use link's would even hold the link for its lifetime).
+      if ((await enabledMethodCodes(tx, { service, country: link.country })).length === 0)
+        return { outcome: "no_methods" };
+      const entered = buyerEntries(link, options);
+      if ("problems" in entered) return { outcome: "invalid", problems: entered.problems };
+      const live = link.reusable ? null : await livePayment(tx, { serviceId: service.id, linkId: link.id, now });
+      // The same buyer back (another tab, the back button): their own intent, not a second one.
+      if (live) return live.phone === entered.phone ? { outcome: "resume", paymentId: live.id } : { outcome: "busy" };
 
-    const { payment } = await createPaymentIntent(tx, {
-      creator: serviceCreator(service, clock),
-      // The buyer creates it on the link's page.
-      cause: BUYER_CAUSE,
-      query: { countryCode: link.country },
-      input: {
-        actionId: await linkActionId(tx, { serviceId: service.id, linkId: link.id, attempt: options.attempt, entered, now }),
-        amount: fromMinorUnits(entered.amountMinor, link.currency),
-        // Checked by the link's create (payment-link.schema.ts).
-        actionCurrencyCode: link.currency as CurrencyCode,
-        actionCountryCode: link.country,
-        userId: entered.phone,
-        captureMethod: link.captureMethod,
-        metaData: { ...((link.metaData as Record<string, unknown> | null) ?? {}), paymentLinkId: link.id },
-      },
-    });
-    return { outcome: "insert", paymentId: payment.id };
-  });
+      const { payment } = await createPaymentIntent(tx, {
+        creator: serviceCreator(service, clock),
+        // The buyer creates it on the link's page.
+        cause: BUYER_CAUSE,
+        query: { countryCode: link.country },
+        input: {
+          actionId: await linkActionId(tx, {
+            serviceId: service.id,
+            linkId: link.id,
+            attempt: options.attempt,
+            entered,
+            now,
+          }),
+          amount: fromMinorUnits(entered.amountMinor, link.currency),
+          // Checked by the link's create (payment-link.schema.ts).
+          actionCurrencyCode: link.currency as CurrencyCode,
+          actionCountryCode: link.country,
+          userId: entered.phone,
+          captureMethod: link.captureMethod,
+          metaData: { ...((link.metaData as Record<string, unknown> | null) ?? {}), paymentLinkId: link.id },
+        },
+      });
+      return { outcome: "insert", paymentId: payment.id };
+    },
+  );
   if (started.outcome !== "insert" && started.outcome !== "resume") return started;
   const token = hostedPageToken(await getGatewayKey(db), started.paymentId);
   return { outcome: started.outcome === "insert" ? "created" : "resumed", paymentId: started.paymentId, token };
@@ -117,7 +138,13 @@ const ATTEMPT = /^[0-9A-HJKMNP-TV-Z]{26}$/;
  */
 async function linkActionId(
   tx: Db,
-  options: { serviceId: string; linkId: string; attempt: string | undefined; entered: { phone: string; amountMinor: number }; now: Date },
+  options: {
+    serviceId: string;
+    linkId: string;
+    attempt: string | undefined;
+    entered: { phone: string; amountMinor: number };
+    now: Date;
+  },
 ): Promise<string> {
   const { linkId, attempt, entered, now } = options;
   const fresh = `${linkId}:${ulid(now.getTime())}`;
@@ -156,8 +183,10 @@ function buyerEntries(
   if (amountMinor === null) {
     const amount = enteredAmountMinor(entries.amount, link.currency);
     if (typeof amount === "string") problems.push({ field: "amount", problem: amount });
-    else if (link.minAmountMinor !== null && amount < link.minAmountMinor) problems.push({ field: "amount", problem: "below_min" });
-    else if (link.maxAmountMinor !== null && amount > link.maxAmountMinor) problems.push({ field: "amount", problem: "above_max" });
+    else if (link.minAmountMinor !== null && amount < link.minAmountMinor)
+      problems.push({ field: "amount", problem: "below_min" });
+    else if (link.maxAmountMinor !== null && amount > link.maxAmountMinor)
+      problems.push({ field: "amount", problem: "above_max" });
     else amountMinor = amount;
   }
   if (problems.length > 0 || amountMinor === null || !phone.success) return { problems };

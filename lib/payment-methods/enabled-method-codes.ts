@@ -8,9 +8,14 @@ import { isPaymentMethodCode, PAYMENT_METHOD_CODES, type PaymentMethodCode } fro
  * the one rule of method-enabled.ts applied to each enabled catalog row (the hosted checkout
  * and payment link pages offer exactly these, and the proceed accepts exactly these).
  */
-export async function enabledMethodCodes(db: Db, options: { service: { id: string; countries: string[] }; country: string }): Promise<PaymentMethodCode[]> {
+export async function enabledMethodCodes(
+  db: Db,
+  options: { service: { id: string; countries: string[] }; country: string },
+): Promise<PaymentMethodCode[]> {
   const rows = await catalogRows(db, { serviceId: options.service.id, country: options.country });
   // Every row read is enabled in the catalog; the rule adds the service's own countries.
-  const enabled = (code: string) => methodEnabledGiven({ service: options.service, country: options.country, inCatalog: true }) && isPaymentMethodCode(code);
+  const enabled = (code: string) =>
+    methodEnabledGiven({ service: options.service, country: options.country, inCatalog: true }) &&
+    isPaymentMethodCode(code);
   return rows.map((row) => row.code).filter(enabled) as PaymentMethodCode[];
 }

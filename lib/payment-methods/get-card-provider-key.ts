@@ -12,17 +12,27 @@ import { methodFunds } from "./registry/method-funds";
  * in a country where it offers cards. merchant_auth takes the country from its intent; the
  * other modes name it in x-country-code (alpha-3). No card method there: 404.
  */
-export async function getCardProviderKey(db: Db, options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; countryHeader?: string }): Promise<{ publicKey: string }> {
+export async function getCardProviderKey(
+  db: Db,
+  options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; countryHeader?: string },
+): Promise<{ publicKey: string }> {
   const { principal } = options;
   let country: string;
   if (principal.mode === "merchant") {
-    const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId, methods: methodFunds });
+    const payment = await getCurrentPaymentOrThrow(db, {
+      principal,
+      paymentId: principal.paymentId,
+      methods: methodFunds,
+    });
     country = payment.country;
   } else {
     const parsed = alpha3Schema.safeParse(options.countryHeader);
     if (!parsed.success) {
       throw new ApiError("validation_error", "The request is invalid.", [
-        { path: "headers.x-country-code", message: options.countryHeader ? parsed.error.issues[0]!.message : "Required" },
+        {
+          path: "headers.x-country-code",
+          message: options.countryHeader ? parsed.error.issues[0]!.message : "Required",
+        },
       ]);
     }
     country = parsed.data;

@@ -14,7 +14,13 @@ const catalogQuery = (db: Db) =>
     db
       .select()
       .from(paymentMethodCatalog)
-      .where(and(eq(paymentMethodCatalog.serviceId, sql.placeholder("serviceId")), eq(paymentMethodCatalog.country, sql.placeholder("country")), eq(paymentMethodCatalog.enabled, true)))
+      .where(
+        and(
+          eq(paymentMethodCatalog.serviceId, sql.placeholder("serviceId")),
+          eq(paymentMethodCatalog.country, sql.placeholder("country")),
+          eq(paymentMethodCatalog.enabled, true),
+        ),
+      )
       .orderBy(asc(paymentMethodCatalog.position), asc(paymentMethodCatalog.code))
       .prepare("payment_method_catalog_enabled"),
   );
@@ -28,9 +34,15 @@ export function catalogRows(db: Db, options: { serviceId: string; country: strin
  * Interface "Payment methods" 1: what the service offers in a country named by alpha-2,
  * without saved cards. A country the service does not serve has no methods: an empty list.
  */
-export async function listAvailablePaymentMethods(db: Db, options: { service: ServiceContext; countryCode: string; xLocale?: string }): Promise<PaymentMethodItem[]> {
+export async function listAvailablePaymentMethods(
+  db: Db,
+  options: { service: ServiceContext; countryCode: string; xLocale?: string },
+): Promise<PaymentMethodItem[]> {
   const country = alpha3Of(options.countryCode);
-  if (!country) throw new ApiError("validation_error", "The request is invalid.", [{ path: "query.countryCode", message: "is not an ISO 3166-1 alpha-2 code" }]);
+  if (!country)
+    throw new ApiError("validation_error", "The request is invalid.", [
+      { path: "query.countryCode", message: "is not an ISO 3166-1 alpha-2 code" },
+    ]);
   const language = pageLocaleOf(options.xLocale) ?? "en";
   const rows = await catalogRows(db, { serviceId: options.service.id, country });
   return rows.map((row) => toPaymentMethodItem(row, language));

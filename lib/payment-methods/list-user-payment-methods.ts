@@ -64,18 +64,29 @@ export async function listUserPaymentMethods(
 }
 
 async function intentContext(db: Db, principal: BrowserPrincipal): Promise<UserContext> {
-  const payment = await getCurrentPaymentOrThrow(db, { principal, paymentId: principal.paymentId, methods: methodFunds });
+  const payment = await getCurrentPaymentOrThrow(db, {
+    principal,
+    paymentId: principal.paymentId,
+    methods: methodFunds,
+  });
   return { customerId: payment.customerId, country: payment.country, currency: payment.currency };
 }
 
-function userContext(principal: UserPrincipal, options: { query: { amount?: string; actionCurrencyCode?: string }; headers: { "x-country-code"?: string } }): UserContext {
+function userContext(
+  principal: UserPrincipal,
+  options: { query: { amount?: string; actionCurrencyCode?: string }; headers: { "x-country-code"?: string } },
+): UserContext {
   const parsed = userContextInput.safeParse({
     amount: options.query.amount,
     country: options.headers["x-country-code"],
     currency: options.query.actionCurrencyCode,
   });
   if (!parsed.success) {
-    const where: Record<string, string> = { amount: "query.amount", country: "headers.x-country-code", currency: "query.actionCurrencyCode" };
+    const where: Record<string, string> = {
+      amount: "query.amount",
+      country: "headers.x-country-code",
+      currency: "query.actionCurrencyCode",
+    };
     const details = zodDetails(parsed.error).map((detail) => ({ ...detail, path: where[detail.path] ?? detail.path }));
     throw new ApiError("validation_error", "The request is invalid.", details);
   }
@@ -87,7 +98,10 @@ async function walletBalance(db: Db, principal: BrowserPrincipal | UserPrincipal
   if (!context.currency || !isSupportedCurrency(context.currency)) return {};
   const wallet = await connectedWallet();
   const { availableMinor } = await walletCallOrApiError(() =>
-    wallet.balance({ ...walletAccountOf({ serviceId: principal.service.id, customerId: context.customerId }), currency: context.currency! }),
+    wallet.balance({
+      ...walletAccountOf({ serviceId: principal.service.id, customerId: context.customerId }),
+      currency: context.currency!,
+    }),
   );
   return { balance: fromMinorUnits(availableMinor, context.currency), currency: context.currency };
 }

@@ -21,18 +21,31 @@ function redirectProviderOf(code: PaymentMethodCode): RedirectProvider {
 async function serviceOf(db: Db, merchant: MerchantRef): Promise<{ id: string; countries: string[] }> {
   const [service] =
     "serviceId" in merchant
-      ? await db.select({ id: services.id, countries: services.countries }).from(services).where(eq(services.id, merchant.serviceId))
+      ? await db
+          .select({ id: services.id, countries: services.countries })
+          .from(services)
+          .where(eq(services.id, merchant.serviceId))
       : await db
           .select({ id: services.id, countries: services.countries })
           .from(apiCredentials)
           .innerJoin(services, eq(services.id, apiCredentials.serviceId))
           .where(eq(apiCredentials.clientId, merchant.clientId));
-  if (!service) throw new Error("clientId" in merchant ? `No credential with client id ${merchant.clientId}` : `No merchant ${merchant.serviceId}`);
+  if (!service)
+    throw new Error(
+      "clientId" in merchant
+        ? `No credential with client id ${merchant.clientId}`
+        : `No merchant ${merchant.serviceId}`,
+    );
   return service;
 }
 
 /** The credentials stored for the method (decrypted, for the adapter and this module only) and when they last changed; null when none are. */
-async function storedAccount(db: Db, provider: RedirectProvider, code: PaymentMethodCode, serviceId: string): Promise<{ account: Record<string, string>; changedAt: Date } | null> {
+async function storedAccount(
+  db: Db,
+  provider: RedirectProvider,
+  code: PaymentMethodCode,
+  serviceId: string,
+): Promise<{ account: Record<string, string>; changedAt: Date } | null> {
   const [row] = await db
     .select({ changedAt: redirectProviderAccounts.updatedAt })
     .from(redirectProviderAccounts)
@@ -54,18 +67,26 @@ async function storedAccount(db: Db, provider: RedirectProvider, code: PaymentMe
 export async function setMethodCredentials(
   db: Db,
   options: MerchantRef & { code: PaymentMethodCode; settings: Record<string, string | undefined>; actor: AuditActor },
-): Promise<{ clientId?: string; method: PaymentMethodCode; enabledIn: string[]; connection: ConnectionTest } & Record<string, unknown>> {
+): Promise<
+  { clientId?: string; method: PaymentMethodCode; enabledIn: string[]; connection: ConnectionTest } & Record<
+    string,
+    unknown
+  >
+> {
   const provider = redirectProviderOf(options.code);
   const service = await serviceOf(db, options);
   const stored = await storedAccount(db, provider, options.code, service.id);
   const settings: Record<string, string | undefined> = { ...options.settings };
   for (const field of provider.credentialFields) {
-    if (field.secret && !settings[field.name] && stored?.account[field.name]) settings[field.name] = stored.account[field.name];
+    if (field.secret && !settings[field.name] && stored?.account[field.name])
+      settings[field.name] = stored.account[field.name];
   }
   const method = CATALOG_DEFAULTS.find((row) => row.code === options.code)!;
   const enabledIn = service.countries.filter((country) => provider.countries.includes(country));
   const shown = await db.transaction(async (tx) => {
-    const saved = await saveOrRefuse(provider, options.code, () => provider.saveAccount(tx, { serviceId: service.id, settings }));
+    const saved = await saveOrRefuse(provider, options.code, () =>
+      provider.saveAccount(tx, { serviceId: service.id, settings }),
+    );
     if (enabledIn.length > 0) {
       await tx
         .insert(paymentMethodCatalog)
@@ -83,7 +104,12 @@ export async function setMethodCredentials(
         )
         .onConflictDoNothing();
     }
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: service.id, action: "payment_method_credentials_changed", target: options.code });
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: service.id,
+      action: "payment_method_credentials_changed",
+      target: options.code,
+    });
     return saved;
   });
   const account = await provider.account(db, service.id);
@@ -93,13 +119,24 @@ export async function setMethodCredentials(
 }
 
 /** The provider's refusal of a field as the API's validation_error naming it (nothing is stored). */
-async function saveOrRefuse<T>(provider: RedirectProvider, code: PaymentMethodCode, save: () => Promise<T>): Promise<T> {
+async function saveOrRefuse<T>(
+  provider: RedirectProvider,
+  code: PaymentMethodCode,
+  save: () => Promise<T>,
+): Promise<T> {
   try {
     return await save();
   } catch (error) {
     if (!(error instanceof ZodError)) throw error;
-    const details = error.issues.map((issue) => ({ path: String(issue.path[0] ?? provider.credentialFields[0]?.name ?? "settings"), message: issue.message }));
-    throw new ApiError("validation_error", `${code} credentials refused: ${details.map((detail) => `${detail.path} ${detail.message}`).join("; ")}`, details);
+    const details = error.issues.map((issue) => ({
+      path: String(issue.path[0] ?? provider.credentialFields[0]?.name ?? "settings"),
+      message: issue.message,
+    }));
+    throw new ApiError(
+      "validation_error",
+      `${code} credentials refused: ${details.map((detail) => `${detail.path} ${detail.message}`).join("; ")}`,
+      details,
+    );
   }
 }
 
@@ -125,7 +162,10 @@ export async function methodCredentialsOverview(db: Db, serviceId: string): Prom
     .from(paymentMethodCatalog)
     .where(and(eq(paymentMethodCatalog.serviceId, serviceId), eq(paymentMethodCatalog.enabled, true)));
   const views: MethodCredentialsView[] = [];
-  for (const [code, module] of Object.entries(PAYMENT_METHODS) as [PaymentMethodCode, (typeof PAYMENT_METHODS)[PaymentMethodCode]][]) {
+  for (const [code, module] of Object.entries(PAYMENT_METHODS) as [
+    PaymentMethodCode,
+    (typeof PAYMENT_METHODS)[PaymentMethodCode],
+  ][]) {
     const provider = module.redirect;
     if (!provider) continue;
     const countries = service.countries.filter((country) => provider.countries.includes(country));
@@ -150,7 +190,10 @@ export async function methodCredentialsOverview(db: Db, serviceId: string): Prom
  * merchant's credentials as the payments would use them (in the sandbox without stored ones,
  * the simulator's merchant). "not_configured": none to test.
  */
-export async function testMethodConnection(db: Db, options: { serviceId: string; code: PaymentMethodCode }): Promise<ConnectionTest | "not_configured"> {
+export async function testMethodConnection(
+  db: Db,
+  options: { serviceId: string; code: PaymentMethodCode },
+): Promise<ConnectionTest | "not_configured"> {
   const provider = redirectProviderOf(options.code);
   const account = await provider.account(db, options.serviceId);
   return account ? provider.testConnection(account) : "not_configured";

@@ -22,7 +22,11 @@ export function methodInCatalogSql(options: { serviceId: unknown; country: SQL; 
 }
 
 /** The rule, given the catalog's answer read with `methodInCatalogSql`. */
-export function methodEnabledGiven(options: { service: ServiceCountries; country: string; inCatalog: boolean }): boolean {
+export function methodEnabledGiven(options: {
+  service: ServiceCountries;
+  country: string;
+  inCatalog: boolean;
+}): boolean {
   return options.service.countries.includes(options.country) && options.inCatalog;
 }
 

@@ -13,11 +13,18 @@ export const paymentMethodItem = z
   .object({
     id: z.string(),
     name: z.string().meta({ description: "Internal name." }),
-    code: z.string().meta({ description: "Use as `paymentMethodCode` when proceeding: `WALLET_V2` or `CARD_PROVIDER`." }),
+    code: z
+      .string()
+      .meta({ description: "Use as `paymentMethodCode` when proceeding: `WALLET_V2` or `CARD_PROVIDER`." }),
     displayName: z.string().meta({ description: "Localized by `x-locale`." }),
     image: z.string(),
-    archetype: z.enum(["IN_SDK", "REDIRECT"]).optional().meta({ description: "`IN_SDK`: render the form inline; `REDIRECT`: hand off to a hosted page and resume on return." }),
-    label: z.string().optional().meta({ description: "Tenant-specific label overriding displayName, only when configured." }),
+    archetype: z.enum(["IN_SDK", "REDIRECT"]).optional().meta({
+      description: "`IN_SDK`: render the form inline; `REDIRECT`: hand off to a hosted page and resume on return.",
+    }),
+    label: z
+      .string()
+      .optional()
+      .meta({ description: "Tenant-specific label overriding displayName, only when configured." }),
   })
   .meta({ id: "PaymentMethodItem" });
 

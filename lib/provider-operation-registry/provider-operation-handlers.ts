@@ -9,7 +9,10 @@ import type { ProviderOperationHandler, ProviderOperationRow } from "../provider
  * itself by being imported; the request path names the handler it runs, and reconciliation
  * finds one here for any operation provider_operations holds.
  */
-export const PROVIDER_OPERATION_HANDLERS: readonly ProviderOperationHandler[] = [...Object.values(PAYMENT_METHODS).flatMap((method) => method.providerOperations), cardDetach];
+export const PROVIDER_OPERATION_HANDLERS: readonly ProviderOperationHandler[] = [
+  ...Object.values(PAYMENT_METHODS).flatMap((method) => method.providerOperations),
+  cardDetach,
+];
 
 const byKey = new Map(PROVIDER_OPERATION_HANDLERS.map((handler) => [`${handler.provider}:${handler.kind}`, handler]));
 

@@ -47,7 +47,9 @@ export const PROVIDER_OPERATION_KINDS = {
 } as const satisfies Partial<Record<ProviderName, readonly string[]>>;
 /** What the redirect archetype (contract 15) may ask a provider: register the order, refund it, and capture or release a hold (or close an unpaid order). */
 export const REDIRECT_OPERATION_KINDS = ["register", "capture", "release", "refund"] as const;
-export type ProviderOperationKind = (typeof PROVIDER_OPERATION_KINDS)[keyof typeof PROVIDER_OPERATION_KINDS][number] | (typeof REDIRECT_OPERATION_KINDS)[number];
+export type ProviderOperationKind =
+  | (typeof PROVIDER_OPERATION_KINDS)[keyof typeof PROVIDER_OPERATION_KINDS][number]
+  | (typeof REDIRECT_OPERATION_KINDS)[number];
 
 /**
  * How one kind of operation calls its provider and settles the payment. One per (provider,
@@ -68,9 +70,15 @@ export interface ProviderOperationHandler {
    * Inside the settle transaction, with the payment locked: the payment change, its ledger
    * rows and its outbox row. Returns what a replayed request needs (stored as `result`).
    */
-  settle(tx: Db, context: { operation: ProviderOperationRow; payment: PaymentRow; answer: ProviderAnswer; now: Date }): Promise<Record<string, unknown>>;
+  settle(
+    tx: Db,
+    context: { operation: ProviderOperationRow; payment: PaymentRow; answer: ProviderAnswer; now: Date },
+  ): Promise<Record<string, unknown>>;
   /** Inside a transaction with the payment locked: what a refusal changes (default: nothing). */
-  fail?(tx: Db, context: { operation: ProviderOperationRow; payment: PaymentRow; code: string; now: Date }): Promise<void>;
+  fail?(
+    tx: Db,
+    context: { operation: ProviderOperationRow; payment: PaymentRow; code: string; now: Date },
+  ): Promise<void>;
 }
 
 /** Finds the handler of a recorded operation (handlerOf in lib/provider-operation-registry). */

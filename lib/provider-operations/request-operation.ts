@@ -33,7 +33,10 @@ export async function findRequestOperation(
     if (!operation) return { operation: null, id };
     if (isOpen(operation) || options.now.getTime() - operation.createdAt.getTime() < IDEMPOTENCY_TTL_MS) {
       if (options.fingerprint !== undefined && operation.request.requestFingerprint !== options.fingerprint) {
-        throw new ApiError("idempotency_conflict", "This form was already submitted with other values; open the payment again to start over.");
+        throw new ApiError(
+          "idempotency_conflict",
+          "This form was already submitted with other values; open the payment again to start over.",
+        );
       }
       return { operation, id };
     }

@@ -23,18 +23,28 @@ import { observeProviderCall } from "../metrics/provider-call-metrics";
 
 const OPEN = ["pending", "unknown"] as const;
 
-export const isOpen = (operation: Pick<ProviderOperationRow, "status">) => operation.status === "pending" || operation.status === "unknown";
+export const isOpen = (operation: Pick<ProviderOperationRow, "status">) =>
+  operation.status === "pending" || operation.status === "unknown";
 
 export const providerUnavailable = () =>
-  new ApiError("provider_unavailable", "The payment provider did not answer; the operation will be completed, retry later with the same Idempotency-Key.", undefined, {
-    "Retry-After": String(RETRY_AFTER_SECONDS),
-  });
+  new ApiError(
+    "provider_unavailable",
+    "The payment provider did not answer; the operation will be completed, retry later with the same Idempotency-Key.",
+    undefined,
+    {
+      "Retry-After": String(RETRY_AFTER_SECONDS),
+    },
+  );
 
 /**
  * The operation recorded for this request key, if any (a retry of the same Idempotency-Key
  * after a 503). The same key on another payment is a reuse with other parameters.
  */
-export async function findProviderOperation(tx: Db, id: string, options: { paymentId: string }): Promise<ProviderOperationRow | null> {
+export async function findProviderOperation(
+  tx: Db,
+  id: string,
+  options: { paymentId: string },
+): Promise<ProviderOperationRow | null> {
   const [row] = await tx.select().from(providerOperations).where(eq(providerOperations.id, id));
   if (row && row.paymentId !== options.paymentId) {
     throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with different parameters.");
@@ -134,16 +144,24 @@ export async function pendingRefundMinor(tx: Db, paymentId: string): Promise<num
  */
 export function providerOperationExists(
   paymentId: AnyColumn,
-  options: { kinds?: readonly ProviderOperationRow["kind"][]; statuses?: readonly ProviderOperationRow["status"][] } = {},
+  options: {
+    kinds?: readonly ProviderOperationRow["kind"][];
+    statuses?: readonly ProviderOperationRow["status"][];
+  } = {},
 ): SQL {
   const ofKinds = options.kinds ? sql` and o.kind in ${options.kinds}` : sql``;
   return sql`exists (select 1 from ${providerOperations} o where o.payment_id = ${paymentId} and o.status in ${options.statuses ?? OPEN}${ofKinds})`;
 }
 
 export const operationInProgress = () =>
-  new ApiError("request_in_progress", "Another provider operation on this payment is still being completed; retry shortly.", undefined, {
-    "Retry-After": String(RETRY_AFTER_SECONDS),
-  });
+  new ApiError(
+    "request_in_progress",
+    "Another provider operation on this payment is still being completed; retry shortly.",
+    undefined,
+    {
+      "Retry-After": String(RETRY_AFTER_SECONDS),
+    },
+  );
 
 /**
  * Steps (b) and (c): calls the provider with the operation's key under a time limit, outside
@@ -161,7 +179,9 @@ export async function completeProviderOperation(
   if (!isOpen(operation)) return operation;
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`provider operation ${operation.kind}`);
   if (handler.provider !== operation.provider || handler.kind !== operation.kind) {
-    throw new Error(`handler ${handler.provider}:${handler.kind} given for operation ${operation.provider}:${operation.kind}`);
+    throw new Error(
+      `handler ${handler.provider}:${handler.kind} given for operation ${operation.provider}:${operation.kind}`,
+    );
   }
   let answer: ProviderAnswer;
   // `reported`: the provider reported the outcome itself (a signed callback), which is no call of ours to count.
@@ -182,13 +202,20 @@ export async function completeProviderOperation(
   return settleProviderOperation(db, operation, handler, answer);
 }
 
-async function settleProviderOperation(db: Db, operation: ProviderOperationRow, handler: ProviderOperationHandler, answer: ProviderAnswer) {
+async function settleProviderOperation(
+  db: Db,
+  operation: ProviderOperationRow,
+  handler: ProviderOperationHandler,
+  answer: ProviderAnswer,
+) {
   return db.transaction(async (tx) => {
     const locked = await lockOperationPayment(tx, operation);
     const current = await lockOperation(tx, operation.id);
     if (!isOpen(current)) return current; // Settled meanwhile by reconciliation or a retry.
     const now = new Date();
-    const result = locked ? await handler.settle(tx, { operation: current, payment: locked.payment, answer, now: locked.now }) : {};
+    const result = locked
+      ? await handler.settle(tx, { operation: current, payment: locked.payment, answer, now: locked.now })
+      : {};
     const [settled] = await tx
       .update(providerOperations)
       .set({ status: "succeeded", providerReference: answer.reference, result, settledAt: now, updatedAt: now })
@@ -198,13 +225,19 @@ async function settleProviderOperation(db: Db, operation: ProviderOperationRow, 
   });
 }
 
-async function failProviderOperation(db: Db, operation: ProviderOperationRow, handler: ProviderOperationHandler, code: string) {
+async function failProviderOperation(
+  db: Db,
+  operation: ProviderOperationRow,
+  handler: ProviderOperationHandler,
+  code: string,
+) {
   return db.transaction(async (tx) => {
     const locked = await lockOperationPayment(tx, operation);
     const current = await lockOperation(tx, operation.id);
     if (!isOpen(current)) return current;
     const now = new Date();
-    if (locked && handler.fail) await handler.fail(tx, { operation: current, payment: locked.payment, code, now: locked.now });
+    if (locked && handler.fail)
+      await handler.fail(tx, { operation: current, payment: locked.payment, code, now: locked.now });
     const [failed] = await tx
       .update(providerOperations)
       .set({ status: "failed", resultCode: code, settledAt: now, updatedAt: now })
@@ -239,10 +272,19 @@ export function nextAttemptDelayMs(attempts: number): number {
 async function markUnknown(db: Db, operation: ProviderOperationRow, error: unknown) {
   const attempts = operation.attempts + 1;
   const now = new Date();
-  logger.warn({ operationId: operation.id, kind: operation.kind, provider: operation.provider, err: describe(error) }, "provider call failed; left for reconciliation");
+  logger.warn(
+    { operationId: operation.id, kind: operation.kind, provider: operation.provider, err: describe(error) },
+    "provider call failed; left for reconciliation",
+  );
   await db
     .update(providerOperations)
-    .set({ status: "unknown", attempts, resultCode: describe(error), nextAttemptAt: new Date(now.getTime() + nextAttemptDelayMs(attempts)), updatedAt: now })
+    .set({
+      status: "unknown",
+      attempts,
+      resultCode: describe(error),
+      nextAttemptAt: new Date(now.getTime() + nextAttemptDelayMs(attempts)),
+      updatedAt: now,
+    })
     .where(and(eq(providerOperations.id, operation.id), inArray(providerOperations.status, [...OPEN])));
 }
 
@@ -259,7 +301,11 @@ class ProviderCallTimeoutError extends ProviderUnavailableError {}
 function isTimeout(error: unknown): boolean {
   if (error instanceof ProviderCallTimeoutError) return true;
   if (!(error instanceof Error)) return false;
-  return error.name === "TimeoutError" || (error.cause instanceof Error && error.cause.name === "TimeoutError") || /timed out/i.test(error.message);
+  return (
+    error.name === "TimeoutError" ||
+    (error.cause instanceof Error && error.cause.name === "TimeoutError") ||
+    /timed out/i.test(error.message)
+  );
 }
 
 export async function withTimeLimit<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -300,5 +346,8 @@ export async function runProviderOperation<T>(
 
 /** The answer to an operation the provider refused. */
 export function refusalError(operation: ProviderOperationRow): ApiError {
-  return new ApiError("invalid_state", `The payment provider refused the ${operation.kind} (${operation.resultCode ?? "refused"}).`);
+  return new ApiError(
+    "invalid_state",
+    `The payment provider refused the ${operation.kind} (${operation.resultCode ?? "refused"}).`,
+  );
 }

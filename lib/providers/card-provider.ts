@@ -25,11 +25,18 @@ export function cardProvider(): CardProvider {
     "cardProvider",
     stripeCardProvider({
       endpoint: stripeEndpointOf(config.CARD_PROVIDER_API_URL),
-      httpClient: config.isSandbox && !config.CARD_PROVIDER_API_URL ? Stripe.createFetchHttpClient((input, init) => simulatorMount().card.stripeFetch(input, init)) : undefined,
+      httpClient:
+        config.isSandbox && !config.CARD_PROVIDER_API_URL
+          ? Stripe.createFetchHttpClient((input, init) => simulatorMount().card.stripeFetch(input, init))
+          : undefined,
       timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
-      accountOf: async (db, account) => (await findCardProviderAccount(db, account)) ?? (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
+      accountOf: async (db, account) =>
+        (await findCardProviderAccount(db, account)) ??
+        (config.isSandbox ? sandboxCardAccount(db, account.serviceId) : null),
       everyAccount: (db) => everyCardProviderAccount(db, { sandbox: config.isSandbox }),
-      browserConfirmation: config.isSandbox ? (db, request) => simulatorMount().card.browserConfirmation(db, request) : undefined,
+      browserConfirmation: config.isSandbox
+        ? (db, request) => simulatorMount().card.browserConfirmation(db, request)
+        : undefined,
     }),
   );
   return installed;

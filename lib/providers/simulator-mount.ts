@@ -48,7 +48,10 @@ export interface SimulatorMount {
     /** The 3DS page's intent; null for an unknown intent or a wrong client secret. */
     challengeOf(db: Db, request: { intentId: string; clientSecret: string }): Promise<SandboxChallenge | null>;
     /** The buyer's Complete or Fail on the 3DS page; answers where the buyer goes next, or null when the simulator refuses it (unknown intent, wrong secret, not waiting). */
-    completeChallenge(db: Db, request: { intentId: string; clientSecret: string; outcome: "complete" | "fail" }): Promise<{ returnUrl: string } | null>;
+    completeChallenge(
+      db: Db,
+      request: { intentId: string; clientSecret: string; outcome: "complete" | "fail" },
+    ): Promise<{ returnUrl: string } | null>;
     /** Sends again the events the gateway did not take (a background job); answers how many went. */
     redeliverEvents(db: Db): Promise<number>;
   };
@@ -88,12 +91,17 @@ export function redirectSimulatorMount(name: string): RedirectSimulatorMount {
 
 /** The redirect provider simulator a request under /api/<name>-sandbox is for (the sandbox routes' one handler); null where none is. */
 export function redirectSimulatorServing(pathname: string): RedirectSimulatorMount | null {
-  return Object.values(simulatorMount().redirect).find((simulator) => pathname === simulator.path || pathname.startsWith(`${simulator.path}/`)) ?? null;
+  return (
+    Object.values(simulatorMount().redirect).find(
+      (simulator) => pathname === simulator.path || pathname.startsWith(`${simulator.path}/`),
+    ) ?? null
+  );
 }
 
 /** The simulators of this sandbox gateway; throws where none were mounted (production, or a composition root that forgot). */
 export function simulatorMount(): SimulatorMount {
   const mount = holder[MOUNT];
-  if (!mount) throw new Error("sandbox simulators are not mounted in this process (mount-simulators.ts: mountSimulators())");
+  if (!mount)
+    throw new Error("sandbox simulators are not mounted in this process (mount-simulators.ts: mountSimulators())");
   return mount;
 }

@@ -19,7 +19,13 @@ export interface SqlLimit {
  * computed from the row as locked, never from a stale read. Insert and update both see
  * the same `precondition` through `excluded.allowed`.
  */
-export function gcraUpsertSql(options: { policy: RateLimitPolicy; key: SQL | Placeholder; nowMs: SQL | Placeholder; precondition: SQL; from?: SQL }): SQL {
+export function gcraUpsertSql(options: {
+  policy: RateLimitPolicy;
+  key: SQL | Placeholder;
+  nowMs: SQL | Placeholder;
+  precondition: SQL;
+  from?: SQL;
+}): SQL {
   const { policy, key, precondition } = options;
   const now = sql`${options.nowMs}::bigint`;
   // Validated integers (policies.ts), inlined so the planner sees constants.

@@ -81,7 +81,11 @@ export function tightestOutcome(outcomes: readonly RateLimitOutcome[]): RateLimi
   if (refused) return refused;
   return outcomes.reduce<RateLimitOutcome | undefined>(
     (tightest, outcome) =>
-      !tightest || outcome.remaining < tightest.remaining || (outcome.remaining === tightest.remaining && outcome.resetSeconds > tightest.resetSeconds) ? outcome : tightest,
+      !tightest ||
+      outcome.remaining < tightest.remaining ||
+      (outcome.remaining === tightest.remaining && outcome.resetSeconds > tightest.resetSeconds)
+        ? outcome
+        : tightest,
     undefined,
   );
 }

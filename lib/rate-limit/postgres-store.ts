@@ -10,13 +10,21 @@ import type { RateLimitCheck } from "./policies";
  * (lib/auth/authenticate.ts); this standalone form serves requests with no lookup to fold
  * into (card finalize) and the store tests.
  */
-export async function consumeInPostgres(db: Db, checks: readonly RateLimitCheck[], nowMs: number): Promise<GcraDecision[]> {
+export async function consumeInPostgres(
+  db: Db,
+  checks: readonly RateLimitCheck[],
+  nowMs: number,
+): Promise<GcraDecision[]> {
   if (checks.length === 0) return [];
   const name = `rate_limit_${checks.map((check) => check.policy.name).join("_")}`;
   const query = prepared(db, name, (db) => {
     const ctes = gcraCtes(
       db,
-      checks.map((check, index) => ({ alias: `limit_${index}`, policy: check.policy, key: sql.placeholder(`key${index}`) })),
+      checks.map((check, index) => ({
+        alias: `limit_${index}`,
+        policy: check.policy,
+        key: sql.placeholder(`key${index}`),
+      })),
       sql.placeholder("nowMs"),
     );
     const selection = Object.fromEntries(

@@ -64,7 +64,10 @@ export async function openRedisRateLimitStore(url: string): Promise<RedisRateLim
       if (checks.length === 0) return [];
       const options = {
         keys: checks.map((check) => KEY_PREFIX + check.key),
-        arguments: [String(nowMs), ...checks.flatMap((check) => [String(check.policy.intervalMs), String(check.policy.windowMs)])],
+        arguments: [
+          String(nowMs),
+          ...checks.flatMap((check) => [String(check.policy.intervalMs), String(check.policy.windowMs)]),
+        ],
       };
       let reply: unknown;
       try {

@@ -33,7 +33,12 @@ export class RequestRateLimit {
     this.#outcome = reported;
     if (!reported.allowed) {
       metrics.rateLimitRefusals.inc({ policy: reported.policy.name });
-      throw new ApiError("rate_limited", `Too many requests; retry after ${reported.retryAfterSeconds} s.`, undefined, this.headers());
+      throw new ApiError(
+        "rate_limited",
+        `Too many requests; retry after ${reported.retryAfterSeconds} s.`,
+        undefined,
+        this.headers(),
+      );
     }
   }
 

@@ -19,7 +19,11 @@ export function rateLimitBackend(): RateLimitBackend {
  * because the limits guard capacity, while credentials (256-bit random) need no brake to
  * resist guessing. PostgreSQL errors propagate: without it nothing works anyway.
  */
-export async function consumeRateLimits(db: Db, checks: readonly RateLimitCheck[], nowMs: number): Promise<GcraDecision[] | null> {
+export async function consumeRateLimits(
+  db: Db,
+  checks: readonly RateLimitCheck[],
+  nowMs: number,
+): Promise<GcraDecision[] | null> {
   if (rateLimitBackend() === "postgres") return consumeInPostgres(db, checks, nowMs);
   try {
     return await (await getRedisRateLimitStore()).consume(checks, nowMs);

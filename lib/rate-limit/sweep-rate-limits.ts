@@ -16,7 +16,9 @@ export async function sweepRateLimits(db: Db, options: { clock?: Clock } = {}): 
   const nowMs = (options.clock ?? systemClock).now().getTime();
   const deleted = await db
     .delete(rateLimits)
-    .where(sql`${rateLimits.key} in (select ${rateLimits.key} from ${rateLimits} where ${rateLimits.tatMs} <= ${nowMs} limit ${BATCH})`)
+    .where(
+      sql`${rateLimits.key} in (select ${rateLimits.key} from ${rateLimits} where ${rateLimits.tatMs} <= ${nowMs} limit ${BATCH})`,
+    )
     .returning({ key: rateLimits.key });
   return deleted.length;
 }

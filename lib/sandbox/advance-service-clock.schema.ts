@@ -22,7 +22,10 @@ export const advanceClockBody = z
 
 /** What both clock calls answer: the offset from real time and the service's now. */
 export const serviceClockView = z.object({
-  clockOffsetSeconds: z.number().int().meta({ description: "How far the service's sandbox clock runs ahead of real time." }),
+  clockOffsetSeconds: z
+    .number()
+    .int()
+    .meta({ description: "How far the service's sandbox clock runs ahead of real time." }),
   now: z.iso.datetime().meta({ description: "The service's clock now." }),
 });
 

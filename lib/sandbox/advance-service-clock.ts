@@ -16,7 +16,11 @@ export async function advanceServiceClock(db: Db, options: { serviceId: string; 
 
 /** Brings one service's sandbox clock back to real time. */
 export async function resetServiceClock(db: Db, options: { serviceId: string }) {
-  const [row] = await db.update(services).set({ clockOffsetSeconds: 0 }).where(eq(services.id, options.serviceId)).returning({ clockOffsetSeconds: services.clockOffsetSeconds });
+  const [row] = await db
+    .update(services)
+    .set({ clockOffsetSeconds: 0 })
+    .where(eq(services.id, options.serviceId))
+    .returning({ clockOffsetSeconds: services.clockOffsetSeconds });
   if (!row) throw new Error(`service ${options.serviceId} vanished`);
   return { clockOffsetSeconds: row.clockOffsetSeconds, now: serviceClock(row).now().toISOString() };
 }

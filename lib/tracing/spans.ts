@@ -43,12 +43,20 @@ const headerGetter: OtelApi.TextMapGetter<Headers> = {
  * Runs `serve` in a server span continuing the caller's `traceparent` (W3C trace context), and
  * puts the trace id on the request's log context, so every log line of the request carries it.
  */
-export function inRequestSpan<T>(request: Request, logContext: RequestLogContext, serve: (span: RequestSpan | undefined) => Promise<T>): Promise<T> {
+export function inRequestSpan<T>(
+  request: Request,
+  logContext: RequestLogContext,
+  serve: (span: RequestSpan | undefined) => Promise<T>,
+): Promise<T> {
   const runtime = shared.gatewayTracing;
   if (!runtime) return serve(undefined);
   const { api, tracer } = runtime;
   const parent = api.propagation.extract(api.ROOT_CONTEXT, request.headers, headerGetter);
-  const span = tracer.startSpan(request.method, { kind: api.SpanKind.SERVER, attributes: { "http.request.method": request.method } }, parent);
+  const span = tracer.startSpan(
+    request.method,
+    { kind: api.SpanKind.SERVER, attributes: { "http.request.method": request.method } },
+    parent,
+  );
   logContext.traceId = span.spanContext().traceId;
   const ender: RequestSpan = {
     end(route, status) {
@@ -79,7 +87,10 @@ export function inSpan<T>(name: string, fn: () => Promise<T>, attributes?: SpanA
 }
 
 /** A span ended by the caller (a provider call's outcome is known only after its classification). */
-export function startSpan(name: string, attributes?: SpanAttributes): { end(attributes?: SpanAttributes, failed?: boolean): void } | undefined {
+export function startSpan(
+  name: string,
+  attributes?: SpanAttributes,
+): { end(attributes?: SpanAttributes, failed?: boolean): void } | undefined {
   const runtime = shared.gatewayTracing;
   if (!runtime) return undefined;
   const span = runtime.tracer.startSpan(name, { attributes });

@@ -43,8 +43,12 @@ export async function stopTracing(): Promise<void> {
  * copy of drizzle the database was opened with.
  */
 function traceStatements(db: Db, runtime: TracingRuntime): void {
-  const session = db._.session as unknown as { prepareQuery(query: { sql: string; params: unknown[] }, ...rest: unknown[]): object };
-  const prototype = Object.getPrototypeOf(session.prepareQuery({ sql: "select 1", params: [] }, undefined, undefined, false)) as Record<string, unknown>;
+  const session = db._.session as unknown as {
+    prepareQuery(query: { sql: string; params: unknown[] }, ...rest: unknown[]): object;
+  };
+  const prototype = Object.getPrototypeOf(
+    session.prepareQuery({ sql: "select 1", params: [] }, undefined, undefined, false),
+  ) as Record<string, unknown>;
   if (prototype.gatewayTraced) return;
   prototype.gatewayTraced = true;
   for (const method of ["execute", "all", "values"] as const) {
@@ -52,17 +56,28 @@ function traceStatements(db: Db, runtime: TracingRuntime): void {
     if (typeof original !== "function") continue;
     prototype[method] = function (this: { queryString?: string; query?: { sql: string } }, ...args: unknown[]) {
       // Only inside a traced request: the jobs' and the metrics publisher's statements would each be a trace of their own.
-      if (!runtime.api.trace.getSpan(runtime.api.context.active())) return (original as (...args: unknown[]) => unknown).apply(this, args);
+      if (!runtime.api.trace.getSpan(runtime.api.context.active()))
+        return (original as (...args: unknown[]) => unknown).apply(this, args);
       const text = this.queryString ?? this.query?.sql ?? "";
       const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? "QUERY";
       return runtime.tracer.startActiveSpan(
         `db ${operation}`,
-        { kind: runtime.api.SpanKind.CLIENT, attributes: { "db.system.name": "postgresql", "db.operation.name": operation, "db.query.text": text.slice(0, 2000) } },
+        {
+          kind: runtime.api.SpanKind.CLIENT,
+          attributes: {
+            "db.system.name": "postgresql",
+            "db.operation.name": operation,
+            "db.query.text": text.slice(0, 2000),
+          },
+        },
         async (span) => {
           try {
             return await (original as (...args: unknown[]) => Promise<unknown>).apply(this, args);
           } catch (error) {
-            span.setStatus({ code: runtime.api.SpanStatusCode.ERROR, message: error instanceof Error ? error.name : "error" });
+            span.setStatus({
+              code: runtime.api.SpanStatusCode.ERROR,
+              message: error instanceof Error ? error.name : "error",
+            });
             throw error;
           } finally {
             span.end();

@@ -47,7 +47,11 @@ export interface HostedLinkOptions {
   returnUrl?: string | null;
 }
 
-function withQuery(path: string, { token, returnUrl }: { token: string; returnUrl?: string | null }, notice?: string): string {
+function withQuery(
+  path: string,
+  { token, returnUrl }: { token: string; returnUrl?: string | null },
+  notice?: string,
+): string {
   const query = new URLSearchParams({ token });
   if (returnUrl) query.set("returnUrl", returnUrl);
   if (notice) query.set("notice", notice);
@@ -72,7 +76,11 @@ export const CHECKOUT_NOTICES = ["choose_method", "method_unavailable", "error",
 export type CheckoutNotice = (typeof CHECKOUT_NOTICES)[number];
 
 export function checkoutPagePath(options: HostedLinkOptions & { notice?: CheckoutNotice }): string {
-  return withQuery(`/${options.locale}${pagePathWithoutLocale("checkout", options.paymentId)}`, options, options.notice);
+  return withQuery(
+    `/${options.locale}${pagePathWithoutLocale("checkout", options.paymentId)}`,
+    options,
+    options.notice,
+  );
 }
 
 /** Where the checkout page's form posts the buyer's choice of method. */
@@ -102,7 +110,11 @@ export type ReceiptNotice = (typeof RECEIPT_NOTICES)[number];
 
 /** Back to the return page after a receipt form, staying (no timed move), scrolled to the receipt. */
 export function returnPagePathAfterReceipt(options: HostedLinkOptions & { notice: ReceiptNotice }): string {
-  const path = withQuery(`/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}`, options, options.notice);
+  const path = withQuery(
+    `/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}`,
+    options,
+    options.notice,
+  );
   return `${path}&stay=1#receipt`;
 }
 
@@ -122,7 +134,12 @@ export type HostedPayPage = "otp" | "card" | "redirect" | "qr";
  * `${publicBaseUrl}[/${locale}]/pay/${page}/${paymentId}?token=...`: the locale segment only
  * when the merchant sent x-locale, so otherwise the page follows the buyer's browser.
  */
-export function hostedPayUrl(options: { page: HostedPayPage; locale: Locale | null; paymentId: string; token: string }): string {
+export function hostedPayUrl(options: {
+  page: HostedPayPage;
+  locale: Locale | null;
+  paymentId: string;
+  token: string;
+}): string {
   const path = `${localePrefix(options.locale)}${pagePathWithoutLocale(options.page, options.paymentId)}`;
   return absoluteUrl(withQuery(path, { token: options.token }));
 }
@@ -141,7 +158,12 @@ export function cardPagePath({ locale, paymentId, token }: CardLinkOptions): str
  * Where the buyer lands after the provider (directly, or from its 3DS page, which appends
  * `payment_intent`): the step that settles the payment and moves on to the return page.
  */
-export function cardCompletePath({ locale, paymentId, token, paymentIntentId }: CardLinkOptions & { paymentIntentId?: string }): string {
+export function cardCompletePath({
+  locale,
+  paymentId,
+  token,
+  paymentIntentId,
+}: CardLinkOptions & { paymentIntentId?: string }): string {
   const query = new URLSearchParams({ token });
   if (paymentIntentId) query.set("payment_intent", paymentIntentId);
   return `/${locale}${pagePathWithoutLocale("card", paymentId)}/complete?${query.toString()}`;
@@ -161,7 +183,11 @@ export function providerReturnWithIntent(returnUrl: string, paymentIntentId: str
 
 /** The page before a redirect method's provider (contract 15): the merchant, the amount, and Pay. */
 export function redirectPagePath(options: HostedLinkOptions & { notice?: RedirectNotice }): string {
-  return withQuery(`/${options.locale}${pagePathWithoutLocale("redirect", options.paymentId)}`, options, options.notice);
+  return withQuery(
+    `/${options.locale}${pagePathWithoutLocale("redirect", options.paymentId)}`,
+    options,
+    options.notice,
+  );
 }
 
 /**
@@ -169,7 +195,14 @@ export function redirectPagePath(options: HostedLinkOptions & { notice?: Redirec
  * The buyer's checks (SATIM): `terms_required` (box not ticked), `anti_bot_failed` /
  * `anti_bot_expired` (the anti-bot answer), `checks_failed` (both the box and the anti-bot answer).
  */
-export const REDIRECT_NOTICES = ["provider_unavailable", "provider_refused", "checks_failed", "terms_required", "anti_bot_failed", "anti_bot_expired"] as const;
+export const REDIRECT_NOTICES = [
+  "provider_unavailable",
+  "provider_refused",
+  "checks_failed",
+  "terms_required",
+  "anti_bot_failed",
+  "anti_bot_expired",
+] as const;
 export type RedirectNotice = (typeof REDIRECT_NOTICES)[number];
 
 /** Where the redirect page's Pay posts: the order is registered with the provider, then the buyer goes there. */
@@ -181,7 +214,15 @@ export function redirectPayFormPath(options: { locale: Locale; paymentId: string
  * Where the provider sends the buyer back, paid or not (SATIM's returnUrl and failUrl): the
  * gateway asks the provider there and reads nothing of what the provider appends.
  */
-export function redirectReturnPath({ locale, paymentId, token }: { locale: Locale; paymentId: string; token: string }): string {
+export function redirectReturnPath({
+  locale,
+  paymentId,
+  token,
+}: {
+  locale: Locale;
+  paymentId: string;
+  token: string;
+}): string {
   return `/${locale}${pagePathWithoutLocale("redirect", paymentId)}/return?${new URLSearchParams({ token }).toString()}`;
 }
 
@@ -228,7 +269,12 @@ export function walletAppUrl(options: QrLinkOptions): string {
 }
 
 /** The sandbox 3DS page's address, with a notice when an answer was refused. */
-export function challengePagePath(options: { locale: Locale | null; intentId: string; clientSecret: string; refused?: boolean }): string {
+export function challengePagePath(options: {
+  locale: Locale | null;
+  intentId: string;
+  clientSecret: string;
+  refused?: boolean;
+}): string {
   const query = new URLSearchParams({ client_secret: options.clientSecret });
   if (options.refused) query.set("notice", "refused");
   return `${localePrefix(options.locale)}${pagePathWithoutLocale("challenge", options.intentId)}?${query.toString()}`;

@@ -21,7 +21,9 @@ const NATIVE_DIGITS = /[\u0660-\u0669\u06F0-\u06F9]/g;
 
 /** ASCII digits only: spaces, dashes and native digits from Arabic keyboards are normalised. */
 export function normalizeDigits(raw: string): string {
-  return raw.replace(NATIVE_DIGITS, (digit) => String((digit.codePointAt(0)! - 0x0660) % 0x90)).replace(/[\s\-\u00A0\u202F.]/g, "");
+  return raw
+    .replace(NATIVE_DIGITS, (digit) => String((digit.codePointAt(0)! - 0x0660) % 0x90))
+    .replace(/[\s\-\u00A0\u202F.]/g, "");
 }
 
 /** The Luhn (mod 10) check every Visa and Mastercard number passes. */
@@ -56,7 +58,8 @@ const BRAND_LENGTHS: Record<CardBrand, readonly number[]> = { visa: [13, 16, 19]
 
 export type CardNumberProblem = "required" | "unsupported_brand" | "incomplete" | "luhn";
 
-export type CardNumberCheck = { ok: true; digits: string; brand: CardBrand; last4: string } | { ok: false; problem: CardNumberProblem };
+export type CardNumberCheck =
+  { ok: true; digits: string; brand: CardBrand; last4: string } | { ok: false; problem: CardNumberProblem };
 
 export function checkCardNumber(rawNumber: string): CardNumberCheck {
   const digits = normalizeDigits(rawNumber);
@@ -101,7 +104,9 @@ export function isExpiryPast(month: number, year: number, now: Date): boolean {
 }
 
 function normalizeDigitsKeepSlash(raw: string): string {
-  return raw.replace(NATIVE_DIGITS, (digit) => String((digit.codePointAt(0)! - 0x0660) % 0x90)).replace(/[\s\u00A0\u202F]/g, "");
+  return raw
+    .replace(NATIVE_DIGITS, (digit) => String((digit.codePointAt(0)! - 0x0660) % 0x90))
+    .replace(/[\s\u00A0\u202F]/g, "");
 }
 
 /** "MM/YY" as the buyer types: the slash appears after the month. */

@@ -17,11 +17,19 @@ const simulatorSettings = (port: number, pgliteDir: string) => ({
   PGLITE_DIR: z.string().min(1).default(pgliteDir),
 });
 type SimulatorSettings<Prefix extends string> = {
-  [Key in keyof ReturnType<typeof simulatorSettings> as `${Prefix}_SIMULATOR_${Key}`]: ReturnType<typeof simulatorSettings>[Key];
+  [Key in keyof ReturnType<typeof simulatorSettings> as `${Prefix}_SIMULATOR_${Key}`]: ReturnType<
+    typeof simulatorSettings
+  >[Key];
 };
 
 /** `npm run simulator -- <name>`'s variables (<PREFIX>_SIMULATOR_PORT, _HOST, _DATABASE_URL, _PGLITE_DIR): the provider's simulator as a process of its own. */
-export function simulatorProcessSettings<Prefix extends string>(prefix: Prefix, defaults: { port: number; pgliteDir: string }): SimulatorSettings<Prefix> {
-  const settings = Object.entries(simulatorSettings(defaults.port, defaults.pgliteDir)).map(([name, schema]) => [`${prefix}_SIMULATOR_${name}`, schema]);
+export function simulatorProcessSettings<Prefix extends string>(
+  prefix: Prefix,
+  defaults: { port: number; pgliteDir: string },
+): SimulatorSettings<Prefix> {
+  const settings = Object.entries(simulatorSettings(defaults.port, defaults.pgliteDir)).map(([name, schema]) => [
+    `${prefix}_SIMULATOR_${name}`,
+    schema,
+  ]);
   return Object.fromEntries(settings) as SimulatorSettings<Prefix>;
 }

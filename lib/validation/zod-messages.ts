@@ -59,7 +59,13 @@ export function ourWording(issue: RawIssue): string {
   }
 }
 
-function sizeMessage(bound: string, origin: string, limit: number | bigint | Date, inclusive: boolean | undefined, strict: string): string {
+function sizeMessage(
+  bound: string,
+  origin: string,
+  limit: number | bigint | Date,
+  inclusive: boolean | undefined,
+  strict: string,
+): string {
   const n = Number(limit);
   switch (origin) {
     case "string":

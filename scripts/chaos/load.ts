@@ -64,17 +64,29 @@ export class ChaosClient {
   ) {}
 
   /** One call, retried (same key, other gateway) while the answer says "again later". */
-  async call(method: string, path: string, options: { body?: unknown; form?: URLSearchParams; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async call(
+    method: string,
+    path: string,
+    options: { body?: unknown; form?: URLSearchParams; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     for (let attempt = 0; attempt < 60; attempt += 1) {
       const base = this.gateways[this.next++ % this.gateways.length]!;
       let answer: Answer;
       this.stats.sent += 1;
       try {
-        const contentType = options.form ? "application/x-www-form-urlencoded" : options.body !== undefined ? "application/json" : undefined;
+        const contentType = options.form
+          ? "application/x-www-form-urlencoded"
+          : options.body !== undefined
+            ? "application/json"
+            : undefined;
         const response = await fetch(`${base}${path}`, {
           method,
           headers: { ...(contentType ? { "content-type": contentType } : {}), ...options.headers },
-          body: options.form ? options.form.toString() : options.body !== undefined ? JSON.stringify(options.body) : undefined,
+          body: options.form
+            ? options.form.toString()
+            : options.body !== undefined
+              ? JSON.stringify(options.body)
+              : undefined,
           redirect: "manual",
           signal: AbortSignal.timeout(30_000),
         });
@@ -85,7 +97,12 @@ export class ChaosClient {
         } catch {
           // Not JSON.
         }
-        answer = { status: response.status, name: body?.error?.name, body, location: response.headers.get("location") ?? undefined };
+        answer = {
+          status: response.status,
+          name: body?.error?.name,
+          body,
+          location: response.headers.get("location") ?? undefined,
+        };
       } catch {
         this.stats.dropped += 1;
         await sleep(200);
@@ -93,7 +110,13 @@ export class ChaosClient {
       }
       bump(this.stats.byStatus, answer.name ? `${answer.status} ${answer.name}` : String(answer.status));
       if (answer.status >= 500) {
-        this.stats.serverErrors.push({ at: Date.now(), status: answer.status, name: answer.name, path, requestId: answer.body?.error?.requestId });
+        this.stats.serverErrors.push({
+          at: Date.now(),
+          status: answer.status,
+          name: answer.name,
+          path,
+          requestId: answer.body?.error?.requestId,
+        });
       }
       const again = answer.status === 503 || answer.name === "request_in_progress" || answer.name === "rate_limited";
       if (!again) return answer;
@@ -139,7 +162,8 @@ export function expectStatus(ctx: Ctx, what: string, answer: Answer, ...ok: numb
   if (ok.includes(answer.status)) return true;
   const details = answer.body?.error?.details;
   const message = `${answer.body?.message ?? answer.body?.error?.message ?? ""}${details ? ` ${JSON.stringify(details).slice(0, 200)}` : ""}`;
-  if (ctx.stats.surprises.length < 50) ctx.stats.surprises.push(`${what}: ${answer.status} ${answer.name ?? answer.body?.error?.code ?? ""} ${message}`);
+  if (ctx.stats.surprises.length < 50)
+    ctx.stats.surprises.push(`${what}: ${answer.status} ${answer.name ?? answer.body?.error?.code ?? ""} ${message}`);
   return false;
 }
 
@@ -149,7 +173,10 @@ export function note(ctx: Ctx, what: string, error: unknown): null {
   return null;
 }
 
-export async function create(ctx: Ctx, overrides: Record<string, unknown> = {}): Promise<{ paymentId: string; clientSecret: string } | null> {
+export async function create(
+  ctx: Ctx,
+  overrides: Record<string, unknown> = {},
+): Promise<{ paymentId: string; clientSecret: string } | null> {
   const body = {
     actionId: `chaos-${randomUUID()}`,
     amount: randomInt(10, 900) + randomInt(0, 100) / 100,
@@ -168,16 +195,25 @@ export async function create(ctx: Ctx, overrides: Record<string, unknown> = {}):
 
 export async function proceed(ctx: Ctx, paymentId: string, method: string) {
   const headers = serverHeaders(ctx.merchant, key());
-  const answer = await ctx.client.call("POST", `/api/v1/payments/intents/${paymentId}/proceed`, { body: { paymentMethodCode: method }, headers });
+  const answer = await ctx.client.call("POST", `/api/v1/payments/intents/${paymentId}/proceed`, {
+    body: { paymentMethodCode: method },
+    headers,
+  });
   // A retry with the same key answers the same (replayed) result.
-  if (randomInt(8) === 0) await ctx.client.call("POST", `/api/v1/payments/intents/${paymentId}/proceed`, { body: { paymentMethodCode: method }, headers });
+  if (randomInt(8) === 0)
+    await ctx.client.call("POST", `/api/v1/payments/intents/${paymentId}/proceed`, {
+      body: { paymentMethodCode: method },
+      headers,
+    });
   return expectStatus(ctx, "proceed", answer, 200) ? answer.body.data : null;
 }
 
 export async function poll(ctx: Ctx, paymentId: string, until: (code: number) => boolean, tries = 20): Promise<number> {
   let code = 0;
   for (let attempt = 0; attempt < tries; attempt += 1) {
-    const answer = await ctx.client.call("GET", `/api/v1/payments/intents/${paymentId}/check`, { headers: serverHeaders(ctx.merchant) });
+    const answer = await ctx.client.call("GET", `/api/v1/payments/intents/${paymentId}/check`, {
+      headers: serverHeaders(ctx.merchant),
+    });
     code = answer.body?.data?.statusCode ?? 0;
     if (until(code)) return code;
     await sleep(300);
@@ -196,14 +232,18 @@ async function payWallet(ctx: Ctx, captureMethod: "DIRECT" | "RESERVATION", wron
   const db = await onPage(ctx.stats, () => getDb());
   const codes = wrongCodes ? ["000000", "111111", "222222", "333333", "444444"] : ["123456"];
   for (const code of codes) {
-    await onPage(ctx.stats, () => submitPaymentOtp(db, { paymentId: intent.paymentId, token, code })).catch((error: unknown) => note(ctx, "otp", error));
+    await onPage(ctx.stats, () => submitPaymentOtp(db, { paymentId: intent.paymentId, token, code })).catch(
+      (error: unknown) => note(ctx, "otp", error),
+    );
   }
   await poll(ctx, intent.paymentId, (code) => code !== 12 && code !== 1, 3);
   return intent.paymentId;
 }
 
 export async function refundConcurrently(ctx: Ctx, paymentId: string) {
-  const check = await ctx.client.call("GET", `/api/v1/payments/intents/${paymentId}/check`, { headers: serverHeaders(ctx.merchant) });
+  const check = await ctx.client.call("GET", `/api/v1/payments/intents/${paymentId}/check`, {
+    headers: serverHeaders(ctx.merchant),
+  });
   const amount = Number(check.body?.data?.amount ?? 0);
   if (!amount) return;
   const parts = randomInt(2, 4);
@@ -241,14 +281,23 @@ const scenarios: Record<string, (ctx: Ctx) => Promise<void>> = {
     const choice = randomInt(3);
     const headers = clientHeaders(ctx.merchant, key());
     if (choice === 2) {
-      expectStatus(ctx, "release", await ctx.client.call("POST", `/api/v1/payments/intents/${paymentId}/release`, { body: {}, headers }), 200, 409);
+      expectStatus(
+        ctx,
+        "release",
+        await ctx.client.call("POST", `/api/v1/payments/intents/${paymentId}/release`, { body: {}, headers }),
+        200,
+        409,
+      );
       return;
     }
-    const check = await ctx.client.call("GET", `/api/v1/payments/intents/${paymentId}/check`, { headers: serverHeaders(ctx.merchant) });
+    const check = await ctx.client.call("GET", `/api/v1/payments/intents/${paymentId}/check`, {
+      headers: serverHeaders(ctx.merchant),
+    });
     const amount = Number(check.body?.data?.amount ?? 0);
     const body = choice === 1 && amount > 1 ? { amount: Math.floor(amount * 50) / 100 } : {};
     const captured = await ctx.client.call("POST", `/api/v1/payments/intents/${paymentId}/capture`, { body, headers });
-    if (expectStatus(ctx, "capture", captured, 200, 409) && randomInt(2) === 0) await refundConcurrently(ctx, paymentId);
+    if (expectStatus(ctx, "capture", captured, 200, 409) && randomInt(2) === 0)
+      await refundConcurrently(ctx, paymentId);
   },
   async qr(ctx) {
     const intent = await create(ctx, { transactionType: "QR_CODE" });
@@ -297,22 +346,32 @@ const scenarios: Record<string, (ctx: Ctx) => Promise<void>> = {
     }
     // The buyer back on the gateway, or (now and then) the merchant's page calling finalize.
     if (randomInt(4) === 0 && typeof confirmed.body?.payment_method === "string") {
-      const answer = await ctx.client.call("POST", `/api/v1/payments/intents/${intent.paymentId}/card-provider-finalize`, {
-        body: { paymentIntentId: confirmation.paymentIntentId, externalCardId: confirmed.body.payment_method },
-        headers: { "x-client-secret": intent.clientSecret, ...key() },
-      });
+      const answer = await ctx.client.call(
+        "POST",
+        `/api/v1/payments/intents/${intent.paymentId}/card-provider-finalize`,
+        {
+          body: { paymentIntentId: confirmation.paymentIntentId, externalCardId: confirmed.body.payment_method },
+          headers: { "x-client-secret": intent.clientSecret, ...key() },
+        },
+      );
       expectStatus(ctx, "card finalize", answer, 200, 400, 409);
     } else {
-      await onPage(ctx.stats, () => completeCardPayment(db, { paymentId: intent.paymentId, token, paymentIntentId: confirmation.paymentIntentId })).catch((error: unknown) =>
-        note(ctx, "card page completion", error),
-      );
+      await onPage(ctx.stats, () =>
+        completeCardPayment(db, { paymentId: intent.paymentId, token, paymentIntentId: confirmation.paymentIntentId }),
+      ).catch((error: unknown) => note(ctx, "card page completion", error));
     }
     const code = await poll(ctx, intent.paymentId, (status) => status !== 12 && status !== 1, 5);
     if (code === 13) {
       const headers = clientHeaders(ctx.merchant, key());
       const release = randomInt(2) === 0;
       const path = `/api/v1/payments/intents/${intent.paymentId}/${release ? "release" : "capture"}`;
-      expectStatus(ctx, release ? "card release" : "card capture", await ctx.client.call("POST", path, { body: {}, headers }), 200, 409);
+      expectStatus(
+        ctx,
+        release ? "card release" : "card capture",
+        await ctx.client.call("POST", path, { body: {}, headers }),
+        200,
+        409,
+      );
     } else if (code === 2 && randomInt(2) === 0) {
       await refundConcurrently(ctx, intent.paymentId);
     }
@@ -355,7 +414,10 @@ export async function runLoad(options: {
 }): Promise<void> {
   const { client } = options;
   const extra = options.extra ?? {};
-  const weights: [string, number][] = [...WEIGHTS, ...Object.entries(extra).map(([name, scenario]): [string, number] => [name, scenario.weight])];
+  const weights: [string, number][] = [
+    ...WEIGHTS,
+    ...Object.entries(extra).map(([name, scenario]): [string, number] => [name, scenario.weight]),
+  ];
   await Promise.all(
     Array.from({ length: options.users }, async (_, user) => {
       while (!options.until() && client.stats.sent < options.maxRequests) {

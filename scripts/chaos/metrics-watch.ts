@@ -42,7 +42,10 @@ export function watchMetrics(baseUrls: string[], token: string, everyMs = 3_000)
   async function scrapeOnce(): Promise<Series | null> {
     for (const baseUrl of baseUrls) {
       try {
-        const answer = await fetch(`${baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+        const answer = await fetch(`${baseUrl}/api/metrics`, {
+          headers: { authorization: `Bearer ${token}` },
+          signal: AbortSignal.timeout(5_000),
+        });
         if (answer.status !== 200) continue;
         const series = parse(await answer.text());
         last = series;
@@ -82,7 +85,9 @@ export function watchMetrics(baseUrls: string[], token: string, everyMs = 3_000)
       const series: Series = last;
       const statuses = byLabel(series, "gateway_http_requests_total", "status");
       const total = [...statuses.values()].reduce((sum, n) => sum + n, 0);
-      const serverErrors = [...statuses].filter(([status]) => status.startsWith("5")).reduce((sum, [, n]) => sum + n, 0);
+      const serverErrors = [...statuses]
+        .filter(([status]) => status.startsWith("5"))
+        .reduce((sum, [, n]) => sum + n, 0);
       const gauge = (name: (typeof WATCHED)[number]) => `peak ${peaks.get(name) ?? 0}, now ${series.get(name) ?? "?"}`;
       return [
         `metrics (GET /api/metrics, ${series.get("gateway_metrics_processes") ?? "?"} processes in the view; counts of the processes alive at the end):`,

@@ -37,7 +37,10 @@ const RAILS: Rail[] = [
   // Each redirect provider's rail (SATIM, CLICTOPAY, CMI, CHARGILY): its simulator's money calls, under /<name>.
   ...redirectSimulators().map(([name, simulator]) => ({
     name: simulator.process.prefix,
-    calls: simulator.moneyCalls.map((call) => ({ name: call.name, match: new RegExp(`^${call.method} /${name}${call.path.source}$`) })),
+    calls: simulator.moneyCalls.map((call) => ({
+      name: call.name,
+      match: new RegExp(`^${call.method} /${name}${call.path.source}$`),
+    })),
   })),
 ];
 
@@ -65,7 +68,10 @@ export async function startProviderFaults(options: { db: () => Promise<Db>; port
         prefix: `/${name}`,
         errorBody: simulator.failure.body,
         handle: async (request: Request) =>
-          simulator.handle(await db(), request, { base: `/${name}`, toGateway: (outgoing) => fetch(outgoing, { signal: AbortSignal.timeout(10_000) }) }),
+          simulator.handle(await db(), request, {
+            base: `/${name}`,
+            toGateway: (outgoing) => fetch(outgoing, { signal: AbortSignal.timeout(10_000) }),
+          }),
       })),
     ],
     onFault: (line) => {
@@ -76,7 +82,11 @@ export async function startProviderFaults(options: { db: () => Promise<Db>; port
   return {
     env: {
       CARD_PROVIDER_API_URL: served.url,
-      ...Object.fromEntries(redirectSimulators().flatMap(([name, simulator]) => Object.entries(simulator.gatewaySettings(`${served.url}/${name}`)))),
+      ...Object.fromEntries(
+        redirectSimulators().flatMap(([name, simulator]) =>
+          Object.entries(simulator.gatewaySettings(`${served.url}/${name}`)),
+        ),
+      ),
       // A short provider timeout: a hung call costs the client seconds, not the default 10.
       PROVIDER_CALL_TIMEOUT_MS: "3000",
     },

@@ -3,7 +3,22 @@ import { getDb } from "../../lib/db/client";
 import { hostedFormToken } from "../../lib/hosted/hosted-form-route";
 import type { OnboardedMerchant } from "../../lib/merchants/onboard-merchant.schema";
 import { payWithRedirect } from "../../lib/payments/hosted/redirect-payment";
-import { bump, clientHeaders, create, expectStatus, key, note, onPage, poll, proceed, refundConcurrently, serverHeaders, tokenOf, type Ctx, type ExtraScenario } from "./load";
+import {
+  bump,
+  clientHeaders,
+  create,
+  expectStatus,
+  key,
+  note,
+  onPage,
+  poll,
+  proceed,
+  refundConcurrently,
+  serverHeaders,
+  tokenOf,
+  type Ctx,
+  type ExtraScenario,
+} from "./load";
 
 /**
  * The redirect card rails in the chaos load (contract 15): the merchant's server proceeds, the
@@ -17,11 +32,32 @@ import { bump, clientHeaders, create, expectStatus, key, note, onPage, poll, pro
  */
 export type RedirectRail = "SATIM" | "CLICTOPAY" | "CMI" | "CHARGILY";
 
-const RAILS: Record<RedirectRail, { currency: string; country: string; amount: () => number; reservations: boolean; refunds: boolean }> = {
+const RAILS: Record<
+  RedirectRail,
+  { currency: string; country: string; amount: () => number; reservations: boolean; refunds: boolean }
+> = {
   // SATIM registers 50 DZD at least.
-  SATIM: { currency: "DZD", country: "DZA", amount: () => Number(`${randomInt(50, 900)}.${String(randomInt(0, 100)).padStart(2, "0")}`), reservations: false, refunds: true },
-  CLICTOPAY: { currency: "TND", country: "TUN", amount: () => Number(`${randomInt(1, 300)}.${String(randomInt(0, 1000)).padStart(3, "0")}`), reservations: true, refunds: true },
-  CMI: { currency: "MAD", country: "MAR", amount: () => Number(`${randomInt(10, 900)}.${String(randomInt(0, 100)).padStart(2, "0")}`), reservations: true, refunds: true },
+  SATIM: {
+    currency: "DZD",
+    country: "DZA",
+    amount: () => Number(`${randomInt(50, 900)}.${String(randomInt(0, 100)).padStart(2, "0")}`),
+    reservations: false,
+    refunds: true,
+  },
+  CLICTOPAY: {
+    currency: "TND",
+    country: "TUN",
+    amount: () => Number(`${randomInt(1, 300)}.${String(randomInt(0, 1000)).padStart(3, "0")}`),
+    reservations: true,
+    refunds: true,
+  },
+  CMI: {
+    currency: "MAD",
+    country: "MAR",
+    amount: () => Number(`${randomInt(10, 900)}.${String(randomInt(0, 100)).padStart(2, "0")}`),
+    reservations: true,
+    refunds: true,
+  },
   // Whole dinars only; its API cannot refund (409, refunded on Chargily's dashboard).
   CHARGILY: { currency: "DZD", country: "DZA", amount: () => randomInt(75, 900), reservations: false, refunds: false },
 };
@@ -30,7 +66,10 @@ const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The buyer's browser on the provider's page: a form post, the provider's 303 (or, for CMI, its page posting the buyer back). */
-async function postOnProvider(url: string, fields: Record<string, string>): Promise<{ status: number; location?: string; html: string }> {
+async function postOnProvider(
+  url: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; location?: string; html: string }> {
   const response = await fetch(url, {
     method: "POST",
     redirect: "manual",
@@ -38,7 +77,11 @@ async function postOnProvider(url: string, fields: Record<string, string>): Prom
     body: new URLSearchParams(fields),
     signal: AbortSignal.timeout(30_000),
   });
-  return { status: response.status, location: response.headers.get("location") ?? undefined, html: await response.text() };
+  return {
+    status: response.status,
+    location: response.headers.get("location") ?? undefined,
+    html: await response.text(),
+  };
 }
 
 /** A page's form: its action and fields (hidden inputs), for CMI's pages that post the buyer on. */
@@ -67,18 +110,30 @@ function formOf(html: string, base: string): { action: string; fields: Record<st
  * (the provider's page, or CMI's gate with its signed form), or null when the payment no longer
  * waits or the provider stayed away for every press.
  */
-async function pressPay(ctx: Ctx, rail: RedirectRail, paymentId: string, token: string, gateway: string): Promise<{ url: string; form?: Record<string, string> } | null> {
+async function pressPay(
+  ctx: Ctx,
+  rail: RedirectRail,
+  paymentId: string,
+  token: string,
+  gateway: string,
+): Promise<{ url: string; form?: Record<string, string> } | null> {
   const db = await onPage(ctx.stats, () => getDb());
   for (let press = 0; press < 4; press += 1) {
     if (rail === "CMI") {
       // CMI has no registration call: the page renders the signed form its Pay button posts to CMI's gate.
-      const started = await onPage(ctx.stats, () => payWithRedirect(db, { paymentId, token, locale: "en" })).catch((error: unknown) => note(ctx, "CMI pay", error));
-      if (started?.kind === "go" && "form" in started && started.form) return { url: started.form.action, form: started.form.fields };
+      const started = await onPage(ctx.stats, () => payWithRedirect(db, { paymentId, token, locale: "en" })).catch(
+        (error: unknown) => note(ctx, "CMI pay", error),
+      );
+      if (started?.kind === "go" && "form" in started && started.form)
+        return { url: started.form.action, form: started.form.fields };
       if (started?.kind !== "unavailable") return null;
     } else {
       const formToken = await onPage(ctx.stats, () => hostedFormToken(db, "redirect", token));
       const form = new URLSearchParams({ token, formToken, acceptTerms: "yes", antiBotCode: "123456" });
-      const answer = await ctx.client.call("POST", `/en/pay/redirect/${paymentId}/go`, { form, headers: { origin: gateway, "sec-fetch-site": "same-origin" } });
+      const answer = await ctx.client.call("POST", `/en/pay/redirect/${paymentId}/go`, {
+        form,
+        headers: { origin: gateway, "sec-fetch-site": "same-origin" },
+      });
       if (!expectStatus(ctx, `${rail} pay`, answer, 303) || !answer.location) return null;
       const next = new URL(answer.location, gateway);
       if (next.origin !== gateway) return { url: next.toString() };
@@ -92,16 +147,28 @@ async function pressPay(ctx: Ctx, rail: RedirectRail, paymentId: string, token: 
 }
 
 /** The buyer on the provider's page; answers where the provider sends the browser back (the gateway's return), or null (left unpaid). */
-async function onProviderPage(ctx: Ctx, rail: RedirectRail, start: { url: string; form?: Record<string, string> }): Promise<string | null> {
+async function onProviderPage(
+  ctx: Ctx,
+  rail: RedirectRail,
+  start: { url: string; form?: Record<string, string> },
+): Promise<string | null> {
   const roll = randomInt(20);
   // 1 in 20 leaves the provider's page without paying: the order stays open until the payment expires.
   if (roll === 0) {
     bump(ctx.stats.buyers, `${rail} left the order unpaid`);
     return null;
   }
-  const card = roll === 1 ? { ...CARD, cardNumber: "4000 0000 0000 0002" } : roll === 2 && rail !== "CMI" && rail !== "CHARGILY" ? { ...CARD, cardNumber: "4000 0000 0000 3220" } : CARD;
+  const card =
+    roll === 1
+      ? { ...CARD, cardNumber: "4000 0000 0000 0002" }
+      : roll === 2 && rail !== "CMI" && rail !== "CHARGILY"
+        ? { ...CARD, cardNumber: "4000 0000 0000 3220" }
+        : CARD;
   const action = roll === 3 ? "cancel" : "pay";
-  bump(ctx.stats.buyers, `${rail} ${action === "cancel" ? "canceled" : card.cardNumber.endsWith("0002") ? "declined" : card.cardNumber.endsWith("3220") ? "3-D Secure" : "paid"}`);
+  bump(
+    ctx.stats.buyers,
+    `${rail} ${action === "cancel" ? "canceled" : card.cardNumber.endsWith("0002") ? "declined" : card.cardNumber.endsWith("3220") ? "3-D Secure" : "paid"}`,
+  );
   try {
     let url = start.url;
     if (start.form) {
@@ -115,10 +182,16 @@ async function onProviderPage(ctx: Ctx, rail: RedirectRail, start: { url: string
       await page.text();
       if (page.status !== 200) return note(ctx, `${rail} page`, new Error(`answered ${page.status}`));
     }
-    const fields: Record<string, string> = { action, ...(action === "pay" ? CARD : {}), ...(action === "pay" ? card : {}), ...(rail === "CHARGILY" ? { paymentMethod: "cib" } : {}) };
+    const fields: Record<string, string> = {
+      action,
+      ...(action === "pay" ? CARD : {}),
+      ...(action === "pay" ? card : {}),
+      ...(rail === "CHARGILY" ? { paymentMethod: "cib" } : {}),
+    };
     let answer = await postOnProvider(url, fields);
     // 3-D Secure: the challenge page, completed or failed.
-    if (answer.status === 200 && card.cardNumber.endsWith("3220")) answer = await postOnProvider(url, { action: randomInt(3) === 0 ? "fail" : "complete" });
+    if (answer.status === 200 && card.cardNumber.endsWith("3220"))
+      answer = await postOnProvider(url, { action: randomInt(3) === 0 ? "fail" : "complete" });
     if (answer.status === 303 && answer.location) return answer.location;
     // CMI's page posts the buyer back to okUrl / failUrl with its fields (an auto-submitted form).
     const back = answer.status === 200 ? formOf(answer.html, url) : null;
@@ -132,7 +205,12 @@ async function onProviderPage(ctx: Ctx, rail: RedirectRail, start: { url: string
 async function payWithRail(ctx: Ctx, rail: RedirectRail, gateway: string) {
   const setup = RAILS[rail];
   const reserve = setup.reservations && randomInt(2) === 0;
-  const intent = await create(ctx, { actionCurrencyCode: setup.currency, actionCountryCode: setup.country, amount: setup.amount(), captureMethod: reserve ? "RESERVATION" : "DIRECT" });
+  const intent = await create(ctx, {
+    actionCurrencyCode: setup.currency,
+    actionCountryCode: setup.country,
+    amount: setup.amount(),
+    captureMethod: reserve ? "RESERVATION" : "DIRECT",
+  });
   if (!intent) return;
   const proceeded = await proceed(ctx, intent.paymentId, rail);
   if (!proceeded?.metadata?.payUrl) return;
@@ -147,21 +225,37 @@ async function payWithRail(ctx: Ctx, rail: RedirectRail, gateway: string) {
     return;
   }
   const returned = new URL(back, gateway);
-  const answer = await ctx.client.call(rail === "CMI" ? "POST" : "GET", `${returned.pathname}${returned.search}`, rail === "CMI" ? { form: new URLSearchParams() } : {});
+  const answer = await ctx.client.call(
+    rail === "CMI" ? "POST" : "GET",
+    `${returned.pathname}${returned.search}`,
+    rail === "CMI" ? { form: new URLSearchParams() } : {},
+  );
   expectStatus(ctx, `${rail} return`, answer, 303);
   const code = await poll(ctx, intent.paymentId, (status) => status !== 12 && status !== 1, 5);
   if (code === 13) {
     const headers = clientHeaders(ctx.merchant, key());
     const choice = randomInt(3);
     if (choice === 0) {
-      expectStatus(ctx, `${rail} release`, await ctx.client.call("POST", `/api/v1/payments/intents/${intent.paymentId}/release`, { body: {}, headers }), 200, 409);
+      expectStatus(
+        ctx,
+        `${rail} release`,
+        await ctx.client.call("POST", `/api/v1/payments/intents/${intent.paymentId}/release`, { body: {}, headers }),
+        200,
+        409,
+      );
       return;
     }
-    const check = await ctx.client.call("GET", `/api/v1/payments/intents/${intent.paymentId}/check`, { headers: serverHeaders(ctx.merchant) });
+    const check = await ctx.client.call("GET", `/api/v1/payments/intents/${intent.paymentId}/check`, {
+      headers: serverHeaders(ctx.merchant),
+    });
     const amount = Number(check.body?.data?.amount ?? 0);
     const body = choice === 1 && amount > 2 ? { amount: Math.floor(amount * 50) / 100 } : {};
-    const captured = await ctx.client.call("POST", `/api/v1/payments/intents/${intent.paymentId}/capture`, { body, headers });
-    if (expectStatus(ctx, `${rail} capture`, captured, 200, 409) && randomInt(2) === 0) await refundConcurrently(ctx, intent.paymentId);
+    const captured = await ctx.client.call("POST", `/api/v1/payments/intents/${intent.paymentId}/capture`, {
+      body,
+      headers,
+    });
+    if (expectStatus(ctx, `${rail} capture`, captured, 200, 409) && randomInt(2) === 0)
+      await refundConcurrently(ctx, intent.paymentId);
   } else if (code === 2 && randomInt(2) === 0) {
     if (setup.refunds) await refundConcurrently(ctx, intent.paymentId);
     else {
@@ -175,7 +269,12 @@ async function payWithRail(ctx: Ctx, rail: RedirectRail, gateway: string) {
 }
 
 /** One scenario per rail, on the merchant that has the redirect methods (DZA, MAR, TUN), against the gateways' public address. */
-export function redirectScenarios(options: { merchant: OnboardedMerchant; gateway: string; rails: RedirectRail[]; weight: number }): Record<string, ExtraScenario> {
+export function redirectScenarios(options: {
+  merchant: OnboardedMerchant;
+  gateway: string;
+  rails: RedirectRail[];
+  weight: number;
+}): Record<string, ExtraScenario> {
   return Object.fromEntries(
     options.rails.map((rail): [string, ExtraScenario] => [
       `redirect${rail.charAt(0)}${rail.slice(1).toLowerCase()}`,

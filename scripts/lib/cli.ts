@@ -36,7 +36,10 @@ const isParseArgsError = (error: unknown) => String((error as { code?: unknown }
  * What every CLI of the gateway prints when it fails: one clear sentence (and the usage when
  * the call was wrong), never a stack trace. `flagOf` names a flag for a schema field.
  */
-export function describeCliError(error: unknown, options: { usage?: string; flagOf?: Record<string, string> } = {}): string {
+export function describeCliError(
+  error: unknown,
+  options: { usage?: string; flagOf?: Record<string, string> } = {},
+): string {
   const usage = options.usage ? `\n${options.usage}` : "";
   if (error instanceof ZodError) {
     const lines = error.issues.map((issue) => {
@@ -58,7 +61,10 @@ export function describeCliError(error: unknown, options: { usage?: string; flag
 }
 
 /** Runs a CLI's main: on failure, the clear message on stderr and exit code 1. */
-export function runCli(main: () => Promise<void>, options: { usage?: string; flagOf?: Record<string, string> } = {}): void {
+export function runCli(
+  main: () => Promise<void>,
+  options: { usage?: string; flagOf?: Record<string, string> } = {},
+): void {
   main().catch((error: unknown) => {
     if (error instanceof HelpRequested) {
       process.stdout.write(`${error.text}\n`);

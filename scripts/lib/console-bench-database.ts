@@ -13,7 +13,10 @@ export const CONSOLE_BENCH_SEED = { payments: 1_000_000, merchants: 50, bigShare
  * VACUUM ANALYZE afterwards, as a live database's autovacuum would have it: statistics for the
  * planner and a visibility map that lets the list read its ids from the index alone.
  */
-export async function ensureConsoleBenchDatabase(url: string, options: { reseed?: boolean; payments?: number; log?: (line: string) => void }) {
+export async function ensureConsoleBenchDatabase(
+  url: string,
+  options: { reseed?: boolean; payments?: number; log?: (line: string) => void },
+) {
   const log = options.log ?? (() => undefined);
   const seed = { ...CONSOLE_BENCH_SEED, ...(options.payments ? { payments: options.payments } : {}) };
   if (!options.reseed && (await seededPayments(url)) === seed.payments) {
@@ -27,7 +30,9 @@ export async function ensureConsoleBenchDatabase(url: string, options: { reseed?
   try {
     const started = performance.now();
     await seedPayments(sql, seed);
-    log(`seeded ${seed.payments} payments over ${seed.merchants} merchants in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    log(
+      `seeded ${seed.payments} payments over ${seed.merchants} merchants in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
     const vacuumed = performance.now();
     await sql`vacuum analyze`;
     log(`vacuum analyze in ${((performance.now() - vacuumed) / 1000).toFixed(0)} s`);

@@ -28,7 +28,10 @@ async function ownerCookie(db: Db, service: ServiceContext): Promise<string> {
     .insert(consoleUsers)
     .values({ email: BENCH_OWNER_EMAIL, name: "Bench Owner", passwordHash: await hashPassword(crypto.randomUUID()) })
     .onConflictDoNothing();
-  const [user] = await db.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, BENCH_OWNER_EMAIL));
+  const [user] = await db
+    .select({ id: consoleUsers.id })
+    .from(consoleUsers)
+    .where(eq(consoleUsers.email, BENCH_OWNER_EMAIL));
   const [member] = await db
     .select({ userId: consoleMemberships.userId })
     .from(consoleMemberships)
@@ -46,7 +49,8 @@ async function ownerCookie(db: Db, service: ServiceContext): Promise<string> {
 export async function httpDriver(db: Db, service: ServiceContext, baseUrl: string): Promise<ConsoleDriver> {
   const cookie = await ownerCookie(db, service);
   const base = new URL(baseUrl);
-  if (base.protocol !== "http:") throw new Error(`--http takes an http:// address (the server on this machine), not ${base.protocol}`);
+  if (base.protocol !== "http:")
+    throw new Error(`--http takes an http:// address (the server on this machine), not ${base.protocol}`);
   // node:http with keep-alive and zlib, not fetch: this client runs on the same two cores as the
   // servers and PostgreSQL, and fetch's WHATWG streams cost it about twice the CPU per page. It
   // still asks for gzip and inflates every page, as a browser does.
@@ -54,7 +58,14 @@ export async function httpDriver(db: Db, service: ServiceContext, baseUrl: strin
   const get = (path: string) =>
     new Promise<http.IncomingMessage>((resolve, reject) => {
       const request = http.get(
-        { hostname: base.hostname.replace(/^\[|\]$/g, ""), port: base.port, path, agent, timeout: 60_000, headers: { cookie, "accept-encoding": "gzip" } },
+        {
+          hostname: base.hostname.replace(/^\[|\]$/g, ""),
+          port: base.port,
+          path,
+          agent,
+          timeout: 60_000,
+          headers: { cookie, "accept-encoding": "gzip" },
+        },
         (response) => {
           if (response.statusCode !== 200) {
             response.resume();
@@ -92,7 +103,8 @@ export async function httpDriver(db: Db, service: ServiceContext, baseUrl: strin
     async exportCsv(query) {
       // The export is read as a download: the stream as it arrives (a browser saves it as is).
       const response = await get(pathWith("/en/console/payments/export", query));
-      if (response.headers["content-encoding"] !== "gzip") return Readable.toWeb(response) as ReadableStream<Uint8Array>;
+      if (response.headers["content-encoding"] !== "gzip")
+        return Readable.toWeb(response) as ReadableStream<Uint8Array>;
       // A connection reset mid-export must fail the reader, not leave it waiting: pipe() does not pass it on.
       const inflated = createGunzip();
       response.on("error", (error) => inflated.destroy(error));

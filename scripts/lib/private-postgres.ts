@@ -31,7 +31,9 @@ function binDir(): string {
 
 function asPostgres(command: string, args: string[]): void {
   const isRoot = process.getuid?.() === 0;
-  const result = isRoot ? spawnSync("runuser", ["-u", "postgres", "--", command, ...args], { encoding: "utf8" }) : spawnSync(command, args, { encoding: "utf8" });
+  const result = isRoot
+    ? spawnSync("runuser", ["-u", "postgres", "--", command, ...args], { encoding: "utf8" })
+    : spawnSync(command, args, { encoding: "utf8" });
   if (result.status !== 0) {
     throw new Error(`${path.basename(command)} ${args.join(" ")} failed: ${result.stderr || result.stdout}`);
   }
@@ -50,7 +52,18 @@ export function createPrivatePostgres(options: { port: number; prefix?: string }
     dataDir,
     url: (database) => `postgres://postgres@127.0.0.1:${options.port}/${database}`,
     start() {
-      asPostgres(path.join(bin, "pg_ctl"), ["-D", dataDir, "-o", serverOptions, "-l", logFile, "-w", "-t", "60", "start"]);
+      asPostgres(path.join(bin, "pg_ctl"), [
+        "-D",
+        dataDir,
+        "-o",
+        serverOptions,
+        "-l",
+        logFile,
+        "-w",
+        "-t",
+        "60",
+        "start",
+      ]);
     },
     stop(mode = "fast") {
       asPostgres(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", mode, "-w", "-t", "60", "stop"]);

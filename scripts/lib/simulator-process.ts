@@ -28,7 +28,9 @@ export interface SimulatorProcess<Printed extends Record<string, string>> {
   describe(printed: Printed): string[];
 }
 
-export async function serveSimulatorProcess<Printed extends Record<string, string>>(simulator: SimulatorProcess<Printed>): Promise<void> {
+export async function serveSimulatorProcess<Printed extends Record<string, string>>(
+  simulator: SimulatorProcess<Printed>,
+): Promise<void> {
   const database = await openDatabase({ databaseUrl: simulator.database.url, pgliteDir: simulator.database.pgliteDir });
   if (await readDatabaseSeal(database.db)) {
     await database.close();
@@ -40,7 +42,10 @@ export async function serveSimulatorProcess<Printed extends Record<string, strin
   const origin = `http://${simulator.host === "0.0.0.0" ? "localhost" : simulator.host}:${simulator.port}`;
   const server = createServer((incoming, outgoing) => {
     void (async () => {
-      const answer = await simulator.handle(database.db, await toRequest(incoming, `http://${incoming.headers.host ?? origin}`));
+      const answer = await simulator.handle(
+        database.db,
+        await toRequest(incoming, `http://${incoming.headers.host ?? origin}`),
+      );
       outgoing.writeHead(answer.status, Object.fromEntries(answer.headers));
       outgoing.end(Buffer.from(await answer.arrayBuffer()));
     })().catch(() => {
@@ -51,7 +56,12 @@ export async function serveSimulatorProcess<Printed extends Record<string, strin
   await new Promise<void>((resolve) => server.listen(simulator.port, simulator.host, resolve));
   const printed = simulator.printed(origin);
   if (simulator.json) process.stdout.write(`${JSON.stringify(printed)}\n`);
-  else for (const line of [`${simulator.name} simulator (${database.driver}) on ${origin}`, ...simulator.describe(printed)]) console.log(line);
+  else
+    for (const line of [
+      `${simulator.name} simulator (${database.driver}) on ${origin}`,
+      ...simulator.describe(printed),
+    ])
+      console.log(line);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => server.close(() => void database.close().then(() => process.exit(0))));
   }
@@ -64,5 +74,9 @@ async function toRequest(incoming: IncomingMessage, origin: string): Promise<Req
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
   const bodyless = incoming.method === "GET" || incoming.method === "HEAD";
-  return new Request(`${origin}${incoming.url ?? "/"}`, { method: incoming.method, headers, body: bodyless ? undefined : body });
+  return new Request(`${origin}${incoming.url ?? "/"}`, {
+    method: incoming.method,
+    headers,
+    body: bodyless ? undefined : body,
+  });
 }

@@ -53,7 +53,9 @@ export async function openRehearsalBrowser(cardSimulatorUrl: string): Promise<Re
         .allTextContents()
         .catch(() => [])
     ).join(" | ");
-    return new Error(`${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"`);
+    return new Error(
+      `${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"`,
+    );
   };
   return {
     async payWithOtp(payUrl, code) {
@@ -114,7 +116,9 @@ export async function openRehearsalBrowser(cardSimulatorUrl: string): Promise<Re
             .allTextContents()
             .catch(() => [])
         ).join(" | ");
-        throw new Error(`${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"`);
+        throw new Error(
+          `${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"`,
+        );
       } finally {
         await page.close();
       }
@@ -123,15 +127,21 @@ export async function openRehearsalBrowser(cardSimulatorUrl: string): Promise<Re
       const page = await context.newPage();
       try {
         await page.goto(payUrl);
-        const termsLink = await page.getByRole("link", { name: "Read the terms of payment (opens a new tab)" }).getAttribute("href");
-        if (termsLink !== termsUrl) throw new Error(`the terms link goes to ${termsLink}, not the merchant's ${termsUrl}`);
+        const termsLink = await page
+          .getByRole("link", { name: "Read the terms of payment (opens a new tab)" })
+          .getAttribute("href");
+        if (termsLink !== termsUrl)
+          throw new Error(`the terms link goes to ${termsLink}, not the merchant's ${termsUrl}`);
         await page.getByRole("checkbox", { name: "I accept the terms of payment" }).check();
         // No code to type where JavaScript runs: the page's island solves the check by itself.
         await page.getByRole("status").filter({ hasText: "Security check passed." }).waitFor({ timeout: 90_000 });
         await page.getByRole("button", { name: /^Pay/ }).click();
         await fillCard(page, card);
         const heading = await outcome(page);
-        const support = (await page.getByRole("region", { name: "Help with your card payment" }).textContent())?.replace(/\s+/g, " ").trim() ?? "";
+        const support =
+          (await page.getByRole("region", { name: "Help with your card payment" }).textContent())
+            ?.replace(/\s+/g, " ")
+            .trim() ?? "";
         return { heading, support };
       } catch (error) {
         throw await whatTheBuyerSaw(page, error);

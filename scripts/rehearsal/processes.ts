@@ -26,12 +26,24 @@ export async function freePort(): Promise<number> {
 const SHELL_VARIABLES = ["PATH", "HOME", "TMPDIR", "LANG", "TERM", "npm_config_cache"];
 
 function shellEnv(env: Env): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(SHELL_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
-  return { ...base, NO_UPDATE_NOTIFIER: "1", npm_config_update_notifier: "false", ...env } as unknown as NodeJS.ProcessEnv;
+  const base = Object.fromEntries(
+    SHELL_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
+  );
+  return {
+    ...base,
+    NO_UPDATE_NOTIFIER: "1",
+    npm_config_update_notifier: "false",
+    ...env,
+  } as unknown as NodeJS.ProcessEnv;
 }
 
 function bash(command: string, env: Env, detached: boolean): ChildProcess {
-  return spawn("bash", ["-c", `set -euo pipefail\n${command}`], { cwd: ROOT, env: shellEnv(env), stdio: ["ignore", "pipe", "pipe"], detached });
+  return spawn("bash", ["-c", `set -euo pipefail\n${command}`], {
+    cwd: ROOT,
+    env: shellEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached,
+  });
 }
 
 /** Runs one of the guide's commands to its end; `print` echoes a variable it exported. */
@@ -42,7 +54,9 @@ export function runGuideCommand(id: GuideCommand, env: Env, options: { print?: s
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr: withoutNpmNoise(stderr) })));
+  return new Promise((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, stderr: withoutNpmNoise(stderr) })),
+  );
 }
 
 const withoutNpmNoise = (text: string) =>
@@ -54,7 +68,8 @@ const withoutNpmNoise = (text: string) =>
 /** The guide's command's JSON output (npm's own header lines skipped); fails with what it said. */
 export async function guideJson<T>(id: GuideCommand, env: Env): Promise<T> {
   const result = await runGuideCommand(id, env);
-  if (result.code !== 0) throw new Error(`${id} failed (${result.code}): ${result.stderr || result.stdout}`.slice(0, 2000));
+  if (result.code !== 0)
+    throw new Error(`${id} failed (${result.code}): ${result.stderr || result.stdout}`.slice(0, 2000));
   const line = result.stdout.split("\n").find((text) => text.startsWith("{"));
   if (!line) throw new Error(`${id} printed no JSON: ${result.stdout.slice(0, 500)}`);
   return JSON.parse(line) as T;
@@ -69,7 +84,12 @@ export interface Served {
  * Starts a long-running command of the guide in a process group of its own (npm, its shell and
  * node under it) and resolves once `ready` holds; stop() ends that group, by its id.
  */
-export async function serveGuideCommand(id: GuideCommand, env: Env, ready: (output: string) => boolean | Promise<boolean>, timeoutMs: number): Promise<Served> {
+export async function serveGuideCommand(
+  id: GuideCommand,
+  env: Env,
+  ready: (output: string) => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<Served> {
   const child = bash(GUIDE_COMMANDS[id], env, true);
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -11,7 +11,11 @@ const done: StepRecord[] = [];
  * Runs one step and prints it. `run` answers the outcome text, or a value and the outcome text;
  * a step that throws prints its failure and stops the rehearsal.
  */
-export async function step<T>(name: string, what: string, run: () => Promise<string | readonly [T, string]>): Promise<T> {
+export async function step<T>(
+  name: string,
+  what: string,
+  run: () => Promise<string | readonly [T, string]>,
+): Promise<T> {
   const started = Date.now();
   try {
     const answer = await run();
@@ -23,7 +27,9 @@ export async function step<T>(name: string, what: string, run: () => Promise<str
   } catch (error) {
     const ms = Date.now() - started;
     done.push({ name, passed: false, ms });
-    console.log(`FAIL  ${name.padEnd(22)} ${what}\n      ${"".padEnd(22)} → ${error instanceof Error ? error.message : String(error)}`);
+    console.log(
+      `FAIL  ${name.padEnd(22)} ${what}\n      ${"".padEnd(22)} → ${error instanceof Error ? error.message : String(error)}`,
+    );
     throw error;
   }
 }

@@ -16,13 +16,20 @@ const SECRET = "secret";
 export async function cardSimulatorSecret(db: Db): Promise<Buffer> {
   const value = (await earlierSecret(db)) ?? randomBytes(32).toString("base64");
   await db.insert(cardSimulatorSettings).values({ key: SECRET, value }).onConflictDoNothing();
-  const [row] = await db.select({ value: cardSimulatorSettings.value }).from(cardSimulatorSettings).where(eq(cardSimulatorSettings.key, SECRET));
+  const [row] = await db
+    .select({ value: cardSimulatorSettings.value })
+    .from(cardSimulatorSettings)
+    .where(eq(cardSimulatorSettings.key, SECRET));
   return Buffer.from(row!.value, "base64");
 }
 
 async function earlierSecret(db: Db): Promise<string | undefined> {
-  const [table] = sqlRows<{ exists: boolean }>(await db.execute(sql`select to_regclass('public.sandbox_settings') is not null as exists`));
+  const [table] = sqlRows<{ exists: boolean }>(
+    await db.execute(sql`select to_regclass('public.sandbox_settings') is not null as exists`),
+  );
   if (!table?.exists) return undefined;
-  const [row] = sqlRows<{ value: string }>(await db.execute(sql`select value from public.sandbox_settings where key = 'gateway_secret'`));
+  const [row] = sqlRows<{ value: string }>(
+    await db.execute(sql`select value from public.sandbox_settings where key = 'gateway_secret'`),
+  );
   return row?.value;
 }

@@ -10,7 +10,13 @@ import { simulators } from "../db/simulators-schema";
  * keeps brand, last4, expiry and a keyed fingerprint, as a real provider's token would.
  */
 
-export const cardProviderIntentStatus = simulators.enum("card_provider_intent_status", ["requires_payment_method", "requires_action", "requires_capture", "succeeded", "canceled"]);
+export const cardProviderIntentStatus = simulators.enum("card_provider_intent_status", [
+  "requires_payment_method",
+  "requires_action",
+  "requires_capture",
+  "succeeded",
+  "canceled",
+]);
 
 export const cardProviderCaptureMethod = simulators.enum("card_provider_capture_method", ["automatic", "manual"]);
 
@@ -90,7 +96,10 @@ export const cardProviderRefunds = simulators.table(
     amountMinor: bigint("amount_minor", { mode: "number" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [check("card_provider_refund_positive", sql`${table.amountMinor} > 0`), index("card_provider_refunds_pi_idx").on(table.paymentIntentId)],
+  (table) => [
+    check("card_provider_refund_positive", sql`${table.amountMinor} > 0`),
+    index("card_provider_refunds_pi_idx").on(table.paymentIntentId),
+  ],
 );
 
 /** Events the provider sends to the gateway's inbound endpoint (`evt_...`), kept for redelivery. */

@@ -32,7 +32,11 @@ const confirmBody = z.object({
 const json = (status: number, body: unknown, requestId: string) =>
   new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-request-id": requestId },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      "x-request-id": requestId,
+    },
   });
 
 const providerError = (status: number, code: string, message: string, requestId: string) =>
@@ -71,11 +75,18 @@ async function confirmStripeForm(request: Request, intentId: string, requestId: 
   if (!body.success) {
     // Names the failing parameters only: their values may be card details.
     const names = [...new Set(body.error.issues.map((issue) => issue.path.join(".")))].join(", ");
-    return providerError(body.error.issues.some((issue) => issue.path[0] === "key") ? 401 : 400, "parameter_invalid", `Invalid parameters: ${names}.`, requestId);
+    return providerError(
+      body.error.issues.some((issue) => issue.path[0] === "key") ? 401 : 400,
+      "parameter_invalid",
+      `Invalid parameters: ${names}.`,
+      requestId,
+    );
   }
   const returnPath = URL.canParse(body.data.return_url) ? new URL(body.data.return_url).pathname : "";
   const locale = routing.locales.find((candidate) => returnPath.startsWith(`/${candidate}/`)) ?? routing.defaultLocale;
-  const answer = await confirmFromBrowser(await getDb(), intentId, body.data, { anyReturnUrl: false, locale }).catch(wireError);
+  const answer = await confirmFromBrowser(await getDb(), intentId, body.data, { anyReturnUrl: false, locale }).catch(
+    wireError,
+  );
   return json(answer.status, answer.body, requestId);
 }
 
@@ -83,18 +94,21 @@ async function confirmStripeForm(request: Request, intentId: string, requestId: 
 export function handleSandboxConfirm(request: Request, intentId: string): Promise<Response> {
   return withRequestScope(request, async ({ requestId }) => {
     if (!getConfig().isSandbox) return providerError(404, "resource_missing", "Unrecognized request URL.", requestId);
-    if (!/^pi_[A-Za-z0-9]{1,64}$/.test(intentId)) return providerError(404, "resource_missing", "No such payment_intent.", requestId);
+    if (!/^pi_[A-Za-z0-9]{1,64}$/.test(intentId))
+      return providerError(404, "resource_missing", "No such payment_intent.", requestId);
     if (request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded")) {
       try {
         return await confirmStripeForm(request, intentId, requestId);
       } catch (error) {
-        if (isDatabaseUnavailable(error)) return providerError(503, "api_error", "The provider is briefly unavailable.", requestId);
+        if (isDatabaseUnavailable(error))
+          return providerError(503, "api_error", "The provider is briefly unavailable.", requestId);
         logger.error({ err: error, requestId }, "sandbox card provider failed");
         return providerError(400, "parameter_invalid", "The body must be a form of at most 64 KiB.", requestId);
       }
     }
     const publishableKey = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-    if (!publishableKey) return providerError(401, "authentication_required", "No publishable key provided.", requestId);
+    if (!publishableKey)
+      return providerError(401, "authentication_required", "No publishable key provided.", requestId);
     let raw: unknown;
     try {
       raw = JSON.parse(await readCapped(request));
@@ -109,7 +123,8 @@ export function handleSandboxConfirm(request: Request, intentId: string): Promis
     }
     const { card } = body.data.payment_method_data ?? {};
     const paymentMethod = card ? { card } : body.data.payment_method ? { id: body.data.payment_method } : null;
-    if (!paymentMethod) return providerError(400, "parameter_missing", "Give payment_method or payment_method_data.", requestId);
+    if (!paymentMethod)
+      return providerError(400, "parameter_missing", "Give payment_method or payment_method_data.", requestId);
     try {
       const result = await sandboxCardProvider.confirmPaymentIntent(await getDb(), {
         intentId,
@@ -128,13 +143,17 @@ export function handleSandboxConfirm(request: Request, intentId: string): Promis
           status: result.status,
           payment_method: result.paymentMethodId,
           last_payment_error: result.lastErrorCode ? { code: result.lastErrorCode } : null,
-          next_action: result.redirectUrl ? { type: "redirect_to_url", redirect_to_url: { url: result.redirectUrl } } : null,
+          next_action: result.redirectUrl
+            ? { type: "redirect_to_url", redirect_to_url: { url: result.redirectUrl } }
+            : null,
         },
         requestId,
       );
     } catch (error) {
-      if (error instanceof CardProviderError) return providerError(error.httpStatus, error.code, error.message, requestId);
-      if (isDatabaseUnavailable(error)) return providerError(503, "api_error", "The provider is briefly unavailable.", requestId);
+      if (error instanceof CardProviderError)
+        return providerError(error.httpStatus, error.code, error.message, requestId);
+      if (isDatabaseUnavailable(error))
+        return providerError(503, "api_error", "The provider is briefly unavailable.", requestId);
       logger.error({ err: error, requestId }, "sandbox card provider failed");
       return providerError(500, "api_error", "An unexpected error occurred.", requestId);
     }

@@ -14,13 +14,19 @@ export const sandboxChallengeOperations = {
   /** What the 3DS challenge page shows: the amount being authorized; null for a wrong secret. */
   async challengeOf(db: Db, request: { intentId: string; clientSecret: string }) {
     const gatewayKey = await getGatewayKey(db);
-    if (!/^pi_[A-Za-z0-9]{24}$/.test(request.intentId) || !isIntentClientSecret(gatewayKey, request.intentId, request.clientSecret)) {
+    if (
+      !/^pi_[A-Za-z0-9]{24}$/.test(request.intentId) ||
+      !isIntentClientSecret(gatewayKey, request.intentId, request.clientSecret)
+    ) {
       return null;
     }
     const [row] = await db
       .select({ intent: cardProviderPaymentIntents, method: cardProviderPaymentMethods })
       .from(cardProviderPaymentIntents)
-      .leftJoin(cardProviderPaymentMethods, eq(cardProviderPaymentMethods.id, cardProviderPaymentIntents.paymentMethodId))
+      .leftJoin(
+        cardProviderPaymentMethods,
+        eq(cardProviderPaymentMethods.id, cardProviderPaymentIntents.paymentMethodId),
+      )
       .where(eq(cardProviderPaymentIntents.id, request.intentId));
     if (!row) return null;
     return {
@@ -40,7 +46,10 @@ export const sandboxChallengeOperations = {
    * The buyer's answer on the 3DS challenge page: "complete" goes on as a card that needs no
    * challenge, "fail" refuses the payment. Returns where the buyer goes next.
    */
-  async completeChallenge(db: Db, request: { intentId: string; clientSecret: string; outcome: "complete" | "fail"; now?: Date }): Promise<{ returnUrl: string }> {
+  async completeChallenge(
+    db: Db,
+    request: { intentId: string; clientSecret: string; outcome: "complete" | "fail"; now?: Date },
+  ): Promise<{ returnUrl: string }> {
     const now = request.now ?? new Date();
     const gatewayKey = await getGatewayKey(db);
     if (!isIntentClientSecret(gatewayKey, request.intentId, request.clientSecret)) {

@@ -54,7 +54,11 @@ export interface ConfirmResult {
 }
 
 function challengeUrl(gatewayKey: Buffer, intent: IntentRow): string {
-  return challengePageUrl({ locale: intent.locale, intentId: intent.id, clientSecret: intentClientSecret(gatewayKey, intent.id) });
+  return challengePageUrl({
+    locale: intent.locale,
+    intentId: intent.id,
+    clientSecret: intentClientSecret(gatewayKey, intent.id),
+  });
 }
 
 /** The 3DS challenge sends the buyer back to the gateway only: never an open redirect. */
@@ -70,7 +74,10 @@ export const sandboxConfirmOperations = {
     const gatewayKey = await getGatewayKey(db);
     let nextActionUrl: string | null = null;
     if (intent.status === "requires_action") {
-      const [row] = await db.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, intent.id));
+      const [row] = await db
+        .select()
+        .from(cardProviderPaymentIntents)
+        .where(eq(cardProviderPaymentIntents.id, intent.id));
       if (row) nextActionUrl = challengeUrl(gatewayKey, row);
     }
     return {
@@ -95,7 +102,10 @@ export const sandboxConfirmOperations = {
 
     const { intent, eventId } = await db.transaction(async (tx) => {
       const intent = await lockIntent(tx, request.intentId);
-      if (intent.accountKey !== request.publishableKey || !isIntentClientSecret(gatewayKey, intent.id, request.clientSecret)) {
+      if (
+        intent.accountKey !== request.publishableKey ||
+        !isIntentClientSecret(gatewayKey, intent.id, request.clientSecret)
+      ) {
         throw new CardProviderError(401, "authentication_failed", "Invalid publishable key or client secret.");
       }
       if (intent.status !== "requires_payment_method") {
@@ -124,7 +134,9 @@ export const sandboxConfirmOperations = {
         const [saved] = await tx
           .select()
           .from(cardProviderPaymentMethods)
-          .where(and(eq(cardProviderPaymentMethods.id, id), eq(cardProviderPaymentMethods.accountKey, intent.accountKey)));
+          .where(
+            and(eq(cardProviderPaymentMethods.id, id), eq(cardProviderPaymentMethods.accountKey, intent.accountKey)),
+          );
         // Only a card attached to this intent's customer may be charged without its details.
         if (!saved || saved.detachedAt || !intent.customerRef || saved.customerRef !== intent.customerRef) {
           throw new CardProviderError(400, "resource_missing", `No such PaymentMethod: ${id}`);
@@ -153,7 +165,10 @@ export const sandboxConfirmOperations = {
         return { intent: waiting!, eventId: null };
       }
       if (withChoice.setupFutureUsage !== intent.setupFutureUsage) {
-        await tx.update(cardProviderPaymentIntents).set({ setupFutureUsage: withChoice.setupFutureUsage }).where(eq(cardProviderPaymentIntents.id, intent.id));
+        await tx
+          .update(cardProviderPaymentIntents)
+          .set({ setupFutureUsage: withChoice.setupFutureUsage })
+          .where(eq(cardProviderPaymentIntents.id, intent.id));
       }
       return settle(tx, withChoice, method, behavior, now);
     });
@@ -176,7 +191,14 @@ function readCard(card: z.output<typeof confirmCardSchema>, now: Date) {
     }
     throw new CardProviderError(402, "incorrect_number", "The card number is incorrect.");
   }
-  if (isExpiryPast(card.expMonth, card.expYear, now)) throw new CardProviderError(402, "invalid_expiry", "The card has expired.");
+  if (isExpiryPast(card.expMonth, card.expYear, now))
+    throw new CardProviderError(402, "invalid_expiry", "The card has expired.");
   if (!checkCvc(card.cvc).ok) throw new CardProviderError(402, "incorrect_cvc", "The CVC is incorrect.");
-  return { digits: number.digits, brand: number.brand, last4: number.last4, expMonth: card.expMonth, expYear: card.expYear };
+  return {
+    digits: number.digits,
+    brand: number.brand,
+    last4: number.last4,
+    expMonth: card.expMonth,
+    expYear: card.expYear,
+  };
 }

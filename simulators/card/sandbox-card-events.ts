@@ -28,7 +28,11 @@ export const sandboxEventOperations = {
 
 const inboundEventSchema = z.object({
   id: z.string().min(1).max(100),
-  type: z.enum(["payment_intent.succeeded", "payment_intent.amount_capturable_updated", "payment_intent.payment_failed"]),
+  type: z.enum([
+    "payment_intent.succeeded",
+    "payment_intent.amount_capturable_updated",
+    "payment_intent.payment_failed",
+  ]),
   data: z.object({
     object: z.object({
       id: z.string().min(1).max(100),

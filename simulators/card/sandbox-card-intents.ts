@@ -23,7 +23,10 @@ export const sandboxIntentOperations = {
       .onConflictDoNothing({ target: cardProviderPaymentIntents.idempotencyKey })
       .returning();
     if (created) return toIntent(created);
-    const [existing] = await db.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.idempotencyKey, request.idempotencyKey));
+    const [existing] = await db
+      .select()
+      .from(cardProviderPaymentIntents)
+      .where(eq(cardProviderPaymentIntents.idempotencyKey, request.idempotencyKey));
     if (!existing) throw new Error("card provider intent vanished");
     return toIntent(existing);
   },
@@ -61,7 +64,10 @@ export const sandboxIntentOperations = {
       if (intent.status === "succeeded" || intent.status === "canceled") {
         throw new CardProviderError(400, "payment_intent_unexpected_state", `This PaymentIntent is ${intent.status}.`);
       }
-      await tx.update(cardProviderPaymentIntents).set({ status: "canceled", amountCapturableMinor: 0, updatedAt: new Date() }).where(eq(cardProviderPaymentIntents.id, id));
+      await tx
+        .update(cardProviderPaymentIntents)
+        .set({ status: "canceled", amountCapturableMinor: 0, updatedAt: new Date() })
+        .where(eq(cardProviderPaymentIntents.id, id));
       return { releasedMinor: intent.amountCapturableMinor };
     });
   },
@@ -79,16 +85,28 @@ export const sandboxIntentOperations = {
       await tx.insert(cardProviderRefunds).values({ id: refundId, paymentIntentId: id, amountMinor });
       await tx
         .update(cardProviderPaymentIntents)
-        .set({ amountRefundedMinor: sql`${cardProviderPaymentIntents.amountRefundedMinor} + ${amountMinor}`, updatedAt: new Date() })
+        .set({
+          amountRefundedMinor: sql`${cardProviderPaymentIntents.amountRefundedMinor} + ${amountMinor}`,
+          updatedAt: new Date(),
+        })
         .where(eq(cardProviderPaymentIntents.id, id));
       return { refundId };
     });
   },
 
   async detachPaymentMethod(db, { id }) {
-    await db.update(cardProviderPaymentMethods).set({ customerRef: null, detachedAt: new Date() }).where(eq(cardProviderPaymentMethods.id, id));
+    await db
+      .update(cardProviderPaymentMethods)
+      .set({ customerRef: null, detachedAt: new Date() })
+      .where(eq(cardProviderPaymentMethods.id, id));
   },
 } satisfies Pick<
   CardProvider,
-  "createPaymentIntent" | "retrievePaymentIntent" | "retrievePaymentMethod" | "capturePaymentIntent" | "cancelPaymentIntent" | "refundPaymentIntent" | "detachPaymentMethod"
+  | "createPaymentIntent"
+  | "retrievePaymentIntent"
+  | "retrievePaymentMethod"
+  | "capturePaymentIntent"
+  | "cancelPaymentIntent"
+  | "refundPaymentIntent"
+  | "detachPaymentMethod"
 >;

@@ -1,6 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../lib/db/client";
-import { cardProviderIdempotencyKeys, cardProviderPaymentIntents, cardProviderPaymentMethods } from "../card/card-tables";
+import {
+  cardProviderIdempotencyKeys,
+  cardProviderPaymentIntents,
+  cardProviderPaymentMethods,
+} from "../card/card-tables";
 import type { ProviderErrorCode, ProviderPaymentIntent, ProviderPaymentMethod } from "../../lib/providers/card/port";
 import { CardProviderError } from "../../lib/providers/card/card-provider-error";
 
@@ -39,7 +43,11 @@ export function toMethod(row: MethodRow): ProviderPaymentMethod {
 }
 
 export async function lockIntent(tx: Db, id: string): Promise<IntentRow> {
-  const [row] = await tx.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id)).for("update");
+  const [row] = await tx
+    .select()
+    .from(cardProviderPaymentIntents)
+    .where(eq(cardProviderPaymentIntents.id, id))
+    .for("update");
   if (!row) throw new CardProviderError(404, "resource_missing", `No such payment_intent: ${id}`);
   return row;
 }
@@ -49,12 +57,22 @@ export async function lockIntent(tx: Db, id: string): Promise<IntentRow> {
  * stored with its change in one transaction; the same key again returns that answer and
  * changes nothing. A refusal is not stored (nothing was applied).
  */
-export async function idempotent<T extends Record<string, unknown>>(db: Db, key: string, operation: string, apply: (tx: Db) => Promise<T>): Promise<T> {
+export async function idempotent<T extends Record<string, unknown>>(
+  db: Db,
+  key: string,
+  operation: string,
+  apply: (tx: Db) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`);
     const [seen] = await tx.select().from(cardProviderIdempotencyKeys).where(eq(cardProviderIdempotencyKeys.key, key));
     if (seen) {
-      if (seen.operation !== operation) throw new CardProviderError(400, "idempotency_key_in_use", "Keys for idempotent requests can only be used with the same parameters.");
+      if (seen.operation !== operation)
+        throw new CardProviderError(
+          400,
+          "idempotency_key_in_use",
+          "Keys for idempotent requests can only be used with the same parameters.",
+        );
       return seen.response as T;
     }
     const response = await apply(tx);

@@ -30,7 +30,9 @@ function eventPayload(id: string, type: ProviderEventType, intent: IntentRow, no
 
 async function raiseEvent(tx: Db, type: ProviderEventType, intent: IntentRow, now: Date): Promise<string> {
   const id = providerId("evt");
-  await tx.insert(cardProviderEvents).values({ id, type, paymentIntentId: intent.id, payload: eventPayload(id, type, intent, now) });
+  await tx
+    .insert(cardProviderEvents)
+    .values({ id, type, paymentIntentId: intent.id, payload: eventPayload(id, type, intent, now) });
   return id;
 }
 
@@ -43,7 +45,12 @@ export async function settle(
   now: Date,
 ): Promise<{ intent: IntentRow; eventId: string }> {
   if (behavior !== "succeed") {
-    const lastErrorCode: ProviderErrorCode = behavior === "decline" ? "card_declined" : behavior === "insufficient_funds" ? "insufficient_funds" : "authentication_failed";
+    const lastErrorCode: ProviderErrorCode =
+      behavior === "decline"
+        ? "card_declined"
+        : behavior === "insufficient_funds"
+          ? "insufficient_funds"
+          : "authentication_failed";
     const [failed] = await tx
       .update(cardProviderPaymentIntents)
       .set({ status: "requires_payment_method", paymentMethodId: method.id, lastErrorCode, updatedAt: now })
@@ -52,7 +59,10 @@ export async function settle(
     return { intent: failed!, eventId: await raiseEvent(tx, "payment_intent.payment_failed", failed!, now) };
   }
   if (intent.setupFutureUsage && intent.customerRef) {
-    await tx.update(cardProviderPaymentMethods).set({ customerRef: intent.customerRef }).where(eq(cardProviderPaymentMethods.id, method.id));
+    await tx
+      .update(cardProviderPaymentMethods)
+      .set({ customerRef: intent.customerRef })
+      .where(eq(cardProviderPaymentMethods.id, method.id));
   }
   const manual = intent.captureMethod === "manual";
   const [authorized] = await tx

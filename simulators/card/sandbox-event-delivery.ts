@@ -19,7 +19,10 @@ const signer = new Stripe("sk_test_signing_only");
 
 /** Stripe-Signature with the sandbox account's webhook secret (the intent's publishable key names the account). */
 async function stripeSignature(db: Db, gatewayKey: Buffer, paymentIntentId: string, rawBody: string): Promise<string> {
-  const [intent] = await db.select({ accountKey: cardProviderPaymentIntents.accountKey }).from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, paymentIntentId));
+  const [intent] = await db
+    .select({ accountKey: cardProviderPaymentIntents.accountKey })
+    .from(cardProviderPaymentIntents)
+    .where(eq(cardProviderPaymentIntents.id, paymentIntentId));
   const secret = sandboxAccountOf(gatewayKey, intent?.accountKey ?? "").webhookSecret;
   return signer.webhooks.generateTestHeaderString({ payload: rawBody, secret });
 }
@@ -127,5 +130,9 @@ export async function redeliverPendingEvents(
 /** Test and support helper: the stored events of one provider intent, newest last. */
 export async function eventsOfIntent(db: Db, paymentIntentIds: string[]) {
   if (paymentIntentIds.length === 0) return [];
-  return db.select().from(cardProviderEvents).where(inArray(cardProviderEvents.paymentIntentId, paymentIntentIds)).orderBy(asc(cardProviderEvents.createdAt));
+  return db
+    .select()
+    .from(cardProviderEvents)
+    .where(inArray(cardProviderEvents.paymentIntentId, paymentIntentIds))
+    .orderBy(asc(cardProviderEvents.createdAt));
 }

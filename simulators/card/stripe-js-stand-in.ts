@@ -39,7 +39,15 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
       .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
       .replace(/\D/g, "");
   const brandOf = (digits: string) =>
-    /^4/.test(digits) ? "visa" : /^(5[1-5]|2[2-7])/.test(digits) ? "mastercard" : /^3[47]/.test(digits) ? "amex" : /^6/.test(digits) ? "discover" : "unknown";
+    /^4/.test(digits)
+      ? "visa"
+      : /^(5[1-5]|2[2-7])/.test(digits)
+        ? "mastercard"
+        : /^3[47]/.test(digits)
+          ? "amex"
+          : /^6/.test(digits)
+            ? "discover"
+            : "unknown";
   const luhn = (digits: string) => {
     let sum = 0;
     for (let index = 0; index < digits.length; index += 1) {
@@ -74,18 +82,33 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
       const brand = brandOf(digits);
       const length = brand === "amex" ? 15 : 16;
       if (digits.length < length) return { empty, complete: false, brand };
-      if (digits.length > length || !luhn(digits)) return { empty, complete: false, brand, error: error("invalid_number", "Your card number is invalid.") };
+      if (digits.length > length || !luhn(digits))
+        return { empty, complete: false, brand, error: error("invalid_number", "Your card number is invalid.") };
       return { empty, complete: true, brand };
     }
     if (type === "cardExpiry") {
       if (digits.length < 4) return { empty, complete: false };
       const month = Number(digits.slice(0, 2));
       const year = 2000 + Number(digits.slice(2, 4));
-      if (month < 1 || month > 12) return { empty, complete: false, error: error("invalid_expiry_month", "Your card's expiration date is incomplete.") };
+      if (month < 1 || month > 12)
+        return {
+          empty,
+          complete: false,
+          error: error("invalid_expiry_month", "Your card's expiration date is incomplete."),
+        };
       const now = new Date();
-      if (year < now.getFullYear()) return { empty, complete: false, error: error("invalid_expiry_year_past", "Your card's expiration year is in the past.") };
+      if (year < now.getFullYear())
+        return {
+          empty,
+          complete: false,
+          error: error("invalid_expiry_year_past", "Your card's expiration year is in the past."),
+        };
       if (year === now.getFullYear() && month < now.getMonth() + 1) {
-        return { empty, complete: false, error: error("invalid_expiry_month_past", "Your card's expiration date is in the past.") };
+        return {
+          empty,
+          complete: false,
+          error: error("invalid_expiry_month_past", "Your card's expiration date is in the past."),
+        };
       }
       return { empty, complete: true };
     }
@@ -233,7 +256,8 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
           const number = group?.byType.cardNumber;
           const expiry = group?.byType.cardExpiry;
           const cvc = group?.byType.cardCvc;
-          if (!number || !expiry || !cvc) return { error: { type: "integration_error", message: "Mount cardNumber, cardExpiry and cardCvc." } };
+          if (!number || !expiry || !cvc)
+            return { error: { type: "integration_error", message: "Mount cardNumber, cardExpiry and cardCvc." } };
           for (const [element, code] of [
             [number, "incomplete_number"],
             [expiry, "incomplete_expiry"],
@@ -248,7 +272,8 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
           body.set("payment_method_data[card][exp_month]", String(Number(expiryDigits.slice(0, 2))));
           body.set("payment_method_data[card][exp_year]", String(2000 + Number(expiryDigits.slice(2, 4))));
           body.set("payment_method_data[card][cvc]", cvc.digits());
-          if (data.setup_future_usage === "off_session" || data.setup_future_usage === "on_session") body.set("setup_future_usage", data.setup_future_usage);
+          if (data.setup_future_usage === "off_session" || data.setup_future_usage === "on_session")
+            body.set("setup_future_usage", data.setup_future_usage);
         }
         let response: Response;
         let answer: ProviderAnswer | null;
@@ -274,7 +299,11 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
           payment_method: answer.payment_method ?? null,
           next_action: answer.next_action ?? null,
         };
-        if (paymentIntent.status === "requires_action" && confirmOptions.handleActions !== false && paymentIntent.next_action) {
+        if (
+          paymentIntent.status === "requires_action" &&
+          confirmOptions.handleActions !== false &&
+          paymentIntent.next_action
+        ) {
           win.location.assign(paymentIntent.next_action.redirect_to_url.url);
         }
         return { paymentIntent };
@@ -282,7 +311,13 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
 
       /** Sends the buyer to the 3DS page; the provider brings them back to the confirm's return_url. */
       async handleNextAction({ clientSecret }: { clientSecret: string }) {
-        return { error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: `Confirm ${clientSecret.split("_secret_")[0]} with return_url first.` } };
+        return {
+          error: {
+            type: "invalid_request_error",
+            code: "payment_intent_unexpected_state",
+            message: `Confirm ${clientSecret.split("_secret_")[0]} with return_url first.`,
+          },
+        };
       },
     };
     return stripe;

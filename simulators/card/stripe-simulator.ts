@@ -4,7 +4,12 @@ import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { getGatewayKey } from "../../lib/crypto/gateway-key";
 import type { Db } from "../../lib/db/client";
-import { cardProviderIdempotencyKeys, cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "../card/card-tables";
+import {
+  cardProviderIdempotencyKeys,
+  cardProviderPaymentIntents,
+  cardProviderPaymentMethods,
+  cardProviderRefunds,
+} from "../card/card-tables";
 import { publishableKeyOfSandboxSecret } from "../../lib/providers/card/card-provider-accounts";
 import { sandboxCardProvider } from "./sandbox-card-provider";
 import { CardProviderError } from "../../lib/providers/card/card-provider-error";
@@ -52,10 +57,12 @@ export function parseStripeForm(text: string): Params {
   return out;
 }
 
-const listOf = (value: unknown): string[] => (value && typeof value === "object" ? Object.values(value as Record<string, string>) : []);
+const listOf = (value: unknown): string[] =>
+  value && typeof value === "object" ? Object.values(value as Record<string, string>) : [];
 
 export function wireError(error: unknown): SimulatorAnswer {
-  if (error instanceof StripeWireError) return { status: error.status, body: { error: { type: error.type, code: error.code, message: error.message } } };
+  if (error instanceof StripeWireError)
+    return { status: error.status, body: { error: { type: error.type, code: error.code, message: error.message } } };
   if (error instanceof CardProviderError) {
     const type = error.httpStatus === 402 ? "card_error" : "invalid_request_error";
     return { status: error.httpStatus, body: { error: { type, code: error.code, message: error.message } } };
@@ -90,8 +97,13 @@ async function intentObject(db: Db, row: IntentRow, expand: string[]) {
     created: Math.floor(row.createdAt.getTime() / 1000),
     currency: row.currency.toLowerCase(),
     customer: row.customerRef,
-    last_payment_error: error ? { type: "card_error", ...error, message: `The card was refused (${row.lastErrorCode}).` } : null,
-    latest_charge: chargeId && expand.includes("latest_charge") ? { id: chargeId, object: "charge", amount_refunded: refunded?.total ?? 0 } : chargeId,
+    last_payment_error: error
+      ? { type: "card_error", ...error, message: `The card was refused (${row.lastErrorCode}).` }
+      : null,
+    latest_charge:
+      chargeId && expand.includes("latest_charge")
+        ? { id: chargeId, object: "charge", amount_refunded: refunded?.total ?? 0 }
+        : chargeId,
     livemode: false,
     metadata: row.metadata,
     next_action: row.status === "requires_action" ? { type: "use_stripe_sdk" } : null,
@@ -106,13 +118,20 @@ async function methodObject(row: typeof cardProviderPaymentMethods.$inferSelect)
     id: row.id,
     object: "payment_method",
     type: "card",
-    card: { brand: row.brand.toLowerCase(), last4: row.last4, exp_month: row.expMonth, exp_year: row.expYear, fingerprint: row.fingerprint },
+    card: {
+      brand: row.brand.toLowerCase(),
+      last4: row.last4,
+      exp_month: row.expMonth,
+      exp_year: row.expYear,
+      fingerprint: row.fingerprint,
+    },
     customer: row.detachedAt ? null : row.customerRef,
     livemode: false,
   };
 }
 
-const missing = (kind: string, id: string) => new StripeWireError(404, "invalid_request_error", "resource_missing", `No such ${kind}: '${id}'`);
+const missing = (kind: string, id: string) =>
+  new StripeWireError(404, "invalid_request_error", "resource_missing", `No such ${kind}: '${id}'`);
 
 async function ownIntent(db: Db, id: string, account: string): Promise<IntentRow> {
   const [row] = await db.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id));
@@ -134,15 +153,24 @@ export async function handleStripeRequest(
 ): Promise<SimulatorAnswer> {
   try {
     if (request.method === "POST" && /^\/v1\/payment_intents\/[^/]+\/confirm$/.test(request.path)) {
-      return await confirmFromBrowser(db, request.path.split("/")[3]!, parseStripeForm(request.body), { anyReturnUrl: true, locale: "en" });
+      return await confirmFromBrowser(db, request.path.split("/")[3]!, parseStripeForm(request.body), {
+        anyReturnUrl: true,
+        locale: "en",
+      });
     }
     const secret = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "";
     const account = publishableKeyOfSandboxSecret(await getGatewayKey(db), secret);
-    if (!account) throw new StripeWireError(401, "invalid_request_error", "api_key_invalid", "Invalid API Key provided.");
+    if (!account)
+      throw new StripeWireError(401, "invalid_request_error", "api_key_invalid", "Invalid API Key provided.");
     const params = parseStripeForm(request.method === "GET" ? request.query : request.body);
     const key = request.headers["idempotency-key"];
     if (request.method === "POST" && !key)
-      throw new StripeWireError(400, "invalid_request_error", "idempotency_key_required", "This simulator requires an Idempotency-Key on every POST.");
+      throw new StripeWireError(
+        400,
+        "invalid_request_error",
+        "idempotency_key_required",
+        "This simulator requires an Idempotency-Key on every POST.",
+      );
     const idempotencyKey = `${account}:${key}`;
     const segments = request.path.replace(/^\/v1\//, "").split("/");
     const route = `${request.method} ${segments.map((segment, index) => (index % 2 === 1 ? ":id" : segment)).join("/")}`;
@@ -157,7 +185,8 @@ export async function handleStripeRequest(
       }
       case "POST payment_intents": {
         const amount = Number(params.amount);
-        if (!Number.isInteger(amount) || amount <= 0) throw new StripeWireError(400, "invalid_request_error", "parameter_invalid_integer", "Invalid amount.");
+        if (!Number.isInteger(amount) || amount <= 0)
+          throw new StripeWireError(400, "invalid_request_error", "parameter_invalid_integer", "Invalid amount.");
         const intent = await sandboxCardProvider.createPaymentIntent(db, {
           account: ref,
           publishableKey: account,
@@ -174,7 +203,8 @@ export async function handleStripeRequest(
         return { status: 200, body: await intentObject(db, await ownIntent(db, id, account), listOf(params.expand)) };
       case "POST payment_intents/:id/capture": {
         const intent = await ownIntent(db, id, account);
-        const amount = params.amount_to_capture === undefined ? intent.amountCapturableMinor : Number(params.amount_to_capture);
+        const amount =
+          params.amount_to_capture === undefined ? intent.amountCapturableMinor : Number(params.amount_to_capture);
         await sandboxCardProvider.capturePaymentIntent(db, { id, amountMinor: amount, idempotencyKey, account: ref });
         return { status: 200, body: await intentObject(db, await ownIntent(db, id, account), []) };
       }
@@ -187,24 +217,49 @@ export async function handleStripeRequest(
         const intent = await ownIntent(db, intentId, account);
         const remaining = intent.amountReceivedMinor - intent.amountRefundedMinor;
         const amount = params.amount === undefined ? remaining : Number(params.amount);
-        const { refundId } = await sandboxCardProvider.refundPaymentIntent(db, { id: intentId, amountMinor: amount, idempotencyKey, account: ref });
+        const { refundId } = await sandboxCardProvider.refundPaymentIntent(db, {
+          id: intentId,
+          amountMinor: amount,
+          idempotencyKey,
+          account: ref,
+        });
         const [refund] = await db.select().from(cardProviderRefunds).where(eq(cardProviderRefunds.id, refundId));
-        return { status: 200, body: { id: refundId, object: "refund", amount: refund?.amountMinor ?? amount, payment_intent: intentId, status: "succeeded" } };
+        return {
+          status: 200,
+          body: {
+            id: refundId,
+            object: "refund",
+            amount: refund?.amountMinor ?? amount,
+            payment_intent: intentId,
+            status: "succeeded",
+          },
+        };
       }
       case "GET payment_methods/:id": {
-        const [method] = await db.select().from(cardProviderPaymentMethods).where(eq(cardProviderPaymentMethods.id, id));
+        const [method] = await db
+          .select()
+          .from(cardProviderPaymentMethods)
+          .where(eq(cardProviderPaymentMethods.id, id));
         if (!method || method.accountKey !== account) throw missing("payment_method", id);
         return { status: 200, body: await methodObject(method) };
       }
       case "POST payment_methods/:id/detach": {
-        const [method] = await db.select().from(cardProviderPaymentMethods).where(eq(cardProviderPaymentMethods.id, id));
+        const [method] = await db
+          .select()
+          .from(cardProviderPaymentMethods)
+          .where(eq(cardProviderPaymentMethods.id, id));
         if (!method || method.accountKey !== account) throw missing("payment_method", id);
         await sandboxCardProvider.detachPaymentMethod(db, { id, idempotencyKey, account: ref });
         const [after] = await db.select().from(cardProviderPaymentMethods).where(eq(cardProviderPaymentMethods.id, id));
         return { status: 200, body: await methodObject(after!) };
       }
       default:
-        throw new StripeWireError(404, "invalid_request_error", "resource_missing", `Unrecognized request URL (${request.method}: ${request.path}).`);
+        throw new StripeWireError(
+          404,
+          "invalid_request_error",
+          "resource_missing",
+          `Unrecognized request URL (${request.method}: ${request.path}).`,
+        );
     }
   } catch (error) {
     return wireError(error);
@@ -216,13 +271,34 @@ export async function handleStripeRequest(
  * (`key`) and client secret, `payment_method_data[card][...]` or a saved `payment_method`; a
  * refused card is a 402 with the intent, 3DS a `requires_action` with a `redirect_to_url`.
  */
-export async function confirmFromBrowser(db: Db, intentId: string, params: Params, where: { anyReturnUrl: boolean; locale: string }): Promise<SimulatorAnswer> {
+export async function confirmFromBrowser(
+  db: Db,
+  intentId: string,
+  params: Params,
+  where: { anyReturnUrl: boolean; locale: string },
+): Promise<SimulatorAnswer> {
   const publishableKey = typeof params.key === "string" ? params.key : "";
-  if (!publishableKey) throw new StripeWireError(401, "invalid_request_error", "api_key_invalid", "No publishable key provided.");
+  if (!publishableKey)
+    throw new StripeWireError(401, "invalid_request_error", "api_key_invalid", "No publishable key provided.");
   const card = (params.payment_method_data as { card?: Record<string, string> } | undefined)?.card;
   const saved = typeof params.payment_method === "string" ? { id: params.payment_method } : null;
-  const paymentMethod = card ? { card: { number: `${card.number}`, expMonth: Number(card.exp_month), expYear: Number(card.exp_year), cvc: `${card.cvc}` } } : saved;
-  if (!paymentMethod) throw new StripeWireError(400, "invalid_request_error", "parameter_missing", "Give payment_method or payment_method_data.");
+  const paymentMethod = card
+    ? {
+        card: {
+          number: `${card.number}`,
+          expMonth: Number(card.exp_month),
+          expYear: Number(card.exp_year),
+          cvc: `${card.cvc}`,
+        },
+      }
+    : saved;
+  if (!paymentMethod)
+    throw new StripeWireError(
+      400,
+      "invalid_request_error",
+      "parameter_missing",
+      "Give payment_method or payment_method_data.",
+    );
   const result = await sandboxCardProvider.confirmPaymentIntent(db, {
     intentId,
     publishableKey,
@@ -232,10 +308,20 @@ export async function confirmFromBrowser(db: Db, intentId: string, params: Param
     returnUrl: String(params.return_url ?? ""),
     ...where,
   });
-  const redirect = result.redirectUrl ? { type: "redirect_to_url", redirect_to_url: { url: result.redirectUrl, return_url: `${params.return_url}` } } : null;
-  const answer = { ...(await intentObject(db, await ownIntent(db, result.id, publishableKey), [])), next_action: redirect };
+  const redirect = result.redirectUrl
+    ? { type: "redirect_to_url", redirect_to_url: { url: result.redirectUrl, return_url: `${params.return_url}` } }
+    : null;
+  const answer = {
+    ...(await intentObject(db, await ownIntent(db, result.id, publishableKey), [])),
+    next_action: redirect,
+  };
   if (!result.lastErrorCode) return { status: 200, body: answer };
-  const error = { type: "card_error", ...STRIPE_ERROR_CODES[result.lastErrorCode], message: "Your card was declined.", payment_intent: answer };
+  const error = {
+    type: "card_error",
+    ...STRIPE_ERROR_CODES[result.lastErrorCode],
+    message: "Your card was declined.",
+    payment_intent: answer,
+  };
   return { status: 402, body: { error } };
 }
 
@@ -264,13 +350,15 @@ export async function startStripeSimulator(options: {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? "/", "http://simulator");
-    if (options.stripeJs && req.method === "GET" && url.pathname === "/v3") return void res.writeHead(200, { "content-type": "text/javascript" }).end(options.stripeJs());
+    if (options.stripeJs && req.method === "GET" && url.pathname === "/v3")
+      return void res.writeHead(200, { "content-type": "text/javascript" }).end(options.stripeJs());
     const line = `${req.method} ${url.pathname}`;
     requests.push(line);
     const fault = faults.take(line);
     if (fault === "reset_before") return req.socket.destroy();
     if (fault === "timeout_before") return void hanging.add(res);
-    if (fault === "error_500") return send(res, { status: 500, body: { error: { type: "api_error", message: "Simulated outage." } } });
+    if (fault === "error_500")
+      return send(res, { status: 500, body: { error: { type: "api_error", message: "Simulated outage." } } });
     const answer = await handleStripeRequest(await options.db(), {
       method: req.method ?? "GET",
       path: url.pathname,
@@ -297,7 +385,11 @@ export async function startStripeSimulator(options: {
 }
 
 // CORS as api.stripe.com answers: any page's Stripe.js may read the answer.
-const answerHeaders = () => ({ "content-type": "application/json", "request-id": `req_${Date.now().toString(36)}`, "access-control-allow-origin": "*" });
+const answerHeaders = () => ({
+  "content-type": "application/json",
+  "request-id": `req_${Date.now().toString(36)}`,
+  "access-control-allow-origin": "*",
+});
 
 function send(res: ServerResponse, answer: SimulatorAnswer) {
   res.writeHead(answer.status, answerHeaders());

@@ -29,10 +29,16 @@ const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.
  * CIB), "Card number", "Expiry date", "CVC", a Pay button and Cancel (contract 15). Plain HTML
  * forms, no script, so it works without JavaScript.
  */
-export function chargilyPaymentPage(options: { text: ChargilyPageText; amount: string; locale: string; error?: string }): string {
+export function chargilyPaymentPage(options: {
+  text: ChargilyPageText;
+  amount: string;
+  locale: string;
+  error?: string;
+}): string {
   const { text, amount, locale, error } = options;
   const dir = locale === "ar" ? "rtl" : "ltr";
-  const field = (name: string, label: string, extra: string) => `<label for="${name}">${escape(label)}</label><input type="text" id="${name}" name="${name}" ${extra} required>`;
+  const field = (name: string, label: string, extra: string) =>
+    `<label for="${name}">${escape(label)}</label><input type="text" id="${name}" name="${name}" ${extra} required>`;
   return `<!doctype html>
 <html lang="${escape(locale)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(text.title)}</title>

@@ -15,6 +15,9 @@ export const chargilySimulator = redirectSimulator({
     prefix: "CHARGILY",
     prints: "the CHARGILY_API_URL and the test secret key it accepts",
     printed: (origin) => ({ apiUrl: `${origin}/api/v2`, mode: "test", secretKey: CHARGILY_SANDBOX_SECRET_KEY }),
-    describe: (printed) => [`  CHARGILY_API_URL=${printed.apiUrl}`, `  mode test, secret key ${printed.secretKey} (CHARGILY_SECRET_KEY)`],
+    describe: (printed) => [
+      `  CHARGILY_API_URL=${printed.apiUrl}`,
+      `  mode test, secret key ${printed.secretKey} (CHARGILY_SECRET_KEY)`,
+    ],
   },
 });

@@ -26,7 +26,12 @@ export type WebhookSender = (request: Request) => Promise<Response>;
  * Failure modes a test or a rehearsal switches on: the API down (HTTP 503) or slow (answers after
  * `slowMs`); the webhook sent before the buyer's return (Chargily's usual order), after it, twice, or never.
  */
-export const chargilyFaults: { mode: "none" | "down" | "slow"; slowMs: number; webhook: "before_return" | "after_return" | "twice" | "none"; afterReturnMs: number } = {
+export const chargilyFaults: {
+  mode: "none" | "down" | "slow";
+  slowMs: number;
+  webhook: "before_return" | "after_return" | "twice" | "none";
+  afterReturnMs: number;
+} = {
   mode: "none",
   slowMs: 15_000,
   webhook: "before_return",
@@ -35,18 +40,24 @@ export const chargilyFaults: { mode: "none" | "down" | "slow"; slowMs: number; w
 
 type Json = Record<string, unknown>;
 type Checkout = typeof chargilyCheckouts.$inferSelect;
-const json = (body: Json, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: Json, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** Every request under the simulator's path (`base` is where it is served, e.g. /api/chargily-sandbox). */
-export async function handleChargilyRequest(db: Db, request: Request, options: { base: string; sendWebhook: WebhookSender }): Promise<Response> {
+export async function handleChargilyRequest(
+  db: Db,
+  request: Request,
+  options: { base: string; sendWebhook: WebhookSender },
+): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(options.base.length);
   const publicBase = `${url.origin}${options.base}`;
   if (path.startsWith("/api/v2/")) {
     if (chargilyFaults.mode === "down") return json({ message: "Service Unavailable" }, 503);
     if (chargilyFaults.mode === "slow") await new Promise((resolve) => setTimeout(resolve, chargilyFaults.slowMs));
-    if (request.headers.get("authorization") !== `Bearer ${CHARGILY_SANDBOX_SECRET_KEY}`) return json({ message: "Unauthenticated." }, 401);
+    if (request.headers.get("authorization") !== `Bearer ${CHARGILY_SANDBOX_SECRET_KEY}`)
+      return json({ message: "Unauthenticated." }, 401);
     return apiCall(db, request, path.slice("/api/v2/".length), { publicBase, sendWebhook: options.sendWebhook });
   }
   const page = /^\/checkout\/([A-Za-z0-9]+)$/.exec(path);
@@ -54,9 +65,18 @@ export async function handleChargilyRequest(db: Db, request: Request, options: {
   return json({ message: "Not Found" }, 404);
 }
 
-async function apiCall(db: Db, request: Request, endpoint: string, context: { publicBase: string; sendWebhook: WebhookSender }): Promise<Response> {
+async function apiCall(
+  db: Db,
+  request: Request,
+  endpoint: string,
+  context: { publicBase: string; sendWebhook: WebhookSender },
+): Promise<Response> {
   if (endpoint === "balance" && request.method === "GET") {
-    return json({ entity: "balance", livemode: false, wallets: [{ currency: "dzd", balance: 0, ready_for_payout: 0, on_hold: 0 }] });
+    return json({
+      entity: "balance",
+      livemode: false,
+      wallets: [{ currency: "dzd", balance: 0, ready_for_payout: 0, on_hold: 0 }],
+    });
   }
   if (endpoint === "checkouts" && request.method === "POST") return createCheckout(db, request, context.publicBase);
   const one = /^checkouts\/([A-Za-z0-9]+)(\/expire)?$/.exec(endpoint);
@@ -83,13 +103,17 @@ async function createCheckout(db: Db, request: Request, publicBase: string): Pro
   }
   const errors: Record<string, string[]> = {};
   const isUrl = (value: unknown) => typeof value === "string" && /^https?:\/\/\S+$/.test(value);
-  if (typeof body.amount !== "number" || !Number.isInteger(body.amount)) errors.amount = ["The amount field must be an integer."];
+  if (typeof body.amount !== "number" || !Number.isInteger(body.amount))
+    errors.amount = ["The amount field must be an integer."];
   else if (body.amount < 50) errors.amount = ["The amount field must be at least 50."];
   if (body.currency !== "dzd") errors.currency = ["The selected currency is invalid."];
   if (!isUrl(body.success_url)) errors.success_url = ["The success url field must be a valid URL."];
-  if (body.failure_url !== undefined && !isUrl(body.failure_url)) errors.failure_url = ["The failure url field must be a valid URL."];
-  if (body.webhook_endpoint !== undefined && !isUrl(body.webhook_endpoint)) errors.webhook_endpoint = ["The webhook endpoint field must be a valid URL."];
-  if (body.locale !== undefined && !["ar", "en", "fr"].includes(String(body.locale))) errors.locale = ["The selected locale is invalid."];
+  if (body.failure_url !== undefined && !isUrl(body.failure_url))
+    errors.failure_url = ["The failure url field must be a valid URL."];
+  if (body.webhook_endpoint !== undefined && !isUrl(body.webhook_endpoint))
+    errors.webhook_endpoint = ["The webhook endpoint field must be a valid URL."];
+  if (body.locale !== undefined && !["ar", "en", "fr"].includes(String(body.locale)))
+    errors.locale = ["The selected locale is invalid."];
   if (Object.keys(errors).length > 0) return json({ message: Object.values(errors)[0]![0]!, errors }, 422);
   const [checkout] = await db
     .insert(chargilyCheckouts)
@@ -114,10 +138,18 @@ async function findCheckout(db: Db, id: string): Promise<Checkout | null> {
   return checkout ?? null;
 }
 
-async function setStatus(db: Db, checkout: Checkout, change: { status: string; paymentMethod?: string }): Promise<Checkout> {
+async function setStatus(
+  db: Db,
+  checkout: Checkout,
+  change: { status: string; paymentMethod?: string },
+): Promise<Checkout> {
   const [updated] = await db
     .update(chargilyCheckouts)
-    .set({ status: change.status, paymentMethod: change.paymentMethod ?? checkout.paymentMethod, updatedAt: new Date() })
+    .set({
+      status: change.status,
+      paymentMethod: change.paymentMethod ?? checkout.paymentMethod,
+      updatedAt: new Date(),
+    })
     .where(eq(chargilyCheckouts.id, checkout.id))
     .returning();
   return updated!;
@@ -165,7 +197,11 @@ export function signedWebhook(checkout: Checkout, type: string, publicBase: stri
     updated_at: now,
   });
   const signature = createHmac("sha256", checkout.secretKey).update(body).digest("hex");
-  return new Request(checkout.webhookEndpoint!, { method: "POST", headers: { "content-type": "application/json", signature }, body });
+  return new Request(checkout.webhookEndpoint!, {
+    method: "POST",
+    headers: { "content-type": "application/json", signature },
+    body,
+  });
 }
 
 async function deliver(checkout: Checkout, type: string, publicBase: string, send: WebhookSender): Promise<void> {
@@ -196,8 +232,16 @@ async function checkoutPage(db: Db, request: Request, id: string, sendWebhook: W
   const text = chargilyPageText(checkout.locale);
   const amount = `${checkout.amount} DZD`;
   const html = (body: string) =>
-    new Response(body, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": CHARGILY_PAGE_CSP } });
-  const back = (target: string) => new Response(null, { status: 303, headers: { location: target, "cache-control": "no-store" } });
+    new Response(body, {
+      status: 200,
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": CHARGILY_PAGE_CSP,
+      },
+    });
+  const back = (target: string) =>
+    new Response(null, { status: 303, headers: { location: target, "cache-control": "no-store" } });
   const failureUrl = checkout.failureUrl ?? checkout.successUrl;
   if (checkout.status !== "pending") return back(checkout.status === "paid" ? checkout.successUrl : failureUrl);
   if (request.method !== "POST") return html(chargilyPaymentPage({ text, amount, locale: checkout.locale }));
@@ -209,7 +253,14 @@ async function checkoutPage(db: Db, request: Request, id: string, sendWebhook: W
   }
   const digits = normalizeDigits(form.get("cardNumber") ?? "");
   const expiry = /^(0[1-9]|1[0-2])\/?(\d{2})$/.exec((form.get("expiry") ?? "").replace(/\s/g, ""));
-  const problem = !passesLuhn(digits) || digits.length < 13 ? text.badCard : !expiry ? text.badExpiry : !/^\d{3}$/.test(form.get("cvc") ?? "") ? text.badCvc : null;
+  const problem =
+    !passesLuhn(digits) || digits.length < 13
+      ? text.badCard
+      : !expiry
+        ? text.badExpiry
+        : !/^\d{3}$/.test(form.get("cvc") ?? "")
+          ? text.badCvc
+          : null;
   if (problem) return html(chargilyPaymentPage({ text, amount, locale: checkout.locale, error: problem }));
   const paymentMethod = form.get("paymentMethod") === "cib" ? "cib" : "edahabia";
   const paid = !DECLINING_CARDS.has(digits);

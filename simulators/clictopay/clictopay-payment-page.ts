@@ -30,11 +30,19 @@ const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.
  * "CVC", a Pay button and Cancel (contract 15); for the 3DS test card, a challenge with
  * Complete and Fail. Plain HTML forms, no script, so it works without JavaScript.
  */
-export function clictopayPaymentPage(options: { text: ClictopayPageText; order: string; amount: string; language: string; mode: "card" | "challenge"; error?: string }): string {
+export function clictopayPaymentPage(options: {
+  text: ClictopayPageText;
+  order: string;
+  amount: string;
+  language: string;
+  mode: "card" | "challenge";
+  error?: string;
+}): string {
   const { text, order, amount, language, mode, error } = options;
   const dir = language === "ar" ? "rtl" : "ltr";
   const action = `?mdOrder=${encodeURIComponent(order)}`;
-  const field = (name: string, label: string, extra: string) => `<label for="${name}">${escape(label)}</label><input id="${name}" name="${name}" ${extra} required>`;
+  const field = (name: string, label: string, extra: string) =>
+    `<label for="${name}">${escape(label)}</label><input id="${name}" name="${name}" ${extra} required>`;
   const body =
     mode === "challenge"
       ? `<h2>${escape(text.challenge)}</h2>

@@ -17,7 +17,14 @@ export const clictopaySimulator = redirectSimulator({
   process: {
     prefix: "CLICTOPAY",
     prints: "the CLICTOPAY_API_URL and the API user and password it accepts",
-    printed: (origin) => ({ apiUrl: `${origin}/payment/rest`, userName: CLICTOPAY_SANDBOX_MERCHANT.userName, password: CLICTOPAY_SANDBOX_MERCHANT.password }),
-    describe: (printed) => [`  CLICTOPAY_API_URL=${printed.apiUrl}`, `  API user ${printed.userName}, password ${printed.password} (CLICTOPAY_PASSWORD)`],
+    printed: (origin) => ({
+      apiUrl: `${origin}/payment/rest`,
+      userName: CLICTOPAY_SANDBOX_MERCHANT.userName,
+      password: CLICTOPAY_SANDBOX_MERCHANT.password,
+    }),
+    describe: (printed) => [
+      `  CLICTOPAY_API_URL=${printed.apiUrl}`,
+      `  API user ${printed.userName}, password ${printed.password} (CLICTOPAY_PASSWORD)`,
+    ],
   },
 });

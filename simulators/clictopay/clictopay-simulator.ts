@@ -22,7 +22,8 @@ export const clictopayFaults: { mode: "none" | "down" | "slow"; slowMs: number }
 
 type Json = Record<string, unknown>;
 type Order = typeof clictopayOrders.$inferSelect;
-const json = (body: Json, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: Json, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const ok = { errorCode: "0", errorMessage: "Success" };
 const wrongState = { errorCode: "7", errorMessage: "Payment must be in a correct state" };
 
@@ -31,7 +32,8 @@ export async function handleClictopayRequest(db: Db, request: Request, base: str
   const url = new URL(request.url);
   const path = url.pathname.slice(base.length);
   const params = new URLSearchParams(url.search);
-  if (request.method === "POST") new URLSearchParams(await request.text()).forEach((value, name) => params.set(name, value));
+  if (request.method === "POST")
+    new URLSearchParams(await request.text()).forEach((value, name) => params.set(name, value));
   if (path.startsWith("/payment/rest/")) {
     if (clictopayFaults.mode === "down") return json({ error: "Service unavailable" }, 503);
     if (clictopayFaults.mode === "slow") await new Promise((resolve) => setTimeout(resolve, clictopayFaults.slowMs));
@@ -42,10 +44,14 @@ export async function handleClictopayRequest(db: Db, request: Request, base: str
 }
 
 async function restCall(db: Db, call: string, params: URLSearchParams, publicBase: string): Promise<Json> {
-  if (params.get("userName") !== CLICTOPAY_SANDBOX_MERCHANT.userName || params.get("password") !== CLICTOPAY_SANDBOX_MERCHANT.password) {
+  if (
+    params.get("userName") !== CLICTOPAY_SANDBOX_MERCHANT.userName ||
+    params.get("password") !== CLICTOPAY_SANDBOX_MERCHANT.password
+  ) {
     return { errorCode: "5", errorMessage: "Access denied" };
   }
-  if (call === "register.do" || call === "registerPreAuth.do") return register(db, params, publicBase, call === "register.do" ? "one" : "two");
+  if (call === "register.do" || call === "registerPreAuth.do")
+    return register(db, params, publicBase, call === "register.do" ? "one" : "two");
   const order = await findOrder(db, params.get("orderId") ?? "");
   if (!order) return { errorCode: "6", errorMessage: "Unregistered orderId" };
   switch (call) {
@@ -66,15 +72,22 @@ async function register(db: Db, params: URLSearchParams, publicBase: string, pha
   const orderNumber = params.get("orderNumber") ?? "";
   const amount = params.get("amount") ?? "";
   const returnUrl = params.get("returnUrl") ?? "";
-  if (!/^[A-Za-z0-9_-]{1,32}$/.test(orderNumber)) return { errorCode: "4", errorMessage: "orderNumber is empty or longer than 32 characters" };
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(orderNumber))
+    return { errorCode: "4", errorMessage: "orderNumber is empty or longer than 32 characters" };
   // Millimes: an integer, never a decimal point.
-  if (!/^[1-9]\d*$/.test(amount)) return { errorCode: "4", errorMessage: "Amount is invalid (millimes, a positive integer)" };
+  if (!/^[1-9]\d*$/.test(amount))
+    return { errorCode: "4", errorMessage: "Amount is invalid (millimes, a positive integer)" };
   if (params.get("currency") !== "788") return { errorCode: "3", errorMessage: "Unknown currency" };
   if (!returnUrl) return { errorCode: "4", errorMessage: "returnUrl is empty" };
   const [taken] = await db
     .select({ orderId: clictopayOrders.orderId })
     .from(clictopayOrders)
-    .where(and(eq(clictopayOrders.userName, CLICTOPAY_SANDBOX_MERCHANT.userName), eq(clictopayOrders.orderNumber, orderNumber)));
+    .where(
+      and(
+        eq(clictopayOrders.userName, CLICTOPAY_SANDBOX_MERCHANT.userName),
+        eq(clictopayOrders.orderNumber, orderNumber),
+      ),
+    );
   if (taken) return { errorCode: "1", errorMessage: "Order with this number was already processed" };
   const orderId = randomUUID();
   const language = (params.get("language") ?? "fr").toLowerCase();
@@ -89,7 +102,10 @@ async function register(db: Db, params: URLSearchParams, publicBase: string, pha
     returnUrl,
     failUrl: params.get("failUrl") || returnUrl,
   });
-  return { orderId, formUrl: `${publicBase}/payment/merchants/sandbox/payment.html?mdOrder=${orderId}&language=${language}` };
+  return {
+    orderId,
+    formUrl: `${publicBase}/payment/merchants/sandbox/payment.html?mdOrder=${orderId}&language=${language}`,
+  };
 }
 
 async function findOrder(db: Db, orderId: string): Promise<Order | null> {
@@ -97,7 +113,14 @@ async function findOrder(db: Db, orderId: string): Promise<Order | null> {
   return order ?? null;
 }
 
-const PAYMENT_STATES: Record<string, string> = { "0": "CREATED", "1": "APPROVED", "2": "DEPOSITED", "3": "REVERSED", "4": "REFUNDED", "6": "DECLINED" };
+const PAYMENT_STATES: Record<string, string> = {
+  "0": "CREATED",
+  "1": "APPROVED",
+  "2": "DEPOSITED",
+  "3": "REVERSED",
+  "4": "REFUNDED",
+  "6": "DECLINED",
+};
 
 function statusExtended(order: Order): Json {
   return {
@@ -122,7 +145,8 @@ function statusExtended(order: Order): Json {
 // amount=0 deposits the whole pre-authorization (as RBS documents); less deposits part and lets the rest go.
 async function deposit(db: Db, order: Order, params: URLSearchParams): Promise<Json> {
   const amount = Number(params.get("amount") ?? "0");
-  if (!Number.isInteger(amount) || amount < 0 || amount > order.approvedMinor) return { errorCode: "5", errorMessage: "Invalid amount" };
+  if (!Number.isInteger(amount) || amount < 0 || amount > order.approvedMinor)
+    return { errorCode: "5", errorMessage: "Invalid amount" };
   if (order.orderStatus !== "1") return wrongState;
   // Conditional on the state, as the provider's own books are: of two concurrent calls one wins.
   const [deposited] = await db
@@ -155,7 +179,11 @@ async function refund(db: Db, order: Order, params: URLSearchParams): Promise<Js
       orderStatus: sql`case when ${clictopayOrders.refundedMinor} + ${amount}::int = ${clictopayOrders.depositedMinor} then '4' else '2' end`,
     })
     .where(
-      and(eq(clictopayOrders.orderId, order.orderId), eq(clictopayOrders.orderStatus, "2"), sql`${clictopayOrders.refundedMinor} + ${amount}::int <= ${clictopayOrders.depositedMinor}`),
+      and(
+        eq(clictopayOrders.orderId, order.orderId),
+        eq(clictopayOrders.orderStatus, "2"),
+        sql`${clictopayOrders.refundedMinor} + ${amount}::int <= ${clictopayOrders.depositedMinor}`,
+      ),
     )
     .returning({ orderId: clictopayOrders.orderId });
   return refunded ? ok : wrongState;
@@ -182,22 +210,44 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
   if (!order) return new Response("Unknown order", { status: 404, headers: { "content-type": "text/plain" } });
   const text: ClictopayPageText = clictopayPageText(order.language);
   const html = (body: string) =>
-    new Response(body, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": CLICTOPAY_PAGE_CSP } });
+    new Response(body, {
+      status: 200,
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": CLICTOPAY_PAGE_CSP,
+      },
+    });
   const back = (url: string) => {
     const target = new URL(url);
     target.searchParams.set("orderId", order.orderId);
     return new Response(null, { status: 303, headers: { location: target.toString(), "cache-control": "no-store" } });
   };
-  if (order.orderStatus !== "0") return back(order.orderStatus === "1" || order.orderStatus === "2" ? order.returnUrl : order.failUrl);
+  if (order.orderStatus !== "0")
+    return back(order.orderStatus === "1" || order.orderStatus === "2" ? order.returnUrl : order.failUrl);
   // Millimes shown as dinars with their three decimals: 1234 is 1.234 TND, never rounded.
   const amount = `${Math.floor(order.amountMinor / 1000)}.${String(order.amountMinor % 1000).padStart(3, "0")} TND`;
-  if (method !== "POST") return html(clictopayPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: order.challenge ? "challenge" : "card" }));
+  if (method !== "POST")
+    return html(
+      clictopayPaymentPage({
+        text,
+        order: order.orderId,
+        amount,
+        language: order.language,
+        mode: order.challenge ? "challenge" : "card",
+      }),
+    );
 
   const action = params.get("action");
   const decline = async (kind: keyof typeof DECLINES) => {
     await db
       .update(clictopayOrders)
-      .set({ orderStatus: "6", actionCode: DECLINES[kind].actionCode, actionCodeDescription: DECLINES[kind].desc, challenge: null })
+      .set({
+        orderStatus: "6",
+        actionCode: DECLINES[kind].actionCode,
+        actionCodeDescription: DECLINES[kind].desc,
+        challenge: null,
+      })
       .where(eq(clictopayOrders.orderId, order.orderId));
     return back(order.failUrl);
   };
@@ -223,8 +273,25 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
 
   const digits = normalizeDigits(params.get("cardNumber") ?? "");
   const expiry = /^(0[1-9]|1[0-2])\/?(\d{2})$/.exec((params.get("expiry") ?? "").replace(/\s/g, ""));
-  const problem = !passesLuhn(digits) || digits.length < 13 ? text.badCard : !expiry ? text.badExpiry : !/^\d{3}$/.test(params.get("cvc") ?? "") ? text.badCvc : null;
-  if (problem) return html(clictopayPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: "card", error: problem }));
+  const problem =
+    !passesLuhn(digits) || digits.length < 13
+      ? text.badCard
+      : !expiry
+        ? text.badExpiry
+        : !/^\d{3}$/.test(params.get("cvc") ?? "")
+          ? text.badCvc
+          : null;
+  if (problem)
+    return html(
+      clictopayPaymentPage({
+        text,
+        order: order.orderId,
+        amount,
+        language: order.language,
+        mode: "card",
+        error: problem,
+      }),
+    );
   const pan = `${digits.slice(0, 6)}**${digits.slice(-4)}`;
   switch (CARD_OUTCOMES[digits] ?? "pay") {
     case "pay":
@@ -235,6 +302,8 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
       return decline("insufficient");
     case "challenge":
       await db.update(clictopayOrders).set({ challenge: pan }).where(eq(clictopayOrders.orderId, order.orderId));
-      return html(clictopayPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: "challenge" }));
+      return html(
+        clictopayPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: "challenge" }),
+      );
   }
 }

@@ -100,7 +100,8 @@ ${body}
  */
 export function cmiPaymentPage(options: { language: string; action: string; amount: string; error?: string }): string {
   const text = cmiPageText(options.language);
-  const field = (name: string, label: string, extra: string) => `<label for="${name}">${escape(label)}</label><input id="${name}" name="${name}" ${extra} required>`;
+  const field = (name: string, label: string, extra: string) =>
+    `<label for="${name}">${escape(label)}</label><input id="${name}" name="${name}" ${extra} required>`;
   return page(
     options.language,
     text.title,

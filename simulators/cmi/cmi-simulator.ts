@@ -22,14 +22,23 @@ import { CMI_PAGE_CSP, cmiErrorPage, cmiPageText, cmiPaymentPage, cmiReturnPage 
  */
 
 /** The simulator's one store (the gateway's sandbox default, lib/payment-methods/cmi/cmi-account.ts). */
-export const CMI_SANDBOX_STORE = { clientId: "600000001", storeKey: "Sandbox|Store\\Key1", apiUser: "sandboxapi", apiPassword: "sandbox-cmi-api-password" };
+export const CMI_SANDBOX_STORE = {
+  clientId: "600000001",
+  storeKey: "Sandbox|Store\\Key1",
+  apiUser: "sandboxapi",
+  apiPassword: "sandbox-cmi-api-password",
+};
 
 /**
  * Failure modes a test or a rehearsal switches on: CMI down (HTTP 503) or slow (answers after
  * `slowMs`), or only its API down (the gate and its callbacks still working); its callback sent
  * once, twice, or held back until sendCmiCallback (after the buyer's return).
  */
-export const cmiFaults: { mode: "none" | "down" | "slow" | "api_down"; slowMs: number; callback: "once" | "twice" | "held" } = { mode: "none", slowMs: 15_000, callback: "once" };
+export const cmiFaults: {
+  mode: "none" | "down" | "slow" | "api_down";
+  slowMs: number;
+  callback: "once" | "twice" | "held";
+} = { mode: "none", slowMs: 15_000, callback: "once" };
 
 /** How the simulator reaches a store's callbackUrl: over HTTP, or in a sandbox gateway's process (simulators/in-gateway.ts). */
 export type CmiCallbackSender = (url: string, body: string) => Promise<{ status: number; text: string }>;
@@ -38,7 +47,9 @@ export type CmiCallbackSender = (url: string, body: string) => Promise<{ status:
 export const callbackSender =
   (toGateway: (request: Request) => Promise<Response>): CmiCallbackSender =>
   async (url, body) => {
-    const response = await toGateway(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }));
+    const response = await toGateway(
+      new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }),
+    );
     return { status: response.status, text: (await response.text()).trim() };
   };
 
@@ -61,24 +72,47 @@ export function simulatorHash(fields: Record<string, string>, storeKey: string):
 }
 
 const html = (body: string, status = 200) =>
-  new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": CMI_PAGE_CSP } });
-const see = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
-const xml = (body: string, status = 200) => new Response(body, { status, headers: { "content-type": "text/xml; charset=utf-8" } });
+  new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": CMI_PAGE_CSP,
+    },
+  });
+const see = (location: string) =>
+  new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+const xml = (body: string, status = 200) =>
+  new Response(body, { status, headers: { "content-type": "text/xml; charset=utf-8" } });
 const decimal = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
 
 /** Every request under the simulator's path (`base` is where it is served, e.g. /api/cmi-sandbox). */
-export async function handleCmiRequest(db: Db, request: Request, base: string, sendCallback: CmiCallbackSender): Promise<Response> {
+export async function handleCmiRequest(
+  db: Db,
+  request: Request,
+  base: string,
+  sendCallback: CmiCallbackSender,
+): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(base.length);
   if (cmiFaults.mode === "api_down" && path === "/fim/api") return xml("<html>Service Unavailable</html>", 503);
-  if (cmiFaults.mode === "down") return path === "/fim/api" ? xml("<html>Service Unavailable</html>", 503) : html(cmiErrorPage("fr", "503"), 503);
+  if (cmiFaults.mode === "down")
+    return path === "/fim/api" ? xml("<html>Service Unavailable</html>", 503) : html(cmiErrorPage("fr", "503"), 503);
   if (cmiFaults.mode === "slow") await new Promise((resolve) => setTimeout(resolve, cmiFaults.slowMs));
   if (request.method !== "POST") return html(cmiErrorPage("fr", "POST only"), 405);
   const body = await request.text();
   if (path === "/fim/api") return xml(await apiCall(db, body));
   const fields = Object.fromEntries(new URLSearchParams(body));
   if (path === "/fim/est3Dgate") return gate(db, fields, `${base}/fim/pay`);
-  if (path === "/fim/pay") return pay(db, url.searchParams.get("clientid") ?? "", url.searchParams.get("oid") ?? "", fields, `${base}/fim/pay`, sendCallback);
+  if (path === "/fim/pay")
+    return pay(
+      db,
+      url.searchParams.get("clientid") ?? "",
+      url.searchParams.get("oid") ?? "",
+      fields,
+      `${base}/fim/pay`,
+      sendCallback,
+    );
   return html(cmiErrorPage("fr", "Unknown page"), 404);
 }
 
@@ -90,18 +124,21 @@ async function findOrder(db: Db, clientId: string, oid: string): Promise<Order |
   return order ?? null;
 }
 
-const payAction = (payPath: string, order: { clientId: string; oid: string }) => `${payPath}?clientid=${encodeURIComponent(order.clientId)}&oid=${encodeURIComponent(order.oid)}`;
+const payAction = (payPath: string, order: { clientId: string; oid: string }) =>
+  `${payPath}?clientid=${encodeURIComponent(order.clientId)}&oid=${encodeURIComponent(order.oid)}`;
 
 async function gate(db: Db, fields: Record<string, string>, payPath: string): Promise<Response> {
   const lang = ["fr", "en", "ar"].includes(fields.lang ?? "") ? fields.lang! : "fr";
   const refuse = (reason: string) => html(cmiErrorPage(lang, reason), 400);
   if (fields.clientid !== CMI_SANDBOX_STORE.clientId) return refuse("Unknown clientid");
   if (fields.hashAlgorithm !== "ver3") return refuse("hashAlgorithm must be ver3");
-  if ((fields.HASH ?? fields.hash) !== simulatorHash(fields, CMI_SANDBOX_STORE.storeKey)) return refuse("Hash mismatch");
+  if ((fields.HASH ?? fields.hash) !== simulatorHash(fields, CMI_SANDBOX_STORE.storeKey))
+    return refuse("Hash mismatch");
   if (fields.storetype !== "3D_PAY_HOSTING") return refuse("storetype must be 3D_PAY_HOSTING");
   if (fields.TranType !== "PreAuth" && fields.TranType !== "Auth") return refuse("TranType must be PreAuth or Auth");
   // Dirhams with their two decimals: "123.45", never centimes.
-  if (!/^\d+\.\d{2}$/.test(fields.amount ?? "") || Number(fields.amount) <= 0) return refuse("amount must be a decimal such as 123.45");
+  if (!/^\d+\.\d{2}$/.test(fields.amount ?? "") || Number(fields.amount) <= 0)
+    return refuse("amount must be a decimal such as 123.45");
   if (fields.currency !== "504") return refuse("currency must be 504 (MAD)");
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(fields.oid ?? "")) return refuse("oid is missing or invalid");
   if (!fields.okUrl || !fields.failUrl) return refuse("okUrl and failUrl are required");
@@ -143,7 +180,14 @@ const REFUSALS = {
   canceled: { code: "99", msg: "Transaction annulée par le porteur" },
 } as const;
 
-async function pay(db: Db, clientId: string, oid: string, form: Record<string, string>, payPath: string, sendCallback: CmiCallbackSender): Promise<Response> {
+async function pay(
+  db: Db,
+  clientId: string,
+  oid: string,
+  form: Record<string, string>,
+  payPath: string,
+  sendCallback: CmiCallbackSender,
+): Promise<Response> {
   const order = await findOrder(db, clientId, oid);
   if (!order) return html(cmiErrorPage("fr", "Unknown order"), 404);
   if (order.status !== "P") return see(order.status === "A" || order.status === "C" ? order.okUrl : order.failUrl);
@@ -157,16 +201,38 @@ async function pay(db: Db, clientId: string, oid: string, form: Record<string, s
     }
     // CMI posts its answer fields with the buyer to okUrl or failUrl (its page submits them; here a button does, no script).
     const row = (await findOrder(db, clientId, oid))!;
-    return html(cmiReturnPage({ language: order.lang, action: approved ? order.okUrl : order.failUrl, fields: answerFields(row) }));
+    return html(
+      cmiReturnPage({
+        language: order.lang,
+        action: approved ? order.okUrl : order.failUrl,
+        fields: answerFields(row),
+      }),
+    );
   };
-  const refuse = (kind: keyof typeof REFUSALS, maskedPan: string | null = null) => finish({ status: "D", procReturnCode: REFUSALS[kind].code, errMsg: REFUSALS[kind].msg, maskedPan });
+  const refuse = (kind: keyof typeof REFUSALS, maskedPan: string | null = null) =>
+    finish({ status: "D", procReturnCode: REFUSALS[kind].code, errMsg: REFUSALS[kind].msg, maskedPan });
   if (form.action === "cancel") return refuse("canceled");
 
   const text = cmiPageText(order.lang);
   const digits = normalizeDigits(form.cardNumber ?? "");
   const expiry = /^(0[1-9]|1[0-2])\/?(\d{2})$/.exec((form.expiry ?? "").replace(/\s/g, ""));
-  const problem = !passesLuhn(digits) || digits.length < 13 ? text.badCard : !expiry ? text.badExpiry : !/^\d{3}$/.test(form.cvc ?? "") ? text.badCvc : null;
-  if (problem) return html(cmiPaymentPage({ language: order.lang, action: payAction(payPath, order), amount: `${decimal(order.amountMinor)} MAD`, error: problem }));
+  const problem =
+    !passesLuhn(digits) || digits.length < 13
+      ? text.badCard
+      : !expiry
+        ? text.badExpiry
+        : !/^\d{3}$/.test(form.cvc ?? "")
+          ? text.badCvc
+          : null;
+  if (problem)
+    return html(
+      cmiPaymentPage({
+        language: order.lang,
+        action: payAction(payPath, order),
+        amount: `${decimal(order.amountMinor)} MAD`,
+        error: problem,
+      }),
+    );
   const maskedPan = `${digits.slice(0, 6)}***${digits.slice(-4)}`;
   const outcome = CARD_OUTCOMES[digits] ?? "pay";
   if (outcome !== "pay") return refuse(outcome, maskedPan);
@@ -205,7 +271,11 @@ function answerFields(row: Order): Record<string, string> {
  * applies its answer: ACTION=POSTAUTH captures a pre-authorization. Exported for the tests and
  * the "held" fault: the callback after the buyer's return, or once more (a replay).
  */
-export async function sendCmiCallback(db: Db, order: { clientId: string; oid: string }, sendCallback: CmiCallbackSender): Promise<string | null> {
+export async function sendCmiCallback(
+  db: Db,
+  order: { clientId: string; oid: string },
+  sendCallback: CmiCallbackSender,
+): Promise<string | null> {
   const row = await findOrder(db, order.clientId, order.oid);
   if (!row?.callbackUrl || row.status === "P") return null;
   const fields = answerFields(row);
@@ -218,7 +288,8 @@ export async function sendCmiCallback(db: Db, order: { clientId: string; oid: st
   }
   const latest = (await findOrder(db, row.clientId, row.oid))!;
   const changes: Partial<Order> = { callbackAnswers: [...latest.callbackAnswers, answer] };
-  if (answer === "ACTION=POSTAUTH" && latest.status === "A") Object.assign(changes, { status: "C", capturedMinor: latest.amountMinor });
+  if (answer === "ACTION=POSTAUTH" && latest.status === "A")
+    Object.assign(changes, { status: "C", capturedMinor: latest.amountMinor });
   await db
     .update(cmiOrders)
     .set(changes)
@@ -262,13 +333,21 @@ function cc5Response(
 
 async function apiCall(db: Db, doc: string): Promise<string> {
   const oid = xmlValue(doc, "OrderId");
-  if (xmlValue(doc, "Name") !== CMI_SANDBOX_STORE.apiUser || xmlValue(doc, "Password") !== CMI_SANDBOX_STORE.apiPassword || xmlValue(doc, "ClientId") !== CMI_SANDBOX_STORE.clientId) {
-    return cc5Response({ oid }, { ok: false, code: "99", msg: "Authentication failed: wrong API user, password or client id" });
+  if (
+    xmlValue(doc, "Name") !== CMI_SANDBOX_STORE.apiUser ||
+    xmlValue(doc, "Password") !== CMI_SANDBOX_STORE.apiPassword ||
+    xmlValue(doc, "ClientId") !== CMI_SANDBOX_STORE.clientId
+  ) {
+    return cc5Response(
+      { oid },
+      { ok: false, code: "99", msg: "Authentication failed: wrong API user, password or client id" },
+    );
   }
   const order = await findOrder(db, CMI_SANDBOX_STORE.clientId, oid);
   const type = xmlValue(doc, "Type");
   if (!type && xmlValue(doc, "ORDERSTATUS") === "QUERY") {
-    if (!order || order.status === "P") return cc5Response({ oid }, { ok: false, code: "99", msg: `No record found for ${oid}` });
+    if (!order || order.status === "P")
+      return cc5Response({ oid }, { ok: false, code: "99", msg: `No record found for ${oid}` });
     return cc5Response(
       order,
       { ok: true },
@@ -288,7 +367,8 @@ async function apiCall(db: Db, doc: string): Promise<string> {
       },
     );
   }
-  if (!order || order.status === "P") return cc5Response({ oid }, { ok: false, code: "99", msg: `No record found for ${oid}` });
+  if (!order || order.status === "P")
+    return cc5Response({ oid }, { ok: false, code: "99", msg: `No record found for ${oid}` });
   const where = and(eq(cmiOrders.clientId, order.clientId), eq(cmiOrders.oid, order.oid));
   const total = xmlValue(doc, "Total");
   const totalMinor = /^\d+\.\d{2}$/.test(total) ? Math.round(Number(total) * 100) : NaN;
@@ -296,7 +376,8 @@ async function apiCall(db: Db, doc: string): Promise<string> {
   switch (type) {
     case "PostAuth": {
       if (order.status !== "A") return wrongState;
-      if (!(totalMinor > 0 && totalMinor <= order.amountMinor)) return cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
+      if (!(totalMinor > 0 && totalMinor <= order.amountMinor))
+        return cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
       // Conditional on the state, as CMI's own books are: of two concurrent calls one wins.
       const [captured] = await db
         .update(cmiOrders)
@@ -316,14 +397,23 @@ async function apiCall(db: Db, doc: string): Promise<string> {
     }
     case "Credit": {
       if (order.status !== "C") return wrongState;
-      if (!(totalMinor > 0 && order.refundedMinor + totalMinor <= order.capturedMinor)) return cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
+      if (!(totalMinor > 0 && order.refundedMinor + totalMinor <= order.capturedMinor))
+        return cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
       // One statement on the order's current books: concurrent credits each count (none lost).
       const [credited] = await db
         .update(cmiOrders)
         .set({ refundedMinor: sql`${cmiOrders.refundedMinor} + ${totalMinor}::int` })
-        .where(and(where, eq(cmiOrders.status, "C"), sql`${cmiOrders.refundedMinor} + ${totalMinor}::int <= ${cmiOrders.capturedMinor}`))
+        .where(
+          and(
+            where,
+            eq(cmiOrders.status, "C"),
+            sql`${cmiOrders.refundedMinor} + ${totalMinor}::int <= ${cmiOrders.capturedMinor}`,
+          ),
+        )
         .returning({ oid: cmiOrders.oid });
-      return credited ? cc5Response(order, { ok: true }) : cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
+      return credited
+        ? cc5Response(order, { ok: true })
+        : cc5Response(order, { ok: false, code: "99", msg: "Invalid amount" });
     }
     default:
       return cc5Response(order, { ok: false, code: "99", msg: `Unknown Type ${type}` });

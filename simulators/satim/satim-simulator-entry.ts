@@ -9,7 +9,11 @@ export const satimSimulator = redirectSimulator({
   gatewaySettings: (url) => ({ SATIM_API_URL: `${url}/payment/rest` }),
   moneyCalls: [
     { name: "register", method: "POST", path: /\/payment\/rest\/register\.do/ },
-    { name: "confirm", method: "POST", path: /\/payment\/rest\/(confirmOrder|public\/acknowledgeTransaction|getOrderStatusExtended)\.do/ },
+    {
+      name: "confirm",
+      method: "POST",
+      path: /\/payment\/rest\/(confirmOrder|public\/acknowledgeTransaction|getOrderStatusExtended)\.do/,
+    },
     { name: "refund", method: "POST", path: /\/payment\/rest\/refund\.do/ },
   ],
   process: {
@@ -21,6 +25,9 @@ export const satimSimulator = redirectSimulator({
       userName: SATIM_SANDBOX_MERCHANT.userName,
       password: SATIM_SANDBOX_MERCHANT.password,
     }),
-    describe: (printed) => [`  SATIM_API_URL=${printed.apiUrl}`, `  terminal id ${printed.terminalId}, user ${printed.userName}, password ${printed.password} (SATIM_PASSWORD)`],
+    describe: (printed) => [
+      `  SATIM_API_URL=${printed.apiUrl}`,
+      `  terminal id ${printed.terminalId}, user ${printed.userName}, password ${printed.password} (SATIM_PASSWORD)`,
+    ],
   },
 });

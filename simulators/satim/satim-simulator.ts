@@ -15,20 +15,26 @@ import { normalizeDigits, passesLuhn } from "../../lib/validation/card-number";
  */
 
 /** The simulator's one merchant (the gateway's sandbox default, lib/payment-methods/satim/satim-account.ts). */
-export const SATIM_SANDBOX_MERCHANT = { userName: "SANDBOX_MERCHANT", password: "sandbox-password", terminalId: "E010900000" };
+export const SATIM_SANDBOX_MERCHANT = {
+  userName: "SANDBOX_MERCHANT",
+  password: "sandbox-password",
+  terminalId: "E010900000",
+};
 
 /** Failure modes a test or a rehearsal switches on: the platform down (HTTP 503) or slow (answers after `slowMs`). */
 export const satimFaults: { mode: "none" | "down" | "slow"; slowMs: number } = { mode: "none", slowMs: 15_000 };
 
 type Json = Record<string, unknown>;
-const json = (body: Json, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: Json, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** Every request under the simulator's path (`base` is where it is served, e.g. /api/satim-sandbox). */
 export async function handleSatimRequest(db: Db, request: Request, base: string): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(base.length);
   const params = new URLSearchParams(url.search);
-  if (request.method === "POST") new URLSearchParams(await request.text()).forEach((value, name) => params.set(name, value));
+  if (request.method === "POST")
+    new URLSearchParams(await request.text()).forEach((value, name) => params.set(name, value));
   if (path.startsWith("/payment/rest/")) {
     if (satimFaults.mode === "down") return json({ error: "Service unavailable" }, 503);
     if (satimFaults.mode === "slow") await new Promise((resolve) => setTimeout(resolve, satimFaults.slowMs));
@@ -70,8 +76,10 @@ async function register(db: Db, params: URLSearchParams, publicBase: string): Pr
   } catch {
     return { errorCode: "4", errorMessage: "jsonParams is not JSON" };
   }
-  if (!/^[A-Za-z0-9]{1,10}$/.test(orderNumber)) return { errorCode: "4", errorMessage: "orderNumber is empty or longer than 10 characters" };
-  if (!/^\d+$/.test(amount) || Number(amount) < 5000) return { errorCode: "4", errorMessage: "Amount is invalid (centimes, at least 5000)" };
+  if (!/^[A-Za-z0-9]{1,10}$/.test(orderNumber))
+    return { errorCode: "4", errorMessage: "orderNumber is empty or longer than 10 characters" };
+  if (!/^\d+$/.test(amount) || Number(amount) < 5000)
+    return { errorCode: "4", errorMessage: "Amount is invalid (centimes, at least 5000)" };
   if (params.get("currency") !== "012") return { errorCode: "3", errorMessage: "Unknown currency" };
   if (!returnUrl) return { errorCode: "4", errorMessage: "returnUrl is empty" };
   if (extra.force_terminal_id !== SATIM_SANDBOX_MERCHANT.terminalId || typeof extra.udf1 !== "string" || !extra.udf1) {
@@ -96,7 +104,11 @@ async function register(db: Db, params: URLSearchParams, publicBase: string): Pr
     returnUrl,
     failUrl: params.get("failUrl") || returnUrl,
   });
-  return { errorCode: "0", orderId, formUrl: `${publicBase}/payment/merchants/sandbox/payment.html?mdOrder=${orderId}&language=${language}` };
+  return {
+    errorCode: "0",
+    orderId,
+    formUrl: `${publicBase}/payment/merchants/sandbox/payment.html?mdOrder=${orderId}&language=${language}`,
+  };
 }
 
 async function findOrder(db: Db, orderId: string) {
@@ -120,7 +132,11 @@ async function confirm(db: Db, orderId: string): Promise<Json> {
     approvalCode: order.approvalCode ?? undefined,
     actionCode: Number(order.actionCode ?? 0),
     actionCodeDescription: order.respCodeDesc ?? "",
-    params: { respCode: order.orderStatus === "2" ? "00" : (order.actionCode ?? ""), respCode_desc: order.respCodeDesc ?? "", udf1: order.udf1 },
+    params: {
+      respCode: order.orderStatus === "2" ? "00" : (order.actionCode ?? ""),
+      respCode_desc: order.respCodeDesc ?? "",
+      udf1: order.udf1,
+    },
     SvfeResponse: order.orderStatus === "2" ? "00" : undefined,
   };
 }
@@ -156,7 +172,13 @@ async function refund(db: Db, params: URLSearchParams): Promise<Json> {
       refundedMinor: sql`${satimOrders.refundedMinor} + ${amount}::int`,
       orderStatus: sql`case when ${satimOrders.refundedMinor} + ${amount}::int = ${satimOrders.amountMinor} then '4' else '2' end`,
     })
-    .where(and(eq(satimOrders.orderId, order.orderId), eq(satimOrders.orderStatus, "2"), sql`${satimOrders.refundedMinor} + ${amount}::int <= ${satimOrders.amountMinor}`))
+    .where(
+      and(
+        eq(satimOrders.orderId, order.orderId),
+        eq(satimOrders.orderStatus, "2"),
+        sql`${satimOrders.refundedMinor} + ${amount}::int <= ${satimOrders.amountMinor}`,
+      ),
+    )
     .returning({ orderId: satimOrders.orderId });
   return refunded ? { errorCode: "0", errorMessage: "Success" } : wrongState;
 }
@@ -182,7 +204,14 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
   if (!order) return new Response("Unknown order", { status: 404, headers: { "content-type": "text/plain" } });
   const text = pageText(order.language);
   const html = (body: string) =>
-    new Response(body, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": SATIM_PAGE_CSP } });
+    new Response(body, {
+      status: 200,
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": SATIM_PAGE_CSP,
+      },
+    });
   const back = (url: string) => {
     const target = new URL(url);
     target.searchParams.set("orderId", order.orderId);
@@ -190,20 +219,41 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
   };
   if (order.orderStatus !== "0") return back(order.orderStatus === "2" ? order.returnUrl : order.failUrl);
   const amount = `${(order.amountMinor / 100).toFixed(2)} DZD`;
-  if (method !== "POST") return html(satimPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: order.challenge ? "challenge" : "card" }));
+  if (method !== "POST")
+    return html(
+      satimPaymentPage({
+        text,
+        order: order.orderId,
+        amount,
+        language: order.language,
+        mode: order.challenge ? "challenge" : "card",
+      }),
+    );
 
   const action = params.get("action");
   const decline = async (kind: keyof typeof DECLINES) => {
     await db
       .update(satimOrders)
-      .set({ orderStatus: "6", actionCode: DECLINES[kind].actionCode, respCodeDesc: DECLINES[kind].desc, challenge: null })
+      .set({
+        orderStatus: "6",
+        actionCode: DECLINES[kind].actionCode,
+        respCodeDesc: DECLINES[kind].desc,
+        challenge: null,
+      })
       .where(eq(satimOrders.orderId, order.orderId));
     return back(order.failUrl);
   };
   const pay = async (pan: string) => {
     await db
       .update(satimOrders)
-      .set({ orderStatus: "2", actionCode: "0", respCodeDesc: "Votre paiement a été accepté", approvalCode: String(randomInt(100000, 999999)), maskedPan: pan, challenge: null })
+      .set({
+        orderStatus: "2",
+        actionCode: "0",
+        respCodeDesc: "Votre paiement a été accepté",
+        approvalCode: String(randomInt(100000, 999999)),
+        maskedPan: pan,
+        challenge: null,
+      })
       .where(eq(satimOrders.orderId, order.orderId));
     return back(order.returnUrl);
   };
@@ -212,8 +262,18 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
 
   const digits = normalizeDigits(params.get("cardNumber") ?? "");
   const expiry = /^(0[1-9]|1[0-2])\/?(\d{2})$/.exec((params.get("expiry") ?? "").replace(/\s/g, ""));
-  const problem = !passesLuhn(digits) || digits.length < 13 ? text.badCard : !expiry ? text.badExpiry : !/^\d{3}$/.test(params.get("cvc") ?? "") ? text.badCvc : null;
-  if (problem) return html(satimPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: "card", error: problem }));
+  const problem =
+    !passesLuhn(digits) || digits.length < 13
+      ? text.badCard
+      : !expiry
+        ? text.badExpiry
+        : !/^\d{3}$/.test(params.get("cvc") ?? "")
+          ? text.badCvc
+          : null;
+  if (problem)
+    return html(
+      satimPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: "card", error: problem }),
+    );
   const pan = `${digits.slice(0, 6)}******${digits.slice(-4)}`;
   switch (CARD_OUTCOMES[digits] ?? "pay") {
     case "pay":
@@ -224,7 +284,9 @@ async function paymentPage(db: Db, method: string, params: URLSearchParams): Pro
       return decline("insufficient");
     case "challenge":
       await db.update(satimOrders).set({ challenge: pan }).where(eq(satimOrders.orderId, order.orderId));
-      return html(satimPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: "challenge" }));
+      return html(
+        satimPaymentPage({ text, order: order.orderId, amount, language: order.language, mode: "challenge" }),
+      );
   }
 }
 

@@ -25,7 +25,12 @@ export function openingBalanceMinor(currency: string): number {
   return SANDBOX_OPENING_BALANCE_UNITS * 10 ** currencyExponent(currency);
 }
 
-const accountOf = (ref: WalletAccountRef) => and(eq(walletAccounts.serviceId, ref.serviceId), eq(walletAccounts.customerId, ref.customerId), eq(walletAccounts.currency, ref.currency));
+const accountOf = (ref: WalletAccountRef) =>
+  and(
+    eq(walletAccounts.serviceId, ref.serviceId),
+    eq(walletAccounts.customerId, ref.customerId),
+    eq(walletAccounts.currency, ref.currency),
+  );
 
 // The statements every wallet proceed sends (balance, then the code's challenge opened), built once.
 const balanceQuery = (db: Db) =>
@@ -108,7 +113,10 @@ async function lockAccount(tx: Db, ref: WalletAccountRef) {
  * one statement: the entry exists exactly when the account changed. Refuses (null) a move
  * that would leave less than nothing available.
  */
-async function postEntry(tx: Db, entry: { accountId: string; paymentId: string; kind: EntryKind; balanceDelta?: number; heldDelta?: number }): Promise<string | null> {
+async function postEntry(
+  tx: Db,
+  entry: { accountId: string; paymentId: string; kind: EntryKind; balanceDelta?: number; heldDelta?: number },
+): Promise<string | null> {
   const balanceDelta = entry.balanceDelta ?? 0;
   const heldDelta = entry.heldDelta ?? 0;
   const result = await tx.execute(sql`
@@ -153,7 +161,8 @@ const challengeView = (row: { attemptsLeft: number; expiresAt: Date; resendAvail
 
 async function move(tx: Db, request: WalletMovement, kind: "debit" | "hold"): Promise<WalletOutcome> {
   const account = await lockAccount(tx, request.account);
-  if (account.balanceMinor - account.heldMinor < request.amountMinor) return { ok: false, reason: "insufficient_funds" };
+  if (account.balanceMinor - account.heldMinor < request.amountMinor)
+    return { ok: false, reason: "insufficient_funds" };
   const entryId = await postEntry(tx, {
     accountId: account.id,
     paymentId: request.paymentId,
@@ -162,7 +171,10 @@ async function move(tx: Db, request: WalletMovement, kind: "debit" | "hold"): Pr
   });
   if (!entryId) return { ok: false, reason: "insufficient_funds" };
   if (kind === "debit") return { ok: true, reference: entryId };
-  const [hold] = await tx.insert(walletHolds).values({ accountId: account.id, paymentId: request.paymentId, amountMinor: request.amountMinor }).returning({ id: walletHolds.id });
+  const [hold] = await tx
+    .insert(walletHolds)
+    .values({ accountId: account.id, paymentId: request.paymentId, amountMinor: request.amountMinor })
+    .returning({ id: walletHolds.id });
   return { ok: true, reference: hold!.id };
 }
 
@@ -179,7 +191,11 @@ async function activeHold(tx: Db, paymentId: string) {
 /** A real simulation on the wallet tables (wallet-tables.ts). */
 export const sandboxWallet: WalletProvider = {
   async balance(db, ref): Promise<WalletBalance> {
-    const [account] = await balanceQuery(db).execute({ serviceId: ref.serviceId, customerId: ref.customerId, currency: ref.currency });
+    const [account] = await balanceQuery(db).execute({
+      serviceId: ref.serviceId,
+      customerId: ref.customerId,
+      currency: ref.currency,
+    });
     const balanceMinor = account?.balanceMinor ?? openingBalanceMinor(ref.currency);
     const heldMinor = account?.heldMinor ?? 0;
     return { balanceMinor, heldMinor, availableMinor: balanceMinor - heldMinor };
@@ -194,9 +210,20 @@ export const sandboxWallet: WalletProvider = {
       throw new Error(`capture of ${amountMinor} outside the hold of ${hold.amountMinor}`);
     }
     const releasedMinor = hold.amountMinor - amountMinor;
-    await postRequiredEntry(tx, { accountId: hold.accountId, paymentId, kind: "hold_capture", balanceDelta: -amountMinor, heldDelta: -amountMinor });
+    await postRequiredEntry(tx, {
+      accountId: hold.accountId,
+      paymentId,
+      kind: "hold_capture",
+      balanceDelta: -amountMinor,
+      heldDelta: -amountMinor,
+    });
     if (releasedMinor > 0) {
-      await postRequiredEntry(tx, { accountId: hold.accountId, paymentId, kind: "hold_release", heldDelta: -releasedMinor });
+      await postRequiredEntry(tx, {
+        accountId: hold.accountId,
+        paymentId,
+        kind: "hold_release",
+        heldDelta: -releasedMinor,
+      });
     }
     await tx
       .update(walletHolds)
@@ -207,7 +234,12 @@ export const sandboxWallet: WalletProvider = {
 
   async releaseHold(tx, { paymentId }) {
     const hold = await activeHold(tx, paymentId);
-    await postRequiredEntry(tx, { accountId: hold.accountId, paymentId, kind: "hold_release", heldDelta: -hold.amountMinor });
+    await postRequiredEntry(tx, {
+      accountId: hold.accountId,
+      paymentId,
+      kind: "hold_release",
+      heldDelta: -hold.amountMinor,
+    });
     await tx
       .update(walletHolds)
       .set({ status: "released", closedAt: sql`now()` })

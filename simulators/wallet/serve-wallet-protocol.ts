@@ -79,7 +79,11 @@ export function walletProtocolServer(options: WalletServerOptions): WalletProtoc
     let delivered = false;
     const limit = timeLimit(10_000);
     try {
-      const headers = signWalletRequest(options.secret, { method: "POST", pathAndQuery: url.pathname + url.search, body });
+      const headers = signWalletRequest(options.secret, {
+        method: "POST",
+        pathAndQuery: url.pathname + url.search,
+        body,
+      });
       const request = new Request(url, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
@@ -103,22 +107,41 @@ export function walletProtocolServer(options: WalletServerOptions): WalletProtoc
     {
       method: "GET",
       pattern: /^\/v1\/balances$/,
-      run: async ({ url }) => json(await service.balance(parse(balanceQuerySchema, Object.fromEntries(url.searchParams)))),
+      run: async ({ url }) =>
+        json(await service.balance(parse(balanceQuerySchema, Object.fromEntries(url.searchParams)))),
     },
-    { method: "POST", pattern: /^\/v1\/debits$/, run: async (c) => operationResponse(await service.debit(parse(movementRequestSchema, c.body), c.now)) },
-    { method: "POST", pattern: /^\/v1\/holds$/, run: async (c) => operationResponse(await service.hold(parse(movementRequestSchema, c.body), c.now)) },
-    { method: "POST", pattern: /^\/v1\/credits$/, run: async (c) => operationResponse(await service.credit(parse(movementRequestSchema, c.body), c.now)) },
+    {
+      method: "POST",
+      pattern: /^\/v1\/debits$/,
+      run: async (c) => operationResponse(await service.debit(parse(movementRequestSchema, c.body), c.now)),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/holds$/,
+      run: async (c) => operationResponse(await service.hold(parse(movementRequestSchema, c.body), c.now)),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/credits$/,
+      run: async (c) => operationResponse(await service.credit(parse(movementRequestSchema, c.body), c.now)),
+    },
     {
       method: "POST",
       pattern: /^\/v1\/holds\/([^/]+)\/capture$/,
-      run: async (c) => operationResponse(await service.captureHold(c.params[0]!, parse(captureRequestSchema, c.body), c.now)),
+      run: async (c) =>
+        operationResponse(await service.captureHold(c.params[0]!, parse(captureRequestSchema, c.body), c.now)),
     },
     {
       method: "POST",
       pattern: /^\/v1\/holds\/([^/]+)\/release$/,
-      run: async (c) => operationResponse(await service.releaseHold(c.params[0]!, parse(releaseRequestSchema, c.body), c.now)),
+      run: async (c) =>
+        operationResponse(await service.releaseHold(c.params[0]!, parse(releaseRequestSchema, c.body), c.now)),
     },
-    { method: "GET", pattern: /^\/v1\/operations\/([^/]+)$/, run: async (c) => json(await service.operation(c.params[0]!)) },
+    {
+      method: "GET",
+      pattern: /^\/v1\/operations\/([^/]+)$/,
+      run: async (c) => json(await service.operation(c.params[0]!)),
+    },
     {
       method: "POST",
       pattern: /^\/v1\/otp-challenges$/,
@@ -127,8 +150,16 @@ export function walletProtocolServer(options: WalletServerOptions): WalletProtoc
         return json(challenge, created ? 201 : 200);
       },
     },
-    { method: "GET", pattern: /^\/v1\/otp-challenges\/([^/]+)$/, run: async (c) => json(await service.otpChallenge(c.params[0]!)) },
-    { method: "POST", pattern: /^\/v1\/otp-challenges\/([^/]+)\/resend$/, run: async (c) => json(await service.resendOtp(c.params[0]!, c.now)) },
+    {
+      method: "GET",
+      pattern: /^\/v1\/otp-challenges\/([^/]+)$/,
+      run: async (c) => json(await service.otpChallenge(c.params[0]!)),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/otp-challenges\/([^/]+)\/resend$/,
+      run: async (c) => json(await service.resendOtp(c.params[0]!, c.now)),
+    },
     {
       method: "POST",
       pattern: /^\/v1\/otp-challenges\/([^/]+)\/verify$/,
@@ -142,8 +173,16 @@ export function walletProtocolServer(options: WalletServerOptions): WalletProtoc
         return json(qr, created ? 201 : 200);
       },
     },
-    { method: "GET", pattern: /^\/v1\/qr-requests\/([^/]+)$/, run: async (c) => json(await service.qrRequest(c.params[0]!)) },
-    { method: "POST", pattern: /^\/v1\/qr-requests\/([^/]+)\/cancel$/, run: async (c) => json(await service.cancelQr(c.params[0]!, c.now)) },
+    {
+      method: "GET",
+      pattern: /^\/v1\/qr-requests\/([^/]+)$/,
+      run: async (c) => json(await service.qrRequest(c.params[0]!)),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/qr-requests\/([^/]+)\/cancel$/,
+      run: async (c) => json(await service.cancelQr(c.params[0]!, c.now)),
+    },
     {
       // Sandbox extension, not part of the protocol: the wallet app's approve / decline.
       method: "POST",
@@ -159,7 +198,9 @@ export function walletProtocolServer(options: WalletServerOptions): WalletProtoc
   /** One signed request's answer; `headers` as received (names any case for a Request's). */
   async function respond(method: string, url: URL, headers: HeaderReader, body: string): Promise<WalletResponse> {
     if (!isSignedWalletRequest(options.secret, { method, pathAndQuery: url.pathname + url.search, body, headers })) {
-      return errorResponse(new WalletServiceError("invalid_signature", "The request's signature is missing, wrong or stale."));
+      return errorResponse(
+        new WalletServiceError("invalid_signature", "The request's signature is missing, wrong or stale."),
+      );
     }
     const path = url.pathname.startsWith(options.basePath) ? url.pathname.slice(options.basePath.length) : url.pathname;
     const candidates = routes.filter((route) => route.pattern.test(path));
@@ -174,7 +215,8 @@ export function walletProtocolServer(options: WalletServerOptions): WalletProtoc
       return await route.run({ params, url, body: parsedBody, now: sandboxNow(headers) });
     } catch (error) {
       if (error instanceof WalletServiceError) return errorResponse(error);
-      if (error instanceof SyntaxError) return errorResponse(new WalletServiceError("invalid_request", "The body is not JSON."));
+      if (error instanceof SyntaxError)
+        return errorResponse(new WalletServiceError("invalid_request", "The body is not JSON."));
       logger.error({ err: error, path }, "sandbox wallet request failed");
       return errorResponse(new WalletServiceError("internal_error", "The wallet could not complete the request."));
     }
@@ -184,7 +226,10 @@ export function walletProtocolServer(options: WalletServerOptions): WalletProtoc
     async handle(request) {
       const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
       const answer = await respond(request.method, new URL(request.url), request.headers, body);
-      return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+      return new Response(answer.body, {
+        status: answer.status,
+        headers: { "content-type": "application/json", "cache-control": "no-store" },
+      });
     },
     answer(request) {
       // Read as a Request's headers are: by name in any case; a GET's body is none.

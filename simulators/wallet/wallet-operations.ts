@@ -4,7 +4,13 @@ import type { Db } from "../../lib/db/client";
 import { isUniqueViolation } from "../../lib/db/errors";
 import { walletHolds, walletOperations } from "../wallet/wallet-tables";
 import { sandboxWallet } from "./sandbox-wallet";
-import type { MovementRequest, OperationKind, QrRequestBody, WalletErrorName, WalletOperation } from "../../lib/providers/wallet/wallet-protocol";
+import type {
+  MovementRequest,
+  OperationKind,
+  QrRequestBody,
+  WalletErrorName,
+  WalletOperation,
+} from "../../lib/providers/wallet/wallet-protocol";
 
 // The sandbox wallet service's building blocks: its named errors, the account and id checks,
 // and "apply once per operationId" for every money call (wallet-service.ts composes them).
@@ -57,7 +63,11 @@ export type Outcome = Omit<WalletOperation, "operationId" | "kind" | "paymentId"
  * answers the stored outcome. Two concurrent first calls: the primary key lets one commit,
  * the other rolls back its movement and answers the stored outcome.
  */
-async function once(db: Db, call: { operationId: string; kind: OperationKind; paymentId: string; content: unknown; now: Date }, apply: (tx: Db) => Promise<Outcome>): Promise<Applied> {
+async function once(
+  db: Db,
+  call: { operationId: string; kind: OperationKind; paymentId: string; content: unknown; now: Date },
+  apply: (tx: Db) => Promise<Outcome>,
+): Promise<Applied> {
   const hash = requestHash(call.kind, call.content);
   const stored = await storedOperation(db, call.operationId, hash);
   if (stored) return { operation: stored, created: false };
@@ -93,7 +103,10 @@ async function storedOperation(db: Db, operationId: string, hash: string): Promi
   const [row] = await db.select().from(walletOperations).where(eq(walletOperations.operationId, operationId));
   if (!row) return null;
   if (row.requestHash !== hash) {
-    throw new WalletServiceError("idempotency_conflict", `Operation ${operationId} was sent before with other content.`);
+    throw new WalletServiceError(
+      "idempotency_conflict",
+      `Operation ${operationId} was sent before with other content.`,
+    );
   }
   return row.response as WalletOperation;
 }
@@ -101,23 +114,35 @@ async function storedOperation(db: Db, operationId: string, hash: string): Promi
 /** A refused call is stored too, so a repeat refuses the same way; the HTTP layer answers its error. */
 export function refusal(operation: WalletOperation): WalletServiceError | null {
   if (operation.status !== "refused") return null;
-  return new WalletServiceError(operation.error ?? "insufficient_funds", "The available balance does not cover the amount.");
+  return new WalletServiceError(
+    operation.error ?? "insufficient_funds",
+    "The available balance does not cover the amount.",
+  );
 }
 
-export async function move(db: Db, kind: "debit" | "hold" | "credit", request: MovementRequest, now: Date): Promise<Applied> {
+export async function move(
+  db: Db,
+  kind: "debit" | "hold" | "credit",
+  request: MovementRequest,
+  now: Date,
+): Promise<Applied> {
   assertKnownAccount(request);
   assertUuid(request.paymentId, "invalid_request", "payment");
   const movement = { account: refAccount(request), paymentId: request.paymentId, amountMinor: request.amountMinor };
-  return once(db, { operationId: request.operationId, kind, paymentId: request.paymentId, content: request, now }, async (tx) => {
-    if (kind === "credit") {
-      const { reference } = await sandboxWallet.credit(tx, movement);
-      return { status: "succeeded", amountMinor: request.amountMinor, reference };
-    }
-    const outcome = await sandboxWallet[kind](tx, movement);
-    return outcome.ok
-      ? { status: "succeeded", amountMinor: request.amountMinor, reference: outcome.reference }
-      : { status: "refused", error: outcome.reason, amountMinor: request.amountMinor, reference: null };
-  });
+  return once(
+    db,
+    { operationId: request.operationId, kind, paymentId: request.paymentId, content: request, now },
+    async (tx) => {
+      if (kind === "credit") {
+        const { reference } = await sandboxWallet.credit(tx, movement);
+        return { status: "succeeded", amountMinor: request.amountMinor, reference };
+      }
+      const outcome = await sandboxWallet[kind](tx, movement);
+      return outcome.ok
+        ? { status: "succeeded", amountMinor: request.amountMinor, reference: outcome.reference }
+        : { status: "refused", error: outcome.reason, amountMinor: request.amountMinor, reference: null };
+    },
+  );
 }
 
 /** A capture or release of an existing hold, applied once per operationId. */

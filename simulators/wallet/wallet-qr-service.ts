@@ -14,7 +14,13 @@ const approvalCode = () => Array.from({ length: 6 }, () => CODE_ALPHABET[randomI
 type QrRow = typeof walletQrRequests.$inferSelect;
 
 /** The wallet service's QR requests: create, read, cancel, and the customer's answer in the app. */
-export function walletQrService({ db, qrContent }: { db: Db; qrContent(request: { qrRequestId: string; paymentId: string }): string }) {
+export function walletQrService({
+  db,
+  qrContent,
+}: {
+  db: Db;
+  qrContent(request: { qrRequestId: string; paymentId: string }): string;
+}) {
   const qrBody = (row: QrRow): QrRequestBody => ({
     qrRequestId: row.id,
     orderId: row.orderId,
@@ -48,10 +54,17 @@ export function walletQrService({ db, qrContent }: { db: Db; qrContent(request: 
         captureMethod: request.captureMethod,
         callbackUrl: request.callbackUrl,
       };
-      const [existing] = await db.select().from(walletQrRequests).where(eq(walletQrRequests.operationId, request.operationId));
+      const [existing] = await db
+        .select()
+        .from(walletQrRequests)
+        .where(eq(walletQrRequests.operationId, request.operationId));
       if (existing) {
         const same = (Object.keys(values) as (keyof typeof values)[]).every((key) => existing[key] === values[key]);
-        if (!same) throw new WalletServiceError("idempotency_conflict", `Operation ${request.operationId} was sent before with other content.`);
+        if (!same)
+          throw new WalletServiceError(
+            "idempotency_conflict",
+            `Operation ${request.operationId} was sent before with other content.`,
+          );
         return { qr: qrBody(existing), created: false };
       }
       const [row] = await db
@@ -70,9 +83,15 @@ export function walletQrService({ db, qrContent }: { db: Db; qrContent(request: 
         const row = await qrRow(tx, qrRequestId, true);
         if (row.status === "canceled") return qrBody(row);
         if (row.status !== "pending") {
-          throw new WalletServiceError("qr_request_answered", `The customer answered first: ${row.status}.`, { qrRequest: qrBody(row) });
+          throw new WalletServiceError("qr_request_answered", `The customer answered first: ${row.status}.`, {
+            qrRequest: qrBody(row),
+          });
         }
-        const [canceled] = await tx.update(walletQrRequests).set({ status: "canceled", answeredAt: now }).where(eq(walletQrRequests.id, row.id)).returning();
+        const [canceled] = await tx
+          .update(walletQrRequests)
+          .set({ status: "canceled", answeredAt: now })
+          .where(eq(walletQrRequests.id, row.id))
+          .returning();
         return qrBody(canceled!);
       });
     },
@@ -82,11 +101,17 @@ export function walletQrService({ db, qrContent }: { db: Db; qrContent(request: 
      * under the request's operationId, in the transaction that records the answer; without
      * the funds the request is rejected. The caller then posts qrRequestAnswered.
      */
-    async answerQr(qrRequestId: string, outcome: "approve" | "decline", now: Date): Promise<{ qr: QrRequestBody; callbackUrl: string }> {
+    async answerQr(
+      qrRequestId: string,
+      outcome: "approve" | "decline",
+      now: Date,
+    ): Promise<{ qr: QrRequestBody; callbackUrl: string }> {
       const qr = await db.transaction(async (tx) => {
         const row = await qrRow(tx, qrRequestId, true);
         if (row.status !== "pending") {
-          throw new WalletServiceError("qr_request_answered", `The request is ${row.status} already.`, { qrRequest: qrBody(row) });
+          throw new WalletServiceError("qr_request_answered", `The request is ${row.status} already.`, {
+            qrRequest: qrBody(row),
+          });
         }
         let status: "approved" | "declined" | "rejected" = "declined";
         let reference: string | null = null;

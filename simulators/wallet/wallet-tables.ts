@@ -26,7 +26,10 @@ export const walletAccounts = simulators.table(
   (table) => [
     unique("wallet_accounts_owner_unique").on(table.serviceId, table.customerId, table.currency),
     // Available = balance - held never goes negative: no overdraft, no over-reservation.
-    check("wallet_accounts_held_within_balance", sql`${table.heldMinor} >= 0 AND ${table.heldMinor} <= ${table.balanceMinor}`),
+    check(
+      "wallet_accounts_held_within_balance",
+      sql`${table.heldMinor} >= 0 AND ${table.heldMinor} <= ${table.balanceMinor}`,
+    ),
   ],
 );
 
@@ -47,10 +50,22 @@ export const walletHolds = simulators.table(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp("closed_at", { withTimezone: true }),
   },
-  (table) => [check("wallet_holds_amounts", sql`${table.amountMinor} > 0 AND ${table.capturedMinor} >= 0 AND ${table.capturedMinor} <= ${table.amountMinor}`)],
+  (table) => [
+    check(
+      "wallet_holds_amounts",
+      sql`${table.amountMinor} > 0 AND ${table.capturedMinor} >= 0 AND ${table.capturedMinor} <= ${table.amountMinor}`,
+    ),
+  ],
 );
 
-export const walletEntryKind = simulators.enum("wallet_entry_kind", ["opening", "debit", "hold", "hold_capture", "hold_release", "refund"]);
+export const walletEntryKind = simulators.enum("wallet_entry_kind", [
+  "opening",
+  "debit",
+  "hold",
+  "hold_capture",
+  "hold_release",
+  "refund",
+]);
 
 /** Append-only ledger: each entry moves the balance, the held amount, or both. */
 export const walletEntries = simulators.table(
@@ -66,7 +81,10 @@ export const walletEntries = simulators.table(
     heldDeltaMinor: bigint("held_delta_minor", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("wallet_entries_account_idx").on(table.accountId, table.createdAt), index("wallet_entries_payment_idx").on(table.paymentId)],
+  (table) => [
+    index("wallet_entries_account_idx").on(table.accountId, table.createdAt),
+    index("wallet_entries_payment_idx").on(table.paymentId),
+  ],
 );
 
 /**
@@ -116,7 +134,13 @@ export const walletOperations = simulators.table("wallet_operations", {
  * customer confirmed but the wallet could not cover the amount; canceled: the gateway
  * withdrew it before an answer.
  */
-export const walletQrStatus = simulators.enum("wallet_qr_status", ["pending", "approved", "declined", "rejected", "canceled"]);
+export const walletQrStatus = simulators.enum("wallet_qr_status", [
+  "pending",
+  "approved",
+  "declined",
+  "rejected",
+  "canceled",
+]);
 
 /**
  * The sandbox wallet service's record of one QR payment request (one per payment), the way the
@@ -149,7 +173,10 @@ export const walletQrRequests = simulators.table(
   },
   (table) => [
     // An approval code exists exactly for an approved request; any answer has its time.
-    check("wallet_qr_requests_approval_code", sql`(${table.status} = 'approved') = (${table.approvalCode} IS NOT NULL)`),
+    check(
+      "wallet_qr_requests_approval_code",
+      sql`(${table.status} = 'approved') = (${table.approvalCode} IS NOT NULL)`,
+    ),
     check("wallet_qr_requests_answered", sql`(${table.status} = 'pending') = (${table.answeredAt} IS NULL)`),
   ],
 );

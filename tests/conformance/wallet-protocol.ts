@@ -38,7 +38,8 @@ async function expectWalletError(promise: Promise<unknown>, status: number, name
 }
 
 export function describeWalletConformance(target: ConformanceTarget) {
-  const client = (sandboxNow?: Date) => walletClient({ baseUrl: target.baseUrl(), secret: target.secret, timeoutMs: 10_000, sandboxNow });
+  const client = (sandboxNow?: Date) =>
+    walletClient({ baseUrl: target.baseUrl(), secret: target.secret, timeoutMs: 10_000, sandboxNow });
   const { currency } = target;
   const movement = (account: WalletAccount, amountMinor: number, what: string) => ({
     operationId: opId(what),
@@ -54,11 +55,24 @@ export function describeWalletConformance(target: ConformanceTarget) {
       const url = `${target.baseUrl().replace(/\/+$/, "")}/v1/operations/${opId("sig")}`;
       const path = new URL(url).pathname;
       const unsigned = await fetch(url);
-      const forged = await fetch(url, { headers: signWalletRequest(`whsec_${Buffer.alloc(32, 7).toString("base64")}`, { method: "GET", pathAndQuery: path, body: "" }) });
-      const stale = await fetch(url, {
-        headers: signWalletRequest(target.secret, { method: "GET", pathAndQuery: path, body: "", now: new Date(Date.now() - 10 * 60_000) }),
+      const forged = await fetch(url, {
+        headers: signWalletRequest(`whsec_${Buffer.alloc(32, 7).toString("base64")}`, {
+          method: "GET",
+          pathAndQuery: path,
+          body: "",
+        }),
       });
-      const movedPath = await fetch(url, { headers: signWalletRequest(target.secret, { method: "GET", pathAndQuery: `${path}x`, body: "" }) });
+      const stale = await fetch(url, {
+        headers: signWalletRequest(target.secret, {
+          method: "GET",
+          pathAndQuery: path,
+          body: "",
+          now: new Date(Date.now() - 10 * 60_000),
+        }),
+      });
+      const movedPath = await fetch(url, {
+        headers: signWalletRequest(target.secret, { method: "GET", pathAndQuery: `${path}x`, body: "" }),
+      });
       for (const response of [unsigned, forged, stale, movedPath]) {
         expect(response.status).toBe(401);
         expect(((await response.json()) as { error: { name: string } }).error.name).toBe("invalid_signature");
@@ -73,7 +87,12 @@ export function describeWalletConformance(target: ConformanceTarget) {
       const request = movement(account, 12_345, "debit");
       const first = await client().debit(request);
       const repeated = await client().debit(request);
-      expect(first).toMatchObject({ operationId: request.operationId, kind: "debit", status: "succeeded", amountMinor: 12_345 });
+      expect(first).toMatchObject({
+        operationId: request.operationId,
+        kind: "debit",
+        status: "succeeded",
+        amountMinor: 12_345,
+      });
       expect(repeated).toEqual(first);
       expect(await available(account)).toBe(before - 12_345);
       expect(await client().operation(request.operationId)).toEqual(first);
@@ -87,7 +106,10 @@ export function describeWalletConformance(target: ConformanceTarget) {
       const request = movement(account, before + 1, "too-much");
       await expectWalletError(client().debit(request), 422, "insufficient_funds");
       await expectWalletError(client().debit(request), 422, "insufficient_funds");
-      expect(await client().operation(request.operationId)).toMatchObject({ status: "refused", error: "insufficient_funds" });
+      expect(await client().operation(request.operationId)).toMatchObject({
+        status: "refused",
+        error: "insufficient_funds",
+      });
       expect(await available(account)).toBe(before);
     });
 
@@ -96,14 +118,29 @@ export function describeWalletConformance(target: ConformanceTarget) {
       const before = await client().balance({ ...account, currency });
       const hold = await client().hold(movement(account, 30_000, "hold"));
       expect(hold).toMatchObject({ kind: "hold", status: "succeeded" });
-      expect(await client().balance({ ...account, currency })).toMatchObject({ heldMinor: before.heldMinor + 30_000, availableMinor: before.availableMinor - 30_000 });
+      expect(await client().balance({ ...account, currency })).toMatchObject({
+        heldMinor: before.heldMinor + 30_000,
+        availableMinor: before.availableMinor - 30_000,
+      });
       const capture = { operationId: opId("capture"), amountMinor: 20_000 };
-      await expectWalletError(client().captureHold(hold.reference!, { operationId: opId("over"), amountMinor: 30_001 }), 409, "amount_exceeds_hold");
+      await expectWalletError(
+        client().captureHold(hold.reference!, { operationId: opId("over"), amountMinor: 30_001 }),
+        409,
+        "amount_exceeds_hold",
+      );
       const captured = await client().captureHold(hold.reference!, capture);
       expect(captured).toMatchObject({ kind: "capture", capturedMinor: 20_000, releasedMinor: 10_000 });
       expect(await client().captureHold(hold.reference!, capture)).toEqual(captured);
-      await expectWalletError(client().captureHold(hold.reference!, { operationId: opId("again"), amountMinor: 1 }), 409, "hold_closed");
-      await expectWalletError(client().releaseHold(hold.reference!, { operationId: opId("late-release") }), 409, "hold_closed");
+      await expectWalletError(
+        client().captureHold(hold.reference!, { operationId: opId("again"), amountMinor: 1 }),
+        409,
+        "hold_closed",
+      );
+      await expectWalletError(
+        client().releaseHold(hold.reference!, { operationId: opId("late-release") }),
+        409,
+        "hold_closed",
+      );
       expect(await client().balance({ ...account, currency })).toMatchObject({
         balanceMinor: before.balanceMinor - 20_000,
         heldMinor: before.heldMinor,
@@ -120,7 +157,11 @@ export function describeWalletConformance(target: ConformanceTarget) {
       expect(released).toMatchObject({ kind: "release", status: "succeeded", releasedMinor: 5_000 });
       expect(await client().releaseHold(hold.reference!, release)).toEqual(released);
       expect(await available(account)).toBe(before);
-      await expectWalletError(client().captureHold(`missing-${randomUUID()}`, { operationId: opId("nohold"), amountMinor: 1 }), 404, "unknown_hold");
+      await expectWalletError(
+        client().captureHold(`missing-${randomUUID()}`, { operationId: opId("nohold"), amountMinor: 1 }),
+        404,
+        "unknown_hold",
+      );
     });
 
     it("credits a refund once per operationId", async () => {
@@ -135,7 +176,8 @@ export function describeWalletConformance(target: ConformanceTarget) {
   });
 
   describe("one-time codes", () => {
-    const start = (account: WalletAccount, paymentId = randomUUID()) => client().startOtp({ paymentId, account, currency, amountMinor: 1_000, merchantName: "Conformance" });
+    const start = (account: WalletAccount, paymentId = randomUUID()) =>
+      client().startOtp({ paymentId, account, currency, amountMinor: 1_000, merchantName: "Conformance" });
 
     it("starts one challenge per payment, refuses an early resend, accepts the right code", async () => {
       const account = target.newAccount();
@@ -155,7 +197,8 @@ export function describeWalletConformance(target: ConformanceTarget) {
     it("answers code_exhausted on the fifth wrong code, and the right code no longer passes", async () => {
       const paymentId = randomUUID();
       await start(target.newAccount(), paymentId);
-      for (let attempt = 1; attempt < 5; attempt++) await expectWalletError(client().verifyOtp(paymentId, "000000"), 422, "code_wrong");
+      for (let attempt = 1; attempt < 5; attempt++)
+        await expectWalletError(client().verifyOtp(paymentId, "000000"), 422, "code_wrong");
       const exhausted = await expectWalletError(client().verifyOtp(paymentId, "000000"), 422, "code_exhausted");
       expect(exhausted.body.attemptsLeft).toBe(0);
       await expectWalletError(client().verifyOtp(paymentId, target.otpCode), 422, "code_exhausted");
@@ -180,8 +223,18 @@ export function describeWalletConformance(target: ConformanceTarget) {
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", () => {
         const body = Buffer.concat(chunks).toString();
-        const headers = new Headers(Object.entries(request.headers).map(([key, value]): [string, string] => [key, String(value)]));
-        callbacks.push({ body: JSON.parse(body), signed: isSignedWalletRequest(target.secret, { method: "POST", pathAndQuery: request.url ?? "/", body, headers }) });
+        const headers = new Headers(
+          Object.entries(request.headers).map(([key, value]): [string, string] => [key, String(value)]),
+        );
+        callbacks.push({
+          body: JSON.parse(body),
+          signed: isSignedWalletRequest(target.secret, {
+            method: "POST",
+            pathAndQuery: request.url ?? "/",
+            body,
+            headers,
+          }),
+        });
         response.statusCode = 204;
         response.end();
       });
@@ -206,7 +259,12 @@ export function describeWalletConformance(target: ConformanceTarget) {
       const request = create(target.newAccount());
       const created = await client().createQr(request);
       expect(created.status).toBe(201);
-      expect(created.data).toMatchObject({ paymentId: request.paymentId, operationId: request.operationId, status: "pending", approvalCode: null });
+      expect(created.data).toMatchObject({
+        paymentId: request.paymentId,
+        operationId: request.operationId,
+        status: "pending",
+        approvalCode: null,
+      });
       expect(created.data.qrContent).not.toBe("");
       const repeated = await client().createQr(request);
       expect(repeated.status).toBe(200);
@@ -216,30 +274,43 @@ export function describeWalletConformance(target: ConformanceTarget) {
       expect(await client().cancelQr(created.data.qrRequestId)).toMatchObject({ status: "canceled" });
     });
 
-    it.runIf(target.sandboxExtensions)("on approval debits under the request's operationId and posts a signed callback", async () => {
-      const account = target.newAccount();
-      const before = await available(account);
-      const request = create(account);
-      const { data } = await client().createQr(request);
-      const approved = await client().answerQrInSandbox(data.qrRequestId, "approve");
-      expect(approved).toMatchObject({ status: "approved", approvalCode: expect.stringMatching(/^[A-Z2-9]{6}$/) });
-      expect(await available(account)).toBe(before - 4_200);
-      expect(await client().operation(request.operationId)).toMatchObject({ kind: "debit", status: "succeeded", reference: approved.reference });
-      await expect
-        .poll(() => callbacks.find((c) => (c.body as { data: { qrRequestId: string } }).data.qrRequestId === data.qrRequestId))
-        .toEqual({
-          body: { type: "qr_request.answered", data: approved },
-          signed: true,
+    it.runIf(target.sandboxExtensions)(
+      "on approval debits under the request's operationId and posts a signed callback",
+      async () => {
+        const account = target.newAccount();
+        const before = await available(account);
+        const request = create(account);
+        const { data } = await client().createQr(request);
+        const approved = await client().answerQrInSandbox(data.qrRequestId, "approve");
+        expect(approved).toMatchObject({ status: "approved", approvalCode: expect.stringMatching(/^[A-Z2-9]{6}$/) });
+        expect(await available(account)).toBe(before - 4_200);
+        expect(await client().operation(request.operationId)).toMatchObject({
+          kind: "debit",
+          status: "succeeded",
+          reference: approved.reference,
         });
-      const answered = await expectWalletError(client().cancelQr(data.qrRequestId), 409, "qr_request_answered");
-      expect(answered.body.qrRequest).toMatchObject({ status: "approved" });
-    });
+        await expect
+          .poll(() =>
+            callbacks.find((c) => (c.body as { data: { qrRequestId: string } }).data.qrRequestId === data.qrRequestId),
+          )
+          .toEqual({
+            body: { type: "qr_request.answered", data: approved },
+            signed: true,
+          });
+        const answered = await expectWalletError(client().cancelQr(data.qrRequestId), 409, "qr_request_answered");
+        expect(answered.body.qrRequest).toMatchObject({ status: "approved" });
+      },
+    );
 
     it.runIf(target.sandboxExtensions)("rejects an approval the balance cannot cover, holding nothing", async () => {
       const account = target.newAccount();
       const before = await available(account);
       const { data } = await client().createQr({ ...create(account, "RESERVATION"), amountMinor: before + 1 });
-      expect(await client().answerQrInSandbox(data.qrRequestId, "approve")).toMatchObject({ status: "rejected", approvalCode: null, reference: null });
+      expect(await client().answerQrInSandbox(data.qrRequestId, "approve")).toMatchObject({
+        status: "rejected",
+        approvalCode: null,
+        reference: null,
+      });
       expect(await available(account)).toBe(before);
     });
   });

@@ -36,7 +36,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-const accounts: { merchantId: string; customerId: string; phone?: string }[] = JSON.parse(process.env.WALLET_CONFORMANCE_ACCOUNTS ?? "[]");
+const accounts: { merchantId: string; customerId: string; phone?: string }[] = JSON.parse(
+  process.env.WALLET_CONFORMANCE_ACCOUNTS ?? "[]",
+);
 
 describeWalletConformance({
   baseUrl: () => baseUrl,

@@ -65,7 +65,11 @@ beforeAll(async () => {
   const databaseUrl = new URL(process.env.DATABASE_URL!);
   databaseUrl.hostname = "127.0.0.1";
   databaseUrl.port = String(proxy.port);
-  gateway = await spawnGateway(port, { DATABASE_URL: databaseUrl.href, PUBLIC_BASE_URL: `http://${HOST}`, GATEWAY_BACKGROUND_JOBS: "off" });
+  gateway = await spawnGateway(port, {
+    DATABASE_URL: databaseUrl.href,
+    PUBLIC_BASE_URL: `http://${HOST}`,
+    GATEWAY_BACKGROUND_JOBS: "off",
+  });
   records = await replayCorpus({ port, setDatabaseDown: (down) => proxy.setDown(down) });
 }, 900_000);
 
@@ -74,7 +78,8 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const header = (record: Recorded, name: string): string | undefined => record.headers.find((line) => line.toLowerCase().startsWith(`${name}:`))?.replace(/^[^:]+:\s*/, "");
+const header = (record: Recorded, name: string): string | undefined =>
+  record.headers.find((line) => line.toLowerCase().startsWith(`${name}:`))?.replace(/^[^:]+:\s*/, "");
 const named = (name: string): Recorded => {
   const found = records.find((record) => record.name === name);
   if (!found) throw new Error(`no record named ${name}`);
@@ -97,18 +102,22 @@ describe("the API's door (npm start)", () => {
       "operations the corpus reaches only through 401/405",
     ).toEqual([]);
     const statuses = new Set(records.map((record) => record.status));
-    for (const status of [200, 201, 204, 308, 400, 401, 403, 404, 405, 409, 413, 415, 429, 503]) expect(statuses, String(status)).toContain(status);
+    for (const status of [200, 201, 204, 308, 400, 401, 403, 404, 405, 409, 413, 415, 429, 503])
+      expect(statuses, String(status)).toContain(status);
     expect(records.some((record) => header(record, "idempotent-replayed") === "true")).toBe(true);
   });
 
   it("answers a method a path does not serve with 405 and the methods it does in Allow", () => {
     const refused = records.filter((record) => record.status === 405);
     expect(refused.length).toBeGreaterThan(0);
-    for (const record of refused) expect(header(record, "allow"), `${record.name}: ${record.method} ${record.path}`).toMatch(/^[A-Z]+(, [A-Z]+)*$/);
+    for (const record of refused)
+      expect(header(record, "allow"), `${record.name}: ${record.method} ${record.path}`).toMatch(/^[A-Z]+(, [A-Z]+)*$/);
   });
 
   it("answers CORS preflights with the allowed methods, the database away or not", () => {
-    const preflights = records.filter((record) => record.method === "OPTIONS" && header(record, "access-control-allow-methods") !== undefined);
+    const preflights = records.filter(
+      (record) => record.method === "OPTIONS" && header(record, "access-control-allow-methods") !== undefined,
+    );
     expect(preflights.length).toBeGreaterThan(0);
     expect(header(named("preflight while away"), "access-control-allow-methods")).toBeDefined();
   });
@@ -139,7 +148,10 @@ describe("the API's door (npm start)", () => {
       const unknown = named(name);
       expect(unknown.status, name).toBe(404);
       expect(header(unknown, "content-type"), name).toMatch(/^application\/json/);
-      expect(JSON.parse(unknown.body.replace(/ <wire sha256 \w+>$/, "")), name).toMatchObject({ code: 404, error: { name: "not_found" } });
+      expect(JSON.parse(unknown.body.replace(/ <wire sha256 \w+>$/, "")), name).toMatchObject({
+        code: 404,
+        error: { name: "not_found" },
+      });
     }
   });
 
@@ -166,12 +178,17 @@ describe("the API's door (npm start)", () => {
     expect(header(named("wallet callback preflight"), "allow")).toBe("OPTIONS, POST");
     const unknown = named("unknown path outside v1");
     expect(unknown.status).toBe(404);
-    expect(JSON.parse(unknown.body.replace(/ <wire sha256 \w+>$/, ""))).toMatchObject({ code: 404, error: { name: "not_found" } });
+    expect(JSON.parse(unknown.body.replace(/ <wire sha256 \w+>$/, ""))).toMatchObject({
+      code: 404,
+      error: { name: "not_found" },
+    });
   });
 
   it("sets the API's security headers on every answer but a preflight's and a redirect's", () => {
     for (const record of records.filter((record) => record.status !== 308 && record.method !== "OPTIONS")) {
-      expect(header(record, "x-content-type-options"), `${record.name}: ${record.method} ${record.path}`).toBe("nosniff");
+      expect(header(record, "x-content-type-options"), `${record.name}: ${record.method} ${record.path}`).toBe(
+        "nosniff",
+      );
     }
   });
 

@@ -9,7 +9,17 @@ import { redirectSimulatorMount } from "@/lib/providers/simulator-mount";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 import { completeOnPage, confirmAfterExpiry, payWithNewCard } from "../support/cards";
 import { createMerchant } from "../support/factories";
-import { capture, createIntent, paidIntent, proceed, proceedToOtp, refund, release, serverHeaders, tokenOf } from "../support/payments";
+import {
+  capture,
+  createIntent,
+  paidIntent,
+  proceed,
+  proceedToOtp,
+  refund,
+  release,
+  serverHeaders,
+  tokenOf,
+} from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
 
 /**
@@ -39,7 +49,17 @@ const OPTIONS = { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliat
 
 let merchant: OnboardedMerchant;
 const ids = {} as Record<
-  "direct" | "partlyRefunded" | "refunded" | "partlyCaptured" | "released" | "failed" | "card" | "cardReversed" | "cardRefused" | "satim" | "satimCanceled",
+  | "direct"
+  | "partlyRefunded"
+  | "refunded"
+  | "partlyCaptured"
+  | "released"
+  | "failed"
+  | "card"
+  | "cardReversed"
+  | "cardRefused"
+  | "satim"
+  | "satimCanceled",
   string
 >;
 
@@ -92,7 +112,11 @@ beforeAll(async () => {
     cardId: "0b8a3a4e-1c1f-4b6e-9a55-1e0c4b4c2d11",
   });
   expect(refused.status).toBe(404);
-  const [unused] = (await (await getDb()).execute(sql`select status from simulators.card_provider_payment_intents where metadata->>'paymentId' = ${ids.cardRefused}`)) as unknown as {
+  const [unused] = (await (
+    await getDb()
+  ).execute(
+    sql`select status from simulators.card_provider_payment_intents where metadata->>'paymentId' = ${ids.cardRefused}`,
+  )) as unknown as {
     status: string;
   }[];
   expect(unused?.status).toBe("requires_payment_method");
@@ -109,13 +133,20 @@ async function satimPayment(fields: Record<string, string>): Promise<string> {
   const started = await payWithRedirect(await getDb(), { paymentId: intent.paymentId, token, locale: "en" });
   if (started.kind !== "go") throw new Error(`Pay led to ${started.kind}`);
   const body = new URLSearchParams(fields).toString();
-  await redirectSimulatorMount("satim").handle(new Request(started.formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }));
+  await redirectSimulatorMount("satim").handle(
+    new Request(started.formUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+    }),
+  );
   await returnFromRedirect(await getDb(), { paymentId: intent.paymentId, token });
   return intent.paymentId;
 }
 
 /** The SATIM (simulator) order of a payment, as SQL. */
-const satimOrderOf = (paymentId: string) => `(select provider_order_id from redirect_payments where payment_id = '${paymentId}')`;
+const satimOrderOf = (paymentId: string) =>
+  `(select provider_order_id from redirect_payments where payment_id = '${paymentId}')`;
 
 /**
  * A card payment the gateway expired (FAILED) while the provider, which knows nothing of the
@@ -148,11 +179,32 @@ describe("npm run audit", () => {
 
   // A payment moved by hand to a state its sums or history do not allow.
   it.each([
-    { what: "refunded money in SUCCEEDED", payment: "partlyRefunded", from: "PARTIALLY_REFUNDED", to: "SUCCEEDED", invariant: "payment_state_agrees_with_sums" },
-    { what: "a fully refunded payment in PARTIALLY_REFUNDED", payment: "refunded", from: "REFUNDED", to: "PARTIALLY_REFUNDED", invariant: "payment_state_agrees_with_sums" },
-    { what: "a released payment back in PRE_AUTHORIZED", payment: "released", from: "CANCELED", to: "PRE_AUTHORIZED", invariant: "terminal_states_never_left" },
+    {
+      what: "refunded money in SUCCEEDED",
+      payment: "partlyRefunded",
+      from: "PARTIALLY_REFUNDED",
+      to: "SUCCEEDED",
+      invariant: "payment_state_agrees_with_sums",
+    },
+    {
+      what: "a fully refunded payment in PARTIALLY_REFUNDED",
+      payment: "refunded",
+      from: "REFUNDED",
+      to: "PARTIALLY_REFUNDED",
+      invariant: "payment_state_agrees_with_sums",
+    },
+    {
+      what: "a released payment back in PRE_AUTHORIZED",
+      payment: "released",
+      from: "CANCELED",
+      to: "PRE_AUTHORIZED",
+      invariant: "terminal_states_never_left",
+    },
   ] as const)("reports $what under $invariant", async ({ payment, from, to, invariant }) => {
-    const report = await auditBroken(`update payments set state = '${to}' where id = '${ids[payment]}'`, `update payments set state = '${from}' where id = '${ids[payment]}'`);
+    const report = await auditBroken(
+      `update payments set state = '${to}' where id = '${ids[payment]}'`,
+      `update payments set state = '${from}' where id = '${ids[payment]}'`,
+    );
     expect(subjectsOf(report, invariant)).toEqual([ids[payment]]);
   });
 
@@ -170,7 +222,9 @@ describe("npm run audit", () => {
 
   it("reports a state change with two events and one without its event", async () => {
     const db = await getDb();
-    const [event] = (await db.execute(sql`select id from notifications where payment_id = ${ids.direct}`)) as unknown as { id: string }[];
+    const [event] = (await db.execute(
+      sql`select id from notifications where payment_id = ${ids.direct}`,
+    )) as unknown as { id: string }[];
     const report = await auditBroken(
       `insert into notifications (id, service_id, payment_id, type, payload, status)
          select id || 'X', service_id, payment_id, type, payload, 'undeliverable' from notifications where payment_id = '${ids.direct}';
@@ -193,7 +247,9 @@ describe("npm run audit", () => {
 
   it("reports a wallet account whose balance is not its opening plus its entries", async () => {
     const db = await getDb();
-    const [account] = (await db.execute(sql`select account_id from simulators.wallet_entries where payment_id = ${ids.direct}`)) as unknown as { account_id: string }[];
+    const [account] = (await db.execute(
+      sql`select account_id from simulators.wallet_entries where payment_id = ${ids.direct}`,
+    )) as unknown as { account_id: string }[];
     const report = await auditBroken(
       `update simulators.wallet_accounts set balance_minor = balance_minor + 1 where id = '${account!.account_id}'`,
       `update simulators.wallet_accounts set balance_minor = balance_minor - 1 where id = '${account!.account_id}'`,
@@ -281,7 +337,8 @@ describe("npm run audit", () => {
       `update simulators.satim_orders set order_status = '6' where order_id = ${satimOrderOf(ids.satimCanceled)}`,
     );
     expect(subjectsOf(report, "provider_payments_have_succeeded_payment")).toEqual([ids.satimCanceled]);
-    const detail = report.results.find((result) => result.name === "provider_payments_have_succeeded_payment")!.violations![0]!.detail;
+    const detail = report.results.find((result) => result.name === "provider_payments_have_succeeded_payment")!
+      .violations![0]!.detail;
     expect(detail).toMatch(/^SATIM order \S+ \(status 2\) keeps 150000; payment FAILED captured 0 refunded 0$/);
   });
 
@@ -299,7 +356,8 @@ describe("npm run audit", () => {
       `update simulators.satim_orders set refunded_minor = 30000 where order_id = ${satimOrderOf(ids.satim)}`,
     );
     expect(subjectsOf(report, "redirect_refunds_agree_with_provider")).toEqual([ids.satim]);
-    const detail = report.results.find((result) => result.name === "redirect_refunds_agree_with_provider")!.violations![0]!.detail;
+    const detail = report.results.find((result) => result.name === "redirect_refunds_agree_with_provider")!
+      .violations![0]!.detail;
     expect(detail).toMatch(/^SATIM order \S+ refunded 60000 at the provider; the gateway settled refunds of 30000$/);
   });
 
@@ -316,7 +374,9 @@ describe("npm run audit", () => {
 
   it("reports an event past its retry schedule with no final outcome, and a delivery without a 2xx", async () => {
     const db = await getDb();
-    const [pending] = (await db.execute(sql`select id, status from notifications where payment_id = ${ids.refunded} order by id limit 1`)) as unknown as {
+    const [pending] = (await db.execute(
+      sql`select id, status from notifications where payment_id = ${ids.refunded} order by id limit 1`,
+    )) as unknown as {
       id: string;
       status: string;
     }[];
@@ -326,7 +386,9 @@ describe("npm run audit", () => {
       `update notifications set status = '${pending!.status}', created_at = created_at + interval '1 hour' where id = '${pending!.id}';
        update notifications set status = 'undeliverable', delivered_at = null where payment_id = '${ids.failed}'`,
     );
-    const failedEvent = (await db.execute(sql`select id from notifications where payment_id = ${ids.failed}`)) as unknown as { id: string }[];
+    const failedEvent = (await db.execute(
+      sql`select id from notifications where payment_id = ${ids.failed}`,
+    )) as unknown as { id: string }[];
     expect(subjectsOf(report, "events_within_retry_schedule").sort()).toEqual([pending!.id, failedEvent[0]!.id].sort());
   });
 
@@ -345,6 +407,8 @@ describe("npm run audit", () => {
       `delete from provider_operations where id in ('op_stale', 'op_fresh')`,
     );
     expect(subjectsOf(report, "provider_operations_settled")).toEqual(["op_stale"]);
-    expect(report.results.filter((result) => result.violations?.length).map((result) => result.name)).toEqual(["provider_operations_settled"]);
+    expect(report.results.filter((result) => result.violations?.length).map((result) => result.name)).toEqual([
+      "provider_operations_settled",
+    ]);
   });
 });

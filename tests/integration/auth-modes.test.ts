@@ -88,7 +88,10 @@ const refusedCredentials: [string, () => Record<string, string>][] = [
   ["Basic scheme", () => ({ authorization: `Basic ${base64(`${owner.clientId}:${owner.clientSecret}`)}` })],
   ["base64 without a colon", () => ({ authorization: `Bearer ${base64(owner.clientSecret)}` })],
   ["client id of the wrong shape", () => ({ authorization: basicBearer("not-a-client-id", owner.clientSecret) })],
-  ["unknown client id", () => ({ authorization: basicBearer(owner.clientId.replace(/.{4}$/, "ZZZZ"), owner.clientSecret) })],
+  [
+    "unknown client id",
+    () => ({ authorization: basicBearer(owner.clientId.replace(/.{4}$/, "ZZZZ"), owner.clientSecret) }),
+  ],
   ["wrong client secret", () => ({ authorization: basicBearer(owner.clientId, other.clientSecret) })],
   ["another merchant's client id", () => ({ authorization: basicBearer(other.clientId, owner.clientSecret) })],
   ["empty client secret", () => ({ authorization: basicBearer(owner.clientId, "") })],
@@ -104,7 +107,8 @@ function comparable(response: ApiResponse) {
 
 describe.each(endpoints)("$name refuses every credential but client_auth", (endpoint) => {
   it.each(refusedCredentials)("with %s: 401 invalid_credentials, as with none", async (_label, headers) => {
-    const send = (sent: Record<string, string>) => api.call(endpoint.method, endpoint.path(), { body: endpoint.body?.(), headers: sent });
+    const send = (sent: Record<string, string>) =>
+      api.call(endpoint.method, endpoint.path(), { body: endpoint.body?.(), headers: sent });
     const reference = comparable(await send({}));
     expect(reference).toMatchObject({
       httpStatus: 401,
@@ -121,10 +125,18 @@ describe.each(endpoints)("$name refuses every credential but client_auth", (endp
   });
 
   it("answers every well-formed client_auth credential it refuses with one and the same message", async () => {
-    const wellFormed = ["unknown client id", "wrong client secret", "another merchant's client id", "empty client secret"];
+    const wellFormed = [
+      "unknown client id",
+      "wrong client secret",
+      "another merchant's client id",
+      "empty client secret",
+    ];
     const messages = new Set<string>();
     for (const [label, headers] of refusedCredentials.filter(([label]) => wellFormed.includes(label))) {
-      const response = await api.call(endpoint.method, endpoint.path(), { body: endpoint.body?.(), headers: headers() });
+      const response = await api.call(endpoint.method, endpoint.path(), {
+        body: endpoint.body?.(),
+        headers: headers(),
+      });
       expect(response.status, label).toBe(401);
       messages.add(response.body.message);
     }
@@ -136,7 +148,11 @@ describe("refusals change nothing", () => {
   it("left the customer and the pair untouched", async () => {
     const customer = await api.get(`/api/v1/customers/${session.customer.id}`, clientAuth(owner));
     expect(customer.body.data).toMatchObject({ name: session.customer.name, isActive: true });
-    const refreshed = await api.post("/api/v1/customer-access-token/refresh", { refreshToken: session.refreshToken, accessToken: session.accessToken }, clientAuth(owner));
+    const refreshed = await api.post(
+      "/api/v1/customer-access-token/refresh",
+      { refreshToken: session.refreshToken, accessToken: session.accessToken },
+      clientAuth(owner),
+    );
     expect(refreshed.status).toBe(200);
   });
 
@@ -227,7 +243,9 @@ describe("authenticate() for user_auth and merchant_auth", () => {
     for (const headers of cases) {
       expect(await outcome(headers, { modes: ["merchant"], paymentId })).toBe("invalid_credentials");
     }
-    expect(await outcome(merchantAuth(owner, clientSecret), { modes: ["merchant"], paymentId: randomUUID() })).toBe("invalid_credentials");
+    expect(await outcome(merchantAuth(owner, clientSecret), { modes: ["merchant"], paymentId: randomUUID() })).toBe(
+      "invalid_credentials",
+    );
   });
 
   it("applies the Origin allow-list to merchant_auth: listed or absent passes, others are 403", async () => {

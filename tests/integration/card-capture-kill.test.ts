@@ -45,28 +45,50 @@ describe("a gateway process killed between the provider call and the settle", ()
     const capturePath = `/api/v1/payments/intents/${proceeded.paymentId}/capture`;
     const inFlight = fetch(`http://127.0.0.1:${port}${capturePath}`, {
       method: "POST",
-      headers: { ...clientAuth(merchant), "content-type": "application/json", "idempotency-key": `kill-${proceeded.paymentId}` },
+      headers: {
+        ...clientAuth(merchant),
+        "content-type": "application/json",
+        "idempotency-key": `kill-${proceeded.paymentId}`,
+      },
       body: JSON.stringify({ amount: 10 }),
     }).catch((error: unknown) => error);
-    const intentOf = async () => (await db.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, confirmed.paymentIntentId)))[0]!;
+    const intentOf = async () =>
+      (
+        await db
+          .select()
+          .from(cardProviderPaymentIntents)
+          .where(eq(cardProviderPaymentIntents.id, confirmed.paymentIntentId))
+      )[0]!;
     await waitFor("Stripe to apply the capture", async () => (await intentOf()).status === "succeeded", 60_000);
 
     gateway.process.kill("SIGKILL");
     await new Promise((resolve) => gateway!.process.once("exit", resolve));
     expect(await inFlight).toBeInstanceOf(Error);
-    const [pending] = await db.select().from(providerOperations).where(eq(providerOperations.paymentId, proceeded.paymentId));
+    const [pending] = await db
+      .select()
+      .from(providerOperations)
+      .where(eq(providerOperations.paymentId, proceeded.paymentId));
     expect(pending).toMatchObject({ kind: "capture", status: "pending" });
     expect((await paymentRow(proceeded.paymentId)).state).toBe("PRE_AUTHORIZED");
 
     // A new process: its job finds the operation once its lease is over and asks Stripe again.
     gateway = await spawnGateway(port, env);
-    await waitFor("reconciliation to settle the capture", async () => (await paymentRow(proceeded.paymentId)).state === "SUCCEEDED", 120_000);
+    await waitFor(
+      "reconciliation to settle the capture",
+      async () => (await paymentRow(proceeded.paymentId)).state === "SUCCEEDED",
+      120_000,
+    );
 
     const captureCalls = simulator.requests.filter((line) => /^POST \/v1\/payment_intents\/[^/]+\/capture$/.test(line));
     expect(captureCalls.length).toBeGreaterThanOrEqual(2); // the killed request's, and reconciliation's with the same key
     expect(await intentOf()).toMatchObject({ status: "succeeded", amountReceivedMinor: 1000 });
-    expect(await db.select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, proceeded.paymentId))).toHaveLength(1);
+    expect(
+      await db.select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, proceeded.paymentId)),
+    ).toHaveLength(1);
     expect(await paymentRow(proceeded.paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 1000 });
-    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
+    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual([
+      "payment.pre_authorized",
+      "payment.captured",
+    ]);
   }, 300_000);
 });

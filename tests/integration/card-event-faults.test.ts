@@ -7,7 +7,17 @@ import { reconcileCardPayments } from "@/lib/payment-methods/card/reconcile-card
 import { redeliverPendingEvents } from "@/simulators/card/sandbox-event-delivery";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { confirmAtProvider, completeOnPage, loadCardPage, eventually, notificationsOf, postSignedEvent, proceedWithCard, providerEvents, TEST_CARDS } from "../support/cards";
+import {
+  confirmAtProvider,
+  completeOnPage,
+  loadCardPage,
+  eventually,
+  notificationsOf,
+  postSignedEvent,
+  proceedWithCard,
+  providerEvents,
+  TEST_CARDS,
+} from "../support/cards";
 import { advanceClock, capture, paymentRow, reconcileOperationsLater, serviceIdOf } from "../support/payments";
 import { expireOpenPayments } from "@/lib/payments/operations/expire-payments";
 
@@ -44,7 +54,12 @@ async function reconcileLater(merchant: { service: string }, now = new Date(Date
 }
 
 async function intentOf(id: string) {
-  const [row] = await (await getDb()).select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id));
+  const [row] = await (
+    await getDb()
+  )
+    .select()
+    .from(cardProviderPaymentIntents)
+    .where(eq(cardProviderPaymentIntents.id, id));
   return row!;
 }
 
@@ -90,7 +105,10 @@ describe("card provider events out of order, or never", () => {
 
     vi.restoreAllMocks();
     const undelivered = await providerEvents(confirmed.paymentIntentId);
-    const redelivered = await redeliverPendingEvents(await getDb(), { olderThanMs: 0, paymentIntentId: confirmed.paymentIntentId });
+    const redelivered = await redeliverPendingEvents(await getDb(), {
+      olderThanMs: 0,
+      paymentIntentId: confirmed.paymentIntentId,
+    });
     expect(redelivered).toBe(undelivered.length);
     const events = await providerEvents(confirmed.paymentIntentId);
     expect(events.map((event) => [event.attempts, event.deliveredAt !== null])).toEqual(events.map(() => [4, true]));
@@ -129,8 +147,16 @@ describe("card provider events out of order, or never", () => {
     expect(await reconcileLater(merchant)).toBe(1);
     expect(await reconcileOperationsLater(proceeded.paymentId)).toBe(0);
     expect(await reconcileLater(merchant)).toBe(0);
-    expect(await intentOf(page.paymentIntentId)).toMatchObject({ status: "succeeded", amountReceivedMinor: 150_000, amountRefundedMinor: 150_000 });
-    expect(await paymentRow(proceeded.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired", capturedMinor: 0 });
+    expect(await intentOf(page.paymentIntentId)).toMatchObject({
+      status: "succeeded",
+      amountReceivedMinor: 150_000,
+      amountRefundedMinor: 150_000,
+    });
+    expect(await paymentRow(proceeded.paymentId)).toMatchObject({
+      state: "FAILED",
+      failureReason: "expired",
+      capturedMinor: 0,
+    });
     expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
 
@@ -162,10 +188,18 @@ describe("card provider events out of order, or never", () => {
     for (const _ of [1, 2]) expect((await postSignedEvent(api, authorized!.payload)).status).toBe(200);
 
     expect((await paymentRow(proceeded.paymentId)).state).toBe("SUCCEEDED");
-    const captures = await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, proceeded.paymentId));
+    const captures = await (
+      await getDb()
+    )
+      .select()
+      .from(paymentCaptures)
+      .where(eq(paymentCaptures.paymentId, proceeded.paymentId));
     expect(captures).toHaveLength(1);
     expect(await intentOf(confirmed.paymentIntentId)).toMatchObject({ status: "succeeded", amountReceivedMinor: 1000 });
-    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
+    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual([
+      "payment.pre_authorized",
+      "payment.captured",
+    ]);
   });
 
   it("a failure event that arrives after the buyer's return settles the refused card once", async () => {

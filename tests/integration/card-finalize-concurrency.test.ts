@@ -27,15 +27,25 @@ async function capturesOf(paymentId: string) {
 }
 
 /** 10 finalizes, 10 copies of the provider's signed event and 2 page completions, all at once. */
-async function storm(paid: { paymentId: string; clientSecret: string; token: string }, paymentIntentId: string, externalCardId: string) {
+async function storm(
+  paid: { paymentId: string; clientSecret: string; token: string },
+  paymentIntentId: string,
+  externalCardId: string,
+) {
   const [event] = await eventually(
     () => providerEvents(paymentIntentId),
     (events) => events.length > 0,
   );
-  const finalizes = Array.from({ length: 10 }, () => finalize(api, paid.paymentId, paid.clientSecret, { paymentIntentId, externalCardId }));
+  const finalizes = Array.from({ length: 10 }, () =>
+    finalize(api, paid.paymentId, paid.clientSecret, { paymentIntentId, externalCardId }),
+  );
   const events = Array.from({ length: 10 }, () => postSignedEvent(api, event!.payload));
   const pages = Array.from({ length: 2 }, () => completeOnPage(paid, paymentIntentId));
-  const [finalized, delivered, completed] = await Promise.all([Promise.all(finalizes), Promise.all(events), Promise.all(pages)]);
+  const [finalized, delivered, completed] = await Promise.all([
+    Promise.all(finalizes),
+    Promise.all(events),
+    Promise.all(pages),
+  ]);
   return { finalized, delivered, completed };
 }
 
@@ -44,7 +54,11 @@ describe("finalize and the provider's notification together", () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa, save: true });
-    const { finalized, delivered, completed } = await storm(proceeded, confirmed.paymentIntentId, confirmed.body.payment_method);
+    const { finalized, delivered, completed } = await storm(
+      proceeded,
+      confirmed.paymentIntentId,
+      confirmed.body.payment_method,
+    );
 
     const customerId = (await paymentRow(proceeded.paymentId)).customerId;
     const cards = await savedCardsOf(customerId);
@@ -71,15 +85,24 @@ describe("finalize and the provider's notification together", () => {
 
     const captures = await Promise.all(Array.from({ length: 5 }, () => capture(api, merchant, proceeded.paymentId)));
     expect(captures.filter((response) => response.status === 200)).toHaveLength(1);
-    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type).sort()).toEqual(["payment.captured", "payment.pre_authorized"]);
+    expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type).sort()).toEqual([
+      "payment.captured",
+      "payment.pre_authorized",
+    ]);
   });
 
   it("keep one saved card when two payments of one customer save the same card at once", async () => {
     const merchant = await createMerchant();
     const first = await proceedWithCard(api, merchant);
     const second = await proceedWithCard(api, merchant, { intent: { userId: first.userId } });
-    const confirmed = await Promise.all([confirmAtProvider(api, first, { card: TEST_CARDS.visa, save: true }), confirmAtProvider(api, second, { card: TEST_CARDS.visa, save: true })]);
-    await Promise.all([completeOnPage(first, confirmed[0].paymentIntentId), completeOnPage(second, confirmed[1].paymentIntentId)]);
+    const confirmed = await Promise.all([
+      confirmAtProvider(api, first, { card: TEST_CARDS.visa, save: true }),
+      confirmAtProvider(api, second, { card: TEST_CARDS.visa, save: true }),
+    ]);
+    await Promise.all([
+      completeOnPage(first, confirmed[0].paymentIntentId),
+      completeOnPage(second, confirmed[1].paymentIntentId),
+    ]);
     expect(await savedCardsOf((await paymentRow(first.paymentId)).customerId)).toHaveLength(1);
   });
 });
@@ -119,7 +142,10 @@ describe("POST /api/v1/webhooks/card-provider", () => {
     const payload = event!.payload as { data: { object: Record<string, unknown> } };
     const tampered = { ...payload, data: { object: { ...payload.data.object, amount: 1 } } };
     const refused = await Promise.all([
-      api.call("POST", "/api/v1/webhooks/card-provider", { rawBody: JSON.stringify(payload), headers: { "content-type": "application/json" } }),
+      api.call("POST", "/api/v1/webhooks/card-provider", {
+        rawBody: JSON.stringify(payload),
+        headers: { "content-type": "application/json" },
+      }),
       postSignedEvent(api, payload, { signature: `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }),
       postSignedEvent(api, payload, { now: new Date(Date.now() - 10 * 60 * 1000) }),
       postSignedEvent(api, tampered, { signature: await signatureFor(payload) }),
@@ -134,7 +160,13 @@ describe("POST /api/v1/webhooks/card-provider", () => {
     const response = await postSignedEvent(api, {
       id: "evt_unknown",
       type: "payment_intent.succeeded",
-      data: { object: { id: "pi_unknown", payment_method: "pm_unknown", metadata: { paymentId: "5f1c0f5e-0000-4000-8000-000000000000" } } },
+      data: {
+        object: {
+          id: "pi_unknown",
+          payment_method: "pm_unknown",
+          metadata: { paymentId: "5f1c0f5e-0000-4000-8000-000000000000" },
+        },
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ eventId: "evt_unknown", handled: false });

@@ -27,7 +27,12 @@ import { capture, check, paymentRow, refund, release, serverHeaders } from "../s
 const { api } = useTestGateway();
 
 async function providerIntent(id: string) {
-  const [row] = await (await getDb()).select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id));
+  const [row] = await (
+    await getDb()
+  )
+    .select()
+    .from(cardProviderPaymentIntents)
+    .where(eq(cardProviderPaymentIntents.id, id));
   return row!;
 }
 
@@ -39,7 +44,12 @@ describe("a DIRECT card payment", () => {
     expect(paid.completed).toEqual({ state: "SUCCEEDED", statusCode: 2 });
 
     const checked = await check(api, paid.paymentId, serverHeaders(merchant));
-    expect(checked.body.data).toMatchObject({ statusCode: 2, paymentMethodName: "CARD_PROVIDER", amount: 1500, currencyCode: "DZD" });
+    expect(checked.body.data).toMatchObject({
+      statusCode: 2,
+      paymentMethodName: "CARD_PROVIDER",
+      amount: 1500,
+      currencyCode: "DZD",
+    });
     const sent = await notificationsOf(paid.paymentId);
     expect(sent.map((n) => n.type)).toEqual(["payment.succeeded"]);
     expect((sent[0]!.payload as { data: { remoteStatusCode: number } }).data.remoteStatusCode).toBe(2);
@@ -54,7 +64,11 @@ describe("a DIRECT card payment", () => {
       externalCardId: paid.confirmed.body.payment_method,
     });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ code: 200, status: "success", data: { status: "succeeded", paymentId: paid.paymentId } });
+    expect(response.body).toMatchObject({
+      code: 200,
+      status: "success",
+      data: { status: "succeeded", paymentId: paid.paymentId },
+    });
     expect(response.body.data).not.toHaveProperty("cardId");
   });
 
@@ -75,7 +89,11 @@ describe("a DIRECT card payment", () => {
   it("keeps one saved card when the same card is saved by two payments", async () => {
     const merchant = await createMerchant();
     const first = await payWithNewCard(api, merchant, { card: TEST_CARDS.visa, save: true });
-    const second = await payWithNewCard(api, merchant, { card: TEST_CARDS.visa, save: true, intent: { userId: first.userId } });
+    const second = await payWithNewCard(api, merchant, {
+      card: TEST_CARDS.visa,
+      save: true,
+      intent: { userId: first.userId },
+    });
     expect(second.completed.statusCode).toBe(2);
     const cards = await savedCardsOf((await paymentRow(first.paymentId)).customerId);
     expect(cards).toHaveLength(1);
@@ -86,7 +104,10 @@ describe("a DIRECT card payment", () => {
     const merchant = await createMerchant();
     const first = await payWithNewCard(api, merchant, { card: TEST_CARDS.visa, save: true });
     const [saved] = await savedCardsOf((await paymentRow(first.paymentId)).customerId);
-    const again = await proceedWithCard(api, merchant, { intent: { userId: first.userId }, body: { cardId: saved!.id } });
+    const again = await proceedWithCard(api, merchant, {
+      intent: { userId: first.userId },
+      body: { cardId: saved!.id },
+    });
     const confirmed = await confirmAtProvider(api, again, { savedPaymentMethodId: saved!.providerPaymentMethodId });
     expect(confirmed.body.status).toBe("succeeded");
     expect(await completeOnPage(again, confirmed.paymentIntentId)).toEqual({ state: "SUCCEEDED", statusCode: 2 });
@@ -115,7 +136,10 @@ describe("refused cards", () => {
   it("fails the payment (3) when the card is declined, and saves nothing", async () => {
     const merchant = await createMerchant();
     const paid = await payWithNewCard(api, merchant, { card: TEST_CARDS.declined, save: true });
-    expect(paid.confirmed.body).toMatchObject({ status: "requires_payment_method", last_payment_error: { code: "card_declined" } });
+    expect(paid.confirmed.body).toMatchObject({
+      status: "requires_payment_method",
+      last_payment_error: { code: "card_declined" },
+    });
     expect(paid.completed).toEqual({ state: "FAILED", statusCode: 3 });
     const checked = await check(api, paid.paymentId, serverHeaders(merchant));
     expect(checked.body.data).toMatchObject({ statusCode: 3, endUserMessage: "Your card was declined." });
@@ -147,7 +171,12 @@ describe("refused cards", () => {
     expect(refused.status).toBe(402);
     expect(refused.body.error).toMatchObject({ type: "card_error", code: "incorrect_number" });
     expect(JSON.stringify(refused.body)).not.toContain("4241");
-    const methods = await (await getDb()).select().from(cardProviderPaymentMethods).where(eq(cardProviderPaymentMethods.accountKey, merchant.cardProviderPublishableKey));
+    const methods = await (
+      await getDb()
+    )
+      .select()
+      .from(cardProviderPaymentMethods)
+      .where(eq(cardProviderPaymentMethods.accountKey, merchant.cardProviderPublishableKey));
     expect(methods).toEqual([]);
     const accepted = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa });
     expect(accepted.body.status).toBe("succeeded");
@@ -194,7 +223,11 @@ describe("the 3DS test card", () => {
     const proceeded = await proceedWithCard(api, merchant);
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.threeDSecure });
     const clientSecret = new URL(confirmed.body.next_action.redirect_to_url.url).searchParams.get("client_secret")!;
-    await sandboxCardProvider.completeChallenge(await getDb(), { intentId: confirmed.paymentIntentId, clientSecret, outcome: "fail" });
+    await sandboxCardProvider.completeChallenge(await getDb(), {
+      intentId: confirmed.paymentIntentId,
+      clientSecret,
+      outcome: "fail",
+    });
     expect(await completeOnPage(proceeded, confirmed.paymentIntentId)).toEqual({ state: "FAILED", statusCode: 3 });
     expect((await paymentRow(proceeded.paymentId)).failureReason).toBe("card_authentication_failed");
   });
@@ -203,7 +236,13 @@ describe("the 3DS test card", () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.threeDSecure });
-    await expect(sandboxCardProvider.completeChallenge(await getDb(), { intentId: confirmed.paymentIntentId, clientSecret: "nope", outcome: "complete" })).rejects.toMatchObject({
+    await expect(
+      sandboxCardProvider.completeChallenge(await getDb(), {
+        intentId: confirmed.paymentIntentId,
+        clientSecret: "nope",
+        outcome: "complete",
+      }),
+    ).rejects.toMatchObject({
       code: "authentication_failed",
     });
     // The page's form, through the simulator mount: the buyer is sent back to the refused page, nothing settled.
@@ -213,7 +252,9 @@ describe("the 3DS test card", () => {
       intentId: confirmed.paymentIntentId,
       fields: { clientSecret: "nope", outcome: "complete" },
     });
-    expect(new URL(back, "https://pay.example").pathname).toBe(`/en/card-provider-sandbox/challenge/${confirmed.paymentIntentId}`);
+    expect(new URL(back, "https://pay.example").pathname).toBe(
+      `/en/card-provider-sandbox/challenge/${confirmed.paymentIntentId}`,
+    );
     expect(new URL(back, "https://pay.example").searchParams.get("notice")).toBe("refused");
     expect((await paymentRow(proceeded.paymentId)).state).not.toBe("SUCCEEDED");
   });
@@ -225,12 +266,19 @@ describe("a RESERVATION card payment", () => {
     const paid = await payWithNewCard(api, merchant, { intent: { captureMethod: "RESERVATION", amount: 200 } });
     expect(paid.completed).toEqual({ state: "PRE_AUTHORIZED", statusCode: 13 });
     expect((await notificationsOf(paid.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized"]);
-    expect(await providerIntent(paid.paymentIntentId)).toMatchObject({ status: "requires_capture", amountCapturableMinor: 20_000 });
+    expect(await providerIntent(paid.paymentIntentId)).toMatchObject({
+      status: "requires_capture",
+      amountCapturableMinor: 20_000,
+    });
 
     const captured = await capture(api, merchant, paid.paymentId, { amount: 150 });
     expect(captured.status).toBe(200);
     expect(captured.body.data).toMatchObject({ statusCode: 2 });
-    expect(await providerIntent(paid.paymentIntentId)).toMatchObject({ status: "succeeded", amountReceivedMinor: 15_000, amountCapturableMinor: 0 });
+    expect(await providerIntent(paid.paymentIntentId)).toMatchObject({
+      status: "succeeded",
+      amountReceivedMinor: 15_000,
+      amountCapturableMinor: 0,
+    });
     const checked = await check(api, paid.paymentId, serverHeaders(merchant));
     expect(checked.body.data).toMatchObject({ statusCode: 2, amount: 150 });
 
@@ -305,7 +353,10 @@ describe("card finalize", () => {
     const paid = await proceedWithCard(api, merchant);
     const response = await finalize(api, paid.paymentId, paid.clientSecret, {});
     expect(response.status).toBe(400);
-    expect(response.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["externalCardId", "paymentIntentId"]);
+    expect(response.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      "externalCardId",
+      "paymentIntentId",
+    ]);
   });
 
   it("answers 404 for another payment's provider intent and 409 for a card the provider did not confirm", async () => {
@@ -328,7 +379,10 @@ describe("card finalize", () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const intentId = (await cardPaymentOf(proceeded.paymentId))!.providerIntentId;
-    const response = await finalize(api, proceeded.paymentId, proceeded.clientSecret, { paymentIntentId: intentId, externalCardId: "pm_none" });
+    const response = await finalize(api, proceeded.paymentId, proceeded.clientSecret, {
+      paymentIntentId: intentId,
+      externalCardId: "pm_none",
+    });
     expect(response.status).toBe(409);
     expect((await paymentRow(proceeded.paymentId)).state).toBe("REQUIRES_ACTION");
   });
@@ -342,7 +396,13 @@ describe("card finalize", () => {
     expect(second.status).toBe(200);
     expect(second.headers.get("idempotent-replayed")).toBe("true");
     expect(second.body.data).toEqual(first.body.data);
-    const conflict = await finalize(api, paid.paymentId, paid.clientSecret, { ...body, externalCardId: "pm_other" }, { "idempotency-key": "fin-1" });
+    const conflict = await finalize(
+      api,
+      paid.paymentId,
+      paid.clientSecret,
+      { ...body, externalCardId: "pm_other" },
+      { "idempotency-key": "fin-1" },
+    );
     expect(conflict.status).toBe(422);
   });
 
@@ -354,10 +414,17 @@ describe("card finalize", () => {
     const key = { "idempotency-key": `fin-3ds-${proceeded.paymentId}` };
     const early = await finalize(api, proceeded.paymentId, proceeded.clientSecret, body, key);
     expect(early.status).toBe(409);
-    expect(early.body).toMatchObject({ message: "The card payment still awaits the buyer's 3DS verification.", error: { name: "invalid_state" } });
+    expect(early.body).toMatchObject({
+      message: "The card payment still awaits the buyer's 3DS verification.",
+      error: { name: "invalid_state" },
+    });
 
     const clientSecret = new URL(confirmed.body.next_action.redirect_to_url.url).searchParams.get("client_secret")!;
-    await sandboxCardProvider.completeChallenge(await getDb(), { intentId: confirmed.paymentIntentId, clientSecret, outcome: "complete" });
+    await sandboxCardProvider.completeChallenge(await getDb(), {
+      intentId: confirmed.paymentIntentId,
+      clientSecret,
+      outcome: "complete",
+    });
     const done = await finalize(api, proceeded.paymentId, proceeded.clientSecret, body, key);
     expect(done.status).toBe(200);
     expect(done.headers.get("idempotent-replayed")).toBeNull();
@@ -376,8 +443,13 @@ describe("card finalize", () => {
     expect(await completeOnPage(proceeded, intentId)).toEqual({ state: "FAILED", statusCode: 3 });
     const row = await paymentRow(proceeded.paymentId);
     expect(row.failureReason).toBe("expired");
-    expect(await providerIntent(intentId)).toMatchObject({ amountReceivedMinor: row.amountMinor, amountRefundedMinor: row.amountMinor });
-    expect(await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, row.id))).toEqual([]);
+    expect(await providerIntent(intentId)).toMatchObject({
+      amountReceivedMinor: row.amountMinor,
+      amountRefundedMinor: row.amountMinor,
+    });
+    expect(await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, row.id))).toEqual(
+      [],
+    );
     expect(await savedCardsOf(row.customerId)).toEqual([]);
   });
 });

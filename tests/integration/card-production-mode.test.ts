@@ -73,7 +73,9 @@ describe("a card payment in production, through the Stripe adapter", () => {
     await setCardProviderAccount(db, { clientId: merchant.clientId, country: "DZA", ...keys });
 
     const intent = await createIntent(api, merchant, { amount: 80.5, captureMethod: "RESERVATION" });
-    const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER" });
+    const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), {
+      paymentMethodCode: "CARD_PROVIDER",
+    });
     expect(proceeded.status).toBe(200);
     const payUrl = (proceeded.body.data as { metadata: { payUrl: string } }).metadata.payUrl;
 
@@ -83,7 +85,9 @@ describe("a card payment in production, through the Stripe adapter", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("https://js.stripe.com/v3");
-    expect(page.headers.get("content-security-policy")).toContain("frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com");
+    expect(page.headers.get("content-security-policy")).toContain(
+      "frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com",
+    );
     expect(html).toContain(publishableKey);
     const clientSecret = /pi_[A-Za-z0-9]+_secret_[0-9a-f]+/.exec(html)?.[0];
     expect(clientSecret).toBeDefined();
@@ -125,12 +129,30 @@ describe("a card payment in production, through the Stripe adapter", () => {
     expect(((await check()).body.data as { statusCode: number }).statusCode).toBe(16);
 
     // Stripe's books (the simulator's) agree: 60.00 received, 20.00 refunded, once each.
-    const [books] = await stripe!.db.select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, paymentIntentId));
-    expect(books).toMatchObject({ accountKey: publishableKey, status: "succeeded", amountReceivedMinor: 6000, amountRefundedMinor: 2000 });
-    expect(await stripe!.db.select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId))).toHaveLength(1);
+    const [books] = await stripe!.db
+      .select()
+      .from(cardProviderPaymentIntents)
+      .where(eq(cardProviderPaymentIntents.id, paymentIntentId));
+    expect(books).toMatchObject({
+      accountKey: publishableKey,
+      status: "succeeded",
+      amountReceivedMinor: 6000,
+      amountRefundedMinor: 2000,
+    });
+    expect(
+      await stripe!.db
+        .select()
+        .from(cardProviderRefunds)
+        .where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId)),
+    ).toHaveLength(1);
     // Every provider call went to the simulator over HTTP with the service's secret key.
     expect(simulator.requests).toEqual(
-      expect.arrayContaining(["POST /v1/customers", "POST /v1/payment_intents", `POST /v1/payment_intents/${paymentIntentId}/capture`, "POST /v1/refunds"]),
+      expect.arrayContaining([
+        "POST /v1/customers",
+        "POST /v1/payment_intents",
+        `POST /v1/payment_intents/${paymentIntentId}/capture`,
+        "POST /v1/refunds",
+      ]),
     );
   }, 120_000);
 
@@ -145,7 +167,11 @@ describe("a card payment in production, through the Stripe adapter", () => {
     const intent = await createIntent(api, merchant, { amount: 80.5 });
     const checkoutUrl = new URL((intent as typeof intent & { checkoutUrl: string }).checkoutUrl);
     expect(checkoutUrl.pathname).toMatch(/^\/pay\/checkout\//);
-    const link = await api.post("/api/v1/payment-links", { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "fr" }, clientAuth(merchant));
+    const link = await api.post(
+      "/api/v1/payment-links",
+      { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "fr" },
+      clientAuth(merchant),
+    );
     expect(link.status).toBe(201);
     const linkUrl = new URL((link.body.data as { url: string }).url);
     for (const address of [checkoutUrl, linkUrl]) {

@@ -4,7 +4,14 @@ import { getCardPage } from "@/lib/hosted/views/card-page-view";
 import { clientAuth, merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { completeOnPage, confirmAtProvider, payWithNewCard, proceedWithCard, storedCardData, TEST_CARDS } from "../support/cards";
+import {
+  completeOnPage,
+  confirmAtProvider,
+  payWithNewCard,
+  proceedWithCard,
+  storedCardData,
+  TEST_CARDS,
+} from "../support/cards";
 import { createIntent, proceed, serverHeaders } from "../support/payments";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 
@@ -13,12 +20,17 @@ const { api } = useTestGateway();
 /** A customer with a Visa saved first and a Mastercard saved second, and a token to act as them. */
 async function customerWithTwoCards(merchant: OnboardedMerchant) {
   const visa = await payWithNewCard(api, merchant, { card: TEST_CARDS.visa, save: true });
-  const mastercard = await payWithNewCard(api, merchant, { card: TEST_CARDS.mastercard, save: true, intent: { userId: visa.userId } });
+  const mastercard = await payWithNewCard(api, merchant, {
+    card: TEST_CARDS.mastercard,
+    save: true,
+    intent: { userId: visa.userId },
+  });
   const { accessToken } = await createCustomerToken(merchant, { phone: visa.userId });
   return { phone: visa.userId, accessToken, visa, mastercard };
 }
 
-const listHeaders = (merchant: OnboardedMerchant, accessToken: string) => userAuth(merchant, accessToken, { "x-platform": "WEB" });
+const listHeaders = (merchant: OnboardedMerchant, accessToken: string) =>
+  userAuth(merchant, accessToken, { "x-platform": "WEB" });
 
 describe("GET /api/v1/cards", () => {
   it("lists the customer's saved cards, most recently used first, with last4 and its deprecated alias number", async () => {
@@ -108,7 +120,10 @@ describe("DELETE /api/v1/cards/:id", () => {
     const merchant = await createMerchant();
     const { phone, accessToken } = await customerWithTwoCards(merchant);
     const [latest] = (await api.get("/api/v1/cards", listHeaders(merchant, accessToken))).body.data;
-    const response = await api.delete(`/api/v1/cards/${latest.id}`, undefined, { "x-client-token": accessToken, "x-country-code": "DZA" });
+    const response = await api.delete(`/api/v1/cards/${latest.id}`, undefined, {
+      "x-client-token": accessToken,
+      "x-country-code": "DZA",
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ code: 200, status: "success", data: null });
 
@@ -121,7 +136,10 @@ describe("DELETE /api/v1/cards/:id", () => {
     expect(page!.savedCards.map((c) => c.last4)).toEqual(["4242"]);
 
     const intent = await createIntent(api, merchant, { userId: phone });
-    const withDeleted = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER", cardId: latest.id });
+    const withDeleted = await proceed(api, intent.paymentId, serverHeaders(merchant), {
+      paymentMethodCode: "CARD_PROVIDER",
+      cardId: latest.id,
+    });
     expect(withDeleted.status).toBe(404);
 
     // The provider forgot the token: it cannot be charged again.
@@ -155,9 +173,16 @@ describe("DELETE /api/v1/cards/:id", () => {
     const missing = await api.delete(`/api/v1/cards/${card.id}`, undefined, { "x-client-token": accessToken });
     expect(missing.status).toBe(400);
     expect(missing.body.error.details[0].path).toBe("headers.x-country-code");
-    const alpha2 = await api.delete(`/api/v1/cards/${card.id}`, undefined, { "x-client-token": accessToken, "x-country-code": "DZ" });
+    const alpha2 = await api.delete(`/api/v1/cards/${card.id}`, undefined, {
+      "x-client-token": accessToken,
+      "x-country-code": "DZ",
+    });
     expect(alpha2.status).toBe(400);
-    const asMerchant = await api.delete(`/api/v1/cards/${card.id}`, undefined, clientAuth(merchant, { "x-country-code": "DZA" }));
+    const asMerchant = await api.delete(
+      `/api/v1/cards/${card.id}`,
+      undefined,
+      clientAuth(merchant, { "x-country-code": "DZA" }),
+    );
     expect(asMerchant.status).toBe(401);
   });
 });

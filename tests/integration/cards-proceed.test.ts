@@ -40,12 +40,22 @@ describe("proceed with CARD_PROVIDER", () => {
   it("answers 12 under merchant_auth and under user_auth too (the card is always entered on the page)", async () => {
     const merchant = await createMerchant();
     const browserIntent = await createIntent(api, merchant);
-    const fromBrowser = await proceed(api, browserIntent.paymentId, browserHeaders(merchant, browserIntent.clientSecret), card());
+    const fromBrowser = await proceed(
+      api,
+      browserIntent.paymentId,
+      browserHeaders(merchant, browserIntent.clientSecret),
+      card(),
+    );
     expect(fromBrowser.body.data.statusCode).toBe(12);
 
     const { customer, accessToken } = await createCustomerToken(merchant);
     const ownIntent = await createIntent(api, merchant, { userId: customer.phone });
-    const fromUser = await proceed(api, ownIntent.paymentId, { "x-client-token": accessToken, "x-service": merchant.service, "x-platform": "IOS" }, card());
+    const fromUser = await proceed(
+      api,
+      ownIntent.paymentId,
+      { "x-client-token": accessToken, "x-service": merchant.service, "x-platform": "IOS" },
+      card(),
+    );
     expect(fromUser.body.data).toMatchObject({ statusCode: 12, require3DS: true });
   });
 
@@ -54,7 +64,9 @@ describe("proceed with CARD_PROVIDER", () => {
     const proceeded = await proceedWithCard(api, merchant);
     const db = await getDb();
     const page = await getCardPage(db, { paymentId: proceeded.paymentId, token: proceeded.token });
-    expect(page).toMatchObject({ payment: { paymentId: proceeded.paymentId, statusCode: 12, amount: 1500, currency: "DZD" } });
+    expect(page).toMatchObject({
+      payment: { paymentId: proceeded.paymentId, statusCode: 12, amount: 1500, currency: "DZD" },
+    });
     expect(page!.confirmation).toMatchObject({ publishableKey: merchant.cardProviderPublishableKey });
     expect(await getCardPage(db, { paymentId: proceeded.paymentId, token: "0".repeat(64) })).toBeNull();
   });
@@ -62,16 +74,26 @@ describe("proceed with CARD_PROVIDER", () => {
   it("preselects the customer's saved card given as cardId", async () => {
     const merchant = await createMerchant();
     const first = await payWithNewCard(api, merchant, { card: TEST_CARDS.visa, save: true });
-    const second = await payWithNewCard(api, merchant, { card: TEST_CARDS.mastercard, save: true, intent: { userId: first.userId } });
+    const second = await payWithNewCard(api, merchant, {
+      card: TEST_CARDS.mastercard,
+      save: true,
+      intent: { userId: first.userId },
+    });
     const cards = await savedCardsOf((await paymentRow(second.paymentId)).customerId);
     const visa = cards.find((saved) => saved.last4 === "4242")!;
-    const proceeded = await proceedWithCard(api, merchant, { intent: { userId: first.userId }, body: { cardId: visa.id } });
+    const proceeded = await proceedWithCard(api, merchant, {
+      intent: { userId: first.userId },
+      body: { cardId: visa.id },
+    });
     const page = await getCardPage(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token });
     expect(page!.savedCards.map((saved) => saved.last4)).toEqual(["4444", "4242"]);
     expect(page!.checkedCardId).toBe(visa.id);
 
     const withoutChoice = await proceedWithCard(api, merchant, { intent: { userId: first.userId } });
-    const defaultPage = await getCardPage(await getDb(), { paymentId: withoutChoice.paymentId, token: withoutChoice.token });
+    const defaultPage = await getCardPage(await getDb(), {
+      paymentId: withoutChoice.paymentId,
+      token: withoutChoice.token,
+    });
     expect(defaultPage!.checkedCardId).toBe(cards.find((saved) => saved.last4 === "4444")!.id);
   });
 
@@ -102,11 +124,21 @@ describe("proceed with CARD_PROVIDER", () => {
   it("keeps an allow-listed redirectUrl, ignores one of another origin, and refuses one that is not http(s)", async () => {
     const merchant = await createMerchant();
     const allowed = await createIntent(api, merchant);
-    await proceed(api, allowed.paymentId, serverHeaders(merchant), card({ redirectUrl: "https://shop.example/after-card?order=7" }));
+    await proceed(
+      api,
+      allowed.paymentId,
+      serverHeaders(merchant),
+      card({ redirectUrl: "https://shop.example/after-card?order=7" }),
+    );
     expect((await paymentRow(allowed.paymentId)).redirectUrl).toBe("https://shop.example/after-card?order=7");
 
     const foreign = await createIntent(api, merchant);
-    const ignored = await proceed(api, foreign.paymentId, serverHeaders(merchant), card({ redirectUrl: "https://evil.example/steal" }));
+    const ignored = await proceed(
+      api,
+      foreign.paymentId,
+      serverHeaders(merchant),
+      card({ redirectUrl: "https://evil.example/steal" }),
+    );
     expect(ignored.status).toBe(200);
     expect((await paymentRow(foreign.paymentId)).redirectUrl).toBeNull();
 

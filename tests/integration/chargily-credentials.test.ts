@@ -19,8 +19,20 @@ afterEach(() => {
 describe("Chargily Pay credentials (contract 15, Enabling)", () => {
   it("are sealed, never answered, audited, enable Chargily in Algeria only and pass Test connection (GET /balance)", async () => {
     const merchant = await createMerchant({ countries: ["DZA", "TUN"] });
-    const answer = await setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "CHARGILY", settings: SANDBOX, actor: ACTOR });
-    expect(answer).toEqual({ clientId: merchant.clientId, method: "CHARGILY", mode: "test", secretKey: "set", enabledIn: ["DZA"], connection: "ok" });
+    const answer = await setMethodCredentials(await getDb(), {
+      clientId: merchant.clientId,
+      code: "CHARGILY",
+      settings: SANDBOX,
+      actor: ACTOR,
+    });
+    expect(answer).toEqual({
+      clientId: merchant.clientId,
+      method: "CHARGILY",
+      mode: "test",
+      secretKey: "set",
+      enabledIn: ["DZA"],
+      connection: "ok",
+    });
     // Chargily itself (its simulator's checkouts) holds the key it signs its webhooks with; the gateway never does.
     const stored = await findStoredPlaintext([SANDBOX.secretKey]);
     expect(stored.filter((found) => found.table !== "simulators.chargily_checkouts")).toEqual([]);
@@ -29,12 +41,16 @@ describe("Chargily Pay credentials (contract 15, Enabling)", () => {
     const [sealed] = await db
       .select()
       .from(redirectProviderAccounts)
-      .where(and(eq(redirectProviderAccounts.serviceId, serviceId), eq(redirectProviderAccounts.methodCode, "CHARGILY")));
+      .where(
+        and(eq(redirectProviderAccounts.serviceId, serviceId), eq(redirectProviderAccounts.methodCode, "CHARGILY")),
+      );
     expect(sealed!.settingsSealed).not.toContain("test_sk_");
     const audit = await db
       .select()
       .from(consoleAuditLog)
-      .where(and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, "payment_method_credentials_changed")));
+      .where(
+        and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, "payment_method_credentials_changed")),
+      );
     expect(audit.map((entry) => [entry.userEmail, entry.target])).toEqual([["owner@shop.example", "CHARGILY"]]);
     const catalog = await db
       .select({ country: paymentMethodCatalog.country })
@@ -46,7 +62,12 @@ describe("Chargily Pay credentials (contract 15, Enabling)", () => {
   it("refuses a key of the other mode, and tells a wrong key from Chargily being down", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
     await expect(
-      setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "CHARGILY", settings: { mode: "live", secretKey: CHARGILY_SANDBOX_SECRET_KEY }, actor: ACTOR }),
+      setMethodCredentials(await getDb(), {
+        clientId: merchant.clientId,
+        code: "CHARGILY",
+        settings: { mode: "live", secretKey: CHARGILY_SANDBOX_SECRET_KEY },
+        actor: ACTOR,
+      }),
     ).rejects.toThrow(/same mode/);
     const wrong = await setMethodCredentials(await getDb(), {
       clientId: merchant.clientId,
@@ -56,17 +77,31 @@ describe("Chargily Pay credentials (contract 15, Enabling)", () => {
     });
     expect(wrong.connection).toBe("wrong_credentials");
     chargilyFaults.mode = "down";
-    const down = await setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "CHARGILY", settings: SANDBOX, actor: ACTOR });
+    const down = await setMethodCredentials(await getDb(), {
+      clientId: merchant.clientId,
+      code: "CHARGILY",
+      settings: SANDBOX,
+      actor: ACTOR,
+    });
     expect(down.connection).toBe("unavailable");
   });
 
   it("are set by npm run merchant -- update with the secret key from the environment, never printed", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
-    const result = await runScript("scripts/merchant.ts", ["update", "--client-id", merchant.clientId, "--chargily-mode", "test", "--json"], {
-      CHARGILY_SECRET_KEY: SANDBOX.secretKey,
-    });
+    const result = await runScript(
+      "scripts/merchant.ts",
+      ["update", "--client-id", merchant.clientId, "--chargily-mode", "test", "--json"],
+      {
+        CHARGILY_SECRET_KEY: SANDBOX.secretKey,
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain(SANDBOX.secretKey);
-    expect(JSON.parse(result.stdout).chargily).toMatchObject({ method: "CHARGILY", secretKey: "set", enabledIn: ["DZA"], connection: "ok" });
+    expect(JSON.parse(result.stdout).chargily).toMatchObject({
+      method: "CHARGILY",
+      secretKey: "set",
+      enabledIn: ["DZA"],
+      connection: "ok",
+    });
   }, 120_000);
 });

@@ -17,7 +17,18 @@ import { chargilyCheckouts } from "@/simulators/chargily/chargily-tables";
 import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { advanceClock, check, createIntent, notificationsOf, paymentRow, proceed, reconcileOperationsLater, refund, serverHeaders, tokenOf } from "../support/payments";
+import {
+  advanceClock,
+  check,
+  createIntent,
+  notificationsOf,
+  paymentRow,
+  proceed,
+  reconcileOperationsLater,
+  refund,
+  serverHeaders,
+  tokenOf,
+} from "../support/payments";
 
 const { api } = useTestGateway();
 
@@ -43,15 +54,26 @@ async function pressPay(paymentId: string, token: string, locale: "en" | "fr" | 
 /** The buyer on Chargily's (simulated) checkout; answers where Chargily sends the browser. */
 async function onChargilyPage(checkoutUrl: string, fields: Record<string, string>) {
   const answer = await redirectSimulatorMount("chargily").handle(
-    new Request(checkoutUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
+    new Request(checkoutUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    }),
   );
   expect(answer.status).toBe(303);
   return answer.headers.get("location")!;
 }
 
-const EDAHABIA = { action: "pay", paymentMethod: "edahabia", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
+const EDAHABIA = {
+  action: "pay",
+  paymentMethod: "edahabia",
+  cardNumber: "4242 4242 4242 4242",
+  expiry: "12/34",
+  cvc: "123",
+};
 
-const statusCodeOf = async (merchant: OnboardedMerchant, paymentId: string): Promise<number> => (await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode;
+const statusCodeOf = async (merchant: OnboardedMerchant, paymentId: string): Promise<number> =>
+  (await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode;
 
 async function checkoutOf(checkoutUrl: string) {
   const [row] = await (
@@ -64,23 +86,37 @@ async function checkoutOf(checkoutUrl: string) {
 }
 
 /** A webhook as Chargily would post it for `checkoutId`, signed with `key`. */
-function webhook(paymentId: string, options: { checkoutId: string; status: string; amount: number; key?: string; signature?: string }) {
+function webhook(
+  paymentId: string,
+  options: { checkoutId: string; status: string; amount: number; key?: string; signature?: string },
+) {
   const body = JSON.stringify({
     id: "01hj5n7cqpaf0mt2d0xx85tgz8",
     entity: "event",
     livemode: "false",
     type: `checkout.${options.status}`,
-    data: { id: options.checkoutId, entity: "checkout", amount: options.amount, currency: "dzd", status: options.status },
+    data: {
+      id: options.checkoutId,
+      entity: "checkout",
+      amount: options.amount,
+      currency: "dzd",
+      status: options.status,
+    },
   });
   const signature =
     options.signature ??
     createHmac("sha256", options.key ?? CHARGILY_SANDBOX_SECRET_KEY)
       .update(body)
       .digest("hex");
-  return new Request(`http://gateway.test/api/v1/redirect-notifications/${paymentId}`, { method: "POST", headers: { "content-type": "application/json", signature }, body });
+  return new Request(`http://gateway.test/api/v1/redirect-notifications/${paymentId}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", signature },
+    body,
+  });
 }
 
-const postNotification = (request: Request, paymentId: string) => notificationEndpoint(request, { params: Promise.resolve({ id: paymentId }) });
+const postNotification = (request: Request, paymentId: string) =>
+  notificationEndpoint(request, { params: Promise.resolve({ id: paymentId }) });
 
 describe("Chargily Pay (contract 15, issue 43)", () => {
   it("is listed for DZA as a REDIRECT method naming CIB / EDAHABIA, with its logo, and not elsewhere", async () => {
@@ -98,14 +134,24 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     const centimes = await createIntent(api, merchant, { amount: 1500.5 });
     const refused = await proceed(api, centimes.paymentId, serverHeaders(merchant), { paymentMethodCode: "CHARGILY" });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ name: "validation_error", details: [{ path: "amount", message: "Chargily Pay takes whole dinars only (no centimes)" }] });
+    expect(refused.body.error).toMatchObject({
+      name: "validation_error",
+      details: [{ path: "amount", message: "Chargily Pay takes whole dinars only (no centimes)" }],
+    });
     expect(await paymentRow(centimes.paymentId)).toMatchObject({ state: "CREATED", amountMinor: 150050 });
     const small = await createIntent(api, merchant, { amount: 49 });
-    expect((await proceed(api, small.paymentId, serverHeaders(merchant), { paymentMethodCode: "CHARGILY" })).body.error).toMatchObject({ details: [{ path: "amount" }] });
+    expect(
+      (await proceed(api, small.paymentId, serverHeaders(merchant), { paymentMethodCode: "CHARGILY" })).body.error,
+    ).toMatchObject({ details: [{ path: "amount" }] });
     const reserved = await createIntent(api, merchant, { captureMethod: "RESERVATION" });
-    const reservation = await proceed(api, reserved.paymentId, serverHeaders(merchant), { paymentMethodCode: "CHARGILY" });
+    const reservation = await proceed(api, reserved.paymentId, serverHeaders(merchant), {
+      paymentMethodCode: "CHARGILY",
+    });
     expect(reservation.status).toBe(400);
-    expect(reservation.body.error).toMatchObject({ name: "validation_error", details: [{ path: "paymentMethodCode" }] });
+    expect(reservation.body.error).toMatchObject({
+      name: "validation_error",
+      details: [{ path: "paymentMethodCode" }],
+    });
   });
 
   it("creates the checkout with Chargily's fields (whole dinars, dzd, the buyer's locale, webhook_endpoint) and settles once from the signed webhook", async () => {
@@ -120,7 +166,12 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
         chargily: {
           ...chargily,
           fetch: async (input, init) => {
-            sent.push({ method: String(init?.method), url: String(input), headers: new Headers(init?.headers), body: String(init?.body ?? "") });
+            sent.push({
+              method: String(init?.method),
+              url: String(input),
+              headers: new Headers(init?.headers),
+              body: String(init?.body ?? ""),
+            });
             return chargily.fetch(input, init);
           },
         },
@@ -135,7 +186,12 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
       expect(create!.url).toMatch(/\/api\/chargily-sandbox\/api\/v2\/checkouts$/);
       expect(create!.headers.get("authorization")).toBe(`Bearer ${CHARGILY_SANDBOX_SECRET_KEY}`);
       const body = JSON.parse(create!.body);
-      expect(body).toMatchObject({ amount: 1500, currency: "dzd", locale: "ar", metadata: { order_number: `${paymentId}-0` } });
+      expect(body).toMatchObject({
+        amount: 1500,
+        currency: "dzd",
+        locale: "ar",
+        metadata: { order_number: `${paymentId}-0` },
+      });
       expect(body.success_url).toMatch(new RegExp(`/ar/pay/redirect/${paymentId}/return\\?token=`));
       expect(body.failure_url).toBe(body.success_url);
       expect(body.webhook_endpoint).toMatch(new RegExp(`/api/v1/redirect-notifications/${paymentId}$`));
@@ -151,7 +207,12 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
       // The return after it asks nothing more and changes nothing.
       await returnFromRedirect(await getDb(), { paymentId, token });
       const row = await paymentRow(paymentId);
-      expect(row).toMatchObject({ state: "SUCCEEDED", amountMinor: 150000, capturedMinor: 150000, providerOrderId: checkoutUrl.split("/").pop() });
+      expect(row).toMatchObject({
+        state: "SUCCEEDED",
+        amountMinor: 150000,
+        capturedMinor: 150000,
+        providerOrderId: checkoutUrl.split("/").pop(),
+      });
       expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
     } finally {
       installSimulatorMount(mount);
@@ -175,14 +236,26 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     const checkoutUrl = await pressPay(paymentId, token);
     const checkoutId = checkoutUrl.split("/").pop()!;
 
-    const wrongKey = await postNotification(webhook(paymentId, { checkoutId, status: "paid", amount: 1500, key: "test_sk_NotTheMerchantsKey000" }), paymentId);
+    const wrongKey = await postNotification(
+      webhook(paymentId, { checkoutId, status: "paid", amount: 1500, key: "test_sk_NotTheMerchantsKey000" }),
+      paymentId,
+    );
     expect(wrongKey.status).toBe(401);
-    const unsigned = await postNotification(webhook(paymentId, { checkoutId, status: "paid", amount: 1500, signature: "" }), paymentId);
+    const unsigned = await postNotification(
+      webhook(paymentId, { checkoutId, status: "paid", amount: 1500, signature: "" }),
+      paymentId,
+    );
     expect(unsigned.status).toBe(401);
-    const otherCheckout = await postNotification(webhook(paymentId, { checkoutId: "01hzzzzzzzzzzzzzzzzzzzzzzz", status: "paid", amount: 1500 }), paymentId);
+    const otherCheckout = await postNotification(
+      webhook(paymentId, { checkoutId: "01hzzzzzzzzzzzzzzzzzzzzzzz", status: "paid", amount: 1500 }),
+      paymentId,
+    );
     expect(otherCheckout.status).toBe(200);
     const forgedReturn = `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}&checkout_id=${checkoutId}&status=paid`;
-    expect((await redirectReturn(new Request(forgedReturn), { params: Promise.resolve({ locale: "en", paymentId }) })).status).toBe(303);
+    expect(
+      (await redirectReturn(new Request(forgedReturn), { params: Promise.resolve({ locale: "en", paymentId }) }))
+        .status,
+    ).toBe(303);
     expect(await statusCodeOf(merchant, paymentId)).toBe(12);
     expect(await notificationsOf(paymentId)).toEqual([]);
 
@@ -191,8 +264,12 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     const db = await getDb();
     await Promise.all([returnFromRedirect(db, { paymentId, token }), returnFromRedirect(db, { paymentId, token })]);
     // Replayed, correctly signed: changes nothing.
-    expect((await postNotification(webhook(paymentId, { checkoutId, status: "paid", amount: 1500 }), paymentId)).status).toBe(200);
-    expect((await postNotification(webhook(paymentId, { checkoutId, status: "failed", amount: 1500 }), paymentId)).status).toBe(200);
+    expect(
+      (await postNotification(webhook(paymentId, { checkoutId, status: "paid", amount: 1500 }), paymentId)).status,
+    ).toBe(200);
+    expect(
+      (await postNotification(webhook(paymentId, { checkoutId, status: "failed", amount: 1500 }), paymentId)).status,
+    ).toBe(200);
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
@@ -294,7 +371,9 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
       .where(and(eq(providerOperations.paymentId, paymentId), eq(providerOperations.kind, "release")));
     expect(release).toMatchObject([{ provider: "chargily", status: "succeeded" }]);
     // The buyer presses Pay on Chargily's page after: sent back, nothing paid.
-    const answer = await redirectSimulatorMount("chargily").handle(new Request(checkoutUrl, { method: "POST", body: new URLSearchParams(EDAHABIA) }));
+    const answer = await redirectSimulatorMount("chargily").handle(
+      new Request(checkoutUrl, { method: "POST", body: new URLSearchParams(EDAHABIA) }),
+    );
     expect(answer.status).toBe(303);
     expect(await checkoutOf(checkoutUrl)).toMatchObject({ status: "expired" });
     expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired", capturedMinor: 0 });
@@ -311,7 +390,12 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired", capturedMinor: 0 });
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
     // Chargily cannot give it back through its API: the expiry's close fails saying where the merchant refunds it.
-    const operations = await (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
+    const operations = await (
+      await getDb()
+    )
+      .select()
+      .from(providerOperations)
+      .where(eq(providerOperations.paymentId, paymentId));
     expect(operations.map((operation) => [operation.kind, operation.status, operation.resultCode]).sort()).toEqual([
       ["register", "succeeded", null],
       ["release", "failed", "chargily_paid_after_expiry"],
@@ -321,7 +405,17 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
   it("sends the checkout page's notification straight to the domain call in the test process", async () => {
     const merchant = await createMerchant();
     const { paymentId } = await proceedWithChargily(merchant);
-    expect((await notifyRedirect(await getDb(), { paymentId: "00000000-0000-0000-0000-000000000000", body: "{}", headers: new Headers() })).kind).toBe("unknown_payment");
-    expect((await notifyRedirect(await getDb(), { paymentId, body: "{}", headers: new Headers() })).kind).toBe("rejected");
+    expect(
+      (
+        await notifyRedirect(await getDb(), {
+          paymentId: "00000000-0000-0000-0000-000000000000",
+          body: "{}",
+          headers: new Headers(),
+        })
+      ).kind,
+    ).toBe("unknown_payment");
+    expect((await notifyRedirect(await getDb(), { paymentId, body: "{}", headers: new Headers() })).kind).toBe(
+      "rejected",
+    );
   });
 });

@@ -12,7 +12,11 @@ let merchant: OnboardedMerchant;
 
 async function viewOf(intent: { paymentId: string }, query: Record<string, string> = {}) {
   const token = tokenOf((intent as unknown as { checkoutUrl: string }).checkoutUrl);
-  return getCheckoutPageView(await getDb(), { locale: "en", paymentId: intent.paymentId, query: hostedPageQuery({ token, ...query }) });
+  return getCheckoutPageView(await getDb(), {
+    locale: "en",
+    paymentId: intent.paymentId,
+    query: hostedPageQuery({ token, ...query }),
+  });
 }
 
 beforeAll(async () => {
@@ -25,34 +29,53 @@ describe("the checkout page", () => {
     const view = await viewOf(intent, { returnUrl: "https://shop.example/cart" });
     if (view.kind !== "render") throw new Error(view.kind);
     expect(view).toMatchObject({ mode: "choose", merchantName: merchant.name, amount: 1500, currency: "DZD" });
-    expect(view.form).toMatchObject({ methods: ["WALLET_V2", "CARD_PROVIDER", "SATIM", "CHARGILY"], returnUrl: "https://shop.example/cart", notice: null });
+    expect(view.form).toMatchObject({
+      methods: ["WALLET_V2", "CARD_PROVIDER", "SATIM", "CHARGILY"],
+      returnUrl: "https://shop.example/cart",
+      notice: null,
+    });
     expect(view.shopLink).toBe(`https://shop.example/cart?paymentId=${intent.paymentId}&statusCode=1`);
   });
 
   it("is not found for a wrong token", async () => {
     const intent = await createIntent(api, merchant);
-    const view = await getCheckoutPageView(await getDb(), { locale: "en", paymentId: intent.paymentId, query: hostedPageQuery({ token: "f".repeat(64) }) });
+    const view = await getCheckoutPageView(await getDb(), {
+      locale: "en",
+      paymentId: intent.paymentId,
+      query: hostedPageQuery({ token: "f".repeat(64) }),
+    });
     expect(view).toEqual({ kind: "not_found" });
   });
 
   it("sends a QR_CODE intent straight to its QR page, proceeding it with the wallet", async () => {
     const intent = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     const view = await viewOf(intent);
-    expect(view).toMatchObject({ kind: "redirect", location: expect.stringMatching(new RegExp(`^/en/pay/qr/${intent.paymentId}\\?token=`)) });
+    expect(view).toMatchObject({
+      kind: "redirect",
+      location: expect.stringMatching(new RegExp(`^/en/pay/qr/${intent.paymentId}\\?token=`)),
+    });
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "PROCESSING", paymentMethodCode: "WALLET_V2" });
   });
 
   it("goes on to the step a payment is already at", async () => {
     const intent = await createIntent(api, merchant);
     await proceedToOtp(api, merchant, intent.paymentId);
-    expect(await viewOf(intent)).toMatchObject({ kind: "redirect", location: expect.stringMatching(new RegExp(`^/en/pay/otp/${intent.paymentId}\\?`)) });
+    expect(await viewOf(intent)).toMatchObject({
+      kind: "redirect",
+      location: expect.stringMatching(new RegExp(`^/en/pay/otp/${intent.paymentId}\\?`)),
+    });
   });
 
   it("says a finished payment is finished, with the way to its outcome", async () => {
     const intent = await createIntent(api, merchant);
     await payWithOtp(api, merchant, intent.paymentId);
     const view = await viewOf(intent);
-    expect(view).toMatchObject({ kind: "render", mode: "finished", form: null, outcomeLink: expect.stringMatching(new RegExp(`^/en/pay/return/${intent.paymentId}\\?`)) });
+    expect(view).toMatchObject({
+      kind: "render",
+      mode: "finished",
+      form: null,
+      outcomeLink: expect.stringMatching(new RegExp(`^/en/pay/return/${intent.paymentId}\\?`)),
+    });
   });
 
   it("says an expired intent expired, offering no method", async () => {

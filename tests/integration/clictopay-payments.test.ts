@@ -34,8 +34,16 @@ afterEach(() => {
 });
 
 /** A TND payment proceeded with ClicToPay by the merchant's server. */
-async function proceedWithClictopay(merchant: OnboardedMerchant, options: { amount?: number; captureMethod?: "DIRECT" | "RESERVATION" } = {}) {
-  const intent = await createIntent(api, merchant, { amount: options.amount ?? 1.234, actionCurrencyCode: "TND", actionCountryCode: "TUN", captureMethod: options.captureMethod });
+async function proceedWithClictopay(
+  merchant: OnboardedMerchant,
+  options: { amount?: number; captureMethod?: "DIRECT" | "RESERVATION" } = {},
+) {
+  const intent = await createIntent(api, merchant, {
+    amount: options.amount ?? 1.234,
+    actionCurrencyCode: "TND",
+    actionCountryCode: "TUN",
+    captureMethod: options.captureMethod,
+  });
   const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CLICTOPAY" });
   expect(proceeded.status).toBe(200);
   return { paymentId: intent.paymentId, token: tokenOf(proceeded.body.data.metadata.payUrl), proceeded };
@@ -50,7 +58,11 @@ async function pressPay(paymentId: string, token: string) {
 /** The buyer on ClicToPay's (simulated) page; answers where ClicToPay sends the browser. */
 async function onClictopayPage(formUrl: string, fields: Record<string, string>) {
   const answer = await redirectSimulatorMount("clictopay").handle(
-    new Request(formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
+    new Request(formUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    }),
   );
   expect(answer.status).toBe(303);
   return answer.headers.get("location")!;
@@ -58,7 +70,8 @@ async function onClictopayPage(formUrl: string, fields: Record<string, string>) 
 
 const VISA = { action: "pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 
-const statusCodeOf = async (merchant: OnboardedMerchant, paymentId: string): Promise<number> => (await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode;
+const statusCodeOf = async (merchant: OnboardedMerchant, paymentId: string): Promise<number> =>
+  (await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode;
 
 async function orderOf(formUrl: string) {
   const [row] = await (
@@ -170,7 +183,10 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
 
     const declined = await proceedWithClictopay(merchant);
-    await onClictopayPage(await pressPay(declined.paymentId, declined.token), { ...VISA, cardNumber: "4000000000000002" });
+    await onClictopayPage(await pressPay(declined.paymentId, declined.token), {
+      ...VISA,
+      cardNumber: "4000000000000002",
+    });
     await reconcileRedirectPayments(await getDb(), { paymentId: declined.paymentId });
     expect(await statusCodeOf(merchant, declined.paymentId)).toBe(3);
 
@@ -183,7 +199,12 @@ describe("ClicToPay (contract 15, issue 44)", () => {
   it("reserves through registerPreAuth.do, captures part through deposit.do, then refunds in part and in full", async () => {
     const merchant = await createMerchant();
     const { paymentId, formUrl } = await authorizedReservation(merchant, 10.5);
-    expect(await orderOf(formUrl)).toMatchObject({ phases: "two", orderStatus: "1", approvedMinor: 10500, depositedMinor: 0 });
+    expect(await orderOf(formUrl)).toMatchObject({
+      phases: "two",
+      orderStatus: "1",
+      approvedMinor: 10500,
+      depositedMinor: 0,
+    });
 
     const captured = await capture(api, merchant, paymentId, { amount: 7.25 });
     expect(captured.status).toBe(200);
@@ -197,7 +218,9 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect((await refund(api, merchant, paymentId, { description: "the rest" })).status).toBe(200);
     expect(await statusCodeOf(merchant, paymentId)).toBe(4);
     expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "4", refundedMinor: 7250 });
-    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(expect.arrayContaining(["payment.pre_authorized", "payment.captured"]));
+    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(
+      expect.arrayContaining(["payment.pre_authorized", "payment.captured"]),
+    );
   });
 
   it("releases a pre-authorization through reverse.do", async () => {
@@ -218,7 +241,11 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await orderOf(lateForm)).toMatchObject({ orderStatus: "1" });
     await reconcileRedirectPayments(await getDb(), { paymentId: late.paymentId });
     await reconcileOperationsLater(late.paymentId);
-    expect(await paymentRow(late.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired", capturedMinor: 0 });
+    expect(await paymentRow(late.paymentId)).toMatchObject({
+      state: "FAILED",
+      failureReason: "expired",
+      capturedMinor: 0,
+    });
     expect(await orderOf(lateForm)).toMatchObject({ orderStatus: "3" });
     expect((await notificationsOf(late.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
@@ -231,8 +258,16 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     await reconcileRedirectPayments(await getDb(), { paymentId });
     await reconcileOperationsLater(paymentId);
     expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
-    const operations = await (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
-    expect(operations.find((operation) => operation.kind === "release")).toMatchObject({ status: "succeeded", provider: "clictopay" });
+    const operations = await (
+      await getDb()
+    )
+      .select()
+      .from(providerOperations)
+      .where(eq(providerOperations.paymentId, paymentId));
+    expect(operations.find((operation) => operation.kind === "release")).toMatchObject({
+      status: "succeeded",
+      provider: "clictopay",
+    });
     expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "0", approvedMinor: 0 });
   });
 
@@ -242,13 +277,21 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     // Slower than the gateway waits (PROVIDER_CALL_TIMEOUT_MS, 10 s): the capture answers unavailable, ClicToPay deposits anyway.
     clictopayFaults.mode = "slow";
     clictopayFaults.slowMs = 10_500;
-    const lost = await capture(api, merchant, paymentId, { amount: 2.222 }, { "Idempotency-Key": `ctp-lost-${paymentId}` });
+    const lost = await capture(
+      api,
+      merchant,
+      paymentId,
+      { amount: 2.222 },
+      { "Idempotency-Key": `ctp-lost-${paymentId}` },
+    );
     expect(lost.status).toBe(503);
     clictopayFaults.mode = "none";
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "2", depositedMinor: 2222 });
     await reconcileOperationsLater(paymentId);
-    expect(await check(api, paymentId, serverHeaders(merchant))).toMatchObject({ body: { data: { statusCode: 2, amount: 2.222 } } });
+    expect(await check(api, paymentId, serverHeaders(merchant))).toMatchObject({
+      body: { data: { statusCode: 2, amount: 2.222 } },
+    });
     expect(await paymentRow(paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 2222 });
     expect((await notificationsOf(paymentId)).filter((n) => n.type === "payment.captured")).toHaveLength(1);
   }, 30_000);
@@ -264,7 +307,13 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     // Slower than the gateway waits (10 s): the refund answers unavailable, ClicToPay refunds anyway.
     clictopayFaults.mode = "slow";
     clictopayFaults.slowMs = 10_500;
-    const lost = await refund(api, merchant, paymentId, { description: "lost answer", amount: 2.222 }, { "Idempotency-Key": `ctp-refund-lost-${paymentId}` });
+    const lost = await refund(
+      api,
+      merchant,
+      paymentId,
+      { description: "lost answer", amount: 2.222 },
+      { "Idempotency-Key": `ctp-refund-lost-${paymentId}` },
+    );
     expect(lost.status).toBe(503);
     clictopayFaults.mode = "none";
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -285,12 +334,25 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     await returnFromRedirect(await getDb(), { paymentId, token });
     clictopayFaults.mode = "slow";
     clictopayFaults.slowMs = 10_500;
-    expect((await refund(api, merchant, paymentId, { description: "died", amount: 3.333 }, { "Idempotency-Key": `ctp-died-${paymentId}` })).status).toBe(503);
+    expect(
+      (
+        await refund(
+          api,
+          merchant,
+          paymentId,
+          { description: "died", amount: 3.333 },
+          { "Idempotency-Key": `ctp-died-${paymentId}` },
+        )
+      ).status,
+    ).toBe(503);
     clictopayFaults.mode = "none";
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // As a request that died after its call leaves it: pending, no attempt counted.
     const db = await getDb();
-    await db.update(providerOperations).set({ status: "pending", attempts: 0 }).where(eq(providerOperations.paymentId, paymentId));
+    await db
+      .update(providerOperations)
+      .set({ status: "pending", attempts: 0 })
+      .where(eq(providerOperations.paymentId, paymentId));
     await reconcileOperationsLater(paymentId);
     expect(await orderOf(formUrl)).toMatchObject({ refundedMinor: 3333 });
     expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 3333 });
@@ -304,10 +366,22 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     await returnFromRedirect(await getDb(), { paymentId, token });
     clictopayFaults.mode = "slow";
     clictopayFaults.slowMs = 10_500;
-    const slow = refund(api, merchant, paymentId, { description: "first", amount: 2 }, { "Idempotency-Key": `ctp-eq1-${paymentId}` });
+    const slow = refund(
+      api,
+      merchant,
+      paymentId,
+      { description: "first", amount: 2 },
+      { "Idempotency-Key": `ctp-eq1-${paymentId}` },
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     clictopayFaults.mode = "down";
-    const down = await refund(api, merchant, paymentId, { description: "second", amount: 2 }, { "Idempotency-Key": `ctp-eq2-${paymentId}` });
+    const down = await refund(
+      api,
+      merchant,
+      paymentId,
+      { description: "second", amount: 2 },
+      { "Idempotency-Key": `ctp-eq2-${paymentId}` },
+    );
     expect(down.status).toBe(503);
     expect((await slow).status).toBe(503);
     clictopayFaults.mode = "none";
@@ -327,7 +401,13 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     await onClictopayPage(formUrl, VISA);
     await returnFromRedirect(await getDb(), { paymentId, token });
     clictopayFaults.mode = "down";
-    const refused = await refund(api, merchant, paymentId, { description: "down", amount: 1.5 }, { "Idempotency-Key": `ctp-refund-down-${paymentId}` });
+    const refused = await refund(
+      api,
+      merchant,
+      paymentId,
+      { description: "down", amount: 1.5 },
+      { "Idempotency-Key": `ctp-refund-down-${paymentId}` },
+    );
     expect(refused.status).toBe(503);
     clictopayFaults.mode = "none";
     await reconcileOperationsLater(paymentId);
@@ -339,7 +419,13 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     const merchant = await createMerchant();
     const { paymentId, formUrl } = await authorizedReservation(merchant, 3.333);
     clictopayFaults.mode = "down";
-    const refused = await capture(api, merchant, paymentId, { amount: 3.333 }, { "Idempotency-Key": `ctp-down-${paymentId}` });
+    const refused = await capture(
+      api,
+      merchant,
+      paymentId,
+      { amount: 3.333 },
+      { "Idempotency-Key": `ctp-down-${paymentId}` },
+    );
     expect(refused.status).toBe(503);
     expect(refused.body.error.name).toBe("provider_unavailable");
     clictopayFaults.mode = "none";

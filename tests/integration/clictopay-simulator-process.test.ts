@@ -37,7 +37,13 @@ describe("npm run simulator -- clictopay", () => {
     const port = await freePort();
     child = spawn(process.execPath, ["--import", "tsx", "scripts/simulator.ts", "clictopay", "--json"], {
       cwd: ROOT,
-      env: { ...process.env, CLICTOPAY_SIMULATOR_PORT: String(port), CLICTOPAY_SIMULATOR_PGLITE_DIR: dataDir, CLICTOPAY_SIMULATOR_DATABASE_URL: "", LOG_LEVEL: "silent" },
+      env: {
+        ...process.env,
+        CLICTOPAY_SIMULATOR_PORT: String(port),
+        CLICTOPAY_SIMULATOR_PGLITE_DIR: dataDir,
+        CLICTOPAY_SIMULATOR_DATABASE_URL: "",
+        LOG_LEVEL: "silent",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -45,42 +51,91 @@ describe("npm run simulator -- clictopay", () => {
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 90_000;
     while (!output.includes("\n")) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the ClicToPay simulator did not start: ${output}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the ClicToPay simulator did not start: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const printed = JSON.parse(output.split("\n")[0]!) as { apiUrl: string; userName: string; password: string };
-    expect(printed).toEqual({ apiUrl: `http://127.0.0.1:${port}/payment/rest`, userName: "SANDBOX_CTP_MERCHANT", password: "sandbox-ctp-password" });
+    expect(printed).toEqual({
+      apiUrl: `http://127.0.0.1:${port}/payment/rest`,
+      userName: "SANDBOX_CTP_MERCHANT",
+      password: "sandbox-ctp-password",
+    });
     const credentials = { userName: printed.userName, password: printed.password };
 
-    const denied = await (await fetch(`${printed.apiUrl}/registerPreAuth.do`, form({ ...credentials, password: "wrong" }))).json();
+    const denied = await (
+      await fetch(`${printed.apiUrl}/registerPreAuth.do`, form({ ...credentials, password: "wrong" }))
+    ).json();
     expect(denied).toEqual({ errorCode: "5", errorMessage: "Access denied" });
     const registered = await (
       await fetch(
         `${printed.apiUrl}/registerPreAuth.do`,
-        form({ ...credentials, orderNumber: "REHEARSE01", amount: "12345", currency: "788", returnUrl: "https://gateway.example/back", language: "fr" }),
+        form({
+          ...credentials,
+          orderNumber: "REHEARSE01",
+          amount: "12345",
+          currency: "788",
+          returnUrl: "https://gateway.example/back",
+          language: "fr",
+        }),
       )
     ).json();
-    expect(registered).toMatchObject({ orderId: expect.any(String), formUrl: expect.stringContaining(`http://127.0.0.1:${port}/payment/merchants/sandbox/payment.html?mdOrder=`) });
+    expect(registered).toMatchObject({
+      orderId: expect.any(String),
+      formUrl: expect.stringContaining(`http://127.0.0.1:${port}/payment/merchants/sandbox/payment.html?mdOrder=`),
+    });
     const page = await fetch(registered.formUrl);
     expect(await page.text()).toContain("12.345 TND");
-    const paid = await fetch(registered.formUrl, form({ action: "pay", cardNumber: "5555555555554444", expiry: "12/34", cvc: "123" }));
+    const paid = await fetch(
+      registered.formUrl,
+      form({ action: "pay", cardNumber: "5555555555554444", expiry: "12/34", cvc: "123" }),
+    );
     expect(paid.status).toBe(303);
     expect(paid.headers.get("location")).toBe(`https://gateway.example/back?orderId=${registered.orderId}`);
-    const held = await (await fetch(`${printed.apiUrl}/getOrderStatusExtended.do`, form({ ...credentials, orderId: registered.orderId }))).json();
-    expect(held).toMatchObject({ errorCode: "0", orderStatus: 1, orderNumber: "REHEARSE01", paymentAmountInfo: { approvedAmount: 12345, depositedAmount: 0 } });
-    expect(await (await fetch(`${printed.apiUrl}/deposit.do`, form({ ...credentials, orderId: registered.orderId, amount: "10000" }))).json()).toMatchObject({ errorCode: "0" });
-    const deposited = await (await fetch(`${printed.apiUrl}/getOrderStatusExtended.do`, form({ ...credentials, orderId: registered.orderId }))).json();
-    expect(deposited).toMatchObject({ orderStatus: 2, cardAuthInfo: { maskedPan: "555555**4444" }, paymentAmountInfo: { depositedAmount: 10000 } });
+    const held = await (
+      await fetch(`${printed.apiUrl}/getOrderStatusExtended.do`, form({ ...credentials, orderId: registered.orderId }))
+    ).json();
+    expect(held).toMatchObject({
+      errorCode: "0",
+      orderStatus: 1,
+      orderNumber: "REHEARSE01",
+      paymentAmountInfo: { approvedAmount: 12345, depositedAmount: 0 },
+    });
+    expect(
+      await (
+        await fetch(
+          `${printed.apiUrl}/deposit.do`,
+          form({ ...credentials, orderId: registered.orderId, amount: "10000" }),
+        )
+      ).json(),
+    ).toMatchObject({ errorCode: "0" });
+    const deposited = await (
+      await fetch(`${printed.apiUrl}/getOrderStatusExtended.do`, form({ ...credentials, orderId: registered.orderId }))
+    ).json();
+    expect(deposited).toMatchObject({
+      orderStatus: 2,
+      cardAuthInfo: { maskedPan: "555555**4444" },
+      paymentAmountInfo: { depositedAmount: 10000 },
+    });
   }, 120_000);
 
   it("refuses a sealed production database and creates nothing in it", { timeout: 120_000 }, async () => {
     const url = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_clictopay_simulator_on_production");
     const production = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2 });
     try {
-      await sealOrCheckDatabase(production.db, { environment: "production", gatewaySecret: randomBytes(32).toString("base64") });
+      await sealOrCheckDatabase(production.db, {
+        environment: "production",
+        gatewaySecret: randomBytes(32).toString("base64"),
+      });
       const refused = spawn(process.execPath, ["--import", "tsx", "scripts/simulator.ts", "clictopay", "--json"], {
         cwd: ROOT,
-        env: { ...process.env, CLICTOPAY_SIMULATOR_DATABASE_URL: url, CLICTOPAY_SIMULATOR_PORT: String(await freePort()), APP_ENV: "", LOG_LEVEL: "silent" },
+        env: {
+          ...process.env,
+          CLICTOPAY_SIMULATOR_DATABASE_URL: url,
+          CLICTOPAY_SIMULATOR_PORT: String(await freePort()),
+          APP_ENV: "",
+          LOG_LEVEL: "silent",
+        },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";
@@ -94,7 +149,9 @@ describe("npm run simulator -- clictopay", () => {
       expect(code).not.toBe(0);
       expect(stderr.trim()).toContain("is a gateway's database: give the ClicToPay simulator a database of its own.");
       expect(stdout).not.toContain("password");
-      const tables = sqlRows<{ orders: string | null }>(await production.db.execute(sql`select to_regclass('simulators.clictopay_orders')::text as orders`));
+      const tables = sqlRows<{ orders: string | null }>(
+        await production.db.execute(sql`select to_regclass('simulators.clictopay_orders')::text as orders`),
+      );
       expect(tables).toEqual([{ orders: null }]);
     } finally {
       await production.close();

@@ -25,8 +25,17 @@ async function gatewayTrusting(trustedProxies: string): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-async function failedSignInAddress(baseUrl: string, email: string, headers: Record<string, string>): Promise<string | null> {
-  const response = await postForm(baseUrl, "/en/console/actions/sign-in", { email, password: "not the password at all" }, headers);
+async function failedSignInAddress(
+  baseUrl: string,
+  email: string,
+  headers: Record<string, string>,
+): Promise<string | null> {
+  const response = await postForm(
+    baseUrl,
+    "/en/console/actions/sign-in",
+    { email, password: "not the password at all" },
+    headers,
+  );
   expect(response.status).toBe(303);
   const [entry] = await (
     await getDb()
@@ -40,7 +49,10 @@ async function failedSignInAddress(baseUrl: string, email: string, headers: Reco
 }
 
 async function upgradesOverHttps(baseUrl: string, path: string, headers: Record<string, string>): Promise<boolean> {
-  const response = await fetch(baseUrl + path, { headers: { "x-forwarded-proto": "https", ...headers }, redirect: "manual" });
+  const response = await fetch(baseUrl + path, {
+    headers: { "x-forwarded-proto": "https", ...headers },
+    redirect: "manual",
+  });
   expect(response.status).toBe(200);
   return (response.headers.get("content-security-policy") ?? "").includes("upgrade-insecure-requests");
 }
@@ -49,12 +61,18 @@ describe("npm start's client address", { timeout: 900_000 }, () => {
   it("ignores forwarded headers from an untrusted peer, and takes a trusted proxy's right-most hop and scheme", async () => {
     const user = await createConsoleUser([{ merchant: await createMerchant(), role: "owner" }]);
     const session = await consoleSessionOf(user.id);
-    const forged = { "x-forwarded-for": "203.0.113.66", "x-real-ip": "203.0.113.66", forwarded: "for=203.0.113.66;proto=https" };
+    const forged = {
+      "x-forwarded-for": "203.0.113.66",
+      "x-real-ip": "203.0.113.66",
+      forwarded: "for=203.0.113.66;proto=https",
+    };
 
     const untrusting = await gatewayTrusting("10.0.0.5");
     expect(await failedSignInAddress(untrusting, user.email, forged)).toBe("127.0.0.1");
     // A client that names the trusted proxy in the gateway's own header gets it replaced by its socket's address.
-    expect(await failedSignInAddress(untrusting, user.email, { ...forged, "x-gateway-peer": "10.0.0.5" })).toBe("127.0.0.1");
+    expect(await failedSignInAddress(untrusting, user.email, { ...forged, "x-gateway-peer": "10.0.0.5" })).toBe(
+      "127.0.0.1",
+    );
     expect(await upgradesOverHttps(untrusting, "/en/console/sign-in", {})).toBe(false);
     expect(await upgradesOverHttps(untrusting, "/en/console/payments", { cookie: session.cookie })).toBe(false);
 
@@ -62,7 +80,9 @@ describe("npm start's client address", { timeout: 900_000 }, () => {
     first.kill("SIGTERM");
     await new Promise((resolve) => first.once("exit", resolve));
     const trusting = await gatewayTrusting("127.0.0.0/8");
-    expect(await failedSignInAddress(trusting, user.email, { "x-forwarded-for": "1.2.3.4, 203.0.113.66" })).toBe("203.0.113.66");
+    expect(await failedSignInAddress(trusting, user.email, { "x-forwarded-for": "1.2.3.4, 203.0.113.66" })).toBe(
+      "203.0.113.66",
+    );
     expect(await upgradesOverHttps(trusting, "/en/console/sign-in", {})).toBe(true);
     expect(await upgradesOverHttps(trusting, "/en/console/payments", { cookie: session.cookie })).toBe(true);
   });

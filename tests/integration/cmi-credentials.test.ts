@@ -18,7 +18,12 @@ afterEach(() => {
 describe("CMI credentials (contract 15, Enabling)", () => {
   it("are sealed, never answered, audited, enable CMI in Morocco only and pass Test connection", async () => {
     const merchant = await createMerchant({ countries: ["MAR", "TUN"] });
-    const answer = await setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "CMI", settings: CMI_SANDBOX_STORE, actor: ACTOR });
+    const answer = await setMethodCredentials(await getDb(), {
+      clientId: merchant.clientId,
+      code: "CMI",
+      settings: CMI_SANDBOX_STORE,
+      actor: ACTOR,
+    });
     expect(answer).toEqual({
       clientId: merchant.clientId,
       method: "CMI",
@@ -40,7 +45,9 @@ describe("CMI credentials (contract 15, Enabling)", () => {
     const audit = await db
       .select()
       .from(consoleAuditLog)
-      .where(and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, "payment_method_credentials_changed")));
+      .where(
+        and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, "payment_method_credentials_changed")),
+      );
     expect(audit.map((entry) => [entry.userEmail, entry.target])).toEqual([["owner@shop.example", "CMI"]]);
     const catalog = await db
       .select({ country: paymentMethodCatalog.country })
@@ -59,7 +66,12 @@ describe("CMI credentials (contract 15, Enabling)", () => {
     });
     expect(wrong.connection).toBe("wrong_credentials");
     cmiFaults.mode = "down";
-    const down = await setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "CMI", settings: CMI_SANDBOX_STORE, actor: ACTOR });
+    const down = await setMethodCredentials(await getDb(), {
+      clientId: merchant.clientId,
+      code: "CMI",
+      settings: CMI_SANDBOX_STORE,
+      actor: ACTOR,
+    });
     expect(down.connection).toBe("unavailable");
   });
 
@@ -67,18 +79,44 @@ describe("CMI credentials (contract 15, Enabling)", () => {
     const merchant = await createMerchant({ countries: ["MAR"] });
     const result = await runScript(
       "scripts/merchant.ts",
-      ["update", "--client-id", merchant.clientId, "--cmi-client-id", CMI_SANDBOX_STORE.clientId, "--cmi-api-user", CMI_SANDBOX_STORE.apiUser, "--json"],
+      [
+        "update",
+        "--client-id",
+        merchant.clientId,
+        "--cmi-client-id",
+        CMI_SANDBOX_STORE.clientId,
+        "--cmi-api-user",
+        CMI_SANDBOX_STORE.apiUser,
+        "--json",
+      ],
       { CMI_STORE_KEY: CMI_SANDBOX_STORE.storeKey, CMI_API_PASSWORD: CMI_SANDBOX_STORE.apiPassword },
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain(CMI_SANDBOX_STORE.storeKey);
     expect(result.stdout).not.toContain(CMI_SANDBOX_STORE.apiPassword);
-    expect(JSON.parse(result.stdout).cmi).toMatchObject({ method: "CMI", storeKey: "set", enabledIn: ["MAR"], connection: "ok" });
-
-    const missingKey = await runScript("scripts/merchant.ts", ["update", "--client-id", merchant.clientId, "--cmi-client-id", CMI_SANDBOX_STORE.clientId, "--cmi-api-user", "x"], {
-      CMI_STORE_KEY: "",
-      CMI_API_PASSWORD: "p",
+    expect(JSON.parse(result.stdout).cmi).toMatchObject({
+      method: "CMI",
+      storeKey: "set",
+      enabledIn: ["MAR"],
+      connection: "ok",
     });
+
+    const missingKey = await runScript(
+      "scripts/merchant.ts",
+      [
+        "update",
+        "--client-id",
+        merchant.clientId,
+        "--cmi-client-id",
+        CMI_SANDBOX_STORE.clientId,
+        "--cmi-api-user",
+        "x",
+      ],
+      {
+        CMI_STORE_KEY: "",
+        CMI_API_PASSWORD: "p",
+      },
+    );
     expect(missingKey.code).not.toBe(0);
     expect(missingKey.stderr).toContain("CMI_STORE_KEY");
   }, 120_000);

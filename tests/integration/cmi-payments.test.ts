@@ -7,9 +7,18 @@ import { payWithRedirect, returnFromRedirect } from "@/lib/payments/hosted/redir
 import { reconcileRedirectPayments } from "@/lib/payments/operations/reconcile-redirect-payments";
 import { redirectSimulatorMount } from "@/lib/providers/simulator-mount";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { GET as redirectReturn, POST as redirectPostedReturn } from "@/app/[locale]/pay/redirect/[paymentId]/return/route";
+import {
+  GET as redirectReturn,
+  POST as redirectPostedReturn,
+} from "@/app/[locale]/pay/redirect/[paymentId]/return/route";
 import { POST as redirectCallback } from "@/app/api/redirect-callbacks/[method]/route";
-import { callbackSender, cmiFaults, CMI_SANDBOX_STORE, sendCmiCallback, simulatorHash } from "@/simulators/cmi/cmi-simulator";
+import {
+  callbackSender,
+  cmiFaults,
+  CMI_SANDBOX_STORE,
+  sendCmiCallback,
+  simulatorHash,
+} from "@/simulators/cmi/cmi-simulator";
 import { toGateway } from "@/simulators/in-gateway";
 import { cmiOrders } from "@/simulators/cmi/cmi-tables";
 import { clientAuth } from "../support/api";
@@ -38,8 +47,16 @@ afterEach(() => {
 });
 
 /** A MAD payment proceeded with CMI by the merchant's server. */
-async function proceedWithCmi(merchant: OnboardedMerchant, options: { amount?: number; captureMethod?: "DIRECT" | "RESERVATION" } = {}) {
-  const intent = await createIntent(api, merchant, { amount: options.amount ?? 123.45, actionCurrencyCode: "MAD", actionCountryCode: "MAR", captureMethod: options.captureMethod });
+async function proceedWithCmi(
+  merchant: OnboardedMerchant,
+  options: { amount?: number; captureMethod?: "DIRECT" | "RESERVATION" } = {},
+) {
+  const intent = await createIntent(api, merchant, {
+    amount: options.amount ?? 123.45,
+    actionCurrencyCode: "MAD",
+    actionCountryCode: "MAR",
+    captureMethod: options.captureMethod,
+  });
   const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CMI" });
   expect(proceeded.status).toBe(200);
   return { paymentId: intent.paymentId, token: tokenOf(proceeded.body.data.metadata.payUrl), proceeded };
@@ -54,7 +71,11 @@ async function signedForm(paymentId: string, token: string) {
 
 const post = (url: string, fields: Record<string, string>) =>
   redirectSimulatorMount("cmi").handle(
-    new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
+    new Request(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    }),
   );
 
 /** The buyer's browser posts the form to CMI's gate, then the card on CMI's page; answers CMI's page and where CMI sends the browser. */
@@ -74,7 +95,8 @@ async function onCmiPage(form: { action: string; fields: Record<string, string> 
 
 const VISA = { action: "pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 
-const statusCodeOf = async (merchant: OnboardedMerchant, paymentId: string): Promise<number> => (await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode;
+const statusCodeOf = async (merchant: OnboardedMerchant, paymentId: string): Promise<number> =>
+  (await check(api, paymentId, serverHeaders(merchant))).body.data.statusCode;
 
 async function orderOf(oid: string) {
   const [row] = await (
@@ -87,9 +109,16 @@ async function orderOf(oid: string) {
 }
 
 const callback = (body: string) =>
-  redirectCallback(new Request("http://gateway.test/api/redirect-callbacks/cmi", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }), {
-    params: Promise.resolve({ method: "cmi" }),
-  });
+  redirectCallback(
+    new Request("http://gateway.test/api/redirect-callbacks/cmi", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+    }),
+    {
+      params: Promise.resolve({ method: "cmi" }),
+    },
+  );
 
 /** A CMI reservation the buyer authorized and the gateway settled as PRE_AUTHORIZED (by CMI's callback). */
 async function authorizedReservation(merchant: OnboardedMerchant, amount = 10.5) {
@@ -181,9 +210,19 @@ describe("CMI (contract 15, issue 44)", () => {
     expect(html).toContain("123.45 MAD");
     for (const label of ["Card number", "Expiry date", "CVC", "Pay", "Cancel"]) expect(html).toContain(label);
     // The callback came before the buyer's return: the gateway captured the hold (PostAuth) and answered APPROVED.
-    expect(await orderOf(fields.oid!)).toMatchObject({ status: "C", amountMinor: 12345, capturedMinor: 12345, callbackAnswers: ["APPROVED"] });
+    expect(await orderOf(fields.oid!)).toMatchObject({
+      status: "C",
+      amountMinor: 12345,
+      capturedMinor: 12345,
+      callbackAnswers: ["APPROVED"],
+    });
     const row = await paymentRow(paymentId);
-    expect(row).toMatchObject({ state: "SUCCEEDED", amountMinor: 12345, capturedMinor: 12345, providerOrderId: fields.oid });
+    expect(row).toMatchObject({
+      state: "SUCCEEDED",
+      amountMinor: 12345,
+      capturedMinor: 12345,
+      providerOrderId: fields.oid,
+    });
     expect(row.approvalCode).toMatch(/^\d{6}$/);
     await returnFromRedirect(await getDb(), { paymentId, token });
     const checked = await check(api, paymentId, serverHeaders(merchant));
@@ -200,12 +239,16 @@ describe("CMI (contract 15, issue 44)", () => {
     expect(forged.status).toBe(403);
     expect(await forged.text()).toBe("FAILURE");
     // Signed with another key: refused too.
-    const otherKey = await callback(new URLSearchParams({ ...forgedFields, HASH: simulatorHash(forgedFields, "guessed-key") }).toString());
+    const otherKey = await callback(
+      new URLSearchParams({ ...forgedFields, HASH: simulatorHash(forgedFields, "guessed-key") }).toString(),
+    );
     expect(await otherKey.text()).toBe("FAILURE");
     const unknown = await callback(new URLSearchParams({ ...forgedFields, oid: "NOSUCHORDER" }).toString());
     expect(unknown.status).toBe(404);
     const returned = `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}&ProcReturnCode=00&Response=Approved`;
-    expect((await redirectReturn(new Request(returned), { params: Promise.resolve({ locale: "en", paymentId }) })).status).toBe(303);
+    expect(
+      (await redirectReturn(new Request(returned), { params: Promise.resolve({ locale: "en", paymentId }) })).status,
+    ).toBe(303);
     // CMI posts the buyer back with its fields: the post is read as a return, its fields never.
     const posted = await redirectPostedReturn(
       new Request(`http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}`, {
@@ -223,8 +266,17 @@ describe("CMI (contract 15, issue 44)", () => {
     cmiFaults.callback = "twice";
     await onCmiPage(form, VISA);
     expect((await orderOf(form.fields.oid!)).callbackAnswers).toEqual(["APPROVED", "APPROVED"]);
-    expect(await sendCmiCallback(await getDb(), { clientId: CMI_SANDBOX_STORE.clientId, oid: form.fields.oid! }, callbackSender(toGateway))).toBe("APPROVED");
-    await Promise.all([returnFromRedirect(await getDb(), { paymentId, token }), returnFromRedirect(await getDb(), { paymentId, token })]);
+    expect(
+      await sendCmiCallback(
+        await getDb(),
+        { clientId: CMI_SANDBOX_STORE.clientId, oid: form.fields.oid! },
+        callbackSender(toGateway),
+      ),
+    ).toBe("APPROVED");
+    await Promise.all([
+      returnFromRedirect(await getDb(), { paymentId, token }),
+      returnFromRedirect(await getDb(), { paymentId, token }),
+    ]);
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
     expect((await orderOf(form.fields.oid!)).capturedMinor).toBe(12345);
@@ -241,7 +293,13 @@ describe("CMI (contract 15, issue 44)", () => {
     await reconcileRedirectPayments(await getDb(), { paymentId });
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
     expect(await orderOf(form.fields.oid!)).toMatchObject({ status: "C", capturedMinor: 12345 });
-    expect(await sendCmiCallback(await getDb(), { clientId: CMI_SANDBOX_STORE.clientId, oid: form.fields.oid! }, callbackSender(toGateway))).toBe("APPROVED");
+    expect(
+      await sendCmiCallback(
+        await getDb(),
+        { clientId: CMI_SANDBOX_STORE.clientId, oid: form.fields.oid! },
+        callbackSender(toGateway),
+      ),
+    ).toBe("APPROVED");
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
     cmiFaults.callback = "once";
 
@@ -264,7 +322,11 @@ describe("CMI (contract 15, issue 44)", () => {
     const form = await signedForm(paymentId, token);
     cmiFaults.mode = "api_down";
     await onCmiPage(form, VISA);
-    expect(await orderOf(form.fields.oid!)).toMatchObject({ status: "C", capturedMinor: 4200, callbackAnswers: ["ACTION=POSTAUTH"] });
+    expect(await orderOf(form.fields.oid!)).toMatchObject({
+      status: "C",
+      capturedMinor: 4200,
+      callbackAnswers: ["ACTION=POSTAUTH"],
+    });
     expect(await statusCodeOf(merchant, paymentId)).toBe(12);
     cmiFaults.mode = "none";
     await returnFromRedirect(await getDb(), { paymentId, token });
@@ -277,7 +339,12 @@ describe("CMI (contract 15, issue 44)", () => {
     const merchant = await createMerchant();
     const { paymentId, oid } = await authorizedReservation(merchant, 10.5);
     expect(oid).toMatch(/R$/);
-    expect(await orderOf(oid)).toMatchObject({ status: "A", amountMinor: 1050, capturedMinor: 0, callbackAnswers: ["APPROVED"] });
+    expect(await orderOf(oid)).toMatchObject({
+      status: "A",
+      amountMinor: 1050,
+      capturedMinor: 0,
+      callbackAnswers: ["APPROVED"],
+    });
 
     expect((await capture(api, merchant, paymentId, { amount: 7.25 })).status).toBe(200);
     expect(await statusCodeOf(merchant, paymentId)).toBe(2);
@@ -289,7 +356,9 @@ describe("CMI (contract 15, issue 44)", () => {
     expect((await refund(api, merchant, paymentId, { description: "the rest" })).status).toBe(200);
     expect(await statusCodeOf(merchant, paymentId)).toBe(4);
     expect(await orderOf(oid)).toMatchObject({ refundedMinor: 725 });
-    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(expect.arrayContaining(["payment.pre_authorized", "payment.captured"]));
+    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(
+      expect.arrayContaining(["payment.pre_authorized", "payment.captured"]),
+    );
   });
 
   it("settles a partial Credit CMI made after the gateway stopped waiting, and credits nothing twice", async () => {
@@ -299,7 +368,13 @@ describe("CMI (contract 15, issue 44)", () => {
     // Slower than the gateway waits (10 s): the refund answers unavailable, CMI credits anyway.
     cmiFaults.mode = "slow";
     cmiFaults.slowMs = 10_500;
-    const lost = await refund(api, merchant, paymentId, { description: "lost answer", amount: 4 }, { "Idempotency-Key": `cmi-refund-lost-${paymentId}` });
+    const lost = await refund(
+      api,
+      merchant,
+      paymentId,
+      { description: "lost answer", amount: 4 },
+      { "Idempotency-Key": `cmi-refund-lost-${paymentId}` },
+    );
     expect(lost.status).toBe(503);
     cmiFaults.mode = "none";
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -326,7 +401,11 @@ describe("CMI (contract 15, issue 44)", () => {
     await onCmiPage(lateForm, VISA);
     await reconcileRedirectPayments(await getDb(), { paymentId: late.paymentId });
     await reconcileOperationsLater(late.paymentId);
-    expect(await paymentRow(late.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired", capturedMinor: 0 });
+    expect(await paymentRow(late.paymentId)).toMatchObject({
+      state: "FAILED",
+      failureReason: "expired",
+      capturedMinor: 0,
+    });
     expect(await orderOf(lateForm.fields.oid!)).toMatchObject({ status: "V" });
     expect((await notificationsOf(late.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
 
@@ -336,15 +415,29 @@ describe("CMI (contract 15, issue 44)", () => {
     await reconcileRedirectPayments(await getDb(), { paymentId: unpaid.paymentId });
     await reconcileOperationsLater(unpaid.paymentId);
     expect(await paymentRow(unpaid.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
-    const operations = await (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, unpaid.paymentId));
-    expect(operations.find((operation) => operation.kind === "release")).toMatchObject({ status: "succeeded", provider: "cmi" });
+    const operations = await (
+      await getDb()
+    )
+      .select()
+      .from(providerOperations)
+      .where(eq(providerOperations.paymentId, unpaid.paymentId));
+    expect(operations.find((operation) => operation.kind === "release")).toMatchObject({
+      status: "succeeded",
+      provider: "cmi",
+    });
   });
 
   it("answers 503 while CMI is down and settles the capture once when it is back", async () => {
     const merchant = await createMerchant();
     const { paymentId, oid } = await authorizedReservation(merchant, 3.33);
     cmiFaults.mode = "down";
-    const refused = await capture(api, merchant, paymentId, { amount: 3.33 }, { "Idempotency-Key": `cmi-down-${paymentId}` });
+    const refused = await capture(
+      api,
+      merchant,
+      paymentId,
+      { amount: 3.33 },
+      { "Idempotency-Key": `cmi-down-${paymentId}` },
+    );
     expect(refused.status).toBe(503);
     expect(refused.body.error.name).toBe("provider_unavailable");
     cmiFaults.mode = "none";
@@ -357,7 +450,11 @@ describe("CMI (contract 15, issue 44)", () => {
 
   it("refuses an amount CMI cannot take and a currency other than MAD (400 naming the field)", async () => {
     const merchant = await createMerchant();
-    const intent = await createIntent(api, merchant, { amount: 0.5, actionCurrencyCode: "MAD", actionCountryCode: "MAR" });
+    const intent = await createIntent(api, merchant, {
+      amount: 0.5,
+      actionCurrencyCode: "MAD",
+      actionCountryCode: "MAR",
+    });
     const refused = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CMI" });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain("amount");

@@ -50,7 +50,13 @@ describe("npm run simulator -- cmi", () => {
     const port = await freePort();
     child = spawn(process.execPath, ["--import", "tsx", "scripts/simulator.ts", "cmi", "--json"], {
       cwd: ROOT,
-      env: { ...process.env, CMI_SIMULATOR_PORT: String(port), CMI_SIMULATOR_PGLITE_DIR: dataDir, CMI_SIMULATOR_DATABASE_URL: "", LOG_LEVEL: "silent" },
+      env: {
+        ...process.env,
+        CMI_SIMULATOR_PORT: String(port),
+        CMI_SIMULATOR_PGLITE_DIR: dataDir,
+        CMI_SIMULATOR_DATABASE_URL: "",
+        LOG_LEVEL: "silent",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -58,10 +64,17 @@ describe("npm run simulator -- cmi", () => {
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 90_000;
     while (!output.includes("\n")) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the CMI simulator did not start: ${output}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the CMI simulator did not start: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const printed = JSON.parse(output.split("\n")[0]!) as { cmiUrl: string; clientId: string; storeKey: string; apiUser: string; apiPassword: string };
+    const printed = JSON.parse(output.split("\n")[0]!) as {
+      cmiUrl: string;
+      clientId: string;
+      storeKey: string;
+      apiUser: string;
+      apiPassword: string;
+    };
     expect(printed).toMatchObject({ cmiUrl: `http://127.0.0.1:${port}`, clientId: "600000001" });
 
     const fields: Record<string, string> = {
@@ -79,21 +92,36 @@ describe("npm run simulator -- cmi", () => {
       hashAlgorithm: "ver3",
       encoding: "UTF-8",
     };
-    const wrong = await fetch(`${printed.cmiUrl}/fim/est3Dgate`, form({ ...fields, HASH: simulatorHash(fields, "not-the-key") }));
+    const wrong = await fetch(
+      `${printed.cmiUrl}/fim/est3Dgate`,
+      form({ ...fields, HASH: simulatorHash(fields, "not-the-key") }),
+    );
     expect(wrong.status).toBe(400);
-    const page = await fetch(`${printed.cmiUrl}/fim/est3Dgate`, form({ ...fields, HASH: simulatorHash(fields, printed.storeKey) }));
+    const page = await fetch(
+      `${printed.cmiUrl}/fim/est3Dgate`,
+      form({ ...fields, HASH: simulatorHash(fields, printed.storeKey) }),
+    );
     const html = await page.text();
     expect(html).toContain("Numéro de carte");
     expect(html).toContain("99.90 MAD");
     const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, "&");
-    const paid = await fetch(new URL(action, printed.cmiUrl), form({ action: "pay", cardNumber: "5555555555554444", expiry: "12/34", cvc: "123" }));
+    const paid = await fetch(
+      new URL(action, printed.cmiUrl),
+      form({ action: "pay", cardNumber: "5555555555554444", expiry: "12/34", cvc: "123" }),
+    );
     expect(paid.status).toBe(200);
     const back = await paid.text();
     expect(back).toContain('<form method="post" action="https://gateway.example/back">');
     expect(back).toContain('name="ProcReturnCode" value="00"');
 
     expect(callbacks).toHaveLength(1);
-    expect(callbacks[0]).toMatchObject({ oid: "REHEARSE01D", amount: "99.90", ProcReturnCode: "00", Response: "Approved", maskedCreditCard: "555555***4444" });
+    expect(callbacks[0]).toMatchObject({
+      oid: "REHEARSE01D",
+      amount: "99.90",
+      ProcReturnCode: "00",
+      Response: "Approved",
+      maskedCreditCard: "555555***4444",
+    });
     expect(hasValidCmiHash(callbacks[0]!, printed.storeKey)).toBe(true);
 
     const status = await (

@@ -13,7 +13,9 @@ import { recreateDatabase } from "@/scripts/lib/recreate-database";
 // CONCURRENTLY before drizzle's one-transaction migration, which then finds them made.
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle");
-const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
+const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as {
+  entries: { tag: string }[];
+};
 const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `/gateway_concurrent_indexes_${process.pid}`;
 let sql: postgres.Sql;
@@ -33,7 +35,9 @@ function migrationsBefore(tag: string): string {
 }
 
 const indexes = async () =>
-  sql<{ name: string; valid: boolean }[]>`select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+  sql<
+    { name: string; valid: boolean }[]
+  >`select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
     where c.relname in ('payments_service_created_idx', 'payments_service_state_created_idx', 'customers_service_name_idx', 'card_payments_last4_idx')
     order by 1`;
 
@@ -52,7 +56,10 @@ afterAll(async () => {
 
 describe("pending indexes built concurrently before the migrations", () => {
   it("builds the pending migrations' indexes on existing tables and columns, then the migrations apply on top", async () => {
-    expect((await pendingIndexes(sql, MIGRATIONS)).find((index) => index.name === "payments_service_created_idx")?.concurrently).toMatch(
+    expect(
+      (await pendingIndexes(sql, MIGRATIONS)).find((index) => index.name === "payments_service_created_idx")
+        ?.concurrently,
+    ).toMatch(
       /^CREATE INDEX CONCURRENTLY IF NOT EXISTS "payments_service_created_idx" ON "payments" USING btree \("service_id", "created_at", "id"\)\s+INCLUDE/,
     );
     // One left invalid by an interrupted build: dropped and built again.
@@ -60,7 +67,14 @@ describe("pending indexes built concurrently before the migrations", () => {
     await sql`update pg_index set indisvalid = false where indexrelid = 'customers_service_name_idx'::regclass`;
 
     const built = await buildPendingIndexesConcurrently(sql, MIGRATIONS);
-    expect(built).toEqual(expect.arrayContaining(["payments_service_created_idx", "payments_service_state_created_idx", "customers_service_name_idx", "payments_customer_created_idx"]));
+    expect(built).toEqual(
+      expect.arrayContaining([
+        "payments_service_created_idx",
+        "payments_service_state_created_idx",
+        "customers_service_name_idx",
+        "payments_customer_created_idx",
+      ]),
+    );
     // card_last4 and payment_state_changes come with 0009 itself: its transaction builds those.
     expect(built).not.toContain("card_payments_last4_idx");
     expect(built).not.toContain("payment_state_changes_payment_idx");
@@ -78,7 +92,9 @@ describe("pending indexes built concurrently before the migrations", () => {
       ["payments_service_state_created_idx", true],
     ]);
     // The rebuilt index is the migration's, not the one left invalid.
-    const [definition] = await sql<{ text: string }[]>`select pg_get_indexdef('customers_service_name_idx'::regclass) as text`;
+    const [definition] = await sql<
+      { text: string }[]
+    >`select pg_get_indexdef('customers_service_name_idx'::regclass) as text`;
     expect(definition!.text).toContain("lower(name) text_pattern_ops");
     // Nothing is pending any more.
     expect(await pendingIndexes(sql, MIGRATIONS)).toEqual([]);
@@ -91,10 +107,17 @@ describe("pending indexes built concurrently before the migrations", () => {
     const twin = postgres(twinUrl.toString(), { max: 1, onnotice: () => {} });
     try {
       await migrate(drizzle({ client: twin }), { migrationsFolder: before0009 });
-      const opened = await Promise.allSettled([0, 1].map(() => openDatabase({ databaseUrl: twinUrl.toString(), pgliteDir: "memory://", poolSize: 1 })));
+      const opened = await Promise.allSettled(
+        [0, 1].map(() => openDatabase({ databaseUrl: twinUrl.toString(), pgliteDir: "memory://", poolSize: 1 })),
+      );
       for (const result of opened) if (result.status === "fulfilled") await result.value.close();
-      expect(opened.map((result) => (result.status === "rejected" ? String(result.reason) : "opened"))).toEqual(["opened", "opened"]);
-      const [valid] = await twin<{ count: number }[]>`select count(*)::int as count from pg_index i join pg_class c on c.oid = i.indexrelid
+      expect(opened.map((result) => (result.status === "rejected" ? String(result.reason) : "opened"))).toEqual([
+        "opened",
+        "opened",
+      ]);
+      const [valid] = await twin<
+        { count: number }[]
+      >`select count(*)::int as count from pg_index i join pg_class c on c.oid = i.indexrelid
         where c.relname in ('payments_service_created_idx', 'payments_service_state_created_idx', 'customers_service_name_idx', 'card_payments_last4_idx') and i.indisvalid`;
       expect(valid!.count).toBe(4);
     } finally {

@@ -31,11 +31,18 @@ describe("console customers: search by phone, name or email", () => {
     await storedPayment(serviceId, { phone: "+213661000002", name: "Amine Haddad", email: null });
     await storedPayment(serviceId, { phone: "+212600000003", name: "Karim 100%_Sure", email: "k.alaoui@mail.example" });
     const other = await consoleMerchant();
-    await storedPayment(other.serviceId, { phone: "+213661000009", name: "Amina Elsewhere", email: "amina@other.example" });
+    await storedPayment(other.serviceId, {
+      phone: "+213661000009",
+      name: "Amina Elsewhere",
+      email: "amina@other.example",
+    });
   });
 
   it("finds by the beginning of the name, case-insensitive, only in the service", async () => {
-    expect(names(await searchCustomers(await getDb(), { serviceId, query: "amin" }))).toEqual(["Amina Benali", "Amine Haddad"]);
+    expect(names(await searchCustomers(await getDb(), { serviceId, query: "amin" }))).toEqual([
+      "Amina Benali",
+      "Amine Haddad",
+    ]);
     expect(names(await searchCustomers(await getDb(), { serviceId, query: "AMINA b" }))).toEqual(["Amina Benali"]);
   });
 
@@ -45,12 +52,18 @@ describe("console customers: search by phone, name or email", () => {
   });
 
   it("finds by the whole phone, with or without +", async () => {
-    expect(names(await searchCustomers(await getDb(), { serviceId, query: "+213661000002" }))).toEqual(["Amine Haddad"]);
-    expect(names(await searchCustomers(await getDb(), { serviceId, query: "213 661 000 002" }))).toEqual(["Amine Haddad"]);
+    expect(names(await searchCustomers(await getDb(), { serviceId, query: "+213661000002" }))).toEqual([
+      "Amine Haddad",
+    ]);
+    expect(names(await searchCustomers(await getDb(), { serviceId, query: "213 661 000 002" }))).toEqual([
+      "Amine Haddad",
+    ]);
   });
 
   it("takes LIKE's wildcards literally, and an empty search finds nobody", async () => {
-    expect(names(await searchCustomers(await getDb(), { serviceId, query: "karim 100%_" }))).toEqual(["Karim 100%_Sure"]);
+    expect(names(await searchCustomers(await getDb(), { serviceId, query: "karim 100%_" }))).toEqual([
+      "Karim 100%_Sure",
+    ]);
     expect(await searchCustomers(await getDb(), { serviceId, query: "%" })).toEqual([]);
     expect(await searchCustomers(await getDb(), { serviceId, query: "  " })).toEqual([]);
   });
@@ -69,11 +82,20 @@ describe("console customer page", () => {
     expect(detail.customer).toMatchObject({ phone: paid.userId, isActive: true });
     expect(detail.payments.rows.map((row) => row.id)).toEqual([paid.paymentId, older.id]);
     expect(detail.cards).toEqual([
-      { id: expect.any(String), brand: "mastercard", last4: "4444", expMonth: expect.any(Number), expYear: expect.any(Number), lastUsedAt: expect.any(Date) },
+      {
+        id: expect.any(String),
+        brand: "mastercard",
+        last4: "4444",
+        expMonth: expect.any(Number),
+        expYear: expect.any(Number),
+        lastUsedAt: expect.any(Date),
+      },
     ]);
 
     const other = await consoleMerchant();
-    await expect(getCustomerDetail(db, { serviceId: other.serviceId, customerId: customer!.id })).rejects.toMatchObject({ errorName: "not_found" });
+    await expect(getCustomerDetail(db, { serviceId: other.serviceId, customerId: customer!.id })).rejects.toMatchObject(
+      { errorName: "not_found" },
+    );
   });
 
   it("deletes a saved card through the cards domain: gone from the page, detached at the provider; another merchant cannot", async () => {
@@ -85,13 +107,20 @@ describe("console customer page", () => {
     const [card] = await db.select().from(savedCards).where(eq(savedCards.customerId, customer!.id));
 
     const other = await consoleMerchant();
-    const refused = deleteCustomerCard(db, { service: await serviceOf(other.serviceId), customerId: customer!.id, cardId: card!.id });
+    const refused = deleteCustomerCard(db, {
+      service: await serviceOf(other.serviceId),
+      customerId: customer!.id,
+      cardId: card!.id,
+    });
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toMatchObject({ errorName: "not_found" });
 
     await deleteCustomerCard(db, { service: await serviceOf(serviceId), customerId: customer!.id, cardId: card!.id });
     expect((await getCustomerDetail(db, { serviceId, customerId: customer!.id })).cards).toEqual([]);
-    const [method] = await db.select().from(cardProviderPaymentMethods).where(eq(cardProviderPaymentMethods.id, card!.providerPaymentMethodId));
+    const [method] = await db
+      .select()
+      .from(cardProviderPaymentMethods)
+      .where(eq(cardProviderPaymentMethods.id, card!.providerPaymentMethodId));
     expect(method!.detachedAt).not.toBeNull();
   });
 
@@ -99,8 +128,14 @@ describe("console customer page", () => {
     const { serviceId } = await consoleMerchant();
     const stored = await storedPayment(serviceId);
     const other = await consoleMerchant();
-    await expect(deactivateCustomer(await getDb(), { serviceId: other.serviceId, customerId: stored.customer.id })).rejects.toMatchObject({ errorName: "not_found" });
-    expect((await deactivateCustomer(await getDb(), { serviceId, customerId: stored.customer.id })).isActive).toBe(false);
-    expect((await getCustomerDetail(await getDb(), { serviceId, customerId: stored.customer.id })).customer.isActive).toBe(false);
+    await expect(
+      deactivateCustomer(await getDb(), { serviceId: other.serviceId, customerId: stored.customer.id }),
+    ).rejects.toMatchObject({ errorName: "not_found" });
+    expect((await deactivateCustomer(await getDb(), { serviceId, customerId: stored.customer.id })).isActive).toBe(
+      false,
+    );
+    expect(
+      (await getCustomerDetail(await getDb(), { serviceId, customerId: stored.customer.id })).customer.isActive,
+    ).toBe(false);
   });
 });

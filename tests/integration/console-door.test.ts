@@ -36,7 +36,12 @@ interface Answer {
 
 async function answerOf(path: string, cookie: string | null): Promise<Answer> {
   const response = await fetch(baseUrl + path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
-  return { status: response.status, location: response.headers.get("location"), headers: response.headers, document: await response.text() };
+  return {
+    status: response.status,
+    location: response.headers.get("location"),
+    headers: response.headers,
+    document: await response.text(),
+  };
 }
 
 beforeAll(async () => {
@@ -44,7 +49,12 @@ beforeAll(async () => {
   const serviceId = await serviceIdOf(merchant);
   const owner = await createConsoleUser([{ merchant, role: "owner" }]);
   const viewer = await createConsoleUser([{ merchant, role: "viewer" }]);
-  const refunded = await storedPayment(serviceId, { state: "PARTIALLY_REFUNDED", method: "card", card: { brand: "visa", last4: "4242" }, phone: "+213555000111" });
+  const refunded = await storedPayment(serviceId, {
+    state: "PARTIALLY_REFUNDED",
+    method: "card",
+    card: { brand: "visa", last4: "4242" },
+    phone: "+213555000111",
+  });
   await storedPayment(serviceId, { state: "PRE_AUTHORIZED", phone: "+213555000111" });
   const event = await realEvent(api, merchant, "succeeded");
   const theirs = await storedPayment(await serviceIdOf(other));
@@ -181,13 +191,19 @@ describe("the console's door (npm start)", () => {
     expect((await answerOf("/en/console/", null)).location).toBe("/en/console");
     const encoded = await answerOf("/en/console/%70ayments", ownerCookie);
     expect(encoded.status).toBe(200);
-    expect(encoded.document).toContain(/<title>([^<]+)<\/title>/.exec(answers.get("owner /en/console/payments")!.document)![0]);
+    expect(encoded.document).toContain(
+      /<title>([^<]+)<\/title>/.exec(answers.get("owner /en/console/payments")!.document)![0],
+    );
     expect((await answerOf("/en/console/payments/%E0%A4%A", ownerCookie)).status).toBe(404);
   });
 
   it("refuses a %00 and a post as proxy.ts refuses them on every page", async () => {
     expect((await answerOf("/en/console/payments?q=%00", null)).status).toBe(400);
-    const posted = await fetch(`${baseUrl}/fr/console/payments`, { method: "POST", body: "a=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const posted = await fetch(`${baseUrl}/fr/console/payments`, {
+      method: "POST",
+      body: "a=1",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(posted.status).toBe(400);
     expect(await posted.text()).toContain('lang="fr"');
   });

@@ -6,7 +6,15 @@ import { HomeSections } from "@/app/[locale]/console/_pages/home-page";
 import { getHomeFigures, SUCCEEDED_STATES, type HomeFigures } from "@/lib/console/home/get-home-figures";
 import { homePeriods } from "@/lib/console/home/home-periods";
 import { getDb } from "@/lib/db/client";
-import { customers, notifications, paymentCaptures, paymentRefunds, payments, providerOperations, services } from "@/lib/db/schema";
+import {
+  customers,
+  notifications,
+  paymentCaptures,
+  paymentRefunds,
+  payments,
+  providerOperations,
+  services,
+} from "@/lib/db/schema";
 import { formatMinorAmount } from "@/lib/i18n/format-amount";
 import { applyTransition } from "@/lib/payments/core/apply-transition";
 import { SYSTEM_CAUSE } from "@/lib/payments/core/state-change-cause";
@@ -48,7 +56,11 @@ async function insertPayments(service: string, rows: Row[]): Promise<string[]> {
     .where(eq(services.id, service));
   const [customer] = await db
     .insert(customers)
-    .values({ serviceId: service, name: "Home Buyer", phone: `+2135${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}` })
+    .values({
+      serviceId: service,
+      name: "Home Buyer",
+      phone: `+2135${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
+    })
     .returning({ id: customers.id });
   const inserted = await db
     .insert(payments)
@@ -99,7 +111,14 @@ async function insertPayments(service: string, rows: Row[]): Promise<string[]> {
   }
   const refunded = inserted.filter((row) => row.refundedMinor > 0);
   if (refunded.length > 0)
-    await db.insert(paymentRefunds).values(refunded.map((row) => ({ paymentId: row.id, amountMinor: row.refundedMinor, description: "refund", createdAt: row.createdAt })));
+    await db.insert(paymentRefunds).values(
+      refunded.map((row) => ({
+        paymentId: row.id,
+        amountMinor: row.refundedMinor,
+        description: "refund",
+        createdAt: row.createdAt,
+      })),
+    );
   return inserted.map((row) => row.id);
 }
 
@@ -108,23 +127,71 @@ beforeAll(async () => {
   const ids = await insertPayments(serviceId, [
     // Today.
     { at: "2025-05-15T08:00:00Z", state: "SUCCEEDED", amount: 10_000, captured: 10_000, method: "wallet" },
-    { at: "2025-05-15T09:00:00Z", state: "PARTIALLY_REFUNDED", amount: 5_000, captured: 5_000, refunded: 1_000, method: "wallet" },
+    {
+      at: "2025-05-15T09:00:00Z",
+      state: "PARTIALLY_REFUNDED",
+      amount: 5_000,
+      captured: 5_000,
+      refunded: 1_000,
+      method: "wallet",
+    },
     { at: "2025-05-15T09:30:00Z", state: "FAILED", amount: 7_000, method: "wallet" },
     // A reservation captured in part: the money that moved is what was captured.
-    { at: "2025-05-15T00:00:00Z", state: "SUCCEEDED", amount: 8_000, captured: 6_000, method: "wallet", reservation: true, authorizedAt: "2025-05-15T00:01:00Z" },
-    { at: "2025-05-15T07:00:00Z", state: "SUCCEEDED", currency: "TND", amount: 12_345, captured: 12_345, method: "card" },
+    {
+      at: "2025-05-15T00:00:00Z",
+      state: "SUCCEEDED",
+      amount: 8_000,
+      captured: 6_000,
+      method: "wallet",
+      reservation: true,
+      authorizedAt: "2025-05-15T00:01:00Z",
+    },
+    {
+      at: "2025-05-15T07:00:00Z",
+      state: "SUCCEEDED",
+      currency: "TND",
+      amount: 12_345,
+      captured: 12_345,
+      method: "card",
+    },
     // Held today: not money in yet, and far from its release.
-    { at: "2025-05-15T06:00:00Z", state: "PRE_AUTHORIZED", amount: 9_000, method: "wallet", reservation: true, authorizedAt: "2025-05-15T06:01:00Z" },
+    {
+      at: "2025-05-15T06:00:00Z",
+      state: "PRE_AUTHORIZED",
+      amount: 9_000,
+      method: "wallet",
+      reservation: true,
+      authorizedAt: "2025-05-15T06:01:00Z",
+    },
     // Waiting for its buyer 20 minutes, and another only 5.
-    { at: "2025-05-15T09:40:00Z", state: "REQUIRES_ACTION", amount: 4_400, method: "card", expiresAt: "2025-05-15T10:10:00Z" },
-    { at: "2025-05-15T09:55:00Z", state: "REQUIRES_ACTION", amount: 5_500, method: "card", expiresAt: "2025-05-15T10:25:00Z" },
+    {
+      at: "2025-05-15T09:40:00Z",
+      state: "REQUIRES_ACTION",
+      amount: 4_400,
+      method: "card",
+      expiresAt: "2025-05-15T10:10:00Z",
+    },
+    {
+      at: "2025-05-15T09:55:00Z",
+      state: "REQUIRES_ACTION",
+      amount: 5_500,
+      method: "card",
+      expiresAt: "2025-05-15T10:25:00Z",
+    },
     // Yesterday, one second before midnight UTC.
     { at: "2025-05-14T23:59:59Z", state: "FAILED", currency: "TND", amount: 1_000, method: "card" },
     // This week (Monday) and this month.
     { at: "2025-05-12T12:00:00Z", state: "SUCCEEDED", amount: 3_000, captured: 3_000, method: "qr" },
     { at: "2025-05-03T10:00:00Z", state: "REFUNDED", amount: 2_000, captured: 2_000, refunded: 2_000, method: "card" },
     // Reserved a week ago less two hours: released at noon today.
-    { at: "2025-05-08T11:59:00Z", state: "PRE_AUTHORIZED", amount: 7_700, method: "wallet", reservation: true, authorizedAt: "2025-05-08T12:00:00Z" },
+    {
+      at: "2025-05-08T11:59:00Z",
+      state: "PRE_AUTHORIZED",
+      amount: 7_700,
+      method: "wallet",
+      reservation: true,
+      authorizedAt: "2025-05-08T12:00:00Z",
+    },
     // In the chart's 30 days, not this month; then before the chart.
     { at: "2025-04-20T10:00:00Z", state: "SUCCEEDED", amount: 4_000, captured: 4_000, method: "wallet" },
     { at: "2025-04-10T10:00:00Z", state: "SUCCEEDED", amount: 99_999, captured: 99_999, method: "wallet" },
@@ -132,10 +199,17 @@ beforeAll(async () => {
     { at: "2025-05-15T09:58:00Z", state: "CREATED", amount: 1_234 },
   ]);
   // Another merchant's payment today: not this merchant's figures.
-  await insertPayments(await serviceIdOf(await createMerchant()), [{ at: "2025-05-15T08:30:00Z", state: "SUCCEEDED", amount: 50_000, captured: 50_000, method: "wallet" }]);
+  await insertPayments(await serviceIdOf(await createMerchant()), [
+    { at: "2025-05-15T08:30:00Z", state: "SUCCEEDED", amount: 50_000, captured: 50_000, method: "wallet" },
+  ]);
 
   const db = await getDb();
-  const notification = (id: string, status: "pending" | "delivered" | "abandoned", attemptCount: number, at: string) => ({
+  const notification = (
+    id: string,
+    status: "pending" | "delivered" | "abandoned",
+    attemptCount: number,
+    at: string,
+  ) => ({
     id: `msg_home${id}${sequence}`,
     serviceId,
     paymentId: ids[0]!,
@@ -177,7 +251,12 @@ beforeAll(async () => {
 
 // The operations stood for a silent provider; settled afterwards, as reconciliation would, for the suite's ledger audit.
 afterAll(async () => {
-  await (await getDb()).update(providerOperations).set({ status: "failed", settledAt: new Date() }).where(like(providerOperations.id, "op_home_%"));
+  await (
+    await getDb()
+  )
+    .update(providerOperations)
+    .set({ status: "failed", settledAt: new Date() })
+    .where(like(providerOperations.id, "op_home_%"));
 });
 
 describe("the console home's figures (issue 42)", () => {
@@ -217,9 +296,13 @@ describe("the console home's figures (issue 42)", () => {
   it("what needs someone: a reservation released within a day, a buyer waited for, failing webhooks, a silent provider", () => {
     const { reservationsExpiring, awaitingBuyer, webhooksFailing, providersSilent } = figures.attention;
     expect(reservationsExpiring.count).toBe(1);
-    expect(reservationsExpiring.oldest).toEqual([expect.objectContaining({ amountMinor: 7_700, currency: "DZD", releaseAt: new Date("2025-05-15T12:00:00Z") })]);
+    expect(reservationsExpiring.oldest).toEqual([
+      expect.objectContaining({ amountMinor: 7_700, currency: "DZD", releaseAt: new Date("2025-05-15T12:00:00Z") }),
+    ]);
     expect(awaitingBuyer.count).toBe(1);
-    expect(awaitingBuyer.oldest).toEqual([expect.objectContaining({ amountMinor: 4_400, createdAt: new Date("2025-05-15T09:40:00Z") })]);
+    expect(awaitingBuyer.oldest).toEqual([
+      expect.objectContaining({ amountMinor: 4_400, createdAt: new Date("2025-05-15T09:40:00Z") }),
+    ]);
     expect(webhooksFailing).toEqual({ abandoned: 1, retrying: 1, oldestAt: new Date("2025-05-14T08:00:00Z") });
     expect(providersSilent).toEqual([{ provider: "wallet", count: 2, since: new Date("2025-05-15T09:00:00Z") }]);
   });
@@ -227,7 +310,16 @@ describe("the console home's figures (issue 42)", () => {
   it("shows those numbers, amounts in each currency's decimals, and the chart as a table for screen readers", () => {
     const html = renderToStaticMarkup(createElement(HomeSections, { figures, locale: "en" }));
     const amount = (minor: number, currency = "DZD") => formatMinorAmount({ minor, currency, locale: "en" });
-    for (const text of [amount(21_000), amount(24_000), amount(26_000), amount(12_345, "TND"), "3 payments", "4 payments", "5 payments", "1 payment"]) {
+    for (const text of [
+      amount(21_000),
+      amount(24_000),
+      amount(26_000),
+      amount(12_345, "TND"),
+      "3 payments",
+      "4 payments",
+      "5 payments",
+      "1 payment",
+    ]) {
       expect(html).toContain(text);
     }
     expect(amount(12_345, "TND")).toContain("12.345");
@@ -286,7 +378,9 @@ describe("where a merchant's days begin (one function, a time zone optional)", (
 
   it("the figures follow the zone: a payment at 23:30 UTC is tomorrow in Algiers", async () => {
     const service = await serviceIdOf(await createMerchant());
-    await insertPayments(service, [{ at: "2025-05-14T23:30:00Z", state: "SUCCEEDED", amount: 1_500, captured: 1_500, method: "wallet" }]);
+    await insertPayments(service, [
+      { at: "2025-05-14T23:30:00Z", state: "SUCCEEDED", amount: 1_500, captured: 1_500, method: "wallet" },
+    ]);
     const utc = await getHomeFigures(await getDb(), { serviceId: service, clock });
     const algiers = await getHomeFigures(await getDb(), { serviceId: service, clock, timeZone: "Africa/Algiers" });
     expect(utc.currencies[0]!.today.succeededCount).toBe(0);
@@ -307,31 +401,63 @@ describe("the home opened again (the days before today are kept by each server p
 
   it("a refund of a payment from earlier this week, made after the owner opened the home, shows the next time", async () => {
     const service = await serviceIdOf(await createMerchant());
-    const [id] = await insertPayments(service, [{ at: "2025-05-12T12:00:00Z", state: "SUCCEEDED", amount: 3_000, captured: 3_000, method: "wallet" }]);
+    const [id] = await insertPayments(service, [
+      { at: "2025-05-12T12:00:00Z", state: "SUCCEEDED", amount: 3_000, captured: 3_000, method: "wallet" },
+    ]);
     const db = await getDb();
     const before = await getHomeFigures(db, { serviceId: service, clock });
-    expect(before.currencies[0]!.week).toEqual({ succeededCount: 1, succeededMinor: 3_000, refundedCount: 0, refundedMinor: 0 });
+    expect(before.currencies[0]!.week).toEqual({
+      succeededCount: 1,
+      succeededMinor: 3_000,
+      refundedCount: 0,
+      refundedMinor: 0,
+    });
 
     // As refundPayment does: the payment locked, its refund row, the transition and its notification in one transaction.
     await db.transaction(async (tx) => {
       const [payment] = await tx.select().from(payments).where(eq(payments.id, id!)).for("update");
       await tx.insert(paymentRefunds).values({ paymentId: id!, amountMinor: 1_000, description: "refund" });
-      await applyTransition(tx, { payment: payment!, event: "refund_partial", cause: SYSTEM_CAUSE, changes: { refundedMinor: 1_000 }, now: NOW });
+      await applyTransition(tx, {
+        payment: payment!,
+        event: "refund_partial",
+        cause: SYSTEM_CAUSE,
+        changes: { refundedMinor: 1_000 },
+        now: NOW,
+      });
     });
 
     const after = await getHomeFigures(db, { serviceId: service, clock });
-    expect(after.currencies[0]!.week).toEqual({ succeededCount: 1, succeededMinor: 3_000, refundedCount: 1, refundedMinor: 1_000 });
+    expect(after.currencies[0]!.week).toEqual({
+      succeededCount: 1,
+      succeededMinor: 3_000,
+      refundedCount: 1,
+      refundedMinor: 1_000,
+    });
     expect(after.currencies[0]!.month).toEqual(after.currencies[0]!.week);
   });
 
   it("a payment made today shows at once, beside the days already read", async () => {
     const service = await serviceIdOf(await createMerchant());
-    await insertPayments(service, [{ at: "2025-05-13T12:00:00Z", state: "SUCCEEDED", amount: 2_000, captured: 2_000, method: "wallet" }]);
+    await insertPayments(service, [
+      { at: "2025-05-13T12:00:00Z", state: "SUCCEEDED", amount: 2_000, captured: 2_000, method: "wallet" },
+    ]);
     const db = await getDb();
     await getHomeFigures(db, { serviceId: service, clock });
-    await insertPayments(service, [{ at: "2025-05-15T09:00:00Z", state: "SUCCEEDED", amount: 500, captured: 500, method: "wallet" }]);
+    await insertPayments(service, [
+      { at: "2025-05-15T09:00:00Z", state: "SUCCEEDED", amount: 500, captured: 500, method: "wallet" },
+    ]);
     const figures = await getHomeFigures(db, { serviceId: service, clock });
-    expect(figures.currencies[0]!.today).toEqual({ succeededCount: 1, succeededMinor: 500, refundedCount: 0, refundedMinor: 0 });
-    expect(figures.currencies[0]!.week).toEqual({ succeededCount: 2, succeededMinor: 2_500, refundedCount: 0, refundedMinor: 0 });
+    expect(figures.currencies[0]!.today).toEqual({
+      succeededCount: 1,
+      succeededMinor: 500,
+      refundedCount: 0,
+      refundedMinor: 0,
+    });
+    expect(figures.currencies[0]!.week).toEqual({
+      succeededCount: 2,
+      succeededMinor: 2_500,
+      refundedCount: 0,
+      refundedMinor: 0,
+    });
   });
 });

@@ -5,7 +5,12 @@ import { notifications, paymentRefunds, services } from "@/lib/db/schema";
 import type { ServiceContext } from "@/lib/auth/principal";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
 import { getPaymentDetail } from "@/lib/console/payments/get-payment-detail";
-import { captureFromConsole, refundFromConsole, releaseFromConsole, type ConsoleActor } from "@/lib/console/payments/console-money-operations";
+import {
+  captureFromConsole,
+  refundFromConsole,
+  releaseFromConsole,
+  type ConsoleActor,
+} from "@/lib/console/payments/console-money-operations";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 import { check, paidIntent, serverHeaders } from "../support/payments";
@@ -29,13 +34,37 @@ describe("console payment detail", () => {
   it("shows what check shows, the amounts from the rows, the customer, refunds, the timeline with causes and the events with deliveries", async () => {
     const intent = await paidIntent(api, merchant, { amount: 100 });
     const db = await getDb();
-    await refundFromConsole(db, actor, { paymentId: intent.paymentId, formKey: "form-1", amount: "30.5", reason: "damaged" });
+    await refundFromConsole(db, actor, {
+      paymentId: intent.paymentId,
+      formKey: "form-1",
+      amount: "30.5",
+      reason: "damaged",
+    });
     const detail = await getPaymentDetail(db, { service: actor.service, paymentId: intent.paymentId });
 
     expect(detail.check).toEqual((await check(api, intent.paymentId, serverHeaders(merchant))).body.data);
-    expect(detail.amounts).toEqual({ amountMinor: 10000, capturedMinor: 10000, refundedMinor: 3050, pendingRefundMinor: 0, refundableMinor: 6950, capturableMinor: 0 });
-    expect(detail).toMatchObject({ statusCode: 16, method: { kind: "wallet" }, customer: { phone: intent.body.userId, isActive: true } });
-    expect(detail.refunds).toEqual([{ id: expect.any(String), amountMinor: 3050, description: "damaged", reason: "damaged", createdAt: expect.any(Date) }]);
+    expect(detail.amounts).toEqual({
+      amountMinor: 10000,
+      capturedMinor: 10000,
+      refundedMinor: 3050,
+      pendingRefundMinor: 0,
+      refundableMinor: 6950,
+      capturableMinor: 0,
+    });
+    expect(detail).toMatchObject({
+      statusCode: 16,
+      method: { kind: "wallet" },
+      customer: { phone: intent.body.userId, isActive: true },
+    });
+    expect(detail.refunds).toEqual([
+      {
+        id: expect.any(String),
+        amountMinor: 3050,
+        description: "damaged",
+        reason: "damaged",
+        createdAt: expect.any(Date),
+      },
+    ]);
     expect(detail.timeline.map((entry) => [entry.from, entry.to, entry.cause])).toEqual([
       [null, "CREATED", { kind: "api" }],
       ["CREATED", "REQUIRES_ACTION", { kind: "api" }],
@@ -58,14 +87,25 @@ describe("console payment detail", () => {
       { id: "msg_bare", payload: {} },
       { id: "msg_partial", payload: { data: { paymentId: intent.paymentId, statusCode: 2 }, createdAt: "yesterday" } },
     ];
-    await db
-      .insert(notifications)
-      .values(stored.map((row, i) => ({ ...row, serviceId: actor.service.id, paymentId: intent.paymentId, type: "payment.event", createdAt: new Date(Date.now() + (i + 1) * 1000) })));
+    await db.insert(notifications).values(
+      stored.map((row, i) => ({
+        ...row,
+        serviceId: actor.service.id,
+        paymentId: intent.paymentId,
+        type: "payment.event",
+        createdAt: new Date(Date.now() + (i + 1) * 1000),
+      })),
+    );
     const detail = await getPaymentDetail(db, { service: actor.service, paymentId: intent.paymentId });
     expect(detail.events.map((event) => [event.id, event.type, event.createdAt, event.data])).toEqual([
       ["msg_partial", "payment.event", null, null],
       ["msg_bare", "payment.event", null, null],
-      [expect.any(String), "payment.succeeded", expect.any(Date), expect.objectContaining({ paymentId: intent.paymentId, remoteStatusCode: 2 })],
+      [
+        expect.any(String),
+        "payment.succeeded",
+        expect.any(Date),
+        expect.objectContaining({ paymentId: intent.paymentId, remoteStatusCode: 2 }),
+      ],
     ]);
     expect(detail.events[0]!.delivery).toMatchObject({ status: "pending", attempts: 0 });
   });
@@ -73,7 +113,9 @@ describe("console payment detail", () => {
   it("answers not_found for another merchant's payment", async () => {
     const intent = await paidIntent(api, merchant);
     const other = await createMerchant();
-    await expect(getPaymentDetail(await getDb(), { service: await serviceContext(other.service), paymentId: intent.paymentId })).rejects.toMatchObject({
+    await expect(
+      getPaymentDetail(await getDb(), { service: await serviceContext(other.service), paymentId: intent.paymentId }),
+    ).rejects.toMatchObject({
       errorName: "not_found",
     });
   });
@@ -86,7 +128,9 @@ describe("capture, release and refund from the console", () => {
     const form = { paymentId: intent.paymentId, formKey: "refund-form-twice", amount: "10", reason: "late delivery" };
     const [first, second] = [await refundFromConsole(db, actor, form), await refundFromConsole(db, actor, form)];
     expect(second.refundId).toBe(first.refundId);
-    expect(await db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId))).toHaveLength(1);
+    expect(await db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId))).toHaveLength(
+      1,
+    );
   });
 
   it("a refund form posted again with another amount is refused, not answered with the first refund", async () => {
@@ -95,7 +139,9 @@ describe("capture, release and refund from the console", () => {
     const form = { paymentId: intent.paymentId, formKey: "refund-form-changed", amount: "10", reason: "late delivery" };
     await refundFromConsole(db, actor, form);
     // Back in the browser, the amount changed, the same form posted again.
-    await expect(refundFromConsole(db, actor, { ...form, amount: "20" })).rejects.toMatchObject({ errorName: "idempotency_conflict" });
+    await expect(refundFromConsole(db, actor, { ...form, amount: "20" })).rejects.toMatchObject({
+      errorName: "idempotency_conflict",
+    });
     const refunds = await db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId));
     expect(refunds.map((refund) => refund.amountMinor)).toEqual([1000]);
     // The same values again still answer the one refund.
@@ -107,7 +153,9 @@ describe("capture, release and refund from the console", () => {
     const db = await getDb();
     const form = { paymentId: intent.paymentId, formKey: "capture-form-changed", amount: "15" };
     await captureFromConsole(db, actor, form);
-    await expect(captureFromConsole(db, actor, { ...form, amount: "30" })).rejects.toMatchObject({ errorName: "idempotency_conflict" });
+    await expect(captureFromConsole(db, actor, { ...form, amount: "30" })).rejects.toMatchObject({
+      errorName: "idempotency_conflict",
+    });
     const detail = await getPaymentDetail(db, { service: actor.service, paymentId: intent.paymentId });
     expect([detail.payment.state, detail.amounts.capturedMinor]).toEqual(["SUCCEEDED", 1500]);
   });
@@ -115,19 +163,27 @@ describe("capture, release and refund from the console", () => {
   it("refuses an amount above what is refundable with the rule, and does nothing", async () => {
     const intent = await paidIntent(api, merchant, { amount: 20 });
     const db = await getDb();
-    await expect(refundFromConsole(db, actor, { paymentId: intent.paymentId, formKey: "too-much", amount: "20.01", reason: "x" })).rejects.toMatchObject({
+    await expect(
+      refundFromConsole(db, actor, { paymentId: intent.paymentId, formKey: "too-much", amount: "20.01", reason: "x" }),
+    ).rejects.toMatchObject({
       errorName: "amount_exceeds_refundable",
       message: "The refund amount is above the remaining refundable 20.00 DZD.",
     });
-    await expect(refundFromConsole(db, actor, { paymentId: intent.paymentId, formKey: "bad", amount: "1.234", reason: "x" })).rejects.toMatchObject({
+    await expect(
+      refundFromConsole(db, actor, { paymentId: intent.paymentId, formKey: "bad", amount: "1.234", reason: "x" }),
+    ).rejects.toMatchObject({
       errorName: "validation_error",
       details: [{ path: "amount", message: "must have at most 2 decimal places for DZD" }],
     });
-    await expect(refundFromConsole(db, actor, { paymentId: intent.paymentId, formKey: "no-reason", amount: "1", reason: " " })).rejects.toMatchObject({
+    await expect(
+      refundFromConsole(db, actor, { paymentId: intent.paymentId, formKey: "no-reason", amount: "1", reason: " " }),
+    ).rejects.toMatchObject({
       errorName: "validation_error",
       details: [{ path: "description", message: expect.any(String) }],
     });
-    expect((await getPaymentDetail(db, { service: actor.service, paymentId: intent.paymentId })).amounts.refundedMinor).toBe(0);
+    expect(
+      (await getPaymentDetail(db, { service: actor.service, paymentId: intent.paymentId })).amounts.refundedMinor,
+    ).toBe(0);
   });
 
   it("captures part of a reservation and releases another, by the console user", async () => {
@@ -136,13 +192,24 @@ describe("capture, release and refund from the console", () => {
     await captureFromConsole(db, actor, { paymentId: captured.paymentId, formKey: "cap-1", amount: "15" });
     const afterCapture = await getPaymentDetail(db, { service: actor.service, paymentId: captured.paymentId });
     expect(afterCapture.amounts).toMatchObject({ capturedMinor: 1500, refundableMinor: 1500 });
-    expect(afterCapture.captures).toEqual([{ id: expect.any(String), amountMinor: 1500, releasedMinor: 2500, createdAt: expect.any(Date) }]);
-    expect(afterCapture.timeline.at(-1)).toMatchObject({ to: "SUCCEEDED", cause: { kind: "console", userEmail: EMAIL } });
+    expect(afterCapture.captures).toEqual([
+      { id: expect.any(String), amountMinor: 1500, releasedMinor: 2500, createdAt: expect.any(Date) },
+    ]);
+    expect(afterCapture.timeline.at(-1)).toMatchObject({
+      to: "SUCCEEDED",
+      cause: { kind: "console", userEmail: EMAIL },
+    });
 
     const released = await paidIntent(api, merchant, { amount: 40, captureMethod: "RESERVATION" });
-    expect((await getPaymentDetail(db, { service: actor.service, paymentId: released.paymentId })).allows).toEqual({ capture: true, release: true, refund: false });
+    expect((await getPaymentDetail(db, { service: actor.service, paymentId: released.paymentId })).allows).toEqual({
+      capture: true,
+      release: true,
+      refund: false,
+    });
     await releaseFromConsole(db, actor, { paymentId: released.paymentId, formKey: "rel-1" });
-    expect((await getPaymentDetail(db, { service: actor.service, paymentId: released.paymentId })).timeline.at(-1)).toMatchObject({
+    expect(
+      (await getPaymentDetail(db, { service: actor.service, paymentId: released.paymentId })).timeline.at(-1),
+    ).toMatchObject({
       to: "CANCELED",
       cause: { kind: "console", userEmail: EMAIL },
     });

@@ -42,7 +42,12 @@ async function shop(countries = ["DZA", "TUN"]) {
 /** Posts a Settings form as the user and renders the page the redirect lands on (its flash shown once). */
 async function postAndRender(userId: string, action: string, fields: Record<string, string>, locale: Locale = "en") {
   const session = await consoleSessionOf(userId);
-  const response = await postForm(gateway.baseUrl, `/${locale}/console/actions/${action}`, { ...fields, formToken: session.formToken }, { cookie: session.cookie });
+  const response = await postForm(
+    gateway.baseUrl,
+    `/${locale}/console/actions/${action}`,
+    { ...fields, formToken: session.formToken },
+    { cookie: session.cookie },
+  );
   const html = response.status === 303 ? await renderConsolePage(settingsPage, { userId, locale, session }) : "";
   return { response, html, text: textOf(html) };
 }
@@ -52,7 +57,9 @@ async function credentialAudits(serviceId: string) {
   return db
     .select({ email: consoleAuditLog.userEmail, target: consoleAuditLog.target, ip: consoleAuditLog.ip })
     .from(consoleAuditLog)
-    .where(and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, "payment_method_credentials_changed")));
+    .where(
+      and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, "payment_method_credentials_changed")),
+    );
 }
 
 describe("console Settings, Payment methods (contract 13 and 15)", () => {
@@ -65,12 +72,16 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
       expect(html.includes(`id="method-${code.toLowerCase()}"`), code).toBe(served);
       if (!served) continue;
       for (const field of module.redirect.credentialFields) {
-        const input = new RegExp(`<input[^>]*id="method-${code.toLowerCase()}-${field.name}"[^>]*name="${field.name}"[^>]*`).exec(html)?.[0];
+        const input = new RegExp(
+          `<input[^>]*id="method-${code.toLowerCase()}-${field.name}"[^>]*name="${field.name}"[^>]*`,
+        ).exec(html)?.[0];
         expect(input, `${code} ${field.name}`).toBeDefined();
         expect(input!.includes('type="password"'), `${code} ${field.name} secret`).toBe(field.secret);
         // Every label the registry names exists in the three languages.
         for (const locale of ["en", "fr", "ar"] as const) {
-          const labels = (catalogs[locale] as { console: { settings: { methods: { fields: Record<string, string> } } } }).console.settings.methods.fields;
+          const labels = (
+            catalogs[locale] as { console: { settings: { methods: { fields: Record<string, string> } } } }
+          ).console.settings.methods.fields;
           expect(labels[field.labelKey], `${locale} ${field.labelKey}`).toBeTruthy();
         }
       }
@@ -78,12 +89,17 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     expect(textOf(html)).toContain("Test connection");
     // Morocco's and Tunisia's methods are not offered to an Algerian merchant.
     const algerian = await shop(["DZA"]);
-    expect(await renderConsolePage(settingsPage, { userId: algerian.owner.id, locale: "en" })).not.toContain('id="method-clictopay"');
+    expect(await renderConsolePage(settingsPage, { userId: algerian.owner.id, locale: "en" })).not.toContain(
+      'id="method-clictopay"',
+    );
   });
 
   it("saves SATIM's credentials as the CLI does: sealed, audited with the owner and address, the password never shown back, the connection tested", async () => {
     const { serviceId, owner } = await shop();
-    const { response, html, text } = await postAndRender(owner.id, "payment-method-credentials", { method: "SATIM", ...SATIM });
+    const { response, html, text } = await postAndRender(owner.id, "payment-method-credentials", {
+      method: "SATIM",
+      ...SATIM,
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toMatch(/\/en\/console\/settings#method-satim$/);
     expect(text).toContain("Credentials saved. Connection works: the provider accepted the credentials.");
@@ -97,33 +113,58 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     expect(await credentialAudits(serviceId)).toEqual([{ email: owner.email, target: "SATIM", ip: expect.anything() }]);
 
     // A second save with the password left empty keeps the stored one.
-    const again = await postAndRender(owner.id, "payment-method-credentials", { method: "SATIM", terminalId: "E010900000", userName: "SANDBOX_MERCHANT", password: "" });
+    const again = await postAndRender(owner.id, "payment-method-credentials", {
+      method: "SATIM",
+      terminalId: "E010900000",
+      userName: "SANDBOX_MERCHANT",
+      password: "",
+    });
     expect(again.text).toContain("Connection works");
     expect(await credentialAudits(serviceId)).toHaveLength(2);
   });
 
   it("refuses a field the provider would not take, naming it in the page's language, storing nothing and echoing no secret", async () => {
     const { serviceId, owner } = await shop();
-    const wrong = await postAndRender(owner.id, "payment-method-credentials", { method: "SATIM", terminalId: "E01 09", userName: "SANDBOX_MERCHANT", password: "typed-secret-1" }, "fr");
+    const wrong = await postAndRender(
+      owner.id,
+      "payment-method-credentials",
+      { method: "SATIM", terminalId: "E01 09", userName: "SANDBOX_MERCHANT", password: "typed-secret-1" },
+      "fr",
+    );
     expect(wrong.html).toMatch(/id="method-satim-terminalId"[^>]*aria-invalid="true"[^>]*value="E01 09"/);
     expect(wrong.text).toContain("Saisissez l’identifiant de terminal SATIM");
     expect(wrong.html).not.toContain("typed-secret-1");
     // With no password stored, an empty one is refused (the provider's rule), and nothing is enabled or audited.
-    const empty = await postAndRender(owner.id, "payment-method-credentials", { method: "CLICTOPAY", userName: "someone", password: "" }, "ar");
+    const empty = await postAndRender(
+      owner.id,
+      "payment-method-credentials",
+      { method: "CLICTOPAY", userName: "someone", password: "" },
+      "ar",
+    );
     expect(empty.html).toMatch(/id="method-clictopay-password"[^>]*aria-invalid="true"/);
     expect(empty.text).toContain("املأ هذا الحقل");
     const db = await getDb();
-    expect(await db.select().from(redirectProviderAccounts).where(eq(redirectProviderAccounts.serviceId, serviceId))).toEqual([]);
+    expect(
+      await db.select().from(redirectProviderAccounts).where(eq(redirectProviderAccounts.serviceId, serviceId)),
+    ).toEqual([]);
     expect(await credentialAudits(serviceId)).toEqual([]);
   });
 
   it("tests the connection through the real adapter against the simulators: works, wrong credentials, provider down", async () => {
     const { owner, serviceId } = await shop();
     // The sandbox without stored credentials tests the simulator's merchant, as its payments would use it.
-    expect((await postAndRender(owner.id, "payment-method-test", { method: "CLICTOPAY" })).text).toContain("Connection works");
-    const wrong = await postAndRender(owner.id, "payment-method-credentials", { method: "CLICTOPAY", userName: CLICTOPAY.userName, password: "not-the-password" });
+    expect((await postAndRender(owner.id, "payment-method-test", { method: "CLICTOPAY" })).text).toContain(
+      "Connection works",
+    );
+    const wrong = await postAndRender(owner.id, "payment-method-credentials", {
+      method: "CLICTOPAY",
+      userName: CLICTOPAY.userName,
+      password: "not-the-password",
+    });
     expect(wrong.text).toContain("Credentials saved. The provider refused these credentials");
-    expect((await postAndRender(owner.id, "payment-method-test", { method: "CLICTOPAY" })).text).toContain("The provider refused these credentials");
+    expect((await postAndRender(owner.id, "payment-method-test", { method: "CLICTOPAY" })).text).toContain(
+      "The provider refused these credentials",
+    );
     clictopayFaults.mode = "down";
     const down = await postAndRender(owner.id, "payment-method-test", { method: "CLICTOPAY" }, "ar");
     expect(down.text).toContain("تعذّر الوصول إلى المزوّد حاليًا");
@@ -140,7 +181,12 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     expect(textOf(html)).toContain("Only an owner can change them.");
     const session = await consoleSessionOf(developer.id);
     for (const action of ["payment-method-credentials", "payment-method-test"]) {
-      const refused = await postForm(gateway.baseUrl, `/en/console/actions/${action}`, { method: "SATIM", ...SATIM, formToken: session.formToken }, { cookie: session.cookie });
+      const refused = await postForm(
+        gateway.baseUrl,
+        `/en/console/actions/${action}`,
+        { method: "SATIM", ...SATIM, formToken: session.formToken },
+        { cookie: session.cookie },
+      );
       expect(refused.status, action).toBe(403);
     }
     const ownerSession = await consoleSessionOf(owner.id);
@@ -157,9 +203,16 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     const { merchant, serviceId } = await shop(["DZA"]);
     const db = await getDb();
     // As production onboarding leaves it: no SATIM until its credentials are set.
-    await db.delete(paymentMethodCatalog).where(and(eq(paymentMethodCatalog.serviceId, serviceId), eq(paymentMethodCatalog.code, "SATIM")));
+    await db
+      .delete(paymentMethodCatalog)
+      .where(and(eq(paymentMethodCatalog.serviceId, serviceId), eq(paymentMethodCatalog.code, "SATIM")));
     const catalogOf = async () =>
-      (await db.select({ code: paymentMethodCatalog.code }).from(paymentMethodCatalog).where(eq(paymentMethodCatalog.serviceId, serviceId))).map((row) => row.code);
+      (
+        await db
+          .select({ code: paymentMethodCatalog.code })
+          .from(paymentMethodCatalog)
+          .where(eq(paymentMethodCatalog.serviceId, serviceId))
+      ).map((row) => row.code);
     expect(await catalogOf()).not.toContain("SATIM");
     await inProduction(async () => {
       expect(await testMethodConnection(db, { serviceId, code: "SATIM" })).toBe("not_configured");
@@ -177,7 +230,12 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     });
     expect(await catalogOf()).not.toContain("SATIM");
     // The same operation with every field enables it (the CLI's, by client id).
-    await setMethodCredentials(db, { clientId: merchant.clientId, code: "SATIM", settings: SATIM, actor: { userId: null, email: "o@shop.example", ip: null } });
+    await setMethodCredentials(db, {
+      clientId: merchant.clientId,
+      code: "SATIM",
+      settings: SATIM,
+      actor: { userId: null, email: "o@shop.example", ip: null },
+    });
     expect(await catalogOf()).toContain("SATIM");
   });
 
@@ -192,9 +250,16 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     it(`in production refuses to enable ${code} without its credentials, naming each missing field, and leaves it off`, async () => {
       const { merchant, serviceId } = await shop([country]);
       const db = await getDb();
-      await db.delete(paymentMethodCatalog).where(and(eq(paymentMethodCatalog.serviceId, serviceId), eq(paymentMethodCatalog.code, code)));
+      await db
+        .delete(paymentMethodCatalog)
+        .where(and(eq(paymentMethodCatalog.serviceId, serviceId), eq(paymentMethodCatalog.code, code)));
       const enabled = async () =>
-        (await db.select({ code: paymentMethodCatalog.code }).from(paymentMethodCatalog).where(eq(paymentMethodCatalog.serviceId, serviceId))).some((row) => row.code === code);
+        (
+          await db
+            .select({ code: paymentMethodCatalog.code })
+            .from(paymentMethodCatalog)
+            .where(eq(paymentMethodCatalog.serviceId, serviceId))
+        ).some((row) => row.code === code);
       const fields = PAYMENT_METHODS[code].redirect!.credentialFields.map((field) => field.name);
       const actor = { userId: null, email: "o@shop.example", ip: null };
       await inProduction(async () => {
@@ -203,15 +268,22 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
         expect(await testMethodConnection(db, { serviceId, code })).toBe("not_configured");
         for (const merchantRef of [{ serviceId }, { clientId: merchant.clientId }]) {
           const empty = Object.fromEntries(fields.map((name) => [name, ""]));
-          const refusal = await setMethodCredentials(db, { ...merchantRef, code, settings: empty, actor }).catch((error: unknown) => error);
-          expect(refusal, code).toMatchObject({ errorName: "validation_error", message: expect.stringMatching(new RegExp(`^${code} credentials refused: `)) });
+          const refusal = await setMethodCredentials(db, { ...merchantRef, code, settings: empty, actor }).catch(
+            (error: unknown) => error,
+          );
+          expect(refusal, code).toMatchObject({
+            errorName: "validation_error",
+            message: expect.stringMatching(new RegExp(`^${code} credentials refused: `)),
+          });
           const named = (refusal as { details: { path: string; message: string }[] }).details;
           // Every field the provider needs is named, with what it must hold.
           expect(new Set(named.map((detail) => detail.path))).toEqual(new Set(fields));
           expect(named.every((detail) => detail.message.length > 0)).toBe(true);
           // One field missing is refused the same way, naming it.
           const [last] = fields.slice(-1);
-          await expect(setMethodCredentials(db, { ...merchantRef, code, settings: { ...credentials, [last!]: "" }, actor })).rejects.toMatchObject({
+          await expect(
+            setMethodCredentials(db, { ...merchantRef, code, settings: { ...credentials, [last!]: "" }, actor }),
+          ).rejects.toMatchObject({
             errorName: "validation_error",
             details: expect.arrayContaining([expect.objectContaining({ path: last })]),
           });

@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { sqlRows } from "@/lib/db/sql-rows";
 import { getDb, type Db } from "@/lib/db/client";
 import { exportPaymentsCsv, exportSeparatorOf, EXPORT_HEADER } from "@/lib/console/payments/export-payments-csv";
-import { NO_FILTERS, parsePaymentListQuery, type PaymentListFilters } from "@/lib/console/payments/payment-list-filters";
+import {
+  NO_FILTERS,
+  parsePaymentListQuery,
+  type PaymentListFilters,
+} from "@/lib/console/payments/payment-list-filters";
 import { consoleMerchant, storedPayment } from "../support/console-payments";
 
 async function exported(db: Db, serviceId: string, filters: PaymentListFilters = NO_FILTERS): Promise<string> {
@@ -48,8 +52,19 @@ describe("Export CSV of the payments list", () => {
       method: "card",
       card: { brand: "visa", last4: "4242" },
     });
-    const dzd = await storedPayment(serviceId, { currency: "DZD", amountMinor: 150, createdAt: new Date("2026-02-01T09:00:00Z"), state: "FAILED" });
-    const jpy = await storedPayment(serviceId, { currency: "JPY", amountMinor: 7, createdAt: new Date("2026-02-01T08:00:00Z"), method: "qr_wallet", state: "PRE_AUTHORIZED" });
+    const dzd = await storedPayment(serviceId, {
+      currency: "DZD",
+      amountMinor: 150,
+      createdAt: new Date("2026-02-01T09:00:00Z"),
+      state: "FAILED",
+    });
+    const jpy = await storedPayment(serviceId, {
+      currency: "JPY",
+      amountMinor: 7,
+      createdAt: new Date("2026-02-01T08:00:00Z"),
+      method: "qr_wallet",
+      state: "PRE_AUTHORIZED",
+    });
     const text = await exported(await getDb(), serviceId);
     expect(text.split("\r\n")).toEqual([
       EXPORT_HEADER.join(","),
@@ -90,7 +105,9 @@ describe("Export CSV of the payments list", () => {
     it("carries captured, refunded and net (captured - refunded) beside the amount, with the currency's decimals, and the customer's name", async () => {
       const { serviceId, tnd, dzd } = await partlyCapturedAndRefunded();
       const lines = (await exported(await getDb(), serviceId)).split("\r\n");
-      expect(lines[0]).toBe("created,paymentId,actionId,amount,captured,refunded,net,currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone");
+      expect(lines[0]).toBe(
+        "created,paymentId,actionId,amount,captured,refunded,net,currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone",
+      );
       expect(lines[1]).toBe(
         `2026-02-02T10:00:00.000Z,${tnd.id},${tnd.actionId},12.000,10.500,3.250,7.250,TND,PARTIALLY_REFUNDED,16,wallet,,,"أمينة بن علي, ""حلويات الياسمين""",'+21620123456`,
       );
@@ -103,7 +120,9 @@ describe("Export CSV of the payments list", () => {
 
     it("starts with a UTF-8 byte order mark, so Excel reads Arabic names as Arabic", async () => {
       const { serviceId } = await partlyCapturedAndRefunded();
-      const bytes = new Uint8Array(await new Response(exportPaymentsCsv(await getDb(), { serviceId, filters: NO_FILTERS })).arrayBuffer());
+      const bytes = new Uint8Array(
+        await new Response(exportPaymentsCsv(await getDb(), { serviceId, filters: NO_FILTERS })).arrayBuffer(),
+      );
       expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.slice(3, 10))).toBe("created");
       expect(new TextDecoder().decode(bytes)).toContain("أمينة بن علي");
@@ -111,9 +130,13 @@ describe("Export CSV of the payments list", () => {
 
     it("with the semicolon separator, writes decimal commas and keeps every name in its one cell", async () => {
       const { serviceId, tnd, dzd } = await partlyCapturedAndRefunded();
-      const text = await new Response(exportPaymentsCsv(await getDb(), { serviceId, filters: NO_FILTERS, separator: "semicolon" })).text();
+      const text = await new Response(
+        exportPaymentsCsv(await getDb(), { serviceId, filters: NO_FILTERS, separator: "semicolon" }),
+      ).text();
       const lines = text.split("\r\n");
-      expect(lines[0]).toBe("created;paymentId;actionId;amount;captured;refunded;net;currency;status;statusCode;method;cardBrand;cardLast4;customerName;customerPhone");
+      expect(lines[0]).toBe(
+        "created;paymentId;actionId;amount;captured;refunded;net;currency;status;statusCode;method;cardBrand;cardLast4;customerName;customerPhone",
+      );
       expect(lines[1]).toBe(
         `2026-02-02T10:00:00.000Z;${tnd.id};${tnd.actionId};"12,000";"10,500";"3,250";"7,250";TND;PARTIALLY_REFUNDED;16;wallet;;;"أمينة بن علي, ""حلويات الياسمين""";'+21620123456`,
       );
@@ -136,7 +159,8 @@ describe("Export CSV of the payments list", () => {
     const { serviceId } = await consoleMerchant();
     const other = await consoleMerchant();
     await storedPayment(other.serviceId, { state: "FAILED" });
-    for (let i = 0; i < 5; i += 1) await storedPayment(serviceId, { state: "FAILED", createdAt: new Date(`2026-03-0${i + 1}T00:00:00Z`) });
+    for (let i = 0; i < 5; i += 1)
+      await storedPayment(serviceId, { state: "FAILED", createdAt: new Date(`2026-03-0${i + 1}T00:00:00Z`) });
     await storedPayment(serviceId, { state: "SUCCEEDED" });
     const db = await getDb();
     const filters = filtersOf({ status: "FAILED" });
@@ -150,7 +174,9 @@ describe("Export CSV of the payments list", () => {
     const { serviceId } = await consoleMerchant();
     const payment = await storedPayment(serviceId, { actionId: '=HYPERLINK("http://evil.example","click")' });
     const text = await exported(await getDb(), serviceId);
-    expect(text).toContain(`,${payment.id},"'=HYPERLINK(""http://evil.example"",""click"")",15.00,15.00,0.00,15.00,DZD,`);
+    expect(text).toContain(
+      `,${payment.id},"'=HYPERLINK(""http://evil.example"",""click"")",15.00,15.00,0.00,15.00,DZD,`,
+    );
   });
 
   it("returns its database connection when the reader stops reading (a stalled download)", async () => {

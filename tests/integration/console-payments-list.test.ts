@@ -32,9 +32,13 @@ describe("payments list: newest first, 25 a page, by keyset", () => {
     const stored = [];
     // 40 share one microsecond; 20 more on either side of it.
     for (let i = 0; i < 40; i += 1) stored.push(await storedPayment(serviceId, { createdAt: tie }));
-    for (let i = 0; i < 10; i += 1) stored.push(await storedPayment(serviceId, { createdAt: at(`2026-03-01T09:00:0${i}Z`) }));
-    for (let i = 0; i < 10; i += 1) stored.push(await storedPayment(serviceId, { createdAt: at(`2026-03-01T11:00:0${i}Z`) }));
-    const expected = [...stored].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((p) => p.id);
+    for (let i = 0; i < 10; i += 1)
+      stored.push(await storedPayment(serviceId, { createdAt: at(`2026-03-01T09:00:0${i}Z`) }));
+    for (let i = 0; i < 10; i += 1)
+      stored.push(await storedPayment(serviceId, { createdAt: at(`2026-03-01T11:00:0${i}Z`) }));
+    const expected = [...stored]
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+      .map((p) => p.id);
     // The microsecond ties are real ties in the database (a Date would have rounded them alike anyway).
     const statements: string[] = [];
     const stop = onQuery((query) => statements.push(query));
@@ -64,8 +68,16 @@ describe("payments list: newest first, 25 a page, by keyset", () => {
       amountMinor: 12345,
       currency: "TND",
     });
-    const qr = await storedPayment(serviceId, { method: "qr_wallet", createdAt: at("2026-01-02T00:00:00Z"), state: "PROCESSING" });
-    const wallet = await storedPayment(serviceId, { method: "wallet", createdAt: at("2026-01-01T00:00:00Z"), state: "CANCELED" });
+    const qr = await storedPayment(serviceId, {
+      method: "qr_wallet",
+      createdAt: at("2026-01-02T00:00:00Z"),
+      state: "PROCESSING",
+    });
+    const wallet = await storedPayment(serviceId, {
+      method: "wallet",
+      createdAt: at("2026-01-01T00:00:00Z"),
+      state: "CANCELED",
+    });
     const rows = (await page(serviceId)).rows;
     expect(rows).toEqual([
       {
@@ -103,8 +115,17 @@ describe("payments list filters", () => {
     const { serviceId } = await consoleMerchant();
     const ok = await storedPayment(serviceId, { state: "SUCCEEDED", createdAt: at("2026-02-10T23:59:59Z") });
     const failed = await storedPayment(serviceId, { state: "FAILED", createdAt: at("2026-02-11T00:00:00Z") });
-    const held = await storedPayment(serviceId, { state: "PRE_AUTHORIZED", method: "card", createdAt: at("2026-02-12T12:00:00Z"), currency: "MAD" });
-    const qr = await storedPayment(serviceId, { state: "SUCCEEDED", method: "qr_wallet", createdAt: at("2026-02-09T12:00:00Z") });
+    const held = await storedPayment(serviceId, {
+      state: "PRE_AUTHORIZED",
+      method: "card",
+      createdAt: at("2026-02-12T12:00:00Z"),
+      currency: "MAD",
+    });
+    const qr = await storedPayment(serviceId, {
+      state: "SUCCEEDED",
+      method: "qr_wallet",
+      createdAt: at("2026-02-09T12:00:00Z"),
+    });
     expect(await ids(serviceId, { status: ["SUCCEEDED", "FAILED"] })).toEqual([failed.id, ok.id, qr.id]);
     expect(await ids(serviceId, { status: "SUCCEEDED,PRE_AUTHORIZED" })).toEqual([held.id, ok.id, qr.id]);
     expect(await ids(serviceId, { method: "card" })).toEqual([held.id]);
@@ -112,16 +133,34 @@ describe("payments list filters", () => {
     expect(await ids(serviceId, { method: "wallet" })).toEqual([failed.id, ok.id]);
     expect(await ids(serviceId, { currency: "mad" })).toEqual([held.id]);
     expect(await ids(serviceId, { createdFrom: "2026-02-10", createdTo: "2026-02-11" })).toEqual([failed.id, ok.id]);
-    expect(await ids(serviceId, { createdFrom: "2026-02-10T23:59:59Z", createdTo: "2026-02-11T00:00:00Z" })).toEqual([ok.id]);
+    expect(await ids(serviceId, { createdFrom: "2026-02-10T23:59:59Z", createdTo: "2026-02-11T00:00:00Z" })).toEqual([
+      ok.id,
+    ]);
     expect(await ids(serviceId, { status: "SUCCEEDED", method: "wallet", createdFrom: "2026-02-01" })).toEqual([ok.id]);
   });
 
   it("filters amounts in standard units, converted by each currency's decimals (JPY 0, DZD 2, TND 3)", async () => {
     const { serviceId } = await consoleMerchant();
-    const yen = await storedPayment(serviceId, { currency: "JPY", amountMinor: 12, createdAt: at("2026-04-01T00:00:03Z") }); // 12 JPY
-    const dinarDz = await storedPayment(serviceId, { currency: "DZD", amountMinor: 1250, createdAt: at("2026-04-01T00:00:02Z") }); // 12.50 DZD
-    const dinarTn = await storedPayment(serviceId, { currency: "TND", amountMinor: 12345, createdAt: at("2026-04-01T00:00:01Z") }); // 12.345 TND
-    const small = await storedPayment(serviceId, { currency: "TND", amountMinor: 12000, createdAt: at("2026-04-01T00:00:00Z") }); // 12.000 TND
+    const yen = await storedPayment(serviceId, {
+      currency: "JPY",
+      amountMinor: 12,
+      createdAt: at("2026-04-01T00:00:03Z"),
+    }); // 12 JPY
+    const dinarDz = await storedPayment(serviceId, {
+      currency: "DZD",
+      amountMinor: 1250,
+      createdAt: at("2026-04-01T00:00:02Z"),
+    }); // 12.50 DZD
+    const dinarTn = await storedPayment(serviceId, {
+      currency: "TND",
+      amountMinor: 12345,
+      createdAt: at("2026-04-01T00:00:01Z"),
+    }); // 12.345 TND
+    const small = await storedPayment(serviceId, {
+      currency: "TND",
+      amountMinor: 12000,
+      createdAt: at("2026-04-01T00:00:00Z"),
+    }); // 12.000 TND
     expect(await ids(serviceId, { amountFrom: "12.3" })).toEqual([dinarDz.id, dinarTn.id]);
     expect(await ids(serviceId, { amountFrom: "12", amountTo: "12" })).toEqual([yen.id, small.id]);
     expect(await ids(serviceId, { amountFrom: "12.345", currency: "TND" })).toEqual([dinarTn.id]);
@@ -165,7 +204,11 @@ describe("payments list search: one box, four identifiers", () => {
     const phone = "+213555123456";
     const first = await storedPayment(serviceId, { phone, createdAt: at("2026-05-01T00:00:00Z") });
     const second = await storedPayment(serviceId, { phone, createdAt: at("2026-05-02T00:00:00Z") });
-    const card = await storedPayment(serviceId, { method: "card", card: { brand: "visa", last4: "9876" }, actionId: "A-77" });
+    const card = await storedPayment(serviceId, {
+      method: "card",
+      card: { brand: "visa", last4: "9876" },
+      actionId: "A-77",
+    });
     await storedPayment(serviceId, { method: "card", card: { brand: "visa", last4: "1111" } });
 
     expect(await ids(serviceId, { q: first.id })).toEqual([first.id]);
@@ -184,19 +227,25 @@ describe("payments list search: one box, four identifiers", () => {
     const mine = await consoleMerchant();
     const theirs = await consoleMerchant();
     const own = await storedPayment(mine.serviceId, { method: "card", card: { brand: "visa", last4: "4242" } });
-    const foreign = await storedPayment(theirs.serviceId, { method: "card", card: { brand: "mastercard", last4: "4242" } });
+    const foreign = await storedPayment(theirs.serviceId, {
+      method: "card",
+      card: { brand: "mastercard", last4: "4242" },
+    });
     expect(await ids(mine.serviceId, { q: "4242" })).toEqual([own.id]);
     expect(await ids(theirs.serviceId, { q: "4242" })).toEqual([foreign.id]);
     // The search's own ids are scoped too, not only by the list's condition on the rows.
     const db = await getDb();
-    const found = sqlRows<{ id: string }>(await db.execute(sql`select * from (${searchedPaymentIds(mine.serviceId, "4242")}) found(id)`));
+    const found = sqlRows<{ id: string }>(
+      await db.execute(sql`select * from (${searchedPaymentIds(mine.serviceId, "4242")}) found(id)`),
+    );
     expect(found.map((row) => row.id)).toEqual([own.id]);
   });
 
   it("pages a search's results by keyset too", async () => {
     const { serviceId } = await consoleMerchant();
     const phone = "+212600000001";
-    for (let i = 0; i < PAYMENTS_PAGE_SIZE + 3; i += 1) await storedPayment(serviceId, { phone, createdAt: at("2026-06-01T00:00:00Z") });
+    for (let i = 0; i < PAYMENTS_PAGE_SIZE + 3; i += 1)
+      await storedPayment(serviceId, { phone, createdAt: at("2026-06-01T00:00:00Z") });
     const first = await page(serviceId, { q: phone });
     const second = await page(serviceId, { q: phone, after: first.after! });
     expect([first.rows.length, second.rows.length, second.after]).toEqual([25, 3, null]);

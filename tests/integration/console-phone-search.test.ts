@@ -37,8 +37,16 @@ beforeAll(async () => {
   const merchant = await createMerchant({ countries: COUNTRIES });
   serviceId = await serviceIdOf(merchant);
   owner = await createConsoleUser([{ merchant, role: "owner" }]);
-  const older = await storedPayment(serviceId, { phone: "+213555123456", name: "Amina Benali", createdAt: new Date("2026-05-01T00:00:00Z") });
-  const newer = await storedPayment(serviceId, { phone: "+213555123456", name: "Amina Benali", createdAt: new Date("2026-05-02T00:00:00Z") });
+  const older = await storedPayment(serviceId, {
+    phone: "+213555123456",
+    name: "Amina Benali",
+    createdAt: new Date("2026-05-01T00:00:00Z"),
+  });
+  const newer = await storedPayment(serviceId, {
+    phone: "+213555123456",
+    name: "Amina Benali",
+    createdAt: new Date("2026-05-02T00:00:00Z"),
+  });
   // A neighbour's number, one digit off, and a Moroccan number with the same national digits (the merchant sells in Algeria only).
   await storedPayment(serviceId, { phone: "+213555123457", name: "Someone Else" });
   await storedPayment(serviceId, { phone: "+212555123456", name: "Not In Algeria" });
@@ -63,10 +71,18 @@ describe("find the buyer by the number the buyer gives", () => {
   });
 
   it("on the pages, in Arabic, with the merchant's own countries; the search box reads a phone left to right", async () => {
-    const paymentsHtml = await renderConsolePage(paymentsPage, { userId: owner.id, locale: "ar", query: { q: "٠٥٥٥ ١٢ ٣٤ ٥٦" } });
+    const paymentsHtml = await renderConsolePage(paymentsPage, {
+      userId: owner.id,
+      locale: "ar",
+      query: { q: "٠٥٥٥ ١٢ ٣٤ ٥٦" },
+    });
     for (const payment of payments) expect(paymentsHtml).toContain(`/ar/console/payments/${payment.id}"`);
     expect(paymentsHtml).toMatch(/<input[^>]*id="q"[^>]*dir="auto"|<input[^>]*dir="auto"[^>]*id="q"/);
-    const customersHtml = await renderConsolePage(customersPage, { userId: owner.id, locale: "ar", query: { q: "0555 12 34 56" } });
+    const customersHtml = await renderConsolePage(customersPage, {
+      userId: owner.id,
+      locale: "ar",
+      query: { q: "0555 12 34 56" },
+    });
     expect(textOf(customersHtml)).toContain("Amina Benali");
     expect(textOf(customersHtml)).not.toContain("Not In Algeria");
     expect(customersHtml).toMatch(/<input[^>]*id="q"[^>]*dir="auto"|<input[^>]*dir="auto"[^>]*id="q"/);
@@ -83,7 +99,9 @@ describe("find the buyer by the number the buyer gives", () => {
           .join("\n");
       return [
         await explain(paymentPageQuery(db, { serviceId, query: query("0555 12 34 56") }).toSQL()),
-        await explain(customerSearchQueries(db, { serviceId, query: "0555 12 34 56", countries: COUNTRIES })[0]!.toSQL()),
+        await explain(
+          customerSearchQueries(db, { serviceId, query: "0555 12 34 56", countries: COUNTRIES })[0]!.toSQL(),
+        ),
       ];
     });
     for (const plan of plans) {

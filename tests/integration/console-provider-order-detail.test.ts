@@ -36,10 +36,15 @@ const INTENTS: Record<Method, { amount: number; actionCurrencyCode: string; acti
 const CARD = { action: "pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 
 const postForm = (url: string, fields: Record<string, string>) =>
-  new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+  new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 /** The first form's action of a simulated provider page, as the browser would post it. */
-const formAction = (html: string, base: string) => new URL(/<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, "&"), base).toString();
+const formAction = (html: string, base: string) =>
+  new URL(/<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, "&"), base).toString();
 
 /** What the simulated provider itself holds of the paid order (found by the provider's order id): the authorization code it gave. */
 async function providerBook(method: Method, orderId: string): Promise<{ authorizationCode: string | null }> {
@@ -102,16 +107,26 @@ describe("the console's payment detail of a redirect card method", () => {
       const orderId = detail.providerOrder!.orderId!;
       const book = await providerBook(method, orderId);
       expect(book.authorizationCode).toMatch(/^\S+$/);
-      expect(detail.providerOrder).toEqual({ orderId, authorizationCode: book.authorizationCode, givesAuthorizationCode: true });
+      expect(detail.providerOrder).toEqual({
+        orderId,
+        authorizationCode: book.authorizationCode,
+        givesAuthorizationCode: true,
+      });
 
       const owner = await createConsoleUser([{ merchant, role: "owner" }]);
-      const english = textOf(await renderConsolePage(paymentPage, { userId: owner.id, locale: "en", params: { paymentId } }));
+      const english = textOf(
+        await renderConsolePage(paymentPage, { userId: owner.id, locale: "en", params: { paymentId } }),
+      );
       expect(english).toContain(`Provider order number ${orderId}`);
       expect(english).toContain(`Authorization code ${book.authorizationCode}`);
-      const french = textOf(await renderConsolePage(paymentPage, { userId: owner.id, locale: "fr", params: { paymentId } }));
+      const french = textOf(
+        await renderConsolePage(paymentPage, { userId: owner.id, locale: "fr", params: { paymentId } }),
+      );
       expect(french).toContain(`Numéro de commande du prestataire ${orderId}`);
       expect(french).toContain(`Code d'autorisation ${book.authorizationCode}`);
-      const arabic = textOf(await renderConsolePage(paymentPage, { userId: owner.id, locale: "ar", params: { paymentId } }));
+      const arabic = textOf(
+        await renderConsolePage(paymentPage, { userId: owner.id, locale: "ar", params: { paymentId } }),
+      );
       expect(arabic).toContain(`رقم الطلب لدى مزوّد الدفع ${orderId}`);
       expect(arabic).toContain(`رمز التفويض ${book.authorizationCode}`);
     });
@@ -126,10 +141,14 @@ describe("the console's payment detail of a redirect card method", () => {
     expect(detail.providerOrder).toMatchObject({ orderId, authorizationCode: null, givesAuthorizationCode: false });
 
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
-    const english = textOf(await renderConsolePage(paymentPage, { userId: owner.id, locale: "en", params: { paymentId } }));
+    const english = textOf(
+      await renderConsolePage(paymentPage, { userId: owner.id, locale: "en", params: { paymentId } }),
+    );
     expect(english).toContain(`Provider order number ${orderId}`);
     expect(english).toContain("Authorization code None: Chargily Pay gives no authorization code");
-    const french = textOf(await renderConsolePage(paymentPage, { userId: owner.id, locale: "fr", params: { paymentId } }));
+    const french = textOf(
+      await renderConsolePage(paymentPage, { userId: owner.id, locale: "fr", params: { paymentId } }),
+    );
     expect(french).toMatch(/Code d'autorisation Aucun : .+ ne fournit pas de code d'autorisation/);
   });
 
@@ -139,6 +158,8 @@ describe("the console's payment detail of a redirect card method", () => {
     const detail = await getPaymentDetail(await getDb(), { service: await serviceOf(merchant), paymentId });
     expect(detail.providerOrder).toBeNull();
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
-    expect(textOf(await renderConsolePage(paymentPage, { userId: owner.id, locale: "en", params: { paymentId } }))).not.toContain("Provider order number");
+    expect(
+      textOf(await renderConsolePage(paymentPage, { userId: owner.id, locale: "en", params: { paymentId } })),
+    ).not.toContain("Provider order number");
   });
 });

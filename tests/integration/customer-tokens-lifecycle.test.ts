@@ -51,7 +51,11 @@ async function pairFor(owner: Merchant, customerId: string): Promise<Pair> {
 }
 
 function refresh(owner: Merchant, pair: Pick<Pair, "accessToken" | "refreshToken">) {
-  return api.post<{ data: Pair }>("/api/v1/customer-access-token/refresh", { refreshToken: pair.refreshToken, accessToken: pair.accessToken }, clientAuth(owner));
+  return api.post<{ data: Pair }>(
+    "/api/v1/customer-access-token/refresh",
+    { refreshToken: pair.refreshToken, accessToken: pair.accessToken },
+    clientAuth(owner),
+  );
 }
 
 function revoke(owner: Merchant, accessToken: string) {
@@ -111,7 +115,12 @@ describe("POST /api/v1/customer-access-token", () => {
     expect(typeof response.body.message).toBe("string");
     const pair = response.body.data;
     remember(pair);
-    expect(Object.keys(pair).sort()).toEqual(["accessToken", "accessTokenExpiresIn", "refreshToken", "refreshTokenExpiresIn"]);
+    expect(Object.keys(pair).sort()).toEqual([
+      "accessToken",
+      "accessTokenExpiresIn",
+      "refreshToken",
+      "refreshTokenExpiresIn",
+    ]);
     expect(pair.accessToken.startsWith("cat_") && TOKEN.test(pair.accessToken.slice(4))).toBe(true);
     expect(pair.refreshToken.startsWith("crt_") && TOKEN.test(pair.refreshToken.slice(4))).toBe(true);
     expect(pair.accessTokenExpiresIn).toBe(ACCESS_SECONDS);
@@ -123,8 +132,16 @@ describe("POST /api/v1/customer-access-token", () => {
     const customerId = await customerOf(owner);
     const pair = await pairFor(owner, customerId);
     const db = await getDb();
-    const viaHeader = await authenticate(db, new Request("http://gateway.test/", { headers: userAuth(owner, pair.accessToken) }), { modes: ["user"] });
-    const viaBearer = await authenticate(db, new Request("http://gateway.test/", { headers: { authorization: `Bearer ${pair.accessToken}` } }), { modes: ["user"] });
+    const viaHeader = await authenticate(
+      db,
+      new Request("http://gateway.test/", { headers: userAuth(owner, pair.accessToken) }),
+      { modes: ["user"] },
+    );
+    const viaBearer = await authenticate(
+      db,
+      new Request("http://gateway.test/", { headers: { authorization: `Bearer ${pair.accessToken}` } }),
+      { modes: ["user"] },
+    );
     for (const principal of [viaHeader, viaBearer]) {
       expect(principal).toMatchObject({ mode: "user", customerId, service: { code: owner.service } });
     }
@@ -277,7 +294,10 @@ describe("POST /api/v1/customer-access-token/refresh", () => {
     const owner = await merchant();
     const response = await api.post("/api/v1/customer-access-token/refresh", {}, clientAuth(owner));
     expect(response.status).toBe(400);
-    expect(response.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual(["accessToken", "refreshToken"]);
+    expect(response.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual([
+      "accessToken",
+      "refreshToken",
+    ]);
   });
 
   it("lets the access token lapse after 15 minutes of service time while the refresh token still works", async () => {

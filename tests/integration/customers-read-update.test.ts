@@ -13,7 +13,11 @@ const DETAIL_KEYS = ["createdAt", "email", "id", "isActive", "name", "phone", "u
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 async function createCustomer(merchant: Merchant, fields: Record<string, unknown> = {}) {
-  const response = await api.post("/api/v1/customers", { name: "Amina Haddad", phone: randomPhone(), ...fields }, clientAuth(merchant));
+  const response = await api.post(
+    "/api/v1/customers",
+    { name: "Amina Haddad", phone: randomPhone(), ...fields },
+    clientAuth(merchant),
+  );
   expect(response.status).toBe(201);
   return response.body.data as { id: string; name: string; phone: string; email: string | null; isActive: boolean };
 }
@@ -119,7 +123,11 @@ describe("PUT /api/v1/customers/:id", () => {
     const created = await createCustomer(merchant);
     const before = (await api.get(`/api/v1/customers/${created.id}`, clientAuth(merchant))).body.data;
     const phone = randomPhone("+216");
-    const response = await api.put(`/api/v1/customers/${created.id}`, { name: "Amina B.", email: "amina@example.com", phone, isActive: false }, clientAuth(merchant));
+    const response = await api.put(
+      `/api/v1/customers/${created.id}`,
+      { name: "Amina B.", email: "amina@example.com", phone, isActive: false },
+      clientAuth(merchant),
+    );
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       code: 200,
@@ -168,7 +176,11 @@ describe("PUT /api/v1/customers/:id", () => {
     const merchant = await createMerchant();
     const first = await createCustomer(merchant);
     const second = await createCustomer(merchant);
-    const response = await api.put(`/api/v1/customers/${second.id}`, { phone: first.phone, name: "Renamed" }, clientAuth(merchant));
+    const response = await api.put(
+      `/api/v1/customers/${second.id}`,
+      { phone: first.phone, name: "Renamed" },
+      clientAuth(merchant),
+    );
     expect(response.status).toBe(409);
     expect(response.body).toMatchObject({ code: 409, status: "error", error: { name: "customer_exists" } });
     const unchanged = await api.get(`/api/v1/customers/${second.id}`, clientAuth(merchant));
@@ -190,10 +202,19 @@ describe("PUT /api/v1/customers/:id", () => {
   it("lists every invalid field in validation_error details", async () => {
     const merchant = await createMerchant();
     const created = await createCustomer(merchant);
-    const response = await api.put(`/api/v1/customers/${created.id}`, { name: "", email: "not-an-email", phone: "0555", isActive: "yes" }, clientAuth(merchant));
+    const response = await api.put(
+      `/api/v1/customers/${created.id}`,
+      { name: "", email: "not-an-email", phone: "0555", isActive: "yes" },
+      clientAuth(merchant),
+    );
     expect(response.status).toBe(400);
     expect(response.body.error.name).toBe("validation_error");
-    expect(response.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual(["email", "isActive", "name", "phone"]);
+    expect(response.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual([
+      "email",
+      "isActive",
+      "name",
+      "phone",
+    ]);
   });
 
   it("answers 404 for an unknown or malformed id", async () => {

@@ -49,7 +49,9 @@ describe("database outage (contract section 12)", () => {
     try {
       expectServiceUnavailable(await postIntent(api, merchant, intentBody()));
       expectServiceUnavailable(await check(api, paid.paymentId, serverHeaders(merchant)));
-      expectServiceUnavailable(await refund(api, merchant, paid.paymentId, { description: "x", amount: 1 }, { "idempotency-key": "outage-1" }));
+      expectServiceUnavailable(
+        await refund(api, merchant, paid.paymentId, { description: "x", amount: 1 }, { "idempotency-key": "outage-1" }),
+      );
       expectServiceUnavailable(await api.get("/api/v1/customers/search/+213555000000", clientAuth(merchant)));
     } finally {
       cluster.start();
@@ -60,7 +62,13 @@ describe("database outage (contract section 12)", () => {
     expect(created.status).toBe(201);
     const checked = await check(api, paid.paymentId, serverHeaders(merchant));
     expect(checked.status).toBe(200);
-    const retried = await refund(api, merchant, paid.paymentId, { description: "x", amount: 1 }, { "idempotency-key": "outage-1" });
+    const retried = await refund(
+      api,
+      merchant,
+      paid.paymentId,
+      { description: "x", amount: 1 },
+      { "idempotency-key": "outage-1" },
+    );
     expect(retried.body.error?.name).toBe("invalid_state");
   }, 120_000);
 });

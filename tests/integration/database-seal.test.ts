@@ -25,7 +25,9 @@ const productionSettings = {
 
 /** An environment without the variables set to undefined (unset in the child). */
 function definedOnly(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)) as NodeJS.ProcessEnv;
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ) as NodeJS.ProcessEnv;
 }
 
 async function memoryDatabase(): Promise<DatabaseHandle> {
@@ -41,9 +43,13 @@ describe("sealing a database", () => {
       const seal = await readDatabaseSeal(database.db);
       expect(seal).toEqual({ environment: "sandbox", secretFingerprint: secretFingerprint(generated!.value) });
       expect(seal!.secretFingerprint).toMatch(/^[0-9a-f]{16}$/);
-      expect(seal!.secretFingerprint).not.toContain(Buffer.from(generated!.value, "base64").toString("hex").slice(0, 8));
+      expect(seal!.secretFingerprint).not.toContain(
+        Buffer.from(generated!.value, "base64").toString("hex").slice(0, 8),
+      );
       // The next sandbox process on it passes, and finds the same secret.
-      await expect(sealOrCheckDatabase(database.db, { environment: "sandbox" })).resolves.toEqual({ environment: "sandbox" });
+      await expect(sealOrCheckDatabase(database.db, { environment: "sandbox" })).resolves.toEqual({
+        environment: "sandbox",
+      });
     } finally {
       await database.close();
     }
@@ -56,7 +62,12 @@ describe("sealing a database", () => {
       await expect(sealOrCheckDatabase(database.db, { environment: "sandbox" })).rejects.toThrow(
         "This is a production database and this process runs as sandbox: set APP_ENV=production with that gateway's GATEWAY_SECRET, or point DATABASE_URL (or PGLITE_DIR) at a sandbox database.",
       );
-      await expect(sealOrCheckDatabase(database.db, { environment: "production", gatewaySecret: randomBytes(32).toString("base64") })).rejects.toThrow(
+      await expect(
+        sealOrCheckDatabase(database.db, {
+          environment: "production",
+          gatewaySecret: randomBytes(32).toString("base64"),
+        }),
+      ).rejects.toThrow(
         "This production database was sealed with another gateway secret: set GATEWAY_SECRET to the one its gateway runs with.",
       );
       // A sandbox process never generated a secret into it.
@@ -81,7 +92,10 @@ describe("sealing a database", () => {
       expect(await readDatabaseSeal(database.db)).toBeUndefined();
       // Its own gateway seals it.
       await sealOrCheckDatabase(database.db, { environment: "production", gatewaySecret: productionSecret });
-      expect(await readDatabaseSeal(database.db)).toEqual({ environment: "production", secretFingerprint: secretFingerprint(productionSecret) });
+      expect(await readDatabaseSeal(database.db)).toEqual({
+        environment: "production",
+        secretFingerprint: secretFingerprint(productionSecret),
+      });
     } finally {
       await database.close();
     }
@@ -91,7 +105,11 @@ describe("sealing a database", () => {
     const database = await memoryDatabase();
     try {
       await sealOrCheckDatabase(database.db, { environment: "production", gatewaySecret: productionSecret });
-      const running = await sealOrCheckDatabase(database.db, { environment: "sandbox" }, { adopt: (environment) => ({ environment, gatewaySecret: productionSecret }) });
+      const running = await sealOrCheckDatabase(
+        database.db,
+        { environment: "sandbox" },
+        { adopt: (environment) => ({ environment, gatewaySecret: productionSecret }) },
+      );
       expect(running).toEqual({ environment: "production", gatewaySecret: productionSecret });
     } finally {
       await database.close();
@@ -149,7 +167,13 @@ describe("every process on a production database", () => {
   let production: DatabaseHandle;
   const asProduction = { APP_ENV: "production", GATEWAY_SECRET: productionSecret, ...productionSettings };
   // The operator's shell without the gateway's environment: sandbox by default.
-  const bare = { APP_ENV: undefined, GATEWAY_SECRET: undefined, PUBLIC_BASE_URL: undefined, WALLET_PROVIDER_URL: undefined, WALLET_PROVIDER_SECRET: undefined };
+  const bare = {
+    APP_ENV: undefined,
+    GATEWAY_SECRET: undefined,
+    PUBLIC_BASE_URL: undefined,
+    WALLET_PROVIDER_URL: undefined,
+    WALLET_PROVIDER_SECRET: undefined,
+  };
   const sandboxRefusal = "This is a production database and this process runs as sandbox";
   const secretRefusal = "This production database was sealed with another gateway secret";
 
@@ -164,7 +188,12 @@ describe("every process on a production database", () => {
   });
 
   const run = (script: string, args: string[], env: Record<string, string | undefined>) =>
-    runScript(script, args, { DATABASE_URL: productionUrl, LOG_LEVEL: "silent", DATABASE_START_WAIT_SECONDS: "0", ...env });
+    runScript(script, args, {
+      DATABASE_URL: productionUrl,
+      LOG_LEVEL: "silent",
+      DATABASE_START_WAIT_SECONDS: "0",
+      ...env,
+    });
 
   /** One sentence on stderr, nothing on stdout but what came before the database opened. */
   function expectRefusal(result: ScriptResult, sentence: string) {
@@ -175,24 +204,38 @@ describe("every process on a production database", () => {
     expect(said).not.toMatch(/\n\s+at /);
   }
 
-  it("npm start refuses it as sandbox, and with another secret, before building or serving", { timeout: 120_000 }, async () => {
-    const serve = (env: Record<string, string | undefined>) =>
-      new Promise<ScriptResult>((resolve) => {
-        const child = spawn(process.execPath, ["server/serve.mjs"], {
-          cwd: ROOT,
-          env: definedOnly({ ...process.env, DATABASE_URL: productionUrl, LOG_LEVEL: "silent", DATABASE_START_WAIT_SECONDS: "0", ...bare, ...env }),
+  it(
+    "npm start refuses it as sandbox, and with another secret, before building or serving",
+    { timeout: 120_000 },
+    async () => {
+      const serve = (env: Record<string, string | undefined>) =>
+        new Promise<ScriptResult>((resolve) => {
+          const child = spawn(process.execPath, ["server/serve.mjs"], {
+            cwd: ROOT,
+            env: definedOnly({
+              ...process.env,
+              DATABASE_URL: productionUrl,
+              LOG_LEVEL: "silent",
+              DATABASE_START_WAIT_SECONDS: "0",
+              ...bare,
+              ...env,
+            }),
+          });
+          let stdout = "";
+          let stderr = "";
+          child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+          child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+          child.on("close", (code) => resolve({ code, stdout, stderr }));
         });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-        child.on("close", (code) => resolve({ code, stdout, stderr }));
-      });
-    const [asSandbox, withAnotherSecret] = await Promise.all([serve({}), serve({ ...asProduction, GATEWAY_SECRET: randomBytes(32).toString("base64") })]);
-    expectRefusal(asSandbox, sandboxRefusal);
-    expectRefusal(withAnotherSecret, secretRefusal);
-    for (const result of [asSandbox, withAnotherSecret]) expect(result.stdout).not.toMatch(/Building|listening/);
-  });
+      const [asSandbox, withAnotherSecret] = await Promise.all([
+        serve({}),
+        serve({ ...asProduction, GATEWAY_SECRET: randomBytes(32).toString("base64") }),
+      ]);
+      expectRefusal(asSandbox, sandboxRefusal);
+      expectRefusal(withAnotherSecret, secretRefusal);
+      for (const result of [asSandbox, withAnotherSecret]) expect(result.stdout).not.toMatch(/Building|listening/);
+    },
+  );
 
   it("the worker refuses it as sandbox and with another secret", { timeout: 120_000 }, async () => {
     const [asSandbox, withAnotherSecret] = await Promise.all([
@@ -203,43 +246,71 @@ describe("every process on a production database", () => {
     expectRefusal(withAnotherSecret, secretRefusal);
   });
 
-  it("the audit refuses it as sandbox and with another secret, and audits it with its own", { timeout: 120_000 }, async () => {
-    const [asSandbox, withAnotherSecret, withItsOwn] = await Promise.all([
-      run("scripts/audit.ts", [], bare),
-      run("scripts/audit.ts", [], { ...asProduction, GATEWAY_SECRET: randomBytes(32).toString("base64") }),
-      run("scripts/audit.ts", [], asProduction),
-    ]);
-    expectRefusal(asSandbox, sandboxRefusal);
-    expectRefusal(withAnotherSecret, secretRefusal);
-    expect(withItsOwn.code, withItsOwn.stderr).toBe(0);
-  });
+  it(
+    "the audit refuses it as sandbox and with another secret, and audits it with its own",
+    { timeout: 120_000 },
+    async () => {
+      const [asSandbox, withAnotherSecret, withItsOwn] = await Promise.all([
+        run("scripts/audit.ts", [], bare),
+        run("scripts/audit.ts", [], { ...asProduction, GATEWAY_SECRET: randomBytes(32).toString("base64") }),
+        run("scripts/audit.ts", [], asProduction),
+      ]);
+      expectRefusal(asSandbox, sandboxRefusal);
+      expectRefusal(withAnotherSecret, secretRefusal);
+      expect(withItsOwn.code, withItsOwn.stderr).toBe(0);
+    },
+  );
 
-  it("the merchant CLI takes production from the database: without its settings it refuses and writes nothing; with them it onboards as production", { timeout: 120_000 }, async () => {
-    const create = ["create", "--name", "Risky Shop", "--country", "DZA", "--webhook-url", "http://10.0.0.5/hooks", "--json"];
-    const [withoutSettings, withAnotherSecret, plainHttpHook] = await Promise.all([
-      run("scripts/merchant.ts", create, bare),
-      run("scripts/merchant.ts", create, { ...bare, ...productionSettings, GATEWAY_SECRET: randomBytes(32).toString("base64") }),
-      // No APP_ENV, but the production gateway's secret and settings: production's rules apply.
-      run("scripts/merchant.ts", create, { ...bare, ...productionSettings, GATEWAY_SECRET: productionSecret }),
-    ]);
-    expectRefusal(
-      withoutSettings,
-      "This is a production database: run with its gateway's settings (GATEWAY_SECRET, PUBLIC_BASE_URL, WALLET_PROVIDER_URL, WALLET_PROVIDER_SECRET missing or invalid for APP_ENV=production).",
-    );
-    expectRefusal(withAnotherSecret, secretRefusal);
-    expect(plainHttpHook.code).toBe(1);
-    expect(plainHttpHook.stderr).toMatch(/https/);
-    // Nothing was written: no merchant, and above all no sandbox secret.
-    expect(await production.db.select().from(services)).toEqual([]);
-    expect(await production.db.select().from(sandboxSettings)).toEqual([]);
+  it(
+    "the merchant CLI takes production from the database: without its settings it refuses and writes nothing; with them it onboards as production",
+    { timeout: 120_000 },
+    async () => {
+      const create = [
+        "create",
+        "--name",
+        "Risky Shop",
+        "--country",
+        "DZA",
+        "--webhook-url",
+        "http://10.0.0.5/hooks",
+        "--json",
+      ];
+      const [withoutSettings, withAnotherSecret, plainHttpHook] = await Promise.all([
+        run("scripts/merchant.ts", create, bare),
+        run("scripts/merchant.ts", create, {
+          ...bare,
+          ...productionSettings,
+          GATEWAY_SECRET: randomBytes(32).toString("base64"),
+        }),
+        // No APP_ENV, but the production gateway's secret and settings: production's rules apply.
+        run("scripts/merchant.ts", create, { ...bare, ...productionSettings, GATEWAY_SECRET: productionSecret }),
+      ]);
+      expectRefusal(
+        withoutSettings,
+        "This is a production database: run with its gateway's settings (GATEWAY_SECRET, PUBLIC_BASE_URL, WALLET_PROVIDER_URL, WALLET_PROVIDER_SECRET missing or invalid for APP_ENV=production).",
+      );
+      expectRefusal(withAnotherSecret, secretRefusal);
+      expect(plainHttpHook.code).toBe(1);
+      expect(plainHttpHook.stderr).toMatch(/https/);
+      // Nothing was written: no merchant, and above all no sandbox secret.
+      expect(await production.db.select().from(services)).toEqual([]);
+      expect(await production.db.select().from(sandboxSettings)).toEqual([]);
 
-    const created = await run("scripts/merchant.ts", ["create", "--name", "Atlas Shop", "--country", "DZA", "--card-provider-key", "pk_live_atlas", "--json"], {
-      ...bare,
-      ...productionSettings,
-      GATEWAY_SECRET: productionSecret,
-    });
-    expect(created.code, created.stderr).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ name: "Atlas Shop", cardProviderPublishableKey: "pk_live_atlas" });
-    expect(await production.db.select().from(sandboxSettings)).toEqual([]);
-  });
+      const created = await run(
+        "scripts/merchant.ts",
+        ["create", "--name", "Atlas Shop", "--country", "DZA", "--card-provider-key", "pk_live_atlas", "--json"],
+        {
+          ...bare,
+          ...productionSettings,
+          GATEWAY_SECRET: productionSecret,
+        },
+      );
+      expect(created.code, created.stderr).toBe(0);
+      expect(JSON.parse(created.stdout)).toMatchObject({
+        name: "Atlas Shop",
+        cardProviderPublishableKey: "pk_live_atlas",
+      });
+      expect(await production.db.select().from(sandboxSettings)).toEqual([]);
+    },
+  );
 });

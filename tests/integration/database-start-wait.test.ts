@@ -76,14 +76,23 @@ describe("npm run worker while the database cannot be reached", () => {
   it(
     "says it is waiting, and runs its jobs once the database answers",
     async () => {
-      const worker = startWorker({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`, DATABASE_START_WAIT_SECONDS: "60" });
+      const worker = startWorker({
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`,
+        DATABASE_START_WAIT_SECONDS: "60",
+      });
       try {
-        await until(() => worker.output().stderr.includes("Waiting for the database (ECONNREFUSED)"), "the waiting line");
+        await until(
+          () => worker.output().stderr.includes("Waiting for the database (ECONNREFUSED)"),
+          "the waiting line",
+        );
         // Another second on: still there, not crashed.
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         expect(worker.child.exitCode).toBeNull();
         relay = await relayToSharedServer();
-        await until(() => worker.output().stdout.includes("Worker (sandbox, postgres) running: webhook-delivery"), "the worker to run");
+        await until(
+          () => worker.output().stdout.includes("Worker (sandbox, postgres) running: webhook-delivery"),
+          "the worker to run",
+        );
         worker.child.kill("SIGTERM");
         expect(await worker.exited).toBe(0);
         expect(worker.output().stderr).toMatch(/giving up in \d+ s \(DATABASE_START_WAIT_SECONDS\)/);
@@ -100,11 +109,16 @@ describe("npm run worker while the database cannot be reached", () => {
     "gives up with the one-sentence error once DATABASE_START_WAIT_SECONDS have passed",
     async () => {
       const started = Date.now();
-      const worker = startWorker({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`, DATABASE_START_WAIT_SECONDS: "2" });
+      const worker = startWorker({
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`,
+        DATABASE_START_WAIT_SECONDS: "2",
+      });
       expect(await worker.exited).toBe(1);
       const { stderr } = worker.output();
       expect(stderr).toContain("Waiting for the database (ECONNREFUSED); giving up in 2 s");
-      expect(stderr).toContain("Could not reach the database at DATABASE_URL (ECONNREFUSED). Is it running and is the address right?");
+      expect(stderr).toContain(
+        "Could not reach the database at DATABASE_URL (ECONNREFUSED). Is it running and is the address right?",
+      );
       expect(Date.now() - started).toBeGreaterThan(1_000);
     },
     TIMEOUT,
@@ -113,7 +127,10 @@ describe("npm run worker while the database cannot be reached", () => {
   it(
     "does not wait when the database answers with an error that is no outage (no such database)",
     async () => {
-      const worker = startWorker({ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/gateway_no_such_database", DATABASE_START_WAIT_SECONDS: "60" });
+      const worker = startWorker({
+        DATABASE_URL: "postgres://postgres@127.0.0.1:5432/gateway_no_such_database",
+        DATABASE_START_WAIT_SECONDS: "60",
+      });
       expect(await worker.exited).toBe(1);
       const { stderr } = worker.output();
       expect(stderr).not.toContain("Waiting for the database");

@@ -12,7 +12,9 @@ import { browserHeaders, check, createIntent, paidIntent } from "../support/paym
 import { useTestGateway } from "../support/test-gateway";
 
 const logged = vi.hoisted(() => ({ lines: [] as string[] }));
-vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"));
+vi.mock("@/lib/log", async (importOriginal) =>
+  (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"),
+);
 
 const gateway = useTestGateway();
 let firstStart: OnboardedMerchant | null = null;
@@ -34,16 +36,26 @@ describe("the sandbox demo merchant", () => {
 
     // A local shop's browser on any port may call merchant_auth endpoints.
     const intent = await createIntent(gateway.api, demo!);
-    const fromLocalShop = await check(gateway.api, intent.paymentId, browserHeaders(demo!, intent.clientSecret, { origin: "http://localhost:5173" }));
+    const fromLocalShop = await check(
+      gateway.api,
+      intent.paymentId,
+      browserHeaders(demo!, intent.clientSecret, { origin: "http://localhost:5173" }),
+    );
     expect(fromLocalShop.status).toBe(200);
-    const fromElsewhere = await check(gateway.api, intent.paymentId, browserHeaders(demo!, intent.clientSecret, { origin: "http://evil.example" }));
+    const fromElsewhere = await check(
+      gateway.api,
+      intent.paymentId,
+      browserHeaders(demo!, intent.clientSecret, { origin: "http://evil.example" }),
+    );
     expect(fromElsewhere.status).toBe(403);
 
     const paid = await paidIntent(gateway.api, demo!);
     await deliverDueNotifications(await getDb(), { schedule: [60], claimForMs: 500 });
     const page = await gateway.api.get("/api/sandbox/demo-webhooks");
     expect(page.status).toBe(200);
-    const hook = page.body.received.find((entry: { body: { data: { paymentId: string } } }) => entry.body.data.paymentId === paid.paymentId);
+    const hook = page.body.received.find(
+      (entry: { body: { data: { paymentId: string } } }) => entry.body.data.paymentId === paid.paymentId,
+    );
     expect(hook).toMatchObject({ signatureValid: true, body: { type: "payment.succeeded" } });
     expect(getConfig().isSandbox).toBe(true);
   });
@@ -57,19 +69,27 @@ describe("the sandbox demo merchant", () => {
 
     // The next start finds it by its id: nothing new, no second "Demo Shop".
     expect(await ensureDemoMerchant(db, gateway.baseUrl)).toBeNull();
-    expect(await db.select({ id: services.id }).from(services).where(eq(services.name, DEMO_MERCHANT_NAME))).toEqual([]);
+    expect(await db.select({ id: services.id }).from(services).where(eq(services.name, DEMO_MERCHANT_NAME))).toEqual(
+      [],
+    );
 
     const paid = await paidIntent(gateway.api, firstStart!);
     await deliverDueNotifications(db, { schedule: [60], claimForMs: 500 });
     const page = await gateway.api.get("/api/sandbox/demo-webhooks");
-    const hook = page.body.received.find((entry: { body: { data: { paymentId: string } } }) => entry.body.data.paymentId === paid.paymentId);
+    const hook = page.body.received.find(
+      (entry: { body: { data: { paymentId: string } } }) => entry.body.data.paymentId === paid.paymentId,
+    );
     expect(hook).toMatchObject({ signatureValid: true, body: { type: "payment.succeeded" } });
   });
 
   it("refuses a webhook whose signature does not verify with 400", async () => {
     const response = await gateway.api.call("POST", "/api/sandbox/demo-webhooks", {
       rawBody: "{}",
-      headers: { "webhook-id": "msg_x", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
+      headers: {
+        "webhook-id": "msg_x",
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+        "webhook-signature": "v1,AAAA",
+      },
     });
     expect(response.status).toBe(400);
   });

@@ -40,10 +40,19 @@ describe("GET /api/v1/events", () => {
     expect(response.status).toBe(200);
     expect(response.body.hasMore).toBe(false);
     const list = response.body.data as unknown[];
-    expect(list.map((event) => eventView.parse(event).type)).toEqual(["payment.captured", "payment.pre_authorized", "payment.succeeded"]);
+    expect(list.map((event) => eventView.parse(event).type)).toEqual([
+      "payment.captured",
+      "payment.pre_authorized",
+      "payment.succeeded",
+    ]);
     const [captured] = response.body.data;
     expect(captured.data).toMatchObject({ paymentId: reserved.paymentId, statusCode: 2, capturedAmount: 500 });
-    expect(captured.delivery).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 204, nextAttemptAt: null });
+    expect(captured.delivery).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+      lastStatusCode: 204,
+      nextAttemptAt: null,
+    });
     expect(receiver.received.map((hook) => hook.headers["webhook-id"])).toContain(captured.id);
   });
 
@@ -57,8 +66,14 @@ describe("GET /api/v1/events", () => {
   });
 
   it("filters by type, paymentId and deliveryStatus", async () => {
-    expect((await events("?type=payment.pre_authorized")).body.data.map((e: { data: { paymentId: string } }) => e.data.paymentId)).toEqual([reserved.paymentId]);
-    expect((await events(`?paymentId=${paid.paymentId}`)).body.data.map((e: { type: string }) => e.type)).toEqual(["payment.succeeded"]);
+    expect(
+      (await events("?type=payment.pre_authorized")).body.data.map(
+        (e: { data: { paymentId: string } }) => e.data.paymentId,
+      ),
+    ).toEqual([reserved.paymentId]);
+    expect((await events(`?paymentId=${paid.paymentId}`)).body.data.map((e: { type: string }) => e.type)).toEqual([
+      "payment.succeeded",
+    ]);
     expect((await events("?deliveryStatus=delivered")).body.data).toHaveLength(3);
     expect((await events("?deliveryStatus=failed")).body.data).toEqual([]);
     expect((await events("?deliveryStatus=pending")).body.data).toEqual([]);
@@ -72,7 +87,12 @@ describe("GET /api/v1/events", () => {
       await deliverDueNotifications(await getDb(), { schedule: [], claimForMs: 500 });
       const response = await events("?deliveryStatus=failed", shop);
       expect(response.body.data.map((event: { id: string }) => event.id)).toEqual([id]);
-      expect(response.body.data[0].delivery).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 500, nextAttemptAt: null });
+      expect(response.body.data[0].delivery).toMatchObject({
+        status: "failed",
+        attempts: 1,
+        lastStatusCode: 500,
+        nextAttemptAt: null,
+      });
     } finally {
       await failing.close();
     }
@@ -83,7 +103,10 @@ describe("GET /api/v1/events", () => {
     expect(response.status).toBe(400);
     expect(response.body.error.details).toEqual([
       { path: "query.limit", message: "must be a whole number from 1 to 100" },
-      { path: "query.startingAfter", message: "must be an event id (msg_ followed by 26 characters), as the webhook-id header carries it" },
+      {
+        path: "query.startingAfter",
+        message: "must be an event id (msg_ followed by 26 characters), as the webhook-id header carries it",
+      },
       { path: "query.deliveryStatus", message: "must be one of pending, delivered, failed" },
     ]);
     expect((await events("?limit=101")).status).toBe(400);
@@ -111,7 +134,11 @@ describe("GET /api/v1/events/:id", () => {
 
   it("answers 404 for another service's event and for an unknown id", async () => {
     const [event] = (await events()).body.data;
-    for (const path of [`/api/v1/events/${event.id}`, "/api/v1/events/msg_00000000000000000000000000", "/api/v1/events/whatever"]) {
+    for (const path of [
+      `/api/v1/events/${event.id}`,
+      "/api/v1/events/msg_00000000000000000000000000",
+      "/api/v1/events/whatever",
+    ]) {
       const response = await api.get(path, clientAuth(path.includes(event.id) ? other : merchant));
       expect(response.status, path).toBe(404);
       expect(response.body.error.name).toBe("not_found");
@@ -163,10 +190,16 @@ describe("retention", () => {
       [old, 31],
       [young, 29],
     ] as const) {
-      await db.execute(sql`update payments set created_at = created_at - make_interval(days => ${days}) where id = ${event.paymentId}`);
-      await db.execute(sql`update notifications set status = 'undeliverable', created_at = now() - make_interval(days => ${days}) where id = ${event.id}`);
+      await db.execute(
+        sql`update payments set created_at = created_at - make_interval(days => ${days}) where id = ${event.paymentId}`,
+      );
+      await db.execute(
+        sql`update notifications set status = 'undeliverable', created_at = now() - make_interval(days => ${days}) where id = ${event.id}`,
+      );
     }
-    await db.execute(sql`insert into notification_attempts (notification_id, attempt_number, duration_ms) values (${old.id}, 1, 5)`);
+    await db.execute(
+      sql`insert into notification_attempts (notification_id, attempt_number, duration_ms) values (${old.id}, 1, 5)`,
+    );
     expect(await purgeEvents(db)).toBeGreaterThanOrEqual(1);
     expect((await api.get(`/api/v1/events/${old.id}`, clientAuth(shop))).status).toBe(404);
     expect((await api.get(`/api/v1/events/${young.id}`, clientAuth(shop))).status).toBe(200);

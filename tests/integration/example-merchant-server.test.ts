@@ -35,9 +35,18 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   const port = await freePort();
   const shopUrl = `http://127.0.0.1:${port}`;
-  merchant = await createMerchant({ webhookUrl: `${shopUrl}/webhooks`, redirectUrl: `${shopUrl}/return`, origins: [shopUrl] });
+  merchant = await createMerchant({
+    webhookUrl: `${shopUrl}/webhooks`,
+    redirectUrl: `${shopUrl}/return`,
+    origins: [shopUrl],
+  });
   shop = await startMerchantServer({
-    gateway: { baseUrl: gateway.baseUrl, clientId: merchant.clientId, clientSecret: merchant.clientSecret, service: merchant.service },
+    gateway: {
+      baseUrl: gateway.baseUrl,
+      clientId: merchant.clientId,
+      clientSecret: merchant.clientSecret,
+      service: merchant.service,
+    },
     webhookSecret: merchant.webhookSecret,
     port,
   });
@@ -49,7 +58,11 @@ afterAll(() => shop?.close());
  * the buyer chooses the wallet there and types the sandbox code.
  */
 async function buyerPays(form: Record<string, string> = {}) {
-  const response = await fetch(`${shop.url}/checkout`, { method: "POST", body: new URLSearchParams(form), redirect: "manual" });
+  const response = await fetch(`${shop.url}/checkout`, {
+    method: "POST",
+    body: new URLSearchParams(form),
+    redirect: "manual",
+  });
   expect(response.status).toBe(303);
   const checkoutUrl = new URL(response.headers.get("location")!);
   expect(checkoutUrl.pathname).toMatch(/^\/pay\/checkout\/[0-9a-f-]{36}$/);
@@ -58,7 +71,10 @@ async function buyerPays(form: Record<string, string> = {}) {
   const paymentId = checkoutUrl.pathname.split("/").at(-1)!;
   const token = tokenOf(checkoutUrl.toString());
   const db = await getDb();
-  expect(await proceedFromCheckout(db, { paymentId, token, code: "WALLET_V2", locale: "en", returnUrl })).toEqual({ outcome: "proceeded", next: "otp" });
+  expect(await proceedFromCheckout(db, { paymentId, token, code: "WALLET_V2", locale: "en", returnUrl })).toEqual({
+    outcome: "proceeded",
+    next: "otp",
+  });
   const paid = await submitPaymentOtp(db, { paymentId, token, code: "123456" });
   return { paymentId, statusCode: paid.statusCode };
 }
@@ -80,13 +96,19 @@ describe("the example merchant server", () => {
     expect(await returned.text()).toBe(`Payment succeeded: 1500.5 DZD (${paymentId})`);
 
     await deliverDueNotifications(await getDb());
-    expect(shop.events.filter((event) => event.data.paymentId === paymentId).map((event) => event.type)).toEqual(["payment.succeeded"]);
+    expect(shop.events.filter((event) => event.data.paymentId === paymentId).map((event) => event.type)).toEqual([
+      "payment.succeeded",
+    ]);
   });
 
   it("refuses a notification whose signature does not verify", async () => {
     const forged = await fetch(`${shop.url}/webhooks`, {
       method: "POST",
-      headers: { "webhook-id": "msg_forged", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,Zm9yZ2Vk" },
+      headers: {
+        "webhook-id": "msg_forged",
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+        "webhook-signature": "v1,Zm9yZ2Vk",
+      },
       body: JSON.stringify({ id: "msg_forged", type: "payment.succeeded" }),
     });
     expect(forged.status).toBe(400);
@@ -97,14 +119,22 @@ describe("the example merchant server", () => {
     const { paymentId, statusCode } = await buyerPays({ captureMethod: "RESERVATION" });
     expect(statusCode).toBe(13);
     const post = (action: string, body: object) =>
-      fetch(`${shop.url}/orders/${paymentId}/${action}`, { method: "POST", body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      fetch(`${shop.url}/orders/${paymentId}/${action}`, { method: "POST", body: JSON.stringify(body) }).then(
+        async (r) => ({ status: r.status, body: await r.json() }),
+      );
 
     const captured = await post("capture", { amount: 1000 });
     expect(captured).toMatchObject({ status: 200, body: { data: { statusCode: 2, metaData: { payUrl: "" } } } });
     const partial = await post("refund", { amount: 400 });
-    expect(partial).toMatchObject({ status: 200, body: { data: { statusCode: 4, refundedAmount: 400, remainingRefundableAmount: 600 } } });
+    expect(partial).toMatchObject({
+      status: 200,
+      body: { data: { statusCode: 4, refundedAmount: 400, remainingRefundableAmount: 600 } },
+    });
     const rest = await post("refund", {});
-    expect(rest).toMatchObject({ status: 200, body: { data: { statusCode: 4, refundedAmount: 600, remainingRefundableAmount: 0 } } });
+    expect(rest).toMatchObject({
+      status: 200,
+      body: { data: { statusCode: 4, refundedAmount: 600, remainingRefundableAmount: 0 } },
+    });
     const again = await post("refund", {});
     expect(again.status).toBe(409);
     expect(again.body.error.name).toBe("invalid_state");

@@ -36,7 +36,13 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 describe("the first-payment guide", () => {
   it("takes a payment, confirms it and refunds it in two steps, exactly as written", async () => {
     const [before, after] = GUIDE.split(BUYER_STEP);
-    const script = ["set -euo pipefail", ...runnableBlocks(before!), "echo __BUYER__", "read -r _", ...runnableBlocks(after!)].join("\n");
+    const script = [
+      "set -euo pipefail",
+      ...runnableBlocks(before!),
+      "echo __BUYER__",
+      "read -r _",
+      ...runnableBlocks(after!),
+    ].join("\n");
     const child = spawn("bash", ["-c", script], {
       cwd: workDir,
       env: { ...process.env, GATEWAY: gateway.baseUrl },
@@ -67,6 +73,12 @@ describe("the first-payment guide", () => {
     await paid;
     const lines = stdout.split("\n").filter(Boolean);
     // proceed: 12 → check: 2 → the notification → refund 500 of 1500.5, then the rest.
-    expect(lines.filter((line) => /^[\w.]+$/.test(line) && line !== "__BUYER__" && line !== "__PAID__")).toEqual(["12", "2", "payment.succeeded", "1000.5", "0"]);
+    expect(lines.filter((line) => /^[\w.]+$/.test(line) && line !== "__BUYER__" && line !== "__PAID__")).toEqual([
+      "12",
+      "2",
+      "payment.succeeded",
+      "1000.5",
+      "0",
+    ]);
   }, 240_000);
 });

@@ -25,8 +25,19 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const credentials = () => ({ baseUrl: gateway.baseUrl, clientId: merchant.clientId, clientSecret: merchant.clientSecret });
-const cliCredentials = () => ["--base-url", gateway.baseUrl, "--client-id", merchant.clientId, "--client-secret", merchant.clientSecret];
+const credentials = () => ({
+  baseUrl: gateway.baseUrl,
+  clientId: merchant.clientId,
+  clientSecret: merchant.clientSecret,
+});
+const cliCredentials = () => [
+  "--base-url",
+  gateway.baseUrl,
+  "--client-id",
+  merchant.clientId,
+  "--client-secret",
+  merchant.clientSecret,
+];
 
 describe("trigger <event-type>", () => {
   it.each(TRIGGERABLE_EVENTS)("drives a sandbox payment to %s, which the Events API then lists", async (type) => {
@@ -67,7 +78,8 @@ describe("listen --forward-to", () => {
     expect(forwarded).toEqual(["payment.pre_authorized 204", "payment.failed 204"]);
     const hooks = receiver.received.filter((hook) => hook.path === "/in-process");
     expect(hooks.map((hook) => hook.headers["webhook-id"])).toEqual(results.map((result) => result.event.id));
-    for (const hook of hooks) expect(() => new Webhook(merchant.webhookSecret).verify(hook.body, hook.headers)).not.toThrow();
+    for (const hook of hooks)
+      expect(() => new Webhook(merchant.webhookSecret).verify(hook.body, hook.headers)).not.toThrow();
     expect(JSON.parse(hooks[0]!.body).data.paymentId).toBe(held.paymentId);
     expect(await listener.poll()).toEqual([]); // nothing twice
   });
@@ -79,7 +91,19 @@ describe("listen --forward-to", () => {
       // keep its close() waiting): the signal below reaches the listener.
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", "scripts/gateway.ts", "listen", "--forward-to", receiver.url("/cli"), "--webhook-secret", merchant.webhookSecret, "--interval", "0.3", ...cliCredentials()],
+        [
+          "--import",
+          "tsx",
+          "scripts/gateway.ts",
+          "listen",
+          "--forward-to",
+          receiver.url("/cli"),
+          "--webhook-secret",
+          merchant.webhookSecret,
+          "--interval",
+          "0.3",
+          ...cliCredentials(),
+        ],
         {
           cwd: ROOT,
           stdio: ["ignore", "pipe", "pipe"],
@@ -109,11 +133,23 @@ describe("listen --forward-to", () => {
     async () => {
       const result = await runScript(
         "scripts/gateway.ts",
-        ["listen", "--forward-to", receiver.url(), "--base-url", gateway.baseUrl, "--client-id", merchant.clientId, "--client-secret", "-starts-with-a-dash"],
+        [
+          "listen",
+          "--forward-to",
+          receiver.url(),
+          "--base-url",
+          gateway.baseUrl,
+          "--client-id",
+          merchant.clientId,
+          "--client-secret",
+          "-starts-with-a-dash",
+        ],
         { GATEWAY_WEBHOOK_SECRET: undefined },
       );
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain("Give the service's webhook secret (whsec_...): --webhook-secret or GATEWAY_WEBHOOK_SECRET");
+      expect(result.stderr).toContain(
+        "Give the service's webhook secret (whsec_...): --webhook-secret or GATEWAY_WEBHOOK_SECRET",
+      );
     },
     CLI_TIMEOUT,
   );
@@ -121,9 +157,15 @@ describe("listen --forward-to", () => {
   it(
     "says how to give the webhook secret when it is missing",
     async () => {
-      const result = await runScript("scripts/gateway.ts", ["listen", "--forward-to", receiver.url(), ...cliCredentials()], { GATEWAY_WEBHOOK_SECRET: undefined });
+      const result = await runScript(
+        "scripts/gateway.ts",
+        ["listen", "--forward-to", receiver.url(), ...cliCredentials()],
+        { GATEWAY_WEBHOOK_SECRET: undefined },
+      );
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain("Give the service's webhook secret (whsec_...): --webhook-secret or GATEWAY_WEBHOOK_SECRET");
+      expect(result.stderr).toContain(
+        "Give the service's webhook secret (whsec_...): --webhook-secret or GATEWAY_WEBHOOK_SECRET",
+      );
     },
     CLI_TIMEOUT,
   );

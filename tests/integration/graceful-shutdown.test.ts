@@ -38,7 +38,8 @@ async function waitFor(what: string, probe: () => boolean | Promise<boolean>, ti
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe()) return;
-    if (gateway.exitCode !== null) throw new Error(`the gateway exited (${gateway.exitCode}) waiting for ${what}:\n${output}`);
+    if (gateway.exitCode !== null)
+      throw new Error(`the gateway exited (${gateway.exitCode}) waiting for ${what}:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`timed out waiting for ${what}:\n${output.slice(-4000)}`);
@@ -71,7 +72,13 @@ function startLoad(clients: number) {
       const created = await send("create", `${baseUrl}/api/v1/payments/intents?countryCode=DZA`, {
         method: "POST",
         headers: { authorization, "content-type": "application/json" },
-        body: JSON.stringify({ actionId: randomUUID(), amount: 100, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: randomPhone() }),
+        body: JSON.stringify({
+          actionId: randomUUID(),
+          amount: 100,
+          actionCurrencyCode: "DZD",
+          actionCountryCode: "DZA",
+          userId: randomPhone(),
+        }),
       });
       if (stopped || created?.status !== 201 || !created.paymentId) continue;
       await send("check", `${baseUrl}/api/v1/payments/intents/${created.paymentId}/check`, {
@@ -151,7 +158,11 @@ describe("graceful shutdown of npm start's servers", () => {
   beforeAll(() => startGateway(2), 620_000);
   afterAll(stopGateway);
 
-  it("a rolling restart under load answers every request and replaces both servers", () => rollingRestartUnderLoad(2), 240_000);
+  it(
+    "a rolling restart under load answers every request and replaces both servers",
+    () => rollingRestartUnderLoad(2),
+    240_000,
+  );
 
   it("SIGTERM under load answers every request sent before it, gives the webhook leases back and exits 0", async () => {
     // Deliveries in flight at the SIGTERM: the merchant's endpoint answers each after 6 s.
@@ -167,11 +178,15 @@ describe("graceful shutdown of npm start's servers", () => {
 
     const load = startLoad(8);
     await waitFor("load before the stop", () => load.outcomes.length >= 40 && load.inFlight() > 0, 60_000);
-    const deliveriesInFlight = receiver.received.filter((request) => Date.now() - request.receivedAt < answerAfterMs).length;
+    const deliveriesInFlight = receiver.received.filter(
+      (request) => Date.now() - request.receivedAt < answerAfterMs,
+    ).length;
     const sentBeforeStop = load.stop();
     gateway.kill("SIGTERM");
     await sentBeforeStop;
-    const code = await new Promise<number | null>((resolve) => (gateway.exitCode !== null ? resolve(gateway.exitCode) : gateway.once("exit", (exitCode) => resolve(exitCode))));
+    const code = await new Promise<number | null>((resolve) =>
+      gateway.exitCode !== null ? resolve(gateway.exitCode) : gateway.once("exit", (exitCode) => resolve(exitCode)),
+    );
 
     expect(deliveriesInFlight).toBeGreaterThan(0);
     expect(code).toBe(0);
@@ -192,5 +207,9 @@ describe("npm start with one server", () => {
   beforeAll(() => startGateway(1), 620_000);
   afterAll(stopGateway);
 
-  it("a rolling restart under load answers every request and replaces the server", () => rollingRestartUnderLoad(1), 240_000);
+  it(
+    "a rolling restart under load answers every request and replaces the server",
+    () => rollingRestartUnderLoad(1),
+    240_000,
+  );
 });

@@ -56,7 +56,9 @@ describe("the hosted pages' door (npm start)", () => {
     expect(policy).toContain(`style-src 'self' 'nonce-${nonce}'`);
     expect(policy).not.toContain("unsafe-eval");
     expect(html).toContain(`<style nonce="${nonce}">`);
-    expect(html).toMatch(/<script type="module" src="\/islands\/resend-countdown-[^"]+\.js" nonce="[^"]+" data-island="resend-countdown">/);
+    expect(html).toMatch(
+      /<script type="module" src="\/islands\/resend-countdown-[^"]+\.js" nonce="[^"]+" data-island="resend-countdown">/,
+    );
     expect(html).toContain(`nonce="${nonce}" data-island="resend-countdown"`);
     expect(html).not.toMatch(/\/_next\/|__next_f/);
     expect((await get(otpPath)).headers.get("content-security-policy")).not.toContain(`'nonce-${nonce}'`);
@@ -78,7 +80,12 @@ describe("the hosted pages' door (npm start)", () => {
   });
 
   it("answers an unknown payment, a wrong token and an encoded unknown id with the neutral page (404), in the page's language", async () => {
-    for (const path of ["/ar/pay/otp/nope", `${otpPath.split("?")[0]}?token=wrong`, "/en/pay/checkout/a%20b", "/en/l/nope"]) {
+    for (const path of [
+      "/ar/pay/otp/nope",
+      `${otpPath.split("?")[0]}?token=wrong`,
+      "/en/pay/checkout/a%20b",
+      "/en/l/nope",
+    ]) {
       const response = await get(path);
       const html = await response.text();
       expect(response.status, path).toBe(404);
@@ -108,7 +115,11 @@ describe("the hosted pages' door (npm start)", () => {
   });
 
   it("leaves a post to a page to Next.js's proxy, which refuses it (400)", async () => {
-    const response = await get(otpPath, { method: "POST", body: "x=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const response = await get(otpPath, {
+      method: "POST",
+      body: "x=1",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(response.status).toBe(400);
   });
 });

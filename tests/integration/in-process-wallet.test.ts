@@ -15,7 +15,12 @@ const base = "http://wallet.test/api/wallet-sandbox";
 let wallet: WalletProtocolServer;
 
 beforeAll(async () => {
-  wallet = walletProtocolServer({ db: await getDb(), secret, basePath: "/api/wallet-sandbox", qrContent: ({ qrRequestId }) => `${base}/app/${qrRequestId}` });
+  wallet = walletProtocolServer({
+    db: await getDb(),
+    secret,
+    basePath: "/api/wallet-sandbox",
+    qrContent: ({ qrRequestId }) => `${base}/app/${qrRequestId}`,
+  });
 });
 
 function signed(method: "GET" | "POST", path: string, body: unknown, signingSecret = secret): WalletRequest {
@@ -32,15 +37,23 @@ function signed(method: "GET" | "POST", path: string, body: unknown, signingSecr
 /** The same request through both faces: in process first, then as HTTP would carry it. */
 async function bothFaces(request: WalletRequest) {
   const inProcess = await wallet.answer(request);
-  const response = await wallet.handle(new Request(request.url, { method: request.method, headers: request.headers, body: request.body || undefined }));
-  return { inProcess, overHttp: { status: response.status, body: await response.text() }, contentType: response.headers.get("content-type") };
+  const response = await wallet.handle(
+    new Request(request.url, { method: request.method, headers: request.headers, body: request.body || undefined }),
+  );
+  return {
+    inProcess,
+    overHttp: { status: response.status, body: await response.text() },
+    contentType: response.headers.get("content-type"),
+  };
 }
 
 describe("the in-gateway wallet's two faces", () => {
   const account = { merchantId: randomUUID(), customerId: randomUUID() };
 
   it("answer a balance query alike", async () => {
-    const { inProcess, overHttp, contentType } = await bothFaces(signed("GET", `/v1/balances?${new URLSearchParams({ ...account, currency: "DZD" })}`, undefined));
+    const { inProcess, overHttp, contentType } = await bothFaces(
+      signed("GET", `/v1/balances?${new URLSearchParams({ ...account, currency: "DZD" })}`, undefined),
+    );
     expect(inProcess.status).toBe(200);
     expect(JSON.parse(inProcess.body)).toMatchObject({ currency: "DZD", heldMinor: 0 });
     expect(overHttp).toEqual(inProcess);
@@ -58,7 +71,14 @@ describe("the in-gateway wallet's two faces", () => {
   });
 
   it("refuse a request signed with another secret, an unknown path and a wrong method alike", async () => {
-    const forged = await bothFaces(signed("GET", `/v1/balances?${new URLSearchParams({ ...account, currency: "DZD" })}`, undefined, `whsec_${Buffer.alloc(32, 1).toString("base64")}`));
+    const forged = await bothFaces(
+      signed(
+        "GET",
+        `/v1/balances?${new URLSearchParams({ ...account, currency: "DZD" })}`,
+        undefined,
+        `whsec_${Buffer.alloc(32, 1).toString("base64")}`,
+      ),
+    );
     expect(forged.inProcess.status).toBe(401);
     expect(JSON.parse(forged.inProcess.body).error.name).toBe("invalid_signature");
     expect(forged.overHttp).toEqual(forged.inProcess);
@@ -74,7 +94,9 @@ describe("the in-gateway wallet's two faces", () => {
 
   it("read header names in any case, and no body on a GET, in process as over HTTP", async () => {
     const request = signed("GET", `/v1/balances?${new URLSearchParams({ ...account, currency: "DZD" })}`, undefined);
-    const upperCased = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toUpperCase(), value]));
+    const upperCased = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [name.toUpperCase(), value]),
+    );
     const inProcess = await wallet.answer({ ...request, headers: upperCased, body: "{not json" });
     expect(inProcess.status).toBe(200);
     expect(inProcess).toEqual((await bothFaces(request)).overHttp);
@@ -84,7 +106,10 @@ describe("the in-gateway wallet's two faces", () => {
     const request = signed("POST", "/v1/otp-challenges", undefined);
     const url = new URL(request.url);
     const body = "{not json";
-    const headers = { ...signWalletRequest(secret, { method: "POST", pathAndQuery: url.pathname, body }), "content-type": "application/json" };
+    const headers = {
+      ...signWalletRequest(secret, { method: "POST", pathAndQuery: url.pathname, body }),
+      "content-type": "application/json",
+    };
     const { inProcess, overHttp } = await bothFaces({ ...request, headers, body });
     expect(inProcess.status).toBe(400);
     expect(JSON.parse(inProcess.body).error.name).toBe("invalid_request");

@@ -11,7 +11,16 @@ import { randomPhone } from "../support/factories";
 import { startTestGateway, type TestGateway } from "../support/gateway-server";
 import { runScript } from "../support/run-script";
 
-const CONTRACT_FIELDS = ["cardProviderPublishableKey", "clientId", "clientSecret", "name", "publishableKey", "service", "tenant", "webhookSecret"];
+const CONTRACT_FIELDS = [
+  "cardProviderPublishableKey",
+  "clientId",
+  "clientSecret",
+  "name",
+  "publishableKey",
+  "service",
+  "tenant",
+  "webhookSecret",
+];
 const CODE = /^[a-z0-9][a-z0-9-]*$/;
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const CLI_TIMEOUT = 180_000;
@@ -95,7 +104,11 @@ describe("merchant create --json", () => {
   it(
     "prints credentials that work against the API",
     async () => {
-      const response = await api.post("/api/v1/customers", { name: "First Customer", phone: randomPhone() }, clientAuth(merchant, { "x-service": merchant.service }));
+      const response = await api.post(
+        "/api/v1/customers",
+        { name: "First Customer", phone: randomPhone() },
+        clientAuth(merchant, { "x-service": merchant.service }),
+      );
       expect(response.status).toBe(201);
     },
     CLI_TIMEOUT,
@@ -172,10 +185,22 @@ describe("merchant card-keys", () => {
     async () => {
       const secretKey = `sk_live_${"a1".repeat(20)}`;
       const webhookSecret = `whsec_${"b2".repeat(16)}`;
-      const result = await runCli(["card-keys", "--client-id", merchant.clientId, "--country", "DZA", "--publishable-key", "pk_live_cli123", "--json"], {
-        STRIPE_SECRET_KEY: secretKey,
-        STRIPE_WEBHOOK_SECRET: webhookSecret,
-      });
+      const result = await runCli(
+        [
+          "card-keys",
+          "--client-id",
+          merchant.clientId,
+          "--country",
+          "DZA",
+          "--publishable-key",
+          "pk_live_cli123",
+          "--json",
+        ],
+        {
+          STRIPE_SECRET_KEY: secretKey,
+          STRIPE_WEBHOOK_SECRET: webhookSecret,
+        },
+      );
       expect(result.code, result.stderr).toBe(0);
       obtainedSecrets.push(secretKey, webhookSecret);
       expect(JSON.parse(result.stdout)).toEqual({
@@ -194,10 +219,13 @@ describe("merchant card-keys", () => {
   it(
     "refuses a secret key that is not a Stripe key, naming the variable",
     async () => {
-      const result = await runCli(["card-keys", "--client-id", merchant.clientId, "--country", "DZA", "--publishable-key", "pk_live_cli123"], {
-        STRIPE_SECRET_KEY: "not-a-key",
-        STRIPE_WEBHOOK_SECRET: "whsec_abc",
-      });
+      const result = await runCli(
+        ["card-keys", "--client-id", merchant.clientId, "--country", "DZA", "--publishable-key", "pk_live_cli123"],
+        {
+          STRIPE_SECRET_KEY: "not-a-key",
+          STRIPE_WEBHOOK_SECRET: "whsec_abc",
+        },
+      );
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain("STRIPE_SECRET_KEY");
       expect(result.stderr).not.toContain("not-a-key");
@@ -220,7 +248,10 @@ describe("bad input", () => {
           ["create", "--name", `${tag} b`, "--country", "DZA", "--redirect-url", "not a url", "--json"],
           ["--redirect-url", "http(s) URL"],
         ],
-        [["create", "--name", `${tag} c`, "--country", "DZA", "--webhook-url", "ftp://hooks.example", "--json"], ["--webhook-url"]],
+        [
+          ["create", "--name", `${tag} c`, "--country", "DZA", "--webhook-url", "ftp://hooks.example", "--json"],
+          ["--webhook-url"],
+        ],
         [["create", "--name", `${tag} d`, "--country", "DZA", "--origin", "javascript:alert(1)"], ["--origin"]],
         [
           ["create", "--name", `${tag} e`, "--country", "DZ", "--json"],

@@ -60,8 +60,12 @@ describe("GET /api/metrics", () => {
       'gateway_provider_call_duration_seconds_count{provider="wallet",operation="capture"}': 1,
     });
     const requests = moved(before, after, { keep: /^gateway_http_requests_total/ });
-    expect(requests['gateway_http_requests_total{route="/api/v1/payments/intents",method="POST",status="201"}']).toBe(1);
-    expect(requests['gateway_http_requests_total{route="/api/v1/payments/intents/:id/capture",method="POST",status="200"}']).toBe(1);
+    expect(requests['gateway_http_requests_total{route="/api/v1/payments/intents",method="POST",status="201"}']).toBe(
+      1,
+    );
+    expect(
+      requests['gateway_http_requests_total{route="/api/v1/payments/intents/:id/capture",method="POST",status="200"}'],
+    ).toBe(1);
   });
 
   it("counts a provider outage as unavailable or timeout, and the operation left to reconciliation until it is settled", async () => {
@@ -87,10 +91,13 @@ describe("GET /api/metrics", () => {
 
     // Reconciliation settles both (their retry is due 5 s later): the backlog is back where it was.
     const later = new Date(Date.now() + 60_000);
-    for (const intent of [first, second]) await reconcileProviderOperations(db, { now: later, paymentId: intent.paymentId });
+    for (const intent of [first, second])
+      await reconcileProviderOperations(db, { now: later, paymentId: intent.paymentId });
     await collectBacklogMetrics(db);
     const { series: settled } = await scrape(api);
-    expect(settled.get("gateway_provider_operations_awaiting_reconciliation")).toBe(before.get("gateway_provider_operations_awaiting_reconciliation"));
+    expect(settled.get("gateway_provider_operations_awaiting_reconciliation")).toBe(
+      before.get("gateway_provider_operations_awaiting_reconciliation"),
+    );
   });
 
   it("counts a failing webhook receiver's attempts as failed, and the notifications due until they are tried", async () => {
@@ -121,11 +128,18 @@ describe("GET /api/metrics", () => {
     const { series: before } = await scrape(api);
     // Nine failures as the code step records them (no password hash to wait for), then two wrong passwords.
     for (let attempt = 0; attempt < 9; attempt += 1) await recordSignInFailure(db, user.email, new Date());
-    expect(await signIn(db, { email: user.email, password: "not the password", ip: null })).toEqual({ outcome: "refused" });
-    expect(await signIn(db, { email: user.email, password: "not the password", ip: null })).toMatchObject({ outcome: "locked" });
+    expect(await signIn(db, { email: user.email, password: "not the password", ip: null })).toEqual({
+      outcome: "refused",
+    });
+    expect(await signIn(db, { email: user.email, password: "not the password", ip: null })).toMatchObject({
+      outcome: "locked",
+    });
     const { series: after } = await scrape(api);
     // The eleventh attempt is refused as locked: neither checked nor counted.
-    expect(moved(before, after)).toEqual({ gateway_console_sign_in_failures_total: 10, gateway_console_sign_in_lockouts_total: 1 });
+    expect(moved(before, after)).toEqual({
+      gateway_console_sign_in_failures_total: 10,
+      gateway_console_sign_in_lockouts_total: 1,
+    });
   });
 });
 
@@ -140,11 +154,24 @@ describe("one view of every process", () => {
     // Two servers (each publishing every 5 s, as `npm start`'s do) and the job runner: `npm run worker`
     // with its backlog collection, until its snapshot says it ran.
     const servers = [3, 4].map((count) =>
-      spawn(process.execPath, ["--import", "tsx", "tests/support/metrics-process.ts", String(count)], { env: process.env, stdio: ["ignore", "pipe", "inherit"] }),
+      spawn(process.execPath, ["--import", "tsx", "tests/support/metrics-process.ts", String(count)], {
+        env: process.env,
+        stdio: ["ignore", "pipe", "inherit"],
+      }),
     );
-    const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--only", "metrics.backlogs"], { env: process.env, stdio: "ignore" });
+    const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--only", "metrics.backlogs"], {
+      env: process.env,
+      stdio: "ignore",
+    });
     try {
-      await Promise.all(servers.map((server) => new Promise((resolve) => server.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("published") && resolve(true)))));
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise((resolve) =>
+              server.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("published") && resolve(true)),
+            ),
+        ),
+      );
       const job = 'gateway_job_last_success_timestamp_seconds{job="metrics.backlogs"}';
       let after = (await scrape(api)).series;
       for (let waited = 0; !after.has(job) && waited < 90_000; waited += 500) {
@@ -166,7 +193,9 @@ describe("labels", () => {
     const merchant = await createMerchant();
     const phone = randomPhone();
     const intent = await paidIntent(api, merchant, { amount: 4_321, userId: phone });
-    await api.get(`/api/v1/customers/search/${encodeURIComponent(phone)}`, { authorization: "Basic bm90OmFjcmVkZW50aWFs" });
+    await api.get(`/api/v1/customers/search/${encodeURIComponent(phone)}`, {
+      authorization: "Basic bm90OmFjcmVkZW50aWFs",
+    });
     await api.get(`/api/v1/payments/intents/${intent.paymentId}/check`);
     const { text } = await scrape(api);
     const values = [...text.matchAll(/="([^"]*)"/g)].map((match) => match[1]!);
@@ -179,7 +208,17 @@ describe("labels", () => {
         /(secret|token|whsec_|pk_service_|cat_|crt_|sk_|Bearer)/i.test(value), // a credential
     );
     expect(offending).toEqual([]);
-    for (const known of [intent.paymentId, phone, phone.slice(1), "4321", "432100", merchant.clientId, merchant.clientSecret, merchant.publishableKey, METRICS_TOKEN]) {
+    for (const known of [
+      intent.paymentId,
+      phone,
+      phone.slice(1),
+      "4321",
+      "432100",
+      merchant.clientId,
+      merchant.clientSecret,
+      merchant.publishableKey,
+      METRICS_TOKEN,
+    ]) {
       expect(text).not.toContain(known);
     }
   });

@@ -25,7 +25,13 @@ import { serviceCreator } from "@/lib/payments/operations/intent-creator";
 import { proceedPayment } from "@/lib/payments/operations/proceed-payment";
 import { recreateDatabase } from "@/scripts/lib/recreate-database";
 import { randomPhone } from "../support/factories";
-import { SIMULATOR_TABLES, insertSimulatorRows, simulatorRowsIn, simulatorTablesOutside, type RunSql } from "../support/simulator-books";
+import {
+  SIMULATOR_TABLES,
+  insertSimulatorRows,
+  simulatorRowsIn,
+  simulatorTablesOutside,
+  type RunSql,
+} from "../support/simulator-books";
 
 // A database of the previous release must upgrade in place: the committed migrations minus the
 // newest make that database, the domain fills it, then the newest applies on top and what was
@@ -35,7 +41,8 @@ const MIGRATIONS = path.join(process.cwd(), "drizzle");
 interface Journal {
   entries: { idx: number; tag: string; when: number }[];
 }
-const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as Journal & Record<string, unknown>;
+const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as Journal &
+  Record<string, unknown>;
 
 const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `/gateway_upgrade_${process.pid}`;
@@ -66,14 +73,17 @@ beforeAll(async () => {
   client = postgres(url.toString(), { max: 2, onnotice: () => {} });
   db = drizzle({ client, schema }) as unknown as Db;
   previousRelease = releaseMigrations(journal.entries.length - 1);
-  beforeSimulatorsApart = releaseMigrations(journal.entries.findIndex((entry) => entry.tag === BEFORE_SIMULATORS_APART) + 1);
+  beforeSimulatorsApart = releaseMigrations(
+    journal.entries.findIndex((entry) => entry.tag === BEFORE_SIMULATORS_APART) + 1,
+  );
 });
 
 afterAll(async () => {
   await client?.end({ timeout: 5 });
   await recreateDatabase(url.toString(), { dropOnly: true });
   await recreateDatabase(productionUrl.toString(), { dropOnly: true });
-  for (const folder of [previousRelease, beforeSimulatorsApart]) if (folder) rmSync(folder, { recursive: true, force: true });
+  for (const folder of [previousRelease, beforeSimulatorsApart])
+    if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 async function serviceContext(code: string): Promise<ServiceContext> {
@@ -107,12 +117,22 @@ describe("migration upgrade", () => {
     });
     const service = await serviceContext(merchant.service);
     const phone = randomPhone();
-    const customer = await createCustomer(db, { serviceId: service.id, input: { name: "Upgrade Customer", phone, isActive: true } });
+    const customer = await createCustomer(db, {
+      serviceId: service.id,
+      input: { name: "Upgrade Customer", phone, isActive: true },
+    });
     const intent = (amount: number) =>
       createPaymentIntent(db, {
         creator: serviceCreator(service, serviceClock(service)),
         query: { countryCode: "DZA" },
-        input: { actionId: `upgrade-${amount}`, amount, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: phone, captureMethod: "DIRECT" },
+        input: {
+          actionId: `upgrade-${amount}`,
+          amount,
+          actionCurrencyCode: "DZD",
+          actionCountryCode: "DZA",
+          userId: phone,
+          captureMethod: "DIRECT",
+        },
         cause: API_CAUSE,
       });
     const open = await intent(120);
@@ -139,7 +159,12 @@ describe("migration upgrade", () => {
     expect(Number(applied[0]!.n)).toBe(journal.entries.length);
     expect(await rowCounts(tables)).toEqual(before);
     expect(await db.select().from(schema.payments).orderBy(asc(schema.payments.id))).toEqual(paymentsBefore);
-    const merchantServer: ClientPrincipal = { mode: "client", service, credentialId: "upgrade-test", clientId: merchant.clientId };
+    const merchantServer: ClientPrincipal = {
+      mode: "client",
+      service,
+      credentialId: "upgrade-test",
+      clientId: merchant.clientId,
+    };
     expect((await checkPayment(db, { principal: merchantServer, paymentId: open.payment.id })).state).toBe("CREATED");
     expect((await checkPayment(db, { principal: merchantServer, paymentId: paid.payment.id })).state).toBe("SUCCEEDED");
     expect((await searchCustomerByPhone(db, { serviceId: service.id, phone })).id).toBe(customer.id);
@@ -147,7 +172,9 @@ describe("migration upgrade", () => {
 });
 
 /** A new production database, migrated by `prepare`, then checked to hold no simulator table nor their schema. */
-async function productionDatabaseHasNoSimulatorTable(prepare: (run: RunSql, production: postgres.Sql) => Promise<void>) {
+async function productionDatabaseHasNoSimulatorTable(
+  prepare: (run: RunSql, production: postgres.Sql) => Promise<void>,
+) {
   await recreateDatabase(productionUrl.toString());
   const production = postgres(productionUrl.toString(), { max: 1, onnotice: () => {} });
   try {

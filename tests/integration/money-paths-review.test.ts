@@ -32,7 +32,13 @@ describe("payment methods a country does not offer", () => {
     )
       .update(paymentMethodCatalog)
       .set({ enabled: false })
-      .where(and(eq(paymentMethodCatalog.serviceId, await serviceIdOf(merchant)), eq(paymentMethodCatalog.country, "DZA"), eq(paymentMethodCatalog.code, "WALLET_V2")));
+      .where(
+        and(
+          eq(paymentMethodCatalog.serviceId, await serviceIdOf(merchant)),
+          eq(paymentMethodCatalog.country, "DZA"),
+          eq(paymentMethodCatalog.code, "WALLET_V2"),
+        ),
+      );
     const response = await proceed(api, intent.paymentId, serverHeaders(merchant));
     expect(response.status).toBe(409);
     expect(response.body.error.name).toBe("invalid_state");

@@ -28,7 +28,9 @@ describe("openapi.json", () => {
   });
 
   it("describes every /api/v1 route the security suite discovers, and no route that does not exist", async () => {
-    const served = (await discoverApiRoutes()).filter((route) => !route.pattern.endsWith("/*") && route.pattern !== "/api/v1");
+    const served = (await discoverApiRoutes()).filter(
+      (route) => !route.pattern.endsWith("/*") && route.pattern !== "/api/v1",
+    );
     expect(served.length).toBeGreaterThan(20);
     const documented = Object.entries(committed.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${p}`),
@@ -53,22 +55,51 @@ describe("openapi.json", () => {
   });
 
   it("documents the three auth modes, every header, each error name with its status, and the notifications", () => {
-    expect(Object.keys(committed.components.securitySchemes).sort()).toEqual(["clientAuth", "customerBearer", "customerToken", "intentClientSecret", "publishableKey"]);
-    expect(committed.components.securitySchemes.intentClientSecret).toMatchObject({ type: "apiKey", in: "header", name: "x-client-secret" });
-    expect(committed.components.securitySchemes.customerToken).toMatchObject({ type: "apiKey", in: "header", name: "x-client-token" });
+    expect(Object.keys(committed.components.securitySchemes).sort()).toEqual([
+      "clientAuth",
+      "customerBearer",
+      "customerToken",
+      "intentClientSecret",
+      "publishableKey",
+    ]);
+    expect(committed.components.securitySchemes.intentClientSecret).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "x-client-secret",
+    });
+    expect(committed.components.securitySchemes.customerToken).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "x-client-token",
+    });
     const proceed = committed.paths["/api/v1/payments/intents/{id}/proceed"].post;
-    const headerNames = proceed.parameters.filter((p: { in: string }) => p.in === "header").map((p: { name: string }) => p.name);
+    const headerNames = proceed.parameters
+      .filter((p: { in: string }) => p.in === "header")
+      .map((p: { name: string }) => p.name);
     expect(headerNames.sort()).toEqual(["Idempotency-Key", "x-country-code", "x-locale", "x-platform", "x-service"]);
-    expect(proceed.security).toEqual([{ clientAuth: [] }, { publishableKey: [], intentClientSecret: [] }, { customerToken: [] }, { customerBearer: [] }]);
+    expect(proceed.security).toEqual([
+      { clientAuth: [] },
+      { publishableKey: [], intentClientSecret: [] },
+      { customerToken: [] },
+      { customerBearer: [] },
+    ]);
     expect(proceed.responses["200"].headers).toHaveProperty("RateLimit-Policy");
     expect(proceed.responses["429"].headers).toHaveProperty("Retry-After");
 
     const everyName = new Set(OPERATIONS.flatMap((operation) => errorNamesOf(operation)));
     expect([...everyName].sort()).toEqual(Object.keys(errorStatus).sort());
     const refund = committed.paths["/api/v1/payments/{paymentId}/refund"].post;
-    expect(refund.responses["400"].description).toBe("`amount_exceeds_refundable`, `validation_error` (see the Errors table).");
-    expect(refund.responses["400"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error400" });
-    expect(committed.components.schemas.Error400.properties.error.properties.name.enum).toEqual(["validation_error", "amount_exceeds_reserved", "amount_exceeds_refundable"]);
+    expect(refund.responses["400"].description).toBe(
+      "`amount_exceeds_refundable`, `validation_error` (see the Errors table).",
+    );
+    expect(refund.responses["400"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Error400",
+    });
+    expect(committed.components.schemas.Error400.properties.error.properties.name.enum).toEqual([
+      "validation_error",
+      "amount_exceeds_reserved",
+      "amount_exceeds_refundable",
+    ]);
 
     expect(Object.keys(committed.webhooks).sort()).toEqual([
       "payment.captured",

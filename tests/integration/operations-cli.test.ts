@@ -26,7 +26,8 @@ describe("npm run merchant -- --help", () => {
     async () => {
       const all = await run("scripts/merchant.ts", ["--help"]);
       expect(all.code, all.stderr).toBe(0);
-      for (const command of ["create", "update", "list", "rotate-secret"]) expect(all.stdout).toContain(`npm run merchant -- ${command}`);
+      for (const command of ["create", "update", "list", "rotate-secret"])
+        expect(all.stdout).toContain(`npm run merchant -- ${command}`);
       const update = await run("scripts/merchant.ts", ["update", "--help"]);
       expect(update.code).toBe(0);
       expect(update.stdout).toContain("--rotate-webhook-secret");
@@ -93,12 +94,25 @@ describe("npm run merchant -- update", () => {
         const hook = receiver.received.at(-1)!;
         expect(() => new Webhook(updated.webhookSecret).verify(hook.body, hook.headers)).not.toThrow();
 
-        const second = await run("scripts/merchant.ts", ["update", "--client-id", merchant.clientId, "--redirect-url", "none", "--json"]);
+        const second = await run("scripts/merchant.ts", [
+          "update",
+          "--client-id",
+          merchant.clientId,
+          "--redirect-url",
+          "none",
+          "--json",
+        ]);
         expect(second.code, second.stderr).toBe(0);
         const again = JSON.parse(second.stdout);
         expect(again.redirectUrl).toBeNull();
         expect(again).not.toHaveProperty("webhookSecret");
-        const rotated = await run("scripts/merchant.ts", ["update", "--client-id", merchant.clientId, "--rotate-webhook-secret", "--json"]);
+        const rotated = await run("scripts/merchant.ts", [
+          "update",
+          "--client-id",
+          merchant.clientId,
+          "--rotate-webhook-secret",
+          "--json",
+        ]);
         expect(JSON.parse(rotated.stdout).webhookSecret).toMatch(/^whsec_/);
       } finally {
         await receiver.close();
@@ -110,12 +124,26 @@ describe("npm run merchant -- update", () => {
   it(
     "names the flag when a value is bad, and says so for an unknown client id",
     async () => {
-      const bad = await run("scripts/merchant.ts", ["update", "--client-id", "a.b.01ARZ3NDEKTSV4RRFFQ69G5FAV", "--webhook-url", "ftp://x"]);
+      const bad = await run("scripts/merchant.ts", [
+        "update",
+        "--client-id",
+        "a.b.01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        "--webhook-url",
+        "ftp://x",
+      ]);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toMatch(/^--webhook-url: must be an http\(s\) URL/m);
-      const unknown = await run("scripts/merchant.ts", ["update", "--client-id", "a.b.01ARZ3NDEKTSV4RRFFQ69G5FAV", "--name", "X"]);
+      const unknown = await run("scripts/merchant.ts", [
+        "update",
+        "--client-id",
+        "a.b.01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        "--name",
+        "X",
+      ]);
       expect(unknown.code).toBe(1);
-      expect(unknown.stderr.trim()).toBe("No merchant with client id a.b.01ARZ3NDEKTSV4RRFFQ69G5FAV (see npm run merchant -- list).");
+      expect(unknown.stderr.trim()).toBe(
+        "No merchant with client id a.b.01ARZ3NDEKTSV4RRFFQ69G5FAV (see npm run merchant -- list).",
+      );
     },
     CLI_TIMEOUT,
   );
@@ -130,7 +158,9 @@ describe("clear messages instead of stack traces", () => {
       writeFileSync(path.join(dir, "gateway.lock"), String(process.pid));
       const result = await run("scripts/worker.ts", [], { DATABASE_URL: undefined, PGLITE_DIR: dir });
       expect(result.code).toBe(1);
-      expect(result.stderr.trim()).toBe(`The embedded database in ${dir} is in use by process ${process.pid}. Stop it first, or set DATABASE_URL to share PostgreSQL.`);
+      expect(result.stderr.trim()).toBe(
+        `The embedded database in ${dir} is in use by process ${process.pid}. Stop it first, or set DATABASE_URL to share PostgreSQL.`,
+      );
     },
     CLI_TIMEOUT,
   );
@@ -142,9 +172,13 @@ describe("clear messages instead of stack traces", () => {
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain("Usage: npm run worker");
       expect(bad.stderr).not.toMatch(STACK_LINE);
-      const down = await run("scripts/merchant.ts", ["list"], { DATABASE_URL: "postgres://postgres@127.0.0.1:4149/nothing" });
+      const down = await run("scripts/merchant.ts", ["list"], {
+        DATABASE_URL: "postgres://postgres@127.0.0.1:4149/nothing",
+      });
       expect(down.code).toBe(1);
-      expect(down.stderr.trim()).toBe("Could not reach the database at DATABASE_URL (ECONNREFUSED). Is it running and is the address right?");
+      expect(down.stderr.trim()).toBe(
+        "Could not reach the database at DATABASE_URL (ECONNREFUSED). Is it running and is the address right?",
+      );
     },
     CLI_TIMEOUT,
   );
@@ -162,7 +196,10 @@ describe("sandbox clock reset (contract 9)", () => {
     await api.post("/api/v1/sandbox/clock", { advanceSeconds: 60 }, clientAuth(merchant));
     const deleted = await api.delete("/api/v1/sandbox/clock", undefined, clientAuth(merchant));
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toMatchObject({ message: "Service clock reset to real time.", data: { clockOffsetSeconds: 0 } });
+    expect(deleted.body).toMatchObject({
+      message: "Service clock reset to real time.",
+      data: { clockOffsetSeconds: 0 },
+    });
   });
 
   it("refuses a body with neither or both, in one clear message", async () => {
@@ -170,7 +207,12 @@ describe("sandbox clock reset (contract 9)", () => {
     for (const body of [{}, { advanceSeconds: 5, reset: true }]) {
       const response = await api.post("/api/v1/sandbox/clock", body, clientAuth(merchant));
       expect(response.status).toBe(400);
-      expect(response.body.error.details).toEqual([{ path: "advanceSeconds", message: 'give either "advanceSeconds" (to move the clock forward) or "reset": true (to bring it back)' }]);
+      expect(response.body.error.details).toEqual([
+        {
+          path: "advanceSeconds",
+          message: 'give either "advanceSeconds" (to move the clock forward) or "reset": true (to bring it back)',
+        },
+      ]);
     }
   });
 });

@@ -25,7 +25,9 @@ describe("wrong method (contract 12)", () => {
   });
 
   it("answers every known /api/v1 path called with a method it does not serve with 405 and its Allow list", async () => {
-    const routes = (await discoverApiRoutes()).filter((route) => !route.pattern.endsWith("*") && route.pattern !== "/api/v1");
+    const routes = (await discoverApiRoutes()).filter(
+      (route) => !route.pattern.endsWith("*") && route.pattern !== "/api/v1",
+    );
     const served = new Map<string, string[]>();
     for (const route of routes) served.set(route.pattern, [...(served.get(route.pattern) ?? []), route.method]);
     expect(served.size).toBeGreaterThan(20);
@@ -42,13 +44,18 @@ describe("wrong method (contract 12)", () => {
   });
 
   it("answers OPTIONS on every known path with 204 and the same Allow as its 405", async () => {
-    const routes = (await discoverApiRoutes()).filter((route) => !route.pattern.endsWith("*") && route.pattern !== "/api/v1");
+    const routes = (await discoverApiRoutes()).filter(
+      (route) => !route.pattern.endsWith("*") && route.pattern !== "/api/v1",
+    );
     const patterns = new Set(routes.map((route) => route.pattern));
     for (const pattern of patterns) {
       const path = fillPattern(pattern, { id: SOME_UUID, paymentId: SOME_UUID, phone: "+213555000000" });
       const options = await api.call("OPTIONS", path);
       expect(options.status, pattern).toBe(204);
-      const refused = await api.call(routes.some((r) => r.pattern === pattern && r.method === "PUT") ? "PATCH" : "PUT", path);
+      const refused = await api.call(
+        routes.some((r) => r.pattern === pattern && r.method === "PUT") ? "PATCH" : "PUT",
+        path,
+      );
       expect(options.headers.get("allow"), pattern).toBe(refused.headers.get("allow"));
       expect(options.headers.get("access-control-allow-origin"), pattern).toBeNull();
     }
@@ -80,7 +87,9 @@ describe("health (contract 12)", () => {
     await db.execute(
       sql`create table if not exists drizzle.__held_migration as select * from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
     );
-    await db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+    await db.execute(
+      sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
+    );
     try {
       const response = await api.get("/api/health/ready");
       expect(response.status).toBe(503);
@@ -109,20 +118,37 @@ describe("a merchant's web page calling the API from its own origin (merchant_au
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     const allowedHeaders = preflight.headers.get("access-control-allow-headers")?.split(", ") ?? [];
-    for (const header of ["authorization", "x-client-secret", "x-platform", "x-locale", "content-type", "idempotency-key"]) expect(allowedHeaders).toContain(header);
+    for (const header of [
+      "authorization",
+      "x-client-secret",
+      "x-platform",
+      "x-locale",
+      "content-type",
+      "idempotency-key",
+    ])
+      expect(allowedHeaders).toContain(header);
     expect(preflight.headers.get("access-control-max-age")).toBe("7200");
   });
 
   it("lets the page read the answer, its request id and its limits, and the refusal of an origin off the allow-list", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant);
-    const fromShop = await check(api, intent.paymentId, browserHeaders(merchant, intent.clientSecret, { origin: "https://shop.example" }));
+    const fromShop = await check(
+      api,
+      intent.paymentId,
+      browserHeaders(merchant, intent.clientSecret, { origin: "https://shop.example" }),
+    );
     expect(fromShop.status).toBe(200);
     expect(fromShop.headers.get("access-control-allow-origin")).toBe("*");
     const exposed = fromShop.headers.get("access-control-expose-headers")?.split(", ") ?? [];
-    for (const header of ["x-request-id", "ratelimit", "ratelimit-policy", "retry-after"]) expect(exposed).toContain(header);
+    for (const header of ["x-request-id", "ratelimit", "ratelimit-policy", "retry-after"])
+      expect(exposed).toContain(header);
 
-    const elsewhere = await check(api, intent.paymentId, browserHeaders(merchant, intent.clientSecret, { origin: "https://evil.example" }));
+    const elsewhere = await check(
+      api,
+      intent.paymentId,
+      browserHeaders(merchant, intent.clientSecret, { origin: "https://evil.example" }),
+    );
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.body.error.name).toBe("origin_not_allowed");
     expect(elsewhere.headers.get("access-control-allow-origin")).toBe("*");
@@ -134,14 +160,21 @@ describe("a merchant's web page calling the API from its own origin (merchant_au
 
   it("answers browsers only where merchant_auth is taken: no preflight, and no readable answer, on a client_auth or user_auth route", async () => {
     const preflight = (path: string, method: string) =>
-      api.call("OPTIONS", path, { headers: { origin: "https://shop.example", "access-control-request-method": method, "access-control-request-headers": "authorization" } });
+      api.call("OPTIONS", path, {
+        headers: {
+          origin: "https://shop.example",
+          "access-control-request-method": method,
+          "access-control-request-headers": "authorization",
+        },
+      });
     const browserRoutes = [
       [checkPath(SOME_UUID), "GET"],
       [`/api/v1/payments/intents/${SOME_UUID}/proceed`, "POST"],
       ["/api/v1/payment-methods", "GET"],
       ["/api/v1/payment-methods/card-provider/pk", "GET"],
     ] as const;
-    for (const [path, method] of browserRoutes) expect((await preflight(path, method)).headers.get("access-control-allow-origin"), path).toBe("*");
+    for (const [path, method] of browserRoutes)
+      expect((await preflight(path, method)).headers.get("access-control-allow-origin"), path).toBe("*");
     const serverRoutes = [
       ["/api/v1/payments/intents", "POST"],
       [`/api/v1/payments/intents/${SOME_UUID}/capture`, "POST"],
@@ -158,7 +191,11 @@ describe("a merchant's web page calling the API from its own origin (merchant_au
     }
     // A client_auth call that carries an Origin anyway (a page holding the server's secret) is answered, but not to the page.
     const merchant = await createMerchant();
-    const created = await api.post("/api/v1/payments/intents?countryCode=DZA", intentBody(), serverHeaders(merchant, { origin: "https://shop.example" }));
+    const created = await api.post(
+      "/api/v1/payments/intents?countryCode=DZA",
+      intentBody(),
+      serverHeaders(merchant, { origin: "https://shop.example" }),
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get("access-control-allow-origin")).toBeNull();
   });

@@ -10,11 +10,18 @@ const gateway = useTestGateway();
 let merchant: OnboardedMerchant;
 
 async function newLink(body: object = {}) {
-  const response = await gateway.api.post("/api/v1/payment-links", { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "ar", ...body }, clientAuth(merchant));
+  const response = await gateway.api.post(
+    "/api/v1/payment-links",
+    { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "ar", ...body },
+    clientAuth(merchant),
+  );
   return response.body.data as { id: string; url: string; qrImageUrl: string };
 }
 const visit = (path: string, acceptLanguage?: string) =>
-  fetch(`${gateway.baseUrl}${path}`, { redirect: "manual", headers: acceptLanguage ? { "accept-language": acceptLanguage } : {} });
+  fetch(`${gateway.baseUrl}${path}`, {
+    redirect: "manual",
+    headers: acceptLanguage ? { "accept-language": acceptLanguage } : {},
+  });
 
 beforeAll(async () => {
   merchant = await createMerchant({ name: "Boutique Yasmine" });
@@ -47,11 +54,17 @@ describe("a payment link's url (/l/{id})", () => {
 
   it("names a merchant whose name holds a $ pattern as it is, on the 410 page and in the Open Graph description", async () => {
     const shop = await createMerchant({ name: "Cash$'n Carry $& Co" });
-    const response = await gateway.api.post("/api/v1/payment-links", { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "en" }, clientAuth(shop));
+    const response = await gateway.api.post(
+      "/api/v1/payment-links",
+      { title: "Bag", amount: 10, currency: "DZD", countryCode: "DZA", locale: "en" },
+      clientAuth(shop),
+    );
     const { id } = response.body.data as { id: string };
     expect((await getPaymentLinkPreview(id))?.description).toMatch(/^Pay DZD\s10\.00 to Cash\$'n Carry \$& Co$/);
     await gateway.api.post(`/api/v1/payment-links/${id}/deactivate`, {}, clientAuth(shop));
-    expect(await (await visit(`/l/${id}`, "en")).text()).toContain("Ask Cash$'n Carry $&#38; Co for a new payment link.");
+    expect(await (await visit(`/l/${id}`, "en")).text()).toContain(
+      "Ask Cash$'n Carry $&#38; Co for a new payment link.",
+    );
   });
 
   it("answers 404 for a link that does not exist", async () => {
@@ -67,7 +80,9 @@ describe("a payment link's qrImageUrl", () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("image/png");
     const png = Buffer.from(await answer.arrayBuffer());
-    expect(png.equals(await QRCode.toBuffer(link.url, { type: "png", errorCorrectionLevel: "M", margin: 4, width: 480 }))).toBe(true);
+    expect(
+      png.equals(await QRCode.toBuffer(link.url, { type: "png", errorCorrectionLevel: "M", margin: 4, width: 480 })),
+    ).toBe(true);
     expect((await fetch(`${gateway.baseUrl}/l/plink_00000000000000000000000000/qr.png`)).status).toBe(404);
   });
 });

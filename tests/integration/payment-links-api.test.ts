@@ -23,7 +23,12 @@ beforeAll(async () => {
 
 describe("POST /api/v1/payment-links", () => {
   it("creates a fixed-amount link with its url, QR image and zero payments", async () => {
-    const response = await create({ ...fixed, description: "Leather, made in Tlemcen", locale: "fr", metaData: { sku: "BAG-1" } });
+    const response = await create({
+      ...fixed,
+      description: "Leather, made in Tlemcen",
+      locale: "fr",
+      metaData: { sku: "BAG-1" },
+    });
     expect(response.status).toBe(201);
     const link = paymentLinkView.parse(response.body.data);
     expect(link).toMatchObject({
@@ -48,9 +53,24 @@ describe("POST /api/v1/payment-links", () => {
   });
 
   it("creates an open-amount link with bounds, kept exactly in the currency's decimals (TND has 3)", async () => {
-    const response = await create({ title: "Donation", currency: "TND", countryCode: "TUN", minAmount: 0.5, maxAmount: 1000.125, reusable: false, captureMethod: "RESERVATION" });
+    const response = await create({
+      title: "Donation",
+      currency: "TND",
+      countryCode: "TUN",
+      minAmount: 0.5,
+      maxAmount: 1000.125,
+      reusable: false,
+      captureMethod: "RESERVATION",
+    });
     expect(response.status).toBe(201);
-    expect(response.body.data).toMatchObject({ amount: null, minAmount: 0.5, maxAmount: 1000.125, reusable: false, captureMethod: "RESERVATION", locale: "en" });
+    expect(response.body.data).toMatchObject({
+      amount: null,
+      minAmount: 0.5,
+      maxAmount: 1000.125,
+      reusable: false,
+      captureMethod: "RESERVATION",
+      locale: "en",
+    });
   });
 
   it("refuses every rule broken, each named by its field", async () => {
@@ -69,7 +89,18 @@ describe("POST /api/v1/payment-links", () => {
     expect(response.status).toBe(400);
     expect(response.body.error.name).toBe("validation_error");
     expect(Object.keys(detailsOf(response)).sort()).toEqual(
-      ["amount", "captureMethod", "countryCode", "currency", "description", "expiresAt", "locale", "metaData", "reusable", "title"].sort(),
+      [
+        "amount",
+        "captureMethod",
+        "countryCode",
+        "currency",
+        "description",
+        "expiresAt",
+        "locale",
+        "metaData",
+        "reusable",
+        "title",
+      ].sort(),
     );
   });
 
@@ -81,22 +112,33 @@ describe("POST /api/v1/payment-links", () => {
 
   it("refuses an empty title, an amount its currency cannot hold, zero, and bounds the wrong way round", async () => {
     expect(detailsOf(await create({ ...fixed, title: "   " }))).toHaveProperty("title");
-    expect(detailsOf(await create({ ...fixed, amount: 10.001 }))).toEqual({ amount: "must have at most 2 decimal places for DZD" });
+    expect(detailsOf(await create({ ...fixed, amount: 10.001 }))).toEqual({
+      amount: "must have at most 2 decimal places for DZD",
+    });
     expect(detailsOf(await create({ ...fixed, amount: 0 }))).toEqual({ amount: "must be greater than zero" });
-    expect(detailsOf(await create({ ...fixed, amount: 1_000_000_001 }))).toEqual({ amount: "must be at most 1000000000" });
+    expect(detailsOf(await create({ ...fixed, amount: 1_000_000_001 }))).toEqual({
+      amount: "must be at most 1000000000",
+    });
     const { amount: _omitted, ...open } = fixed;
-    expect(detailsOf(await create({ ...open, minAmount: 50, maxAmount: 10 }))).toEqual({ maxAmount: "must be at least minAmount" });
+    expect(detailsOf(await create({ ...open, minAmount: 50, maxAmount: 10 }))).toEqual({
+      maxAmount: "must be at least minAmount",
+    });
     expect(detailsOf(await create({ ...fixed, minAmount: 1, maxAmount: 5000 }))).toEqual({
       minAmount: "must be omitted when amount is given (a fixed amount has no bounds)",
       maxAmount: "must be omitted when amount is given (a fixed amount has no bounds)",
     });
-    expect(detailsOf(await create({ ...open, minAmount: 1.5, currency: "XOF" }))).toEqual({ minAmount: "must be a whole number for XOF" });
+    expect(detailsOf(await create({ ...open, minAmount: 1.5, currency: "XOF" }))).toEqual({
+      minAmount: "must be a whole number for XOF",
+    });
   });
 
   it("refuses a country the service has not enabled and an expiry in the past", async () => {
     const response = await create({ ...fixed, countryCode: "DZA", expiresAt: "2020-01-01T00:00:00Z" }, other);
     expect(response.status).toBe(400);
-    expect(detailsOf(response)).toEqual({ countryCode: "is not enabled for this service (MAR)", expiresAt: "must be in the future" });
+    expect(detailsOf(response)).toEqual({
+      countryCode: "is not enabled for this service (MAR)",
+      expiresAt: "must be in the future",
+    });
   });
 
   it("accepts an expiry with an offset and answers it in UTC", async () => {
@@ -120,14 +162,19 @@ describe("GET /api/v1/payment-links", () => {
     expect(first.status).toBe(200);
     expect(first.body.data.map((link: { title: string }) => link.title)).toEqual(["third", "second"]);
     expect(first.body.hasMore).toBe(true);
-    const second = await api.get(`/api/v1/payment-links?limit=2&startingAfter=${first.body.data[1].id}`, clientAuth(shop));
+    const second = await api.get(
+      `/api/v1/payment-links?limit=2&startingAfter=${first.body.data[1].id}`,
+      clientAuth(shop),
+    );
     expect(second.body.data.map((link: { id: string }) => link.id)).toEqual([ids[0]]);
     expect(second.body.hasMore).toBe(false);
   });
 
   it("refuses a bad limit and another service's link as a cursor", async () => {
     const mine = (await create(fixed)).body.data.id;
-    expect(detailsOf(await api.get("/api/v1/payment-links?limit=0", clientAuth(merchant)))).toHaveProperty("query.limit");
+    expect(detailsOf(await api.get("/api/v1/payment-links?limit=0", clientAuth(merchant)))).toHaveProperty(
+      "query.limit",
+    );
     const foreign = await api.get(`/api/v1/payment-links?startingAfter=${mine}`, clientAuth(other));
     expect(foreign.status).toBe(400);
     expect(detailsOf(foreign)).toHaveProperty("query.startingAfter");
@@ -150,7 +197,9 @@ describe("GET /api/v1/payment-links/:id and POST /:id/deactivate", () => {
     const response = await api.post(`/api/v1/payment-links/${id}/deactivate`, {}, clientAuth(merchant));
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ id, active: false });
-    expect((await api.post(`/api/v1/payment-links/${id}/deactivate`, {}, clientAuth(merchant))).body.data.active).toBe(false);
+    expect((await api.post(`/api/v1/payment-links/${id}/deactivate`, {}, clientAuth(merchant))).body.data.active).toBe(
+      false,
+    );
     expect((await api.get(`/api/v1/payment-links/${id}`, clientAuth(merchant))).body.data.active).toBe(false);
   });
 });

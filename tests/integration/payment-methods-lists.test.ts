@@ -11,7 +11,8 @@ import { advanceClock, createIntent, proceed, serviceIdOf } from "../support/pay
 
 const { api } = useTestGateway();
 
-const available = (merchant: OnboardedMerchant, query: string, extra: Record<string, string> = {}) => api.get(`/api/v1/payment-methods/available${query}`, clientAuth(merchant, extra));
+const available = (merchant: OnboardedMerchant, query: string, extra: Record<string, string> = {}) =>
+  api.get(`/api/v1/payment-methods/available${query}`, clientAuth(merchant, extra));
 
 describe("GET /api/v1/payment-methods/available", () => {
   it("lists WALLET_V2, CARD_PROVIDER and (in Algeria, contract 15) SATIM and CHARGILY for a country of the service, by alpha-2", async () => {
@@ -59,9 +60,17 @@ describe("GET /api/v1/payment-methods/available", () => {
   it("localizes displayName by x-locale", async () => {
     const merchant = await createMerchant();
     const french = await available(merchant, "?countryCode=MA", { "x-locale": "fr_FR" });
-    expect(french.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["Portefeuille", "Carte bancaire", "CMI (carte bancaire)"]);
+    expect(french.body.data.map((item: { displayName: string }) => item.displayName)).toEqual([
+      "Portefeuille",
+      "Carte bancaire",
+      "CMI (carte bancaire)",
+    ]);
     const arabic = await available(merchant, "?countryCode=tn", { "x-locale": "ar_DZ" });
-    expect(arabic.body.data.map((item: { displayName: string }) => item.displayName)).toEqual(["المحفظة", "البطاقة البنكية", "كليك تو باي"]);
+    expect(arabic.body.data.map((item: { displayName: string }) => item.displayName)).toEqual([
+      "المحفظة",
+      "البطاقة البنكية",
+      "كليك تو باي",
+    ]);
     const other = await available(merchant, "?countryCode=DZ", { "x-locale": "de_DE" });
     expect(other.body.data[0].displayName).toBe("Wallet");
   });
@@ -72,7 +81,13 @@ describe("GET /api/v1/payment-methods/available", () => {
     await db
       .update(paymentMethodCatalog)
       .set({ label: "Pay with Edahabia" })
-      .where(and(eq(paymentMethodCatalog.serviceId, await serviceIdOf(merchant)), eq(paymentMethodCatalog.country, "DZA"), eq(paymentMethodCatalog.code, "CARD_PROVIDER")));
+      .where(
+        and(
+          eq(paymentMethodCatalog.serviceId, await serviceIdOf(merchant)),
+          eq(paymentMethodCatalog.country, "DZA"),
+          eq(paymentMethodCatalog.code, "CARD_PROVIDER"),
+        ),
+      );
     const response = await available(merchant, "?countryCode=DZ");
     expect(response.body.data[1].label).toBe("Pay with Edahabia");
     expect(response.body.data[0]).not.toHaveProperty("label");
@@ -120,11 +135,26 @@ describe("GET /api/v1/payment-methods (user context)", () => {
     const response = await api.get("/api/v1/payment-methods?amount=100", userHeaders(merchant, accessToken));
     expect(response.status).toBe(200);
     const [wallet, cardMethod, satim, chargily, savedCard, ...rest] = response.body.data;
-    expect(satim).toMatchObject({ code: "SATIM", paymentOptionType: "paymentMethod", displayName: "CIB / EDAHABIA", archetype: "REDIRECT" });
+    expect(satim).toMatchObject({
+      code: "SATIM",
+      paymentOptionType: "paymentMethod",
+      displayName: "CIB / EDAHABIA",
+      archetype: "REDIRECT",
+    });
     expect(chargily).toMatchObject({ code: "CHARGILY", paymentOptionType: "paymentMethod", archetype: "REDIRECT" });
     expect(rest).toEqual([]);
-    expect(wallet).toMatchObject({ code: "WALLET_V2", paymentOptionType: "wallet", balance: 10_000, currency: "DZD", archetype: "REDIRECT" });
-    expect(cardMethod).toMatchObject({ code: "CARD_PROVIDER", paymentOptionType: "paymentMethod", displayName: "Bank card" });
+    expect(wallet).toMatchObject({
+      code: "WALLET_V2",
+      paymentOptionType: "wallet",
+      balance: 10_000,
+      currency: "DZD",
+      archetype: "REDIRECT",
+    });
+    expect(cardMethod).toMatchObject({
+      code: "CARD_PROVIDER",
+      paymentOptionType: "paymentMethod",
+      displayName: "Bank card",
+    });
     expect(cardMethod).not.toHaveProperty("balance");
     expect(savedCard).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -141,10 +171,17 @@ describe("GET /api/v1/payment-methods (user context)", () => {
     const merchant = await createMerchant();
     const { customer, accessToken } = await createCustomerToken(merchant);
     const intent = await createIntent(api, merchant, { userId: customer.phone, amount: 250.5 });
-    await proceed(api, intent.paymentId, { "x-client-token": accessToken, "x-service": merchant.service, "x-platform": "WEB" });
+    await proceed(api, intent.paymentId, {
+      "x-client-token": accessToken,
+      "x-service": merchant.service,
+      "x-platform": "WEB",
+    });
     const dinars = await api.get("/api/v1/payment-methods?amount=1", userHeaders(merchant, accessToken));
     expect(dinars.body.data[0]).toMatchObject({ balance: 9749.5, currency: "DZD" });
-    const euros = await api.get("/api/v1/payment-methods?amount=1&actionCurrencyCode=EUR", userHeaders(merchant, accessToken));
+    const euros = await api.get(
+      "/api/v1/payment-methods?amount=1&actionCurrencyCode=EUR",
+      userHeaders(merchant, accessToken),
+    );
     expect(euros.body.data[0]).toMatchObject({ balance: 10_000, currency: "EUR" });
   });
 
@@ -181,11 +218,20 @@ describe("GET /api/v1/payment-methods (user context)", () => {
     for (const query of ["", "?amount=999", "?amount=abc"]) {
       const response = await api.get(
         `/api/v1/payment-methods${query}`,
-        merchantAuth(merchant, intent.clientSecret, { "x-platform": "WEB", "x-service": "someone-else", "x-country-code": "MAR" }),
+        merchantAuth(merchant, intent.clientSecret, {
+          "x-platform": "WEB",
+          "x-service": "someone-else",
+          "x-country-code": "MAR",
+        }),
       );
       expect(response.status).toBe(200);
       expect(response.body.data[0]).toMatchObject({ code: "WALLET_V2", balance: 10_000, currency: "TND" });
-      expect(response.body.data.map((item: { name: string }) => item.name)).toEqual(["wallet-v2", "card-provider", "clictopay", "Mastercard *** 4444"]);
+      expect(response.body.data.map((item: { name: string }) => item.name)).toEqual([
+        "wallet-v2",
+        "card-provider",
+        "clictopay",
+        "Mastercard *** 4444",
+      ]);
     }
   });
 
@@ -205,7 +251,10 @@ describe("GET /api/v1/payment-methods (user context)", () => {
 
   it("accepts only merchant_auth and user_auth", async () => {
     const merchant = await createMerchant();
-    const response = await api.get("/api/v1/payment-methods?amount=10", clientAuth(merchant, { "x-platform": "API", "x-service": merchant.service }));
+    const response = await api.get(
+      "/api/v1/payment-methods?amount=10",
+      clientAuth(merchant, { "x-platform": "API", "x-service": merchant.service }),
+    );
     expect(response.status).toBe(401);
   });
 });
@@ -224,7 +273,10 @@ describe("GET /api/v1/payment-methods/card-provider/pk", () => {
     ]);
     for (const response of responses) {
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ status: "success", data: { publicKey: merchant.cardProviderPublishableKey } });
+      expect(response.body).toMatchObject({
+        status: "success",
+        data: { publicKey: merchant.cardProviderPublishableKey },
+      });
     }
   });
 
@@ -246,7 +298,10 @@ describe("GET /api/v1/payment-methods/card-provider/pk", () => {
 
   it("answers 404 where the service offers no cards", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
-    const response = await api.get(path, clientAuth(merchant, { "x-service": merchant.service, "x-country-code": "FRA" }));
+    const response = await api.get(
+      path,
+      clientAuth(merchant, { "x-service": merchant.service, "x-country-code": "FRA" }),
+    );
     expect(response.status).toBe(404);
     expect(response.body.error.name).toBe("not_found");
   });

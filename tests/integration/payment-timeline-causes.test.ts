@@ -18,8 +18,25 @@ import { redeliverPendingEvents } from "@/simulators/card/sandbox-event-delivery
 import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant, randomPhone } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { advanceClock, capture, createIntent, payWithOtp, proceed, refund, release, serverHeaders, tokenOf } from "../support/payments";
-import { TEST_CARDS, cardPaymentOf, completeOnPage, confirmAtProvider, finalize, proceedWithCard } from "../support/cards";
+import {
+  advanceClock,
+  capture,
+  createIntent,
+  payWithOtp,
+  proceed,
+  refund,
+  release,
+  serverHeaders,
+  tokenOf,
+} from "../support/payments";
+import {
+  TEST_CARDS,
+  cardPaymentOf,
+  completeOnPage,
+  confirmAtProvider,
+  finalize,
+  proceedWithCard,
+} from "../support/cards";
 
 // The sandbox card provider posts its event to the gateway as soon as a card is confirmed, which
 // would race the buyer's return for the payment's change. Here nothing is posted by itself: each
@@ -37,7 +54,12 @@ const OPERATOR = "ops@shop.example";
 beforeAll(async () => {
   merchant = await createMerchant();
   const [service] = await (await getDb()).select().from(services).where(eq(services.code, merchant.service));
-  principal = { mode: "client", service: { ...service!, countries: service!.countries }, credentialId: "console", clientId: "console" } as ClientPrincipal;
+  principal = {
+    mode: "client",
+    service: { ...service!, countries: service!.countries },
+    credentialId: "console",
+    clientId: "console",
+  } as ClientPrincipal;
 });
 
 /** The timeline as [to, cause] pairs, the console user's email standing for `console`. */
@@ -133,7 +155,12 @@ describe("the timeline records who made each change, for every path into every s
     const captured = await createIntent(api, merchant, { captureMethod: "RESERVATION" });
     await payWithOtp(api, merchant, captured.paymentId);
     await capturePayment(db, { principal, paymentId: captured.paymentId, cause, input: {} });
-    await refundPayment(db, { principal, paymentId: captured.paymentId, cause, input: { description: "part", amount: 5 } });
+    await refundPayment(db, {
+      principal,
+      paymentId: captured.paymentId,
+      cause,
+      input: { description: "part", amount: 5 },
+    });
     await refundPayment(db, { principal, paymentId: captured.paymentId, cause, input: { description: "rest" } });
     expect((await timeline(captured.paymentId)).slice(3)).toEqual([
       ["SUCCEEDED", OPERATOR],
@@ -198,7 +225,11 @@ describe("the timeline records who made each change, for every path into every s
       ["SUCCEEDED", "buyer"],
     ]);
     // Not saved, yet its brand and last 4 stay with the payment for the console.
-    expect(await cardPaymentOf(proceeded.paymentId)).toMatchObject({ cardBrand: "visa", cardLast4: "4242", savedCardId: null });
+    expect(await cardPaymentOf(proceeded.paymentId)).toMatchObject({
+      cardBrand: "visa",
+      cardLast4: "4242",
+      savedCardId: null,
+    });
   });
 
   it("card: a declined card on the card page: FAILED by buyer", async () => {
@@ -220,16 +251,28 @@ describe("the timeline records who made each change, for every path into every s
 
     const reserved = await proceedWithCard(api, merchant, { intent: { captureMethod: "RESERVATION" } });
     const held = await confirmAtProvider(api, reserved, { card: TEST_CARDS.visa });
-    await finalize(api, reserved.paymentId, reserved.clientSecret, { paymentIntentId: held.paymentIntentId, externalCardId: held.body.payment_method });
+    await finalize(api, reserved.paymentId, reserved.clientSecret, {
+      paymentIntentId: held.paymentIntentId,
+      externalCardId: held.body.payment_method,
+    });
     expect((await timeline(reserved.paymentId)).at(-1)).toEqual(["PRE_AUTHORIZED", "api"]);
   });
 
   it("a payment link's page and the checkout page act for the buyer: CREATED and REQUIRES_ACTION by buyer", async () => {
     const db = await getDb();
-    const link = await api.post("/api/v1/payment-links", { title: "Bag", amount: 15, currency: "DZD", countryCode: "DZA" }, clientAuth(merchant));
+    const link = await api.post(
+      "/api/v1/payment-links",
+      { title: "Bag", amount: 15, currency: "DZD", countryCode: "DZA" },
+      clientAuth(merchant),
+    );
     const started = await startLinkPayment(db, { linkId: link.body.data.id, phone: randomPhone(), amount: undefined });
     if (started.outcome !== "created") throw new Error(`link payment not started: ${JSON.stringify(started)}`);
-    await proceedFromCheckout(db, { paymentId: started.paymentId, token: started.token, code: "WALLET_V2", locale: "en" });
+    await proceedFromCheckout(db, {
+      paymentId: started.paymentId,
+      token: started.token,
+      code: "WALLET_V2",
+      locale: "en",
+    });
     await submitPaymentOtp(db, { paymentId: started.paymentId, token: started.token, code: "123456" });
     expect(await timeline(started.paymentId)).toEqual([
       ["CREATED", "buyer"],

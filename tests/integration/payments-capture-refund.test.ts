@@ -5,7 +5,20 @@ import { paymentCaptures, paymentRefunds } from "@/lib/db/schema";
 import { merchantAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { capture, check, createIntent, notificationsOf, OPENING_DZD, paidIntent, paymentRow, proceed, refund, release, serverHeaders, walletLedger } from "../support/payments";
+import {
+  capture,
+  check,
+  createIntent,
+  notificationsOf,
+  OPENING_DZD,
+  paidIntent,
+  paymentRow,
+  proceed,
+  refund,
+  release,
+  serverHeaders,
+  walletLedger,
+} from "../support/payments";
 
 const { api } = useTestGateway();
 
@@ -50,7 +63,12 @@ describe("POST /payments/intents/:id/capture", () => {
     const sent = await notificationsOf(intent.paymentId);
     expect(sent.map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
     expect(sent[1]!.data).toMatchObject({ remoteStatusCode: 2, statusCode: 2, amount: 500, capturedAmount: 500 });
-    expect(await rowSums(intent.paymentId)).toEqual({ captured: 50000, refunded: 0, capturedColumn: 50000, refundedColumn: 0 });
+    expect(await rowSums(intent.paymentId)).toEqual({
+      captured: 50000,
+      refunded: 0,
+      capturedColumn: 50000,
+      refundedColumn: 0,
+    });
   });
 
   it("captures part of the reservation and returns the rest to the wallet at once", async () => {
@@ -66,7 +84,12 @@ describe("POST /payments/intents/:id/capture", () => {
     });
     const checked = await check(api, intent.paymentId, serverHeaders(merchant));
     expect(checked.body.data).toMatchObject({ statusCode: 2, amount: 123.45 });
-    const [captureRow] = await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, intent.paymentId));
+    const [captureRow] = await (
+      await getDb()
+    )
+      .select()
+      .from(paymentCaptures)
+      .where(eq(paymentCaptures.paymentId, intent.paymentId));
     expect(captureRow).toMatchObject({ amountMinor: 12345, releasedMinor: 37655 });
     expect((await notificationsOf(intent.paymentId))[1]!.data).toMatchObject({ capturedAmount: 123.45, amount: 500 });
   });
@@ -99,24 +122,27 @@ describe("POST /payments/intents/:id/capture", () => {
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 10000);
   });
 
-  it.each(["CREATED", "REQUIRES_ACTION", "SUCCEEDED (DIRECT)", "FAILED", "CANCELED"])("refuses to capture a %s payment with invalid_state", async (label) => {
-    const merchant = await createMerchant();
-    let paymentId: string;
-    if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
-    else if (label === "REQUIRES_ACTION") {
-      paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
-      await proceed(api, paymentId, serverHeaders(merchant));
-    } else if (label === "FAILED") {
-      paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 20_000 })).paymentId;
-      await proceed(api, paymentId, serverHeaders(merchant));
-    } else if (label === "CANCELED") {
-      paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
-      await release(api, merchant, paymentId);
-    } else paymentId = (await paidIntent(api, merchant)).paymentId;
-    const response = await capture(api, merchant, paymentId);
-    expect(response.status).toBe(409);
-    expect(response.body.error.name).toBe("invalid_state");
-  });
+  it.each(["CREATED", "REQUIRES_ACTION", "SUCCEEDED (DIRECT)", "FAILED", "CANCELED"])(
+    "refuses to capture a %s payment with invalid_state",
+    async (label) => {
+      const merchant = await createMerchant();
+      let paymentId: string;
+      if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
+      else if (label === "REQUIRES_ACTION") {
+        paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+        await proceed(api, paymentId, serverHeaders(merchant));
+      } else if (label === "FAILED") {
+        paymentId = (await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 20_000 })).paymentId;
+        await proceed(api, paymentId, serverHeaders(merchant));
+      } else if (label === "CANCELED") {
+        paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+        await release(api, merchant, paymentId);
+      } else paymentId = (await paidIntent(api, merchant)).paymentId;
+      const response = await capture(api, merchant, paymentId);
+      expect(response.status).toBe(409);
+      expect(response.body.error.name).toBe("invalid_state");
+    },
+  );
 });
 
 describe("POST /payments/intents/:id/release", () => {
@@ -159,7 +185,10 @@ describe("POST /payments/:paymentId/refund", () => {
   it("refunds the whole payment when amount is omitted: 4, REFUNDED, wallet credited", async () => {
     const merchant = await createMerchant();
     const intent = await paidIntent(api, merchant, { amount: 1200 });
-    const response = await refund(api, merchant, intent.paymentId, { description: "Order cancelled", reason: "cancel" });
+    const response = await refund(api, merchant, intent.paymentId, {
+      description: "Order cancelled",
+      reason: "cancel",
+    });
     expect(response.status).toBe(200);
     expect(response.body.message).toEqual(expect.any(String));
     expect(response.body.data).toEqual({
@@ -179,7 +208,10 @@ describe("POST /payments/:paymentId/refund", () => {
       ledgerBalanceMinor: OPENING_DZD,
     });
     const refunded = (await notificationsOf(intent.paymentId)).at(-1)!;
-    expect(refunded).toMatchObject({ type: "payment.refunded", data: { remoteStatusCode: 4, statusCode: 4, refundedAmount: 1200 } });
+    expect(refunded).toMatchObject({
+      type: "payment.refunded",
+      data: { remoteStatusCode: 4, statusCode: 4, refundedAmount: 1200 },
+    });
   });
 
   it("refunds in several parts: PARTIALLY_REFUNDED (16) until the last part makes it REFUNDED", async () => {
@@ -198,7 +230,12 @@ describe("POST /payments/:paymentId/refund", () => {
     const second = await refund(api, merchant, intent.paymentId, { description: "part 2", amount: 45.5 });
     expect(second.body.data).toMatchObject({ totalRefundedAmount: 75.5, remainingRefundableAmount: 24.5 });
     const last = await refund(api, merchant, intent.paymentId, { description: "rest" });
-    expect(last.body.data).toMatchObject({ status: "Refunded", refundedAmount: 24.5, totalRefundedAmount: 100, remainingRefundableAmount: 0 });
+    expect(last.body.data).toMatchObject({
+      status: "Refunded",
+      refundedAmount: 24.5,
+      totalRefundedAmount: 100,
+      remainingRefundableAmount: 0,
+    });
     expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data.statusCode).toBe(4);
     const sent = (await notificationsOf(intent.paymentId)).filter((n) => n.type === "payment.refunded");
     expect(sent.map((n) => [n.data.statusCode, n.data.refundedAmount])).toEqual([
@@ -206,7 +243,12 @@ describe("POST /payments/:paymentId/refund", () => {
       [16, 45.5],
       [4, 24.5],
     ]);
-    expect(await rowSums(intent.paymentId)).toEqual({ captured: 10000, refunded: 10000, capturedColumn: 10000, refundedColumn: 10000 });
+    expect(await rowSums(intent.paymentId)).toEqual({
+      captured: 10000,
+      refunded: 10000,
+      capturedColumn: 10000,
+      refundedColumn: 10000,
+    });
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.ledgerBalanceMinor).toBe(OPENING_DZD);
   });
 
@@ -233,24 +275,40 @@ describe("POST /payments/:paymentId/refund", () => {
       actionCountryCode: "TUN",
       captureMethod: "RESERVATION",
     });
-    expect(await walletLedger(merchant, intent.body.userId, "TND")).toMatchObject({ balanceMinor: 10_000_000, heldMinor: 250755 });
+    expect(await walletLedger(merchant, intent.body.userId, "TND")).toMatchObject({
+      balanceMinor: 10_000_000,
+      heldMinor: 250755,
+    });
     expect((await capture(api, merchant, intent.paymentId, { amount: 200.001 })).body.data.statusCode).toBe(2);
     const checked = await check(api, intent.paymentId, serverHeaders(merchant));
     expect(checked.body.data).toMatchObject({ amount: 200.001, currencyCode: "TND" });
     const part = await refund(api, merchant, intent.paymentId, { description: "x", amount: 0.001 });
-    expect(part.body.data).toMatchObject({ refundedAmount: 0.001, transactionAmount: 200.001, remainingRefundableAmount: 200 });
+    expect(part.body.data).toMatchObject({
+      refundedAmount: 0.001,
+      transactionAmount: 200.001,
+      remainingRefundableAmount: 200,
+    });
     const rest = await refund(api, merchant, intent.paymentId, { description: "y" });
-    expect(rest.body.data).toMatchObject({ refundedAmount: 200, totalRefundedAmount: 200.001, remainingRefundableAmount: 0 });
+    expect(rest.body.data).toMatchObject({
+      refundedAmount: 200,
+      totalRefundedAmount: 200.001,
+      remainingRefundableAmount: 0,
+    });
     expect(await walletLedger(merchant, intent.body.userId, "TND")).toMatchObject({
       balanceMinor: 10_000_000,
       heldMinor: 0,
       ledgerBalanceMinor: 10_000_000,
       ledgerHeldMinor: 0,
     });
-    const tooPrecise = await refund(api, merchant, (await paidIntent(api, merchant, { amount: 1, actionCurrencyCode: "TND", actionCountryCode: "TUN" })).paymentId, {
-      description: "z",
-      amount: 0.0001,
-    });
+    const tooPrecise = await refund(
+      api,
+      merchant,
+      (await paidIntent(api, merchant, { amount: 1, actionCurrencyCode: "TND", actionCountryCode: "TUN" })).paymentId,
+      {
+        description: "z",
+        amount: 0.0001,
+      },
+    );
     expect(tooPrecise.status).toBe(400);
   });
 
@@ -276,25 +334,29 @@ describe("POST /payments/:paymentId/refund", () => {
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD);
   });
 
-  it.each(["CREATED", "PRE_AUTHORIZED", "FAILED", "CANCELED", "REFUNDED"])("refuses to refund a %s payment with invalid_state", async (label) => {
-    const merchant = await createMerchant();
-    let paymentId: string;
-    if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
-    else if (label === "PRE_AUTHORIZED") paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
-    else if (label === "FAILED") {
-      paymentId = (await createIntent(api, merchant, { amount: 20_000 })).paymentId;
-      await proceed(api, paymentId, serverHeaders(merchant));
-    } else if (label === "CANCELED") {
-      paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
-      await release(api, merchant, paymentId);
-    } else {
-      paymentId = (await paidIntent(api, merchant)).paymentId;
-      await refund(api, merchant, paymentId);
-    }
-    const response = await refund(api, merchant, paymentId);
-    expect(response.status).toBe(409);
-    expect(response.body.error.name).toBe("invalid_state");
-  });
+  it.each(["CREATED", "PRE_AUTHORIZED", "FAILED", "CANCELED", "REFUNDED"])(
+    "refuses to refund a %s payment with invalid_state",
+    async (label) => {
+      const merchant = await createMerchant();
+      let paymentId: string;
+      if (label === "CREATED") paymentId = (await createIntent(api, merchant)).paymentId;
+      else if (label === "PRE_AUTHORIZED")
+        paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+      else if (label === "FAILED") {
+        paymentId = (await createIntent(api, merchant, { amount: 20_000 })).paymentId;
+        await proceed(api, paymentId, serverHeaders(merchant));
+      } else if (label === "CANCELED") {
+        paymentId = (await paidIntent(api, merchant, { captureMethod: "RESERVATION" })).paymentId;
+        await release(api, merchant, paymentId);
+      } else {
+        paymentId = (await paidIntent(api, merchant)).paymentId;
+        await refund(api, merchant, paymentId);
+      }
+      const response = await refund(api, merchant, paymentId);
+      expect(response.status).toBe(409);
+      expect(response.body.error.name).toBe("invalid_state");
+    },
+  );
 
   it("requires a description", async () => {
     const merchant = await createMerchant();
@@ -310,7 +372,11 @@ describe("capture, release and refund are client_auth only and tenant-scoped", (
     const [owner, other] = [await createMerchant(), await createMerchant()];
     const reserved = await paidIntent(api, owner, { captureMethod: "RESERVATION" });
     const direct = await paidIntent(api, owner);
-    for (const response of [await capture(api, other, reserved.paymentId), await release(api, other, reserved.paymentId), await refund(api, other, direct.paymentId)]) {
+    for (const response of [
+      await capture(api, other, reserved.paymentId),
+      await release(api, other, reserved.paymentId),
+      await refund(api, other, direct.paymentId),
+    ]) {
       expect(response.status).toBe(404);
       expect(response.body.error.name).toBe("not_found");
     }

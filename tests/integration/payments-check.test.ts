@@ -59,7 +59,11 @@ describe("GET /payments/intents/:id/check", () => {
     const byOtherKey = await check(api, intent.paymentId, browserHeaders(other, intent.clientSecret));
     expect(byOtherKey.status).toBe(401);
     expect(byOtherKey.body.error.name).toBe("invalid_credentials");
-    const unknown = await check(api, "00000000-0000-4000-8000-000000000000", browserHeaders(owner, intent.clientSecret));
+    const unknown = await check(
+      api,
+      "00000000-0000-4000-8000-000000000000",
+      browserHeaders(owner, intent.clientSecret),
+    );
     expect(unknown.status).toBe(401);
     // The auth statement reads the path's payment too: an unknown id, or one that is no uuid, is no payment.
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-payment-id"]) {
@@ -73,7 +77,11 @@ describe("GET /payments/intents/:id/check", () => {
   it("refuses merchant_auth from an Origin not on the allow-list with 403", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant);
-    const response = await check(api, intent.paymentId, browserHeaders(merchant, intent.clientSecret, { origin: "https://evil.example" }));
+    const response = await check(
+      api,
+      intent.paymentId,
+      browserHeaders(merchant, intent.clientSecret, { origin: "https://evil.example" }),
+    );
     expect(response.status).toBe(403);
     expect(response.body.error.name).toBe("origin_not_allowed");
   });
@@ -85,7 +93,11 @@ describe("GET /payments/intents/:id/check", () => {
     expect(noPlatform.status).toBe(400);
     const noService = await check(api, intent.paymentId, clientAuth(merchant, { "x-platform": "API" }));
     expect(noService.status).toBe(400);
-    const wrongService = await check(api, intent.paymentId, clientAuth(merchant, { "x-platform": "API", "x-service": "someone-else" }));
+    const wrongService = await check(
+      api,
+      intent.paymentId,
+      clientAuth(merchant, { "x-platform": "API", "x-service": "someone-else" }),
+    );
     expect(wrongService.status).toBe(401);
   });
 });

@@ -27,13 +27,21 @@ import {
 // Run on PostgreSQL (DATABASE_URL) to exercise real row locks; PGlite serializes everything.
 const { api } = useTestGateway();
 
-const statuses = (responses: { status: number }[]) => responses.reduce<Record<number, number>>((count, { status }) => ({ ...count, [status]: (count[status] ?? 0) + 1 }), {});
+const statuses = (responses: { status: number }[]) =>
+  responses.reduce<Record<number, number>>(
+    (count, { status }) => ({ ...count, [status]: (count[status] ?? 0) + 1 }),
+    {},
+  );
 
 describe("parallel requests on one payment", () => {
   it("lets exactly 3 of 20 parallel refunds of 30% succeed", async () => {
     const merchant = await createMerchant();
     const intent = await paidIntent(api, merchant, { amount: 1000 });
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => refund(api, merchant, intent.paymentId, { description: `r${index}`, amount: 300 })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        refund(api, merchant, intent.paymentId, { description: `r${index}`, amount: 300 }),
+      ),
+    );
     expect(statuses(responses)).toEqual({ 200: 3, 400: 17 });
     for (const response of responses.filter((r) => r.status === 400)) {
       expect(response.body.error.name).toBe("amount_exceeds_refundable");
@@ -45,7 +53,12 @@ describe("parallel requests on one payment", () => {
         .sort(),
     ).toEqual([300, 600, 900]);
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 90000 });
-    const rows = await (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId));
+    const rows = await (
+      await getDb()
+    )
+      .select()
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.paymentId, intent.paymentId));
     expect(rows).toHaveLength(3);
     expect(await walletLedger(merchant, intent.body.userId, "DZD")).toMatchObject({
       balanceMinor: OPENING_DZD - 100000 + 90000,
@@ -57,7 +70,9 @@ describe("parallel requests on one payment", () => {
   it("lets exactly 1 of 10 parallel captures succeed", async () => {
     const merchant = await createMerchant();
     const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 700 });
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, index) => capture(api, merchant, intent.paymentId, { amount: 100 + index })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => capture(api, merchant, intent.paymentId, { amount: 100 + index })),
+    );
     expect(statuses(responses)).toEqual({ 200: 1, 409: 9 });
     const capturedMinor = (await paymentRow(intent.paymentId)).capturedMinor;
     expect(await walletLedger(merchant, intent.body.userId, "DZD")).toMatchObject({
@@ -72,7 +87,9 @@ describe("parallel requests on one payment", () => {
     const merchant = await createMerchant();
     const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 700 });
     const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? capture(api, merchant, intent.paymentId) : release(api, merchant, intent.paymentId))),
+      Array.from({ length: 10 }, (_, index) =>
+        index % 2 === 0 ? capture(api, merchant, intent.paymentId) : release(api, merchant, intent.paymentId),
+      ),
     );
     expect(statuses(responses)).toEqual({ 200: 1, 409: 9 });
     const ledger = await walletLedger(merchant, intent.body.userId, "DZD");
@@ -112,7 +129,9 @@ describe("parallel requests on one payment", () => {
     const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant));
     const token = tokenOf(proceeded.body.data.metadata.payUrl);
     const db = await getDb();
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, () => submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })),
+    );
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 10000);
   });
@@ -124,7 +143,13 @@ describe("parallel payments on one wallet", () => {
     const { accessToken, customer } = await createCustomerToken(merchant);
     const headers = userAuth(merchant, accessToken, { "x-platform": "WEB" });
     const intents = await Promise.all(
-      Array.from({ length: 15 }, (_, index) => createIntent(api, merchant, { userId: customer.phone, amount: 1000, captureMethod: index % 2 ? "RESERVATION" : "DIRECT" })),
+      Array.from({ length: 15 }, (_, index) =>
+        createIntent(api, merchant, {
+          userId: customer.phone,
+          amount: 1000,
+          captureMethod: index % 2 ? "RESERVATION" : "DIRECT",
+        }),
+      ),
     );
     const responses = await Promise.all(intents.map((intent) => proceed(api, intent.paymentId, headers)));
     expect(statuses(responses)).toEqual({ 200: 15 });

@@ -13,7 +13,8 @@ import { advanceClock, intentBody, paymentRow, serviceIdOf } from "../support/pa
 // the customer and the intent (one round trip). These hold it to what a separate auth gave:
 // a refused request writes nothing, and the answers keep their order.
 const { api } = useTestGateway();
-const create = (headers: Record<string, string>, body: object, countryCode = "DZA") => api.post(`/api/v1/payments/intents?countryCode=${countryCode}`, body, headers);
+const create = (headers: Record<string, string>, body: object, countryCode = "DZA") =>
+  api.post(`/api/v1/payments/intents?countryCode=${countryCode}`, body, headers);
 
 async function writtenFor(serviceId: string, body: { userId: string; actionId: string }) {
   const db = await getDb();
@@ -55,7 +56,11 @@ describe("create with client_auth in its statement", () => {
     const db = await getDb();
     // The client's whole window spent: the next request is over the limit.
     const { windowMs, intervalMs } = rateLimitPolicies.client;
-    await db.insert(rateLimits).values({ key: rateLimitKeys.client(merchant.clientId), tatMs: Date.now() + windowMs + intervalMs * 10, allowed: true });
+    await db.insert(rateLimits).values({
+      key: rateLimitKeys.client(merchant.clientId),
+      tatMs: Date.now() + windowMs + intervalMs * 10,
+      allowed: true,
+    });
     const body = intentBody();
     const response = await create(clientAuth(merchant), body);
     expect(response.status).toBe(429);
@@ -69,7 +74,9 @@ describe("create with client_auth in its statement", () => {
     const body = intentBody({ actionCountryCode: "MAR", actionCurrencyCode: "MAD" });
     const response = await create(clientAuth(merchant), body, "MAR");
     expect(response.status).toBe(400);
-    expect(response.body.error.details).toEqual([{ path: "query.countryCode", message: expect.stringMatching(/not enabled/) }]);
+    expect(response.body.error.details).toEqual([
+      { path: "query.countryCode", message: expect.stringMatching(/not enabled/) },
+    ]);
     expect(await writtenFor(await serviceIdOf(merchant), body)).toEqual({ customers: 0, payments: 0 });
   });
 

@@ -79,7 +79,12 @@ describe("POST /api/v1/payments/intents", () => {
 
   it("takes TND amounts with 3 decimals and answers them exactly", async () => {
     const merchant = await createMerchant();
-    const response = await postIntent(api, merchant, intentBody({ amount: 12.345, actionCurrencyCode: "TND", actionCountryCode: "TUN" }), "TUN");
+    const response = await postIntent(
+      api,
+      merchant,
+      intentBody({ amount: 12.345, actionCurrencyCode: "TND", actionCountryCode: "TUN" }),
+      "TUN",
+    );
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({ amount: 12.345, currency: "TND" });
     expect((await paymentRow(response.body.data.paymentId)).amountMinor).toBe(12345);
@@ -110,7 +115,12 @@ describe("POST /api/v1/payments/intents", () => {
     const merchant = await createMerchant();
     const eur = await postIntent(api, merchant, intentBody({ amount: 1.005, actionCurrencyCode: "EUR" }));
     expect(eur.status).toBe(400);
-    const tnd = await postIntent(api, merchant, intentBody({ amount: 1.005, actionCurrencyCode: "TND", actionCountryCode: "TUN" }), "TUN");
+    const tnd = await postIntent(
+      api,
+      merchant,
+      intentBody({ amount: 1.005, actionCurrencyCode: "TND", actionCountryCode: "TUN" }),
+      "TUN",
+    );
     expect(tnd.status).toBe(201);
   });
 
@@ -119,14 +129,28 @@ describe("POST /api/v1/payments/intents", () => {
     const response = await api.post("/api/v1/payments/intents", { amount: "x" }, clientAuth(merchant));
     expect(response.status).toBe(400);
     const paths = response.body.error.details.map((d: { path: string }) => d.path).sort();
-    expect(paths).toEqual(["actionCountryCode", "actionCurrencyCode", "actionId", "amount", "query.countryCode", "userId"]);
+    expect(paths).toEqual([
+      "actionCountryCode",
+      "actionCurrencyCode",
+      "actionId",
+      "amount",
+      "query.countryCode",
+      "userId",
+    ]);
   });
 
   it("refuses a country the service has not enabled, or a body country differing from the query", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
-    const notEnabled = await postIntent(api, merchant, intentBody({ actionCountryCode: "MAR", actionCurrencyCode: "MAD" }), "MAR");
+    const notEnabled = await postIntent(
+      api,
+      merchant,
+      intentBody({ actionCountryCode: "MAR", actionCurrencyCode: "MAD" }),
+      "MAR",
+    );
     expect(notEnabled.status).toBe(400);
-    expect(notEnabled.body.error.details).toEqual([{ path: "query.countryCode", message: expect.stringMatching(/not enabled/) }]);
+    expect(notEnabled.body.error.details).toEqual([
+      { path: "query.countryCode", message: expect.stringMatching(/not enabled/) },
+    ]);
     const mismatch = await postIntent(api, merchant, intentBody({ actionCountryCode: "TUN" }), "DZA");
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.details[0].path).toBe("actionCountryCode");

@@ -60,7 +60,11 @@ describe("POST /api/v1/sandbox/clock", () => {
       expect(response.body.error.details[0].path).toBe("advanceSeconds");
     }
     const intent = await createIntent(api, merchant);
-    const unauthenticated = await api.post("/api/v1/sandbox/clock", { advanceSeconds: 1 }, merchantAuth(merchant, intent.clientSecret));
+    const unauthenticated = await api.post(
+      "/api/v1/sandbox/clock",
+      { advanceSeconds: 1 },
+      merchantAuth(merchant, intent.clientSecret),
+    );
     expect(unauthenticated.status).toBe(401);
   });
 
@@ -89,7 +93,9 @@ describe("the 30-minute intent lifetime (contract section 4)", () => {
     expect(expired.status).toBe(410);
     expect(expired.body).toMatchObject({ code: 410, status: "error", error: { name: "intent_expired" } });
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
-    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.failed", 3]]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
+      ["payment.failed", 3],
+    ]);
     const proceeded = await proceed(api, intent.paymentId, headers);
     expect(proceeded.status).toBe(410);
   });
@@ -104,9 +110,15 @@ describe("the 30-minute intent lifetime (contract section 4)", () => {
     expect(first.status).toBe(410);
     expect(first.body.error.name).toBe("intent_expired");
     // The first token outlived its 15 minutes on the moved clock; a fresh one is needed.
-    expect((await proceed(api, byUser.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" }))).status).toBe(401);
+    expect(
+      (await proceed(api, byUser.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" }))).status,
+    ).toBe(401);
     const fresh = await api.post("/api/v1/customer-access-token", { customerId: customer.id }, clientAuth(merchant));
-    const viaUser = await proceed(api, byUser.paymentId, userAuth(merchant, fresh.body.data.accessToken, { "x-platform": "WEB" }));
+    const viaUser = await proceed(
+      api,
+      byUser.paymentId,
+      userAuth(merchant, fresh.body.data.accessToken, { "x-platform": "WEB" }),
+    );
     expect(viaUser.status).toBe(410);
     for (const paymentId of [byServer.paymentId, byUser.paymentId]) {
       expect(await paymentRow(paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
@@ -115,7 +127,10 @@ describe("the 30-minute intent lifetime (contract section 4)", () => {
     expect((await proceed(api, byServer.paymentId, serverHeaders(merchant))).status).toBe(410);
     expect(await notificationsOf(byServer.paymentId)).toHaveLength(1);
     const checked = await check(api, byServer.paymentId, serverHeaders(merchant));
-    expect(checked.body.data).toMatchObject({ statusCode: 3, endUserMessage: "The payment expired before it was completed." });
+    expect(checked.body.data).toMatchObject({
+      statusCode: 3,
+      endUserMessage: "The payment expired before it was completed.",
+    });
     expect((await walletLedger(merchant, customer.phone, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
   });
 
@@ -186,8 +201,14 @@ describe("background sweep and the 7-day reservation release", () => {
     await advanceClock(api, merchant, 11);
     expect(await sweep(merchant)).toEqual({ expired: 2, released: 0 });
     for (const intent of [created, awaiting]) {
-      expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired", status: "Payment expired before it was completed" });
-      expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.failed", 3]]);
+      expect(await paymentRow(intent.paymentId)).toMatchObject({
+        state: "FAILED",
+        failureReason: "expired",
+        status: "Payment expired before it was completed",
+      });
+      expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
+        ["payment.failed", 3],
+      ]);
     }
     expect((await paymentRow(reserved.paymentId)).state).toBe("PRE_AUTHORIZED");
     expect((await paymentRow(succeeded.paymentId)).state).toBe("SUCCEEDED");

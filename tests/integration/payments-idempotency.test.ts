@@ -11,7 +11,20 @@ import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema"
 import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { advanceClock, capture, createIntent, notificationsOf, OPENING_DZD, paidIntent, paymentRow, proceed, refund, release, serverHeaders, walletLedger } from "../support/payments";
+import {
+  advanceClock,
+  capture,
+  createIntent,
+  notificationsOf,
+  OPENING_DZD,
+  paidIntent,
+  paymentRow,
+  proceed,
+  refund,
+  release,
+  serverHeaders,
+  walletLedger,
+} from "../support/payments";
 
 const gateway = useTestGateway();
 const { api } = gateway;
@@ -19,7 +32,8 @@ const { api } = gateway;
 let keyCounter = 0;
 const newKey = () => `key-${process.pid}-${Date.now()}-${(keyCounter += 1)}`;
 
-const reserved = (merchant: OnboardedMerchant, amount = 500) => paidIntent(api, merchant, { captureMethod: "RESERVATION", amount });
+const reserved = (merchant: OnboardedMerchant, amount = 500) =>
+  paidIntent(api, merchant, { captureMethod: "RESERVATION", amount });
 const succeeded = (merchant: OnboardedMerchant, amount = 100) => paidIntent(api, merchant, { amount });
 
 describe("Idempotency-Key (contract section 5)", () => {
@@ -30,12 +44,23 @@ describe("Idempotency-Key (contract section 5)", () => {
     const first = await capture(api, merchant, intent.paymentId, { amount: 200 }, { "idempotency-key": key });
     expect(first.status).toBe(200);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
-    const again = await capture(api, merchant, intent.paymentId, { amount: 200 }, { "idempotency-key": key, "x-request-id": "retry-1" });
+    const again = await capture(
+      api,
+      merchant,
+      intent.paymentId,
+      { amount: 200 },
+      { "idempotency-key": key, "x-request-id": "retry-1" },
+    );
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.headers.get("x-request-id")).toBe("retry-1");
     expect(again.body).toEqual(first.body);
-    const captures = await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, intent.paymentId));
+    const captures = await (
+      await getDb()
+    )
+      .select()
+      .from(paymentCaptures)
+      .where(eq(paymentCaptures.paymentId, intent.paymentId));
     expect(captures).toHaveLength(1);
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 20000);
     expect((await notificationsOf(intent.paymentId)).filter((n) => n.type === "payment.captured")).toHaveLength(1);
@@ -48,7 +73,9 @@ describe("Idempotency-Key (contract section 5)", () => {
     await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     const [row] = await (await getDb()).select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     expect(row).toMatchObject({ state: "completed", responseStatus: 200, endpoint: "payments.capture" });
-    expect(openResponse(await getGatewayKey(await getDb()), row!.responseBody)).toMatchObject({ data: { statusCode: 2 } });
+    expect(openResponse(await getGatewayKey(await getDb()), row!.responseBody)).toMatchObject({
+      data: { statusCode: 2 },
+    });
   });
 
   it("replays a refund: one refund row, the same refund id, the same totals", async () => {
@@ -61,7 +88,12 @@ describe("Idempotency-Key (contract section 5)", () => {
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body.data).toEqual(first.body.data);
     expect(again.body.data.totalRefundedAmount).toBe(30);
-    const rows = await (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId));
+    const rows = await (
+      await getDb()
+    )
+      .select()
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.paymentId, intent.paymentId));
     expect(rows).toHaveLength(1);
     // A new key is a new refund.
     const next = await refund(api, merchant, intent.paymentId, body, { "idempotency-key": newKey() });
@@ -122,7 +154,13 @@ describe("Idempotency-Key (contract section 5)", () => {
     const [merchant, stranger] = [await createMerchant(), await createMerchant()];
     const intent = await reserved(merchant);
     const key = newKey();
-    await refund(api, stranger, (await succeeded(stranger)).paymentId, { description: "x" }, { "idempotency-key": key });
+    await refund(
+      api,
+      stranger,
+      (await succeeded(stranger)).paymentId,
+      { description: "x" },
+      { "idempotency-key": key },
+    );
     const captured = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     expect(captured.status).toBe(200);
     expect(captured.headers.get("idempotent-replayed")).toBeNull();
@@ -141,7 +179,14 @@ describe("Idempotency-Key (contract section 5)", () => {
     const principal = await authenticate(db, running, { modes: ["client"] });
     // A one-second lease the running request renews: two seconds later it is still its claim.
     const lease = { seconds: 1, renewMs: 200 };
-    const claim = await claimIdempotencyKey(db, { request: running, principal, endpoint: "payments.capture", body: {}, defaultStatus: 200, lease });
+    const claim = await claimIdempotencyKey(db, {
+      request: running,
+      principal,
+      endpoint: "payments.capture",
+      body: {},
+      defaultStatus: 200,
+      lease,
+    });
     expect(claim.kind).toBe("owned");
     await new Promise((resolve) => setTimeout(resolve, 2_000));
 
@@ -165,7 +210,14 @@ describe("Idempotency-Key (contract section 5)", () => {
     const principal = await authenticate(db, dead, { modes: ["client"] });
     // Its process died: nothing renews the one-second lease.
     const lease = { seconds: 1, renewMs: 3_600_000 };
-    await claimIdempotencyKey(db, { request: dead, principal, endpoint: "payments.capture", body: {}, defaultStatus: 200, lease });
+    await claimIdempotencyKey(db, {
+      request: dead,
+      principal,
+      endpoint: "payments.capture",
+      body: {},
+      defaultStatus: 200,
+      lease,
+    });
     const meanwhile = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     expect(meanwhile.body.error.name).toBe("request_in_progress");
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -184,7 +236,12 @@ describe("Idempotency-Key (contract section 5)", () => {
     const retry = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     expect(retry.status).toBe(409);
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
-    expect(retry.body).toMatchObject({ code: 409, status: "error", message: first.body.message, error: { name: "invalid_state" } });
+    expect(retry.body).toMatchObject({
+      code: 409,
+      status: "error",
+      message: first.body.message,
+      error: { name: "invalid_state" },
+    });
     expect(retry.body.error.requestId).toBe(retry.headers.get("x-request-id"));
     const other = await capture(api, merchant, intent.paymentId, { amount: 1 }, { "idempotency-key": key });
     expect(other.status).toBe(422);
@@ -197,7 +254,11 @@ describe("Idempotency-Key (contract section 5)", () => {
     const key = newKey();
     const invalid = await capture(api, merchant, intent.paymentId, { amount: "lots" }, { "idempotency-key": key });
     expect(invalid.status).toBe(400);
-    const unauthenticated = await api.post(`/api/v1/payments/intents/${intent.paymentId}/capture`, {}, { "idempotency-key": key });
+    const unauthenticated = await api.post(
+      `/api/v1/payments/intents/${intent.paymentId}/capture`,
+      {},
+      { "idempotency-key": key },
+    );
     expect(unauthenticated.status).toBe(401);
     const tooMuch = await capture(api, merchant, intent.paymentId, { amount: 900 }, { "idempotency-key": key });
     expect(tooMuch.status).toBe(400);
@@ -215,7 +276,11 @@ describe("Idempotency-Key (contract section 5)", () => {
     const key = newKey();
     await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     await advanceClock(api, merchant, 23 * 60 * 60);
-    expect((await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key })).headers.get("idempotent-replayed")).toBe("true");
+    expect(
+      (await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key })).headers.get(
+        "idempotent-replayed",
+      ),
+    ).toBe("true");
     await advanceClock(api, merchant, 60 * 60 + 1);
     const later = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key });
     // Runs again, and the state machine refuses a second capture.
@@ -228,8 +293,12 @@ describe("Idempotency-Key (contract section 5)", () => {
     const intent = await reserved(merchant);
     const response = await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": "k".repeat(256) });
     expect(response.status).toBe(400);
-    expect(response.body.error.details).toEqual([{ path: "idempotency-key", message: "must be at most 255 characters" }]);
-    expect((await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": "k".repeat(255) })).status).toBe(200);
+    expect(response.body.error.details).toEqual([
+      { path: "idempotency-key", message: "must be at most 255 characters" },
+    ]);
+    expect((await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": "k".repeat(255) })).status).toBe(
+      200,
+    );
   });
 
   it("without a key, refuses the second capture instead of running it twice", async () => {

@@ -47,15 +47,24 @@ describe("OTP verification (hosted page domain operations)", () => {
     });
     const checked = await check(api, intent.paymentId, serverHeaders(merchant));
     expect(checked.body.data).toMatchObject({ statusCode: 2, amount: 99.99, paymentMethodName: "WALLET_V2" });
-    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.succeeded", 2]]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
+      ["payment.succeeded", 2],
+    ]);
   });
 
   it("pre-authorizes a RESERVATION with the right code: 13 and a hold", async () => {
     const merchant = await createMerchant();
     const intent = await awaitingOtp(merchant, { amount: 300, captureMethod: "RESERVATION" });
-    const result = await submitPaymentOtp(await getDb(), { paymentId: intent.paymentId, token: intent.token, code: "123456" });
+    const result = await submitPaymentOtp(await getDb(), {
+      paymentId: intent.paymentId,
+      token: intent.token,
+      code: "123456",
+    });
     expect(result).toEqual({ statusCode: 13, state: "PRE_AUTHORIZED", attemptsLeft: 5 });
-    expect(await walletLedger(merchant, intent.body.userId, "DZD")).toMatchObject({ balanceMinor: OPENING_DZD, heldMinor: 30000 });
+    expect(await walletLedger(merchant, intent.body.userId, "DZD")).toMatchObject({
+      balanceMinor: OPENING_DZD,
+      heldMinor: 30000,
+    });
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized"]);
   });
 
@@ -65,7 +74,11 @@ describe("OTP verification (hosted page domain operations)", () => {
     const intent = await awaitingOtp(merchant, { userId: customer.phone, amount: 7000 });
     const other = await createIntent(api, merchant, { userId: customer.phone, amount: 5000 });
     await proceed(api, other.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" }));
-    const result = await submitPaymentOtp(await getDb(), { paymentId: intent.paymentId, token: intent.token, code: "123456" });
+    const result = await submitPaymentOtp(await getDb(), {
+      paymentId: intent.paymentId,
+      token: intent.token,
+      code: "123456",
+    });
     expect(result).toMatchObject({ statusCode: 3, state: "FAILED" });
     expect((await paymentRow(intent.paymentId)).failureReason).toBe("insufficient_funds");
     expect((await walletLedger(merchant, customer.phone, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 500000);
@@ -82,9 +95,13 @@ describe("OTP verification (hosted page domain operations)", () => {
     const last = await submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "654321" });
     expect(last).toEqual({ statusCode: 3, state: "FAILED", attemptsLeft: 0 });
     expect((await paymentRow(intent.paymentId)).failureReason).toBe("otp_attempts_exhausted");
-    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.failed", 3]]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
+      ["payment.failed", 3],
+    ]);
     // The right code is too late now.
-    const late = await rejection(submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" }));
+    const late = await rejection(
+      submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" }),
+    );
     expect(late.errorName).toBe("invalid_state");
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
   });
@@ -93,15 +110,21 @@ describe("OTP verification (hosted page domain operations)", () => {
     const merchant = await createMerchant();
     const intent = await awaitingOtp(merchant);
     const db = await getDb();
-    const badToken = await rejection(submitPaymentOtp(db, { paymentId: intent.paymentId, token: "0".repeat(64), code: "123456" }));
+    const badToken = await rejection(
+      submitPaymentOtp(db, { paymentId: intent.paymentId, token: "0".repeat(64), code: "123456" }),
+    );
     expect(badToken.errorName).toBe("invalid_credentials");
     const otherPayment = await awaitingOtp(merchant);
-    const crossed = await rejection(submitPaymentOtp(db, { paymentId: otherPayment.paymentId, token: intent.token, code: "123456" }));
+    const crossed = await rejection(
+      submitPaymentOtp(db, { paymentId: otherPayment.paymentId, token: intent.token, code: "123456" }),
+    );
     expect(crossed.errorName).toBe("invalid_credentials");
     expect((await paymentRow(otherPayment.paymentId)).state).toBe("REQUIRES_ACTION");
 
     await submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" });
-    const again = await rejection(submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" }));
+    const again = await rejection(
+      submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" }),
+    );
     expect(again.errorName).toBe("invalid_state");
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 150000);
   });
@@ -109,7 +132,12 @@ describe("OTP verification (hosted page domain operations)", () => {
   it("keeps the code only as a salted hash", async () => {
     const merchant = await createMerchant();
     const intent = await awaitingOtp(merchant);
-    const [row] = await (await getDb()).select().from(otpChallenges).where(eq(otpChallenges.paymentId, intent.paymentId));
+    const [row] = await (
+      await getDb()
+    )
+      .select()
+      .from(otpChallenges)
+      .where(eq(otpChallenges.paymentId, intent.paymentId));
     expect(JSON.stringify(row)).not.toContain("123456");
     expect(row!.codeHash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -138,7 +166,9 @@ describe("OTP verification (hosted page domain operations)", () => {
     const intent = await awaitingOtp(merchant);
     const db = await getDb();
     await advanceClock(api, merchant, 5 * 60 + 1);
-    const stale = await rejection(submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" }));
+    const stale = await rejection(
+      submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" }),
+    );
     expect(stale.errorName).toBe("invalid_state");
     expect(stale.message).toMatch(/expired/);
     await resendPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token });
@@ -154,7 +184,9 @@ describe("OTP verification (hosted page domain operations)", () => {
     const result = await submitPaymentOtp(db, { paymentId: intent.paymentId, token: intent.token, code: "123456" });
     expect(result).toMatchObject({ statusCode: 3, state: "FAILED" });
     expect((await paymentRow(intent.paymentId)).failureReason).toBe("expired");
-    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.failed", 3]]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
+      ["payment.failed", 3],
+    ]);
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
   });
 
@@ -172,7 +204,9 @@ describe("OTP verification (hosted page domain operations)", () => {
     const merchant = await createMerchant();
     const intent = await awaitingOtp(merchant);
     await advanceClock(api, merchant, 31 * 60);
-    const error = await rejection(resendPaymentOtp(await getDb(), { paymentId: intent.paymentId, token: intent.token }));
+    const error = await rejection(
+      resendPaymentOtp(await getDb(), { paymentId: intent.paymentId, token: intent.token }),
+    );
     expect(error.errorName).toBe("intent_expired");
     expect((await paymentRow(intent.paymentId)).state).toBe("FAILED");
   });
@@ -180,8 +214,16 @@ describe("OTP verification (hosted page domain operations)", () => {
 
 describe("getHostedPayment", () => {
   it("shows the page everything it needs, and nothing for a wrong token", async () => {
-    const merchant = await createMerchant({ redirectUrl: "https://shop.example/return", origins: ["https://shop.example"] });
-    const intent = await awaitingOtp(merchant, { amount: 12.345, actionCurrencyCode: "TND", actionCountryCode: "TUN", captureMethod: "RESERVATION" });
+    const merchant = await createMerchant({
+      redirectUrl: "https://shop.example/return",
+      origins: ["https://shop.example"],
+    });
+    const intent = await awaitingOtp(merchant, {
+      amount: 12.345,
+      actionCurrencyCode: "TND",
+      actionCountryCode: "TUN",
+      captureMethod: "RESERVATION",
+    });
     const db = await getDb();
     const view = await getHostedPayment(db, { paymentId: intent.paymentId, token: intent.token });
     expect(view).toEqual({
@@ -208,7 +250,9 @@ describe("getHostedPayment", () => {
       failureReason: null,
     });
     expect(await getHostedPayment(db, { paymentId: intent.paymentId, token: "nope" })).toBeNull();
-    expect(await getHostedPayment(db, { paymentId: "00000000-0000-4000-8000-000000000000", token: intent.token })).toBeNull();
+    expect(
+      await getHostedPayment(db, { paymentId: "00000000-0000-4000-8000-000000000000", token: intent.token }),
+    ).toBeNull();
     expect(await getHostedPayment(db, { paymentId: "garbage", token: intent.token })).toBeNull();
   });
 

@@ -7,7 +7,16 @@ import { pageTokenFor } from "@/lib/auth/client-secret";
 import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { browserHeaders, createIntent, notificationsOf, OPENING_DZD, paymentRow, proceed, serverHeaders, walletLedger } from "../support/payments";
+import {
+  browserHeaders,
+  createIntent,
+  notificationsOf,
+  OPENING_DZD,
+  paymentRow,
+  proceed,
+  serverHeaders,
+  walletLedger,
+} from "../support/payments";
 
 const { api } = useTestGateway();
 
@@ -23,8 +32,14 @@ describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
       data: { require3DS: true, statusCode: 12, status: "OTP verification required" },
     });
     const token = pageTokenFor(await getGatewayKey(await getDb()), "hosted", intent.paymentId);
-    expect(response.body.data.metadata.payUrl).toBe(`${process.env.PUBLIC_BASE_URL}/pay/otp/${intent.paymentId}?token=${token}`);
-    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "REQUIRES_ACTION", paymentMethodCode: "WALLET_V2", platform: "API" });
+    expect(response.body.data.metadata.payUrl).toBe(
+      `${process.env.PUBLIC_BASE_URL}/pay/otp/${intent.paymentId}?token=${token}`,
+    );
+    expect(await paymentRow(intent.paymentId)).toMatchObject({
+      state: "REQUIRES_ACTION",
+      paymentMethodCode: "WALLET_V2",
+      platform: "API",
+    });
     // Nothing is taken before the buyer confirms; the merchant is told nothing yet.
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
     expect(await notificationsOf(intent.paymentId)).toEqual([]);
@@ -46,7 +61,11 @@ describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
   it("asks a browser under merchant_auth for the OTP as well", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant);
-    const response = await proceed(api, intent.paymentId, browserHeaders(merchant, intent.clientSecret, { origin: "https://shop.example", "x-service": "ignored" }));
+    const response = await proceed(
+      api,
+      intent.paymentId,
+      browserHeaders(merchant, intent.clientSecret, { origin: "https://shop.example", "x-service": "ignored" }),
+    );
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ require3DS: true, statusCode: 12 });
   });
@@ -88,7 +107,11 @@ describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
   it("pre-authorizes a RESERVATION for its own customer under user_auth (13) and holds the funds", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
-    const intent = await createIntent(api, merchant, { userId: customer.phone, amount: 400, captureMethod: "RESERVATION" });
+    const intent = await createIntent(api, merchant, {
+      userId: customer.phone,
+      amount: 400,
+      captureMethod: "RESERVATION",
+    });
     const response = await proceed(api, intent.paymentId, userAuth(merchant, accessToken, { "x-platform": "ANDROID" }));
     expect(response.body.data).toMatchObject({ require3DS: false, statusCode: 13, metadata: { payUrl: "" } });
     expect(await walletLedger(merchant, customer.phone, "DZD")).toMatchObject({
@@ -112,7 +135,9 @@ describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
       metadata: { payUrl: "" },
     });
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "insufficient_funds" });
-    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([["payment.failed", 3]]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => [n.type, n.data.remoteStatusCode])).toEqual([
+      ["payment.failed", 3],
+    ]);
   });
 
   it("accepts exactly the whole balance", async () => {
@@ -128,7 +153,11 @@ describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const headers = userAuth(merchant, accessToken, { "x-platform": "WEB" });
-    const first = await createIntent(api, merchant, { userId: customer.phone, amount: 6000, captureMethod: "RESERVATION" });
+    const first = await createIntent(api, merchant, {
+      userId: customer.phone,
+      amount: 6000,
+      captureMethod: "RESERVATION",
+    });
     expect((await proceed(api, first.paymentId, headers)).body.data.statusCode).toBe(13);
     const second = await createIntent(api, merchant, { userId: customer.phone, amount: 4000.01 });
     expect((await proceed(api, second.paymentId, headers)).body.data.statusCode).toBe(3);

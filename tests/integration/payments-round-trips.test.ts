@@ -4,7 +4,17 @@ import { installWalletTransport } from "@/lib/wallet-connection/wallet-connectio
 import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { browserHeaders, check, createIntent, intentBody, payWithOtp, postIntent, proceed, refund, serverHeaders } from "../support/payments";
+import {
+  browserHeaders,
+  check,
+  createIntent,
+  intentBody,
+  payWithOtp,
+  postIntent,
+  proceed,
+  refund,
+  serverHeaders,
+} from "../support/payments";
 
 // Counts the statements the gateway sends to the database server (BEGIN and COMMIT included)
 // while one request runs; the numbers are meant for PostgreSQL (DATABASE_URL) and hold on
@@ -49,7 +59,11 @@ describe("SQL round trips of the hot paths", () => {
     const intent = await createIntent(api, merchant, { userId: customer.phone, amount: 100 });
     await check(api, intent.paymentId, serverHeaders(merchant)); // warm: gateway key, prepared statements
     // The auth statement reads the payment too.
-    const modes = [serverHeaders(merchant), browserHeaders(merchant, intent.clientSecret), userAuth(merchant, accessToken, { "x-platform": "WEB" })];
+    const modes = [
+      serverHeaders(merchant),
+      browserHeaders(merchant, intent.clientSecret),
+      userAuth(merchant, accessToken, { "x-platform": "WEB" }),
+    ];
     for (const headers of modes) {
       expect(await statementsOf(() => check(api, intent.paymentId, headers))).toBe(1);
     }
@@ -93,6 +107,10 @@ describe("SQL round trips of the hot paths", () => {
     // and the payment is read once before them, to tell a QR intent (which the wallet must open
     // first, outside any transaction) from a direct charge.
     const direct = await createIntent(api, merchant, { userId: customer.phone, amount: 1 });
-    expect(await statementsOf(() => proceed(api, direct.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" })))).toBeLessThanOrEqual(18);
+    expect(
+      await statementsOf(() =>
+        proceed(api, direct.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" })),
+      ),
+    ).toBeLessThanOrEqual(18);
   });
 });

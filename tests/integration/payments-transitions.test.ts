@@ -6,7 +6,20 @@ import type { PaymentState } from "@/lib/payments/core/payment-state";
 import { userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { advanceClock, browserHeaders, capture, check, createIntent, payWithOtp, paymentRow, proceed, refund, release, serverHeaders, tokenOf } from "../support/payments";
+import {
+  advanceClock,
+  browserHeaders,
+  capture,
+  check,
+  createIntent,
+  payWithOtp,
+  paymentRow,
+  proceed,
+  refund,
+  release,
+  serverHeaders,
+  tokenOf,
+} from "../support/payments";
 
 // The interface's "States and transitions" table, each row driven over HTTP (the OTP step
 // through the hosted page's domain operation), then every operation tried in every state.
@@ -65,7 +78,11 @@ describe("the interface's transitions, over HTTP", () => {
   it("CREATED -> REQUIRES_ACTION (12) on proceed with WALLET_V2 when an OTP is needed", async () => {
     const intent = await createIntent(api, merchant);
     const response = await proceed(api, intent.paymentId, serverHeaders(merchant));
-    expect(response.body.data).toMatchObject({ statusCode: 12, require3DS: true, metadata: { payUrl: expect.stringContaining("/pay/otp/") } });
+    expect(response.body.data).toMatchObject({
+      statusCode: 12,
+      require3DS: true,
+      metadata: { payUrl: expect.stringContaining("/pay/otp/") },
+    });
   });
 
   it("CREATED -> SUCCEEDED (2) on proceed with immediate success, payUrl empty", async () => {
@@ -111,12 +128,18 @@ describe("the interface's transitions, over HTTP", () => {
 
   it("PRE_AUTHORIZED -> CANCELED (10) on release", async () => {
     const intent = await paymentIn("PRE_AUTHORIZED");
-    expect((await release(api, merchant, intent.paymentId)).body.data).toMatchObject({ status: "Reversed", statusCode: 10 });
+    expect((await release(api, merchant, intent.paymentId)).body.data).toMatchObject({
+      status: "Reversed",
+      statusCode: 10,
+    });
   });
 
   it("SUCCEEDED -> REFUNDED (4) when the total refunded equals the amount", async () => {
     const intent = await paymentIn("SUCCEEDED");
-    expect((await refund(api, merchant, intent.paymentId)).body.data).toMatchObject({ statusCode: 4, remainingRefundableAmount: 0 });
+    expect((await refund(api, merchant, intent.paymentId)).body.data).toMatchObject({
+      statusCode: 4,
+      remainingRefundableAmount: 0,
+    });
     expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data.statusCode).toBe(4);
   });
 
@@ -128,14 +151,17 @@ describe("the interface's transitions, over HTTP", () => {
     expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data.statusCode).toBe(16);
   });
 
-  it.each(["CREATED", "REQUIRES_ACTION", "PRE_AUTHORIZED"] as const)("%s: any merchant_auth call past 30 minutes plus the grace fails with 410 intent_expired", async (state) => {
-    const own = await createMerchant();
-    const intent = await paymentIn(state, own);
-    await advanceClock(api, own, 30 * 60 + 31);
-    const response = await check(api, intent.paymentId, browserHeaders(own, intent.clientSecret));
-    expect(response.status).toBe(410);
-    expect(response.body.error.name).toBe("intent_expired");
-  });
+  it.each(["CREATED", "REQUIRES_ACTION", "PRE_AUTHORIZED"] as const)(
+    "%s: any merchant_auth call past 30 minutes plus the grace fails with 410 intent_expired",
+    async (state) => {
+      const own = await createMerchant();
+      const intent = await paymentIn(state, own);
+      await advanceClock(api, own, 30 * 60 + 31);
+      const response = await check(api, intent.paymentId, browserHeaders(own, intent.clientSecret));
+      expect(response.status).toBe(410);
+      expect(response.body.error.name).toBe("intent_expired");
+    },
+  );
 });
 
 // What each operation answers in each state: "ok" or the contract's error name.
@@ -148,7 +174,12 @@ const OPERATIONS = {
 
 const EXPECTED: Record<Reachable, Record<keyof typeof OPERATIONS, "ok" | "invalid_state">> = {
   CREATED: { proceed: "ok", capture: "invalid_state", release: "invalid_state", refund: "invalid_state" },
-  REQUIRES_ACTION: { proceed: "invalid_state", capture: "invalid_state", release: "invalid_state", refund: "invalid_state" },
+  REQUIRES_ACTION: {
+    proceed: "invalid_state",
+    capture: "invalid_state",
+    release: "invalid_state",
+    refund: "invalid_state",
+  },
   PRE_AUTHORIZED: { proceed: "invalid_state", capture: "ok", release: "ok", refund: "invalid_state" },
   SUCCEEDED: { proceed: "invalid_state", capture: "invalid_state", release: "invalid_state", refund: "ok" },
   FAILED: { proceed: "invalid_state", capture: "invalid_state", release: "invalid_state", refund: "invalid_state" },
@@ -158,7 +189,9 @@ const EXPECTED: Record<Reachable, Record<keyof typeof OPERATIONS, "ok" | "invali
 };
 
 const matrix = (Object.keys(EXPECTED) as Reachable[]).flatMap((state) =>
-  (Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[]).map((operation) => [state, operation, EXPECTED[state][operation]] as const),
+  (Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[]).map(
+    (operation) => [state, operation, EXPECTED[state][operation]] as const,
+  ),
 );
 
 describe("every operation in every state", () => {

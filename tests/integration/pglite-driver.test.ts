@@ -40,7 +40,11 @@ describe("the embedded PGlite database", () => {
 
   it("carries a wallet payment from create through OTP to a partial refund", async () => {
     const merchant = await createMerchant();
-    const intent = await createIntent(api, merchant, { amount: 0.3, actionCurrencyCode: "TND", actionCountryCode: "TUN" });
+    const intent = await createIntent(api, merchant, {
+      amount: 0.3,
+      actionCurrencyCode: "TND",
+      actionCountryCode: "TUN",
+    });
     const verified = await payWithOtp(api, merchant, intent.paymentId);
     expect(verified.statusCode).toBe(2);
     const paid = await check(api, intent.paymentId, serverHeaders(merchant));
@@ -48,7 +52,11 @@ describe("the embedded PGlite database", () => {
 
     const refunded = await refund(api, merchant, intent.paymentId, { description: "one item back", amount: 0.1 });
     expect(refunded.status).toBe(200);
-    expect(refunded.body.data).toMatchObject({ refundedAmount: 0.1, totalRefundedAmount: 0.1, remainingRefundableAmount: 0.2 });
+    expect(refunded.body.data).toMatchObject({
+      refundedAmount: 0.1,
+      totalRefundedAmount: 0.1,
+      remainingRefundableAmount: 0.2,
+    });
     const after = await check(api, intent.paymentId, serverHeaders(merchant));
     expect(after.body.data.statusCode).toBe(16);
   });

@@ -18,7 +18,9 @@ afterAll(() => handle.close());
 
 async function runsOf(statementStart: string): Promise<number[]> {
   const rows = sqlRows<{ runs: number }>(
-    await handle.db.execute(sql`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where ltrim(statement, E' \n\t') like ${statementStart + "%"}`),
+    await handle.db.execute(
+      sql`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where ltrim(statement, E' \n\t') like ${statementStart + "%"}`,
+    ),
   );
   return rows.map((row) => row.runs);
 }
@@ -33,6 +35,7 @@ it("runs the webhook claim as one prepared statement, poll after poll", async ()
 
 it("runs the provider operations' reconciliation claim as one prepared statement", async () => {
   // Due before 1970: nothing is, so no other test's operation is claimed.
-  for (let poll = 0; poll < 3; poll += 1) expect(await reconcileProviderOperations(handle.db, { now: new Date(0) })).toBe(0);
+  for (let poll = 0; poll < 3; poll += 1)
+    expect(await reconcileProviderOperations(handle.db, { now: new Date(0) })).toBe(0);
   expect(await runsOf('UPDATE "provider_operations"')).toEqual([3]);
 });

@@ -32,32 +32,63 @@ describe("production closes every sandbox surface", () => {
   });
 
   it("answers the simulators' form addresses (the sandbox wallet app, the 3DS stand-in) with 404 in production, as their pages", async () => {
-    const post = () => new Request("http://gateway.test/fr/x", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=complete" });
-    const wallet = await inProduction(() => answerWalletApp(post(), { params: Promise.resolve({ locale: "fr", paymentId: "3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f" }) }));
+    const post = () =>
+      new Request("http://gateway.test/fr/x", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "outcome=complete",
+      });
+    const wallet = await inProduction(() =>
+      answerWalletApp(post(), {
+        params: Promise.resolve({ locale: "fr", paymentId: "3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f" }),
+      }),
+    );
     expect(wallet.status).toBe(404);
     expect(await wallet.text()).toContain("<h1>Ce lien n");
-    const challenge = await inProduction(() => answerChallenge(post(), { params: Promise.resolve({ locale: "fr", intentId: "pi_x" }) }));
+    const challenge = await inProduction(() =>
+      answerChallenge(post(), { params: Promise.resolve({ locale: "fr", intentId: "pi_x" }) }),
+    );
     expect(challenge.status).toBe(404);
     // The sandbox still takes them (here: refused as cross-site for want of a form token, not 404).
-    expect((await answerWalletApp(post(), { params: Promise.resolve({ locale: "fr", paymentId: "3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f" }) })).status).toBe(403);
+    expect(
+      (
+        await answerWalletApp(post(), {
+          params: Promise.resolve({ locale: "fr", paymentId: "3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f" }),
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
 describe("the ledger audit of a production database", () => {
-  it("says the three simulator invariants are not in production, rather than that a table does not exist yet", { timeout: 120_000 }, async () => {
-    const url = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_audit_production");
-    const production = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2 });
-    try {
-      await sealOrCheckDatabase(production.db, { environment: "production", gatewaySecret: randomBytes(32).toString("base64") });
-      const report = await runAudit(production.db, { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliationBoundSeconds: 900 });
-      const skipped = report.results.filter((result) => result.violations === null);
-      expect(skipped.map((result) => [result.name, result.skipped])).toEqual(SIMULATOR_INVARIANTS.map((name) => [name, "not_in_production"]));
-      const printed = formatAuditReport(report);
-      for (const name of SIMULATOR_INVARIANTS) expect(printed).toContain(`SKIP ${name} (not in production: the simulators' books exist only in a sandbox)`);
-      expect(printed).not.toContain("does not exist yet");
-    } finally {
-      await production.close();
-      await recreateDatabase(url, { dropOnly: true });
-    }
-  });
+  it(
+    "says the three simulator invariants are not in production, rather than that a table does not exist yet",
+    { timeout: 120_000 },
+    async () => {
+      const url = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_audit_production");
+      const production = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2 });
+      try {
+        await sealOrCheckDatabase(production.db, {
+          environment: "production",
+          gatewaySecret: randomBytes(32).toString("base64"),
+        });
+        const report = await runAudit(production.db, {
+          retrySchedule: [5, 300],
+          deliverySlackSeconds: 60,
+          reconciliationBoundSeconds: 900,
+        });
+        const skipped = report.results.filter((result) => result.violations === null);
+        expect(skipped.map((result) => [result.name, result.skipped])).toEqual(
+          SIMULATOR_INVARIANTS.map((name) => [name, "not_in_production"]),
+        );
+        const printed = formatAuditReport(report);
+        for (const name of SIMULATOR_INVARIANTS)
+          expect(printed).toContain(`SKIP ${name} (not in production: the simulators' books exist only in a sandbox)`);
+        expect(printed).not.toContain("does not exist yet");
+      } finally {
+        await production.close();
+        await recreateDatabase(url, { dropOnly: true });
+      }
+    },
+  );
 });

@@ -53,7 +53,12 @@ async function reservedCardPayment() {
 }
 
 async function intentAtProvider(id: string) {
-  const [row] = await (await getDb()).select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id));
+  const [row] = await (
+    await getDb()
+  )
+    .select()
+    .from(cardProviderPaymentIntents)
+    .where(eq(cardProviderPaymentIntents.id, id));
   return row!;
 }
 
@@ -67,7 +72,9 @@ describe("the provider-operation boundary", () => {
     const merchant = await createMerchant();
     const [service] = await db.select({ id: services.id }).from(services).where(eq(services.code, merchant.service));
     const account = { serviceId: service!.id, country: "DZA" };
-    await expect(db.transaction(async () => cardProvider().retrievePaymentIntent(db, { id: "pi_none", account }))).rejects.toBeInstanceOf(ProviderCallInTransactionError);
+    await expect(
+      db.transaction(async () => cardProvider().retrievePaymentIntent(db, { id: "pi_none", account })),
+    ).rejects.toBeInstanceOf(ProviderCallInTransactionError);
     await expect(cardProvider().retrievePaymentIntent(db, { id: "pi_none", account })).resolves.toBeNull();
   });
 
@@ -98,9 +105,14 @@ describe("the provider-operation boundary", () => {
       const payment = await paymentRow(paymentId);
       expect(payment.state).toBe("SUCCEEDED");
       expect(payment.capturedMinor).toBe(100_000);
-      expect(await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, paymentId))).toHaveLength(1);
+      expect(
+        await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, paymentId)),
+      ).toHaveLength(1);
       expect((await intentAtProvider(paymentIntentId)).amountReceivedMinor).toBe(100_000);
-      expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
+      expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual([
+        "payment.pre_authorized",
+        "payment.captured",
+      ]);
     });
   }
 
@@ -117,7 +129,12 @@ describe("the provider-operation boundary", () => {
     const payment = await paymentRow(paymentId);
     expect(payment.state).toBe("PARTIALLY_REFUNDED");
     expect(payment.refundedMinor).toBe(50_000);
-    const refunds = await (await getDb()).select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId));
+    const refunds = await (
+      await getDb()
+    )
+      .select()
+      .from(cardProviderRefunds)
+      .where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId));
     expect(refunds.map((row) => row.amountMinor)).toEqual([50_000]);
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded", "payment.refunded"]);
   });
@@ -129,8 +146,13 @@ describe("the provider-operation boundary", () => {
     expect(await reconcileOperationsLater(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("CANCELED");
     expect((await intentAtProvider(paymentIntentId)).status).toBe("canceled");
-    expect((await operationsOf(paymentId)).map((operation) => [operation.kind, operation.status])).toEqual([["cancel", "succeeded"]]);
-    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.released"]);
+    expect((await operationsOf(paymentId)).map((operation) => [operation.kind, operation.status])).toEqual([
+      ["cancel", "succeeded"],
+    ]);
+    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual([
+      "payment.pre_authorized",
+      "payment.released",
+    ]);
   });
 
   it("records a provider refusal as failed, changes nothing and answers invalid_state", async () => {
@@ -147,17 +169,24 @@ describe("the provider-operation boundary", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.name).toBe("invalid_state");
     expect((await paymentRow(paymentId)).state).toBe("PRE_AUTHORIZED");
-    expect((await operationsOf(paymentId)).map((operation) => [operation.kind, operation.status])).toEqual([["capture", "failed"]]);
+    expect((await operationsOf(paymentId)).map((operation) => [operation.kind, operation.status])).toEqual([
+      ["capture", "failed"],
+    ]);
     expect((await intentAtProvider(paymentIntentId)).status).toBe("requires_capture");
   });
 
   it("lets exactly 3 of 20 parallel refunds of 30% of a card payment succeed: refunds reserve their amount, none waits for another", async () => {
     const merchant = await createMerchant();
     const { paymentId, paymentIntentId } = await payWithNewCard(api, merchant, { intent: { amount: 1000 } });
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => refund(api, merchant, paymentId, { description: `r${index}`, amount: 300 })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        refund(api, merchant, paymentId, { description: `r${index}`, amount: 300 }),
+      ),
+    );
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([...Array(3).fill(200), ...Array(17).fill(400)]);
-    for (const response of responses.filter((r) => r.status === 400)) expect(response.body.error.name).toBe("amount_exceeds_refundable");
+    for (const response of responses.filter((r) => r.status === 400))
+      expect(response.body.error.name).toBe("amount_exceeds_refundable");
     expect(
       responses
         .filter((r) => r.status === 200)
@@ -165,7 +194,12 @@ describe("the provider-operation boundary", () => {
         .sort(),
     ).toEqual([300, 600, 900]);
     expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 90_000 });
-    const refunds = await (await getDb()).select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId));
+    const refunds = await (
+      await getDb()
+    )
+      .select()
+      .from(cardProviderRefunds)
+      .where(eq(cardProviderRefunds.paymentIntentId, paymentIntentId));
     expect(refunds).toHaveLength(3);
     expect((await notificationsOf(paymentId)).filter((n) => n.type === "payment.refunded")).toHaveLength(3);
   });

@@ -12,7 +12,19 @@ import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { rejection } from "../support/rejection";
 import { useTestGateway } from "../support/test-gateway";
-import { advanceClock, check, createIntent, notificationsOf, OPENING_DZD, paymentRow, proceed, serverHeaders, tokenOf, walletLedger, type IntentOverrides } from "../support/payments";
+import {
+  advanceClock,
+  check,
+  createIntent,
+  notificationsOf,
+  OPENING_DZD,
+  paymentRow,
+  proceed,
+  serverHeaders,
+  tokenOf,
+  walletLedger,
+  type IntentOverrides,
+} from "../support/payments";
 
 const gateway = useTestGateway();
 const { api } = gateway;
@@ -50,7 +62,9 @@ describe("GET /api/v1/qr/:id/image (metadata.qrImageUrl)", () => {
     expect(image.headers.get("x-content-type-options")).toBe("nosniff");
     expect(image.bytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     const walletLink = sandboxWalletAppUrl(await getGatewayKey(await getDb()), payment.paymentId);
-    expect(walletLink).toBe(`${process.env.PUBLIC_BASE_URL}/sandbox/wallet/${payment.paymentId}?token=${payment.walletToken}`);
+    expect(walletLink).toBe(
+      `${process.env.PUBLIC_BASE_URL}/sandbox/wallet/${payment.paymentId}?token=${payment.walletToken}`,
+    );
     // The renderer is deterministic, so equal bytes mean the image holds exactly that link.
     expect(image.bytes.equals(await qrPng(walletLink))).toBe(true);
   });
@@ -76,7 +90,11 @@ describe("GET /api/v1/qr/:id/image (metadata.qrImageUrl)", () => {
     ];
     for (const path of attempts) {
       const response = await api.get(path);
-      expect({ path, status: response.status, name: response.body.error?.name }).toEqual({ path, status: 404, name: "not_found" });
+      expect({ path, status: response.status, name: response.body.error?.name }).toEqual({
+        path,
+        status: 404,
+        name: "not_found",
+      });
     }
   });
 });
@@ -91,7 +109,11 @@ describe("GET /api/v1/qr/:id/status (what the QR page polls)", () => {
     expect(waiting.headers.get("cache-control")).toContain("no-store");
     expect(waiting.body.data).toEqual({ statusCode: 1, state: "PROCESSING", expired: false });
 
-    await answerQrPayment(await getDb(), { paymentId: payment.paymentId, outcome: "approve", access: { walletToken: payment.walletToken } });
+    await answerQrPayment(await getDb(), {
+      paymentId: payment.paymentId,
+      outcome: "approve",
+      access: { walletToken: payment.walletToken },
+    });
     expect((await api.get(statusPath)).body.data).toEqual({ statusCode: 2, state: "SUCCEEDED", expired: false });
   });
 
@@ -135,7 +157,12 @@ describe("the sandbox wallet app (domain operations of its page)", () => {
       captureMethod: "DIRECT",
       state: "PROCESSING",
       expired: false,
-      qr: { orderId: expect.stringMatching(/^qr_order_/), transactionId: expect.any(String), status: "pending", approvalCode: null },
+      qr: {
+        orderId: expect.stringMatching(/^qr_order_/),
+        transactionId: expect.any(String),
+        status: "pending",
+        approvalCode: null,
+      },
       availableBalance: 10_000,
     });
   });
@@ -146,7 +173,9 @@ describe("the sandbox wallet app (domain operations of its page)", () => {
     const db = await getDb();
     expect(await getWalletAppPayment(db, { paymentId: payment.paymentId, token: payment.token })).toBeNull();
     expect(await getWalletAppPayment(db, { paymentId: payment.paymentId, token: "x" })).toBeNull();
-    const refused = await rejection(answerQrPayment(db, { paymentId: payment.paymentId, outcome: "approve", access: { walletToken: payment.token } }));
+    const refused = await rejection(
+      answerQrPayment(db, { paymentId: payment.paymentId, outcome: "approve", access: { walletToken: payment.token } }),
+    );
     expect(refused.errorName).toBe("invalid_credentials");
     expect((await paymentRow(payment.paymentId)).state).toBe("PROCESSING");
   });
@@ -163,8 +192,14 @@ describe("the sandbox wallet app (domain operations of its page)", () => {
     expect(settled.state).toBe("SUCCEEDED");
     expect(qr).toMatchObject({ status: "approved", approvalCode: expect.stringMatching(/^[2-9A-HJ-NP-Z]{6}$/) });
     const view = await getWalletAppPayment(db, { paymentId: payment.paymentId, token: payment.walletToken });
-    expect(view).toMatchObject({ state: "SUCCEEDED", availableBalance: 9_950, qr: { status: "approved", approvalCode: qr!.approvalCode } });
-    expect((await check(api, payment.paymentId, serverHeaders(merchant))).body.data.approvalCode).toBe(qr!.approvalCode);
+    expect(view).toMatchObject({
+      state: "SUCCEEDED",
+      availableBalance: 9_950,
+      qr: { status: "approved", approvalCode: qr!.approvalCode },
+    });
+    expect((await check(api, payment.paymentId, serverHeaders(merchant))).body.data.approvalCode).toBe(
+      qr!.approvalCode,
+    );
     expect((await walletLedger(merchant, payment.body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 5000);
   });
 
@@ -185,7 +220,10 @@ describe("the sandbox wallet app (domain operations of its page)", () => {
     const payment = await qrPayment(merchant);
     const db = await getDb();
     const page = await getQrPage(db, { paymentId: payment.paymentId, token: payment.token });
-    expect(page).toMatchObject({ payment: { state: "PROCESSING", transactionType: "QR_CODE" }, walletAppToken: payment.walletToken });
+    expect(page).toMatchObject({
+      payment: { state: "PROCESSING", transactionType: "QR_CODE" },
+      walletAppToken: payment.walletToken,
+    });
     expect(await getQrPage(db, { paymentId: payment.paymentId, token: payment.walletToken })).toBeNull();
     // A payment that is not a QR intent offers no wallet link.
     const otp = await createIntent(api, merchant);
@@ -200,6 +238,8 @@ describe("the page token scheme", () => {
     const payment = await qrPayment(merchant);
     expect(tokenOf(payment.qrImageUrl)).toBe(payment.token);
     expect(payment.walletToken).not.toBe(payment.token);
-    expect((await api.get(`/api/v1/qr/${payment.paymentId}/status?token=${payment.token}`, clientAuth(merchant))).status).toBe(200);
+    expect(
+      (await api.get(`/api/v1/qr/${payment.paymentId}/status?token=${payment.token}`, clientAuth(merchant))).status,
+    ).toBe(200);
   });
 });

@@ -30,18 +30,29 @@ const PAST_GRACE = 30 * 60 + 31;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A QR_CODE intent proceeded with WALLET_V2 by the merchant's server (asserts the 200). */
-async function qrPayment(merchant: OnboardedMerchant, overrides: IntentOverrides = {}, headers: Record<string, string> = {}) {
+async function qrPayment(
+  merchant: OnboardedMerchant,
+  overrides: IntentOverrides = {},
+  headers: Record<string, string> = {},
+) {
   const intent = await createIntent(api, merchant, { transactionType: "QR_CODE", ...overrides });
   const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant, headers));
-  if (proceeded.status !== 200) throw new Error(`QR proceed failed: ${proceeded.status} ${JSON.stringify(proceeded.body)}`);
+  if (proceeded.status !== 200)
+    throw new Error(`QR proceed failed: ${proceeded.status} ${JSON.stringify(proceeded.body)}`);
   return { ...intent, proceeded: proceeded.body.data };
 }
 
-function answer(merchant: OnboardedMerchant, paymentId: string, outcome: unknown, headers: Record<string, string> = clientAuth(merchant)) {
+function answer(
+  merchant: OnboardedMerchant,
+  paymentId: string,
+  outcome: unknown,
+  headers: Record<string, string> = clientAuth(merchant),
+) {
   return api.post(`/api/v1/sandbox/payments/${paymentId}/qr`, { outcome }, headers);
 }
 
-const notified = async (paymentId: string) => (await notificationsOf(paymentId)).map((n) => [n.type, n.data.remoteStatusCode]);
+const notified = async (paymentId: string) =>
+  (await notificationsOf(paymentId)).map((n) => [n.type, n.data.remoteStatusCode]);
 
 describe("POST /payments/intents/:id/proceed on a QR_CODE intent with WALLET_V2", () => {
   it("answers require3DS false with no statusCode, an empty payUrl, and the gateway's QR image and hosted QR page", async () => {
@@ -67,7 +78,11 @@ describe("POST /payments/intents/:id/proceed on a QR_CODE intent with WALLET_V2"
       },
     });
     expect(response.body.data).not.toHaveProperty("statusCode");
-    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "PROCESSING", paymentMethodCode: "WALLET_V2", locale: "fr" });
+    expect(await paymentRow(intent.paymentId)).toMatchObject({
+      state: "PROCESSING",
+      paymentMethodCode: "WALLET_V2",
+      locale: "fr",
+    });
     // Nothing is taken before the customer answers, and the merchant is told nothing yet.
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
     expect(await notificationsOf(intent.paymentId)).toEqual([]);
@@ -83,7 +98,11 @@ describe("POST /payments/intents/:id/proceed on a QR_CODE intent with WALLET_V2"
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const asCustomer = await createIntent(api, merchant, { transactionType: "QR_CODE", userId: customer.phone });
-    const byCustomer = await proceed(api, asCustomer.paymentId, userAuth(merchant, accessToken, { "x-platform": "ANDROID" }));
+    const byCustomer = await proceed(
+      api,
+      asCustomer.paymentId,
+      userAuth(merchant, accessToken, { "x-platform": "ANDROID" }),
+    );
     const asBrowser = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     const byBrowser = await proceed(api, asBrowser.paymentId, browserHeaders(merchant, asBrowser.clientSecret));
 
@@ -175,7 +194,10 @@ describe("GET /payments/intents/:id/check on a QR payment", () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     const response = await check(api, intent.paymentId, serverHeaders(merchant));
-    expect(response.body.data).toMatchObject({ statusCode: 1, endUserMessage: { en: "Your payment is being processed." } });
+    expect(response.body.data).toMatchObject({
+      statusCode: 1,
+      endUserMessage: { en: "Your payment is being processed." },
+    });
     expect(Object.keys(response.body.data.endUserMessage).sort()).toEqual(["ar", "en", "fr"]);
     expect(response.body.data).not.toHaveProperty("paymentOrderId");
   });
@@ -199,13 +221,20 @@ describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () =>
     const response = await answer(merchant, paymentId, "approve");
     expect(response.status).toBe(200);
     expect(response.body.message).toBe("QR payment approved in the sandbox wallet.");
-    expect(response.body.data).toMatchObject({ statusCode: 2, approvalCode: expect.stringMatching(/^[2-9A-HJ-NP-Z]{6}$/) });
+    expect(response.body.data).toMatchObject({
+      statusCode: 2,
+      approvalCode: expect.stringMatching(/^[2-9A-HJ-NP-Z]{6}$/),
+    });
 
     const checked = (await check(api, paymentId, serverHeaders(merchant))).body.data;
     expect(checked).toMatchObject({
       statusCode: 2,
       amount: 1234.56,
-      endUserMessage: { en: "Your payment was successful.", fr: "Votre paiement a été effectué avec succès.", ar: "تمت عملية الدفع بنجاح." },
+      endUserMessage: {
+        en: "Your payment was successful.",
+        fr: "Votre paiement a été effectué avec succès.",
+        ar: "تمت عملية الدفع بنجاح.",
+      },
       paymentOrderId: waiting.paymentOrderId,
       microServiceTransactionId: waiting.microServiceTransactionId,
       approvalCode: response.body.data.approvalCode,
@@ -248,11 +277,17 @@ describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () =>
     const { paymentId, body } = await qrPayment(merchant, { captureMethod: "RESERVATION", amount: 300 });
     const response = await answer(merchant, paymentId, "approve");
     expect(response.body.data).toMatchObject({ statusCode: 13, approvalCode: expect.any(String) });
-    expect(await walletLedger(merchant, body.userId, "DZD")).toMatchObject({ balanceMinor: OPENING_DZD, heldMinor: 30000 });
+    expect(await walletLedger(merchant, body.userId, "DZD")).toMatchObject({
+      balanceMinor: OPENING_DZD,
+      heldMinor: 30000,
+    });
 
     const captured = await capture(api, merchant, paymentId, { amount: 200 });
     expect(captured.body.data).toMatchObject({ statusCode: 2 });
-    expect(await walletLedger(merchant, body.userId, "DZD")).toMatchObject({ balanceMinor: OPENING_DZD - 20000, heldMinor: 0 });
+    expect(await walletLedger(merchant, body.userId, "DZD")).toMatchObject({
+      balanceMinor: OPENING_DZD - 20000,
+      heldMinor: 0,
+    });
     expect(await notified(paymentId)).toEqual([
       ["payment.pre_authorized", 13],
       ["payment.captured", 2],
@@ -265,7 +300,10 @@ describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () =>
     const { paymentId } = await qrPayment(merchant, { userId: customer.phone, amount: 7000 });
     // Meanwhile the customer pays 5,000 elsewhere, leaving less than the QR payment needs.
     const other = await createIntent(api, merchant, { userId: customer.phone, amount: 5000 });
-    expect((await proceed(api, other.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" }))).body.data.statusCode).toBe(2);
+    expect(
+      (await proceed(api, other.paymentId, userAuth(merchant, accessToken, { "x-platform": "WEB" }))).body.data
+        .statusCode,
+    ).toBe(2);
 
     const response = await answer(merchant, paymentId, "approve");
     expect(response.status).toBe(200);
@@ -293,7 +331,10 @@ describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () =>
   it("lets exactly one of two simultaneous approvals run", async () => {
     const merchant = await createMerchant();
     const { paymentId, body } = await qrPayment(merchant, { amount: 100 });
-    const responses = await Promise.all([answer(merchant, paymentId, "approve"), answer(merchant, paymentId, "approve")]);
+    const responses = await Promise.all([
+      answer(merchant, paymentId, "approve"),
+      answer(merchant, paymentId, "approve"),
+    ]);
     expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
     expect((await walletLedger(merchant, body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 10000);
     expect(await notified(paymentId)).toEqual([["payment.succeeded", 2]]);

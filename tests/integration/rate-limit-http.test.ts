@@ -59,10 +59,16 @@ describe("rate limit header fields", () => {
     const merchant = await createMerchant();
     const failures = 40;
     const started = performance.now();
-    const wrong = await Promise.all(Array.from({ length: failures }, () => probe.get("/probe/client", { authorization: basicBearer(merchant.clientId, "not-the-secret") })));
+    const wrong = await Promise.all(
+      Array.from({ length: failures }, () =>
+        probe.get("/probe/client", { authorization: basicBearer(merchant.clientId, "not-the-secret") }),
+      ),
+    );
     const right = await probe.get("/probe/client", clientAuth(merchant));
     const refilled = Math.floor((performance.now() - started) / clientInterval);
-    expect(wrong.every((response) => response.status === 401 && response.body.error.name === "invalid_credentials")).toBe(true);
+    expect(
+      wrong.every((response) => response.status === 401 && response.body.error.name === "invalid_credentials"),
+    ).toBe(true);
     expect(wrong.every((response) => rateLimitOf(response).policy === "client")).toBe(true);
     expect(rateLimitOf(right).r).toBeLessThanOrEqual(Math.min(5999, 6000 - (failures + 1) + refilled));
   });
@@ -112,7 +118,11 @@ describe("the per-secret limit at its real size", () => {
     const { paymentId, clientSecret } = await newPaymentSecret();
     const sent = 160;
     const started = performance.now();
-    const responses = await Promise.all(Array.from({ length: sent }, () => probe.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret))));
+    const responses = await Promise.all(
+      Array.from({ length: sent }, () =>
+        probe.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret)),
+      ),
+    );
     const elapsedMs = performance.now() - started;
     const admitted = responses.filter((response) => response.status === 200);
     const refused = responses.filter((response) => response.status === 429);
@@ -153,7 +163,11 @@ describe("cost of the limits", () => {
     await api.post("/api/v1/customers", { name: "Warm", phone: randomPhone() }, clientAuth(merchant));
     const statements: string[] = [];
     const stop = onQuery((query) => statements.push(query));
-    const response = await api.post("/api/v1/customers", { name: "Counted", phone: randomPhone() }, clientAuth(merchant));
+    const response = await api.post(
+      "/api/v1/customers",
+      { name: "Counted", phone: randomPhone() },
+      clientAuth(merchant),
+    );
     stop();
     expect(response.status).toBe(201);
     // Before rate limits: the credential lookup and the insert.

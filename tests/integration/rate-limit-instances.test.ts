@@ -33,15 +33,19 @@ describe("two gateway instances on one PostgreSQL database", () => {
     const clientSecret = clientSecretFor(await getGatewayKey(await getDb()), paymentId);
     // Warm both instances (module load, prepared statements) so the burst measures the limit.
     const warmUp = clientSecretFor(await getGatewayKey(await getDb()), randomUUID());
-    await Promise.all(instances.map((api) => api.get(`/probe/merchant/${warmUp.slice(3, 39)}`, merchantAuth(merchant, warmUp))));
+    await Promise.all(
+      instances.map((api) => api.get(`/probe/merchant/${warmUp.slice(3, 39)}`, merchantAuth(merchant, warmUp))),
+    );
     const sent = 300;
     const started = performance.now();
     const responses = await Promise.all(
       Array.from({ length: sent }, (_, index) =>
-        instances[index % 2]!.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret)).then((response) => ({
-          instance: index % 2,
-          status: response.status,
-        })),
+        instances[index % 2]!.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret)).then(
+          (response) => ({
+            instance: index % 2,
+            status: response.status,
+          }),
+        ),
       ),
     );
     const elapsedMs = performance.now() - started;
@@ -50,7 +54,9 @@ describe("two gateway instances on one PostgreSQL database", () => {
     // Separate counts would admit 120 on each instance; one shared count admits 120, plus
     // whatever the quota regained (one per 500 ms) while the burst lasted.
     expect(admitted.length).toBeGreaterThanOrEqual(120);
-    expect(admitted.length).toBeLessThanOrEqual(120 + Math.floor(elapsedMs / rateLimitPolicies.clientSecret.intervalMs));
+    expect(admitted.length).toBeLessThanOrEqual(
+      120 + Math.floor(elapsedMs / rateLimitPolicies.clientSecret.intervalMs),
+    );
     for (const instance of [0, 1]) {
       const own = responses.filter((response) => response.instance === instance);
       expect(own.some((response) => response.status === 200)).toBe(true);

@@ -12,7 +12,12 @@ import { endpoint } from "@/lib/http/endpoint";
 const ok = async () => ({ data: null, message: "ok" });
 
 const probes: { pattern: RegExp; method: string; paramName?: string; handler: ReturnType<typeof endpoint> }[] = [
-  { method: "GET", pattern: /^\/probe\/merchant\/([^/]+)$/, paramName: "id", handler: endpoint({ auth: ["merchant"] }, ok) },
+  {
+    method: "GET",
+    pattern: /^\/probe\/merchant\/([^/]+)$/,
+    paramName: "id",
+    handler: endpoint({ auth: ["merchant"] }, ok),
+  },
   { method: "GET", pattern: /^\/probe\/client$/, handler: endpoint({ auth: ["client"] }, ok) },
   {
     method: "GET",
@@ -44,7 +49,8 @@ export async function startProbeGateway(): Promise<ProbeGateway> {
     }
     const match = probe.pattern.exec(url.pathname)!;
     const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
+    for (const [name, value] of Object.entries(incoming.headers))
+      if (typeof value === "string") headers.set(name, value);
     const params = probe.paramName ? { [probe.paramName]: decodeURIComponent(match[1]!) } : {};
     probe
       .handler(new Request(url, { method: incoming.method, headers }), { params: Promise.resolve(params) })

@@ -25,7 +25,9 @@ async function burst(client: ApiClient[], count: number) {
   const started = performance.now();
   const responses = await Promise.all(
     Array.from({ length: count }, (_, index) =>
-      client[index % client.length]!.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret)).then((response) => ({ ...response, instance: index % client.length })),
+      client[index % client.length]!.get(`/probe/merchant/${paymentId}`, merchantAuth(merchant, clientSecret)).then(
+        (response) => ({ ...response, instance: index % client.length }),
+      ),
     ),
   );
   return { responses, elapsedMs: performance.now() - started };
@@ -45,7 +47,11 @@ describe("with REDIS_URL set", () => {
     await api.post("/api/v1/customers", { name: "Warm", phone: randomPhone() }, clientAuth(merchant));
     const statements: string[] = [];
     const stop = onQuery((query) => statements.push(query));
-    const response = await api.post("/api/v1/customers", { name: "Counted", phone: randomPhone() }, clientAuth(merchant));
+    const response = await api.post(
+      "/api/v1/customers",
+      { name: "Counted", phone: randomPhone() },
+      clientAuth(merchant),
+    );
     stop();
     expect(response.status).toBe(201);
     expect(statements).toHaveLength(2);

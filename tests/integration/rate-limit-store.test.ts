@@ -53,7 +53,11 @@ async function replay(consume: Consume, steps: Step[], seen: { allowed: number; 
     offsetMs += step.stepMs;
     const secretCheck = { policy: secret, key: `secret:${run}-${step.payment}` };
     const checks: RateLimitCheck[] =
-      step.chain === "secret+key" ? [secretCheck, { policy: key, key: `key:${run}` }] : step.chain === "secret" ? [secretCheck] : [{ policy: customer, key: `customer:${run}` }];
+      step.chain === "secret+key"
+        ? [secretCheck, { policy: key, key: `key:${run}` }]
+        : step.chain === "secret"
+          ? [secretCheck]
+          : [{ policy: customer, key: `customer:${run}` }];
     for (let request = 0; request < step.burst; request += 1) {
       const nowMs = Date.now() + offsetMs;
       const expected = gcraChain(
@@ -63,7 +67,8 @@ async function replay(consume: Consume, steps: Step[], seen: { allowed: number; 
       );
       // A TAT in the past means "full quota" however far past it is (a store may have
       // forgotten it): compare what it means, not how stale it is.
-      const meaning = (decisions: GcraDecision[]) => decisions.map((decision) => ({ allowed: decision.allowed, tatMs: Math.max(decision.tatMs, nowMs) }));
+      const meaning = (decisions: GcraDecision[]) =>
+        decisions.map((decision) => ({ allowed: decision.allowed, tatMs: Math.max(decision.tatMs, nowMs) }));
       expect(meaning(await consume(checks, nowMs))).toEqual(meaning(expected));
       checks.forEach((check, index) => tats.set(check.key, expected[index]!.tatMs));
       if (expected[0]!.allowed) seen.allowed += 1;
@@ -77,7 +82,9 @@ describe("the stores answer exactly as the reference GCRA", () => {
     const db = await getDb();
     const seen = { allowed: 0, refused: 0 };
     await fc.assert(
-      fc.asyncProperty(scenario, (steps) => replay((checks, nowMs) => consumeInPostgres(db, checks, nowMs), steps, seen)),
+      fc.asyncProperty(scenario, (steps) =>
+        replay((checks, nowMs) => consumeInPostgres(db, checks, nowMs), steps, seen),
+      ),
       { numRuns: 3 },
     );
     // The scenarios reached both answers, so both paths of the upsert were compared.
@@ -110,7 +117,9 @@ describe("concurrent charges of one key", () => {
   it("Redis: 200 parallel requests through two clients at one instant admit exactly the 120 of the quota", async () => {
     const checks = [{ policy: secret, key: `secret:${randomUUID()}` }];
     const nowMs = Date.now();
-    const decisions = await Promise.all(Array.from({ length: burst }, (_, index) => (index % 2 === 0 ? redis : redisAgain).consume(checks, nowMs)));
+    const decisions = await Promise.all(
+      Array.from({ length: burst }, (_, index) => (index % 2 === 0 ? redis : redisAgain).consume(checks, nowMs)),
+    );
     expect(decisions.filter(([decision]) => decision!.allowed)).toHaveLength(secret.quota);
   });
 });

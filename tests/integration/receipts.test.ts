@@ -64,7 +64,9 @@ function decodedSubject(raw: string): string {
     encoding.toUpperCase() === "B"
       ? Buffer.from(text, "base64").toString("utf8")
       : Buffer.from(
-          text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_hex, byte: string) => String.fromCharCode(parseInt(byte, 16))),
+          text
+            .replace(/_/g, " ")
+            .replace(/=([0-9A-F]{2})/gi, (_hex, byte: string) => String.fromCharCode(parseInt(byte, 16))),
           "latin1",
         ).toString("utf8"),
   );
@@ -101,7 +103,9 @@ describe("the receipt PDF (issue 43: Download receipt (PDF), in the page's langu
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("application/pdf");
       expect(response.headers.get("cache-control")).toContain("no-store");
-      expect(response.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="[a-z]+-${paid.paymentId}\\.pdf"$`));
+      expect(response.headers.get("content-disposition")).toMatch(
+        new RegExp(`^attachment; filename="[a-z]+-${paid.paymentId}\\.pdf"$`),
+      );
       const text = await pdfText(new Uint8Array(await response.arrayBuffer()));
       const { title, amount, outcome } = expected[locale];
       expect(text).toContain(title);
@@ -162,14 +166,24 @@ describe("Send receipt (when SMTP_URL is set)", () => {
   it("emails the receipt in the page's language with its PDF, and the page says so", async () => {
     useSmtp(smtpUrl);
     const { receipt } = await (async () => {
-      const rendered = await getReturnPageView(await getDb(), { locale: "fr", paymentId: paid.paymentId, query: hostedPageQuery({ token: paid.token }) });
+      const rendered = await getReturnPageView(await getDb(), {
+        locale: "fr",
+        paymentId: paid.paymentId,
+        query: hostedPageQuery({ token: paid.token }),
+      });
       if (rendered.kind !== "render") throw new Error(rendered.kind);
       return rendered;
     })();
     expect(receipt?.email?.action).toBe(`/fr/pay/return/${paid.paymentId}/receipt/email`);
-    const response = await postReceipt("fr", paid.paymentId, { token: paid.token, formToken: receipt!.email!.formToken, email: "buyer@example.com" });
+    const response = await postReceipt("fr", paid.paymentId, {
+      token: paid.token,
+      formToken: receipt!.email!.formToken,
+      email: "buyer@example.com",
+    });
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe(`/fr/pay/return/${paid.paymentId}?token=${paid.token}&notice=receipt_sent&stay=1#receipt`);
+    expect(response.headers.get("location")).toBe(
+      `/fr/pay/return/${paid.paymentId}?token=${paid.token}&notice=receipt_sent&stay=1#receipt`,
+    );
     const mail = received.find((message) => message.to.includes("buyer@example.com"));
     expect(mail).toBeDefined();
     // The subject is MIME-encoded (it has accents): decoded, it speaks French and names the merchant.
@@ -194,7 +208,11 @@ describe("Send receipt (when SMTP_URL is set)", () => {
     const formToken = await hostedFormToken(await getDb(), "receipt", token);
     const notices: string[] = [];
     for (let attempt = 0; attempt < 6; attempt++) {
-      const response = await postReceipt("en", intent.paymentId, { token, formToken, email: `limit${attempt}@example.com` });
+      const response = await postReceipt("en", intent.paymentId, {
+        token,
+        formToken,
+        email: `limit${attempt}@example.com`,
+      });
       notices.push(new URL(response.headers.get("location")!, "https://x.example").searchParams.get("notice")!);
     }
     expect(notices).toEqual([...Array(5).fill("receipt_sent"), "receipt_too_many"]);
@@ -208,10 +226,18 @@ describe("Send receipt (when SMTP_URL is set)", () => {
     const myToken = await proceedToOtp(api, merchant, mine.paymentId);
     const myFormToken = await hostedFormToken(await getDb(), "receipt", myToken);
     // My page's tokens, posted to the address of the other payment.
-    const forged = await postReceipt("en", paid.paymentId, { token: myToken, formToken: myFormToken, email: "thief@example.com" });
+    const forged = await postReceipt("en", paid.paymentId, {
+      token: myToken,
+      formToken: myFormToken,
+      email: "thief@example.com",
+    });
     expect(forged.headers.get("location")).toContain("notice=receipt_failed");
     // The other payment's token without its form token.
-    const refused = await postReceipt("en", paid.paymentId, { token: paid.token, formToken: myFormToken, email: "thief@example.com" });
+    const refused = await postReceipt("en", paid.paymentId, {
+      token: paid.token,
+      formToken: myFormToken,
+      email: "thief@example.com",
+    });
     expect(refused.status).toBe(403);
     expect(received.length).toBe(before);
     expect(received.some((message) => message.to.includes("thief@example.com"))).toBe(false);
@@ -220,24 +246,39 @@ describe("Send receipt (when SMTP_URL is set)", () => {
 
 describe("the receipt's time (issue 42: in the merchant's time zone, the zone named)", () => {
   /** The time as the receipt must write it: in `zone`, its offset named as the language names it; the zone's name on the next line. */
-  const inZone = (at: Date, locale: Locale, zone: string) => new Intl.DateTimeFormat(`${locale}-u-nu-latn`, { dateStyle: "long", timeStyle: "long", timeZone: zone }).format(at);
-  const rowOf = (rows: { field: string; value: string; ltr: boolean }[], field: string) => rows.find((entry) => entry.field === field)!;
+  const inZone = (at: Date, locale: Locale, zone: string) =>
+    new Intl.DateTimeFormat(`${locale}-u-nu-latn`, { dateStyle: "long", timeStyle: "long", timeZone: zone }).format(at);
+  const rowOf = (rows: { field: string; value: string; ltr: boolean }[], field: string) =>
+    rows.find((entry) => entry.field === field)!;
   const updatedAt = async (paymentId: string) => {
     const { payments } = await import("@/lib/db/schema");
     const { eq } = await import("drizzle-orm");
-    const [row] = await (await getDb()).select({ at: payments.updatedAt }).from(payments).where(eq(payments.id, paymentId));
+    const [row] = await (
+      await getDb()
+    )
+      .select({ at: payments.updatedAt })
+      .from(payments)
+      .where(eq(payments.id, paymentId));
     return row!.at;
   };
 
   it("is in its first country's zone by default, on the page (en, fr, ar) and in the PDF", async () => {
     const at = await updatedAt(paid.paymentId);
     for (const locale of ["en", "fr", "ar"] as const) {
-      const rendered = await getReturnPageView(await getDb(), { locale, paymentId: paid.paymentId, query: hostedPageQuery({ token: paid.token }) });
+      const rendered = await getReturnPageView(await getDb(), {
+        locale,
+        paymentId: paid.paymentId,
+        query: hostedPageQuery({ token: paid.token }),
+      });
       if (rendered.kind !== "render") throw new Error(rendered.kind);
       const { rows } = rendered.receipt!.content;
       expect(rowOf(rows, "dateTime").value, locale).toBe(inZone(at, locale, "Africa/Algiers"));
       expect(rowOf(rows, "dateTime").value).toContain({ en: "GMT+1", fr: "UTC+1", ar: "غرينتش+1" }[locale]);
-      expect(rowOf(rows, "timeZone")).toMatchObject({ value: "Africa/Algiers", ltr: true, label: { en: "Time zone", fr: "Fuseau horaire", ar: "المنطقة الزمنية" }[locale] });
+      expect(rowOf(rows, "timeZone")).toMatchObject({
+        value: "Africa/Algiers",
+        ltr: true,
+        label: { en: "Time zone", fr: "Fuseau horaire", ar: "المنطقة الزمنية" }[locale],
+      });
     }
     const pdf = await pdfText(new Uint8Array(await (await getPdf("en", paid.paymentId, paid.token)).arrayBuffer()));
     expect(pdf).toContain("Africa/Algiers");
@@ -257,7 +298,11 @@ describe("the receipt's time (issue 42: in the merchant's time zone, the zone na
       changes: { timeZone: "Asia/Tokyo" },
     });
     const at = await updatedAt(intent.paymentId);
-    const rendered = await getReturnPageView(await getDb(), { locale: "fr", paymentId: intent.paymentId, query: hostedPageQuery({ token }) });
+    const rendered = await getReturnPageView(await getDb(), {
+      locale: "fr",
+      paymentId: intent.paymentId,
+      query: hostedPageQuery({ token }),
+    });
     if (rendered.kind !== "render") throw new Error(rendered.kind);
     expect(rowOf(rendered.receipt!.content.rows, "dateTime").value).toBe(inZone(at, "fr", "Asia/Tokyo"));
     expect(rowOf(rendered.receipt!.content.rows, "timeZone").value).toBe("Asia/Tokyo");

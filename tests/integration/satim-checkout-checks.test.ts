@@ -36,7 +36,11 @@ async function proceedWith(merchant: OnboardedMerchant, paymentMethodCode = "SAT
 
 /** The page's form posted as a browser posts it: the page token, its form token, and `fields`. */
 async function pressPay(paymentId: string, token: string, fields: Record<string, string>, locale = "en") {
-  const body = new URLSearchParams({ token, formToken: await hostedFormToken(await getDb(), "redirect", token), ...fields });
+  const body = new URLSearchParams({
+    token,
+    formToken: await hostedFormToken(await getDb(), "redirect", token),
+    ...fields,
+  });
   const request = new Request(`https://gateway.example/${locale}/pay/redirect/${paymentId}/go`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" },
@@ -51,7 +55,9 @@ async function pressPay(paymentId: string, token: string, fields: Record<string,
 async function registeredAtSatim(paymentId: string) {
   const db = await getDb();
   const [redirect] = await db.select().from(redirectPayments).where(eq(redirectPayments.paymentId, paymentId));
-  const [orders] = redirect?.providerOrderId ? await db.select({ n: count() }).from(satimOrders).where(eq(satimOrders.orderId, redirect.providerOrderId)) : [{ n: 0 }];
+  const [orders] = redirect?.providerOrderId
+    ? await db.select({ n: count() }).from(satimOrders).where(eq(satimOrders.orderId, redirect.providerOrderId))
+    : [{ n: 0 }];
   return { providerOrderId: redirect?.providerOrderId ?? null, orders: orders!.n };
 }
 
@@ -71,7 +77,11 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     expect(query(location).get("notice")).toBe("terms_required");
     expect(await registeredAtSatim(paymentId)).toEqual({ providerOrderId: null, orders: 0 });
 
-    const view = await getRedirectPageView(await getDb(), { locale: "en", paymentId, query: { token, notice: "terms_required", stay: false, search: "" } });
+    const view = await getRedirectPageView(await getDb(), {
+      locale: "en",
+      paymentId,
+      query: { token, notice: "terms_required", stay: false, search: "" },
+    });
     if (view.kind !== "render") throw new Error(view.kind);
     expect(view.buyerChecks).toMatchObject({ termsRefused: true, antiBotFailure: null });
   });
@@ -87,7 +97,11 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     expect(query(both).get("notice")).toBe("checks_failed");
     expect(await registeredAtSatim(paymentId)).toEqual({ providerOrderId: null, orders: 0 });
 
-    const view = await getRedirectPageView(await getDb(), { locale: "en", paymentId, query: { token, notice: "checks_failed", stay: false, search: "" } });
+    const view = await getRedirectPageView(await getDb(), {
+      locale: "en",
+      paymentId,
+      query: { token, notice: "checks_failed", stay: false, search: "" },
+    });
     if (view.kind !== "render") throw new Error(view.kind);
     expect(view.buyerChecks).toMatchObject({ termsRefused: true, antiBotFailure: "failed" });
   });
@@ -112,34 +126,55 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     const check = await createAntiBotChallenge(db);
     const solution = await solveChallenge({ challenge: check.challenge, deriveKey });
     const altcha = Buffer.from(JSON.stringify({ challenge: check.challenge, solution })).toString("base64");
-    expect(await pressPay(scripted.paymentId, scripted.token, { ...TERMS, [ANTI_BOT_FIELDS.solution]: altcha })).toContain("/api/satim-sandbox/");
+    expect(
+      await pressPay(scripted.paymentId, scripted.token, { ...TERMS, [ANTI_BOT_FIELDS.solution]: altcha }),
+    ).toContain("/api/satim-sandbox/");
 
     const noScript = await proceedWith(merchant);
-    expect(await pressPay(noScript.paymentId, noScript.token, { ...TERMS, ...(await codeAnswer("123456")) })).toContain("/api/satim-sandbox/");
+    expect(await pressPay(noScript.paymentId, noScript.token, { ...TERMS, ...(await codeAnswer("123456")) })).toContain(
+      "/api/satim-sandbox/",
+    );
   });
 
   it("shows the merchant's terms link and a fresh anti-bot check on SATIM's page only (ClicToPay's certification asks neither)", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWith(merchant);
-    await db.execute(sql`update services set terms_url = 'https://shop.example/terms' where id = (select service_id from payments where id = ${paymentId})`);
+    await db.execute(
+      sql`update services set terms_url = 'https://shop.example/terms' where id = (select service_id from payments where id = ${paymentId})`,
+    );
     const view = await getRedirectPageView(db, { locale: "ar", paymentId, query: { token, stay: false, search: "" } });
     if (view.kind !== "render") throw new Error(view.kind);
-    expect(view.buyerChecks).toMatchObject({ termsUrl: "https://shop.example/terms", termsRefused: false, antiBotFailure: null, sandbox: true });
+    expect(view.buyerChecks).toMatchObject({
+      termsUrl: "https://shop.example/terms",
+      termsRefused: false,
+      antiBotFailure: null,
+      sandbox: true,
+    });
     expect(view.buyerChecks!.antiBot.code.image).toMatch(/^data:image\/svg\+xml;base64,/);
     // Production's page never names the sandbox's code.
     const holder = globalThis as unknown as { gatewayConfig?: Config };
     const sandboxConfig = getConfig();
     holder.gatewayConfig = { ...sandboxConfig, APP_ENV: "production", isSandbox: false } as Config;
     try {
-      const production = await getRedirectPageView(db, { locale: "en", paymentId, query: { token, stay: false, search: "" } });
+      const production = await getRedirectPageView(db, {
+        locale: "en",
+        paymentId,
+        query: { token, stay: false, search: "" },
+      });
       expect(production.kind === "render" && production.buyerChecks?.sandbox).toBe(false);
     } finally {
       holder.gatewayConfig = sandboxConfig;
     }
 
-    const tunisian = await createIntent(api, merchant, { amount: 1.234, actionCurrencyCode: "TND", actionCountryCode: "TUN" });
-    const proceeded = await proceed(api, tunisian.paymentId, serverHeaders(merchant), { paymentMethodCode: "CLICTOPAY" });
+    const tunisian = await createIntent(api, merchant, {
+      amount: 1.234,
+      actionCurrencyCode: "TND",
+      actionCountryCode: "TUN",
+    });
+    const proceeded = await proceed(api, tunisian.paymentId, serverHeaders(merchant), {
+      paymentMethodCode: "CLICTOPAY",
+    });
     expect(proceeded.status).toBe(200);
     const other = await getRedirectPageView(db, {
       locale: "en",
@@ -154,10 +189,18 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     const { paymentId, token } = await proceedWith(await createMerchant());
     const formUrl = await pressPay(paymentId, token, { ...TERMS, ...(await codeAnswer("123456")) });
     await redirectSimulatorMount("satim").handle(
-      new Request(formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ action: "cancel" }).toString() }),
+      new Request(formUrl, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ action: "cancel" }).toString(),
+      }),
     );
     await returnFromRedirect(await getDb(), { paymentId, token });
-    const view = await getReturnPageView(await getDb(), { locale: "ar", paymentId, query: { token, stay: false, search: "" } });
+    const view = await getReturnPageView(await getDb(), {
+      locale: "ar",
+      paymentId,
+      query: { token, stay: false, search: "" },
+    });
     if (view.kind !== "render") throw new Error(view.kind);
     expect(view.outcome).toBe("failed");
     expect(view.providerSupport).toEqual({ logoPath: "/payment-methods/satim.svg", phone: "3020" });

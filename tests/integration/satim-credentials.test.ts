@@ -20,7 +20,12 @@ afterEach(() => {
 describe("SATIM credentials (contract 15, Enabling)", () => {
   it("are sealed, never answered, audited, enable SATIM in Algeria and pass Test connection", async () => {
     const merchant = await createMerchant({ countries: ["DZA", "MAR"] });
-    const answer = await setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "SATIM", settings: SANDBOX, actor: ACTOR });
+    const answer = await setMethodCredentials(await getDb(), {
+      clientId: merchant.clientId,
+      code: "SATIM",
+      settings: SANDBOX,
+      actor: ACTOR,
+    });
     expect(answer).toEqual({
       clientId: merchant.clientId,
       method: "SATIM",
@@ -34,12 +39,17 @@ describe("SATIM credentials (contract 15, Enabling)", () => {
     expect(await findStoredPlaintext([SANDBOX.password])).toEqual([]);
     const serviceId = await serviceIdOf(merchant);
     const db = await getDb();
-    const [sealed] = await db.select().from(redirectProviderAccounts).where(eq(redirectProviderAccounts.serviceId, serviceId));
+    const [sealed] = await db
+      .select()
+      .from(redirectProviderAccounts)
+      .where(eq(redirectProviderAccounts.serviceId, serviceId));
     expect(sealed!.settingsSealed).not.toContain("SANDBOX_MERCHANT");
     const audit = await db
       .select()
       .from(consoleAuditLog)
-      .where(and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, "payment_method_credentials_changed")));
+      .where(
+        and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, "payment_method_credentials_changed")),
+      );
     expect(audit.map((entry) => [entry.userEmail, entry.target])).toEqual([["owner@shop.example", "SATIM"]]);
     const catalog = await db
       .select({ country: paymentMethodCatalog.country })
@@ -50,32 +60,61 @@ describe("SATIM credentials (contract 15, Enabling)", () => {
 
   it("tells wrong credentials from SATIM being down", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
-    const wrong = await setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "SATIM", settings: { ...SANDBOX, password: "not-the-password" }, actor: ACTOR });
+    const wrong = await setMethodCredentials(await getDb(), {
+      clientId: merchant.clientId,
+      code: "SATIM",
+      settings: { ...SANDBOX, password: "not-the-password" },
+      actor: ACTOR,
+    });
     expect(wrong.connection).toBe("wrong_credentials");
     satimFaults.mode = "down";
-    const down = await setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "SATIM", settings: SANDBOX, actor: ACTOR });
+    const down = await setMethodCredentials(await getDb(), {
+      clientId: merchant.clientId,
+      code: "SATIM",
+      settings: SANDBOX,
+      actor: ACTOR,
+    });
     expect(down.connection).toBe("unavailable");
   });
 
   it("refuses a terminal id SATIM would not take, naming it", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
-    await expect(setMethodCredentials(await getDb(), { clientId: merchant.clientId, code: "SATIM", settings: { ...SANDBOX, terminalId: "E01 09" }, actor: ACTOR })).rejects.toThrow(
-      /terminal id/,
-    );
+    await expect(
+      setMethodCredentials(await getDb(), {
+        clientId: merchant.clientId,
+        code: "SATIM",
+        settings: { ...SANDBOX, terminalId: "E01 09" },
+        actor: ACTOR,
+      }),
+    ).rejects.toThrow(/terminal id/);
   });
 
   it("are set by npm run merchant -- update with the password from the environment, never printed", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
     const result = await runScript(
       "scripts/merchant.ts",
-      ["update", "--client-id", merchant.clientId, "--satim-terminal-id", SANDBOX.terminalId, "--satim-username", SANDBOX.userName, "--json"],
+      [
+        "update",
+        "--client-id",
+        merchant.clientId,
+        "--satim-terminal-id",
+        SANDBOX.terminalId,
+        "--satim-username",
+        SANDBOX.userName,
+        "--json",
+      ],
       {
         SATIM_PASSWORD: SANDBOX.password,
       },
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain(SANDBOX.password);
-    expect(JSON.parse(result.stdout).satim).toMatchObject({ method: "SATIM", password: "set", enabledIn: ["DZA"], connection: "ok" });
+    expect(JSON.parse(result.stdout).satim).toMatchObject({
+      method: "SATIM",
+      password: "set",
+      enabledIn: ["DZA"],
+      connection: "ok",
+    });
   }, 120_000);
 
   it("are set with the merchant's terms of payment in one command, as docs/going-live.md shows it (the terms URL not dropped)", async () => {
@@ -83,7 +122,18 @@ describe("SATIM credentials (contract 15, Enabling)", () => {
     const terms = "https://shop.example/terms-of-payment";
     const result = await runScript(
       "scripts/merchant.ts",
-      ["update", "--client-id", merchant.clientId, "--terms-url", terms, "--satim-terminal-id", SANDBOX.terminalId, "--satim-username", SANDBOX.userName, "--json"],
+      [
+        "update",
+        "--client-id",
+        merchant.clientId,
+        "--terms-url",
+        terms,
+        "--satim-terminal-id",
+        SANDBOX.terminalId,
+        "--satim-username",
+        SANDBOX.userName,
+        "--json",
+      ],
       { SATIM_PASSWORD: SANDBOX.password },
     );
     expect(result.code, result.stderr).toBe(0);

@@ -12,7 +12,18 @@ import { satimOrders } from "@/simulators/satim/satim-tables";
 import { clientAuth } from "../support/api";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { advanceClock, check, createIntent, notificationsOf, paymentRow, proceed, reconcileOperationsLater, refund, serverHeaders, tokenOf } from "../support/payments";
+import {
+  advanceClock,
+  check,
+  createIntent,
+  notificationsOf,
+  paymentRow,
+  proceed,
+  reconcileOperationsLater,
+  refund,
+  serverHeaders,
+  tokenOf,
+} from "../support/payments";
 
 const { api } = useTestGateway();
 
@@ -39,7 +50,11 @@ async function pressPay(paymentId: string, token: string) {
 /** The buyer on SATIM's (simulated) page: a card, or Cancel. Answers where SATIM sends the browser. */
 async function onSatimPage(formUrl: string, fields: Record<string, string>) {
   const answer = await redirectSimulatorMount("satim").handle(
-    new Request(formUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
+    new Request(formUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    }),
   );
   expect(answer.status).toBe(303);
   return answer.headers.get("location")!;
@@ -83,7 +98,10 @@ describe("SATIM (contract 15)", () => {
     const reserved = await createIntent(api, merchant, { captureMethod: "RESERVATION" });
     const reservation = await proceed(api, reserved.paymentId, serverHeaders(merchant), { paymentMethodCode: "SATIM" });
     expect(reservation.status).toBe(400);
-    expect(reservation.body.error).toMatchObject({ name: "validation_error", details: [{ path: "paymentMethodCode" }] });
+    expect(reservation.body.error).toMatchObject({
+      name: "validation_error",
+      details: [{ path: "paymentMethodCode" }],
+    });
   });
 
   it("sends register.do and confirmOrder.do SATIM's fields: centimes, currency 012, terminal id and udf1 in jsonParams", async () => {
@@ -121,7 +139,10 @@ describe("SATIM (contract 15)", () => {
       });
       expect(register.get("orderNumber")).toMatch(/^[0-9A-Z]{10}$/);
       expect(register.get("returnUrl")).toBe(register.get("failUrl"));
-      expect(JSON.parse(register.get("jsonParams")!)).toEqual({ force_terminal_id: "E010900000", udf1: expect.stringMatching(/^[A-Za-z0-9_-]{1,20}$/) });
+      expect(JSON.parse(register.get("jsonParams")!)).toEqual({
+        force_terminal_id: "E010900000",
+        udf1: expect.stringMatching(/^[A-Za-z0-9_-]{1,20}$/),
+      });
       const confirm = sent.find((call) => call.call === "confirmOrder.do")!.params;
       const row = await paymentRow(paymentId);
       expect(Object.fromEntries(confirm)).toMatchObject({ orderId: row.providerOrderId, language: "en" });
@@ -218,7 +239,10 @@ describe("SATIM (contract 15)", () => {
     const rest = await refund(api, merchant, paymentId, { description: "the rest" });
     expect(rest.status).toBe(200);
     expect(await statusCodeOf(merchant, paymentId)).toBe(4);
-    expect(await satimOrder(new URL(formUrl).searchParams.get("mdOrder")!)).toMatchObject({ orderStatus: "4", refundedMinor: 150000 });
+    expect(await satimOrder(new URL(formUrl).searchParams.get("mdOrder")!)).toMatchObject({
+      orderStatus: "4",
+      refundedMinor: 150000,
+    });
   });
 
   it("answers 503 while SATIM is down and settles the refund once when it is back", async () => {
@@ -229,7 +253,13 @@ describe("SATIM (contract 15)", () => {
     await returnFromRedirect(await getDb(), { paymentId, token });
 
     satimFaults.mode = "down";
-    const refused = await refund(api, merchant, paymentId, { description: "down" }, { "Idempotency-Key": `satim-down-${paymentId}` });
+    const refused = await refund(
+      api,
+      merchant,
+      paymentId,
+      { description: "down" },
+      { "Idempotency-Key": `satim-down-${paymentId}` },
+    );
     expect(refused.status).toBe(503);
     expect(refused.body.error.name).toBe("provider_unavailable");
     satimFaults.mode = "none";
@@ -248,7 +278,13 @@ describe("SATIM (contract 15)", () => {
     // Slower than the gateway waits (10 s): the refund answers unavailable, SATIM refunds anyway.
     satimFaults.mode = "slow";
     satimFaults.slowMs = 10_500;
-    const lost = await refund(api, merchant, paymentId, { description: "lost answer" }, { "Idempotency-Key": `satim-lost-${paymentId}` });
+    const lost = await refund(
+      api,
+      merchant,
+      paymentId,
+      { description: "lost answer" },
+      { "Idempotency-Key": `satim-lost-${paymentId}` },
+    );
     expect(lost.status).toBe(503);
     satimFaults.mode = "none";
     await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -5,7 +5,11 @@ import { getGatewayKey } from "@/lib/crypto/gateway-key";
 import { deleteSavedCard } from "@/lib/cards/delete-saved-card";
 import { getDb } from "@/lib/db/client";
 import { paymentCaptures, providerOperations } from "@/lib/db/schema";
-import { cardProviderPaymentIntents, cardProviderPaymentMethods, cardProviderRefunds } from "@/simulators/card/card-tables";
+import {
+  cardProviderPaymentIntents,
+  cardProviderPaymentMethods,
+  cardProviderRefunds,
+} from "@/simulators/card/card-tables";
 import { sandboxAccountOf, sandboxCardAccount } from "@/lib/providers/card/card-provider-accounts";
 import { installCardProvider } from "@/lib/providers/card-provider";
 import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
@@ -43,7 +47,12 @@ afterAll(async () => {
 const calls = (pattern: RegExp) => simulator.requests.filter((line) => pattern.test(line)).length;
 
 async function intentAtProvider(id: string) {
-  const [row] = await (await getDb()).select().from(cardProviderPaymentIntents).where(eq(cardProviderPaymentIntents.id, id));
+  const [row] = await (
+    await getDb()
+  )
+    .select()
+    .from(cardProviderPaymentIntents)
+    .where(eq(cardProviderPaymentIntents.id, id));
   return row!;
 }
 
@@ -68,7 +77,12 @@ describe("the Stripe adapter against the simulator", () => {
     const refunded = await refund(api, merchant, paid.paymentId, { description: "one item back", amount: 400 });
     expect(refunded.status).toBe(200);
     expect((await paymentRow(paid.paymentId)).state).toBe("PARTIALLY_REFUNDED");
-    const refunds = await (await getDb()).select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paid.paymentIntentId));
+    const refunds = await (
+      await getDb()
+    )
+      .select()
+      .from(cardProviderRefunds)
+      .where(eq(cardProviderRefunds.paymentIntentId, paid.paymentIntentId));
     expect(refunds.map((row) => row.amountMinor)).toEqual([40_000]);
   });
 
@@ -77,7 +91,12 @@ describe("the Stripe adapter against the simulator", () => {
     const captured = await capture(api, first.merchant, first.paymentId, { amount: 600 });
     expect(captured.status).toBe(200);
     expect((await intentAtProvider(first.paymentIntentId)).amountReceivedMinor).toBe(60_000);
-    const [row] = await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, first.paymentId));
+    const [row] = await (
+      await getDb()
+    )
+      .select()
+      .from(paymentCaptures)
+      .where(eq(paymentCaptures.paymentId, first.paymentId));
     expect(row).toMatchObject({ amountMinor: 60_000, releasedMinor: 90_000 });
 
     const second = await reserved();
@@ -91,9 +110,18 @@ describe("the Stripe adapter against the simulator", () => {
     const [card] = await savedCardsOf((await paymentRow(paid.paymentId)).customerId);
     // The delete as the API runs it for the card's owner: through a provider operation.
     const serviceId = await serviceIdOf(merchant);
-    const principal = { mode: "user", service: { id: serviceId, countries: ["DZA"], clockOffsetSeconds: 0 }, customerId: card!.customerId } as never;
+    const principal = {
+      mode: "user",
+      service: { id: serviceId, countries: ["DZA"], clockOffsetSeconds: 0 },
+      customerId: card!.customerId,
+    } as never;
     await deleteSavedCard(await getDb(), { principal, cardId: card!.id });
-    const [method] = await (await getDb()).select().from(cardProviderPaymentMethods).where(eq(cardProviderPaymentMethods.id, card!.providerPaymentMethodId));
+    const [method] = await (
+      await getDb()
+    )
+      .select()
+      .from(cardProviderPaymentMethods)
+      .where(eq(cardProviderPaymentMethods.id, card!.providerPaymentMethodId));
     expect(method!.detachedAt).not.toBeNull();
     expect(calls(/^POST \/v1\/payment_methods\/pm_\w+\/detach$/)).toBeGreaterThan(0);
   });
@@ -111,7 +139,10 @@ describe("faults at the provider", () => {
     expect(await reconcileOperationsLater(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("SUCCEEDED");
     expect((await intentAtProvider(paymentIntentId)).amountReceivedMinor).toBe(150_000);
-    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
+    expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual([
+      "payment.pre_authorized",
+      "payment.captured",
+    ]);
   });
 
   it("a capture that timed out before Stripe applied it is applied once by reconciliation", async () => {
@@ -128,7 +159,14 @@ describe("faults at the provider", () => {
     const merchant = await createMerchant();
     const paid = await payWithNewCard(api, merchant);
     const refundsAtProvider = async () =>
-      (await (await getDb()).select().from(cardProviderRefunds).where(eq(cardProviderRefunds.paymentIntentId, paid.paymentIntentId))).map((row) => row.amountMinor);
+      (
+        await (
+          await getDb()
+        )
+          .select()
+          .from(cardProviderRefunds)
+          .where(eq(cardProviderRefunds.paymentIntentId, paid.paymentIntentId))
+      ).map((row) => row.amountMinor);
 
     // One reset: the SDK retries a closed connection once with the same key; Stripe replays the refund.
     simulator.inject(/^POST \/v1\/refunds$/, "reset_after");
@@ -145,14 +183,23 @@ describe("faults at the provider", () => {
     expect(retried.body.data.totalRefundedAmount).toBe(500);
     expect(await refundsAtProvider()).toEqual([30_000, 20_000]);
     expect((await paymentRow(paid.paymentId)).refundedMinor).toBe(50_000);
-    expect((await notificationsOf(paid.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded", "payment.refunded", "payment.refunded"]);
+    expect((await notificationsOf(paid.paymentId)).map((n) => n.type)).toEqual([
+      "payment.succeeded",
+      "payment.refunded",
+      "payment.refunded",
+    ]);
   });
 
   it("a 5xx on release leaves it unknown, then reconciliation cancels once", async () => {
     const { merchant, paymentId, paymentIntentId } = await reserved();
     simulator.inject(/^POST \/v1\/payment_intents\/\w+\/cancel$/, "error_500");
     expect((await release(api, merchant, paymentId)).status).toBe(503);
-    const [operation] = await (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
+    const [operation] = await (
+      await getDb()
+    )
+      .select()
+      .from(providerOperations)
+      .where(eq(providerOperations.paymentId, paymentId));
     expect(operation!.status).toBe("unknown");
     expect(await reconcileOperationsLater(paymentId)).toBe(1);
     expect((await paymentRow(paymentId)).state).toBe("CANCELED");
@@ -168,11 +215,20 @@ describe("inbound events verified with the SDK", () => {
     const rawBody = JSON.stringify(event!.payload);
     const account = sandboxAccountOf(await getGatewayKey(await getDb()), merchant.cardProviderPublishableKey);
     const signer = new Stripe("sk_test_signing_only");
-    const post = (signature: string) => api.call("POST", "/api/v1/webhooks/card-provider", { rawBody, headers: { "content-type": "application/json", "stripe-signature": signature } });
+    const post = (signature: string) =>
+      api.call("POST", "/api/v1/webhooks/card-provider", {
+        rawBody,
+        headers: { "content-type": "application/json", "stripe-signature": signature },
+      });
     for (let copy = 0; copy < 2; copy += 1) {
-      expect((await post(signer.webhooks.generateTestHeaderString({ payload: rawBody, secret: account.webhookSecret }))).status).toBe(200);
+      expect(
+        (await post(signer.webhooks.generateTestHeaderString({ payload: rawBody, secret: account.webhookSecret })))
+          .status,
+      ).toBe(200);
     }
-    expect((await post(signer.webhooks.generateTestHeaderString({ payload: rawBody, secret: "whsec_forged" }))).status).toBe(401);
+    expect(
+      (await post(signer.webhooks.generateTestHeaderString({ payload: rawBody, secret: "whsec_forged" }))).status,
+    ).toBe(401);
     expect((await notificationsOf(paid.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 });

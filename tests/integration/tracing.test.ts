@@ -7,7 +7,9 @@ import { createIntent } from "../support/payments";
 import { useTestGateway } from "../support/test-gateway";
 
 const logged = vi.hoisted(() => ({ lines: [] as string[] }));
-vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"));
+vi.mock("@/lib/log", async (importOriginal) =>
+  (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"),
+);
 
 const { api } = useTestGateway();
 const exporter = new InMemorySpanExporter();
@@ -28,7 +30,10 @@ describe("traces (OpenTelemetry, an in-memory exporter)", () => {
     const spans = exporter.getFinishedSpans();
     const request = spans.find((span) => span.name === "POST /api/v1/payments/intents");
     expect(request).toBeDefined();
-    expect(request!.attributes).toMatchObject({ "http.route": "/api/v1/payments/intents", "http.response.status_code": 201 });
+    expect(request!.attributes).toMatchObject({
+      "http.route": "/api/v1/payments/intents",
+      "http.response.status_code": 201,
+    });
     const traceId = request!.spanContext().traceId;
     const operation = spans.find((span) => span.name === "operation createPaymentIntent");
     expect(operation?.spanContext().traceId).toBe(traceId);
@@ -42,10 +47,15 @@ describe("traces (OpenTelemetry, an in-memory exporter)", () => {
     expect(statements.some((span) => parentOf(span) === operation!.spanContext().spanId)).toBe(true);
 
     // Nothing secret, no phone, in any attribute of the trace.
-    const attributes = JSON.stringify(spans.filter((span) => span.spanContext().traceId === traceId).map((span) => span.attributes));
-    for (const secret of [phone, phone.slice(1), merchant.clientSecret, created.clientSecret, "Bearer", "Basic"]) expect(attributes).not.toContain(secret);
+    const attributes = JSON.stringify(
+      spans.filter((span) => span.spanContext().traceId === traceId).map((span) => span.attributes),
+    );
+    for (const secret of [phone, phone.slice(1), merchant.clientSecret, created.clientSecret, "Bearer", "Basic"])
+      expect(attributes).not.toContain(secret);
 
-    const line = logged.lines.map((text) => JSON.parse(text)).find((entry) => entry.msg === "request" && entry.path === "/api/v1/payments/intents");
+    const line = logged.lines
+      .map((text) => JSON.parse(text))
+      .find((entry) => entry.msg === "request" && entry.path === "/api/v1/payments/intents");
     expect(line).toMatchObject({ status: 201, traceId });
   });
 });

@@ -12,7 +12,17 @@ import { connectedWallet } from "@/lib/wallet-connection/wallet-connection";
 import { recreateDatabase } from "../../scripts/lib/recreate-database";
 import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { capture, createIntent, notificationsOf, paymentRow, proceed, proceedToOtp, refund, serverHeaders, serviceIdOf } from "../support/payments";
+import {
+  capture,
+  createIntent,
+  notificationsOf,
+  paymentRow,
+  proceed,
+  proceedToOtp,
+  refund,
+  serverHeaders,
+  serviceIdOf,
+} from "../support/payments";
 
 /*
  * APP_ENV=production: the gateway has no wallet of its own, so every wallet call goes over
@@ -55,7 +65,13 @@ beforeAll(async () => {
   // One process (node with tsx's loader), so stopping it stops the service.
   walletProcess = spawn(process.execPath, ["--import", "tsx", "scripts/wallet-sandbox.ts"], {
     cwd: ROOT,
-    env: { ...process.env, WALLET_SANDBOX_PORT: String(port), WALLET_SANDBOX_DATABASE_URL: walletDatabaseUrl, WALLET_PROVIDER_SECRET: secret, LOG_LEVEL: "silent" },
+    env: {
+      ...process.env,
+      WALLET_SANDBOX_PORT: String(port),
+      WALLET_SANDBOX_DATABASE_URL: walletDatabaseUrl,
+      WALLET_PROVIDER_SECRET: secret,
+      LOG_LEVEL: "silent",
+    },
     stdio: "ignore",
   });
   while (!(await walletAnswers())) {
@@ -82,7 +98,9 @@ beforeAll(async () => {
 afterAll(async () => {
   holder.gatewayConfig = sandboxConfig;
   walletProcess?.kill("SIGTERM");
-  await new Promise((resolve) => (walletProcess?.exitCode !== null ? resolve(null) : walletProcess.once("exit", resolve)));
+  await new Promise((resolve) =>
+    walletProcess?.exitCode !== null ? resolve(null) : walletProcess.once("exit", resolve),
+  );
   await recreateDatabase(walletDatabaseUrl, { dropOnly: true });
 });
 
@@ -104,11 +122,23 @@ describe("a wallet payment in production, against a wallet service over HTTP", (
     expect(captured.body.data.statusCode).toBe(2);
     const refunded = await refund(api, merchant, intent.paymentId, { description: "one item back", amount: 200 });
     expect(refunded.status).toBe(200);
-    expect(refunded.body.data).toMatchObject({ refundedAmount: 200, totalRefundedAmount: 200, remainingRefundableAmount: 300 });
+    expect(refunded.body.data).toMatchObject({
+      refundedAmount: 200,
+      totalRefundedAmount: 200,
+      remainingRefundableAmount: 300,
+    });
 
-    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", capturedMinor: 50_000, refundedMinor: 20_000 });
+    expect(await paymentRow(intent.paymentId)).toMatchObject({
+      state: "PARTIALLY_REFUNDED",
+      capturedMinor: 50_000,
+      refundedMinor: 20_000,
+    });
     expect(await wallet.balance(account)).toMatchObject({ balanceMinor: 1_000_000 - 50_000 + 20_000, heldMinor: 0 });
-    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured", "payment.refunded"]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([
+      "payment.pre_authorized",
+      "payment.captured",
+      "payment.refunded",
+    ]);
   });
 
   it("takes a QR payment: the wallet's signed callback reaches the gateway over HTTP and settles it once, then a refund", async () => {
@@ -121,13 +151,20 @@ describe("a wallet payment in production, against a wallet service over HTTP", (
     // The customer approves in the wallet's app; the wallet posts its callback to PUBLIC_BASE_URL.
     const wallet = await connectedWallet();
     const qr = await wallet.answerQrInSandbox(waiting.providerTransactionId!, "approve");
-    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", approvalCode: qr.approvalCode, capturedMinor: 12_000 });
+    expect(await paymentRow(intent.paymentId)).toMatchObject({
+      state: "SUCCEEDED",
+      approvalCode: qr.approvalCode,
+      capturedMinor: 12_000,
+    });
     const account = { merchantId: await serviceIdOf(merchant), customerId: waiting.customerId, currency: "DZD" };
     const before = (await wallet.balance(account)).balanceMinor;
 
     const refunded = await refund(api, merchant, intent.paymentId, { description: "returned", amount: 20 });
     expect(refunded.status).toBe(200);
     expect(await wallet.balance(account)).toMatchObject({ balanceMinor: before + 2_000, heldMinor: 0 });
-    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded", "payment.refunded"]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([
+      "payment.succeeded",
+      "payment.refunded",
+    ]);
   });
 });

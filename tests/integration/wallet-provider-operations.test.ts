@@ -44,8 +44,10 @@ const { api } = useTestGateway();
 beforeAll(() => installWalletTransport(null));
 afterEach(() => installWalletTransport(null));
 
-const operationsOf = async (paymentId: string) => (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
-const walletCallsOf = async (paymentId: string) => (await getDb()).select().from(walletOperations).where(eq(walletOperations.paymentId, paymentId));
+const operationsOf = async (paymentId: string) =>
+  (await getDb()).select().from(providerOperations).where(eq(providerOperations.paymentId, paymentId));
+const walletCallsOf = async (paymentId: string) =>
+  (await getDb()).select().from(walletOperations).where(eq(walletOperations.paymentId, paymentId));
 
 /** Every payment these tests made, for the audit at the end. */
 const paymentsSeen: string[] = [];
@@ -60,9 +62,17 @@ async function reservation(amount = 700) {
   return { merchant, intent };
 }
 
-async function expectLedgerInAgreement(merchant: Awaited<ReturnType<typeof createMerchant>>, phone: string, expected: { balanceMinor: number; heldMinor: number }) {
+async function expectLedgerInAgreement(
+  merchant: Awaited<ReturnType<typeof createMerchant>>,
+  phone: string,
+  expected: { balanceMinor: number; heldMinor: number },
+) {
   const ledger = await walletLedger(merchant, phone, "DZD");
-  expect(ledger).toMatchObject({ ...expected, ledgerBalanceMinor: expected.balanceMinor, ledgerHeldMinor: expected.heldMinor });
+  expect(ledger).toMatchObject({
+    ...expected,
+    ledgerBalanceMinor: expected.balanceMinor,
+    ledgerHeldMinor: expected.heldMinor,
+  });
 }
 
 describe("wallet capture, release and refund through the provider-operation boundary", () => {
@@ -93,10 +103,15 @@ describe("wallet capture, release and refund through the provider-operation boun
       expect((await capture(api, merchant, intent.paymentId, { amount: 500 }, key)).status).toBe(200);
 
       expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 50_000 });
-      expect(await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, intent.paymentId))).toHaveLength(1);
+      expect(
+        await (await getDb()).select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, intent.paymentId)),
+      ).toHaveLength(1);
       expect((await walletCallsOf(intent.paymentId)).filter((call) => call.kind === "capture")).toHaveLength(1);
       await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 50_000, heldMinor: 0 });
-      expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
+      expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([
+        "payment.pre_authorized",
+        "payment.captured",
+      ]);
     });
   }
 
@@ -111,7 +126,10 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
     expect((await paymentRow(intent.paymentId)).state).toBe("CANCELED");
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
-    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.released"]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([
+      "payment.pre_authorized",
+      "payment.released",
+    ]);
   });
 
   it("finishes a refund the wallet answered with 5xx twice by reconciliation: credited once, one notification", async () => {
@@ -128,8 +146,14 @@ describe("wallet capture, release and refund through the provider-operation boun
 
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 40_000 });
     expect((await walletCallsOf(intent.paymentId)).filter((call) => call.kind === "credit")).toHaveLength(1);
-    await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 100_000 + 40_000, heldMinor: 0 });
-    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded", "payment.refunded"]);
+    await expectLedgerInAgreement(merchant, intent.body.userId, {
+      balanceMinor: OPENING_DZD - 100_000 + 40_000,
+      heldMinor: 0,
+    });
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([
+      "payment.succeeded",
+      "payment.refunded",
+    ]);
   });
 
   it("keeps an open refund's amount reserved: a parallel refund may take only the rest", async () => {
@@ -148,7 +172,9 @@ describe("wallet capture, release and refund through the provider-operation boun
 
     expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "REFUNDED", refundedMinor: 100_000 });
-    expect(await (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId))).toHaveLength(2);
+    expect(
+      await (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, intent.paymentId)),
+    ).toHaveLength(2);
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
     expect((await notificationsOf(intent.paymentId)).filter((n) => n.type === "payment.refunded")).toHaveLength(2);
   });
@@ -178,7 +204,10 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 30_000 });
     expect((await walletCallsOf(intent.paymentId)).filter((call) => call.kind === "capture")).toHaveLength(1);
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 30_000, heldMinor: 0 });
-    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.captured"]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([
+      "payment.pre_authorized",
+      "payment.captured",
+    ]);
   });
 
   it("passes by a 7-day-old reservation whose capture is still open, and releases the others behind it", async () => {
@@ -213,11 +242,16 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
     expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD, heldMinor: 0 });
-    expect((await operationsOf(intent.paymentId)).map((operation) => [operation.kind, operation.status]).sort()).toEqual([
+    expect(
+      (await operationsOf(intent.paymentId)).map((operation) => [operation.kind, operation.status]).sort(),
+    ).toEqual([
       ["hold", "succeeded"],
       ["release", "succeeded"],
     ]);
-    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.pre_authorized", "payment.released"]);
+    expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([
+      "payment.pre_authorized",
+      "payment.released",
+    ]);
   });
 });
 
@@ -234,7 +268,9 @@ describe("the wallet charge after the OTP through the provider-operation boundar
       const token = await proceedToOtp(api, merchant, intent.paymentId);
       installWalletTransport(failingMoneyCalls(fault));
       const db = await getDb();
-      await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({ errorName: "provider_unavailable" });
+      await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({
+        errorName: "provider_unavailable",
+      });
       expect((await paymentRow(intent.paymentId)).state).toBe("REQUIRES_ACTION");
 
       const again = await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" });
@@ -244,8 +280,13 @@ describe("the wallet charge after the OTP through the provider-operation boundar
           : { state: "PRE_AUTHORIZED", balanceMinor: OPENING_DZD, heldMinor: 25_000 };
       expect(again.state).toBe(expected.state);
       expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
-      expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual([captureMethod === "DIRECT" ? "debit" : "hold"]);
-      await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: expected.balanceMinor, heldMinor: expected.heldMinor });
+      expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual([
+        captureMethod === "DIRECT" ? "debit" : "hold",
+      ]);
+      await expectLedgerInAgreement(merchant, intent.body.userId, {
+        balanceMinor: expected.balanceMinor,
+        heldMinor: expected.heldMinor,
+      });
       const event = captureMethod === "DIRECT" ? "payment.succeeded" : "payment.pre_authorized";
       expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual([event]);
     });
@@ -257,7 +298,9 @@ describe("the wallet charge after the OTP through the provider-operation boundar
     const token = await proceedToOtp(api, merchant, intent.paymentId);
     installWalletTransport(failingMoneyCalls("after"));
     const db = await getDb();
-    await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({ errorName: "provider_unavailable" });
+    await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({
+      errorName: "provider_unavailable",
+    });
     installWalletTransport(null);
     // Past the intent's 30 minutes: the sweep leaves it alone while the charge is open.
     expect((await advanceClock(api, merchant, 40 * 60)).status).toBe(200);
@@ -276,7 +319,9 @@ describe("the wallet charge after the OTP through the provider-operation boundar
     const db = await getDb();
     const wallet = await connectedWallet();
     const account = { merchantId: randomUUID(), customerId: randomUUID(), currency: "DZD" };
-    await expect(db.transaction(async () => wallet.balance(account))).rejects.toBeInstanceOf(ProviderCallInTransactionError);
+    await expect(db.transaction(async () => wallet.balance(account))).rejects.toBeInstanceOf(
+      ProviderCallInTransactionError,
+    );
     await expect(wallet.balance(account)).resolves.toMatchObject({ availableMinor: OPENING_DZD });
   });
 });
@@ -310,7 +355,11 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     expect((await paymentRow(intent.paymentId)).state).toBe("PROCESSING");
 
     expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
-    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", paymentMethodCode: "WALLET_V2", platform: "IOS" });
+    expect(await paymentRow(intent.paymentId)).toMatchObject({
+      state: "SUCCEEDED",
+      paymentMethodCode: "WALLET_V2",
+      platform: "IOS",
+    });
     expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual(["debit"]);
     await expectLedgerInAgreement(merchant, customer.phone, { balanceMinor: OPENING_DZD - 600_000, heldMinor: 0 });
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
@@ -319,7 +368,9 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
   it("owner's proceed retried after a 503 takes the same charge up again: 13 once, one hold", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
-    const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 300, captureMethod: "RESERVATION" }));
+    const intent = seen(
+      await createIntent(api, merchant, { userId: customer.phone, amount: 300, captureMethod: "RESERVATION" }),
+    );
     const owner = userAuth(merchant, accessToken, { "x-platform": "ANDROID" });
     installWalletTransport(failingMoneyCalls("timeout"));
     expect((await proceed(api, intent.paymentId, owner)).status).toBe(503);
@@ -341,18 +392,42 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     const owner = userAuth(merchant, accessToken, { "x-platform": "WEB" });
     const key = { "idempotency-key": `owner-${intent.paymentId}` };
     installWalletTransport(failingMoneyCalls("5xx"));
-    expect((await api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, { ...owner, ...key })).status).toBe(503);
+    expect(
+      (
+        await api.post(
+          `/api/v1/payments/intents/${intent.paymentId}/proceed`,
+          { paymentMethodCode: "WALLET_V2" },
+          { ...owner, ...key },
+        )
+      ).status,
+    ).toBe(503);
     installWalletTransport(null);
     expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
     expect((await paymentRow(intent.paymentId)).state).toBe("SUCCEEDED");
 
-    const retry = await api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, { ...owner, ...key });
+    const retry = await api.post(
+      `/api/v1/payments/intents/${intent.paymentId}/proceed`,
+      { paymentMethodCode: "WALLET_V2" },
+      { ...owner, ...key },
+    );
     expect(retry.status).toBe(200);
     expect(retry.body.data).toMatchObject({ statusCode: 2, status: "Payment succeeded", require3DS: false });
-    const replay = await api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, { ...owner, ...key });
+    const replay = await api.post(
+      `/api/v1/payments/intents/${intent.paymentId}/proceed`,
+      { paymentMethodCode: "WALLET_V2" },
+      { ...owner, ...key },
+    );
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect((await proceed(api, intent.paymentId, owner)).status).toBe(409);
-    expect((await api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, { ...owner, "idempotency-key": "another" })).status).toBe(409);
+    expect(
+      (
+        await api.post(
+          `/api/v1/payments/intents/${intent.paymentId}/proceed`,
+          { paymentMethodCode: "WALLET_V2" },
+          { ...owner, "idempotency-key": "another" },
+        )
+      ).status,
+    ).toBe(409);
     expect((await walletCallsOf(intent.paymentId)).map((call) => call.kind)).toEqual(["debit"]);
     await expectLedgerInAgreement(merchant, customer.phone, { balanceMinor: OPENING_DZD - 12_000, heldMinor: 0 });
   });
@@ -364,8 +439,12 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     // The owner proceeds at minute 25 (with a token of that time) and retries at minute 31, past the 30-minute intent's grace.
     expect((await advanceClock(api, merchant, 25 * 60)).status).toBe(200);
     const { accessToken } = await createCustomerToken(merchant, { phone: customerPhone });
-    const owner = { ...userAuth(merchant, accessToken, { "x-platform": "IOS" }), "idempotency-key": `late-${intent.paymentId}` };
-    const proceedAsOwner = () => api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, owner);
+    const owner = {
+      ...userAuth(merchant, accessToken, { "x-platform": "IOS" }),
+      "idempotency-key": `late-${intent.paymentId}`,
+    };
+    const proceedAsOwner = () =>
+      api.post(`/api/v1/payments/intents/${intent.paymentId}/proceed`, { paymentMethodCode: "WALLET_V2" }, owner);
     installWalletTransport(failingMoneyCalls("after"));
     expect((await proceedAsOwner()).status).toBe(503);
     installWalletTransport(null);
@@ -392,9 +471,20 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     const refused = await proceed(api, intent.paymentId, userAuth(merchant, accessToken, { "x-platform": "IOS" }));
     installWalletTransport(null);
     expect(refused.status).toBe(200);
-    expect(refused.body.data).toMatchObject({ statusCode: 3, status: "Refused by the wallet (unknown_account)", require3DS: false });
-    expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "wallet_refused", paymentMethodCode: "WALLET_V2" });
-    expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data).toMatchObject({ statusCode: 3, endUserMessage: "Your payment was declined." });
+    expect(refused.body.data).toMatchObject({
+      statusCode: 3,
+      status: "Refused by the wallet (unknown_account)",
+      require3DS: false,
+    });
+    expect(await paymentRow(intent.paymentId)).toMatchObject({
+      state: "FAILED",
+      failureReason: "wallet_refused",
+      paymentMethodCode: "WALLET_V2",
+    });
+    expect((await check(api, intent.paymentId, serverHeaders(merchant))).body.data).toMatchObject({
+      statusCode: 3,
+      endUserMessage: "Your payment was declined.",
+    });
     expect(await walletCallsOf(intent.paymentId)).toEqual([]);
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
@@ -417,9 +507,12 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     const intent = seen(await createIntent(api, merchant, { amount: 250 }));
     const token = await proceedToOtp(api, merchant, intent.paymentId);
     const db = await getDb();
-    for (let wrong = 0; wrong < 4; wrong += 1) await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "000000" });
+    for (let wrong = 0; wrong < 4; wrong += 1)
+      await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "000000" });
     installWalletTransport(failingMoneyCalls("after"));
-    await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({ errorName: "provider_unavailable" });
+    await expect(submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "123456" })).rejects.toMatchObject({
+      errorName: "provider_unavailable",
+    });
     installWalletTransport(null);
 
     const late = await submitPaymentOtp(db, { paymentId: intent.paymentId, token, code: "000000" });
@@ -434,11 +527,17 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
 describe("the books after every fault above", () => {
   it("passes the audit: payments, wallet holds and books, notifications and provider operations of these payments agree", async () => {
     const db = await getDb();
-    const report = await runAudit(db, { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliationBoundSeconds: 900 });
+    const report = await runAudit(db, {
+      retrySchedule: [5, 300],
+      deliverySlackSeconds: 60,
+      reconciliationBoundSeconds: 900,
+    });
     const ours = new Set(paymentsSeen);
     // The suite's database is shared with other files: only this file's payments are judged here.
     const violations = report.results.flatMap((result) =>
-      (result.violations ?? []).filter((violation) => ours.has(violation.subject)).map((violation) => `${result.name}: ${violation.detail}`),
+      (result.violations ?? [])
+        .filter((violation) => ours.has(violation.subject))
+        .map((violation) => `${result.name}: ${violation.detail}`),
     );
     expect(paymentsSeen.length).toBeGreaterThan(10);
     expect(violations).toEqual([]);

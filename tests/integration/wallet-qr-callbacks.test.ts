@@ -46,7 +46,8 @@ afterEach(() => {
 });
 
 const PAST_GRACE = 30 * 60 + 31;
-const notified = async (paymentId: string) => (await notificationsOf(paymentId)).map((n) => [n.type, n.data.remoteStatusCode]);
+const notified = async (paymentId: string) =>
+  (await notificationsOf(paymentId)).map((n) => [n.type, n.data.remoteStatusCode]);
 
 /** Every payment these tests made, for the audit at the end. */
 const paymentsSeen: string[] = [];
@@ -77,7 +78,11 @@ function loseCallbacks() {
 }
 
 function postCallback(body: string, headers: Record<string, string>) {
-  return fetch(`${gateway.baseUrl}${QR_CALLBACK_PATH}`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
+  return fetch(`${gateway.baseUrl}${QR_CALLBACK_PATH}`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body,
+  });
 }
 
 describe("the wallet's QR callback", () => {
@@ -87,7 +92,10 @@ describe("the wallet's QR callback", () => {
     const qr = await answerAtWallet(qrRequestId, "approve");
 
     expect(await paymentRow(paymentId)).toMatchObject({ state: "SUCCEEDED", approvalCode: qr.approvalCode });
-    expect((await check(api, paymentId, serverHeaders(merchant))).body.data).toMatchObject({ statusCode: 2, approvalCode: qr.approvalCode });
+    expect((await check(api, paymentId, serverHeaders(merchant))).body.data).toMatchObject({
+      statusCode: 2,
+      approvalCode: qr.approvalCode,
+    });
     expect((await walletLedger(merchant, body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 4000);
     expect(await notified(paymentId)).toEqual([["payment.succeeded", 2]]);
   });
@@ -103,7 +111,9 @@ describe("the wallet's QR callback", () => {
     await answerAtWallet(qrRequestId, "approve");
     expect(sent).toHaveLength(1);
     const original = sent[0]!;
-    const headers = Object.fromEntries(["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, original.headers.get(name)!]));
+    const headers = Object.fromEntries(
+      ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, original.headers.get(name)!]),
+    );
 
     // The wallet retrying the same signed message, over HTTP to the gateway's route.
     const repeated = await postCallback(await original.text(), headers);
@@ -120,7 +130,9 @@ describe("the wallet's QR callback", () => {
     await answerAtWallet(qrRequestId, "decline");
     const genuine = lost[0]!;
     const body = await genuine.text();
-    const genuineHeaders = Object.fromEntries(["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, genuine.headers.get(name)!]));
+    const genuineHeaders = Object.fromEntries(
+      ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, genuine.headers.get(name)!]),
+    );
 
     const forgedSecret = `whsec_${randomBytes(32).toString("base64")}`;
     const approved = body.replace('"status":"declined"', '"status":"approved"');
@@ -146,8 +158,15 @@ describe("the wallet's QR callback", () => {
     const lost = loseCallbacks();
     await answerAtWallet(qrRequestId, "approve");
     const event = JSON.parse(await lost[0]!.text());
-    const other = JSON.stringify({ ...event, data: { ...event.data, qrRequestId: "00000000-0000-4000-8000-000000000000" } });
-    const headers = signWalletRequest(await walletSecret(), { method: "POST", pathAndQuery: QR_CALLBACK_PATH, body: other });
+    const other = JSON.stringify({
+      ...event,
+      data: { ...event.data, qrRequestId: "00000000-0000-4000-8000-000000000000" },
+    });
+    const headers = signWalletRequest(await walletSecret(), {
+      method: "POST",
+      pathAndQuery: QR_CALLBACK_PATH,
+      body: other,
+    });
     expect((await postCallback(other, headers)).status).toBe(404);
     await reconcileOperationsLater(paymentId); // the real answer, for the audit
   });
@@ -168,7 +187,9 @@ describe("a lost QR callback", () => {
     // The wallet's retry arriving at last changes nothing.
     installWalletCallbackDelivery(null);
     const late = lost[0]!;
-    const headers = Object.fromEntries(["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, late.headers.get(name)!]));
+    const headers = Object.fromEntries(
+      ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, late.headers.get(name)!]),
+    );
     expect((await postCallback(await late.text(), headers)).status).toBe(204);
 
     expect((await walletLedger(merchant, body.userId, "DZD"))?.balanceMinor).toBe(OPENING_DZD - 6000);
@@ -207,7 +228,11 @@ describe("a lost QR callback", () => {
     const merchant = await createMerchant();
     const { paymentId, qrRequestId, body } = await qrPayment(merchant);
     await advanceClock(api, merchant, PAST_GRACE);
-    installWalletTransport(async (request, next) => (new URL(request.url).pathname.includes("/qr-requests/") ? Promise.reject(new Error("connection reset")) : next(request)));
+    installWalletTransport(async (request, next) =>
+      new URL(request.url).pathname.includes("/qr-requests/")
+        ? Promise.reject(new Error("connection reset"))
+        : next(request),
+    );
     await expireOpenPayments(await getDb(), { serviceId: await serviceIdOf(merchant) });
     expect((await paymentRow(paymentId)).state).toBe("PROCESSING");
 
@@ -231,7 +256,11 @@ describe("a QR request opened for a proceed the transaction refused", () => {
     installWalletTransport(async (request, next) => {
       const answer = await next(request);
       if (request.method === "POST" && new URL(request.url).pathname.endsWith("/v1/qr-requests")) {
-        await (await getDb()).transaction(async (tx) => failAsExpired(tx, { payment: (await lockPayment(tx, intent.paymentId))!, now: new Date() }));
+        await (
+          await getDb()
+        ).transaction(async (tx) =>
+          failAsExpired(tx, { payment: (await lockPayment(tx, intent.paymentId))!, now: new Date() }),
+        );
       }
       return answer;
     });
@@ -241,7 +270,12 @@ describe("a QR request opened for a proceed the transaction refused", () => {
       installWalletTransport(null);
     }
 
-    const [opened] = await (await getDb()).select().from(walletQrRequests).where(eq(walletQrRequests.paymentId, intent.paymentId));
+    const [opened] = await (
+      await getDb()
+    )
+      .select()
+      .from(walletQrRequests)
+      .where(eq(walletQrRequests.paymentId, intent.paymentId));
     expect(opened).toMatchObject({ status: "canceled" });
     await expect(answerAtWallet(opened!.id, "approve")).rejects.toMatchObject({ errorName: "qr_request_answered" });
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
@@ -254,7 +288,9 @@ describe("a QR request opened for a proceed the transaction refused", () => {
     paymentsSeen.push(intent.paymentId);
     await advanceClock(api, merchant, PAST_GRACE);
     expect((await proceed(api, intent.paymentId, serverHeaders(merchant))).status).toBe(410);
-    expect(await (await getDb()).select().from(walletQrRequests).where(eq(walletQrRequests.paymentId, intent.paymentId))).toEqual([]);
+    expect(
+      await (await getDb()).select().from(walletQrRequests).where(eq(walletQrRequests.paymentId, intent.paymentId)),
+    ).toEqual([]);
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "FAILED", failureReason: "expired" });
   });
 });
@@ -262,11 +298,17 @@ describe("a QR request opened for a proceed the transaction refused", () => {
 describe("the books after every QR callback case above", () => {
   it("passes the audit: payments, wallet books, notifications and provider operations of these payments agree", async () => {
     const db = await getDb();
-    const report = await runAudit(db, { retrySchedule: [5, 300], deliverySlackSeconds: 60, reconciliationBoundSeconds: 900 });
+    const report = await runAudit(db, {
+      retrySchedule: [5, 300],
+      deliverySlackSeconds: 60,
+      reconciliationBoundSeconds: 900,
+    });
     const ours = new Set(paymentsSeen);
     // The suite's database is shared with other files: only this file's payments are judged here.
     const violations = report.results.flatMap((result) =>
-      (result.violations ?? []).filter((violation) => ours.has(violation.subject)).map((violation) => `${result.name}: ${violation.detail}`),
+      (result.violations ?? [])
+        .filter((violation) => ours.has(violation.subject))
+        .map((violation) => `${result.name}: ${violation.detail}`),
     );
     expect(paymentsSeen.length).toBeGreaterThan(5);
     expect(violations).toEqual([]);

@@ -17,10 +17,19 @@ import { freePort } from "../support/spawned-gateway";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Runs the wallet sandbox on `url` until it listens (then stops it) or exits. */
-async function runWalletSandbox(url: string): Promise<{ code: number | null; stdout: string; stderr: string; listened: boolean }> {
+async function runWalletSandbox(
+  url: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; listened: boolean }> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/wallet-sandbox.ts"], {
     cwd: ROOT,
-    env: { ...process.env, WALLET_SANDBOX_DATABASE_URL: url, WALLET_SANDBOX_PORT: String(await freePort()), GATEWAY_SECRET: "", APP_ENV: "", LOG_LEVEL: "silent" },
+    env: {
+      ...process.env,
+      WALLET_SANDBOX_DATABASE_URL: url,
+      WALLET_SANDBOX_PORT: String(await freePort()),
+      GATEWAY_SECRET: "",
+      APP_ENV: "",
+      LOG_LEVEL: "silent",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const result = { code: null as number | null, stdout: "", stderr: "", listened: false };
@@ -42,7 +51,9 @@ async function tablesOf(url: string): Promise<{ gateway: string | null; books: s
   const handle = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 1, gatewayTables: false });
   try {
     const [row] = sqlRows<{ gateway: string | null; books: string | null }>(
-      await handle.db.execute(sql`select to_regclass('public.payments')::text as gateway, to_regclass('simulators.wallet_accounts')::text as books`),
+      await handle.db.execute(
+        sql`select to_regclass('public.payments')::text as gateway, to_regclass('simulators.wallet_accounts')::text as books`,
+      ),
     );
     return row!;
   } finally {
@@ -55,11 +66,16 @@ describe("npm run wallet-sandbox", { timeout: 180_000 }, () => {
     const url = await recreateSiblingDatabase(process.env.DATABASE_URL!, "_wallet_on_production");
     const production = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2 });
     try {
-      await sealOrCheckDatabase(production.db, { environment: "production", gatewaySecret: randomBytes(32).toString("base64") });
+      await sealOrCheckDatabase(production.db, {
+        environment: "production",
+        gatewaySecret: randomBytes(32).toString("base64"),
+      });
       const run = await runWalletSandbox(url);
       expect(run.listened).toBe(false);
       expect(run.code).not.toBe(0);
-      expect(run.stderr).toContain("WALLET_SANDBOX_DATABASE_URL (or WALLET_SANDBOX_PGLITE_DIR) is a gateway's database: give the sandbox wallet a database of its own.");
+      expect(run.stderr).toContain(
+        "WALLET_SANDBOX_DATABASE_URL (or WALLET_SANDBOX_PGLITE_DIR) is a gateway's database: give the sandbox wallet a database of its own.",
+      );
       expect((await tablesOf(url)).books).toBeNull();
     } finally {
       await production.close();

@@ -62,7 +62,11 @@ async function notificationRow(id: string) {
 }
 
 async function attemptsOf(id: string) {
-  return db.select().from(notificationAttempts).where(eq(notificationAttempts.notificationId, id)).orderBy(notificationAttempts.attemptNumber);
+  return db
+    .select()
+    .from(notificationAttempts)
+    .where(eq(notificationAttempts.notificationId, id))
+    .orderBy(notificationAttempts.attemptNumber);
 }
 
 /** Runs the delivery worker's pass until `done` holds, as the background loop would. */
@@ -111,7 +115,9 @@ describe("webhook delivery", () => {
       const body = verify(merchant.webhookSecret, request) as Record<string, unknown>;
       expect(Object.keys(body)).toEqual(["id", "type", "createdAt", "data"]);
       expect(body).toMatchObject({ id, type, data });
-      expect(() => new Webhook(`whsec_${Buffer.from("another secret").toString("base64")}`).verify(request.body, request.headers)).toThrow();
+      expect(() =>
+        new Webhook(`whsec_${Buffer.from("another secret").toString("base64")}`).verify(request.body, request.headers),
+      ).toThrow();
       expect((await notificationRow(id)).status).toBe("delivered");
     }
   });
@@ -152,7 +158,9 @@ describe("webhook delivery", () => {
   });
 
   it("does not follow redirects: a 3xx answer is a failed attempt, retried later", async () => {
-    const endpoint = await receiver((request) => (request.path === "/moved" ? { status: 307, headers: { location: "/landing" } } : { status: 200 }));
+    const endpoint = await receiver((request) =>
+      request.path === "/moved" ? { status: 307, headers: { location: "/landing" } } : { status: 200 },
+    );
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/moved") });
     const { id } = await paymentEvent(merchant);
 
@@ -162,7 +170,9 @@ describe("webhook delivery", () => {
     const row = await notificationRow(id);
     expect(row.status).toBe("pending");
     expect(row.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 250_000);
-    expect(await attemptsOf(id)).toMatchObject([{ attemptNumber: 1, responseStatus: 307, error: expect.stringMatching(/redirect/) }]);
+    expect(await attemptsOf(id)).toMatchObject([
+      { attemptNumber: 1, responseStatus: 307, error: expect.stringMatching(/redirect/) },
+    ]);
   });
 
   it("resends on a fresh connection when the receiver dropped the kept-alive one, without a failed attempt", async () => {
@@ -179,7 +189,9 @@ describe("webhook delivery", () => {
       response.writeHead(204).end();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const merchant = await createMerchant({ webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` });
+    const merchant = await createMerchant({
+      webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    });
     try {
       const first = await paymentEvent(merchant);
       await deliverDueNotifications(db);
@@ -203,7 +215,9 @@ describe("webhook delivery", () => {
 
     await deliverDueNotifications(db, { timeoutMs: 300, schedule: [300] });
 
-    expect(await attemptsOf(id)).toMatchObject([{ attemptNumber: 1, responseStatus: null, error: expect.stringMatching(/timeout/) }]);
+    expect(await attemptsOf(id)).toMatchObject([
+      { attemptNumber: 1, responseStatus: null, error: expect.stringMatching(/timeout/) },
+    ]);
     expect((await notificationRow(id)).status).toBe("pending");
   });
 
@@ -239,7 +253,9 @@ describe("webhook delivery", () => {
     await deliverDueNotifications(db);
 
     const listed = await api.get("/api/v1/sandbox/webhooks", clientAuth(merchant));
-    expect(listed.body.data).toMatchObject([{ id, status: "undeliverable", attemptCount: 0, attempts: [], nextAttemptAt: null }]);
+    expect(listed.body.data).toMatchObject([
+      { id, status: "undeliverable", attemptCount: 0, attempts: [], nextAttemptAt: null },
+    ]);
   });
 
   it("delivers, after the lease, a notification whose worker stopped mid-delivery, keeping its webhook-id", async () => {
@@ -261,7 +277,12 @@ describe("webhook delivery", () => {
     expect(endpoint.received.map((request) => request.headers["webhook-id"])).toEqual([id]);
     expect((await notificationRow(id)).status).toBe("delivered");
     expect(await attemptsOf(id)).toMatchObject([
-      { attemptNumber: 1, responseStatus: null, error: expect.stringMatching(/interrupted/), workerId: "lost-worker:1" },
+      {
+        attemptNumber: 1,
+        responseStatus: null,
+        error: expect.stringMatching(/interrupted/),
+        workerId: "lost-worker:1",
+      },
       { attemptNumber: 2, responseStatus: 204, error: null },
     ]);
   });
@@ -275,7 +296,10 @@ describe("webhook delivery", () => {
       ids.push(...(await Promise.all(Array.from({ length: 10 }, async () => (await paymentEvent(merchant)).id))));
     }
 
-    await Promise.all([deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 }), deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 })]);
+    await Promise.all([
+      deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 }),
+      deliverDueNotifications(db, { concurrency: 16, claimForMs: 60_000 }),
+    ]);
 
     const counts = new Map<string, number>();
     for (const request of endpoint.received) {
@@ -315,7 +339,13 @@ describe("GET /api/v1/sandbox/webhooks", () => {
       payload: { id: first.id, type: "payment.pre_authorized", data: first.data },
     });
     expect(older.attempts).toEqual([
-      { number: 1, responseStatus: 500, error: "HTTP 500", durationMs: expect.any(Number), attemptedAt: expect.any(String) },
+      {
+        number: 1,
+        responseStatus: 500,
+        error: "HTTP 500",
+        durationMs: expect.any(Number),
+        attemptedAt: expect.any(String),
+      },
       { number: 2, responseStatus: 200, error: null, durationMs: expect.any(Number), attemptedAt: expect.any(String) },
     ]);
     expect(Date.parse(older.attempts[1].attemptedAt)).toBeGreaterThanOrEqual(Date.parse(older.attempts[0].attemptedAt));
@@ -342,7 +372,9 @@ describe("GET /api/v1/sandbox/webhooks", () => {
     const limited = await api.get("/api/v1/sandbox/webhooks?limit=3", clientAuth(merchant));
 
     expect(byDefault.body.data).toHaveLength(50);
-    expect(limited.body.data.map((item: { id: string }) => item.id)).toEqual(byDefault.body.data.slice(0, 3).map((item: { id: string }) => item.id));
+    expect(limited.body.data.map((item: { id: string }) => item.id)).toEqual(
+      byDefault.body.data.slice(0, 3).map((item: { id: string }) => item.id),
+    );
   });
 
   it("refuses a limit out of range with validation_error", async () => {
@@ -384,10 +416,16 @@ describe("payment outcomes reach the merchant's webhook URL, signed", () => {
 
   it("sends a reservation's pre-authorization, partial capture and both refunds", async () => {
     const { endpoint, merchant, customer, headers } = await payingCustomer("/reservation");
-    const intent = await createIntent(api, merchant, { userId: customer.phone, amount: 200, captureMethod: "RESERVATION" });
+    const intent = await createIntent(api, merchant, {
+      userId: customer.phone,
+      amount: 200,
+      captureMethod: "RESERVATION",
+    });
     expect((await proceed(api, intent.paymentId, headers)).body.data.statusCode).toBe(13);
     expect((await capture(api, merchant, intent.paymentId, { amount: 150 })).status).toBe(200);
-    expect((await refund(api, merchant, intent.paymentId, { description: "one item back", amount: 50 })).status).toBe(200);
+    expect((await refund(api, merchant, intent.paymentId, { description: "one item back", amount: 50 })).status).toBe(
+      200,
+    );
     expect((await refund(api, merchant, intent.paymentId, { description: "the rest" })).status).toBe(200);
 
     await deliverUntil(() => endpoint.received.length >= 4);
@@ -397,10 +435,22 @@ describe("payment outcomes reach the merchant's webhook URL, signed", () => {
     expect(bodies).toHaveLength(4);
     expect(bodies).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: "payment.pre_authorized", data: expect.objectContaining({ ...common, remoteStatusCode: 13, statusCode: 13 }) }),
-        expect.objectContaining({ type: "payment.captured", data: expect.objectContaining({ ...common, remoteStatusCode: 2, capturedAmount: 150 }) }),
-        expect.objectContaining({ type: "payment.refunded", data: expect.objectContaining({ ...common, remoteStatusCode: 4, statusCode: 16, refundedAmount: 50 }) }),
-        expect.objectContaining({ type: "payment.refunded", data: expect.objectContaining({ ...common, remoteStatusCode: 4, statusCode: 4, refundedAmount: 100 }) }),
+        expect.objectContaining({
+          type: "payment.pre_authorized",
+          data: expect.objectContaining({ ...common, remoteStatusCode: 13, statusCode: 13 }),
+        }),
+        expect.objectContaining({
+          type: "payment.captured",
+          data: expect.objectContaining({ ...common, remoteStatusCode: 2, capturedAmount: 150 }),
+        }),
+        expect.objectContaining({
+          type: "payment.refunded",
+          data: expect.objectContaining({ ...common, remoteStatusCode: 4, statusCode: 16, refundedAmount: 50 }),
+        }),
+        expect.objectContaining({
+          type: "payment.refunded",
+          data: expect.objectContaining({ ...common, remoteStatusCode: 4, statusCode: 4, refundedAmount: 100 }),
+        }),
       ]),
     );
   });
@@ -409,7 +459,11 @@ describe("payment outcomes reach the merchant's webhook URL, signed", () => {
     const { endpoint, merchant, customer, headers } = await payingCustomer("/outcomes");
     const paid = await createIntent(api, merchant, { userId: customer.phone, amount: 25.5 });
     const tooBig = await createIntent(api, merchant, { userId: customer.phone, amount: 20_000 });
-    const held = await createIntent(api, merchant, { userId: customer.phone, amount: 30, captureMethod: "RESERVATION" });
+    const held = await createIntent(api, merchant, {
+      userId: customer.phone,
+      amount: 30,
+      captureMethod: "RESERVATION",
+    });
     expect((await proceed(api, paid.paymentId, headers)).body.data.statusCode).toBe(2);
     expect((await proceed(api, tooBig.paymentId, headers)).body.data.statusCode).toBe(3);
     expect((await proceed(api, held.paymentId, headers)).body.data.statusCode).toBe(13);
@@ -419,10 +473,15 @@ describe("payment outcomes reach the merchant's webhook URL, signed", () => {
 
     const byPayment = new Map<string, { type: string; data: { remoteStatusCode: number; amount: number } }[]>();
     for (const request of endpoint.received) {
-      const body = verify(merchant.webhookSecret, request) as { type: string; data: { paymentId: string; remoteStatusCode: number; amount: number } };
+      const body = verify(merchant.webhookSecret, request) as {
+        type: string;
+        data: { paymentId: string; remoteStatusCode: number; amount: number };
+      };
       byPayment.set(body.data.paymentId, [...(byPayment.get(body.data.paymentId) ?? []), body]);
     }
-    expect(byPayment.get(paid.paymentId)).toMatchObject([{ type: "payment.succeeded", data: { remoteStatusCode: 2, amount: 25.5 } }]);
+    expect(byPayment.get(paid.paymentId)).toMatchObject([
+      { type: "payment.succeeded", data: { remoteStatusCode: 2, amount: 25.5 } },
+    ]);
     expect(byPayment.get(tooBig.paymentId)).toMatchObject([{ type: "payment.failed", data: { remoteStatusCode: 3 } }]);
     expect(
       byPayment

@@ -89,45 +89,62 @@ describe("webhook worker processes on PostgreSQL", () => {
     currency: "DZD",
   });
 
-  it("completes the delivery of a worker killed mid-delivery once a restarted worker takes over", { timeout: 60_000 }, async () => {
-    const receiver = await startWebhookReceiver((_request, received) => (received.length === 1 ? "hold" : { status: 204 }));
-    receivers.push(receiver);
-    const merchant = await createMerchant({ webhookUrl: receiver.url("/hook") });
-    const id = await enqueueNotification(db, {
-      serviceId: await serviceIdOf(merchant),
-      type: "payment.succeeded",
-      data: payment(1),
-      now: new Date(),
-    });
+  it(
+    "completes the delivery of a worker killed mid-delivery once a restarted worker takes over",
+    { timeout: 60_000 },
+    async () => {
+      const receiver = await startWebhookReceiver((_request, received) =>
+        received.length === 1 ? "hold" : { status: 204 },
+      );
+      receivers.push(receiver);
+      const merchant = await createMerchant({ webhookUrl: receiver.url("/hook") });
+      const id = await enqueueNotification(db, {
+        serviceId: await serviceIdOf(merchant),
+        type: "payment.succeeded",
+        data: payment(1),
+        now: new Date(),
+      });
 
-    const first = await startWorker();
-    await receiver.waitFor(() => receiver.received.length === 1); // the worker is mid-delivery
-    first.kill("SIGKILL");
-    await exitOf(first);
-    const [leftBehind] = await db.select().from(notifications).where(eq(notifications.id, id));
-    expect(leftBehind).toMatchObject({ status: "pending", attemptCount: 1, leasedBy: `${hostname()}:${first.pid}` });
+      const first = await startWorker();
+      await receiver.waitFor(() => receiver.received.length === 1); // the worker is mid-delivery
+      first.kill("SIGKILL");
+      await exitOf(first);
+      const [leftBehind] = await db.select().from(notifications).where(eq(notifications.id, id));
+      expect(leftBehind).toMatchObject({ status: "pending", attemptCount: 1, leasedBy: `${hostname()}:${first.pid}` });
 
-    // The lease (60 s) runs out, then a new worker starts.
-    await db
-      .update(notifications)
-      .set({ nextAttemptAt: sql`now()` })
-      .where(eq(notifications.id, id));
-    const second = await startWorker();
-    await waitUntil(async () => (await db.select().from(notifications).where(eq(notifications.id, id)))[0]?.status === "delivered");
+      // The lease (60 s) runs out, then a new worker starts.
+      await db
+        .update(notifications)
+        .set({ nextAttemptAt: sql`now()` })
+        .where(eq(notifications.id, id));
+      const second = await startWorker();
+      await waitUntil(
+        async () => (await db.select().from(notifications).where(eq(notifications.id, id)))[0]?.status === "delivered",
+      );
 
-    expect(receiver.received.map((request) => request.headers["webhook-id"])).toEqual([id, id]);
-    for (const request of receiver.received) {
-      expect(new Webhook(merchant.webhookSecret).verify(request.body, request.headers)).toMatchObject({ id });
-    }
-    const attempts = await db.select().from(notificationAttempts).where(eq(notificationAttempts.notificationId, id)).orderBy(notificationAttempts.attemptNumber);
-    expect(attempts).toMatchObject([
-      { attemptNumber: 1, responseStatus: null, error: expect.stringMatching(/interrupted/), workerId: `${hostname()}:${first.pid}` },
-      { attemptNumber: 2, responseStatus: 204, error: null, workerId: `${hostname()}:${second.pid}` },
-    ]);
+      expect(receiver.received.map((request) => request.headers["webhook-id"])).toEqual([id, id]);
+      for (const request of receiver.received) {
+        expect(new Webhook(merchant.webhookSecret).verify(request.body, request.headers)).toMatchObject({ id });
+      }
+      const attempts = await db
+        .select()
+        .from(notificationAttempts)
+        .where(eq(notificationAttempts.notificationId, id))
+        .orderBy(notificationAttempts.attemptNumber);
+      expect(attempts).toMatchObject([
+        {
+          attemptNumber: 1,
+          responseStatus: null,
+          error: expect.stringMatching(/interrupted/),
+          workerId: `${hostname()}:${first.pid}`,
+        },
+        { attemptNumber: 2, responseStatus: 204, error: null, workerId: `${hostname()}:${second.pid}` },
+      ]);
 
-    second.kill("SIGTERM");
-    expect(await exitOf(second)).toBe(0);
-  });
+      second.kill("SIGTERM");
+      expect(await exitOf(second)).toBe(0);
+    },
+  );
 
   it("two worker processes on one PostgreSQL deliver each notification exactly once", async () => {
     // Slow answers keep both workers busy at once, so they really contend for the rows.
@@ -141,7 +158,14 @@ describe("webhook worker processes on PostgreSQL", () => {
     const ids = await db.transaction(async (tx) => {
       const created: string[] = [];
       for (let index = 0; index < total; index += 1) {
-        created.push(await enqueueNotification(tx, { serviceId, type: "payment.succeeded", data: payment(index), now: new Date() }));
+        created.push(
+          await enqueueNotification(tx, {
+            serviceId,
+            type: "payment.succeeded",
+            data: payment(index),
+            now: new Date(),
+          }),
+        );
       }
       return created;
     });
@@ -168,40 +192,63 @@ describe("webhook worker processes on PostgreSQL", () => {
       .where(inArray(notificationAttempts.notificationId, ids));
     expect(attempts).toHaveLength(total);
     expect(attempts.every((attempt) => attempt.attemptNumber === 1)).toBe(true);
-    expect(new Set(attempts.map((attempt) => attempt.workerId))).toEqual(new Set(workers.map((worker) => `${hostname()}:${worker.pid}`)));
+    expect(new Set(attempts.map((attempt) => attempt.workerId))).toEqual(
+      new Set(workers.map((worker) => `${hostname()}:${worker.pid}`)),
+    );
 
     for (const worker of workers) worker.kill("SIGTERM");
     expect(await Promise.all(workers.map(exitOf))).toEqual([0, 0]);
   }, 90_000);
 
-  it("in production, onboarding refuses a webhook URL that is not https or resolves to a private address", { timeout: 60_000 }, async () => {
-    // A production database of its own: the workers' one is sealed sandbox (lib/db/database-seal.ts).
-    const productionUrl = await recreateSiblingDatabase(baseUrl, "_onboarding_prod");
-    const production = {
-      ...process.env,
-      APP_ENV: "production",
-      DATABASE_URL: productionUrl,
-      GATEWAY_SECRET: Buffer.alloc(32, 7).toString("base64"),
-      PUBLIC_BASE_URL: "https://pay.example",
-      WALLET_PROVIDER_URL: "https://wallet.example",
-      WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    };
-    const cases = [
-      { url: "https://10.1.2.3/hook", refusal: /private/ },
-      { url: "https://169.254.169.254/latest/meta-data", refusal: /metadata/ },
-      { url: "https://localhost:8443/hook", refusal: /loopback/ },
-      { url: "http://shop.example/hook", refusal: /https/ },
-    ];
-    for (const { url, refusal } of cases) {
-      const result = await runCli(["create", "--name", "Prod Shop", "--country", "DZA", "--webhook-url", url, "--card-provider-key", "pk_live_x", "--json"], production);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(refusal);
-      expect(result.stdout).toBe("");
-    }
-    await recreateDatabase(productionUrl, { dropOnly: true });
-  });
+  it(
+    "in production, onboarding refuses a webhook URL that is not https or resolves to a private address",
+    { timeout: 60_000 },
+    async () => {
+      // A production database of its own: the workers' one is sealed sandbox (lib/db/database-seal.ts).
+      const productionUrl = await recreateSiblingDatabase(baseUrl, "_onboarding_prod");
+      const production = {
+        ...process.env,
+        APP_ENV: "production",
+        DATABASE_URL: productionUrl,
+        GATEWAY_SECRET: Buffer.alloc(32, 7).toString("base64"),
+        PUBLIC_BASE_URL: "https://pay.example",
+        WALLET_PROVIDER_URL: "https://wallet.example",
+        WALLET_PROVIDER_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      };
+      const cases = [
+        { url: "https://10.1.2.3/hook", refusal: /private/ },
+        { url: "https://169.254.169.254/latest/meta-data", refusal: /metadata/ },
+        { url: "https://localhost:8443/hook", refusal: /loopback/ },
+        { url: "http://shop.example/hook", refusal: /https/ },
+      ];
+      for (const { url, refusal } of cases) {
+        const result = await runCli(
+          [
+            "create",
+            "--name",
+            "Prod Shop",
+            "--country",
+            "DZA",
+            "--webhook-url",
+            url,
+            "--card-provider-key",
+            "pk_live_x",
+            "--json",
+          ],
+          production,
+        );
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatch(refusal);
+        expect(result.stdout).toBe("");
+      }
+      await recreateDatabase(productionUrl, { dropOnly: true });
+    },
+  );
 
-  function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  function runCli(
+    args: string[],
+    env: NodeJS.ProcessEnv,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/merchant.ts", ...args], { cwd: ROOT, env });
     let stdout = "";
     let stderr = "";

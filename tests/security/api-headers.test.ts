@@ -25,7 +25,11 @@ function expectApiHeaders(response: { headers: Headers }, what: string) {
 
 describe("API responses carry their own security headers", () => {
   it("on a success, an error, an unknown path, a refused method, a probe and the OpenAPI document", async () => {
-    const created = await api.post("/api/v1/customers", { name: "Headers", phone: randomPhone() }, clientAuth(merchant));
+    const created = await api.post(
+      "/api/v1/customers",
+      { name: "Headers", phone: randomPhone() },
+      clientAuth(merchant),
+    );
     expect(created.status).toBe(201);
     expectApiHeaders(created, "201");
     const unauthenticated = await api.get("/api/v1/payments/intents/00000000-0000-4000-8000-000000000000/check");

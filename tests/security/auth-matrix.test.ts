@@ -24,7 +24,8 @@ beforeAll(async () => {
 // The message may say how a credential must be sent (scheme, encoding, mode), from the request's
 // shape alone; it never tells whether a credential exists (tests/integration/auth-messages.test.ts).
 const REFUSED = { code: 401, status: "error", message: expect.any(String), error: { name: "invalid_credentials" } };
-const TELLS_EXISTENCE = /unknown|revoked|expired|rotated|not found|does not exist|no such|wrong (client )?secret|another merchant/i;
+const TELLS_EXISTENCE =
+  /unknown|revoked|expired|rotated|not found|does not exist|no such|wrong (client )?secret|another merchant/i;
 const split = (key: string) => key.split(" ") as [string, string];
 
 describe("the route table", () => {
@@ -88,43 +89,56 @@ describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).le
   });
 });
 
-describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).length === 0 && !spec.refusal))("%s", (key) => {
-  const [method, pattern] = split(key);
+describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).length === 0 && !spec.refusal))(
+  "%s",
+  (key) => {
+    const [method, pattern] = split(key);
 
-  it("serves anyone the same answer, whatever credential comes along", async () => {
-    const answers = new Set<string>();
-    for (const variant of CREDENTIAL_VARIANTS) {
-      const response = await send(world, method, pattern, {}, await variant.headers(world, {}));
-      expect(response.status, `${variant.name}: ${show(response)}`).toBe(200);
-      answers.add(JSON.stringify(response.body));
-    }
-    expect(answers.size).toBe(1);
-  });
-});
-
-describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).length === 0 && spec.refusal))("%s", (key, spec) => {
-  const [method, pattern] = split(key);
-
-  it("opens to no API credential without its page token or signature, answering one same refusal", async () => {
-    const request = await spec.request(world, { withAccess: false });
-    const answers: ApiResponse[] = [];
-    for (const variant of CREDENTIAL_VARIANTS) {
-      const response = await send(world, method, pattern, request, await variant.headers(world, request));
-      expect(envelopeProblems(response), `${variant.name}: ${show(response)}`).toEqual([]);
-      expect(response.status, `${variant.name}: ${show(response)}`).toBe(spec.refusal!.status);
-      expect(response.body.error.name).toBe(spec.refusal!.name);
-      answers.push(response);
-    }
-    const bodies = new Set(answers.map((answer) => JSON.stringify(comparable(answer))));
-    expect(bodies.size).toBe(1);
-  });
-
-  if (spec.accepts.includes("page_token") || spec.accepts.includes("provider_signature")) {
-    it("serves the holder of its page token or the provider's signature", async () => {
-      const request = await spec.request(world);
-      const response = await send(world, method, pattern, request, {}, { sign: spec.accepts.includes("provider_signature") });
-      expect(envelopeProblems(response), show(response)).toEqual([]);
-      expect(response.status, show(response)).toBe(200);
+    it("serves anyone the same answer, whatever credential comes along", async () => {
+      const answers = new Set<string>();
+      for (const variant of CREDENTIAL_VARIANTS) {
+        const response = await send(world, method, pattern, {}, await variant.headers(world, {}));
+        expect(response.status, `${variant.name}: ${show(response)}`).toBe(200);
+        answers.add(JSON.stringify(response.body));
+      }
+      expect(answers.size).toBe(1);
     });
-  }
-});
+  },
+);
+
+describe.each(Object.entries(ROUTE_TABLE).filter(([, spec]) => apiModes(spec).length === 0 && spec.refusal))(
+  "%s",
+  (key, spec) => {
+    const [method, pattern] = split(key);
+
+    it("opens to no API credential without its page token or signature, answering one same refusal", async () => {
+      const request = await spec.request(world, { withAccess: false });
+      const answers: ApiResponse[] = [];
+      for (const variant of CREDENTIAL_VARIANTS) {
+        const response = await send(world, method, pattern, request, await variant.headers(world, request));
+        expect(envelopeProblems(response), `${variant.name}: ${show(response)}`).toEqual([]);
+        expect(response.status, `${variant.name}: ${show(response)}`).toBe(spec.refusal!.status);
+        expect(response.body.error.name).toBe(spec.refusal!.name);
+        answers.push(response);
+      }
+      const bodies = new Set(answers.map((answer) => JSON.stringify(comparable(answer))));
+      expect(bodies.size).toBe(1);
+    });
+
+    if (spec.accepts.includes("page_token") || spec.accepts.includes("provider_signature")) {
+      it("serves the holder of its page token or the provider's signature", async () => {
+        const request = await spec.request(world);
+        const response = await send(
+          world,
+          method,
+          pattern,
+          request,
+          {},
+          { sign: spec.accepts.includes("provider_signature") },
+        );
+        expect(envelopeProblems(response), show(response)).toEqual([]);
+        expect(response.status, show(response)).toBe(200);
+      });
+    }
+  },
+);

@@ -21,7 +21,12 @@ afterEach(() => {
 const FORGED = { "x-forwarded-for": "203.0.113.66", "x-real-ip": "203.0.113.66", forwarded: "for=203.0.113.66" };
 
 async function failedSignInAddress(email: string, headers: Record<string, string>): Promise<string | null> {
-  const response = await postForm(gateway.baseUrl, "/en/console/actions/sign-in", { email, password: "not the password at all" }, headers);
+  const response = await postForm(
+    gateway.baseUrl,
+    "/en/console/actions/sign-in",
+    { email, password: "not the password at all" },
+    headers,
+  );
   expect(response.status).toBe(303);
   const db = await getDb();
   const [entry] = await db
@@ -48,17 +53,25 @@ describe("the audit log's client address cannot be forged", { timeout: 120_000 }
     expect(await failedSignInAddress(user.email, { "x-forwarded-for": "1.2.3.4, 203.0.113.66" })).toBe("203.0.113.66");
     // A client that writes the gateway's own header gets it replaced by its socket's address.
     holder.gatewayConfig = parseConfig({ ...process.env, TRUSTED_PROXIES: "10.0.0.5" });
-    expect(await failedSignInAddress(user.email, { "x-gateway-peer": "10.0.0.5", "x-forwarded-for": "203.0.113.66" })).toBe("127.0.0.1");
+    expect(
+      await failedSignInAddress(user.email, { "x-gateway-peer": "10.0.0.5", "x-forwarded-for": "203.0.113.66" }),
+    ).toBe("127.0.0.1");
   });
 });
 
-const sessionCookieOf = (response: Response) => new RegExp(`${CONSOLE_SESSION_COOKIE}=([^;]*)`).exec(response.headers.get("set-cookie") ?? "")?.[1];
+const sessionCookieOf = (response: Response) =>
+  new RegExp(`${CONSOLE_SESSION_COOKIE}=([^;]*)`).exec(response.headers.get("set-cookie") ?? "")?.[1];
 
 describe("every step up issues a new session token", { timeout: 120_000 }, () => {
   it("ends the session a browser brought to the password step (a planted cookie never becomes the signed-in one)", async () => {
     const user = await createConsoleUser();
     const planted = await consoleSessionOf(user.id, { stage: "code" });
-    const response = await postForm(gateway.baseUrl, "/en/console/actions/sign-in", { email: user.email, password: TEST_PASSWORD }, { cookie: planted.cookie });
+    const response = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/sign-in",
+      { email: user.email, password: TEST_PASSWORD },
+      { cookie: planted.cookie },
+    );
     expect(response.status).toBe(303);
     const issued = sessionCookieOf(response);
     expect(issued).toBeTruthy();
@@ -75,7 +88,15 @@ describe("every step up issues a new session token", { timeout: 120_000 }, () =>
     const secret = (await pendingTwoStepSecret(db, user.id))!;
     const actor = { userId: user.id, email: user.email, ip: null };
     const earlier = new Date(Date.now() - 60_000);
-    expect((await confirmTwoStepSetup(db, { actor, code: totpCode(secret, totpStepAt(earlier)), clock: { now: () => earlier } })).outcome).toBe("enabled");
+    expect(
+      (
+        await confirmTwoStepSetup(db, {
+          actor,
+          code: totpCode(secret, totpStepAt(earlier)),
+          clock: { now: () => earlier },
+        })
+      ).outcome,
+    ).toBe("enabled");
     const codeStep = await consoleSessionOf(user.id, { stage: "code" });
     const response = await postForm(
       gateway.baseUrl,

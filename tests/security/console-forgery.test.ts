@@ -23,7 +23,9 @@ const ROLL = "/en/console/actions/roll-client-secret";
 
 async function rollsRecorded(): Promise<number> {
   const db = await getDb();
-  return (await db.select().from(consoleAuditLog).where(eq(consoleAuditLog.serviceId, serviceId))).filter((entry) => entry.action === "client_secret_rolled").length;
+  return (await db.select().from(consoleAuditLog).where(eq(consoleAuditLog.serviceId, serviceId))).filter(
+    (entry) => entry.action === "client_secret_rolled",
+  ).length;
 }
 
 describe("console forgery (contract 13): a state change needs the session's own token, from our own origin", () => {
@@ -51,14 +53,24 @@ describe("console forgery (contract 13): a state change needs the session's own 
     ["Sec-Fetch-Site: same-site (a sibling subdomain)", { "sec-fetch-site": "same-site" }],
   ])("refuses a post carrying %s, even with a valid token", async (_label, headers) => {
     const session = await consoleSessionOf(owner.id);
-    const response = await postForm(gateway.baseUrl, ROLL, { formToken: session.formToken }, { cookie: session.cookie, ...headers });
+    const response = await postForm(
+      gateway.baseUrl,
+      ROLL,
+      { formToken: session.formToken },
+      { cookie: session.cookie, ...headers },
+    );
     expect(response.status).toBe(403);
     expect(await rollsRecorded()).toBe(0);
   });
 
   it("acts on a post with the session's token from our own origin", async () => {
     const session = await consoleSessionOf(owner.id);
-    const response = await postForm(gateway.baseUrl, ROLL, { formToken: session.formToken }, { cookie: session.cookie, origin: gateway.baseUrl });
+    const response = await postForm(
+      gateway.baseUrl,
+      ROLL,
+      { formToken: session.formToken },
+      { cookie: session.cookie, origin: gateway.baseUrl },
+    );
     expect(response.status).toBe(303);
     expect(await rollsRecorded()).toBe(1);
     // The old secret stopped at once.

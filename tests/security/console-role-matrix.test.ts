@@ -29,7 +29,15 @@ async function viewerToActOn() {
 
 /** An active link to deactivate, fresh for each case. */
 async function linkToDeactivate() {
-  const input = { title: "Matrix link", amount: 100, currency: "DZD" as const, countryCode: "DZA", captureMethod: "DIRECT" as const, reusable: true, locale: "en" as const };
+  const input = {
+    title: "Matrix link",
+    amount: 100,
+    currency: "DZD" as const,
+    countryCode: "DZA",
+    captureMethod: "DIRECT" as const,
+    reusable: true,
+    locale: "en" as const,
+  };
   return (await createPaymentLink(await getDb(), { serviceId, input })).id;
 }
 
@@ -38,7 +46,10 @@ async function invitationToCancel() {
   const email = uniqueEmail("to-cancel");
   const db = await getDb();
   await createInvitation(db, { serviceId, email, role: "viewer", actor: null });
-  const [invitation] = await db.select({ id: consoleInvitations.id }).from(consoleInvitations).where(eq(consoleInvitations.email, email));
+  const [invitation] = await db
+    .select({ id: consoleInvitations.id })
+    .from(consoleInvitations)
+    .where(eq(consoleInvitations.email, email));
   return invitation!.id;
 }
 
@@ -46,37 +57,90 @@ type Fields = () => Promise<Record<string, string>>;
 /** Contract 13's table, written out here (not read from lib/console/access/roles.ts) so the test can disagree with the code. */
 const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   // First: their payments are made through the API with the client secret the roll rows below replace.
-  { action: "payment-capture", allowed: ["owner", "support"], fields: async () => moneyForm("pre_authorized", { amount: "" }) },
+  {
+    action: "payment-capture",
+    allowed: ["owner", "support"],
+    fields: async () => moneyForm("pre_authorized", { amount: "" }),
+  },
   { action: "payment-release", allowed: ["owner", "support"], fields: async () => moneyForm("pre_authorized", {}) },
-  { action: "payment-refund", allowed: ["owner", "support"], fields: async () => moneyForm("succeeded", { amount: "0.5", reason: "damaged" }) },
+  {
+    action: "payment-refund",
+    allowed: ["owner", "support"],
+    fields: async () => moneyForm("succeeded", { amount: "0.5", reason: "damaged" }),
+  },
   { action: "customer-card-delete", allowed: ["owner", "support"], fields: savedCardForm },
-  { action: "customer-deactivate", allowed: ["owner", "support"], fields: async () => ({ customerId: (await createCustomerToken(merchant)).customer.id }) },
+  {
+    action: "customer-deactivate",
+    allowed: ["owner", "support"],
+    fields: async () => ({ customerId: (await createCustomerToken(merchant)).customer.id }),
+  },
   { action: "invite", allowed: ["owner"], fields: async () => ({ email: uniqueEmail("invited"), role: "viewer" }) },
   { action: "cancel-invitation", allowed: ["owner"], fields: async () => ({ invitation: await invitationToCancel() }) },
   { action: "reset-member-password", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id }) },
-  { action: "change-role", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id, role: "support" }) },
+  {
+    action: "change-role",
+    allowed: ["owner"],
+    fields: async () => ({ member: (await viewerToActOn()).id, role: "support" }),
+  },
   { action: "remove-member", allowed: ["owner"], fields: async () => ({ member: (await viewerToActOn()).id }) },
   { action: "require-two-step", allowed: ["owner"], fields: async () => ({ required: "" }) },
   { action: "roll-client-secret", allowed: ["owner", "developer"], fields: async () => ({}) },
   { action: "roll-webhook-secret", allowed: ["owner", "developer"], fields: async () => ({}) },
-  { action: "webhook-url", allowed: ["owner", "developer"], fields: async () => ({ webhookUrl: "https://hooks.shop.example/in" }) },
+  {
+    action: "webhook-url",
+    allowed: ["owner", "developer"],
+    fields: async () => ({ webhookUrl: "https://hooks.shop.example/in" }),
+  },
   { action: "redeliver", allowed: ["owner", "developer"], fields: async () => ({ event: event.id }) },
-  { action: "settings", allowed: ["owner", "developer"], fields: async () => ({ name: merchant.name, redirectUrl: "https://shop.example/back", origins: "https://shop.example" }) },
+  {
+    action: "settings",
+    allowed: ["owner", "developer"],
+    fields: async () => ({
+      name: merchant.name,
+      redirectUrl: "https://shop.example/back",
+      origins: "https://shop.example",
+    }),
+  },
   { action: "time-zone", allowed: ["owner"], fields: async () => ({ timeZone: "Africa/Tunis" }) },
-  { action: "terms", allowed: ["owner", "developer"], fields: async () => ({ termsUrl: "https://shop.example/terms" }) },
+  {
+    action: "terms",
+    allowed: ["owner", "developer"],
+    fields: async () => ({ termsUrl: "https://shop.example/terms" }),
+  },
   {
     action: "payment-method-credentials",
     allowed: ["owner"],
-    fields: async () => ({ method: "SATIM", terminalId: "E010900000", userName: "SANDBOX_MERCHANT", password: "sandbox-password" }),
+    fields: async () => ({
+      method: "SATIM",
+      terminalId: "E010900000",
+      userName: "SANDBOX_MERCHANT",
+      password: "sandbox-password",
+    }),
   },
   { action: "payment-method-test", allowed: ["owner"], fields: async () => ({ method: "SATIM" }) },
   {
     action: "create-payment-link",
     allowed: ["owner", "developer", "support"],
-    fields: async () => ({ title: "Matrix link", amount: "100", currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: "on", locale: "en" }),
+    fields: async () => ({
+      title: "Matrix link",
+      amount: "100",
+      currency: "DZD",
+      countryCode: "DZA",
+      captureMethod: "DIRECT",
+      reusable: "on",
+      locale: "en",
+    }),
   },
-  { action: "deactivate-payment-link", allowed: ["owner", "developer", "support"], fields: async () => ({ link: await linkToDeactivate() }) },
-  { action: "change-password", allowed: ROLES, fields: async () => ({ currentPassword: "not my password", newPassword: "a long new password" }) },
+  {
+    action: "deactivate-payment-link",
+    allowed: ["owner", "developer", "support"],
+    fields: async () => ({ link: await linkToDeactivate() }),
+  },
+  {
+    action: "change-password",
+    allowed: ROLES,
+    fields: async () => ({ currentPassword: "not my password", newPassword: "a long new password" }),
+  },
   { action: "two-step-start", allowed: ROLES, fields: async () => ({}) },
   { action: "two-step-confirm", allowed: ROLES, fields: async () => ({ code: "000000" }) },
   { action: "two-step-off", allowed: ROLES, fields: async () => ({ password: "not my password" }) },
@@ -115,11 +179,18 @@ beforeAll(async () => {
 
 async function post(role: ConsoleRole, action: string, fields: Record<string, string>) {
   const session = await consoleSessionOf(users[role].id);
-  return postForm(gateway.baseUrl, `/en/console/actions/${action}`, { ...fields, formToken: session.formToken }, { cookie: session.cookie });
+  return postForm(
+    gateway.baseUrl,
+    `/en/console/actions/${action}`,
+    { ...fields, formToken: session.formToken },
+    { cookie: session.cookie },
+  );
 }
 
 describe("console role matrix (contract 13): every action as every role", () => {
-  const cases = MATRIX.flatMap((row) => ROLES.map((role) => ({ ...row, role, expected: row.allowed.includes(role) ? 303 : 403 })));
+  const cases = MATRIX.flatMap((row) =>
+    ROLES.map((role) => ({ ...row, role, expected: row.allowed.includes(role) ? 303 : 403 })),
+  );
 
   it.each(cases)("$action as $role answers $expected", async ({ action, role, fields, expected, allowed }) => {
     const before = await auditCount();
@@ -156,7 +227,12 @@ describe("console isolation: a stranger (an owner of another merchant) naming th
   it.each(strangerCases)("$action answers 404 and changes nothing", async ({ action, fields }) => {
     const session = await consoleSessionOf(stranger.id);
     const before = await auditCount();
-    const response = await postForm(gateway.baseUrl, `/en/console/actions/${action}`, { ...(await fields()), formToken: session.formToken }, { cookie: session.cookie });
+    const response = await postForm(
+      gateway.baseUrl,
+      `/en/console/actions/${action}`,
+      { ...(await fields()), formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("Not found");
     expect(await auditCount()).toBe(before);

@@ -11,7 +11,8 @@ import { createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
 
 const gateway = useTestGateway();
-const tokenOf = (response: Response) => new RegExp(`${CONSOLE_SESSION_COOKIE}=([^;]*)`).exec(response.headers.get("set-cookie") ?? "")?.[1];
+const tokenOf = (response: Response) =>
+  new RegExp(`${CONSOLE_SESSION_COOKIE}=([^;]*)`).exec(response.headers.get("set-cookie") ?? "")?.[1];
 
 /**
  * Issue 42: the session token is replaced at every step up. The code step of sign-in already
@@ -23,7 +24,11 @@ describe("the token a required two-step setup replaces", () => {
   it("stops working after the setup; the new one is a full session and shows the recovery codes once", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
-    await setTwoStepRequirement(db, { actor: { userId: null, email: "owner@shop.example", ip: null }, serviceId: await serviceIdOf(merchant), required: true });
+    await setTwoStepRequirement(db, {
+      actor: { userId: null, email: "owner@shop.example", ip: null },
+      serviceId: await serviceIdOf(merchant),
+      required: true,
+    });
     const member = await createConsoleUser([{ merchant, role: "developer" }]);
     // Signed in with the password only: held to the setup, as a planted cookie would be.
     const planted = await consoleSessionOf(member.id);
@@ -59,7 +64,13 @@ describe("the token a required two-step setup replaces", () => {
     const after = await authenticateConsole(db, { sessionToken: token! });
     expect(after?.mustSetUpTwoStep).toBe(false);
     expect(after?.user.id).toBe(member.id);
-    const page = textOf(await renderConsolePage(accountPage, { userId: member.id, locale: "en", session: { cookie: `${CONSOLE_SESSION_COOKIE}=${token}` } }));
+    const page = textOf(
+      await renderConsolePage(accountPage, {
+        userId: member.id,
+        locale: "en",
+        session: { cookie: `${CONSOLE_SESSION_COOKIE}=${token}` },
+      }),
+    );
     expect(page).toMatch(/Recovery codes/);
     expect(page.match(/\b[a-z2-9]{5}-[a-z2-9]{5}\b/gi)?.length ?? 0).toBeGreaterThanOrEqual(10);
   });
@@ -83,7 +94,12 @@ describe("the token a required two-step setup replaces", () => {
     const other = await createConsoleUser([{ merchant: await createMerchant(), role: "viewer" }]);
     const kept = await consoleSessionOf(other.id);
     await startTwoStepSetup(db, other.id);
-    const wrong = await postForm(gateway.baseUrl, "/en/console/actions/two-step-confirm", { code: "000000", formToken: kept.formToken }, { cookie: kept.cookie });
+    const wrong = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/two-step-confirm",
+      { code: "000000", formToken: kept.formToken },
+      { cookie: kept.cookie },
+    );
     expect(wrong.headers.get("set-cookie")).toBeNull();
     expect(await authenticateConsole(db, { sessionToken: kept.token })).not.toBeNull();
   });

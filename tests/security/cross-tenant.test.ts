@@ -26,7 +26,12 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 /** Revoke answers success for any token (RFC 7009); everything else refuses what it cannot see. */
-function expectIndistinguishable(foreign: ApiResponse, unknown: ApiResponse, label: string, options: { succeeds?: boolean } = {}) {
+function expectIndistinguishable(
+  foreign: ApiResponse,
+  unknown: ApiResponse,
+  label: string,
+  options: { succeeds?: boolean } = {},
+) {
   expect(envelopeProblems(foreign), `${label} (foreign): ${show(foreign)}`).toEqual([]);
   expect(envelopeProblems(unknown), `${label} (unknown): ${show(unknown)}`).toEqual([]);
   if (!options.succeeds) expect(foreign.status, `${label}: ${show(foreign)}`).toBeGreaterThanOrEqual(400);
@@ -41,7 +46,11 @@ describe("another merchant's objects under client_auth are unknown objects", () 
   it("customers: get, update, search by phone and token generation", async () => {
     const foreignId = world.foreign.customer.id;
     const unknown = randomUUID();
-    expectIndistinguishable(await api.get(`/api/v1/customers/${foreignId}`, owner()), await api.get(`/api/v1/customers/${unknown}`, owner()), "GET customer");
+    expectIndistinguishable(
+      await api.get(`/api/v1/customers/${foreignId}`, owner()),
+      await api.get(`/api/v1/customers/${unknown}`, owner()),
+      "GET customer",
+    );
     expectIndistinguishable(
       await api.put(`/api/v1/customers/${foreignId}`, { name: "Taken Over" }, owner()),
       await api.put(`/api/v1/customers/${unknown}`, { name: "Taken Over" }, owner()),
@@ -65,7 +74,11 @@ describe("another merchant's objects under client_auth are unknown objects", () 
     const { accessToken, refreshToken } = world.foreign;
     expectIndistinguishable(
       await api.post("/api/v1/customer-access-token/refresh", { accessToken, refreshToken }, owner()),
-      await api.post("/api/v1/customer-access-token/refresh", { accessToken: randomToken("cat_"), refreshToken: randomToken("crt_") }, owner()),
+      await api.post(
+        "/api/v1/customer-access-token/refresh",
+        { accessToken: randomToken("cat_"), refreshToken: randomToken("crt_") },
+        owner(),
+      ),
       "refresh",
     );
     expectIndistinguishable(
@@ -89,10 +102,19 @@ describe("another merchant's objects under client_auth are unknown objects", () 
       ["proceed", (id) => proceed(api, id, owner()), created.paymentId],
       ["capture", (id) => api.post(`/api/v1/payments/intents/${id}/capture`, {}, owner()), reserved.paymentId],
       ["release", (id) => api.post(`/api/v1/payments/intents/${id}/release`, {}, owner()), reserved.paymentId],
-      ["refund", (id) => api.post(`/api/v1/payments/${id}/refund`, { description: "probe" }, owner()), succeeded.paymentId],
-      ["sandbox QR answer", (id) => api.post(`/api/v1/sandbox/payments/${id}/qr`, { outcome: "approve" }, owner()), qr.paymentId],
+      [
+        "refund",
+        (id) => api.post(`/api/v1/payments/${id}/refund`, { description: "probe" }, owner()),
+        succeeded.paymentId,
+      ],
+      [
+        "sandbox QR answer",
+        (id) => api.post(`/api/v1/sandbox/payments/${id}/qr`, { outcome: "approve" }, owner()),
+        qr.paymentId,
+      ],
     ];
-    for (const [label, call, foreignId] of calls) expectIndistinguishable(await call(foreignId), await call(unknown), label);
+    for (const [label, call, foreignId] of calls)
+      expectIndistinguishable(await call(foreignId), await call(unknown), label);
 
     expect((await paymentRow(created.paymentId)).state).toBe("CREATED");
     expect((await paymentRow(reserved.paymentId)).state).toBe("PRE_AUTHORIZED");
@@ -123,15 +145,26 @@ describe("another customer's objects under user_auth are unknown objects", () =>
       ["neighbour", neighbours.paymentId],
       ["other merchant", foreign.paymentId],
     ] as const) {
-      expectIndistinguishable(await check(api, id, signedIn()), await check(api, unknown, signedIn()), `check ${label}`);
-      expectIndistinguishable(await proceed(api, id, signedIn()), await proceed(api, unknown, signedIn()), `proceed ${label}`);
+      expectIndistinguishable(
+        await check(api, id, signedIn()),
+        await check(api, unknown, signedIn()),
+        `check ${label}`,
+      );
+      expectIndistinguishable(
+        await proceed(api, id, signedIn()),
+        await proceed(api, unknown, signedIn()),
+        `proceed ${label}`,
+      );
     }
     expect((await paymentRow(neighbours.paymentId)).state).toBe("CREATED");
     expect((await paymentRow(foreign.paymentId)).state).toBe("CREATED");
   });
 
   it("saved cards: another customer's card cannot be listed, deleted or charged", async () => {
-    const [neighbourCard, foreignCard] = await Promise.all([world.savedCard(world.neighbour), world.savedCard(world.foreign, world.other)]);
+    const [neighbourCard, foreignCard] = await Promise.all([
+      world.savedCard(world.neighbour),
+      world.savedCard(world.foreign, world.other),
+    ]);
     const unknown = randomUUID();
     const deleteHeaders = userAuth(world.owner, world.session.accessToken, { "x-country-code": "DZA" });
     for (const [label, id] of [
@@ -161,7 +194,10 @@ describe("another customer's objects under user_auth are unknown objects", () =>
       expect(JSON.stringify(methods.body.data)).not.toContain(id);
     }
     // The probes deleted nothing: the neighbour still has the card.
-    const theirs = await api.get("/api/v1/cards", userAuth(world.owner, world.neighbour.accessToken, { "x-platform": "API" }));
+    const theirs = await api.get(
+      "/api/v1/cards",
+      userAuth(world.owner, world.neighbour.accessToken, { "x-platform": "API" }),
+    );
     expect(theirs.body.data.map((card: { id: string }) => card.id)).toContain(neighbourCard);
   });
 });
@@ -173,7 +209,11 @@ describe("under merchant_auth, the card-finalize secret and page tokens, a forei
     const foreign = await world.intent({ merchant: world.other });
     const unknown = randomUUID();
     const browser = (secret: string) => merchantAuth(world.owner, secret, { "x-platform": "WEB" });
-    expectIndistinguishable(await check(api, otherPayment.paymentId, browser(mine.clientSecret)), await check(api, unknown, browser(mine.clientSecret)), "check another payment");
+    expectIndistinguishable(
+      await check(api, otherPayment.paymentId, browser(mine.clientSecret)),
+      await check(api, unknown, browser(mine.clientSecret)),
+      "check another payment",
+    );
     expectIndistinguishable(
       await check(api, foreign.paymentId, browser(foreign.clientSecret)),
       await check(api, unknown, browser(mine.clientSecret)),
@@ -187,7 +227,11 @@ describe("under merchant_auth, the card-finalize secret and page tokens, a forei
           "x-client-secret": secret,
         },
       );
-    expectIndistinguishable(await finalize(otherPayment.paymentId, mine.clientSecret), await finalize(unknown, mine.clientSecret), "finalize another payment");
+    expectIndistinguishable(
+      await finalize(otherPayment.paymentId, mine.clientSecret),
+      await finalize(unknown, mine.clientSecret),
+      "finalize another payment",
+    );
   });
 
   it("a QR page token presented for another payment", async () => {

@@ -52,7 +52,11 @@ const worldFor = (key: string) => (key === "POST /api/v1/sandbox/clock" ? clockW
 const split = (key: string) => key.split(" ") as [string, string];
 const hasBody = (method: string) => method !== "GET" && method !== "HEAD";
 
-type BodyPlan = { kind: "keep" } | { kind: "mutate"; overrides: [string, unknown][] } | { kind: "replace"; value: unknown } | { kind: "raw"; text: string };
+type BodyPlan =
+  | { kind: "keep" }
+  | { kind: "mutate"; overrides: [string, unknown][] }
+  | { kind: "replace"; value: unknown }
+  | { kind: "raw"; text: string };
 
 interface Plan {
   credential: string;
@@ -74,7 +78,9 @@ function planArbitrary(spec: RouteSpec, credentialNames: string[]): fc.Arbitrary
     { weight: 1, arbitrary: fc.constant<BodyPlan>({ kind: "keep" }) },
     {
       weight: 5,
-      arbitrary: fc.array(fc.tuple(fc.constantFrom(...bodyKeys), anyValue), { minLength: 1, maxLength: 4 }).map((overrides): BodyPlan => ({ kind: "mutate", overrides })),
+      arbitrary: fc
+        .array(fc.tuple(fc.constantFrom(...bodyKeys), anyValue), { minLength: 1, maxLength: 4 })
+        .map((overrides): BodyPlan => ({ kind: "mutate", overrides })),
     },
     { weight: 2, arbitrary: anyValue.map((value): BodyPlan => ({ kind: "replace", value })) },
     { weight: 2, arbitrary: rawBody.map((text): BodyPlan => ({ kind: "raw", text })) },
@@ -88,7 +94,10 @@ function planArbitrary(spec: RouteSpec, credentialNames: string[]): fc.Arbitrary
     headers: fc.dictionary(fc.constantFrom(...FUZZED_HEADERS), headerValue, { maxKeys: 3 }),
     param: fc.option(
       // Never empty nor "..": the client would then address another route, not this one oddly.
-      fc.oneof(urlText.filter((text) => !["", ".", ".."].includes(text)).map(encodeSegment), fc.constantFrom("%zz", "%00", "%2F", "%C0%AF", "a%20b", "%E2%80%AE", "-1", "0")),
+      fc.oneof(
+        urlText.filter((text) => !["", ".", ".."].includes(text)).map(encodeSegment),
+        fc.constantFrom("%zz", "%00", "%2F", "%C0%AF", "a%20b", "%E2%80%AE", "-1", "0"),
+      ),
       { freq: 4 },
     ),
   });
@@ -139,7 +148,12 @@ async function sendPlan(w: World, key: string, spec: RouteSpec, plan: Plan): Pro
   return w.api.call(method, `${path}${query ? `?${query}` : ""}`, { rawBody: text, headers });
 }
 
-async function credentialsFor(w: World, spec: RouteSpec, request: RouteRequest, name: string): Promise<Record<string, string>> {
+async function credentialsFor(
+  w: World,
+  spec: RouteSpec,
+  request: RouteRequest,
+  name: string,
+): Promise<Record<string, string>> {
   if (name === "none" || name === "no page token") return {};
   if (name === "garbage") return { authorization: "Bearer ZmFrZTpmYWtl", "x-client-token": "cat_fake" };
   const found = (await acceptedCredentials(w, spec, request)).find((credential) => credential.mode === name);

@@ -38,7 +38,13 @@ function hostedPaths(): { file: string; path: string }[] {
           .split(path.sep)
           .filter((segment) => !/^\(.*\)$/.test(segment))
           .map((segment) =>
-            segment === "[locale]" ? "en" : segment.startsWith("[") ? (segment.includes("intent") ? "pi_0123456789abcdefABCDEFGH" : "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c") : segment,
+            segment === "[locale]"
+              ? "en"
+              : segment.startsWith("[")
+                ? segment.includes("intent")
+                  ? "pi_0123456789abcdefABCDEFGH"
+                  : "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c"
+                : segment,
           )
           .join("/");
         return { file: path.relative(ROOT, file), path: `/${url}` };
@@ -78,29 +84,46 @@ describe("hosted pages cannot be framed, cached or leak their token", () => {
     }
   });
 
-  it.each(pages.map((page) => [page.path, page] as const))("%s goes through the proxy and answers with every protective header", (_label, page) => {
-    for (const url of [page.path, `${page.path}?token=abc&returnUrl=${encodeURIComponent("https://evil.example/")}`]) {
-      expect(unstable_doesMiddlewareMatch({ config, url }), `${page.file}: the proxy must run for ${url}`).toBe(true);
-      const response = proxy(new NextRequest(`http://gateway.test${url}`, { headers: { "sec-fetch-dest": "iframe" } }));
-      for (const [name, pattern] of Object.entries(REQUIRED_HEADERS)) {
-        expect(response.headers.get(name) ?? "", `${url}: ${name}`).toMatch(pattern);
+  it.each(pages.map((page) => [page.path, page] as const))(
+    "%s goes through the proxy and answers with every protective header",
+    (_label, page) => {
+      for (const url of [
+        page.path,
+        `${page.path}?token=abc&returnUrl=${encodeURIComponent("https://evil.example/")}`,
+      ]) {
+        expect(unstable_doesMiddlewareMatch({ config, url }), `${page.file}: the proxy must run for ${url}`).toBe(true);
+        const response = proxy(
+          new NextRequest(`http://gateway.test${url}`, { headers: { "sec-fetch-dest": "iframe" } }),
+        );
+        for (const [name, pattern] of Object.entries(REQUIRED_HEADERS)) {
+          expect(response.headers.get(name) ?? "", `${url}: ${name}`).toMatch(pattern);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("the unlocalized and other-language forms of a payUrl carry the same headers, redirects included", () => {
-    for (const url of ["/pay/otp/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c?token=t", "/ar/pay/card/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c?token=t", "/fr/nothing-here"]) {
+    for (const url of [
+      "/pay/otp/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c?token=t",
+      "/ar/pay/card/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c?token=t",
+      "/fr/nothing-here",
+    ]) {
       const response = proxy(new NextRequest(`http://gateway.test${url}`));
-      for (const [name, pattern] of Object.entries(REQUIRED_HEADERS)) expect(response.headers.get(name) ?? "", `${url}: ${name}`).toMatch(pattern);
+      for (const [name, pattern] of Object.entries(REQUIRED_HEADERS))
+        expect(response.headers.get(name) ?? "", `${url}: ${name}`).toMatch(pattern);
     }
   });
 });
 
 describe("cross-site POSTs to hosted pages", () => {
-  const handlers = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) => /[\\/]route\.ts$/.test(file));
+  const handlers = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) =>
+    /[\\/]route\.ts$/.test(file),
+  );
 
   it("every route handler of the hosted tree that takes a POST is a hosted form route (or the console's form actions)", () => {
-    const posting = handlers.filter((file) => /export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b/.test(readFileSync(file, "utf8")));
+    const posting = handlers.filter((file) =>
+      /export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b/.test(readFileSync(file, "utf8")),
+    );
     expect(posting.length).toBeGreaterThan(0);
     for (const file of posting) {
       const source = readFileSync(file, "utf8");
@@ -117,13 +140,18 @@ describe("cross-site POSTs to hosted pages", () => {
       }
       // A provider's return (CMI posts the buyer back from its own origin): POST is GET, whose
       // outcome is asked of the provider; the body, which the provider's page wrote, is never read.
-      if (path.relative(ROOT, file) === path.join("app", "[locale]", "pay", "redirect", "[paymentId]", "return", "route.ts")) {
+      if (
+        path.relative(ROOT, file) ===
+        path.join("app", "[locale]", "pay", "redirect", "[paymentId]", "return", "route.ts")
+      ) {
         expect(source).toMatch(/^export const POST = GET;$/m);
         expect(source).not.toMatch(/request\.(formData|text|json|body)/);
         continue;
       }
       expect(source, path.relative(ROOT, file)).toMatch(/export const POST = hostedFormRoute</);
-      expect(source, path.relative(ROOT, file)).not.toMatch(/export\s+(async\s+)?(function|const)\s+(PUT|PATCH|DELETE)\b/);
+      expect(source, path.relative(ROOT, file)).not.toMatch(
+        /export\s+(async\s+)?(function|const)\s+(PUT|PATCH|DELETE)\b/,
+      );
       const url = hostedPaths().find((page) => page.file === path.relative(ROOT, file))!.path;
       expect(isHostedFormPath(url), url).toBe(true);
     }
@@ -131,13 +159,20 @@ describe("cross-site POSTs to hosted pages", () => {
 
   it("no Server Action is left in the hosted tree: Next.js's Origin check would refuse a plain form post", () => {
     const sources = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) => /\.tsx?$/.test(file));
-    for (const file of sources) expect(readFileSync(file, "utf8"), path.relative(ROOT, file)).not.toMatch(/^\s*["']use server["']/m);
+    for (const file of sources)
+      expect(readFileSync(file, "utf8"), path.relative(ROOT, file)).not.toMatch(/^\s*["']use server["']/m);
   });
 
   it("the proxy answers a POST to any page with the 400 page, before Next.js reads its body", async () => {
     for (const { path: url, file } of [...hostedPaths(), ...lanePages]) {
       if (acceptsPost(url)) continue;
-      const response = proxy(new NextRequest(`http://gateway.test${url}`, { method: "POST", body: "x", headers: { "content-type": "multipart/form-data; boundary=b" } }));
+      const response = proxy(
+        new NextRequest(`http://gateway.test${url}`, {
+          method: "POST",
+          body: "x",
+          headers: { "content-type": "multipart/form-data; boundary=b" },
+        }),
+      );
       expect(response.status, file).toBe(400);
       expect(await response.text(), file).toMatch(/<h1[^>]*>This request could not be read<\/h1>/);
     }

@@ -7,7 +7,14 @@ import { useTestGateway } from "../support/test-gateway";
 import { paymentRow } from "../support/payments";
 import { acceptedCredentials } from "../support/security/credentials";
 import { describe as show, envelopeProblems } from "../support/security/envelope";
-import { encodeSegment, headerSafe, INJECTION_STRINGS, isTextField, MUST_BE_REFUSED, schemaKeys } from "../support/security/hostile-input";
+import {
+  encodeSegment,
+  headerSafe,
+  INJECTION_STRINGS,
+  isTextField,
+  MUST_BE_REFUSED,
+  schemaKeys,
+} from "../support/security/hostile-input";
 import { ROUTE_TABLE, type RouteRequest, type RouteSpec } from "../support/security/route-table";
 import { buildWorld, type World } from "../support/security/world";
 
@@ -55,7 +62,12 @@ function textFields(key: string, spec: RouteSpec): TextField[] {
 }
 
 /** The route's valid request with one field replaced, sent with the first mode it accepts. */
-async function sendWith(key: string, spec: RouteSpec, field: TextField, value: string): Promise<{ response: ApiResponse; request: RouteRequest } | null> {
+async function sendWith(
+  key: string,
+  spec: RouteSpec,
+  field: TextField,
+  value: string,
+): Promise<{ response: ApiResponse; request: RouteRequest } | null> {
   const [method, pattern] = key.split(" ") as [string, string];
   const request = await spec.request(world);
   const [credential] = await acceptedCredentials(world, spec, request);
@@ -108,9 +120,12 @@ const READ_BACK: Record<string, (response: ApiResponse, request: RouteRequest) =
   "POST /api/v1/customers body.email": async (response) => (await customer(response.body.data.id)).email,
   "PUT /api/v1/customers/:id body.name": async (response) => (await customer(response.body.data.id)).name,
   "PUT /api/v1/customers/:id body.email": async (response) => (await customer(response.body.data.id)).email,
-  "POST /api/v1/payments/intents body.actionId": async (response) => (await paymentRow(response.body.data.paymentId)).actionId,
-  "POST /api/v1/payments/:paymentId/refund body.description": async (_response, request) => (await lastRefund(request)).description,
-  "POST /api/v1/payments/:paymentId/refund body.reason": async (_response, request) => (await lastRefund(request)).reason,
+  "POST /api/v1/payments/intents body.actionId": async (response) =>
+    (await paymentRow(response.body.data.paymentId)).actionId,
+  "POST /api/v1/payments/:paymentId/refund body.description": async (_response, request) =>
+    (await lastRefund(request)).description,
+  "POST /api/v1/payments/:paymentId/refund body.reason": async (_response, request) =>
+    (await lastRefund(request)).reason,
 };
 
 async function customer(id: string) {
@@ -120,7 +135,13 @@ async function customer(id: string) {
 }
 
 async function lastRefund(request: RouteRequest) {
-  const [row] = await (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, request.payment!.paymentId)).orderBy(desc(paymentRefunds.createdAt));
+  const [row] = await (
+    await getDb()
+  )
+    .select()
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.paymentId, request.payment!.paymentId))
+    .orderBy(desc(paymentRefunds.createdAt));
   return row!;
 }
 
@@ -151,7 +172,10 @@ describe.each(routesWithText)("%s", (key, spec) => {
         const readBack = READ_BACK[fieldKey];
         if (readBack && response.status < 300) {
           const stored = await readBack(response, request);
-          if (stored !== value.trim()) failures.push(`${name}: stored ${JSON.stringify(stored).slice(0, 80)}, sent ${JSON.stringify(value).slice(0, 80)}`);
+          if (stored !== value.trim())
+            failures.push(
+              `${name}: stored ${JSON.stringify(stored).slice(0, 80)}, sent ${JSON.stringify(value).slice(0, 80)}`,
+            );
         }
       }
       expect(failures).toEqual([]);
@@ -166,8 +190,15 @@ describe("free-form metaData on a payment intent", () => {
     for (const [name, value] of Object.entries(INJECTION_STRINGS)) {
       if (value.length > 20_000) continue;
       const request = await spec.request(world);
-      const metaData = { paymentCheckoutId: value, [value.slice(0, 200)]: [value.slice(0, 200), { nested: value.slice(0, 200) }] };
-      const response = await world.api.post(`/api/v1/payments/intents?countryCode=DZA`, { ...(request.body as object), metaData }, credentials);
+      const metaData = {
+        paymentCheckoutId: value,
+        [value.slice(0, 200)]: [value.slice(0, 200), { nested: value.slice(0, 200) }],
+      };
+      const response = await world.api.post(
+        `/api/v1/payments/intents?countryCode=DZA`,
+        { ...(request.body as object), metaData },
+        credentials,
+      );
       expect(envelopeProblems(response), `${name}: ${show(response)}`).toEqual([]);
       // `__proto__` as a key would set the stored object's prototype and vanish: refused too.
       if (MUST_BE_REFUSED.has(name) || value === "__proto__") {

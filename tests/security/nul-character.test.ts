@@ -21,7 +21,22 @@ beforeAll(async () => {
 });
 
 /** What the console's forms post, each form reading some of them. */
-const FIELDS = ["email", "password", "code", "amount", "reason", "name", "businessName", "role", "member", "title", "url", "invitation", "payment", "link"];
+const FIELDS = [
+  "email",
+  "password",
+  "code",
+  "amount",
+  "reason",
+  "name",
+  "businessName",
+  "role",
+  "member",
+  "title",
+  "url",
+  "invitation",
+  "payment",
+  "link",
+];
 
 async function auditEntriesOf(email: string): Promise<number> {
   return (await (await getDb()).select().from(consoleAuditLog).where(eq(consoleAuditLog.userEmail, email))).length;
@@ -43,17 +58,27 @@ describe("a NUL byte in a console form", { timeout: 120_000 }, () => {
     expect(await auditEntriesOf(owner.email)).toBe(0);
   });
 
-  it.each(Object.keys(consoleActions))("refuses it in any field of %s with 400, for a signed-in owner too", async (action) => {
-    const session = await consoleSessionOf(owner.id);
-    for (const [index, field] of FIELDS.entries()) {
-      if (index % 3 !== Object.keys(consoleActions).indexOf(action) % 3) continue;
-      const fields = { formToken: session.formToken, ...Object.fromEntries(FIELDS.map((name) => [name, "1"])), [field]: "a\0b" };
-      const response = await postForm(gateway.baseUrl, `/en/console/actions/${action}`, fields, { cookie: session.cookie, origin: gateway.baseUrl });
-      expect(response.status, `${action} ${field}`).toBe(400);
-      expect(await response.text()).toContain("A character that cannot be accepted");
-    }
-    expect(await auditEntriesOf(owner.email)).toBe(0);
-  });
+  it.each(Object.keys(consoleActions))(
+    "refuses it in any field of %s with 400, for a signed-in owner too",
+    async (action) => {
+      const session = await consoleSessionOf(owner.id);
+      for (const [index, field] of FIELDS.entries()) {
+        if (index % 3 !== Object.keys(consoleActions).indexOf(action) % 3) continue;
+        const fields = {
+          formToken: session.formToken,
+          ...Object.fromEntries(FIELDS.map((name) => [name, "1"])),
+          [field]: "a\0b",
+        };
+        const response = await postForm(gateway.baseUrl, `/en/console/actions/${action}`, fields, {
+          cookie: session.cookie,
+          origin: gateway.baseUrl,
+        });
+        expect(response.status, `${action} ${field}`).toBe(400);
+        expect(await response.text()).toContain("A character that cannot be accepted");
+      }
+      expect(await auditEntriesOf(owner.email)).toBe(0);
+    },
+  );
 });
 
 describe("a %00 in any page's address (console searches, filters, ids; a link page's fields)", () => {

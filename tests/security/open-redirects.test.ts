@@ -34,13 +34,17 @@ describe("card proceed redirectUrl (contract 8)", () => {
     const failures: string[] = [];
     for (const redirectUrl of REDIRECT_TRICKS) {
       const intent = await createIntent(api, merchant);
-      const response = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "CARD_PROVIDER", redirectUrl });
+      const response = await proceed(api, intent.paymentId, serverHeaders(merchant), {
+        paymentMethodCode: "CARD_PROVIDER",
+        redirectUrl,
+      });
       if (envelopeProblems(response).length > 0) {
         failures.push(`${redirectUrl}: ${show(response)}`);
         continue;
       }
       if (response.status === 400) {
-        if (response.body.error.details?.[0]?.path !== "redirectUrl") failures.push(`${redirectUrl}: refused for another reason ${show(response)}`);
+        if (response.body.error.details?.[0]?.path !== "redirectUrl")
+          failures.push(`${redirectUrl}: refused for another reason ${show(response)}`);
         continue;
       }
       if (response.status !== 200) {
@@ -85,7 +89,9 @@ describe("the card provider's return_url and the card page's return step", () =>
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const base = `http://gateway.test/en/pay/card/${proceeded.paymentId}/complete`;
-    for (const extra of REDIRECT_TRICKS.map((trick) => `&returnUrl=${encodeURIComponent(trick)}&redirectUrl=${encodeURIComponent(trick)}`)) {
+    for (const extra of REDIRECT_TRICKS.map(
+      (trick) => `&returnUrl=${encodeURIComponent(trick)}&redirectUrl=${encodeURIComponent(trick)}`,
+    )) {
       for (const token of [proceeded.token, "wrong"]) {
         const response = await completeCardPage(new Request(`${base}?token=${token}&payment_intent=pi_x${extra}`), {
           params: Promise.resolve({ locale: "en", paymentId: proceeded.paymentId }),

@@ -22,7 +22,10 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
   it("answers generated hostile paths, keys and bodies with a provider error, never a 500", async () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
-    const { confirmation } = (await getCardPage(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token }))!;
+    const { confirmation } = (await getCardPage(await getDb(), {
+      paymentId: proceeded.paymentId,
+      token: proceeded.token,
+    }))!;
     const valid = {
       client_secret: confirmation!.clientSecret,
       payment_method_data: { card: { number: TEST_CARDS.declined, cvc: TEST_CVC, ...futureExpiry() } },
@@ -37,20 +40,37 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
             { freq: 3 },
           ),
           key: fc.constantFrom(confirmation!.publishableKey, "pk_wrong", ""),
-          overrides: fc.array(fc.tuple(fc.constantFrom("client_secret", "payment_method", "payment_method_data", "return_url", "locale", "setup_future_usage"), anyValue), {
-            maxLength: 3,
-          }),
+          overrides: fc.array(
+            fc.tuple(
+              fc.constantFrom(
+                "client_secret",
+                "payment_method",
+                "payment_method_data",
+                "return_url",
+                "locale",
+                "setup_future_usage",
+              ),
+              anyValue,
+            ),
+            {
+              maxLength: 3,
+            },
+          ),
           raw: fc.option(rawBody, { freq: 5 }),
         }),
         async ({ intent, key, overrides, raw }) => {
-          const path = intent === null ? confirmPath : confirmPath.replace(/payment_intents\/[^/]+/, `payment_intents/${encodeSegment(intent)}`);
+          const path =
+            intent === null
+              ? confirmPath
+              : confirmPath.replace(/payment_intents\/[^/]+/, `payment_intents/${encodeSegment(intent)}`);
           const body = raw ?? JSON.stringify({ ...valid, ...Object.fromEntries(overrides) });
           const response = await api.call("POST", path, {
             rawBody: body,
             headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
           });
           expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
-          if (response.status >= 400) expect(typeof response.body?.error?.code, JSON.stringify(response.body)).toBe("string");
+          if (response.status >= 400)
+            expect(typeof response.body?.error?.code, JSON.stringify(response.body)).toBe("string");
         },
       ),
       { numRuns: RUNS, endOnFailure: true },
@@ -60,7 +80,10 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
   it("answers hostile Stripe.js form bodies (the stand-in's wire format) with a provider error, never a 500", async () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
-    const { confirmation } = (await getCardPage(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token }))!;
+    const { confirmation } = (await getCardPage(await getDb(), {
+      paymentId: proceeded.paymentId,
+      token: proceeded.token,
+    }))!;
     const expiry = futureExpiry();
     const valid: Record<string, string> = {
       key: confirmation!.publishableKey,
@@ -77,16 +100,29 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
       fc.asyncProperty(
         fc.record({
           overrides: fc.array(
-            fc.tuple(fc.constantFrom(...Object.keys(valid), "payment_method", "setup_future_usage", "payment_method_data[card][number][0]", "key[x]"), hostileString),
+            fc.tuple(
+              fc.constantFrom(
+                ...Object.keys(valid),
+                "payment_method",
+                "setup_future_usage",
+                "payment_method_data[card][number][0]",
+                "key[x]",
+              ),
+              hostileString,
+            ),
             { maxLength: 3 },
           ),
           raw: fc.option(rawBody, { freq: 5 }),
         }),
         async ({ overrides, raw }) => {
           const body = raw ?? new URLSearchParams({ ...valid, ...Object.fromEntries(overrides) }).toString();
-          const response = await api.call("POST", confirmPath, { rawBody: body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+          const response = await api.call("POST", confirmPath, {
+            rawBody: body,
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+          });
           expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
-          if (response.status >= 400) expect(typeof response.body?.error?.code, JSON.stringify(response.body)).toBe("string");
+          if (response.status >= 400)
+            expect(typeof response.body?.error?.code, JSON.stringify(response.body)).toBe("string");
         },
       ),
       { numRuns: RUNS, endOnFailure: true },
@@ -105,7 +141,11 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
     expect(declined.status, JSON.stringify(declined.body)).toBe(402);
-    expect(declined.body.error).toMatchObject({ type: "card_error", code: "card_declined", decline_code: "generic_decline" });
+    expect(declined.body.error).toMatchObject({
+      type: "card_error",
+      code: "card_declined",
+      decline_code: "generic_decline",
+    });
     expect(declined.body.error.payment_intent.id).toBe(page.paymentIntentId);
   });
 });

@@ -10,7 +10,17 @@ import { resendPaymentOtp } from "@/lib/payment-methods/wallet/hosted/resend-pay
 import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-payment-otp";
 import { sandboxCardProvider } from "@/simulators/card/sandbox-card-provider";
 import { apiClient, clientAuth, merchantAuth, userAuth, type ApiClient } from "../support/api";
-import { completeOnPage, confirmAtProvider, finalize, payWithNewCard, proceedWithCard, savedCardsOf, storedCardData, TEST_CARDS, TEST_CVC } from "../support/cards";
+import {
+  completeOnPage,
+  confirmAtProvider,
+  finalize,
+  payWithNewCard,
+  proceedWithCard,
+  savedCardsOf,
+  storedCardData,
+  TEST_CARDS,
+  TEST_CVC,
+} from "../support/cards";
 import { findStoredPlaintext } from "../support/database-scan";
 import { createMerchant, randomPhone } from "../support/factories";
 import { startTestGateway, type TestGateway } from "../support/gateway-server";
@@ -30,7 +40,9 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
  */
 
 const logged = vi.hoisted(() => ({ lines: [] as string[] }));
-vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "trace"));
+vi.mock("@/lib/log", async (importOriginal) =>
+  (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "trace"),
+);
 
 let gateway: TestGateway;
 let api: ApiClient;
@@ -52,7 +64,9 @@ beforeAll(async () => {
   api = apiClient(gateway.baseUrl);
   // The merchant's endpoint fails each notification's first attempt, so retries are recorded too.
   receiver = await startWebhookReceiver((request, received) =>
-    received.filter((item) => item.headers["webhook-id"] === request.headers["webhook-id"]).length === 1 ? { status: 500 } : { status: 204 },
+    received.filter((item) => item.headers["webhook-id"] === request.headers["webhook-id"]).length === 1
+      ? { status: 500 }
+      : { status: 204 },
   );
   await runJourneys();
 }, 180_000);
@@ -110,7 +124,9 @@ async function runJourneys() {
   await advanceClock(api, shop, 31);
   await resendPaymentOtp(db, { paymentId: direct.paymentId, token: directToken });
   await submitPaymentOtp(db, { paymentId: direct.paymentId, token: directToken, code: "123456" });
-  await submitPaymentOtp(db, { paymentId: direct.paymentId, token: directToken, code: "123456" }).catch(() => undefined);
+  await submitPaymentOtp(db, { paymentId: direct.paymentId, token: directToken, code: "123456" }).catch(
+    () => undefined,
+  );
 
   // Wallet, RESERVATION with OTP from the browser (merchant_auth), then capture and refunds.
   const reserved = await createIntent(api, shop, { amount: 300, userId: phone, captureMethod: "RESERVATION" });
@@ -122,10 +138,25 @@ async function runJourneys() {
   remember("page token", reservedToken);
   await submitPaymentOtp(db, { paymentId: reserved.paymentId, token: reservedToken, code: "123456" });
   await api.get(`/api/v1/payments/intents/${reserved.paymentId}/check`, browser);
-  await api.get(`/api/v1/payments/intents/${reserved.paymentId}/check`, merchantAuth(shop, `${reserved.clientSecret.slice(0, -4)}0000`));
-  await api.post(`/api/v1/payments/intents/${reserved.paymentId}/capture`, { amount: 200 }, { ...server, "idempotency-key": "capture-1" });
-  await api.post(`/api/v1/payments/${reserved.paymentId}/refund`, { description: "damaged", amount: 50, reason: "R1" }, server);
-  await api.post(`/api/v1/payments/${reserved.paymentId}/refund`, { description: "rest" }, { ...server, "idempotency-key": "refund-2" });
+  await api.get(
+    `/api/v1/payments/intents/${reserved.paymentId}/check`,
+    merchantAuth(shop, `${reserved.clientSecret.slice(0, -4)}0000`),
+  );
+  await api.post(
+    `/api/v1/payments/intents/${reserved.paymentId}/capture`,
+    { amount: 200 },
+    { ...server, "idempotency-key": "capture-1" },
+  );
+  await api.post(
+    `/api/v1/payments/${reserved.paymentId}/refund`,
+    { description: "damaged", amount: 50, reason: "R1" },
+    server,
+  );
+  await api.post(
+    `/api/v1/payments/${reserved.paymentId}/refund`,
+    { description: "rest" },
+    { ...server, "idempotency-key": "refund-2" },
+  );
 
   // Wallet under user_auth (no OTP), a release, and a payment failed by five wrong codes.
   const own = await createIntent(api, shop, { amount: 40, userId: phone, captureMethod: "RESERVATION" });
@@ -161,32 +192,52 @@ async function runJourneys() {
   remember("page token", visa.token);
   remember("payment client secret", paymentSecretPart(visa.clientSecret));
 
-  const secure = await proceedWithCard(api, shop, { intent: { userId: cardBuyer, amount: 30, captureMethod: "RESERVATION" } });
+  const secure = await proceedWithCard(api, shop, {
+    intent: { userId: cardBuyer, amount: 30, captureMethod: "RESERVATION" },
+  });
   const challenged = await confirmAtProvider(api, secure, { card: TEST_CARDS.threeDSecure, save: true });
   const challengeSecret = new URL(challenged.body.next_action.redirect_to_url.url).searchParams.get("client_secret")!;
   remember("card provider client secret", challengeSecret);
-  await sandboxCardProvider.completeChallenge(db, { intentId: challenged.paymentIntentId, clientSecret: challengeSecret, outcome: "complete" });
+  await sandboxCardProvider.completeChallenge(db, {
+    intentId: challenged.paymentIntentId,
+    clientSecret: challengeSecret,
+    outcome: "complete",
+  });
   await completeOnPage(secure, challenged.paymentIntentId);
   await api.post(`/api/v1/payments/intents/${secure.paymentId}/capture`, {}, server);
 
-  const [savedCard] = await savedCardsOf((await api.get(`/api/v1/customers/search/${encodeURIComponent(cardBuyer)}`, server)).body.data.id);
-  const again = await proceedWithCard(api, shop, { intent: { userId: cardBuyer, amount: 35 }, body: { cardId: savedCard!.id } });
+  const [savedCard] = await savedCardsOf(
+    (await api.get(`/api/v1/customers/search/${encodeURIComponent(cardBuyer)}`, server)).body.data.id,
+  );
+  const again = await proceedWithCard(api, shop, {
+    intent: { userId: cardBuyer, amount: 35 },
+    body: { cardId: savedCard!.id },
+  });
   remember("payment client secret", paymentSecretPart(again.clientSecret));
   const page = await getCardPage(db, { paymentId: again.paymentId, token: again.token });
   remember("card provider client secret", page?.confirmation?.clientSecret);
   const reused = await confirmAtProvider(api, again, { savedPaymentMethodId: savedCard!.providerPaymentMethodId });
-  await finalize(api, again.paymentId, again.clientSecret, { paymentIntentId: reused.paymentIntentId, externalCardId: savedCard!.providerPaymentMethodId });
+  await finalize(api, again.paymentId, again.clientSecret, {
+    paymentIntentId: reused.paymentIntentId,
+    externalCardId: savedCard!.providerPaymentMethodId,
+  });
 
   const typo = await proceedWithCard(api, shop, { intent: { userId: cardBuyer, amount: 5 } });
   await confirmAtProvider(api, typo, { card: "4242 4242 4242 4241", cvc: TEST_CVC });
   await confirmAtProvider(api, typo, { card: TEST_CARDS.visa, cvc: "73" });
 
   const cardCustomer = await api.get(`/api/v1/customers/search/${encodeURIComponent(cardBuyer)}`, server);
-  const cardSession = (await api.post("/api/v1/customer-access-token", { customerId: cardCustomer.body.data.id }, server)).body.data;
+  const cardSession = (
+    await api.post("/api/v1/customer-access-token", { customerId: cardCustomer.body.data.id }, server)
+  ).body.data;
   remember("access token", cardSession.accessToken);
   remember("refresh token", cardSession.refreshToken);
   await api.get("/api/v1/cards", userAuth(shop, cardSession.accessToken, { "x-platform": "WEB" }));
-  await api.delete(`/api/v1/cards/${savedCard!.id}`, undefined, userAuth(shop, cardSession.accessToken, { "x-country-code": "DZA" }));
+  await api.delete(
+    `/api/v1/cards/${savedCard!.id}`,
+    undefined,
+    userAuth(shop, cardSession.accessToken, { "x-country-code": "DZA" }),
+  );
   await api.delete("/api/v1/customer-access-token/revoke", { accessToken: cardSession.accessToken }, server);
 
   // Webhooks: every notification of this service delivered, the first attempt of each failing.
@@ -219,7 +270,8 @@ describe("secrets at rest and in logs, after every journey", () => {
     expect(requestLines.every((line) => /"requestId":"[^"]+"/.test(line))).toBe(true);
     expect(logged.lines.some((line) => line.includes('"msg":"webhook attempt failed"'))).toBe(true);
     // The scanner itself finds what it looks for.
-    for (const secret of secrets) expect(findSecrets(JSON.stringify({ leaked: `x ${secret.value} y` }), secrets), secret.kind).not.toEqual([]);
+    for (const secret of secrets)
+      expect(findSecrets(JSON.stringify({ leaked: `x ${secret.value} y` }), secrets), secret.kind).not.toEqual([]);
     expect(findSecrets('{"cvc":"737"}', [])).not.toEqual([]);
     expect(findSecrets('{"code":"123456"}', [])).not.toEqual([]);
     expect(findSecrets('{"phone":"+213512345678","amountMinor":123456}', [])).toEqual([]);
@@ -243,7 +295,8 @@ describe("secrets at rest and in logs, after every journey", () => {
   it("no table keeps a hosted page token (ARCHITECTURE.md: HMACs of the payment id, never stored)", async () => {
     const findings: string[] = [];
     for (const { table, row } of await dumpDatabase()) {
-      for (const secret of secrets.filter(isPageToken)) if (row.includes(secret.value)) findings.push(`${table}: ${secret.kind}`);
+      for (const secret of secrets.filter(isPageToken))
+        if (row.includes(secret.value)) findings.push(`${table}: ${secret.kind}`);
     }
     expect(findings).toEqual([]);
   });

@@ -6,7 +6,15 @@ import { submitPaymentOtp } from "@/lib/payment-methods/wallet/hosted/submit-pay
 import { clientAuth, userAuth } from "../support/api";
 import { createCustomerToken, createMerchant } from "../support/factories";
 import { useTestGateway } from "../support/test-gateway";
-import { check, createIntent, notificationsOf, proceed, serverHeaders, tokenOf, walletLedger } from "../support/payments";
+import {
+  check,
+  createIntent,
+  notificationsOf,
+  proceed,
+  serverHeaders,
+  tokenOf,
+  walletLedger,
+} from "../support/payments";
 import { describe as show } from "../support/security/envelope";
 
 /**
@@ -25,9 +33,14 @@ interface Pair {
 }
 
 const refresh = (merchant: Merchant, pair: Pair) =>
-  api.post("/api/v1/customer-access-token/refresh", { accessToken: pair.accessToken, refreshToken: pair.refreshToken }, clientAuth(merchant));
+  api.post(
+    "/api/v1/customer-access-token/refresh",
+    { accessToken: pair.accessToken, refreshToken: pair.refreshToken },
+    clientAuth(merchant),
+  );
 /** A user_auth call that succeeds exactly while the access token is live. */
-const listCards = (merchant: Merchant, accessToken: string) => api.get("/api/v1/cards", userAuth(merchant, accessToken, { "x-platform": "API" }));
+const listCards = (merchant: Merchant, accessToken: string) =>
+  api.get("/api/v1/cards", userAuth(merchant, accessToken, { "x-platform": "API" }));
 
 async function firstPair(merchant: Merchant): Promise<Pair> {
   const { customer } = await createCustomerToken(merchant);
@@ -47,7 +60,10 @@ describe("refresh token rotation (contract 3, RFC 9700)", () => {
     // The thief (or a confused client) replays the first refresh token.
     const replay = await refresh(merchant, first);
     expect(replay.status, show(replay)).toBe(401);
-    expect(replay.body).toMatchObject({ message: "Invalid or missing credentials.", error: { name: "invalid_credentials" } });
+    expect(replay.body).toMatchObject({
+      message: "Invalid or missing credentials.",
+      error: { name: "invalid_credentials" },
+    });
 
     // The legitimate holder's current pair died with it, and nothing of the family refreshes.
     for (const pair of [first, second, third]) {
@@ -70,7 +86,11 @@ describe("refresh token rotation (contract 3, RFC 9700)", () => {
   it("revoke ends the pair at once: neither its access token nor its refresh token works", async () => {
     const merchant = await createMerchant();
     const pair = await firstPair(merchant);
-    const revoked = await api.delete("/api/v1/customer-access-token/revoke", { accessToken: pair.accessToken }, clientAuth(merchant));
+    const revoked = await api.delete(
+      "/api/v1/customer-access-token/revoke",
+      { accessToken: pair.accessToken },
+      clientAuth(merchant),
+    );
     expect(revoked.status).toBe(200);
     expect(revoked.body.data).toBeNull();
     expect((await listCards(merchant, pair.accessToken)).status).toBe(401);
@@ -121,14 +141,20 @@ describe("OTP guessing (contract 9: 5 wrong codes fail the payment)", () => {
     const fifth = await submitPaymentOtp(db, { paymentId: payment.paymentId, token: payment.token, code: "444444" });
     expect(fifth).toMatchObject({ state: "FAILED", statusCode: 3, attemptsLeft: 0 });
 
-    expect(await refusal(submitPaymentOtp(db, { paymentId: payment.paymentId, token: payment.token, code: "123456" }))).toBe("invalid_state");
-    expect(await refusal(resendPaymentOtp(db, { paymentId: payment.paymentId, token: payment.token }))).toBe("invalid_state");
+    expect(
+      await refusal(submitPaymentOtp(db, { paymentId: payment.paymentId, token: payment.token, code: "123456" })),
+    ).toBe("invalid_state");
+    expect(await refusal(resendPaymentOtp(db, { paymentId: payment.paymentId, token: payment.token }))).toBe(
+      "invalid_state",
+    );
     const proceedAgain = await proceed(api, payment.paymentId, serverHeaders(merchant));
     expect(proceedAgain.status).toBe(409);
 
     expect((await check(api, payment.paymentId, serverHeaders(merchant))).body.data.statusCode).toBe(3);
     expect(await walletLedger(merchant, payment.phone, "DZD")).toEqual(before);
-    expect((await notificationsOf(payment.paymentId)).map((row) => [row.type, row.data.remoteStatusCode])).toEqual([["payment.failed", 3]]);
+    expect((await notificationsOf(payment.paymentId)).map((row) => [row.type, row.data.remoteStatusCode])).toEqual([
+      ["payment.failed", 3],
+    ]);
   });
 
   it("wrong codes sent all at once still count to five and no further, and leave nothing to win", async () => {
@@ -147,7 +173,9 @@ describe("OTP guessing (contract 9: 5 wrong codes fail the payment)", () => {
     expect(outcomes.filter((state) => state === "REQUIRES_ACTION")).toHaveLength(4);
     expect(outcomes.filter((state) => state === "FAILED")).toHaveLength(1);
     expect(outcomes.filter((state) => state === "invalid_state")).toHaveLength(guesses.length - 5);
-    expect(await refusal(submitPaymentOtp(db, { paymentId: payment.paymentId, token: payment.token, code: "123456" }))).toBe("invalid_state");
+    expect(
+      await refusal(submitPaymentOtp(db, { paymentId: payment.paymentId, token: payment.token, code: "123456" })),
+    ).toBe("invalid_state");
     expect((await check(api, payment.paymentId, serverHeaders(merchant))).body.data.statusCode).toBe(3);
   });
 
@@ -157,7 +185,9 @@ describe("OTP guessing (contract 9: 5 wrong codes fail the payment)", () => {
     const db = await getDb();
     for (let guess = 0; guess < 10; guess += 1) {
       const token = payment.token.replace(/.{4}$/, guess.toString(16).padStart(4, "0"));
-      expect(await refusal(submitPaymentOtp(db, { paymentId: payment.paymentId, token, code: "123456" }))).toBe("invalid_credentials");
+      expect(await refusal(submitPaymentOtp(db, { paymentId: payment.paymentId, token, code: "123456" }))).toBe(
+        "invalid_credentials",
+      );
     }
     const wrong = await submitPaymentOtp(db, { paymentId: payment.paymentId, token: payment.token, code: "999999" });
     expect(wrong.attemptsLeft).toBe(4);

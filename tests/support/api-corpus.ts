@@ -65,7 +65,10 @@ class Run {
     this.explicit.sort((a, b) => b.length - a.length);
   }
 
-  async send(name: string, sent: Sent): Promise<{ status: number; json: any; raw: Buffer; headers: http.IncomingHttpHeaders }> {
+  async send(
+    name: string,
+    sent: Sent,
+  ): Promise<{ status: number; json: any; raw: Buffer; headers: http.IncomingHttpHeaders }> {
     const { status, rawHeaders, raw, headers } = await this.exchange(sent);
     const gzip = headers["content-encoding"] === "gzip";
     const body = gzip ? gunzipSync(raw) : raw;
@@ -76,7 +79,8 @@ class Run {
       const lower = field.toLowerCase();
       if (lower === "date") continue;
       if (lower === "content-length") {
-        if (Number(value) !== raw.length) throw new Error(`${name}: Content-Length ${value} for a body of ${raw.length} bytes`);
+        if (Number(value) !== raw.length)
+          throw new Error(`${name}: Content-Length ${value} for a body of ${raw.length} bytes`);
         lines.push(`${field}: <length>`);
       } else if (lower === "ratelimit" || lower === "retry-after") {
         lines.push(`${field}: ${value.replace(/\d+/g, "<n>")}`);
@@ -92,8 +96,16 @@ class Run {
       recordedBody = this.normalize(body.toString("utf8"));
     }
     // A body that holds nothing of this run (openapi.json): its bytes on the wire, compressed ones included.
-    if (recordedBody === body.toString("utf8") && raw.length > 0) recordedBody += ` <wire sha256 ${createHash("sha256").update(raw).digest("hex")}>`;
-    this.records.push({ name, method: sent.method, path: this.normalize(decodedForTheRecord(sent.path)), status, headers: lines, body: recordedBody });
+    if (recordedBody === body.toString("utf8") && raw.length > 0)
+      recordedBody += ` <wire sha256 ${createHash("sha256").update(raw).digest("hex")}>`;
+    this.records.push({
+      name,
+      method: sent.method,
+      path: this.normalize(decodedForTheRecord(sent.path)),
+      status,
+      headers: lines,
+      body: recordedBody,
+    });
     let json: any = null;
     try {
       json = JSON.parse(body.toString("utf8"));
@@ -111,27 +123,51 @@ class Run {
   }
 
   private exchange(sent: Sent) {
-    return new Promise<{ status: number; rawHeaders: string[]; raw: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-      const body = sent.body === undefined ? undefined : Buffer.from(sent.body);
-      // A request id of the corpus's own unless the step sends one: the same in both runs.
-      this.sentCount += 1;
-      const headers: Record<string, string> = { host: HOST, "x-request-id": `corpus-${this.sentCount}`, ...sent.headers };
-      if (body && !sent.chunked) headers["content-length"] = String(body.length);
-      const request = http.request({ host: "127.0.0.1", port: this.target.port, method: sent.method, path: sent.path, headers, agent: this.agent }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, raw: Buffer.concat(chunks), headers: response.headers }));
-        response.on("error", reject);
-      });
-      request.on("error", reject);
-      if (body && sent.chunked) {
-        // Several writes: the server sees a streamed body of unknown length.
-        for (let offset = 0; offset < body.length; offset += 16 * 1024) request.write(body.subarray(offset, offset + 16 * 1024));
-        request.end();
-      } else {
-        request.end(body);
-      }
-    });
+    return new Promise<{ status: number; rawHeaders: string[]; raw: Buffer; headers: http.IncomingHttpHeaders }>(
+      (resolve, reject) => {
+        const body = sent.body === undefined ? undefined : Buffer.from(sent.body);
+        // A request id of the corpus's own unless the step sends one: the same in both runs.
+        this.sentCount += 1;
+        const headers: Record<string, string> = {
+          host: HOST,
+          "x-request-id": `corpus-${this.sentCount}`,
+          ...sent.headers,
+        };
+        if (body && !sent.chunked) headers["content-length"] = String(body.length);
+        const request = http.request(
+          {
+            host: "127.0.0.1",
+            port: this.target.port,
+            method: sent.method,
+            path: sent.path,
+            headers,
+            agent: this.agent,
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                rawHeaders: response.rawHeaders,
+                raw: Buffer.concat(chunks),
+                headers: response.headers,
+              }),
+            );
+            response.on("error", reject);
+          },
+        );
+        request.on("error", reject);
+        if (body && sent.chunked) {
+          // Several writes: the server sees a streamed body of unknown length.
+          for (let offset = 0; offset < body.length; offset += 16 * 1024)
+            request.write(body.subarray(offset, offset + 16 * 1024));
+          request.end();
+        } else {
+          request.end(body);
+        }
+      },
+    );
   }
 
   normalize(text: string): string {
@@ -164,14 +200,16 @@ const json = (value: unknown) => JSON.stringify(value);
 const JSON_TYPE = { "content-type": "application/json" };
 const basic = (m: OnboardedMerchant) => `Bearer ${Buffer.from(`${m.clientId}:${m.clientSecret}`).toString("base64")}`;
 const client = (m: OnboardedMerchant, extra: Record<string, string> = {}) => ({ authorization: basic(m), ...extra });
-const server = (m: OnboardedMerchant, extra: Record<string, string> = {}) => client(m, { "x-service": m.service, "x-platform": "API", ...extra });
+const server = (m: OnboardedMerchant, extra: Record<string, string> = {}) =>
+  client(m, { "x-service": m.service, "x-platform": "API", ...extra });
 const browser = (m: OnboardedMerchant, secret: string, extra: Record<string, string> = {}) => ({
   authorization: `Bearer ${m.publishableKey}`,
   "x-client-secret": secret,
   "x-platform": "WEB",
   ...extra,
 });
-const fill = (pattern: string) => pattern.replace(":id", SOME_UUID).replace(":paymentId", SOME_UUID).replace(":phone", "+213555000000");
+const fill = (pattern: string) =>
+  pattern.replace(":id", SOME_UUID).replace(":paymentId", SOME_UUID).replace(":phone", "+213555000000");
 
 /** Sends the whole corpus to one server; its records, in order. */
 export async function replayCorpus(target: CorpusTarget): Promise<Recorded[]> {
@@ -187,14 +225,29 @@ export async function replayCorpus(target: CorpusTarget): Promise<Recorded[]> {
 
 async function corpus(run: Run) {
   const merchant = await createMerchant();
-  run.volatile(merchant.service, merchant.tenant, merchant.clientId, merchant.clientSecret, merchant.publishableKey, merchant.webhookSecret, merchant.name);
+  run.volatile(
+    merchant.service,
+    merchant.tenant,
+    merchant.clientId,
+    merchant.clientSecret,
+    merchant.publishableKey,
+    merchant.webhookSecret,
+    merchant.name,
+  );
   const actionId = (n: number) => {
     const id = `order-${merchant.clientId.slice(0, 8)}-${n}`;
     run.volatile(id);
     return id;
   };
   const intentBody = (n: number, extra: Record<string, unknown> = {}) =>
-    json({ actionId: actionId(n), amount: 1500, actionCurrencyCode: "DZD", actionCountryCode: "DZA", userId: randomPhone(), ...extra });
+    json({
+      actionId: actionId(n),
+      amount: 1500,
+      actionCurrencyCode: "DZD",
+      actionCountryCode: "DZA",
+      userId: randomPhone(),
+      ...extra,
+    });
   const create = async (name: string, n: number, extra: Record<string, unknown> = {}) => {
     const answer = await run.send(name, {
       method: "POST",
@@ -210,14 +263,20 @@ async function corpus(run: Run) {
   // merchant_auth routes, and 401 without a credential (or the handler's 404 for public doors).
   for (const path of [...new Set(OPERATIONS.map((operation) => operation.path))]) {
     const served = OPERATIONS.filter((operation) => operation.path === path);
-    const refused = ["GET", "POST", "PUT", "PATCH", "DELETE"].find((method) => !served.some((operation) => operation.method === method))!;
+    const refused = ["GET", "POST", "PUT", "PATCH", "DELETE"].find(
+      (method) => !served.some((operation) => operation.method === method),
+    )!;
     await run.send(`405 ${refused} ${path}`, { method: refused, path: fill(path) });
     await run.send(`OPTIONS ${path}`, { method: "OPTIONS", path: fill(path) });
     if (served.some((operation) => servesBrowsers(operation.auth))) {
       await run.send(`preflight ${path}`, {
         method: "OPTIONS",
         path: fill(path),
-        headers: { origin: "https://shop.example", "access-control-request-method": served[0]!.method, "access-control-request-headers": "authorization, x-client-secret" },
+        headers: {
+          origin: "https://shop.example",
+          "access-control-request-method": served[0]!.method,
+          "access-control-request-headers": "authorization, x-client-secret",
+        },
       });
     }
     for (const operation of served) {
@@ -232,10 +291,27 @@ async function corpus(run: Run) {
   }
 
   // Request ids: echoed when sane, replaced when not.
-  await run.send("request id echoed", { method: "GET", path: "/api/v1/customers/unknown", headers: client(merchant, { "x-request-id": "req-lane-1" }) });
-  await run.send("request id replaced", { method: "GET", path: "/api/v1/customers/unknown", headers: client(merchant, { "x-request-id": "has space" }) });
-  await run.send("request id fresh", { method: "POST", path: "/api/v1/customers", headers: { ...client(merchant), ...JSON_TYPE, "x-request-id": "" }, body: "{}" });
-  await run.send("repeated authorization", { method: "GET", path: "/api/v1/events?limit=1", headers: { authorization: [basic(merchant), "Bearer other"].join(", ") } });
+  await run.send("request id echoed", {
+    method: "GET",
+    path: "/api/v1/customers/unknown",
+    headers: client(merchant, { "x-request-id": "req-lane-1" }),
+  });
+  await run.send("request id replaced", {
+    method: "GET",
+    path: "/api/v1/customers/unknown",
+    headers: client(merchant, { "x-request-id": "has space" }),
+  });
+  await run.send("request id fresh", {
+    method: "POST",
+    path: "/api/v1/customers",
+    headers: { ...client(merchant), ...JSON_TYPE, "x-request-id": "" },
+    body: "{}",
+  });
+  await run.send("repeated authorization", {
+    method: "GET",
+    path: "/api/v1/events?limit=1",
+    headers: { authorization: [basic(merchant), "Bearer other"].join(", ") },
+  });
 
   // Customers, their bodies and the body limits.
   const phone = randomPhone();
@@ -247,20 +323,56 @@ async function corpus(run: Run) {
     body: json({ name: "Lane", phone, email: "lane@example.com" }),
   });
   const customerId = created.json.data.id as string;
-  await run.send("create customer twice", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: "Lane", phone }) });
-  await run.send("create customer invalid", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: 7, phone: "1", email: "x" }) });
+  await run.send("create customer twice", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ name: "Lane", phone }),
+  });
+  await run.send("create customer invalid", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ name: 7, phone: "1", email: "x" }),
+  });
   await run.send("create customer 415", {
     method: "POST",
     path: customerPath,
     headers: { ...client(merchant), "content-type": "text/plain" },
     body: json({ name: "A", phone: randomPhone() }),
   });
-  await run.send("create customer malformed", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: "{not json" });
-  await run.send("create customer deep", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: "[".repeat(40) + "]".repeat(40) });
-  await run.send("create customer NUL", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: "a\u0000b", phone: randomPhone() }) });
+  await run.send("create customer malformed", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: "{not json",
+  });
+  await run.send("create customer deep", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: "[".repeat(40) + "]".repeat(40),
+  });
+  await run.send("create customer NUL", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ name: "a\u0000b", phone: randomPhone() }),
+  });
   const big = json({ name: "Big", phone: randomPhone(), padding: "x".repeat(70 * 1024) });
-  await run.send("413 declared", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: big });
-  await run.send("413 streamed", { method: "POST", path: customerPath, headers: { ...client(merchant), ...JSON_TYPE }, body: big, chunked: true });
+  await run.send("413 declared", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: big,
+  });
+  await run.send("413 streamed", {
+    method: "POST",
+    path: customerPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: big,
+    chunked: true,
+  });
   await run.send("streamed within the limit", {
     method: "POST",
     path: customerPath,
@@ -271,13 +383,35 @@ async function corpus(run: Run) {
   await run.send("413 without credential", { method: "POST", path: customerPath, headers: JSON_TYPE, body: big });
   await run.send("query NUL", { method: "GET", path: "/api/v1/events?type=%00", headers: client(merchant) });
   await run.send("get customer", { method: "GET", path: `${customerPath}/${customerId}`, headers: client(merchant) });
-  await run.send("get customer 404", { method: "GET", path: `${customerPath}/${SOME_UUID}`, headers: client(merchant) });
-  await run.send("update customer", { method: "PUT", path: `${customerPath}/${customerId}`, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ name: "Lane Renamed" }) });
-  await run.send("search customer", { method: "GET", path: `${customerPath}/search/${phone}`, headers: client(merchant) });
-  await run.send("search customer invalid", { method: "GET", path: `${customerPath}/search/abc`, headers: client(merchant) });
+  await run.send("get customer 404", {
+    method: "GET",
+    path: `${customerPath}/${SOME_UUID}`,
+    headers: client(merchant),
+  });
+  await run.send("update customer", {
+    method: "PUT",
+    path: `${customerPath}/${customerId}`,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ name: "Lane Renamed" }),
+  });
+  await run.send("search customer", {
+    method: "GET",
+    path: `${customerPath}/search/${phone}`,
+    headers: client(merchant),
+  });
+  await run.send("search customer invalid", {
+    method: "GET",
+    path: `${customerPath}/search/abc`,
+    headers: client(merchant),
+  });
 
   // Customer tokens, and user_auth with them.
-  const token = await run.send("customer token", { method: "POST", path: "/api/v1/customer-access-token", headers: { ...client(merchant), ...JSON_TYPE }, body: json({ customerId }) });
+  const token = await run.send("customer token", {
+    method: "POST",
+    path: "/api/v1/customer-access-token",
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ customerId }),
+  });
   const refreshed = await run.send("refresh token", {
     method: "POST",
     path: "/api/v1/customer-access-token/refresh",
@@ -293,16 +427,42 @@ async function corpus(run: Run) {
     path: "/api/v1/payment-methods?amount=1500&actionCountryCode=DZA&actionCurrencyCode=DZD",
     headers: { ...user, "x-platform": "API" },
   });
-  await run.send("user payment methods invalid", { method: "GET", path: "/api/v1/payment-methods?amount=-1&actionCountryCode=DZA", headers: { ...user, "x-platform": "API" } });
-  await run.send("revoke token", { method: "DELETE", path: "/api/v1/customer-access-token/revoke", headers: { ...client(merchant), ...JSON_TYPE }, body: json({ accessToken }) });
+  await run.send("user payment methods invalid", {
+    method: "GET",
+    path: "/api/v1/payment-methods?amount=-1&actionCountryCode=DZA",
+    headers: { ...user, "x-platform": "API" },
+  });
+  await run.send("revoke token", {
+    method: "DELETE",
+    path: "/api/v1/customer-access-token/revoke",
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ accessToken }),
+  });
   await run.send("revoked token refused", { method: "GET", path: "/api/v1/cards?pmCode=CARD_PROVIDER", headers: user });
 
-  await run.send("available methods", { method: "GET", path: "/api/v1/payment-methods/available?countryCode=DZ", headers: { ...client(merchant), "x-locale": "fr" } });
-  await run.send("available methods invalid", { method: "GET", path: "/api/v1/payment-methods/available?countryCode=ZZ", headers: client(merchant) });
-  await run.send("card provider key", { method: "GET", path: "/api/v1/payment-methods/card-provider/pk", headers: server(merchant) });
+  await run.send("available methods", {
+    method: "GET",
+    path: "/api/v1/payment-methods/available?countryCode=DZ",
+    headers: { ...client(merchant), "x-locale": "fr" },
+  });
+  await run.send("available methods invalid", {
+    method: "GET",
+    path: "/api/v1/payment-methods/available?countryCode=ZZ",
+    headers: client(merchant),
+  });
+  await run.send("card provider key", {
+    method: "GET",
+    path: "/api/v1/payment-methods/card-provider/pk",
+    headers: server(merchant),
+  });
 
   // Payments: create, check (both credentials, CORS), proceed, capture, release, refund, replays.
-  await run.send("create invalid", { method: "POST", path: "/api/v1/payments/intents?countryCode=DZA", headers: { ...server(merchant), ...JSON_TYPE }, body: json({ amount: -1 }) });
+  await run.send("create invalid", {
+    method: "POST",
+    path: "/api/v1/payments/intents?countryCode=DZA",
+    headers: { ...server(merchant), ...JSON_TYPE },
+    body: json({ amount: -1 }),
+  });
   await run.send("create wrong secret", {
     method: "POST",
     path: "/api/v1/payments/intents?countryCode=DZA",
@@ -312,11 +472,31 @@ async function corpus(run: Run) {
   const intent = await create("create", 1);
   const checkPath = `/api/v1/payments/intents/${intent.paymentId}/check`;
   await run.send("check client_auth", { method: "GET", path: checkPath, headers: server(merchant) });
-  await run.send("check merchant_auth from the shop", { method: "GET", path: checkPath, headers: browser(merchant, intent.clientSecret, { origin: "https://shop.example" }) });
-  await run.send("check merchant_auth from elsewhere", { method: "GET", path: checkPath, headers: browser(merchant, intent.clientSecret, { origin: "https://evil.example" }) });
-  await run.send("check merchant_auth wrong secret", { method: "GET", path: checkPath, headers: browser(merchant, `${intent.paymentId}_secret_00`) });
-  await run.send("check gzip accepted", { method: "GET", path: checkPath, headers: server(merchant, { "accept-encoding": "gzip, deflate, br" }) });
-  await run.send("check 404", { method: "GET", path: `/api/v1/payments/intents/${SOME_UUID}/check`, headers: server(merchant) });
+  await run.send("check merchant_auth from the shop", {
+    method: "GET",
+    path: checkPath,
+    headers: browser(merchant, intent.clientSecret, { origin: "https://shop.example" }),
+  });
+  await run.send("check merchant_auth from elsewhere", {
+    method: "GET",
+    path: checkPath,
+    headers: browser(merchant, intent.clientSecret, { origin: "https://evil.example" }),
+  });
+  await run.send("check merchant_auth wrong secret", {
+    method: "GET",
+    path: checkPath,
+    headers: browser(merchant, `${intent.paymentId}_secret_00`),
+  });
+  await run.send("check gzip accepted", {
+    method: "GET",
+    path: checkPath,
+    headers: server(merchant, { "accept-encoding": "gzip, deflate, br" }),
+  });
+  await run.send("check 404", {
+    method: "GET",
+    path: `/api/v1/payments/intents/${SOME_UUID}/check`,
+    headers: server(merchant),
+  });
   await run.send("proceed invalid", {
     method: "POST",
     path: `/api/v1/payments/intents/${intent.paymentId}/proceed`,
@@ -341,7 +521,12 @@ async function corpus(run: Run) {
     headers: { ...client(merchant), ...JSON_TYPE, "idempotency-key": `cap-${merchant.clientId}` },
     body: "{}",
   });
-  await run.send("release", { method: "POST", path: `/api/v1/payments/intents/${intent.paymentId}/release`, headers: { ...client(merchant), ...JSON_TYPE }, body: "{}" });
+  await run.send("release", {
+    method: "POST",
+    path: `/api/v1/payments/intents/${intent.paymentId}/release`,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: "{}",
+  });
   await run.send("finalize invalid", {
     method: "POST",
     path: `/api/v1/payments/intents/${intent.paymentId}/card-provider-finalize`,
@@ -361,11 +546,35 @@ async function corpus(run: Run) {
   const refundPath = `/api/v1/payments/${paid.paymentId}/refund`;
   const refundKey = { "idempotency-key": `refund-${merchant.clientId}` };
   run.volatile(refundKey["idempotency-key"], `cap-${merchant.clientId}`);
-  await run.send("refund", { method: "POST", path: refundPath, headers: { ...client(merchant), ...JSON_TYPE, ...refundKey }, body: json({ description: "lane" }) });
-  await run.send("refund replayed", { method: "POST", path: refundPath, headers: { ...client(merchant), ...JSON_TYPE, ...refundKey }, body: json({ description: "lane" }) });
-  await run.send("refund key reused", { method: "POST", path: refundPath, headers: { ...client(merchant), ...JSON_TYPE, ...refundKey }, body: json({ description: "other" }) });
-  await run.send("refund again", { method: "POST", path: refundPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ description: "again" }) });
-  await run.send("check paid", { method: "GET", path: `/api/v1/payments/intents/${paid.paymentId}/check`, headers: server(merchant) });
+  await run.send("refund", {
+    method: "POST",
+    path: refundPath,
+    headers: { ...client(merchant), ...JSON_TYPE, ...refundKey },
+    body: json({ description: "lane" }),
+  });
+  await run.send("refund replayed", {
+    method: "POST",
+    path: refundPath,
+    headers: { ...client(merchant), ...JSON_TYPE, ...refundKey },
+    body: json({ description: "lane" }),
+  });
+  await run.send("refund key reused", {
+    method: "POST",
+    path: refundPath,
+    headers: { ...client(merchant), ...JSON_TYPE, ...refundKey },
+    body: json({ description: "other" }),
+  });
+  await run.send("refund again", {
+    method: "POST",
+    path: refundPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ description: "again" }),
+  });
+  await run.send("check paid", {
+    method: "GET",
+    path: `/api/v1/payments/intents/${paid.paymentId}/check`,
+    headers: server(merchant),
+  });
 
   // QR: image and status (with and without the page token), the sandbox wallet's answer.
   const qr = await create("create QR", 3, { transactionType: "QR_CODE" });
@@ -402,31 +611,75 @@ async function corpus(run: Run) {
     headers: { ...client(merchant), ...JSON_TYPE },
     body: json({ title: "Lane", amount: 1500, currency: "DZD", countryCode: "DZA" }),
   });
-  await run.send("create payment link invalid", { method: "POST", path: linksPath, headers: { ...client(merchant), ...JSON_TYPE }, body: json({ title: "", currency: "XXX" }) });
+  await run.send("create payment link invalid", {
+    method: "POST",
+    path: linksPath,
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ title: "", currency: "XXX" }),
+  });
   await run.send("payment links", { method: "GET", path: `${linksPath}?limit=5`, headers: client(merchant) });
-  await run.send("payment link", { method: "GET", path: `${linksPath}/${link.json.data.id}`, headers: client(merchant) });
-  await run.send("payment link 404", { method: "GET", path: `${linksPath}/plink_00000000000000000000000000`, headers: client(merchant) });
-  await run.send("deactivate payment link", { method: "POST", path: `${linksPath}/${link.json.data.id}/deactivate`, headers: client(merchant) });
+  await run.send("payment link", {
+    method: "GET",
+    path: `${linksPath}/${link.json.data.id}`,
+    headers: client(merchant),
+  });
+  await run.send("payment link 404", {
+    method: "GET",
+    path: `${linksPath}/plink_00000000000000000000000000`,
+    headers: client(merchant),
+  });
+  await run.send("deactivate payment link", {
+    method: "POST",
+    path: `${linksPath}/${link.json.data.id}/deactivate`,
+    headers: client(merchant),
+  });
 
   // Sandbox helpers, events (a list long enough to be compressed), the provider's webhook.
-  await run.send("advance clock", { method: "POST", path: "/api/v1/sandbox/clock", headers: { ...client(merchant), ...JSON_TYPE }, body: json({ advanceSeconds: 60 }) });
+  await run.send("advance clock", {
+    method: "POST",
+    path: "/api/v1/sandbox/clock",
+    headers: { ...client(merchant), ...JSON_TYPE },
+    body: json({ advanceSeconds: 60 }),
+  });
   await run.send("reset clock", { method: "DELETE", path: "/api/v1/sandbox/clock", headers: client(merchant) });
   await run.send("sandbox webhooks", { method: "GET", path: "/api/v1/sandbox/webhooks", headers: client(merchant) });
-  const events = await run.send("events", { method: "GET", path: "/api/v1/events?limit=20", headers: client(merchant, { "accept-encoding": "gzip" }) });
+  const events = await run.send("events", {
+    method: "GET",
+    path: "/api/v1/events?limit=20",
+    headers: client(merchant, { "accept-encoding": "gzip" }),
+  });
   const eventId = events.json.data[0].id as string;
-  await run.send("events invalid query", { method: "GET", path: "/api/v1/events?limit=abc", headers: client(merchant) });
+  await run.send("events invalid query", {
+    method: "GET",
+    path: "/api/v1/events?limit=abc",
+    headers: client(merchant),
+  });
   await run.send("event", { method: "GET", path: `/api/v1/events/${eventId}`, headers: client(merchant) });
   await run.send("event 404", { method: "GET", path: "/api/v1/events/msg_nope", headers: client(merchant) });
-  await run.send("redeliver", { method: "POST", path: `/api/v1/events/${eventId}/redeliver`, headers: client(merchant) });
+  await run.send("redeliver", {
+    method: "POST",
+    path: `/api/v1/events/${eventId}/redeliver`,
+    headers: client(merchant),
+  });
   await run.send("card provider event unsigned", {
     method: "POST",
     path: "/api/v1/webhooks/card-provider",
     headers: JSON_TYPE,
     body: json({ id: "evt_1", type: "payment_intent.succeeded" }),
   });
-  await run.send("card provider event too large", { method: "POST", path: "/api/v1/webhooks/card-provider", headers: JSON_TYPE, body: big, chunked: true });
+  await run.send("card provider event too large", {
+    method: "POST",
+    path: "/api/v1/webhooks/card-provider",
+    headers: JSON_TYPE,
+    body: big,
+    chunked: true,
+  });
   await run.send("openapi.json", { method: "GET", path: "/api/v1/openapi.json" });
-  await run.send("openapi.json gzip", { method: "GET", path: "/api/v1/openapi.json", headers: { "accept-encoding": "gzip" } });
+  await run.send("openapi.json gzip", {
+    method: "GET",
+    path: "/api/v1/openapi.json",
+    headers: { "accept-encoding": "gzip" },
+  });
 
   // The edges of routing: a trailing slash, HEAD, unknown paths, an encoded segment.
   await run.send("trailing slash", { method: "GET", path: `${checkPath}/`, headers: server(merchant) });
@@ -438,8 +691,16 @@ async function corpus(run: Run) {
     path: "/api/v1/no-such-thing",
     headers: { origin: "https://shop.example", "access-control-request-method": "GET" },
   });
-  await run.send("encoded segment", { method: "GET", path: `/api/v1/payments/intents/${intent.paymentId.replace("-", "%2D")}/check`, headers: server(merchant) });
-  await run.send("malformed escape", { method: "GET", path: "/api/v1/payments/intents/%ZZ/check", headers: server(merchant) });
+  await run.send("encoded segment", {
+    method: "GET",
+    path: `/api/v1/payments/intents/${intent.paymentId.replace("-", "%2D")}/check`,
+    headers: server(merchant),
+  });
+  await run.send("malformed escape", {
+    method: "GET",
+    path: "/api/v1/payments/intents/%ZZ/check",
+    headers: server(merchant),
+  });
   await run.send("method no route takes", { method: "TRACE", path: checkPath });
 
   // The rest of /api, through the same door: health, readiness, metrics (no METRICS_TOKEN: no such path), a callback, a path of none.
@@ -454,19 +715,36 @@ async function corpus(run: Run) {
   // Rate limits: a client secret allows 120 checks a minute; the first refusal.
   const limited = await create("create to limit", 4);
   for (let attempt = 0; attempt < 200; attempt += 1) {
-    const status = await run.probe({ method: "GET", path: `/api/v1/payments/intents/${limited.paymentId}/check`, headers: browser(merchant, limited.clientSecret) });
+    const status = await run.probe({
+      method: "GET",
+      path: `/api/v1/payments/intents/${limited.paymentId}/check`,
+      headers: browser(merchant, limited.clientSecret),
+    });
     if (status === 429) {
-      await run.send("rate limited", { method: "GET", path: `/api/v1/payments/intents/${limited.paymentId}/check`, headers: browser(merchant, limited.clientSecret) });
+      await run.send("rate limited", {
+        method: "GET",
+        path: `/api/v1/payments/intents/${limited.paymentId}/check`,
+        headers: browser(merchant, limited.clientSecret),
+      });
       break;
     }
   }
 
   // The database away: 503 for what needs it; what does not still answers.
   await run.setDatabaseDown(true);
-  await run.send("503 create", { method: "POST", path: "/api/v1/payments/intents?countryCode=DZA", headers: { ...server(merchant), ...JSON_TYPE }, body: intentBody(5) });
+  await run.send("503 create", {
+    method: "POST",
+    path: "/api/v1/payments/intents?countryCode=DZA",
+    headers: { ...server(merchant), ...JSON_TYPE },
+    body: intentBody(5),
+  });
   await run.send("503 check", { method: "GET", path: checkPath, headers: server(merchant) });
   await run.send("405 while away", { method: "PUT", path: checkPath });
-  await run.send("preflight while away", { method: "OPTIONS", path: checkPath, headers: { origin: "https://shop.example", "access-control-request-method": "GET" } });
+  await run.send("preflight while away", {
+    method: "OPTIONS",
+    path: checkPath,
+    headers: { origin: "https://shop.example", "access-control-request-method": "GET" },
+  });
   await run.setDatabaseDown(false);
   await run.send("back after the outage", { method: "GET", path: checkPath, headers: server(merchant) });
 }

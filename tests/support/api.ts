@@ -17,7 +17,11 @@ export interface ApiResponse<T = any> {
  * error names (the OpenAPI document's source), so no test can forget to.
  */
 export function apiClient(baseUrl: string | (() => string)) {
-  async function call<T = any>(method: string, path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  async function call<T = any>(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     let body: string | undefined = options.rawBody;
     if (options.body !== undefined) {
@@ -41,9 +45,12 @@ export function apiClient(baseUrl: string | (() => string)) {
   return {
     call,
     get: <T = any>(path: string, headers?: Record<string, string>) => call<T>("GET", path, { headers }),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>("POST", path, { body, headers }),
-    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>("PUT", path, { body, headers }),
-    delete: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>("DELETE", path, { body, headers }),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>("POST", path, { body, headers }),
+    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>("PUT", path, { body, headers }),
+    delete: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>("DELETE", path, { body, headers }),
   };
 }
 

@@ -53,7 +53,13 @@ export async function proceedWithCard(
     throw new Error(`card proceed failed: ${response.status} ${JSON.stringify(response.body)}`);
   }
   const payUrl = response.body.data.metadata.payUrl as string;
-  return { paymentId: intent.paymentId, clientSecret: intent.clientSecret, payUrl, token: tokenOf(payUrl), userId: intent.body.userId };
+  return {
+    paymentId: intent.paymentId,
+    clientSecret: intent.clientSecret,
+    payUrl,
+    token: tokenOf(payUrl),
+    userId: intent.body.userId,
+  };
 }
 
 /**
@@ -64,7 +70,9 @@ export async function proceedWithCard(
 export async function confirmAtProvider(
   api: ApiClient,
   proceeded: Pick<CardProceed, "paymentId" | "token">,
-  method: { card: string; save?: boolean; cvc?: string; expMonth?: number; expYear?: number } | { savedPaymentMethodId: string },
+  method:
+    | { card: string; save?: boolean; cvc?: string; expMonth?: number; expYear?: number }
+    | { savedPaymentMethodId: string },
   /** The page as the buyer loaded it earlier (loadCardPage): a page left open while the payment changed. */
   loaded?: CardConfirmation,
 ) {
@@ -75,14 +83,26 @@ export async function confirmAtProvider(
       ? {
           client_secret: confirmation.clientSecret,
           payment_method_data: {
-            card: { number: method.card, cvc: method.cvc ?? TEST_CVC, ...futureExpiry(), ...pick(method, ["expMonth", "expYear"]) },
+            card: {
+              number: method.card,
+              cvc: method.cvc ?? TEST_CVC,
+              ...futureExpiry(),
+              ...pick(method, ["expMonth", "expYear"]),
+            },
           },
           setup_future_usage: method.save ?? false,
           return_url: returnUrl,
           locale: "en",
         }
-      : { client_secret: confirmation.clientSecret, payment_method: method.savedPaymentMethodId, return_url: returnUrl, locale: "en" };
-  const response = await api.post(confirmation.confirmUrl, body, { authorization: `Bearer ${confirmation.publishableKey}` });
+      : {
+          client_secret: confirmation.clientSecret,
+          payment_method: method.savedPaymentMethodId,
+          return_url: returnUrl,
+          locale: "en",
+        };
+  const response = await api.post(confirmation.confirmUrl, body, {
+    authorization: `Bearer ${confirmation.publishableKey}`,
+  });
   return { ...response, paymentIntentId: confirmation.paymentIntentId };
 }
 
@@ -101,7 +121,11 @@ function pick<T extends object>(value: T, keys: string[]) {
 
 /** The buyer back on the gateway after the provider: what the page's complete step does. */
 export async function completeOnPage(proceeded: Pick<CardProceed, "paymentId" | "token">, paymentIntentId: string) {
-  const completion = await completeCardPayment(await getDb(), { paymentId: proceeded.paymentId, token: proceeded.token, paymentIntentId });
+  const completion = await completeCardPayment(await getDb(), {
+    paymentId: proceeded.paymentId,
+    token: proceeded.token,
+    paymentIntentId,
+  });
   if (completion.kind !== "finished") throw new Error(`the card page completion did not finish: ${completion.kind}`);
   return { state: completion.state, statusCode: completion.statusCode };
 }
@@ -113,8 +137,12 @@ export async function payWithNewCard(
   options: { card?: string; save?: boolean; intent?: IntentOverrides; body?: Record<string, unknown> } = {},
 ) {
   const proceeded = await proceedWithCard(api, merchant, { intent: options.intent, body: options.body });
-  const confirmed = await confirmAtProvider(api, proceeded, { card: options.card ?? TEST_CARDS.visa, save: options.save });
-  if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
+  const confirmed = await confirmAtProvider(api, proceeded, {
+    card: options.card ?? TEST_CARDS.visa,
+    save: options.save,
+  });
+  if (confirmed.status !== 200)
+    throw new Error(`confirm failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
   const completed = await completeOnPage(proceeded, confirmed.paymentIntentId);
   return { ...proceeded, confirmed, completed, paymentIntentId: confirmed.paymentIntentId };
 }
@@ -124,7 +152,11 @@ export async function payWithNewCard(
  * confirms; the provider, which knows nothing of the gateway's clock, then takes the money.
  * Answers the provider's confirmation; the buyer has not come back to the gateway yet.
  */
-export async function confirmAfterExpiry(api: ApiClient, merchant: OnboardedMerchant, options: { save?: boolean } = {}) {
+export async function confirmAfterExpiry(
+  api: ApiClient,
+  merchant: OnboardedMerchant,
+  options: { save?: boolean } = {},
+) {
   const proceeded = await proceedWithCard(api, merchant);
   await advanceClock(api, merchant, 31 * 60 + 1);
   const db = await getDb();
@@ -145,8 +177,18 @@ export function finalizeHeaders(clientSecret: string, extra: Record<string, stri
   return { "x-client-secret": clientSecret, ...extra };
 }
 
-export function finalize(api: ApiClient, paymentId: string, clientSecret: string, body: object, extra: Record<string, string> = {}) {
-  return api.post(`/api/v1/payments/intents/${paymentId}/card-provider-finalize`, body, finalizeHeaders(clientSecret, extra));
+export function finalize(
+  api: ApiClient,
+  paymentId: string,
+  clientSecret: string,
+  body: object,
+  extra: Record<string, string> = {},
+) {
+  return api.post(
+    `/api/v1/payments/intents/${paymentId}/card-provider-finalize`,
+    body,
+    finalizeHeaders(clientSecret, extra),
+  );
 }
 
 /** The provider's stored events of one intent, and how to send one again, signed, to the inbound endpoint. */
@@ -155,7 +197,11 @@ export async function providerEvents(paymentIntentId: string) {
   return db.select().from(cardProviderEvents).where(eq(cardProviderEvents.paymentIntentId, paymentIntentId));
 }
 
-export async function postSignedEvent(api: ApiClient, payload: unknown, options: { signature?: string; now?: Date } = {}) {
+export async function postSignedEvent(
+  api: ApiClient,
+  payload: unknown,
+  options: { signature?: string; now?: Date } = {},
+) {
   const rawBody = JSON.stringify(payload);
   return api.call("POST", "/api/v1/webhooks/card-provider", {
     rawBody,
@@ -168,12 +214,16 @@ export async function postSignedEvent(api: ApiClient, payload: unknown, options:
  * one Stripe sends (the Stripe adapter checks that one), for the intent's sandbox account, or
  * any service's for an intent the provider does not know. `signature` replaces both (a forgery).
  */
-export async function cardEventSignatures(rawBody: string, options: { signature?: string; now?: Date } = {}): Promise<Record<string, string>> {
+export async function cardEventSignatures(
+  rawBody: string,
+  options: { signature?: string; now?: Date } = {},
+): Promise<Record<string, string>> {
   const db = await getDb();
   const gatewayKey = await getGatewayKey(db);
   const now = options.now ?? new Date();
   const signature = options.signature ?? signEvent(gatewayKey, rawBody, now);
-  const object = (JSON.parse(rawBody) as { data?: { object?: { id?: string; metadata?: { paymentId?: string } } } }).data?.object;
+  const object = (JSON.parse(rawBody) as { data?: { object?: { id?: string; metadata?: { paymentId?: string } } } })
+    .data?.object;
   const [intent] = await db
     .select({ accountKey: cardProviderPaymentIntents.accountKey })
     .from(cardProviderPaymentIntents)
@@ -181,7 +231,11 @@ export async function cardEventSignatures(rawBody: string, options: { signature?
   // An event naming one of our payments is checked against that payment's service's account.
   const paymentId = /^[0-9a-f-]{36}$/i.test(object?.metadata?.paymentId ?? "") ? object!.metadata!.paymentId! : null;
   const [named] = paymentId
-    ? await db.select({ key: services.cardProviderPublishableKey }).from(payments).innerJoin(services, eq(services.id, payments.serviceId)).where(eq(payments.id, paymentId))
+    ? await db
+        .select({ key: services.cardProviderPublishableKey })
+        .from(payments)
+        .innerJoin(services, eq(services.id, payments.serviceId))
+        .where(eq(payments.id, paymentId))
     : [];
   const [anyService] = await db.select({ key: services.cardProviderPublishableKey }).from(services).limit(1);
   const stripeSignature =
@@ -205,7 +259,11 @@ export async function cardPaymentOf(paymentId: string) {
 
 export async function notificationsOf(paymentId: string) {
   // In the order they were written: a row's place in the table moves when its delivery is recorded.
-  return (await getDb()).select().from(notifications).where(eq(notifications.paymentId, paymentId)).orderBy(asc(notifications.createdAt), asc(notifications.id));
+  return (await getDb())
+    .select()
+    .from(notifications)
+    .where(eq(notifications.paymentId, paymentId))
+    .orderBy(asc(notifications.createdAt), asc(notifications.id));
 }
 
 type Rows = Record<string, unknown>[];
@@ -226,7 +284,8 @@ const tableNamed = (name: string) =>
 export function cardDataIn(text: string): string[] {
   const found: string[] = [];
   for (const number of Object.values(TEST_CARDS)) {
-    for (const form of [number, number.replace(/ /g, "")]) if (text.includes(form)) found.push(`card number ending ${number.slice(-4)}`);
+    for (const form of [number, number.replace(/ /g, "")])
+      if (text.includes(form)) found.push(`card number ending ${number.slice(-4)}`);
   }
   // A row's own serial id reaches the CVC's digits in a long run ("id":737); that is no card data.
   for (const match of text.matchAll(new RegExp(`"(\\w*)"\\s*:\\s*"?${TEST_CVC}"?\\s*[,}\\]]`, "g"))) {
@@ -243,7 +302,9 @@ export async function storedCardData(db?: Db): Promise<{ table: string; finding:
     await source.execute(
       sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`,
     ),
-  ).map((row) => (row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`));
+  ).map((row) =>
+    row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`,
+  );
   const found: { table: string; finding: string }[] = [];
   for (const table of tables) {
     const rows = rowsOf(await source.execute(sql`select row_to_json(t)::text as row from ${tableNamed(table)} t`));
@@ -253,7 +314,11 @@ export async function storedCardData(db?: Db): Promise<{ table: string; finding:
 }
 
 /** Polls until `read` satisfies `done` (provider events arrive asynchronously), or fails after `timeoutMs`. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 5_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

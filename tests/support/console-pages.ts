@@ -11,14 +11,28 @@ import { consoleSessionOf } from "./console";
  */
 export async function renderConsolePage(
   page: ConsolePage,
-  options: { userId: string; locale: Locale; query?: Record<string, string | string[]>; params?: Record<string, string>; session?: { cookie: string } },
+  options: {
+    userId: string;
+    locale: Locale;
+    query?: Record<string, string | string[]>;
+    params?: Record<string, string>;
+    session?: { cookie: string };
+  },
 ): Promise<string> {
   const db = await getDb();
   // A session of its own, or the one a form was posted with (its flash is shown once, on its next page).
   const session = options.session ?? (await consoleSessionOf(options.userId));
-  const opening = await openConsoleSession(db, { locale: options.locale, cookieHeader: session.cookie, capability: page.capability, twoStepSetup: page.twoStepSetup });
+  const opening = await openConsoleSession(db, {
+    locale: options.locale,
+    cookieHeader: session.cookie,
+    capability: page.capability,
+    twoStepSetup: page.twoStepSetup,
+  });
   if (opening.kind !== "open") throw new Error(`the page redirects to ${opening.location}`);
-  const element = await page.render(opening.page, { params: { locale: options.locale, ...options.params }, query: options.query ?? {} });
+  const element = await page.render(opening.page, {
+    params: { locale: options.locale, ...options.params },
+    query: options.query ?? {},
+  });
   if (!element) throw new Error("the page answers not found");
   return renderToStaticMarkup(element);
 }

@@ -51,10 +51,18 @@ export async function storedPayment(serviceId: string, overrides: StoredPaymentO
   const createdAt = overrides.createdAt ?? LONG_AGO;
   const state = overrides.state ?? "SUCCEEDED";
   const amountMinor = overrides.amountMinor ?? 1500;
-  const captured = ["SUCCEEDED", "PARTIALLY_REFUNDED", "REFUNDED"].includes(state) ? (overrides.capturedMinor ?? amountMinor) : 0;
+  const captured = ["SUCCEEDED", "PARTIALLY_REFUNDED", "REFUNDED"].includes(state)
+    ? (overrides.capturedMinor ?? amountMinor)
+    : 0;
   // A capture of less than the amount is a reservation's (a direct payment takes it all).
   const reservation = state === "PRE_AUTHORIZED" || state === "CANCELED" || (captured > 0 && captured < amountMinor);
-  const refunds = overrides.refundsMinor ?? (state === "REFUNDED" ? [captured] : state === "PARTIALLY_REFUNDED" ? [overrides.refundedMinor ?? Math.floor(captured / 2)] : []);
+  const refunds =
+    overrides.refundsMinor ??
+    (state === "REFUNDED"
+      ? [captured]
+      : state === "PARTIALLY_REFUNDED"
+        ? [overrides.refundedMinor ?? Math.floor(captured / 2)]
+        : []);
   const refunded = refunds.reduce((sum, refund) => sum + refund, 0);
   const [payment] = await db
     .insert(payments)
@@ -80,13 +88,23 @@ export async function storedPayment(serviceId: string, overrides: StoredPaymentO
       expiresAt: new Date(createdAt.getTime() + 30 * 60_000),
     })
     .returning();
-  if (captured > 0) await db.insert(paymentCaptures).values({ paymentId: payment!.id, amountMinor: captured, releasedMinor: amountMinor - captured, createdAt });
+  if (captured > 0)
+    await db
+      .insert(paymentCaptures)
+      .values({ paymentId: payment!.id, amountMinor: captured, releasedMinor: amountMinor - captured, createdAt });
   for (const [index, refund] of refunds.entries()) {
-    await db.insert(paymentRefunds).values({ paymentId: payment!.id, amountMinor: refund, description: `refund ${index + 1}`, createdAt });
+    await db
+      .insert(paymentRefunds)
+      .values({ paymentId: payment!.id, amountMinor: refund, description: `refund ${index + 1}`, createdAt });
   }
   if (method === "card") {
     const card = overrides.card ?? { brand: "visa", last4: "4242" };
-    await db.insert(cardPayments).values({ paymentId: payment!.id, providerIntentId: `pi_${randomUUID()}`, cardBrand: card.brand, cardLast4: card.last4 });
+    await db.insert(cardPayments).values({
+      paymentId: payment!.id,
+      providerIntentId: `pi_${randomUUID()}`,
+      cardBrand: card.brand,
+      cardLast4: card.last4,
+    });
   }
   return { ...payment!, phone, customer: customer! };
 }

@@ -22,12 +22,20 @@ export function uniqueEmail(label = "person"): string {
 }
 
 export async function serviceIdOf(merchant: OnboardedMerchant): Promise<string> {
-  const [row] = await (await getDb()).select({ id: services.id }).from(services).where(eq(services.code, merchant.service));
+  const [row] = await (
+    await getDb()
+  )
+    .select({ id: services.id })
+    .from(services)
+    .where(eq(services.code, merchant.service));
   return row!.id;
 }
 
 /** A console user with TEST_PASSWORD (hashed once per file: scrypt is slow on purpose), a member of each merchant given. */
-export async function createConsoleUser(memberOf: { merchant: OnboardedMerchant; role: ConsoleRole }[] = [], email = uniqueEmail()) {
+export async function createConsoleUser(
+  memberOf: { merchant: OnboardedMerchant; role: ConsoleRole }[] = [],
+  email = uniqueEmail(),
+) {
   const db = await getDb();
   hashed ??= hashPassword(TEST_PASSWORD);
   const [user] = await db
@@ -43,12 +51,26 @@ export async function createConsoleUser(memberOf: { merchant: OnboardedMerchant;
 /** A signed-in session of the user: its cookie header and the forgery token its pages carry. */
 export async function consoleSessionOf(userId: string, options: { clock?: Clock; stage?: "code" | "active" } = {}) {
   const db = await getDb();
-  const { token, sessionId } = await createConsoleSession(db, { userId, stage: options.stage ?? "active", clock: options.clock });
-  return { token, sessionId, cookie: `${CONSOLE_SESSION_COOKIE}=${token}`, formToken: consoleFormToken(await getGatewayKey(db), sessionId) };
+  const { token, sessionId } = await createConsoleSession(db, {
+    userId,
+    stage: options.stage ?? "active",
+    clock: options.clock,
+  });
+  return {
+    token,
+    sessionId,
+    cookie: `${CONSOLE_SESSION_COOKIE}=${token}`,
+    formToken: consoleFormToken(await getGatewayKey(db), sessionId),
+  };
 }
 
 /** A plain HTML form post, as a browser sends it from our own page. */
-export function postForm(baseUrl: string, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+export function postForm(
+  baseUrl: string,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
     redirect: "manual",

@@ -22,7 +22,9 @@ export async function findStoredPlaintext(secrets: string[]): Promise<{ table: s
     await db.execute(
       sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`,
     ),
-  ).map((row) => (row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`));
+  ).map((row) =>
+    row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`,
+  );
   const found: { table: string; secret: string }[] = [];
   for (const table of tables) {
     const rows = rowsOf(await db.execute(sql`select row_to_json(t)::text as row from ${tableNamed(table)} t`));

@@ -34,7 +34,10 @@ export function randomPhone(countryPrefix = "+213"): string {
  * user_auth principal: pass `accessToken` to `userAuth(merchant, accessToken)`. With a
  * `phone` that already names a customer of the service, that customer gets the token.
  */
-export async function createCustomerToken(merchant: OnboardedMerchant, overrides: { name?: string; phone?: string; email?: string } = {}) {
+export async function createCustomerToken(
+  merchant: OnboardedMerchant,
+  overrides: { name?: string; phone?: string; email?: string } = {},
+) {
   const db = await getDb();
   const [service] = await db.select().from(services).where(eq(services.code, merchant.service));
   if (!service) throw new Error(`No service ${merchant.service}`);

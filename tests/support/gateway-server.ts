@@ -38,13 +38,19 @@ function pageRouteFiles(): { pattern: string; file: string }[] {
     .filter((entry) => entry.isFile() && entry.name === "route.ts")
     .map((entry) => path.relative(LOCALE_DIR, entry.parentPath).split(path.sep).join("/"))
     .filter((folder) => PAGE_ROUTE_FOLDERS.some((root) => folder.startsWith(root)))
-    .map((folder) => ({ pattern: `/:locale/${folder.replace(/\[(\w+)\]/g, ":$1")}`, file: path.join(LOCALE_DIR, folder, "route.ts") }));
+    .map((folder) => ({
+      pattern: `/:locale/${folder.replace(/\[(\w+)\]/g, ":$1")}`,
+      file: path.join(LOCALE_DIR, folder, "route.ts"),
+    }));
 }
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
 /** The door of the tests' server: /api through the API lane, the page-side route handlers through their router. */
-async function createDoor(): Promise<{ serveApi: ReturnType<typeof createApiLane>; servePageRoute: (request: Request) => Promise<Response> }> {
+async function createDoor(): Promise<{
+  serveApi: ReturnType<typeof createApiLane>;
+  servePageRoute: (request: Request) => Promise<Response>;
+}> {
   const table = apiRouteFiles();
   const serveApi = createApiLane({
     operations: OPERATIONS,

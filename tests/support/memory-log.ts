@@ -8,7 +8,11 @@ type LogModule = typeof import("@/lib/log");
  * vi.mock hoists its factory above imports, so call it through a dynamic import:
  *   vi.mock("@/lib/log", async (original) => (await import("../support/memory-log")).memoryLog(original, logged.lines, "info"));
  */
-export async function memoryLog(importOriginal: () => Promise<unknown>, lines: string[], level: string): Promise<LogModule> {
+export async function memoryLog(
+  importOriginal: () => Promise<unknown>,
+  lines: string[],
+  level: string,
+): Promise<LogModule> {
   const actual = (await importOriginal()) as LogModule;
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {

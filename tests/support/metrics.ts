@@ -26,7 +26,10 @@ export async function scrape(api: ApiClient): Promise<{ series: Scrape; text: st
 export function moved(before: Scrape, after: Scrape, options: { keep?: RegExp } = {}): Record<string, number> {
   const changes: Record<string, number> = {};
   for (const [name, value] of after) {
-    if (!name.startsWith("gateway_") || /^gateway_(http_|db_pool_|job_last_success|metrics_processes|audit_last_run)|_bucket\{|_sum(\{|$)/.test(name)) {
+    if (
+      !name.startsWith("gateway_") ||
+      /^gateway_(http_|db_pool_|job_last_success|metrics_processes|audit_last_run)|_bucket\{|_sum(\{|$)/.test(name)
+    ) {
       if (!options.keep?.test(name)) continue;
     }
     const delta = value - (before.get(name) ?? 0);

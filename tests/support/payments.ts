@@ -50,15 +50,24 @@ export async function createIntent(api: ApiClient, merchant: OnboardedMerchant, 
   const body = intentBody(overrides);
   const response = await postIntent(api, merchant, body, body.actionCountryCode);
   if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return { ...(response.body.data as { paymentId: string; clientSecret: string; amount: number; currency: string }), body };
+  return {
+    ...(response.body.data as { paymentId: string; clientSecret: string; amount: number; currency: string }),
+    body,
+  };
 }
 
-export const serverHeaders = (merchant: OnboardedMerchant, extra: Record<string, string> = {}) => clientAuth(merchant, { "x-service": merchant.service, "x-platform": "API", ...extra });
+export const serverHeaders = (merchant: OnboardedMerchant, extra: Record<string, string> = {}) =>
+  clientAuth(merchant, { "x-service": merchant.service, "x-platform": "API", ...extra });
 
 export const browserHeaders = (merchant: OnboardedMerchant, clientSecret: string, extra: Record<string, string> = {}) =>
   merchantAuth(merchant, clientSecret, { "x-platform": "WEB", ...extra });
 
-export function proceed(api: ApiClient, paymentId: string, headers: Record<string, string>, body: object = { paymentMethodCode: "WALLET_V2" }) {
+export function proceed(
+  api: ApiClient,
+  paymentId: string,
+  headers: Record<string, string>,
+  body: object = { paymentMethodCode: "WALLET_V2" },
+) {
   return api.post(`/api/v1/payments/intents/${paymentId}/proceed`, body, headers);
 }
 
@@ -66,15 +75,32 @@ export function check(api: ApiClient, paymentId: string, headers: Record<string,
   return api.get(`/api/v1/payments/intents/${paymentId}/check`, headers);
 }
 
-export function capture(api: ApiClient, merchant: OnboardedMerchant, paymentId: string, body: object = {}, extra: Record<string, string> = {}) {
+export function capture(
+  api: ApiClient,
+  merchant: OnboardedMerchant,
+  paymentId: string,
+  body: object = {},
+  extra: Record<string, string> = {},
+) {
   return api.post(`/api/v1/payments/intents/${paymentId}/capture`, body, clientAuth(merchant, extra));
 }
 
-export function release(api: ApiClient, merchant: OnboardedMerchant, paymentId: string, extra: Record<string, string> = {}) {
+export function release(
+  api: ApiClient,
+  merchant: OnboardedMerchant,
+  paymentId: string,
+  extra: Record<string, string> = {},
+) {
   return api.post(`/api/v1/payments/intents/${paymentId}/release`, {}, clientAuth(merchant, extra));
 }
 
-export function refund(api: ApiClient, merchant: OnboardedMerchant, paymentId: string, body: object = { description: "customer request" }, extra: Record<string, string> = {}) {
+export function refund(
+  api: ApiClient,
+  merchant: OnboardedMerchant,
+  paymentId: string,
+  body: object = { description: "customer request" },
+  extra: Record<string, string> = {},
+) {
   return api.post(`/api/v1/payments/${paymentId}/refund`, body, clientAuth(merchant, extra));
 }
 
@@ -90,7 +116,12 @@ export function tokenOf(payUrl: string): string {
 }
 
 /** Server proceed (OTP path, asserts 200 and 12): the hosted OTP page's token. */
-export async function proceedToOtp(api: ApiClient, merchant: OnboardedMerchant, paymentId: string, extra: Record<string, string> = {}) {
+export async function proceedToOtp(
+  api: ApiClient,
+  merchant: OnboardedMerchant,
+  paymentId: string,
+  extra: Record<string, string> = {},
+) {
   const proceeded = await proceed(api, paymentId, serverHeaders(merchant, extra));
   if (proceeded.status !== 200 || proceeded.body.data.statusCode !== 12) {
     throw new Error(`proceed failed: ${proceeded.status} ${JSON.stringify(proceeded.body)}`);
@@ -112,12 +143,18 @@ export async function paidIntent(api: ApiClient, merchant: OnboardedMerchant, ov
   const intent = await createIntent(api, merchant, overrides);
   const result = await payWithOtp(api, merchant, intent.paymentId);
   const expected = overrides.captureMethod === "RESERVATION" ? 13 : 2;
-  if (result.statusCode !== expected) throw new Error(`payment ${intent.paymentId} ended with ${result.statusCode}, not ${expected}`);
+  if (result.statusCode !== expected)
+    throw new Error(`payment ${intent.paymentId} ended with ${result.statusCode}, not ${expected}`);
   return intent;
 }
 
 export async function serviceIdOf(merchant: OnboardedMerchant): Promise<string> {
-  const [row] = await (await getDb()).select({ id: services.id }).from(services).where(eq(services.code, merchant.service));
+  const [row] = await (
+    await getDb()
+  )
+    .select({ id: services.id })
+    .from(services)
+    .where(eq(services.code, merchant.service));
   if (!row) throw new Error(`no service ${merchant.service}`);
   return row.id;
 }
@@ -133,7 +170,9 @@ export async function walletLedger(merchant: OnboardedMerchant, phone: string, c
     .select({ id: walletAccounts.id, balanceMinor: walletAccounts.balanceMinor, heldMinor: walletAccounts.heldMinor })
     .from(walletAccounts)
     .innerJoin(customers, eq(customers.id, walletAccounts.customerId))
-    .where(and(eq(walletAccounts.serviceId, serviceId), eq(customers.phone, phone), eq(walletAccounts.currency, currency)));
+    .where(
+      and(eq(walletAccounts.serviceId, serviceId), eq(customers.phone, phone), eq(walletAccounts.currency, currency)),
+    );
   if (!account) return null;
   const [sums] = await db
     .select({
@@ -177,6 +216,7 @@ export async function reconcileOperationsLater(paymentId: string, ...morePayment
   const db = await getDb();
   const now = new Date(Date.now() + 60 * 60_000);
   let settled = 0;
-  for (const id of [paymentId, ...morePaymentIds]) settled += await reconcileProviderOperations(db, { now, paymentId: id });
+  for (const id of [paymentId, ...morePaymentIds])
+    settled += await reconcileProviderOperations(db, { now, paymentId: id });
   return settled;
 }

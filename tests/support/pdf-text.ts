@@ -5,7 +5,8 @@ import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
  * presentation forms folded back to letters (NFKC), whitespace collapsed to single spaces.
  */
 export async function pdfText(pdf: Uint8Array): Promise<string> {
-  const document = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false }).promise;
+  const document = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false })
+    .promise;
   const pages: string[] = [];
   for (let number = 1; number <= document.numPages; number++) {
     const content = await (await document.getPage(number)).getTextContent();

@@ -27,12 +27,18 @@ export interface RealEvent {
 // payments: its wallet opens with 10,000.00 DZD and every payment here costs 1.00, and a
 // user_auth token may make 300 calls a minute.
 const PAYMENTS_PER_PAYER = 100;
-const payers = new WeakMap<OnboardedMerchant, { payer: Promise<{ accessToken: string; phone: string }>; uses: number }>();
+const payers = new WeakMap<
+  OnboardedMerchant,
+  { payer: Promise<{ accessToken: string; phone: string }>; uses: number }
+>();
 
 function payerOf(merchant: OnboardedMerchant) {
   let current = payers.get(merchant);
   if (!current || current.uses >= PAYMENTS_PER_PAYER) {
-    const payer = createCustomerToken(merchant, { name: "Event Payer" }).then((made) => ({ accessToken: made.accessToken, phone: made.customer.phone }));
+    const payer = createCustomerToken(merchant, { name: "Event Payer" }).then((made) => ({
+      accessToken: made.accessToken,
+      phone: made.customer.phone,
+    }));
     current = { payer, uses: 0 };
     payers.set(merchant, current);
   }
@@ -40,7 +46,14 @@ function payerOf(merchant: OnboardedMerchant) {
   return current.payer;
 }
 
-const STATUS_CODE: Record<RealOutcome, number> = { succeeded: 2, failed: 3, pre_authorized: 13, captured: 13, released: 13, refunded: 2 };
+const STATUS_CODE: Record<RealOutcome, number> = {
+  succeeded: 2,
+  failed: 3,
+  pre_authorized: 13,
+  captured: 13,
+  released: 13,
+  refunded: 2,
+};
 
 /**
  * A payment of `merchant`'s customer, proceeded with user_auth (no buyer step): `succeeded`
@@ -48,7 +61,11 @@ const STATUS_CODE: Record<RealOutcome, number> = { succeeded: 2, failed: 3, pre_
  * `captured` and `released` reserve then capture or release, `refunded` pays then refunds in
  * full. Returns the newest event it wrote.
  */
-export async function realEvent(api: ApiClient, merchant: OnboardedMerchant, outcome: RealOutcome = "succeeded"): Promise<RealEvent> {
+export async function realEvent(
+  api: ApiClient,
+  merchant: OnboardedMerchant,
+  outcome: RealOutcome = "succeeded",
+): Promise<RealEvent> {
   const payer = await payerOf(merchant);
   const reserve = outcome === "pre_authorized" || outcome === "captured" || outcome === "released";
   const intent = await createIntent(api, merchant, {
@@ -56,9 +73,15 @@ export async function realEvent(api: ApiClient, merchant: OnboardedMerchant, out
     amount: outcome === "failed" ? 20_000 : 1,
     captureMethod: reserve ? "RESERVATION" : "DIRECT",
   });
-  const proceeded = await proceed(api, intent.paymentId, userAuth(merchant, payer.accessToken, { "x-platform": "API" }));
+  const proceeded = await proceed(
+    api,
+    intent.paymentId,
+    userAuth(merchant, payer.accessToken, { "x-platform": "API" }),
+  );
   if (proceeded.status !== 200 || proceeded.body.data.statusCode !== STATUS_CODE[outcome]) {
-    throw new Error(`payment ${intent.paymentId} did not reach ${outcome}: ${proceeded.status} ${JSON.stringify(proceeded.body)}`);
+    throw new Error(
+      `payment ${intent.paymentId} did not reach ${outcome}: ${proceeded.status} ${JSON.stringify(proceeded.body)}`,
+    );
   }
   const followUp =
     outcome === "captured"

@@ -15,7 +15,12 @@ export function operationFor(method: string, path: string): Operation | undefine
   return matchers.find((matcher) => matcher.operation.method === method && matcher.pattern.test(pathname))?.operation;
 }
 
-const successEnvelope = z.object({ code: z.number(), status: z.literal("success"), message: z.string().min(1), data: z.unknown() });
+const successEnvelope = z.object({
+  code: z.number(),
+  status: z.literal("success"),
+  message: z.string().min(1),
+  data: z.unknown(),
+});
 const errorEnvelope = z.object({
   code: z.number(),
   status: z.literal("error"),
@@ -56,12 +61,16 @@ export function contractProblems(method: string, path: string, response: ApiResp
     if (!data.success) return [...problems, `${where}: data does not match its schema: ${z.prettifyError(data.error)}`];
     // Parsing drops unknown fields: a difference is a field the schema does not document.
     if (!isDeepStrictEqual(JSON.parse(JSON.stringify(data.data)), envelope.data.data)) {
-      problems.push(`${where}: data has fields its schema does not document: ${JSON.stringify(envelope.data.data).slice(0, 300)}`);
+      problems.push(
+        `${where}: data has fields its schema does not document: ${JSON.stringify(envelope.data.data).slice(0, 300)}`,
+      );
     }
     return problems;
   }
   const envelope = errorEnvelope.safeParse(response.body);
   if (!envelope.success) return [`${where}: not an error envelope: ${z.prettifyError(envelope.error)}`];
   const name = envelope.data.error.name;
-  return (errorNamesOf(operation) as string[]).includes(name) ? [] : [`${where}: error ${name} is not documented for this operation`];
+  return (errorNamesOf(operation) as string[]).includes(name)
+    ? []
+    : [`${where}: error ${name} is not documented for this operation`];
 }

@@ -14,7 +14,11 @@ export interface ScriptResult {
  * `undefined` unsets a variable. Node with tsx's loader, not `npx tsx`: the same code, without
  * npx and tsx's own launcher process (0.7 s of CPU a run, and the suite runs dozens).
  */
-export async function runScript(script: string, args: string[], env: Record<string, string | undefined> = {}): Promise<ScriptResult> {
+export async function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<ScriptResult> {
   const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },

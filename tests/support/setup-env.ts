@@ -4,7 +4,8 @@ import { workerDatabaseUrl } from "./worker-database";
 // Every test file: quiet logs, and this worker's database (tests/support/worker-database.ts),
 // derived from the suite's one the global setup recreated.
 process.env.LOG_LEVEL ??= "silent";
-if (process.env.SUITE_DATABASE_URL) process.env.DATABASE_URL = workerDatabaseUrl(process.env.SUITE_DATABASE_URL, Number(process.env.VITEST_POOL_ID ?? 1));
+if (process.env.SUITE_DATABASE_URL)
+  process.env.DATABASE_URL = workerDatabaseUrl(process.env.SUITE_DATABASE_URL, Number(process.env.VITEST_POOL_ID ?? 1));
 
 // The suite runs a sandbox gateway in its process: mount its simulators as instrumentation.ts
 // does. In a hook, not at import: importing the mount loads the gateway's modules, and a test

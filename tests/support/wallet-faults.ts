@@ -17,7 +17,8 @@ const MONEY_CALL = /\/v1\/(debits|holds|credits|holds\/[^/]+\/(capture|release))
 export function failingMoneyCalls(fault: WalletFault, times = 1): WalletTransportWrapper & { failed: () => number } {
   let failed = 0;
   const wrapper: WalletTransportWrapper = async (request, next) => {
-    if (request.method !== "POST" || !MONEY_CALL.test(new URL(request.url).pathname) || failed >= times) return next(request);
+    if (request.method !== "POST" || !MONEY_CALL.test(new URL(request.url).pathname) || failed >= times)
+      return next(request);
     failed += 1;
     switch (fault) {
       case "before":
@@ -33,7 +34,10 @@ export function failingMoneyCalls(fault: WalletFault, times = 1): WalletTranspor
           request.signal.addEventListener("abort", () => reject(request.signal.reason));
         });
       case "5xx":
-        return { status: 503, body: JSON.stringify({ error: { name: "internal_error", message: "The wallet is briefly unavailable." } }) };
+        return {
+          status: 503,
+          body: JSON.stringify({ error: { name: "internal_error", message: "The wallet is briefly unavailable." } }),
+        };
     }
   };
   return Object.assign(wrapper, { failed: () => failed });
@@ -51,6 +55,9 @@ export function droppingCalls(path: RegExp): WalletTransportWrapper {
 export function refusingMoneyCalls(): WalletTransportWrapper {
   return async (request, next) => {
     if (request.method !== "POST" || !MONEY_CALL.test(new URL(request.url).pathname)) return next(request);
-    return { status: 404, body: JSON.stringify({ error: { name: "unknown_account", message: "The wallet refused this call." } }) };
+    return {
+      status: 404,
+      body: JSON.stringify({ error: { name: "unknown_account", message: "The wallet refused this call." } }),
+    };
   };
 }

@@ -15,7 +15,9 @@ export type ReceiverAnswer = { status: number; delayMs?: number; headers?: Recor
  * A merchant's webhook endpoint on 127.0.0.1: records every request it gets and answers as
  * the test's `answer` function says (by default 204).
  */
-export async function startWebhookReceiver(answer: (request: ReceivedWebhook, received: ReceivedWebhook[]) => ReceiverAnswer = () => ({ status: 204 })) {
+export async function startWebhookReceiver(
+  answer: (request: ReceivedWebhook, received: ReceivedWebhook[]) => ReceiverAnswer = () => ({ status: 204 }),
+) {
   const received: ReceivedWebhook[] = [];
   const held = new Set<ServerResponse>();
   const waiters: { predicate: () => boolean; resolve: () => void }[] = [];
@@ -26,7 +28,12 @@ export async function startWebhookReceiver(answer: (request: ReceivedWebhook, re
     incoming.on("end", () => {
       const request: ReceivedWebhook = {
         path: incoming.url ?? "/",
-        headers: Object.fromEntries(Object.entries(incoming.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")])),
+        headers: Object.fromEntries(
+          Object.entries(incoming.headers).map(([name, value]) => [
+            name,
+            Array.isArray(value) ? value.join(", ") : (value ?? ""),
+          ]),
+        ),
         body: Buffer.concat(chunks).toString("utf8"),
         receivedAt: Date.now(),
       };
@@ -62,7 +69,10 @@ export async function startWebhookReceiver(answer: (request: ReceivedWebhook, re
     waitFor(predicate: () => boolean, timeoutMs = 20_000): Promise<void> {
       if (predicate()) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver: condition not met within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver: condition not met within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           predicate,
           resolve: () => {

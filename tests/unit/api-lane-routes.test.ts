@@ -21,7 +21,9 @@ describe("the operations registry and the route files", () => {
   it("name the same endpoints: each route file serves exactly the methods the registry lists for its path", async () => {
     const modules = await routeModules();
     const served = Object.entries(modules).flatMap(([pattern, module]) =>
-      ROUTE_METHODS.filter((method) => typeof module[method] === "function" && !(NOT_SERVED in (module[method] as object))).map((method) => `${method} ${pattern}`),
+      ROUTE_METHODS.filter(
+        (method) => typeof module[method] === "function" && !(NOT_SERVED in (module[method] as object)),
+      ).map((method) => `${method} ${pattern}`),
     );
     const registered = OPERATIONS.map(operationKey);
     expect(served.length).toBeGreaterThan(20);
@@ -62,6 +64,8 @@ describe("the operations registry and the route files", () => {
     const modules = await routeModules();
     const { ["/api/v1/cards"]: _left, ...withoutCards } = modules;
     expect(() => createApiRouter(OPERATIONS, withoutCards)).toThrow(/no route file for \/api\/v1\/cards/);
-    expect(() => createApiRouter(OPERATIONS, { ...modules, "/api/v1/extra": {} })).toThrow(/no operation for \/api\/v1\/extra/);
+    expect(() => createApiRouter(OPERATIONS, { ...modules, "/api/v1/extra": {} })).toThrow(
+      /no operation for \/api\/v1\/extra/,
+    );
   });
 });

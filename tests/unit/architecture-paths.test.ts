@@ -74,7 +74,11 @@ function mentionsOf(document: string): Mention[] {
     const linked = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
       .map((match) => match[1]!.split("#")[0]!)
       .filter((target) => target !== "" && !/^[a-z]+:/i.test(target) && !target.startsWith("/"))
-      .map((target) => ({ document, line, path: path.posix.normalize(path.posix.join(path.posix.dirname(document), target)) }));
+      .map((target) => ({
+        document,
+        line,
+        path: path.posix.normalize(path.posix.join(path.posix.dirname(document), target)),
+      }));
     return [...backticked, ...linked];
   });
 }
@@ -124,7 +128,9 @@ function brokenAnchors(document: string): string[] {
   const lines = proseLines(readFileSync(path.join(ROOT, document), "utf8"));
   return lines.flatMap((text, index) =>
     [...text.matchAll(/\]\(([^)\s]*\.md)?#([^)\s]+)\)/g)].flatMap((match) => {
-      const target = match[1] ? path.posix.normalize(path.posix.join(path.posix.dirname(document), match[1])) : document;
+      const target = match[1]
+        ? path.posix.normalize(path.posix.join(path.posix.dirname(document), match[1]))
+        : document;
       if (/^[a-z]+:/i.test(match[1] ?? "") || !existsSync(path.join(ROOT, target))) return [];
       const anchors = proseLines(readFileSync(path.join(ROOT, target), "utf8"))
         .filter((line) => /^#+ /.test(line))
@@ -136,7 +142,9 @@ function brokenAnchors(document: string): string[] {
 
 describe("the paths the documents name", () => {
   it("reads the documents it guards", () => {
-    expect(DOCUMENTS).toEqual(expect.arrayContaining(["ARCHITECTURE.md", "CODE_STYLE.md", "README.md", "docs/going-live.md"]));
+    expect(DOCUMENTS).toEqual(
+      expect.arrayContaining(["ARCHITECTURE.md", "CODE_STYLE.md", "README.md", "docs/going-live.md"]),
+    );
     expect(mentionsOf("ARCHITECTURE.md").length).toBeGreaterThan(50);
   });
 

@@ -1,6 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { brandName, checkCardNumber, checkCvc, checkExpiry, detectBrand, formatCardNumber, formatExpiry, normalizeDigits, passesLuhn } from "@/lib/validation/card-number";
+import {
+  brandName,
+  checkCardNumber,
+  checkCvc,
+  checkExpiry,
+  detectBrand,
+  formatCardNumber,
+  formatExpiry,
+  normalizeDigits,
+  passesLuhn,
+} from "@/lib/validation/card-number";
 import { isGenuineSignature, signEvent } from "@/simulators/card/sandbox-secrets";
 
 /** The digit that makes `body` pass the Luhn check. */
@@ -11,7 +21,13 @@ function luhnCheckDigit(body: string): string {
 
 describe("Luhn", () => {
   it("accepts the contract's test cards and refuses a one-digit typo", () => {
-    for (const number of ["4242424242424242", "5555555555554444", "4000000000000002", "4000000000009995", "4000000000003220"]) {
+    for (const number of [
+      "4242424242424242",
+      "5555555555554444",
+      "4000000000000002",
+      "4000000000009995",
+      "4000000000003220",
+    ]) {
       expect(passesLuhn(number)).toBe(true);
     }
     expect(passesLuhn("4242424242424241")).toBe(false);
@@ -21,12 +37,18 @@ describe("Luhn", () => {
 
   it("catches every single-digit change of a valid number", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[0-9]{15}$/), fc.nat(15), fc.integer({ min: 1, max: 9 }), (body, position, delta) => {
-        const valid = `${body}${luhnCheckDigit(body)}`;
-        const changed = valid.slice(0, position) + String((Number(valid[position]) + delta) % 10) + valid.slice(position + 1);
-        expect(passesLuhn(valid)).toBe(true);
-        expect(passesLuhn(changed)).toBe(false);
-      }),
+      fc.property(
+        fc.stringMatching(/^[0-9]{15}$/),
+        fc.nat(15),
+        fc.integer({ min: 1, max: 9 }),
+        (body, position, delta) => {
+          const valid = `${body}${luhnCheckDigit(body)}`;
+          const changed =
+            valid.slice(0, position) + String((Number(valid[position]) + delta) % 10) + valid.slice(position + 1);
+          expect(passesLuhn(valid)).toBe(true);
+          expect(passesLuhn(changed)).toBe(false);
+        },
+      ),
     );
   });
 });

@@ -18,7 +18,9 @@ describe("cardPageMode", () => {
   });
 
   it("sends the buyer back to a pending 3DS challenge instead of asking again", () => {
-    expect(cardPageMode({ ...awaiting, nextActionUrl: "https://gw.example/en/card-provider-sandbox/challenge/pi_1" })).toBe("verify");
+    expect(
+      cardPageMode({ ...awaiting, nextActionUrl: "https://gw.example/en/card-provider-sandbox/challenge/pi_1" }),
+    ).toBe("verify");
   });
 
   it("settles a payment the provider already answered, even past its lifetime (the settlement reverses it)", () => {

@@ -53,7 +53,10 @@ describe("parseConfig", () => {
       [{ GATEWAY_SECRET: "short" }, "GATEWAY_SECRET: must be at least 32 bytes of base64"],
       // 43+ characters that are not base64 decode to nothing: no key, and one seal for all of them.
       [{ GATEWAY_SECRET: "!".repeat(44) }, "GATEWAY_SECRET: must be at least 32 bytes of base64"],
-      [{ GATEWAY_SECRET: "my production gateway secret, kept in the vault" }, "GATEWAY_SECRET: must be at least 32 bytes of base64"],
+      [
+        { GATEWAY_SECRET: "my production gateway secret, kept in the vault" },
+        "GATEWAY_SECRET: must be at least 32 bytes of base64",
+      ],
       [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
       [{ REDIS_URL: "http://cache" }, "REDIS_URL: must be a redis:// URL"],
       [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
@@ -106,7 +109,11 @@ describe("parseConfig", () => {
     expect(configError({ ...PRODUCTION_READY, PUBLIC_BASE_URL: "http://pay.example.com" })).toContain(
       "PUBLIC_BASE_URL: must be https:// in production (set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway ends TLS)",
     );
-    const behindProxy = parseConfig({ ...PRODUCTION_READY, PUBLIC_BASE_URL: "http://pay.example.com", TLS_TERMINATED_BY_PROXY: "true" });
+    const behindProxy = parseConfig({
+      ...PRODUCTION_READY,
+      PUBLIC_BASE_URL: "http://pay.example.com",
+      TLS_TERMINATED_BY_PROXY: "true",
+    });
     expect(behindProxy).toMatchObject({ publicBaseUrl: "http://pay.example.com", sendsHsts: true });
     expect(parseConfig(PRODUCTION_READY).sendsHsts).toBe(true);
     // The sandbox on a laptop: plain http, no HSTS to pin localhost.
@@ -120,7 +127,9 @@ describe("parseConfig", () => {
       WALLET_SANDBOX_HOST: "127.0.0.1",
       CARD_SIMULATOR_PORT: 4100,
     });
-    expect(parseConfig({ PROVIDER_CALL_TIMEOUT_MS: "3000", WALLET_SANDBOX_PUBLIC_URL: "https://wallet.test" })).toMatchObject({
+    expect(
+      parseConfig({ PROVIDER_CALL_TIMEOUT_MS: "3000", WALLET_SANDBOX_PUBLIC_URL: "https://wallet.test" }),
+    ).toMatchObject({
       PROVIDER_CALL_TIMEOUT_MS: 3000,
       WALLET_SANDBOX_PUBLIC_URL: "https://wallet.test",
     });

@@ -23,7 +23,13 @@ function filesUnder(dir: string, extensions: RegExp): string[] {
 }
 
 // Node's and Next.js's own variables, which the gateway reads as they are meant.
-const PLATFORM_VARIABLES = new Set(["NODE_ENV", "NEXT_RUNTIME", "NEXT_PHASE", "NODE_OPTIONS", "NODE_CLUSTER_SCHED_POLICY"]);
+const PLATFORM_VARIABLES = new Set([
+  "NODE_ENV",
+  "NEXT_RUNTIME",
+  "NEXT_PHASE",
+  "NODE_OPTIONS",
+  "NODE_CLUSTER_SCHED_POLICY",
+]);
 // The gateway's processes: the app and its domain, and the scripts an operator runs to serve,
 // onboard, audit or stand in for a provider. Development and test tools (bench, chaos, smoke,
 // lighthouse, dev, rehearse) and the `gateway` client CLI keep knobs of their own.
@@ -32,7 +38,9 @@ const GATEWAY_SOURCES = [
   "proxy.ts",
   "instrumentation.ts",
   ...filesUnder("server", /\.(ts|mjs)$/),
-  ...["worker.ts", "merchant.ts", "audit.ts", "wallet-sandbox.ts", "card-simulator.ts"].map((name) => `scripts/${name}`),
+  ...["worker.ts", "merchant.ts", "audit.ts", "wallet-sandbox.ts", "card-simulator.ts"].map(
+    (name) => `scripts/${name}`,
+  ),
 ];
 
 describe("the configuration and its documentation", () => {
@@ -44,7 +52,10 @@ describe("the configuration and its documentation", () => {
 
   it("leaves no configuration read outside lib/config.ts", () => {
     const reads = GATEWAY_SOURCES.filter((file) => file !== path.join("lib", "config.ts")).flatMap((file) =>
-      [...read(file).matchAll(/process\.env(?:\.([A-Z0-9_]+)|\[|\b)/g)].map((match) => ({ file, variable: match[1] ?? "(whole env)" })),
+      [...read(file).matchAll(/process\.env(?:\.([A-Z0-9_]+)|\[|\b)/g)].map((match) => ({
+        file,
+        variable: match[1] ?? "(whole env)",
+      })),
     );
     const stray = reads.filter(
       ({ file, variable }) =>

@@ -3,7 +3,9 @@ import { csvField, csvRecord } from "@/lib/console/payments/csv";
 
 describe("CSV of the console's export (RFC 4180, formula-safe)", () => {
   it("leaves plain fields as they are and ends each record with CRLF", () => {
-    expect(csvRecord(["2026-01-01T00:00:00.000Z", "order-1", "12.345", "TND"])).toBe("2026-01-01T00:00:00.000Z,order-1,12.345,TND\r\n");
+    expect(csvRecord(["2026-01-01T00:00:00.000Z", "order-1", "12.345", "TND"])).toBe(
+      "2026-01-01T00:00:00.000Z,order-1,12.345,TND\r\n",
+    );
   });
 
   it("quotes a field with a comma, a double quote (doubled), a newline or a carriage return", () => {

@@ -5,7 +5,14 @@ import { CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-p
 
 const CONSOLE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]/console");
 /** The pages before sign-in: the lane's too, opened without a member's session. */
-const SIGNED_OUT = ["forgot-password", "invitations/[token]", "reset-password/[token]", "sign-in", "sign-in/code", "sign-up"];
+const SIGNED_OUT = [
+  "forgot-password",
+  "invitations/[token]",
+  "reset-password/[token]",
+  "sign-in",
+  "sign-in/code",
+  "sign-up",
+];
 
 const filesNamed = (name: string) =>
   readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })

@@ -25,10 +25,17 @@ describe("every console page's title is in its reader's language", () => {
     if (directory !== "invitations/[token]") expect(titles.fr).not.toBe(titles.en);
   });
 
-  it.each(["bad_request", "forged", "forbidden", "not_found"] satisfies ConsoleRefusal[])("the refused page (%s)", async (refusal) => {
-    const [en, ar] = await Promise.all(["en", "ar"].map(async (locale) => /<title>([^<]*)<\/title>/.exec(await consoleRefusedResponse(refusal, locale).text())?.[1]));
-    expect(en).toBeTruthy();
-    expect(ar).not.toBe(en);
-    expect(ar).not.toMatch(/[A-Za-z]/);
-  });
+  it.each(["bad_request", "forged", "forbidden", "not_found"] satisfies ConsoleRefusal[])(
+    "the refused page (%s)",
+    async (refusal) => {
+      const [en, ar] = await Promise.all(
+        ["en", "ar"].map(
+          async (locale) => /<title>([^<]*)<\/title>/.exec(await consoleRefusedResponse(refusal, locale).text())?.[1],
+        ),
+      );
+      expect(en).toBeTruthy();
+      expect(ar).not.toBe(en);
+      expect(ar).not.toMatch(/[A-Za-z]/);
+    },
+  );
 });

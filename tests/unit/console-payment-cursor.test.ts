@@ -13,8 +13,14 @@ describe("payments list cursor in the URL", () => {
 
   it("refuses an edited cursor past the year 2286 as a problem of the field (19 or 20 digits were a failed query, a 500)", () => {
     for (const micros of ["9223372036854775807", "99999999999999999999", "99999999999999999"]) {
-      expect(parsePaymentListQuery({ after: cursorText(micros) })).toEqual({ ok: false, problems: [{ field: "after", message: "is not a page of this list" }] });
-      expect(parsePaymentListQuery({ before: cursorText(micros) })).toEqual({ ok: false, problems: [{ field: "before", message: "is not a page of this list" }] });
+      expect(parsePaymentListQuery({ after: cursorText(micros) })).toEqual({
+        ok: false,
+        problems: [{ field: "after", message: "is not a page of this list" }],
+      });
+      expect(parsePaymentListQuery({ before: cursorText(micros) })).toEqual({
+        ok: false,
+        problems: [{ field: "before", message: "is not a page of this list" }],
+      });
     }
   });
 });

@@ -12,7 +12,10 @@ describe("payments list: created from/to in the URL", () => {
 
   it("refuses a day that does not exist instead of rolling it into the next month", () => {
     for (const createdTo of ["2026-02-30", "2026-04-31", "2026-02-30T10:00:00Z", "2026-01-01T24:30:00Z"]) {
-      expect(parsePaymentListQuery({ createdTo })).toEqual({ ok: false, problems: [{ field: "createdTo", message: DATE_RULE }] });
+      expect(parsePaymentListQuery({ createdTo })).toEqual({
+        ok: false,
+        problems: [{ field: "createdTo", message: DATE_RULE }],
+      });
     }
   });
 
@@ -25,10 +28,9 @@ describe("payments list: created from/to in the URL", () => {
 
   it("still takes a day (the whole day, UTC) and a full ISO 8601 time", () => {
     const parsed = parsePaymentListQuery({ createdFrom: "2024-02-29", createdTo: "2026-02-28" });
-    expect(parsed.ok && [parsed.query.filters.createdFrom?.toISOString(), parsed.query.filters.createdBefore?.toISOString()]).toEqual([
-      "2024-02-29T00:00:00.000Z",
-      "2026-03-01T00:00:00.000Z",
-    ]);
+    expect(
+      parsed.ok && [parsed.query.filters.createdFrom?.toISOString(), parsed.query.filters.createdBefore?.toISOString()],
+    ).toEqual(["2024-02-29T00:00:00.000Z", "2026-03-01T00:00:00.000Z"]);
     expect(parsePaymentListQuery({ createdFrom: "2026-02-10T23:59:59.5Z" }).ok).toBe(true);
   });
 });

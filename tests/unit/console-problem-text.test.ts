@@ -11,7 +11,11 @@ import { capturePaymentBody } from "@/lib/payments/operations/capture-payment.sc
 import { refundPaymentBody } from "@/lib/payments/operations/refund-payment.schema";
 
 const problems = (locale: string) =>
-  (JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`), "utf8")) as { consoleProblems: Record<string, string> }).consoleProblems;
+  (
+    JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../messages/console", `${locale}.json`), "utf8")) as {
+      consoleProblems: Record<string, string>;
+    }
+  ).consoleProblems;
 
 function amountErrorOf(run: () => unknown): string {
   try {
@@ -28,11 +32,30 @@ function messagesOfTheRules(): string[] {
     ...capturePaymentBody.safeParse({ amount: Number.NaN }).error!.issues,
     ...refundPaymentBody.safeParse({ description: "", amount: -1 }).error!.issues,
     ...refundPaymentBody.safeParse({ description: "x".repeat(501) }).error!.issues,
-    ...createPaymentLinkBody.safeParse({ title: "", amount: "abc", currency: "XXX", countryCode: "DZA", expiresAt: "tomorrow" }).error!.issues,
-    ...createPaymentLinkBody.safeParse({ title: "t".repeat(101), amount: 5, minAmount: 1, currency: "DZD", countryCode: "DZA" }).error!.issues,
-    ...createPaymentLinkBody.safeParse({ title: "t", minAmount: 9, maxAmount: 1, currency: "DZD", countryCode: "DZA" }).error!.issues,
+    ...createPaymentLinkBody.safeParse({
+      title: "",
+      amount: "abc",
+      currency: "XXX",
+      countryCode: "DZA",
+      expiresAt: "tomorrow",
+    }).error!.issues,
+    ...createPaymentLinkBody.safeParse({
+      title: "t".repeat(101),
+      amount: 5,
+      minAmount: 1,
+      currency: "DZD",
+      countryCode: "DZA",
+    }).error!.issues,
+    ...createPaymentLinkBody.safeParse({ title: "t", minAmount: 9, maxAmount: 1, currency: "DZD", countryCode: "DZA" })
+      .error!.issues,
   ].map((issue) => issue.message);
-  const list = parsePaymentListQuery({ currency: "XXX", amountFrom: "abc", amountTo: "-3", createdFrom: "yesterday", q: "q".repeat(101) });
+  const list = parsePaymentListQuery({
+    currency: "XXX",
+    amountFrom: "abc",
+    amountTo: "-3",
+    createdFrom: "yesterday",
+    q: "q".repeat(101),
+  });
   const listMessages = list.ok ? [] : list.problems.map((problem) => problem.message);
   return [
     ...zodMessages,
@@ -55,7 +78,8 @@ describe("the console's words for a refused field or operation", () => {
     expect(messages.length).toBeGreaterThan(15);
     for (const locale of ["en", "fr", "ar"] as const) {
       const general = problems(locale).invalid;
-      for (const message of messages) expect(fieldProblemText(locale, message), `${locale}: ${message}`).not.toBe(general);
+      for (const message of messages)
+        expect(fieldProblemText(locale, message), `${locale}: ${message}`).not.toBe(general);
     }
   });
 
@@ -65,7 +89,9 @@ describe("the console's words for a refused field or operation", () => {
     expect(fieldProblemText("ar", NEGATIVE_AMOUNT)).toBe("لا يمكن أن يكون المبلغ سالبًا: أدخله دون علامة الناقص.");
     for (const locale of ["fr", "ar"] as const) {
       for (const message of [...messagesOfTheRules(), "a rule nobody wrote a sentence for"]) {
-        expect(fieldProblemText(locale, message)).not.toMatch(/\bmust\b|\bInvalid\b|\bexpected\b|webhook URL to deliver/);
+        expect(fieldProblemText(locale, message)).not.toMatch(
+          /\bmust\b|\bInvalid\b|\bexpected\b|webhook URL to deliver/,
+        );
       }
     }
     expect(fieldProblemText("ar", "a rule nobody wrote a sentence for")).toBe(problems("ar").invalid);
@@ -73,8 +99,12 @@ describe("the console's words for a refused field or operation", () => {
 
   it("words an operation's refusal by its error name, with the amounts and state the page gives", () => {
     const values = { refundable: "10,00 DZD", capturable: "30,00 DZD", state: "Remboursé partiellement" };
-    expect(operationProblemText("fr", "amount_exceeds_refundable", values)).toBe("le montant dépasse ce qui peut encore être remboursé (10,00 DZD).");
-    expect(operationProblemText("fr", "invalid_state", values)).toBe("le paiement ne le permet pas dans son état (Remboursé partiellement).");
+    expect(operationProblemText("fr", "amount_exceeds_refundable", values)).toBe(
+      "le montant dépasse ce qui peut encore être remboursé (10,00 DZD).",
+    );
+    expect(operationProblemText("fr", "invalid_state", values)).toBe(
+      "le paiement ne le permet pas dans son état (Remboursé partiellement).",
+    );
     expect(operationProblemText("ar", "amount_exceeds_reserved", values)).toContain("30,00 DZD");
     expect(operationProblemText("ar", "something else", values)).toBe(problems("ar").notDone);
   });

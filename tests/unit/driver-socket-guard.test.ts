@@ -25,7 +25,10 @@ function processThrowing(thrown: string) {
     installDriverSocketGuard();
     setImmediate(() => { throw ${thrown}; });
     setTimeout(() => console.log("still serving"), 50);`;
-  return spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
+  return spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
 }
 
 describe("postgres.js writing to a closed connection (porsager/postgres#1154)", () => {

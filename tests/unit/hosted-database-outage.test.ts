@@ -17,7 +17,10 @@ const context = (locale: string) => ({ params: Promise.resolve({ locale, payment
 
 describe("a redirect payment's hosted addresses while the database cannot be reached (contract 12)", () => {
   it("answer the buyer coming back from the provider with a 503 page in their language, never a bare 500", async () => {
-    const answer = await redirectReturn(new Request(`http://gateway.test/fr/pay/redirect/${paymentId}/return?token=abc&orderId=x`), context("fr"));
+    const answer = await redirectReturn(
+      new Request(`http://gateway.test/fr/pay/redirect/${paymentId}/return?token=abc&orderId=x`),
+      context("fr"),
+    );
     expect(answer.status).toBe(503);
     expect(answer.headers.get("retry-after")).toBe("5");
     expect(answer.headers.get("cache-control")).toContain("no-store");
@@ -42,7 +45,10 @@ describe("a redirect payment's hosted addresses while the database cannot be rea
   });
 
   it("answer the buyer coming back from the card provider's 3-D Secure with the same page", async () => {
-    const answer = await cardComplete(new Request(`http://gateway.test/en/pay/card/${paymentId}/complete?token=abc&payment_intent=pi_1`), context("en"));
+    const answer = await cardComplete(
+      new Request(`http://gateway.test/en/pay/card/${paymentId}/complete?token=abc&payment_intent=pi_1`),
+      context("en"),
+    );
     expect(answer.status).toBe(503);
     expect(answer.headers.get("retry-after")).toBe("5");
     expect(await answer.text()).toContain("Your payment is safe");

@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { acceptsPost, formTokenFor, isCrossSitePost, isHostedFormPath, isValidFormToken } from "@/lib/hosted/form-guard";
+import {
+  acceptsPost,
+  formTokenFor,
+  isCrossSitePost,
+  isHostedFormPath,
+  isValidFormToken,
+} from "@/lib/hosted/form-guard";
 import { FORM_BODY_LIMIT_BYTES, NUL_CHARACTER_IN_FORM, readFormBody } from "@/lib/hosted/read-form-body";
 
 const key = randomBytes(32);
@@ -43,10 +49,18 @@ describe("hosted form tokens", () => {
 });
 
 describe("readFormBody", () => {
-  const post = (body: BodyInit, type: string) => new Request("http://gateway.test/en/pay/otp/x/confirm", { method: "POST", body, headers: { "content-type": type } });
+  const post = (body: BodyInit, type: string) =>
+    new Request("http://gateway.test/en/pay/otp/x/confirm", {
+      method: "POST",
+      body,
+      headers: { "content-type": type },
+    });
 
   it("reads urlencoded and multipart forms, first value of a repeated field", async () => {
-    expect(await readFormBody(post("code=123456&token=a&token=b", "application/x-www-form-urlencoded"))).toEqual({ code: "123456", token: "a" });
+    expect(await readFormBody(post("code=123456&token=a&token=b", "application/x-www-form-urlencoded"))).toEqual({
+      code: "123456",
+      token: "a",
+    });
     const form = new FormData();
     form.set("code", "123456");
     const multipart = new Request("http://gateway.test/x", { method: "POST", body: form });
@@ -55,9 +69,17 @@ describe("readFormBody", () => {
 
   it("answers null for what is not a readable form: wrong type, bad UTF-8, broken multipart, oversized, a file", async () => {
     expect(await readFormBody(post("{}", "application/json"))).toBeNull();
-    expect(await readFormBody(post(new Uint8Array([0x61, 0x3d, 0xff]), "application/x-www-form-urlencoded"))).toBeNull();
-    expect(await readFormBody(post('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nx', "multipart/form-data; boundary=b"))).toBeNull();
-    expect(await readFormBody(post(`code=${"1".repeat(FORM_BODY_LIMIT_BYTES)}`, "application/x-www-form-urlencoded"))).toBeNull();
+    expect(
+      await readFormBody(post(new Uint8Array([0x61, 0x3d, 0xff]), "application/x-www-form-urlencoded")),
+    ).toBeNull();
+    expect(
+      await readFormBody(
+        post('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nx', "multipart/form-data; boundary=b"),
+      ),
+    ).toBeNull();
+    expect(
+      await readFormBody(post(`code=${"1".repeat(FORM_BODY_LIMIT_BYTES)}`, "application/x-www-form-urlencoded")),
+    ).toBeNull();
     const withFile = new FormData();
     withFile.set("file", new Blob(["x"]), "x.txt");
     expect(await readFormBody(new Request("http://gateway.test/x", { method: "POST", body: withFile }))).toBeNull();
@@ -68,6 +90,8 @@ describe("readFormBody", () => {
     expect(await readFormBody(post("co%00de=123456", "application/x-www-form-urlencoded"))).toBe(NUL_CHARACTER_IN_FORM);
     const form = new FormData();
     form.set("phone", "+213\u0000555");
-    expect(await readFormBody(new Request("http://gateway.test/x", { method: "POST", body: form }))).toBe(NUL_CHARACTER_IN_FORM);
+    expect(await readFormBody(new Request("http://gateway.test/x", { method: "POST", body: form }))).toBe(
+      NUL_CHARACTER_IN_FORM,
+    );
   });
 });

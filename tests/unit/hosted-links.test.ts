@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { hostedPageQuery } from "@/lib/hosted/hosted-page-query";
 import { getConfig } from "@/lib/config";
-import { cardCompletePath, cardCompleteUrl, challengePageUrl, otpPagePath, pagePathWithoutLocale, providerReturnWithIntent, returnPagePath } from "@/lib/urls/hosted-urls";
+import {
+  cardCompletePath,
+  cardCompleteUrl,
+  challengePageUrl,
+  otpPagePath,
+  pagePathWithoutLocale,
+  providerReturnWithIntent,
+  returnPagePath,
+} from "@/lib/urls/hosted-urls";
 import { hostedLinkForm, normalizeOtpCode, otpCode } from "@/lib/hosted/otp-form.schema";
 import { unlocalizedPageUrl } from "@/lib/hosted/page-url";
 
@@ -21,7 +29,9 @@ describe("hosted page links", () => {
     expect(pagePathWithoutLocale("otp", paymentId)).toBe(`/pay/otp/${paymentId}`);
     expect(pagePathWithoutLocale("wallet-app", paymentId)).toBe(`/sandbox/wallet/${paymentId}`);
     expect(pagePathWithoutLocale("challenge", "pi_1")).toBe("/card-provider-sandbox/challenge/pi_1");
-    expect(otpPagePath({ locale: "fr", paymentId, token: "t" }).startsWith(`/fr${pagePathWithoutLocale("otp", paymentId)}?`)).toBe(true);
+    expect(
+      otpPagePath({ locale: "fr", paymentId, token: "t" }).startsWith(`/fr${pagePathWithoutLocale("otp", paymentId)}?`),
+    ).toBe(true);
   });
 
   it("leaves returnUrl out when the merchant gave none", () => {
@@ -78,14 +88,24 @@ describe("OTP form input", () => {
   it("builds the card page's provider return_url on the public address, and the complete step with the answered intent", () => {
     const link = { locale: "fr" as const, paymentId, token: "t0k" };
     expect(cardCompleteUrl(link)).toBe(`${getConfig().publicBaseUrl}/fr/pay/card/${paymentId}/complete?token=t0k`);
-    expect(cardCompletePath({ ...link, paymentIntentId: "pi_1" })).toBe(`/fr/pay/card/${paymentId}/complete?token=t0k&payment_intent=pi_1`);
-    expect(providerReturnWithIntent(cardCompleteUrl(link), "pi_1")).toBe(`${cardCompleteUrl(link)}&payment_intent=pi_1`);
+    expect(cardCompletePath({ ...link, paymentIntentId: "pi_1" })).toBe(
+      `/fr/pay/card/${paymentId}/complete?token=t0k&payment_intent=pi_1`,
+    );
+    expect(providerReturnWithIntent(cardCompleteUrl(link), "pi_1")).toBe(
+      `${cardCompleteUrl(link)}&payment_intent=pi_1`,
+    );
   });
 
   it("links the sandbox 3DS page in the intent's language, or without a locale when it has none the gateway serves", () => {
     const base = getConfig().publicBaseUrl;
-    expect(challengePageUrl({ locale: "ar", intentId: "pi_1", clientSecret: "pi_1_secret_x" })).toBe(`${base}/ar/card-provider-sandbox/challenge/pi_1?client_secret=pi_1_secret_x`);
-    expect(challengePageUrl({ locale: null, intentId: "pi_1", clientSecret: "s" })).toBe(`${base}/card-provider-sandbox/challenge/pi_1?client_secret=s`);
-    expect(challengePageUrl({ locale: "de", intentId: "pi_1", clientSecret: "s" })).toBe(`${base}/card-provider-sandbox/challenge/pi_1?client_secret=s`);
+    expect(challengePageUrl({ locale: "ar", intentId: "pi_1", clientSecret: "pi_1_secret_x" })).toBe(
+      `${base}/ar/card-provider-sandbox/challenge/pi_1?client_secret=pi_1_secret_x`,
+    );
+    expect(challengePageUrl({ locale: null, intentId: "pi_1", clientSecret: "s" })).toBe(
+      `${base}/card-provider-sandbox/challenge/pi_1?client_secret=s`,
+    );
+    expect(challengePageUrl({ locale: "de", intentId: "pi_1", clientSecret: "s" })).toBe(
+      `${base}/card-provider-sandbox/challenge/pi_1?client_secret=s`,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isCodeExpired, leavesForMerchant, otpPageMode, resendCountdown, returnOutcome, secondsUntil } from "@/lib/hosted/hosted-outcome";
+import {
+  isCodeExpired,
+  leavesForMerchant,
+  otpPageMode,
+  resendCountdown,
+  returnOutcome,
+  secondsUntil,
+} from "@/lib/hosted/hosted-outcome";
 import { PAYMENT_STATES, type PaymentState } from "@/lib/payments/core/payment-state";
 
 const now = new Date("2026-11-21T10:00:00.000Z");
@@ -20,9 +27,12 @@ describe("otpPageMode", () => {
     expect(otpPageMode({ state: "PROCESSING", expired: false, hasOtp: false })).toBe("unavailable");
   });
 
-  it.each(["PRE_AUTHORIZED", "SUCCEEDED", "FAILED", "CANCELED", "REFUNDED", "PARTIALLY_REFUNDED"] as const)("sends a %s payment to the return page", (state) => {
-    expect(otpPageMode({ state, expired: true, hasOtp: true })).toBe("finished");
-  });
+  it.each(["PRE_AUTHORIZED", "SUCCEEDED", "FAILED", "CANCELED", "REFUNDED", "PARTIALLY_REFUNDED"] as const)(
+    "sends a %s payment to the return page",
+    (state) => {
+      expect(otpPageMode({ state, expired: true, hasOtp: true })).toBe("finished");
+    },
+  );
 });
 
 describe("returnOutcome", () => {

@@ -46,14 +46,25 @@ describe("contentSecurityPolicy", () => {
 });
 
 describe("the card page's policy for Stripe.js", () => {
-  const cardPolicy = () => directives(proxy(new NextRequest("https://pay.example/en/pay/card/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f?token=t")).headers.get("content-security-policy")!);
+  const cardPolicy = () =>
+    directives(
+      proxy(
+        new NextRequest("https://pay.example/en/pay/card/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f?token=t"),
+      ).headers.get("content-security-policy")!,
+    );
 
   it("admits in production exactly the hosts Stripe documents for Stripe.js, on the card page only", async () => {
     const [card, otp] = await inProduction(async () => [
       cardPolicy(),
-      directives(proxy(new NextRequest("https://pay.example/en/pay/otp/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f?token=t")).headers.get("content-security-policy")!),
+      directives(
+        proxy(
+          new NextRequest("https://pay.example/en/pay/otp/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f?token=t"),
+        ).headers.get("content-security-policy")!,
+      ),
     ]);
-    expect(card.get("script-src")).toMatch(/^'self' 'nonce-[^']+' 'strict-dynamic' https:\/\/js\.stripe\.com https:\/\/\*\.js\.stripe\.com$/);
+    expect(card.get("script-src")).toMatch(
+      /^'self' 'nonce-[^']+' 'strict-dynamic' https:\/\/js\.stripe\.com https:\/\/\*\.js\.stripe\.com$/,
+    );
     expect(card.get("frame-src")).toBe("https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com");
     expect(card.get("connect-src")).toBe("'self' https://api.stripe.com");
     expect(card.get("frame-ancestors")).toBe("'none'");
@@ -73,8 +84,13 @@ describe("the card page's policy for Stripe.js", () => {
       CMI_URL: "https://testpayment.cmi.co.ma/",
     });
     try {
-      const policyOf = (path: string) => directives(proxy(new NextRequest(`https://pay.example${path}?token=t`)).headers.get("content-security-policy")!);
-      expect(policyOf("/en/pay/redirect/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f").get("form-action")).toBe("'self' https://testpayment.cmi.co.ma https://pay.chargily.net");
+      const policyOf = (path: string) =>
+        directives(
+          proxy(new NextRequest(`https://pay.example${path}?token=t`)).headers.get("content-security-policy")!,
+        );
+      expect(policyOf("/en/pay/redirect/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f").get("form-action")).toBe(
+        "'self' https://testpayment.cmi.co.ma https://pay.chargily.net",
+      );
       expect(policyOf("/en/pay/otp/3f0c1a52-6f7e-4d8a-9d5e-0a1b2c3d4e5f").get("form-action")).toBe("'self'");
     } finally {
       holder.gatewayConfig = sandbox;
@@ -101,9 +117,13 @@ describe("proxy", () => {
   const payPath = "/pay/otp/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12?token=t0k&returnUrl=https%3A%2F%2Fshop.example%2Fr";
 
   it("sends a payUrl without locale to the buyer's Accept-Language, keeping the query string", () => {
-    const response = proxy(new NextRequest(`http://gateway.test${payPath}`, { headers: { "accept-language": "ar-DZ,ar;q=0.9,fr;q=0.8" } }));
+    const response = proxy(
+      new NextRequest(`http://gateway.test${payPath}`, { headers: { "accept-language": "ar-DZ,ar;q=0.9,fr;q=0.8" } }),
+    );
     expect(response.status).toBe(307);
-    expect(new URL(response.headers.get("location")!).pathname + new URL(response.headers.get("location")!).search).toBe(`/ar${payPath}`);
+    expect(
+      new URL(response.headers.get("location")!).pathname + new URL(response.headers.get("location")!).search,
+    ).toBe(`/ar${payPath}`);
   });
 
   it("falls back to French, then English, as Accept-Language allows", () => {
@@ -116,7 +136,9 @@ describe("proxy", () => {
   });
 
   it("keeps the URL's locale over Accept-Language, and sets no locale cookie", () => {
-    const response = proxy(new NextRequest(`http://gateway.test/fr${payPath}`, { headers: { "accept-language": "ar" } }));
+    const response = proxy(
+      new NextRequest(`http://gateway.test/fr${payPath}`, { headers: { "accept-language": "ar" } }),
+    );
     expect(response.headers.get("location")).toBeNull();
     expect(response.headers.get("set-cookie")).toBeNull();
   });
@@ -125,7 +147,8 @@ describe("proxy", () => {
     for (const path of [payPath, `/en${payPath}`, "/demo/return?paymentId=x&statusCode=2"]) {
       const response = proxy(new NextRequest(`http://gateway.test${path}`));
       expect(response.headers.get("cache-control"), path).toBe(noStore);
-      for (const [name, value] of Object.entries(hostedPageHeaders)) expect(response.headers.get(name), path).toBe(value);
+      for (const [name, value] of Object.entries(hostedPageHeaders))
+        expect(response.headers.get(name), path).toBe(value);
       expect(response.headers.get("content-security-policy"), path).toMatch(/frame-ancestors 'none'/);
     }
   });
@@ -135,10 +158,16 @@ describe("proxy", () => {
     const second = proxy(new NextRequest(`http://gateway.test/en${payPath}`));
     const nonceOf = (policy: string | null) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
     expect(nonceOf(first.headers.get("content-security-policy"))).toBeTruthy();
-    expect(nonceOf(first.headers.get("content-security-policy"))).not.toBe(nonceOf(second.headers.get("content-security-policy")));
+    expect(nonceOf(first.headers.get("content-security-policy"))).not.toBe(
+      nonceOf(second.headers.get("content-security-policy")),
+    );
     // NextResponse.next({ request: { headers } }) forwards overridden request headers this way.
-    expect(first.headers.get("x-middleware-request-x-nonce")).toBe(nonceOf(first.headers.get("content-security-policy")));
-    expect(first.headers.get("x-middleware-request-content-security-policy")).toBe(first.headers.get("content-security-policy"));
+    expect(first.headers.get("x-middleware-request-x-nonce")).toBe(
+      nonceOf(first.headers.get("content-security-policy")),
+    );
+    expect(first.headers.get("x-middleware-request-content-security-policy")).toBe(
+      first.headers.get("content-security-policy"),
+    );
   });
 
   it("leaves the demo merchant's page unlocalized", () => {

@@ -29,7 +29,11 @@ describe("Strict-Transport-Security on the API's answers", () => {
   it("is sent when buyers reach the gateway over https: an https address, or TLS ended by a proxy in front", async () => {
     const https = await apiHeadersUnder({ ...production, PUBLIC_BASE_URL: "https://pay.example" });
     expect(https.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
-    const behindProxy = await apiHeadersUnder({ ...production, PUBLIC_BASE_URL: "http://pay.internal", TLS_TERMINATED_BY_PROXY: "true" });
+    const behindProxy = await apiHeadersUnder({
+      ...production,
+      PUBLIC_BASE_URL: "http://pay.internal",
+      TLS_TERMINATED_BY_PROXY: "true",
+    });
     expect(behindProxy.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
   });
 

@@ -51,18 +51,27 @@ describe("message catalogs", () => {
     }
   });
 
-  it.each(routing.locales)("%s messages are valid ICU and format without error for 0, 1, 2, 3, 11 and 100", (locale) => {
-    const errors: string[] = [];
-    const t = createTranslator({ locale, messages: catalogs[locale], onError: (error) => errors.push(error.message) });
-    for (const [key, text] of flatten(catalogs[locale])) {
-      for (const count of [0, 1, 2, 3, 11, 100]) {
-        const values = Object.fromEntries(argumentsOf(text).map((name) => [name, name === "merchant" ? "Demo Shop" : count]));
-        const formatted = t(key as never, values as never);
-        expect(formatted).not.toContain("{");
+  it.each(routing.locales)(
+    "%s messages are valid ICU and format without error for 0, 1, 2, 3, 11 and 100",
+    (locale) => {
+      const errors: string[] = [];
+      const t = createTranslator({
+        locale,
+        messages: catalogs[locale],
+        onError: (error) => errors.push(error.message),
+      });
+      for (const [key, text] of flatten(catalogs[locale])) {
+        for (const count of [0, 1, 2, 3, 11, 100]) {
+          const values = Object.fromEntries(
+            argumentsOf(text).map((name) => [name, name === "merchant" ? "Demo Shop" : count]),
+          );
+          const formatted = t(key as never, values as never);
+          expect(formatted).not.toContain("{");
+        }
       }
-    }
-    expect(errors).toEqual([]);
-  });
+      expect(errors).toEqual([]);
+    },
+  );
 
   it("names the contract's accessible labels in English", () => {
     expect(english.get("otp.codeLabel")).toBe("Verification code");
@@ -74,7 +83,14 @@ describe("message catalogs", () => {
   });
 
   it("translates rather than copies: French and Arabic differ from English on the page's main texts", () => {
-    for (const key of ["otp.title", "otp.codeLabel", "otp.confirm", "otp.resend", "return.successful", "linkInvalid.title"]) {
+    for (const key of [
+      "otp.title",
+      "otp.codeLabel",
+      "otp.confirm",
+      "otp.resend",
+      "return.successful",
+      "linkInvalid.title",
+    ]) {
       expect(flatten(fr).get(key)).not.toBe(english.get(key));
       expect(flatten(ar).get(key)).not.toBe(english.get(key));
     }
@@ -146,6 +162,7 @@ describe("a payment method's own words (lib/payment-methods/<method>/declaration
   });
 
   it("are in every locale's catalogue", () => {
-    for (const locale of ["en", "fr", "ar"] as const) expect(flatten(catalogs[locale]).get("redirect.introChargily"), locale).toBeTruthy();
+    for (const locale of ["en", "fr", "ar"] as const)
+      expect(flatten(catalogs[locale]).get("redirect.introChargily"), locale).toBeTruthy();
   });
 });

@@ -4,13 +4,23 @@ import { canonicalJson, requestFingerprint } from "@/lib/idempotency/request-fin
 
 describe("request fingerprint of an Idempotency-Key", () => {
   it("ignores key order, and nothing else", () => {
-    const a = requestFingerprint("POST", "/api/v1/payments/p1/refund", { amount: 5, description: "d", nested: { b: 1, a: [2, { y: 1, x: 0 }] } });
-    const b = requestFingerprint("POST", "/api/v1/payments/p1/refund", { nested: { a: [2, { x: 0, y: 1 }], b: 1 }, description: "d", amount: 5 });
+    const a = requestFingerprint("POST", "/api/v1/payments/p1/refund", {
+      amount: 5,
+      description: "d",
+      nested: { b: 1, a: [2, { y: 1, x: 0 }] },
+    });
+    const b = requestFingerprint("POST", "/api/v1/payments/p1/refund", {
+      nested: { a: [2, { x: 0, y: 1 }], b: 1 },
+      description: "d",
+      amount: 5,
+    });
     expect(a).toBe(b);
     expect(requestFingerprint("POST", "/api/v1/payments/p1/refund", { amount: 5.01, description: "d" })).not.toBe(
       requestFingerprint("POST", "/api/v1/payments/p1/refund", { amount: 5, description: "d" }),
     );
-    expect(requestFingerprint("POST", "/api/v1/payments/p2/refund", {})).not.toBe(requestFingerprint("POST", "/api/v1/payments/p1/refund", {}));
+    expect(requestFingerprint("POST", "/api/v1/payments/p2/refund", {})).not.toBe(
+      requestFingerprint("POST", "/api/v1/payments/p1/refund", {}),
+    );
   });
 
   it("treats an absent body like an empty object, and array order as meaningful", () => {

@@ -18,7 +18,12 @@ describe("the any-port allow-list of the sandbox demo merchant", () => {
     for (const origin of ["http://localhost:5173", "http://127.0.0.1:4199", "http://localhost"]) {
       expect(isOriginAllowed(origin, LOCAL_DEVELOPMENT_ORIGINS), origin).toBe(true);
     }
-    for (const origin of ["https://localhost:5173", "http://localhost.evil.example:80", "http://127.0.0.2:80", "http://evil.example"]) {
+    for (const origin of [
+      "https://localhost:5173",
+      "http://localhost.evil.example:80",
+      "http://127.0.0.2:80",
+      "http://evil.example",
+    ]) {
       expect(isOriginAllowed(origin, LOCAL_DEVELOPMENT_ORIGINS), origin).toBe(false);
     }
   });
@@ -38,7 +43,10 @@ describe("an ignored returnUrl or redirectUrl is told, with why", () => {
   });
 
   it("names a redirectUrl that is no absolute http(s) URL", () => {
-    expect(explainReturnTarget({ ...demo, redirectUrl: "javascript:alert(1)" }).ignored).toEqual({ field: "redirectUrl", origin: null });
+    expect(explainReturnTarget({ ...demo, redirectUrl: "javascript:alert(1)" }).ignored).toEqual({
+      field: "redirectUrl",
+      origin: null,
+    });
   });
 
   it("says nothing when no URL was given", () => {

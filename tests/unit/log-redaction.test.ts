@@ -1,6 +1,14 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createLogger, currentLogContext, logger, noteRequestPrincipal, runWithLogContext, mayHoldCredential, scrubCredentials } from "@/lib/log";
+import {
+  createLogger,
+  currentLogContext,
+  logger,
+  noteRequestPrincipal,
+  runWithLogContext,
+  mayHoldCredential,
+  scrubCredentials,
+} from "@/lib/log";
 import { withRequestScope } from "@/lib/http/request-scope";
 import { operationId } from "@/lib/provider-operations/provider-operation";
 
@@ -32,20 +40,26 @@ describe("log redaction", () => {
     log.info(
       {
         clientSecret,
-        request: { headers: { authorization: "Bearer abc", "x-client-secret": clientSecret, "x-client-token": accessToken } },
+        request: {
+          headers: { authorization: "Bearer abc", "x-client-secret": clientSecret, "x-client-token": accessToken },
+        },
         body: { refreshToken: "crt_x", cvc: "123", webhookSecret: "whsec_y" },
         deeper: { body: { accessToken } },
       },
       "incoming",
     );
     const line = raw.join("");
-    for (const secret of [clientSecret, accessToken, "Bearer abc", "crt_x", '"123"', "whsec_y"]) expect(line).not.toContain(secret);
+    for (const secret of [clientSecret, accessToken, "Bearer abc", "crt_x", '"123"', "whsec_y"])
+      expect(line).not.toContain(secret);
     expect(line).toContain("[redacted]");
   });
 
   it("scrubs credential-shaped text wherever it hides: messages, error stacks, unnamed fields", () => {
     const { log, raw } = capturedLogger();
-    log.error({ err: new Error(`provider refused ${clientSecret}`), note: `token ${accessToken}` }, `retry with ${issuedClientSecret}`);
+    log.error(
+      { err: new Error(`provider refused ${clientSecret}`), note: `token ${accessToken}` },
+      `retry with ${issuedClientSecret}`,
+    );
     log.info({ memo: `card ${cardNumber} used`, header: "Authorization: Bearer cGs6c2VjcmV0" }, "card");
     const output = raw.join("");
     for (const secret of [clientSecret, accessToken, issuedClientSecret, cardNumber, "cGs6c2VjcmV0"]) {
@@ -56,7 +70,13 @@ describe("log redaction", () => {
   it("keeps what support needs: payment ids, phone numbers, request ids, amounts and times", () => {
     const { log, lines } = capturedLogger();
     log.info({ paymentId, phone: "+213555123456", requestId: "req-1", amount: 1500, at: 1_732_200_000_000 }, "kept");
-    expect(lines[0]).toMatchObject({ paymentId, phone: "+213555123456", requestId: "req-1", amount: 1500, at: 1_732_200_000_000 });
+    expect(lines[0]).toMatchObject({
+      paymentId,
+      phone: "+213555123456",
+      requestId: "req-1",
+      amount: 1500,
+      at: 1_732_200_000_000,
+    });
   });
 
   it("scrubs a provider key too short to look like an issued secret", () => {
@@ -66,7 +86,15 @@ describe("log redaction", () => {
 
   it("writes an access line as it came, without walking its literals", () => {
     const { log, raw } = capturedLogger();
-    log.info({ requestId: "bb6e763a-f2b7-48bd-bed9-46ffc2076adf", method: "GET", path: `/api/v1/payments/intents/${paymentId}/check`, status: 200 }, "request");
+    log.info(
+      {
+        requestId: "bb6e763a-f2b7-48bd-bed9-46ffc2076adf",
+        method: "GET",
+        path: `/api/v1/payments/intents/${paymentId}/check`,
+        status: 200,
+      },
+      "request",
+    );
     const line = raw[0]!.trim();
     expect(line).toMatch(/"time":\d{13},/);
     expect(mayHoldCredential(line)).toBe(false);
@@ -74,7 +102,12 @@ describe("log redaction", () => {
   });
 
   it("walks a line whose only marker hides in a literal, digits after a time key included", () => {
-    for (const memo of [`card ${cardNumber}`, `"time":${cardNumber}`, `paid:${cardNumber}`, `key ${issuedClientSecret}`]) {
+    for (const memo of [
+      `card ${cardNumber}`,
+      `"time":${cardNumber}`,
+      `paid:${cardNumber}`,
+      `key ${issuedClientSecret}`,
+    ]) {
       const line = JSON.stringify({ level: 30, time: 1_795_545_642_184, memo });
       expect(mayHoldCredential(line)).toBe(true);
       expect(scrubCredentials(line)).not.toContain(memo.slice(-12));
@@ -91,15 +124,22 @@ describe("log redaction", () => {
       expect(scrubCredentials(JSON.stringify({ msg: kept }))).toBe(JSON.stringify({ msg: kept }));
     }
     const secret = "pi_3QxYz2AbCdEf_secret_Gh5IjKlMnOp";
-    expect(scrubCredentials(JSON.stringify({ msg: `confirm ${secret}` }))).toBe(JSON.stringify({ msg: "confirm pi_3QxYz2AbCdEf_secret_[redacted]" }));
-    expect(scrubCredentials(JSON.stringify({ m: "seti_1Ab_secret_Cd2" }))).toBe(JSON.stringify({ m: "seti_1Ab_secret_[redacted]" }));
+    expect(scrubCredentials(JSON.stringify({ msg: `confirm ${secret}` }))).toBe(
+      JSON.stringify({ msg: "confirm pi_3QxYz2AbCdEf_secret_[redacted]" }),
+    );
+    expect(scrubCredentials(JSON.stringify({ m: "seti_1Ab_secret_Cd2" }))).toBe(
+      JSON.stringify({ m: "seti_1Ab_secret_[redacted]" }),
+    );
   });
 
   it("keeps a provider operation's id readable (an operator asks the wallet about it) while a 43-character secret beside it goes", () => {
     const { log, raw } = capturedLogger();
     const id = operationId("idem-key-1");
     expect(id).toHaveLength(issuedClientSecret.length);
-    log.warn({ operationId: id, kind: "wallet.capture", err: `timed out; retry with ${issuedClientSecret}` }, "provider call failed");
+    log.warn(
+      { operationId: id, kind: "wallet.capture", err: `timed out; retry with ${issuedClientSecret}` },
+      "provider call failed",
+    );
     const line = JSON.parse(raw.join(""));
     expect(line.operationId).toBe(id);
     expect(line.err).toBe("timed out; retry with [redacted]");
@@ -108,7 +148,9 @@ describe("log redaction", () => {
   });
 
   it("leaves the payment id of a scrubbed client secret readable", () => {
-    expect(scrubCredentials(JSON.stringify({ m: clientSecret }))).toBe(JSON.stringify({ m: `pa_${paymentId}_secret_[redacted]` }));
+    expect(scrubCredentials(JSON.stringify({ m: clientSecret }))).toBe(
+      JSON.stringify({ m: `pa_${paymentId}_secret_[redacted]` }),
+    );
   });
 });
 

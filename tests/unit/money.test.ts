@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AmountError, formatMinorUnits, fromMinorUnits, MAX_AMOUNT_STANDARD_UNITS, toMinorUnits } from "@/lib/money/amount";
+import {
+  AmountError,
+  formatMinorUnits,
+  fromMinorUnits,
+  MAX_AMOUNT_STANDARD_UNITS,
+  toMinorUnits,
+} from "@/lib/money/amount";
 import { amountSchema, minorUnitsOrThrow } from "@/lib/money/amount.schema";
 import { currencyExponent, currencyExponents, isSupportedCurrency } from "@/lib/money/currencies";
 import { ApiError } from "@/lib/errors/api-error";
@@ -71,7 +77,9 @@ describe("standard units to minor units", () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).errorName).toBe("validation_error");
-      expect((error as ApiError).details).toEqual([{ path: "amount", message: "must have at most 2 decimal places for EUR" }]);
+      expect((error as ApiError).details).toEqual([
+        { path: "amount", message: "must have at most 2 decimal places for EUR" },
+      ]);
     }
   });
 });
@@ -109,7 +117,9 @@ describe("minor units back to JSON numbers", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 99_999 }), { minLength: 1, maxLength: 30 }), (parts) => {
         const total = parts.reduce((sum, part) => sum + part, 0);
-        const viaUnits = parts.map((part) => toMinorUnits(fromMinorUnits(part, "TND"), "TND")).reduce((a, b) => a + b, 0);
+        const viaUnits = parts
+          .map((part) => toMinorUnits(fromMinorUnits(part, "TND"), "TND"))
+          .reduce((a, b) => a + b, 0);
         expect(viaUnits).toBe(total);
       }),
     );

@@ -10,7 +10,9 @@ import { metrics } from "@/lib/metrics/gateway-metrics";
 import { genericRouteTemplate } from "@/lib/metrics/route-template";
 
 const logged = vi.hoisted(() => ({ lines: [] as string[] }));
-vi.mock("@/lib/log", async (importOriginal) => (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"));
+vi.mock("@/lib/log", async (importOriginal) =>
+  (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"),
+);
 
 const shared = globalThis as { gatewayConfig?: unknown };
 const saved = shared.gatewayConfig;
@@ -21,7 +23,11 @@ afterEach(() => {
 describe("GET /api/metrics without METRICS_TOKEN", () => {
   it("does not exist: 404 in the error envelope, whatever the credential", async () => {
     shared.gatewayConfig = parseConfig({ ...process.env, METRICS_TOKEN: undefined });
-    const answer = await serveMetrics(new Request("http://gateway.test/api/metrics", { headers: { authorization: "Bearer anything-at-all-anything-at-all-any" } }));
+    const answer = await serveMetrics(
+      new Request("http://gateway.test/api/metrics", {
+        headers: { authorization: "Bearer anything-at-all-anything-at-all-any" },
+      }),
+    );
     expect(answer.status).toBe(404);
     expect(await answer.json()).toMatchObject({ code: 404, status: "error", error: { name: "not_found" } });
   });
@@ -50,7 +56,9 @@ describe("route templates", () => {
       writeFileSync(path.join(app, folder, file), "");
     }
     usePageRoutes(app);
-    expect(pageRouteOf("/fr/pay/checkout/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", 200)).toBe("/[locale]/pay/checkout/[id]");
+    expect(pageRouteOf("/fr/pay/checkout/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", 200)).toBe(
+      "/[locale]/pay/checkout/[id]",
+    );
     expect(pageRouteOf("/l/plink_01J0ABCDEF", 200)).toBe("/l/[id]");
     expect(pageRouteOf("/ar/console", 200)).toBe("/[locale]/console");
     expect(pageRouteOf("/api/v1/payments", 404)).toBe("unmatched");
@@ -61,7 +69,9 @@ describe("route templates", () => {
 
   it("knows this app's own pages", () => {
     usePageRoutes();
-    expect(pageRouteOf("/ar/console/payments/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", 200)).toBe("/[locale]/console/payments/[paymentId]");
+    expect(pageRouteOf("/ar/console/payments/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", 200)).toBe(
+      "/[locale]/console/payments/[paymentId]",
+    );
   });
 });
 
@@ -72,9 +82,18 @@ describe("page answers (issue 42 item 11)", () => {
     writeFileSync(path.join(app, "[locale]/pay/otp/[id]/page.tsx"), "");
     usePageRoutes(app);
     const series = { route: "/[locale]/pay/otp/[id]", method: "GET", status: "500" };
-    const before = (await metrics.httpRequests.get()).values.find((value) => value.labels.route === series.route && value.labels.status === "500")?.value ?? 0;
+    const before =
+      (await metrics.httpRequests.get()).values.find(
+        (value) => value.labels.route === series.route && value.labels.status === "500",
+      )?.value ?? 0;
     logged.lines.length = 0;
-    observePageAnswer({ method: "GET", url: "/en/pay/otp/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12?token=s3cr3t-page-token", status: 500, durationMs: 12.34, requestId: "page-req-9" });
+    observePageAnswer({
+      method: "GET",
+      url: "/en/pay/otp/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12?token=s3cr3t-page-token",
+      status: 500,
+      durationMs: 12.34,
+      requestId: "page-req-9",
+    });
     const line = JSON.parse(logged.lines.at(-1)!);
     expect(line).toMatchObject({
       msg: "page request",
@@ -86,7 +105,9 @@ describe("page answers (issue 42 item 11)", () => {
       durationMs: 12.3,
     });
     expect(logged.lines.join("\n")).not.toContain("s3cr3t-page-token");
-    const after = (await metrics.httpRequests.get()).values.find((value) => value.labels.route === series.route && value.labels.status === "500")?.value;
+    const after = (await metrics.httpRequests.get()).values.find(
+      (value) => value.labels.route === series.route && value.labels.status === "500",
+    )?.value;
     expect(after).toBe(before + 1);
   });
 });

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { PAYMENT_METHOD_CODES } from "@/lib/payment-methods/codes/payment-method-codes";
 import { PAYMENT_METHOD_PARTS } from "@/lib/payment-methods/contract/payment-method-module";
 import { PAYMENT_METHODS, paymentMethodOf } from "@/lib/payment-methods/registry/payment-method-registry";
-import { METHOD_DECLARATIONS, PROVIDER_NAMES, providerPageOrigins } from "@/lib/payment-methods/declarations/method-declarations";
+import {
+  METHOD_DECLARATIONS,
+  PROVIDER_NAMES,
+  providerPageOrigins,
+} from "@/lib/payment-methods/declarations/method-declarations";
 import { catalogs } from "@/lib/i18n/catalogs";
 import { getConfig } from "@/lib/config";
 import { CONSOLE_METHODS, parsePaymentListQuery } from "@/lib/console/payments/payment-list-filters";
@@ -20,15 +24,30 @@ describe("the payment method registry", () => {
   it.each(PAYMENT_METHOD_CODES)("%s provides every part of the interface", (code) => {
     const method = PAYMENT_METHODS[code] as unknown as Record<string, unknown>;
     // `redirect` is null for a method that is not REDIRECT (contract 15).
-    const missing = PAYMENT_METHOD_PARTS.filter((part) => method[part] === undefined || (method[part] === null && part !== "redirect"));
+    const missing = PAYMENT_METHOD_PARTS.filter(
+      (part) => method[part] === undefined || (method[part] === null && part !== "redirect"),
+    );
     expect(missing).toEqual([]);
-    const valueParts: readonly string[] = ["code", "hostedStep", "showsQrCodeForQrIntents", "userListing", "providerOperations", "funds", "redirect", "console", "endUserMessages"];
+    const valueParts: readonly string[] = [
+      "code",
+      "hostedStep",
+      "showsQrCodeForQrIntents",
+      "userListing",
+      "providerOperations",
+      "funds",
+      "redirect",
+      "console",
+      "endUserMessages",
+    ];
     for (const part of PAYMENT_METHOD_PARTS.filter((part) => !valueParts.includes(part))) {
       expect(typeof method[part], `${code}.${part}`).toBe("function");
     }
     expect(["otp", "card", "redirect"]).toContain(method.hostedStep);
     // A REDIRECT method is its provider plus the archetype: the page before the provider's is its hosted step.
-    expect(method.hostedStep === "redirect", `${code}: hostedStep redirect exactly when it has a redirect provider`).toBe(method.redirect !== null);
+    expect(
+      method.hostedStep === "redirect",
+      `${code}: hostedStep redirect exactly when it has a redirect provider`,
+    ).toBe(method.redirect !== null);
     expect(typeof method.showsQrCodeForQrIntents, `${code}.showsQrCodeForQrIntents`).toBe("boolean");
     expect(Array.isArray(method.providerOperations), `${code}.providerOperations`).toBe(true);
   });
@@ -39,7 +58,9 @@ describe("the payment method registry", () => {
       expect(method.code).toBe(declaration.code);
       if (method.redirect) {
         expect(method.redirect.provider).toBe(declaration.provider);
-        expect(method.redirect.countries).toEqual("countries" in declaration.catalog ? declaration.catalog.countries : undefined);
+        expect(method.redirect.countries).toEqual(
+          "countries" in declaration.catalog ? declaration.catalog.countries : undefined,
+        );
       }
     }
     expect(PROVIDER_NAMES).toEqual(["wallet", "card", "satim", "clictopay", "cmi", "chargily"]);
@@ -54,7 +75,10 @@ describe("the payment method registry", () => {
     expect(paymentMethodOf("CMI")?.redirect?.reservations).not.toBeNull();
     expect(paymentMethodOf("CMI")?.redirect?.browserForm).toBeTypeOf("function");
     expect(paymentMethodOf("SATIM")?.redirect?.reservations).toBeNull();
-    expect(paymentMethodOf("CHARGILY")?.redirect).toMatchObject({ reservations: null, refundElsewhere: expect.stringContaining("Chargily Pay dashboard") });
+    expect(paymentMethodOf("CHARGILY")?.redirect).toMatchObject({
+      reservations: null,
+      refundElsewhere: expect.stringContaining("Chargily Pay dashboard"),
+    });
     expect(paymentMethodOf("CHARGILY")?.redirect?.notifications).not.toBeNull();
   });
 
@@ -66,8 +90,16 @@ describe("the payment method registry", () => {
       for (const call of ["amountRefusal", "orderNumberFor", "account", "register", "outcome", "refund"] as const) {
         expect(typeof redirect![call], `${code}.redirect.${call}`).toBe("function");
       }
-      const reserving = redirect!.reservations ? [`${redirect!.provider}:capture`, `${redirect!.provider}:release`] : redirect!.closeUnpaid ? [`${redirect!.provider}:release`] : [];
-      expect(providerOperations.map((handler) => `${handler.provider}:${handler.kind}`)).toEqual([`${redirect!.provider}:register`, `${redirect!.provider}:refund`, ...reserving]);
+      const reserving = redirect!.reservations
+        ? [`${redirect!.provider}:capture`, `${redirect!.provider}:release`]
+        : redirect!.closeUnpaid
+          ? [`${redirect!.provider}:release`]
+          : [];
+      expect(providerOperations.map((handler) => `${handler.provider}:${handler.kind}`)).toEqual([
+        `${redirect!.provider}:register`,
+        `${redirect!.provider}:refund`,
+        ...reserving,
+      ]);
     }
   });
 });
@@ -81,7 +113,10 @@ describe("the payment method registry", () => {
 const STILL_COMPARING: Record<string, number> = {};
 const CODE = `(?:${PAYMENT_METHOD_CODES.join("|")})`;
 // `=== "X"`, `"X" !==`, `eq(column, "X")` and SQL `= 'X'`; a `case "X":` of an exhaustive switch is the other allowed form.
-const COMPARISON = new RegExp(`[!=]==?\\s*["']${CODE}["']|["']${CODE}["']\\s*[!=]==?|eq\\([^)]*["']${CODE}["']\\)|=\\s*'${CODE}'`, "g");
+const COMPARISON = new RegExp(
+  `[!=]==?\\s*["']${CODE}["']|["']${CODE}["']\\s*[!=]==?|eq\\([^)]*["']${CODE}["']\\)|=\\s*'${CODE}'`,
+  "g",
+);
 const METHOD_MODULE = /^lib\/payment-methods\/(?!codes\/|contract\/|registry\/)[^/]+\//;
 
 function sourceFiles(dir: string): string[] {
@@ -94,53 +129,78 @@ function sourceFiles(dir: string): string[] {
 
 describe("each redirect provider's credentials (the console's Settings \"Payment methods\" form is drawn from them)", () => {
   const redirectCodes = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
-  it.each(redirectCodes)("%s declares its fields: distinct names, a secret among them, each labelled in en, fr and ar", (code) => {
-    const fields = PAYMENT_METHODS[code].redirect!.credentialFields;
-    expect(fields.length).toBeGreaterThan(0);
-    expect(new Set(fields.map((field) => field.name)).size).toBe(fields.length);
-    expect(fields.some((field) => field.secret)).toBe(true);
-    for (const locale of ["en", "fr", "ar"] as const) {
-      const labels = (catalogs[locale] as { console: { settings: { methods: { fields: Record<string, string> } } } }).console.settings.methods.fields;
-      for (const field of fields) expect(labels[field.labelKey], `${locale}: console.settings.methods.fields.${field.labelKey}`).toBeTruthy();
-    }
-  });
+  it.each(redirectCodes)(
+    "%s declares its fields: distinct names, a secret among them, each labelled in en, fr and ar",
+    (code) => {
+      const fields = PAYMENT_METHODS[code].redirect!.credentialFields;
+      expect(fields.length).toBeGreaterThan(0);
+      expect(new Set(fields.map((field) => field.name)).size).toBe(fields.length);
+      expect(fields.some((field) => field.secret)).toBe(true);
+      for (const locale of ["en", "fr", "ar"] as const) {
+        const labels = (catalogs[locale] as { console: { settings: { methods: { fields: Record<string, string> } } } })
+          .console.settings.methods.fields;
+        for (const field of fields)
+          expect(labels[field.labelKey], `${locale}: console.settings.methods.fields.${field.labelKey}`).toBeTruthy();
+      }
+    },
+  );
 });
 
 describe("what the generic lists read from each method (issue 43: a new provider touches none of them)", () => {
-  const consoleWords = (locale: "en" | "fr" | "ar") => (catalogs[locale] as unknown as { consolePayments: { method: Record<string, string> } }).consolePayments.method;
-  const redirectWords = (locale: "en" | "fr" | "ar") => (catalogs[locale] as unknown as { redirect: Record<string, string> }).redirect;
+  const consoleWords = (locale: "en" | "fr" | "ar") =>
+    (catalogs[locale] as unknown as { consolePayments: { method: Record<string, string> } }).consolePayments.method;
+  const redirectWords = (locale: "en" | "fr" | "ar") =>
+    (catalogs[locale] as unknown as { redirect: Record<string, string> }).redirect;
 
-  it.each(PAYMENT_METHOD_CODES)("%s names its payments in the console (a filter value, words in en, fr and ar) and tells the buyer what to do", (code) => {
-    const method = PAYMENT_METHODS[code];
-    expect(method.console.kind).toMatch(/^[a-z_]+$/);
-    expect(CONSOLE_METHODS).toContain(method.console.kind);
-    for (const locale of ["en", "fr", "ar"] as const) expect(consoleWords(locale)[method.console.kind], `${locale}: consolePayments.method.${method.console.kind}`).toBeTruthy();
-    expect(method.endUserMessages.requiresAction).toMatch(/^Please .+\.$/);
-    expect(method.endUserMessages.preAuthorized).toMatch(/^The amount is .+\.$/);
-  });
+  it.each(PAYMENT_METHOD_CODES)(
+    "%s names its payments in the console (a filter value, words in en, fr and ar) and tells the buyer what to do",
+    (code) => {
+      const method = PAYMENT_METHODS[code];
+      expect(method.console.kind).toMatch(/^[a-z_]+$/);
+      expect(CONSOLE_METHODS).toContain(method.console.kind);
+      for (const locale of ["en", "fr", "ar"] as const)
+        expect(
+          consoleWords(locale)[method.console.kind],
+          `${locale}: consolePayments.method.${method.console.kind}`,
+        ).toBeTruthy();
+      expect(method.endUserMessages.requiresAction).toMatch(/^Please .+\.$/);
+      expect(method.endUserMessages.preAuthorized).toMatch(/^The amount is .+\.$/);
+    },
+  );
 
   it("keeps the console's method filter values (the list's URLs) as they were", () => {
     expect(CONSOLE_METHODS).toEqual(["wallet", "qr_wallet", "card", "satim", "clictopay", "cmi", "chargily"]);
     expect(parsePaymentListQuery({ method: "bank" })).toEqual({
       ok: false,
-      problems: [{ field: "method", message: `must be ${CONSOLE_METHODS.slice(0, -1).join(", ")} or ${CONSOLE_METHODS.at(-1)}` }],
+      problems: [
+        { field: "method", message: `must be ${CONSOLE_METHODS.slice(0, -1).join(", ")} or ${CONSOLE_METHODS.at(-1)}` },
+      ],
     });
   });
 
   const redirectCodes = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
-  it.each(redirectCodes)("%s declares its page's words (in en, fr and ar), its page's origins (in its declaration), and the console kind of its provider", (code) => {
-    const provider = PAYMENT_METHODS[code].redirect!;
-    for (const locale of ["en", "fr", "ar"] as const) {
-      expect(redirectWords(locale)[provider.page.words.intro], `${locale}: redirect.${provider.page.words.intro}`).toBeTruthy();
-      expect(redirectWords(locale)[provider.page.words.logoAlt], `${locale}: redirect.${provider.page.words.logoAlt}`).toBeTruthy();
-    }
-    expect(PAYMENT_METHODS[code].console.kind).toBe(provider.provider);
-    expect(provider.requiresActionMessage).toMatch(/^Please .+\.$/);
-    // The sandbox's in-gateway simulator is 'self'; each origin the declaration names is one.
-    const declaration = METHOD_DECLARATIONS.find((candidate) => candidate.code === code)!;
-    expect("pageOrigins" in declaration, `${code}: its declaration says where its page is`).toBe(true);
-    for (const origin of providerPageOrigins(getConfig())) expect(new URL(origin).origin).toBe(origin);
-  });
+  it.each(redirectCodes)(
+    "%s declares its page's words (in en, fr and ar), its page's origins (in its declaration), and the console kind of its provider",
+    (code) => {
+      const provider = PAYMENT_METHODS[code].redirect!;
+      for (const locale of ["en", "fr", "ar"] as const) {
+        expect(
+          redirectWords(locale)[provider.page.words.intro],
+          `${locale}: redirect.${provider.page.words.intro}`,
+        ).toBeTruthy();
+        expect(
+          redirectWords(locale)[provider.page.words.logoAlt],
+          `${locale}: redirect.${provider.page.words.logoAlt}`,
+        ).toBeTruthy();
+      }
+      expect(PAYMENT_METHODS[code].console.kind).toBe(provider.provider);
+      expect(provider.requiresActionMessage).toMatch(/^Please .+\.$/);
+      // The sandbox's in-gateway simulator is 'self'; each origin the declaration names is one.
+      const declaration = METHOD_DECLARATIONS.find((candidate) => candidate.code === code)!;
+      expect("pageOrigins" in declaration, `${code}: its declaration says where its page is`).toBe(true);
+      for (const origin of providerPageOrigins(getConfig())) expect(new URL(origin).origin).toBe(origin);
+    },
+  );
 });
 
 describe("method-code comparisons", () => {

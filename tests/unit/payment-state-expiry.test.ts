@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { pageLocaleOf } from "@/lib/i18n/locales";
-import { EXPIRY_GRACE_MS, failedByExpiry, intentExpiresAt, isExpiredIntent, isPastGrace } from "@/lib/payments/core/payment-expiry";
+import {
+  EXPIRY_GRACE_MS,
+  failedByExpiry,
+  intentExpiresAt,
+  isExpiredIntent,
+  isPastGrace,
+} from "@/lib/payments/core/payment-expiry";
 import { PAYMENT_STATES } from "@/lib/payments/core/payment-state";
 
 const created = new Date("2026-01-01T10:00:00.000Z");

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors/api-error";
 import { notificationOf } from "@/lib/payments/core/notify-payment-change";
-import { canTransition, checkStatusCode, isTerminal, PAYMENT_STATES, stateCode, transition, TRANSITIONS, type PaymentEvent, type PaymentState } from "@/lib/payments/core/payment-state";
+import {
+  canTransition,
+  checkStatusCode,
+  isTerminal,
+  PAYMENT_STATES,
+  stateCode,
+  transition,
+  TRANSITIONS,
+  type PaymentEvent,
+  type PaymentState,
+} from "@/lib/payments/core/payment-state";
 
 // The interface's "States and transitions" table, written out independently of the module.
 const EXPECTED: Record<PaymentEvent, Partial<Record<PaymentState, PaymentState>>> = {
@@ -26,24 +36,27 @@ describe("payment state machine", () => {
     expect(events.sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
-  it.each(pairs)("%s on %s: allowed exactly as the table says, refused with invalid_state otherwise", (state, event) => {
-    const expected = EXPECTED[event][state];
-    expect(canTransition(state, event)).toBe(expected !== undefined);
-    if (expected) {
-      expect(transition(state, event)).toBe(expected);
-    } else {
-      let thrown: unknown;
-      try {
-        transition(state, event);
-      } catch (error) {
-        thrown = error;
+  it.each(pairs)(
+    "%s on %s: allowed exactly as the table says, refused with invalid_state otherwise",
+    (state, event) => {
+      const expected = EXPECTED[event][state];
+      expect(canTransition(state, event)).toBe(expected !== undefined);
+      if (expected) {
+        expect(transition(state, event)).toBe(expected);
+      } else {
+        let thrown: unknown;
+        try {
+          transition(state, event);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).toBeInstanceOf(ApiError);
+        expect((thrown as ApiError).errorName).toBe("invalid_state");
+        expect((thrown as ApiError).status).toBe(409);
+        expect((thrown as ApiError).message).toContain(state);
       }
-      expect(thrown).toBeInstanceOf(ApiError);
-      expect((thrown as ApiError).errorName).toBe("invalid_state");
-      expect((thrown as ApiError).status).toBe(409);
-      expect((thrown as ApiError).message).toContain(state);
-    }
-  });
+    },
+  );
 
   it("never leaves a terminal state except by refunding a captured payment", () => {
     for (const [state, event] of pairs) {
@@ -72,7 +85,12 @@ describe("status codes", () => {
   });
 
   it("treats only CREATED, PROCESSING, REQUIRES_ACTION and PRE_AUTHORIZED as open (contract 11)", () => {
-    expect(PAYMENT_STATES.filter((state) => !isTerminal(state))).toEqual(["CREATED", "PROCESSING", "REQUIRES_ACTION", "PRE_AUTHORIZED"]);
+    expect(PAYMENT_STATES.filter((state) => !isTerminal(state))).toEqual([
+      "CREATED",
+      "PROCESSING",
+      "REQUIRES_ACTION",
+      "PRE_AUTHORIZED",
+    ]);
   });
 });
 

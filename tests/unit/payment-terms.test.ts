@@ -12,7 +12,12 @@ describe("the terms of payment (SATIM's checklist: a required checkbox linking t
 
   it("takes an https address only, as the setting", () => {
     expect(termsUrl.safeParse("https://shop.example/terms").success).toBe(true);
-    for (const wrong of ["http://shop.example/terms", "javascript:alert(1)", "/terms", `https://shop.example/${"a".repeat(2048)}`]) {
+    for (const wrong of [
+      "http://shop.example/terms",
+      "javascript:alert(1)",
+      "/terms",
+      `https://shop.example/${"a".repeat(2048)}`,
+    ]) {
       expect(termsUrl.safeParse(wrong).success).toBe(false);
     }
   });

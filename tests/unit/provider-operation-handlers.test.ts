@@ -7,7 +7,9 @@ import { redirectOperationKinds } from "@/lib/payment-methods/redirect/redirect-
 
 // The kinds each provider_name can be recorded with: the card provider's and the wallet's from
 // PROVIDER_OPERATION_KINDS, a redirect provider's from what it can do (its module's RedirectProvider).
-const redirectProviders = Object.values(PAYMENT_METHODS).flatMap((method) => (method.redirect ? [method.redirect] : []));
+const redirectProviders = Object.values(PAYMENT_METHODS).flatMap((method) =>
+  method.redirect ? [method.redirect] : [],
+);
 const kindsOf = (provider: ProviderName): readonly string[] => {
   const redirect = redirectProviders.filter((candidate) => candidate.provider === provider);
   const listed = (PROVIDER_OPERATION_KINDS as Partial<Record<ProviderName, readonly string[]>>)[provider];
@@ -17,7 +19,9 @@ const kindsOf = (provider: ProviderName): readonly string[] => {
 };
 
 // Every (provider, kind) an operation can be recorded with: provider_operations.provider is one of the declared PROVIDER_NAMES.
-const RECORDABLE = PROVIDER_NAMES.flatMap((provider: ProviderName) => kindsOf(provider).map((kind) => ({ provider, kind })));
+const RECORDABLE = PROVIDER_NAMES.flatMap((provider: ProviderName) =>
+  kindsOf(provider).map((kind) => ({ provider, kind })),
+);
 
 describe("the provider operation handlers", () => {
   it.each(RECORDABLE)("has a handler for $provider:$kind, which reconciliation finds", (operation) => {
@@ -31,6 +35,8 @@ describe("the provider operation handlers", () => {
   });
 
   it("names what has no handler", () => {
-    expect(() => handlerOf({ provider: "wallet", kind: "cancel" })).toThrow("no provider operation handler for wallet:cancel");
+    expect(() => handlerOf({ provider: "wallet", kind: "cancel" })).toThrow(
+      "no provider operation handler for wallet:cancel",
+    );
   });
 });

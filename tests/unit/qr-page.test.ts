@@ -14,15 +14,26 @@ describe("qrPageMode", () => {
   });
 
   it("sends a settled payment to the return page", () => {
-    for (const state of ["SUCCEEDED", "FAILED", "PRE_AUTHORIZED", "CANCELED", "REFUNDED", "PARTIALLY_REFUNDED"] as const) {
+    for (const state of [
+      "SUCCEEDED",
+      "FAILED",
+      "PRE_AUTHORIZED",
+      "CANCELED",
+      "REFUNDED",
+      "PARTIALLY_REFUNDED",
+    ] as const) {
       expect(qrPageMode({ ...qr, state, expired: false })).toBe("finished");
     }
   });
 
   it("has nothing for an intent that is not a proceeded QR wallet payment", () => {
     expect(qrPageMode({ ...qr, state: "CREATED", expired: false })).toBe("unavailable");
-    expect(qrPageMode({ state: "REQUIRES_ACTION", expired: false, transactionType: null, paymentMethodCode: "WALLET_V2" })).toBe("unavailable");
-    expect(qrPageMode({ state: "SUCCEEDED", expired: false, transactionType: null, paymentMethodCode: "CARD_PROVIDER" })).toBe("unavailable");
+    expect(
+      qrPageMode({ state: "REQUIRES_ACTION", expired: false, transactionType: null, paymentMethodCode: "WALLET_V2" }),
+    ).toBe("unavailable");
+    expect(
+      qrPageMode({ state: "SUCCEEDED", expired: false, transactionType: null, paymentMethodCode: "CARD_PROVIDER" }),
+    ).toBe("unavailable");
   });
 });
 
@@ -43,7 +54,9 @@ describe("walletAppMode", () => {
 
 describe("qrEndUserMessage (check's endUserMessage in the QR case)", () => {
   const reasons = [null, ...Object.values(FAILURE_REASON)];
-  const cases = PAYMENT_STATES.flatMap((state) => reasons.map((reason) => [state, reason] as [PaymentState, string | null]));
+  const cases = PAYMENT_STATES.flatMap((state) =>
+    reasons.map((reason) => [state, reason] as [PaymentState, string | null]),
+  );
 
   it("has a non-empty text in en, fr and ar for every state and failure reason", () => {
     for (const [state, reason] of cases) {

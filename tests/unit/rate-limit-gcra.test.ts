@@ -138,7 +138,8 @@ describe("a chain of limits (merchant_auth: client secret, then publishable key)
   });
 
   it("reports the limit that refused, else the one with the least quota left", () => {
-    const outcomes = (decisions: GcraDecision[]) => checks.map((check, i) => gcraOutcome(check.policy, decisions[i]!, 0));
+    const outcomes = (decisions: GcraDecision[]) =>
+      checks.map((check, i) => gcraOutcome(check.policy, decisions[i]!, 0));
     const refusedBySecret = tightestOutcome(outcomes(gcraChain([secret.windowMs, null], checks, 0)));
     expect(refusedBySecret?.policy.name).toBe("secret");
     expect(refusedBySecret?.allowed).toBe(false);

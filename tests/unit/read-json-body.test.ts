@@ -60,7 +60,11 @@ describe("readJsonBody", () => {
   });
 
   it("refuses a body that is not application/json with 415 unsupported_media_type", async () => {
-    const cases: Record<string, string>[] = [{ "content-type": "text/plain" }, { "content-type": "application/jsonp" }, {}];
+    const cases: Record<string, string>[] = [
+      { "content-type": "text/plain" },
+      { "content-type": "application/jsonp" },
+      {},
+    ];
     for (const headers of cases) {
       const error = await errorOf(readJsonBody(request('{"a":1}', headers)));
       expect(error.errorName).toBe("unsupported_media_type");

@@ -13,7 +13,10 @@ describe("the page before a redirect provider's (contract 15)", () => {
   });
 
   it("lets its form reach the providers' origins, and only that page", () => {
-    const policy = contentSecurityPolicy({ nonce: "n0nce", formActions: ["https://pay.chargily.net", "https://test2.satim.dz"] });
+    const policy = contentSecurityPolicy({
+      nonce: "n0nce",
+      formActions: ["https://pay.chargily.net", "https://test2.satim.dz"],
+    });
     expect(policy).toContain("form-action 'self' https://pay.chargily.net https://test2.satim.dz;");
     expect(contentSecurityPolicy({ nonce: "n0nce" })).toContain("form-action 'self';");
     // The sandbox's in-gateway simulators are the gateway's own origin.

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { requestIdFor } from "@/lib/http/request-id";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const withId = (id?: string) => new Request("http://gateway.test/", { headers: id === undefined ? {} : { "x-request-id": id } });
+const withId = (id?: string) =>
+  new Request("http://gateway.test/", { headers: id === undefined ? {} : { "x-request-id": id } });
 
 describe("requestIdFor", () => {
   it("echoes a sane caller id of up to 128 characters", () => {

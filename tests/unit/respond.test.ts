@@ -71,7 +71,10 @@ describe("toErrorResponse", () => {
     const logged = vi.spyOn(logger, "error").mockImplementation(() => undefined);
     const thrown = new Error("boom");
     toErrorResponse(thrown, "req-log");
-    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ requestId: "req-log", err: thrown }), expect.any(String));
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ requestId: "req-log", err: thrown }),
+      expect.any(String),
+    );
   });
 });
 

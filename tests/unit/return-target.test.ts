@@ -25,8 +25,12 @@ describe("resolveReturnTarget (contract 8)", () => {
   });
 
   it("accepts a returnUrl on an allow-listed origin", () => {
-    expect(query(resolveReturnTarget({ ...service, returnUrl: "https://pay.shop.example/back" })).where).toBe("https://pay.shop.example/back");
-    expect(query(resolveReturnTarget({ ...service, returnUrl: "http://127.0.0.1:4321/r" })).where).toBe("http://127.0.0.1:4321/r");
+    expect(query(resolveReturnTarget({ ...service, returnUrl: "https://pay.shop.example/back" })).where).toBe(
+      "https://pay.shop.example/back",
+    );
+    expect(query(resolveReturnTarget({ ...service, returnUrl: "http://127.0.0.1:4321/r" })).where).toBe(
+      "http://127.0.0.1:4321/r",
+    );
   });
 
   it("ignores a returnUrl on any other origin and falls back to the service's redirect URL (no open redirect)", () => {
@@ -42,7 +46,9 @@ describe("resolveReturnTarget (contract 8)", () => {
       "https://shop.example@evil.example/x",
       "not a url",
     ]) {
-      expect(query(resolveReturnTarget({ ...service, returnUrl })).where, returnUrl).toBe("https://shop.example/checkout/done");
+      expect(query(resolveReturnTarget({ ...service, returnUrl })).where, returnUrl).toBe(
+        "https://shop.example/checkout/done",
+      );
     }
   });
 
@@ -52,8 +58,12 @@ describe("resolveReturnTarget (contract 8)", () => {
   });
 
   it("uses the card flow's redirectUrl under the same rule", () => {
-    expect(query(resolveReturnTarget({ ...service, redirectUrl: "https://shop.example/card-done" })).where).toBe("https://shop.example/card-done");
-    expect(query(resolveReturnTarget({ ...service, redirectUrl: "https://evil.example/" })).where).toBe("https://shop.example/checkout/done");
+    expect(query(resolveReturnTarget({ ...service, redirectUrl: "https://shop.example/card-done" })).where).toBe(
+      "https://shop.example/card-done",
+    );
+    expect(query(resolveReturnTarget({ ...service, redirectUrl: "https://evil.example/" })).where).toBe(
+      "https://shop.example/checkout/done",
+    );
   });
 
   it("falls back to the service's redirect URL when the merchant gave no target", () => {
@@ -65,7 +75,9 @@ describe("resolveReturnTarget (contract 8)", () => {
 
   it("returns null (the page stays) with no target at all", () => {
     expect(resolveReturnTarget({ paymentId, statusCode: 3, allowedOrigins: [] })).toBeNull();
-    expect(resolveReturnTarget({ paymentId, statusCode: 3, allowedOrigins: [], returnUrl: "https://any.example/" })).toBeNull();
+    expect(
+      resolveReturnTarget({ paymentId, statusCode: 3, allowedOrigins: [], returnUrl: "https://any.example/" }),
+    ).toBeNull();
   });
 
   it("trusts an allow-listed origin even when the service has no redirect URL", () => {
@@ -79,11 +91,17 @@ describe("resolveReturnTarget (contract 8)", () => {
   });
 
   it("overwrites a paymentId or statusCode the merchant's URL already carried", () => {
-    const target = resolveReturnTarget({ ...service, statusCode: 3, returnUrl: "https://shop.example/r?statusCode=2&paymentId=x" });
+    const target = resolveReturnTarget({
+      ...service,
+      statusCode: 3,
+      returnUrl: "https://shop.example/r?statusCode=2&paymentId=x",
+    });
     expect(query(target).params).toEqual({ paymentId, statusCode: "3" });
   });
 
   it("keeps the returnUrl's fragment after the query", () => {
-    expect(resolveReturnTarget({ ...service, returnUrl: "https://shop.example/r#done" })).toBe(`https://shop.example/r?paymentId=${paymentId}&statusCode=2#done`);
+    expect(resolveReturnTarget({ ...service, returnUrl: "https://shop.example/r#done" })).toBe(
+      `https://shop.example/r?paymentId=${paymentId}&statusCode=2#done`,
+    );
   });
 });

@@ -1,5 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { hasSimulatorMount, installSimulatorMount, simulatorMount, type SimulatorMount } from "@/lib/providers/simulator-mount";
+import {
+  hasSimulatorMount,
+  installSimulatorMount,
+  simulatorMount,
+  type SimulatorMount,
+} from "@/lib/providers/simulator-mount";
 import * as stripeJs from "@/app/api/card-provider-sandbox/js/v3/route";
 import * as confirm from "@/app/api/card-provider-sandbox/v1/payment_intents/[intentId]/confirm/route";
 import * as wallet from "@/app/api/wallet-sandbox/[...path]/route";
@@ -44,16 +49,29 @@ describe("the simulator mount", () => {
     await inProduction(async () => {
       const js = await stripeJs.GET();
       expect(js.status).toBe(404);
-      const confirmed = await confirm.POST(new Request("https://pay.example/api/card-provider-sandbox/v1/payment_intents/pi_1/confirm", { method: "POST", body: "{}" }), {
-        params: Promise.resolve({ intentId: "pi_1" }),
-      });
+      const confirmed = await confirm.POST(
+        new Request("https://pay.example/api/card-provider-sandbox/v1/payment_intents/pi_1/confirm", {
+          method: "POST",
+          body: "{}",
+        }),
+        {
+          params: Promise.resolve({ intentId: "pi_1" }),
+        },
+      );
       expect(confirmed.status).toBe(404);
-      expect(await confirmed.json()).toEqual({ error: { type: "invalid_request_error", code: "resource_missing", message: "Unrecognized request URL." } });
+      expect(await confirmed.json()).toEqual({
+        error: { type: "invalid_request_error", code: "resource_missing", message: "Unrecognized request URL." },
+      });
       // Every API answer carries the API headers (tests/security/api-headers.test.ts), this one too.
       expect(confirmed.headers.get("x-content-type-options")).toBe("nosniff");
-      const walletAnswer = await wallet.GET(new Request("https://pay.example/api/wallet-sandbox/v1/balance"), { params: Promise.resolve({ path: ["v1", "balance"] }) });
+      const walletAnswer = await wallet.GET(new Request("https://pay.example/api/wallet-sandbox/v1/balance"), {
+        params: Promise.resolve({ path: ["v1", "balance"] }),
+      });
       expect(walletAnswer.status).toBe(404);
-      expect((await satim.GET(new Request("https://pay.example/api/satim-sandbox/payment/rest/register.do"), REGISTER_PATH)).status).toBe(404);
+      expect(
+        (await satim.GET(new Request("https://pay.example/api/satim-sandbox/payment/rest/register.do"), REGISTER_PATH))
+          .status,
+      ).toBe(404);
     });
   });
 
@@ -63,7 +81,10 @@ describe("the simulator mount", () => {
       expect(existsSync(path.join(import.meta.dirname, `../../app/api/${name}-sandbox/[...path]/route.ts`))).toBe(true);
     }
     // The one handler finds the simulator by its path: a REST call without credentials gets SATIM's refusal.
-    const answer = await satim.POST(new Request("https://pay.example/api/satim-sandbox/payment/rest/register.do", { method: "POST" }), REGISTER_PATH);
+    const answer = await satim.POST(
+      new Request("https://pay.example/api/satim-sandbox/payment/rest/register.do", { method: "POST" }),
+      REGISTER_PATH,
+    );
     expect(await answer.json()).toEqual({ errorCode: "5", errorMessage: "Access denied" });
   });
 });

@@ -19,7 +19,10 @@ function walletAnsweringAfter(ms: number | null) {
 
 /** Answers after `ms` whatever the signal says, as the sandbox's in-process wallet does. */
 function walletIgnoringTheSignal(ms: number) {
-  return () => new Promise<WalletResponse>((resolve) => setTimeout(() => resolve({ status: 200, body: JSON.stringify(balance) }), ms));
+  return () =>
+    new Promise<WalletResponse>((resolve) =>
+      setTimeout(() => resolve({ status: 200, body: JSON.stringify(balance) }), ms),
+    );
 }
 
 describe("a wallet call's time limit", () => {
@@ -27,7 +30,12 @@ describe("a wallet call's time limit", () => {
   afterEach(() => vi.useRealTimers());
 
   it("answers with the wallet's balance and leaves no timer behind", async () => {
-    const client = walletClient({ baseUrl: "http://wallet.test", secret, timeoutMs: 10_000, transport: walletAnsweringAfter(5) });
+    const client = walletClient({
+      baseUrl: "http://wallet.test",
+      secret,
+      timeoutMs: 10_000,
+      transport: walletAnsweringAfter(5),
+    });
     const answer = client.balance(query);
     await vi.advanceTimersByTimeAsync(1);
     expect(vi.getTimerCount()).toBe(2); // the wallet's answer on its way, and the call's limit
@@ -37,7 +45,12 @@ describe("a wallet call's time limit", () => {
   });
 
   it("counts a wallet silent past the limit as unavailable, and then leaves no timer either", async () => {
-    const client = walletClient({ baseUrl: "http://wallet.test", secret, timeoutMs: 2_000, transport: walletAnsweringAfter(null) });
+    const client = walletClient({
+      baseUrl: "http://wallet.test",
+      secret,
+      timeoutMs: 2_000,
+      transport: walletAnsweringAfter(null),
+    });
     const answer = client.balance(query);
     const outcome = answer.catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(1_999);
@@ -50,7 +63,12 @@ describe("a wallet call's time limit", () => {
   });
 
   it("holds for a transport that does not listen to the signal: the call ends at the limit", async () => {
-    const client = walletClient({ baseUrl: "http://wallet.test", secret, timeoutMs: 2_000, transport: walletIgnoringTheSignal(60_000) });
+    const client = walletClient({
+      baseUrl: "http://wallet.test",
+      secret,
+      timeoutMs: 2_000,
+      transport: walletIgnoringTheSignal(60_000),
+    });
     const outcome = client.balance(query).catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(2_000);
     const error = await outcome;
@@ -60,7 +78,12 @@ describe("a wallet call's time limit", () => {
   });
 
   it("answers a slow but timely transport that does not listen to the signal", async () => {
-    const client = walletClient({ baseUrl: "http://wallet.test", secret, timeoutMs: 2_000, transport: walletIgnoringTheSignal(1_500) });
+    const client = walletClient({
+      baseUrl: "http://wallet.test",
+      secret,
+      timeoutMs: 2_000,
+      transport: walletIgnoringTheSignal(1_500),
+    });
     const answer = client.balance(query);
     await vi.advanceTimersByTimeAsync(1_500);
     await expect(answer).resolves.toEqual(balance);

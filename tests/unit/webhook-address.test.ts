@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { classifyAddress, isPublicAddress } from "@/lib/notifications/classify-address";
-import { assertUrlAllowed, assertWebhookUrlAllowed, guardedLookup, productionWebhookPolicy, sandboxWebhookPolicy } from "@/lib/notifications/webhook-policy";
+import {
+  assertUrlAllowed,
+  assertWebhookUrlAllowed,
+  guardedLookup,
+  productionWebhookPolicy,
+  sandboxWebhookPolicy,
+} from "@/lib/notifications/webhook-policy";
 
 describe("classifyAddress (SSRF guard)", () => {
   it.each([
@@ -24,7 +30,16 @@ describe("classifyAddress (SSRF guard)", () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.1.1", "11.0.0.1"])("allows public IPv4 %s", (address) => {
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "172.15.255.255",
+    "172.32.0.1",
+    "100.63.255.255",
+    "100.128.0.1",
+    "169.253.1.1",
+    "11.0.0.1",
+  ])("allows public IPv4 %s", (address) => {
     expect(classifyAddress(address)).toBe("public");
   });
 
@@ -44,9 +59,12 @@ describe("classifyAddress (SSRF guard)", () => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
-  it.each(["2606:4700:4700::1111", "2001:4860:4860::8888", "2a00:1450:4007:80f::200e"])("allows public IPv6 %s", (address) => {
-    expect(classifyAddress(address)).toBe("public");
-  });
+  it.each(["2606:4700:4700::1111", "2001:4860:4860::8888", "2a00:1450:4007:80f::200e"])(
+    "allows public IPv6 %s",
+    (address) => {
+      expect(classifyAddress(address)).toBe("public");
+    },
+  );
 
   it.each([
     ["::ffff:127.0.0.1", "loopback"],
@@ -81,12 +99,18 @@ describe("webhook URL policy", () => {
   });
 
   it("refuses an IP-literal host that is not public in production", () => {
-    expect(() => assertUrlAllowed(new URL("https://[::ffff:10.0.0.1]/hook"), productionWebhookPolicy)).toThrow(/private/);
-    expect(() => assertUrlAllowed(new URL("https://169.254.169.254/latest"), productionWebhookPolicy)).toThrow(/metadata/);
+    expect(() => assertUrlAllowed(new URL("https://[::ffff:10.0.0.1]/hook"), productionWebhookPolicy)).toThrow(
+      /private/,
+    );
+    expect(() => assertUrlAllowed(new URL("https://169.254.169.254/latest"), productionWebhookPolicy)).toThrow(
+      /metadata/,
+    );
   });
 
   it("refuses at onboarding a host name that resolves to loopback", async () => {
-    await expect(assertWebhookUrlAllowed("https://localhost/hook", productionWebhookPolicy)).rejects.toThrow(/loopback/);
+    await expect(assertWebhookUrlAllowed("https://localhost/hook", productionWebhookPolicy)).rejects.toThrow(
+      /loopback/,
+    );
   });
 
   it("refuses in the connection's lookup a name resolving to loopback, whatever form Node asks for", async () => {

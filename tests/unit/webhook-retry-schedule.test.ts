@@ -18,7 +18,9 @@ describe("webhook retry schedule", () => {
   });
 
   it("spreads retries out by lengthening delays only (never below the schedule)", () => {
-    const delays = [0, 0.5, 0.999].map((r) => retryDelaySeconds({ attemptNumber: 1, schedule: [100], random: () => r })!);
+    const delays = [0, 0.5, 0.999].map((r) =>
+      retryDelaySeconds({ attemptNumber: 1, schedule: [100], random: () => r })!,
+    );
     expect(Math.min(...delays)).toBe(100);
     expect(Math.max(...delays)).toBeLessThanOrEqual(110);
   });

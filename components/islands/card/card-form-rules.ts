@@ -21,16 +21,24 @@ export function acceptedBrand(change: StripeElementChange): string | null {
 }
 
 export function numberHint(brand: string | null, text: CardFormIslandText): string {
-  return brand === "visa" ? text.brandDetectedVisa : brand === "mastercard" ? text.brandDetectedMastercard : text.numberHint;
+  return brand === "visa"
+    ? text.brandDetectedVisa
+    : brand === "mastercard"
+      ? text.brandDetectedMastercard
+      : text.numberHint;
 }
 
 /** What stops a new card from being sent: one message per field at most. */
-export function fieldErrors(states: Partial<Record<FieldName, StripeElementChange>>, text: CardFormIslandText): FieldErrors {
+export function fieldErrors(
+  states: Partial<Record<FieldName, StripeElementChange>>,
+  text: CardFormIslandText,
+): FieldErrors {
   const found: FieldErrors = {};
   const number = states.number;
   if (!number || number.empty) found.number = text.numberRequired;
   else if (number.error?.code === "invalid_number") found.number = text.numberLuhn;
-  else if (number.brand && !ACCEPTED_BRANDS.includes(number.brand) && number.brand !== "unknown") found.number = text.numberUnsupported;
+  else if (number.brand && !ACCEPTED_BRANDS.includes(number.brand) && number.brand !== "unknown")
+    found.number = text.numberUnsupported;
   else if (!number.complete) found.number = text.numberIncomplete;
   const expiry = states.expiry;
   if (!expiry || expiry.empty) found.expiry = text.expiryRequired;
@@ -51,19 +59,32 @@ export type ConfirmOutcome =
   | { kind: "problem"; problem: Problem };
 
 /** What the page does with `confirmCardPayment`'s answer. */
-export function confirmOutcome(result: StripeConfirmResult, savedCard: boolean, text: CardFormIslandText): ConfirmOutcome {
+export function confirmOutcome(
+  result: StripeConfirmResult,
+  savedCard: boolean,
+  text: CardFormIslandText,
+): ConfirmOutcome {
   const intent = result.paymentIntent ?? result.error?.payment_intent;
   // A refused card is an answer too: the gateway reads it back and the payment fails.
   if (intent && (result.paymentIntent || result.error?.type === "card_error")) {
     const requiresAction = intent.status === "requires_action";
-    const redirect = requiresAction && intent.next_action?.type === "redirect_to_url" ? (intent.next_action.redirect_to_url?.url ?? null) : null;
+    const redirect =
+      requiresAction && intent.next_action?.type === "redirect_to_url"
+        ? (intent.next_action.redirect_to_url?.url ?? null)
+        : null;
     return { kind: "leave", redirect, paymentIntentId: intent.id, handleNextAction: requiresAction && !redirect };
   }
   const code = result.error?.code ?? null;
-  if (savedCard) return { kind: "problem", problem: code === "resource_missing" || code === "expired_card" ? "savedCardUnavailable" : "error" };
-  if (code === "incorrect_number" || code === "invalid_number") return { kind: "fields", errors: { number: text.numberLuhn } };
+  if (savedCard)
+    return {
+      kind: "problem",
+      problem: code === "resource_missing" || code === "expired_card" ? "savedCardUnavailable" : "error",
+    };
+  if (code === "incorrect_number" || code === "invalid_number")
+    return { kind: "fields", errors: { number: text.numberLuhn } };
   if (code === "card_not_supported") return { kind: "fields", errors: { number: text.numberUnsupported } };
-  if (code === "invalid_expiry" || code === "expired_card" || code === "invalid_expiry_year_past") return { kind: "fields", errors: { expiry: text.expiryPast } };
+  if (code === "invalid_expiry" || code === "expired_card" || code === "invalid_expiry_year_past")
+    return { kind: "fields", errors: { expiry: text.expiryPast } };
   if (code === "incorrect_cvc" || code === "invalid_cvc") return { kind: "fields", errors: { cvc: text.cvcFormat } };
   return { kind: "problem", problem: "error" };
 }

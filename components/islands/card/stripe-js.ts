@@ -36,7 +36,11 @@ export interface StripeJs {
   };
   confirmCardPayment(
     clientSecret: string,
-    data: { payment_method: string | { card: StripeCardElement }; return_url: string; setup_future_usage?: "off_session" },
+    data: {
+      payment_method: string | { card: StripeCardElement };
+      return_url: string;
+      setup_future_usage?: "off_session";
+    },
     options: { handleActions: boolean },
   ): Promise<StripeConfirmResult>;
   handleNextAction(options: { clientSecret: string }): Promise<StripeConfirmResult>;

@@ -1,6 +1,16 @@
 import { z } from "zod";
-import { generateCustomerTokenBody, refreshCustomerTokenBody, revokeCustomerTokenBody, tokenPairView } from "../../customers/customer-token.schema";
-import { createCustomerBody, customerDetailView, customerView, updateCustomerBody } from "../../customers/customer.schema";
+import {
+  generateCustomerTokenBody,
+  refreshCustomerTokenBody,
+  revokeCustomerTokenBody,
+  tokenPairView,
+} from "../../customers/customer-token.schema";
+import {
+  createCustomerBody,
+  customerDetailView,
+  customerView,
+  updateCustomerBody,
+} from "../../customers/customer.schema";
 import { defineOperation } from "./operation";
 
 const tag = "Customers";
@@ -38,7 +48,8 @@ export const updateCustomer = defineOperation({
   operationId: "updateCustomer",
   tag,
   summary: "Update a customer",
-  description: "Every field is optional; `email: null` clears the address and `isActive: false` deactivates the customer.",
+  description:
+    "Every field is optional; `email: null` clears the address and `isActive: false` deactivates the customer.",
   auth: ["client"],
   body: updateCustomerBody,
   response: customerDetailView,
@@ -77,7 +88,9 @@ export const refreshCustomerToken = defineOperation({
   operationId: "refreshCustomerAccessToken",
   tag,
   summary: "Rotate a customer token pair",
-  description: "Answers a new pair; the old pair stops working. Presenting a refresh token that was already rotated " + "revokes every token of its family (RFC 9700) and answers 401.",
+  description:
+    "Answers a new pair; the old pair stops working. Presenting a refresh token that was already rotated " +
+    "revokes every token of its family (RFC 9700) and answers 401.",
   auth: ["client"],
   body: refreshCustomerTokenBody,
   response: tokenPairView,

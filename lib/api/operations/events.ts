@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { getEventResponse, listEventsQuery, listEventsResponse, redeliverEventResponse } from "../../events/events.schema";
+import {
+  getEventResponse,
+  listEventsQuery,
+  listEventsResponse,
+  redeliverEventResponse,
+} from "../../events/events.schema";
 import { defineOperation } from "./operation";
 
 const tag = "Events";
@@ -16,7 +21,9 @@ export const listEvents = defineOperation({
   auth: ["client"],
   query: listEventsQuery,
   response: listEventsResponse,
-  envelopeFields: { hasMore: z.boolean().meta({ description: "True when older events remain: ask again with `startingAfter`." }) },
+  envelopeFields: {
+    hasMore: z.boolean().meta({ description: "True when older events remain: ask again with `startingAfter`." }),
+  },
 });
 
 export const getEvent = defineOperation({

@@ -12,7 +12,9 @@ const METHOD_ORDER = ["GET", "POST", "PUT", "DELETE"];
  * Every /api/v1 operation, by path then method (a module namespace's order differs between
  * loaders); the OpenAPI document and the test helpers read this list.
  */
-export const OPERATIONS: readonly Operation[] = ([customers, events, internals, paymentLinks, paymentMethods, payments] as Record<string, Operation>[])
+export const OPERATIONS: readonly Operation[] = (
+  [customers, events, internals, paymentLinks, paymentMethods, payments] as Record<string, Operation>[]
+)
   .flatMap((module) => Object.values(module))
   .sort((a, b) => a.path.localeCompare(b.path) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
 

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { listServiceNotificationsQuery, notificationView } from "../../notifications/list-service-notifications.schema";
-import { answerQrPaymentBody, qrPaymentStatusView, qrStatusQuery } from "../../payment-methods/registry/method-entry-points";
+import {
+  answerQrPaymentBody,
+  qrPaymentStatusView,
+  qrStatusQuery,
+} from "../../payment-methods/registry/method-entry-points";
 import { checkResultView } from "../../payments/operations/payment-views";
 import { advanceClockBody, serviceClockView } from "../../sandbox/advance-service-clock.schema";
 import { defineOperation } from "./operation";
@@ -66,7 +70,8 @@ export const getQrImage = defineOperation({
   operationId: "getQrImage",
   tag: "Hosted checkout",
   summary: "The QR code image (`metadata.qrImageUrl`)",
-  description: "Reached through the URL the proceed result hands out; it carries the page token. A wrong or missing token is 404.",
+  description:
+    "Reached through the URL the proceed result hands out; it carries the page token. A wrong or missing token is 404.",
   publicAccess: "page token in the URL",
   rawResponse: { contentType: "image/png", description: "The QR code as a PNG." },
   errors: ["not_found"],
@@ -91,7 +96,8 @@ export const receiveCardProviderEvent = defineOperation({
   operationId: "receiveCardProviderEvent",
   tag: "Card provider",
   summary: "The card provider's signed payment events",
-  description: "For the card provider only: a payment-succeeded event runs the card-finalize handler. A missing or wrong signature is 401.",
+  description:
+    "For the card provider only: a payment-succeeded event runs the card-finalize handler. A missing or wrong signature is 401.",
   publicAccess: "card provider signature",
   response: z.object({
     eventId: z.string(),
@@ -113,7 +119,9 @@ export const receiveRedirectNotification = defineOperation({
   publicAccess: "redirect provider signature",
   response: z.object({
     paymentId: z.string(),
-    settled: z.boolean().meta({ description: "True when the payment has taken the provider's outcome (now or before)." }),
+    settled: z
+      .boolean()
+      .meta({ description: "True when the payment has taken the provider's outcome (now or before)." }),
   }),
   errors: ["payload_too_large", "not_found"],
 });
@@ -126,5 +134,8 @@ export const getOpenApiDocument = defineOperation({
   summary: "This OpenAPI 3.1 document",
   description: "No credential. The readable reference is at `/docs`.",
   publicAccess: "open to anyone",
-  rawResponse: { contentType: "application/json", description: "The OpenAPI 3.1 document (not wrapped in the envelope)." },
+  rawResponse: {
+    contentType: "application/json",
+    description: "The OpenAPI 3.1 document (not wrapped in the envelope).",
+  },
 });

@@ -9,7 +9,14 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
  * One API operation: what `endpoint()` enforces (auth, schemas, status, idempotency) and
  * what the OpenAPI document says about it, in one object, so the two cannot drift.
  */
-export interface Operation<M extends AuthMode = AuthMode, B = unknown, Q = unknown, H = unknown, R = unknown, A = never> extends EndpointSpec<M, B, Q, H, R, A> {
+export interface Operation<
+  M extends AuthMode = AuthMode,
+  B = unknown,
+  Q = unknown,
+  H = unknown,
+  R = unknown,
+  A = never,
+> extends EndpointSpec<M, B, Q, H, R, A> {
   method: HttpMethod;
   /** `/api/v1/payments/intents/:id/capture`, as the route folder names it. */
   path: string;
@@ -31,9 +38,14 @@ export interface Operation<M extends AuthMode = AuthMode, B = unknown, Q = unkno
 }
 
 /** Keeps each operation's literal types (auth modes, schemas) for `endpoint()`. */
-export function defineOperation<M extends AuthMode = never, B = undefined, Q = undefined, H = undefined, R = undefined, A = never>(
-  operation: Operation<M, B, Q, H, R, A>,
-): Operation<M, B, Q, H, R, A> {
+export function defineOperation<
+  M extends AuthMode = never,
+  B = undefined,
+  Q = undefined,
+  H = undefined,
+  R = undefined,
+  A = never,
+>(operation: Operation<M, B, Q, H, R, A>): Operation<M, B, Q, H, R, A> {
   return operation;
 }
 
@@ -72,4 +84,9 @@ export function errorNamesOf(operation: Operation): ErrorName[] {
   return [...names];
 }
 
-export type ResponseOf<O> = O extends Operation<AuthMode, unknown, unknown, unknown, infer R> ? (R extends z.ZodType ? z.output<R> : never) : never;
+export type ResponseOf<O> =
+  O extends Operation<AuthMode, unknown, unknown, unknown, infer R>
+    ? R extends z.ZodType
+      ? z.output<R>
+      : never
+    : never;

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { createPaymentLinkBody, listPaymentLinksQuery, listPaymentLinksResponse, paymentLinkView } from "../../payment-links/payment-link.schema";
+import {
+  createPaymentLinkBody,
+  listPaymentLinksQuery,
+  listPaymentLinksResponse,
+  paymentLinkView,
+} from "../../payment-links/payment-link.schema";
 import { defineOperation } from "./operation";
 
 const tag = "Payment links";
@@ -31,7 +36,9 @@ export const listPaymentLinks = defineOperation({
   auth: ["client"],
   query: listPaymentLinksQuery,
   response: listPaymentLinksResponse,
-  envelopeFields: { hasMore: z.boolean().meta({ description: "True when older links remain: ask again with `startingAfter`." }) },
+  envelopeFields: {
+    hasMore: z.boolean().meta({ description: "True when older links remain: ask again with `startingAfter`." }),
+  },
 });
 
 export const getPaymentLink = defineOperation({
@@ -52,7 +59,8 @@ export const deactivatePaymentLink = defineOperation({
   operationId: "deactivatePaymentLink",
   tag,
   summary: "Stop a payment link taking payments",
-  description: "Answers the link with `active: false`; its page answers 410 from now on. Payments already made stand. Another service's link is 404.",
+  description:
+    "Answers the link with `active: false`; its page answers 410 from now on. Payments already made stand. Another service's link is 404.",
   auth: ["client"],
   response: paymentLinkView,
   errors: ["not_found"],

@@ -20,7 +20,8 @@ export const listAvailablePaymentMethods = defineOperation({
   operationId: "listAvailablePaymentMethods",
   tag,
   summary: "Methods the service offers in a country",
-  description: "`countryCode` is ISO 3166-1 **alpha-2** here (`DZ`), unlike create intent and the `x-country-code` header, which take alpha-3 (`DZA`). Saved cards are not listed.",
+  description:
+    "`countryCode` is ISO 3166-1 **alpha-2** here (`DZ`), unlike create intent and the `x-country-code` header, which take alpha-3 (`DZA`). Saved cards are not listed.",
   auth: ["client"],
   query: availableMethodsQuery,
   headers: availableMethodsHeaders,

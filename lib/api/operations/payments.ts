@@ -1,6 +1,14 @@
 import { capturePaymentBody, releasePaymentBody } from "../../payments/operations/capture-payment.schema";
-import { createPaymentIntentBody, createPaymentIntentQuery } from "../../payments/operations/create-payment-intent.schema";
-import { cardFinalizeBody, cardFinalizeView, toCardFinalizeView, type CardFinalizeOutcome } from "../../payment-methods/registry/method-entry-points";
+import {
+  createPaymentIntentBody,
+  createPaymentIntentQuery,
+} from "../../payments/operations/create-payment-intent.schema";
+import {
+  cardFinalizeBody,
+  cardFinalizeView,
+  toCardFinalizeView,
+  type CardFinalizeOutcome,
+} from "../../payment-methods/registry/method-entry-points";
 import {
   captureResultView,
   checkResultView,
@@ -12,7 +20,11 @@ import {
   toRefundResultView,
   toReleaseResultView,
 } from "../../payments/operations/payment-views";
-import { paymentCallHeaders, proceedPaymentBody, type ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
+import {
+  paymentCallHeaders,
+  proceedPaymentBody,
+  type ProceedOutcome,
+} from "../../payment-methods/contract/proceed-contract";
 import type { PaymentRow } from "../../db/payment-record";
 import type { RefundOutcome } from "../../payments/operations/refund-payment";
 import { refundPaymentBody } from "../../payments/operations/refund-payment.schema";
@@ -99,7 +111,8 @@ export const releasePayment = defineOperation({
   operationId: "releasePayment",
   tag,
   summary: "Release a reservation",
-  description: "Returns the whole reserved amount (statusCode 10, status `Reversed`). Body `{}`. A reservation left alone 7 days is released automatically.",
+  description:
+    "Returns the whole reserved amount (statusCode 10, status `Reversed`). Body `{}`. A reservation left alone 7 days is released automatically.",
   auth: ["client"],
   body: releasePaymentBody,
   idempotent: "payments.release",

@@ -21,7 +21,10 @@ export type AcceptInvitationResult =
  * an account gives its password (a sign-in, with its lockout). Either way the invitation is
  * used up and the membership made in one transaction, and the person is signed in.
  */
-export async function acceptInvitation(db: Db, options: { token: string; name: string; password: string; ip: string | null; clock?: Clock }): Promise<AcceptInvitationResult> {
+export async function acceptInvitation(
+  db: Db,
+  options: { token: string; name: string; password: string; ip: string | null; clock?: Clock },
+): Promise<AcceptInvitationResult> {
   const clock = options.clock ?? systemClock;
   const now = clock.now();
   const invitation = await findOpenInvitation(db, options.token, clock);
@@ -38,7 +41,13 @@ export async function acceptInvitation(db: Db, options: { token: string; name: s
       // A sign-in that failed, recorded as the sign-in form records one (contract 13's audit log).
       await db.transaction(async (tx) => {
         await recordSignInFailure(tx, invitation.email, now);
-        await recordAuditEntry(tx, { actor: { userId, email: invitation.email, ip: options.ip }, serviceId: null, action: "sign_in_failed", target: "invitation", at: now });
+        await recordAuditEntry(tx, {
+          actor: { userId, email: invitation.email, ip: options.ip },
+          serviceId: null,
+          action: "sign_in_failed",
+          target: "invitation",
+          at: now,
+        });
       });
       return { outcome: "wrong_password" };
     }
@@ -77,12 +86,27 @@ export async function acceptInvitation(db: Db, options: { token: string; name: s
       await tx
         .insert(consoleMemberships)
         .values({ userId, serviceId: invitation.serviceId, role: invitation.role })
-        .onConflictDoUpdate({ target: [consoleMemberships.userId, consoleMemberships.serviceId], set: { role: invitation.role } });
+        .onConflictDoUpdate({
+          target: [consoleMemberships.userId, consoleMemberships.serviceId],
+          set: { role: invitation.role },
+        });
     }
     const actor = { userId, email: invitation.email, ip: options.ip };
-    await recordAuditEntry(tx, { actor, serviceId: invitation.serviceId, action: "invitation_accepted", target: `${invitation.email} (${invitation.role})`, at: now });
-    const session = await createConsoleSession(tx, { userId, stage: needsCode ? "code" : "active", clock, activeServiceId: invitation.serviceId });
-    if (!needsCode) await recordAuditEntry(tx, { actor, serviceId: null, action: "sign_in", target: "invitation", at: now });
+    await recordAuditEntry(tx, {
+      actor,
+      serviceId: invitation.serviceId,
+      action: "invitation_accepted",
+      target: `${invitation.email} (${invitation.role})`,
+      at: now,
+    });
+    const session = await createConsoleSession(tx, {
+      userId,
+      stage: needsCode ? "code" : "active",
+      clock,
+      activeServiceId: invitation.serviceId,
+    });
+    if (!needsCode)
+      await recordAuditEntry(tx, { actor, serviceId: null, action: "sign_in", target: "invitation", at: now });
     return { outcome: "joined", ...session, needsCode } as const;
   });
 }

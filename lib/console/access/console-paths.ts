@@ -13,7 +13,8 @@ export const consolePath = {
   team: (locale: Locale) => `/${locale}/console/team`,
   paymentLinks: (locale: Locale) => `/${locale}/console/payment-links`,
   /** The payments list showing one link's payments (a filter of lib/console/payments). */
-  paymentsOfLink: (locale: Locale, linkId: string) => `/${locale}/console/payments?${new URLSearchParams({ paymentLinkId: linkId }).toString()}`,
+  paymentsOfLink: (locale: Locale, linkId: string) =>
+    `/${locale}/console/payments?${new URLSearchParams({ paymentLinkId: linkId }).toString()}`,
   developers: (locale: Locale) => `/${locale}/console/developers`,
   event: (locale: Locale, eventId: string) => `/${locale}/console/developers/events/${encodeURIComponent(eventId)}`,
   payments: (locale: Locale) => `/${locale}/console/payments`,
@@ -25,5 +26,6 @@ export const consolePath = {
   auditLog: (locale: Locale) => `/${locale}/console/audit-log`,
   action: (locale: Locale, action: string) => `/${locale}/console/actions/${action}`,
   /** The 403 page a console page sends a role to that may not open it, naming the capability it needs. */
-  refused: (locale: Locale, capability: string) => `/${locale}/console/refused?${new URLSearchParams({ need: capability }).toString()}`,
+  refused: (locale: Locale, capability: string) =>
+    `/${locale}/console/refused?${new URLSearchParams({ need: capability }).toString()}`,
 };

@@ -38,13 +38,25 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
 }
 
 /** The principal of a request's console cookie, or null (no cookie, ended or expired session, code step pending): one statement. */
-export async function authenticateConsole(db: Db, options: { sessionToken: string | null; clock?: Clock }): Promise<ConsolePrincipal | null> {
+export async function authenticateConsole(
+  db: Db,
+  options: { sessionToken: string | null; clock?: Clock },
+): Promise<ConsolePrincipal | null> {
   const resolved = await resolveConsoleSessionWithMemberships(db, options.sessionToken, options.clock ?? systemClock);
   if (!resolved || resolved.session.stage !== "active") return null;
   const { session, memberships } = resolved;
-  const membership = memberships.find((candidate) => candidate.serviceId === session.activeServiceId) ?? memberships[0] ?? null;
+  const membership =
+    memberships.find((candidate) => candidate.serviceId === session.activeServiceId) ?? memberships[0] ?? null;
   const mustSetUpTwoStep = membership !== null && !session.user.twoStepOn && membership.requiresTwoStep;
-  return { mode: "console", sessionId: session.id, user: session.user, membership, memberships, mustSetUpTwoStep, flashWaiting: session.flashWaiting };
+  return {
+    mode: "console",
+    sessionId: session.id,
+    user: session.user,
+    membership,
+    memberships,
+    mustSetUpTwoStep,
+    flashWaiting: session.flashWaiting,
+  };
 }
 
 export function principalMay(principal: ConsolePrincipal, capability: Capability): boolean {
@@ -57,6 +69,9 @@ export function principalMay(principal: ConsolePrincipal, capability: Capability
  */
 export async function consoleServiceContext(db: Db, principal: ConsolePrincipal): Promise<ServiceContext | null> {
   if (!principal.membership) return null;
-  const [service] = await db.select(serviceColumns).from(services).where(eq(services.id, principal.membership.serviceId));
+  const [service] = await db
+    .select(serviceColumns)
+    .from(services)
+    .where(eq(services.id, principal.membership.serviceId));
   return service ?? null;
 }

@@ -45,7 +45,11 @@ export async function createConsoleSession(
  * or is 7 days old. A live session's use is noted (the idle clock restarts; to the minute,
  * session-rules.ts).
  */
-export async function resolveConsoleSession(db: Db, token: string | null | undefined, clock: Clock = systemClock): Promise<LiveSession | null> {
+export async function resolveConsoleSession(
+  db: Db,
+  token: string | null | undefined,
+  clock: Clock = systemClock,
+): Promise<LiveSession | null> {
   return (await resolveConsoleSessionWithMemberships(db, token, clock))?.session ?? null;
 }
 
@@ -70,7 +74,12 @@ export async function resolveConsoleSessionWithMemberships(
   });
   const [row] = sqlRows<SessionRow>(result);
   if (!row) return null;
-  const stored = { stage: row.stage, createdAt: new Date(row.createdMs), lastUsedAt: new Date(row.lastUsedMs), ended: row.ended };
+  const stored = {
+    stage: row.stage,
+    createdAt: new Date(row.createdMs),
+    lastUsedAt: new Date(row.lastUsedMs),
+    ended: row.ended,
+  };
   if (!sessionIsLive(stored, now)) return null;
   return {
     session: {
@@ -153,7 +162,11 @@ export async function endUserSessions(db: Db, userId: string, exceptSessionId?: 
  * with a new token, carries on from it, so a token that was planted in a browser, or seen before
  * the step, never becomes a full session. Null when the session had ended meanwhile.
  */
-export async function replaceConsoleSession(db: Db, sessionId: string, options: { stage: SessionStage; clock?: Clock }): Promise<{ token: string; sessionId: string } | null> {
+export async function replaceConsoleSession(
+  db: Db,
+  sessionId: string,
+  options: { stage: SessionStage; clock?: Clock },
+): Promise<{ token: string; sessionId: string } | null> {
   const [ended] = await db
     .update(consoleSessions)
     .set({ endedAt: (options.clock ?? systemClock).now() })

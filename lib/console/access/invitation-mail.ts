@@ -9,7 +9,12 @@ import type { ConsoleRole } from "./roles";
  * browser's), so the text says it in the console's three languages, each naming the role in its
  * own words (messages/console/*.json, `console.mail`).
  */
-export function invitationMail(options: { email: string; merchantName: string; role: ConsoleRole; inviteUrl: string }): MailMessage {
+export function invitationMail(options: {
+  email: string;
+  merchantName: string;
+  role: ConsoleRole;
+  inviteUrl: string;
+}): MailMessage {
   const { merchantName, role, inviteUrl } = options;
   const paragraph = (locale: Locale) => {
     const t = translator(locale, "console");
@@ -34,7 +39,10 @@ export async function emailInvitation(options: Parameters<typeof invitationMail>
     await mailer.send(invitationMail(options));
     return true;
   } catch (error) {
-    logger.warn({ err: error instanceof Error ? error.message : String(error), to: options.email }, "invitation email not sent");
+    logger.warn(
+      { err: error instanceof Error ? error.message : String(error), to: options.email },
+      "invitation email not sent",
+    );
     return false;
   }
 }

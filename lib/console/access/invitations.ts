@@ -36,7 +36,13 @@ export async function createInvitation(
       createdAt: now,
       expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
     });
-    if (options.actor) await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "invitation_created", target: `${email} (${options.role})` });
+    if (options.actor)
+      await recordAuditEntry(tx, {
+        actor: options.actor,
+        serviceId: options.serviceId,
+        action: "invitation_created",
+        target: `${email} (${options.role})`,
+      });
   });
   return { inviteUrl: invitationUrl(token), token };
 }
@@ -52,15 +58,28 @@ export interface OpenInvitation {
 }
 
 /** The invitation a link names, while it is unused and under 72 hours old; null otherwise. */
-export async function findOpenInvitation(db: Db, token: string, clock: Clock = systemClock): Promise<OpenInvitation | null> {
+export async function findOpenInvitation(
+  db: Db,
+  token: string,
+  clock: Clock = systemClock,
+): Promise<OpenInvitation | null> {
   if (!token || token.length > 100) return null;
   const [row] = await db
     .select({ invitation: consoleInvitations, merchantName: services.name })
     .from(consoleInvitations)
     .innerJoin(services, eq(services.id, consoleInvitations.serviceId))
-    .where(and(eq(consoleInvitations.tokenHash, hashSecret(token)), isNull(consoleInvitations.acceptedAt), gt(consoleInvitations.expiresAt, clock.now())));
+    .where(
+      and(
+        eq(consoleInvitations.tokenHash, hashSecret(token)),
+        isNull(consoleInvitations.acceptedAt),
+        gt(consoleInvitations.expiresAt, clock.now()),
+      ),
+    );
   if (!row) return null;
-  const [user] = await db.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, row.invitation.email));
+  const [user] = await db
+    .select({ id: consoleUsers.id })
+    .from(consoleUsers)
+    .where(eq(consoleUsers.email, row.invitation.email));
   return {
     id: row.invitation.id,
     serviceId: row.invitation.serviceId,
@@ -76,7 +95,13 @@ export async function claimInvitation(db: Db, invitationId: string, now: Date): 
   const claimed = await db
     .update(consoleInvitations)
     .set({ acceptedAt: now })
-    .where(and(eq(consoleInvitations.id, invitationId), isNull(consoleInvitations.acceptedAt), gt(consoleInvitations.expiresAt, now)))
+    .where(
+      and(
+        eq(consoleInvitations.id, invitationId),
+        isNull(consoleInvitations.acceptedAt),
+        gt(consoleInvitations.expiresAt, now),
+      ),
+    )
     .returning({ id: consoleInvitations.id });
   return claimed.length > 0;
 }
@@ -86,7 +111,10 @@ export async function claimInvitation(db: Db, invitationId: string, now: Date): 
  * goes, as a withdrawn invitation's does: lib/console/access/team.ts) and the audit log says who and
  * whom. Another merchant's, a used or an expired invitation is not found.
  */
-export async function cancelInvitation(db: Db, options: { serviceId: string; invitationId: string; actor: AuditActor }): Promise<void> {
+export async function cancelInvitation(
+  db: Db,
+  options: { serviceId: string; invitationId: string; actor: AuditActor },
+): Promise<void> {
   if (!UUID.test(options.invitationId)) throw new ApiError("not_found", "No such invitation.");
   await db.transaction(async (tx) => {
     const [canceled] = await tx
@@ -101,7 +129,12 @@ export async function cancelInvitation(db: Db, options: { serviceId: string; inv
       )
       .returning({ email: consoleInvitations.email, role: consoleInvitations.role });
     if (!canceled) throw new ApiError("not_found", "No such invitation.");
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "invitation_canceled", target: `${canceled.email} (${canceled.role})` });
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: options.serviceId,
+      action: "invitation_canceled",
+      target: `${canceled.email} (${canceled.role})`,
+    });
   });
 }
 

@@ -41,6 +41,8 @@ export function parseMemberships(text: string): Membership[] {
 
 /** The merchants a user belongs to, for the switcher; a user sees no other. */
 export async function listMemberships(db: Db, userId: string): Promise<Membership[]> {
-  const [row] = sqlRows<{ memberships: string }>(await db.execute(sql`SELECT ${membershipsOfUserSql(sql`${userId}::uuid`)} AS memberships`));
+  const [row] = sqlRows<{ memberships: string }>(
+    await db.execute(sql`SELECT ${membershipsOfUserSql(sql`${userId}::uuid`)} AS memberships`),
+  );
   return parseMemberships(row!.memberships);
 }

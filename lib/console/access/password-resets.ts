@@ -47,7 +47,10 @@ export type ResetRequestResult =
  * refuse it 15 minutes), whether or not an account has it; the answer is the same either way,
  * and the email goes after the answer (not awaited), so neither its content nor its time tells.
  */
-export async function requestPasswordReset(db: Db, options: { email: string; ip: string | null; clock?: Clock }): Promise<ResetRequestResult> {
+export async function requestPasswordReset(
+  db: Db,
+  options: { email: string; ip: string | null; clock?: Clock },
+): Promise<ResetRequestResult> {
   const mailer = configuredMailer();
   if (!mailer) return { outcome: "no_mail" };
   const now = (options.clock ?? systemClock).now();
@@ -55,7 +58,12 @@ export async function requestPasswordReset(db: Db, options: { email: string; ip:
   const recent = await db
     .select({ at: consolePasswordResetRequests.requestedAt })
     .from(consolePasswordResetRequests)
-    .where(and(eq(consolePasswordResetRequests.email, email), gt(consolePasswordResetRequests.requestedAt, new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_MS))))
+    .where(
+      and(
+        eq(consolePasswordResetRequests.email, email),
+        gt(consolePasswordResetRequests.requestedAt, new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_MS)),
+      ),
+    )
     .orderBy(desc(consolePasswordResetRequests.requestedAt))
     .limit(LOCKOUT_FAILURES);
   const until = lockEnd(
@@ -68,13 +76,22 @@ export async function requestPasswordReset(db: Db, options: { email: string; ip:
     const [user] = await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, email));
     if (!user) return null;
     const url = await insertResetLink(tx, user.id, null, now);
-    await recordAuditEntry(tx, { actor: { userId: user.id, email, ip: options.ip }, serviceId: null, action: "password_reset_requested", target: email, at: now });
+    await recordAuditEntry(tx, {
+      actor: { userId: user.id, email, ip: options.ip },
+      serviceId: null,
+      action: "password_reset_requested",
+      target: email,
+      at: now,
+    });
     return url;
   });
   if (resetUrl) {
     // The link is never logged: it opens the account for an hour.
     mailer.send(passwordResetMail({ email, resetUrl })).catch((error: unknown) => {
-      logger.warn({ err: error instanceof Error ? error.message : String(error), to: email }, "password reset email not sent");
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error), to: email },
+        "password reset email not sent",
+      );
     });
   }
   return { outcome: "accepted" };
@@ -82,7 +99,8 @@ export async function requestPasswordReset(db: Db, options: { email: string; ip:
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type MemberResetLinkResult = { outcome: "created"; resetUrl: string; email: string } | { outcome: "member_of_other_merchants" };
+export type MemberResetLinkResult =
+  { outcome: "created"; resetUrl: string; email: string } | { outcome: "member_of_other_merchants" };
 
 /**
  * An owner's reset link for a member of its merchant (the Team page), shown to the owner once.
@@ -123,43 +141,72 @@ export async function createMemberResetLink(
       if (owned.length < elsewhere.length) return { outcome: "member_of_other_merchants" };
     }
     const resetUrl = await insertResetLink(tx, options.userId, options.actor.userId, now);
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "password_reset_link_created", target: member.email, at: now });
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: options.serviceId,
+      action: "password_reset_link_created",
+      target: member.email,
+      at: now,
+    });
     return { outcome: "created", resetUrl, email: member.email };
   });
 }
 
 /** The operator's link (`npm run merchant -- reset-password`, `actor` its CLI_ACTOR); null when no console user has the email. */
-export async function createResetLinkForEmail(db: Db, options: { email: string; actor: AuditActor; clock?: Clock }): Promise<{ resetUrl: string } | null> {
+export async function createResetLinkForEmail(
+  db: Db,
+  options: { email: string; actor: AuditActor; clock?: Clock },
+): Promise<{ resetUrl: string } | null> {
   const now = (options.clock ?? systemClock).now();
   const email = normalizeEmail(options.email);
   return db.transaction(async (tx) => {
     const [user] = await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, email));
     if (!user) return null;
     const resetUrl = await insertResetLink(tx, user.id, null, now);
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: null, action: "password_reset_link_created", target: email, at: now });
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: null,
+      action: "password_reset_link_created",
+      target: email,
+      at: now,
+    });
     return { resetUrl };
   });
 }
 
 /** The reset a link names while it is unused and under an hour old: its user's email; null otherwise. */
-export async function findOpenReset(db: Db, token: string, clock: Clock = systemClock): Promise<{ id: string; userId: string; email: string } | null> {
+export async function findOpenReset(
+  db: Db,
+  token: string,
+  clock: Clock = systemClock,
+): Promise<{ id: string; userId: string; email: string } | null> {
   if (!token || token.length > 100) return null;
   const [row] = await db
     .select({ id: consolePasswordResets.id, userId: consolePasswordResets.userId, email: consoleUsers.email })
     .from(consolePasswordResets)
     .innerJoin(consoleUsers, eq(consoleUsers.id, consolePasswordResets.userId))
-    .where(and(eq(consolePasswordResets.tokenHash, hashSecret(token)), isNull(consolePasswordResets.usedAt), gt(consolePasswordResets.expiresAt, clock.now())));
+    .where(
+      and(
+        eq(consolePasswordResets.tokenHash, hashSecret(token)),
+        isNull(consolePasswordResets.usedAt),
+        gt(consolePasswordResets.expiresAt, clock.now()),
+      ),
+    );
   return row ?? null;
 }
 
-export type ResetPasswordResult = { outcome: "reset" } | { outcome: "not_open" } | { outcome: "invalid_password"; problem: "too_short" | "too_long" };
+export type ResetPasswordResult =
+  { outcome: "reset" } | { outcome: "not_open" } | { outcome: "invalid_password"; problem: "too_short" | "too_long" };
 
 /**
  * The link's page "Set password": the new password (the rules and hash of every password), the
  * link used (a second use, or one past its hour, finds nothing), every other open link of the
  * user closed, every session of the user ended, and the audit entry, in one transaction.
  */
-export async function resetPassword(db: Db, options: { token: string; newPassword: string; ip: string | null; clock?: Clock }): Promise<ResetPasswordResult> {
+export async function resetPassword(
+  db: Db,
+  options: { token: string; newPassword: string; ip: string | null; clock?: Clock },
+): Promise<ResetPasswordResult> {
   const clock = options.clock ?? systemClock;
   const reset = await findOpenReset(db, options.token, clock);
   if (!reset) return { outcome: "not_open" };
@@ -171,7 +218,13 @@ export async function resetPassword(db: Db, options: { token: string; newPasswor
     const claimed = await tx
       .update(consolePasswordResets)
       .set({ usedAt: now })
-      .where(and(eq(consolePasswordResets.id, reset.id), isNull(consolePasswordResets.usedAt), gt(consolePasswordResets.expiresAt, now)))
+      .where(
+        and(
+          eq(consolePasswordResets.id, reset.id),
+          isNull(consolePasswordResets.usedAt),
+          gt(consolePasswordResets.expiresAt, now),
+        ),
+      )
       .returning({ id: consolePasswordResets.id });
     if (claimed.length === 0) return { outcome: "not_open" } as const;
     await tx
@@ -180,7 +233,13 @@ export async function resetPassword(db: Db, options: { token: string; newPasswor
       .where(and(eq(consolePasswordResets.userId, reset.userId), isNull(consolePasswordResets.usedAt)));
     await tx.update(consoleUsers).set({ passwordHash }).where(eq(consoleUsers.id, reset.userId));
     await endUserSessions(tx, reset.userId);
-    await recordAuditEntry(tx, { actor: { userId: reset.userId, email: reset.email, ip: options.ip }, serviceId: null, action: "password_reset", target: reset.email, at: now });
+    await recordAuditEntry(tx, {
+      actor: { userId: reset.userId, email: reset.email, ip: options.ip },
+      serviceId: null,
+      action: "password_reset",
+      target: reset.email,
+      at: now,
+    });
     return { outcome: "reset" } as const;
   });
 }

@@ -39,7 +39,10 @@ export async function purgeConsoleRecords(db: Db): Promise<number> {
     DELETE FROM console_password_reset_requests WHERE id IN (
       SELECT id FROM console_password_reset_requests WHERE requested_at < now() - interval '1 hour' LIMIT ${BATCH}
     ) RETURNING id`);
-  return [sessions, failures, invitations, resets, resetRequests].reduce<number>((total, rows) => total + sqlRows(rows).length, 0);
+  return [sessions, failures, invitations, resets, resetRequests].reduce<number>(
+    (total, rows) => total + sqlRows(rows).length,
+    0,
+  );
 }
 
 export const consolePurgeJob: BackgroundJob = {

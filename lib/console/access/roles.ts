@@ -22,7 +22,15 @@ export type Capability =
   | "merchant.manage";
 
 export const CAPABILITIES_OF_ROLE: Readonly<Record<ConsoleRole, readonly Capability[]>> = {
-  owner: ["payments.read", "payments.operate", "payment_links.manage", "keys.manage", "integration.manage", "team.manage", "merchant.manage"],
+  owner: [
+    "payments.read",
+    "payments.operate",
+    "payment_links.manage",
+    "keys.manage",
+    "integration.manage",
+    "team.manage",
+    "merchant.manage",
+  ],
   developer: ["payments.read", "payment_links.manage", "keys.manage", "integration.manage"],
   support: ["payments.read", "payments.operate", "payment_links.manage"],
   viewer: ["payments.read"],
@@ -38,7 +46,10 @@ export function rolesWith(capability: Capability): ConsoleRole[] {
 }
 
 export function isCapability(value: unknown): value is Capability {
-  return typeof value === "string" && Object.values(CAPABILITIES_OF_ROLE).some((capabilities) => capabilities.includes(value as Capability));
+  return (
+    typeof value === "string" &&
+    Object.values(CAPABILITIES_OF_ROLE).some((capabilities) => capabilities.includes(value as Capability))
+  );
 }
 
 export function isConsoleRole(value: unknown): value is ConsoleRole {

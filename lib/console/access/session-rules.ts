@@ -12,10 +12,16 @@ export const SESSION_USE_NOTE_MS = 60 * 1000;
 
 /** The bounds an active session lives within at `now`: created after one, last noted after the other. */
 export function activeSessionBounds(now: Date): { createdAfter: Date; usedAfter: Date } {
-  return { createdAfter: new Date(now.getTime() - SESSION_ABSOLUTE_MS), usedAfter: new Date(now.getTime() - SESSION_IDLE_MS) };
+  return {
+    createdAfter: new Date(now.getTime() - SESSION_ABSOLUTE_MS),
+    usedAfter: new Date(now.getTime() - SESSION_IDLE_MS),
+  };
 }
 
-export function sessionIsLive(session: { stage: "code" | "active"; createdAt: Date; lastUsedAt: Date; ended: boolean }, now: Date): boolean {
+export function sessionIsLive(
+  session: { stage: "code" | "active"; createdAt: Date; lastUsedAt: Date; ended: boolean },
+  now: Date,
+): boolean {
   if (session.ended) return false;
   if (session.stage === "code") return now.getTime() - session.createdAt.getTime() < CODE_STEP_MS;
   const bounds = activeSessionBounds(now);

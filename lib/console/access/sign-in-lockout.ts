@@ -21,7 +21,12 @@ export async function lockedUntil(db: Db, email: string, now: Date): Promise<Dat
   const recent = await db
     .select({ failedAt: consoleSignInFailures.failedAt })
     .from(consoleSignInFailures)
-    .where(and(eq(consoleSignInFailures.email, normalizeEmail(email)), gt(consoleSignInFailures.failedAt, new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_MS))))
+    .where(
+      and(
+        eq(consoleSignInFailures.email, normalizeEmail(email)),
+        gt(consoleSignInFailures.failedAt, new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_MS)),
+      ),
+    )
     .orderBy(desc(consoleSignInFailures.failedAt))
     .limit(LOCKOUT_FAILURES);
   return lockEnd(

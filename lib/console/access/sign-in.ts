@@ -15,17 +15,28 @@ export type SignInResult =
   | { outcome: "signed_in"; token: string; sessionId: string; needsCode: boolean };
 
 /** The password step of contract 13's sign-in: lockout, one answer for every refusal, the audit entry. */
-export async function signIn(db: Db, options: { email: string; password: string; ip: string | null; clock?: Clock }): Promise<SignInResult> {
+export async function signIn(
+  db: Db,
+  options: { email: string; password: string; ip: string | null; clock?: Clock },
+): Promise<SignInResult> {
   const now = (options.clock ?? systemClock).now();
   const email = normalizeEmail(options.email);
   const until = await lockedUntil(db, email, now);
   if (until) return { outcome: "locked", until };
   const [user] = await db.select().from(consoleUsers).where(eq(consoleUsers.email, email));
-  const passwordOk = user ? await verifyPassword(options.password, user.passwordHash) : await verifyAgainstDecoy(options.password);
+  const passwordOk = user
+    ? await verifyPassword(options.password, user.passwordHash)
+    : await verifyAgainstDecoy(options.password);
   if (!user || !passwordOk) {
     await db.transaction(async (tx) => {
       await recordSignInFailure(tx, email, now);
-      await recordAuditEntry(tx, { actor: { userId: user?.id ?? null, email, ip: options.ip }, serviceId: null, action: "sign_in_failed", target: "password", at: now });
+      await recordAuditEntry(tx, {
+        actor: { userId: user?.id ?? null, email, ip: options.ip },
+        serviceId: null,
+        action: "sign_in_failed",
+        target: "password",
+        at: now,
+      });
     });
     return { outcome: "refused" };
   }
@@ -35,9 +46,20 @@ export async function signIn(db: Db, options: { email: string; password: string;
   if (lockedMeanwhile) return { outcome: "locked", until: lockedMeanwhile };
   const needsCode = user.totpSecretEncrypted !== null;
   return db.transaction(async (tx) => {
-    const session = await createConsoleSession(tx, { userId: user.id, stage: needsCode ? "code" : "active", clock: options.clock });
+    const session = await createConsoleSession(tx, {
+      userId: user.id,
+      stage: needsCode ? "code" : "active",
+      clock: options.clock,
+    });
     // With a code to come, the sign-in is recorded when the code step passes.
-    if (!needsCode) await recordAuditEntry(tx, { actor: { userId: user.id, email, ip: options.ip }, serviceId: null, action: "sign_in", target: "password", at: now });
+    if (!needsCode)
+      await recordAuditEntry(tx, {
+        actor: { userId: user.id, email, ip: options.ip },
+        serviceId: null,
+        action: "sign_in",
+        target: "password",
+        at: now,
+      });
     return { outcome: "signed_in", ...session, needsCode };
   });
 }

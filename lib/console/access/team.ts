@@ -13,7 +13,13 @@ export interface TeamMember {
   twoStepOn: boolean;
 }
 
-export async function listTeam(db: Db, serviceId: string): Promise<{ members: TeamMember[]; invitations: { id: string; email: string; role: ConsoleRole; expiresAt: Date }[] }> {
+export async function listTeam(
+  db: Db,
+  serviceId: string,
+): Promise<{
+  members: TeamMember[];
+  invitations: { id: string; email: string; role: ConsoleRole; expiresAt: Date }[];
+}> {
   const members = await db
     .select({
       userId: consoleUsers.id,
@@ -27,9 +33,20 @@ export async function listTeam(db: Db, serviceId: string): Promise<{ members: Te
     .where(eq(consoleMemberships.serviceId, serviceId))
     .orderBy(asc(consoleUsers.email));
   const invitations = await db
-    .select({ id: consoleInvitations.id, email: consoleInvitations.email, role: consoleInvitations.role, expiresAt: consoleInvitations.expiresAt })
+    .select({
+      id: consoleInvitations.id,
+      email: consoleInvitations.email,
+      role: consoleInvitations.role,
+      expiresAt: consoleInvitations.expiresAt,
+    })
     .from(consoleInvitations)
-    .where(and(eq(consoleInvitations.serviceId, serviceId), isNull(consoleInvitations.acceptedAt), gt(consoleInvitations.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(consoleInvitations.serviceId, serviceId),
+        isNull(consoleInvitations.acceptedAt),
+        gt(consoleInvitations.expiresAt, sql`now()`),
+      ),
+    )
     .orderBy(asc(consoleInvitations.createdAt));
   return { members, invitations };
 }
@@ -57,41 +74,69 @@ async function withdrawInvitations(tx: Db, options: { serviceId: string; sentBy:
   const sentOrAddressed = options.addressedTo
     ? or(eq(consoleInvitations.invitedBy, options.sentBy), eq(consoleInvitations.email, options.addressedTo))
     : eq(consoleInvitations.invitedBy, options.sentBy);
-  await tx.delete(consoleInvitations).where(and(eq(consoleInvitations.serviceId, options.serviceId), isNull(consoleInvitations.acceptedAt), sentOrAddressed));
+  await tx
+    .delete(consoleInvitations)
+    .where(
+      and(eq(consoleInvitations.serviceId, options.serviceId), isNull(consoleInvitations.acceptedAt), sentOrAddressed),
+    );
 }
 
 export type TeamChangeResult = { outcome: "done" } | { outcome: "last_owner" };
 
 /** Contract 13: a merchant always keeps at least one owner. Another merchant's member is not found. */
-export async function changeMemberRole(db: Db, options: { actor: AuditActor; serviceId: string; userId: string; role: string }): Promise<TeamChangeResult> {
+export async function changeMemberRole(
+  db: Db,
+  options: { actor: AuditActor; serviceId: string; userId: string; role: string },
+): Promise<TeamChangeResult> {
   if (!isConsoleRole(options.role)) throw new ApiError("validation_error", "Unknown role.");
   const role = options.role;
   return db.transaction(async (tx) => {
     const members = await lockedMemberships(tx, options.serviceId);
     const member = members.find((candidate) => candidate.userId === options.userId);
     if (!member) throw new ApiError("not_found", "No such member.");
-    if (member.role === "owner" && role !== "owner" && members.filter((candidate) => candidate.role === "owner").length === 1) {
+    if (
+      member.role === "owner" &&
+      role !== "owner" &&
+      members.filter((candidate) => candidate.role === "owner").length === 1
+    ) {
       return { outcome: "last_owner" } as const;
     }
     await tx
       .update(consoleMemberships)
       .set({ role })
       .where(and(eq(consoleMemberships.serviceId, options.serviceId), eq(consoleMemberships.userId, options.userId)));
-    if (member.role === "owner" && role !== "owner") await withdrawInvitations(tx, { serviceId: options.serviceId, sentBy: member.userId });
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "role_changed", target: `${member.email}: ${member.role} → ${role}` });
+    if (member.role === "owner" && role !== "owner")
+      await withdrawInvitations(tx, { serviceId: options.serviceId, sentBy: member.userId });
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: options.serviceId,
+      action: "role_changed",
+      target: `${member.email}: ${member.role} → ${role}`,
+    });
     return { outcome: "done" } as const;
   });
 }
 
-export async function removeMember(db: Db, options: { actor: AuditActor; serviceId: string; userId: string }): Promise<TeamChangeResult> {
+export async function removeMember(
+  db: Db,
+  options: { actor: AuditActor; serviceId: string; userId: string },
+): Promise<TeamChangeResult> {
   return db.transaction(async (tx) => {
     const members = await lockedMemberships(tx, options.serviceId);
     const member = members.find((candidate) => candidate.userId === options.userId);
     if (!member) throw new ApiError("not_found", "No such member.");
-    if (member.role === "owner" && members.filter((candidate) => candidate.role === "owner").length === 1) return { outcome: "last_owner" } as const;
-    await tx.delete(consoleMemberships).where(and(eq(consoleMemberships.serviceId, options.serviceId), eq(consoleMemberships.userId, options.userId)));
+    if (member.role === "owner" && members.filter((candidate) => candidate.role === "owner").length === 1)
+      return { outcome: "last_owner" } as const;
+    await tx
+      .delete(consoleMemberships)
+      .where(and(eq(consoleMemberships.serviceId, options.serviceId), eq(consoleMemberships.userId, options.userId)));
     await withdrawInvitations(tx, { serviceId: options.serviceId, sentBy: member.userId, addressedTo: member.email });
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "member_removed", target: member.email });
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: options.serviceId,
+      action: "member_removed",
+      target: member.email,
+    });
     return { outcome: "done" } as const;
   });
 }

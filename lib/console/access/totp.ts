@@ -77,6 +77,12 @@ export function matchingTotpStep(secret: string, code: string, at: Date): number
 /** The `otpauth://` URI an authenticator app reads from the QR code. */
 export function otpauthUri(secret: string, options: { issuer: string; account: string }): string {
   const label = encodeURIComponent(`${options.issuer}:${options.account}`);
-  const query = new URLSearchParams({ secret, issuer: options.issuer, algorithm: "SHA1", digits: String(TOTP_DIGITS), period: String(TOTP_PERIOD_SECONDS) });
+  const query = new URLSearchParams({
+    secret,
+    issuer: options.issuer,
+    algorithm: "SHA1",
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_PERIOD_SECONDS),
+  });
   return `otpauth://totp/${label}?${query.toString()}`;
 }

@@ -4,7 +4,10 @@ import type { Db } from "../../db/client";
 import { consoleMemberships, consoleMerchantPolicies, services } from "../../db/schema";
 
 /** The user's merchants that require two-step verification of their members. */
-export async function merchantsRequiringTwoStep(db: Db, userId: string): Promise<{ serviceId: string; name: string }[]> {
+export async function merchantsRequiringTwoStep(
+  db: Db,
+  userId: string,
+): Promise<{ serviceId: string; name: string }[]> {
   return db
     .select({ serviceId: services.id, name: services.name })
     .from(consoleMemberships)
@@ -14,12 +17,18 @@ export async function merchantsRequiringTwoStep(db: Db, userId: string): Promise
 }
 
 /** An owner requires (or stops requiring) two-step verification of every member of the merchant. */
-export async function setTwoStepRequirement(db: Db, options: { actor: AuditActor; serviceId: string; required: boolean }): Promise<void> {
+export async function setTwoStepRequirement(
+  db: Db,
+  options: { actor: AuditActor; serviceId: string; required: boolean },
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .insert(consoleMerchantPolicies)
       .values({ serviceId: options.serviceId, requiresTwoStep: options.required })
-      .onConflictDoUpdate({ target: consoleMerchantPolicies.serviceId, set: { requiresTwoStep: options.required, updatedAt: new Date() } });
+      .onConflictDoUpdate({
+        target: consoleMerchantPolicies.serviceId,
+        set: { requiresTwoStep: options.required, updatedAt: new Date() },
+      });
     await recordAuditEntry(tx, {
       actor: options.actor,
       serviceId: options.serviceId,

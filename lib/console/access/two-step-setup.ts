@@ -16,11 +16,17 @@ export async function startTwoStepSetup(db: Db, userId: string): Promise<void> {
 
 /** The secret being set up, to show as a QR code and as text; null when no setup is under way. */
 export async function pendingTwoStepSecret(db: Db, userId: string): Promise<string | null> {
-  const [user] = await db.select({ sealed: consoleUsers.totpPendingSecretEncrypted }).from(consoleUsers).where(eq(consoleUsers.id, userId));
+  const [user] = await db
+    .select({ sealed: consoleUsers.totpPendingSecretEncrypted })
+    .from(consoleUsers)
+    .where(eq(consoleUsers.id, userId));
   return user?.sealed ? decryptWithKey(await getGatewayKey(db), user.sealed) : null;
 }
 
-export type ConfirmTwoStepResult = { outcome: "enabled"; recoveryCodes: string[]; session?: { token: string; sessionId: string } } | { outcome: "wrong_code" } | { outcome: "no_setup" };
+export type ConfirmTwoStepResult =
+  | { outcome: "enabled"; recoveryCodes: string[]; session?: { token: string; sessionId: string } }
+  | { outcome: "wrong_code" }
+  | { outcome: "no_setup" };
 
 /**
  * A code from the new secret turns two-step verification on and makes 10 recovery codes,
@@ -29,7 +35,10 @@ export type ConfirmTwoStepResult = { outcome: "enabled"; recoveryCodes: string[]
  * of sign-in: a member who must set it up first gets a full session only now), so a token
  * planted or seen before the step opens nothing afterwards; `session` opens its replacement.
  */
-export async function confirmTwoStepSetup(db: Db, options: { actor: AuditActor & { userId: string }; code: string; sessionId?: string; clock?: Clock }): Promise<ConfirmTwoStepResult> {
+export async function confirmTwoStepSetup(
+  db: Db,
+  options: { actor: AuditActor & { userId: string }; code: string; sessionId?: string; clock?: Clock },
+): Promise<ConfirmTwoStepResult> {
   const now = (options.clock ?? systemClock).now();
   const secret = await pendingTwoStepSecret(db, options.actor.userId);
   if (!secret) return { outcome: "no_setup" };
@@ -46,8 +55,18 @@ export async function confirmTwoStepSetup(db: Db, options: { actor: AuditActor &
       .returning({ id: consoleUsers.id });
     if (turnedOn.length === 0) return { outcome: "no_setup" } as const;
     await tx.delete(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, options.actor.userId));
-    await tx.insert(consoleRecoveryCodes).values(recoveryCodes.map((code) => ({ userId: options.actor.userId, codeHash: hashRecoveryCode(gatewayKey, code) })));
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: null, action: "two_step_enabled", target: options.actor.email, at: now });
+    await tx
+      .insert(consoleRecoveryCodes)
+      .values(
+        recoveryCodes.map((code) => ({ userId: options.actor.userId, codeHash: hashRecoveryCode(gatewayKey, code) })),
+      );
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: null,
+      action: "two_step_enabled",
+      target: options.actor.email,
+      at: now,
+    });
     if (!options.sessionId) return { outcome: "enabled", recoveryCodes } as const;
     const session = await replaceConsoleSession(tx, options.sessionId, { stage: "active", clock: options.clock });
     return { outcome: "enabled", recoveryCodes, ...(session ? { session } : {}) } as const;

@@ -11,14 +11,19 @@ import { matchingTotpStep } from "./totp";
 
 export type SecondStepResult =
   /** The code-stage session ended; `token` opens its replacement, a full session. */
-  { outcome: "verified"; method: "totp" | "recovery_code"; token: string } | { outcome: "refused" } | { outcome: "locked"; until: Date };
+  | { outcome: "verified"; method: "totp" | "recovery_code"; token: string }
+  | { outcome: "refused" }
+  | { outcome: "locked"; until: Date };
 
 /**
  * Consumes a current TOTP code (one whose step is newer than the last accepted: a code already
  * used is refused, RFC 6238 5.2) or an unused recovery code. Each claim is a conditional
  * UPDATE, so two posts of one code cannot both pass.
  */
-export async function consumeSecondFactor(db: Db, options: { userId: string; code: string; clock?: Clock }): Promise<"totp" | "recovery_code" | null> {
+export async function consumeSecondFactor(
+  db: Db,
+  options: { userId: string; code: string; clock?: Clock },
+): Promise<"totp" | "recovery_code" | null> {
   const now = (options.clock ?? systemClock).now();
   const code = options.code.trim().replace(/\s/g, "");
   const [user] = await db.select().from(consoleUsers).where(eq(consoleUsers.id, options.userId));
@@ -30,7 +35,12 @@ export async function consumeSecondFactor(db: Db, options: { userId: string; cod
     const claimed = await db
       .update(consoleUsers)
       .set({ totpLastUsedStep: step })
-      .where(and(eq(consoleUsers.id, user.id), or(isNull(consoleUsers.totpLastUsedStep), lt(consoleUsers.totpLastUsedStep, step))))
+      .where(
+        and(
+          eq(consoleUsers.id, user.id),
+          or(isNull(consoleUsers.totpLastUsedStep), lt(consoleUsers.totpLastUsedStep, step)),
+        ),
+      )
       .returning({ id: consoleUsers.id });
     return claimed.length > 0 ? "totp" : null;
   }
@@ -38,7 +48,13 @@ export async function consumeSecondFactor(db: Db, options: { userId: string; cod
   const used = await db
     .update(consoleRecoveryCodes)
     .set({ usedAt: now })
-    .where(and(eq(consoleRecoveryCodes.userId, user.id), inArray(consoleRecoveryCodes.codeHash, recoveryCodeHashes(await getGatewayKey(db), code)), isNull(consoleRecoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(consoleRecoveryCodes.userId, user.id),
+        inArray(consoleRecoveryCodes.codeHash, recoveryCodeHashes(await getGatewayKey(db), code)),
+        isNull(consoleRecoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: consoleRecoveryCodes.id });
   return used.length > 0 ? "recovery_code" : null;
 }
@@ -60,13 +76,25 @@ export async function verifySecondStep(
     const method = await consumeSecondFactor(tx, { userId: options.user.id, code: options.code, clock: options.clock });
     if (!method) {
       await recordSignInFailure(tx, options.user.email, now);
-      await recordAuditEntry(tx, { actor, serviceId: null, action: "sign_in_failed", target: "authentication code", at: now });
+      await recordAuditEntry(tx, {
+        actor,
+        serviceId: null,
+        action: "sign_in_failed",
+        target: "authentication code",
+        at: now,
+      });
       return { outcome: "refused" } as const;
     }
     // A new token for the full session: the one that only passed the password stops working.
     const replaced = await replaceConsoleSession(tx, options.sessionId, { stage: "active", clock: options.clock });
     if (!replaced) return { outcome: "refused" } as const;
-    await recordAuditEntry(tx, { actor, serviceId: null, action: "sign_in", target: method === "totp" ? "authentication code" : "recovery code", at: now });
+    await recordAuditEntry(tx, {
+      actor,
+      serviceId: null,
+      action: "sign_in",
+      target: method === "totp" ? "authentication code" : "recovery code",
+      at: now,
+    });
     return { outcome: "verified", method, token: replaced.token } as const;
   });
 }

@@ -12,9 +12,17 @@ import type { CustomerRow } from "../../customers/get-customer";
  */
 
 /** Deletes a saved card of the customer; another customer's or service's card is ApiError not_found. */
-export function deleteCustomerCard(db: Db, options: { service: ServiceContext; customerId: string; cardId: string }): Promise<void> {
+export function deleteCustomerCard(
+  db: Db,
+  options: { service: ServiceContext; customerId: string; cardId: string },
+): Promise<void> {
   // The card operation is scoped to one customer of one service, as the customer's own call is.
-  const principal: UserPrincipal = { mode: "user", service: options.service, customerId: options.customerId, tokenId: "console" };
+  const principal: UserPrincipal = {
+    mode: "user",
+    service: options.service,
+    customerId: options.customerId,
+    tokenId: "console",
+  };
   return deleteSavedCard(db, { principal, cardId: options.cardId });
 }
 

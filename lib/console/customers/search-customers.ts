@@ -24,7 +24,10 @@ const startsWith = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c
  * reading is an index lookup (the phone's unique index; lower(name) and lower(email) with
  * text_pattern_ops); at most 25 customers, by name.
  */
-export async function searchCustomers(db: Db, options: { serviceId: string; query: string; countries?: readonly string[] }): Promise<CustomerSearchRow[]> {
+export async function searchCustomers(
+  db: Db,
+  options: { serviceId: string; query: string; countries?: readonly string[] },
+): Promise<CustomerSearchRow[]> {
   const queries = customerSearchQueries(db, options);
   if (queries.length === 0) return [];
   // One round trip: each reading's lookup, side by side.
@@ -41,7 +44,10 @@ export async function searchCustomers(db: Db, options: { serviceId: string; quer
 }
 
 /** The search's statements, one per reading of the text (none for an empty search). Exported for the benchmark's EXPLAIN. */
-export function customerSearchQueries(db: Db, options: { serviceId: string; query: string; countries?: readonly string[] }) {
+export function customerSearchQueries(
+  db: Db,
+  options: { serviceId: string; query: string; countries?: readonly string[] },
+) {
   const text = options.query.trim();
   if (text === "") return [];
   const phones = phoneNumbersOf(text, options.countries ?? []);

@@ -52,8 +52,14 @@ export interface MethodSuccess {
 }
 
 export interface HomeAttention {
-  reservationsExpiring: { count: number; oldest: { paymentId: string; releaseAt: Date; amountMinor: number; currency: string }[] };
-  awaitingBuyer: { count: number; oldest: { paymentId: string; createdAt: Date; amountMinor: number; currency: string }[] };
+  reservationsExpiring: {
+    count: number;
+    oldest: { paymentId: string; releaseAt: Date; amountMinor: number; currency: string }[];
+  };
+  awaitingBuyer: {
+    count: number;
+    oldest: { paymentId: string; createdAt: Date; amountMinor: number; currency: string }[];
+  };
   webhooksFailing: { abandoned: number; retrying: number; oldestAt: Date | null };
   providersSilent: { provider: "card" | "wallet"; count: number; since: Date }[];
 }
@@ -87,10 +93,16 @@ const emptyPeriod = (): PeriodFigures => ({ succeededCount: 0, succeededMinor: 0
  * before only when this process has not read them or they changed since); then what needs someone, each on a
  * partial index of its own state. `timeZone` (IANA) decides where days begin (home-periods.ts).
  */
-export async function getHomeFigures(db: Db, options: { serviceId: string; timeZone?: string; clock?: Clock }): Promise<HomeFigures> {
+export async function getHomeFigures(
+  db: Db,
+  options: { serviceId: string; timeZone?: string; clock?: Clock },
+): Promise<HomeFigures> {
   const now = (options.clock ?? systemClock).now();
   const periods = homePeriods(now, options.timeZone);
-  const [groups, attention] = await Promise.all([paymentGroups(db, options.serviceId, periods), readAttention(db, options.serviceId, now)]);
+  const [groups, attention] = await Promise.all([
+    paymentGroups(db, options.serviceId, periods),
+    readAttention(db, options.serviceId, now),
+  ]);
   return { periods, ...summarize(groups, periods), attention };
 }
 
@@ -139,13 +151,19 @@ async function paymentGroups(db: Db, serviceId: string, periods: HomePeriods): P
     if (date !== today) closed.set(date, day);
     groups.push(...day);
   }
-  rememberClosedDays(key, { readAt: new Date(rows[0]!.readAt), filledAt: cached?.filledAt ?? new Date(), days: closed });
+  rememberClosedDays(key, {
+    readAt: new Date(rows[0]!.readAt),
+    filledAt: cached?.filledAt ?? new Date(),
+    days: closed,
+  });
   return groups;
 }
 
 /** The days as one JSON parameter: one statement text whatever their number, and no array parameter (the drivers take none alike). */
 function daysJson(periods: HomePeriods): string {
-  return JSON.stringify(periods.days.map((day) => ({ day: day.date, from_at: day.start.toISOString(), to_at: day.end.toISOString() })));
+  return JSON.stringify(
+    periods.days.map((day) => ({ day: day.date, from_at: day.start.toISOString(), to_at: day.end.toISOString() })),
+  );
 }
 
 function summarize(groups: GroupRow[], periods: HomePeriods): Pick<HomeFigures, "currencies" | "methods"> {
@@ -187,17 +205,33 @@ function summarize(groups: GroupRow[], periods: HomePeriods): Pick<HomeFigures, 
       figures.days[index]!.succeededCount += group.count;
       figures.days[index]!.succeededMinor += captured;
     }
-    const method = methodOf({ paymentMethodCode: group.paymentMethodCode, transactionType: group.transactionType, cardBrand: null, cardLast4: null });
+    const method = methodOf({
+      paymentMethodCode: group.paymentMethodCode,
+      transactionType: group.transactionType,
+      cardBrand: null,
+      cardLast4: null,
+    });
     if (!method) continue;
-    const outcome = METHOD_SUCCESS_STATES.includes(group.state) ? "succeeded" : group.state === "FAILED" ? "failed" : null;
+    const outcome = METHOD_SUCCESS_STATES.includes(group.state)
+      ? "succeeded"
+      : group.state === "FAILED"
+        ? "failed"
+        : null;
     if (!outcome) continue;
-    const rate = byMethod.get(method.kind) ?? byMethod.set(method.kind, { method: method.kind, succeeded: 0, failed: 0, rate: null }).get(method.kind)!;
+    const rate =
+      byMethod.get(method.kind) ??
+      byMethod.set(method.kind, { method: method.kind, succeeded: 0, failed: 0, rate: null }).get(method.kind)!;
     rate[outcome] += group.count;
   }
-  const methods = [...byMethod.values()].map((entry) => ({ ...entry, rate: entry.succeeded + entry.failed === 0 ? null : entry.succeeded / (entry.succeeded + entry.failed) }));
+  const methods = [...byMethod.values()].map((entry) => ({
+    ...entry,
+    rate: entry.succeeded + entry.failed === 0 ? null : entry.succeeded / (entry.succeeded + entry.failed),
+  }));
   const order = ["wallet", "qr_wallet", "card"];
   return {
-    currencies: [...byCurrency.values()].sort((a, b) => b.month.succeededMinor - a.month.succeededMinor || a.currency.localeCompare(b.currency)),
+    currencies: [...byCurrency.values()].sort(
+      (a, b) => b.month.succeededMinor - a.month.succeededMinor || a.currency.localeCompare(b.currency),
+    ),
     methods: methods.sort((a, b) => order.indexOf(a.method) - order.indexOf(b.method)),
   };
 }
@@ -262,9 +296,22 @@ async function readAttention(db: Db, serviceId: string, now: Date): Promise<Home
     },
     awaitingBuyer: {
       count: row!.awaitingCount,
-      oldest: awaiting.map((entry) => ({ paymentId: entry.id, createdAt: new Date(entry.createdAt), amountMinor: Number(entry.amountMinor), currency: entry.currency })),
+      oldest: awaiting.map((entry) => ({
+        paymentId: entry.id,
+        createdAt: new Date(entry.createdAt),
+        amountMinor: Number(entry.amountMinor),
+        currency: entry.currency,
+      })),
     },
-    webhooksFailing: { abandoned: row!.abandoned, retrying: row!.retrying, oldestAt: row!.webhookOldest ? new Date(row!.webhookOldest) : null },
-    providersSilent: providers.map((entry) => ({ provider: entry.provider, count: entry.count, since: new Date(entry.since) })),
+    webhooksFailing: {
+      abandoned: row!.abandoned,
+      retrying: row!.retrying,
+      oldestAt: row!.webhookOldest ? new Date(row!.webhookOldest) : null,
+    },
+    providersSilent: providers.map((entry) => ({
+      provider: entry.provider,
+      count: entry.count,
+      since: new Date(entry.since),
+    })),
   };
 }

@@ -47,7 +47,9 @@ function periodsOfDate({ year, month, day, weekday }: ReturnType<typeof calendar
   const week = zonedMidnight(year, month, day - ((weekday + 6) % 7), timeZone);
   const monthStart = zonedMidnight(year, month, 1, timeZone);
   const chartFrom = zonedMidnight(year, month, day - (CHART_DAYS - 1), timeZone);
-  const chartDays = Array.from({ length: CHART_DAYS }, (_, index) => isoDate(new Date(Date.UTC(year, month - 1, day - (CHART_DAYS - 1) + index))));
+  const chartDays = Array.from({ length: CHART_DAYS }, (_, index) =>
+    isoDate(new Date(Date.UTC(year, month - 1, day - (CHART_DAYS - 1) + index))),
+  );
   const dates = {
     today: isoDate(new Date(Date.UTC(year, month - 1, day))),
     week: isoDate(new Date(Date.UTC(year, month - 1, day - ((weekday + 6) % 7)))),
@@ -72,7 +74,16 @@ const calendars = new Map<string, Intl.DateTimeFormat>();
 function calendarDate(at: Date, timeZone: string): { year: number; month: number; day: number; weekday: number } {
   let format = calendars.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" });
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+      hourCycle: "h23",
+    });
     calendars.set(timeZone, format);
   }
   const parts = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));

@@ -20,19 +20,30 @@ export async function ensureDemoOwner(db: Db, gatewayKey: Buffer): Promise<{ ema
   const demoId = await demoMerchantServiceId(db);
   if (!demoId) return null;
   const password = demoOwnerPassword(gatewayKey);
-  let [user] = await db.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, DEMO_OWNER_EMAIL));
+  let [user] = await db
+    .select({ id: consoleUsers.id })
+    .from(consoleUsers)
+    .where(eq(consoleUsers.email, DEMO_OWNER_EMAIL));
   if (!user) {
     [user] = await db
       .insert(consoleUsers)
       .values({ email: DEMO_OWNER_EMAIL, name: "Demo Owner", passwordHash: await hashPassword(password) })
       .onConflictDoNothing()
       .returning({ id: consoleUsers.id });
-    if (!user) [user] = await db.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, DEMO_OWNER_EMAIL));
+    if (!user)
+      [user] = await db
+        .select({ id: consoleUsers.id })
+        .from(consoleUsers)
+        .where(eq(consoleUsers.email, DEMO_OWNER_EMAIL));
   }
   const [member] = await db
     .select({ role: consoleMemberships.role })
     .from(consoleMemberships)
     .where(and(eq(consoleMemberships.userId, user!.id), eq(consoleMemberships.serviceId, demoId)));
-  if (!member) await db.insert(consoleMemberships).values({ userId: user!.id, serviceId: demoId, role: "owner" }).onConflictDoNothing();
+  if (!member)
+    await db
+      .insert(consoleMemberships)
+      .values({ userId: user!.id, serviceId: demoId, role: "owner" })
+      .onConflictDoNothing();
   return { email: DEMO_OWNER_EMAIL, password };
 }

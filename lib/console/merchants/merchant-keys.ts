@@ -40,7 +40,12 @@ export async function rollClientSecret(db: Db, options: { actor: AuditActor; ser
   const { clientId } = await getMerchantKeys(db, options.serviceId);
   return db.transaction(async (tx) => {
     const { clientSecret } = await rotateClientSecret(tx, clientId);
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "client_secret_rolled", target: clientId });
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: options.serviceId,
+      action: "client_secret_rolled",
+      target: clientId,
+    });
     return clientSecret;
   });
 }
@@ -50,7 +55,12 @@ export async function rollWebhookSecret(db: Db, options: { actor: AuditActor; se
   const { clientId } = await getMerchantKeys(db, options.serviceId);
   return db.transaction(async (tx) => {
     const updated = await updateMerchant(tx, { clientId, rotateWebhookSecret: true });
-    await recordAuditEntry(tx, { actor: options.actor, serviceId: options.serviceId, action: "webhook_secret_rolled", target: clientId });
+    await recordAuditEntry(tx, {
+      actor: options.actor,
+      serviceId: options.serviceId,
+      action: "webhook_secret_rolled",
+      target: clientId,
+    });
     return updated.webhookSecret!;
   });
 }

@@ -4,7 +4,8 @@ import type { Db } from "../../db/client";
 import { updateMerchant } from "../../merchants/update-merchant";
 import { getMerchantKeys } from "./merchant-keys";
 
-export type SettingsResult = { outcome: "saved"; webhookSecret?: string } | { outcome: "invalid"; field: string; message: string };
+export type SettingsResult =
+  { outcome: "saved"; webhookSecret?: string } | { outcome: "invalid"; field: string; message: string };
 
 /**
  * The Settings page (name, redirect URL, allowed origins, terms of payment URL; the time zone) and the Developers page's webhook URL:
@@ -16,7 +17,14 @@ export async function updateMerchantSettings(
   options: {
     actor: AuditActor;
     serviceId: string;
-    changes: { name?: string; redirectUrl?: string | null; origins?: string[]; webhookUrl?: string | null; timeZone?: string | null; termsUrl?: string | null };
+    changes: {
+      name?: string;
+      redirectUrl?: string | null;
+      origins?: string[];
+      webhookUrl?: string | null;
+      timeZone?: string | null;
+      termsUrl?: string | null;
+    };
   },
 ): Promise<SettingsResult> {
   const { clientId } = await getMerchantKeys(db, options.serviceId);
@@ -28,7 +36,11 @@ export async function updateMerchantSettings(
         actor: options.actor,
         serviceId: options.serviceId,
         action: webhook ? "webhook_url_changed" : "settings_changed",
-        target: webhook ? (updated.webhookUrl ?? "none") : options.changes.timeZone !== undefined ? `timeZone ${updated.timeZone}` : Object.keys(options.changes).join(", "),
+        target: webhook
+          ? (updated.webhookUrl ?? "none")
+          : options.changes.timeZone !== undefined
+            ? `timeZone ${updated.timeZone}`
+            : Object.keys(options.changes).join(", "),
       });
       return { outcome: "saved", ...(updated.webhookSecret ? { webhookSecret: updated.webhookSecret } : {}) } as const;
     });

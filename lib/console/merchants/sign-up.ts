@@ -10,7 +10,9 @@ import { hashPassword, passwordProblem } from "../access/passwords";
 import { normalizeEmail } from "../access/sign-in-lockout";
 
 export type SignUpField = "name" | "email" | "password" | "businessName";
-export type SignUpResult = { outcome: "created"; token: string; sessionId: string; serviceId: string } | { outcome: "invalid"; field: SignUpField; problem: string };
+export type SignUpResult =
+  | { outcome: "created"; token: string; sessionId: string; serviceId: string }
+  | { outcome: "invalid"; field: SignUpField; problem: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -19,7 +21,10 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * countries, onboarded exactly as `npm run merchant -- create` does, the user its owner.
  * Production has no sign-up.
  */
-export async function signUp(db: Db, options: { name: string; email: string; password: string; businessName: string; ip: string | null; clock?: Clock }): Promise<SignUpResult> {
+export async function signUp(
+  db: Db,
+  options: { name: string; email: string; password: string; businessName: string; ip: string | null; clock?: Clock },
+): Promise<SignUpResult> {
   if (!getConfig().isSandbox) throw new Error("sign-up exists only in the sandbox");
   const name = options.name.trim();
   const businessName = options.businessName.trim();
@@ -28,19 +33,29 @@ export async function signUp(db: Db, options: { name: string; email: string; pas
   if (!EMAIL.test(email) || email.length > 254) return { outcome: "invalid", field: "email", problem: "invalid_email" };
   const problem = passwordProblem(options.password);
   if (problem) return { outcome: "invalid", field: "password", problem };
-  if (!businessName || businessName.length > 120) return { outcome: "invalid", field: "businessName", problem: "required" };
+  if (!businessName || businessName.length > 120)
+    return { outcome: "invalid", field: "businessName", problem: "required" };
   const [taken] = await db.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, email));
   if (taken) return { outcome: "invalid", field: "email", problem: "email_taken" };
   const passwordHash = await hashPassword(options.password);
   return db.transaction(async (tx) => {
-    const [user] = await tx.insert(consoleUsers).values({ email, name, passwordHash }).onConflictDoNothing().returning({ id: consoleUsers.id });
+    const [user] = await tx
+      .insert(consoleUsers)
+      .values({ email, name, passwordHash })
+      .onConflictDoNothing()
+      .returning({ id: consoleUsers.id });
     if (!user) return { outcome: "invalid", field: "email", problem: "email_taken" } as const;
     const merchant = await onboardMerchant(tx, { name: businessName, countries: ["DZA", "MAR", "TUN"], origins: [] });
     const [service] = await tx.select({ id: services.id }).from(services).where(eq(services.code, merchant.service));
     await tx.insert(consoleMemberships).values({ userId: user.id, serviceId: service!.id, role: "owner" });
     const actor = { userId: user.id, email, ip: options.ip };
     await recordAuditEntry(tx, { actor, serviceId: service!.id, action: "sign_up", target: businessName });
-    const session = await createConsoleSession(tx, { userId: user.id, stage: "active", clock: options.clock ?? systemClock, activeServiceId: service!.id });
+    const session = await createConsoleSession(tx, {
+      userId: user.id,
+      stage: "active",
+      clock: options.clock ?? systemClock,
+      activeServiceId: service!.id,
+    });
     return { outcome: "created", ...session, serviceId: service!.id } as const;
   });
 }

@@ -37,14 +37,16 @@ interface ConsoleForm {
   withinTransaction?: WithinTransaction;
 }
 
-const operationKey = (actor: ConsoleActor, action: string, formKey: string) => `console:${actor.service.id}:${action}:${formKey}`;
+const operationKey = (actor: ConsoleActor, action: string, formKey: string) =>
+  `console:${actor.service.id}:${action}:${formKey}`;
 
 /**
  * The values the form was posted with: the same form posted again with other values (the amount
  * changed after going back) is refused as the API refuses a key reused with another body, instead
  * of answering the first operation's outcome as if it were the second's.
  */
-const formFingerprint = (values: Record<string, unknown>) => createHash("sha256").update(JSON.stringify(values)).digest("hex");
+const formFingerprint = (values: Record<string, unknown>) =>
+  createHash("sha256").update(JSON.stringify(values)).digest("hex");
 
 /**
  * An amount field as typed (standard units, a decimal comma too: lib/money/typed-amount.ts); empty
@@ -53,7 +55,8 @@ const formFingerprint = (values: Record<string, unknown>) => createHash("sha256"
  */
 function amountOf(text: string | undefined | null): number | undefined {
   const typed = readTypedAmount(text);
-  if (typed.kind === "negative") throw new ApiError("validation_error", "The request is invalid.", [{ path: "amount", message: NEGATIVE_AMOUNT }]);
+  if (typed.kind === "negative")
+    throw new ApiError("validation_error", "The request is invalid.", [{ path: "amount", message: NEGATIVE_AMOUNT }]);
   return typed.kind === "empty" ? undefined : typed.kind === "amount" ? typed.value : Number.NaN;
 }
 
@@ -64,7 +67,11 @@ function bodyOrRefuse<T extends z.ZodType>(schema: T, input: unknown): z.output<
   return parsed.data;
 }
 
-export async function captureFromConsole(db: Db, actor: ConsoleActor, form: ConsoleForm & { amount?: string | null }): Promise<PaymentRow> {
+export async function captureFromConsole(
+  db: Db,
+  actor: ConsoleActor,
+  form: ConsoleForm & { amount?: string | null },
+): Promise<PaymentRow> {
   const input = bodyOrRefuse(capturePaymentBody, { amount: amountOf(form.amount) });
   return capturePayment(db, {
     principal: clientPrincipalForConsole(actor.service),
@@ -88,9 +95,17 @@ export async function releaseFromConsole(db: Db, actor: ConsoleActor, form: Cons
 }
 
 /** The form's reason is the refund's description (what the API requires) and its reason. */
-export async function refundFromConsole(db: Db, actor: ConsoleActor, form: ConsoleForm & { amount?: string | null; reason: string }): Promise<RefundOutcome> {
+export async function refundFromConsole(
+  db: Db,
+  actor: ConsoleActor,
+  form: ConsoleForm & { amount?: string | null; reason: string },
+): Promise<RefundOutcome> {
   const reason = form.reason.trim();
-  const input = bodyOrRefuse(refundPaymentBody, { description: reason, amount: amountOf(form.amount), ...(reason ? { reason } : {}) });
+  const input = bodyOrRefuse(refundPaymentBody, {
+    description: reason,
+    amount: amountOf(form.amount),
+    ...(reason ? { reason } : {}),
+  });
   return refundPayment(db, {
     principal: clientPrincipalForConsole(actor.service),
     paymentId: form.paymentId,
@@ -98,6 +113,10 @@ export async function refundFromConsole(db: Db, actor: ConsoleActor, form: Conso
     withinTransaction: form.withinTransaction,
     input,
     operationKey: operationKey(actor, "refund", form.formKey),
-    operationFingerprint: formFingerprint({ amount: input.amount ?? null, description: input.description, reason: input.reason ?? null }),
+    operationFingerprint: formFingerprint({
+      amount: input.amount ?? null,
+      description: input.description,
+      reason: input.reason ?? null,
+    }),
   });
 }

@@ -74,7 +74,10 @@ type ExportRecord = Omit<PaymentListRow, "createdAt"> & { createdIso: string };
  * returns as is: rows are read from a database cursor (postgres.js) a batch at a time as the
  * client reads, so memory stays bounded however many rows there are; on PGlite, by keyset pages.
  */
-export function exportPaymentsCsv(db: Db, options: { serviceId: string; filters: PaymentListFilters; separator?: ExportSeparator; readerIdleMs?: number }): ReadableStream<Uint8Array> {
+export function exportPaymentsCsv(
+  db: Db,
+  options: { serviceId: string; filters: PaymentListFilters; separator?: ExportSeparator; readerIdleMs?: number },
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const toLine = csvLineWriter(options.separator ?? "comma");
   let batches: AsyncIterator<ExportRecord[]> | null = null;
@@ -140,7 +143,9 @@ function csvLineWriter(separator: ExportSeparator) {
   };
 }
 
-type PostgresJsClient = { unsafe(query: string, params: unknown[]): { cursor(rows: number): AsyncIterable<Record<string, unknown>[]> } };
+type PostgresJsClient = {
+  unsafe(query: string, params: unknown[]): { cursor(rows: number): AsyncIterable<Record<string, unknown>[]> };
+};
 
 function postgresJsClient(db: Db): PostgresJsClient | null {
   const client = (db as unknown as { $client?: { unsafe?: unknown } }).$client;
@@ -162,7 +167,10 @@ export function exportQuery(db: Db, options: { serviceId: string; filters: Payme
     .orderBy(desc(payments.createdAt), desc(payments.id));
 }
 
-async function* exportBatches(db: Db, options: { serviceId: string; filters: PaymentListFilters }): AsyncGenerator<ExportRecord[]> {
+async function* exportBatches(
+  db: Db,
+  options: { serviceId: string; filters: PaymentListFilters },
+): AsyncGenerator<ExportRecord[]> {
   const client = postgresJsClient(db);
   if (!client) {
     yield* keysetBatches(db, options);
@@ -212,7 +220,10 @@ async function* exportBatches(db: Db, options: { serviceId: string; filters: Pay
 }
 
 /** PGlite has no server cursor here: the list's own keyset pages, a batch at a time. */
-async function* keysetBatches(db: Db, options: { serviceId: string; filters: PaymentListFilters }): AsyncGenerator<ExportRecord[]> {
+async function* keysetBatches(
+  db: Db,
+  options: { serviceId: string; filters: PaymentListFilters },
+): AsyncGenerator<ExportRecord[]> {
   let after: string | null = null;
   do {
     const cursor = after ? decodePaymentCursor(after) : null;

@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../../auth/principal";
 import type { Db } from "../../db/client";
-import { cardPayments, customers, paymentCaptures, paymentRefunds, paymentStateChanges, redirectPayments } from "../../db/schema";
+import {
+  cardPayments,
+  customers,
+  paymentCaptures,
+  paymentRefunds,
+  paymentStateChanges,
+  redirectPayments,
+} from "../../db/schema";
 import { sqlRows } from "../../db/sql-rows";
 import type { PaymentRow } from "../../db/payment-record";
 import { listEvents } from "../../events/list-events";
@@ -21,7 +28,19 @@ import { timelineEntryOf, type TimelineEntry } from "./payment-timeline";
 export interface PaymentDetail {
   payment: Pick<
     PaymentRow,
-    "id" | "actionId" | "state" | "status" | "currency" | "country" | "captureMethod" | "createdAt" | "updatedAt" | "expiresAt" | "authorizedAt" | "failureReason" | "metaData"
+    | "id"
+    | "actionId"
+    | "state"
+    | "status"
+    | "currency"
+    | "country"
+    | "captureMethod"
+    | "createdAt"
+    | "updatedAt"
+    | "expiresAt"
+    | "authorizedAt"
+    | "failureReason"
+    | "metaData"
   >;
   statusCode: number;
   method: PaymentMethodView;
@@ -74,8 +93,15 @@ const EVENTS_SHOWN = 100;
  * or no payment, is ApiError not_found (the page answers 404). Read as check reads it (an intent
  * past its grace is failed on the spot), then its rows in parallel.
  */
-export async function getPaymentDetail(db: Db, options: { service: ServiceContext; paymentId: string }): Promise<PaymentDetail> {
-  const payment = await getCurrentPaymentOrThrow(db, { principal: clientPrincipalForConsole(options.service), paymentId: options.paymentId, methods: methodFunds });
+export async function getPaymentDetail(
+  db: Db,
+  options: { service: ServiceContext; paymentId: string },
+): Promise<PaymentDetail> {
+  const payment = await getCurrentPaymentOrThrow(db, {
+    principal: clientPrincipalForConsole(options.service),
+    paymentId: options.paymentId,
+    methods: methodFunds,
+  });
   const redirect = paymentMethodOf(payment.paymentMethodCode)?.redirect ?? null;
   const refundsAtProvider = canTransition(payment.state, "refund_partial") && Boolean(redirect?.refundElsewhere);
   const allows = {
@@ -146,7 +172,13 @@ async function paymentRowsOf(db: Db, payment: PaymentRow) {
     redirect: { providerOrderId: string | null } | null;
     captures: { id: string; amountMinor: number; releasedMinor: number; createdAt: string }[];
     refunds: { id: string; amountMinor: number; description: string; reason: string | null; createdAt: string }[];
-    timeline: { at: string; fromState: PaymentState | null; toState: PaymentState; cause: StateChangeCause["kind"]; consoleUserEmail: string | null }[];
+    timeline: {
+      at: string;
+      fromState: PaymentState | null;
+      toState: PaymentState;
+      cause: StateChangeCause["kind"];
+      consoleUserEmail: string | null;
+    }[];
   }>(
     await db.execute(sql`
       select

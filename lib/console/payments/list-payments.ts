@@ -39,7 +39,9 @@ export const createdAtMicros = sql<string>`(extract(epoch from ${payments.create
 /** SQL: the row is older than the cursor's (`after`) or newer (`before`); ties on the time go by id. */
 export function beyondCursor(direction: "after" | "before", cursor: PaymentCursor): SQL {
   const at = sql`(to_timestamp(0) + ${cursor.createdAtMicros}::bigint * interval '1 microsecond')`;
-  return direction === "after" ? sql`(${payments.createdAt}, ${payments.id}) < (${at}, ${cursor.id}::uuid)` : sql`(${payments.createdAt}, ${payments.id}) > (${at}, ${cursor.id}::uuid)`;
+  return direction === "after"
+    ? sql`(${payments.createdAt}, ${payments.id}) < (${at}, ${cursor.id}::uuid)`
+    : sql`(${payments.createdAt}, ${payments.id}) > (${at}, ${cursor.id}::uuid)`;
 }
 
 /**
@@ -54,12 +56,24 @@ export function paymentPageQuery(db: Db, options: { serviceId: string; query: Pa
   const page = db
     .select({ id: payments.id, createdAt: payments.createdAt, micros: createdAtMicros.as("micros") })
     .from(payments)
-    .where(and(paymentListConditions(options.serviceId, filters), cursor ? beyondCursor(cursor.direction, cursor.at) : undefined))
-    .orderBy(...(newerFirst ? [desc(payments.createdAt), desc(payments.id)] : [asc(payments.createdAt), asc(payments.id)]))
+    .where(
+      and(
+        paymentListConditions(options.serviceId, filters),
+        cursor ? beyondCursor(cursor.direction, cursor.at) : undefined,
+      ),
+    )
+    .orderBy(
+      ...(newerFirst ? [desc(payments.createdAt), desc(payments.id)] : [asc(payments.createdAt), asc(payments.id)]),
+    )
     .limit(size + 1)
     .as("page");
   return db
-    .select({ micros: page.micros, createdAt: payments.createdAt, amountMinor: payments.amountMinor, ...paymentRowColumns })
+    .select({
+      micros: page.micros,
+      createdAt: payments.createdAt,
+      amountMinor: payments.amountMinor,
+      ...paymentRowColumns,
+    })
     .from(page)
     .innerJoin(payments, eq(payments.id, page.id))
     .innerJoin(customers, eq(customers.id, payments.customerId))
@@ -71,14 +85,18 @@ export function paymentPageQuery(db: Db, options: { serviceId: string; query: Pa
  * One page of a service's payments, newest first, by keyset (never OFFSET): the 100th page
  * costs what the first does.
  */
-export async function listPayments(db: Db, options: { serviceId: string; query: PaymentListQuery; pageSize?: number }): Promise<PaymentListPage> {
+export async function listPayments(
+  db: Db,
+  options: { serviceId: string; query: PaymentListQuery; pageSize?: number },
+): Promise<PaymentListPage> {
   const size = options.pageSize ?? PAYMENTS_PAGE_SIZE;
   const newerFirst = options.query.cursor?.direction !== "before";
   const cursor = options.query.cursor;
   const fetched = await paymentPageQuery(db, options);
   const more = fetched.length > size;
   const shown = newerFirst ? fetched.slice(0, size) : fetched.slice(0, size).reverse();
-  const cursorOf = (row: (typeof fetched)[number] | undefined) => (row ? encodePaymentCursor({ createdAtMicros: row.micros, id: row.id }) : null);
+  const cursorOf = (row: (typeof fetched)[number] | undefined) =>
+    row ? encodePaymentCursor({ createdAtMicros: row.micros, id: row.id }) : null;
   const first = shown[0];
   const last = shown.at(-1);
   return {

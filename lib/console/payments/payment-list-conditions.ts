@@ -22,7 +22,9 @@ export function paymentListConditions(serviceId: string, filters: PaymentListFil
     filters.amountFrom || filters.amountTo ? amountCondition(filters.amountFrom, filters.amountTo) : undefined,
     filters.customerId ? eq(payments.customerId, filters.customerId) : undefined,
     filters.paymentLinkId ? linkCondition(filters.paymentLinkId) : undefined,
-    filters.search ? sql`${payments.id} in (${searchedPaymentIds(serviceId, filters.search, filters.searchCountries ?? [])})` : undefined,
+    filters.search
+      ? sql`${payments.id} in (${searchedPaymentIds(serviceId, filters.search, filters.searchCountries ?? [])})`
+      : undefined,
   )!;
 }
 

@@ -18,7 +18,11 @@ export const QR_INTENT_KIND = "qr_wallet";
  * intents beside the method whose app answers them (wallet, qr_wallet, card, satim, ...).
  */
 export const CONSOLE_METHODS: readonly string[] = [
-  ...new Set(Object.values(PAYMENT_METHODS).flatMap((method) => (method.showsQrCodeForQrIntents ? [method.console.kind, QR_INTENT_KIND] : [method.console.kind]))),
+  ...new Set(
+    Object.values(PAYMENT_METHODS).flatMap((method) =>
+      method.showsQrCodeForQrIntents ? [method.console.kind, QR_INTENT_KIND] : [method.console.kind],
+    ),
+  ),
 ];
 export type ConsoleMethod = string;
 
@@ -64,7 +68,8 @@ export const NO_FILTERS: PaymentListFilters = {
 
 type QueryValue = string | string[] | undefined;
 const one = (value: QueryValue) => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
-const many = (value: QueryValue) => (Array.isArray(value) ? value : value === undefined ? [] : value.split(",")).map((v) => v.trim()).filter(Boolean);
+const many = (value: QueryValue) =>
+  (Array.isArray(value) ? value : value === undefined ? [] : value.split(",")).map((v) => v.trim()).filter(Boolean);
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // An ISO 8601 time; without a zone it is the merchant's (its time zone setting, UTC when none is
@@ -78,13 +83,22 @@ const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)
 function instantOf(text: string, timeZone: string): Date | null {
   if (DATE_ONLY.test(text)) {
     const day = new Date(`${text}T00:00:00Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text ? instantOfWallClock(`${text}T00:00:00`, timeZone) : null;
+    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text
+      ? instantOfWallClock(`${text}T00:00:00`, timeZone)
+      : null;
   }
   const time = ISO_TIME.exec(text);
   if (!time) return null;
   const [, date, hours, minutes, seconds = "00", zone] = time;
   const day = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date || Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return null;
+  if (
+    Number.isNaN(day.getTime()) ||
+    day.toISOString().slice(0, 10) !== date ||
+    Number(hours) > 23 ||
+    Number(minutes) > 59 ||
+    Number(seconds) > 59
+  )
+    return null;
   const parsed = zone ? new Date(text) : instantOfWallClock(`${date}T${hours}:${minutes}:${seconds}`, timeZone);
   return Number.isNaN(parsed.getTime()) ? null : parsed;
 }
@@ -108,24 +122,36 @@ const listQuerySchema = (timeZone: string) =>
       amountFrom: z.string().optional(),
       amountTo: z.string().optional(),
       q: z.string().max(100, "must be at most 100 characters").optional(),
-      paymentLinkId: z.string().refine(isPaymentLinkId, "must be a payment link id (plink_ followed by 26 characters)").optional(),
+      paymentLinkId: z
+        .string()
+        .refine(isPaymentLinkId, "must be a payment link id (plink_ followed by 26 characters)")
+        .optional(),
       after: z.string().optional(),
       before: z.string().optional(),
     })
     .transform((query, ctx) => {
-      const problem = (field: string, message: string, input: unknown) => ctx.issues.push({ code: "custom", path: [field], message, input });
-      const states = query.status.filter((state): state is PaymentState => (PAYMENT_STATES as readonly string[]).includes(state));
+      const problem = (field: string, message: string, input: unknown) =>
+        ctx.issues.push({ code: "custom", path: [field], message, input });
+      const states = query.status.filter((state): state is PaymentState =>
+        (PAYMENT_STATES as readonly string[]).includes(state),
+      );
       if (states.length < query.status.length) problem("status", "is not a payment status", query.status);
       const method = CONSOLE_METHODS.find((known) => known === query.method) ?? null;
       if (query.method !== undefined && !method) problem("method", METHOD_REFUSAL, query.method);
       const currency = query.currency?.toUpperCase();
-      if (currency !== undefined && !isSupportedCurrency(currency)) problem("currency", "is not a currency the gateway accepts", query.currency);
+      if (currency !== undefined && !isSupportedCurrency(currency))
+        problem("currency", "is not a currency the gateway accepts", query.currency);
       const time = (field: "createdFrom" | "createdTo", endOfDay: boolean): Date | null => {
         const text = query[field];
         if (text === undefined) return null;
         const parsed = instantOf(text, timeZone);
         if (!parsed) {
-          ctx.issues.push({ code: "custom", path: [field], message: "must be a date (YYYY-MM-DD) or an ISO 8601 time", input: text });
+          ctx.issues.push({
+            code: "custom",
+            path: [field],
+            message: "must be a date (YYYY-MM-DD) or an ISO 8601 time",
+            input: text,
+          });
           return null;
         }
         // A day's end is the next day's midnight there (23 or 25 hours away on a summer change).
@@ -142,11 +168,19 @@ const listQuerySchema = (timeZone: string) =>
         const value = typed.kind === "amount" ? typed.value : Number.NaN;
         try {
           // A chosen currency's own decimals are the rule: 1.234 DZD is refused, not rounded.
-          if (currency && isSupportedCurrency(currency)) return [{ exponent: currencyExponent(currency), currencies: [currency], minor: toMinorUnits(value, currency) }];
+          if (currency && isSupportedCurrency(currency))
+            return [
+              { exponent: currencyExponent(currency), currencies: [currency], minor: toMinorUnits(value, currency) },
+            ];
           return minorBoundsByExponent(value, side);
         } catch (error) {
           if (!(error instanceof AmountError) && !Number.isNaN(value)) throw error;
-          ctx.issues.push({ code: "custom", path: [field], message: Number.isNaN(value) ? "must be a number" : error instanceof Error ? error.message : "", input: text });
+          ctx.issues.push({
+            code: "custom",
+            path: [field],
+            message: Number.isNaN(value) ? "must be a number" : error instanceof Error ? error.message : "",
+            input: text,
+          });
           return null;
         }
       };
@@ -171,7 +205,8 @@ const listQuerySchema = (timeZone: string) =>
       return { filters, cursor: cursorOf("after") ?? cursorOf("before") } satisfies PaymentListQuery;
     });
 
-const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10);
+const nextDay = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10);
 
 // One schema per zone the list is read in (a few: one per merchant's zone), made on first use.
 const schemas = new Map<string, ReturnType<typeof listQuerySchema>>();
@@ -211,7 +246,13 @@ export function parsePaymentListQuery(
   });
   if (parsed.success) {
     const { filters, cursor } = parsed.data;
-    return { ok: true, query: { filters: merchant.countries ? { ...filters, searchCountries: merchant.countries } : filters, cursor } };
+    return {
+      ok: true,
+      query: { filters: merchant.countries ? { ...filters, searchCountries: merchant.countries } : filters, cursor },
+    };
   }
-  return { ok: false, problems: parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? ""), message: issue.message })) };
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? ""), message: issue.message })),
+  };
 }

@@ -46,7 +46,9 @@ export interface PaymentListRecord {
   actionId: string;
 }
 
-export function methodOf(record: Pick<PaymentListRecord, "paymentMethodCode" | "transactionType" | "cardBrand" | "cardLast4">): PaymentMethodView {
+export function methodOf(
+  record: Pick<PaymentListRecord, "paymentMethodCode" | "transactionType" | "cardBrand" | "cardLast4">,
+): PaymentMethodView {
   if (record.transactionType === "QR_CODE") return { kind: QR_INTENT_KIND };
   const method = paymentMethodOf(record.paymentMethodCode);
   if (!method) return null;

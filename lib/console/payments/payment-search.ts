@@ -34,19 +34,26 @@ export function searchTermsOf(text: string, countries: readonly string[] = []): 
  */
 export function searchedPaymentIds(serviceId: string, text: string, countries: readonly string[] = []): SQL {
   const terms = searchTermsOf(text, countries);
-  const branches: SQL[] = [sql`select id from payments where service_id = ${serviceId} and action_id = ${terms.actionId}`];
-  if (terms.paymentId) branches.push(sql`select id from payments where id = ${terms.paymentId} and service_id = ${serviceId}`);
+  const branches: SQL[] = [
+    sql`select id from payments where service_id = ${serviceId} and action_id = ${terms.actionId}`,
+  ];
+  if (terms.paymentId)
+    branches.push(sql`select id from payments where id = ${terms.paymentId} and service_id = ${serviceId}`);
   if (terms.phones.length > 0) {
     const phones = sql.join(
       terms.phones.map((phone) => sql`${phone}`),
       sql`, `,
     );
-    branches.push(sql`select p.id from customers c join payments p on p.customer_id = c.id where c.service_id = ${serviceId} and c.phone in (${phones})`);
+    branches.push(
+      sql`select p.id from customers c join payments p on p.customer_id = c.id where c.service_id = ${serviceId} and c.phone in (${phones})`,
+    );
   }
   if (terms.last4) {
     // A last 4 is shared by many merchants' cards: the card rows found by it are joined to their
     // payment and kept only where that payment is the service's.
-    branches.push(sql`select p.id from card_payments cp join payments p on p.id = cp.payment_id where cp.card_last4 = ${terms.last4} and p.service_id = ${serviceId}`);
+    branches.push(
+      sql`select p.id from card_payments cp join payments p on p.id = cp.payment_id where cp.card_last4 = ${terms.last4} and p.service_id = ${serviceId}`,
+    );
   }
   return sql.join(branches, sql` union all `);
 }

@@ -19,11 +19,18 @@ export interface TimelineEntry {
  * its service (a payment of another service has no business being asked for).
  */
 export async function listPaymentTimeline(db: Db, options: { paymentId: string }): Promise<TimelineEntry[]> {
-  const rows = await db.select().from(paymentStateChanges).where(eq(paymentStateChanges.paymentId, options.paymentId)).orderBy(asc(paymentStateChanges.at), asc(paymentStateChanges.id));
+  const rows = await db
+    .select()
+    .from(paymentStateChanges)
+    .where(eq(paymentStateChanges.paymentId, options.paymentId))
+    .orderBy(asc(paymentStateChanges.at), asc(paymentStateChanges.id));
   return rows.map(timelineEntryOf);
 }
 
-type TimelineRow = Pick<typeof paymentStateChanges.$inferSelect, "at" | "fromState" | "toState" | "cause" | "consoleUserEmail">;
+type TimelineRow = Pick<
+  typeof paymentStateChanges.$inferSelect,
+  "at" | "fromState" | "toState" | "cause" | "consoleUserEmail"
+>;
 
 export function timelineEntryOf(row: TimelineRow): TimelineEntry {
   return { at: row.at, from: row.fromState, to: row.toState, cause: causeOf(row) };

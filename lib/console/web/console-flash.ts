@@ -17,7 +17,12 @@ export type ConsoleFlash =
   | { kind: "invitation_link"; url: string; email: string; emailed: boolean }
   | { kind: "reset_link"; url: string; email: string }
   /** A payment method's credentials saved (`saved`) or only tested: what its provider answered ("Test connection"). */
-  | { kind: "connection_test"; method: string; saved: boolean; result: "ok" | "wrong_credentials" | "unavailable" | "not_configured" };
+  | {
+      kind: "connection_test";
+      method: string;
+      saved: boolean;
+      result: "ok" | "wrong_credentials" | "unavailable" | "not_configured";
+    };
 
 export async function setFlash(db: Db, sessionId: string, flash: ConsoleFlash): Promise<void> {
   const sealed = encryptWithKey(await getGatewayKey(db), JSON.stringify(flash));

@@ -1,4 +1,10 @@
-import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, readCookie, type ConsolePrincipal } from "../access/console-principal";
+import {
+  authenticateConsole,
+  CONSOLE_SESSION_COOKIE,
+  principalMay,
+  readCookie,
+  type ConsolePrincipal,
+} from "../access/console-principal";
 import { getConfig } from "../../config";
 import { isValidConsoleFormToken } from "./console-form-token";
 import { setFlash, type ConsoleFlash } from "./console-flash";
@@ -43,7 +49,11 @@ export type ConsoleAction =
    * A signed-in member. `capability` null: anything about the person (account, sign out,
    * switching merchant); those also stay open while a required two-step setup is pending.
    */
-  | { access: "member"; capability: Capability | null; act(input: ActionInput & { principal: ConsolePrincipal }): Promise<ActionOutcome> };
+  | {
+      access: "member";
+      capability: Capability | null;
+      act(input: ActionInput & { principal: ConsolePrincipal }): Promise<ActionOutcome>;
+    };
 
 /**
  * An Origin the browser sent that is neither the gateway's public origin nor the request's own
@@ -64,7 +74,10 @@ function fromAnotherOrigin(request: Request): boolean {
  * is a 404. Then the action runs and the browser is sent on with a 303.
  */
 export function consoleActionRoute(actions: Readonly<Record<string, ConsoleAction>>) {
-  return async function POST(request: Request, context: { params: Promise<{ locale: string; action: string }> }): Promise<Response> {
+  return async function POST(
+    request: Request,
+    context: { params: Promise<{ locale: string; action: string }> },
+  ): Promise<Response> {
     const { locale, action: name } = await context.params;
     if (!isLocale(locale)) return consoleRefusedResponse("bad_request", undefined);
     const action = Object.hasOwn(actions, name) ? actions[name] : undefined;
@@ -87,13 +100,15 @@ export function consoleActionRoute(actions: Readonly<Record<string, ConsoleActio
         case "code_step": {
           const session = await resolveConsoleSession(db, token);
           if (!session || session.stage !== "code") return consoleSeeOther(consolePath.signIn(locale));
-          if (!isValidConsoleFormToken(await getGatewayKey(db), session.id, fields[CONSOLE_FORM_TOKEN_FIELD])) return consoleRefusedResponse("forged", locale);
+          if (!isValidConsoleFormToken(await getGatewayKey(db), session.id, fields[CONSOLE_FORM_TOKEN_FIELD]))
+            return consoleRefusedResponse("forged", locale);
           return await respond(db, session.id, await action.act({ ...input, session }));
         }
         case "member": {
           const principal = await authenticateConsole(db, { sessionToken: token });
           if (!principal) return consoleSeeOther(consolePath.signIn(locale));
-          if (!isValidConsoleFormToken(await getGatewayKey(db), principal.sessionId, fields[CONSOLE_FORM_TOKEN_FIELD])) return consoleRefusedResponse("forged", locale);
+          if (!isValidConsoleFormToken(await getGatewayKey(db), principal.sessionId, fields[CONSOLE_FORM_TOKEN_FIELD]))
+            return consoleRefusedResponse("forged", locale);
           if (action.capability !== null && !principalMay(principal, action.capability)) {
             if (principal.mustSetUpTwoStep) return consoleSeeOther(consolePath.account(locale));
             return consoleRefusedResponse("forbidden", locale, action.capability);
@@ -103,7 +118,8 @@ export function consoleActionRoute(actions: Readonly<Record<string, ConsoleActio
       }
     } catch (error) {
       // Another merchant's member, event or object: as if it did not exist (contract 13).
-      if (error instanceof ApiError && error.errorName === "not_found") return consoleRefusedResponse("not_found", locale);
+      if (error instanceof ApiError && error.errorName === "not_found")
+        return consoleRefusedResponse("not_found", locale);
       throw error;
     }
   };

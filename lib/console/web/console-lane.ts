@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
-import { consolePageTitle, type ConsoleAddress, type ConsoleAnswerPage, type ConsoleAnswerPages, type ConsolePage, type SignedOutConsolePage } from "./console-page";
+import {
+  consolePageTitle,
+  type ConsoleAddress,
+  type ConsoleAnswerPage,
+  type ConsoleAnswerPages,
+  type ConsolePage,
+  type SignedOutConsolePage,
+} from "./console-page";
 import { openConsoleSession } from "./open-console-session";
 import { consoleRefusedResponse } from "./console-responses";
 import { getConfig } from "../../config";
@@ -134,12 +141,18 @@ export function createConsoleLane(options: ConsoleLaneOptions) {
     const address = { path: pathname.slice(`/${locale}`.length), search };
     const request = { locale, pathname, search, address, styles: stylesheetLink };
     const done = (error: unknown) => {
-      logger.error({ path: pathname, err: error instanceof Error ? error.message : String(error) }, "console lane: the page failed");
+      logger.error(
+        { path: pathname, err: error instanceof Error ? error.message : String(error) },
+        "console lane: the page failed",
+      );
       if (outgoing.headersSent) {
         outgoing.destroy(error as Error);
         return;
       }
-      (async () => answerPage(incoming, outgoing, request, 500, options.answerPages.unavailable(locale, address)))().catch((again: unknown) => outgoing.destroy(again as Error));
+      (async () =>
+        answerPage(incoming, outgoing, request, 500, options.answerPages.unavailable(locale, address)))().catch(
+        (again: unknown) => outgoing.destroy(again as Error),
+      );
     };
     // proxy.ts's rules, before any page runs: a %00 anywhere in the address, then a method a page does not take.
     if (targetHasNulCharacter(target)) {
@@ -183,7 +196,12 @@ interface PageRequest {
   styles: string;
 }
 
-async function answer(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest & { matched: MatchedPage }, answerPages: ConsoleAnswerPages): Promise<void> {
+async function answer(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  request: PageRequest & { matched: MatchedPage },
+  answerPages: ConsoleAnswerPages,
+): Promise<void> {
   const { locale, matched } = request;
   if ("signedOut" in matched.page) {
     await answerSignedOut(incoming, outgoing, { ...request, matched }, matched.page, answerPages);
@@ -216,14 +234,26 @@ async function answerSignedOut(
   answerPages: ConsoleAnswerPages,
 ): Promise<void> {
   const { locale, matched } = request;
-  const answered = await page.render({ db: await getDb(), locale, cookieHeader: incoming.headers.cookie ?? null, params: matched.params, query: queryOf(request.search) });
-  if (answered === null) await answerPage(incoming, outgoing, request, 404, answerPages.notFound(locale, request.address));
+  const answered = await page.render({
+    db: await getDb(),
+    locale,
+    cookieHeader: incoming.headers.cookie ?? null,
+    params: matched.params,
+    query: queryOf(request.search),
+  });
+  if (answered === null)
+    await answerPage(incoming, outgoing, request, 404, answerPages.notFound(locale, request.address));
   else if ("redirect" in answered) redirectPage(incoming, outgoing, request, answered.redirect);
   else await answerPage(incoming, outgoing, request, 200, { title: consolePageTitle(page, locale), element: answered });
 }
 
 /** A 307 to `location`, with a page's headers (the session's redirects, as Next.js's redirect() answers). */
-function redirectPage(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest, location: string): void {
+function redirectPage(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  request: PageRequest,
+  location: string,
+): void {
   writePageHead(incoming, outgoing, request);
   outgoing.statusCode = 307;
   outgoing.setHeader("location", location);
@@ -232,7 +262,13 @@ function redirectPage(incoming: IncomingMessage, outgoing: ServerResponse, reque
 }
 
 /** A page in the console's document, rendered before any header is set (a render that throws leaves the answer untouched). */
-async function answerPage(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest, status: number, page: ConsoleAnswerPage): Promise<void> {
+async function answerPage(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  request: PageRequest,
+  status: number,
+  page: ConsoleAnswerPage,
+): Promise<void> {
   const html = Buffer.from(documentOf(request.locale, page.title, request.styles, renderToString(page.element)));
   writePageHead(incoming, outgoing, request);
   outgoing.statusCode = status;
@@ -242,7 +278,11 @@ async function answerPage(incoming: IncomingMessage, outgoing: ServerResponse, r
 
 /** proxy.ts's headers of a page answer, and its log line. */
 function writePageHead(incoming: IncomingMessage, outgoing: ServerResponse, request: PageRequest): void {
-  const requestId = logPageRequest({ method: incoming.method ?? "GET", path: request.pathname, requestIdHeader: headerValue(incoming.headers["x-request-id"]) });
+  const requestId = logPageRequest({
+    method: incoming.method ?? "GET",
+    path: request.pathname,
+    requestIdHeader: headerValue(incoming.headers["x-request-id"]),
+  });
   const csp = pageContentSecurityPolicy(request.pathname, newNonce(), clientOrigin(incoming.headers).https);
   const headers = pageAnswerHeaders(csp, requestId);
   for (const name of Object.keys(headers).sort()) outgoing.setHeader(name.toLowerCase(), headers[name]!);

@@ -28,13 +28,27 @@ export function neededRolesText(locale: Locale, capability: Capability): string 
  * site (403), not allowed to the member's role (403, naming the role it needs), or naming
  * another merchant's object (404). Nothing was changed.
  */
-export function consoleRefusedResponse(refusal: ConsoleRefusal, localeHint: unknown, capability?: Capability): Response {
+export function consoleRefusedResponse(
+  refusal: ConsoleRefusal,
+  localeHint: unknown,
+  capability?: Capability,
+): Response {
   const locale: Locale = isLocale(localeHint) ? localeHint : "en";
   const text = consoleText(locale).refused;
   const title = text[`${refusal}Title`]!;
-  const body = refusal === "forbidden" && capability ? text.forbiddenBody!.replace("{roles}", neededRolesText(locale, capability)) : text[`${refusal}Body`]!;
+  const body =
+    refusal === "forbidden" && capability
+      ? text.forbiddenBody!.replace("{roles}", neededRolesText(locale, capability))
+      : text[`${refusal}Body`]!;
   const brand = (catalogs[locale] as { console: { title: string } }).console.title;
-  return plainPageResponse({ locale, status: STATUS[refusal], title, body, brand, link: { href: `/${locale}/console`, text: text.back! } });
+  return plainPageResponse({
+    locale,
+    status: STATUS[refusal],
+    title,
+    body,
+    brand,
+    link: { href: `/${locale}/console`, text: text.back! },
+  });
 }
 
 /** A form acted on: the browser GETs the page that shows the result, with the session cookie set or cleared when it changed. */

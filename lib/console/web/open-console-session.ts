@@ -1,4 +1,10 @@
-import { authenticateConsole, CONSOLE_SESSION_COOKIE, principalMay, readCookie, type ConsolePrincipal } from "../access/console-principal";
+import {
+  authenticateConsole,
+  CONSOLE_SESSION_COOKIE,
+  principalMay,
+  readCookie,
+  type ConsolePrincipal,
+} from "../access/console-principal";
 import { consoleFormToken } from "./console-form-token";
 import { takeFlash, type ConsoleFlash } from "./console-flash";
 import { consolePath } from "../access/console-paths";
@@ -31,10 +37,14 @@ export async function openConsoleSession(
   request: { locale: Locale; cookieHeader: string | null; capability: Capability | null; twoStepSetup?: boolean },
 ): Promise<ConsolePageOpening> {
   const { locale, capability } = request;
-  const principal = await authenticateConsole(db, { sessionToken: readCookie(request.cookieHeader, CONSOLE_SESSION_COOKIE) });
+  const principal = await authenticateConsole(db, {
+    sessionToken: readCookie(request.cookieHeader, CONSOLE_SESSION_COOKIE),
+  });
   if (!principal) return { kind: "redirect", location: consolePath.signIn(locale) };
-  if (principal.mustSetUpTwoStep && !request.twoStepSetup) return { kind: "redirect", location: consolePath.account(locale) };
-  if (capability && !principalMay(principal, capability)) return { kind: "redirect", location: consolePath.refused(locale, capability) };
+  if (principal.mustSetUpTwoStep && !request.twoStepSetup)
+    return { kind: "redirect", location: consolePath.account(locale) };
+  if (capability && !principalMay(principal, capability))
+    return { kind: "redirect", location: consolePath.refused(locale, capability) };
   return {
     kind: "open",
     page: {

@@ -12,7 +12,11 @@ export async function signedInRedirect({ db, locale, cookieHeader }: SignedOutPa
 }
 
 /** The code step's page: a session past the password, waiting for the code, gets its forms' token; any other goes to sign in or home. */
-export async function openCodeStep({ db, locale, cookieHeader }: SignedOutPageRequest): Promise<{ redirect: string } | { formToken: string }> {
+export async function openCodeStep({
+  db,
+  locale,
+  cookieHeader,
+}: SignedOutPageRequest): Promise<{ redirect: string } | { formToken: string }> {
   const session = await resolveConsoleSession(db, readCookie(cookieHeader, CONSOLE_SESSION_COOKIE));
   if (!session) return { redirect: consolePath.signIn(locale) };
   if (session.stage === "active") return { redirect: consolePath.home(locale) };

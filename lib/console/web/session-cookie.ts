@@ -10,5 +10,12 @@ export function sessionCookie(token: string | null): string {
   const config = getConfig();
   const secure = !config.isSandbox || config.publicBaseUrl.startsWith("https:");
   const lifetime = token ? Math.floor(SESSION_ABSOLUTE_MS / 1000) : 0;
-  return [`${CONSOLE_SESSION_COOKIE}=${token ?? ""}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${lifetime}`, ...(secure ? ["Secure"] : [])].join("; ");
+  return [
+    `${CONSOLE_SESSION_COOKIE}=${token ?? ""}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${lifetime}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
 }

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { services } from "./merchants";
 
 /** Contract 13: each membership has one role. */
@@ -68,7 +79,10 @@ export const consoleMemberships = pgTable(
     role: consoleRole("role").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.serviceId] }), index("console_memberships_service_idx").on(table.serviceId)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.serviceId] }),
+    index("console_memberships_service_idx").on(table.serviceId),
+  ],
 );
 
 export const consoleInvitations = pgTable(

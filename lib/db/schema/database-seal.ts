@@ -12,5 +12,8 @@ export const databaseSeal = pgTable(
     secretFingerprint: text("secret_fingerprint").notNull(),
     sealedAt: timestamp("sealed_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [check("database_seal_one_row", sql`${table.only}`), check("database_seal_environment", sql`${table.environment} in ('sandbox', 'production')`)],
+  (table) => [
+    check("database_seal_one_row", sql`${table.only}`),
+    check("database_seal_environment", sql`${table.environment} in ('sandbox', 'production')`),
+  ],
 );

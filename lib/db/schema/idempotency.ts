@@ -25,5 +25,8 @@ export const idempotencyKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [unique("idempotency_keys_scope_unique").on(table.callerKey, table.endpoint, table.key), index("idempotency_keys_expiry_idx").on(table.expiresAt)],
+  (table) => [
+    unique("idempotency_keys_scope_unique").on(table.callerKey, table.endpoint, table.key),
+    index("idempotency_keys_expiry_idx").on(table.expiresAt),
+  ],
 );

@@ -51,7 +51,10 @@ export const notifications = pgTable(
     // The console home's failing webhooks use notifications_failing_idx (service_id, created_at)
     // WHERE abandoned or retried, built in the hand-written migration console_home_money_index.
     check("notifications_attempt_count_not_negative", sql`${table.attemptCount} >= 0`),
-    check("notifications_delivered_has_time", sql`(${table.status} = 'delivered') = (${table.deliveredAt} IS NOT NULL)`),
+    check(
+      "notifications_delivered_has_time",
+      sql`(${table.status} = 'delivered') = (${table.deliveredAt} IS NOT NULL)`,
+    ),
   ],
 );
 

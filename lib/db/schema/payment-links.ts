@@ -37,9 +37,18 @@ export const paymentLinks = pgTable(
   },
   (table) => [
     index("payment_links_service_idx").on(table.serviceId, table.createdAt, table.id),
-    check("payment_links_amounts_positive", sql`coalesce(${table.amountMinor}, 1) > 0 AND coalesce(${table.minAmountMinor}, 1) > 0 AND coalesce(${table.maxAmountMinor}, 1) > 0`),
-    check("payment_links_fixed_or_bounded", sql`${table.amountMinor} IS NULL OR (${table.minAmountMinor} IS NULL AND ${table.maxAmountMinor} IS NULL)`),
-    check("payment_links_bounds_ordered", sql`${table.minAmountMinor} IS NULL OR ${table.maxAmountMinor} IS NULL OR ${table.minAmountMinor} <= ${table.maxAmountMinor}`),
+    check(
+      "payment_links_amounts_positive",
+      sql`coalesce(${table.amountMinor}, 1) > 0 AND coalesce(${table.minAmountMinor}, 1) > 0 AND coalesce(${table.maxAmountMinor}, 1) > 0`,
+    ),
+    check(
+      "payment_links_fixed_or_bounded",
+      sql`${table.amountMinor} IS NULL OR (${table.minAmountMinor} IS NULL AND ${table.maxAmountMinor} IS NULL)`,
+    ),
+    check(
+      "payment_links_bounds_ordered",
+      sql`${table.minAmountMinor} IS NULL OR ${table.maxAmountMinor} IS NULL OR ${table.minAmountMinor} <= ${table.maxAmountMinor}`,
+    ),
     check("payment_links_locale", sql`${table.locale} IN ('en', 'fr', 'ar')`),
   ],
 );

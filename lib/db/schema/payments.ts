@@ -4,7 +4,17 @@ import { customers } from "./customers";
 import { services } from "./merchants";
 
 /** The interface's payment states (the one list); lib/payments/core/payment-state.ts holds their rules. */
-export const paymentState = pgEnum("payment_state", ["CREATED", "PROCESSING", "REQUIRES_ACTION", "PRE_AUTHORIZED", "SUCCEEDED", "FAILED", "CANCELED", "REFUNDED", "PARTIALLY_REFUNDED"]);
+export const paymentState = pgEnum("payment_state", [
+  "CREATED",
+  "PROCESSING",
+  "REQUIRES_ACTION",
+  "PRE_AUTHORIZED",
+  "SUCCEEDED",
+  "FAILED",
+  "CANCELED",
+  "REFUNDED",
+  "PARTIALLY_REFUNDED",
+]);
 
 export const captureMethod = pgEnum("capture_method", ["DIRECT", "RESERVATION"]);
 export const transactionType = pgEnum("transaction_type", ["QR_CODE"]);
@@ -59,8 +69,14 @@ export const payments = pgTable(
     check("payments_amount_positive", sql`${table.amountMinor} > 0`),
     check("payments_currency_format", sql`${table.currency} ~ '^[A-Z]{3}$'`),
     check("payments_country_format", sql`${table.country} ~ '^[A-Z]{3}$'`),
-    check("payments_captured_within_amount", sql`${table.capturedMinor} >= 0 AND ${table.capturedMinor} <= ${table.amountMinor}`),
-    check("payments_refunded_within_captured", sql`${table.refundedMinor} >= 0 AND ${table.refundedMinor} <= ${table.capturedMinor}`),
+    check(
+      "payments_captured_within_amount",
+      sql`${table.capturedMinor} >= 0 AND ${table.capturedMinor} <= ${table.amountMinor}`,
+    ),
+    check(
+      "payments_refunded_within_captured",
+      sql`${table.refundedMinor} >= 0 AND ${table.refundedMinor} <= ${table.capturedMinor}`,
+    ),
     // The expiry sweep and the 7-day release scan only the states they act on.
     index("payments_open_expiry_idx")
       .on(table.expiresAt)
@@ -83,7 +99,13 @@ export const payments = pgTable(
     // merchant rarely sees, an amount) walks its own range newest first, not the whole service's.
     // (One status: payments_service_state_created_idx, INCLUDE the other filters' columns, in the
     // hand-written migration too.)
-    index("payments_service_method_created_idx").on(table.serviceId, table.transactionType, table.paymentMethodCode, table.createdAt, table.id),
+    index("payments_service_method_created_idx").on(
+      table.serviceId,
+      table.transactionType,
+      table.paymentMethodCode,
+      table.createdAt,
+      table.id,
+    ),
     index("payments_service_currency_created_idx").on(table.serviceId, table.currency, table.createdAt, table.id),
     index("payments_service_amount_idx").on(table.serviceId, table.amountMinor, table.createdAt, table.id),
   ],
@@ -102,7 +124,10 @@ export const paymentCaptures = pgTable(
     releasedMinor: bigint("released_minor", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("payment_captures_payment_idx").on(table.paymentId), check("payment_captures_amount_positive", sql`${table.amountMinor} > 0 AND ${table.releasedMinor} >= 0`)],
+  (table) => [
+    index("payment_captures_payment_idx").on(table.paymentId),
+    check("payment_captures_amount_positive", sql`${table.amountMinor} > 0 AND ${table.releasedMinor} >= 0`),
+  ],
 );
 
 /** One row per refund; the payment's refunded_minor is their sum. */
@@ -119,7 +144,10 @@ export const paymentRefunds = pgTable(
     providerReference: text("provider_reference"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("payment_refunds_payment_idx").on(table.paymentId), check("payment_refunds_amount_positive", sql`${table.amountMinor} > 0`)],
+  (table) => [
+    index("payment_refunds_payment_idx").on(table.paymentId),
+    check("payment_refunds_amount_positive", sql`${table.amountMinor} > 0`),
+  ],
 );
 
 /** Who made a payment's state change (contract section 13's timeline). */
@@ -147,6 +175,9 @@ export const paymentStateChanges = pgTable(
   },
   (table) => [
     index("payment_state_changes_payment_idx").on(table.paymentId, table.at, table.id),
-    check("payment_state_changes_console_email", sql`(${table.cause} = 'console') = (${table.consoleUserEmail} IS NOT NULL)`),
+    check(
+      "payment_state_changes_console_email",
+      sql`(${table.cause} = 'console') = (${table.consoleUserEmail} IS NOT NULL)`,
+    ),
   ],
 );

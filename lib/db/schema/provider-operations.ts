@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import type { ProviderName } from "../../payment-methods/declarations/method-declarations";
 import { payments } from "./payments";
 
@@ -7,7 +18,12 @@ import { payments } from "./payments";
  * pending: recorded, the provider may or may not have been called yet; unknown: the call failed
  * or timed out, so the provider may or may not have applied it; succeeded / failed: settled.
  */
-export const providerOperationStatus = pgEnum("provider_operation_status", ["pending", "unknown", "succeeded", "failed"]);
+export const providerOperationStatus = pgEnum("provider_operation_status", [
+  "pending",
+  "unknown",
+  "succeeded",
+  "failed",
+]);
 
 /**
  * One money-moving provider call (lib/provider-operations). Recorded in the transaction that

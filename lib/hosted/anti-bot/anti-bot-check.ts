@@ -29,7 +29,11 @@ export type AntiBotResult = { passed: true } | { passed: false; reason: "missing
 // Both secrets derive from the gateway key: nothing to configure, the same on every instance.
 async function secrets(db: Db) {
   const key = await getGatewayKey(db);
-  return { signature: hmacHex(key, "anti-bot", "altcha-signature"), keySignature: hmacHex(key, "anti-bot", "altcha-key-signature"), code: key };
+  return {
+    signature: hmacHex(key, "anti-bot", "altcha-signature"),
+    keySignature: hmacHex(key, "anti-bot", "altcha-key-signature"),
+    code: key,
+  };
 }
 
 /**
@@ -66,14 +70,24 @@ export async function createAntiBotChallenge(
  * shared by every instance, for its lifetime). `fields` is the posted form (read-form-body.ts's
  * FormBody, named by its shape: lib/hosted/anti-bot sits below the files of lib/hosted).
  */
-export async function verifyAntiBot(db: Db, fields: Readonly<Record<string, string>>, nowMs = Date.now()): Promise<AntiBotResult> {
+export async function verifyAntiBot(
+  db: Db,
+  fields: Readonly<Record<string, string>>,
+  nowMs = Date.now(),
+): Promise<AntiBotResult> {
   const { signature, keySignature, code: codeKey } = await secrets(db);
   const nowSeconds = Math.floor(nowMs / 1000);
   const payload = parseSolution(fields[ANTI_BOT_FIELDS.solution]);
   if (payload) {
     const expiresAt = payload.challenge.parameters.expiresAt;
     if (typeof expiresAt !== "number" || expiresAt < nowSeconds) return { passed: false, reason: "expired" };
-    const result = await verifySolution({ challenge: payload.challenge, solution: payload.solution, deriveKey, hmacSignatureSecret: signature, hmacKeySignatureSecret: keySignature });
+    const result = await verifySolution({
+      challenge: payload.challenge,
+      solution: payload.solution,
+      deriveKey,
+      hmacSignatureSecret: signature,
+      hmacKeySignatureSecret: keySignature,
+    });
     if (result.expired) return { passed: false, reason: "expired" };
     if (!result.verified) return { passed: false, reason: "failed" };
     return spendOnce(db, `altcha:${payload.challenge.parameters.nonce}`, nowMs);
@@ -84,17 +98,25 @@ export async function verifyAntiBot(db: Db, fields: Readonly<Record<string, stri
   if (!typed) return { passed: false, reason: "missing" };
   const [nonce, expires, mac] = token.split(".");
   if (!nonce || !expires || !mac || !/^\d+$/.test(expires)) {
-    return getConfig().isSandbox && typed === SANDBOX_ANTI_BOT_CODE ? { passed: true } : { passed: false, reason: "failed" };
+    return getConfig().isSandbox && typed === SANDBOX_ANTI_BOT_CODE
+      ? { passed: true }
+      : { passed: false, reason: "failed" };
   }
   if (Number(expires) < nowSeconds) return { passed: false, reason: "expired" };
   const genuine = constantTimeEqual(mac, hmacHex(codeKey, "anti-bot-code", `${nonce}.${expires}.${typed}`));
-  if (!genuine && !(getConfig().isSandbox && typed === SANDBOX_ANTI_BOT_CODE)) return { passed: false, reason: "failed" };
+  if (!genuine && !(getConfig().isSandbox && typed === SANDBOX_ANTI_BOT_CODE))
+    return { passed: false, reason: "failed" };
   return spendOnce(db, `code:${nonce}`, nowMs);
 }
 
 /** The first use of a challenge passes; any later one within its lifetime is a replay. */
 async function spendOnce(db: Db, challengeId: string, nowMs: number): Promise<AntiBotResult> {
-  const [decision] = (await consumeRateLimits(db, [{ policy: rateLimitPolicies.antiBotSolution, key: rateLimitKeys.antiBotSolution(challengeId) }], nowMs)) ?? [];
+  const [decision] =
+    (await consumeRateLimits(
+      db,
+      [{ policy: rateLimitPolicies.antiBotSolution, key: rateLimitKeys.antiBotSolution(challengeId) }],
+      nowMs,
+    )) ?? [];
   // No decision: the Redis store is down; the check itself passed, and the limits' rule is to admit then.
   return decision && !decision.allowed ? { passed: false, reason: "replayed" } : { passed: true };
 }
@@ -103,7 +125,10 @@ async function spendOnce(db: Db, challengeId: string, nowMs: number): Promise<An
 function parseSolution(value: string | undefined): { challenge: Challenge; solution: Solution } | null {
   if (!value) return null;
   try {
-    const parsed = JSON.parse(Buffer.from(value, "base64").toString("utf8")) as { challenge?: Challenge; solution?: Solution };
+    const parsed = JSON.parse(Buffer.from(value, "base64").toString("utf8")) as {
+      challenge?: Challenge;
+      solution?: Solution;
+    };
     if (!parsed?.challenge?.parameters || !parsed.solution || typeof parsed.solution.counter !== "number") return null;
     return { challenge: parsed.challenge, solution: parsed.solution };
   } catch {

@@ -29,7 +29,10 @@ export function codeImage(code: string): string {
       .join("");
     return `<g transform="translate(${x} ${8 + randomInt(0, 6)}) rotate(${tilt} 10 18)">${lines}</g>`;
   });
-  const noise = Array.from({ length: 5 }, () => `<line x1="0" y1="${randomInt(0, 56)}" x2="180" y2="${randomInt(0, 56)}"/>`).join("");
+  const noise = Array.from(
+    { length: 5 },
+    () => `<line x1="0" y1="${randomInt(0, 56)}" x2="180" y2="${randomInt(0, 56)}"/>`,
+  ).join("");
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="56" viewBox="0 0 180 56">` +
     `<rect width="180" height="56" fill="#f8fafc"/>` +

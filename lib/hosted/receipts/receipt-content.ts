@@ -5,7 +5,16 @@ import { translator } from "../../i18n/translator";
 import type { PaymentReceipt } from "../../payments/hosted/get-payment-receipt";
 import { returnOutcome } from "../hosted-outcome";
 
-export type ReceiptField = "merchant" | "amount" | "dateTime" | "timeZone" | "outcome" | "actionId" | "paymentId" | "providerOrderNumber" | "authorizationCode";
+export type ReceiptField =
+  | "merchant"
+  | "amount"
+  | "dateTime"
+  | "timeZone"
+  | "outcome"
+  | "actionId"
+  | "paymentId"
+  | "providerOrderNumber"
+  | "authorizationCode";
 
 export interface ReceiptRow {
   field: ReceiptField;
@@ -34,10 +43,17 @@ export function receiptContent(receipt: PaymentReceipt, locale: Locale): Receipt
   const t = translator(locale, "receipt");
   const tReturn = translator(locale, "return");
   const timeZone = receipt.timeZone;
-  const at = new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: "long", timeStyle: "long", timeZone }).format(receipt.at);
+  const at = new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: "long", timeStyle: "long", timeZone }).format(
+    receipt.at,
+  );
   const rows: ReceiptRow[] = [
     { field: "merchant", label: t("merchant"), value: receipt.merchantName, ltr: false },
-    { field: "amount", label: t("amount"), value: formatMinorAmount({ minor: receipt.amountMinor, currency: receipt.currency, locale }), ltr: true },
+    {
+      field: "amount",
+      label: t("amount"),
+      value: formatMinorAmount({ minor: receipt.amountMinor, currency: receipt.currency, locale }),
+      ltr: true,
+    },
     { field: "dateTime", label: t("dateTime"), value: at, ltr: false },
     { field: "timeZone", label: t("timeZone"), value: timeZone, ltr: true },
     { field: "outcome", label: t("outcome"), value: tReturn(returnOutcome(receipt.state)), ltr: false },
@@ -45,7 +61,19 @@ export function receiptContent(receipt: PaymentReceipt, locale: Locale): Receipt
     { field: "paymentId", label: t("paymentId"), value: receipt.paymentId, ltr: true },
   ];
   // Filled by the methods whose provider gives them (redirect methods, a QR wallet); absent otherwise.
-  if (receipt.providerOrderNumber) rows.push({ field: "providerOrderNumber", label: t("providerOrderNumber"), value: receipt.providerOrderNumber, ltr: true });
-  if (receipt.authorizationCode) rows.push({ field: "authorizationCode", label: t("authorizationCode"), value: receipt.authorizationCode, ltr: true });
+  if (receipt.providerOrderNumber)
+    rows.push({
+      field: "providerOrderNumber",
+      label: t("providerOrderNumber"),
+      value: receipt.providerOrderNumber,
+      ltr: true,
+    });
+  if (receipt.authorizationCode)
+    rows.push({
+      field: "authorizationCode",
+      label: t("authorizationCode"),
+      value: receipt.authorizationCode,
+      ltr: true,
+    });
   return { locale, title: t("title"), rows, fileName: `${t("fileName")}-${receipt.paymentId}.pdf` };
 }

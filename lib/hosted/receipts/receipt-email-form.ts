@@ -14,7 +14,12 @@ const NOTICE: Record<Exclude<ReceiptEmailResult, "not_found">, ReceiptNotice> = 
 };
 
 /** The return page's "Send receipt" form: sends, then back to the page (staying) with what happened. */
-export async function receiptEmailForm(options: { db: Db; locale: Locale; paymentId: string; fields: FormBody }): Promise<string> {
+export async function receiptEmailForm(options: {
+  db: Db;
+  locale: Locale;
+  paymentId: string;
+  fields: FormBody;
+}): Promise<string> {
   const { db, locale, paymentId, fields } = options;
   const token = fields.token ?? "";
   const result = await sendReceiptEmail(db, { paymentId, token, locale, email: fields.email ?? "" });

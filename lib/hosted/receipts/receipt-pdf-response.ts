@@ -12,7 +12,10 @@ import { renderReceiptPdf } from "./receipt-pdf";
  * token or an unknown payment are one and the same 404, so the address tells nothing. Never
  * cached (it names a buyer's payment).
  */
-export async function receiptPdfResponse(request: Request, params: { locale: string; paymentId: string }): Promise<Response> {
+export async function receiptPdfResponse(
+  request: Request,
+  params: { locale: string; paymentId: string },
+): Promise<Response> {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const token = new URL(request.url).searchParams.get("token");
   const receipt = await getPaymentReceipt(await getDb(), { paymentId: params.paymentId, token });

@@ -21,7 +21,11 @@ const fontBytes = new Map<keyof typeof FONT_FILES, Buffer>();
 
 function fontFile(face: keyof typeof FONT_FILES): Buffer {
   let bytes = fontBytes.get(face);
-  if (!bytes) fontBytes.set(face, (bytes = readFileSync(createRequire(path.join(process.cwd(), "package.json")).resolve(FONT_FILES[face]))));
+  if (!bytes)
+    fontBytes.set(
+      face,
+      (bytes = readFileSync(createRequire(path.join(process.cwd(), "package.json")).resolve(FONT_FILES[face]))),
+    );
   return bytes;
 }
 
@@ -36,7 +40,12 @@ const MUTED = "#475569";
  * bidirectional algorithm so an amount or a reference inside Arabic reads as it should.
  */
 export function renderReceiptPdf(content: ReceiptContent): Promise<Buffer> {
-  const doc = new PDFDocument({ size: PAGE.size, margin: PAGE.margin, info: { Title: content.title }, lang: content.locale });
+  const doc = new PDFDocument({
+    size: PAGE.size,
+    margin: PAGE.margin,
+    info: { Title: content.title },
+    lang: content.locale,
+  });
   doc.registerFont("regular", fontFile("regular"));
   doc.registerFont("bold", fontFile("bold"));
   const chunks: Buffer[] = [];
@@ -81,7 +90,15 @@ export function renderReceiptPdf(content: ReceiptContent): Promise<Buffer> {
 function drawLine(
   doc: PDFKit.PDFDocument,
   text: string,
-  options: { y: number; width: number; direction: "ltr" | "rtl"; align?: "ltr" | "rtl"; font: string; size: number; color: string },
+  options: {
+    y: number;
+    width: number;
+    direction: "ltr" | "rtl";
+    align?: "ltr" | "rtl";
+    font: string;
+    size: number;
+    color: string;
+  },
 ): number {
   // Directional marks (Intl puts them around an Arabic amount) have done their work in the ordering; no glyph draws them.
   const tokens = visualTokens(text, options.direction)

@@ -19,25 +19,39 @@ const emailAddress = z.email().max(254);
  * address the buyer typed (used once, never stored). Needs SMTP_URL and the return page's token;
  * at most five a payment every ten minutes (rate-limit policy `receipt`).
  */
-export async function sendReceiptEmail(db: Db, options: { paymentId: string; token: unknown; locale: Locale; email: string }): Promise<ReceiptEmailResult> {
+export async function sendReceiptEmail(
+  db: Db,
+  options: { paymentId: string; token: unknown; locale: Locale; email: string },
+): Promise<ReceiptEmailResult> {
   const mailer = configuredMailer();
   if (!mailer) return "unavailable";
   const receipt = await getPaymentReceipt(db, { paymentId: options.paymentId, token: options.token });
   if (!receipt) return "not_found";
   const email = emailAddress.safeParse(options.email.trim());
   if (!email.success) return "email_invalid";
-  const [decision] = (await consumeRateLimits(db, [{ policy: rateLimitPolicies.receiptEmail, key: rateLimitKeys.receiptEmail(receipt.paymentId) }], Date.now())) ?? [];
+  const [decision] =
+    (await consumeRateLimits(
+      db,
+      [{ policy: rateLimitPolicies.receiptEmail, key: rateLimitKeys.receiptEmail(receipt.paymentId) }],
+      Date.now(),
+    )) ?? [];
   if (decision && !decision.allowed) return "too_many";
 
   const content = receiptContent(receipt, options.locale);
   const t = translator(options.locale, "receipt");
-  const text = [t("mailIntro", { merchant: receipt.merchantName }), "", ...content.rows.map((row) => `${row.label}: ${row.value}`)].join("\n");
+  const text = [
+    t("mailIntro", { merchant: receipt.merchantName }),
+    "",
+    ...content.rows.map((row) => `${row.label}: ${row.value}`),
+  ].join("\n");
   try {
     await mailer.send({
       to: email.data,
       subject: t("mailSubject", { merchant: receipt.merchantName }),
       text,
-      attachments: [{ filename: content.fileName, content: await renderReceiptPdf(content), contentType: "application/pdf" }],
+      attachments: [
+        { filename: content.fileName, content: await renderReceiptPdf(content), contentType: "application/pdf" },
+      ],
     });
     return "sent";
   } catch (error) {

@@ -57,7 +57,10 @@ export async function getCardPage(db: Db, options: { paymentId: string; token: s
 }
 
 /** GET /{locale}/pay/card/{paymentId}: the payment as its token shows it, as the page shows it. */
-export async function getCardPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<CardPageView> {
+export async function getCardPageView(
+  db: Db,
+  options: { locale: Locale; paymentId: string; query: HostedPageQuery },
+): Promise<CardPageView> {
   const { locale, paymentId, query } = options;
   if (!query.token) return { kind: "not_found" };
   const data = await getCardPage(db, { paymentId, token: query.token });
@@ -78,13 +81,21 @@ export async function getCardPageView(db: Db, options: { locale: Locale; payment
     case "finished":
       return notFoundOrToReturnPage(mode, link);
     case "complete":
-      return { kind: "redirect", location: cardCompletePath({ ...link, paymentIntentId: data.answeredProviderIntentId! }) };
+      return {
+        kind: "redirect",
+        location: cardCompletePath({ ...link, paymentIntentId: data.answeredProviderIntentId! }),
+      };
     case "expired":
     case "verify":
     case "enter_card":
       break;
   }
-  const returnPolicy = { paymentId, redirectUrl: payment.redirectUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins };
+  const returnPolicy = {
+    paymentId,
+    redirectUrl: payment.redirectUrl,
+    serviceRedirectUrl: payment.serviceRedirectUrl,
+    allowedOrigins: payment.allowedOrigins,
+  };
   return {
     kind: "render",
     mode,
@@ -95,13 +106,20 @@ export async function getCardPageView(db: Db, options: { locale: Locale; payment
     form:
       mode === "enter_card"
         ? {
-            confirmation: { stripeJsUrl: confirmation!.stripeJsUrl, publishableKey: confirmation!.publishableKey, clientSecret: confirmation!.clientSecret },
+            confirmation: {
+              stripeJsUrl: confirmation!.stripeJsUrl,
+              publishableKey: confirmation!.publishableKey,
+              clientSecret: confirmation!.clientSecret,
+            },
             completeUrl: cardCompleteUrl(link),
             savedCards: data.savedCards.map(({ id, brand, last4, expMonth, expYear, paymentMethodId }) => ({
               id,
               brand: brandName(brand),
               last4,
-              expiry: expMonth && expYear ? { month: String(expMonth).padStart(2, "0"), year: String(expYear).slice(-2) } : null,
+              expiry:
+                expMonth && expYear
+                  ? { month: String(expMonth).padStart(2, "0"), year: String(expYear).slice(-2) }
+                  : null,
               paymentMethodId,
             })),
             checkedCardId: data.checkedCardId,

@@ -30,7 +30,10 @@ export type ChallengePageView =
  * provider's 3DS test page (contract 9), standing in for the bank's. Sandbox only; an intent
  * answered already (back button, reload) sends the buyer on to the gateway.
  */
-export async function getChallengePageView(db: Db, options: { locale: Locale; intentId: string; clientSecret: string; notice: string | undefined }): Promise<ChallengePageView> {
+export async function getChallengePageView(
+  db: Db,
+  options: { locale: Locale; intentId: string; clientSecret: string; notice: string | undefined },
+): Promise<ChallengePageView> {
   const { locale, intentId, clientSecret } = options;
   if (!getConfig().isSandbox) return { kind: "not_found" };
   const challenge = await simulatorMount().card.challengeOf(db, { intentId, clientSecret });

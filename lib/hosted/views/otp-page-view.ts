@@ -34,7 +34,10 @@ export type OtpPageView =
     };
 
 /** GET /{locale}/pay/otp/{paymentId}: the payment as its token shows it, as the page shows it. */
-export async function getOtpPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<OtpPageView> {
+export async function getOtpPageView(
+  db: Db,
+  options: { locale: Locale; paymentId: string; query: HostedPageQuery },
+): Promise<OtpPageView> {
   const { locale, paymentId, query } = options;
   const loaded = await loadHostedPayment(db, { paymentId, token: query.token });
   if (!loaded) return { kind: "not_found" };
@@ -43,7 +46,12 @@ export async function getOtpPageView(db: Db, options: { locale: Locale; paymentI
 
   const mode = otpPageMode({ state: payment.state, expired: payment.expired, hasOtp: payment.otp !== null });
   if (mode === "unavailable" || mode === "finished") return notFoundOrToReturnPage(mode, link);
-  const returnPolicy = { paymentId, returnUrl: query.returnUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins };
+  const returnPolicy = {
+    paymentId,
+    returnUrl: query.returnUrl,
+    serviceRedirectUrl: payment.serviceRedirectUrl,
+    allowedOrigins: payment.allowedOrigins,
+  };
   const notice = (OTP_NOTICES as readonly string[]).includes(query.notice ?? "") ? (query.notice as OtpNotice) : null;
   return {
     kind: "render",

@@ -7,6 +7,9 @@ export type PageRedirectOrNotFound = { kind: "not_found" } | { kind: "redirect";
  * The OTP and QR pages alike: a payment the page does not serve is not found (as a wrong token
  * is), and a settled one goes to the return page, which tells how it ended.
  */
-export function notFoundOrToReturnPage(mode: "unavailable" | "finished", link: HostedLinkOptions): PageRedirectOrNotFound {
+export function notFoundOrToReturnPage(
+  mode: "unavailable" | "finished",
+  link: HostedLinkOptions,
+): PageRedirectOrNotFound {
   return mode === "unavailable" ? { kind: "not_found" } : { kind: "redirect", location: returnPagePath(link) };
 }

@@ -30,7 +30,9 @@ export const getPaymentLinkPreview = cache(async (linkId: string): Promise<Payme
     link.amountMinor === null
       ? text.ogOpen.replace("{merchant}", () => page.merchantName)
       : text.ogFixed
-          .replace("{amount}", () => formatAmount({ amount: fromMinorUnits(link.amountMinor!, link.currency), currency: link.currency, locale }))
+          .replace("{amount}", () =>
+            formatAmount({ amount: fromMinorUnits(link.amountMinor!, link.currency), currency: link.currency, locale }),
+          )
           // A function, not a string: a name holding "$&" or "$'" is not a replacement pattern.
           .replace("{merchant}", () => page.merchantName);
   return { title: link.title, description, url: paymentLinkUrl(link.id), ogLocale: OG_LOCALES[locale] };

@@ -50,7 +50,10 @@ export type PaymentLinkPageView =
  * GET /{locale}/l/{linkId}: the link's page; a link that takes no payment now goes to its 410
  * page. `query` is the page's search parameters (what a refused post echoed back).
  */
-export async function getPaymentLinkPageView(db: Db, options: { locale: Locale; linkId: string; query: Record<string, string | undefined> }): Promise<PaymentLinkPageView> {
+export async function getPaymentLinkPageView(
+  db: Db,
+  options: { locale: Locale; linkId: string; query: Record<string, string | undefined> },
+): Promise<PaymentLinkPageView> {
   const { locale, linkId, query } = options;
   const page = await getLinkPage(db, linkId);
   if (!page) return { kind: "not_found" };
@@ -58,7 +61,9 @@ export async function getPaymentLinkPageView(db: Db, options: { locale: Locale; 
   const { link } = page;
   const standard = (minor: number | null) => (minor === null ? null : fromMinorUnits(minor, link.currency));
   const callingCode = callingCodeOf(link.country) ?? "+";
-  const problems = (query.errors ?? "").split(",").filter((code): code is LinkFormProblemCode => (LINK_FORM_PROBLEMS as readonly string[]).includes(code));
+  const problems = (query.errors ?? "")
+    .split(",")
+    .filter((code): code is LinkFormProblemCode => (LINK_FORM_PROBLEMS as readonly string[]).includes(code));
   return {
     kind: "render",
     merchantName: page.merchantName,
@@ -69,7 +74,11 @@ export async function getPaymentLinkPageView(db: Db, options: { locale: Locale; 
     bounds: { min: standard(link.minAmountMinor), max: standard(link.maxAmountMinor) },
     callingCode,
     methods: page.methods,
-    entered: { amount: (query.amount ?? "").slice(0, 32), phone: (query.phone ?? "").slice(0, 32) || (callingCode === "+" ? "" : callingCode), method: query.method },
+    entered: {
+      amount: (query.amount ?? "").slice(0, 32),
+      phone: (query.phone ?? "").slice(0, 32) || (callingCode === "+" ? "" : callingCode),
+      method: query.method,
+    },
     problems,
     formToken: await hostedFormToken(db, "payment_link", link.id),
     attempt: ulid(),

@@ -32,7 +32,10 @@ export async function getQrPage(db: Db, options: { paymentId: string; token: str
 }
 
 /** GET /{locale}/pay/qr/{paymentId}: the QR code the buyer scans, and where the page goes next. */
-export async function getQrPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<QrPageView> {
+export async function getQrPageView(
+  db: Db,
+  options: { locale: Locale; paymentId: string; query: HostedPageQuery },
+): Promise<QrPageView> {
   const { locale, paymentId, query } = options;
   if (!query.token) return { kind: "not_found" };
   const view = await getQrPage(db, { paymentId, token: query.token });
@@ -46,7 +49,14 @@ export async function getQrPageView(db: Db, options: { locale: Locale; paymentId
     mode,
     ...amountDisplayFields(payment),
     expiredTarget:
-      mode === "expired" ? expiredReturnTarget({ paymentId, returnUrl: query.returnUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins }) : null,
+      mode === "expired"
+        ? expiredReturnTarget({
+            paymentId,
+            returnUrl: query.returnUrl,
+            serviceRedirectUrl: payment.serviceRedirectUrl,
+            allowedOrigins: payment.allowedOrigins,
+          })
+        : null,
     links: {
       image: qrImagePath({ paymentId, token: link.token }),
       status: qrStatusPath({ paymentId, token: link.token }),

@@ -50,15 +50,23 @@ export interface BuyerChecksView {
 }
 
 const TERMS_REFUSED: readonly RedirectNotice[] = ["terms_required", "checks_failed"];
-const ANTI_BOT_FAILURE: Partial<Record<RedirectNotice, "failed" | "expired">> = { anti_bot_failed: "failed", checks_failed: "failed", anti_bot_expired: "expired" };
+const ANTI_BOT_FAILURE: Partial<Record<RedirectNotice, "failed" | "expired">> = {
+  anti_bot_failed: "failed",
+  checks_failed: "failed",
+  anti_bot_expired: "expired",
+};
 
 /** What the page says of the method's provider (its intro and its logo's name): keys under `redirect` its RedirectProvider declares. */
 export type RedirectWords = RedirectPage["words"];
 
-const isNotice = (value: string | undefined): value is RedirectNotice => (REDIRECT_NOTICES as readonly string[]).includes(value ?? "");
+const isNotice = (value: string | undefined): value is RedirectNotice =>
+  (REDIRECT_NOTICES as readonly string[]).includes(value ?? "");
 
 /** GET /{locale}/pay/redirect/{paymentId}: the merchant, the amount, and Pay with the method's logo. */
-export async function getRedirectPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<RedirectPageView> {
+export async function getRedirectPageView(
+  db: Db,
+  options: { locale: Locale; paymentId: string; query: HostedPageQuery },
+): Promise<RedirectPageView> {
   const { locale, paymentId, query } = options;
   const loaded = await loadHostedPayment(db, { paymentId, token: query.token });
   if (!loaded) return { kind: "not_found" };
@@ -94,16 +102,28 @@ export async function getRedirectPageView(db: Db, options: { locale: Locale; pay
     kind: "render",
     mode: expired ? "expired" : "pay",
     ...amountDisplayFields(payment),
-    logoPath: CATALOG_DEFAULTS.find((row) => row.code === payment.paymentMethodCode)?.imagePath ?? "/payment-methods/cib-edahabia.svg",
+    logoPath:
+      CATALOG_DEFAULTS.find((row) => row.code === payment.paymentMethodCode)?.imagePath ??
+      "/payment-methods/cib-edahabia.svg",
     words: provider.page.words,
     notice,
     providerForm,
     form:
       expired || provider.browserForm
         ? null
-        : { action: redirectPayFormPath(link), token: link.token, returnUrl: query.returnUrl, formToken: await hostedFormToken(db, "redirect", link.token) },
+        : {
+            action: redirectPayFormPath(link),
+            token: link.token,
+            returnUrl: query.returnUrl,
+            formToken: await hostedFormToken(db, "redirect", link.token),
+          },
     expiredTarget: expired
-      ? expiredReturnTarget({ paymentId, redirectUrl: payment.redirectUrl, serviceRedirectUrl: payment.serviceRedirectUrl, allowedOrigins: payment.allowedOrigins })
+      ? expiredReturnTarget({
+          paymentId,
+          redirectUrl: payment.redirectUrl,
+          serviceRedirectUrl: payment.serviceRedirectUrl,
+          allowedOrigins: payment.allowedOrigins,
+        })
       : null,
     buyerChecks,
   };

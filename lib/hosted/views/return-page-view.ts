@@ -5,7 +5,13 @@ import { FAILURE_REASON } from "../../payments/core/payment-messages";
 import type { HostedPaymentView } from "../../payments/hosted/get-hosted-payment";
 import { leavesForMerchant, returnOutcome, type ReturnOutcome } from "../hosted-outcome";
 import type { HostedPageQuery } from "../hosted-page-query";
-import { cardPagePath, otpPagePath, qrPagePath, redirectPagePath, type HostedLinkOptions } from "../../urls/hosted-urls";
+import {
+  cardPagePath,
+  otpPagePath,
+  qrPagePath,
+  redirectPagePath,
+  type HostedLinkOptions,
+} from "../../urls/hosted-urls";
 import { returnPageReceipt, type ReturnPageReceipt } from "../receipts/return-page-receipt";
 import { loadHostedPayment } from "../load-hosted-payment";
 import { explainReturnTarget, logIgnoredReturnUrl, type IgnoredReturnUrl } from "../resolve-return-target";
@@ -15,7 +21,11 @@ import { paymentMethodOf } from "../../payment-methods/registry/payment-method-r
 
 // Card failures whose reason the page names, as check's endUserMessage does.
 type CardFailure = "card_declined" | "card_insufficient_funds" | "card_authentication_failed";
-const CARD_FAILURES = new Set<string>([FAILURE_REASON.cardDeclined, FAILURE_REASON.cardInsufficientFunds, FAILURE_REASON.cardAuthenticationFailed] satisfies CardFailure[]);
+const CARD_FAILURES = new Set<string>([
+  FAILURE_REASON.cardDeclined,
+  FAILURE_REASON.cardInsufficientFunds,
+  FAILURE_REASON.cardAuthenticationFailed,
+] satisfies CardFailure[]);
 
 // Outcomes whose wording speaks of a wallet; a card payment has its own sentence for them.
 type CardWorded = "authorized" | "pending" | "canceled" | "refunded";
@@ -26,12 +36,23 @@ export type ReturnBody =
   | { namespace: "otp"; key: "expiredBody" }
   | {
       namespace: "return";
-      key: `${ReturnOutcome}Body` | `failedBodyCard_${CardFailure}` | "pendingBodyQr" | `${CardWorded}BodyCard` | "pendingBodyRedirect" | "failedBodyRedirect" | "refundedBodyRedirect";
+      key:
+        | `${ReturnOutcome}Body`
+        | `failedBodyCard_${CardFailure}`
+        | "pendingBodyQr"
+        | `${CardWorded}BodyCard`
+        | "pendingBodyRedirect"
+        | "failedBodyRedirect"
+        | "refundedBodyRedirect";
     };
 
 /** What the page offers next: back to the payment page, on to the merchant, or nothing. */
 export type ReturnNext =
-  | { kind: "retry"; href: string; label: "pendingActionQr" | "pendingActionCard" | "pendingActionRedirect" | "pendingAction" }
+  | {
+      kind: "retry";
+      href: string;
+      label: "pendingActionQr" | "pendingActionCard" | "pendingActionRedirect" | "pendingAction";
+    }
   | {
       kind: "leave";
       target: string;
@@ -64,7 +85,8 @@ export type ReturnPageView =
     };
 
 /** The hosted page of the payment's method (its module's hostedStep); the OTP page for a payment no method has proceeded, as before. */
-const stepPageOf = (payment: HostedPaymentView): HostedStepPage => paymentMethodOf(payment.paymentMethodCode)?.hostedStep ?? "otp";
+const stepPageOf = (payment: HostedPaymentView): HostedStepPage =>
+  paymentMethodOf(payment.paymentMethodCode)?.hostedStep ?? "otp";
 
 /** Back to the method's own page while the payment still waits for the buyer. */
 function retryOnStepPage(step: HostedStepPage, link: HostedLinkOptions): ReturnNext {
@@ -86,8 +108,10 @@ function returnBody(outcome: ReturnOutcome, payment: HostedPaymentView): ReturnB
   if (outcome === "failed" && card && CARD_FAILURES.has(payment.failureReason ?? "")) {
     return { namespace: "return", key: `failedBodyCard_${payment.failureReason as CardFailure}` };
   }
-  if (payment.transactionType === "QR_CODE" && outcome === "pending") return { namespace: "return", key: "pendingBodyQr" };
-  if (stepPageOf(payment) === "redirect" && (outcome === "pending" || outcome === "failed" || outcome === "refunded")) return { namespace: "return", key: `${outcome}BodyRedirect` };
+  if (payment.transactionType === "QR_CODE" && outcome === "pending")
+    return { namespace: "return", key: "pendingBodyQr" };
+  if (stepPageOf(payment) === "redirect" && (outcome === "pending" || outcome === "failed" || outcome === "refunded"))
+    return { namespace: "return", key: `${outcome}BodyRedirect` };
   if (card && CARD_WORDING.has(outcome)) return { namespace: "return", key: `${outcome as CardWorded}BodyCard` };
   return { namespace: "return", key: `${outcome}Body` };
 }
@@ -96,7 +120,10 @@ function returnBody(outcome: ReturnOutcome, payment: HostedPaymentView): ReturnB
  * GET /{locale}/pay/return/{paymentId}: the outcome, then on to the merchant (contract 8) with
  * paymentId and statusCode, or back to the payment page while it is still pending.
  */
-export async function getReturnPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<ReturnPageView> {
+export async function getReturnPageView(
+  db: Db,
+  options: { locale: Locale; paymentId: string; query: HostedPageQuery },
+): Promise<ReturnPageView> {
   const { locale, paymentId, query } = options;
   const loaded = await loadHostedPayment(db, { paymentId, token: query.token });
   if (!loaded) return { kind: "not_found" };
@@ -118,9 +145,16 @@ export async function getReturnPageView(db: Db, options: { locale: Locale; payme
 
   let next: ReturnNext;
   if (outcome === "pending") {
-    next = payment.transactionType === "QR_CODE" ? { kind: "retry", href: qrPagePath(link), label: "pendingActionQr" } : retryOnStepPage(stepPageOf(payment), link);
+    next =
+      payment.transactionType === "QR_CODE"
+        ? { kind: "retry", href: qrPagePath(link), label: "pendingActionQr" }
+        : retryOnStepPage(stepPageOf(payment), link);
   } else if (target) {
-    const stayQuery = Object.fromEntries(Object.entries({ token: query.token, returnUrl: query.returnUrl }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const stayQuery = Object.fromEntries(
+      Object.entries({ token: query.token, returnUrl: query.returnUrl }).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+    );
     next = { kind: "leave", target, staying: query.stay, stayQuery, movesOn: stepPageOf(payment) !== "redirect" };
   } else {
     next = { kind: "no_target" };

@@ -17,7 +17,10 @@ const ANSWERED = {
   rejected: { tone: "error", title: "rejectedTitle", body: "rejectedBody" },
   expired: { tone: "warning", title: "expiredTitle", body: "expiredBody" },
   closed: { tone: "info", title: "closedTitle", body: "closedBody" },
-} as const satisfies Record<Exclude<WalletAppMode, "awaiting">, { tone: WalletAnswerTone; title: string; body: string }>;
+} as const satisfies Record<
+  Exclude<WalletAppMode, "awaiting">,
+  { tone: WalletAnswerTone; title: string; body: string }
+>;
 
 type Answered = (typeof ANSWERED)[keyof typeof ANSWERED];
 
@@ -43,7 +46,10 @@ export type WalletAppPageView =
  * GET /{locale}/sandbox/wallet/{paymentId}?token=...: the sandbox wallet app the QR code links
  * to (contract 9), standing in for the customer's wallet on a phone. Sandbox only.
  */
-export async function getWalletAppPageView(db: Db, options: { locale: Locale; paymentId: string; query: HostedPageQuery }): Promise<WalletAppPageView> {
+export async function getWalletAppPageView(
+  db: Db,
+  options: { locale: Locale; paymentId: string; query: HostedPageQuery },
+): Promise<WalletAppPageView> {
   const { locale, paymentId, query } = options;
   if (!getConfig().isSandbox || !query.token) return { kind: "not_found" };
   const payment = await getWalletAppPayment(db, { paymentId, token: query.token });

@@ -38,7 +38,9 @@ export function settledOrThrow(result: CardFinalizeResult): CardFinalizeOutcome 
     case "awaiting_buyer":
       throw new RetryableRefusalError(
         "invalid_state",
-        result.step === "3ds" ? "The card payment still awaits the buyer's 3DS verification." : "The card payment has not been confirmed with the provider yet.",
+        result.step === "3ds"
+          ? "The card payment still awaits the buyer's 3DS verification."
+          : "The card payment has not been confirmed with the provider yet.",
       );
     case "declined":
       throw new ApiError("invalid_state", `The card payment was refused by the provider (${result.reason}).`);
@@ -47,7 +49,10 @@ export function settledOrThrow(result: CardFinalizeResult): CardFinalizeOutcome 
     case "expired":
       throw intentExpired();
     case "reversed":
-      throw new ApiError("invalid_state", `The payment can no longer complete (it is ${result.state}); the card charge was reversed.`);
+      throw new ApiError(
+        "invalid_state",
+        `The payment can no longer complete (it is ${result.state}); the card charge was reversed.`,
+      );
     case "unknown_intent":
       throw new ApiError("not_found", "No such provider payment intent for this payment.");
     case "wrong_card":

@@ -26,5 +26,8 @@ export const cardMethod: PaymentMethodModule<PreparedCardProceed> = {
   funds: cardFunds,
   redirect: null,
   console: { kind: "card", showsCard: true },
-  endUserMessages: { requiresAction: "Please enter your card details on the payment page.", preAuthorized: "The amount is authorized on your card." },
+  endUserMessages: {
+    requiresAction: "Please enter your card details on the payment page.",
+    preAuthorized: "The amount is authorized on your card.",
+  },
 };

@@ -29,15 +29,28 @@ import type { PaymentRow } from "../../db/payment-record";
  * and country) whose keys the call uses. Read inside the transaction that records the operation.
  */
 export async function cardOperationRequest(tx: Db, payment: Pick<PaymentRow, "id" | "serviceId" | "country">) {
-  const [row] = await tx.select({ providerIntentId: cardPayments.providerIntentId }).from(cardPayments).where(eq(cardPayments.paymentId, payment.id));
+  const [row] = await tx
+    .select({ providerIntentId: cardPayments.providerIntentId })
+    .from(cardPayments)
+    .where(eq(cardPayments.paymentId, payment.id));
   if (!row) throw new Error(`card payment ${payment.id} has no provider intent`);
-  return { providerIntentId: row.providerIntentId, account: { serviceId: payment.serviceId, country: payment.country } };
+  return {
+    providerIntentId: row.providerIntentId,
+    account: { serviceId: payment.serviceId, country: payment.country },
+  };
 }
 
 /** One card operation per payment and purpose, however many finalizes, events and expiries race to record it. */
 export async function recordCardOperationOnce(
   tx: Db,
-  options: { payment: PaymentRow; purpose: string; kind: ProviderOperationKind; amountMinor?: number; request: Record<string, unknown>; deferred?: boolean },
+  options: {
+    payment: PaymentRow;
+    purpose: string;
+    kind: ProviderOperationKind;
+    amountMinor?: number;
+    request: Record<string, unknown>;
+    deferred?: boolean;
+  },
 ): Promise<ProviderOperationRow> {
   const id = operationId(`card-${options.purpose}:${options.payment.id}`);
   const account = { serviceId: options.payment.serviceId, country: options.payment.country };
@@ -66,7 +79,13 @@ export async function cancelUnfinishedCardIntent(tx: Db, payment: PaymentRow): P
     .from(cardPayments)
     .where(eq(cardPayments.paymentId, payment.id));
   if (!card || card.finalizedAt) return;
-  await recordCardOperationOnce(tx, { payment, purpose: "fail", kind: "cancel", request: { providerIntentId: card.providerIntentId }, deferred: true });
+  await recordCardOperationOnce(tx, {
+    payment,
+    purpose: "fail",
+    kind: "cancel",
+    request: { providerIntentId: card.providerIntentId },
+    deferred: true,
+  });
 }
 
 const intentOf = (operation: ProviderOperationRow) => String(operation.request.providerIntentId);
@@ -77,7 +96,12 @@ export const cardCapture: ProviderOperationHandler = {
   kind: "capture",
   async call(operation) {
     const result = await askCardProvider(async () =>
-      cardProvider().capturePaymentIntent(await getDb(), { id: intentOf(operation), amountMinor: operation.amountMinor!, idempotencyKey: operation.id, account: accountOf(operation) }),
+      cardProvider().capturePaymentIntent(await getDb(), {
+        id: intentOf(operation),
+        amountMinor: operation.amountMinor!,
+        idempotencyKey: operation.id,
+        account: accountOf(operation),
+      }),
     );
     return { reference: intentOf(operation), data: { releasedMinor: result.releasedMinor } };
   },
@@ -89,7 +113,13 @@ export const cardCancel: ProviderOperationHandler = {
   provider: "card",
   kind: "cancel",
   async call(operation) {
-    await askCardProvider(async () => cardProvider().cancelPaymentIntent(await getDb(), { id: intentOf(operation), idempotencyKey: operation.id, account: accountOf(operation) }));
+    await askCardProvider(async () =>
+      cardProvider().cancelPaymentIntent(await getDb(), {
+        id: intentOf(operation),
+        idempotencyKey: operation.id,
+        account: accountOf(operation),
+      }),
+    );
     return { reference: intentOf(operation) };
   },
   settle: settleRelease,
@@ -100,7 +130,12 @@ export const cardRefund: ProviderOperationHandler = {
   kind: "refund",
   async call(operation): Promise<ProviderAnswer> {
     const { refundId } = await askCardProvider(async () =>
-      cardProvider().refundPaymentIntent(await getDb(), { id: intentOf(operation), amountMinor: operation.amountMinor!, idempotencyKey: operation.id, account: accountOf(operation) }),
+      cardProvider().refundPaymentIntent(await getDb(), {
+        id: intentOf(operation),
+        amountMinor: operation.amountMinor!,
+        idempotencyKey: operation.id,
+        account: accountOf(operation),
+      }),
     );
     return { reference: refundId };
   },

@@ -24,7 +24,10 @@ export interface CardFinalizeOutcome {
 export const cardFinalizeView = z.object({
   status: z.literal("succeeded"),
   paymentId: z.uuid(),
-  cardId: z.string().optional().meta({ description: "Present when the buyer saved the card (or paid with a saved one)." }),
+  cardId: z
+    .string()
+    .optional()
+    .meta({ description: "Present when the buyer saved the card (or paid with a saved one)." }),
 });
 
 export function toCardFinalizeView(outcome: CardFinalizeOutcome): z.infer<typeof cardFinalizeView> {

@@ -5,7 +5,11 @@ import { cardPayments, payments } from "../../db/schema";
 import { ApiError } from "../../errors/api-error";
 import type { BeforeCommit } from "../../idempotency/claim-idempotency-key";
 import { logger } from "../../log";
-import { completeProviderOperation, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
+import {
+  completeProviderOperation,
+  type ProviderOperationHandler,
+  type ProviderOperationRow,
+} from "../../provider-operations";
 import { cardCancel, cardCapture, cardRefund } from "./card-operations";
 import { cardProvider } from "../../providers/card-provider";
 import { expirePayment } from "../../payments/core/expire-payment";
@@ -84,12 +88,14 @@ export async function finalizeCardPayment(
     if (!card) return { kind: "unknown_intent" };
 
     if (card.finalizedAt) {
-      if (options.externalCardId !== null && options.externalCardId !== card.providerPaymentMethodId) return { kind: "wrong_card" };
+      if (options.externalCardId !== null && options.externalCardId !== card.providerPaymentMethodId)
+        return { kind: "wrong_card" };
       const outcome = finalized(payment, card.savedCardId);
       await options.storeAnswer?.(tx, outcome);
       return { kind: "settled", outcome };
     }
-    if (options.externalCardId !== null && options.externalCardId !== intent.paymentMethodId) return { kind: "wrong_card" };
+    if (options.externalCardId !== null && options.externalCardId !== intent.paymentMethodId)
+      return { kind: "wrong_card" };
 
     switch (intent.status) {
       case "succeeded":
@@ -98,7 +104,15 @@ export async function finalizeCardPayment(
       case "requires_payment_method":
         if (!intent.lastErrorCode) return { kind: "awaiting_buyer", step: "confirmation" };
         if (payment.state === "REQUIRES_ACTION") {
-          followUps.push(await failPayment(tx, { payment, reason: intent.lastErrorCode, now, intentId: intent.id, cause: options.cause }));
+          followUps.push(
+            await failPayment(tx, {
+              payment,
+              reason: intent.lastErrorCode,
+              now,
+              intentId: intent.id,
+              cause: options.cause,
+            }),
+          );
         }
         return { kind: "declined", reason: intent.lastErrorCode };
       case "requires_action":
@@ -123,7 +137,13 @@ export async function finalizeCardPayment(
     const updated = await settlePayment(tx, { payment, intent, now, cause: options.cause });
     await tx
       .update(cardPayments)
-      .set({ finalizedAt: now, providerPaymentMethodId: intent.paymentMethodId, savedCardId, cardBrand: method?.brand ?? null, cardLast4: method?.last4 ?? null })
+      .set({
+        finalizedAt: now,
+        providerPaymentMethodId: intent.paymentMethodId,
+        savedCardId,
+        cardBrand: method?.brand ?? null,
+        cardLast4: method?.last4 ?? null,
+      })
       .where(eq(cardPayments.paymentId, payment.id));
     const outcome = finalized(updated, savedCardId);
     await options.storeAnswer?.(tx, outcome);
@@ -131,14 +151,17 @@ export async function finalizeCardPayment(
   });
   // The provider calls the settle decided on, after it committed; one that cannot reach the
   // provider now stays recorded and the reconciliation job carries it out.
-  for (const operation of followUps) await completeProviderOperation(db, operation, cardHandlerOf(operation)).catch(() => undefined);
+  for (const operation of followUps)
+    await completeProviderOperation(db, operation, cardHandlerOf(operation)).catch(() => undefined);
   return result;
 }
 
 // The card provider's handlers (cardMethod.providerOperations): the follow-ups finalize records
 // are the card's own cancels and refunds (finalize-card-payment-steps.ts), so it finds their
 // handler here rather than in the list of every method's (lib/provider-operation-registry, above the methods).
-const CARD_HANDLERS = new Map<string, ProviderOperationHandler>([cardCapture, cardCancel, cardRefund].map((handler) => [`${handler.provider}:${handler.kind}`, handler]));
+const CARD_HANDLERS = new Map<string, ProviderOperationHandler>(
+  [cardCapture, cardCancel, cardRefund].map((handler) => [`${handler.provider}:${handler.kind}`, handler]),
+);
 
 function cardHandlerOf(operation: Pick<ProviderOperationRow, "provider" | "kind">): ProviderOperationHandler {
   const handler = CARD_HANDLERS.get(`${operation.provider}:${operation.kind}`);

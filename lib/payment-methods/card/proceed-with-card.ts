@@ -1,7 +1,12 @@
 import { findSavedCard } from "../../cards/list-saved-cards";
 import type { Db } from "../../db/client";
 import { cardPayments } from "../../db/schema";
-import { providerCallTimeoutMs, ProviderRefusedError, providerUnavailable, withTimeLimit } from "../../provider-operations";
+import {
+  providerCallTimeoutMs,
+  ProviderRefusedError,
+  providerUnavailable,
+  withTimeLimit,
+} from "../../provider-operations";
 import type { PaymentRow } from "../../db/payment-record";
 import { ApiError } from "../../errors/api-error";
 import { isTrustedReturnUrl } from "../../merchants/trusted-return-url";
@@ -25,7 +30,10 @@ export interface PreparedCardProceed {
  * an intent moves no money; a payment the transaction then refuses leaves an unused intent.
  * A provider that does not answer makes the proceed answer 503 provider_unavailable.
  */
-export async function prepareCardProceed(db: Db, options: { principal: ProceedPrincipal; payment: PaymentRow }): Promise<PreparedCardProceed | null> {
+export async function prepareCardProceed(
+  db: Db,
+  options: { principal: ProceedPrincipal; payment: PaymentRow },
+): Promise<PreparedCardProceed | null> {
   const { payment } = options;
   if (payment.state !== "CREATED" || payment.transactionType === "QR_CODE") return null;
   const provider = cardProvider();
@@ -45,7 +53,8 @@ export async function prepareCardProceed(db: Db, options: { principal: ProceedPr
     );
     return { cardIntent };
   } catch (error) {
-    if (error instanceof ProviderRefusedError) throw new ApiError("invalid_state", `The card provider refused the payment (${error.code}).`);
+    if (error instanceof ProviderRefusedError)
+      throw new ApiError("invalid_state", `The card provider refused the payment (${error.code}).`);
     logger.warn({ err: error, paymentId: payment.id }, "card provider intent could not be created");
     throw providerUnavailable();
   }
@@ -64,12 +73,17 @@ export const proceedWithCard: ProceedHandler<PreparedCardProceed> = async (tx, c
     throw new ApiError("invalid_state", "A QR intent is paid with WALLET_V2, not with a card.");
   }
   // Only a live saved card of the intent's own customer can be preselected; anything else is unknown here.
-  const preselected = input.cardId ? await findSavedCard(tx, { serviceId: service.id, customerId: payment.customerId, cardId: input.cardId }) : null;
+  const preselected = input.cardId
+    ? await findSavedCard(tx, { serviceId: service.id, customerId: payment.customerId, cardId: input.cardId })
+    : null;
   if (input.cardId && !preselected) throw new ApiError("not_found", "No such card.");
 
   const intent = context.prepared?.cardIntent;
-  if (!intent) throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
-  await tx.insert(cardPayments).values({ paymentId: payment.id, providerIntentId: intent.id, preselectedCardId: preselected?.id ?? null });
+  if (!intent)
+    throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
+  await tx
+    .insert(cardPayments)
+    .values({ paymentId: payment.id, providerIntentId: intent.id, preselectedCardId: preselected?.id ?? null });
 
   const updated = await applyTransition(tx, {
     payment,
@@ -88,7 +102,12 @@ export const proceedWithCard: ProceedHandler<PreparedCardProceed> = async (tx, c
     require3DS: true,
     statusCode: checkStatusCode(updated.state),
     status: updated.status,
-    payUrl: hostedPayUrl({ gatewayKey: context.gatewayKey, page: "card", paymentId: payment.id, locale: context.locale }),
+    payUrl: hostedPayUrl({
+      gatewayKey: context.gatewayKey,
+      page: "card",
+      paymentId: payment.id,
+      locale: context.locale,
+    }),
   };
 };
 
@@ -97,9 +116,16 @@ export const proceedWithCard: ProceedHandler<PreparedCardProceed> = async (tx, c
  * allow-listed is ignored (no open redirect), so only a trusted one is kept. The return
  * page applies the same rule again when it sends the buyer on.
  */
-function trustedRedirectUrl(redirectUrl: string | undefined, service: { redirectUrl: string | null; allowedOrigins: string[] }, paymentId: string): string | null {
+function trustedRedirectUrl(
+  redirectUrl: string | undefined,
+  service: { redirectUrl: string | null; allowedOrigins: string[] },
+  paymentId: string,
+): string | null {
   if (!redirectUrl) return null;
-  const trusted = isTrustedReturnUrl(redirectUrl, { serviceRedirectUrl: service.redirectUrl, allowedOrigins: service.allowedOrigins });
+  const trusted = isTrustedReturnUrl(redirectUrl, {
+    serviceRedirectUrl: service.redirectUrl,
+    allowedOrigins: service.allowedOrigins,
+  });
   if (!trusted) logger.warn({ paymentId }, "redirectUrl ignored: its origin is not allowed for the service");
   return trusted ? redirectUrl : null;
 }

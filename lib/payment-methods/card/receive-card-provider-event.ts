@@ -19,12 +19,24 @@ export interface ReceivedEvent {
  * moot (already settled, declined, unknown payment) are acknowledged so the provider stops
  * resending them; anything unexpected fails the request, so the provider tries again.
  */
-export async function receiveCardProviderEvent(db: Db, options: { rawBody: string; headers: Headers; now?: Date }): Promise<ReceivedEvent> {
-  const event = await cardProvider().verifyEvent(db, { rawBody: options.rawBody, headers: options.headers, now: options.now ?? new Date() });
+export async function receiveCardProviderEvent(
+  db: Db,
+  options: { rawBody: string; headers: Headers; now?: Date },
+): Promise<ReceivedEvent> {
+  const event = await cardProvider().verifyEvent(db, {
+    rawBody: options.rawBody,
+    headers: options.headers,
+    now: options.now ?? new Date(),
+  });
   if (!event) throw invalidCredentials();
   const paymentId = event.metadata.paymentId;
   if (!paymentId || !isPaymentId(paymentId)) return { eventId: event.id, handled: false };
-  const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: event.paymentIntentId, externalCardId: event.paymentMethodId, cause: SYSTEM_CAUSE });
+  const result = await finalizeCardPayment(db, {
+    paymentId,
+    paymentIntentId: event.paymentIntentId,
+    externalCardId: event.paymentMethodId,
+    cause: SYSTEM_CAUSE,
+  });
   switch (result.kind) {
     case "settled":
       return { eventId: event.id, handled: true };
@@ -32,7 +44,10 @@ export async function receiveCardProviderEvent(db: Db, options: { rawBody: strin
       // The provider resends the event; by then it can be read.
       throw providerUnavailable();
     default:
-      logger.info({ eventId: event.id, type: event.type, paymentId, outcome: result.kind }, "card provider event settled nothing new");
+      logger.info(
+        { eventId: event.id, type: event.type, paymentId, outcome: result.kind },
+        "card provider event settled nothing new",
+      );
       return { eventId: event.id, handled: false };
   }
 }

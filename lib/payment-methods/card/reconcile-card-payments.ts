@@ -21,7 +21,10 @@ const CARD_METHOD_CODE: PaymentMethodCode = "CARD_PROVIDER";
  * (so each is settled once, whichever comes first). An intent still awaiting the buyer settles
  * nothing and is asked again on a later run.
  */
-export async function reconcileCardPayments(db: Db, options: { now?: Date; limit?: number; serviceId?: string } = {}): Promise<number> {
+export async function reconcileCardPayments(
+  db: Db,
+  options: { now?: Date; limit?: number; serviceId?: string } = {},
+): Promise<number> {
   // A payment's times are its service's clock (the sandbox's offset), so "a minute ago" is too.
   const serviceNow = serviceNowSql(services.clockOffsetSeconds, options.now);
   const before = (ms: number) => sql`${serviceNow} - make_interval(secs => ${ms / 1000})`;
@@ -37,7 +40,12 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
           // Failed (expired, declined) while its intent could still be confirmed, and the cancel
           // came too late (refused: the provider took the money): finalize reverses the charge.
           // Within a week of the failure: one whose intent ended otherwise (canceled elsewhere) is not asked forever.
-          and(eq(payments.state, "FAILED"), isNull(cardPayments.finalizedAt), gt(payments.updatedAt, before(REVERSAL_WINDOW_MS)), refusedCancelAwaitingReversal),
+          and(
+            eq(payments.state, "FAILED"),
+            isNull(cardPayments.finalizedAt),
+            gt(payments.updatedAt, before(REVERSAL_WINDOW_MS)),
+            refusedCancelAwaitingReversal,
+          ),
         ),
         eq(payments.paymentMethodCode, CARD_METHOD_CODE),
         lt(payments.updatedAt, before(CARD_RECONCILE_AFTER_MS)),
@@ -49,7 +57,12 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
   let settled = 0;
   for (const { paymentId, providerIntentId } of waiting) {
     try {
-      const result = await finalizeCardPayment(db, { paymentId, paymentIntentId: providerIntentId, externalCardId: null, cause: SYSTEM_CAUSE });
+      const result = await finalizeCardPayment(db, {
+        paymentId,
+        paymentIntentId: providerIntentId,
+        externalCardId: null,
+        cause: SYSTEM_CAUSE,
+      });
       // Anything else (the intent still awaits the buyer, the provider is briefly away): ask again later.
       if (result.kind !== "settled" && result.kind !== "reversed") continue;
       settled += 1;
@@ -64,7 +77,12 @@ export async function reconcileCardPayments(db: Db, options: { now?: Date; limit
 // A cancel of the payment's intent the provider refused, and no reversal recorded since.
 const refusedCancelAwaitingReversal = and(
   providerOperationExists(payments.id, { kinds: ["cancel"], statuses: ["failed"] }),
-  not(providerOperationExists(payments.id, { kinds: ["cancel", "refund"], statuses: ["pending", "unknown", "succeeded"] })),
+  not(
+    providerOperationExists(payments.id, {
+      kinds: ["cancel", "refund"],
+      statuses: ["pending", "unknown", "succeeded"],
+    }),
+  ),
 );
 
 export const cardPaymentReconciliationJob: BackgroundJob = {

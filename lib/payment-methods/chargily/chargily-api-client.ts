@@ -32,25 +32,39 @@ export function chargilyBaseUrl(mode: ChargilyMode): string {
 }
 
 /** One call; no answer, a 5xx or a body that is not JSON leaves the outcome unknown (ProviderUnavailableError). */
-export async function callChargily(options: { secretKey: string; mode: ChargilyMode; method: "GET" | "POST"; endpoint: string; body?: unknown }): Promise<ChargilyAnswer> {
+export async function callChargily(options: {
+  secretKey: string;
+  mode: ChargilyMode;
+  method: "GET" | "POST";
+  endpoint: string;
+  body?: unknown;
+}): Promise<ChargilyAnswer> {
   const { method, endpoint } = options;
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`chargily.${method} ${endpoint}`);
   const config = getConfig();
-  const send: typeof fetch = !config.CHARGILY_API_URL && config.isSandbox ? redirectSimulatorMount("chargily").fetch : fetch;
+  const send: typeof fetch =
+    !config.CHARGILY_API_URL && config.isSandbox ? redirectSimulatorMount("chargily").fetch : fetch;
   let response: Response;
   try {
     response = await send(`${chargilyBaseUrl(options.mode)}/${endpoint}`, {
       method,
-      headers: { authorization: `Bearer ${options.secretKey}`, "content-type": "application/json", accept: "application/json" },
+      headers: {
+        authorization: `Bearer ${options.secretKey}`,
+        "content-type": "application/json",
+        accept: "application/json",
+      },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch (error) {
     throw new ProviderUnavailableError(`Chargily ${method} /${endpoint} could not be reached`, { cause: error });
   }
-  if (response.status >= 500 || response.status === 429) throw new ProviderUnavailableError(`Chargily ${method} /${endpoint} answered HTTP ${response.status}`);
+  if (response.status >= 500 || response.status === 429)
+    throw new ProviderUnavailableError(`Chargily ${method} /${endpoint} answered HTTP ${response.status}`);
   try {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   } catch (error) {
-    throw new ProviderUnavailableError(`Chargily ${method} /${endpoint} answered something other than JSON`, { cause: error });
+    throw new ProviderUnavailableError(`Chargily ${method} /${endpoint} answered something other than JSON`, {
+      cause: error,
+    });
   }
 }

@@ -12,14 +12,18 @@ export const CHARGILY_MINIMUM_DINARS = 50;
 export const CHARGILY_REFUND_ELSEWHERE =
   "Chargily Pay's API cannot refund a payment: refund it from your Chargily Pay dashboard (pay.chargily.com), where the payment is listed under its checkout id.";
 
-const text = (value: unknown): string | null => (value === undefined || value === null || value === "" ? null : String(value));
+const text = (value: unknown): string | null =>
+  value === undefined || value === null || value === "" ? null : String(value);
 const modeOf = (account: RedirectAccount): ChargilyMode => (account.mode === "live" ? "live" : "test");
 const call = (account: RedirectAccount, request: { method: "GET" | "POST"; endpoint: string; body?: unknown }) =>
   callChargily({ secretKey: account.secretKey!, mode: modeOf(account), ...request });
 
 /** Chargily's refusal (401 wrong key, 404 unknown checkout, 422 an invalid request) as a definitive refusal of the operation. */
 function refusal(answer: ChargilyAnswer): ProviderRefusedError {
-  return new ProviderRefusedError(`chargily_${answer.status}`, text(answer.body.message) ?? `Chargily answered HTTP ${answer.status}`);
+  return new ProviderRefusedError(
+    `chargily_${answer.status}`,
+    text(answer.body.message) ?? `Chargily answered HTTP ${answer.status}`,
+  );
 }
 
 /**
@@ -37,7 +41,8 @@ export const chargilyProvider: RedirectProvider = {
   amountRefusal(amountMinor, currency) {
     if (currency !== "DZD") return "Chargily Pay takes Algerian dinars (DZD) only";
     if (amountMinor % 100 !== 0) return "Chargily Pay takes whole dinars only (no centimes)";
-    if (amountMinor < CHARGILY_MINIMUM_DINARS * 100) return `under Chargily Pay's minimum of ${CHARGILY_MINIMUM_DINARS} DZD`;
+    if (amountMinor < CHARGILY_MINIMUM_DINARS * 100)
+      return `under Chargily Pay's minimum of ${CHARGILY_MINIMUM_DINARS} DZD`;
     return null;
   },
   // Chargily keeps no merchant order number: this one travels in the checkout's metadata, for the merchant's books.
@@ -65,7 +70,8 @@ export const chargilyProvider: RedirectProvider = {
   },
   async outcome({ account, orderId }) {
     const answer = await call(account, { method: "GET", endpoint: `checkouts/${encodeURIComponent(orderId)}` });
-    if (answer.status !== 200) throw new ProviderUnavailableError(`Chargily GET /checkouts/${orderId} answered HTTP ${answer.status}`);
+    if (answer.status !== 200)
+      throw new ProviderUnavailableError(`Chargily GET /checkouts/${orderId} answered HTTP ${answer.status}`);
     return outcomeOfCheckout(answer.body);
   },
   async refund() {
@@ -80,8 +86,14 @@ export const chargilyProvider: RedirectProvider = {
     if (answer.status !== 422) throw refusal(answer);
     // 422: no longer pending. Paid meanwhile (the buyer beat the expiry): Chargily cannot give it back through
     // its API, so the operation fails saying where the merchant refunds it; otherwise nothing is payable.
-    const status = outcomeOfCheckout((await call(account, { method: "GET", endpoint: `checkouts/${encodeURIComponent(orderId)}` })).body);
-    if (status.kind === "paid") throw new ProviderRefusedError("chargily_paid_after_expiry", `Paid after its payment expired. ${CHARGILY_REFUND_ELSEWHERE}`);
+    const status = outcomeOfCheckout(
+      (await call(account, { method: "GET", endpoint: `checkouts/${encodeURIComponent(orderId)}` })).body,
+    );
+    if (status.kind === "paid")
+      throw new ProviderRefusedError(
+        "chargily_paid_after_expiry",
+        `Paid after its payment expired. ${CHARGILY_REFUND_ELSEWHERE}`,
+      );
     return "nothing_held";
   },
   refundElsewhere: CHARGILY_REFUND_ELSEWHERE,
@@ -93,7 +105,8 @@ export const chargilyProvider: RedirectProvider = {
     { name: "mode", labelKey: "chargilyMode", secret: false },
     { name: "secretKey", labelKey: "chargilySecretKey", secret: true },
   ],
-  saveAccount: (db, { serviceId, settings }) => saveChargilyAccount(db, { serviceId, account: chargilyAccountSchema.parse(settings) }),
+  saveAccount: (db, { serviceId, settings }) =>
+    saveChargilyAccount(db, { serviceId, account: chargilyAccountSchema.parse(settings) }),
   // GET /balance: harmless, and answers 401 to a wrong key.
   async testConnection(account) {
     try {
@@ -142,7 +155,12 @@ export function outcomeOfCheckout(checkout: Record<string, unknown>): RedirectOu
   const status = text(checkout.status);
   switch (status) {
     case "paid":
-      return { kind: "paid", amountMinor: Math.round(Number(checkout.amount) * 100), approvalCode: null, maskedPan: null };
+      return {
+        kind: "paid",
+        amountMinor: Math.round(Number(checkout.amount) * 100),
+        approvalCode: null,
+        maskedPan: null,
+      };
     case "failed":
     case "canceled":
     case "expired":

@@ -14,25 +14,42 @@ export const clictopayAccountSchema = z.object({
 export type ClictopayAccount = z.infer<typeof clictopayAccountSchema>;
 
 /** The ClicToPay simulator's merchant (simulators/clictopay): a sandbox service without credentials of its own uses it. */
-export const SANDBOX_CLICTOPAY_ACCOUNT: ClictopayAccount = { userName: "SANDBOX_CTP_MERCHANT", password: "sandbox-ctp-password" };
+export const SANDBOX_CLICTOPAY_ACCOUNT: ClictopayAccount = {
+  userName: "SANDBOX_CTP_MERCHANT",
+  password: "sandbox-ctp-password",
+};
 
 /** The service's ClicToPay credentials, sealed with the gateway key; in the sandbox the simulator's merchant when none were set. Null: production refuses the method. */
 export async function findClictopayAccount(db: Db, serviceId: string): Promise<RedirectAccount | null> {
   const [row] = await db
     .select({ sealed: redirectProviderAccounts.settingsSealed })
     .from(redirectProviderAccounts)
-    .where(and(eq(redirectProviderAccounts.serviceId, serviceId), eq(redirectProviderAccounts.methodCode, "CLICTOPAY")));
+    .where(
+      and(eq(redirectProviderAccounts.serviceId, serviceId), eq(redirectProviderAccounts.methodCode, "CLICTOPAY")),
+    );
   if (!row) return getConfig().isSandbox ? SANDBOX_CLICTOPAY_ACCOUNT : null;
   return clictopayAccountSchema.parse(JSON.parse(decryptWithKey(await getGatewayKey(db), row.sealed)));
 }
 
 /** Seals and stores the service's credentials (the merchant CLI; the console's Settings). Answers nothing secret. */
-export async function saveClictopayAccount(db: Db, options: { serviceId: string; account: ClictopayAccount }): Promise<{ userName: string; password: "set" }> {
+export async function saveClictopayAccount(
+  db: Db,
+  options: { serviceId: string; account: ClictopayAccount },
+): Promise<{ userName: string; password: "set" }> {
   const sealed = encryptWithKey(await getGatewayKey(db), JSON.stringify(clictopayAccountSchema.parse(options.account)));
   const now = new Date();
   await db
     .insert(redirectProviderAccounts)
-    .values({ serviceId: options.serviceId, methodCode: "CLICTOPAY", settingsSealed: sealed, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [redirectProviderAccounts.serviceId, redirectProviderAccounts.methodCode], set: { settingsSealed: sealed, updatedAt: now } });
+    .values({
+      serviceId: options.serviceId,
+      methodCode: "CLICTOPAY",
+      settingsSealed: sealed,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [redirectProviderAccounts.serviceId, redirectProviderAccounts.methodCode],
+      set: { settingsSealed: sealed, updatedAt: now },
+    });
   return { userName: options.account.userName, password: "set" };
 }

@@ -9,10 +9,12 @@ import { refundedAmountOf } from "../redirect/refunded-amount";
 /** ISO 4217 numeric code of the Tunisian dinar, which ClicToPay takes alone. */
 export const CLICTOPAY_CURRENCY = "788";
 
-const text = (value: unknown): string | null => (value === undefined || value === null || value === "" ? null : String(value));
+const text = (value: unknown): string | null =>
+  value === undefined || value === null || value === "" ? null : String(value);
 const errorCodeOf = (answer: ClictopayAnswer) => text(answer.errorCode ?? answer.ErrorCode) ?? "0";
 const errorMessageOf = (answer: ClictopayAnswer) => text(answer.errorMessage ?? answer.ErrorMessage) ?? "refused";
-const refusal = (answer: ClictopayAnswer) => new ProviderRefusedError(`clictopay_${errorCodeOf(answer)}`, errorMessageOf(answer));
+const refusal = (answer: ClictopayAnswer) =>
+  new ProviderRefusedError(`clictopay_${errorCodeOf(answer)}`, errorMessageOf(answer));
 
 /** Credentials every call carries. */
 const credentials = (account: RedirectAccount) => ({ userName: account.userName!, password: account.password! });
@@ -55,7 +57,11 @@ export const clictopayProvider: RedirectProvider = {
     return { orderId, formUrl };
   },
   async outcome({ account, orderId, locale }) {
-    const answer = await callClictopay("getOrderStatusExtended", { ...credentials(account), orderId, language: locale });
+    const answer = await callClictopay("getOrderStatusExtended", {
+      ...credentials(account),
+      orderId,
+      language: locale,
+    });
     return outcomeOf(answer);
   },
   async refund({ account, orderId, amountMinor }) {
@@ -64,7 +70,11 @@ export const clictopayProvider: RedirectProvider = {
     return { reference: null };
   },
   async refundedTotal({ account, orderId, locale }) {
-    const answer = await callClictopay("getOrderStatusExtended", { ...credentials(account), orderId, language: locale });
+    const answer = await callClictopay("getOrderStatusExtended", {
+      ...credentials(account),
+      orderId,
+      language: locale,
+    });
     return refundedAmountOf(answer, "ClicToPay");
   },
   reservations: {
@@ -76,8 +86,13 @@ export const clictopayProvider: RedirectProvider = {
       const answer = await callClictopay("reverse", { ...credentials(account), orderId, language: locale });
       if (errorCodeOf(answer) === "0") return "released";
       // Refused: is anything still held? A never-paid, declined or already reversed order holds nothing.
-      const status = outcomeOf(await callClictopay("getOrderStatusExtended", { ...credentials(account), orderId, language: locale }));
-      if (status.kind === "authorized") throw new ProviderUnavailableError(`ClicToPay reverse.do refused (${errorCodeOf(answer)}) an order still pre-authorized`);
+      const status = outcomeOf(
+        await callClictopay("getOrderStatusExtended", { ...credentials(account), orderId, language: locale }),
+      );
+      if (status.kind === "authorized")
+        throw new ProviderUnavailableError(
+          `ClicToPay reverse.do refused (${errorCodeOf(answer)}) an order still pre-authorized`,
+        );
       if (status.kind === "paid") throw refusal(answer);
       return "nothing_held";
     },
@@ -92,11 +107,16 @@ export const clictopayProvider: RedirectProvider = {
     { name: "userName", labelKey: "clictopayUserName", secret: false },
     { name: "password", labelKey: "clictopayPassword", secret: true },
   ],
-  saveAccount: (db, { serviceId, settings }) => saveClictopayAccount(db, { serviceId, account: clictopayAccountSchema.parse(settings) }),
+  saveAccount: (db, { serviceId, settings }) =>
+    saveClictopayAccount(db, { serviceId, account: clictopayAccountSchema.parse(settings) }),
   // getOrderStatusExtended.do of an order that cannot exist: 6 (unknown order) to a known merchant, 5 (access denied) otherwise.
   async testConnection(account) {
     try {
-      const answer = await callClictopay("getOrderStatusExtended", { ...credentials(account), orderId: "00000000-0000-0000-0000-000000000000", language: "en" });
+      const answer = await callClictopay("getOrderStatusExtended", {
+        ...credentials(account),
+        orderId: "00000000-0000-0000-0000-000000000000",
+        language: "en",
+      });
       return errorCodeOf(answer) === "5" ? "wrong_credentials" : "ok";
     } catch {
       return "unavailable";
@@ -117,18 +137,29 @@ export function outcomeOf(answer: ClictopayAnswer): RedirectOutcome {
   const maskedPan = text(card.maskedPan ?? answer.Pan);
   switch (status) {
     case 1:
-      return { kind: "authorized", amountMinor: Number(amounts.approvedAmount ?? answer.amount), approvalCode, maskedPan };
+      return {
+        kind: "authorized",
+        amountMinor: Number(amounts.approvedAmount ?? answer.amount),
+        approvalCode,
+        maskedPan,
+      };
     case 2:
       return { kind: "paid", amountMinor: Number(amounts.depositedAmount ?? answer.amount), approvalCode, maskedPan };
     case 3:
     case 4:
       return { kind: "returned" };
     case 6:
-      return { kind: "declined", code: text(answer.actionCode) ?? "declined", message: text(answer.actionCodeDescription) ?? "declined" };
+      return {
+        kind: "declined",
+        code: text(answer.actionCode) ?? "declined",
+        message: text(answer.actionCodeDescription) ?? "declined",
+      };
     case 0:
     case 5:
       return { kind: "awaiting_buyer" };
     default:
-      throw new ProviderUnavailableError(`ClicToPay getOrderStatusExtended.do answered errorCode ${errorCodeOf(answer)} without a known orderStatus`);
+      throw new ProviderUnavailableError(
+        `ClicToPay getOrderStatusExtended.do answered errorCode ${errorCodeOf(answer)} without a known orderStatus`,
+      );
   }
 }

@@ -12,7 +12,8 @@ import { redirectSimulatorMount } from "../../providers/simulator-mount";
  * https://test.clictopay.com/payment/rest); a sandbox without it reaches the ClicToPay simulator.
  */
 
-export type ClictopayCall = "register" | "registerPreAuth" | "getOrderStatusExtended" | "deposit" | "reverse" | "refund";
+export type ClictopayCall =
+  "register" | "registerPreAuth" | "getOrderStatusExtended" | "deposit" | "reverse" | "refund";
 
 export type ClictopayAnswer = Record<string, unknown>;
 
@@ -27,7 +28,8 @@ export function clictopayBaseUrl(): string {
 export async function callClictopay(call: ClictopayCall, params: Record<string, string>): Promise<ClictopayAnswer> {
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`clictopay.${call}`);
   const config = getConfig();
-  const send: typeof fetch = !config.CLICTOPAY_API_URL && config.isSandbox ? redirectSimulatorMount("clictopay").fetch : fetch;
+  const send: typeof fetch =
+    !config.CLICTOPAY_API_URL && config.isSandbox ? redirectSimulatorMount("clictopay").fetch : fetch;
   let response: Response;
   try {
     response = await send(`${clictopayBaseUrl()}/${call}.do`, {

@@ -20,7 +20,12 @@ export const cmiAccountSchema = z.object({
 export type CmiAccount = z.infer<typeof cmiAccountSchema>;
 
 /** The CMI simulator's store (simulators/cmi): a sandbox service without credentials of its own uses it. Its key carries `|` and `\` on purpose (the hash escapes them). */
-export const SANDBOX_CMI_ACCOUNT: CmiAccount = { clientId: "600000001", storeKey: "Sandbox|Store\\Key1", apiUser: "sandboxapi", apiPassword: "sandbox-cmi-api-password" };
+export const SANDBOX_CMI_ACCOUNT: CmiAccount = {
+  clientId: "600000001",
+  storeKey: "Sandbox|Store\\Key1",
+  apiUser: "sandboxapi",
+  apiPassword: "sandbox-cmi-api-password",
+};
 
 /** The service's CMI credentials, sealed with the gateway key; in the sandbox the simulator's store when none were set. Null: production refuses the method. */
 export async function findCmiAccount(db: Db, serviceId: string): Promise<RedirectAccount | null> {
@@ -42,6 +47,14 @@ export async function saveCmiAccount(
   await db
     .insert(redirectProviderAccounts)
     .values({ serviceId: options.serviceId, methodCode: "CMI", settingsSealed: sealed, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [redirectProviderAccounts.serviceId, redirectProviderAccounts.methodCode], set: { settingsSealed: sealed, updatedAt: now } });
-  return { cmiClientId: options.account.clientId, apiUser: options.account.apiUser, storeKey: "set", apiPassword: "set" };
+    .onConflictDoUpdate({
+      target: [redirectProviderAccounts.serviceId, redirectProviderAccounts.methodCode],
+      set: { settingsSealed: sealed, updatedAt: now },
+    });
+  return {
+    cmiClientId: options.account.clientId,
+    apiUser: options.account.apiUser,
+    storeKey: "set",
+    apiPassword: "set",
+  };
 }

@@ -17,7 +17,8 @@ import type { RedirectAccount } from "../contract/redirect-provider";
 export const CMI_CURRENCY = "504";
 
 /** Centimes as CMI's decimal amount: 12345 is "123.45", never rounded (MAD has two decimals). */
-export const cmiAmount = (amountMinor: number) => `${Math.floor(amountMinor / 100)}.${String(amountMinor % 100).padStart(2, "0")}`;
+export const cmiAmount = (amountMinor: number) =>
+  `${Math.floor(amountMinor / 100)}.${String(amountMinor % 100).padStart(2, "0")}`;
 
 export type CmiAnswer = { fields: Record<string, string>; extra: Record<string, string> };
 
@@ -42,7 +43,11 @@ const xmlUnescape = (value: string) =>
     .replace(/&amp;/g, "&");
 
 /** The CC5Request document: the account's API user, its client id, then the call's own elements (Extra's children nested). */
-export function cc5Request(account: RedirectAccount, elements: Record<string, string>, extra: Record<string, string> = {}): string {
+export function cc5Request(
+  account: RedirectAccount,
+  elements: Record<string, string>,
+  extra: Record<string, string> = {},
+): string {
   const tags = (entries: Record<string, string>) =>
     Object.entries(entries)
       .map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`)
@@ -55,7 +60,8 @@ export function cc5Request(account: RedirectAccount, elements: Record<string, st
 export function parseCc5(xml: string): CmiAnswer {
   const read = (part: string) => {
     const found: Record<string, string> = {};
-    for (const match of part.matchAll(/<([A-Za-z_][\w.]*)>([^<]*)<\/\1>/g)) found[match[1]!] = xmlUnescape(match[2]!.trim());
+    for (const match of part.matchAll(/<([A-Za-z_][\w.]*)>([^<]*)<\/\1>/g))
+      found[match[1]!] = xmlUnescape(match[2]!.trim());
     return found;
   };
   const extraMatch = /<Extra>([\s\S]*?)<\/Extra>/.exec(xml);
@@ -65,7 +71,11 @@ export function parseCc5(xml: string): CmiAnswer {
 }
 
 /** One API call; an HTTP error or an answer that is not a CC5Response leaves the outcome unknown (ProviderUnavailableError). */
-export async function callCmi(account: RedirectAccount, elements: Record<string, string>, extra: Record<string, string> = {}): Promise<CmiAnswer> {
+export async function callCmi(
+  account: RedirectAccount,
+  elements: Record<string, string>,
+  extra: Record<string, string> = {},
+): Promise<CmiAnswer> {
   const call = elements.Type ?? "ORDERSTATUS";
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`cmi.${call}`);
   const config = getConfig();
@@ -82,6 +92,7 @@ export async function callCmi(account: RedirectAccount, elements: Record<string,
   }
   if (!response.ok) throw new ProviderUnavailableError(`CMI ${call} answered HTTP ${response.status}`);
   const body = await response.text();
-  if (!body.includes("<CC5Response>")) throw new ProviderUnavailableError(`CMI ${call} answered something other than a CC5Response`);
+  if (!body.includes("<CC5Response>"))
+    throw new ProviderUnavailableError(`CMI ${call} answered something other than a CC5Response`);
   return parseCc5(body);
 }

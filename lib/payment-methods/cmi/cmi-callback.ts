@@ -47,16 +47,32 @@ export async function receiveCmiCallback(db: Db, request: Request, provider: Red
   }
   const account = await findCmiAccount(db, payment.serviceId);
   if (!account || !hasValidCmiHash(fields, account.storeKey!)) {
-    logger.warn({ paymentId: payment.id, oid }, "CMI callback refused: its HASH is not the store key's hash of its fields");
+    logger.warn(
+      { paymentId: payment.id, oid },
+      "CMI callback refused: its HASH is not the store key's hash of its fields",
+    );
     return answer("FAILURE", 403);
   }
-  if (fields.clientid !== account.clientId || fields.amount !== cmiAmount(payment.amountMinor) || fields.currency !== CMI_CURRENCY) {
-    logger.error({ paymentId: payment.id, oid }, "CMI callback refused: its store, amount or currency is not the order's");
+  if (
+    fields.clientid !== account.clientId ||
+    fields.amount !== cmiAmount(payment.amountMinor) ||
+    fields.currency !== CMI_CURRENCY
+  ) {
+    logger.error(
+      { paymentId: payment.id, oid },
+      "CMI callback refused: its store, amount or currency is not the order's",
+    );
     return answer("FAILURE", 409);
   }
   const settled = await settleRedirectPayment(db, { paymentId: payment.id, provider, cause: SYSTEM_CAUSE });
-  logger.info({ paymentId: payment.id, oid, procReturnCode: fields.ProcReturnCode ?? null, settlement: settled.kind }, "CMI callback received");
+  logger.info(
+    { paymentId: payment.id, oid, procReturnCode: fields.ProcReturnCode ?? null, settlement: settled.kind },
+    "CMI callback received",
+  );
   if (fields.ProcReturnCode !== "00") return answer("APPROVED");
-  const stillWaiting = settled.kind === "unavailable" && settled.payment.state === "REQUIRES_ACTION" && settled.payment.expiresAt.getTime() > Date.now();
+  const stillWaiting =
+    settled.kind === "unavailable" &&
+    settled.payment.state === "REQUIRES_ACTION" &&
+    settled.payment.expiresAt.getTime() > Date.now();
   return answer(stillWaiting && payment.captureMethod === "DIRECT" ? "ACTION=POSTAUTH" : "APPROVED");
 }

@@ -21,7 +21,10 @@ const isDirectOrder = (orderId: string) => orderId.endsWith("D");
 const text = (value: string | undefined): string | null => (value === undefined || value === "" ? null : value);
 const approved = (answer: CmiAnswer) => answer.fields.Response === "Approved" && answer.fields.ProcReturnCode === "00";
 const refusal = (call: string, answer: CmiAnswer) =>
-  new ProviderRefusedError(`cmi_${answer.fields.ProcReturnCode || answer.fields.Response || "error"}`, `CMI ${call}: ${answer.fields.ErrMsg || answer.fields.Response || "refused"}`);
+  new ProviderRefusedError(
+    `cmi_${answer.fields.ProcReturnCode || answer.fields.Response || "error"}`,
+    `CMI ${call}: ${answer.fields.ErrMsg || answer.fields.Response || "refused"}`,
+  );
 
 async function orderStatus(account: RedirectAccount, orderId: string) {
   return callCmi(account, { OrderId: orderId }, { ORDERSTATUS: "QUERY" });
@@ -53,7 +56,10 @@ export const cmiProvider: RedirectProvider = {
   },
   account: findCmiAccount,
   async register(_account, order) {
-    return { orderId: `${order.orderNumber}${order.captureMethod === "RESERVATION" ? "R" : "D"}`, formUrl: cmiGateUrl() };
+    return {
+      orderId: `${order.orderNumber}${order.captureMethod === "RESERVATION" ? "R" : "D"}`,
+      formUrl: cmiGateUrl(),
+    };
   },
   browserForm(account, order) {
     const fields: Record<string, string> = {
@@ -81,10 +87,18 @@ export const cmiProvider: RedirectProvider = {
     const outcome = outcomeOf(status);
     // A DIRECT order CMI only holds (its callback's POSTAUTH not sent, or not applied yet): the gateway captures it now, all of it.
     if (outcome.kind === "authorized" && isDirectOrder(orderId)) {
-      const captured = await callCmi(account, { Type: "PostAuth", OrderId: orderId, Total: cmiAmount(outcome.amountMinor), Currency: CMI_CURRENCY });
+      const captured = await callCmi(account, {
+        Type: "PostAuth",
+        OrderId: orderId,
+        Total: cmiAmount(outcome.amountMinor),
+        Currency: CMI_CURRENCY,
+      });
       if (!approved(captured)) {
         const again = outcomeOf(await orderStatus(account, orderId));
-        if (again.kind === "authorized") throw new ProviderUnavailableError(`CMI PostAuth of a DIRECT order refused (${captured.fields.ProcReturnCode})`);
+        if (again.kind === "authorized")
+          throw new ProviderUnavailableError(
+            `CMI PostAuth of a DIRECT order refused (${captured.fields.ProcReturnCode})`,
+          );
         return again;
       }
       return { ...outcome, kind: "paid" };
@@ -92,7 +106,12 @@ export const cmiProvider: RedirectProvider = {
     return outcome;
   },
   async refund({ account, orderId, amountMinor }) {
-    const answer = await callCmi(account, { Type: "Credit", OrderId: orderId, Total: cmiAmount(amountMinor), Currency: CMI_CURRENCY });
+    const answer = await callCmi(account, {
+      Type: "Credit",
+      OrderId: orderId,
+      Total: cmiAmount(amountMinor),
+      Currency: CMI_CURRENCY,
+    });
     if (!approved(answer)) throw refusal("Credit", answer);
     return { reference: text(answer.fields.TransId) };
   },
@@ -104,12 +123,18 @@ export const cmiProvider: RedirectProvider = {
       throw new ProviderUnavailableError(`CMI order status answered ${fields.ProcReturnCode || fields.Response}`);
     }
     const refunded = Number(extra.REFUND_AMT || 0);
-    if (!Number.isSafeInteger(refunded) || refunded < 0) throw new ProviderUnavailableError(`CMI order status answered REFUND_AMT ${extra.REFUND_AMT}`);
+    if (!Number.isSafeInteger(refunded) || refunded < 0)
+      throw new ProviderUnavailableError(`CMI order status answered REFUND_AMT ${extra.REFUND_AMT}`);
     return refunded;
   },
   reservations: {
     async capture({ account, orderId, amountMinor }) {
-      const answer = await callCmi(account, { Type: "PostAuth", OrderId: orderId, Total: cmiAmount(amountMinor), Currency: CMI_CURRENCY });
+      const answer = await callCmi(account, {
+        Type: "PostAuth",
+        OrderId: orderId,
+        Total: cmiAmount(amountMinor),
+        Currency: CMI_CURRENCY,
+      });
       if (!approved(answer)) throw refusal("PostAuth", answer);
     },
     async release({ account, orderId }) {
@@ -117,7 +142,10 @@ export const cmiProvider: RedirectProvider = {
       if (approved(answer)) return "released";
       // Refused: is anything still held? A never-paid, declined or already voided order holds nothing.
       const status = outcomeOf(await orderStatus(account, orderId));
-      if (status.kind === "authorized") throw new ProviderUnavailableError(`CMI Void refused (${answer.fields.ProcReturnCode}) an order still pre-authorized`);
+      if (status.kind === "authorized")
+        throw new ProviderUnavailableError(
+          `CMI Void refused (${answer.fields.ProcReturnCode}) an order still pre-authorized`,
+        );
       if (status.kind === "paid") throw refusal("Void", answer);
       return "nothing_held";
     },
@@ -137,7 +165,8 @@ export const cmiProvider: RedirectProvider = {
     { name: "apiUser", labelKey: "cmiApiUser", secret: false },
     { name: "apiPassword", labelKey: "cmiApiPassword", secret: true },
   ],
-  saveAccount: (db, { serviceId, settings }) => saveCmiAccount(db, { serviceId, account: cmiAccountSchema.parse(settings) }),
+  saveAccount: (db, { serviceId, settings }) =>
+    saveCmiAccount(db, { serviceId, account: cmiAccountSchema.parse(settings) }),
   // The order status of an order that cannot exist: "no record" to a known API user, an authentication error otherwise.
   async testConnection(account) {
     try {

@@ -8,9 +8,15 @@ import { CATALOG_DEFAULTS } from "./catalog-defaults";
  * the country's redirect methods (SATIM in DZA) against their simulators. Runs inside the
  * onboarding transaction; adding a country later seeds only what is missing.
  */
-export async function seedPaymentMethodCatalog(tx: Db, options: { serviceId: string; countries: readonly string[] }): Promise<void> {
+export async function seedPaymentMethodCatalog(
+  tx: Db,
+  options: { serviceId: string; countries: readonly string[] },
+): Promise<void> {
   const rows = options.countries.flatMap((country) =>
-    CATALOG_DEFAULTS.filter((method) => (!method.countries || method.countries.includes(country)) && (!method.sandboxOnly || getConfig().isSandbox)).map((method) => ({
+    CATALOG_DEFAULTS.filter(
+      (method) =>
+        (!method.countries || method.countries.includes(country)) && (!method.sandboxOnly || getConfig().isSandbox),
+    ).map((method) => ({
       serviceId: options.serviceId,
       country,
       code: method.code,

@@ -31,7 +31,10 @@ export interface PaymentMethodModule<Prepared = unknown> {
    * Provider work before the payment is locked. Null when there is none to do (the transaction
    * re-checks everything under its lock). `payment` and `methodEnabled` are the proceed's read.
    */
-  prepareProceed(db: Db, options: { principal: ProceedPrincipal; payment: PaymentRow; methodEnabled: boolean; now: Date }): Promise<Prepared | null>;
+  prepareProceed(
+    db: Db,
+    options: { principal: ProceedPrincipal; payment: PaymentRow; methodEnabled: boolean; now: Date },
+  ): Promise<Prepared | null>;
   /** Inside the proceed's transaction, the payment locked and CREATED. */
   proceed: ProceedHandler<Prepared>;
   /** After a proceed the transaction refused or found expired: undoes what prepareProceed opened (e.g. a QR request). */
@@ -40,7 +43,10 @@ export interface PaymentMethodModule<Prepared = unknown> {
    * The method's own charge that a proceed of a payment past CREATED takes up again (a retry);
    * null: the proceed is refused as for any payment past CREATED.
    */
-  chargeToRetryOnProceed(tx: Db, options: { principal: ProceedPrincipal; payment: PaymentRow; operationKey?: string }): Promise<ProviderOperationRow | null>;
+  chargeToRetryOnProceed(
+    tx: Db,
+    options: { principal: ProceedPrincipal; payment: PaymentRow; operationKey?: string },
+  ): Promise<ProviderOperationRow | null>;
   /** Sends a charge the proceed's transaction recorded (ProceedOutcome.pendingCharge) once it committed; the settled payment. */
   completePendingCharge(db: Db, operation: ProviderOperationRow): Promise<PaymentRow>;
   /** The handler of every provider operation the method's payments record (PROVIDER_OPERATION_HANDLERS lists them). */

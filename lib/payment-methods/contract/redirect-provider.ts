@@ -69,7 +69,9 @@ export interface RedirectProvider {
   /** The order's outcome as the provider reports it (its confirmation or status call). */
   outcome(account: RegisteredOrderRef & { account: RedirectAccount }): Promise<RedirectOutcome>;
   /** Gives back `amountMinor` of a paid order (the provider's refund call); answers the provider's reference, if any. */
-  refund(request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number }): Promise<{ reference: string | null }>;
+  refund(
+    request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number },
+  ): Promise<{ reference: string | null }>;
   /**
    * How much of the order the provider has given back so far, in minor units (its status call's
    * refunded amount). A refund call carries no idempotency key at these providers, so a refund
@@ -84,7 +86,8 @@ export interface RedirectProvider {
    * buyer cannot pay it (Chargily: POST /checkouts/{id}/expire). Answers "nothing_held" when
    * the order is no longer payable anyway. Null: unpaid orders lapse at the provider by themselves.
    */
-  closeUnpaid: ((request: RegisteredOrderRef & { account: RedirectAccount }) => Promise<"released" | "nothing_held">) | null;
+  closeUnpaid:
+    ((request: RegisteredOrderRef & { account: RedirectAccount }) => Promise<"released" | "nothing_held">) | null;
   /** Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15: 409 with that message). */
   refundElsewhere: string | null;
   /**
@@ -101,7 +104,10 @@ export interface RedirectProvider {
    */
   credentialFields: readonly CredentialField[];
   /** Validates, seals and stores the merchant's credentials (the CLI, the console's Settings); answers what may be shown (never a secret). */
-  saveAccount(db: Db, options: { serviceId: string; settings: Record<string, string | undefined> }): Promise<Record<string, string>>;
+  saveAccount(
+    db: Db,
+    options: { serviceId: string; settings: Record<string, string | undefined> },
+  ): Promise<Record<string, string>>;
   /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
   testConnection(account: RedirectAccount): Promise<ConnectionTest>;
   /** Null: the provider notifies nothing (the return and reconciliation ask it). Otherwise how its signed notifications are read. */
@@ -113,7 +119,10 @@ export interface RedirectProvider {
    * (CMI's 3D Pay Hosting) rather than by following formUrl: the fields of the registered
    * order, posted to `action` by the page before the provider's own Pay button. Absent: formUrl is followed.
    */
-  browserForm?(account: RedirectAccount, order: RedirectOrderRequest & { orderId: string }): { action: string; fields: Record<string, string> };
+  browserForm?(
+    account: RedirectAccount,
+    order: RedirectOrderRequest & { orderId: string },
+  ): { action: string; fields: Record<string, string> };
   /** The provider's server-to-server notification (POST /api/redirect-callbacks/{method}), answered as the provider expects. Absent: none. */
   receiveCallback?(db: Db, request: Request): Promise<Response>;
 }
@@ -142,7 +151,10 @@ export interface RedirectCheckout {
  */
 export interface RedirectNotifications {
   /** The order and outcome a notification reports, or null when its signature does not verify (nothing is read from it then). */
-  read(account: RedirectAccount, notification: { body: string; headers: Headers }): { orderId: string; outcome: RedirectOutcome } | null;
+  read(
+    account: RedirectAccount,
+    notification: { body: string; headers: Headers },
+  ): { orderId: string; outcome: RedirectOutcome } | null;
 }
 
 export interface RedirectReservations {

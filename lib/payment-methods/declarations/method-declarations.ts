@@ -59,16 +59,25 @@ export const METHOD_DECLARATIONS = [
 type Declared = (typeof METHOD_DECLARATIONS)[number];
 export type PaymentMethodCode = Declared["code"];
 export type ProviderName = Declared["provider"];
-export type UnionToIntersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer Both) => void ? Both : never;
+export type UnionToIntersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (
+  value: infer Both,
+) => void
+  ? Both
+  : never;
 /** Every method's variables together: the configuration's part the methods declare. */
 export type MethodSettings = UnionToIntersection<Declared["settings"]>;
 /** What the declared pageOrigins read of the configuration. */
-export type PageOriginsConfig = UnionToIntersection<Parameters<Extract<Declared, { pageOrigins: unknown }>["pageOrigins"]>[0]>;
+export type PageOriginsConfig = UnionToIntersection<
+  Parameters<Extract<Declared, { pageOrigins: unknown }>["pageOrigins"]>[0]
+>;
 
 export const PAYMENT_METHOD_CODES: readonly PaymentMethodCode[] = METHOD_DECLARATIONS.map((method) => method.code);
 /** provider_operations.provider's values: a text column, so a new provider needs no migration. */
 export const PROVIDER_NAMES: readonly ProviderName[] = METHOD_DECLARATIONS.map((method) => method.provider);
-export const METHOD_SETTINGS = Object.assign({}, ...METHOD_DECLARATIONS.map((method) => method.settings)) as MethodSettings;
+export const METHOD_SETTINGS = Object.assign(
+  {},
+  ...METHOD_DECLARATIONS.map((method) => method.settings),
+) as MethodSettings;
 
 /** Where the redirect providers' payment pages are for this configuration: the one source of the redirect page's CSP form-action. */
 export function providerPageOrigins(config: PageOriginsConfig): string[] {

@@ -16,10 +16,18 @@ import type { RedirectProvider } from "../contract/redirect-provider";
  * payment (production never enables it without them; the sandbox falls back on its simulator's).
  * Nothing is registered with the provider yet: that happens when the buyer presses Pay.
  */
-export async function prepareRedirectProceed(db: Db, provider: RedirectProvider, code: PaymentMethodCode, payment: PaymentRow): Promise<null> {
+export async function prepareRedirectProceed(
+  db: Db,
+  provider: RedirectProvider,
+  code: PaymentMethodCode,
+  payment: PaymentRow,
+): Promise<null> {
   if (payment.state !== "CREATED") return null;
   if (!(await provider.account(db, payment.serviceId))) {
-    throw new ApiError("invalid_state", `${code} is not configured for this merchant: set its provider credentials first (npm run merchant -- update, or the console's Settings).`);
+    throw new ApiError(
+      "invalid_state",
+      `${code} is not configured for this merchant: set its provider credentials first (npm run merchant -- update, or the console's Settings).`,
+    );
   }
   return null;
 }
@@ -32,19 +40,32 @@ export async function prepareRedirectProceed(db: Db, provider: RedirectProvider,
 export function proceedWithRedirect(code: PaymentMethodCode, provider: RedirectProvider): ProceedHandler<null> {
   return async (tx, context) => {
     const { payment, principal, input, now, changes, cause } = context;
-    if (payment.transactionType === "QR_CODE") throw new ApiError("invalid_state", `A QR intent is paid with WALLET_V2, not with ${code}.`);
+    if (payment.transactionType === "QR_CODE")
+      throw new ApiError("invalid_state", `A QR intent is paid with WALLET_V2, not with ${code}.`);
     if (payment.captureMethod !== "DIRECT" && !provider.reservations) {
       throw new ApiError("validation_error", `${code} takes DIRECT payments only; this intent is a RESERVATION.`, [
         { path: "paymentMethodCode", message: `${code} cannot reserve funds; use a DIRECT intent or another method` },
       ]);
     }
     const refusal = provider.amountRefusal(payment.amountMinor, payment.currency);
-    if (refusal) throw new ApiError("validation_error", `${code} cannot take this amount exactly: ${refusal}.`, [{ path: "amount", message: refusal }]);
+    if (refusal)
+      throw new ApiError("validation_error", `${code} cannot take this amount exactly: ${refusal}.`, [
+        { path: "amount", message: refusal },
+      ]);
 
-    await tx.insert(redirectPayments).values({ paymentId: payment.id, methodCode: code, createdAt: now }).onConflictDoNothing();
+    await tx
+      .insert(redirectPayments)
+      .values({ paymentId: payment.id, methodCode: code, createdAt: now })
+      .onConflictDoNothing();
     const service = principal.service;
     const redirectUrl =
-      input.redirectUrl && isTrustedReturnUrl(input.redirectUrl, { serviceRedirectUrl: service.redirectUrl, allowedOrigins: service.allowedOrigins }) ? input.redirectUrl : null;
+      input.redirectUrl &&
+      isTrustedReturnUrl(input.redirectUrl, {
+        serviceRedirectUrl: service.redirectUrl,
+        allowedOrigins: service.allowedOrigins,
+      })
+        ? input.redirectUrl
+        : null;
     const updated = await applyTransition(tx, {
       payment,
       event: "require_action",
@@ -57,7 +78,12 @@ export function proceedWithRedirect(code: PaymentMethodCode, provider: RedirectP
       require3DS: true,
       statusCode: checkStatusCode(updated.state),
       status: updated.status,
-      payUrl: hostedPayUrl({ gatewayKey: context.gatewayKey, page: "redirect", paymentId: payment.id, locale: context.locale }),
+      payUrl: hostedPayUrl({
+        gatewayKey: context.gatewayKey,
+        page: "redirect",
+        paymentId: payment.id,
+        locale: context.locale,
+      }),
     };
   };
 }

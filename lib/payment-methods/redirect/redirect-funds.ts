@@ -21,7 +21,12 @@ export function redirectFunds(provider: RedirectProvider): MethodFunds {
     expiry: {
       // The buyer pays on the provider's page: the gateway sends no charge.
       chargeOpen: async () => false,
-      closeUnfinished: closesOrders ? (tx, payment) => releaseUnfinishedRedirectOrder(tx, payment, provider.provider, { everyCapture: provider.closeUnpaid !== null }) : async () => {},
+      closeUnfinished: closesOrders
+        ? (tx, payment) =>
+            releaseUnfinishedRedirectOrder(tx, payment, provider.provider, {
+              everyCapture: provider.closeUnpaid !== null,
+            })
+        : async () => {},
     },
   };
 }

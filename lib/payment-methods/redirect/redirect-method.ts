@@ -24,11 +24,18 @@ export function redirectMethod(code: PaymentMethodCode, provider: RedirectProvid
     completePendingCharge: async (_db, operation) => {
       throw new Error(`a redirect proceed records no charge to send (operation ${operation.id})`);
     },
-    providerOperations: [redirectRegisterHandler(provider), redirectRefundHandler(provider), ...redirectReservationHandlers(provider)],
+    providerOperations: [
+      redirectRegisterHandler(provider),
+      redirectRefundHandler(provider),
+      ...redirectReservationHandlers(provider),
+    ],
     funds: redirectFunds(provider),
     redirect: provider,
     // The console names a redirect method's payments by its provider (`?method=satim`).
     console: { kind: provider.provider, showsCard: false },
-    endUserMessages: { requiresAction: provider.requiresActionMessage, preAuthorized: "The amount is authorized on your card." },
+    endUserMessages: {
+      requiresAction: provider.requiresActionMessage,
+      preAuthorized: "The amount is authorized on your card.",
+    },
   };
 }

@@ -3,7 +3,13 @@ import { getDb } from "../../db/client";
 import { payments, providerOperations, redirectPayments } from "../../db/schema";
 import { isLocale } from "../../i18n/locales";
 import type { Locale } from "../../i18n/routing";
-import { ProviderRefusedError, ProviderUnavailableError, type ProviderOperationHandler, type ProviderOperationKind, type ProviderOperationRow } from "../../provider-operations";
+import {
+  ProviderRefusedError,
+  ProviderUnavailableError,
+  type ProviderOperationHandler,
+  type ProviderOperationKind,
+  type ProviderOperationRow,
+} from "../../provider-operations";
 import { settleCapture, settleRefund, settleRelease } from "../../payments/core/money-operation-settlements";
 import type { RedirectAccount, RedirectProvider, RegisteredOrderRef } from "../contract/redirect-provider";
 import { refundRetryVerdict } from "./refund-retry-verdict";
@@ -50,7 +56,12 @@ export function redirectRegisterHandler(provider: RedirectProvider): ProviderOpe
       const formUrl = String(answer.data?.formUrl ?? "");
       await tx
         .update(redirectPayments)
-        .set({ orderNumber: String(operation.request.orderNumber), providerOrderId: answer.reference, formUrl, registeredAt: now })
+        .set({
+          orderNumber: String(operation.request.orderNumber),
+          providerOrderId: answer.reference,
+          formUrl,
+          registeredAt: now,
+        })
         .where(eq(redirectPayments.paymentId, payment.id));
       await tx.update(payments).set({ providerOrderId: answer.reference }).where(eq(payments.id, payment.id));
       return { orderId: answer.reference, formUrl };
@@ -63,13 +74,20 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
     provider: provider.provider,
     kind: "refund",
     async call(operation) {
-      const order = { account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) };
+      const order = {
+        account: await accountFor(provider, operation),
+        orderId: String(operation.request.orderId),
+        locale: localeOf(operation),
+      };
       // An earlier attempt's answer was lost: the provider may have refunded already, and its
       // refund call has no idempotency key. Ask what it refunded in all first (refund-retry-verdict.ts).
       if (mayHaveBeenCalled(operation)) {
         const verdict = await refundRetryVerdictOf(provider, operation, order);
         if (verdict === "applied") return { reference: null };
-        if (verdict === "ambiguous") throw new ProviderUnavailableError(`${provider.provider} refunded a total the gateway cannot match to this refund yet; asking again later`);
+        if (verdict === "ambiguous")
+          throw new ProviderUnavailableError(
+            `${provider.provider} refunded a total the gateway cannot match to this refund yet; asking again later`,
+          );
       }
       const { reference } = await provider.refund({ ...order, amountMinor: operation.amountMinor! });
       return { reference };
@@ -79,14 +97,27 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
   };
 }
 
-async function refundRetryVerdictOf(provider: RedirectProvider, operation: ProviderOperationRow, order: RegisteredOrderRef & { account: RedirectAccount }) {
-  if (!provider.refundedTotal) throw new ProviderRefusedError("refund_elsewhere", provider.refundElsewhere ?? "This provider's refunds happen elsewhere.");
+async function refundRetryVerdictOf(
+  provider: RedirectProvider,
+  operation: ProviderOperationRow,
+  order: RegisteredOrderRef & { account: RedirectAccount },
+) {
+  if (!provider.refundedTotal)
+    throw new ProviderRefusedError(
+      "refund_elsewhere",
+      provider.refundElsewhere ?? "This provider's refunds happen elsewhere.",
+    );
   const refundedAtProvider = await provider.refundedTotal(order);
   // The order's other refunds: those settled as done, and those whose fate is still open.
   const others = await (
     await getDb()
   )
-    .select({ id: providerOperations.id, status: providerOperations.status, amountMinor: providerOperations.amountMinor, createdAt: providerOperations.createdAt })
+    .select({
+      id: providerOperations.id,
+      status: providerOperations.status,
+      amountMinor: providerOperations.amountMinor,
+      createdAt: providerOperations.createdAt,
+    })
     .from(providerOperations)
     .where(
       and(
@@ -97,12 +128,27 @@ async function refundRetryVerdictOf(provider: RedirectProvider, operation: Provi
         ne(providerOperations.status, "failed"),
       ),
     );
-  const settledMinor = others.filter((other) => other.status === "succeeded").reduce((sum, other) => sum + (other.amountMinor ?? 0), 0);
-  const open = [...others.filter((other) => other.status !== "succeeded"), { ...operation, status: "unknown" as const }];
+  const settledMinor = others
+    .filter((other) => other.status === "succeeded")
+    .reduce((sum, other) => sum + (other.amountMinor ?? 0), 0);
+  const open = [
+    ...others.filter((other) => other.status !== "succeeded"),
+    { ...operation, status: "unknown" as const },
+  ];
   open.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
-  const refunds = open.map((refund, rank) => ({ id: refund.id, amountMinor: refund.amountMinor ?? 0, rank, mayBeInFlight: refund.status === "pending" }));
+  const refunds = open.map((refund, rank) => ({
+    id: refund.id,
+    amountMinor: refund.amountMinor ?? 0,
+    rank,
+    mayBeInFlight: refund.status === "pending",
+  }));
   const self = refunds.find((refund) => refund.id === operation.id)!;
-  return refundRetryVerdict({ refundedAtProvider, settledMinor, self, others: refunds.filter((refund) => refund !== self) });
+  return refundRetryVerdict({
+    refundedAtProvider,
+    settledMinor,
+    self,
+    others: refunds.filter((refund) => refund !== self),
+  });
 }
 
 /**
@@ -110,7 +156,8 @@ async function refundRetryVerdictOf(provider: RedirectProvider, operation: Provi
  * attempt whose answer was lost, or a request that died between its call and its settle, which
  * reconciliation claimed pending past its lease (the claim moves updated_at).
  */
-const mayHaveBeenCalled = (operation: ProviderOperationRow) => operation.attempts > 0 || operation.updatedAt.getTime() !== operation.createdAt.getTime();
+const mayHaveBeenCalled = (operation: ProviderOperationRow) =>
+  operation.attempts > 0 || operation.updatedAt.getTime() !== operation.createdAt.getTime();
 
 /**
  * A pre-authorization's capture (all or part, contract 4) and release, for a provider that
@@ -123,7 +170,11 @@ const mayHaveBeenCalled = (operation: ProviderOperationRow) => operation.attempt
  * closes unpaid orders. The handlers below are exactly these.
  */
 export function redirectOperationKinds(provider: RedirectProvider): ProviderOperationKind[] {
-  return ["register", "refund", ...(provider.reservations ? (["capture", "release"] as const) : provider.closeUnpaid ? (["release"] as const) : [])];
+  return [
+    "register",
+    "refund",
+    ...(provider.reservations ? (["capture", "release"] as const) : provider.closeUnpaid ? (["release"] as const) : []),
+  ];
 }
 
 export function redirectReservationHandlers(provider: RedirectProvider): ProviderOperationHandler[] {
@@ -133,7 +184,11 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
     provider: provider.provider,
     kind: "capture",
     async call(operation) {
-      const order = { account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) };
+      const order = {
+        account: await accountFor(provider, operation),
+        orderId: String(operation.request.orderId),
+        locale: localeOf(operation),
+      };
       // An earlier attempt's answer was lost (a timeout, a reset): the provider may have captured
       // already, and a second deposit.do or PostAuth of a captured order is refused. Ask first.
       if (mayHaveBeenCalled(operation)) {
@@ -144,13 +199,24 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
       return { reference: null };
     },
     // A partial deposit gives the rest of the hold back at the provider (RBS: deposit.do of less than approved).
-    settle: (tx, context) => settleCapture(tx, { ...context, answer: { reference: null, data: { releasedMinor: context.payment.amountMinor - context.operation.amountMinor! } } }),
+    settle: (tx, context) =>
+      settleCapture(tx, {
+        ...context,
+        answer: {
+          reference: null,
+          data: { releasedMinor: context.payment.amountMinor - context.operation.amountMinor! },
+        },
+      }),
   };
   const release: ProviderOperationHandler = {
     provider: provider.provider,
     kind: "release",
     async call(operation) {
-      const result = await reservations.release({ account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) });
+      const result = await reservations.release({
+        account: await accountFor(provider, operation),
+        orderId: String(operation.request.orderId),
+        locale: localeOf(operation),
+      });
       return { reference: null, data: { result } };
     },
     settle: settleRelease,
@@ -159,12 +225,19 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
 }
 
 /** A DIRECT provider's close of an order left unpaid at expiry (RedirectProvider.closeUnpaid), recorded as its `release`. */
-function redirectCloseHandler(provider: RedirectProvider, closeUnpaid: NonNullable<RedirectProvider["closeUnpaid"]>): ProviderOperationHandler {
+function redirectCloseHandler(
+  provider: RedirectProvider,
+  closeUnpaid: NonNullable<RedirectProvider["closeUnpaid"]>,
+): ProviderOperationHandler {
   return {
     provider: provider.provider,
     kind: "release",
     async call(operation) {
-      const result = await closeUnpaid({ account: await accountFor(provider, operation), orderId: String(operation.request.orderId), locale: localeOf(operation) });
+      const result = await closeUnpaid({
+        account: await accountFor(provider, operation),
+        orderId: String(operation.request.orderId),
+        locale: localeOf(operation),
+      });
       return { reference: null, data: { result } };
     },
     settle: settleRelease,

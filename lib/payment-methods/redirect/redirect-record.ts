@@ -3,14 +3,23 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { PaymentRow } from "../../db/payment-record";
 import { providerOperations, redirectPayments } from "../../db/schema";
-import { beginProviderOperation, findProviderOperation, operationId, type ProviderName } from "../../provider-operations";
+import {
+  beginProviderOperation,
+  findProviderOperation,
+  operationId,
+  type ProviderName,
+} from "../../provider-operations";
 import { isLocale } from "../../i18n/locales";
 import type { Locale } from "../../i18n/routing";
 
 export type RedirectPaymentRow = typeof redirectPayments.$inferSelect;
 
 /** The provider side of a redirect payment; `lock` inside a transaction that already locked the payment. */
-export async function findRedirectPayment(db: Db, paymentId: string, options: { lock?: boolean } = {}): Promise<RedirectPaymentRow | null> {
+export async function findRedirectPayment(
+  db: Db,
+  paymentId: string,
+  options: { lock?: boolean } = {},
+): Promise<RedirectPaymentRow | null> {
   const query = db.select().from(redirectPayments).where(eq(redirectPayments.paymentId, paymentId));
   const [row] = options.lock ? await query.for("update") : await query;
   return row ?? null;
@@ -25,7 +34,10 @@ export function providerLocaleOf(payment: { locale: string | null }): Locale {
  * What every provider operation of a redirect payment sends (redirect-funds.ts reads it inside
  * the recording transaction): the provider's order and the merchant whose credentials the call uses.
  */
-export async function redirectOperationRequest(tx: Db, payment: { id: string; serviceId: string; locale: string | null }): Promise<Record<string, unknown>> {
+export async function redirectOperationRequest(
+  tx: Db,
+  payment: { id: string; serviceId: string; locale: string | null },
+): Promise<Record<string, unknown>> {
   const row = await findRedirectPayment(tx, payment.id);
   if (!row?.providerOrderId) throw new Error(`redirect payment ${payment.id} has no provider order`);
   return { orderId: row.providerOrderId, serviceId: payment.serviceId, locale: providerLocaleOf(payment) };
@@ -42,7 +54,12 @@ export const redirectReversalId = (paymentId: string) => operationId(`redirect-r
  * `everyCapture`: a DIRECT order is closed the same way (a provider that cannot give a late
  * payment back, like Chargily, closes the order so nobody can pay it after the payment expired).
  */
-export async function releaseUnfinishedRedirectOrder(tx: Db, payment: PaymentRow, provider: ProviderName, options: { everyCapture?: boolean } = {}): Promise<void> {
+export async function releaseUnfinishedRedirectOrder(
+  tx: Db,
+  payment: PaymentRow,
+  provider: ProviderName,
+  options: { everyCapture?: boolean } = {},
+): Promise<void> {
   if (payment.captureMethod !== "RESERVATION" && !options.everyCapture) return;
   const row = await findRedirectPayment(tx, payment.id);
   if (!row?.providerOrderId) return;
@@ -51,7 +68,9 @@ export async function releaseUnfinishedRedirectOrder(tx: Db, payment: PaymentRow
   const [open] = await tx
     .select({ id: providerOperations.id })
     .from(providerOperations)
-    .where(and(eq(providerOperations.paymentId, payment.id), inArray(providerOperations.status, ["pending", "unknown"])));
+    .where(
+      and(eq(providerOperations.paymentId, payment.id), inArray(providerOperations.status, ["pending", "unknown"])),
+    );
   if (open) return;
   await beginProviderOperation(tx, {
     id,

@@ -34,7 +34,12 @@ const MAX_OPEN_REFUNDS = 12;
  * reconciliation asks again later, and the backlog's age alert (ops/gateway-alerts.yml) brings a
  * person to it. Never refunding twice is the point.
  */
-export function refundRetryVerdict(input: { refundedAtProvider: number; settledMinor: number; self: OpenRefund; others: readonly OpenRefund[] }): RefundRetryVerdict {
+export function refundRetryVerdict(input: {
+  refundedAtProvider: number;
+  settledMinor: number;
+  self: OpenRefund;
+  others: readonly OpenRefund[];
+}): RefundRetryVerdict {
   const { self, others } = input;
   if (others.length > MAX_OPEN_REFUNDS) return "ambiguous";
   const unexplained = input.refundedAtProvider - input.settledMinor;

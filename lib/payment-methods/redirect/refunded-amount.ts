@@ -10,7 +10,9 @@ export function refundedAmountOf(answer: Record<string, unknown>, providerName: 
   const amounts = answer.paymentAmountInfo as Record<string, unknown> | undefined;
   const refunded = Number(amounts?.refundedAmount);
   if (errorCode !== "0" || !Number.isSafeInteger(refunded) || refunded < 0) {
-    throw new ProviderUnavailableError(`${providerName} getOrderStatusExtended.do did not say what the order refunded (errorCode ${errorCode})`);
+    throw new ProviderUnavailableError(
+      `${providerName} getOrderStatusExtended.do did not say what the order refunded (errorCode ${errorCode})`,
+    );
   }
   return refunded;
 }

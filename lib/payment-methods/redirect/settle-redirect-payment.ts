@@ -51,14 +51,21 @@ export type RedirectSettlement =
  */
 export async function settleRedirectPayment(
   db: Db,
-  options: { paymentId: string; provider: RedirectProvider; cause: StateChangeCause; reported?: { orderId: string; outcome: RedirectOutcome } },
+  options: {
+    paymentId: string;
+    provider: RedirectProvider;
+    cause: StateChangeCause;
+    reported?: { orderId: string; outcome: RedirectOutcome };
+  },
 ): Promise<RedirectSettlement> {
   const { paymentId, provider, reported } = options;
   const [payment, redirect] = await Promise.all([findPayment(db, paymentId), findRedirectPayment(db, paymentId)]);
   if (!payment || !redirect) return { kind: "unknown_payment" };
-  if (!redirect.providerOrderId || redirect.finishedAt) return { kind: isTerminal(payment.state) ? "settled" : "waiting", payment };
+  if (!redirect.providerOrderId || redirect.finishedAt)
+    return { kind: isTerminal(payment.state) ? "settled" : "waiting", payment };
   // A verified notification about another order of this payment (an earlier registration) says nothing of its order.
-  if (reported && reported.orderId !== redirect.providerOrderId) return { kind: isTerminal(payment.state) ? "settled" : "waiting", payment };
+  if (reported && reported.orderId !== redirect.providerOrderId)
+    return { kind: isTerminal(payment.state) ? "settled" : "waiting", payment };
 
   // A verified notification is the provider's own word; otherwise the provider is asked.
   let outcome: RedirectOutcome | null = reported?.outcome ?? null;
@@ -66,7 +73,10 @@ export async function settleRedirectPayment(
     try {
       const account = await provider.account(db, payment.serviceId);
       if (!account) return { kind: "unavailable", payment };
-      outcome = await withTimeLimit(provider.outcome({ account, orderId: redirect.providerOrderId, locale: providerLocaleOf(payment) }), providerCallTimeoutMs());
+      outcome = await withTimeLimit(
+        provider.outcome({ account, orderId: redirect.providerOrderId, locale: providerLocaleOf(payment) }),
+        providerCallTimeoutMs(),
+      );
     } catch (error) {
       logger.warn({ err: error, paymentId }, "redirect provider could not be asked about its order");
       await markAsked(db, paymentId);
@@ -80,7 +90,14 @@ export async function settleRedirectPayment(
     const row = await findRedirectPayment(tx, paymentId, { lock: true });
     if (!locked || !row) return { settlement: { kind: "unknown_payment" as const }, reversal: null };
     const now = serviceClock(locked.service).now();
-    return applyOutcome(tx, { payment: locked.payment, redirect: row, outcome: told, now, cause: options.cause, provider });
+    return applyOutcome(tx, {
+      payment: locked.payment,
+      redirect: row,
+      outcome: told,
+      now,
+      cause: options.cause,
+      provider,
+    });
   });
   if (reversal) await giveBack(db, reversal, provider);
   return settlement;
@@ -88,13 +105,21 @@ export async function settleRedirectPayment(
 
 async function applyOutcome(
   tx: Db,
-  options: { payment: PaymentRow; redirect: RedirectPaymentRow; outcome: RedirectOutcome; now: Date; cause: StateChangeCause; provider: RedirectProvider },
+  options: {
+    payment: PaymentRow;
+    redirect: RedirectPaymentRow;
+    outcome: RedirectOutcome;
+    now: Date;
+    cause: StateChangeCause;
+    provider: RedirectProvider;
+  },
 ): Promise<{ settlement: RedirectSettlement; reversal: ProviderOperationRow | null }> {
   const { redirect, outcome, now, cause } = options;
   let payment = options.payment;
   if (redirect.finishedAt) return { settlement: { kind: "settled", payment }, reversal: null };
   // Past its lifetime the payment fails as expired first, whatever the provider says: it cannot be revived.
-  if (payment.state === "REQUIRES_ACTION" && isExpiredIntent(payment, now)) payment = await expirePayment(tx, { payment, now, funds: redirectFunds(options.provider) });
+  if (payment.state === "REQUIRES_ACTION" && isExpiredIntent(payment, now))
+    payment = await expirePayment(tx, { payment, now, funds: redirectFunds(options.provider) });
 
   if (payment.state === "REQUIRES_ACTION") {
     switch (outcome.kind) {
@@ -109,12 +134,20 @@ async function applyOutcome(
             event: "pre_authorize",
             cause,
             now,
-            changes: { authorizedAt: now, status: STATUS_TEXT.cardAuthorized, approvalCode: outcome.approvalCode, providerOrderId: redirect.providerOrderId },
+            changes: {
+              authorizedAt: now,
+              status: STATUS_TEXT.cardAuthorized,
+              approvalCode: outcome.approvalCode,
+              providerOrderId: redirect.providerOrderId,
+            },
           });
           await markFinished(tx, payment.id);
           return { settlement: { kind: "settled", payment: authorized }, reversal: null };
         }
-        logger.error({ paymentId: payment.id, heldMinor: outcome.amountMinor }, "redirect provider reports a hold this payment did not ask for");
+        logger.error(
+          { paymentId: payment.id, heldMinor: outcome.amountMinor },
+          "redirect provider reports a hold this payment did not ask for",
+        );
         break;
       case "paid":
         // Anything but the whole amount is not this payment's charge: declined below, and given back.
@@ -125,12 +158,20 @@ async function applyOutcome(
             event: "succeed",
             cause,
             now,
-            changes: { capturedMinor: payment.amountMinor, status: STATUS_TEXT.succeeded, approvalCode: outcome.approvalCode, providerOrderId: redirect.providerOrderId },
+            changes: {
+              capturedMinor: payment.amountMinor,
+              status: STATUS_TEXT.succeeded,
+              approvalCode: outcome.approvalCode,
+              providerOrderId: redirect.providerOrderId,
+            },
           });
           await markFinished(tx, payment.id);
           return { settlement: { kind: "settled", payment: paid }, reversal: null };
         }
-        logger.error({ paymentId: payment.id, paidMinor: outcome.amountMinor }, "redirect provider reports another amount than the payment's");
+        logger.error(
+          { paymentId: payment.id, paidMinor: outcome.amountMinor },
+          "redirect provider reports another amount than the payment's",
+        );
         break;
       case "declined":
       case "returned": {
@@ -141,7 +182,10 @@ async function applyOutcome(
           now,
           changes: {
             failureReason: FAILURE_REASON.providerDeclined,
-            status: outcome.kind === "declined" ? `${STATUS_TEXT.redirectDeclined}: ${outcome.message}`.slice(0, 200) : STATUS_TEXT.redirectDeclined,
+            status:
+              outcome.kind === "declined"
+                ? `${STATUS_TEXT.redirectDeclined}: ${outcome.message}`.slice(0, 200)
+                : STATUS_TEXT.redirectDeclined,
           },
         });
         await markFinished(tx, payment.id);
@@ -153,11 +197,19 @@ async function applyOutcome(
   // The payment cannot take the money (expired, or ended otherwise): a paid order is given back at once,
   // a pre-authorization released (never left open at the provider).
   if (outcome.kind === "paid" || outcome.kind === "authorized") {
-    const reversal = await recordReversal(tx, { payment, redirect, amountMinor: outcome.amountMinor, kind: outcome.kind, now, provider: options.provider });
+    const reversal = await recordReversal(tx, {
+      payment,
+      redirect,
+      amountMinor: outcome.amountMinor,
+      kind: outcome.kind,
+      now,
+      provider: options.provider,
+    });
     await markFinished(tx, payment.id);
     return { settlement: { kind: "reversed", payment }, reversal };
   }
-  const watchOver = !redirect.registeredAt || now.getTime() - redirect.registeredAt.getTime() > LATE_COMPLETION_WATCH_MS;
+  const watchOver =
+    !redirect.registeredAt || now.getTime() - redirect.registeredAt.getTime() > LATE_COMPLETION_WATCH_MS;
   if (outcome.kind !== "awaiting_buyer" || watchOver) await markFinished(tx, payment.id);
   else await markAsked(tx, payment.id);
   return { settlement: { kind: isTerminal(payment.state) ? "settled" : "waiting", payment }, reversal: null };
@@ -166,7 +218,14 @@ async function applyOutcome(
 /** One reversal per payment, however many returns and runs of the job see the late completion. */
 async function recordReversal(
   tx: Db,
-  options: { payment: PaymentRow; redirect: RedirectPaymentRow; amountMinor: number; kind: "paid" | "authorized"; now: Date; provider: RedirectProvider },
+  options: {
+    payment: PaymentRow;
+    redirect: RedirectPaymentRow;
+    amountMinor: number;
+    kind: "paid" | "authorized";
+    now: Date;
+    provider: RedirectProvider;
+  },
 ) {
   const { payment, redirect } = options;
   const id = redirectReversalId(payment.id);
@@ -192,7 +251,10 @@ async function recordReversal(
 }
 
 async function giveBack(db: Db, operation: ProviderOperationRow, provider: RedirectProvider) {
-  const handler = operation.kind === "release" ? redirectReservationHandlers(provider).find((one) => one.kind === "release")! : redirectRefundHandler(provider);
+  const handler =
+    operation.kind === "release"
+      ? redirectReservationHandlers(provider).find((one) => one.kind === "release")!
+      : redirectRefundHandler(provider);
   try {
     await completeProviderOperation(db, operation, handler);
   } catch (error) {
@@ -208,5 +270,8 @@ async function markAsked(db: Db, paymentId: string) {
 
 async function markFinished(tx: Db, paymentId: string) {
   const now = new Date();
-  await tx.update(redirectPayments).set({ lastAskedAt: now, finishedAt: now }).where(eq(redirectPayments.paymentId, paymentId));
+  await tx
+    .update(redirectPayments)
+    .set({ lastAskedAt: now, finishedAt: now })
+    .where(eq(redirectPayments.paymentId, paymentId));
 }

@@ -6,7 +6,12 @@ import { providerOperations } from "../../db/schema";
 import { ApiError } from "../../errors/api-error";
 import type { Locale } from "../../i18n/routing";
 import { logger } from "../../log";
-import { beginProviderOperation, completeProviderOperation, operationId, type ProviderOperationRow } from "../../provider-operations";
+import {
+  beginProviderOperation,
+  completeProviderOperation,
+  operationId,
+  type ProviderOperationRow,
+} from "../../provider-operations";
 import { expirePayment } from "../../payments/core/expire-payment";
 import { redirectFunds } from "./redirect-funds";
 import { isExpiredIntent } from "../../payments/core/payment-expiry";
@@ -50,7 +55,10 @@ async function withBrowserForm(
   options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string },
   started: RedirectStart & { kind: "go" },
 ): Promise<RedirectStart> {
-  const [payment, redirect] = await Promise.all([findPayment(db, options.paymentId), findRedirectPayment(db, options.paymentId)]);
+  const [payment, redirect] = await Promise.all([
+    findPayment(db, options.paymentId),
+    findRedirectPayment(db, options.paymentId),
+  ]);
   const account = payment ? await options.provider.account(db, payment.serviceId) : null;
   if (!payment || !redirect?.providerOrderId || !redirect.orderNumber || !account) return { kind: "refused" };
   const form = options.provider.browserForm!(account, {
@@ -67,59 +75,68 @@ async function withBrowserForm(
   return { ...started, form };
 }
 
-async function registerRedirectOrder(db: Db, options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string; retried?: boolean }): Promise<RedirectStart> {
+async function registerRedirectOrder(
+  db: Db,
+  options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string; retried?: boolean },
+): Promise<RedirectStart> {
   const { paymentId, provider } = options;
-  const step = await db.transaction(async (tx): Promise<RedirectStart | { kind: "operation"; operation: ProviderOperationRow }> => {
-    const locked = await lockPaymentWithService(tx, paymentId);
-    if (!locked || locked.payment.state !== "REQUIRES_ACTION") return { kind: "not_waiting" };
-    const { payment, service } = locked;
-    const now = serviceClock(service).now();
-    if (isExpiredIntent(payment, now)) {
-      await expirePayment(tx, { payment, now, funds: redirectFunds(provider) });
-      return { kind: "not_waiting" };
-    }
-    const redirect = await findRedirectPayment(tx, paymentId, { lock: true });
-    if (!redirect) return { kind: "not_waiting" };
-    if (redirect.formUrl) return { kind: "go", formUrl: redirect.formUrl };
-    const registrations = await tx
-      .select({ id: providerOperations.id, status: providerOperations.status })
-      .from(providerOperations)
-      .where(and(eq(providerOperations.paymentId, paymentId), eq(providerOperations.kind, "register")));
-    const open = registrations.find((operation) => operation.status === "pending" || operation.status === "unknown");
-    if (open) {
-      const [operation] = await tx.select().from(providerOperations).where(eq(providerOperations.id, open.id));
-      return { kind: "operation", operation: operation! };
-    }
-    const attempt = registrations.length;
-    const operation = await beginProviderOperation(tx, {
-      id: operationId(`redirect-register:${paymentId}:${attempt}`),
-      paymentId,
-      provider: provider.provider,
-      kind: "register",
-      amountMinor: payment.amountMinor,
-      now,
-      request: {
-        orderNumber: provider.orderNumberFor(paymentId, attempt),
-        currency: payment.currency,
-        returnUrl: redirectReturnUrl({ locale: options.locale, paymentId, token: options.token }),
-        notifyUrl: redirectNotifyUrl(paymentId),
-        reference: payment.actionId,
-        captureMethod: payment.captureMethod,
-        serviceId: payment.serviceId,
-        locale: options.locale,
-      },
-    });
-    return { kind: "operation", operation };
-  });
+  const step = await db.transaction(
+    async (tx): Promise<RedirectStart | { kind: "operation"; operation: ProviderOperationRow }> => {
+      const locked = await lockPaymentWithService(tx, paymentId);
+      if (!locked || locked.payment.state !== "REQUIRES_ACTION") return { kind: "not_waiting" };
+      const { payment, service } = locked;
+      const now = serviceClock(service).now();
+      if (isExpiredIntent(payment, now)) {
+        await expirePayment(tx, { payment, now, funds: redirectFunds(provider) });
+        return { kind: "not_waiting" };
+      }
+      const redirect = await findRedirectPayment(tx, paymentId, { lock: true });
+      if (!redirect) return { kind: "not_waiting" };
+      if (redirect.formUrl) return { kind: "go", formUrl: redirect.formUrl };
+      const registrations = await tx
+        .select({ id: providerOperations.id, status: providerOperations.status })
+        .from(providerOperations)
+        .where(and(eq(providerOperations.paymentId, paymentId), eq(providerOperations.kind, "register")));
+      const open = registrations.find((operation) => operation.status === "pending" || operation.status === "unknown");
+      if (open) {
+        const [operation] = await tx.select().from(providerOperations).where(eq(providerOperations.id, open.id));
+        return { kind: "operation", operation: operation! };
+      }
+      const attempt = registrations.length;
+      const operation = await beginProviderOperation(tx, {
+        id: operationId(`redirect-register:${paymentId}:${attempt}`),
+        paymentId,
+        provider: provider.provider,
+        kind: "register",
+        amountMinor: payment.amountMinor,
+        now,
+        request: {
+          orderNumber: provider.orderNumberFor(paymentId, attempt),
+          currency: payment.currency,
+          returnUrl: redirectReturnUrl({ locale: options.locale, paymentId, token: options.token }),
+          notifyUrl: redirectNotifyUrl(paymentId),
+          reference: payment.actionId,
+          captureMethod: payment.captureMethod,
+          serviceId: payment.serviceId,
+          locale: options.locale,
+        },
+      });
+      return { kind: "operation", operation };
+    },
+  );
   if (step.kind !== "operation") return step;
   try {
     const settled = await completeProviderOperation(db, step.operation, redirectRegisterHandler(provider));
     // A registration whose answer was lost (the provider slow or down) may have created the order
     // after all: its number is taken, so the press goes on at once with the next number. The lost
     // order was never shown to the buyer and lapses unpaid at the provider.
-    if (settled.status === "failed" && settled.resultCode === ORDER_NUMBER_TAKEN && !options.retried) return registerRedirectOrder(db, { ...options, retried: true });
+    if (settled.status === "failed" && settled.resultCode === ORDER_NUMBER_TAKEN && !options.retried)
+      return registerRedirectOrder(db, { ...options, retried: true });
     if (settled.status === "failed") {
-      logger.warn({ paymentId, operationId: settled.id, code: settled.resultCode }, "provider refused the order registration");
+      logger.warn(
+        { paymentId, operationId: settled.id, code: settled.resultCode },
+        "provider refused the order registration",
+      );
       return { kind: "refused" };
     }
     const formUrl = settled.result?.formUrl;
@@ -128,7 +145,11 @@ async function registerRedirectOrder(db: Db, options: { paymentId: string; provi
     const redirect = await findRedirectPayment(db, paymentId);
     return redirect?.formUrl ? { kind: "go", formUrl: redirect.formUrl } : { kind: "unavailable" };
   } catch (error) {
-    if (error instanceof ApiError && (error.errorName === "provider_unavailable" || error.errorName === "request_in_progress")) return { kind: "unavailable" };
+    if (
+      error instanceof ApiError &&
+      (error.errorName === "provider_unavailable" || error.errorName === "request_in_progress")
+    )
+      return { kind: "unavailable" };
     throw error;
   }
 }

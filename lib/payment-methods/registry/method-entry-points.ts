@@ -12,7 +12,12 @@ export { readCardPage, type CardPageData } from "../card/hosted/get-card-page";
 export { completeCardPayment } from "../card/hosted/complete-card-payment";
 export { settledOrThrow } from "../card/card-finalize-result";
 export { finalizeCardPayment } from "../card/finalize-card-payment";
-export { cardFinalizeBody, cardFinalizeView, toCardFinalizeView, type CardFinalizeOutcome } from "../card/finalize-card-payment.schema";
+export {
+  cardFinalizeBody,
+  cardFinalizeView,
+  toCardFinalizeView,
+  type CardFinalizeOutcome,
+} from "../card/finalize-card-payment.schema";
 export { receiveCardProviderEvent } from "../card/receive-card-provider-event";
 export { cardPaymentReconciliationJob } from "../card/reconcile-card-payments";
 

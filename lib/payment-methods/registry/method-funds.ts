@@ -22,5 +22,7 @@ export const methodFunds: MethodFundsLookup = {
 
 /** The method codes whose funds move through `provider` (e.g. the audit's wallet payments). */
 export function methodCodesOfProvider(provider: ProviderName): PaymentMethodCode[] {
-  return (Object.keys(PAYMENT_METHODS) as PaymentMethodCode[]).filter((code) => PAYMENT_METHODS[code].funds.provider === provider);
+  return (Object.keys(PAYMENT_METHODS) as PaymentMethodCode[]).filter(
+    (code) => PAYMENT_METHODS[code].funds.provider === provider,
+  );
 }

@@ -24,8 +24,14 @@ export const PAYMENT_METHODS: { readonly [Code in PaymentMethodCode]: PaymentMet
 };
 
 /** Whether the payment is a QR_CODE intent proceeded with a method whose app answers it (the QR page's and the wallet app's payments). */
-export function isProceededQrPayment(payment: { transactionType: string | null; paymentMethodCode: string | null }): boolean {
-  return payment.transactionType === "QR_CODE" && paymentMethodOf(payment.paymentMethodCode)?.showsQrCodeForQrIntents === true;
+export function isProceededQrPayment(payment: {
+  transactionType: string | null;
+  paymentMethodCode: string | null;
+}): boolean {
+  return (
+    payment.transactionType === "QR_CODE" &&
+    paymentMethodOf(payment.paymentMethodCode)?.showsQrCodeForQrIntents === true
+  );
 }
 
 /** The module of a proceeded payment's method; null for a payment no method has proceeded. */

@@ -8,14 +8,20 @@ import type { RedirectAccount } from "../contract/redirect-provider";
 
 /** What a merchant's bank issues it for SATIM ePay: the terminal id (force_terminal_id) and the API user's name and password. */
 export const satimAccountSchema = z.object({
-  terminalId: z.string().regex(/^[A-Za-z0-9]{1,16}$/, "must be SATIM's terminal id (1 to 16 letters and digits, e.g. E010900000)"),
+  terminalId: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,16}$/, "must be SATIM's terminal id (1 to 16 letters and digits, e.g. E010900000)"),
   userName: z.string().min(1).max(30),
   password: z.string().min(1).max(30),
 });
 export type SatimAccount = z.infer<typeof satimAccountSchema>;
 
 /** The SATIM simulator's merchant (simulators/satim): a sandbox service without credentials of its own uses it. */
-export const SANDBOX_SATIM_ACCOUNT: SatimAccount = { terminalId: "E010900000", userName: "SANDBOX_MERCHANT", password: "sandbox-password" };
+export const SANDBOX_SATIM_ACCOUNT: SatimAccount = {
+  terminalId: "E010900000",
+  userName: "SANDBOX_MERCHANT",
+  password: "sandbox-password",
+};
 
 /**
  * The service's SATIM credentials, sealed with the gateway key like the card provider's secret
@@ -32,12 +38,24 @@ export async function findSatimAccount(db: Db, serviceId: string): Promise<Redir
 }
 
 /** Seals and stores the service's credentials (the merchant CLI; the console's Settings). Answers nothing secret. */
-export async function saveSatimAccount(db: Db, options: { serviceId: string; account: SatimAccount }): Promise<{ terminalId: string; userName: string; password: "set" }> {
+export async function saveSatimAccount(
+  db: Db,
+  options: { serviceId: string; account: SatimAccount },
+): Promise<{ terminalId: string; userName: string; password: "set" }> {
   const sealed = encryptWithKey(await getGatewayKey(db), JSON.stringify(satimAccountSchema.parse(options.account)));
   const now = new Date();
   await db
     .insert(redirectProviderAccounts)
-    .values({ serviceId: options.serviceId, methodCode: "SATIM", settingsSealed: sealed, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [redirectProviderAccounts.serviceId, redirectProviderAccounts.methodCode], set: { settingsSealed: sealed, updatedAt: now } });
+    .values({
+      serviceId: options.serviceId,
+      methodCode: "SATIM",
+      settingsSealed: sealed,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [redirectProviderAccounts.serviceId, redirectProviderAccounts.methodCode],
+      set: { settingsSealed: sealed, updatedAt: now },
+    });
   return { terminalId: options.account.terminalId, userName: options.account.userName, password: "set" };
 }

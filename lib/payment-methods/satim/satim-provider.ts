@@ -13,7 +13,8 @@ export const SATIM_SUPPORT_PHONE = "3020";
 /** SATIM's smallest order: 50.00 DZD, in centimes. */
 export const SATIM_MINIMUM_MINOR = 5000;
 
-const text = (value: unknown): string | null => (value === undefined || value === null || value === "" ? null : String(value));
+const text = (value: unknown): string | null =>
+  value === undefined || value === null || value === "" ? null : String(value);
 // SATIM answers register and refund in camelCase (errorCode) and confirmOrder in PascalCase (ErrorCode).
 const errorCodeOf = (answer: SatimAnswer) => text(answer.errorCode ?? answer.ErrorCode) ?? "0";
 const errorMessageOf = (answer: SatimAnswer) => text(answer.errorMessage ?? answer.ErrorMessage) ?? "refused";
@@ -62,7 +63,8 @@ export const satimProvider: RedirectProvider = {
     const formUrl = text(answer.formUrl);
     // errorCode 1: the order number is taken (an earlier registration of ours went through unanswered).
     if (errorCodeOf(answer) === "1") throw new ProviderRefusedError("order_number_taken", errorMessageOf(answer));
-    if (errorCodeOf(answer) !== "0" || !orderId || !formUrl) throw new ProviderRefusedError(`satim_${errorCodeOf(answer)}`, errorMessageOf(answer));
+    if (errorCodeOf(answer) !== "0" || !orderId || !formUrl)
+      throw new ProviderRefusedError(`satim_${errorCodeOf(answer)}`, errorMessageOf(answer));
     return { orderId, formUrl };
   },
   async outcome({ account, orderId, locale }) {
@@ -70,8 +72,14 @@ export const satimProvider: RedirectProvider = {
     return outcomeOf(answer);
   },
   async refund({ account, orderId, amountMinor }) {
-    const answer = await callSatim("refund", { ...credentials(account), orderId, amount: String(amountMinor), currency: SATIM_CURRENCY });
-    if (errorCodeOf(answer) !== "0") throw new ProviderRefusedError(`satim_${errorCodeOf(answer)}`, errorMessageOf(answer));
+    const answer = await callSatim("refund", {
+      ...credentials(account),
+      orderId,
+      amount: String(amountMinor),
+      currency: SATIM_CURRENCY,
+    });
+    if (errorCodeOf(answer) !== "0")
+      throw new ProviderRefusedError(`satim_${errorCodeOf(answer)}`, errorMessageOf(answer));
     return { reference: null };
   },
   // getOrderStatusExtended.do's paymentAmountInfo.refundedAmount (confirmOrder.do says only "refunded", not how much).
@@ -91,11 +99,16 @@ export const satimProvider: RedirectProvider = {
     { name: "userName", labelKey: "satimUserName", secret: false },
     { name: "password", labelKey: "satimPassword", secret: true },
   ],
-  saveAccount: (db, { serviceId, settings }) => saveSatimAccount(db, { serviceId, account: satimAccountSchema.parse(settings) }),
+  saveAccount: (db, { serviceId, settings }) =>
+    saveSatimAccount(db, { serviceId, account: satimAccountSchema.parse(settings) }),
   // getOrderStatusExtended.do of an order that cannot exist: SATIM answers 6 (unknown order) to a known merchant, 5 (access denied) otherwise.
   async testConnection(account) {
     try {
-      const answer = await callSatim("getOrderStatusExtended", { ...credentials(account), orderId: "CONNECTIONTEST000000", language: "en" });
+      const answer = await callSatim("getOrderStatusExtended", {
+        ...credentials(account),
+        orderId: "CONNECTIONTEST000000",
+        language: "en",
+      });
       return errorCodeOf(answer) === "5" ? "wrong_credentials" : "ok";
     } catch {
       return "unavailable";
@@ -112,19 +125,30 @@ export function outcomeOf(answer: SatimAnswer): RedirectOutcome {
   const status = Number(answer.OrderStatus ?? answer.orderStatus);
   switch (status) {
     case 2:
-      return { kind: "paid", amountMinor: Number(answer.depositAmount ?? answer.Amount), approvalCode: text(answer.approvalCode), maskedPan: text(answer.Pan) };
+      return {
+        kind: "paid",
+        amountMinor: Number(answer.depositAmount ?? answer.Amount),
+        approvalCode: text(answer.approvalCode),
+        maskedPan: text(answer.Pan),
+      };
     case 3:
     case 4:
       return { kind: "returned" };
     case 6:
     case -1: {
       const params = (answer.params ?? {}) as Record<string, unknown>;
-      return { kind: "declined", code: text(answer.actionCode) ?? "declined", message: text(params.respCode_desc) ?? text(answer.actionCodeDescription) ?? "declined" };
+      return {
+        kind: "declined",
+        code: text(answer.actionCode) ?? "declined",
+        message: text(params.respCode_desc) ?? text(answer.actionCodeDescription) ?? "declined",
+      };
     }
     case 0:
     case 1:
       return { kind: "awaiting_buyer" };
     default:
-      throw new ProviderUnavailableError(`SATIM confirmOrder.do answered ErrorCode ${errorCodeOf(answer)} without a known OrderStatus`);
+      throw new ProviderUnavailableError(
+        `SATIM confirmOrder.do answered ErrorCode ${errorCodeOf(answer)} without a known OrderStatus`,
+      );
   }
 }

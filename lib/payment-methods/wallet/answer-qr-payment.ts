@@ -31,7 +31,10 @@ export interface QrAnswer {
  * the payment fails as expired and the call answers intent_expired. Anything but a QR payment
  * awaiting its answer is invalid_state, so a second answer never runs.
  */
-export async function answerQrPayment(db: Db, options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess }): Promise<QrAnswer> {
+export async function answerQrPayment(
+  db: Db,
+  options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess },
+): Promise<QrAnswer> {
   const attempt = await attemptQrAnswer(db, options);
   switch (attempt.outcome) {
     case "answered":
@@ -56,20 +59,30 @@ export type QrAnswerAttempt =
   | { outcome: "expired" };
 
 /** `answerQrPayment` as a result; refusals of a merchant principal (getPaymentOrThrow) and a wallet that is away still throw. */
-export async function attemptQrAnswer(db: Db, options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess }): Promise<QrAnswerAttempt> {
+export async function attemptQrAnswer(
+  db: Db,
+  options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess },
+): Promise<QrAnswerAttempt> {
   const { paymentId, outcome, access } = options;
-  if ("walletToken" in access && !(await hasWalletAppToken(db, paymentId, access.walletToken))) return { outcome: "not_allowed" };
+  if ("walletToken" in access && !(await hasWalletAppToken(db, paymentId, access.walletToken)))
+    return { outcome: "not_allowed" };
 
   const checked = await db.transaction(async (tx) => {
     const locked = await lockForAnswer(tx, paymentId, access);
     if (!locked) return { outcome: "not_allowed" } as const;
     const { payment, now } = locked;
     if (!isWalletQrPayment(payment)) {
-      return { outcome: "not_awaiting", message: "This payment is not a QR wallet payment awaiting confirmation." } as const;
+      return {
+        outcome: "not_awaiting",
+        message: "This payment is not a QR wallet payment awaiting confirmation.",
+      } as const;
     }
     if (failedByExpiry(payment)) return { outcome: "expired" } as const;
     if (payment.state !== "PROCESSING") {
-      return { outcome: "not_awaiting", message: `The payment is not awaiting a QR confirmation; it is ${payment.state}.` } as const;
+      return {
+        outcome: "not_awaiting",
+        message: `The payment is not awaiting a QR confirmation; it is ${payment.state}.`,
+      } as const;
     }
     return { outcome: "checked", payment, now, pastGrace: isPastGrace(payment, now) } as const;
   });
@@ -80,13 +93,20 @@ export async function attemptQrAnswer(db: Db, options: { paymentId: string; outc
   }
 
   const qrRequestId = (await findQrCharge(db, paymentId))?.request.qrRequestId;
-  if (typeof qrRequestId !== "string") return { outcome: "not_awaiting", message: "This payment has no QR request at the wallet." };
+  if (typeof qrRequestId !== "string")
+    return { outcome: "not_awaiting", message: "This payment has no QR request at the wallet." };
   const qr = await answerAtWallet(checked.now, qrRequestId, outcome);
   if (!qr) return { outcome: "not_awaiting", message: "The QR request was answered already." };
   // The wallet's callback has usually settled the charge by now; if it was lost, its answer here does.
   await settleQrCharge(db, paymentId, qr);
   const payment = (await findPayment(db, paymentId))!;
-  return { outcome: "answered", answer: { payment, qr: { orderId: qr.orderId, transactionId: qr.qrRequestId, status: qr.status, approvalCode: qr.approvalCode } } };
+  return {
+    outcome: "answered",
+    answer: {
+      payment,
+      qr: { orderId: qr.orderId, transactionId: qr.qrRequestId, status: qr.status, approvalCode: qr.approvalCode },
+    },
+  };
 }
 
 /** The wallet's record with the answer; null when another answer reached the wallet first. */
@@ -102,7 +122,11 @@ async function answerAtWallet(now: Date, qrRequestId: string, outcome: QrOutcome
 }
 
 /** The payment locked for the answer, and now on its service's clock (the sandbox clock may run ahead). */
-async function lockForAnswer(tx: Db, paymentId: string, access: QrAnswerAccess): Promise<{ payment: PaymentRow; now: Date } | null> {
+async function lockForAnswer(
+  tx: Db,
+  paymentId: string,
+  access: QrAnswerAccess,
+): Promise<{ payment: PaymentRow; now: Date } | null> {
   if ("principal" in access) {
     const payment = await getPaymentOrThrow(tx, { principal: access.principal, paymentId, lock: true });
     return { payment, now: serviceClock(access.principal.service).now() };

@@ -14,12 +14,19 @@ type ExtraChanges = Partial<Pick<typeof payments.$inferInsert, "paymentMethodCod
  */
 
 /** A wallet that cannot cover the amount rejects the payment (contract section 9). */
-export function failForInsufficientFunds(tx: Db, options: { payment: PaymentRow; now: Date; cause: StateChangeCause; changes?: ExtraChanges }): Promise<PaymentRow> {
+export function failForInsufficientFunds(
+  tx: Db,
+  options: { payment: PaymentRow; now: Date; cause: StateChangeCause; changes?: ExtraChanges },
+): Promise<PaymentRow> {
   return applyTransition(tx, {
     payment: options.payment,
     event: "fail",
     cause: options.cause,
     now: options.now,
-    changes: { ...options.changes, failureReason: FAILURE_REASON.insufficientFunds, status: STATUS_TEXT.insufficientFunds },
+    changes: {
+      ...options.changes,
+      failureReason: FAILURE_REASON.insufficientFunds,
+      status: STATUS_TEXT.insufficientFunds,
+    },
   });
 }

@@ -27,7 +27,8 @@ export async function prepareWalletProceed(
   options: { principal: ProceedPrincipal; payment: PaymentRow; methodEnabled: boolean; now: Date },
 ): Promise<PreparedWalletProceed | null> {
   const { payment } = options;
-  if (payment.state !== "CREATED" || (options.principal.mode === "user" && payment.transactionType !== "QR_CODE")) return null;
+  if (payment.state !== "CREATED" || (options.principal.mode === "user" && payment.transactionType !== "QR_CODE"))
+    return null;
   if (!options.methodEnabled) return null;
   return walletCallOrApiError(async () => {
     const wallet = await connectedWallet({ now: options.now });
@@ -35,8 +36,14 @@ export async function prepareWalletProceed(
     const { availableMinor } = await wallet.balance({ ...account, currency: payment.currency });
     if (availableMinor < payment.amountMinor) return { fundsCover: false };
     // A QR intent is answered in the wallet app, whoever proceeds it: the wallet opens the request.
-    if (payment.transactionType === "QR_CODE") return { fundsCover: true, qr: await openQrRequest(payment, options.now) };
-    await wallet.startOtp({ paymentId: payment.id, account, currency: payment.currency, amountMinor: payment.amountMinor });
+    if (payment.transactionType === "QR_CODE")
+      return { fundsCover: true, qr: await openQrRequest(payment, options.now) };
+    await wallet.startOtp({
+      paymentId: payment.id,
+      account,
+      currency: payment.currency,
+      amountMinor: payment.amountMinor,
+    });
     return { fundsCover: true };
   });
 }

@@ -24,7 +24,13 @@ export const proceedWithQr: ProceedHandler<PreparedWalletProceed> = async (tx, c
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
   if (!prepared.fundsCover || !prepared.qr) {
     const failed = await failForInsufficientFunds(tx, { payment, now, cause, changes });
-    return { payment: failed, require3DS: false, statusCode: checkStatusCode(failed.state), status: failed.status, payUrl: "" };
+    return {
+      payment: failed,
+      require3DS: false,
+      statusCode: checkStatusCode(failed.state),
+      status: failed.status,
+      payUrl: "",
+    };
   }
 
   const { qr } = prepared;
@@ -34,7 +40,12 @@ export const proceedWithQr: ProceedHandler<PreparedWalletProceed> = async (tx, c
     event: "start_processing",
     cause,
     now,
-    changes: { ...changes, providerOrderId: qr.orderId, providerTransactionId: qr.qrRequestId, status: STATUS_TEXT.qrAwaiting },
+    changes: {
+      ...changes,
+      providerOrderId: qr.orderId,
+      providerTransactionId: qr.qrRequestId,
+      status: STATUS_TEXT.qrAwaiting,
+    },
   });
   return {
     payment: updated,

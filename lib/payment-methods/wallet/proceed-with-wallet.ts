@@ -30,7 +30,8 @@ export const proceedWithWallet: ProceedHandler<PreparedWalletProceed> = async (t
   const prepared = context.prepared;
   // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
-  if (!prepared.fundsCover) return outcomeWithNothingForBuyer(await failForInsufficientFunds(tx, { payment, now, cause, changes }));
+  if (!prepared.fundsCover)
+    return outcomeWithNothingForBuyer(await failForInsufficientFunds(tx, { payment, now, cause, changes }));
 
   const updated = await applyTransition(tx, {
     payment,
@@ -44,7 +45,12 @@ export const proceedWithWallet: ProceedHandler<PreparedWalletProceed> = async (t
     require3DS: true,
     statusCode: checkStatusCode(updated.state),
     status: updated.status,
-    payUrl: hostedPayUrl({ gatewayKey: context.gatewayKey, page: "otp", paymentId: payment.id, locale: context.locale }),
+    payUrl: hostedPayUrl({
+      gatewayKey: context.gatewayKey,
+      page: "otp",
+      paymentId: payment.id,
+      locale: context.locale,
+    }),
   };
 };
 
@@ -55,9 +61,21 @@ export const proceedWithWallet: ProceedHandler<PreparedWalletProceed> = async (t
  * (expirePayment waits for an open wallet charge). The request's Idempotency-Key goes with the
  * charge, so a retry with it finds the charge again (ownerChargeRetried).
  */
-const ownerCharge: ProceedHandler<PreparedWalletProceed> = async (tx, { payment, now, changes, operationKey, cause }) => {
-  const processing = await applyTransition(tx, { payment, event: "start_processing", cause, now, changes: { ...changes, status: STATUS_TEXT.walletCharging } });
-  return { ...outcomeWithNothingForBuyer(processing), pendingCharge: await beginWalletCharge(tx, { payment: processing, cause, changes, requestKey: operationKey }) };
+const ownerCharge: ProceedHandler<PreparedWalletProceed> = async (
+  tx,
+  { payment, now, changes, operationKey, cause },
+) => {
+  const processing = await applyTransition(tx, {
+    payment,
+    event: "start_processing",
+    cause,
+    now,
+    changes: { ...changes, status: STATUS_TEXT.walletCharging },
+  });
+  return {
+    ...outcomeWithNothingForBuyer(processing),
+    pendingCharge: await beginWalletCharge(tx, { payment: processing, cause, changes, requestKey: operationKey }),
+  };
 };
 
 /**
@@ -67,7 +85,10 @@ const ownerCharge: ProceedHandler<PreparedWalletProceed> = async (tx, { payment,
  * that made it (contract 12: such a retry answers the final outcome). Null: not such a retry,
  * the proceed is refused as for any payment past CREATED.
  */
-export async function ownerChargeRetried(tx: Db, options: { principal: { mode: string }; payment: PaymentRow; operationKey?: string }): Promise<ProviderOperationRow | null> {
+export async function ownerChargeRetried(
+  tx: Db,
+  options: { principal: { mode: string }; payment: PaymentRow; operationKey?: string },
+): Promise<ProviderOperationRow | null> {
   const { principal, payment } = options;
   if (principal.mode !== "user" || payment.state === "CREATED") return null;
   if (payment.paymentMethodCode !== "WALLET_V2" || payment.transactionType === "QR_CODE") return null;

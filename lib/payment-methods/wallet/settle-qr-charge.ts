@@ -11,10 +11,19 @@ import { findQrCharge, qrAnswer } from "./wallet-qr-charge";
  * callback, or its answer to the sandbox app), else by asking the wallet. Null without a QR
  * charge; a settled one is returned as it is, so a repeated report changes nothing.
  */
-export async function settleQrCharge(db: Db, paymentId: string, reportedAnswer?: QrRequestBody): Promise<ProviderOperationRow | null> {
+export async function settleQrCharge(
+  db: Db,
+  paymentId: string,
+  reportedAnswer?: QrRequestBody,
+): Promise<ProviderOperationRow | null> {
   const operation = await findQrCharge(db, paymentId);
   if (!operation) return null;
-  return completeProviderOperation(db, operation, walletChargeHandlerOf(operation), reportedAnswer ? { reported: async () => qrAnswer(reportedAnswer) } : {});
+  return completeProviderOperation(
+    db,
+    operation,
+    walletChargeHandlerOf(operation),
+    reportedAnswer ? { reported: async () => qrAnswer(reportedAnswer) } : {},
+  );
 }
 
 /**

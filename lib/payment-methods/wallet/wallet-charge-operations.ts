@@ -52,7 +52,12 @@ function walletChargeHandler(kind: "debit" | "hold"): ProviderOperationHandler {
           event: "succeed",
           cause: causeOfOperation(operation),
           now,
-          changes: { ...changes, capturedMinor: payment.amountMinor, providerReference: answer.reference, status: STATUS_TEXT.succeeded },
+          changes: {
+            ...changes,
+            capturedMinor: payment.amountMinor,
+            providerReference: answer.reference,
+            status: STATUS_TEXT.succeeded,
+          },
         });
       } else {
         await applyTransition(tx, {
@@ -68,7 +73,12 @@ function walletChargeHandler(kind: "debit" | "hold"): ProviderOperationHandler {
     async fail(tx, { operation, payment, code, now }) {
       if (!(AWAITING_CHARGE as readonly string[]).includes(payment.state)) return;
       if (code === "insufficient_funds") {
-        await failForInsufficientFunds(tx, { payment, now, cause: causeOfOperation(operation), changes: changesOf(operation) });
+        await failForInsufficientFunds(tx, {
+          payment,
+          now,
+          cause: causeOfOperation(operation),
+          changes: changesOf(operation),
+        });
       } else if (isQrCharge(operation)) {
         await failQrCharge(tx, { payment, code, now, cause: causeOfOperation(operation) });
       } else {
@@ -80,7 +90,11 @@ function walletChargeHandler(kind: "debit" | "hold"): ProviderOperationHandler {
           event: "fail",
           cause: causeOfOperation(operation),
           now,
-          changes: { ...changesOf(operation), failureReason: FAILURE_REASON.walletRefused, status: `${STATUS_TEXT.walletRefused} (${code})` },
+          changes: {
+            ...changesOf(operation),
+            failureReason: FAILURE_REASON.walletRefused,
+            status: `${STATUS_TEXT.walletRefused} (${code})`,
+          },
         });
       }
     },

@@ -20,6 +20,11 @@ export async function hasOpenWalletCharge(tx: Db, paymentId: string): Promise<bo
   const [open] = await tx
     .select({ id: providerOperations.id })
     .from(providerOperations)
-    .where(and(eq(providerOperations.id, walletChargeOperationId(paymentId)), inArray(providerOperations.status, ["pending", "unknown"])));
+    .where(
+      and(
+        eq(providerOperations.id, walletChargeOperationId(paymentId)),
+        inArray(providerOperations.status, ["pending", "unknown"]),
+      ),
+    );
   return open !== undefined;
 }

@@ -1,5 +1,11 @@
 import type { Db } from "../../db/client";
-import { beginProviderOperation, completeProviderOperation, findProviderOperation, operationInProgress, type ProviderOperationRow } from "../../provider-operations";
+import {
+  beginProviderOperation,
+  completeProviderOperation,
+  findProviderOperation,
+  operationInProgress,
+  type ProviderOperationRow,
+} from "../../provider-operations";
 import { walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { findPayment, type PaymentRow } from "../../db/payment-record";
 import { walletChargeOperationId } from "./wallet-charge-record";

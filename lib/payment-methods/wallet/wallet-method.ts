@@ -29,5 +29,8 @@ export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
   funds: walletFunds,
   redirect: null,
   console: { kind: "wallet", showsCard: false },
-  endUserMessages: { requiresAction: "Please confirm the payment with the code sent to your phone.", preAuthorized: "The amount is reserved on your wallet." },
+  endUserMessages: {
+    requiresAction: "Please confirm the payment with the code sent to your phone.",
+    preAuthorized: "The amount is reserved on your wallet.",
+  },
 };

@@ -1,4 +1,8 @@
-import { ProviderRefusedError, type ProviderOperationHandler, type ProviderOperationRow } from "../../provider-operations";
+import {
+  ProviderRefusedError,
+  type ProviderOperationHandler,
+  type ProviderOperationRow,
+} from "../../provider-operations";
 import { WalletProtocolError } from "../../providers/wallet/http-wallet-client";
 import { connectedWallet, walletAccountOf } from "../../wallet-connection/wallet-connection";
 import { settleCapture, settleRefund, settleRelease } from "../../payments/core/money-operation-settlements";
@@ -41,7 +45,9 @@ export const walletCapture: ProviderOperationHandler = {
   kind: "capture",
   async call(operation) {
     const wallet = await connectedWallet();
-    const done = await askWallet(() => wallet.captureHold(holdOf(operation), { operationId: operation.id, amountMinor: operation.amountMinor! }));
+    const done = await askWallet(() =>
+      wallet.captureHold(holdOf(operation), { operationId: operation.id, amountMinor: operation.amountMinor! }),
+    );
     return { reference: done.reference, data: { releasedMinor: done.releasedMinor ?? 0 } };
   },
   settle: settleCapture,

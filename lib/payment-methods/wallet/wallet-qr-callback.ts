@@ -15,7 +15,10 @@ import { settleQrCharge } from "./settle-qr-charge";
  */
 export type QrCallbackStatus = 204 | 400 | 401 | 404 | 503;
 
-export async function receiveQrCallback(db: Db, request: { method: string; pathAndQuery: string; body: string; headers: Headers }): Promise<QrCallbackStatus> {
+export async function receiveQrCallback(
+  db: Db,
+  request: { method: string; pathAndQuery: string; body: string; headers: Headers },
+): Promise<QrCallbackStatus> {
   if (!isSignedWalletRequest(await walletSecret(), request)) return 401;
   let parsed;
   try {

@@ -58,7 +58,10 @@ export async function openQrRequest(payment: PaymentRow, now: Date): Promise<QrR
 }
 
 /** In the proceed's transaction: the charge the request's approval makes, open until the answer. */
-export function beginQrCharge(tx: Db, options: { payment: PaymentRow; qr: QrRequestBody; now: Date }): Promise<ProviderOperationRow> {
+export function beginQrCharge(
+  tx: Db,
+  options: { payment: PaymentRow; qr: QrRequestBody; now: Date },
+): Promise<ProviderOperationRow> {
   const { payment, qr, now } = options;
   return beginProviderOperation(tx, {
     id: walletChargeOperationId(payment.id),
@@ -79,7 +82,8 @@ export function beginQrCharge(tx: Db, options: { payment: PaymentRow; qr: QrRequ
   });
 }
 
-export const isQrCharge = (operation: Pick<ProviderOperationRow, "request">) => typeof operation.request.qrRequestId === "string";
+export const isQrCharge = (operation: Pick<ProviderOperationRow, "request">) =>
+  typeof operation.request.qrRequestId === "string";
 
 /** The payment's QR charge operation, or null for a payment that never opened a QR request. */
 export async function findQrCharge(db: Db, paymentId: string): Promise<ProviderOperationRow | null> {
@@ -134,10 +138,19 @@ export function qrAnswer(qr: QrRequestBody): ProviderAnswer {
 }
 
 /** Inside the settle transaction: what a refused QR charge does to the payment still awaiting it. */
-export async function failQrCharge(tx: Db, options: { payment: PaymentRow; code: string; now: Date; cause: StateChangeCause }): Promise<void> {
+export async function failQrCharge(
+  tx: Db,
+  options: { payment: PaymentRow; code: string; now: Date; cause: StateChangeCause },
+): Promise<void> {
   const { payment, code, now, cause } = options;
   if (code === QR_DECLINED) {
-    await applyTransition(tx, { payment, event: "fail", cause, now, changes: { failureReason: FAILURE_REASON.qrDeclined, status: STATUS_TEXT.qrDeclined } });
+    await applyTransition(tx, {
+      payment,
+      event: "fail",
+      cause,
+      now,
+      changes: { failureReason: FAILURE_REASON.qrDeclined, status: STATUS_TEXT.qrDeclined },
+    });
   } else if (code === QR_CANCELED) {
     await failAsExpired(tx, { payment, now });
   }
@@ -148,7 +161,10 @@ export async function failQrCharge(tx: Db, options: { payment: PaymentRow; code:
  * request the wallet opened for it and no charge records is canceled, so an approval can never
  * take money the gateway does not know of. A concurrent proceed that did record it keeps it.
  */
-export async function withdrawUnusedQrRequest(db: Db, options: { paymentId: string; qr: QrRequestBody | undefined }): Promise<void> {
+export async function withdrawUnusedQrRequest(
+  db: Db,
+  options: { paymentId: string; qr: QrRequestBody | undefined },
+): Promise<void> {
   if (!options.qr || (await findQrCharge(db, options.paymentId))) return;
   try {
     await (await connectedWallet()).cancelQr(options.qr.qrRequestId);

@@ -4,6 +4,9 @@
  * the registry (isProceededQrPayment), which sits above the methods: WALLET_V2 is the one method
  * whose module says `showsQrCodeForQrIntents`.
  */
-export function isWalletQrPayment(payment: { transactionType: string | null; paymentMethodCode: string | null }): boolean {
+export function isWalletQrPayment(payment: {
+  transactionType: string | null;
+  paymentMethodCode: string | null;
+}): boolean {
   return payment.transactionType === "QR_CODE" && payment.paymentMethodCode === "WALLET_V2";
 }

@@ -47,7 +47,9 @@ function preparedTransition(tx: Db, changes: Record<string, unknown>) {
   const shape = keys.map((key) => (changes[key] === null ? `${key}=null` : key)).join(",");
   return preparedOn(tx, `payment_transition(${shape})`, (tx) => {
     const set = Object.fromEntries(keys.map((key) => [key, changes[key] === null ? sql`null` : sql.placeholder(key)]));
-    return transitionQuery(tx, set as PaymentChanges, (name) => sql.placeholder(name)).prepare(`payment_transition(${shape})`);
+    return transitionQuery(tx, set as PaymentChanges, (name) => sql.placeholder(name)).prepare(
+      `payment_transition(${shape})`,
+    );
   });
 }
 
@@ -73,7 +75,13 @@ export async function applyTransition(
   const { payment, event, now } = options;
   const to = transition(payment.state, event);
   const changes: Record<string, unknown> = options.changes ?? {};
-  const values: Record<TransitionValue, unknown> = { id: payment.id, fromState: payment.state, state: to, updatedAt: now, ...causeColumns(options.cause) };
+  const values: Record<TransitionValue, unknown> = {
+    id: payment.id,
+    fromState: payment.state,
+    state: to,
+    updatedAt: now,
+    ...causeColumns(options.cause),
+  };
   // A change given as an SQL expression differs per call: that one is built on the spot.
   const [updated] = Object.values(changes).some((value) => is(value, SQL))
     ? await transitionQuery(tx, options.changes ?? {}, (name) => values[name])

@@ -11,7 +11,10 @@ const notFound = () => new ApiError("not_found", "No such payment.");
  * and the bare client secret an unknown or foreign intent is the same 401 as a bad secret,
  * so ids cannot be enumerated. With `lock`, call it inside the transaction that changes it.
  */
-export async function getPaymentOrThrow(db: Db, options: { principal: Principal; paymentId: string; lock?: boolean }): Promise<PaymentRow> {
+export async function getPaymentOrThrow(
+  db: Db,
+  options: { principal: Principal; paymentId: string; lock?: boolean },
+): Promise<PaymentRow> {
   const { principal, paymentId } = options;
   const payment = options.lock ? await lockPayment(db, paymentId) : await findPayment(db, paymentId);
   return scopedPaymentOrThrow(principal, payment);

@@ -12,7 +12,12 @@ export function hostedPageToken(gatewayKey: Buffer, paymentId: string): string {
 }
 
 /** A hosted page's payUrl under the payment's hosted page token (the shape: lib/urls/hosted-urls). */
-export function hostedPayUrl(options: { gatewayKey: Buffer; page: HostedPayPage; paymentId: string; locale: PageLocale | null }): string {
+export function hostedPayUrl(options: {
+  gatewayKey: Buffer;
+  page: HostedPayPage;
+  paymentId: string;
+  locale: PageLocale | null;
+}): string {
   const { gatewayKey, ...link } = options;
   return hostedPayUrlWithToken({ ...link, token: hostedPageToken(gatewayKey, options.paymentId) });
 }

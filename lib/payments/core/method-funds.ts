@@ -48,6 +48,10 @@ export interface MethodFundsLookup {
 /** The funds of a payment whose money moves now (capture, release, refund, the 7-day release): its method must have proceeded it. */
 export function fundsOrThrow(methods: MethodFundsLookup, payment: PaymentRow): MethodFunds {
   const funds = methods.of(payment);
-  if (!funds) throw new ApiError("invalid_state", `${payment.paymentMethodCode ?? "This payment method"} cannot move funds here.`);
+  if (!funds)
+    throw new ApiError(
+      "invalid_state",
+      `${payment.paymentMethodCode ?? "This payment method"} cannot move funds here.`,
+    );
   return funds;
 }

@@ -21,9 +21,14 @@ interface Settlement {
   now: Date;
 }
 
-export async function settleCapture(tx: Db, { operation, payment, answer, now }: Settlement): Promise<Record<string, unknown>> {
+export async function settleCapture(
+  tx: Db,
+  { operation, payment, answer, now }: Settlement,
+): Promise<Record<string, unknown>> {
   const amountMinor = operation.amountMinor!;
-  await tx.insert(paymentCaptures).values({ paymentId: payment.id, amountMinor, releasedMinor: Number(answer.data?.releasedMinor ?? 0) });
+  await tx
+    .insert(paymentCaptures)
+    .values({ paymentId: payment.id, amountMinor, releasedMinor: Number(answer.data?.releasedMinor ?? 0) });
   await applyTransition(tx, {
     payment,
     event: "capture",
@@ -42,7 +47,13 @@ export async function settleCapture(tx: Db, { operation, payment, answer, now }:
  */
 export async function settleRelease(tx: Db, { operation, payment, now }: Settlement): Promise<Record<string, unknown>> {
   if (operation.request.release === true && payment.state === "PRE_AUTHORIZED") {
-    await applyTransition(tx, { payment, event: "release", cause: causeOfOperation(operation), now, changes: { status: STATUS_TEXT.released } });
+    await applyTransition(tx, {
+      payment,
+      event: "release",
+      cause: causeOfOperation(operation),
+      now,
+      changes: { status: STATUS_TEXT.released },
+    });
   }
   return {};
 }
@@ -51,7 +62,10 @@ export async function settleRelease(tx: Db, { operation, payment, now }: Settlem
  * Books the refund. Returns the payment's totals as this refund left them, so the answer to
  * its request does not depend on other refunds of the payment settling around it.
  */
-export async function settleRefund(tx: Db, { operation, payment, answer, now }: Settlement): Promise<Record<string, unknown>> {
+export async function settleRefund(
+  tx: Db,
+  { operation, payment, answer, now }: Settlement,
+): Promise<Record<string, unknown>> {
   // A reversal of a charge the gateway never accepted moves no gateway books.
   if (operation.request.reversal === true) return {};
   const amountMinor = operation.amountMinor!;
@@ -75,5 +89,10 @@ export async function settleRefund(tx: Db, { operation, payment, answer, now }: 
     changes: { refundedMinor, status: full ? STATUS_TEXT.refunded : STATUS_TEXT.partiallyRefunded },
     notification: { refundedMinor: amountMinor },
   });
-  return { refundId: refund!.id, refundedTotalMinor: updated.refundedMinor, state: updated.state, status: updated.status };
+  return {
+    refundId: refund!.id,
+    refundedTotalMinor: updated.refundedMinor,
+    state: updated.state,
+    status: updated.status,
+  };
 }

@@ -31,7 +31,10 @@ export function notificationOf(event: PaymentEvent): { type: NotificationType; r
   }
 }
 
-export async function notifyPaymentChange(tx: Db, options: { payment: PaymentRow; event: PaymentEvent; now: Date; capturedMinor?: number; refundedMinor?: number }): Promise<void> {
+export async function notifyPaymentChange(
+  tx: Db,
+  options: { payment: PaymentRow; event: PaymentEvent; now: Date; capturedMinor?: number; refundedMinor?: number },
+): Promise<void> {
   const notification = notificationOf(options.event);
   if (!notification) return;
   const { payment } = options;
@@ -48,8 +51,12 @@ export async function notifyPaymentChange(tx: Db, options: { payment: PaymentRow
       status: payment.status,
       amount: fromMinorUnits(payment.amountMinor, currency),
       currency,
-      ...(options.capturedMinor !== undefined ? { capturedAmount: fromMinorUnits(options.capturedMinor, currency) } : {}),
-      ...(options.refundedMinor !== undefined ? { refundedAmount: fromMinorUnits(options.refundedMinor, currency) } : {}),
+      ...(options.capturedMinor !== undefined
+        ? { capturedAmount: fromMinorUnits(options.capturedMinor, currency) }
+        : {}),
+      ...(options.refundedMinor !== undefined
+        ? { refundedAmount: fromMinorUnits(options.refundedMinor, currency) }
+        : {}),
       ...paymentLinkOf(payment),
     },
   });

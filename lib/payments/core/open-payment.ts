@@ -28,22 +28,34 @@ function overdueChange(payment: PaymentRow, now: Date): "release_stale" | "expir
  * reservation's hold goes back to the customer after the commit (returnStaleFunds), so the
  * provider is never called inside the transaction. `methods`: the registry's methodFunds.
  */
-export async function bringPaymentUpToDate(db: Db, payment: PaymentRow, now: Date, methods: MethodFundsLookup): Promise<PaymentRow> {
+export async function bringPaymentUpToDate(
+  db: Db,
+  payment: PaymentRow,
+  now: Date,
+  methods: MethodFundsLookup,
+): Promise<PaymentRow> {
   if (!overdueChange(payment, now)) return payment;
   const changed = await db.transaction(async (tx) => {
     const locked = await lockPayment(tx, payment.id);
     if (!locked) throw new Error(`payment ${payment.id} vanished`);
     switch (overdueChange(locked, now)) {
       case "release_stale":
-        return { released: true as const, operation: await releaseStaleReservation(tx, { payment: locked, now, methods }) };
+        return {
+          released: true as const,
+          operation: await releaseStaleReservation(tx, { payment: locked, now, methods }),
+        };
       case "expire":
-        return { released: false as const, payment: await expirePayment(tx, { payment: locked, now, funds: methods.of(locked) }) };
+        return {
+          released: false as const,
+          payment: await expirePayment(tx, { payment: locked, now, funds: methods.of(locked) }),
+        };
       case null:
         return { released: false as const, payment: locked };
     }
   });
   // A QR payment whose charge is open could not expire: its request is withdrawn at the wallet now.
-  if (!changed.released) return (await methods.of(changed.payment)?.expiry.afterCommit?.(db, changed.payment)) ?? changed.payment;
+  if (!changed.released)
+    return (await methods.of(changed.payment)?.expiry.afterCommit?.(db, changed.payment)) ?? changed.payment;
   await returnStaleFunds(db, [changed.operation], methods);
   return (await findPayment(db, payment.id))!;
 }
@@ -55,16 +67,25 @@ export async function bringPaymentUpToDate(db: Db, payment: PaymentRow, now: Dat
  */
 export async function getCurrentPaymentOrThrow(
   db: Db,
-  options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; paymentId: string; alreadyRead?: PaymentRow | null; methods: MethodFundsLookup },
+  options: {
+    principal: ClientPrincipal | BrowserPrincipal | UserPrincipal;
+    paymentId: string;
+    alreadyRead?: PaymentRow | null;
+    methods: MethodFundsLookup;
+  },
 ): Promise<PaymentRow> {
   const { principal, alreadyRead } = options;
   const now = serviceClock(principal.service).now();
-  const found = alreadyRead === undefined ? await getPaymentOrThrow(db, { principal, paymentId: options.paymentId }) : scopedPaymentOrThrow(principal, alreadyRead);
+  const found =
+    alreadyRead === undefined
+      ? await getPaymentOrThrow(db, { principal, paymentId: options.paymentId })
+      : scopedPaymentOrThrow(principal, alreadyRead);
   const payment = await bringPaymentUpToDate(db, found, now, options.methods);
   // A released reservation is over by its own rule, not the intent's: check answers it (10).
   // A QR approval the wallet took before the request could be withdrawn stands.
   const expiredNow = failedByExpiry(payment) || !isTerminal(payment.state);
-  if (principal.mode === "merchant" && isExpiredIntent(found, now) && !isStaleReservation(found, now) && expiredNow) throw intentExpired();
+  if (principal.mode === "merchant" && isExpiredIntent(found, now) && !isStaleReservation(found, now) && expiredNow)
+    throw intentExpired();
   return payment;
 }
 
@@ -86,6 +107,7 @@ export async function lockOpenPaymentOrThrow(
     // A wallet charge still out holds the payment open (expirePayment): the owner's retry takes
     // that charge up again below instead of hearing 410 for a payment the wallet may have paid.
   }
-  if (failedByExpiry(payment) || (principal.mode === "merchant" && isExpiredIntent(payment, now))) throw intentExpired();
+  if (failedByExpiry(payment) || (principal.mode === "merchant" && isExpiredIntent(payment, now)))
+    throw intentExpired();
   return { expired: false, payment };
 }

@@ -26,12 +26,16 @@ export function failedByExpiry(payment: { state: PaymentState; failureReason: st
   return payment.state === "FAILED" && payment.failureReason === FAILURE_REASON.expired;
 }
 
-export const intentExpired = () => new ApiError("intent_expired", "The payment intent has expired. Create a new intent.");
+export const intentExpired = () =>
+  new ApiError("intent_expired", "The payment intent has expired. Create a new intent.");
 
 /**
  * What a page shows as "expired": an intent past its grace that nothing has failed yet, or one
  * the expiry failed. Every hosted page and the wallet app read this one rule.
  */
-export function showsAsExpired(payment: { state: PaymentState; expiresAt: Date; failureReason: string | null }, now: Date): boolean {
+export function showsAsExpired(
+  payment: { state: PaymentState; expiresAt: Date; failureReason: string | null },
+  now: Date,
+): boolean {
   return isExpiredIntent(payment, now) || failedByExpiry(payment);
 }

@@ -48,7 +48,11 @@ export interface MethodEndUserMessages {
 }
 
 /** Check's `endUserMessage`: what the buyer may be shown; `method`: the words of the payment's method (lib/payments/operations asks the registry). */
-export function endUserMessage(state: PaymentState, failureReason: string | null, method: MethodEndUserMessages): string {
+export function endUserMessage(
+  state: PaymentState,
+  failureReason: string | null,
+  method: MethodEndUserMessages,
+): string {
   switch (state) {
     case "CREATED":
     case "PROCESSING":

@@ -1,6 +1,11 @@
 import type { Db } from "../../db/client";
 import { logger } from "../../log";
-import { beginProviderOperation, completeProviderOperation, operationId, type ProviderOperationRow } from "../../provider-operations";
+import {
+  beginProviderOperation,
+  completeProviderOperation,
+  operationId,
+  type ProviderOperationRow,
+} from "../../provider-operations";
 import { applyTransition } from "./apply-transition";
 import { RESERVATION_AUTO_RELEASE_MS } from "./payment-expiry";
 import { STATUS_TEXT } from "./payment-messages";
@@ -14,7 +19,11 @@ import { SYSTEM_CAUSE } from "./state-change-cause";
  * late capture between the deadline and the next sweep cannot take money the customer is owed.
  */
 export function isStaleReservation(payment: Pick<PaymentRow, "state" | "authorizedAt">, now: Date): boolean {
-  return payment.state === "PRE_AUTHORIZED" && payment.authorizedAt !== null && now.getTime() > payment.authorizedAt.getTime() + RESERVATION_AUTO_RELEASE_MS;
+  return (
+    payment.state === "PRE_AUTHORIZED" &&
+    payment.authorizedAt !== null &&
+    now.getTime() > payment.authorizedAt.getTime() + RESERVATION_AUTO_RELEASE_MS
+  );
 }
 
 /**
@@ -23,7 +32,10 @@ export function isStaleReservation(payment: Pick<PaymentRow, "state" | "authoriz
  * completes it after its transaction commits (returnStaleFunds); if that fails, reconciliation
  * does, with the same operation id, so the funds go back exactly once.
  */
-export async function releaseStaleReservation(tx: Db, options: { payment: PaymentRow; now: Date; methods: MethodFundsLookup }): Promise<ProviderOperationRow> {
+export async function releaseStaleReservation(
+  tx: Db,
+  options: { payment: PaymentRow; now: Date; methods: MethodFundsLookup },
+): Promise<ProviderOperationRow> {
   const funds = fundsOrThrow(options.methods, options.payment);
   const request = await funds.request(tx, options.payment);
   const operation = await beginProviderOperation(tx, {
@@ -46,7 +58,11 @@ export async function releaseStaleReservation(tx: Db, options: { payment: Paymen
 }
 
 /** After the commit: asks the provider to return the holds now; what fails stays for reconciliation. */
-export async function returnStaleFunds(db: Db, operations: ProviderOperationRow[], methods: MethodFundsLookup): Promise<void> {
+export async function returnStaleFunds(
+  db: Db,
+  operations: ProviderOperationRow[],
+  methods: MethodFundsLookup,
+): Promise<void> {
   for (const operation of operations) {
     try {
       await completeProviderOperation(db, operation, methods.releaseHandlerOf(operation));

@@ -7,7 +7,8 @@ import type { ProviderOperationRow } from "../../provider-operations";
  * user. Every transition states one (applyTransition requires it), so it is recorded where the
  * change happens, never guessed afterwards.
  */
-export type StateChangeCause = { kind: "api" } | { kind: "buyer" } | { kind: "system" } | { kind: "console"; userEmail: string };
+export type StateChangeCause =
+  { kind: "api" } | { kind: "buyer" } | { kind: "system" } | { kind: "console"; userEmail: string };
 
 export const API_CAUSE: StateChangeCause = { kind: "api" };
 export const BUYER_CAUSE: StateChangeCause = { kind: "buyer" };
@@ -15,7 +16,10 @@ export const SYSTEM_CAUSE: StateChangeCause = { kind: "system" };
 export const consoleCause = (userEmail: string): StateChangeCause => ({ kind: "console", userEmail });
 
 /** The cause's two columns (payment_state_changes.cause, console_user_email). */
-export function causeColumns(cause: StateChangeCause): { cause: StateChangeCause["kind"]; consoleUserEmail: string | null } {
+export function causeColumns(cause: StateChangeCause): {
+  cause: StateChangeCause["kind"];
+  consoleUserEmail: string | null;
+} {
   return { cause: cause.kind, consoleUserEmail: cause.kind === "console" ? cause.userEmail : null };
 }
 

@@ -13,7 +13,10 @@ import type { HostedPaymentView } from "../../payment-methods/contract/hosted-pa
 export type { HostedPaymentView };
 
 /** What a hosted page may show about a payment; null for a wrong token or an unknown payment. */
-export async function getHostedPayment(db: Db, options: { paymentId: string; token: string }): Promise<HostedPaymentView | null> {
+export async function getHostedPayment(
+  db: Db,
+  options: { paymentId: string; token: string },
+): Promise<HostedPaymentView | null> {
   const { paymentId, token } = options;
   if (!(await hasHostedToken(db, paymentId, token))) return null;
 

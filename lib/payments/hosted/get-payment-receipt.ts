@@ -28,7 +28,10 @@ export interface PaymentReceipt {
  * return page checks): null for a wrong token or an unknown payment alike, so a receipt address
  * tells nothing about another buyer's payment.
  */
-export async function getPaymentReceipt(db: Db, options: { paymentId: string; token: unknown }): Promise<PaymentReceipt | null> {
+export async function getPaymentReceipt(
+  db: Db,
+  options: { paymentId: string; token: unknown },
+): Promise<PaymentReceipt | null> {
   if (!(await hasHostedToken(db, options.paymentId, options.token))) return null;
   const [row] = await db
     .select({

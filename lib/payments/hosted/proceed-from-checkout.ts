@@ -58,9 +58,13 @@ export async function proceedFromCheckout(
     .limit(1);
   if (!row) return { outcome: "invalid_link" };
   const { payment, service } = row;
-  if (payment.state !== "CREATED" || showsAsExpired(payment, serviceClock(service).now())) return { outcome: "not_open" };
+  if (payment.state !== "CREATED" || showsAsExpired(payment, serviceClock(service).now()))
+    return { outcome: "not_open" };
   if (!code) return { outcome: "no_method_chosen" };
-  if (!isPaymentMethodCode(code) || !(await enabledMethodCodes(db, { service, country: payment.country })).includes(code)) {
+  if (
+    !isPaymentMethodCode(code) ||
+    !(await enabledMethodCodes(db, { service, country: payment.country })).includes(code)
+  ) {
     return { outcome: "method_unavailable" };
   }
 

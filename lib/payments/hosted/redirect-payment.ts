@@ -14,7 +14,10 @@ async function providerOf(db: Db, paymentId: string) {
 }
 
 /** Pay on the page before the provider's (under the payment's hosted token): the order is registered and the buyer sent on. */
-export async function payWithRedirect(db: Db, options: { paymentId: string; token: string; locale: Locale }): Promise<RedirectStart | { kind: "invalid_link" }> {
+export async function payWithRedirect(
+  db: Db,
+  options: { paymentId: string; token: string; locale: Locale },
+): Promise<RedirectStart | { kind: "invalid_link" }> {
   if (!(await hasHostedToken(db, options.paymentId, options.token))) return { kind: "invalid_link" };
   const provider = await providerOf(db, options.paymentId);
   if (!provider) return { kind: "not_waiting" };
@@ -25,7 +28,10 @@ export async function payWithRedirect(db: Db, options: { paymentId: string; toke
  * The buyer is back from the provider: the payment takes the provider's own answer about its
  * order, whatever the return address carries (a forged or replayed return changes nothing).
  */
-export async function returnFromRedirect(db: Db, options: { paymentId: string; token: string }): Promise<RedirectSettlement | { kind: "invalid_link" }> {
+export async function returnFromRedirect(
+  db: Db,
+  options: { paymentId: string; token: string },
+): Promise<RedirectSettlement | { kind: "invalid_link" }> {
   if (!(await hasHostedToken(db, options.paymentId, options.token))) return { kind: "invalid_link" };
   const provider = await providerOf(db, options.paymentId);
   if (!provider) return { kind: "unknown_payment" };
@@ -46,13 +52,23 @@ export type RedirectNotification =
  * the merchant's credentials, then settled through the same path as the return and
  * reconciliation, so it is applied once whatever the order in which they come.
  */
-export async function notifyRedirect(db: Db, options: { paymentId: string; body: string; headers: Headers }): Promise<RedirectNotification> {
+export async function notifyRedirect(
+  db: Db,
+  options: { paymentId: string; body: string; headers: Headers },
+): Promise<RedirectNotification> {
   const payment = await findPayment(db, options.paymentId);
   const provider = paymentMethodOf(payment?.paymentMethodCode)?.redirect ?? null;
   if (!payment || !provider?.notifications) return { kind: "unknown_payment" };
   const account = await provider.account(db, payment.serviceId);
-  const reported = account ? provider.notifications.read(account, { body: options.body, headers: options.headers }) : null;
+  const reported = account
+    ? provider.notifications.read(account, { body: options.body, headers: options.headers })
+    : null;
   if (!reported) return { kind: "rejected" };
-  const settlement = await settleRedirectPayment(db, { paymentId: payment.id, provider, cause: SYSTEM_CAUSE, reported });
+  const settlement = await settleRedirectPayment(db, {
+    paymentId: payment.id,
+    provider,
+    cause: SYSTEM_CAUSE,
+    reported,
+  });
   return { kind: "accepted", settlement };
 }

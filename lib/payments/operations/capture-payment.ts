@@ -4,7 +4,14 @@ import type { Db } from "../../db/client";
 import { ApiError } from "../../errors/api-error";
 import { formatMinorUnits } from "../../money/amount";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
-import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation, type Begun, type ProviderOperationRow } from "../../provider-operations";
+import {
+  beginProviderOperation,
+  findRequestOperation,
+  refusalError,
+  runProviderOperation,
+  type Begun,
+  type ProviderOperationRow,
+} from "../../provider-operations";
 import { handlerOf } from "../../provider-operation-registry/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import type { CapturePaymentBody } from "./capture-payment.schema";
@@ -44,7 +51,11 @@ export async function capturePayment(
   const outcome = await runProviderOperation<Captured>(db, {
     handlerOf,
     async begin(tx): Promise<Begun<Captured>> {
-      const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
+      const payment = await getPaymentOrThrow(tx, {
+        principal: options.principal,
+        paymentId: options.paymentId,
+        lock: true,
+      });
       const { operation: retried, id } = await findRequestOperation(tx, {
         operationKey: options.operationKey,
         paymentId: payment.id,
@@ -54,13 +65,20 @@ export async function capturePayment(
       if (retried) return { kind: "operation", operation: retried };
       if (isStaleReservation(payment, now)) {
         // Committed although the call is refused: the 7 days are over either way (contract 4).
-        return { kind: "done", result: { stale: true, release: await releaseStaleReservation(tx, { payment, now, methods: methodFunds }) } };
+        return {
+          kind: "done",
+          result: { stale: true, release: await releaseStaleReservation(tx, { payment, now, methods: methodFunds }) },
+        };
       }
       assertTransition(payment.state, "capture");
       const reserved = payment.amountMinor;
-      const amountMinor = options.input.amount === undefined ? reserved : minorUnitsOrThrow(options.input.amount, payment.currency);
+      const amountMinor =
+        options.input.amount === undefined ? reserved : minorUnitsOrThrow(options.input.amount, payment.currency);
       if (amountMinor > reserved) {
-        throw new ApiError("amount_exceeds_reserved", `The capture amount is above the reserved ${formatMinorUnits(reserved, payment.currency)} ${payment.currency}.`);
+        throw new ApiError(
+          "amount_exceeds_reserved",
+          `The capture amount is above the reserved ${formatMinorUnits(reserved, payment.currency)} ${payment.currency}.`,
+        );
       }
       const { provider, request: requestOf } = fundsOrThrow(methodFunds, payment);
       const request = {
@@ -70,7 +88,16 @@ export async function capturePayment(
       };
       return {
         kind: "operation",
-        operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind: "capture", amountMinor, request, withinTransaction: options.withinTransaction }),
+        operation: await beginProviderOperation(tx, {
+          id,
+          now,
+          paymentId: payment.id,
+          provider,
+          kind: "capture",
+          amountMinor,
+          request,
+          withinTransaction: options.withinTransaction,
+        }),
       };
     },
     async finish(db, operation) {
@@ -80,7 +107,10 @@ export async function capturePayment(
   });
   if (outcome.stale) {
     await returnStaleFunds(db, [outcome.release], methodFunds);
-    throw new ApiError("invalid_state", "The reservation was left alone 7 days and has been released; nothing can be captured.");
+    throw new ApiError(
+      "invalid_state",
+      "The reservation was left alone 7 days and has been released; nothing can be captured.",
+    );
   }
   return outcome.captured;
 }

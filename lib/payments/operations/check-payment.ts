@@ -12,7 +12,11 @@ import type { PaymentRow } from "../../db/payment-record";
  */
 export function checkPayment(
   db: Db,
-  options: { principal: ClientPrincipal | BrowserPrincipal | UserPrincipal; paymentId: string; alreadyRead?: PaymentRow | null },
+  options: {
+    principal: ClientPrincipal | BrowserPrincipal | UserPrincipal;
+    paymentId: string;
+    alreadyRead?: PaymentRow | null;
+  },
 ): Promise<PaymentRow> {
   return getCurrentPaymentOrThrow(db, { ...options, methods: methodFunds });
 }

@@ -28,7 +28,9 @@ const paymentByActionQuery = (db: Db) =>
     db
       .select()
       .from(payments)
-      .where(and(eq(payments.serviceId, sql.placeholder("serviceId")), eq(payments.actionId, sql.placeholder("actionId"))))
+      .where(
+        and(eq(payments.serviceId, sql.placeholder("serviceId")), eq(payments.actionId, sql.placeholder("actionId"))),
+      )
       .prepare("payment_by_action"),
   );
 
@@ -44,7 +46,12 @@ const paymentByActionQuery = (db: Db) =>
  */
 export async function createPaymentIntent(
   db: Db,
-  options: { creator: IntentCreator; query: CreatePaymentIntentQuery; input: CreatePaymentIntentBody; cause: StateChangeCause },
+  options: {
+    creator: IntentCreator;
+    query: CreatePaymentIntentQuery;
+    input: CreatePaymentIntentBody;
+    cause: StateChangeCause;
+  },
 ): Promise<CreatedIntent> {
   const { creator, query, input } = options;
   // Rules 2 and 3 that the body alone breaks are answered before anything is written, after rule 1.
@@ -103,11 +110,19 @@ async function newOrSameIntent(
   { customerActive, created, existing }: IntentInsertResult,
 ): Promise<CreatedIntent> {
   if (!customerActive) {
-    throw new ApiError("validation_error", "The request is invalid.", [{ path: "userId", message: "this customer is deactivated" }]);
+    throw new ApiError("validation_error", "The request is invalid.", [
+      { path: "userId", message: "this customer is deactivated" },
+    ]);
   }
-  const payment = created ?? sameRequest(existing ?? (await intentOfConcurrentCreate(db, service.id, draft.actionId)), draft.requestFingerprint);
+  const payment =
+    created ??
+    sameRequest(existing ?? (await intentOfConcurrentCreate(db, service.id, draft.actionId)), draft.requestFingerprint);
   const gatewayKey = await getGatewayKey(db);
-  return { payment, clientSecret: clientSecretFor(gatewayKey, payment.id), checkoutUrl: hostedCheckoutUrl(gatewayKey, payment.id) };
+  return {
+    payment,
+    clientSecret: clientSecretFor(gatewayKey, payment.id),
+    checkoutUrl: hostedCheckoutUrl(gatewayKey, payment.id),
+  };
 }
 
 /** A concurrent create took the actionId while our insert waited on it: its intent, read now. */
@@ -129,7 +144,10 @@ function sameRequest(existing: PaymentRow, fingerprint: string): PaymentRow {
 function assertCountry(service: ServiceContext, queryCountry: string, bodyCountry: string) {
   const details = [];
   if (!service.countries.includes(queryCountry)) {
-    details.push({ path: "query.countryCode", message: `is not enabled for this service (${service.countries.join(", ")})` });
+    details.push({
+      path: "query.countryCode",
+      message: `is not enabled for this service (${service.countries.join(", ")})`,
+    });
   }
   if (bodyCountry !== queryCountry) {
     details.push({ path: "actionCountryCode", message: "must equal the countryCode query parameter" });

@@ -54,7 +54,10 @@ async function sweep(db: Db, options: SweepOptions, rule: SweepRule): Promise<nu
         and(
           inArray(payments.state, rule.states),
           options.serviceId ? eq(payments.serviceId, options.serviceId) : undefined,
-          lt(sql`${rule.since} + make_interval(secs => ${rule.afterMs / 1000})`, serviceNowSql(services.clockOffsetSeconds, now)),
+          lt(
+            sql`${rule.since} + make_interval(secs => ${rule.afterMs / 1000})`,
+            serviceNowSql(services.clockOffsetSeconds, now),
+          ),
           rule.passBy ? not(rule.passBy) : undefined,
         ),
       )
@@ -81,7 +84,10 @@ export function expireOpenPayments(db: Db, options: SweepOptions = {}): Promise<
     afterMs: EXPIRY_GRACE_MS,
     settle: (tx, { payment, now }) => expirePayment(tx, { payment, now, funds: methodFunds.of(payment) }),
     // expirePayment waits for an open wallet charge; a QR one is withdrawn at the wallet below.
-    passBy: and(providerOperationExists(payments.id, { kinds: ["debit", "hold"] }), sql`${payments.transactionType} is distinct from 'QR_CODE'`),
+    passBy: and(
+      providerOperationExists(payments.id, { kinds: ["debit", "hold"] }),
+      sql`${payments.transactionType} is distinct from 'QR_CODE'`,
+    ),
     // A QR payment whose charge is open stays as it was: its request is withdrawn at the wallet now.
     afterCommit: async (db, expired) => {
       for (const payment of expired as PaymentRow[]) await methodFunds.of(payment)?.expiry.afterCommit?.(db, payment);

@@ -52,7 +52,13 @@ const insertIntentQuery = (db: Db) =>
       .select({ customerActive: customer.isActive, created: createdColumns, existing: existingPayment })
       .from(customer)
       .leftJoin(created, sql`true`)
-      .leftJoin(existingPayment, and(eq(existingPayment.serviceId, sql`${p("serviceId")}::uuid`), eq(existingPayment.actionId, sql`${p("actionId")}::text`)))
+      .leftJoin(
+        existingPayment,
+        and(
+          eq(existingPayment.serviceId, sql`${p("serviceId")}::uuid`),
+          eq(existingPayment.actionId, sql`${p("actionId")}::text`),
+        ),
+      )
       .prepare("payment_intent_insert");
   });
 
@@ -62,7 +68,10 @@ const insertIntentQuery = (db: Db) =>
  * with the body's fields as placeholders. `serviceId`, `expiresAt` and `now` are SQL that may
  * read `from` (a CTE both select from), and `where` gates the customer and so the intent too.
  */
-export function intentInsertCtes(db: Db, options: { serviceId: SQL; expiresAt: SQL; now: SQL; from?: SQL; where?: SQL }) {
+export function intentInsertCtes(
+  db: Db,
+  options: { serviceId: SQL; expiresAt: SQL; now: SQL; from?: SQL; where?: SQL },
+) {
   const p = (name: Exclude<keyof IntentInsert, "cause">) => sql.placeholder(name);
   const { serviceId, from, where } = options;
   const customer = db.$with("intent_customer", { id: customers.id, isActive: customers.isActive }).as(
@@ -90,7 +99,9 @@ export function intentInsertCtes(db: Db, options: { serviceId: SQL; expiresAt: S
         from created_intent returning id`,
   );
   // The CTE's columns as a nested object: left-joined, it comes back null when nothing was inserted.
-  const createdColumns = Object.fromEntries(Object.keys(getTableColumns(payments)).map((key) => [key, created[key as keyof typeof created]])) as (typeof created)["_"]["selectedFields"];
+  const createdColumns = Object.fromEntries(
+    Object.keys(getTableColumns(payments)).map((key) => [key, created[key as keyof typeof created]]),
+  ) as (typeof created)["_"]["selectedFields"];
   return { customer, created, createdChange, createdColumns };
 }
 

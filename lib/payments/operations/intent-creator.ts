@@ -29,7 +29,10 @@ export function serviceCreator(service: ServiceContext, clock: Clock): IntentCre
     async insert(db, draft) {
       if (!service.countries.includes(draft.country)) return { service, inserted: null };
       const now = clock.now();
-      return { service, inserted: await insertIntent(db, { ...draft, serviceId: service.id, expiresAt: intentExpiresAt(now), now }) };
+      return {
+        service,
+        inserted: await insertIntent(db, { ...draft, serviceId: service.id, expiresAt: intentExpiresAt(now), now }),
+      };
     },
     service: async () => service,
   };

@@ -16,10 +16,15 @@ export const paymentIntentView = z
       .string()
       .regex(/^pa_[0-9a-f-]{36}_secret_[0-9a-f]{32,}$/)
       .meta({ description: "`pa_{paymentId}_secret_{hex}`: scopes merchant_auth calls to this one payment." }),
-    status: z.string().meta({ description: "`CREATED` for a new intent; a repeated create with the same actionId answers the intent's current state." }),
+    status: z.string().meta({
+      description:
+        "`CREATED` for a new intent; a repeated create with the same actionId answers the intent's current state.",
+    }),
     amount: z.number().positive(),
     currency: z.string().length(3),
-    expiresAt: z.iso.datetime().meta({ description: "30 minutes after creation; merchant_auth calls answer 410 `intent_expired` 30 s after it." }),
+    expiresAt: z.iso.datetime().meta({
+      description: "30 minutes after creation; merchant_auth calls answer 410 `intent_expired` 30 s after it.",
+    }),
     checkoutUrl: z.string().meta({
       description:
         "The hosted checkout page: send the buyer there to choose how to pay (the methods enabled for the intent's country) instead of proceeding yourself. " +
@@ -30,7 +35,10 @@ export const paymentIntentView = z
 
 export type PaymentIntentView = z.infer<typeof paymentIntentView>;
 
-export function toPaymentIntentView(payment: PaymentRow, created: { clientSecret: string; checkoutUrl: string }): PaymentIntentView {
+export function toPaymentIntentView(
+  payment: PaymentRow,
+  created: { clientSecret: string; checkoutUrl: string },
+): PaymentIntentView {
   return {
     paymentId: payment.id,
     clientSecret: created.clientSecret,
@@ -49,15 +57,27 @@ export const proceedResultView = z
       description:
         "True when the buyer must be sent to `metadata.payUrl`: for the hosted card page and also for the wallet's OTP page (the name is historical; a wallet OTP is no 3-D Secure).",
     }),
-    statusCode: z.number().int().optional().meta({ description: "12 (go to payUrl), 2, 3 or 13. Absent in the QR wallet result: poll check or wait for the notification." }),
+    statusCode: z.number().int().optional().meta({
+      description:
+        "12 (go to payUrl), 2, 3 or 13. Absent in the QR wallet result: poll check or wait for the notification.",
+    }),
     status: z.string().meta({ description: "Human-readable provider description." }),
     metadata: z
       .object({
-        payUrl: z.string().meta({ description: "Hosted OTP or card page; empty string when the buyer has nothing to do. For OTP, append `returnUrl`." }),
-        qrImageUrl: z.string().optional().meta({ description: "QR image (PNG), for a `QR_CODE` intent proceeded with `WALLET_V2`." }),
+        payUrl: z.string().meta({
+          description:
+            "Hosted OTP or card page; empty string when the buyer has nothing to do. For OTP, append `returnUrl`.",
+        }),
+        qrImageUrl: z
+          .string()
+          .optional()
+          .meta({ description: "QR image (PNG), for a `QR_CODE` intent proceeded with `WALLET_V2`." }),
         qrPageUrl: z.string().optional().meta({ description: "Hosted QR page showing the image and the live status." }),
       })
-      .meta({ description: "Spelled `metadata` here but `metaData` in capture and release results and in the create body: both spellings are kept for compatibility." }),
+      .meta({
+        description:
+          "Spelled `metadata` here but `metaData` in capture and release results and in the create body: both spellings are kept for compatibility.",
+      }),
   })
   .meta({ id: "ProceedResult" });
 
@@ -88,14 +108,21 @@ export const checkResultView = z
       .refine((code) => CHECK_STATUS_CODES.includes(code), "is not a check status code")
       .meta({
         enum: [...CHECK_STATUS_CODES],
-        description: "The payment's state code (see the status code table). 4 fully refunded and 16 partially refunded, although the refund call itself always answers 4.",
+        description:
+          "The payment's state code (see the status code table). 4 fully refunded and 16 partially refunded, although the refund call itself always answers 4.",
       }),
     paymentMethodName: z.string().meta({ description: "Payment method code used; empty before proceed." }),
     amount: z.number().meta({ description: "The captured amount after a (partial) capture, else the payment amount." }),
     currencyCode: z.string().length(3),
     endUserMessage: z
-      .union([z.string(), z.object({ en: z.string(), fr: z.string(), ar: z.string() }).meta({ id: "LocalizedMessage" })])
-      .meta({ description: "A string, except for a `QR_CODE` payment where it is an object keyed by language (`en`, `fr`, `ar`). Clients must accept both." }),
+      .union([
+        z.string(),
+        z.object({ en: z.string(), fr: z.string(), ar: z.string() }).meta({ id: "LocalizedMessage" }),
+      ])
+      .meta({
+        description:
+          "A string, except for a `QR_CODE` payment where it is an object keyed by language (`en`, `fr`, `ar`). Clients must accept both.",
+      }),
     lastUpdate: z.iso.datetime(),
     paymentOrderId: z.string().optional().meta({ description: "QR case, once the wallet answered." }),
     microServiceTransactionId: z.string().optional().meta({ description: "QR case, once the wallet answered." }),
@@ -116,7 +143,9 @@ export function toCheckResultView(payment: PaymentRow): CheckResultView {
     paymentMethodName: payment.paymentMethodCode ?? "",
     amount: fromMinorUnits(amountMinor, payment.currency),
     currencyCode: payment.currency,
-    endUserMessage: isQr ? qrEndUserMessage(payment.state, payment.failureReason) : endUserMessage(payment.state, payment.failureReason, endUserMessagesOf(payment.paymentMethodCode)),
+    endUserMessage: isQr
+      ? qrEndUserMessage(payment.state, payment.failureReason)
+      : endUserMessage(payment.state, payment.failureReason, endUserMessagesOf(payment.paymentMethodCode)),
     lastUpdate: payment.updatedAt.toISOString(),
     ...(isQr && payment.providerOrderId !== null && payment.providerTransactionId !== null
       ? {
@@ -133,7 +162,9 @@ export const captureResultView = z
   .object({
     status: z.string().meta({ description: "Capture: a success text; release: `Reversed`." }),
     statusCode: z.number().int().meta({ description: "Capture: 2; release: 10." }),
-    metaData: z.object({ payUrl: z.literal("") }).meta({ description: "Spelled `metaData` (not `metadata` as in the proceed result); always an empty payUrl." }),
+    metaData: z
+      .object({ payUrl: z.literal("") })
+      .meta({ description: "Spelled `metaData` (not `metadata` as in the proceed result); always an empty payUrl." }),
   })
   .meta({ id: "CaptureResult" });
 
@@ -156,9 +187,14 @@ export const refundResultView = z
     refundedAmount: z.number().meta({ description: "Refunded by this request." }),
     totalRefundedAmount: z.number().meta({ description: "Cumulative over every refund of the payment." }),
     transactionAmount: z.number().meta({ description: "What was charged (the captured amount)." }),
-    remainingRefundableAmount: z.number().meta({ description: "transactionAmount minus totalRefundedAmount; 0 once fully refunded." }),
+    remainingRefundableAmount: z
+      .number()
+      .meta({ description: "transactionAmount minus totalRefundedAmount; 0 once fully refunded." }),
     microServiceTransactionId: z.string().nullable(),
-    errorMessage: z.object({ internalErrorMessage: z.string().nullable(), providerErrorMessage: z.string().nullable() }),
+    errorMessage: z.object({
+      internalErrorMessage: z.string().nullable(),
+      providerErrorMessage: z.string().nullable(),
+    }),
   })
   .meta({ id: "RefundResult" });
 

@@ -47,27 +47,46 @@ export async function proceedPayment(
 
   const code = input.paymentMethodCode;
   const method = PAYMENT_METHODS[code];
-  const { payment: seen, methodEnabled } = await readProceedPayment(db, { principal, paymentId: options.paymentId, code });
+  const { payment: seen, methodEnabled } = await readProceedPayment(db, {
+    principal,
+    paymentId: options.paymentId,
+    code,
+  });
   // Provider work a method needs before the payment is locked (never inside the transaction).
   // None for an intent past its grace: the transaction fails it and answers 410, so no provider
   // is asked (and no customer sent a code) for a payment that is over.
-  const prepared = isExpiredIntent(seen, now) ? null : await method.prepareProceed(db, { principal, payment: seen, methodEnabled, now });
+  const prepared = isExpiredIntent(seen, now)
+    ? null
+    : await method.prepareProceed(db, { principal, payment: seen, methodEnabled, now });
   const withdrawUnused = () => method.withdrawPrepared(db, { paymentId: options.paymentId, prepared });
   const outcome = await db
     .transaction(async (tx) => {
-      const open = await lockOpenPaymentOrThrow(tx, { principal, paymentId: options.paymentId, now, methods: methodFunds });
+      const open = await lockOpenPaymentOrThrow(tx, {
+        principal,
+        paymentId: options.paymentId,
+        now,
+        methods: methodFunds,
+      });
       // Committed although the call answers 410: the intent is over either way.
       if (open.expired) return { expired: true as const };
       const { payment } = open;
       if (!canTransition(payment.state, "require_action")) {
-        const retried = await method.chargeToRetryOnProceed(tx, { principal, payment, operationKey: options.operationKey });
-        if (!retried) throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
+        const retried = await method.chargeToRetryOnProceed(tx, {
+          principal,
+          payment,
+          operationKey: options.operationKey,
+        });
+        if (!retried)
+          throw new ApiError("invalid_state", `Only a created payment can be proceeded; this one is ${payment.state}.`);
         return { expired: false as const, result: { ...outcomeWithNothingForBuyer(payment), pendingCharge: retried } };
       }
       assertMethodEnabled(methodEnabled, { country: payment.country, code });
       const sentCountry = headers["x-country-code"];
       if (sentCountry && sentCountry !== payment.country) {
-        logger.warn({ paymentId: payment.id, sentCountry, country: payment.country }, "x-country-code differs from the intent's country");
+        logger.warn(
+          { paymentId: payment.id, sentCountry, country: payment.country },
+          "x-country-code differs from the intent's country",
+        );
       }
       const result = await method.proceed(tx, {
         principal,

@@ -30,9 +30,25 @@ const paymentForProceedQuery = (db: Db) =>
  * read inside would be no fresher (the catalog row is not locked either way) and a payment's
  * country never changes.
  */
-export async function readProceedPayment(db: Db, options: { principal: ProceedPrincipal; paymentId: string; code: string }): Promise<{ payment: PaymentRow; methodEnabled: boolean }> {
+export async function readProceedPayment(
+  db: Db,
+  options: { principal: ProceedPrincipal; paymentId: string; code: string },
+): Promise<{ payment: PaymentRow; methodEnabled: boolean }> {
   const { principal } = options;
-  const [row] = isPaymentId(options.paymentId) ? await paymentForProceedQuery(db).execute({ id: options.paymentId, serviceId: principal.service.id, code: options.code }) : [];
+  const [row] = isPaymentId(options.paymentId)
+    ? await paymentForProceedQuery(db).execute({
+        id: options.paymentId,
+        serviceId: principal.service.id,
+        code: options.code,
+      })
+    : [];
   const payment = scopedPaymentOrThrow(principal, row?.payment ?? null);
-  return { payment, methodEnabled: methodEnabledGiven({ service: principal.service, country: payment.country, inCatalog: row?.methodInCatalog === true }) };
+  return {
+    payment,
+    methodEnabled: methodEnabledGiven({
+      service: principal.service,
+      country: payment.country,
+      inCatalog: row?.methodInCatalog === true,
+    }),
+  };
 }

@@ -16,7 +16,10 @@ export const REDIRECT_ASK_EVERY_MS = 10_000;
  * reports the provider's outcome within 60 s of it, with the usual notification; an order paid
  * after its payment expired is given back there (settleRedirectPayment).
  */
-export async function reconcileRedirectPayments(db: Db, options: { now?: Date; limit?: number; paymentId?: string } = {}): Promise<number> {
+export async function reconcileRedirectPayments(
+  db: Db,
+  options: { now?: Date; limit?: number; paymentId?: string } = {},
+): Promise<number> {
   const now = options.now ?? new Date();
   const due = await db
     .select({ paymentId: redirectPayments.paymentId, methodCode: redirectPayments.methodCode })
@@ -25,7 +28,10 @@ export async function reconcileRedirectPayments(db: Db, options: { now?: Date; l
       and(
         isNull(redirectPayments.finishedAt),
         isNotNull(redirectPayments.providerOrderId),
-        or(isNull(redirectPayments.lastAskedAt), lt(redirectPayments.lastAskedAt, new Date(now.getTime() - REDIRECT_ASK_EVERY_MS))),
+        or(
+          isNull(redirectPayments.lastAskedAt),
+          lt(redirectPayments.lastAskedAt, new Date(now.getTime() - REDIRECT_ASK_EVERY_MS)),
+        ),
         options.paymentId ? eq(redirectPayments.paymentId, options.paymentId) : undefined,
       ),
     )

@@ -5,7 +5,15 @@ import type { Db } from "../../db/client";
 import { ApiError } from "../../errors/api-error";
 import { formatMinorUnits } from "../../money/amount";
 import { minorUnitsOrThrow } from "../../money/amount.schema";
-import { beginProviderOperation, findRequestOperation, operationInProgress, pendingRefundMinor, refusalError, runProviderOperation, type Begun } from "../../provider-operations";
+import {
+  beginProviderOperation,
+  findRequestOperation,
+  operationInProgress,
+  pendingRefundMinor,
+  refusalError,
+  runProviderOperation,
+  type Begun,
+} from "../../provider-operations";
 import { handlerOf } from "../../provider-operation-registry/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
@@ -55,7 +63,11 @@ export async function refundPayment(
   return runProviderOperation<RefundOutcome>(db, {
     handlerOf,
     async begin(tx): Promise<Begun<RefundOutcome>> {
-      const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
+      const payment = await getPaymentOrThrow(tx, {
+        principal: options.principal,
+        paymentId: options.paymentId,
+        lock: true,
+      });
       const { operation: retried, id } = await findRequestOperation(tx, {
         operationKey: options.operationKey,
         paymentId: payment.id,
@@ -74,7 +86,10 @@ export async function refundPayment(
       if (amount === undefined && refundable === 0 && reserved > 0) throw operationInProgress();
       const amountMinor = amount === undefined ? refundable : minorUnitsOrThrow(amount, payment.currency);
       if (amountMinor > refundable) {
-        throw new ApiError("amount_exceeds_refundable", `The refund amount is above the remaining refundable ${formatMinorUnits(refundable, payment.currency)} ${payment.currency}.`);
+        throw new ApiError(
+          "amount_exceeds_refundable",
+          `The refund amount is above the remaining refundable ${formatMinorUnits(refundable, payment.currency)} ${payment.currency}.`,
+        );
       }
       const funds = fundsOrThrow(methodFunds, payment);
       const request = {
@@ -103,7 +118,12 @@ export async function refundPayment(
       const result = settledRefundSchema.parse(operation.result);
       const payment = (await findPayment(db, options.paymentId))!;
       // The payment as this refund left it: other refunds of the payment may have settled since.
-      const asLeft = { ...payment, refundedMinor: result.refundedTotalMinor, state: result.state, status: result.status };
+      const asLeft = {
+        ...payment,
+        refundedMinor: result.refundedTotalMinor,
+        state: result.state,
+        status: result.status,
+      };
       return { payment: asLeft, refundId: result.refundId, refundedMinor: operation.amountMinor! };
     },
   });

@@ -1,7 +1,12 @@
 import type { ClientPrincipal } from "../../auth/principal";
 import { serviceClock } from "../../clock";
 import type { Db } from "../../db/client";
-import { beginProviderOperation, findRequestOperation, refusalError, runProviderOperation } from "../../provider-operations";
+import {
+  beginProviderOperation,
+  findRequestOperation,
+  refusalError,
+  runProviderOperation,
+} from "../../provider-operations";
 import { handlerOf } from "../../provider-operation-registry/provider-operation-handlers";
 import type { WithinTransaction } from "../../provider-operations";
 import { getPaymentOrThrow } from "../core/get-payment-or-throw";
@@ -31,15 +36,31 @@ export async function releasePayment(
   return runProviderOperation<PaymentRow>(db, {
     handlerOf,
     async begin(tx) {
-      const payment = await getPaymentOrThrow(tx, { principal: options.principal, paymentId: options.paymentId, lock: true });
-      const { operation: retried, id } = await findRequestOperation(tx, { operationKey: options.operationKey, paymentId: payment.id, now });
+      const payment = await getPaymentOrThrow(tx, {
+        principal: options.principal,
+        paymentId: options.paymentId,
+        lock: true,
+      });
+      const { operation: retried, id } = await findRequestOperation(tx, {
+        operationKey: options.operationKey,
+        paymentId: payment.id,
+        now,
+      });
       if (retried) return { kind: "operation", operation: retried };
       assertTransition(payment.state, "release");
       const { provider, releaseKind: kind, ...funds } = fundsOrThrow(methodFunds, payment);
       const request = { ...(await funds.request(tx, payment)), ...causeRequestFields(options.cause), release: true };
       return {
         kind: "operation",
-        operation: await beginProviderOperation(tx, { id, now, paymentId: payment.id, provider, kind, request, withinTransaction: options.withinTransaction }),
+        operation: await beginProviderOperation(tx, {
+          id,
+          now,
+          paymentId: payment.id,
+          provider,
+          kind,
+          request,
+          withinTransaction: options.withinTransaction,
+        }),
       };
     },
     async finish(db, operation) {

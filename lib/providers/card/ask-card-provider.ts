@@ -10,7 +10,12 @@ export async function askCardProvider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof CardProviderError && error.httpStatus >= 400 && error.httpStatus < 500 && error.httpStatus !== 409) {
+    if (
+      error instanceof CardProviderError &&
+      error.httpStatus >= 400 &&
+      error.httpStatus < 500 &&
+      error.httpStatus !== 409
+    ) {
       throw new ProviderRefusedError(error.code, error.message);
     }
     throw error;

@@ -20,8 +20,12 @@ export interface CardProviderAccount {
 export const cardAccountKeysInput = z.object({
   clientId: z.string().min(1),
   country: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 3166 alpha-3 code"),
-  publishableKey: z.string().regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe publishable key (pk_test_... or pk_live_...)"),
-  secretKey: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe secret or restricted key (sk_/rk_...)"),
+  publishableKey: z
+    .string()
+    .regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe publishable key (pk_test_... or pk_live_...)"),
+  secretKey: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe secret or restricted key (sk_/rk_...)"),
   webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9_+/=]+$/, "must be a Stripe webhook signing secret (whsec_...)"),
 });
 
@@ -30,7 +34,10 @@ export const cardAccountKeysInput = z.object({
  * and webhook secret are sealed with the gateway key; the answer names what was set, never a secret.
  */
 export async function setCardProviderAccount(db: Db, input: z.infer<typeof cardAccountKeysInput>) {
-  const [credential] = await db.select({ serviceId: apiCredentials.serviceId }).from(apiCredentials).where(eq(apiCredentials.clientId, input.clientId));
+  const [credential] = await db
+    .select({ serviceId: apiCredentials.serviceId })
+    .from(apiCredentials)
+    .where(eq(apiCredentials.clientId, input.clientId));
   if (!credential) throw new Error(`No credential with client id ${input.clientId}`);
   const key = await getGatewayKey(db);
   const sealed = {
@@ -43,7 +50,13 @@ export async function setCardProviderAccount(db: Db, input: z.infer<typeof cardA
     .insert(cardProviderAccounts)
     .values({ serviceId: credential.serviceId, country: input.country, ...sealed })
     .onConflictDoUpdate({ target: [cardProviderAccounts.serviceId, cardProviderAccounts.country], set: sealed });
-  return { clientId: input.clientId, country: input.country, publishableKey: input.publishableKey, secretKey: "set", webhookSecret: "set" };
+  return {
+    clientId: input.clientId,
+    country: input.country,
+    publishableKey: input.publishableKey,
+    secretKey: "set",
+    webhookSecret: "set",
+  };
 }
 
 /** The account's keys in clear, for the adapter only; null when none are configured. */
@@ -51,10 +64,16 @@ export async function findCardProviderAccount(db: Db, account: CardAccountRef): 
   const [row] = await db
     .select()
     .from(cardProviderAccounts)
-    .where(and(eq(cardProviderAccounts.serviceId, account.serviceId), eq(cardProviderAccounts.country, account.country)));
+    .where(
+      and(eq(cardProviderAccounts.serviceId, account.serviceId), eq(cardProviderAccounts.country, account.country)),
+    );
   if (!row) return null;
   const key = await getGatewayKey(db);
-  return { publishableKey: row.publishableKey, secretKey: decryptWithKey(key, row.secretKeySealed), webhookSecret: decryptWithKey(key, row.webhookSecretSealed) };
+  return {
+    publishableKey: row.publishableKey,
+    secretKey: decryptWithKey(key, row.secretKeySealed),
+    webhookSecret: decryptWithKey(key, row.webhookSecretSealed),
+  };
 }
 
 /**
@@ -64,7 +83,10 @@ export async function findCardProviderAccount(db: Db, account: CardAccountRef): 
  */
 export async function sandboxCardAccount(db: Db, serviceId: string): Promise<CardProviderAccount | null> {
   if (!/^[0-9a-f-]{36}$/i.test(serviceId)) return null;
-  const [service] = await db.select({ publishableKey: services.cardProviderPublishableKey }).from(services).where(eq(services.id, serviceId));
+  const [service] = await db
+    .select({ publishableKey: services.cardProviderPublishableKey })
+    .from(services)
+    .where(eq(services.id, serviceId));
   if (!service) return null;
   return sandboxAccountOf(await getGatewayKey(db), service.publishableKey);
 }

@@ -18,22 +18,41 @@ import type { CardAccountRef } from "./card-provider-accounts";
 export interface CardProvider {
   /** Creates the provider intent for one gateway payment; the same idempotencyKey returns the same intent. */
   createPaymentIntent(db: Db, request: CreateProviderIntentRequest): Promise<ProviderPaymentIntent>;
-  retrievePaymentIntent(db: Db, request: { id: string; account: CardAccountRef }): Promise<ProviderPaymentIntent | null>;
-  retrievePaymentMethod(db: Db, request: { id: string; account: CardAccountRef }): Promise<ProviderPaymentMethod | null>;
+  retrievePaymentIntent(
+    db: Db,
+    request: { id: string; account: CardAccountRef },
+  ): Promise<ProviderPaymentIntent | null>;
+  retrievePaymentMethod(
+    db: Db,
+    request: { id: string; account: CardAccountRef },
+  ): Promise<ProviderPaymentMethod | null>;
   /** Manual capture of all or part of an authorized intent; the provider releases the rest. */
-  capturePaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string; account: CardAccountRef }): Promise<{ capturedMinor: number; releasedMinor: number }>;
+  capturePaymentIntent(
+    db: Db,
+    request: { id: string; amountMinor: number; idempotencyKey: string; account: CardAccountRef },
+  ): Promise<{ capturedMinor: number; releasedMinor: number }>;
   /** Cancels an intent; an authorization is released in full. */
-  cancelPaymentIntent(db: Db, request: { id: string; idempotencyKey: string; account: CardAccountRef }): Promise<{ releasedMinor: number }>;
-  refundPaymentIntent(db: Db, request: { id: string; amountMinor: number; idempotencyKey: string; account: CardAccountRef }): Promise<{ refundId: string }>;
+  cancelPaymentIntent(
+    db: Db,
+    request: { id: string; idempotencyKey: string; account: CardAccountRef },
+  ): Promise<{ releasedMinor: number }>;
+  refundPaymentIntent(
+    db: Db,
+    request: { id: string; amountMinor: number; idempotencyKey: string; account: CardAccountRef },
+  ): Promise<{ refundId: string }>;
   /** Forgets a saved card at the provider: it can no longer be charged. */
   detachPaymentMethod(db: Db, request: { id: string; idempotencyKey: string; account: CardAccountRef }): Promise<void>;
   /** What the hosted card page's script needs to confirm the intent from the browser. */
-  browserConfirmation(db: Db, request: { intent: ProviderPaymentIntent; publishableKey: string; account: CardAccountRef }): Promise<BrowserConfirmation>;
+  browserConfirmation(
+    db: Db,
+    request: { intent: ProviderPaymentIntent; publishableKey: string; account: CardAccountRef },
+  ): Promise<BrowserConfirmation>;
   /** Checks an inbound event's signature and reads it; null when it is not genuine or too old. */
   verifyEvent(db: Db, request: { rawBody: string; headers: Headers; now: Date }): Promise<ProviderEvent | null>;
 }
 
-export type ProviderIntentStatus = "requires_payment_method" | "requires_action" | "requires_capture" | "succeeded" | "canceled";
+export type ProviderIntentStatus =
+  "requires_payment_method" | "requires_action" | "requires_capture" | "succeeded" | "canceled";
 
 export type ProviderCaptureMethod = "automatic" | "manual";
 
@@ -93,7 +112,8 @@ export interface BrowserConfirmation {
   nextActionUrl: string | null;
 }
 
-export type ProviderEventType = "payment_intent.succeeded" | "payment_intent.amount_capturable_updated" | "payment_intent.payment_failed";
+export type ProviderEventType =
+  "payment_intent.succeeded" | "payment_intent.amount_capturable_updated" | "payment_intent.payment_failed";
 
 export interface ProviderEvent {
   id: string;

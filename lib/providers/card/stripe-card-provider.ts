@@ -4,7 +4,14 @@ import type { Db } from "../../db/client";
 import { cardProviderAccounts, cardProviderCustomers, payments } from "../../db/schema";
 import { ProviderRefusedError, ProviderUnavailableError } from "../../provider-operations/provider-operation";
 import { findCardProviderAccount, type CardAccountRef, type CardProviderAccount } from "./card-provider-accounts";
-import type { CardProvider, ProviderErrorCode, ProviderEvent, ProviderEventType, ProviderIntentStatus, ProviderPaymentIntent } from "./port";
+import type {
+  CardProvider,
+  ProviderErrorCode,
+  ProviderEvent,
+  ProviderEventType,
+  ProviderIntentStatus,
+  ProviderPaymentIntent,
+} from "./port";
 
 /** Stripe.js, always loaded from Stripe itself (Stripe's rule: never bundled or self-hosted). */
 export const STRIPE_JS_URL = "https://js.stripe.com/v3";
@@ -70,11 +77,18 @@ export function stripeCardProvider(options: StripeAdapterOptions): CardProvider 
   };
   async function stripeFor(db: Db, account: CardAccountRef) {
     const keys = (await options.accountOf(db, account)) ?? (await anyAccountOf(db, account.serviceId));
-    if (!keys) throw new ProviderRefusedError("account_not_configured", `No card provider keys for service ${account.serviceId} in ${account.country}.`);
+    if (!keys)
+      throw new ProviderRefusedError(
+        "account_not_configured",
+        `No card provider keys for service ${account.serviceId} in ${account.country}.`,
+      );
     return { stripe: clientFor(keys.secretKey), keys };
   }
   async function anyAccountOf(db: Db, serviceId: string) {
-    const [row] = await db.select({ country: cardProviderAccounts.country }).from(cardProviderAccounts).where(eq(cardProviderAccounts.serviceId, serviceId));
+    const [row] = await db
+      .select({ country: cardProviderAccounts.country })
+      .from(cardProviderAccounts)
+      .where(eq(cardProviderAccounts.serviceId, serviceId));
     return row ? options.accountOf(db, { serviceId, country: row.country }) : null;
   }
 
@@ -132,9 +146,14 @@ export function stripeCardProvider(options: StripeAdapterOptions): CardProvider 
     async capturePaymentIntent(db, { id, amountMinor, idempotencyKey, account }) {
       const { stripe } = await stripeFor(db, account);
       const before = await sdk(() => stripe.paymentIntents.retrieve(id));
-      const captured = await sdk(() => stripe.paymentIntents.capture(id, { amount_to_capture: amountMinor }, { idempotencyKey }));
+      const captured = await sdk(() =>
+        stripe.paymentIntents.capture(id, { amount_to_capture: amountMinor }, { idempotencyKey }),
+      );
       const capturable = before.status === "requires_capture" ? before.amount_capturable : captured.amount;
-      return { capturedMinor: captured.amount_received, releasedMinor: Math.max(0, capturable - captured.amount_received) };
+      return {
+        capturedMinor: captured.amount_received,
+        releasedMinor: Math.max(0, capturable - captured.amount_received),
+      };
     },
 
     async cancelPaymentIntent(db, { id, idempotencyKey, account }) {
@@ -146,7 +165,9 @@ export function stripeCardProvider(options: StripeAdapterOptions): CardProvider 
 
     async refundPaymentIntent(db, { id, amountMinor, idempotencyKey, account }) {
       const { stripe } = await stripeFor(db, account);
-      const refund = await sdk(() => stripe.refunds.create({ payment_intent: id, amount: amountMinor }, { idempotencyKey }));
+      const refund = await sdk(() =>
+        stripe.refunds.create({ payment_intent: id, amount: amountMinor }, { idempotencyKey }),
+      );
       return { refundId: refund.id };
     },
 
@@ -178,7 +199,9 @@ export function stripeCardProvider(options: StripeAdapterOptions): CardProvider 
       const candidates = account ? (keys ? [keys] : []) : ((await options.everyAccount?.(db)) ?? []);
       for (const candidate of candidates) {
         try {
-          return toEvent(clientFor(candidate.secretKey).webhooks.constructEvent(rawBody, signature, candidate.webhookSecret));
+          return toEvent(
+            clientFor(candidate.secretKey).webhooks.constructEvent(rawBody, signature, candidate.webhookSecret),
+          );
         } catch {
           // Not signed for this account: try the next one, if any.
         }
@@ -192,16 +215,24 @@ export function stripeCardProvider(options: StripeAdapterOptions): CardProvider 
 async function accountOfEvent(db: Db, rawBody: string): Promise<CardAccountRef | null> {
   let paymentId: unknown;
   try {
-    paymentId = (JSON.parse(rawBody) as { data?: { object?: { metadata?: Record<string, unknown> } } }).data?.object?.metadata?.paymentId;
+    paymentId = (JSON.parse(rawBody) as { data?: { object?: { metadata?: Record<string, unknown> } } }).data?.object
+      ?.metadata?.paymentId;
   } catch {
     return null;
   }
   if (typeof paymentId !== "string" || !/^[0-9a-f-]{36}$/i.test(paymentId)) return null;
-  const [row] = await db.select({ serviceId: payments.serviceId, country: payments.country }).from(payments).where(eq(payments.id, paymentId));
+  const [row] = await db
+    .select({ serviceId: payments.serviceId, country: payments.country })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
   return row ?? null;
 }
 
-const EVENT_TYPES: ProviderEventType[] = ["payment_intent.succeeded", "payment_intent.amount_capturable_updated", "payment_intent.payment_failed"];
+const EVENT_TYPES: ProviderEventType[] = [
+  "payment_intent.succeeded",
+  "payment_intent.amount_capturable_updated",
+  "payment_intent.payment_failed",
+];
 
 function toEvent(event: Stripe.Event): ProviderEvent | null {
   if (!EVENT_TYPES.includes(event.type as ProviderEventType)) return null;
@@ -210,18 +241,26 @@ function toEvent(event: Stripe.Event): ProviderEvent | null {
     id: event.id,
     type: event.type as ProviderEventType,
     paymentIntentId: intent.id,
-    paymentMethodId: typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
+    paymentMethodId:
+      typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
     metadata: intent.metadata ?? {},
   };
 }
 
 /** One Stripe customer per gateway customer and account, created once (saved cards attach to it). */
 async function customerOf(db: Db, stripe: Stripe, account: CardAccountRef, customerId: string): Promise<string> {
-  const where = and(eq(cardProviderCustomers.serviceId, account.serviceId), eq(cardProviderCustomers.country, account.country), eq(cardProviderCustomers.customerId, customerId));
+  const where = and(
+    eq(cardProviderCustomers.serviceId, account.serviceId),
+    eq(cardProviderCustomers.country, account.country),
+    eq(cardProviderCustomers.customerId, customerId),
+  );
   const [known] = await db.select().from(cardProviderCustomers).where(where);
   if (known) return known.providerCustomerId;
   const created = await sdk(() =>
-    stripe.customers.create({ metadata: { gatewayCustomerId: customerId } }, { idempotencyKey: `customer:${account.serviceId}:${account.country}:${customerId}` }),
+    stripe.customers.create(
+      { metadata: { gatewayCustomerId: customerId } },
+      { idempotencyKey: `customer:${account.serviceId}:${account.country}:${customerId}` },
+    ),
   );
   await db
     .insert(cardProviderCustomers)
@@ -260,7 +299,8 @@ function toIntent(intent: Stripe.PaymentIntent): ProviderPaymentIntent {
     amountCapturableMinor: intent.amount_capturable,
     amountReceivedMinor: intent.amount_received,
     amountRefundedMinor: charge?.amount_refunded ?? 0,
-    paymentMethodId: typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
+    paymentMethodId:
+      typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
     setupFutureUsage: intent.setup_future_usage === "off_session" || intent.setup_future_usage === "on_session",
     customerRef: typeof intent.customer === "string" ? intent.customer : (intent.customer?.id ?? null),
     metadata: intent.metadata ?? {},

@@ -81,7 +81,12 @@ export interface WalletClientOptions {
 export function walletClient(options: WalletClientOptions) {
   const base = new URL(options.baseUrl.replace(/\/+$/, "") + "/");
 
-  async function call<T>(method: "GET" | "POST", path: string, schema: z.ZodType<T>, body?: unknown): Promise<{ status: number; data: T }> {
+  async function call<T>(
+    method: "GET" | "POST",
+    path: string,
+    schema: z.ZodType<T>,
+    body?: unknown,
+  ): Promise<{ status: number; data: T }> {
     const url = new URL(path.replace(/^\//, ""), base);
     const text = body === undefined ? "" : JSON.stringify(body);
     const headers: Record<string, string> = {
@@ -94,7 +99,13 @@ export function walletClient(options: WalletClientOptions) {
     let answer: unknown;
     const limit = timeLimit(options.timeoutMs);
     try {
-      const sent = (options.transport ?? networkTransport)({ method, url: url.href, headers, body: text, signal: limit.signal });
+      const sent = (options.transport ?? networkTransport)({
+        method,
+        url: url.href,
+        headers,
+        body: text,
+        signal: limit.signal,
+      });
       response = await untilAborted(sent, limit.signal);
       answer = JSON.parse(response.body);
     } catch (error) {
@@ -102,14 +113,18 @@ export function walletClient(options: WalletClientOptions) {
     } finally {
       limit.clear();
     }
-    if (response.status >= 500) throw new WalletUnavailableError(`wallet ${method} ${url.pathname} answered ${response.status}`);
+    if (response.status >= 500)
+      throw new WalletUnavailableError(`wallet ${method} ${url.pathname} answered ${response.status}`);
     if (response.status >= 200 && response.status < 300) {
       const parsed = schema.safeParse(answer);
       if (parsed.success) return { status: response.status, data: parsed.data };
       throw new WalletUnavailableError(`wallet ${method} ${url.pathname} answered outside the protocol`);
     }
     const error = errorBodySchema.safeParse(answer);
-    if (!error.success) throw new WalletUnavailableError(`wallet ${method} ${url.pathname} answered ${response.status} outside the protocol`);
+    if (!error.success)
+      throw new WalletUnavailableError(
+        `wallet ${method} ${url.pathname} answered ${response.status} outside the protocol`,
+      );
     throw new WalletProtocolError(response.status, error.data.error);
   }
 
@@ -125,28 +140,52 @@ export function walletClient(options: WalletClientOptions) {
   };
 
   return {
-    balance: (query: WalletAccount & { currency: string }) => data(call("GET", `/v1/balances?${new URLSearchParams(query)}`, balanceSchema)),
+    balance: (query: WalletAccount & { currency: string }) =>
+      data(call("GET", `/v1/balances?${new URLSearchParams(query)}`, balanceSchema)),
     debit: (request: MovementRequest) => data(call("POST", "/v1/debits", operationSchema, request)),
     hold: (request: MovementRequest) => data(call("POST", "/v1/holds", operationSchema, request)),
     credit: (request: MovementRequest) => data(call("POST", "/v1/credits", operationSchema, request)),
     captureHold: (holdId: string, request: { operationId: string; amountMinor: number }) =>
       data(call("POST", `/v1/holds/${encodeURIComponent(holdId)}/capture`, operationSchema, request)),
-    releaseHold: (holdId: string, request: { operationId: string }) => data(call("POST", `/v1/holds/${encodeURIComponent(holdId)}/release`, operationSchema, request)),
+    releaseHold: (holdId: string, request: { operationId: string }) =>
+      data(call("POST", `/v1/holds/${encodeURIComponent(holdId)}/release`, operationSchema, request)),
     /** The outcome of a money call, or null when the wallet never applied it. */
-    operation: (operationId: string) => orNull(data(call("GET", `/v1/operations/${encodeURIComponent(operationId)}`, operationSchema)), "unknown_operation"),
+    operation: (operationId: string) =>
+      orNull(
+        data(call("GET", `/v1/operations/${encodeURIComponent(operationId)}`, operationSchema)),
+        "unknown_operation",
+      ),
 
-    startOtp: (request: { paymentId: string; account: WalletAccount; currency: string; amountMinor: number; merchantName?: string }) =>
-      call("POST", "/v1/otp-challenges", otpChallengeSchema, request),
-    otpChallenge: (paymentId: string) => orNull(data(call("GET", `/v1/otp-challenges/${encodeURIComponent(paymentId)}`, otpChallengeSchema)), "unknown_challenge"),
-    resendOtp: (paymentId: string) => data(call("POST", `/v1/otp-challenges/${encodeURIComponent(paymentId)}/resend`, otpChallengeSchema)),
-    verifyOtp: (paymentId: string, code: string) => data(call("POST", `/v1/otp-challenges/${encodeURIComponent(paymentId)}/verify`, otpVerifiedSchema, { code })),
+    startOtp: (request: {
+      paymentId: string;
+      account: WalletAccount;
+      currency: string;
+      amountMinor: number;
+      merchantName?: string;
+    }) => call("POST", "/v1/otp-challenges", otpChallengeSchema, request),
+    otpChallenge: (paymentId: string) =>
+      orNull(
+        data(call("GET", `/v1/otp-challenges/${encodeURIComponent(paymentId)}`, otpChallengeSchema)),
+        "unknown_challenge",
+      ),
+    resendOtp: (paymentId: string) =>
+      data(call("POST", `/v1/otp-challenges/${encodeURIComponent(paymentId)}/resend`, otpChallengeSchema)),
+    verifyOtp: (paymentId: string, code: string) =>
+      data(call("POST", `/v1/otp-challenges/${encodeURIComponent(paymentId)}/verify`, otpVerifiedSchema, { code })),
 
     createQr: (request: QrCreateRequest) => call("POST", "/v1/qr-requests", qrRequestSchema, request),
-    qrRequest: (qrRequestId: string) => orNull(data(call("GET", `/v1/qr-requests/${encodeURIComponent(qrRequestId)}`, qrRequestSchema)), "unknown_qr_request"),
-    cancelQr: (qrRequestId: string) => data(call("POST", `/v1/qr-requests/${encodeURIComponent(qrRequestId)}/cancel`, qrRequestSchema)),
+    qrRequest: (qrRequestId: string) =>
+      orNull(
+        data(call("GET", `/v1/qr-requests/${encodeURIComponent(qrRequestId)}`, qrRequestSchema)),
+        "unknown_qr_request",
+      ),
+    cancelQr: (qrRequestId: string) =>
+      data(call("POST", `/v1/qr-requests/${encodeURIComponent(qrRequestId)}/cancel`, qrRequestSchema)),
     /** The sandbox wallet app's answer (a sandbox extension, not part of the protocol). */
     answerQrInSandbox: (qrRequestId: string, outcome: "approve" | "decline") =>
-      data(call("POST", `/v1/sandbox/qr-requests/${encodeURIComponent(qrRequestId)}/answer`, qrRequestSchema, { outcome })),
+      data(
+        call("POST", `/v1/sandbox/qr-requests/${encodeURIComponent(qrRequestId)}/answer`, qrRequestSchema, { outcome }),
+      ),
   };
 }
 

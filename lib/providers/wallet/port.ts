@@ -13,7 +13,10 @@ export interface WalletProvider {
   /** Reserves `amountMinor` for a RESERVATION payment until capture or release. */
   hold(tx: Db, request: WalletMovement): Promise<WalletOutcome>;
   /** Takes `amountMinor` of the payment's hold and returns the rest of it to the owner. */
-  captureHold(tx: Db, request: { paymentId: string; amountMinor: number }): Promise<{ capturedMinor: number; releasedMinor: number }>;
+  captureHold(
+    tx: Db,
+    request: { paymentId: string; amountMinor: number },
+  ): Promise<{ capturedMinor: number; releasedMinor: number }>;
   /** Returns the whole hold of the payment to the owner. */
   releaseHold(tx: Db, request: { paymentId: string }): Promise<{ releasedMinor: number }>;
   /** Pays `amountMinor` back to the owner (refund). */
@@ -23,7 +26,10 @@ export interface WalletProvider {
    * Sends the account's owner a one-time code for the payment, or answers the payment's open
    * challenge (`created: false`, no new code) when one was sent already.
    */
-  startOtp(db: Db, request: { paymentId: string; account: WalletAccountRef; now: Date }): Promise<{ challenge: OtpChallenge; created: boolean }>;
+  startOtp(
+    db: Db,
+    request: { paymentId: string; account: WalletAccountRef; now: Date },
+  ): Promise<{ challenge: OtpChallenge; created: boolean }>;
   /** Sends a new code once the cooldown has passed; the wrong-attempt count carries over. */
   resendOtp(tx: Db, request: { paymentId: string; now: Date }): Promise<OtpResend>;
   /** Checks a code; a wrong one costs an attempt. */

@@ -194,7 +194,8 @@ function signingKey(secret: string): Buffer {
   return key;
 }
 
-const signatureOf = (key: Buffer, messageId: string, seconds: number, payload: string) => createHmac("sha256", key).update(`${messageId}.${seconds}.${payload}`).digest("base64");
+const signatureOf = (key: Buffer, messageId: string, seconds: number, payload: string) =>
+  createHmac("sha256", key).update(`${messageId}.${seconds}.${payload}`).digest("base64");
 
 /** One signed protocol request, as it goes on the wire. */
 export interface WalletRequest {
@@ -217,10 +218,18 @@ export interface WalletResponse {
 export type WalletTransport = (request: WalletRequest) => Promise<WalletResponse>;
 
 /** Standard Webhooks headers for one request (a fresh `webhook-id` each time). */
-export function signWalletRequest(secret: string, request: { method: string; pathAndQuery: string; body: string; now?: Date }): Record<string, string> {
+export function signWalletRequest(
+  secret: string,
+  request: { method: string; pathAndQuery: string; body: string; now?: Date },
+): Record<string, string> {
   const messageId = `msg_${randomToken(18)}`;
   const seconds = Math.floor((request.now ?? new Date()).getTime() / 1000);
-  const signature = signatureOf(signingKey(secret), messageId, seconds, signedPayload(request.method, request.pathAndQuery, request.body));
+  const signature = signatureOf(
+    signingKey(secret),
+    messageId,
+    seconds,
+    signedPayload(request.method, request.pathAndQuery, request.body),
+  );
   return { "webhook-id": messageId, "webhook-timestamp": String(seconds), "webhook-signature": `v1,${signature}` };
 }
 
@@ -228,7 +237,10 @@ export function signWalletRequest(secret: string, request: { method: string; pat
  * True when the request carries a valid signature under `secret` whose timestamp is within
  * the library's 5 minutes of now. Never throws.
  */
-export function isSignedWalletRequest(secret: string, request: { method: string; pathAndQuery: string; body: string; headers: { get(name: string): string | null } }): boolean {
+export function isSignedWalletRequest(
+  secret: string,
+  request: { method: string; pathAndQuery: string; body: string; headers: { get(name: string): string | null } },
+): boolean {
   const messageId = request.headers.get("webhook-id");
   const timestamp = request.headers.get("webhook-timestamp");
   const signatures = request.headers.get("webhook-signature");
@@ -242,7 +254,9 @@ export function isSignedWalletRequest(secret: string, request: { method: string;
   } catch {
     return false;
   }
-  const expected = Buffer.from(signatureOf(key, messageId, seconds, signedPayload(request.method, request.pathAndQuery, request.body)));
+  const expected = Buffer.from(
+    signatureOf(key, messageId, seconds, signedPayload(request.method, request.pathAndQuery, request.body)),
+  );
   return signatures.split(" ").some((versioned) => {
     const [version, value] = versioned.split(",");
     if (version !== "v1" || value === undefined) return false;

@@ -37,21 +37,28 @@ describe("console sign-in", () => {
   it.each([
     ["an existing email", true],
     ["an unknown email", false],
-  ])("refuses %s for 15 minutes after 10 failures within 15 minutes, even with the right password", async (_label, exists) => {
-    const db = await getDb();
-    const email = exists ? (await createConsoleUser()).email : uniqueEmail("ghost");
-    const clock = fixedClock(new Date("2031-03-01T10:00:00Z"));
-    for (let attempt = 0; attempt < 10; attempt += 1) {
-      expect(await signIn(db, { email, password: "wrong password!", ip: null, clock })).toEqual({ outcome: "refused" });
-      clock.advance(60_000);
-    }
-    const locked = await signIn(db, { email, password: TEST_PASSWORD, ip: null, clock });
-    expect(locked.outcome).toBe("locked");
-    clock.advance(LOCKOUT_MS - 60_000 - 1000); // the lock runs 15 minutes from the 10th failure
-    expect((await signIn(db, { email, password: TEST_PASSWORD, ip: null, clock })).outcome).toBe("locked");
-    clock.advance(2000);
-    expect((await signIn(db, { email, password: TEST_PASSWORD, ip: null, clock })).outcome).toBe(exists ? "signed_in" : "refused");
-  });
+  ])(
+    "refuses %s for 15 minutes after 10 failures within 15 minutes, even with the right password",
+    async (_label, exists) => {
+      const db = await getDb();
+      const email = exists ? (await createConsoleUser()).email : uniqueEmail("ghost");
+      const clock = fixedClock(new Date("2031-03-01T10:00:00Z"));
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expect(await signIn(db, { email, password: "wrong password!", ip: null, clock })).toEqual({
+          outcome: "refused",
+        });
+        clock.advance(60_000);
+      }
+      const locked = await signIn(db, { email, password: TEST_PASSWORD, ip: null, clock });
+      expect(locked.outcome).toBe("locked");
+      clock.advance(LOCKOUT_MS - 60_000 - 1000); // the lock runs 15 minutes from the 10th failure
+      expect((await signIn(db, { email, password: TEST_PASSWORD, ip: null, clock })).outcome).toBe("locked");
+      clock.advance(2000);
+      expect((await signIn(db, { email, password: TEST_PASSWORD, ip: null, clock })).outcome).toBe(
+        exists ? "signed_in" : "refused",
+      );
+    },
+  );
 
   it("does not lock an email whose 10 failures are spread over more than 15 minutes", async () => {
     const db = await getDb();
@@ -61,7 +68,9 @@ describe("console sign-in", () => {
       await signIn(db, { email: user.email, password: "wrong password!", ip: null, clock });
       clock.advance(2 * 60_000);
     }
-    expect((await signIn(db, { email: user.email, password: TEST_PASSWORD, ip: null, clock })).outcome).toBe("signed_in");
+    expect((await signIn(db, { email: user.email, password: TEST_PASSWORD, ip: null, clock })).outcome).toBe(
+      "signed_in",
+    );
   });
 });
 
@@ -84,7 +93,13 @@ describe("console sessions", () => {
     const user = await createConsoleUser();
     const clock = fixedClock(new Date("2031-07-01T08:00:00Z"));
     const { token, sessionId } = await consoleSessionOf(user.id, { clock });
-    const lastNoted = async () => (await db.select({ at: consoleSessions.lastUsedAt }).from(consoleSessions).where(eq(consoleSessions.id, sessionId)))[0]!.at.toISOString();
+    const lastNoted = async () =>
+      (
+        await db
+          .select({ at: consoleSessions.lastUsedAt })
+          .from(consoleSessions)
+          .where(eq(consoleSessions.id, sessionId))
+      )[0]!.at.toISOString();
     clock.advance(30_000);
     expect(await resolveConsoleSession(db, token, clock)).not.toBeNull();
     expect(await lastNoted()).toBe("2031-07-01T08:00:00.000Z");
@@ -127,19 +142,42 @@ describe("console sessions", () => {
     const current = await consoleSessionOf(user.id);
     const other = await consoleSessionOf(user.id);
     const actor = { userId: user.id, email: user.email, ip: null };
-    expect(await changePassword(db, { actor, sessionId: current.sessionId, currentPassword: TEST_PASSWORD, newPassword: "short" })).toEqual({
+    expect(
+      await changePassword(db, {
+        actor,
+        sessionId: current.sessionId,
+        currentPassword: TEST_PASSWORD,
+        newPassword: "short",
+      }),
+    ).toEqual({
       outcome: "invalid_new_password",
       problem: "too_short",
     });
     expect(await resolveConsoleSession(db, other.token)).not.toBeNull();
-    expect(await changePassword(db, { actor, sessionId: current.sessionId, currentPassword: "wrong password", newPassword: "a brand new password" })).toEqual({
+    expect(
+      await changePassword(db, {
+        actor,
+        sessionId: current.sessionId,
+        currentPassword: "wrong password",
+        newPassword: "a brand new password",
+      }),
+    ).toEqual({
       outcome: "wrong_password",
     });
-    expect(await changePassword(db, { actor, sessionId: current.sessionId, currentPassword: TEST_PASSWORD, newPassword: "a brand new password" })).toEqual({
+    expect(
+      await changePassword(db, {
+        actor,
+        sessionId: current.sessionId,
+        currentPassword: TEST_PASSWORD,
+        newPassword: "a brand new password",
+      }),
+    ).toEqual({
       outcome: "changed",
     });
     expect(await resolveConsoleSession(db, other.token)).toBeNull();
     expect(await resolveConsoleSession(db, current.token)).not.toBeNull();
-    expect((await signIn(db, { email: user.email, password: "a brand new password", ip: null })).outcome).toBe("signed_in");
+    expect((await signIn(db, { email: user.email, password: "a brand new password", ip: null })).outcome).toBe(
+      "signed_in",
+    );
   });
 });

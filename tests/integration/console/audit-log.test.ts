@@ -12,16 +12,26 @@ import { createConsoleUser, serviceIdOf, TEST_PASSWORD } from "../../support/con
 import { createMerchant } from "../../support/factories";
 
 /** Drizzle wraps the server's error; the trigger's message is its cause. */
-const refusedAsAppendOnly = (error: unknown) => /append-only/.test(String((error as { cause?: Error }).cause?.message ?? (error as Error).message));
+const refusedAsAppendOnly = (error: unknown) =>
+  /append-only/.test(String((error as { cause?: Error }).cause?.message ?? (error as Error).message));
 
 describe("the audit log", () => {
   it("is refused UPDATE, DELETE and TRUNCATE by the database itself", async () => {
     const db = await getDb();
     const serviceId = await serviceIdOf(await createMerchant());
-    await recordAuditEntry(db, { actor: { userId: null, email: "someone@shop.example", ip: "198.51.100.1" }, serviceId, action: "settings_changed", target: "name" });
+    await recordAuditEntry(db, {
+      actor: { userId: null, email: "someone@shop.example", ip: "198.51.100.1" },
+      serviceId,
+      action: "settings_changed",
+      target: "name",
+    });
     const [entry] = await db.select().from(consoleAuditLog).where(eq(consoleAuditLog.serviceId, serviceId));
-    await expect(db.update(consoleAuditLog).set({ action: "sign_in" }).where(eq(consoleAuditLog.id, entry!.id))).rejects.toSatisfy(refusedAsAppendOnly);
-    await expect(db.delete(consoleAuditLog).where(eq(consoleAuditLog.id, entry!.id))).rejects.toSatisfy(refusedAsAppendOnly);
+    await expect(
+      db.update(consoleAuditLog).set({ action: "sign_in" }).where(eq(consoleAuditLog.id, entry!.id)),
+    ).rejects.toSatisfy(refusedAsAppendOnly);
+    await expect(db.delete(consoleAuditLog).where(eq(consoleAuditLog.id, entry!.id))).rejects.toSatisfy(
+      refusedAsAppendOnly,
+    );
     await expect(db.execute(sql`truncate console_audit_log`)).rejects.toSatisfy(refusedAsAppendOnly);
     const [still] = await db.select().from(consoleAuditLog).where(eq(consoleAuditLog.id, entry!.id));
     expect(still).toEqual(entry);
@@ -51,7 +61,11 @@ describe("the audit log", () => {
     const all = await listAuditEntries(db, { serviceId });
     expect(all.entries.map((entry) => entry.action)).toEqual(["client_secret_rolled", "sign_in", "sign_in_failed"]);
     expect(all.entries[0]).toMatchObject({ userEmail: owner.email, target: merchant.clientId, ip: "203.0.113.7" });
-    const rolls = await listAuditEntries(db, { serviceId, action: "client_secret_rolled", userEmail: owner.email.toUpperCase() });
+    const rolls = await listAuditEntries(db, {
+      serviceId,
+      action: "client_secret_rolled",
+      userEmail: owner.email.toUpperCase(),
+    });
     expect(rolls.entries).toHaveLength(1);
     expect((await listAuditEntries(db, { serviceId, userEmail: "nobody@shop.example" })).entries).toEqual([]);
     // Another merchant's owner reads none of it.
@@ -64,8 +78,12 @@ describe("the audit log", () => {
     const serviceId = await serviceIdOf(merchant);
     const person = await createConsoleUser([{ merchant: await createMerchant(), role: "owner" }]);
     const { token } = await createInvitation(db, { serviceId, email: person.email, role: "viewer", actor: null });
-    expect(await acceptInvitation(db, { token, name: "", password: "a wrong password", ip: "203.0.113.9" })).toEqual({ outcome: "wrong_password" });
+    expect(await acceptInvitation(db, { token, name: "", password: "a wrong password", ip: "203.0.113.9" })).toEqual({
+      outcome: "wrong_password",
+    });
     const failed = await db.select().from(consoleAuditLog).where(eq(consoleAuditLog.userEmail, person.email));
-    expect(failed.map((entry) => [entry.action, entry.userId, entry.ip])).toEqual([["sign_in_failed", person.id, "203.0.113.9"]]);
+    expect(failed.map((entry) => [entry.action, entry.userId, entry.ip])).toEqual([
+      ["sign_in_failed", person.id, "203.0.113.9"],
+    ]);
   });
 });

@@ -17,14 +17,28 @@ const tokenOf = (url: string) => url.split("/").at(-1)!;
 describe("npm run merchant (contract 13)", () => {
   it("create --owner-email prints ownerInviteUrl beside the onboarding fields; the link makes its owner", async () => {
     const email = uniqueEmail("owner");
-    const result = await runScript("scripts/merchant.ts", ["create", "--name", `CLI Owner Shop ${process.pid}`, "--country", "DZA", "--owner-email", email, "--json"]);
+    const result = await runScript("scripts/merchant.ts", [
+      "create",
+      "--name",
+      `CLI Owner Shop ${process.pid}`,
+      "--country",
+      "DZA",
+      "--owner-email",
+      email,
+      "--json",
+    ]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const printed = JSON.parse(result.stdout);
     expect(printed).toMatchObject({ clientId: expect.any(String), clientSecret: expect.any(String) });
     expect(printed.ownerInviteUrl).toMatch(/^http:\/\/localhost:\d+\/console\/invitations\/[A-Za-z0-9_-]{43}$/);
     const db = await getDb();
-    const joined = await acceptInvitation(db, { token: tokenOf(printed.ownerInviteUrl), name: "First Owner", password: "the first owner's password", ip: null });
+    const joined = await acceptInvitation(db, {
+      token: tokenOf(printed.ownerInviteUrl),
+      name: "First Owner",
+      password: "the first owner's password",
+      ip: null,
+    });
     if (joined.outcome !== "joined") throw new Error(joined.outcome);
     const session = await signIn(db, { email, password: "the first owner's password", ip: null });
     expect(session.outcome).toBe("signed_in");
@@ -33,19 +47,45 @@ describe("npm run merchant (contract 13)", () => {
   it("invite --client-id --email --role --json prints { inviteUrl }", async () => {
     const merchant = await createMerchant();
     const email = uniqueEmail("support");
-    const result = await runScript("scripts/merchant.ts", ["invite", "--client-id", merchant.clientId, "--email", email, "--role", "support", "--json"]);
+    const result = await runScript("scripts/merchant.ts", [
+      "invite",
+      "--client-id",
+      merchant.clientId,
+      "--email",
+      email,
+      "--role",
+      "support",
+      "--json",
+    ]);
     expect(result.code).toBe(0);
     const printed = JSON.parse(result.stdout);
     expect(Object.keys(printed)).toEqual(["inviteUrl"]);
     const db = await getDb();
-    const joined = await acceptInvitation(db, { token: tokenOf(printed.inviteUrl), name: "Sam", password: "support person password", ip: null });
+    const joined = await acceptInvitation(db, {
+      token: tokenOf(printed.inviteUrl),
+      name: "Sam",
+      password: "support person password",
+      ip: null,
+    });
     if (joined.outcome !== "joined") throw new Error(joined.outcome);
-    const [membership] = await listMemberships(db, (await db.query.consoleUsers.findFirst({ where: (users, { eq: equals }) => equals(users.email, email) }))!.id);
+    const [membership] = await listMemberships(
+      db,
+      (await db.query.consoleUsers.findFirst({ where: (users, { eq: equals }) => equals(users.email, email) }))!.id,
+    );
     expect(membership).toMatchObject({ merchantName: merchant.name, role: "support" });
   });
 
   it("invite refuses an unknown role before touching anything", async () => {
-    const result = await runScript("scripts/merchant.ts", ["invite", "--client-id", "x.y.z", "--email", "a@shop.example", "--role", "admin", "--json"]);
+    const result = await runScript("scripts/merchant.ts", [
+      "invite",
+      "--client-id",
+      "x.y.z",
+      "--email",
+      "a@shop.example",
+      "--role",
+      "admin",
+      "--json",
+    ]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain("owner, developer, support, viewer");
   });

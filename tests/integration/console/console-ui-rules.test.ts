@@ -43,15 +43,30 @@ beforeAll(async () => {
 
 async function postAs(userId: string, action: string, fields: Record<string, string>) {
   const session = await consoleSessionOf(userId);
-  return postForm(gateway.baseUrl, `/en/console/actions/${action}`, { ...fields, formToken: session.formToken }, { cookie: session.cookie });
+  return postForm(
+    gateway.baseUrl,
+    `/en/console/actions/${action}`,
+    { ...fields, formToken: session.formToken },
+    { cookie: session.cookie },
+  );
 }
 
 /** A signed-in page as the console lane renders it: its title and its body's HTML. */
-async function renderPage(userId: string, key: string, locale: Locale, params: Record<string, string> = {}, query: Record<string, string> = {}) {
+async function renderPage(
+  userId: string,
+  key: string,
+  locale: Locale,
+  params: Record<string, string> = {},
+  query: Record<string, string> = {},
+) {
   const page = CONSOLE_LANE_PAGES[key]!;
   if ("signedOut" in page) throw new Error(`${key}: a page before sign-in`);
   const { cookie } = await consoleSessionOf(userId);
-  const opening = await openConsoleSession(await getDb(), { locale, cookieHeader: cookie, capability: page.capability });
+  const opening = await openConsoleSession(await getDb(), {
+    locale,
+    cookieHeader: cookie,
+    capability: page.capability,
+  });
   if (opening.kind !== "open") throw new Error(`not open: ${opening.location}`);
   const element = await page.render(opening.page, { params, query });
   return { title: consolePageTitle(page, locale), html: renderToStaticMarkup(element!) };
@@ -86,7 +101,12 @@ describe("cancelling an invitation (owners, audited)", () => {
   });
 
   it("is refused to another merchant's owner (404) and to a member who is not an owner (403)", async () => {
-    const { token } = await createInvitation(await getDb(), { serviceId, email: uniqueEmail(), role: "viewer", actor: null });
+    const { token } = await createInvitation(await getDb(), {
+      serviceId,
+      email: uniqueEmail(),
+      role: "viewer",
+      actor: null,
+    });
     const { html } = await renderPage(owner.id, "team", "en");
     const ids = [...html.matchAll(/name="invitation" value="([0-9a-f-]{36})"/g)].map((match) => match[1]!);
     const stranger = await createConsoleUser([{ merchant: await createMerchant(), role: "owner" }]);
@@ -107,14 +127,20 @@ describe("amounts typed in console forms", () => {
   it("take the decimal comma, as the payment link page does, and refuse a negative amount with its own message", async () => {
     const { paymentId } = await realEvent(gateway.api, merchant, "succeeded");
     const db = await getDb();
-    await expect(refundFromConsole(db, await actor(), { paymentId, formKey: randomUUID(), amount: "-0,25", reason: "x" })).rejects.toMatchObject({
+    await expect(
+      refundFromConsole(db, await actor(), { paymentId, formKey: randomUUID(), amount: "-0,25", reason: "x" }),
+    ).rejects.toMatchObject({
       errorName: "validation_error",
       details: [{ path: "amount", message: NEGATIVE_AMOUNT }],
     });
     const form = { paymentId, formKey: randomUUID(), amount: "0,25", reason: "broken" };
     const answer = await postAs(owner.id, "payment-refund", form);
     expect(answer.status).toBe(303);
-    expect((await db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId))).map((refund) => refund.amountMinor)).toEqual([25]);
+    expect(
+      (await db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId))).map(
+        (refund) => refund.amountMinor,
+      ),
+    ).toEqual([25]);
   });
 
   it("filter the payments list with a decimal comma, and a negative bound is its own problem", () => {
@@ -143,8 +169,20 @@ describe("pages in the reader's language", () => {
       input: createPaymentLinkBody.parse({ title: "Sac en cuir", amount: 25, currency: "DZD", countryCode: "DZA" }),
     });
     const actionId = `${link.id}:01JABCDEFGHJKMNPQRSTVWXYZ0:2500:${phone}`;
-    const payment = await storedPayment(serviceId, { state: "SUCCEEDED", amountMinor: 2500, phone, name: phone, actionId });
-    const { html, title } = await renderPage(owner.id, "payments/[paymentId]", "ar", { paymentId: payment.id }, { confirm: "refund" });
+    const payment = await storedPayment(serviceId, {
+      state: "SUCCEEDED",
+      amountMinor: 2500,
+      phone,
+      name: phone,
+      actionId,
+    });
+    const { html, title } = await renderPage(
+      owner.id,
+      "payments/[paymentId]",
+      "ar",
+      { paymentId: payment.id },
+      { confirm: "refund" },
+    );
     expect(title).toBe("الدفعة");
     const page = text(html);
     expect(page).toContain("بعملة DZD، بحدّ أقصى");
@@ -185,9 +223,13 @@ describe("pages in the reader's language", () => {
     expect(body).toContain("لوحة");
     const style = /<style>([^<]+)<\/style>/.exec(body)![1]!;
     const { createHash } = await import("node:crypto");
-    expect(refused.headers.get("content-security-policy")).toContain(`style-src 'sha256-${createHash("sha256").update(style).digest("base64")}'`);
+    expect(refused.headers.get("content-security-policy")).toContain(
+      `style-src 'sha256-${createHash("sha256").update(style).digest("base64")}'`,
+    );
     expect(refused.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
     // Served under proxy.ts, the page's policy is the proxy's: it admits the same stylesheet.
-    expect(pageContentSecurityPolicy("/ar/console/refused", "n0nce", false)).toContain(`'sha256-${createHash("sha256").update(style).digest("base64")}'`);
+    expect(pageContentSecurityPolicy("/ar/console/refused", "n0nce", false)).toContain(
+      `'sha256-${createHash("sha256").update(style).digest("base64")}'`,
+    );
   });
 });

@@ -47,12 +47,21 @@ afterAll(async () => {
 });
 
 function useSmtp(url: string | undefined) {
-  holder.gatewayConfig = { ...configBefore, SMTP_URL: url, SMTP_FROM: url ? "Atlas payments <console@gateway.example>" : undefined };
+  holder.gatewayConfig = {
+    ...configBefore,
+    SMTP_URL: url,
+    SMTP_FROM: url ? "Atlas payments <console@gateway.example>" : undefined,
+  };
 }
 
 async function invite(email: string) {
   const session = await consoleSessionOf(owner.id);
-  const response = await postForm(gateway.baseUrl, "/en/console/actions/invite", { email, role: "support", formToken: session.formToken }, { cookie: session.cookie });
+  const response = await postForm(
+    gateway.baseUrl,
+    "/en/console/actions/invite",
+    { email, role: "support", formToken: session.formToken },
+    { cookie: session.cookie },
+  );
   expect(response.status).toBe(303);
   const flash = await takeFlash(await getDb(), session.sessionId);
   if (flash?.kind !== "invitation_link") throw new Error(`expected the invitation link, got ${JSON.stringify(flash)}`);

@@ -16,9 +16,19 @@ describe("invitations", () => {
     const email = uniqueEmail("invitee");
     const { token, inviteUrl } = await createInvitation(db, { serviceId, email, role: "support", actor: null });
     expect(inviteUrl).toMatch(/\/console\/invitations\/[A-Za-z0-9_-]{43}$/);
-    const joined = await acceptInvitation(db, { token, name: "Sam Support", password: "a long new password", ip: null });
+    const joined = await acceptInvitation(db, {
+      token,
+      name: "Sam Support",
+      password: "a long new password",
+      ip: null,
+    });
     expect(joined).toMatchObject({ outcome: "joined", needsCode: false });
-    const again = await acceptInvitation(db, { token, name: "Someone Else", password: "another long password", ip: null });
+    const again = await acceptInvitation(db, {
+      token,
+      name: "Someone Else",
+      password: "another long password",
+      ip: null,
+    });
     expect(again).toEqual({ outcome: "not_open" });
   });
 
@@ -26,12 +36,20 @@ describe("invitations", () => {
     const db = await getDb();
     const serviceId = await serviceIdOf(await createMerchant());
     const clock = fixedClock(new Date());
-    const { token } = await createInvitation(db, { serviceId, email: uniqueEmail(), role: "viewer", actor: null, clock });
+    const { token } = await createInvitation(db, {
+      serviceId,
+      email: uniqueEmail(),
+      role: "viewer",
+      actor: null,
+      clock,
+    });
     clock.advance(INVITATION_LIFETIME_MS - 1000);
     expect(await findOpenInvitation(db, token, clock)).not.toBeNull();
     clock.advance(2000);
     expect(await findOpenInvitation(db, token, clock)).toBeNull();
-    expect(await acceptInvitation(db, { token, name: "Late", password: "a long new password", ip: null, clock })).toEqual({ outcome: "not_open" });
+    expect(
+      await acceptInvitation(db, { token, name: "Late", password: "a long new password", ip: null, clock }),
+    ).toEqual({ outcome: "not_open" });
   });
 
   it("let someone who already has an account join another merchant with its password: one person, several merchants", async () => {
@@ -39,9 +57,18 @@ describe("invitations", () => {
     const first = await createMerchant();
     const second = await createMerchant();
     const person = await createConsoleUser([{ merchant: first, role: "owner" }]);
-    const { token } = await createInvitation(db, { serviceId: await serviceIdOf(second), email: person.email, role: "developer", actor: null });
-    expect(await acceptInvitation(db, { token, name: "", password: "not my password", ip: null })).toEqual({ outcome: "wrong_password" });
-    expect(await acceptInvitation(db, { token, name: "", password: TEST_PASSWORD, ip: null })).toMatchObject({ outcome: "joined" });
+    const { token } = await createInvitation(db, {
+      serviceId: await serviceIdOf(second),
+      email: person.email,
+      role: "developer",
+      actor: null,
+    });
+    expect(await acceptInvitation(db, { token, name: "", password: "not my password", ip: null })).toEqual({
+      outcome: "wrong_password",
+    });
+    expect(await acceptInvitation(db, { token, name: "", password: TEST_PASSWORD, ip: null })).toMatchObject({
+      outcome: "joined",
+    });
     const memberships = await listMemberships(db, person.id);
     expect(memberships.map((membership) => [membership.merchantName, membership.role]).sort()).toEqual(
       [
@@ -57,18 +84,30 @@ describe("invitations", () => {
     const serviceId = await serviceIdOf(merchant);
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
     const { token } = await createInvitation(db, { serviceId, email: owner.email, role: "viewer", actor: null });
-    expect(await acceptInvitation(db, { token, name: "", password: TEST_PASSWORD, ip: null })).toMatchObject({ outcome: "joined" });
+    expect(await acceptInvitation(db, { token, name: "", password: TEST_PASSWORD, ip: null })).toMatchObject({
+      outcome: "joined",
+    });
     expect((await listMemberships(db, owner.id)).map((membership) => membership.role)).toEqual(["owner"]);
     const second = await createConsoleUser([{ merchant, role: "owner" }]);
     const demoting = await createInvitation(db, { serviceId, email: second.email, role: "support", actor: null });
-    expect(await acceptInvitation(db, { token: demoting.token, name: "", password: TEST_PASSWORD, ip: null })).toMatchObject({ outcome: "joined" });
+    expect(
+      await acceptInvitation(db, { token: demoting.token, name: "", password: TEST_PASSWORD, ip: null }),
+    ).toMatchObject({ outcome: "joined" });
     expect((await listMemberships(db, second.id)).map((membership) => membership.role)).toEqual(["support"]);
   });
 
   it("refuse a password under 12 characters", async () => {
     const db = await getDb();
-    const { token } = await createInvitation(db, { serviceId: await serviceIdOf(await createMerchant()), email: uniqueEmail(), role: "viewer", actor: null });
-    expect(await acceptInvitation(db, { token, name: "Val", password: "too short", ip: null })).toEqual({ outcome: "invalid_password", problem: "too_short" });
+    const { token } = await createInvitation(db, {
+      serviceId: await serviceIdOf(await createMerchant()),
+      email: uniqueEmail(),
+      role: "viewer",
+      actor: null,
+    });
+    expect(await acceptInvitation(db, { token, name: "Val", password: "too short", ip: null })).toEqual({
+      outcome: "invalid_password",
+      problem: "too_short",
+    });
     expect(await findOpenInvitation(db, token)).not.toBeNull();
   });
 });
@@ -80,11 +119,17 @@ describe("the team", () => {
     const serviceId = await serviceIdOf(merchant);
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
     const actor = { userId: owner.id, email: owner.email, ip: null };
-    expect(await changeMemberRole(db, { actor, serviceId, userId: owner.id, role: "developer" })).toEqual({ outcome: "last_owner" });
+    expect(await changeMemberRole(db, { actor, serviceId, userId: owner.id, role: "developer" })).toEqual({
+      outcome: "last_owner",
+    });
     expect(await removeMember(db, { actor, serviceId, userId: owner.id })).toEqual({ outcome: "last_owner" });
     const second = await createConsoleUser([{ merchant, role: "viewer" }]);
-    expect(await changeMemberRole(db, { actor, serviceId, userId: second.id, role: "owner" })).toEqual({ outcome: "done" });
-    expect(await changeMemberRole(db, { actor, serviceId, userId: owner.id, role: "viewer" })).toEqual({ outcome: "done" });
+    expect(await changeMemberRole(db, { actor, serviceId, userId: second.id, role: "owner" })).toEqual({
+      outcome: "done",
+    });
+    expect(await changeMemberRole(db, { actor, serviceId, userId: owner.id, role: "viewer" })).toEqual({
+      outcome: "done",
+    });
     expect(await removeMember(db, { actor, serviceId, userId: second.id })).toEqual({ outcome: "last_owner" });
   });
 
@@ -95,8 +140,18 @@ describe("the team", () => {
     const a = await createConsoleUser([{ merchant, role: "owner" }]);
     const b = await createConsoleUser([{ merchant, role: "owner" }]);
     const results = await Promise.all([
-      changeMemberRole(db, { actor: { userId: a.id, email: a.email, ip: null }, serviceId, userId: b.id, role: "viewer" }),
-      changeMemberRole(db, { actor: { userId: b.id, email: b.email, ip: null }, serviceId, userId: a.id, role: "viewer" }),
+      changeMemberRole(db, {
+        actor: { userId: a.id, email: a.email, ip: null },
+        serviceId,
+        userId: b.id,
+        role: "viewer",
+      }),
+      changeMemberRole(db, {
+        actor: { userId: b.id, email: b.email, ip: null },
+        serviceId,
+        userId: a.id,
+        role: "viewer",
+      }),
     ]);
     expect(results.map((result) => result.outcome).sort()).toEqual(["done", "last_owner"]);
   });
@@ -108,7 +163,9 @@ describe("the team", () => {
     const owner = await createConsoleUser([{ merchant: mine, role: "owner" }]);
     const stranger = await createConsoleUser([{ merchant: theirs, role: "viewer" }]);
     const actor = { userId: owner.id, email: owner.email, ip: null };
-    await expect(changeMemberRole(db, { actor, serviceId: await serviceIdOf(mine), userId: stranger.id, role: "owner" })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      changeMemberRole(db, { actor, serviceId: await serviceIdOf(mine), userId: stranger.id, role: "owner" }),
+    ).rejects.toBeInstanceOf(ApiError);
   });
 
   it("withdraws the open invitations a removed owner sent, and those to the removed member, so nobody joins through them", async () => {
@@ -118,13 +175,34 @@ describe("the team", () => {
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
     const leaving = await createConsoleUser([{ merchant, role: "owner" }]);
     const ownerActor = { userId: owner.id, email: owner.email, ip: null };
-    const fromLeaving = await createInvitation(db, { serviceId, email: uniqueEmail("second-address"), role: "owner", actor: { userId: leaving.id, email: leaving.email, ip: null } });
+    const fromLeaving = await createInvitation(db, {
+      serviceId,
+      email: uniqueEmail("second-address"),
+      role: "owner",
+      actor: { userId: leaving.id, email: leaving.email, ip: null },
+    });
     const toLeaving = await createInvitation(db, { serviceId, email: leaving.email, role: "owner", actor: ownerActor });
-    const fromOwner = await createInvitation(db, { serviceId, email: uniqueEmail("newcomer"), role: "viewer", actor: ownerActor });
+    const fromOwner = await createInvitation(db, {
+      serviceId,
+      email: uniqueEmail("newcomer"),
+      role: "viewer",
+      actor: ownerActor,
+    });
     expect(await removeMember(db, { actor: ownerActor, serviceId, userId: leaving.id })).toEqual({ outcome: "done" });
-    expect(await acceptInvitation(db, { token: fromLeaving.token, name: "Second Address", password: "a long new password", ip: null })).toEqual({ outcome: "not_open" });
-    expect(await acceptInvitation(db, { token: toLeaving.token, name: "", password: TEST_PASSWORD, ip: null })).toEqual({ outcome: "not_open" });
-    expect((await listMemberships(db, leaving.id)).map((membership) => membership.merchantName)).not.toContain(merchant.name);
+    expect(
+      await acceptInvitation(db, {
+        token: fromLeaving.token,
+        name: "Second Address",
+        password: "a long new password",
+        ip: null,
+      }),
+    ).toEqual({ outcome: "not_open" });
+    expect(await acceptInvitation(db, { token: toLeaving.token, name: "", password: TEST_PASSWORD, ip: null })).toEqual(
+      { outcome: "not_open" },
+    );
+    expect((await listMemberships(db, leaving.id)).map((membership) => membership.merchantName)).not.toContain(
+      merchant.name,
+    );
     expect(await findOpenInvitation(db, fromOwner.token)).not.toBeNull();
   });
 
@@ -134,9 +212,16 @@ describe("the team", () => {
     const serviceId = await serviceIdOf(merchant);
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
     const demoted = await createConsoleUser([{ merchant, role: "owner" }]);
-    const sent = await createInvitation(db, { serviceId, email: uniqueEmail("second-address"), role: "owner", actor: { userId: demoted.id, email: demoted.email, ip: null } });
+    const sent = await createInvitation(db, {
+      serviceId,
+      email: uniqueEmail("second-address"),
+      role: "owner",
+      actor: { userId: demoted.id, email: demoted.email, ip: null },
+    });
     const actor = { userId: owner.id, email: owner.email, ip: null };
-    expect(await changeMemberRole(db, { actor, serviceId, userId: demoted.id, role: "viewer" })).toEqual({ outcome: "done" });
+    expect(await changeMemberRole(db, { actor, serviceId, userId: demoted.id, role: "viewer" })).toEqual({
+      outcome: "done",
+    });
     expect(await findOpenInvitation(db, sent.token)).toBeNull();
   });
 });

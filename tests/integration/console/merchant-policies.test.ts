@@ -10,7 +10,14 @@ import { totpCode, totpStepAt } from "@/lib/console/access/totp";
 import { turnOffTwoStep } from "@/lib/console/access/turn-off-two-step";
 import { getDb, onQuery } from "@/lib/db/client";
 import { services } from "@/lib/db/schema";
-import { consoleSessionOf, createConsoleUser, postForm, serviceIdOf, TEST_PASSWORD, uniqueEmail } from "../../support/console";
+import {
+  consoleSessionOf,
+  createConsoleUser,
+  postForm,
+  serviceIdOf,
+  TEST_PASSWORD,
+  uniqueEmail,
+} from "../../support/console";
 import { createMerchant } from "../../support/factories";
 import { inProduction } from "../../support/production-config";
 import { useTestGateway } from "../../support/test-gateway";
@@ -24,24 +31,48 @@ describe("an owner requiring two-step verification", () => {
     const serviceId = await serviceIdOf(merchant);
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
     const session = await consoleSessionOf(owner.id);
-    await setTwoStepRequirement(db, { actor: { userId: owner.id, email: owner.email, ip: null }, serviceId, required: true });
+    await setTwoStepRequirement(db, {
+      actor: { userId: owner.id, email: owner.email, ip: null },
+      serviceId,
+      required: true,
+    });
 
     expect((await authenticateConsole(db, { sessionToken: session.token }))?.mustSetUpTwoStep).toBe(true);
-    const refused = await postForm(gateway.baseUrl, "/en/console/actions/roll-client-secret", { formToken: session.formToken }, { cookie: session.cookie });
+    const refused = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/roll-client-secret",
+      { formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(refused.status).toBe(303);
     expect(refused.headers.get("location")).toBe("/en/console/account");
 
     // The setup itself stays open.
-    const start = await postForm(gateway.baseUrl, "/en/console/actions/two-step-start", { formToken: session.formToken }, { cookie: session.cookie });
+    const start = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/two-step-start",
+      { formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(start.status).toBe(303);
     const secret = (await pendingTwoStepSecret(db, owner.id))!;
-    const confirmed = await confirmTwoStepSetup(db, { actor: { userId: owner.id, email: owner.email, ip: null }, code: totpCode(secret, totpStepAt(new Date())) });
+    const confirmed = await confirmTwoStepSetup(db, {
+      actor: { userId: owner.id, email: owner.email, ip: null },
+      code: totpCode(secret, totpStepAt(new Date())),
+    });
     expect(confirmed.outcome).toBe("enabled");
     expect((await authenticateConsole(db, { sessionToken: session.token }))?.mustSetUpTwoStep).toBe(false);
-    const allowed = await postForm(gateway.baseUrl, "/en/console/actions/roll-client-secret", { formToken: session.formToken }, { cookie: session.cookie });
+    const allowed = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/roll-client-secret",
+      { formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(allowed.headers.get("location")).toBe("/en/console/developers");
 
-    expect(await turnOffTwoStep(db, { actor: { userId: owner.id, email: owner.email, ip: null }, password: TEST_PASSWORD })).toEqual({
+    expect(
+      await turnOffTwoStep(db, { actor: { userId: owner.id, email: owner.email, ip: null }, password: TEST_PASSWORD }),
+    ).toEqual({
       outcome: "required",
       merchantName: merchant.name,
     });
@@ -52,7 +83,13 @@ describe("sandbox sign-up", () => {
   it("creates a user that owns a new sandbox merchant in the three countries, and refuses a taken email", async () => {
     const db = await getDb();
     const email = uniqueEmail("signup");
-    const created = await signUp(db, { name: "Lina", email, password: "a long sign-up password", businessName: "Lina Crafts", ip: null });
+    const created = await signUp(db, {
+      name: "Lina",
+      email,
+      password: "a long sign-up password",
+      businessName: "Lina Crafts",
+      ip: null,
+    });
     if (created.outcome !== "created") throw new Error(created.outcome);
     const [service] = await db.select().from(services).where(eq(services.id, created.serviceId));
     expect(service).toMatchObject({ name: "Lina Crafts", countries: ["DZA", "MAR", "TUN"] });
@@ -60,12 +97,22 @@ describe("sandbox sign-up", () => {
     expect(principal?.membership).toMatchObject({ serviceId: created.serviceId, role: "owner" });
     expect(await listMemberships(db, principal!.user.id)).toHaveLength(1);
 
-    expect(await signUp(db, { name: "Other", email: email.toUpperCase(), password: "a long sign-up password", businessName: "Other", ip: null })).toEqual({
+    expect(
+      await signUp(db, {
+        name: "Other",
+        email: email.toUpperCase(),
+        password: "a long sign-up password",
+        businessName: "Other",
+        ip: null,
+      }),
+    ).toEqual({
       outcome: "invalid",
       field: "email",
       problem: "email_taken",
     });
-    expect(await signUp(db, { name: "Short", email: uniqueEmail(), password: "too short", businessName: "Short", ip: null })).toMatchObject({
+    expect(
+      await signUp(db, { name: "Short", email: uniqueEmail(), password: "too short", businessName: "Short", ip: null }),
+    ).toMatchObject({
       outcome: "invalid",
       field: "password",
     });
@@ -73,14 +120,21 @@ describe("sandbox sign-up", () => {
 
   it("does not exist in production: the form's post answers 404", async () => {
     const response = await inProduction(() =>
-      postForm(gateway.baseUrl, "/en/console/actions/sign-up", { name: "Prod", email: uniqueEmail(), password: "a long sign-up password", businessName: "Prod" }),
+      postForm(gateway.baseUrl, "/en/console/actions/sign-up", {
+        name: "Prod",
+        email: uniqueEmail(),
+        password: "a long sign-up password",
+        businessName: "Prod",
+      }),
     );
     expect(response.status).toBe(404);
   });
 
   it("sets the session cookie HttpOnly and SameSite=Lax, and Secure in production", async () => {
     const { sessionCookie } = await import("@/lib/console/web/session-cookie");
-    expect(sessionCookie("token")).toMatch(/^gw_console_session=token; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/);
+    expect(sessionCookie("token")).toMatch(
+      /^gw_console_session=token; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/,
+    );
     expect(await inProduction(async () => sessionCookie("token"))).toMatch(/; Secure$/);
   });
 });
@@ -91,11 +145,23 @@ describe("settings", () => {
     const merchant = await createMerchant();
     const serviceId = await serviceIdOf(merchant);
     const actor = { userId: null, email: "owner@shop.example", ip: null };
-    expect(await updateMerchantSettings(db, { actor, serviceId, changes: { name: "Renamed", redirectUrl: "ftp://nope", origins: [] } })).toMatchObject({
+    expect(
+      await updateMerchantSettings(db, {
+        actor,
+        serviceId,
+        changes: { name: "Renamed", redirectUrl: "ftp://nope", origins: [] },
+      }),
+    ).toMatchObject({
       outcome: "invalid",
       field: "redirectUrl",
     });
-    expect(await updateMerchantSettings(db, { actor, serviceId, changes: { name: "Renamed", redirectUrl: null, origins: ["https://shop.example/path"] } })).toEqual({
+    expect(
+      await updateMerchantSettings(db, {
+        actor,
+        serviceId,
+        changes: { name: "Renamed", redirectUrl: null, origins: ["https://shop.example/path"] },
+      }),
+    ).toEqual({
       outcome: "saved",
     });
     const [service] = await db.select().from(services).where(eq(services.id, serviceId));
@@ -111,7 +177,11 @@ describe("the console principal's merchant", () => {
       { merchant: first, role: "viewer" },
       { merchant: second, role: "owner" },
     ]);
-    await setTwoStepRequirement(db, { actor: { userId: member.id, email: member.email, ip: null }, serviceId: await serviceIdOf(second), required: true });
+    await setTwoStepRequirement(db, {
+      actor: { userId: member.id, email: member.email, ip: null },
+      serviceId: await serviceIdOf(second),
+      required: true,
+    });
     const session = await consoleSessionOf(member.id);
     const statements: string[] = [];
     const stop = onQuery((query) => statements.push(query));
@@ -119,7 +189,13 @@ describe("the console principal's merchant", () => {
     stop();
     expect(statements).toHaveLength(1);
     expect(principal?.memberships).toEqual(await listMemberships(db, member.id));
-    expect(principal?.memberships.map((membership) => [membership.merchantName, membership.role, membership.requiresTwoStep])).toEqual(
+    expect(
+      principal?.memberships.map((membership) => [
+        membership.merchantName,
+        membership.role,
+        membership.requiresTwoStep,
+      ]),
+    ).toEqual(
       expect.arrayContaining([
         [first.name, "viewer", false],
         [second.name, "owner", true],
@@ -134,6 +210,10 @@ describe("the console principal's merchant", () => {
     const session = await consoleSessionOf(owner.id);
     const principal = (await authenticateConsole(db, { sessionToken: session.token }))!;
     const { consoleServiceContext } = await import("@/lib/console/access/console-principal");
-    expect(await consoleServiceContext(db, principal)).toMatchObject({ id: await serviceIdOf(merchant), code: merchant.service, name: merchant.name });
+    expect(await consoleServiceContext(db, principal)).toMatchObject({
+      id: await serviceIdOf(merchant),
+      code: merchant.service,
+      name: merchant.name,
+    });
   });
 });

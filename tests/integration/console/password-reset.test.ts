@@ -5,13 +5,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig, type Config } from "@/lib/config";
 import { takeFlash } from "@/lib/console/web/console-flash";
 import { resolveConsoleSession } from "@/lib/console/access/console-sessions";
-import { createResetLinkForEmail, findOpenReset, requestPasswordReset, resetPassword, RESET_LINK_LIFETIME_MS } from "@/lib/console/access/password-resets";
+import {
+  createResetLinkForEmail,
+  findOpenReset,
+  requestPasswordReset,
+  resetPassword,
+  RESET_LINK_LIFETIME_MS,
+} from "@/lib/console/access/password-resets";
 import { signIn } from "@/lib/console/access/sign-in";
 import { getDb } from "@/lib/db/client";
 import { consoleAuditLog, consolePasswordResets } from "@/lib/db/schema";
 import { CLI_ACTOR } from "@/lib/console/merchants/invite-to-merchant";
 import type { OnboardedMerchant } from "@/lib/merchants/onboard-merchant.schema";
-import { consoleSessionOf, createConsoleUser, fixedClock, postForm, serviceIdOf, TEST_PASSWORD, uniqueEmail } from "../../support/console";
+import {
+  consoleSessionOf,
+  createConsoleUser,
+  fixedClock,
+  postForm,
+  serviceIdOf,
+  TEST_PASSWORD,
+  uniqueEmail,
+} from "../../support/console";
 import { createMerchant } from "../../support/factories";
 import { runScript } from "../../support/run-script";
 import { useTestGateway } from "../../support/test-gateway";
@@ -51,14 +65,19 @@ afterAll(async () => {
 });
 
 function useSmtp(url: string | undefined) {
-  holder.gatewayConfig = { ...configBefore, SMTP_URL: url, SMTP_FROM: url ? "Atlas payments <console@gateway.example>" : undefined };
+  holder.gatewayConfig = {
+    ...configBefore,
+    SMTP_URL: url,
+    SMTP_FROM: url ? "Atlas payments <console@gateway.example>" : undefined,
+  };
 }
 
 /** A message's headers and its text decoded (base64, or quoted-printable), as a mail reader shows them. */
 function decoded(raw: string): string {
   const split = raw.search(/\r?\n\r?\n/);
   const [headers, body] = [raw.slice(0, split), raw.slice(split).trim()];
-  if (/Content-Transfer-Encoding: base64/i.test(headers)) return `${headers}\n\n${Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8")}`;
+  if (/Content-Transfer-Encoding: base64/i.test(headers))
+    return `${headers}\n\n${Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8")}`;
   const unwrapped = body.replace(/=\r?\n/g, "");
   return `${headers}\n\n${Buffer.from(
     unwrapped.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
@@ -79,7 +98,10 @@ async function mailTo(email: string, timeoutMs = 5_000): Promise<string> {
 const linkIn = (text: string) => /https?:\/\/\S+\/console\/reset-password\/[A-Za-z0-9_-]{43}/.exec(text)?.[0];
 const tokenOf = (url: string) => url.split("/").at(-1)!;
 
-async function auditOf(action: "password_reset" | "password_reset_requested" | "password_reset_link_created", target: string) {
+async function auditOf(
+  action: "password_reset" | "password_reset_requested" | "password_reset_link_created",
+  target: string,
+) {
   const db = await getDb();
   return db
     .select()
@@ -92,7 +114,9 @@ describe('"Forgot password?" (contract 13: account recovery)', () => {
     useSmtp(smtpUrl);
     const user = await createConsoleUser([{ merchant, role: "support" }]);
     const unknown = uniqueEmail("nobody");
-    const known = await postForm(gateway.baseUrl, "/en/console/actions/forgot-password", { email: user.email.toUpperCase() });
+    const known = await postForm(gateway.baseUrl, "/en/console/actions/forgot-password", {
+      email: user.email.toUpperCase(),
+    });
     const notKnown = await postForm(gateway.baseUrl, "/en/console/actions/forgot-password", { email: unknown });
     expect(known.status).toBe(303);
     expect(notKnown.status).toBe(303);
@@ -109,7 +133,12 @@ describe('"Forgot password?" (contract 13: account recovery)', () => {
     expect(link).toMatch(/^https?:\/\/[^/]+\/console\/reset-password\/[A-Za-z0-9_-]{43}$/);
     expect(await findOpenReset(await getDb(), tokenOf(link))).toMatchObject({ email: user.email });
     // Only the token's hash is stored.
-    const rows = await (await getDb()).select().from(consolePasswordResets).where(eq(consolePasswordResets.userId, user.id));
+    const rows = await (
+      await getDb()
+    )
+      .select()
+      .from(consolePasswordResets)
+      .where(eq(consolePasswordResets.userId, user.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.tokenHash).not.toContain(tokenOf(link));
     expect(JSON.stringify(rows)).not.toContain(tokenOf(link));
@@ -124,10 +153,17 @@ describe('"Forgot password?" (contract 13: account recovery)', () => {
     useSmtp(undefined);
     const user = await createConsoleUser([{ merchant, role: "viewer" }]);
     const known = await postForm(gateway.baseUrl, "/fr/console/actions/forgot-password", { email: user.email });
-    const notKnown = await postForm(gateway.baseUrl, "/fr/console/actions/forgot-password", { email: uniqueEmail("nobody") });
+    const notKnown = await postForm(gateway.baseUrl, "/fr/console/actions/forgot-password", {
+      email: uniqueEmail("nobody"),
+    });
     expect(known.headers.get("location")).toBe("/fr/console/forgot-password");
     expect(notKnown.headers.get("location")).toBe(known.headers.get("location"));
-    const rows = await (await getDb()).select().from(consolePasswordResets).where(eq(consolePasswordResets.userId, user.id));
+    const rows = await (
+      await getDb()
+    )
+      .select()
+      .from(consolePasswordResets)
+      .where(eq(consolePasswordResets.userId, user.id));
     expect(rows).toHaveLength(0);
     expect(received.some((mail) => mail.to.includes(user.email))).toBe(false);
   });
@@ -172,7 +208,12 @@ describe("the reset link's page (New password, Set password)", () => {
     const first = await consoleSessionOf(user.id);
     const second = await consoleSessionOf(user.id);
     const token = await linkFor(user.email);
-    const set = await postForm(gateway.baseUrl, "/en/console/actions/reset-password", { token, password: "a brand new long password" }, { "x-forwarded-for": "198.51.100.7" });
+    const set = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/reset-password",
+      { token, password: "a brand new long password" },
+      { "x-forwarded-for": "198.51.100.7" },
+    );
     expect(set.status).toBe(303);
     expect(set.headers.get("location")).toBe("/en/console/sign-in?notice=password_reset");
 
@@ -180,17 +221,26 @@ describe("the reset link's page (New password, Set password)", () => {
     expect(await resolveConsoleSession(db, first.token)).toBeNull();
     expect(await resolveConsoleSession(db, second.token)).toBeNull();
     expect((await signIn(db, { email: user.email, password: TEST_PASSWORD, ip: null })).outcome).toBe("refused");
-    expect((await signIn(db, { email: user.email, password: "a brand new long password", ip: null })).outcome).toBe("signed_in");
+    expect((await signIn(db, { email: user.email, password: "a brand new long password", ip: null })).outcome).toBe(
+      "signed_in",
+    );
 
-    const again = await postForm(gateway.baseUrl, "/en/console/actions/reset-password", { token, password: "an attacker's password!!" });
+    const again = await postForm(gateway.baseUrl, "/en/console/actions/reset-password", {
+      token,
+      password: "an attacker's password!!",
+    });
     expect(again.headers.get("location")).toBe(`/en/console/reset-password/${token}`);
     expect(await findOpenReset(db, token)).toBeNull();
-    expect((await signIn(db, { email: user.email, password: "an attacker's password!!", ip: null })).outcome).toBe("refused");
+    expect((await signIn(db, { email: user.email, password: "an attacker's password!!", ip: null })).outcome).toBe(
+      "refused",
+    );
 
     const [entry, ...more] = await auditOf("password_reset", user.email);
     expect(more).toHaveLength(0);
     expect(entry).toMatchObject({ userId: user.id, userEmail: user.email, serviceId: null });
-    expect(await auditOf("password_reset_link_created", user.email)).toEqual([expect.objectContaining({ userEmail: "npm run merchant", userId: null })]);
+    expect(await auditOf("password_reset_link_created", user.email)).toEqual([
+      expect.objectContaining({ userEmail: "npm run merchant", userId: null }),
+    ]);
   });
 
   it("works for an hour and no longer", async () => {
@@ -200,11 +250,15 @@ describe("the reset link's page (New password, Set password)", () => {
     const token = await linkFor(user.email, clock);
     clock.advance(RESET_LINK_LIFETIME_MS);
     expect(await findOpenReset(db, token, clock)).toBeNull();
-    expect(await resetPassword(db, { token, newPassword: "too late for this link", ip: null, clock })).toEqual({ outcome: "not_open" });
+    expect(await resetPassword(db, { token, newPassword: "too late for this link", ip: null, clock })).toEqual({
+      outcome: "not_open",
+    });
 
     const timely = await linkFor(user.email, clock);
     clock.advance(RESET_LINK_LIFETIME_MS - 1000);
-    expect(await resetPassword(db, { token: timely, newPassword: "just in time password", ip: null, clock })).toEqual({ outcome: "reset" });
+    expect(await resetPassword(db, { token: timely, newPassword: "just in time password", ip: null, clock })).toEqual({
+      outcome: "reset",
+    });
   });
 
   it("keeps the rules of every password (12 characters), beside the field, and the link stays usable", async () => {
@@ -220,7 +274,9 @@ describe("the reset link's page (New password, Set password)", () => {
     const user = await createConsoleUser();
     const older = await linkFor(user.email);
     const newer = await linkFor(user.email);
-    expect(await resetPassword(db, { token: newer, newPassword: "the password I chose", ip: null })).toEqual({ outcome: "reset" });
+    expect(await resetPassword(db, { token: newer, newPassword: "the password I chose", ip: null })).toEqual({
+      outcome: "reset",
+    });
     expect(await findOpenReset(db, older)).toBeNull();
   });
 });
@@ -230,7 +286,12 @@ describe("an owner's reset link on the Team page", () => {
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
     const member = await createConsoleUser([{ merchant, role: "developer" }]);
     const session = await consoleSessionOf(owner.id);
-    const response = await postForm(gateway.baseUrl, "/en/console/actions/reset-member-password", { member: member.id, formToken: session.formToken }, { cookie: session.cookie });
+    const response = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/reset-member-password",
+      { member: member.id, formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/en/console/team");
     const db = await getDb();
@@ -239,7 +300,9 @@ describe("an owner's reset link on the Team page", () => {
     expect(flash.email).toBe(member.email);
     expect(await findOpenReset(db, tokenOf(flash.url))).toMatchObject({ userId: member.id });
     expect(await takeFlash(db, session.sessionId)).toBeNull();
-    expect(await auditOf("password_reset_link_created", member.email)).toEqual([expect.objectContaining({ userId: owner.id, serviceId: await serviceIdOf(merchant) })]);
+    expect(await auditOf("password_reset_link_created", member.email)).toEqual([
+      expect.objectContaining({ userId: owner.id, serviceId: await serviceIdOf(merchant) }),
+    ]);
   });
 
   it("is refused for a person who also belongs to a merchant the owner does not own, and another merchant's user is not found", async () => {
@@ -251,10 +314,24 @@ describe("an owner's reset link on the Team page", () => {
     ]);
     const stranger = await createConsoleUser([{ merchant: other, role: "viewer" }]);
     const session = await consoleSessionOf(owner.id);
-    const refused = await postForm(gateway.baseUrl, "/en/console/actions/reset-member-password", { member: shared.id, formToken: session.formToken }, { cookie: session.cookie });
+    const refused = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/reset-member-password",
+      { member: shared.id, formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(refused.headers.get("location")).toBe("/en/console/team");
-    expect(await takeFlash(await getDb(), session.sessionId)).toEqual({ kind: "error", form: "team", key: "memberOfOtherMerchants" });
-    const notFound = await postForm(gateway.baseUrl, "/en/console/actions/reset-member-password", { member: stranger.id, formToken: session.formToken }, { cookie: session.cookie });
+    expect(await takeFlash(await getDb(), session.sessionId)).toEqual({
+      kind: "error",
+      form: "team",
+      key: "memberOfOtherMerchants",
+    });
+    const notFound = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/reset-member-password",
+      { member: stranger.id, formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(notFound.status).toBe(404);
   });
 
@@ -262,7 +339,12 @@ describe("an owner's reset link on the Team page", () => {
     const support = await createConsoleUser([{ merchant, role: "support" }]);
     const member = await createConsoleUser([{ merchant, role: "viewer" }]);
     const session = await consoleSessionOf(support.id);
-    const response = await postForm(gateway.baseUrl, "/en/console/actions/reset-member-password", { member: member.id, formToken: session.formToken }, { cookie: session.cookie });
+    const response = await postForm(
+      gateway.baseUrl,
+      "/en/console/actions/reset-member-password",
+      { member: member.id, formToken: session.formToken },
+      { cookie: session.cookie },
+    );
     expect(response.status).toBe(403);
   });
 });
@@ -275,7 +357,13 @@ describe("npm run merchant (account recovery and invitation emails)", () => {
     const printed = JSON.parse(result.stdout);
     expect(Object.keys(printed)).toEqual(["resetUrl"]);
     expect(printed.resetUrl).toMatch(/^https?:\/\/[^/]+\/console\/reset-password\/[A-Za-z0-9_-]{43}$/);
-    expect(await resetPassword(await getDb(), { token: tokenOf(printed.resetUrl), newPassword: "set from the operator's link", ip: null })).toEqual({ outcome: "reset" });
+    expect(
+      await resetPassword(await getDb(), {
+        token: tokenOf(printed.resetUrl),
+        newPassword: "set from the operator's link",
+        ip: null,
+      }),
+    ).toEqual({ outcome: "reset" });
   });
 
   it("reset-password names an unknown email and exits non-zero", async () => {
@@ -287,7 +375,11 @@ describe("npm run merchant (account recovery and invitation emails)", () => {
 
   it("invite and create --owner-email email the invitation when SMTP_URL is set, naming the role in English, French and Arabic", async () => {
     const invitee = uniqueEmail("cli-support");
-    const invited = await runScript("scripts/merchant.ts", ["invite", "--client-id", merchant.clientId, "--email", invitee, "--role", "support", "--json"], { SMTP_URL: smtpUrl });
+    const invited = await runScript(
+      "scripts/merchant.ts",
+      ["invite", "--client-id", merchant.clientId, "--email", invitee, "--role", "support", "--json"],
+      { SMTP_URL: smtpUrl },
+    );
     expect(invited.code).toBe(0);
     expect(Object.keys(JSON.parse(invited.stdout))).toEqual(["inviteUrl"]);
     expect(invited.stderr).toContain(`Invitation emailed to ${invitee}.`);
@@ -299,9 +391,13 @@ describe("npm run merchant (account recovery and invitation emails)", () => {
     expect(supportMail.replace(/\r?\n/g, "")).toContain(JSON.parse(invited.stdout).inviteUrl);
 
     const owner = uniqueEmail("cli-owner");
-    const created = await runScript("scripts/merchant.ts", ["create", "--name", `Mailed Shop ${process.pid}`, "--country", "MAR", "--owner-email", owner, "--json"], {
-      SMTP_URL: smtpUrl,
-    });
+    const created = await runScript(
+      "scripts/merchant.ts",
+      ["create", "--name", `Mailed Shop ${process.pid}`, "--country", "MAR", "--owner-email", owner, "--json"],
+      {
+        SMTP_URL: smtpUrl,
+      },
+    );
     expect(created.code).toBe(0);
     const ownerMail = await mailTo(owner);
     expect(ownerMail).toContain("with the role Owner.");
@@ -312,7 +408,11 @@ describe("npm run merchant (account recovery and invitation emails)", () => {
 
   it("invite without SMTP_URL emails nothing and says nothing of email", async () => {
     const invitee = uniqueEmail("cli-unmailed");
-    const invited = await runScript("scripts/merchant.ts", ["invite", "--client-id", merchant.clientId, "--email", invitee, "--role", "viewer", "--json"], { SMTP_URL: undefined });
+    const invited = await runScript(
+      "scripts/merchant.ts",
+      ["invite", "--client-id", merchant.clientId, "--email", invitee, "--role", "viewer", "--json"],
+      { SMTP_URL: undefined },
+    );
     expect(invited.code).toBe(0);
     expect(invited.stderr).toBe("");
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -27,15 +27,24 @@ beforeAll(async () => {
 
 async function postAs(userId: string, action: string, fields: Record<string, string>) {
   const session = await consoleSessionOf(userId);
-  return postForm(gateway.baseUrl, `/en/console/actions/${action}`, { ...fields, formToken: session.formToken }, { cookie: session.cookie });
+  return postForm(
+    gateway.baseUrl,
+    `/en/console/actions/${action}`,
+    { ...fields, formToken: session.formToken },
+    { cookie: session.cookie },
+  );
 }
 
 async function exportAs(userId: string, query: string) {
   const session = await consoleSessionOf(userId);
-  return fetch(`${gateway.baseUrl}/en/console/payments/export?${query}`, { headers: { cookie: session.cookie }, redirect: "manual" });
+  return fetch(`${gateway.baseUrl}/en/console/payments/export?${query}`, {
+    headers: { cookie: session.cookie },
+    redirect: "manual",
+  });
 }
 
-const refundsOf = async (paymentId: string) => (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId));
+const refundsOf = async (paymentId: string) =>
+  (await getDb()).select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId));
 const auditOf = async (action: string, target: string) =>
   (await getDb())
     .select()
@@ -59,7 +68,12 @@ describe("the payment detail's forms (contract 13)", () => {
 
   it("refuses an amount above the refundable beside the field, with nothing done and nothing audited", async () => {
     const { paymentId } = await realEvent(gateway.api, merchantA, "succeeded");
-    const response = await postAs(owner.id, "payment-refund", { paymentId, formKey: randomUUID(), amount: "5", reason: "too much" });
+    const response = await postAs(owner.id, "payment-refund", {
+      paymentId,
+      formKey: randomUUID(),
+      amount: "5",
+      reason: "too much",
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/en/console/payments/${paymentId}?confirm=refund`);
     expect(await refundsOf(paymentId)).toEqual([]);
@@ -69,8 +83,13 @@ describe("the payment detail's forms (contract 13)", () => {
   it("captures and releases reservations, each audited", async () => {
     const captured = await realEvent(gateway.api, merchantA, "pre_authorized");
     const released = await realEvent(gateway.api, merchantA, "pre_authorized");
-    expect((await postAs(owner.id, "payment-capture", { paymentId: captured.paymentId, formKey: randomUUID(), amount: "" })).status).toBe(303);
-    expect((await postAs(owner.id, "payment-release", { paymentId: released.paymentId, formKey: randomUUID() })).status).toBe(303);
+    expect(
+      (await postAs(owner.id, "payment-capture", { paymentId: captured.paymentId, formKey: randomUUID(), amount: "" }))
+        .status,
+    ).toBe(303);
+    expect(
+      (await postAs(owner.id, "payment-release", { paymentId: released.paymentId, formKey: randomUUID() })).status,
+    ).toBe(303);
     const db = await getDb();
     expect((await findPayment(db, captured.paymentId))!.state).toBe("SUCCEEDED");
     expect((await findPayment(db, released.paymentId))!.state).toBe("CANCELED");
@@ -80,7 +99,12 @@ describe("the payment detail's forms (contract 13)", () => {
 
   it("answers 404 for another merchant's payment, refunding nothing", async () => {
     const { paymentId } = await realEvent(gateway.api, merchantB, "succeeded");
-    const response = await postAs(owner.id, "payment-refund", { paymentId, formKey: randomUUID(), amount: "", reason: "not mine" });
+    const response = await postAs(owner.id, "payment-refund", {
+      paymentId,
+      formKey: randomUUID(),
+      amount: "",
+      reason: "not mine",
+    });
     expect(response.status).toBe(404);
     expect(await refundsOf(paymentId)).toEqual([]);
     expect(await auditOf("payment_refunded", paymentId)).toEqual([]);
@@ -95,7 +119,9 @@ describe("Export CSV (contract 13)", () => {
     const response = await exportAs(viewer.id, query);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="payments-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="payments-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const lines = (await response.text()).trimEnd().split("\r\n");
     expect(lines[0]).toMatch(/^created,paymentId,actionId,amount,captured,refunded,net,currency,status/);
     expect(lines.slice(1).map((line) => line.split(",")[1])).toEqual([mine.paymentId]);

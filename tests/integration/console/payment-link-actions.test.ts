@@ -24,7 +24,12 @@ beforeAll(async () => {
 
 async function post(userId: string, action: string, fields: Record<string, string>) {
   const session = await consoleSessionOf(userId);
-  const response = await postForm(gateway.baseUrl, `/en/console/actions/${action}`, { ...fields, formToken: session.formToken }, { cookie: session.cookie });
+  const response = await postForm(
+    gateway.baseUrl,
+    `/en/console/actions/${action}`,
+    { ...fields, formToken: session.formToken },
+    { cookie: session.cookie },
+  );
   return { response, flash: () => getDb().then((db) => takeFlash(db, session.sessionId)) };
 }
 
@@ -41,7 +46,16 @@ async function auditOf(action: "payment_link_created" | "payment_link_deactivate
     .where(and(eq(consoleAuditLog.serviceId, serviceId), eq(consoleAuditLog.action, action)));
 }
 
-const FIXED = { title: "Handmade bag", description: "Leather, brown", amount: "2500.50", currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: "on", locale: "ar" };
+const FIXED = {
+  title: "Handmade bag",
+  description: "Leather, brown",
+  amount: "2500.50",
+  currency: "DZD",
+  countryCode: "DZA",
+  captureMethod: "DIRECT",
+  reusable: "on",
+  locale: "ar",
+};
 
 describe("console: create a payment link (contract 13, 14)", () => {
   it("creates the link the form describes and commits its audit entry with it", async () => {
@@ -52,14 +66,27 @@ describe("console: create a payment link (contract 13, 14)", () => {
     expect(await flash()).toEqual({ kind: "notice", key: "linkCreated" });
     const created = (await linksOf(serviceId)).filter((link) => !before.some((old) => old.id === link.id));
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ title: "Handmade bag", description: "Leather, brown", amountMinor: 250050, currency: "DZD", country: "DZA", reusable: true, locale: "ar" });
+    expect(created[0]).toMatchObject({
+      title: "Handmade bag",
+      description: "Leather, brown",
+      amountMinor: 250050,
+      currency: "DZD",
+      country: "DZA",
+      reusable: true,
+      locale: "ar",
+    });
     const entries = (await auditOf("payment_link_created")).filter((entry) => entry.target === created[0]!.id);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ userId: owner.id, userEmail: owner.email });
   });
 
   it("reads an unchecked box as single-use and an expiry typed without a zone in the merchant's (Africa/Algiers, its first country's)", async () => {
-    const { response } = await post(owner.id, "create-payment-link", { ...FIXED, title: "Single", reusable: "", expiresAt: "2099-01-31T18:00" });
+    const { response } = await post(owner.id, "create-payment-link", {
+      ...FIXED,
+      title: "Single",
+      reusable: "",
+      expiresAt: "2099-01-31T18:00",
+    });
     expect(response.status).toBe(303);
     const link = (await linksOf(serviceId)).find((row) => row.title === "Single")!;
     expect(link.reusable).toBe(false);
@@ -82,7 +109,12 @@ describe("console: create a payment link (contract 13, 14)", () => {
     const { response, flash } = await post(owner.id, "create-payment-link", typed);
     expect(response.status).toBe(303);
     const shown = await flash();
-    expect(shown).toMatchObject({ kind: "error", form: "create-payment-link", field, values: { title: typed.title, amount: typed.amount } });
+    expect(shown).toMatchObject({
+      kind: "error",
+      form: "create-payment-link",
+      field,
+      values: { title: typed.title, amount: typed.amount },
+    });
     expect(shown?.kind === "error" ? shown.detail : "").toContain(message);
     expect((await linksOf(serviceId)).length).toBe(links);
     expect((await auditOf("payment_link_created")).length).toBe(entries);
@@ -93,7 +125,15 @@ describe("console: deactivate a payment link", () => {
   it("closes the link and commits one audit entry with the change; again changes nothing and records nothing", async () => {
     const link = await createPaymentLink(await getDb(), {
       serviceId,
-      input: { title: "To close", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: true, locale: "en" },
+      input: {
+        title: "To close",
+        amount: 100,
+        currency: "DZD",
+        countryCode: "DZA",
+        captureMethod: "DIRECT",
+        reusable: true,
+        locale: "en",
+      },
     });
     const first = await post(owner.id, "deactivate-payment-link", { link: link.id });
     expect(first.response.status).toBe(303);
@@ -110,7 +150,15 @@ describe("console: deactivate a payment link", () => {
     const otherServiceId = await serviceIdOf(other);
     const theirs = await createPaymentLink(await getDb(), {
       serviceId: otherServiceId,
-      input: { title: "Theirs", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: true, locale: "en" },
+      input: {
+        title: "Theirs",
+        amount: 100,
+        currency: "DZD",
+        countryCode: "DZA",
+        captureMethod: "DIRECT",
+        reusable: true,
+        locale: "en",
+      },
     });
     for (const id of [theirs.id, "plink_nope"]) {
       const { response } = await post(owner.id, "deactivate-payment-link", { link: id });
@@ -129,7 +177,19 @@ describe("console: the audit entry and the change commit together", () => {
     // An entry without the email the log requires: it fails inside the link's transaction.
     const actor = { userId: owner.id, email: null as unknown as string, ip: null };
     await expect(
-      createPaymentLink(db, { serviceId, actor, input: { title: "Half", amount: 100, currency: "DZD", countryCode: "DZA", captureMethod: "DIRECT", reusable: true, locale: "en" } }),
+      createPaymentLink(db, {
+        serviceId,
+        actor,
+        input: {
+          title: "Half",
+          amount: 100,
+          currency: "DZD",
+          countryCode: "DZA",
+          captureMethod: "DIRECT",
+          reusable: true,
+          locale: "en",
+        },
+      }),
     ).rejects.toThrow();
     expect((await linksOf(serviceId)).length).toBe(links);
   });

@@ -21,7 +21,13 @@ describe("the console's purge job", () => {
     await recordSignInFailure(db, oldEmail, new Date(Date.now() - 2 * 3600_000));
     await recordSignInFailure(db, recentEmail, new Date(Date.now() - 10 * 60_000));
     const serviceId = await serviceIdOf(await createMerchant());
-    await createInvitation(db, { serviceId, email: uniqueEmail(), role: "viewer", actor: null, clock: fixedClock(new Date(Date.now() - 40 * DAY)) });
+    await createInvitation(db, {
+      serviceId,
+      email: uniqueEmail(),
+      role: "viewer",
+      actor: null,
+      clock: fixedClock(new Date(Date.now() - 40 * DAY)),
+    });
     await createInvitation(db, { serviceId, email: uniqueEmail(), role: "viewer", actor: null });
 
     expect(await purgeConsoleRecords(db)).toBeGreaterThanOrEqual(3);
@@ -32,7 +38,11 @@ describe("the console's purge job", () => {
       .where(inArray(consoleSessions.id, [live.sessionId, stale.sessionId]));
     expect(sessions.map((row) => row.id)).toEqual([live.sessionId]);
     expect(await db.select().from(consoleSignInFailures).where(eq(consoleSignInFailures.email, oldEmail))).toEqual([]);
-    expect(await db.select().from(consoleSignInFailures).where(eq(consoleSignInFailures.email, recentEmail))).toHaveLength(1);
-    expect(await db.select().from(consoleInvitations).where(eq(consoleInvitations.serviceId, serviceId))).toHaveLength(1);
+    expect(
+      await db.select().from(consoleSignInFailures).where(eq(consoleSignInFailures.email, recentEmail)),
+    ).toHaveLength(1);
+    expect(await db.select().from(consoleInvitations).where(eq(consoleInvitations.serviceId, serviceId))).toHaveLength(
+      1,
+    );
   });
 });

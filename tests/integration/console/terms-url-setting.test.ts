@@ -25,7 +25,12 @@ beforeAll(async () => {
 
 async function postTerms(userId: string, termsUrl: string) {
   const session = await consoleSessionOf(userId);
-  const response = await postForm(gateway.baseUrl, "/en/console/actions/terms", { termsUrl, formToken: session.formToken }, { cookie: session.cookie });
+  const response = await postForm(
+    gateway.baseUrl,
+    "/en/console/actions/terms",
+    { termsUrl, formToken: session.formToken },
+    { cookie: session.cookie },
+  );
   return { response, flash: response.status === 303 ? await takeFlash(await getDb(), session.sessionId) : null };
 }
 
@@ -45,14 +50,22 @@ describe("the terms of payment URL (console Settings, issue 43)", () => {
 
     const intent = await createIntent(gateway.api, merchant);
     const token = await proceedToOtp(gateway.api, merchant, intent.paymentId);
-    expect((await getHostedPayment(await getDb(), { paymentId: intent.paymentId, token }))?.termsUrl).toBe("https://shop.example/terms-of-payment");
+    expect((await getHostedPayment(await getDb(), { paymentId: intent.paymentId, token }))?.termsUrl).toBe(
+      "https://shop.example/terms-of-payment",
+    );
   });
 
   it("refuses an address that is not https, with the reason beside the field, and keeps the old one", async () => {
     await postTerms(owner.id, "https://shop.example/terms");
     for (const wrong of ["http://shop.example/terms", "shop.example/terms", "javascript:alert(1)"]) {
       const { flash } = await postTerms(owner.id, wrong);
-      expect(flash).toMatchObject({ kind: "error", form: "terms", field: "termsUrl", detail: "must be an https URL", values: { termsUrl: wrong } });
+      expect(flash).toMatchObject({
+        kind: "error",
+        form: "terms",
+        field: "termsUrl",
+        detail: "must be an https URL",
+        values: { termsUrl: wrong },
+      });
     }
     expect((await getMerchantKeys(await getDb(), serviceId)).termsUrl).toBe("https://shop.example/terms");
   });
@@ -71,13 +84,33 @@ describe("the terms of payment URL (console Settings, issue 43)", () => {
   });
 
   it("is set by npm run merchant -- update --terms-url, and refused there unless https", async () => {
-    const set = await runScript("scripts/merchant.ts", ["update", "--client-id", merchant.clientId, "--terms-url", "https://shop.example/cgv", "--json"]);
+    const set = await runScript("scripts/merchant.ts", [
+      "update",
+      "--client-id",
+      merchant.clientId,
+      "--terms-url",
+      "https://shop.example/cgv",
+      "--json",
+    ]);
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ termsUrl: "https://shop.example/cgv" });
-    const refused = await runScript("scripts/merchant.ts", ["update", "--client-id", merchant.clientId, "--terms-url", "http://shop.example/cgv"]);
+    const refused = await runScript("scripts/merchant.ts", [
+      "update",
+      "--client-id",
+      merchant.clientId,
+      "--terms-url",
+      "http://shop.example/cgv",
+    ]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("--terms-url: must be an https URL");
-    const cleared = await runScript("scripts/merchant.ts", ["update", "--client-id", merchant.clientId, "--terms-url", "none", "--json"]);
+    const cleared = await runScript("scripts/merchant.ts", [
+      "update",
+      "--client-id",
+      merchant.clientId,
+      "--terms-url",
+      "none",
+      "--json",
+    ]);
     expect(JSON.parse(cleared.stdout)).toMatchObject({ termsUrl: null });
   }, 120_000);
 });

@@ -33,7 +33,13 @@ async function userWithTwoStep(clock: ReturnType<typeof fixedClock>) {
   const actor = { userId: user.id, email: user.email, ip: null };
   await startTwoStepSetup(db, user.id);
   const secret = (await pendingTwoStepSecret(db, user.id))!;
-  expect(await confirmTwoStepSetup(db, { actor, code: "000000" === totpCode(secret, totpStepAt(clock.now())) ? "111111" : "000000", clock })).toEqual({
+  expect(
+    await confirmTwoStepSetup(db, {
+      actor,
+      code: "000000" === totpCode(secret, totpStepAt(clock.now())) ? "111111" : "000000",
+      clock,
+    }),
+  ).toEqual({
     outcome: "wrong_code",
   });
   const enabled = await confirmTwoStepSetup(db, { actor, code: totpCode(secret, totpStepAt(clock.now())), clock });
@@ -64,10 +70,15 @@ describe("two-step verification", () => {
     const db = await getDb();
     const clock = fixedClock(new Date("2031-07-07T09:00:00Z"));
     const { user, recoveryCodes } = await userWithTwoStep(clock);
-    const stored = new Set((await db.select().from(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, user.id))).map((row) => row.codeHash));
+    const stored = new Set(
+      (await db.select().from(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, user.id))).map(
+        (row) => row.codeHash,
+      ),
+    );
     for (const code of recoveryCodes) {
       const typed = code.replace("-", "");
-      for (const plain of [code, typed, `recovery:${typed}`]) expect(stored.has(createHash("sha256").update(plain).digest("hex"))).toBe(false);
+      for (const plain of [code, typed, `recovery:${typed}`])
+        expect(stored.has(createHash("sha256").update(plain).digest("hex"))).toBe(false);
     }
   });
 
@@ -75,10 +86,16 @@ describe("two-step verification", () => {
     const db = await getDb();
     const clock = fixedClock(new Date("2031-07-08T09:00:00Z"));
     const { user } = await userWithTwoStep(clock);
-    await db.insert(consoleRecoveryCodes).values({ userId: user.id, codeHash: createHash("sha256").update("recovery:abcdefghjk").digest("hex") });
+    await db
+      .insert(consoleRecoveryCodes)
+      .values({ userId: user.id, codeHash: createHash("sha256").update("recovery:abcdefghjk").digest("hex") });
     const pending = await passwordStep(user.email, clock);
-    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "ABCDE-FGHJK", ip: null, clock })).toMatchObject({ outcome: "verified", method: "recovery_code" });
-    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "abcde-fghjk", ip: null, clock })).toEqual({ outcome: "refused" });
+    expect(
+      await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "ABCDE-FGHJK", ip: null, clock }),
+    ).toMatchObject({ outcome: "verified", method: "recovery_code" });
+    expect(
+      await verifySecondStep(db, { sessionId: pending.sessionId, user, code: "abcde-fghjk", ip: null, clock }),
+    ).toEqual({ outcome: "refused" });
   });
 
   it("asks for a code after the password, and the password alone opens nothing", async () => {
@@ -106,7 +123,9 @@ describe("two-step verification", () => {
     expect((await resolveConsoleSession(db, fullToken, clock))?.stage).toBe("active");
     expect(await resolveConsoleSession(db, first.token, clock)).toBeNull();
     const second = await passwordStep(user.email, clock);
-    expect(await verifySecondStep(db, { sessionId: second.sessionId, user, code, ip: null, clock })).toEqual({ outcome: "refused" });
+    expect(await verifySecondStep(db, { sessionId: second.sessionId, user, code, ip: null, clock })).toEqual({
+      outcome: "refused",
+    });
     expect((await resolveConsoleSession(db, second.token, clock))?.stage).toBe("code");
   });
 
@@ -116,10 +135,14 @@ describe("two-step verification", () => {
     const { user, secret } = await userWithTwoStep(clock);
     const setupCode = totpCode(secret, totpStepAt(clock.now()));
     const pending = await passwordStep(user.email, clock);
-    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: setupCode, ip: null, clock })).toEqual({ outcome: "refused" });
+    expect(
+      await verifySecondStep(db, { sessionId: pending.sessionId, user, code: setupCode, ip: null, clock }),
+    ).toEqual({ outcome: "refused" });
     const stale = totpCode(secret, totpStepAt(clock.now()) - 3);
     clock.advance(30_000);
-    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: stale, ip: null, clock })).toEqual({ outcome: "refused" });
+    expect(await verifySecondStep(db, { sessionId: pending.sessionId, user, code: stale, ip: null, clock })).toEqual({
+      outcome: "refused",
+    });
   });
 
   it("takes each recovery code once, in place of a code", async () => {
@@ -127,13 +150,25 @@ describe("two-step verification", () => {
     const clock = fixedClock(new Date("2031-07-05T09:00:00Z"));
     const { user, recoveryCodes } = await userWithTwoStep(clock);
     const first = await passwordStep(user.email, clock);
-    expect(await verifySecondStep(db, { sessionId: first.sessionId, user, code: recoveryCodes[3]!.toUpperCase(), ip: null, clock })).toMatchObject({
+    expect(
+      await verifySecondStep(db, {
+        sessionId: first.sessionId,
+        user,
+        code: recoveryCodes[3]!.toUpperCase(),
+        ip: null,
+        clock,
+      }),
+    ).toMatchObject({
       outcome: "verified",
       method: "recovery_code",
     });
     const second = await passwordStep(user.email, clock);
-    expect(await verifySecondStep(db, { sessionId: second.sessionId, user, code: recoveryCodes[3]!, ip: null, clock })).toEqual({ outcome: "refused" });
-    expect(await verifySecondStep(db, { sessionId: second.sessionId, user, code: recoveryCodes[4]!, ip: null, clock })).toMatchObject({
+    expect(
+      await verifySecondStep(db, { sessionId: second.sessionId, user, code: recoveryCodes[3]!, ip: null, clock }),
+    ).toEqual({ outcome: "refused" });
+    expect(
+      await verifySecondStep(db, { sessionId: second.sessionId, user, code: recoveryCodes[4]!, ip: null, clock }),
+    ).toMatchObject({
       outcome: "verified",
       method: "recovery_code",
     });
@@ -149,9 +184,15 @@ describe("the code step's lockout under a burst", () => {
     const pending = await passwordStep(user.email, clock);
     const right = totpCode(secret, totpStepAt(clock.now()));
     const wrong = right === "000000" ? "111111" : "000000";
-    const burst = await Promise.all(Array.from({ length: LOCKOUT_FAILURES + 10 }, () => verifySecondStep(db, { sessionId: pending.sessionId, user, code: wrong, ip: null, clock })));
+    const burst = await Promise.all(
+      Array.from({ length: LOCKOUT_FAILURES + 10 }, () =>
+        verifySecondStep(db, { sessionId: pending.sessionId, user, code: wrong, ip: null, clock }),
+      ),
+    );
     expect(burst.filter((result) => result.outcome === "refused")).toHaveLength(LOCKOUT_FAILURES);
     expect(burst.filter((result) => result.outcome === "locked")).toHaveLength(10);
-    expect((await verifySecondStep(db, { sessionId: pending.sessionId, user, code: right, ip: null, clock })).outcome).toBe("locked");
+    expect(
+      (await verifySecondStep(db, { sessionId: pending.sessionId, user, code: right, ip: null, clock })).outcome,
+    ).toBe("locked");
   });
 });

@@ -40,18 +40,26 @@ export const CREDENTIAL_VARIANTS: CredentialVariant[] = [
   {
     name: "the client_auth pair under the Basic scheme",
     mode: null,
-    headers: async (world) => ({ authorization: `Basic ${base64(`${world.owner.clientId}:${world.owner.clientSecret}`)}` }),
+    headers: async (world) => ({
+      authorization: `Basic ${base64(`${world.owner.clientId}:${world.owner.clientSecret}`)}`,
+    }),
   },
   {
     name: "client_auth with a wrong client secret",
     mode: null,
-    headers: async (world) => ({ authorization: basicBearer(world.owner.clientId, `${world.owner.clientSecret}x`), "x-service": world.owner.service }),
+    headers: async (world) => ({
+      authorization: basicBearer(world.owner.clientId, `${world.owner.clientSecret}x`),
+      "x-service": world.owner.service,
+    }),
   },
   {
     name: "client_auth with an unknown client id",
     mode: null,
     headers: async (world) => ({
-      authorization: basicBearer(world.owner.clientId.replace(/\.[0-9A-Z]{26}$/, ".01ARZ3NDEKTSV4RRFFQ69G5FAV"), world.owner.clientSecret),
+      authorization: basicBearer(
+        world.owner.clientId.replace(/\.[0-9A-Z]{26}$/, ".01ARZ3NDEKTSV4RRFFQ69G5FAV"),
+        world.owner.clientSecret,
+      ),
       "x-service": world.owner.service,
     }),
   },
@@ -85,7 +93,8 @@ export const CREDENTIAL_VARIANTS: CredentialVariant[] = [
     name: "merchant_auth from a foreign Origin",
     mode: "merchant",
     foreignOrigin: true,
-    headers: async (world, request) => merchantAuth(world.owner, await secretFor(world, request), { origin: FOREIGN_ORIGIN }),
+    headers: async (world, request) =>
+      merchantAuth(world.owner, await secretFor(world, request), { origin: FOREIGN_ORIGIN }),
   },
   {
     name: "the publishable key alone",
@@ -100,12 +109,15 @@ export const CREDENTIAL_VARIANTS: CredentialVariant[] = [
   {
     name: "merchant_auth with a forged client secret",
     mode: null,
-    headers: async (world, request) => merchantAuth(world.owner, `pa_${request.payment?.paymentId ?? randomUUID()}_secret_${"0".repeat(64)}`),
+    headers: async (world, request) =>
+      merchantAuth(world.owner, `pa_${request.payment?.paymentId ?? randomUUID()}_secret_${"0".repeat(64)}`),
   },
   {
     name: "a forged client secret alone",
     mode: null,
-    headers: async (_world, request) => ({ "x-client-secret": `pa_${request.payment?.paymentId ?? randomUUID()}_secret_${"f".repeat(64)}` }),
+    headers: async (_world, request) => ({
+      "x-client-secret": `pa_${request.payment?.paymentId ?? randomUUID()}_secret_${"f".repeat(64)}`,
+    }),
   },
   {
     name: "merchant_auth with another payment's client secret",
@@ -138,13 +150,28 @@ export const CREDENTIAL_VARIANTS: CredentialVariant[] = [
   {
     name: "user_auth as a bearer token",
     mode: "user",
-    headers: async (world) => ({ authorization: `Bearer ${world.session.accessToken}`, "x-service": world.owner.service }),
+    headers: async (world) => ({
+      authorization: `Bearer ${world.session.accessToken}`,
+      "x-service": world.owner.service,
+    }),
   },
   { name: "a revoked access token", mode: null, headers: async (world) => userAuth(world.owner, world.revokedToken) },
-  { name: "a rotated-out access token", mode: null, headers: async (world) => userAuth(world.owner, world.rotatedToken) },
+  {
+    name: "a rotated-out access token",
+    mode: null,
+    headers: async (world) => userAuth(world.owner, world.rotatedToken),
+  },
   { name: "an expired access token", mode: null, headers: async (world) => userAuth(world.owner, world.expiredToken) },
-  { name: "an unknown access token", mode: null, headers: async (world) => userAuth(world.owner, `cat_${randomUUID().replace(/-/g, "")}`) },
-  { name: "a refresh token as access token", mode: null, headers: async (world) => userAuth(world.owner, world.session.refreshToken) },
+  {
+    name: "an unknown access token",
+    mode: null,
+    headers: async (world) => userAuth(world.owner, `cat_${randomUUID().replace(/-/g, "")}`),
+  },
+  {
+    name: "a refresh token as access token",
+    mode: null,
+    headers: async (world) => userAuth(world.owner, world.session.refreshToken),
+  },
   {
     name: "user_auth naming another merchant's service in x-service",
     mode: null,
@@ -166,7 +193,11 @@ export const CREDENTIAL_VARIANTS: CredentialVariant[] = [
 export type Expectation = "refused" | "origin_refused" | "accepted" | "cross_tenant" | "not_applicable";
 
 /** What the gateway must answer `variant` on a route accepting `accepts`, for this request. */
-export function expectationFor(accepts: readonly Access[], variant: CredentialVariant, request: RouteRequest): Expectation {
+export function expectationFor(
+  accepts: readonly Access[],
+  variant: CredentialVariant,
+  request: RouteRequest,
+): Expectation {
   if (variant.onlyWherePathNamesPayment && !pathNamesPayment(request)) return "not_applicable";
   if (variant.mode === null || !accepts.includes(variant.mode)) return "refused";
   if (variant.foreignOrigin) return "origin_refused";
@@ -189,7 +220,8 @@ export async function send(
   const hasBody = request.body !== undefined && method !== "GET" && method !== "HEAD";
   const rawBody = hasBody ? JSON.stringify(request.body) : undefined;
   if (rawBody !== undefined) headers["content-type"] ??= "application/json";
-  if (options.sign && rawBody !== undefined) Object.assign(headers, request.signature ? request.signature(rawBody) : await cardEventSignatures(rawBody));
+  if (options.sign && rawBody !== undefined)
+    Object.assign(headers, request.signature ? request.signature(rawBody) : await cardEventSignatures(rawBody));
   return world.api.call(method, path, { rawBody, headers });
 }
 

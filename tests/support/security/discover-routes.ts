@@ -27,7 +27,8 @@ export async function discoverApiRoutes(): Promise<DiscoveredRoute[]> {
     for (const method of HTTP_METHODS) {
       const handler = module[method];
       // A handler that only answers 405 for a method the route does not serve is no endpoint.
-      if (typeof handler === "function" && !(NOT_SERVED in handler)) found.push({ key: `${method} ${pattern}`, method, pattern, file });
+      if (typeof handler === "function" && !(NOT_SERVED in handler))
+        found.push({ key: `${method} ${pattern}`, method, pattern, file });
     }
   }
   return found.sort((a, b) => a.key.localeCompare(b.key));

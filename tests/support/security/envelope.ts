@@ -4,7 +4,8 @@ import { operationFor } from "../response-contract";
 
 const ERROR_NAMES = new Set(Object.keys(errorStatus));
 // What must never reach a caller: stack frames, SQL, driver errors, file paths.
-const LEAK = /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\bselect\b[^"]*\bfrom\b|\binsert into\b|\bupdate \w+ set\b|duplicate key|violates|syntax error|postgres|pglite|drizzle/i;
+const LEAK =
+  /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\bselect\b[^"]*\bfrom\b|\binsert into\b|\bupdate \w+ set\b|duplicate key|violates|syntax error|postgres|pglite|drizzle/i;
 
 /**
  * Everything wrong with `response` as a contract answer (section 1), or an empty list: a
@@ -18,9 +19,12 @@ export function envelopeProblems(response: ApiResponse): string[] {
   const requestId = headers.get("x-request-id");
   if (!requestId) problems.push("no x-request-id header");
   // A documented answer that is not the envelope: the QR image, the OpenAPI document.
-  if (status < 300 && response.request && operationFor(response.request.method, response.request.path)?.rawResponse) return problems;
-  if (!(headers.get("content-type") ?? "").startsWith("application/json")) problems.push(`content-type ${headers.get("content-type")}`);
-  if (typeof body !== "object" || body === null) return [...problems, `body is not a JSON object: ${String(body).slice(0, 120)}`];
+  if (status < 300 && response.request && operationFor(response.request.method, response.request.path)?.rawResponse)
+    return problems;
+  if (!(headers.get("content-type") ?? "").startsWith("application/json"))
+    problems.push(`content-type ${headers.get("content-type")}`);
+  if (typeof body !== "object" || body === null)
+    return [...problems, `body is not a JSON object: ${String(body).slice(0, 120)}`];
   if (body.code !== status) problems.push(`code ${body.code} for status ${status}`);
   if (typeof body.message !== "string" || body.message === "") problems.push("no message");
   if (status < 400) {
@@ -32,8 +36,12 @@ export function envelopeProblems(response: ApiResponse): string[] {
   if (!ERROR_NAMES.has(name)) problems.push(`unknown error name ${name}`);
   else if (errorStatus[name as keyof typeof errorStatus] !== status) problems.push(`${name} answered with ${status}`);
   if (body.error?.requestId !== requestId) problems.push("error.requestId differs from the x-request-id header");
-  const texts = [body.message, ...((body.error?.details ?? []) as { message?: string }[]).map((detail) => detail.message ?? "")];
-  for (const text of texts) if (LEAK.test(String(text))) problems.push(`internal detail in a message: ${String(text).slice(0, 200)}`);
+  const texts = [
+    body.message,
+    ...((body.error?.details ?? []) as { message?: string }[]).map((detail) => detail.message ?? ""),
+  ];
+  for (const text of texts)
+    if (LEAK.test(String(text))) problems.push(`internal detail in a message: ${String(text).slice(0, 200)}`);
   return problems;
 }
 

@@ -53,7 +53,9 @@ export function headerSafe(value: string): string | null {
 
 /** encodeURIComponent, which throws on a lone surrogate; the browser would send U+FFFD. */
 export function encodeSegment(value: string): string {
-  return encodeURIComponent(value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
+  return encodeURIComponent(
+    value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"),
+  );
 }
 
 /** The keys of an object schema (zod 4), or none. */
@@ -121,17 +123,36 @@ export const anyValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** JSON text nested `depth` levels deep, as arrays or objects. */
 export function deeplyNested(depth: number, kind: "array" | "object", inner = "1"): string {
-  return kind === "array" ? `${"[".repeat(depth)}${inner}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}${inner}${"}".repeat(depth)}`;
+  return kind === "array"
+    ? `${"[".repeat(depth)}${inner}${"]".repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}${inner}${"}".repeat(depth)}`;
 }
 
-export const MALFORMED_JSON = ["{", '{"a":', "{'a':1}", "[1,]", "undefined", "NaN", '{"a":1}}', "\u0000", '{"a":"\\x41"}', '{"a":"\\ud800"}', "\uFEFF{}", "nul"];
+export const MALFORMED_JSON = [
+  "{",
+  '{"a":',
+  "{'a':1}",
+  "[1,]",
+  "undefined",
+  "NaN",
+  '{"a":1}}',
+  "\u0000",
+  '{"a":"\\x41"}',
+  '{"a":"\\ud800"}',
+  "\uFEFF{}",
+  "nul",
+];
 
 /** A raw body: not necessarily JSON, maybe deep, maybe over 64 KiB. */
 export const rawBody: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...MALFORMED_JSON),
   fc.string({ maxLength: 200 }),
   fc
-    .tuple(fc.integer({ min: 10, max: 30_000 }), fc.constantFrom("array" as const, "object" as const), fc.constantFrom("1", '"\\u0000"', '"\\udc00"'))
+    .tuple(
+      fc.integer({ min: 10, max: 30_000 }),
+      fc.constantFrom("array" as const, "object" as const),
+      fc.constantFrom("1", '"\\u0000"', '"\\udc00"'),
+    )
     .map(([depth, kind, inner]) => deeplyNested(Math.min(depth, kind === "object" ? 12_000 : 30_000), kind, inner)),
   fc.integer({ min: 60_000, max: 70_000 }).map((size) => JSON.stringify({ description: "d".repeat(size) })),
 );
@@ -156,9 +177,33 @@ export const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
 
 /** A header value the client can send: printable ASCII and Latin-1. */
 export const headerValue: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 300 }),
-  fc.string({ unit: fc.integer({ min: 0xa1, max: 0xff }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 20 }),
-  fc.constantFrom("API", "WEB", "ANDROID", "IOS", "api", "DZA", "DZ", "dza", "fr_FR", "ar", "xx-YY", "../..", "*", "null", "0"),
+  fc.string({
+    unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)),
+    minLength: 1,
+    maxLength: 300,
+  }),
+  fc.string({
+    unit: fc.integer({ min: 0xa1, max: 0xff }).map((code) => String.fromCharCode(code)),
+    minLength: 1,
+    maxLength: 20,
+  }),
+  fc.constantFrom(
+    "API",
+    "WEB",
+    "ANDROID",
+    "IOS",
+    "api",
+    "DZA",
+    "DZ",
+    "dza",
+    "fr_FR",
+    "ar",
+    "xx-YY",
+    "../..",
+    "*",
+    "null",
+    "0",
+  ),
 );
 
 export const FUZZED_HEADERS = [
@@ -177,4 +222,17 @@ export const FUZZED_HEADERS = [
 ] as const;
 
 /** A query-string tail that is not what URLSearchParams would write. */
-export const rawQueryTail: fc.Arbitrary<string> = fc.constantFrom("", "", "", "&%", "&a=%zz", "&b=%00", "&%ff%fe=1", "&&&=", "&a=b=c", "&c=%E0%A4%A", "&d[]=1&d[]=2", "&e[x]=1");
+export const rawQueryTail: fc.Arbitrary<string> = fc.constantFrom(
+  "",
+  "",
+  "",
+  "&%",
+  "&a=%zz",
+  "&b=%00",
+  "&%ff%fe=1",
+  "&&&=",
+  "&a=b=c",
+  "&c=%E0%A4%A",
+  "&d[]=1&d[]=2",
+  "&e[x]=1",
+);

@@ -1,13 +1,26 @@
 import { createHmac } from "node:crypto";
 import type { z } from "zod";
 import { listSavedCardsHeaders, listSavedCardsQuery, deleteSavedCardHeaders } from "@/lib/cards/saved-cards.schema";
-import { generateCustomerTokenBody, refreshCustomerTokenBody, revokeCustomerTokenBody } from "@/lib/customers/customer-token.schema";
+import {
+  generateCustomerTokenBody,
+  refreshCustomerTokenBody,
+  revokeCustomerTokenBody,
+} from "@/lib/customers/customer-token.schema";
 import { createCustomerBody, updateCustomerBody } from "@/lib/customers/customer.schema";
 import { listServiceNotificationsQuery } from "@/lib/notifications/list-service-notifications.schema";
-import { availableMethodsHeaders, availableMethodsQuery, cardProviderKeyHeaders, userMethodsHeaders, userMethodsQuery } from "@/lib/payment-methods/payment-methods.schema";
+import {
+  availableMethodsHeaders,
+  availableMethodsQuery,
+  cardProviderKeyHeaders,
+  userMethodsHeaders,
+  userMethodsQuery,
+} from "@/lib/payment-methods/payment-methods.schema";
 import { answerQrPaymentBody } from "@/lib/payment-methods/wallet/answer-qr-payment.schema";
 import { capturePaymentBody, releasePaymentBody } from "@/lib/payments/operations/capture-payment.schema";
-import { createPaymentIntentBody, createPaymentIntentQuery } from "@/lib/payments/operations/create-payment-intent.schema";
+import {
+  createPaymentIntentBody,
+  createPaymentIntentQuery,
+} from "@/lib/payments/operations/create-payment-intent.schema";
 import { cardFinalizeBody } from "@/lib/payment-methods/card/finalize-card-payment.schema";
 import { qrStatusQuery } from "@/lib/payment-methods/wallet/hosted/get-qr-payment-status.schema";
 import { paymentCallHeaders, proceedPaymentBody } from "@/lib/payment-methods/contract/proceed-contract";
@@ -114,7 +127,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "PUT /api/v1/customers/:id": {
     accepts: ["client"],
     schemas: { body: updateCustomerBody },
-    request: async (world) => ({ params: { id: world.neighbour.customer.id }, body: { name: world.neighbour.customer.name } }),
+    request: async (world) => ({
+      params: { id: world.neighbour.customer.id },
+      body: { name: world.neighbour.customer.name },
+    }),
   },
   "GET /api/v1/customers/search/:phone": {
     accepts: ["client"],
@@ -176,7 +192,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "POST /api/v1/payments/intents": {
     accepts: ["client"],
     schemas: { body: createPaymentIntentBody, query: createPaymentIntentQuery },
-    request: async (world) => ({ query: { countryCode: "DZA" }, body: intentBody({ userId: world.session.customer.phone }) }),
+    request: async (world) => ({
+      query: { countryCode: "DZA" },
+      body: intentBody({ userId: world.session.customer.phone }),
+    }),
   },
   "POST /api/v1/payments/intents/:id/proceed": {
     accepts: ["client", "merchant", "user"],
@@ -209,7 +228,8 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "POST /api/v1/payments/intents/:id/card-provider-finalize": {
     accepts: ["intent_secret"],
     schemas: { body: cardFinalizeBody },
-    request: async (world) => paymentRoute(await world.intent(), { body: { paymentIntentId: "pi_unknown", externalCardId: "pm_unknown" } }),
+    request: async (world) =>
+      paymentRoute(await world.intent(), { body: { paymentIntentId: "pi_unknown", externalCardId: "pm_unknown" } }),
   },
   "GET /api/v1/qr/:id/image": {
     accepts: ["page_token"],
@@ -296,8 +316,11 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
     request: async (world) => {
       const chargily = await once(world, "chargily", async () => {
         const created = await world.intent({ amount: 1500 });
-        const response = await proceed(world.api, created.paymentId, serverHeaders(world.owner), { paymentMethodCode: "CHARGILY" });
-        if (response.status !== 200) throw new Error(`Chargily proceed failed: ${response.status} ${JSON.stringify(response.body)}`);
+        const response = await proceed(world.api, created.paymentId, serverHeaders(world.owner), {
+          paymentMethodCode: "CHARGILY",
+        });
+        if (response.status !== 200)
+          throw new Error(`Chargily proceed failed: ${response.status} ${JSON.stringify(response.body)}`);
         return created;
       });
       return {
@@ -309,7 +332,9 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
           type: "checkout.paid",
           data: { id: "01security0suite0checkout", entity: "checkout", amount: 1500, currency: "dzd", status: "paid" },
         },
-        signature: (rawBody) => ({ signature: createHmac("sha256", CHARGILY_SANDBOX_SECRET_KEY).update(rawBody).digest("hex") }),
+        signature: (rawBody) => ({
+          signature: createHmac("sha256", CHARGILY_SANDBOX_SECRET_KEY).update(rawBody).digest("hex"),
+        }),
       };
     },
   },
@@ -320,7 +345,11 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   ...Object.fromEntries(
     ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => [
       `${method} /api/v1`,
-      { accepts: ["public"], refusal: { status: 404, name: "not_found" }, request: async () => ({}) } satisfies RouteSpec,
+      {
+        accepts: ["public"],
+        refusal: { status: 404, name: "not_found" },
+        request: async () => ({}),
+      } satisfies RouteSpec,
     ]),
   ),
   ...Object.fromEntries(

@@ -9,7 +9,8 @@ export interface Secret {
 }
 
 /** What a payment client secret gives away on its own: the HMAC after `_secret_` (its payment id is no secret). */
-export const paymentSecretPart = (clientSecret: string) => clientSecret.slice(clientSecret.indexOf("_secret_") + "_secret_".length);
+export const paymentSecretPart = (clientSecret: string) =>
+  clientSecret.slice(clientSecret.indexOf("_secret_") + "_secret_".length);
 
 // The sandbox OTP and the test CVC standing alone as text: not inside a longer digit run (a
 // phone), an identifier, base64 or a timestamp's fraction, and not a JSON number (`:123456`
@@ -21,11 +22,17 @@ const CARD_NUMBERS = [...Object.values(TEST_CARDS), ...FORBIDDEN_CARD_DATA.filte
 /** Every finding of `secrets`, card data and the OTP in one blob of text (a table row, a log line). */
 export function findSecrets(text: string, secrets: Secret[], options: { cvcAsValue?: boolean } = {}): string[] {
   const found: string[] = [];
-  for (const secret of secrets) if (text.includes(secret.value)) found.push(`${secret.kind} (${secret.value.slice(0, 6)}...)`);
+  for (const secret of secrets)
+    if (text.includes(secret.value)) found.push(`${secret.kind} (${secret.value.slice(0, 6)}...)`);
   for (const number of CARD_NUMBERS) if (text.includes(number)) found.push(`card number ending ${number.slice(-4)}`);
-  if (OTP_AS_VALUE.test(text)) found.push(`the OTP 123456 near "${text.slice(Math.max(0, text.search(OTP_AS_VALUE) - 40), text.search(OTP_AS_VALUE) + 10)}"`);
+  if (OTP_AS_VALUE.test(text))
+    found.push(
+      `the OTP 123456 near "${text.slice(Math.max(0, text.search(OTP_AS_VALUE) - 40), text.search(OTP_AS_VALUE) + 10)}"`,
+    );
   if (options.cvcAsValue !== false && CVC_AS_VALUE.test(text)) {
-    found.push(`the CVC ${TEST_CVC} near "${text.slice(Math.max(0, text.search(CVC_AS_VALUE) - 40), text.search(CVC_AS_VALUE) + 10)}"`);
+    found.push(
+      `the CVC ${TEST_CVC} near "${text.slice(Math.max(0, text.search(CVC_AS_VALUE) - 40), text.search(CVC_AS_VALUE) + 10)}"`,
+    );
   }
   return found;
 }
@@ -47,7 +54,9 @@ export async function dumpDatabase(): Promise<{ table: string; row: string }[]> 
     await db.execute(
       sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`,
     ),
-  ).map((row) => (row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`));
+  ).map((row) =>
+    row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`,
+  );
   const dump: { table: string; row: string }[] = [];
   for (const table of tables) {
     const rows = rowsOf(await db.execute(sql`select row_to_json(t)::text as row from ${tableNamed(table)} t`));

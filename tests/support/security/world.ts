@@ -35,7 +35,11 @@ export interface World {
   /** A fresh CREATED wallet intent of `merchant` (owner by default) for `session`'s customer. */
   intent(overrides?: IntentOverrides & { merchant?: OnboardedMerchant }): Promise<Intent>;
   /** A wallet payment already settled by its customer (a fresh one unless given): SUCCEEDED, or PRE_AUTHORIZED for RESERVATION. */
-  settled(options?: { merchant?: OnboardedMerchant; session?: Session; captureMethod?: "DIRECT" | "RESERVATION" }): Promise<Intent>;
+  settled(options?: {
+    merchant?: OnboardedMerchant;
+    session?: Session;
+    captureMethod?: "DIRECT" | "RESERVATION";
+  }): Promise<Intent>;
   /** A QR payment awaiting the wallet app, with its page token. */
   qrPayment(merchant?: OnboardedMerchant): Promise<Intent & { token: string }>;
   /** A card of `session` saved through the hosted card page; its id. */
@@ -51,9 +55,21 @@ export async function buildWorld(api: ApiClient): Promise<World> {
   ]);
 
   const sameCustomer = { phone: session.customer.phone };
-  const [toRevoke, toRotate, toExpire] = await Promise.all([createCustomerToken(owner, sameCustomer), createCustomerToken(owner, sameCustomer), createCustomerToken(clockShop)]);
-  await expectOk(api.delete("/api/v1/customer-access-token/revoke", { accessToken: toRevoke.accessToken }, clientAuth(owner)));
-  await expectOk(api.post("/api/v1/customer-access-token/refresh", { accessToken: toRotate.accessToken, refreshToken: toRotate.refreshToken }, clientAuth(owner)));
+  const [toRevoke, toRotate, toExpire] = await Promise.all([
+    createCustomerToken(owner, sameCustomer),
+    createCustomerToken(owner, sameCustomer),
+    createCustomerToken(clockShop),
+  ]);
+  await expectOk(
+    api.delete("/api/v1/customer-access-token/revoke", { accessToken: toRevoke.accessToken }, clientAuth(owner)),
+  );
+  await expectOk(
+    api.post(
+      "/api/v1/customer-access-token/refresh",
+      { accessToken: toRotate.accessToken, refreshToken: toRotate.refreshToken },
+      clientAuth(owner),
+    ),
+  );
   await expectOk(advanceClock(api, clockShop, 16 * 60));
 
   const world: World = {
@@ -77,8 +93,16 @@ export async function buildWorld(api: ApiClient): Promise<World> {
       const merchant = options.merchant ?? owner;
       // A fresh payer by default: its own wallet and its own user_auth quota (300 a minute).
       const payer = options.session ?? (await createCustomerToken(merchant, { name: "Payer" }));
-      const created = await world.intent({ merchant, userId: payer.customer.phone, captureMethod: options.captureMethod });
-      const response = await proceed(api, created.paymentId, userAuth(merchant, payer.accessToken, { "x-platform": "API" }));
+      const created = await world.intent({
+        merchant,
+        userId: payer.customer.phone,
+        captureMethod: options.captureMethod,
+      });
+      const response = await proceed(
+        api,
+        created.paymentId,
+        userAuth(merchant, payer.accessToken, { "x-platform": "API" }),
+      );
       const expected = options.captureMethod === "RESERVATION" ? 13 : 2;
       if (response.status !== 200 || response.body.data.statusCode !== expected) {
         throw new Error(`could not settle a payment: ${response.status} ${JSON.stringify(response.body)}`);
@@ -90,7 +114,8 @@ export async function buildWorld(api: ApiClient): Promise<World> {
       const response = await proceed(api, created.paymentId, serverHeaders(merchant));
       const imageUrl = response.body?.data?.metadata?.qrImageUrl as string | undefined;
       const token = imageUrl ? new URL(imageUrl).searchParams.get("token") : null;
-      if (response.status !== 200 || !token) throw new Error(`QR proceed failed: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 200 || !token)
+        throw new Error(`QR proceed failed: ${response.status} ${JSON.stringify(response.body)}`);
       return { ...created, token };
     },
     async savedCard(payer = session, merchant = owner) {

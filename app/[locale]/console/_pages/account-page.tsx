@@ -14,13 +14,30 @@ async function renderAccountPage({ db, locale, principal, formToken, flash }: Op
   const t = translator(locale, "console.account");
   const code = translator(locale, "console.code");
   const pending = principal.user.twoStepOn ? null : await pendingTwoStepSecret(db, principal.user.id);
-  const qr = pending ? await QRCode.toDataURL(otpauthUri(pending, { issuer: "Gateway console", account: principal.user.email }), { margin: 1, width: 220 }) : null;
+  const qr = pending
+    ? await QRCode.toDataURL(otpauthUri(pending, { issuer: "Gateway console", account: principal.user.email }), {
+        margin: 1,
+        width: 220,
+      })
+    : null;
   const errorOf = (form: string, field: string) =>
-    flash?.kind === "error" && flash.form === form && flash.field === field ? t(`errors.${flash.key}`, { detail: flash.detail ?? "" }) : null;
+    flash?.kind === "error" && flash.form === form && flash.field === field
+      ? t(`errors.${flash.key}`, { detail: flash.detail ?? "" })
+      : null;
   return (
-    <ConsoleShell locale={locale} path="/console/account" principal={principal} formToken={formToken} title={t("title")}>
-      {principal.mustSetUpTwoStep && principal.membership ? <ConsoleNotice tone="error">{t("required", { merchant: principal.membership.merchantName })}</ConsoleNotice> : null}
-      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
+    <ConsoleShell
+      locale={locale}
+      path="/console/account"
+      principal={principal}
+      formToken={formToken}
+      title={t("title")}
+    >
+      {principal.mustSetUpTwoStep && principal.membership ? (
+        <ConsoleNotice tone="error">{t("required", { merchant: principal.membership.merchantName })}</ConsoleNotice>
+      ) : null}
+      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? (
+        <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice>
+      ) : null}
 
       <Section title={t("twoStepTitle")} id="two-step">
         {flash?.kind === "recovery_codes" ? (
@@ -60,10 +77,26 @@ async function renderAccountPage({ db, locale, principal, formToken, flash }: Op
         ) : pending && qr ? (
           <>
             <p className="text-slate-800">{t("setupIntro")}</p>
-            <img src={qr} alt={t("qrAlt")} width={220} height={220} className="self-center rounded-lg ring-1 ring-slate-200" />
+            <img
+              src={qr}
+              alt={t("qrAlt")}
+              width={220}
+              height={220}
+              className="self-center rounded-lg ring-1 ring-slate-200"
+            />
             <ReadOnlyValue id="secret-key" label={t("secretKey")} value={pending} />
             <ConsoleForm locale={locale} action="two-step-confirm" formToken={formToken}>
-              <Field id="code" name="code" label={code("field")} inputMode="numeric" autoComplete="one-time-code" dir="ltr" required maxLength={6} error={errorOf("two-step", "code")} />
+              <Field
+                id="code"
+                name="code"
+                label={code("field")}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                dir="ltr"
+                required
+                maxLength={6}
+                error={errorOf("two-step", "code")}
+              />
               <Button type="submit">{code("submit")}</Button>
             </ConsoleForm>
           </>
@@ -118,4 +151,9 @@ async function renderAccountPage({ db, locale, principal, formToken, flash }: Op
   );
 }
 
-export const accountPage = { title: { messages: "console.account" }, capability: null, twoStepSetup: true, render: renderAccountPage } satisfies ConsolePage;
+export const accountPage = {
+  title: { messages: "console.account" },
+  capability: null,
+  twoStepSetup: true,
+  render: renderAccountPage,
+} satisfies ConsolePage;

@@ -12,7 +12,10 @@ import type { OpenConsolePage } from "@/lib/console/web/open-console-session";
 import { translator } from "@/lib/i18n/translator";
 
 /** GET /{locale}/console/audit-log (owners): newest first, filtered by user and action (kept in the URL). */
-async function renderAuditLogPage({ db, locale, principal, formToken }: OpenConsolePage, { query }: ConsolePageRequest) {
+async function renderAuditLogPage(
+  { db, locale, principal, formToken }: OpenConsolePage,
+  { query }: ConsolePageRequest,
+) {
   const t = translator(locale, "console.auditLog");
   const user = queryValue(query, "user")?.trim() || undefined;
   const action = queryValue(query, "action");
@@ -23,19 +26,42 @@ async function renderAuditLogPage({ db, locale, principal, formToken }: OpenCons
     action: isAuditAction(action) ? action : undefined,
     before,
   });
-  const nextPage = hasMore ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}` : null;
+  const nextPage = hasMore
+    ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}`
+    : null;
   const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
-    <ConsoleShell locale={locale} path="/console/audit-log" principal={principal} formToken={formToken} title={t("title")}>
+    <ConsoleShell
+      locale={locale}
+      path="/console/audit-log"
+      principal={principal}
+      formToken={formToken}
+      title={t("title")}
+    >
       <Section title={t("filter")}>
-        <form method="get" action={consolePath.auditLog(locale)} className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-end">
-          <Field id="audit-user" name="user" type="email" label={t("user")} placeholder={t("userHint")} defaultValue={user ?? ""} className="min-h-12 text-base" />
+        <form
+          method="get"
+          action={consolePath.auditLog(locale)}
+          className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-end"
+        >
+          <Field
+            id="audit-user"
+            name="user"
+            type="email"
+            label={t("user")}
+            placeholder={t("userHint")}
+            defaultValue={user ?? ""}
+            className="min-h-12 text-base"
+          />
           <SelectField
             id="audit-action"
             name="action"
             label={t("action")}
             defaultValue={isAuditAction(action) ? action : ""}
-            options={[{ value: "", label: t("any") }, ...AUDIT_ACTIONS.map((name) => ({ value: name, label: t(`actions.${name}`) }))]}
+            options={[
+              { value: "", label: t("any") },
+              ...AUDIT_ACTIONS.map((name) => ({ value: name, label: t(`actions.${name}`) })),
+            ]}
           />
           <Button type="submit" variant="secondary">
             {t("filter")}
@@ -86,4 +112,8 @@ async function renderAuditLogPage({ db, locale, principal, formToken }: OpenCons
   );
 }
 
-export const auditLogPage = { title: { messages: "console.auditLog" }, capability: "team.manage", render: renderAuditLogPage } satisfies ConsolePage;
+export const auditLogPage = {
+  title: { messages: "console.auditLog" },
+  capability: "team.manage",
+  render: renderAuditLogPage,
+} satisfies ConsolePage;

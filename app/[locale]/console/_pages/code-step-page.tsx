@@ -35,4 +35,8 @@ async function renderCodeStepPage(request: SignedOutPageRequest) {
   );
 }
 
-export const codeStepPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.code" }, render: renderCodeStepPage };
+export const codeStepPage: SignedOutConsolePage = {
+  signedOut: true,
+  title: { messages: "console.code" },
+  render: renderCodeStepPage,
+};

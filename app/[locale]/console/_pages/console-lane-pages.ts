@@ -51,6 +51,12 @@ export const CONSOLE_LANE_PAGES: Readonly<Record<string, ConsolePage | SignedOut
 
 /** The console's not-found and unavailable pages, which the console lane answers with. */
 export const CONSOLE_ANSWER_PAGES: ConsoleAnswerPages = {
-  notFound: (locale, address) => ({ title: translator(locale, "linkInvalid")("title"), element: createElement(ConsoleNotFound, { locale, address }) }),
-  unavailable: (locale, address) => ({ title: translator(locale, "unavailable")("title"), element: createElement(ConsoleUnavailable, { locale, address }) }),
+  notFound: (locale, address) => ({
+    title: translator(locale, "linkInvalid")("title"),
+    element: createElement(ConsoleNotFound, { locale, address }),
+  }),
+  unavailable: (locale, address) => ({
+    title: translator(locale, "unavailable")("title"),
+    element: createElement(ConsoleUnavailable, { locale, address }),
+  }),
 };

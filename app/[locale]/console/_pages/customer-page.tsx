@@ -12,7 +12,10 @@ import { queryValue, type ConsolePage, type ConsolePageRequest } from "@/lib/con
 import type { OpenConsolePage } from "@/lib/console/web/open-console-session";
 
 /** GET /{locale}/console/customers/{id}: its payments (keyset), saved cards with "Delete", "Deactivate"; another merchant's customer is 404. */
-async function renderCustomerPage({ db, locale, principal, formToken, flash }: OpenConsolePage, { params, query }: ConsolePageRequest) {
+async function renderCustomerPage(
+  { db, locale, principal, formToken, flash }: OpenConsolePage,
+  { params, query }: ConsolePageRequest,
+) {
   const afterText = queryValue(query, "after");
   const detail = await getCustomerDetail(db, {
     serviceId: principal.membership!.serviceId,
@@ -27,8 +30,16 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
   const { customer } = detail;
   const mayChange = principalMay(principal, "payments.operate");
   return (
-    <ConsoleShell locale={locale} path={`/console/customers/${customer.id}`} principal={principal} formToken={formToken} title={customer.name}>
-      {flash?.kind === "notice" && t.has(`customers.notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`customers.notices.${flash.key}`)}</ConsoleNotice> : null}
+    <ConsoleShell
+      locale={locale}
+      path={`/console/customers/${customer.id}`}
+      principal={principal}
+      formToken={formToken}
+      title={customer.name}
+    >
+      {flash?.kind === "notice" && t.has(`customers.notices.${flash.key}`) ? (
+        <ConsoleNotice tone="success">{t(`customers.notices.${flash.key}`)}</ConsoleNotice>
+      ) : null}
       <Section title={t("customers.customer")}>
         <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
           <div>
@@ -47,7 +58,12 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
           </div>
         </dl>
         {mayChange && customer.isActive ? (
-          <ConsoleForm locale={locale} action="customer-deactivate" formToken={formToken} label={t("customers.deactivate")}>
+          <ConsoleForm
+            locale={locale}
+            action="customer-deactivate"
+            formToken={formToken}
+            label={t("customers.deactivate")}
+          >
             <input type="hidden" name="customerId" value={customer.id} />
             <div>
               <Button type="submit" variant="secondary">
@@ -65,9 +81,16 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
             {detail.cards.map((card) => (
               <li key={card.id} className="flex flex-wrap items-center gap-3">
                 <span>{t("method.card", { brand: card.brand, last4: card.last4 })}</span>
-                <span dir="ltr">{card.expMonth && card.expYear ? `${String(card.expMonth).padStart(2, "0")}/${card.expYear}` : "—"}</span>
+                <span dir="ltr">
+                  {card.expMonth && card.expYear ? `${String(card.expMonth).padStart(2, "0")}/${card.expYear}` : "—"}
+                </span>
                 {mayChange ? (
-                  <ConsoleForm locale={locale} action="customer-card-delete" formToken={formToken} label={`${t("customers.deleteCard")} ${card.last4}`}>
+                  <ConsoleForm
+                    locale={locale}
+                    action="customer-card-delete"
+                    formToken={formToken}
+                    label={`${t("customers.deleteCard")} ${card.last4}`}
+                  >
                     <input type="hidden" name="customerId" value={customer.id} />
                     <input type="hidden" name="cardId" value={card.id} />
                     <Button type="submit" variant="quiet">
@@ -84,10 +107,19 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
         {detail.payments.rows.length === 0 ? (
           <p className="text-slate-700">{t("list.none")}</p>
         ) : (
-          <PaymentTable locale={locale} timeZone={principal.membership!.timeZone} label={t("list.title")} rows={detail.payments.rows} withPhoneAndActionId={false} />
+          <PaymentTable
+            locale={locale}
+            timeZone={principal.membership!.timeZone}
+            label={t("list.title")}
+            rows={detail.payments.rows}
+            withPhoneAndActionId={false}
+          />
         )}
         {detail.payments.after ? (
-          <ButtonLink variant="quiet" href={`${consolePath.customer(locale, customer.id)}?after=${encodeURIComponent(detail.payments.after)}`}>
+          <ButtonLink
+            variant="quiet"
+            href={`${consolePath.customer(locale, customer.id)}?after=${encodeURIComponent(detail.payments.after)}`}
+          >
             {t("list.next")}
           </ButtonLink>
         ) : null}
@@ -96,4 +128,8 @@ async function renderCustomerPage({ db, locale, principal, formToken, flash }: O
   );
 }
 
-export const customerPage = { title: { messages: "consolePayments.customerPage" }, capability: "payments.read", render: renderCustomerPage } satisfies ConsolePage;
+export const customerPage = {
+  title: { messages: "consolePayments.customerPage" },
+  capability: "payments.read",
+  render: renderCustomerPage,
+} satisfies ConsolePage;

@@ -9,15 +9,44 @@ import { queryValue, type ConsolePage, type ConsolePageRequest } from "@/lib/con
 import type { OpenConsolePage } from "@/lib/console/web/open-console-session";
 
 /** GET /{locale}/console/customers?q=: search by phone, name or email (the beginning of either). */
-async function renderCustomersPage({ db, locale, principal, formToken }: OpenConsolePage, { query }: ConsolePageRequest) {
+async function renderCustomersPage(
+  { db, locale, principal, formToken }: OpenConsolePage,
+  { query }: ConsolePageRequest,
+) {
   const { t } = paymentLabels(locale);
   const q = (queryValue(query, "q") ?? "").trim().slice(0, 100);
-  const found = q ? await searchCustomers(db, { serviceId: principal.membership!.serviceId, query: q, countries: principal.membership!.countries }) : null;
+  const found = q
+    ? await searchCustomers(db, {
+        serviceId: principal.membership!.serviceId,
+        query: q,
+        countries: principal.membership!.countries,
+      })
+    : null;
   return (
-    <ConsoleShell locale={locale} path="/console/customers" principal={principal} formToken={formToken} title={t("customers.title")}>
+    <ConsoleShell
+      locale={locale}
+      path="/console/customers"
+      principal={principal}
+      formToken={formToken}
+      title={t("customers.title")}
+    >
       <Section title={t("customers.searchTitle")}>
-        <form method="get" action={consolePath.customers(locale)} role="search" aria-label={t("customers.searchTitle")} className="flex flex-col gap-4">
-          <Field id="q" name="q" type="search" dir="auto" label={t("list.search")} hint={t("customers.searchHint")} defaultValue={q} />
+        <form
+          method="get"
+          action={consolePath.customers(locale)}
+          role="search"
+          aria-label={t("customers.searchTitle")}
+          className="flex flex-col gap-4"
+        >
+          <Field
+            id="q"
+            name="q"
+            type="search"
+            dir="auto"
+            label={t("list.search")}
+            hint={t("customers.searchHint")}
+            defaultValue={q}
+          />
           <div>
             <Button type="submit">{t("customers.find")}</Button>
           </div>
@@ -32,7 +61,11 @@ async function renderCustomersPage({ db, locale, principal, formToken }: OpenCon
                 {found.map((customer) => (
                   <tr key={customer.id} className="border-b border-slate-100">
                     <td className="py-2" data-label={t("customers.name")}>
-                      <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, customer.id)}>
+                      <a
+                        dir="auto"
+                        className="font-semibold text-teal-800 underline"
+                        href={consolePath.customer(locale, customer.id)}
+                      >
                         {customer.name}
                       </a>
                     </td>
@@ -56,4 +89,8 @@ async function renderCustomersPage({ db, locale, principal, formToken }: OpenCon
   );
 }
 
-export const customersPage = { title: { messages: "consolePayments.customers" }, capability: "payments.read", render: renderCustomersPage } satisfies ConsolePage;
+export const customersPage = {
+  title: { messages: "consolePayments.customers" },
+  capability: "payments.read",
+  render: renderCustomersPage,
+} satisfies ConsolePage;

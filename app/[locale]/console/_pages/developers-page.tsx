@@ -1,7 +1,15 @@
 import { consoleDateTime, deliveryStatusKey } from "@/components/console/payment-labels";
 import { fieldProblemText } from "@/components/console/problem-text";
 import { Button, ButtonLink } from "@/components/button";
-import { ConsoleForm, ConsoleNotice, ReadOnlyValue, ScrollRegion, Section, TableHead, SelectField } from "@/components/console/console-form";
+import {
+  ConsoleForm,
+  ConsoleNotice,
+  ReadOnlyValue,
+  ScrollRegion,
+  Section,
+  TableHead,
+  SelectField,
+} from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { Field } from "@/components/field";
 import { getMerchantKeys } from "@/lib/console/merchants/merchant-keys";
@@ -20,7 +28,10 @@ const ROLLS = [
 ] as const;
 
 /** GET /{locale}/console/developers (owners, developers): keys, secret rolls, webhook URL, events with their filters. */
-async function renderDevelopersPage({ db, locale, principal, formToken, flash }: OpenConsolePage, { query }: ConsolePageRequest) {
+async function renderDevelopersPage(
+  { db, locale, principal, formToken, flash }: OpenConsolePage,
+  { query }: ConsolePageRequest,
+) {
   const serviceId = principal.membership!.serviceId;
   const t = translator(locale, "console.developers");
   const keys = await getMerchantKeys(db, serviceId);
@@ -32,27 +43,49 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
   };
   // Filters live in the URL; one that does not parse lists nothing rather than everything.
   const parsed = listEventsQuery.safeParse({ ...filters, limit: 25 });
-  const { events, hasMore } = parsed.success ? await listEvents(db, { serviceId, ...parsed.data }) : { events: [], hasMore: false };
-  const nextPage = hasMore ? `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)), startingAfter: events.at(-1)!.id })}` : null;
-  const webhookError = flash?.kind === "error" && flash.form === "webhook" ? t(`errors.${flash.key}`, { detail: fieldProblemText(locale, flash.detail) }) : null;
-  const confirming = flash?.kind === "new_secret" ? undefined : ROLLS.find((roll) => roll.confirm === queryValue(query, "confirm"));
+  const { events, hasMore } = parsed.success
+    ? await listEvents(db, { serviceId, ...parsed.data })
+    : { events: [], hasMore: false };
+  const nextPage = hasMore
+    ? `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)), startingAfter: events.at(-1)!.id })}`
+    : null;
+  const webhookError =
+    flash?.kind === "error" && flash.form === "webhook"
+      ? t(`errors.${flash.key}`, { detail: fieldProblemText(locale, flash.detail) })
+      : null;
+  const confirming =
+    flash?.kind === "new_secret" ? undefined : ROLLS.find((roll) => roll.confirm === queryValue(query, "confirm"));
   const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
-    <ConsoleShell locale={locale} path="/console/developers" principal={principal} formToken={formToken} title={t("title")}>
-      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
+    <ConsoleShell
+      locale={locale}
+      path="/console/developers"
+      principal={principal}
+      formToken={formToken}
+      title={t("title")}
+    >
+      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? (
+        <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice>
+      ) : null}
       <Section title={t("keysTitle")}>
         <ReadOnlyValue id="client-id" label={t("clientId")} value={keys.clientId} />
         <ReadOnlyValue id="publishable-key" label={t("publishableKey")} value={keys.publishableKey} />
         {flash?.kind === "new_secret" ? (
           <div className="flex flex-col gap-2 rounded-xl bg-amber-50 p-3 ring-1 ring-amber-200">
-            <p className="font-semibold">{flash.secret === "client_secret" ? t("rollClientSecret") : t("rollWebhookSecret")}</p>
+            <p className="font-semibold">
+              {flash.secret === "client_secret" ? t("rollClientSecret") : t("rollWebhookSecret")}
+            </p>
             <ReadOnlyValue id="new-secret" label={t("newSecret")} value={flash.value} hint={t("newSecretIntro")} />
           </div>
         ) : null}
         <p className="text-sm text-slate-700">{t("rollIntro")}</p>
         <div className="flex flex-wrap gap-3">
           {ROLLS.map((roll) => (
-            <ButtonLink key={roll.confirm} variant="secondary" href={`${consolePath.developers(locale)}?confirm=${roll.confirm}#confirm-roll`}>
+            <ButtonLink
+              key={roll.confirm}
+              variant="secondary"
+              href={`${consolePath.developers(locale)}?confirm=${roll.confirm}#confirm-roll`}
+            >
               {t(roll.label)}
             </ButtonLink>
           ))}
@@ -86,7 +119,9 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
               label={t("webhookUrl")}
               hint={t("webhookHint")}
               maxLength={2048}
-              defaultValue={flash?.kind === "error" && flash.form === "webhook" ? flash.values?.webhookUrl : (keys.webhookUrl ?? "")}
+              defaultValue={
+                flash?.kind === "error" && flash.form === "webhook" ? flash.values?.webhookUrl : (keys.webhookUrl ?? "")
+              }
               error={webhookError}
             />
             <Button type="submit" variant="secondary">
@@ -97,7 +132,11 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
       ) : null}
 
       <Section title={t("eventsTitle")} id="events">
-        <form method="get" action={consolePath.developers(locale)} className="grid grid-cols-1 gap-3 sm:grid-cols-4 sm:items-end">
+        <form
+          method="get"
+          action={consolePath.developers(locale)}
+          className="grid grid-cols-1 gap-3 sm:grid-cols-4 sm:items-end"
+        >
           <SelectField
             id="event-type"
             name="type"
@@ -110,9 +149,19 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
             name="deliveryStatus"
             label={t("delivery")}
             defaultValue={filters.deliveryStatus ?? ""}
-            options={[{ value: "", label: t("any") }, ...DELIVERY_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) }))]}
+            options={[
+              { value: "", label: t("any") },
+              ...DELIVERY_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) })),
+            ]}
           />
-          <Field id="event-payment" name="paymentId" label={t("paymentId")} dir="ltr" defaultValue={filters.paymentId ?? ""} className="min-h-12 text-base" />
+          <Field
+            id="event-payment"
+            name="paymentId"
+            label={t("paymentId")}
+            dir="ltr"
+            defaultValue={filters.paymentId ?? ""}
+            className="min-h-12 text-base"
+          />
           <Button type="submit" variant="secondary">
             {t("filter")}
           </Button>
@@ -163,4 +212,8 @@ async function renderDevelopersPage({ db, locale, principal, formToken, flash }:
   );
 }
 
-export const developersPage = { title: { messages: "console.developers" }, capability: "keys.manage", render: renderDevelopersPage } satisfies ConsolePage;
+export const developersPage = {
+  title: { messages: "console.developers" },
+  capability: "keys.manage",
+  render: renderDevelopersPage,
+} satisfies ConsolePage;

@@ -12,19 +12,34 @@ import type { OpenConsolePage } from "@/lib/console/web/open-console-session";
 import { translator } from "@/lib/i18n/translator";
 
 /** GET /{locale}/console/developers/events/{id}: one event, its attempts and "Redeliver"; another merchant's event is 404. */
-async function renderEventPage({ db, locale, principal, formToken, flash }: OpenConsolePage, { params }: ConsolePageRequest) {
+async function renderEventPage(
+  { db, locale, principal, formToken, flash }: OpenConsolePage,
+  { params }: ConsolePageRequest,
+) {
   const t = translator(locale, "console.developers");
-  const event = await getEvent(db, { serviceId: principal.membership!.serviceId, id: params.eventId! }).catch((error: unknown) => {
-    if (error instanceof ApiError && error.errorName === "not_found") return null;
-    throw error;
-  });
+  const event = await getEvent(db, { serviceId: principal.membership!.serviceId, id: params.eventId! }).catch(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.errorName === "not_found") return null;
+      throw error;
+    },
+  );
   if (!event) return null;
   const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
-    <ConsoleShell locale={locale} path={`/console/developers/events/${event.id}`} principal={principal} formToken={formToken} title={`${t("eventTitle")} ${event.type}`}>
-      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
+    <ConsoleShell
+      locale={locale}
+      path={`/console/developers/events/${event.id}`}
+      principal={principal}
+      formToken={formToken}
+      title={`${t("eventTitle")} ${event.type}`}
+    >
+      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? (
+        <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice>
+      ) : null}
       {flash?.kind === "error" && flash.form === "redeliver" ? (
-        <ConsoleNotice tone="error">{t("errors.redeliverRefused", { detail: fieldProblemText(locale, flash.detail) })}</ConsoleNotice>
+        <ConsoleNotice tone="error">
+          {t("errors.redeliverRefused", { detail: fieldProblemText(locale, flash.detail) })}
+        </ConsoleNotice>
       ) : null}
       <Section title={event.id}>
         <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
@@ -94,4 +109,8 @@ async function renderEventPage({ db, locale, principal, formToken, flash }: Open
   );
 }
 
-export const eventPage = { title: { messages: "console.eventPage" }, capability: "keys.manage", render: renderEventPage } satisfies ConsolePage;
+export const eventPage = {
+  title: { messages: "console.eventPage" },
+  capability: "keys.manage",
+  render: renderEventPage,
+} satisfies ConsolePage;

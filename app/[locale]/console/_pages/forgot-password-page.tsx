@@ -20,7 +20,10 @@ async function renderForgotPasswordPage(request: SignedOutPageRequest) {
   const error = queryValue(query, "error");
   const t = translator(locale, "console.forgotPassword");
   const back = (
-    <a href={consolePath.signIn(locale)} className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline">
+    <a
+      href={consolePath.signIn(locale)}
+      className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline"
+    >
       {t("back")}
     </a>
   );
@@ -34,7 +37,11 @@ async function renderForgotPasswordPage(request: SignedOutPageRequest) {
   }
   return (
     <ConsoleCardShell locale={locale} path="/console/forgot-password" title={t("title")}>
-      {queryValue(query, "sent") ? <ConsoleNotice tone="success">{t("sent")}</ConsoleNotice> : <p className="text-slate-800">{t("intro")}</p>}
+      {queryValue(query, "sent") ? (
+        <ConsoleNotice tone="success">{t("sent")}</ConsoleNotice>
+      ) : (
+        <p className="text-slate-800">{t("intro")}</p>
+      )}
       {error === "locked" ? <ConsoleNotice tone="error">{t("locked")}</ConsoleNotice> : null}
       <ConsoleForm locale={locale} action="forgot-password">
         <Field
@@ -55,4 +62,8 @@ async function renderForgotPasswordPage(request: SignedOutPageRequest) {
   );
 }
 
-export const forgotPasswordPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.forgotPassword" }, render: renderForgotPasswordPage };
+export const forgotPasswordPage: SignedOutConsolePage = {
+  signedOut: true,
+  title: { messages: "console.forgotPassword" },
+  render: renderForgotPasswordPage,
+};

@@ -4,7 +4,13 @@ import { consoleDateTime } from "@/components/console/payment-labels";
 import { Section } from "@/components/console/console-form";
 import { ConsoleShell } from "@/components/console/console-shell";
 import { consolePath } from "@/lib/console/access/console-paths";
-import { getHomeFigures, SUCCEEDED_STATES, type CurrencyFigures, type HomeFigures, type PeriodFigures } from "@/lib/console/home/get-home-figures";
+import {
+  getHomeFigures,
+  SUCCEEDED_STATES,
+  type CurrencyFigures,
+  type HomeFigures,
+  type PeriodFigures,
+} from "@/lib/console/home/get-home-figures";
 import type { ConsolePage } from "@/lib/console/web/console-page";
 import type { OpenConsolePage } from "@/lib/console/web/open-console-session";
 import { formatMinorAmount } from "@/lib/i18n/format-amount";
@@ -17,12 +23,22 @@ const link = "font-semibold text-teal-800 underline underline-offset-4 wrap-anyw
 async function renderHomePage({ db, locale, principal, formToken }: OpenConsolePage) {
   const t = translator(locale, "console");
   const membership = principal.membership;
-  const figures = membership ? await getHomeFigures(db, { serviceId: membership.serviceId, timeZone: membership.timeZone }) : null;
+  const figures = membership
+    ? await getHomeFigures(db, { serviceId: membership.serviceId, timeZone: membership.timeZone })
+    : null;
   return (
-    <ConsoleShell locale={locale} path="/console" principal={principal} formToken={formToken} title={t("home.title", { name: principal.user.name })}>
+    <ConsoleShell
+      locale={locale}
+      path="/console"
+      principal={principal}
+      formToken={formToken}
+      title={t("home.title", { name: principal.user.name })}
+    >
       {membership && figures ? (
         <>
-          <p className="text-slate-800">{t("home.role", { merchant: membership.merchantName, role: t(`roles.${membership.role}`) })}</p>
+          <p className="text-slate-800">
+            {t("home.role", { merchant: membership.merchantName, role: t(`roles.${membership.role}`) })}
+          </p>
           <HomeSections figures={figures} locale={locale} />
         </>
       ) : (
@@ -61,7 +77,13 @@ function Attention({ figures, locale, t }: Parts) {
   for (const silent of providersSilent) {
     items.push(
       <li key={`provider-${silent.provider}`}>
-        <p>{t("home.providerSilent", { provider: t(`home.providers.${silent.provider}`), count: silent.count, since: at.format(silent.since) })}</p>
+        <p>
+          {t("home.providerSilent", {
+            provider: t(`home.providers.${silent.provider}`),
+            count: silent.count,
+            since: at.format(silent.since),
+          })}
+        </p>
       </li>,
     );
   }
@@ -73,7 +95,10 @@ function Attention({ figures, locale, t }: Parts) {
           {reservationsExpiring.oldest.map((payment) => (
             <li key={payment.paymentId}>
               <a className={link} href={consolePath.payment(locale, payment.paymentId)}>
-                {t("home.reservationItem", { amount: amount(payment.amountMinor, payment.currency), at: at.format(payment.releaseAt) })}
+                {t("home.reservationItem", {
+                  amount: amount(payment.amountMinor, payment.currency),
+                  at: at.format(payment.releaseAt),
+                })}
               </a>
             </li>
           ))}
@@ -89,7 +114,10 @@ function Attention({ figures, locale, t }: Parts) {
           {awaitingBuyer.oldest.map((payment) => (
             <li key={payment.paymentId}>
               <a className={link} href={consolePath.payment(locale, payment.paymentId)}>
-                {t("home.awaitingItem", { amount: amount(payment.amountMinor, payment.currency), at: at.format(payment.createdAt) })}
+                {t("home.awaitingItem", {
+                  amount: amount(payment.amountMinor, payment.currency),
+                  at: at.format(payment.createdAt),
+                })}
               </a>
             </li>
           ))}
@@ -109,7 +137,11 @@ function Attention({ figures, locale, t }: Parts) {
   }
   return (
     <Section title={t("home.attentionTitle")} id="attention">
-      {items.length === 0 ? <p className="text-slate-800">{t("home.nothingNeeded")}</p> : <ul className="flex flex-col gap-3 text-slate-900">{items}</ul>}
+      {items.length === 0 ? (
+        <p className="text-slate-800">{t("home.nothingNeeded")}</p>
+      ) : (
+        <ul className="flex flex-col gap-3 text-slate-900">{items}</ul>
+      )}
     </Section>
   );
 }
@@ -145,13 +177,17 @@ function CurrencyTakings({ currency, figures, locale, t }: Parts & { currency: C
           return (
             <div key={key} className="flex flex-col gap-1 rounded-xl bg-slate-50 p-3">
               <dt className="text-sm font-semibold text-slate-700">{t(`home.periods.${key}`)}</dt>
-              <dd className="text-xl font-bold text-slate-900 tabular-nums wrap-anywhere">{amount(period.succeededMinor)}</dd>
+              <dd className="text-xl font-bold text-slate-900 tabular-nums wrap-anywhere">
+                {amount(period.succeededMinor)}
+              </dd>
               <dd className="text-sm text-slate-800">
                 <a className={link} href={listOf(from)}>
                   {t("home.succeededCount", { count: period.succeededCount })}
                 </a>
               </dd>
-              <dd className="text-sm text-slate-800">{t("home.refunded", { amount: amount(period.refundedMinor), count: period.refundedCount })}</dd>
+              <dd className="text-sm text-slate-800">
+                {t("home.refunded", { amount: amount(period.refundedMinor), count: period.refundedCount })}
+              </dd>
             </div>
           );
         })}
@@ -170,10 +206,19 @@ function Methods({ figures, locale, t }: Parts) {
       ) : (
         <dl className="flex flex-col gap-2">
           {figures.methods.map((method) => (
-            <div key={method.method} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-b border-slate-100 pb-2">
+            <div
+              key={method.method}
+              className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-b border-slate-100 pb-2"
+            >
               <dt className="font-semibold text-slate-900">{t(`home.methods.${method.method}`)}</dt>
               <dd className="text-slate-800 tabular-nums">
-                {method.rate === null ? "—" : t("home.methodRate", { rate: percent.format(method.rate), succeeded: method.succeeded, total: method.succeeded + method.failed })}
+                {method.rate === null
+                  ? "—"
+                  : t("home.methodRate", {
+                      rate: percent.format(method.rate),
+                      succeeded: method.succeeded,
+                      total: method.succeeded + method.failed,
+                    })}
               </dd>
             </div>
           ))}
@@ -183,4 +228,8 @@ function Methods({ figures, locale, t }: Parts) {
   );
 }
 
-export const homePage = { title: { messages: "console" }, capability: null, render: renderHomePage } satisfies ConsolePage;
+export const homePage = {
+  title: { messages: "console" },
+  capability: null,
+  render: renderHomePage,
+} satisfies ConsolePage;

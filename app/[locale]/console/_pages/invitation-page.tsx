@@ -26,7 +26,10 @@ async function renderInvitationPage({ db, locale, params, query }: SignedOutPage
   return (
     <ConsoleCardShell locale={locale} path={path} title={t("invitation.title", { merchant: invitation.merchantName })}>
       <p className="text-slate-800">
-        <IsolatedText text={t("invitation.intro", { role: t(`roles.${invitation.role}`), email: invitation.email })} values={[invitation.email]} />
+        <IsolatedText
+          text={t("invitation.intro", { role: t(`roles.${invitation.role}`), email: invitation.email })}
+          values={[invitation.email]}
+        />
       </p>
       {existing ? (
         <p className="text-slate-800">
@@ -65,4 +68,8 @@ async function renderInvitationPage({ db, locale, params, query }: SignedOutPage
   );
 }
 
-export const invitationPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.invitationPage" }, render: renderInvitationPage };
+export const invitationPage: SignedOutConsolePage = {
+  signedOut: true,
+  title: { messages: "console.invitationPage" },
+  render: renderInvitationPage,
+};

@@ -25,7 +25,8 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
   const { links } = await listPaymentLinks(db, { serviceId, limit: LINKS_SHOWN });
   const { countries } = await linkServiceOrThrow(db, serviceId);
   const failed = flash?.kind === "error" && flash.form === "create-payment-link" ? flash : null;
-  const errorOf = (field: string) => (failed?.field === field ? t("errors.invalidLink", { detail: fieldProblemText(locale, failed.detail) }) : null);
+  const errorOf = (field: string) =>
+    failed?.field === field ? t("errors.invalidLink", { detail: fieldProblemText(locale, failed.detail) }) : null;
   const typed = (field: string, fallback = "") => failed?.values?.[field] ?? fallback;
   // Just created: the links (newest first, the new one on top) come before the form, so a phone
   // shows the new link at once rather than below the whole form.
@@ -41,14 +42,37 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
     </Section>
   );
   return (
-    <ConsoleShell locale={locale} path="/console/payment-links" principal={principal} formToken={formToken} title={t("title")}>
-      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
+    <ConsoleShell
+      locale={locale}
+      path="/console/payment-links"
+      principal={principal}
+      formToken={formToken}
+      title={t("title")}
+    >
+      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? (
+        <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice>
+      ) : null}
       {justCreated && links.length > 0 ? linksSection : null}
       {mayManage ? (
         <Section title={t("create")} id="create">
           <ConsoleForm locale={locale} action="create-payment-link" formToken={formToken} label={t("create")}>
-            <Field id="title" name="title" label={t("fields.title")} required maxLength={100} defaultValue={typed("title")} error={errorOf("title")} />
-            <Field id="description" name="description" label={t("fields.description")} maxLength={500} defaultValue={typed("description")} error={errorOf("description")} />
+            <Field
+              id="title"
+              name="title"
+              label={t("fields.title")}
+              required
+              maxLength={100}
+              defaultValue={typed("title")}
+              error={errorOf("title")}
+            />
+            <Field
+              id="description"
+              name="description"
+              label={t("fields.description")}
+              maxLength={500}
+              defaultValue={typed("description")}
+              error={errorOf("description")}
+            />
             <Field
               id="amount"
               name="amount"
@@ -60,8 +84,24 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
               error={errorOf("amount")}
             />
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field id="min-amount" name="minAmount" inputMode="decimal" dir="ltr" label={t("fields.minAmount")} defaultValue={typed("minAmount")} error={errorOf("minAmount")} />
-              <Field id="max-amount" name="maxAmount" inputMode="decimal" dir="ltr" label={t("fields.maxAmount")} defaultValue={typed("maxAmount")} error={errorOf("maxAmount")} />
+              <Field
+                id="min-amount"
+                name="minAmount"
+                inputMode="decimal"
+                dir="ltr"
+                label={t("fields.minAmount")}
+                defaultValue={typed("minAmount")}
+                error={errorOf("minAmount")}
+              />
+              <Field
+                id="max-amount"
+                name="maxAmount"
+                inputMode="decimal"
+                dir="ltr"
+                label={t("fields.maxAmount")}
+                defaultValue={typed("maxAmount")}
+                error={errorOf("maxAmount")}
+              />
             </div>
             <div className="grid gap-4 sm:grid-cols-2">
               <SelectWithError
@@ -110,7 +150,12 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
               error={errorOf("expiresAt")}
             />
             <label className="flex min-h-11 items-center gap-3 text-sm font-semibold text-slate-800">
-              <input type="checkbox" name="reusable" defaultChecked={failed ? failed.values?.reusable === "on" : true} className="size-5" />
+              <input
+                type="checkbox"
+                name="reusable"
+                defaultChecked={failed ? failed.values?.reusable === "on" : true}
+                className="size-5"
+              />
               {t("fields.reusable")}
             </label>
             <Button type="submit">{t("createButton")}</Button>
@@ -122,13 +167,28 @@ async function renderPaymentLinksPage({ db, locale, principal, formToken, flash 
   );
 }
 
-function LinkItem({ link, locale, mayManage, formToken, t }: { link: PaymentLinkView; locale: Locale; mayManage: boolean; formToken?: string; t: Translate }) {
+function LinkItem({
+  link,
+  locale,
+  mayManage,
+  formToken,
+  t,
+}: {
+  link: PaymentLinkView;
+  locale: Locale;
+  mayManage: boolean;
+  formToken?: string;
+  t: Translate;
+}) {
   const money = (amount: number) => formatAmount({ amount, currency: link.currency, locale });
   const price =
     link.amount !== null
       ? money(link.amount)
       : link.minAmount !== null || link.maxAmount !== null
-        ? t("bounds", { min: link.minAmount === null ? "—" : money(link.minAmount), max: link.maxAmount === null ? "—" : money(link.maxAmount) })
+        ? t("bounds", {
+            min: link.minAmount === null ? "—" : money(link.minAmount),
+            max: link.maxAmount === null ? "—" : money(link.maxAmount),
+          })
         : t("openAmount");
   const whatsApp = `https://wa.me/?text=${encodeURIComponent(`${link.title} ${link.url}`)}`;
   const headingId = `${link.id}-title`;
@@ -200,7 +260,13 @@ function SelectWithError({
 }) {
   return (
     <div className="flex flex-col gap-1">
-      <SelectField id={id} name={name} label={label} defaultValue={defaultValue} options={values.map((value) => ({ value, label: labelOf(value) }))} />
+      <SelectField
+        id={id}
+        name={name}
+        label={label}
+        defaultValue={defaultValue}
+        options={values.map((value) => ({ value, label: labelOf(value) }))}
+      />
       {error ? (
         <p id={`${id}-error`} role="alert" className="text-sm font-medium text-rose-700">
           {error}
@@ -210,4 +276,8 @@ function SelectWithError({
   );
 }
 
-export const paymentLinksPage = { title: { messages: "console.paymentLinks" }, capability: "payments.read", render: renderPaymentLinksPage } satisfies ConsolePage;
+export const paymentLinksPage = {
+  title: { messages: "console.paymentLinks" },
+  capability: "payments.read",
+  render: renderPaymentLinksPage,
+} satisfies ConsolePage;

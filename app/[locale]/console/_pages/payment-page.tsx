@@ -19,7 +19,10 @@ const OPERATIONS = ["capture", "release", "refund"] as const;
 type Operation = (typeof OPERATIONS)[number];
 
 /** GET /{locale}/console/payments/{id}: the payment, its amounts, timeline and events; capture, release and refund behind a confirmation. */
-async function renderPaymentPage({ db, locale, principal, formToken, flash }: OpenConsolePage, { params, query }: ConsolePageRequest) {
+async function renderPaymentPage(
+  { db, locale, principal, formToken, flash }: OpenConsolePage,
+  { params, query }: ConsolePageRequest,
+) {
   const service = await consoleServiceContext(db, principal);
   if (!service) return null;
   const detail = await getPaymentDetail(db, { service, paymentId: params.paymentId! }).catch((error: unknown) => {
@@ -42,7 +45,11 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
   const refusalText = error
     ? error.field
       ? fieldProblemText(locale, error.detail)
-      : operationProblemText(locale, error.key, { refundable: money(amounts.refundableMinor), capturable: money(amounts.amountMinor), state: status(payment.state) })
+      : operationProblemText(locale, error.key, {
+          refundable: money(amounts.refundableMinor),
+          capturable: money(amounts.amountMinor),
+          state: status(payment.state),
+        })
     : null;
   const facts: [string, string][] = [
     [t("detail.status"), status(payment.state)],
@@ -59,9 +66,19 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
     [t("detail.updated"), dateTime.format(payment.updatedAt)],
   ];
   return (
-    <ConsoleShell locale={locale} path={`/console/payments/${payment.id}`} principal={principal} formToken={formToken} title={t("detail.title")}>
-      {flash?.kind === "notice" && t.has(`detail.notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`detail.notices.${flash.key}`)}</ConsoleNotice> : null}
-      {error && !error.field ? <ConsoleNotice tone="error">{t("detail.refused", { detail: refusalText ?? "" })}</ConsoleNotice> : null}
+    <ConsoleShell
+      locale={locale}
+      path={`/console/payments/${payment.id}`}
+      principal={principal}
+      formToken={formToken}
+      title={t("detail.title")}
+    >
+      {flash?.kind === "notice" && t.has(`detail.notices.${flash.key}`) ? (
+        <ConsoleNotice tone="success">{t(`detail.notices.${flash.key}`)}</ConsoleNotice>
+      ) : null}
+      {error && !error.field ? (
+        <ConsoleNotice tone="error">{t("detail.refused", { detail: refusalText ?? "" })}</ConsoleNotice>
+      ) : null}
       <Section title={payment.id} id="payment">
         <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
           {facts.map(([term, value]) => (
@@ -76,13 +93,19 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
         {mayOperate ? (
           <div className="flex flex-wrap gap-3">
             {OPERATIONS.filter((operation) => detail.allows[operation]).map((operation) => (
-              <ButtonLink key={operation} variant="secondary" href={`${consolePath.payment(locale, payment.id)}?confirm=${operation}#confirm`}>
+              <ButtonLink
+                key={operation}
+                variant="secondary"
+                href={`${consolePath.payment(locale, payment.id)}?confirm=${operation}#confirm`}
+              >
                 {t(`detail.${operation}`)}
               </ButtonLink>
             ))}
           </div>
         ) : null}
-        {detail.refundsAtProvider ? <p className="text-sm text-slate-700">{t("detail.refundsAtProvider", { method: method(detail.method) })}</p> : null}
+        {detail.refundsAtProvider ? (
+          <p className="text-sm text-slate-700">{t("detail.refundsAtProvider", { method: method(detail.method) })}</p>
+        ) : null}
       </Section>
       {mayOperate && confirming ? (
         <Section title={t(`detail.confirmTitle.${confirming}`)} id="confirm">
@@ -110,9 +133,15 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
         {/* A customer without a name is named by its phone: the phone is then shown once, as the link. */}
         <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-3">
           <div>
-            <dt className="font-semibold">{detail.customer.name === detail.customer.phone ? t("list.phone") : t("detail.customerName")}</dt>
+            <dt className="font-semibold">
+              {detail.customer.name === detail.customer.phone ? t("list.phone") : t("detail.customerName")}
+            </dt>
             <dd className="wrap-anywhere">
-              <a dir="auto" className="font-semibold text-teal-800 underline" href={consolePath.customer(locale, detail.customer.id)}>
+              <a
+                dir="auto"
+                className="font-semibold text-teal-800 underline"
+                href={consolePath.customer(locale, detail.customer.id)}
+              >
                 {detail.customer.name}
               </a>
             </dd>
@@ -167,7 +196,11 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
             <li key={index} className="flex flex-wrap gap-x-3">
               <time dateTime={entry.at.toISOString()}>{dateTime.format(entry.at)}</time>
               <span className="font-semibold">{status(entry.to)}</span>
-              {entry.cause.kind === "console" ? <bdi dir="ltr">{entry.cause.userEmail}</bdi> : <span>{t(`cause.${entry.cause.kind}`)}</span>}
+              {entry.cause.kind === "console" ? (
+                <bdi dir="ltr">{entry.cause.userEmail}</bdi>
+              ) : (
+                <span>{t(`cause.${entry.cause.kind}`)}</span>
+              )}
             </li>
           ))}
         </ol>
@@ -178,7 +211,9 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
         ) : (
           <ScrollRegion label={t("detail.events")}>
             <table className="w-full min-w-[32rem] text-sm">
-              <TableHead columns={[t("list.created"), t("detail.eventType"), tEvents("delivery"), tEvents("attempts"), ""]} />
+              <TableHead
+                columns={[t("list.created"), t("detail.eventType"), tEvents("delivery"), tEvents("attempts"), ""]}
+              />
               <tbody>
                 {detail.events.map((event) => (
                   <tr key={event.id} className="border-b border-slate-100">
@@ -198,7 +233,12 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
                     </td>
                     <td className="py-2">
                       {principalMay(principal, "integration.manage") ? (
-                        <ConsoleForm locale={locale} action="redeliver" formToken={formToken} label={`${tEvents("redeliver")} ${event.id}`}>
+                        <ConsoleForm
+                          locale={locale}
+                          action="redeliver"
+                          formToken={formToken}
+                          label={`${tEvents("redeliver")} ${event.id}`}
+                        >
                           <input type="hidden" name="event" value={event.id} />
                           <Button type="submit" variant="quiet">
                             {tEvents("redeliver")}
@@ -225,12 +265,16 @@ async function renderPaymentPage({ db, locale, principal, formToken, flash }: Op
  * provider's order number, the authorization code once the provider reported one, or that the
  * provider gives none (Chargily).
  */
-function providerOrderFacts(order: PaymentDetail["providerOrder"], { t, method }: { t: ReturnType<typeof paymentLabels>["t"]; method: string }): [string, string][] {
+function providerOrderFacts(
+  order: PaymentDetail["providerOrder"],
+  { t, method }: { t: ReturnType<typeof paymentLabels>["t"]; method: string },
+): [string, string][] {
   if (!order) return [];
   const facts: [string, string][] = [];
   if (order.orderId) facts.push([t("detail.providerOrderId"), order.orderId]);
   if (order.authorizationCode) facts.push([t("detail.authorizationCode"), order.authorizationCode]);
-  else if (!order.givesAuthorizationCode && order.orderId) facts.push([t("detail.authorizationCode"), t("detail.noAuthorizationCode", { method })]);
+  else if (!order.givesAuthorizationCode && order.orderId)
+    facts.push([t("detail.authorizationCode"), t("detail.noAuthorizationCode", { method })]);
   return facts;
 }
 
@@ -247,7 +291,12 @@ function ConfirmForm(props: {
 }) {
   const { operation, labels } = props;
   return (
-    <ConsoleForm locale={props.locale} action={`payment-${operation}`} formToken={props.formToken} label={labels.confirm}>
+    <ConsoleForm
+      locale={props.locale}
+      action={`payment-${operation}`}
+      formToken={props.formToken}
+      label={labels.confirm}
+    >
       <input type="hidden" name="paymentId" value={props.paymentId} />
       <input type="hidden" name="formKey" value={randomUUID()} />
       {operation === "release" ? null : (
@@ -277,4 +326,8 @@ function ConfirmForm(props: {
   );
 }
 
-export const paymentPage = { title: { messages: "consolePayments.detail" }, capability: "payments.read", render: renderPaymentPage } satisfies ConsolePage;
+export const paymentPage = {
+  title: { messages: "consolePayments.detail" },
+  capability: "payments.read",
+  render: renderPaymentPage,
+} satisfies ConsolePage;

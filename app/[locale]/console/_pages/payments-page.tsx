@@ -28,10 +28,15 @@ function filterQuery(query: ConsolePageRequest["query"]): URLSearchParams {
 }
 
 /** GET /{locale}/console/payments: newest first, 25 a page by keyset, filters and search in the URL. */
-async function renderPaymentsPage({ db, locale, principal, formToken }: OpenConsolePage, { query }: ConsolePageRequest) {
+async function renderPaymentsPage(
+  { db, locale, principal, formToken }: OpenConsolePage,
+  { query }: ConsolePageRequest,
+) {
   const { t, status } = paymentLabels(locale);
   const parsed = parsePaymentListQuery(query, principal.membership!);
-  const page = parsed.ok ? await listPayments(db, { serviceId: principal.membership!.serviceId, query: parsed.query }) : null;
+  const page = parsed.ok
+    ? await listPayments(db, { serviceId: principal.membership!.serviceId, query: parsed.query })
+    : null;
   const linkTitles = page
     ? await paymentLinkTitles(
         db,
@@ -53,11 +58,35 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
   // The filters behind the disclosure that are set (the search has its own box): while any is, it stays open.
   const filtersSet = new Set([...kept.keys()].filter((name) => name !== "q")).size;
   return (
-    <ConsoleShell locale={locale} path="/console/payments" principal={principal} formToken={formToken} title={t("list.title")}>
+    <ConsoleShell
+      locale={locale}
+      path="/console/payments"
+      principal={principal}
+      formToken={formToken}
+      title={t("list.title")}
+    >
       {/* Results first: the search on top, the other filters behind a disclosure, open while one is set. */}
-      <form method="get" action={consolePath.payments(locale)} className="flex flex-col gap-3" role="search" aria-label={t("list.filters")}>
-        <Field id="q" name="q" type="search" dir="auto" label={t("list.search")} hint={t("list.searchHint")} defaultValue={queryValue(query, "q") ?? ""} error={problemOf("q")} />
-        <details open={filtersSet > 0 || undefined} className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <form
+        method="get"
+        action={consolePath.payments(locale)}
+        className="flex flex-col gap-3"
+        role="search"
+        aria-label={t("list.filters")}
+      >
+        <Field
+          id="q"
+          name="q"
+          type="search"
+          dir="auto"
+          label={t("list.search")}
+          hint={t("list.searchHint")}
+          defaultValue={queryValue(query, "q") ?? ""}
+          error={problemOf("q")}
+        />
+        <details
+          open={filtersSet > 0 || undefined}
+          className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+        >
           <summary className="min-h-11 cursor-pointer content-center text-base font-bold text-slate-900">
             {filtersSet > 0 ? t("list.filtersSet", { count: filtersSet }) : t("list.moreFilters")}
           </summary>
@@ -67,7 +96,13 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
               <div className="flex flex-wrap gap-x-4 gap-y-2">
                 {PAYMENT_STATES.map((state) => (
                   <label key={state} className="flex min-h-11 items-center gap-2 text-sm">
-                    <input type="checkbox" name="status" value={state} defaultChecked={chosen.has(state)} className="size-5" />
+                    <input
+                      type="checkbox"
+                      name="status"
+                      value={state}
+                      defaultChecked={chosen.has(state)}
+                      className="size-5"
+                    />
                     {status(state)}
                   </label>
                 ))}
@@ -79,9 +114,22 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
                 name="method"
                 label={t("list.method")}
                 defaultValue={queryValue(query, "method") ?? ""}
-                options={[{ value: "", label: t("list.any") }, ...CONSOLE_METHODS.map((value) => ({ value, label: value === "card" ? t("list.card") : t(`method.${value}`) }))]}
+                options={[
+                  { value: "", label: t("list.any") },
+                  ...CONSOLE_METHODS.map((value) => ({
+                    value,
+                    label: value === "card" ? t("list.card") : t(`method.${value}`),
+                  })),
+                ]}
               />
-              <Field id="currency" name="currency" label={t("list.currency")} defaultValue={queryValue(query, "currency") ?? ""} error={problemOf("currency")} dir="ltr" />
+              <Field
+                id="currency"
+                name="currency"
+                label={t("list.currency")}
+                defaultValue={queryValue(query, "currency") ?? ""}
+                error={problemOf("currency")}
+                dir="ltr"
+              />
               <Field
                 id="createdFrom"
                 name="createdFrom"
@@ -90,7 +138,14 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
                 defaultValue={queryValue(query, "createdFrom") ?? ""}
                 error={problemOf("createdFrom")}
               />
-              <Field id="createdTo" name="createdTo" type="date" label={t("list.createdTo")} defaultValue={queryValue(query, "createdTo") ?? ""} error={problemOf("createdTo")} />
+              <Field
+                id="createdTo"
+                name="createdTo"
+                type="date"
+                label={t("list.createdTo")}
+                defaultValue={queryValue(query, "createdTo") ?? ""}
+                error={problemOf("createdTo")}
+              />
               <Field
                 id="amountFrom"
                 name="amountFrom"
@@ -117,7 +172,10 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
           <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${kept.toString()}`}>
             {t("list.export")}
           </ButtonLink>
-          <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${new URLSearchParams([...kept, ["separator", "semicolon"]]).toString()}`}>
+          <ButtonLink
+            variant="quiet"
+            href={`${consolePath.paymentsExport(locale)}?${new URLSearchParams([...kept, ["separator", "semicolon"]]).toString()}`}
+          >
             {t("list.exportSemicolon")}
           </ButtonLink>
         </div>
@@ -128,7 +186,14 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
         ) : page.rows.length === 0 ? (
           <p className="text-slate-700">{t("list.none")}</p>
         ) : (
-          <PaymentTable locale={locale} timeZone={principal.membership!.timeZone} label={t("list.results")} rows={page.rows} withPhoneAndActionId linkTitles={linkTitles} />
+          <PaymentTable
+            locale={locale}
+            timeZone={principal.membership!.timeZone}
+            label={t("list.results")}
+            rows={page.rows}
+            withPhoneAndActionId
+            linkTitles={linkTitles}
+          />
         )}
         {page ? (
           <nav aria-label={t("list.pages")} className="flex flex-wrap gap-3">
@@ -149,4 +214,8 @@ async function renderPaymentsPage({ db, locale, principal, formToken }: OpenCons
   );
 }
 
-export const paymentsPage = { title: { messages: "consolePayments.list" }, capability: "payments.read", render: renderPaymentsPage } satisfies ConsolePage;
+export const paymentsPage = {
+  title: { messages: "consolePayments.list" },
+  capability: "payments.read",
+  render: renderPaymentsPage,
+} satisfies ConsolePage;

@@ -17,7 +17,10 @@ async function renderResetPasswordPage({ db, locale, params, query }: SignedOutP
     return (
       <ConsoleCardShell locale={locale} path={path} title={t("notOpenTitle")}>
         <p className="text-slate-800">{t("notOpenBody")}</p>
-        <a href={consolePath.forgotPassword(locale)} className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline">
+        <a
+          href={consolePath.forgotPassword(locale)}
+          className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline"
+        >
           {t("askAgain")}
         </a>
       </ConsoleCardShell>
@@ -49,4 +52,8 @@ async function renderResetPasswordPage({ db, locale, params, query }: SignedOutP
   );
 }
 
-export const resetPasswordPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.resetPassword" }, render: renderResetPasswordPage };
+export const resetPasswordPage: SignedOutConsolePage = {
+  signedOut: true,
+  title: { messages: "console.resetPassword" },
+  render: renderResetPasswordPage,
+};

@@ -13,7 +13,12 @@ import type { OpenConsolePage } from "@/lib/console/web/open-console-session";
 import { translator } from "@/lib/i18n/translator";
 
 /** The terms of payment URL, its own form: the SATIM checkout links it beside its required checkbox. */
-function TermsSection({ locale, formToken, termsUrl, flash }: Pick<OpenConsolePage, "locale" | "formToken" | "flash"> & { termsUrl: string | null }) {
+function TermsSection({
+  locale,
+  formToken,
+  termsUrl,
+  flash,
+}: Pick<OpenConsolePage, "locale" | "formToken" | "flash"> & { termsUrl: string | null }) {
   const t = translator(locale, "console.settings");
   const failed = flash?.kind === "error" && flash.form === "terms" ? flash : null;
   return (
@@ -42,14 +47,36 @@ async function renderSettingsPage({ db, locale, principal, formToken, flash }: O
   const keys = await getMerchantKeys(db, principal.membership!.serviceId);
   const methods = await methodCredentialsOverview(db, principal.membership!.serviceId);
   const failed = flash?.kind === "error" && flash.form === "settings" ? flash : null;
-  const errorOf = (field: string) => (failed && failed.field === field ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) }) : null);
-  const originsError = failed && failed.field === "origins" ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) }) : null;
+  const errorOf = (field: string) =>
+    failed && failed.field === field
+      ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) })
+      : null;
+  const originsError =
+    failed && failed.field === "origins"
+      ? t("errors.invalidSetting", { detail: fieldProblemText(locale, failed.detail) })
+      : null;
   return (
-    <ConsoleShell locale={locale} path="/console/settings" principal={principal} formToken={formToken} title={t("title")}>
-      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice> : null}
+    <ConsoleShell
+      locale={locale}
+      path="/console/settings"
+      principal={principal}
+      formToken={formToken}
+      title={t("title")}
+    >
+      {flash?.kind === "notice" && t.has(`notices.${flash.key}`) ? (
+        <ConsoleNotice tone="success">{t(`notices.${flash.key}`)}</ConsoleNotice>
+      ) : null}
       <Section title={keys.name}>
         <ConsoleForm locale={locale} action="settings" formToken={formToken}>
-          <Field id="name" name="name" label={t("name")} required maxLength={120} defaultValue={failed?.values?.name ?? keys.name} error={errorOf("name")} />
+          <Field
+            id="name"
+            name="name"
+            label={t("name")}
+            required
+            maxLength={120}
+            defaultValue={failed?.values?.name ?? keys.name}
+            error={errorOf("name")}
+          />
           <Field
             id="redirect-url"
             name="redirectUrl"
@@ -131,4 +158,8 @@ function TimeZoneSection({ open: { locale, principal, formToken, flash } }: { op
   );
 }
 
-export const settingsPage = { title: { messages: "console.settings" }, capability: "integration.manage", render: renderSettingsPage } satisfies ConsolePage;
+export const settingsPage = {
+  title: { messages: "console.settings" },
+  capability: "integration.manage",
+  render: renderSettingsPage,
+} satisfies ConsolePage;

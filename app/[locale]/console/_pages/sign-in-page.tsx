@@ -17,18 +17,42 @@ async function renderSignInPage(request: SignedOutPageRequest) {
   const t = translator(locale, "console.signIn");
   return (
     <ConsoleCardShell locale={locale} path="/console/sign-in" title={t("title")}>
-      {queryValue(query, "notice") === "password_reset" ? <ConsoleNotice tone="success">{t("passwordReset")}</ConsoleNotice> : null}
+      {queryValue(query, "notice") === "password_reset" ? (
+        <ConsoleNotice tone="success">{t("passwordReset")}</ConsoleNotice>
+      ) : null}
       {error === "refused" || error === "locked" ? <ConsoleNotice tone="error">{t(error)}</ConsoleNotice> : null}
       <ConsoleForm locale={locale} action="sign-in">
-        <Field id="email" name="email" type="email" label={t("email")} autoComplete="username" required maxLength={254} />
-        <Field id="password" name="password" type="password" label={t("password")} autoComplete="current-password" required maxLength={256} />
+        <Field
+          id="email"
+          name="email"
+          type="email"
+          label={t("email")}
+          autoComplete="username"
+          required
+          maxLength={254}
+        />
+        <Field
+          id="password"
+          name="password"
+          type="password"
+          label={t("password")}
+          autoComplete="current-password"
+          required
+          maxLength={256}
+        />
         <Button type="submit">{t("submit")}</Button>
       </ConsoleForm>
-      <a href={consolePath.forgotPassword(locale)} className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline">
+      <a
+        href={consolePath.forgotPassword(locale)}
+        className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline"
+      >
         {t("forgot")}
       </a>
       {getConfig().isSandbox ? (
-        <a href={consolePath.signUp(locale)} className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline">
+        <a
+          href={consolePath.signUp(locale)}
+          className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline"
+        >
           {t("noAccount")}
         </a>
       ) : null}
@@ -36,4 +60,8 @@ async function renderSignInPage(request: SignedOutPageRequest) {
   );
 }
 
-export const signInPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.signIn" }, render: renderSignInPage };
+export const signInPage: SignedOutConsolePage = {
+  signedOut: true,
+  title: { messages: "console.signIn" },
+  render: renderSignInPage,
+};

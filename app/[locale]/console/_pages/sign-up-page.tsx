@@ -19,12 +19,22 @@ async function renderSignUpPage(request: SignedOutPageRequest) {
   const t = translator(locale, "console.signUp");
   const error = queryValue(query, "error");
   const errorField = queryValue(query, "field");
-  const errorOf = (field: (typeof FIELDS)[number]) => (error && errorField === field && t.has(`errors.${error}`) ? t(`errors.${error}`) : null);
+  const errorOf = (field: (typeof FIELDS)[number]) =>
+    error && errorField === field && t.has(`errors.${error}`) ? t(`errors.${error}`) : null;
   return (
     <ConsoleCardShell locale={locale} path="/console/sign-up" title={t("title")}>
       <p className="text-slate-800">{t("intro")}</p>
       <ConsoleForm locale={locale} action="sign-up">
-        <Field id="name" name="name" label={t("name")} autoComplete="name" required maxLength={120} defaultValue={queryValue(query, "name")} error={errorOf("name")} />
+        <Field
+          id="name"
+          name="name"
+          label={t("name")}
+          autoComplete="name"
+          required
+          maxLength={120}
+          defaultValue={queryValue(query, "name")}
+          error={errorOf("name")}
+        />
         <Field
           id="email"
           name="email"
@@ -60,11 +70,18 @@ async function renderSignUpPage(request: SignedOutPageRequest) {
         />
         <Button type="submit">{t("submit")}</Button>
       </ConsoleForm>
-      <a href={consolePath.signIn(locale)} className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline">
+      <a
+        href={consolePath.signIn(locale)}
+        className="text-center font-semibold text-teal-800 underline-offset-4 hover:underline"
+      >
         {t("haveAccount")}
       </a>
     </ConsoleCardShell>
   );
 }
 
-export const signUpPage: SignedOutConsolePage = { signedOut: true, title: { messages: "console.signUp" }, render: renderSignUpPage };
+export const signUpPage: SignedOutConsolePage = {
+  signedOut: true,
+  title: { messages: "console.signUp" },
+  render: renderSignUpPage,
+};

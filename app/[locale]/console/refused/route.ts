@@ -6,5 +6,7 @@ import { isCapability } from "@/lib/console/access/roles";
 export async function GET(request: Request, context: { params: Promise<{ locale: string }> }): Promise<Response> {
   const { locale } = await context.params;
   const need = new URL(request.url).searchParams.get("need");
-  return isCapability(need) ? consoleRefusedResponse("forbidden", locale, need) : consoleRefusedResponse("not_found", locale);
+  return isCapability(need)
+    ? consoleRefusedResponse("forbidden", locale, need)
+    : consoleRefusedResponse("not_found", locale);
 }

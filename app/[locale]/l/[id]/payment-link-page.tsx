@@ -1,5 +1,12 @@
 import { translator } from "@/lib/i18n/translator";
-import { PAGE_NOT_FOUND, redirectTo, type HostedPage, type HostedPageAnswer, type HostedPageHead, type HostedPageRequest } from "@/lib/hosted/hosted-page";
+import {
+  PAGE_NOT_FOUND,
+  redirectTo,
+  type HostedPage,
+  type HostedPageAnswer,
+  type HostedPageHead,
+  type HostedPageRequest,
+} from "@/lib/hosted/hosted-page";
 import { Button } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
 import { Field } from "@/components/field";
@@ -43,7 +50,11 @@ async function render({ locale, params, query: raw }: HostedPageRequest): Promis
   const has = (code: LinkFormProblemCode) => view.problems.includes(code);
   const amountError = amountErrorText(view, t, money);
   const phoneExample = `${view.callingCode}555123456`;
-  const phoneError = has("phone:required") ? t("phoneRequired") : has("phone:format") ? t("phoneFormat", { example: phoneExample }) : null;
+  const phoneError = has("phone:required")
+    ? t("phoneRequired")
+    : has("phone:format")
+      ? t("phoneFormat", { example: phoneExample })
+      : null;
   const { min, max } = view.bounds;
   const amountHint =
     min !== null && max !== null
@@ -62,7 +73,9 @@ async function render({ locale, params, query: raw }: HostedPageRequest): Promis
         <div className="flex flex-col gap-2">
           <p className="text-sm font-semibold text-teal-800">{t("payTo", { merchant: view.merchantName })}</p>
           <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900">{view.title}</h1>
-          {view.description ? <p className="break-words whitespace-pre-line text-slate-700">{view.description}</p> : null}
+          {view.description ? (
+            <p className="break-words whitespace-pre-line text-slate-700">{view.description}</p>
+          ) : null}
         </div>
         {view.amount !== null ? (
           <dl className="rounded-xl bg-slate-50 px-4 py-4 ring-1 ring-slate-200">
@@ -93,7 +106,12 @@ async function render({ locale, params, query: raw }: HostedPageRequest): Promis
             {t("noMethods", { merchant: view.merchantName })}
           </StatusBanner>
         ) : (
-          <form method="post" action={paymentLinkFormPath({ locale, linkId: id })} noValidate className="flex flex-col gap-5">
+          <form
+            method="post"
+            action={paymentLinkFormPath({ locale, linkId: id })}
+            noValidate
+            className="flex flex-col gap-5"
+          >
             <input type="hidden" name="link" value={id} />
             <input type="hidden" name={FORM_TOKEN_FIELD} value={view.formToken} />
             <input type="hidden" name="attempt" value={view.attempt} />

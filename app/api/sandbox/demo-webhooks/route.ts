@@ -15,5 +15,10 @@ export async function POST(request: Request) {
 // GET /api/sandbox/demo-webhooks — what the demo merchant received, newest first.
 export async function GET() {
   if (!getConfig().isSandbox) return notFound();
-  return withApiHeaders(Response.json({ received: await receivedDemoWebhooks(await getDb()) }, { headers: { "cache-control": "no-store" } }));
+  return withApiHeaders(
+    Response.json(
+      { received: await receivedDemoWebhooks(await getDb()) },
+      { headers: { "cache-control": "no-store" } },
+    ),
+  );
 }

@@ -4,9 +4,13 @@ import { toErrorResponse } from "@/lib/http/respond";
 
 // Any unknown /api/v1 path: the contract's JSON 404 rather than an HTML page (and its log line).
 function notFound(request: Request): Promise<Response> {
-  return withRequestScope(request, async ({ requestId }) => toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId), {
-    route: "/api/v1/:unknown*",
-  });
+  return withRequestScope(
+    request,
+    async ({ requestId }) => toErrorResponse(new ApiError("not_found", "No such endpoint."), requestId),
+    {
+      route: "/api/v1/:unknown*",
+    },
+  );
 }
 
 export const GET = notFound;

@@ -25,7 +25,10 @@ export const accountActions: Record<string, ConsoleAction> = {
         case "changed":
           return { location, flash: { kind: "notice", key: "passwordChanged" } };
         case "wrong_password":
-          return { location, flash: { kind: "error", form: "password", field: "currentPassword", key: "wrongPassword" } };
+          return {
+            location,
+            flash: { kind: "error", form: "password", field: "currentPassword", key: "wrongPassword" },
+          };
         case "invalid_new_password":
           return { location, flash: { kind: "error", form: "password", field: "newPassword", key: result.problem } };
       }
@@ -44,7 +47,11 @@ export const accountActions: Record<string, ConsoleAction> = {
     capability: null,
     async act({ db, locale, fields, ip, principal }) {
       // A step up (issue 42): the session is replaced, whether the merchant required it or not.
-      const result = await confirmTwoStepSetup(db, { actor: actorOf(principal, ip), code: fields.code ?? "", sessionId: principal.sessionId });
+      const result = await confirmTwoStepSetup(db, {
+        actor: actorOf(principal, ip),
+        code: fields.code ?? "",
+        sessionId: principal.sessionId,
+      });
       const location = `${consolePath.account(locale)}#two-step`;
       switch (result.outcome) {
         case "enabled": {
@@ -73,7 +80,16 @@ export const accountActions: Record<string, ConsoleAction> = {
         case "wrong_password":
           return { location, flash: { kind: "error", form: "two-step-off", field: "password", key: "wrongPassword" } };
         case "required":
-          return { location, flash: { kind: "error", form: "two-step-off", field: "password", key: "twoStepRequired", detail: result.merchantName } };
+          return {
+            location,
+            flash: {
+              kind: "error",
+              form: "two-step-off",
+              field: "password",
+              key: "twoStepRequired",
+              detail: result.merchantName,
+            },
+          };
       }
     },
   },

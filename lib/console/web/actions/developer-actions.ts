@@ -14,7 +14,10 @@ export const developerActions: Record<string, ConsoleAction> = {
     capability: "keys.manage",
     async act({ db, locale, ip, principal }) {
       const value = await rollClientSecret(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal) });
-      return { location: consolePath.developers(locale), flash: { kind: "new_secret", secret: "client_secret", value } };
+      return {
+        location: consolePath.developers(locale),
+        flash: { kind: "new_secret", secret: "client_secret", value },
+      };
     },
   },
   "roll-webhook-secret": {
@@ -22,7 +25,10 @@ export const developerActions: Record<string, ConsoleAction> = {
     capability: "keys.manage",
     async act({ db, locale, ip, principal }) {
       const value = await rollWebhookSecret(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal) });
-      return { location: consolePath.developers(locale), flash: { kind: "new_secret", secret: "webhook_secret", value } };
+      return {
+        location: consolePath.developers(locale),
+        flash: { kind: "new_secret", secret: "webhook_secret", value },
+      };
     },
   },
   "webhook-url": {
@@ -30,11 +36,26 @@ export const developerActions: Record<string, ConsoleAction> = {
     capability: "integration.manage",
     async act({ db, locale, fields, ip, principal }) {
       const typed = (fields.webhookUrl ?? "").trim();
-      const result = await updateMerchantSettings(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), changes: { webhookUrl: typed || null } });
+      const result = await updateMerchantSettings(db, {
+        actor: actorOf(principal, ip),
+        serviceId: serviceOf(principal),
+        changes: { webhookUrl: typed || null },
+      });
       const location = consolePath.developers(locale);
       if (result.outcome === "invalid")
-        return { location, flash: { kind: "error", form: "webhook", field: "webhookUrl", key: "invalidUrl", detail: result.message, values: { webhookUrl: typed } } };
-      if (result.webhookSecret) return { location, flash: { kind: "new_secret", secret: "webhook_secret", value: result.webhookSecret } };
+        return {
+          location,
+          flash: {
+            kind: "error",
+            form: "webhook",
+            field: "webhookUrl",
+            key: "invalidUrl",
+            detail: result.message,
+            values: { webhookUrl: typed },
+          },
+        };
+      if (result.webhookSecret)
+        return { location, flash: { kind: "new_secret", secret: "webhook_secret", value: result.webhookSecret } };
       return { location, flash: { kind: "notice", key: "webhookUrlSaved" } };
     },
   },
@@ -48,11 +69,19 @@ export const developerActions: Record<string, ConsoleAction> = {
       try {
         await db.transaction(async (tx) => {
           await redeliverEvent(tx, { serviceId, id });
-          await recordAuditEntry(tx, { actor: actorOf(principal, ip), serviceId, action: "event_redelivered", target: id });
+          await recordAuditEntry(tx, {
+            actor: actorOf(principal, ip),
+            serviceId,
+            action: "event_redelivered",
+            target: id,
+          });
         });
       } catch (error) {
         if (error instanceof ApiError && error.errorName === "invalid_state")
-          return { location, flash: { kind: "error", form: "redeliver", key: "redeliverRefused", detail: error.message } };
+          return {
+            location,
+            flash: { kind: "error", form: "redeliver", key: "redeliverRefused", detail: error.message },
+          };
         throw error;
       }
       return { location, flash: { kind: "notice", key: "redeliveryQueued" } };

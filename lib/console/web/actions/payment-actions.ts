@@ -4,7 +4,12 @@ import type { ServiceContext } from "../../../auth/principal";
 import { deactivateCustomer, deleteCustomerCard } from "../../customers/customer-actions";
 import { consolePath } from "../../access/console-paths";
 import type { ConsoleFlash } from "../console-flash";
-import { captureFromConsole, refundFromConsole, releaseFromConsole, type ConsoleActor } from "../../payments/console-money-operations";
+import {
+  captureFromConsole,
+  refundFromConsole,
+  releaseFromConsole,
+  type ConsoleActor,
+} from "../../payments/console-money-operations";
 import type { Db } from "../../../db/client";
 import { ApiError } from "../../../errors/api-error";
 import type { Locale } from "../../../i18n/routing";
@@ -28,7 +33,14 @@ function refusal(error: unknown, form: string, values: Record<string, string>): 
   if (!(error instanceof ApiError) || error.errorName === "not_found") throw error;
   const field = error.details?.[0];
   // The key is the error's name: the page words the refusal in its language (components/console/problem-text.ts).
-  return { kind: "error", form, key: error.errorName, field: field ? field.path : undefined, detail: field ? field.message : error.message, values };
+  return {
+    kind: "error",
+    form,
+    key: error.errorName,
+    field: field ? field.path : undefined,
+    detail: field ? field.message : error.message,
+    values,
+  };
 }
 
 type MoneyOperation = "capture" | "release" | "refund";
@@ -41,16 +53,29 @@ function moneyAction(operation: MoneyOperation): ConsoleAction {
       const service = await serviceOrThrow(db, principal);
       const paymentId = fields.paymentId ?? "";
       const formKey = fields.formKey ?? "";
-      const audit: Omit<AuditEntry, "action"> = { actor: actorOf(principal, ip), serviceId: service.id, target: paymentId };
+      const audit: Omit<AuditEntry, "action"> = {
+        actor: actorOf(principal, ip),
+        serviceId: service.id,
+        target: paymentId,
+      };
       const actor: ConsoleActor = { service, userEmail: principal.user.email };
       const location = consolePath.payment(locale, paymentId);
       const values = { amount: fields.amount ?? "", reason: fields.reason ?? "" };
       if (!formKey) return { location, flash: { kind: "error", form: operation, key: "form_key_missing", values } };
       try {
         if (operation === "capture") {
-          await captureFromConsole(db, actor, { paymentId, formKey, amount: values.amount, withinTransaction: (tx) => recordAuditEntry(tx, { ...audit, action: "payment_captured" }) });
+          await captureFromConsole(db, actor, {
+            paymentId,
+            formKey,
+            amount: values.amount,
+            withinTransaction: (tx) => recordAuditEntry(tx, { ...audit, action: "payment_captured" }),
+          });
         } else if (operation === "release") {
-          await releaseFromConsole(db, actor, { paymentId, formKey, withinTransaction: (tx) => recordAuditEntry(tx, { ...audit, action: "payment_released" }) });
+          await releaseFromConsole(db, actor, {
+            paymentId,
+            formKey,
+            withinTransaction: (tx) => recordAuditEntry(tx, { ...audit, action: "payment_released" }),
+          });
         } else {
           await refundFromConsole(db, actor, {
             paymentId,
@@ -85,7 +110,12 @@ export const paymentActions: Record<string, ConsoleAction> = {
       const cardId = fields.cardId ?? "";
       // The card's provider operation runs outside transactions (the provider is called): the entry follows the deletion.
       await deleteCustomerCard(db, { service, customerId, cardId });
-      await recordAuditEntry(db, { actor: actorOf(principal, ip), serviceId: service.id, action: "customer_card_deleted", target: cardId });
+      await recordAuditEntry(db, {
+        actor: actorOf(principal, ip),
+        serviceId: service.id,
+        action: "customer_card_deleted",
+        target: cardId,
+      });
       return { location: customerLocation(locale, customerId), flash: { kind: "notice", key: "cardDeleted" } };
     },
   },
@@ -97,7 +127,12 @@ export const paymentActions: Record<string, ConsoleAction> = {
       const customerId = fields.customerId ?? "";
       await db.transaction(async (tx) => {
         await deactivateCustomer(tx, { serviceId: service.id, customerId });
-        await recordAuditEntry(tx, { actor: actorOf(principal, ip), serviceId: service.id, action: "customer_deactivated", target: customerId });
+        await recordAuditEntry(tx, {
+          actor: actorOf(principal, ip),
+          serviceId: service.id,
+          action: "customer_deactivated",
+          target: customerId,
+        });
       });
       return { location: customerLocation(locale, customerId), flash: { kind: "notice", key: "deactivated" } };
     },

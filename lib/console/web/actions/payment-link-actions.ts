@@ -10,7 +10,18 @@ import type { ConsoleAction } from "../console-form-route";
 import { actorOf, serviceOf } from "./actor";
 
 /** The create form's text fields, kept to show again beside an error. */
-export const PAYMENT_LINK_FORM_FIELDS = ["title", "description", "amount", "minAmount", "maxAmount", "currency", "countryCode", "captureMethod", "expiresAt", "locale"] as const;
+export const PAYMENT_LINK_FORM_FIELDS = [
+  "title",
+  "description",
+  "amount",
+  "minAmount",
+  "maxAmount",
+  "currency",
+  "countryCode",
+  "captureMethod",
+  "expiresAt",
+  "locale",
+] as const;
 
 const filled = (value: string | undefined) => (value ?? "").trim() || undefined;
 const AMOUNT_FIELDS = ["amount", "minAmount", "maxAmount"] as const;
@@ -55,7 +66,14 @@ export const paymentLinkActions: Record<string, ConsoleAction> = {
       const values = Object.fromEntries(PAYMENT_LINK_FORM_FIELDS.map((name) => [name, fields[name] ?? ""]));
       const refused = (field: string, detail: string) => ({
         location,
-        flash: { kind: "error" as const, form: "create-payment-link", field, key: "invalidLink", detail, values: { ...values, reusable: fields.reusable ?? "" } },
+        flash: {
+          kind: "error" as const,
+          form: "create-payment-link",
+          field,
+          key: "invalidLink",
+          detail,
+          values: { ...values, reusable: fields.reusable ?? "" },
+        },
       });
       const negative = AMOUNT_FIELDS.find((field) => readTypedAmount(fields[field]).kind === "negative");
       if (negative) return refused(negative, NEGATIVE_AMOUNT);
@@ -65,9 +83,14 @@ export const paymentLinkActions: Record<string, ConsoleAction> = {
         return refused(String(issue.path[0] ?? "title"), issue.message);
       }
       try {
-        await createPaymentLink(db, { serviceId: serviceOf(principal), input: parsed.data, actor: actorOf(principal, ip) });
+        await createPaymentLink(db, {
+          serviceId: serviceOf(principal),
+          input: parsed.data,
+          actor: actorOf(principal, ip),
+        });
       } catch (error) {
-        const detail = error instanceof ApiError && error.errorName === "validation_error" ? error.details?.[0] : undefined;
+        const detail =
+          error instanceof ApiError && error.errorName === "validation_error" ? error.details?.[0] : undefined;
         if (!detail) throw error;
         return refused(detail.path, detail.message);
       }
@@ -79,7 +102,11 @@ export const paymentLinkActions: Record<string, ConsoleAction> = {
     capability: "payment_links.manage",
     async act({ db, locale, fields, ip, principal }) {
       // Another merchant's link is not found (404), like an unknown one.
-      await deactivatePaymentLink(db, { serviceId: serviceOf(principal), id: fields.link ?? "", actor: actorOf(principal, ip) });
+      await deactivatePaymentLink(db, {
+        serviceId: serviceOf(principal),
+        id: fields.link ?? "",
+        actor: actorOf(principal, ip),
+      });
       return { location: consolePath.paymentLinks(locale), flash: { kind: "notice", key: "linkDeactivated" } };
     },
   },

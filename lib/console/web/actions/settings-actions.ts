@@ -10,12 +10,14 @@ import { actorOf, serviceOf } from "./actor";
 
 /** A redirect method (one with provider credentials) named by a form; anything else is as unknown (404). */
 function redirectMethodOf(value: string | undefined): PaymentMethodCode {
-  if (!isPaymentMethodCode(value) || !PAYMENT_METHODS[value].redirect) throw new ApiError("not_found", "No such payment method.");
+  if (!isPaymentMethodCode(value) || !PAYMENT_METHODS[value].redirect)
+    throw new ApiError("not_found", "No such payment method.");
   return value;
 }
 
 /** Back to the method's own section of Settings, where the answer shows beside its form. */
-const methodSection = (locale: Locale, code: PaymentMethodCode) => `${consolePath.settings(locale)}#method-${code.toLowerCase()}`;
+const methodSection = (locale: Locale, code: PaymentMethodCode) =>
+  `${consolePath.settings(locale)}#method-${code.toLowerCase()}`;
 
 /** The Settings page: name, redirect URL, allowed origins (one a line), owners and developers; the time zone and payment methods, owners. */
 export const settingsActions: Record<string, ConsoleAction> = {
@@ -36,7 +38,17 @@ export const settingsActions: Record<string, ConsoleAction> = {
       const location = consolePath.settings(locale);
       if (result.outcome === "invalid") {
         const values = { name: fields.name ?? "", redirectUrl, origins: fields.origins ?? "" };
-        return { location, flash: { kind: "error", form: "settings", field: result.field, key: "invalidSetting", detail: result.message, values } };
+        return {
+          location,
+          flash: {
+            kind: "error",
+            form: "settings",
+            field: result.field,
+            key: "invalidSetting",
+            detail: result.message,
+            values,
+          },
+        };
       }
       return { location, flash: { kind: "notice", key: "settingsSaved" } };
     },
@@ -54,7 +66,16 @@ export const settingsActions: Record<string, ConsoleAction> = {
       });
       const location = consolePath.settings(locale);
       if (result.outcome === "invalid") {
-        return { location, flash: { kind: "error", form: "timeZone", field: "timeZone", key: "invalidTimeZone", values: { timeZone: typed } } };
+        return {
+          location,
+          flash: {
+            kind: "error",
+            form: "timeZone",
+            field: "timeZone",
+            key: "invalidTimeZone",
+            values: { timeZone: typed },
+          },
+        };
       }
       return { location, flash: { kind: "notice", key: "timeZoneSaved" } };
     },
@@ -65,10 +86,24 @@ export const settingsActions: Record<string, ConsoleAction> = {
     capability: "integration.manage",
     async act({ db, locale, fields, ip, principal }) {
       const termsUrl = (fields.termsUrl ?? "").trim();
-      const result = await updateMerchantSettings(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), changes: { termsUrl: termsUrl || null } });
+      const result = await updateMerchantSettings(db, {
+        actor: actorOf(principal, ip),
+        serviceId: serviceOf(principal),
+        changes: { termsUrl: termsUrl || null },
+      });
       const location = consolePath.settings(locale);
       if (result.outcome === "invalid") {
-        return { location, flash: { kind: "error", form: "terms", field: "termsUrl", key: "invalidSetting", detail: result.message, values: { termsUrl } } };
+        return {
+          location,
+          flash: {
+            kind: "error",
+            form: "terms",
+            field: "termsUrl",
+            key: "invalidSetting",
+            detail: result.message,
+            values: { termsUrl },
+          },
+        };
       }
       return { location, flash: { kind: "notice", key: "termsSaved" } };
     },
@@ -85,16 +120,38 @@ export const settingsActions: Record<string, ConsoleAction> = {
     async act({ db, locale, fields, ip, principal }) {
       const code = redirectMethodOf(fields.method);
       const declared = PAYMENT_METHODS[code].redirect!.credentialFields;
-      const settings = Object.fromEntries(declared.map((field) => [field.name, field.secret ? (fields[field.name] ?? "") : (fields[field.name] ?? "").trim()]));
+      const settings = Object.fromEntries(
+        declared.map((field) => [
+          field.name,
+          field.secret ? (fields[field.name] ?? "") : (fields[field.name] ?? "").trim(),
+        ]),
+      );
       const location = methodSection(locale, code);
       try {
-        const saved = await setMethodCredentials(db, { serviceId: serviceOf(principal), code, settings, actor: actorOf(principal, ip) });
+        const saved = await setMethodCredentials(db, {
+          serviceId: serviceOf(principal),
+          code,
+          settings,
+          actor: actorOf(principal, ip),
+        });
         return { location, flash: { kind: "connection_test", method: code, saved: true, result: saved.connection } };
       } catch (error) {
         if (!(error instanceof ApiError) || error.errorName !== "validation_error") throw error;
         const detail = error.details?.[0];
-        const values = Object.fromEntries(declared.filter((field) => !field.secret).map((field) => [field.name, settings[field.name] ?? ""]));
-        return { location, flash: { kind: "error", form: `method-${code}`, field: detail?.path, key: "invalidCredential", detail: detail?.message, values } };
+        const values = Object.fromEntries(
+          declared.filter((field) => !field.secret).map((field) => [field.name, settings[field.name] ?? ""]),
+        );
+        return {
+          location,
+          flash: {
+            kind: "error",
+            form: `method-${code}`,
+            field: detail?.path,
+            key: "invalidCredential",
+            detail: detail?.message,
+            values,
+          },
+        };
       }
     },
   },
@@ -105,7 +162,10 @@ export const settingsActions: Record<string, ConsoleAction> = {
     async act({ db, locale, fields, principal }) {
       const code = redirectMethodOf(fields.method);
       const result = await testMethodConnection(db, { serviceId: serviceOf(principal), code });
-      return { location: methodSection(locale, code), flash: { kind: "connection_test", method: code, saved: false, result } };
+      return {
+        location: methodSection(locale, code),
+        flash: { kind: "connection_test", method: code, saved: false, result },
+      };
     },
   },
 };

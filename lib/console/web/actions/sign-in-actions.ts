@@ -11,7 +11,8 @@ import type { ConsoleAction } from "../console-form-route";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const withError = (path: string, error: string, extra: Record<string, string> = {}) => `${path}?${new URLSearchParams({ error, ...extra }).toString()}`;
+const withError = (path: string, error: string, extra: Record<string, string> = {}) =>
+  `${path}?${new URLSearchParams({ error, ...extra }).toString()}`;
 
 /** The forms of people not signed in yet, and signing out. */
 export const signInActions: Record<string, ConsoleAction> = {
@@ -25,14 +26,22 @@ export const signInActions: Record<string, ConsoleAction> = {
         case "refused":
           return { location: withError(consolePath.signIn(locale), "refused") };
         case "signed_in":
-          return { location: result.needsCode ? consolePath.codeStep(locale) : consolePath.home(locale), session: result.token };
+          return {
+            location: result.needsCode ? consolePath.codeStep(locale) : consolePath.home(locale),
+            session: result.token,
+          };
       }
     },
   },
   "verify-code": {
     access: "code_step",
     async act({ db, locale, fields, ip, session }) {
-      const result = await verifySecondStep(db, { sessionId: session.id, user: session.user, code: fields.code ?? "", ip });
+      const result = await verifySecondStep(db, {
+        sessionId: session.id,
+        user: session.user,
+        code: fields.code ?? "",
+        ip,
+      });
       switch (result.outcome) {
         case "verified":
           return { location: consolePath.home(locale), session: result.token };
@@ -65,11 +74,19 @@ export const signInActions: Record<string, ConsoleAction> = {
     access: "anonymous",
     async act({ db, locale, fields, ip }) {
       const token = fields.invitation ?? "";
-      const result = await acceptInvitation(db, { token, name: fields.name ?? "", password: fields.password ?? "", ip });
+      const result = await acceptInvitation(db, {
+        token,
+        name: fields.name ?? "",
+        password: fields.password ?? "",
+        ip,
+      });
       const page = consolePath.invitation(locale, token);
       switch (result.outcome) {
         case "joined":
-          return { location: result.needsCode ? consolePath.codeStep(locale) : consolePath.home(locale), session: result.token };
+          return {
+            location: result.needsCode ? consolePath.codeStep(locale) : consolePath.home(locale),
+            session: result.token,
+          };
         case "not_open":
           return { location: page };
         case "invalid_name":

@@ -20,10 +20,22 @@ export const teamActions: Record<string, ConsoleAction> = {
       const location = consolePath.team(locale);
       const email = normalizeEmail(fields.email ?? "");
       const values = { email: fields.email ?? "", role: fields.role ?? "" };
-      if (!EMAIL.test(email) || email.length > 254) return { location, flash: { kind: "error", form: "invite", field: "email", key: "invalidEmail", values } };
-      if (!isConsoleRole(fields.role)) return { location, flash: { kind: "error", form: "invite", field: "role", key: "invalidRole", values } };
-      const { inviteUrl } = await createInvitation(db, { serviceId: serviceOf(principal), email, role: fields.role, actor: actorOf(principal, ip) });
-      const emailed = await emailInvitation({ email, merchantName: principal.membership?.merchantName ?? "", role: fields.role, inviteUrl });
+      if (!EMAIL.test(email) || email.length > 254)
+        return { location, flash: { kind: "error", form: "invite", field: "email", key: "invalidEmail", values } };
+      if (!isConsoleRole(fields.role))
+        return { location, flash: { kind: "error", form: "invite", field: "role", key: "invalidRole", values } };
+      const { inviteUrl } = await createInvitation(db, {
+        serviceId: serviceOf(principal),
+        email,
+        role: fields.role,
+        actor: actorOf(principal, ip),
+      });
+      const emailed = await emailInvitation({
+        email,
+        merchantName: principal.membership?.merchantName ?? "",
+        role: fields.role,
+        inviteUrl,
+      });
       return { location, flash: { kind: "invitation_link", url: inviteUrl, email, emailed } };
     },
   },
@@ -32,7 +44,11 @@ export const teamActions: Record<string, ConsoleAction> = {
     capability: "team.manage",
     async act({ db, locale, fields, ip, principal }) {
       // Another merchant's invitation, or one used or expired meanwhile, is not found (404).
-      await cancelInvitation(db, { serviceId: serviceOf(principal), invitationId: fields.invitation ?? "", actor: actorOf(principal, ip) });
+      await cancelInvitation(db, {
+        serviceId: serviceOf(principal),
+        invitationId: fields.invitation ?? "",
+        actor: actorOf(principal, ip),
+      });
       return { location: consolePath.team(locale), flash: { kind: "notice", key: "invitationCanceled" } };
     },
   },
@@ -40,18 +56,31 @@ export const teamActions: Record<string, ConsoleAction> = {
     access: "member",
     capability: "team.manage",
     async act({ db, locale, fields, ip, principal }) {
-      const result = await changeMemberRole(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "", role: fields.role ?? "" });
+      const result = await changeMemberRole(db, {
+        actor: actorOf(principal, ip),
+        serviceId: serviceOf(principal),
+        userId: fields.member ?? "",
+        role: fields.role ?? "",
+      });
       const location = consolePath.team(locale);
-      return result.outcome === "done" ? { location, flash: { kind: "notice", key: "roleChanged" } } : { location, flash: { kind: "error", form: "team", key: "lastOwner" } };
+      return result.outcome === "done"
+        ? { location, flash: { kind: "notice", key: "roleChanged" } }
+        : { location, flash: { kind: "error", form: "team", key: "lastOwner" } };
     },
   },
   "remove-member": {
     access: "member",
     capability: "team.manage",
     async act({ db, locale, fields, ip, principal }) {
-      const result = await removeMember(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "" });
+      const result = await removeMember(db, {
+        actor: actorOf(principal, ip),
+        serviceId: serviceOf(principal),
+        userId: fields.member ?? "",
+      });
       const location = consolePath.team(locale);
-      return result.outcome === "done" ? { location, flash: { kind: "notice", key: "memberRemoved" } } : { location, flash: { kind: "error", form: "team", key: "lastOwner" } };
+      return result.outcome === "done"
+        ? { location, flash: { kind: "notice", key: "memberRemoved" } }
+        : { location, flash: { kind: "error", form: "team", key: "lastOwner" } };
     },
   },
   "reset-member-password": {
@@ -59,8 +88,13 @@ export const teamActions: Record<string, ConsoleAction> = {
     capability: "team.manage",
     async act({ db, locale, fields, ip, principal }) {
       const location = consolePath.team(locale);
-      const result = await createMemberResetLink(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), userId: fields.member ?? "" });
-      if (result.outcome === "member_of_other_merchants") return { location, flash: { kind: "error", form: "team", key: "memberOfOtherMerchants" } };
+      const result = await createMemberResetLink(db, {
+        actor: actorOf(principal, ip),
+        serviceId: serviceOf(principal),
+        userId: fields.member ?? "",
+      });
+      if (result.outcome === "member_of_other_merchants")
+        return { location, flash: { kind: "error", form: "team", key: "memberOfOtherMerchants" } };
       return { location, flash: { kind: "reset_link", url: result.resetUrl, email: result.email } };
     },
   },
@@ -68,7 +102,11 @@ export const teamActions: Record<string, ConsoleAction> = {
     access: "member",
     capability: "team.manage",
     async act({ db, locale, fields, ip, principal }) {
-      await setTwoStepRequirement(db, { actor: actorOf(principal, ip), serviceId: serviceOf(principal), required: fields.required === "on" || fields.required === "true" });
+      await setTwoStepRequirement(db, {
+        actor: actorOf(principal, ip),
+        serviceId: serviceOf(principal),
+        required: fields.required === "on" || fields.required === "true",
+      });
       return { location: consolePath.team(locale), flash: { kind: "notice", key: "twoStepPolicySaved" } };
     },
   },

@@ -20,7 +20,10 @@ export type CardPageCompletion =
  * the return page what happened. Outcomes the state explains (declined, already settled by
  * the provider's event) are not errors here.
  */
-export async function completeCardPayment(db: Db, options: { paymentId: string; token: string; paymentIntentId: string }): Promise<CardPageCompletion> {
+export async function completeCardPayment(
+  db: Db,
+  options: { paymentId: string; token: string; paymentIntentId: string },
+): Promise<CardPageCompletion> {
   if (!(await hasHostedToken(db, options.paymentId, options.token))) return { kind: "not_allowed" };
   const result = await finalizeCardPayment(db, {
     paymentId: options.paymentId,
@@ -29,7 +32,8 @@ export async function completeCardPayment(db: Db, options: { paymentId: string; 
     cause: BUYER_CAUSE,
   });
   if (result.kind === "provider_unavailable") return result;
-  if (result.kind !== "settled") logger.info({ paymentId: options.paymentId, outcome: result.kind }, "card page completion settled nothing new");
+  if (result.kind !== "settled")
+    logger.info({ paymentId: options.paymentId, outcome: result.kind }, "card page completion settled nothing new");
   const payment = await findPayment(db, options.paymentId);
   if (!payment) return { kind: "not_allowed" };
   return { kind: "finished", state: payment.state, statusCode: checkStatusCode(payment.state) };

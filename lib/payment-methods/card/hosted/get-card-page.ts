@@ -56,14 +56,24 @@ export async function readCardPage(db: Db, payment: HostedPaymentView): Promise<
 
   const owner = { serviceId: row.serviceId, customerId: row.customerId };
   const cards = await listSavedCards(db, { ...owner, paymentMethodCode: "CARD_PROVIDER" });
-  const preselected = row.card.preselectedCardId ? await findSavedCard(db, { ...owner, cardId: row.card.preselectedCardId }) : null;
+  const preselected = row.card.preselectedCardId
+    ? await findSavedCard(db, { ...owner, cardId: row.card.preselectedCardId })
+    : null;
   const awaitingCard = payment.state === "REQUIRES_ACTION" && !payment.expired;
   const account = { serviceId: row.serviceId, country: row.country };
-  const intent = awaitingCard ? await cardProvider().retrievePaymentIntent(db, { id: row.card.providerIntentId, account }) : null;
+  const intent = awaitingCard
+    ? await cardProvider().retrievePaymentIntent(db, { id: row.card.providerIntentId, account })
+    : null;
   // A refused card is an answer too: the payment fails with it rather than taking another card.
-  const awaitingBuyer = (intent?.status === "requires_payment_method" && !intent.lastErrorCode) || intent?.status === "requires_action";
+  const awaitingBuyer =
+    (intent?.status === "requires_payment_method" && !intent.lastErrorCode) || intent?.status === "requires_action";
   const confirmation =
-    intent && awaitingBuyer ? { ...(await cardProvider().browserConfirmation(db, { intent, publishableKey: row.publishableKey, account })), paymentIntentId: intent.id } : null;
+    intent && awaitingBuyer
+      ? {
+          ...(await cardProvider().browserConfirmation(db, { intent, publishableKey: row.publishableKey, account })),
+          paymentIntentId: intent.id,
+        }
+      : null;
   return {
     payment,
     savedCards: cards.map((card) => ({

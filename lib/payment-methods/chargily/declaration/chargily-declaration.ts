@@ -10,7 +10,11 @@ export const chargilyDeclaration = {
   provider: "chargily",
   catalog: {
     name: "chargily",
-    displayNames: { en: "Chargily Pay (CIB / EDAHABIA)", fr: "Chargily Pay (CIB / EDAHABIA)", ar: "شارجيلي باي (CIB / الذهبية)" },
+    displayNames: {
+      en: "Chargily Pay (CIB / EDAHABIA)",
+      fr: "Chargily Pay (CIB / EDAHABIA)",
+      ar: "شارجيلي باي (CIB / الذهبية)",
+    },
     imagePath: "/payment-methods/chargily.svg",
     archetype: "REDIRECT",
     position: 35,

@@ -26,6 +26,7 @@ export const clictopayDeclaration = {
     ...simulatorProcessSettings("CLICTOPAY", { port: 4500, pgliteDir: ".data/clictopay-simulator" }),
   },
   // ClicToPay's page is beside its REST base.
-  pageOrigins: (config: { CLICTOPAY_API_URL?: string | undefined }) => (config.CLICTOPAY_API_URL ? [new URL(config.CLICTOPAY_API_URL).origin] : []),
+  pageOrigins: (config: { CLICTOPAY_API_URL?: string | undefined }) =>
+    config.CLICTOPAY_API_URL ? [new URL(config.CLICTOPAY_API_URL).origin] : [],
   messages: { en, fr, ar },
 } as const;

@@ -31,6 +31,7 @@ export const satimDeclaration = {
     ...simulatorProcessSettings("SATIM", { port: 4200, pgliteDir: ".data/satim-simulator" }),
   },
   // SATIM's page is beside its REST base.
-  pageOrigins: (config: { SATIM_API_URL?: string | undefined }) => (config.SATIM_API_URL ? [new URL(config.SATIM_API_URL).origin] : []),
+  pageOrigins: (config: { SATIM_API_URL?: string | undefined }) =>
+    config.SATIM_API_URL ? [new URL(config.SATIM_API_URL).origin] : [],
   messages: { en, fr, ar },
 } as const;

@@ -18,6 +18,9 @@ export interface QrPageData {
 /** What the hosted QR page renders from: the payment its token shows (read by the page, getHostedPayment) and the sandbox's wallet app link. */
 export async function readQrPage(db: Db, payment: HostedPaymentView): Promise<QrPageData> {
   const proceededQr = isWalletQrPayment(payment);
-  const walletAppToken = getConfig().isSandbox && proceededQr ? pageTokenFor(await getGatewayKey(db), WALLET_APP_PAGE, payment.paymentId) : null;
+  const walletAppToken =
+    getConfig().isSandbox && proceededQr
+      ? pageTokenFor(await getGatewayKey(db), WALLET_APP_PAGE, payment.paymentId)
+      : null;
   return { payment, walletAppToken };
 }

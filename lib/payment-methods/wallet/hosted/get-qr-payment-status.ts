@@ -21,7 +21,10 @@ export interface QrPaymentStatus {
  * within seconds), so the page ends exactly when the payment can no longer complete. Null
  * for a wrong token, an unknown payment or one that is not a QR intent.
  */
-export async function getQrPaymentStatus(db: Db, options: { paymentId: string; token: string; methods: MethodFundsLookup }): Promise<QrPaymentStatus | null> {
+export async function getQrPaymentStatus(
+  db: Db,
+  options: { paymentId: string; token: string; methods: MethodFundsLookup },
+): Promise<QrPaymentStatus | null> {
   const { paymentId, token } = options;
   if (!(await hasHostedToken(db, paymentId, token))) return null;
   const [row] = await db

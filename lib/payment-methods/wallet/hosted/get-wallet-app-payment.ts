@@ -32,7 +32,10 @@ export interface WalletAppView {
  * what the wallet holds, and the request's answer if it has one. Null for a wrong token, an
  * unknown payment, and a payment without a QR request alike.
  */
-export async function getWalletAppPayment(db: Db, options: { paymentId: string; token: string }): Promise<WalletAppView | null> {
+export async function getWalletAppPayment(
+  db: Db,
+  options: { paymentId: string; token: string },
+): Promise<WalletAppView | null> {
   const { paymentId, token } = options;
   if (!isPaymentId(paymentId) || typeof token !== "string") return null;
   if (!isValidWalletAppToken(await getGatewayKey(db), paymentId, token)) return null;
@@ -47,7 +50,10 @@ export async function getWalletAppPayment(db: Db, options: { paymentId: string; 
   if (typeof qrRequestId !== "string") return null;
   // The wallet app is the wallet's own screen: what it shows comes from the wallet service.
   const wallet = await connectedWallet();
-  const [qr, { availableMinor }] = await Promise.all([wallet.qrRequest(qrRequestId), wallet.balance({ ...walletAccountOf(payment), currency: payment.currency })]);
+  const [qr, { availableMinor }] = await Promise.all([
+    wallet.qrRequest(qrRequestId),
+    wallet.balance({ ...walletAccountOf(payment), currency: payment.currency }),
+  ]);
   if (!qr) return null;
   return {
     paymentId,

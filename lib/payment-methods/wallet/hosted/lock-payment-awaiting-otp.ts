@@ -4,7 +4,9 @@ import { lockPaymentWithService, type PaymentRow } from "../../../db/payment-rec
 
 /** A wallet payment locked for the rest of the transaction while it awaits its OTP, or why not. */
 export type AwaitingOtp =
-  { awaiting: true; payment: PaymentRow; now: Date } | { awaiting: false; reason: "unknown_payment" } | { awaiting: false; reason: "not_awaiting_code"; message: string };
+  | { awaiting: true; payment: PaymentRow; now: Date }
+  | { awaiting: false; reason: "unknown_payment" }
+  | { awaiting: false; reason: "not_awaiting_code"; message: string };
 
 /**
  * Locks, for the rest of the transaction, a wallet payment that awaits its OTP, and reads its
@@ -17,7 +19,11 @@ export async function lockPaymentAwaitingOtp(tx: Db, paymentId: string): Promise
   const { payment } = row;
   // WALLET_V2 is the one method whose hosted step is the OTP page (walletMethod.hostedStep).
   if (payment.state !== "REQUIRES_ACTION" || payment.paymentMethodCode !== "WALLET_V2") {
-    return { awaiting: false, reason: "not_awaiting_code", message: `The payment is not awaiting a verification code; it is ${payment.state}.` };
+    return {
+      awaiting: false,
+      reason: "not_awaiting_code",
+      message: `The payment is not awaiting a verification code; it is ${payment.state}.`,
+    };
   }
   return { awaiting: true, payment, now: serviceClock(row.service).now() };
 }

@@ -31,10 +31,16 @@ export async function requestOtpResend(db: Db, options: { paymentId: string; tok
     const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
     if (!locked.awaiting || !isPastGrace(locked.payment, locked.now)) return { locked, expiredState: null };
     // Returned, not thrown, so the expiry commits even though the caller answers 410.
-    return { locked, expiredState: (await expirePayment(tx, { payment: locked.payment, now: locked.now, funds: walletFunds })).state };
+    return {
+      locked,
+      expiredState: (await expirePayment(tx, { payment: locked.payment, now: locked.now, funds: walletFunds })).state,
+    };
   });
   const { locked } = outcome;
-  if (!locked.awaiting) return locked.reason === "unknown_payment" ? { outcome: "invalid_link" } : { outcome: "not_awaiting_code", message: locked.message };
+  if (!locked.awaiting)
+    return locked.reason === "unknown_payment"
+      ? { outcome: "invalid_link" }
+      : { outcome: "not_awaiting_code", message: locked.message };
   // An open charge keeps the payment from expiring: then the resend goes on as asked.
   if (outcome.expiredState === "FAILED") return { outcome: "intent_expired" };
   const wallet = await connectedWallet({ now: locked.now });
@@ -59,7 +65,10 @@ export async function requestOtpResend(db: Db, options: { paymentId: string; tok
  * `requestOtpResend` with every answer but a sent code as an error: inside the cooldown
  * invalid_state with the time a resend becomes possible; past the grace intent_expired.
  */
-export async function resendPaymentOtp(db: Db, options: { paymentId: string; token: string }): Promise<{ resendAvailableAt: string }> {
+export async function resendPaymentOtp(
+  db: Db,
+  options: { paymentId: string; token: string },
+): Promise<{ resendAvailableAt: string }> {
   const resend = await requestOtpResend(db, options);
   switch (resend.outcome) {
     case "sent":

@@ -34,7 +34,9 @@ export type OtpAttempt =
 // Longer input cannot be the code; it is refused without hashing whatever was pasted.
 const MAX_CODE_LENGTH = 32;
 
-type Verification = { outcome: "verified" | "wrong_code"; attemptsLeft: number } | { outcome: "exhausted" | "code_expired" | "no_challenge" };
+type Verification =
+  | { outcome: "verified" | "wrong_code"; attemptsLeft: number }
+  | { outcome: "exhausted" | "code_expired" | "no_challenge" };
 
 /**
  * The buyer's OTP on the hosted page. The wallet checks the code (it sent it), outside any
@@ -45,14 +47,20 @@ type Verification = { outcome: "verified" | "wrong_code"; attemptsLeft: number }
  * grace: FAILED, expired. Throws provider_unavailable when the wallet does not answer
  * (submitting again is safe).
  */
-export async function attemptPaymentOtp(db: Db, options: { paymentId: string; token: string; code: string }): Promise<OtpAttempt> {
+export async function attemptPaymentOtp(
+  db: Db,
+  options: { paymentId: string; token: string; code: string },
+): Promise<OtpAttempt> {
   if (!(await hasHostedToken(db, options.paymentId, options.token))) return { outcome: "invalid_link" };
   const code = typeof options.code === "string" ? options.code.trim() : "";
 
   const first = await db.transaction(async (tx) => {
     const locked = await lockPaymentAwaitingOtp(tx, options.paymentId);
     if (!locked.awaiting || !isPastGrace(locked.payment, locked.now)) return { locked, expired: null };
-    return { locked, expired: await expirePayment(tx, { payment: locked.payment, now: locked.now, funds: walletFunds }) };
+    return {
+      locked,
+      expired: await expirePayment(tx, { payment: locked.payment, now: locked.now, funds: walletFunds }),
+    };
   });
   if (!first.locked.awaiting) return notAwaiting(first.locked);
   const wallet = await connectedWallet({ now: first.locked.now });
@@ -61,7 +69,9 @@ export async function attemptPaymentOtp(db: Db, options: { paymentId: string; to
     return answered(first.expired.state, challenge?.attemptsLeft ?? 0);
   }
 
-  const verification = await verify(() => wallet.verifyOtp(options.paymentId, code.length <= MAX_CODE_LENGTH ? code : ""));
+  const verification = await verify(() =>
+    wallet.verifyOtp(options.paymentId, code.length <= MAX_CODE_LENGTH ? code : ""),
+  );
   switch (verification.outcome) {
     case "wrong_code":
       return answered("REQUIRES_ACTION", verification.attemptsLeft);
@@ -102,7 +112,10 @@ export async function attemptPaymentOtp(db: Db, options: { paymentId: string; to
  * for a bad token, invalid_state unless the payment awaits its OTP or when the code itself
  * has outlived its 5 minutes.
  */
-export async function submitPaymentOtp(db: Db, options: { paymentId: string; token: string; code: string }): Promise<OtpSubmission> {
+export async function submitPaymentOtp(
+  db: Db,
+  options: { paymentId: string; token: string; code: string },
+): Promise<OtpSubmission> {
   const attempt = await attemptPaymentOtp(db, options);
   switch (attempt.outcome) {
     case "answered":
@@ -139,7 +152,9 @@ async function verify(call: () => Promise<{ attemptsLeft: number }>): Promise<Ve
 }
 
 function notAwaiting(locked: Exclude<AwaitingOtp, { awaiting: true }>): OtpAttempt {
-  return locked.reason === "unknown_payment" ? { outcome: "invalid_link" } : { outcome: "not_awaiting_code", message: locked.message };
+  return locked.reason === "unknown_payment"
+    ? { outcome: "invalid_link" }
+    : { outcome: "not_awaiting_code", message: locked.message };
 }
 
 function answered(state: PaymentState, attemptsLeft: number): OtpAttempt {

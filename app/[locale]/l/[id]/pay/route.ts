@@ -6,5 +6,7 @@ export const POST = hostedFormRoute<{ locale: string; id: string }>({
   form: "payment_link",
   credentialField: "link",
   act: ({ db, locale, params, fields, clientAddress }) =>
-    fields.link === params.id ? submitPaymentLinkForm({ db, locale, linkId: params.id, fields, clientAddress }) : Promise.resolve(`/${locale}/l/${encodeURIComponent(params.id)}`),
+    fields.link === params.id
+      ? submitPaymentLinkForm({ db, locale, linkId: params.id, fields, clientAddress })
+      : Promise.resolve(`/${locale}/l/${encodeURIComponent(params.id)}`),
 });

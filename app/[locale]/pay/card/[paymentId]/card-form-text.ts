@@ -3,7 +3,18 @@ import { CARD_FORM_ISLAND_TEXT_KEYS, type CardFormIslandText } from "@/component
 import type { Locale } from "@/lib/i18n/routing";
 
 /** The words the form's HTML shows (labels, hints, the Pay button). */
-const FORM_KEYS = ["methodLegend", "newCard", "numberLabel", "numberHint", "expiryLabel", "expiryHint", "cvcLabel", "cvcHint", "saveCard", "saveCardHint"] as const;
+const FORM_KEYS = [
+  "methodLegend",
+  "newCard",
+  "numberLabel",
+  "numberHint",
+  "expiryLabel",
+  "expiryHint",
+  "cvcLabel",
+  "cvcHint",
+  "saveCard",
+  "saveCardHint",
+] as const;
 
 export type CardFormText = Record<(typeof FORM_KEYS)[number], string> & {
   /** The Pay button ("Pay DZD 1,250.75"). */
@@ -17,8 +28,14 @@ export type CardFormText = Record<(typeof FORM_KEYS)[number], string> & {
  */
 export function cardFormText(locale: Locale, pay: string): { form: CardFormText; island: CardFormIslandText } {
   const t = translator(locale, "card");
-  const formText = Object.fromEntries(FORM_KEYS.map((key) => [key, t(key)])) as Record<(typeof FORM_KEYS)[number], string>;
-  const islandText = Object.fromEntries(CARD_FORM_ISLAND_TEXT_KEYS.map((key) => [key, t(key)])) as Record<(typeof CARD_FORM_ISLAND_TEXT_KEYS)[number], string>;
+  const formText = Object.fromEntries(FORM_KEYS.map((key) => [key, t(key)])) as Record<
+    (typeof FORM_KEYS)[number],
+    string
+  >;
+  const islandText = Object.fromEntries(CARD_FORM_ISLAND_TEXT_KEYS.map((key) => [key, t(key)])) as Record<
+    (typeof CARD_FORM_ISLAND_TEXT_KEYS)[number],
+    string
+  >;
   return {
     form: { ...formText, pay },
     island: {

@@ -52,7 +52,14 @@ export function CardForm({ savedCards, checkedCardId, text, island }: CardFormPr
         <fieldset className="flex flex-col gap-3">
           <legend className="mb-3 text-sm font-semibold text-slate-800">{text.methodLegend}</legend>
           {savedCards.map((card) => (
-            <Choice key={card.id} value={card.id} checked={checked === card.id} label={card.label} description={card.description} badge={card.badge} />
+            <Choice
+              key={card.id}
+              value={card.id}
+              checked={checked === card.id}
+              label={card.label}
+              description={card.description}
+              badge={card.badge}
+            />
           ))}
           <Choice value={NEW_CARD} checked={checked === NEW_CARD} label={text.newCard} />
         </fieldset>
@@ -83,7 +90,12 @@ export function CardForm({ savedCards, checkedCardId, text, island }: CardFormPr
       </div>
 
       <Button id={IDS.pay} type="submit" disabled>
-        <span data-spinner="" hidden aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-e-transparent" />
+        <span
+          data-spinner=""
+          hidden
+          aria-hidden="true"
+          className="size-4 animate-spin rounded-full border-2 border-current border-e-transparent"
+        />
         {text.pay}
       </Button>
       <p id={IDS.paying} role="status" className="sr-only" />
@@ -97,7 +109,17 @@ export function CardForm({ savedCards, checkedCardId, text, island }: CardFormPr
  * draws its own field; the sandbox's stand-in mounts an input that takes its name, description
  * and invalid state from the box's data-aria-* attributes, which the island keeps up to date.
  */
-function ElementField({ field, label, hint, mono }: { field: "number" | "expiry" | "cvc"; label: string; hint: string; mono?: boolean }) {
+function ElementField({
+  field,
+  label,
+  hint,
+  mono,
+}: {
+  field: "number" | "expiry" | "cvc";
+  label: string;
+  hint: string;
+  mono?: boolean;
+}) {
   const id = IDS.field(field);
   return (
     <div className="flex flex-col gap-2">
@@ -158,7 +180,11 @@ function Choice(props: { value: string; checked: boolean; label: string; descrip
         ) : null}
       </span>
       {props.badge ? (
-        <span aria-hidden="true" className="rounded-md bg-slate-900 px-2 py-1 text-xs font-bold tracking-wide text-white uppercase" dir="ltr">
+        <span
+          aria-hidden="true"
+          className="rounded-md bg-slate-900 px-2 py-1 text-xs font-bold tracking-wide text-white uppercase"
+          dir="ltr"
+        >
           {props.badge}
         </span>
       ) : null}

@@ -1,5 +1,11 @@
 import { translator } from "@/lib/i18n/translator";
-import { PAGE_NOT_FOUND, redirectTo, type HostedPage, type HostedPageAnswer, type HostedPageRequest } from "@/lib/hosted/hosted-page";
+import {
+  PAGE_NOT_FOUND,
+  redirectTo,
+  type HostedPage,
+  type HostedPageAnswer,
+  type HostedPageRequest,
+} from "@/lib/hosted/hosted-page";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
@@ -24,7 +30,12 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
   const t = translator(locale, "card");
   const tOtp = translator(locale, "otp");
   const tReturn = translator(locale, "return");
-  const text = form ? cardFormText(locale, t("payAmount", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })) : null;
+  const text = form
+    ? cardFormText(
+        locale,
+        t("payAmount", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) }),
+      )
+    : null;
 
   return {
     kind: "page",
@@ -32,14 +43,18 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
     element: (
       <CardShell locale={locale} path={pagePathWithoutLocale("card", paymentId)} search={query.search}>
         <div className="flex flex-col gap-2">
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900">{mode === "expired" ? tOtp("expiredTitle") : t("title")}</h1>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">
+            {mode === "expired" ? tOtp("expiredTitle") : t("title")}
+          </h1>
           {mode === "enter_card" ? <p className="text-slate-700">{t("intro")}</p> : null}
         </div>
         <AmountDisplay locale={locale} merchantName={view.merchantName} amount={view.amount} currency={view.currency} />
         {mode === "expired" ? (
           <div className="flex flex-col gap-4">
             <StatusBanner tone="warning">{tOtp("expiredBody", { merchant: view.merchantName })}</StatusBanner>
-            {view.expiredTarget ? <ButtonLink href={view.expiredTarget}>{tReturn("continue", { merchant: view.merchantName })}</ButtonLink> : null}
+            {view.expiredTarget ? (
+              <ButtonLink href={view.expiredTarget}>{tReturn("continue", { merchant: view.merchantName })}</ButtonLink>
+            ) : null}
           </div>
         ) : mode === "verify" ? (
           <div className="flex flex-col gap-4">
@@ -54,7 +69,9 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
                 <StatusBanner tone="warning" title={t("noScriptTitle")}>
                   {t("noScriptBody", { merchant: view.merchantName })}
                 </StatusBanner>
-                {view.shopLink ? <ButtonLink href={view.shopLink}>{t("noScriptBack", { merchant: view.merchantName })}</ButtonLink> : null}
+                {view.shopLink ? (
+                  <ButtonLink href={view.shopLink}>{t("noScriptBack", { merchant: view.merchantName })}</ButtonLink>
+                ) : null}
               </div>
             </noscript>
             <CardForm

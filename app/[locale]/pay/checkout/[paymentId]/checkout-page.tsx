@@ -1,5 +1,11 @@
 import { translator } from "@/lib/i18n/translator";
-import { PAGE_NOT_FOUND, redirectTo, type HostedPage, type HostedPageAnswer, type HostedPageRequest } from "@/lib/hosted/hosted-page";
+import {
+  PAGE_NOT_FOUND,
+  redirectTo,
+  type HostedPage,
+  type HostedPageAnswer,
+  type HostedPageRequest,
+} from "@/lib/hosted/hosted-page";
 import { AmountDisplay } from "@/components/amount-display";
 import { Button, ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
@@ -35,14 +41,18 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
           {mode === "choose" ? <p className="text-slate-700">{t("intro")}</p> : null}
         </div>
         <AmountDisplay locale={locale} merchantName={merchantName} amount={view.amount} currency={view.currency} />
-        {mode === "expired" ? <ExpiredNotice locale={locale} merchantName={merchantName} target={view.expiredTarget} /> : null}
+        {mode === "expired" ? (
+          <ExpiredNotice locale={locale} merchantName={merchantName} target={view.expiredTarget} />
+        ) : null}
         {mode === "finished" ? (
           <div className="flex flex-col gap-4">
             <StatusBanner tone="info">{t("finishedBody")}</StatusBanner>
             {view.outcomeLink ? <ButtonLink href={view.outcomeLink}>{t("seeOutcome")}</ButtonLink> : null}
           </div>
         ) : null}
-        {mode === "no_methods" ? <StatusBanner tone="warning">{t("noMethods", { merchant: merchantName })}</StatusBanner> : null}
+        {mode === "no_methods" ? (
+          <StatusBanner tone="warning">{t("noMethods", { merchant: merchantName })}</StatusBanner>
+        ) : null}
         {mode === "error" || notice === "error" ? (
           <StatusBanner tone="error" role="alert">
             {t("error")}
@@ -56,7 +66,13 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
             <MethodChoice
               locale={locale}
               methods={form.methods}
-              error={notice === "choose_method" ? t("chooseMethod") : notice === "method_unavailable" ? t("methodUnavailable") : null}
+              error={
+                notice === "choose_method"
+                  ? t("chooseMethod")
+                  : notice === "method_unavailable"
+                    ? t("methodUnavailable")
+                    : null
+              }
             />
             <Button type="submit">{t("continue")}</Button>
           </form>

@@ -26,7 +26,17 @@ export interface OtpFormProps {
  * The OTP page's two forms, plain HTML posts that work before the page's script has run and
  * without it. Only the resend countdown is an island (components/islands/resend-countdown.ts).
  */
-export function OtpForm({ paymentId, token, locale, returnUrl, formToken, resendInSeconds, codeExpired, attemptsLeft, notice }: OtpFormProps) {
+export function OtpForm({
+  paymentId,
+  token,
+  locale,
+  returnUrl,
+  formToken,
+  resendInSeconds,
+  codeExpired,
+  attemptsLeft,
+  notice,
+}: OtpFormProps) {
   const t = translator(locale, "otp");
   const hidden = (
     <>
@@ -55,7 +65,12 @@ export function OtpForm({ paymentId, token, locale, returnUrl, formToken, resend
       ) : null}
       {codeExpired && notice !== "code_expired" ? <StatusBanner tone="warning">{t("codeExpired")}</StatusBanner> : null}
 
-      <form method="post" action={otpFormPath({ locale, paymentId }, "confirm")} noValidate className="flex flex-col gap-4">
+      <form
+        method="post"
+        action={otpFormPath({ locale, paymentId }, "confirm")}
+        noValidate
+        className="flex flex-col gap-4"
+      >
         {hidden}
         <Field
           id="otp-code"
@@ -72,7 +87,9 @@ export function OtpForm({ paymentId, token, locale, returnUrl, formToken, resend
           autoCorrect="off"
           autoCapitalize="off"
           // After a refused code or a new one sent, the buyer is put back in the field.
-          autoFocus={notice === "wrong_code" || notice === "code_format" || notice === "code_expired" || notice === "sent"}
+          autoFocus={
+            notice === "wrong_code" || notice === "code_format" || notice === "code_expired" || notice === "sent"
+          }
           // Digits read left to right in every language.
           dir="ltr"
           className="text-center font-mono text-2xl tracking-[0.35em]"
@@ -80,7 +97,11 @@ export function OtpForm({ paymentId, token, locale, returnUrl, formToken, resend
         <Button type="submit">{t("confirm")}</Button>
       </form>
 
-      <form method="post" action={otpFormPath({ locale, paymentId }, "resend")} className="border-t border-slate-200 pt-5">
+      <form
+        method="post"
+        action={otpFormPath({ locale, paymentId }, "resend")}
+        className="border-t border-slate-200 pt-5"
+      >
         {hidden}
         {/* Always in the document, so screen readers hear what is put into it. */}
         <div role="status">
@@ -97,7 +118,9 @@ export function OtpForm({ paymentId, token, locale, returnUrl, formToken, resend
         <ResendButton
           label={t("resend")}
           // Index n: the help text with n seconds left (0: a new code may be asked for).
-          helpBySecondsLeft={Array.from({ length: resendInSeconds + 1 }, (_, seconds) => (seconds === 0 ? t("resendAvailable") : t("resendIn", { seconds })))}
+          helpBySecondsLeft={Array.from({ length: resendInSeconds + 1 }, (_, seconds) =>
+            seconds === 0 ? t("resendAvailable") : t("resendIn", { seconds }),
+          )}
         />
       </form>
     </div>

@@ -1,5 +1,11 @@
 import { translator } from "@/lib/i18n/translator";
-import { PAGE_NOT_FOUND, redirectTo, type HostedPage, type HostedPageAnswer, type HostedPageRequest } from "@/lib/hosted/hosted-page";
+import {
+  PAGE_NOT_FOUND,
+  redirectTo,
+  type HostedPage,
+  type HostedPageAnswer,
+  type HostedPageRequest,
+} from "@/lib/hosted/hosted-page";
 import { AmountDisplay } from "@/components/amount-display";
 import { CardShell } from "@/components/card-shell";
 import { ButtonLink } from "@/components/button";
@@ -25,11 +31,17 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
     element: (
       <CardShell locale={locale} path={pagePathWithoutLocale("otp", paymentId)} search={query.search}>
         <div className="flex flex-col gap-2">
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900">{view.mode === "expired" ? t("expiredTitle") : t("title")}</h1>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">
+            {view.mode === "expired" ? t("expiredTitle") : t("title")}
+          </h1>
           {view.mode === "enter_code" ? <p className="text-slate-700">{t("intro")}</p> : null}
         </div>
         <AmountDisplay locale={locale} merchantName={view.merchantName} amount={view.amount} currency={view.currency} />
-        {view.form ? <OtpForm paymentId={paymentId} locale={locale} {...view.form} /> : <ExpiredNotice locale={locale} merchantName={view.merchantName} target={view.expiredTarget} />}
+        {view.form ? (
+          <OtpForm paymentId={paymentId} locale={locale} {...view.form} />
+        ) : (
+          <ExpiredNotice locale={locale} merchantName={view.merchantName} target={view.expiredTarget} />
+        )}
         {view.shopLink ? (
           <ButtonLink variant="quiet" href={view.shopLink}>
             {t("backToShop", { merchant: view.merchantName })}

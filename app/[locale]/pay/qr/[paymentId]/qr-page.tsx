@@ -1,5 +1,11 @@
 import { translator } from "@/lib/i18n/translator";
-import { PAGE_NOT_FOUND, redirectTo, type HostedPage, type HostedPageAnswer, type HostedPageRequest } from "@/lib/hosted/hosted-page";
+import {
+  PAGE_NOT_FOUND,
+  redirectTo,
+  type HostedPage,
+  type HostedPageAnswer,
+  type HostedPageRequest,
+} from "@/lib/hosted/hosted-page";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
@@ -33,7 +39,9 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
     element: (
       <CardShell locale={locale} path={pagePathWithoutLocale("qr", paymentId)} search={query.search}>
         <div className="flex flex-col gap-2">
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900">{mode === "expired" ? tOtp("expiredTitle") : t("title")}</h1>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">
+            {mode === "expired" ? tOtp("expiredTitle") : t("title")}
+          </h1>
           {mode === "show_code" ? <p className="text-slate-700">{t("intro")}</p> : null}
         </div>
         <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} />

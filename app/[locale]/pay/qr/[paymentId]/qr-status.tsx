@@ -26,7 +26,15 @@ const ENDINGS: { ending: Exclude<keyof QrStatusLabels, "waiting" | "moving">; to
  * payment's status) how the payment ended, put into the same live region from the rendered
  * endings below, before the island moves on to the return page.
  */
-export function QrStatus({ statusPath, returnPath, labels }: { statusPath: string; returnPath: string; labels: QrStatusLabels }) {
+export function QrStatus({
+  statusPath,
+  returnPath,
+  labels,
+}: {
+  statusPath: string;
+  returnPath: string;
+  labels: QrStatusLabels;
+}) {
   const config: QrStatusConfig = { statusPath, returnPath };
   return (
     <>

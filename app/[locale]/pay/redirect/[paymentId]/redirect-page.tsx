@@ -1,5 +1,11 @@
 import { translator } from "@/lib/i18n/translator";
-import { PAGE_NOT_FOUND, redirectTo, type HostedPage, type HostedPageAnswer, type HostedPageRequest } from "@/lib/hosted/hosted-page";
+import {
+  PAGE_NOT_FOUND,
+  redirectTo,
+  type HostedPage,
+  type HostedPageAnswer,
+  type HostedPageRequest,
+} from "@/lib/hosted/hosted-page";
 import { AmountDisplay } from "@/components/amount-display";
 import { AntiBotCheck } from "@/components/anti-bot-check";
 import { ButtonLink } from "@/components/button";
@@ -39,7 +45,13 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
     >
       {/* The logo's name is part of the button's: "Pay 150.00 DZD CIB and EDAHABIA". */}
       <span>{t("pay", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })}</span>
-      <img src={view.logoPath} alt={t(view.words.logoAlt)} width={72} height={30} className="h-7 w-auto rounded bg-white" />
+      <img
+        src={view.logoPath}
+        alt={t(view.words.logoAlt)}
+        width={72}
+        height={30}
+        className="h-7 w-auto rounded bg-white"
+      />
     </button>
   );
 
@@ -49,10 +61,18 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
     element: (
       <CardShell locale={locale} path={pagePathWithoutLocale("redirect", paymentId)} search={query.search}>
         <div className="flex flex-col gap-2">
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900">{view.mode === "expired" ? t("expiredTitle") : t("title")}</h1>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">
+            {view.mode === "expired" ? t("expiredTitle") : t("title")}
+          </h1>
           {view.mode === "pay" ? <p className="text-slate-700">{t(view.words.intro)}</p> : null}
         </div>
-        <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} amountLabel={t("amountLabel")} />
+        <AmountDisplay
+          locale={locale}
+          merchantName={merchant}
+          amount={view.amount}
+          currency={view.currency}
+          amountLabel={t("amountLabel")}
+        />
         {view.notice ? <StatusBanner tone="warning">{t(NOTICE_KEYS[view.notice], { merchant })}</StatusBanner> : null}
         {view.providerForm ? (
           // CMI: Pay posts the order's signed fields straight to the provider's page (no script needed).
@@ -70,8 +90,17 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
             {/* SATIM's checklist (contract 15): the terms of payment and the anti-bot check before Pay; lib/hosted/redirect-form.ts (buyerChecksPassed) decides. */}
             {view.buyerChecks ? (
               <>
-                <TermsCheckbox locale={locale} termsUrl={view.buyerChecks.termsUrl} refused={view.buyerChecks.termsRefused} />
-                <AntiBotCheck locale={locale} check={view.buyerChecks.antiBot} failure={view.buyerChecks.antiBotFailure} sandbox={view.buyerChecks.sandbox} />
+                <TermsCheckbox
+                  locale={locale}
+                  termsUrl={view.buyerChecks.termsUrl}
+                  refused={view.buyerChecks.termsRefused}
+                />
+                <AntiBotCheck
+                  locale={locale}
+                  check={view.buyerChecks.antiBot}
+                  failure={view.buyerChecks.antiBotFailure}
+                  sandbox={view.buyerChecks.sandbox}
+                />
               </>
             ) : null}
             {payButton}

@@ -1,5 +1,11 @@
 import { translator } from "@/lib/i18n/translator";
-import { PAGE_NOT_FOUND, redirectTo, type HostedPage, type HostedPageAnswer, type HostedPageRequest } from "@/lib/hosted/hosted-page";
+import {
+  PAGE_NOT_FOUND,
+  redirectTo,
+  type HostedPage,
+  type HostedPageAnswer,
+  type HostedPageRequest,
+} from "@/lib/hosted/hosted-page";
 import { AmountDisplay } from "@/components/amount-display";
 import { ButtonLink } from "@/components/button";
 import { CardShell } from "@/components/card-shell";
@@ -50,7 +56,9 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
             <Icon className="size-8" />
           </span>
           <h1 className="text-2xl font-bold tracking-tight text-slate-900">{t(view.outcome)}</h1>
-          <p className="text-slate-700">{view.body.namespace === "otp" ? tOtp(view.body.key, { merchant }) : t(view.body.key, { merchant })}</p>
+          <p className="text-slate-700">
+            {view.body.namespace === "otp" ? tOtp(view.body.key, { merchant }) : t(view.body.key, { merchant })}
+          </p>
         </div>
         <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} />
         {/* Label and id on their own lines: no colon to localize, and the id never splits across directions. */}
@@ -91,7 +99,9 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
         {view.receipt ? <ReceiptPanel locale={locale} receipt={view.receipt} /> : null}
         {ignored ? (
           <p role="note" className="rounded-md bg-amber-50 p-3 text-xs text-amber-900">
-            {ignored.origin ? t("ignoredReturnUrl", { field: ignored.field, origin: ignored.origin }) : t("invalidReturnUrl", { field: ignored.field })}
+            {ignored.origin
+              ? t("ignoredReturnUrl", { field: ignored.field, origin: ignored.origin })
+              : t("invalidReturnUrl", { field: ignored.field })}
           </p>
         ) : null}
       </CardShell>

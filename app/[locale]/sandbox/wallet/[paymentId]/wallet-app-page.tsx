@@ -1,5 +1,11 @@
 import { translator } from "@/lib/i18n/translator";
-import { PAGE_NOT_FOUND, redirectTo, type HostedPage, type HostedPageAnswer, type HostedPageRequest } from "@/lib/hosted/hosted-page";
+import {
+  PAGE_NOT_FOUND,
+  redirectTo,
+  type HostedPage,
+  type HostedPageAnswer,
+  type HostedPageRequest,
+} from "@/lib/hosted/hosted-page";
 import { AmountDisplay } from "@/components/amount-display";
 import { AnswerForms } from "@/components/answer-forms";
 import { CardShell } from "@/components/card-shell";
@@ -31,7 +37,9 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
       <CardShell locale={locale} path={pagePathWithoutLocale("wallet-app", paymentId)} search={query.search}>
         <div className="flex flex-col gap-2">
           <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{t("appName")}</p>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900">{answered ? t(answered.title) : t("title")}</h1>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">
+            {answered ? t(answered.title) : t("title")}
+          </h1>
           {view.mode === "awaiting" ? <p className="text-slate-700">{t("intro", { merchant })}</p> : null}
         </div>
         <AmountDisplay locale={locale} merchantName={merchant} amount={view.amount} currency={view.currency} />

@@ -8,9 +8,15 @@ import { sandboxOnly } from "@/lib/http/sandbox-only";
 export const POST = sandboxOnly(
   endpoint(op.advanceSandboxClock, async ({ db, principal, body }) =>
     body.reset
-      ? { data: await resetServiceClock(db, { serviceId: principal.service.id }), message: "Service clock reset to real time." }
+      ? {
+          data: await resetServiceClock(db, { serviceId: principal.service.id }),
+          message: "Service clock reset to real time.",
+        }
       : {
-          data: await advanceServiceClock(db, { serviceId: principal.service.id, advanceSeconds: body.advanceSeconds ?? 0 }),
+          data: await advanceServiceClock(db, {
+            serviceId: principal.service.id,
+            advanceSeconds: body.advanceSeconds ?? 0,
+          }),
           message: "Service clock moved forward.",
         },
   ),

@@ -15,7 +15,8 @@ export async function GET(request: Request, context: { params: Promise<{ locale:
   const url = new URL(request.url);
   const token = url.searchParams.get("token") ?? "";
   const paymentIntentId = url.searchParams.get("payment_intent") ?? "";
-  if (!isLocale(locale) || !token) return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
+  if (!isLocale(locale) || !token)
+    return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
   const link = { locale, paymentId, token };
   // The database away for a moment: the 503 page; the buyer's reload (or the card reconciliation) asks again.
   return orUnavailablePage(locale, async () => {

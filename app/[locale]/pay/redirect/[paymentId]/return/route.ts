@@ -14,12 +14,17 @@ import { returnPagePath } from "@/lib/urls/hosted-urls";
 export async function GET(request: Request, context: { params: Promise<{ locale: string; paymentId: string }> }) {
   const { locale, paymentId } = await context.params;
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  if (!isLocale(locale) || !token) return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
+  if (!isLocale(locale) || !token)
+    return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
   // The database away for a moment: the 503 page; the buyer's reload (or the reconciliation job) asks again.
   return orUnavailablePage(locale, async () => {
     const settled = await returnFromRedirect(await getDb(), { paymentId, token });
-    if (settled.kind === "invalid_link") return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
-    return new Response(null, { status: 303, headers: { location: returnPagePath({ locale, paymentId, token }), "cache-control": noStore } });
+    if (settled.kind === "invalid_link")
+      return new Response("Not found", { status: 404, headers: { "cache-control": noStore } });
+    return new Response(null, {
+      status: 303,
+      headers: { location: returnPagePath({ locale, paymentId, token }), "cache-control": noStore },
+    });
   });
 }
 

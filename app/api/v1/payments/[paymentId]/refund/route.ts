@@ -6,7 +6,13 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/payments/:paymentId/refund (the answer: op.refundPayment.answer)
 export const POST = endpoint(op.refundPayment, ({ db, principal, params, body, idempotency }) =>
-  refundPayment(db, { principal, paymentId: params.paymentId ?? "", cause: API_CAUSE, input: body, operationKey: idempotency.operationKey }),
+  refundPayment(db, {
+    principal,
+    paymentId: params.paymentId ?? "",
+    cause: API_CAUSE,
+    input: body,
+    operationKey: idempotency.operationKey,
+  }),
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).

@@ -11,9 +11,15 @@ export async function POST(request: Request, context: { params: Promise<{ intent
 // A production gateway hosts no card simulator (nor loads its code): the path is unknown, in the
 // provider's own words, with every API answer's headers and access line (the request scope).
 function unknownAtProvider(requestId: string): Response {
-  const body = { error: { type: "invalid_request_error", code: "resource_missing", message: "Unrecognized request URL." } };
+  const body = {
+    error: { type: "invalid_request_error", code: "resource_missing", message: "Unrecognized request URL." },
+  };
   return new Response(JSON.stringify(body), {
     status: 404,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-request-id": requestId },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      "x-request-id": requestId,
+    },
   });
 }

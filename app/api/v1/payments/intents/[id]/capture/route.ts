@@ -6,7 +6,13 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/payments/intents/:id/capture (the answer: op.capturePayment.answer)
 export const POST = endpoint(op.capturePayment, ({ db, principal, params, body, idempotency }) =>
-  capturePayment(db, { principal, paymentId: params.id ?? "", cause: API_CAUSE, input: body, operationKey: idempotency.operationKey }),
+  capturePayment(db, {
+    principal,
+    paymentId: params.id ?? "",
+    cause: API_CAUSE,
+    input: body,
+    operationKey: idempotency.operationKey,
+  }),
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).

@@ -6,7 +6,12 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 
 // POST /api/v1/payments/intents/:id/release (the answer: op.releasePayment.answer)
 export const POST = endpoint(op.releasePayment, ({ db, principal, params, idempotency }) =>
-  releasePayment(db, { principal, paymentId: params.id ?? "", cause: API_CAUSE, operationKey: idempotency.operationKey }),
+  releasePayment(db, {
+    principal,
+    paymentId: params.id ?? "",
+    cause: API_CAUSE,
+    operationKey: idempotency.operationKey,
+  }),
 );
 
 // Any other method: 405 method_not_allowed with an Allow header (contract 12).

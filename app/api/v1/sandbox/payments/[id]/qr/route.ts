@@ -8,10 +8,17 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 // POST /api/v1/sandbox/payments/:id/qr — answers a QR payment as the customer's wallet app would.
 export const POST = sandboxOnly(
   endpoint(op.answerSandboxQrPayment, async ({ db, principal, params, body }) => {
-    const { payment } = await answerQrPayment(db, { paymentId: params.id ?? "", outcome: body.outcome, access: { principal } });
+    const { payment } = await answerQrPayment(db, {
+      paymentId: params.id ?? "",
+      outcome: body.outcome,
+      access: { principal },
+    });
     return {
       data: toCheckResultView(payment),
-      message: body.outcome === "approve" ? "QR payment approved in the sandbox wallet." : "QR payment declined in the sandbox wallet.",
+      message:
+        body.outcome === "approve"
+          ? "QR payment approved in the sandbox wallet."
+          : "QR payment declined in the sandbox wallet.",
     };
   }),
 );
