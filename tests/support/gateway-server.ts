@@ -18,13 +18,7 @@ import { markPeerStamping, stampPeer } from "../../server/stamp-peer.mjs";
  * (served by Next.js in production) through the same path router.
  */
 
-const LOCALE_DIR = path.resolve(import.meta.dirname, "../../app/[locale]");
-/**
- * The page-side route handlers the tests reach: plain Request → Response handlers, the console's
- * form actions and its CSV export, and the redirect methods' Pay (go) and the providers' return
- * (the chaos run's buyers post and follow them).
- */
-const PAGE_ROUTE_FOLDERS = ["console/actions", "console/payments/export", "pay/redirect"];
+const APP_DIR = path.resolve(import.meta.dirname, "../../app");
 
 async function modulesOf(routes: readonly { pattern: string; file: string }[]): Promise<Record<string, RouteModule>> {
   const modules: Record<string, RouteModule> = {};
@@ -32,15 +26,19 @@ async function modulesOf(routes: readonly { pattern: string; file: string }[]): 
   return modules;
 }
 
-/** The page-side route files, by their path as the routers write it (`/:locale/console/actions/:action`). */
+/**
+ * Every route file outside app/api, which Next.js serves in production (the hosted pages' and the
+ * console's form posts, the export, a payment link's entry and QR image, /docs), by its path as
+ * the routers write it (`/:locale/console/actions/:action`).
+ */
 function pageRouteFiles(): { pattern: string; file: string }[] {
-  return readdirSync(LOCALE_DIR, { recursive: true, withFileTypes: true })
+  return readdirSync(APP_DIR, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name === "route.ts")
-    .map((entry) => path.relative(LOCALE_DIR, entry.parentPath).split(path.sep).join("/"))
-    .filter((folder) => PAGE_ROUTE_FOLDERS.some((root) => folder.startsWith(root)))
+    .map((entry) => path.relative(APP_DIR, entry.parentPath).split(path.sep).join("/"))
+    .filter((folder) => folder !== "api" && !folder.startsWith("api/"))
     .map((folder) => ({
-      pattern: `/:locale/${folder.replace(/\[(\w+)\]/g, ":$1")}`,
-      file: path.join(LOCALE_DIR, folder, "route.ts"),
+      pattern: `/${folder.replace(/\[(\w+)\]/g, ":$1")}`,
+      file: path.join(APP_DIR, folder, "route.ts"),
     }));
 }
 

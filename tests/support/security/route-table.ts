@@ -343,7 +343,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
     request: async () => ({}),
   },
   ...Object.fromEntries(
-    ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => [
+    ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].map((method) => [
       `${method} /api/v1`,
       {
         accepts: ["public"],
@@ -353,7 +353,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
     ]),
   ),
   ...Object.fromEntries(
-    ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => [
+    ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].map((method) => [
       `${method} /api/v1/*`,
       {
         accepts: ["public"],
