@@ -44,6 +44,8 @@ export function createDoor({ lanes, handleNext }) {
           durationMs: performance.now() - started,
           requestId: typeof requestId === "string" ? requestId : undefined,
           traceId: response.gatewayTraceId,
+          // A lane names the route template it matched (Next's pages are read from app/).
+          route: response.gatewayRoute,
         });
       });
     }

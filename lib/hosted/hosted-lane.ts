@@ -94,6 +94,8 @@ export function createHostedLane(options: HostedLaneOptions) {
       return true;
     }
     const { page, param } = options.pages[family]!;
+    // The page's route template for its metrics and log line (the door's observePage reads it).
+    (outgoing as { gatewayRoute?: string }).gatewayRoute = `${named ? "/[locale]" : ""}/${family}/[${param}]`;
     const request = {
       incoming,
       outgoing,

@@ -50,10 +50,12 @@ export function observePageAnswer(answer: {
   durationMs: number;
   requestId: string | undefined;
   traceId?: string;
+  /** The route template the lane that answered matched; absent for Next's pages, read from app/ (page-route.ts). */
+  route?: string;
 }): void {
   const query = answer.url.indexOf("?");
   const path = query === -1 ? answer.url : answer.url.slice(0, query);
-  const route = pageRouteOf(path, answer.status);
+  const route = answer.route ?? pageRouteOf(path, answer.status);
   observeHttpRequest(route, answer.method, answer.status, answer.durationMs / 1000);
   const durationMs = Math.round(answer.durationMs * 10) / 10;
   logger.info(

@@ -10,7 +10,11 @@ let routes: CompiledRoute[] | null = null;
 
 const PAGE_FILE = /^(page\.tsx|route\.ts)$/;
 
-/** Every folder of the app that serves a page or a page route (app/api is the API's own). */
+/**
+ * Every folder of the app that Next.js serves a page or a page route from (app/api is the API's
+ * own). The lanes' pages are not here: the lane that answers one names its template itself
+ * (observePageAnswer's `route`).
+ */
 function routeFolders(appDir: string, relative = ""): string[] {
   let entries;
   try {
@@ -20,7 +24,8 @@ function routeFolders(appDir: string, relative = ""): string[] {
   }
   const here = entries.some((entry) => entry.isFile() && PAGE_FILE.test(entry.name)) ? [relative] : [];
   const below = entries
-    .filter((entry) => entry.isDirectory() && !(relative === "" && entry.name === "api"))
+    // app/api is the API's own; a private folder (`_pages`) makes no route.
+    .filter((entry) => entry.isDirectory() && !(relative === "" && entry.name === "api") && !entry.name.startsWith("_"))
     .flatMap((entry) => routeFolders(appDir, path.join(relative, entry.name)));
   return [...here, ...below];
 }

@@ -67,11 +67,12 @@ describe("route templates", () => {
     expect(pageRouteOf("/_next/static/chunks/abc.js", 200)).toBe("/_next/static");
   });
 
-  it("knows this app's own pages", () => {
+  it("knows the routes Next.js serves from this app's folders, and no private folder", () => {
     usePageRoutes();
-    expect(pageRouteOf("/ar/console/payments/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12", 200)).toBe(
-      "/[locale]/console/payments/[paymentId]",
+    expect(pageRouteOf("/ar/pay/checkout/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12/continue", 303)).toBe(
+      "/[locale]/pay/checkout/[paymentId]/continue",
     );
+    expect(pageRouteOf("/ar/console/_pages", 404)).toBe("unmatched");
   });
 });
 
@@ -109,5 +110,22 @@ describe("page answers (issue 42 item 11)", () => {
       (value) => value.labels.route === series.route && value.labels.status === "500",
     )?.value;
     expect(after).toBe(before + 1);
+  });
+
+  it("are counted by the route template the lane that answered names", async () => {
+    const route = "/[locale]/console/payments/[paymentId]";
+    const countOf = async () =>
+      (await metrics.httpRequests.get()).values.find((value) => value.labels.route === route)?.value ?? 0;
+    const before = await countOf();
+    observePageAnswer({
+      method: "GET",
+      url: "/fr/console/payments/3f1c2a9e-8d4b-4c3e-9a51-2b7d6e0f4a12",
+      status: 200,
+      durationMs: 4,
+      requestId: "page-req-10",
+      route,
+    });
+    expect(JSON.parse(logged.lines.at(-1)!)).toMatchObject({ route, status: 200 });
+    expect(await countOf()).toBe(before + 1);
   });
 });

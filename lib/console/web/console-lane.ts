@@ -163,6 +163,11 @@ export function createConsoleLane(options: ConsoleLaneOptions) {
       sendResponse(incoming, outgoing, withHsts(consoleRefusedResponse("bad_request", locale))).catch(done);
       return true;
     }
+    // The page's route template for its metrics and log line (the door's observePage reads it).
+    if (resolved.kind === "page") {
+      (outgoing as { gatewayRoute?: string }).gatewayRoute =
+        `/[locale]/console${resolved.matched.key ? `/${resolved.matched.key}` : ""}`;
+    }
     const answered = async () =>
       resolved.kind === "page"
         ? answer(incoming, outgoing, { ...request, matched: resolved.matched }, options.answerPages)
