@@ -41,7 +41,9 @@ export async function reconcileProviderOperations(
       .where(sql`${providerOperations.id} = ${id}`);
     if (!operation) continue;
     try {
-      const settled = await completeProviderOperation(db, operation as ProviderOperationRow, handlerOf(operation));
+      const settled = await completeProviderOperation(db, operation as ProviderOperationRow, handlerOf(operation), {
+        reconciling: true,
+      });
       logger.info({ operationId: id, kind: operation.kind, status: settled.status }, "provider operation reconciled");
       finished += 1;
     } catch (error) {

@@ -57,6 +57,13 @@ export type ProviderOperationKind =
  * both use it, so an operation left unknown by a crash is finished exactly the way the request
  * would have finished it.
  */
+/** Who calls: reconciliation, which holds the operation's lease (one caller at a time), or a request. */
+export interface ProviderCallContext {
+  reconciling: boolean;
+  /** The caller recorded the operation itself just now (beginProviderOperation): nobody can have called for it yet. */
+  recordedNow: boolean;
+}
+
 export interface ProviderOperationHandler {
   provider: ProviderName;
   kind: ProviderOperationKind;
@@ -65,7 +72,7 @@ export interface ProviderOperationHandler {
    * (the guard refuses otherwise); calling it again with the same operation must be safe.
    * Throws ProviderRefusedError for a definitive refusal; anything else counts as "unknown".
    */
-  call(operation: ProviderOperationRow): Promise<ProviderAnswer>;
+  call(operation: ProviderOperationRow, context?: ProviderCallContext): Promise<ProviderAnswer>;
   /**
    * Inside the settle transaction, with the payment locked: the payment change, its ledger
    * rows and its outbox row. Returns what a replayed request needs (stored as `result`).

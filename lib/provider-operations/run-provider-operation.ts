@@ -65,6 +65,9 @@ export const isParallelKind = (kind: string) => kind === "refund";
 /** Something a caller writes in the transaction that records a new provider operation. */
 export type WithinTransaction = (tx: Db) => Promise<void>;
 
+/** The operations this process recorded and has not handed to a call yet (their first call is the recorder's). */
+const recordedHere = new WeakSet<ProviderOperationRow>();
+
 export async function beginProviderOperation(
   tx: Db,
   options: {
@@ -115,6 +118,7 @@ export async function beginProviderOperation(
     })
     .returning();
   await options.withinTransaction?.(tx);
+  recordedHere.add(row!);
   return row!;
 }
 
@@ -174,7 +178,11 @@ export async function completeProviderOperation(
   db: Db,
   operation: ProviderOperationRow,
   handler: ProviderOperationHandler,
-  options: { reported?: () => Promise<ProviderAnswer> } = {},
+  options: {
+    reported?: () => Promise<ProviderAnswer>;
+    /** Reconciliation calls, under the lease its claim took (reconcile-provider-operations.ts). */
+    reconciling?: boolean;
+  } = {},
 ): Promise<ProviderOperationRow> {
   if (!isOpen(operation)) return operation;
   if (isInsideTransaction()) throw new ProviderCallInTransactionError(`provider operation ${operation.kind}`);
@@ -188,7 +196,16 @@ export async function completeProviderOperation(
   const call = options.reported ? undefined : observeProviderCall(operation.provider, operation.kind);
   try {
     // A reported outcome settles the same way as an answer.
-    answer = await withTimeLimit((options.reported ?? (() => handler.call(operation)))(), providerCallTimeoutMs());
+    answer = await withTimeLimit(
+      (
+        options.reported ??
+        (() => {
+          const recordedNow = recordedHere.delete(operation);
+          return handler.call(operation, { reconciling: options.reconciling ?? false, recordedNow });
+        })
+      )(),
+      providerCallTimeoutMs(),
+    );
     call?.end("ok");
   } catch (error) {
     if (error instanceof ProviderRefusedError) {

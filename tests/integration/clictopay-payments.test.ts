@@ -353,6 +353,16 @@ describe("ClicToPay (contract 15, issue 44)", () => {
       .update(providerOperations)
       .set({ status: "pending", attempts: 0 })
       .where(eq(providerOperations.paymentId, paymentId));
+    // The merchant retries with the same key on another process: it leaves the call to reconciliation.
+    const retried = await refund(
+      api,
+      merchant,
+      paymentId,
+      { description: "died", amount: 3.333 },
+      { "Idempotency-Key": `ctp-died-${paymentId}` },
+    );
+    expect(retried.status).toBe(503);
+    expect(await orderOf(formUrl)).toMatchObject({ refundedMinor: 3333 });
     await reconcileOperationsLater(paymentId);
     expect(await orderOf(formUrl)).toMatchObject({ refundedMinor: 3333 });
     expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 3333 });

@@ -6,6 +6,7 @@ import type { Locale } from "../../i18n/routing";
 import {
   ProviderRefusedError,
   ProviderUnavailableError,
+  type ProviderCallContext,
   type ProviderOperationHandler,
   type ProviderOperationKind,
   type ProviderOperationRow,
@@ -73,7 +74,7 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
   return {
     provider: provider.provider,
     kind: "refund",
-    async call(operation) {
+    async call(operation, context) {
       const order = {
         account: await accountFor(provider, operation),
         orderId: String(operation.request.orderId),
@@ -81,6 +82,8 @@ export function redirectRefundHandler(provider: RedirectProvider): ProviderOpera
       };
       // An earlier attempt's answer was lost: the provider may have refunded already, and its
       // refund call has no idempotency key. Ask what it refunded in all first (refund-retry-verdict.ts).
+      // A request retried with the same key (its first process may have died mid-call) leaves it to reconciliation.
+      if (!context?.recordedNow) leaveToReconciliation(context);
       if (mayHaveBeenCalled(operation)) {
         const verdict = await refundRetryVerdictOf(provider, operation, order);
         if (verdict === "applied") return { reference: null };
@@ -156,6 +159,19 @@ async function refundRetryVerdictOf(
  * attempt whose answer was lost, or a request that died between its call and its settle, which
  * reconciliation claimed pending past its lease (the claim moves updated_at).
  */
+/**
+ * Only the request that recorded the operation calls the provider directly. Any later call (a
+ * merchant retrying with the same key, whose first request may have died mid-call or lost its
+ * answer) is made by reconciliation alone: it holds the operation's lease, so two callers never
+ * both find nothing done and call twice, and it waits at least 5 s, time for a provider still
+ * finishing a lost call to finish it before the retry asks what it did.
+ */
+function leaveToReconciliation(context: ProviderCallContext | undefined): void {
+  if (!context?.reconciling) {
+    throw new ProviderUnavailableError("an earlier call's answer was lost: reconciliation completes the operation");
+  }
+}
+
 const mayHaveBeenCalled = (operation: ProviderOperationRow) =>
   operation.attempts > 0 || operation.updatedAt.getTime() !== operation.createdAt.getTime();
 
@@ -183,7 +199,7 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
   const capture: ProviderOperationHandler = {
     provider: provider.provider,
     kind: "capture",
-    async call(operation) {
+    async call(operation, context) {
       const order = {
         account: await accountFor(provider, operation),
         orderId: String(operation.request.orderId),
@@ -191,6 +207,8 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
       };
       // An earlier attempt's answer was lost (a timeout, a reset): the provider may have captured
       // already, and a second deposit.do or PostAuth of a captured order is refused. Ask first.
+      // A request retried with the same key (its first process may have died mid-call) leaves it to reconciliation.
+      if (!context?.recordedNow) leaveToReconciliation(context);
       if (mayHaveBeenCalled(operation)) {
         const outcome = await provider.outcome(order);
         if (outcome.kind === "paid" && outcome.amountMinor === operation.amountMinor) return { reference: null };
