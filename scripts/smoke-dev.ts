@@ -1,5 +1,5 @@
-// Smoke test of `npm run dev` (server/dev.mjs), by hand (`npm run test:smoke-dev`), not in CI:
-// a development server compiles each page on demand (tens of seconds on two cores). On a fresh
+// Smoke test of `npm run dev` (server/dev.mjs), `npm run test:smoke-dev`, run by CI after the chaos run
+// (a development server compiles each page on demand: tens of seconds on two cores). On a fresh
 // embedded database: /api and the console pages come through npm start's lanes, the OTP page
 // ships no Next.js runtime (as under npm start), a page with the runtime keeps its scripts and
 // its hot-reload websocket answers (Next.js handed the server, next({ httpServer })), and a new island file is built and served without a restart.
