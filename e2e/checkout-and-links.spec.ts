@@ -238,7 +238,7 @@ test.describe("the checkout page without JavaScript", () => {
 });
 
 test.describe("the checkout and link pages' standards", () => {
-  test("forbid framing and caching, and their forms refuse a post from another site or without the page's form token", async ({
+  test("forbid framing and caching; their forms refuse a post from another site or without the form token", async ({
     page,
   }) => {
     const shop = merchant("shared");

@@ -135,11 +135,12 @@ for (const locale of ["en", "fr", "ar"] as const) {
       expect(await checkPayment(shop, paymentId)).toMatchObject({ statusCode: 2, amount: 123.45 });
     });
 
-    test(`a MAD payment link paid with CMI, then seen in the console with CMI's order number and authorization code (${locale})`, async ({
+    test(`a MAD link paid with CMI; the console shows its order number and authorization code (${locale})`, async ({
       page,
       browser,
     }) => {
-      // The merchant signs up in the console (a sandbox merchant of all three countries) and makes a MAR link through the API with its keys.
+      // The merchant signs up in the console (a sandbox merchant of all three countries) and makes a MAR link
+      // through the API with its keys.
       const tc = consoleMessagesFor(locale);
       const tp = consolePaymentsText(locale);
       await signUp(page, { locale });

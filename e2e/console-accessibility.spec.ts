@@ -14,7 +14,7 @@ async function check(page: Page, name: string) {
   await capture(page, name);
 }
 
-test.describe("every console page in every language: axe finds nothing serious, and a 390 px screenshot is kept", () => {
+test.describe("every console page in every language: axe finds nothing serious, a 390 px screenshot is kept", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   for (const locale of LOCALES) {

@@ -4,8 +4,9 @@ import { merchantSite, startWalletPayment } from "./support/gateway";
 import { onboardMerchant } from "./support/onboard";
 import { CONSOLE_PASSWORD, inviteThroughCli, newEmail, signUp } from "./support/console";
 
-// Contract 13, Developers: the events of section 12 with their filters, attempts and "Redeliver"; another merchant's event is 404.
-test("a developer invited by the CLI sets the webhook URL, finds a payment's event, sees its attempts and redelivers it", async ({
+// Contract 13, Developers: the events of section 12 with their filters, attempts and "Redeliver"; another
+// merchant's event is 404.
+test("a CLI-invited developer sets the webhook URL, finds a payment's event, sees its attempts, redelivers it", async ({
   page,
   browser,
 }) => {

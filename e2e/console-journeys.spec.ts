@@ -18,7 +18,7 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`console journeys ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
     test.use({ javaScriptEnabled });
 
-    test("sign-up makes a sandbox merchant whose keys are on the Developers page; a rolled secret works against the API at once, the old one stops", async ({
+    test("sign-up: a sandbox merchant, keys on Developers; a rolled secret works at once, the old one stops", async ({
       page,
       request,
     }) => {
@@ -46,7 +46,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByLabel("New secret")).toHaveValue(/^whsec_/);
     });
 
-    test("an owner invites a developer, who accepts with a name and a password and sees what a developer may use", async ({
+    test("an owner invites a developer, who joins with a name and password and sees what a developer may use", async ({
       page,
       browser,
     }) => {
@@ -142,7 +142,7 @@ test("the session cookie is HttpOnly and SameSite=Lax", async ({ page, context }
 });
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`one person in two merchants switches between them ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
+  test(`one person in two merchants switches merchant ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
     browser,
   }) => {
     const context = await browser.newContext({ javaScriptEnabled, locale: "en-US" });

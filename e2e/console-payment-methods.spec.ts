@@ -14,7 +14,7 @@ async function noSidewaysScroll(page: Page) {
   ).toBeLessThanOrEqual(0);
 }
 
-test("an owner sets SATIM's and ClicToPay's credentials and tests the connection, in English and Arabic at 390 px", async ({
+test("an owner sets SATIM's and ClicToPay's credentials and tests the connection, in en and ar at 390 px", async ({
   page,
 }) => {
   test.setTimeout(120_000);

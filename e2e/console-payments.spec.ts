@@ -68,7 +68,7 @@ async function invitedMember(page: Page, browser: Browser, role: "Support" | "Vi
   return member;
 }
 
-test("an owner finds a payment by each search, refunds part of it, captures and releases reservations, exports, and another merchant gets 404", async ({
+test("an owner finds a payment each way, refunds, captures, releases, exports; another merchant gets 404", async ({
   page,
   browser,
 }) => {
@@ -128,7 +128,8 @@ test("an owner finds a payment by each search, refunds part of it, captures and 
   const lines = file.trimEnd().split("\r\n");
   // A UTF-8 byte order mark first, for Excel (docs/console-payments.md, "The CSV's columns").
   expect(lines[0]).toBe(
-    "\uFEFFcreated,paymentId,actionId,amount,captured,refunded,net,currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone",
+    "\uFEFFcreated,paymentId,actionId,amount,captured,refunded,net,currency," +
+      "status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone",
   );
   expect(
     lines

@@ -86,7 +86,8 @@ async function overflowing(page: Page): Promise<string[]> {
       for (let at: HTMLElement | null = element; at && !hidden; at = at.parentElement)
         hidden = getComputedStyle(at).clipPath !== "none";
       if (hidden) continue;
-      const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""} "${(element.textContent ?? "").trim().slice(0, 40)}"`;
+      const text = (element.textContent ?? "").trim().slice(0, 40);
+      const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""} "${text}"`;
       if (box.width > width + 1) found.push(`${name} is wider than the screen (${Math.round(box.width)} px)`);
       else if (box.left < -1 || box.right > width + 1)
         found.push(`${name} leaves the screen (${Math.round(box.left)}..${Math.round(box.right)})`);

@@ -47,7 +47,7 @@ test.describe("without JavaScript", () => {
   for (const locale of LOCALES) {
     const t = messagesFor(locale);
 
-    test(`OTP: a wrong code counts down, the right one pays, and the return page moves on by itself (${locale})`, async ({
+    test(`OTP: a wrong code counts down, the right one pays, the return page moves on by itself (${locale})`, async ({
       page,
     }) => {
       const shop = merchant("shared");
@@ -173,7 +173,10 @@ test.describe("without JavaScript", () => {
 });
 
 test.describe("clicked before the page's script has run", () => {
-  /** Holds every script of the page back (Next's chunks, and the islands of a page without them), so the buyer's click lands before any runs. */
+  /**
+   * Holds every script of the page back (Next's chunks, and the islands of a page without them), so the
+   * buyer's click lands before any runs.
+   */
   async function delayScripts(page: Page) {
     await page.route(/\/(_next\/static|islands)\/.*\.js/, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 4_000));

@@ -25,7 +25,8 @@ async function overflowing(page: Page): Promise<string[]> {
       "button, a, h1, h2, p, dt, dd, label, span, bdi, li",
     )) {
       const box = element.getBoundingClientRect();
-      if (box.width === 0 || getComputedStyle(element).position === "absolute") continue; // hidden or screen-reader only
+      // Hidden, or for screen readers only.
+      if (box.width === 0 || getComputedStyle(element).position === "absolute") continue;
       const name = `${element.tagName.toLowerCase()} "${(element.textContent ?? "").trim().slice(0, 40)}"`;
       if (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).display !== "inline")
         found.push(`${name} overflows its box`);

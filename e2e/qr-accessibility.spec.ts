@@ -10,7 +10,7 @@ const locales = [
   { locale: "ar", xLocale: "ar_DZ", dir: "rtl" },
 ] as const satisfies { locale: PageLocale; xLocale: string; dir: string }[];
 
-test.describe("the QR page and the sandbox wallet app in every language: axe finds nothing serious, and a screenshot is kept", () => {
+test.describe("the QR page and sandbox wallet app per language: axe finds nothing serious, screenshots kept", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
 
   for (const { locale, xLocale, dir } of locales) {

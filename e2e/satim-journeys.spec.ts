@@ -95,7 +95,7 @@ for (const locale of ["en", "ar"] as const) {
     test.use({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } });
     const t = checkoutText(locale);
 
-    test(`pays with a CIB card on SATIM's page after the terms and the anti-bot check, and stays on the return page (${locale})`, async ({
+    test(`pays with CIB on SATIM's page after terms and anti-bot check, stays on the return page (${locale})`, async ({
       page,
     }) => {
       const target = `${merchantSite()}/orders/satim-${locale}`;
@@ -165,7 +165,7 @@ for (const locale of ["en", "ar"] as const) {
     test.use({ locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
     const t = checkoutText(locale);
 
-    test(`types the image's code: a wrong one is refused beside the field, the sandbox's passes, and SATIM is paid (${locale})`, async ({
+    test(`types the image's code: a wrong one is refused, the sandbox's passes and SATIM is paid (${locale})`, async ({
       page,
     }) => {
       const { shop, paymentId } = await toPageBeforeSatim(page, locale, { amount: 2400 });

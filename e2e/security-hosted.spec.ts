@@ -43,7 +43,7 @@ function offSiteLinks(html: string, allowed: string): string[] {
 }
 
 test.describe("no open redirect from the hosted return page (contract 8)", () => {
-  test("whatever returnUrl the buyer's URL carries, the page links and moves only to the merchant's allowed origin", async ({
+  test("whatever returnUrl the URL carries, the page links and goes only to the merchant's allowed origin", async ({
     page,
   }) => {
     const shop = merchant("shared");

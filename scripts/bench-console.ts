@@ -98,7 +98,8 @@ try {
   if (values.http) log(`driving the pages of ${values.http}`);
   const samples = await samplesOf(db, service.id);
   log(
-    `big merchant: ${samples.total} payments; samples: ${samples.payments.length} payments, ${samples.phones.length} phones, ${samples.last4.length} card last 4`,
+    `big merchant: ${samples.total} payments; samples: ${samples.payments.length} payments, ` +
+      `${samples.phones.length} phones, ${samples.last4.length} card last 4`,
   );
 
   // The 100th page's cursor, found once by walking the pages (not timed).
@@ -183,8 +184,10 @@ try {
   peak = Math.max(peak, process.memoryUsage().rss);
   const rows = lines - 1;
   log(
-    `  export CSV: ${rows} rows (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s = ${Math.round(rows / seconds)} rows/s; ` +
-      `resident memory idle ${(idle / 1e6).toFixed(0)} MB, peak ${(peak / 1e6).toFixed(0)} MB (+${((peak - idle) / 1e6).toFixed(0)} MB)`,
+    `  export CSV: ${rows} rows (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s ` +
+      `= ${Math.round(rows / seconds)} rows/s; ` +
+      `resident memory idle ${(idle / 1e6).toFixed(0)} MB, peak ${(peak / 1e6).toFixed(0)} MB ` +
+      `(+${((peak - idle) / 1e6).toFixed(0)} MB)`,
   );
   log(`-- done, ${loadAverage()}`);
 } finally {
@@ -198,13 +201,15 @@ async function samplesOf(db: Db, serviceId: string) {
     sql`select count(*)::int as total from payments where service_id = ${serviceId}`,
   );
   const payments = await query<{ id: string; actionId: string }>(
-    sql`select id, action_id as "actionId" from payments tablesample system (0.2) where service_id = ${serviceId} limit 400`,
+    sql`select id, action_id as "actionId" from payments tablesample system (0.2)
+        where service_id = ${serviceId} limit 400`,
   );
   const customers = await query<{ phone: string; name: string; email: string | null }>(
     sql`select phone, name, email from customers tablesample system (1) where service_id = ${serviceId} limit 400`,
   );
   const last4 = await query<{ last4: string }>(
-    sql`select c.card_last4 as last4 from card_payments c tablesample system (2) join payments p on p.id = c.payment_id where p.service_id = ${serviceId} limit 400`,
+    sql`select c.card_last4 as last4 from card_payments c tablesample system (2)
+        join payments p on p.id = c.payment_id where p.service_id = ${serviceId} limit 400`,
   );
   // A third each: a name's first two words, an email's first 12 characters, a whole phone.
   const customerQueries = customers.map((c, i) =>

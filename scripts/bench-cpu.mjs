@@ -7,7 +7,8 @@
 // postgres, and /proc/stat), when PostgreSQL runs on this machine: on 2 cores its share is CPU
 // the server does not get.
 //   node scripts/bench-cpu.mjs BASE_URL PID[,PID...] OP N [MERCHANTS_JSON]
-// OP: create | check | check-merchant | proceed (the gateway, proceed = wallet OTP path on a fresh intent each; MERCHANTS_JSON as side-by-side.sh onboards them)
+// OP: create | check | check-merchant | proceed (the gateway, proceed = wallet OTP path on a fresh intent
+//     each; MERCHANTS_JSON as side-by-side.sh onboards them)
 //     floor-select | floor-insert (the floor app). OUT=file appends the JSON line, LABEL tags it.
 // ACCEPT_ENCODING sends that header on every request, as merchants' HTTP clients do (Node's fetch:
 // "gzip, deflate, br"); the shared kit's load sends none.

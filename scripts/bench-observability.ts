@@ -56,7 +56,8 @@ const off = await added("tracing off: request span + operation span", nothing, (
   inRequestSpan(request, { requestId: "r" }, () => inSpan("operation x", nothing)),
 );
 console.log(
-  `metrics and disabled tracing per check (1 statement): ${(metric + pool + off).toFixed(2)} µs; per create (1 statement): the same`,
+  `metrics and disabled tracing per check (1 statement): ${(metric + pool + off).toFixed(2)} µs; ` +
+    `per create (1 statement): the same`,
 );
 
 // Tracing on: the SDK with a batch processor and an exporter that drops what it is given.
@@ -71,6 +72,7 @@ const on = await added("tracing on: request + operation + 2 statement-like spans
   ),
 );
 console.log(
-  `tracing on adds about ${on.toFixed(1)} µs per request before export (the exporter's serialization and the network are extra)`,
+  `tracing on adds about ${on.toFixed(1)} µs per request before export ` +
+    `(the exporter's serialization and the network are extra)`,
 );
 process.exit(0);

@@ -61,8 +61,10 @@ function report(name: string, outcome: Outcome) {
   const sorted = [...outcome.latencies].sort((a, b) => a - b);
   const statuses = [...outcome.statuses].map(([status, n]) => `${status}x${n}`).join(" ");
   console.log(
-    `${name.padEnd(8)} ${String(sorted.length).padStart(6)} req  ${(sorted.length / outcome.seconds).toFixed(0).padStart(6)} req/s` +
-      `  p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  [${statuses}]`,
+    `${name.padEnd(8)} ${String(sorted.length).padStart(6)} req  ` +
+      `${(sorted.length / outcome.seconds).toFixed(0).padStart(6)} req/s` +
+      `  p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms` +
+      `  p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  [${statuses}]`,
   );
 }
 

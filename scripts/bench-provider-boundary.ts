@@ -22,7 +22,8 @@ function summary(name: string, latencies: number[]) {
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
   const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
   console.log(
-    `${name.padEnd(8)} n=${sorted.length}  mean ${mean.toFixed(2)} ms  p50 ${at(50).toFixed(2)} ms  p95 ${at(95).toFixed(2)} ms`,
+    `${name.padEnd(8)} n=${sorted.length}  mean ${mean.toFixed(2)} ms` +
+      `  p50 ${at(50).toFixed(2)} ms  p95 ${at(95).toFixed(2)} ms`,
   );
 }
 

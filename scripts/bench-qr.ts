@@ -9,7 +9,8 @@ const FETCHES = Number(process.env.BENCH_FETCHES ?? 1000);
 
 // The length of a real sandbox wallet link: base URL, payment UUID, 64-hex token.
 const walletLink = (index: number) =>
-  `http://localhost:3000/sandbox/wallet/3f1c2a9e-8d4b-4c3e-9a51-${String(index).padStart(12, "0")}?token=${"ab".repeat(32)}`;
+  `http://localhost:3000/sandbox/wallet/3f1c2a9e-8d4b-4c3e-9a51-${String(index).padStart(12, "0")}` +
+  `?token=${"ab".repeat(32)}`;
 
 async function main() {
   await qrPng(walletLink(-1)); // warm the module

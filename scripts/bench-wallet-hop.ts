@@ -79,7 +79,8 @@ async function main() {
     const line = (side: "direct" | "http") =>
       `p50 ${at(timings[side], 0.5).toFixed(2)}, p95 ${at(timings[side], 0.95).toFixed(2)}`;
     console.log(
-      `${name}: direct ${line("direct")} | over HTTP ${line("http")} | hop adds p50 ${(at(timings.http, 0.5) - at(timings.direct, 0.5)).toFixed(2)} ms`,
+      `${name}: direct ${line("direct")} | over HTTP ${line("http")} | ` +
+        `hop adds p50 ${(at(timings.http, 0.5) - at(timings.direct, 0.5)).toFixed(2)} ms`,
     );
   }
   server.close();

@@ -66,7 +66,8 @@ async function main() {
     const seconds = (performance.now() - started) / 1000;
     stopCounting();
     console.log(
-      `concurrency ${String(concurrency).padStart(3)}: ${attempts} attempts, ${received} received in ${seconds.toFixed(2)} s` +
+      `concurrency ${String(concurrency).padStart(3)}: ${attempts} attempts, ` +
+        `${received} received in ${seconds.toFixed(2)} s` +
         ` = ${Math.round(attempts / seconds)} deliveries/s, ${statements} SQL statements`,
     );
   }

@@ -131,10 +131,12 @@ async function main() {
     "check-merchant": "floor-select",
   };
   console.log(
-    `\ngateway: ${processes} process(es); floor: one next start; PostgreSQL 15; load average at start of each run in []`,
+    `\ngateway: ${processes} process(es); floor: one next start; PostgreSQL 15; ` +
+      `load average at start of each run in []`,
   );
   console.log(
-    `${"operation".padEnd(16)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"vs floor".padStart(9)} ${"SQL".padStart(4)}  statuses`,
+    `${"operation".padEnd(16)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ` +
+      `${"vs floor".padStart(9)} ${"SQL".padStart(4)}  statuses`,
   );
   for (const op of [
     "create",
@@ -151,7 +153,9 @@ async function main() {
     const floorRow = by[floorOf[op] ?? ""];
     const ratio = floorRow ? (row.rps / floorRow.rps).toFixed(2) : "";
     console.log(
-      `${op.padEnd(16)} ${String(row.rps).padStart(7)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${ratio.padStart(9)} ${String(statements[op] ?? "").padStart(4)}  ${row.codes} [${row.load ?? ""}]`,
+      `${op.padEnd(16)} ${String(row.rps).padStart(7)} ${String(row.p50).padStart(7)} ` +
+        `${String(row.p99).padStart(7)} ${ratio.padStart(9)} ${String(statements[op] ?? "").padStart(4)}  ` +
+        `${row.codes} [${row.load ?? ""}]`,
     );
   }
 }

@@ -199,7 +199,8 @@ async function assertPortsFree() {
 async function main() {
   await assertPortsFree();
   log(
-    `private PostgreSQL on ${pgPort}, gateways on ${gatewayPorts.join(", ")}, receiver on ${receiverPort}; process logs in ${logDir}`,
+    `private PostgreSQL on ${pgPort}, gateways on ${gatewayPorts.join(", ")}, receiver on ${receiverPort}; ` +
+      `process logs in ${logDir}`,
   );
   cluster.start();
   await recreateDatabase(databaseUrl);
@@ -245,7 +246,8 @@ async function main() {
   for (const entry of supervised) launch(entry);
   await waitForGateways();
   log(
-    `processes up; provider faults: ${providerFaults ? `one every ~${faultEveryMs / 1000}s` : "off"}; redirect rails: ${rails.join(", ") || "none"}; load for ${durationMs / 1000}s`,
+    `processes up; provider faults: ${providerFaults ? `one every ~${faultEveryMs / 1000}s` : "off"}; ` +
+      `redirect rails: ${rails.join(", ") || "none"}; load for ${durationMs / 1000}s`,
   );
 
   const stats = newStats();
@@ -262,7 +264,8 @@ async function main() {
     users: Number(values.users),
     until: () => Date.now() > loadEnd,
     maxRequests: Number(values["max-requests"]),
-    // Each rail about as often as the Stripe card scenario's third of the card traffic: all four together as often as the cards.
+    // Each rail about as often as the Stripe card scenario's third of the card traffic: all four together
+    // as often as the cards.
     extra: redirectScenarios({
       merchant: redirectMerchant,
       gateway: `http://127.0.0.1:${gatewayPorts[0]}`,
@@ -344,14 +347,19 @@ async function main() {
         redirect_orders: number;
       }>(sql`
         select (select count(*)::int from notifications where status = 'pending') as notifications,
-               (select count(*)::int from simulators.card_provider_events where delivered_at is null) as provider_events,
+               (select count(*)::int from simulators.card_provider_events
+                 where delivered_at is null) as provider_events,
                (select count(*)::int from provider_operations where status in ('pending', 'unknown')) as operations,
                (select count(*)::int from redirect_payments rp
                  where rp.finished_at is null and rp.provider_order_id is not null
-                   and (exists (select 1 from simulators.satim_orders o where o.order_id = rp.provider_order_id and o.order_status <> '0')
-                     or exists (select 1 from simulators.clictopay_orders o where o.order_id = rp.provider_order_id and o.order_status not in ('0', '5'))
-                     or exists (select 1 from simulators.cmi_orders o where o.oid = rp.provider_order_id and o.status <> 'P')
-                     or exists (select 1 from simulators.chargily_checkouts o where o.id = rp.provider_order_id and o.status <> 'pending'))) as redirect_orders`);
+                   and (exists (select 1 from simulators.satim_orders o
+                                where o.order_id = rp.provider_order_id and o.order_status <> '0')
+                     or exists (select 1 from simulators.clictopay_orders o
+                                where o.order_id = rp.provider_order_id and o.order_status not in ('0', '5'))
+                     or exists (select 1 from simulators.cmi_orders o
+                                where o.oid = rp.provider_order_id and o.status <> 'P')
+                     or exists (select 1 from simulators.chargily_checkouts o
+                                where o.id = rp.provider_order_id and o.status <> 'pending'))) as redirect_orders`);
       pending = {
         notifications: row!.notifications,
         providerEvents: row!.provider_events,
@@ -365,7 +373,9 @@ async function main() {
     await sleep(2000);
   }
   log(
-    `drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events, ${pending.operations} provider operations still open, ${pending.redirectOrders} redirect orders finished at their provider and not settled`,
+    `drained: ${pending.notifications} pending events, ${pending.providerEvents} undelivered provider events, ` +
+      `${pending.operations} provider operations still open, ` +
+      `${pending.redirectOrders} redirect orders finished at their provider and not settled`,
   );
   // The worker's backlog job (every 15 s) and its snapshot (every 5 s) bring the gauge to 0.
   const awaitingAtEnd = await metricsWatch.untilReconciled(40_000);
@@ -389,7 +399,8 @@ async function main() {
   const states = await dbRows<{ state: string; n: number }>(
     sql`select state::text, count(*)::int as n from payments group by state order by state`,
   );
-  // The redirect rails' payments: how each ended, and how many the reconciliation job settled (the buyer never came back).
+  // The redirect rails' payments: how each ended, and how many the reconciliation job settled (the buyer never
+  // came back).
   const redirectStates = await dbRows<{ method: string; state: string; n: number }>(sql`
     select rp.method_code::text as method, p.state::text as state, count(*)::int as n
     from redirect_payments rp join payments p on p.id = rp.payment_id group by 1, 2 order by 1, 2`);
@@ -426,14 +437,18 @@ async function main() {
       .join(" ")}`,
   );
   console.log(
-    `kills (SIGKILL): ${supervised.map((entry) => `${entry.name} ${entry.kills}`).join(", ")}; restarts: ${supervised.reduce((sum, entry) => sum + entry.restarts, 0)}`,
+    `kills (SIGKILL): ${supervised.map((entry) => `${entry.name} ${entry.kills}`).join(", ")}; ` +
+      `restarts: ${supervised.reduce((sum, entry) => sum + entry.restarts, 0)}`,
   );
   const unexpectedExits = supervised.reduce((sum, entry) => sum + entry.restarts - entry.kills, 0);
   console.log(
-    `unexpected process exits (not our kills): ${unexpectedExits}; postgres.js writes to a closed connection survived (porsager/postgres#1154): ${countInLogs(/GATEWAY_PG_NULL_SOCKET/g) + driverNullSocketWrites()}`,
+    `unexpected process exits (not our kills): ${unexpectedExits}; ` +
+      `postgres.js writes to a closed connection survived (porsager/postgres#1154): ` +
+      `${countInLogs(/GATEWAY_PG_NULL_SOCKET/g) + driverNullSocketWrites()}`,
   );
   console.log(
-    `"unhandled error" lines in the process logs (each a 500 answered): ${countInLogs(/"msg":"unhandled error"/g)}; logs in ${logDir}`,
+    `"unhandled error" lines in the process logs (each a 500 answered): ` +
+      `${countInLogs(/"msg":"unhandled error"/g)}; logs in ${logDir}`,
   );
   console.log(`PostgreSQL restarts: 1 (down ${((dbWindow.to - 15_000 - dbWindow.from) / 1000).toFixed(1)} s)`);
   console.log(
@@ -442,10 +457,12 @@ async function main() {
       : "provider faults: off (--fault-every 0)",
   );
   console.log(
-    `requests sent: ${stats.sent} (answered ${stats.sent - stats.dropped}, dropped by a killed process and retried: ${stats.dropped})`,
+    `requests sent: ${stats.sent} (answered ${stats.sent - stats.dropped}, ` +
+      `dropped by a killed process and retried: ${stats.dropped})`,
   );
   console.log(
-    `scenarios completed: ${[...stats.scenarios].map(([name, n]) => `${name} ${n}`).join(", ")}; steps abandoned: ${stats.abandoned}`,
+    `scenarios completed: ${[...stats.scenarios].map(([name, n]) => `${name} ${n}`).join(", ")}; ` +
+      `steps abandoned: ${stats.abandoned}`,
   );
   if (stats.buyers.size > 0) {
     console.log("redirect buyers:");
@@ -461,11 +478,14 @@ async function main() {
   console.log("answers by status:");
   for (const [status, n] of [...stats.byStatus].sort()) console.log(`  ${status.padEnd(40)} ${n}`);
   console.log(
-    `5xx: ${stats.serverErrors.length} (503 service_unavailable, the sandbox provider's 503 or a hosted page's 503, during the database restart: ${allowed.length}; 503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
+    `5xx: ${stats.serverErrors.length} (503 service_unavailable, the sandbox provider's 503 or a hosted page's 503, ` +
+      `during the database restart: ${allowed.length}; ` +
+      `503 provider_unavailable after a provider fault: ${providerAnswers.length}; any other: ${forbidden.length})`,
   );
   for (const error of forbidden.slice(0, 20))
     console.log(
-      `  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`,
+      `  FORBIDDEN ${error.status} ${error.name ?? ""} ${error.path} ` +
+        `at +${((error.at - started) / 1000).toFixed(1)}s ${error.requestId ?? ""}`,
     );
   console.log(`payments by state: ${states.map((row) => `${row.state} ${row.n}`).join(", ")}`);
   for (const method of new Set(redirectStates.map((row) => row.method))) {
@@ -478,7 +498,8 @@ async function main() {
   }
   console.log(`webhook receiver answers: ${[...receiverAnswers].map(([mode, n]) => `${mode} ${n}`).join(", ")}`);
   console.log(
-    `events: ${allEvents.length}; not delivered after recovery: ${undeliveredCount} ${JSON.stringify(undelivered)}; never received with a 2xx: ${neverReceived}`,
+    `events: ${allEvents.length}; not delivered after recovery: ${undeliveredCount} ${JSON.stringify(undelivered)}; ` +
+      `never received with a 2xx: ${neverReceived}`,
   );
   console.log(
     `deliveries per webhook-id (2xx answers): ${[...duplicates]

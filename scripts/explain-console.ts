@@ -26,7 +26,8 @@ try {
   const [service] = await db.select().from(services).where(eq(services.code, BIG_SERVICE_CODE));
   const serviceId = service!.id;
   const [sample] = sqlRows<{ id: string; action_id: string; phone: string; last4: string }>(
-    await db.execute(sql`select p.id, p.action_id, c.phone, cp.card_last4 as last4 from payments p join customers c on c.id = p.customer_id
+    await db.execute(sql`select p.id, p.action_id, c.phone, cp.card_last4 as last4
+                         from payments p join customers c on c.id = p.customer_id
                          join card_payments cp on cp.payment_id = p.id where p.service_id = ${serviceId} limit 1`),
   );
   const query = (q: Record<string, string>) => {
@@ -34,7 +35,8 @@ try {
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     return parsed.query;
   };
-  // +213555123456 -> "0555 123 456" (the seed's phones are Algerian, Moroccan or Tunisian: a trunk 0 for the first two).
+  // +213555123456 -> "0555 123 456" (the seed's phones are Algerian, Moroccan or Tunisian: a trunk 0 for the
+  // first two).
   const nationalForm = (phone: string) => `0${phone.slice(4, 7)} ${phone.slice(7, 10)} ${phone.slice(10)}`;
   let after: string | null = null;
   for (let page = 1; page < 100; page += 1)
@@ -76,7 +78,9 @@ try {
     [
       "detail: events",
       {
-        sql: "select * from notifications where service_id = $1 and payment_id = $2 order by created_at desc, id desc limit 101",
+        sql:
+          "select * from notifications where service_id = $1 and payment_id = $2 " +
+          "order by created_at desc, id desc limit 101",
         params: [serviceId, sample!.id],
       },
     ],

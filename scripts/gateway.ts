@@ -50,7 +50,8 @@ async function main(argv: string[]) {
   if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url: must be a URL such as http://localhost:3000`);
   if (!clientId || !clientSecret)
     throw new UsageError(
-      "Give the merchant's client credentials: --client-id and --client-secret (or GATEWAY_CLIENT_ID and GATEWAY_CLIENT_SECRET)",
+      "Give the merchant's client credentials: --client-id and --client-secret " +
+        "(or GATEWAY_CLIENT_ID and GATEWAY_CLIENT_SECRET)",
     );
   const api = gatewayApi({ baseUrl, clientId, clientSecret });
 

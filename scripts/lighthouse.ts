@@ -88,7 +88,8 @@ async function main() {
         // The card page too: its form takes its words from the server (no next-intl client runtime).
         if (row.jsGzip > bareJs + JS_ALLOWANCE_BYTES) {
           failures.push(
-            `${target.page} ${target.locale}: ${kb(row.jsGzip)} KB of JavaScript, budget ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB`,
+            `${target.page} ${target.locale}: ${kb(row.jsGzip)} KB of JavaScript, ` +
+              `budget ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB`,
           );
         }
       }
@@ -96,7 +97,8 @@ async function main() {
       await chrome.kill();
     }
     console.log(
-      `\nBare next-intl page: ${kb(bareJs)} KB JavaScript (gzip); budget per page ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB.`,
+      `\nBare next-intl page: ${kb(bareJs)} KB JavaScript (gzip); ` +
+        `budget per page ${kb(bareJs + JS_ALLOWANCE_BYTES)} KB.`,
     );
     if (!CI) console.log(`Median of ${RUNS} run(s) per page; performance, LCP and TBT depend on the machine's load.`);
     if (failures.length) {
@@ -161,10 +163,10 @@ async function audit(port: number, url: string, name: string): Promise<Run> {
       audits["lcp-breakdown-insight"]?.details as
         { items?: { items?: { subpart?: string; label?: string; duration?: number }[] }[] } | undefined
     )?.items?.[0]?.items;
-    if (phases)
-      console.log(
-        `  ${name} LCP phases: ${phases.map((phase) => `${phase.subpart ?? phase.label} ${Math.round(phase.duration ?? 0)} ms`).join(", ")}`,
-      );
+    if (phases) {
+      const described = phases.map((phase) => `${phase.subpart ?? phase.label} ${Math.round(phase.duration ?? 0)} ms`);
+      console.log(`  ${name} LCP phases: ${described.join(", ")}`);
+    }
   }
   const score = (id: string) => (categories[id]?.score == null ? null : Math.round(categories[id]!.score! * 100));
   const value = (id: string) => audits[id]?.numericValue ?? null;

@@ -1,4 +1,5 @@
-// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret|invite|reset-password ...` (contract sections 9 and 13).
+// Onboarding CLI: `npm run merchant -- create|update|list|rotate-secret|invite|reset-password ...`
+// (contract sections 9 and 13).
 import { parseArgs } from "node:util";
 import { getConfig } from "../lib/config";
 import { closeDatabase, getDatabase } from "../lib/db/client";
@@ -74,8 +75,9 @@ const COMMANDS = {
     the environment): the same way, enabling ClicToPay in Tunisia.
     --cmi-client-id and --cmi-api-user set the merchant's CMI store (with CMI_STORE_KEY and
     CMI_API_PASSWORD from the environment): the same way, enabling CMI in Morocco.
-    --chargily-mode sets the merchant's Chargily Pay secret key (CHARGILY_SECRET_KEY from the environment, test_sk_... or
-    live_sk_...): the same way, enabling Chargily Pay in Algeria; the test is GET /balance.`,
+    --chargily-mode sets the merchant's Chargily Pay secret key (CHARGILY_SECRET_KEY from the
+    environment, test_sk_... or live_sk_...): the same way, enabling Chargily Pay in Algeria;
+    the test is GET /balance.`,
   list: `npm run merchant -- list [--json]
     Lists merchants: names, codes, client ids, publishable keys, URLs (never a secret).`,
   invite: `npm run merchant -- invite --client-id <id> --email <email> --role owner|developer|support|viewer [--json]

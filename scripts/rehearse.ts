@@ -76,7 +76,10 @@ let wallet: Served | undefined;
 let browser: RehearsalBrowser | undefined;
 let receiver: WebhookReceiver | undefined;
 
-/** A provider's simulator served by the guide's command until the rehearsal ends: what it prints as one JSON line once `key` appears. */
+/**
+ * A provider's simulator served by the guide's command until the rehearsal ends: what it prints as one JSON
+ * line once `key` appears.
+ */
 async function servedSimulator<Printed>(
   command: Parameters<typeof serveGuideCommand>[0],
   env: Env,
@@ -299,14 +302,16 @@ async function main() {
         throw new Error(`chargily key: ${chargilyKeyed.stderr || chargilyKeyed.stdout}`);
       return [
         created,
-        `service ${created.service}, client id ${created.clientId}, card key ${created.cardProviderPublishableKey}, Chargily test key set, owner invited`,
+        `service ${created.service}, client id ${created.clientId}, ` +
+          `card key ${created.cardProviderPublishableKey}, Chargily test key set, owner invited`,
       ] as const;
     },
   );
 
   await step(
     "CMI credentials",
-    "merchant update --country MAR --cmi-client-id --cmi-api-user (store key and API password from the environment), Test connection",
+    "merchant update --country MAR --cmi-client-id --cmi-api-user " +
+      "(store key and API password from the environment), Test connection",
     async () => {
       const updated = await guideJson<{ cmi: { enabledIn: string[]; connection: string } }>("cmiCredentials", {
         ...gatewayEnv,
@@ -341,7 +346,10 @@ async function main() {
         throw new Error(`SATIM credentials: ${JSON.stringify(updated.satim)}`);
       if (updated.termsUrl !== TERMS_URL)
         throw new Error(`the merchant's terms of payment are ${updated.termsUrl}, not ${TERMS_URL}`);
-      return `SATIM enabled in ${updated.satim.enabledIn.join(", ")}, connection ${updated.satim.connection}; terms of payment ${TERMS_URL}`;
+      return (
+        `SATIM enabled in ${updated.satim.enabledIn.join(", ")}, connection ${updated.satim.connection}; ` +
+        `terms of payment ${TERMS_URL}`
+      );
     },
   );
 
@@ -360,7 +368,10 @@ async function main() {
       );
       if (updated.clictopay.connection !== "ok" || !updated.clictopay.enabledIn.includes("TUN"))
         throw new Error(`ClicToPay credentials: ${JSON.stringify(updated.clictopay)}`);
-      return `ClicToPay enabled in ${updated.clictopay.enabledIn.join(", ")}, connection ${updated.clictopay.connection}`;
+      return (
+        `ClicToPay enabled in ${updated.clictopay.enabledIn.join(", ")}, ` +
+        `connection ${updated.clictopay.connection}`
+      );
     },
   );
 

@@ -38,7 +38,8 @@ function processSettings(prefix: string) {
     (url !== undefined && typeof url !== "string")
   ) {
     throw new Error(
-      `${prefix}_SIMULATOR_* are not in the configuration: its declaration adds them with simulatorProcessSettings("${prefix}", ...)`,
+      `${prefix}_SIMULATOR_* are not in the configuration: ` +
+        `its declaration adds them with simulatorProcessSettings("${prefix}", ...)`,
     );
   }
   return { host, port, database: { url, pgliteDir } };

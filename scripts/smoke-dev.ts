@@ -2,9 +2,11 @@
 // (a development server compiles each page on demand: tens of seconds on two cores). On a fresh
 // embedded database: /api and the console pages come through npm start's lanes, the OTP page
 // ships no Next.js runtime (as under npm start), a page with the runtime keeps its scripts and
-// its hot-reload websocket answers (Next.js handed the server, next({ httpServer })), and a new island file is built and served without a restart.
+// its hot-reload websocket answers (Next.js handed the server, next({ httpServer })), and a new
+// island file is built and served without a restart.
 // Then `npm start` on the same database (building first when the sources changed: minutes)
-// answers one path of each family as the development server did. Needs no other dev server in this folder (Next.js allows one).
+// answers one path of each family as the development server did. Needs no other dev server in
+// this folder (Next.js allows one).
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -142,7 +144,8 @@ async function main() {
   // A page of Next.js keeps its runtime, untouched.
   const home = await (await fetch(`${baseUrl}/en`)).text();
   check("a page of Next.js keeps its scripts, untouched", home.includes("__next_f") && !home.includes("__gwScript"));
-  // Its hot reload: Next.js answers the websocket on the server it was handed (next({ httpServer })), from its first request on.
+  // Its hot reload: Next.js answers the websocket on the server it was handed (next({ httpServer })), from its
+  // first request on.
   check("answers the hot-reload websocket (101)", (await upgradeStatus("/_next/hmr?id=smoke")) === 101);
 
   // A lane's source saved again: the lanes are rebuilt and reloaded.
@@ -192,7 +195,10 @@ async function main() {
   }
 }
 
-/** One request of each path family: the lanes' compared whole (but the OTP page's countdown), Next.js's by status and title. */
+/**
+ * One request of each path family: the lanes' compared whole (but the OTP page's countdown), Next.js's by
+ * status and title.
+ */
 function doorRequests(paymentId: string, payUrl: string, stylesheet: string, merchantHeaders: Record<string, string>) {
   const pinned = { "x-request-id": "smoke-doors" };
   return {

@@ -41,7 +41,8 @@ export async function submitCode(page: Page, code: string) {
  * Waits until the page's behaviour is live. A hosted page (the hosted lane's: no Next.js runtime)
  * is live once each of its islands (`script[data-island]`, components/island.tsx) has marked
  * itself ready on <html data-islands-ready>, or, with no island, at the load event. A page of
- * Next.js (its scripts under /_next/) is live once React has hydrated it. A test that runs the page's timers on a frozen clock must not run them before they are set.
+ * Next.js (its scripts under /_next/) is live once React has hydrated it. A test that runs the
+ * page's timers on a frozen clock must not run them before they are set.
  */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => {

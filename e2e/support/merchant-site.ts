@@ -13,7 +13,8 @@ export async function startMerchantSite(): Promise<{ origin: string; close(): Pr
     response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
     response.end(
       `<!doctype html><html lang="en"><head><title>Merchant</title></head><body>` +
-        `<h1>Back at the merchant</h1><p id="payment">${escapeHtml(paymentId)}</p><p id="status">${escapeHtml(statusCode)}</p>` +
+        `<h1>Back at the merchant</h1><p id="payment">${escapeHtml(paymentId)}</p>` +
+        `<p id="status">${escapeHtml(statusCode)}</p>` +
         `<p id="referrer">${escapeHtml(request.headers.referer ?? "")}</p></body></html>`,
     );
   });

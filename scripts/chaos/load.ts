@@ -161,7 +161,8 @@ export interface Ctx {
 export function expectStatus(ctx: Ctx, what: string, answer: Answer, ...ok: number[]): boolean {
   if (ok.includes(answer.status)) return true;
   const details = answer.body?.error?.details;
-  const message = `${answer.body?.message ?? answer.body?.error?.message ?? ""}${details ? ` ${JSON.stringify(details).slice(0, 200)}` : ""}`;
+  const detailsText = details ? ` ${JSON.stringify(details).slice(0, 200)}` : "";
+  const message = `${answer.body?.message ?? answer.body?.error?.message ?? ""}${detailsText}`;
   if (ctx.stats.surprises.length < 50)
     ctx.stats.surprises.push(`${what}: ${answer.status} ${answer.name ?? answer.body?.error?.code ?? ""} ${message}`);
   return false;
@@ -323,12 +324,13 @@ const scenarios: Record<string, (ctx: Ctx) => Promise<void>> = {
     const { confirmation } = page;
     const pick = randomInt(6);
     const number = pick === 0 ? "4000000000003220" : pick === 1 ? "4000000000000002" : "4242424242424242";
+    const payOrigin = new URL(proceeded.metadata.payUrl).origin;
     const confirmed = await ctx.client.call("POST", confirmation.confirmUrl, {
       body: {
         client_secret: confirmation.clientSecret,
         payment_method_data: { card: { number, cvc: "737", expMonth: 12, expYear: new Date().getUTCFullYear() + 3 } },
         setup_future_usage: false,
-        return_url: `${new URL(proceeded.metadata.payUrl).origin}/en/pay/card/${intent.paymentId}/complete?token=${token}`,
+        return_url: `${payOrigin}/en/pay/card/${intent.paymentId}/complete?token=${token}`,
         locale: "en",
       },
       headers: { authorization: `Bearer ${confirmation.publishableKey}` },

@@ -66,7 +66,10 @@ export function watchMetrics(baseUrls: string[], token: string, everyMs = 3_000)
   })();
 
   return {
-    /** Scrapes until the reconciliation backlog reads 0 (the worker's backlog job runs every 15 s), at most `timeoutMs`. */
+    /**
+     * Scrapes until the reconciliation backlog reads 0 (the worker's backlog job runs every 15 s), at most
+     * `timeoutMs`.
+     */
     async untilReconciled(timeoutMs: number): Promise<number | undefined> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -88,16 +91,22 @@ export function watchMetrics(baseUrls: string[], token: string, everyMs = 3_000)
       const serverErrors = [...statuses]
         .filter(([status]) => status.startsWith("5"))
         .reduce((sum, [, n]) => sum + n, 0);
+      const serverErrorStatuses = new Map([...statuses].filter(([status]) => status.startsWith("5")));
+      const auditViolations = [...byLabel(series, "gateway_audit_violations", "invariant").values()].reduce(
+        (sum, n) => sum + n,
+        0,
+      );
       const gauge = (name: (typeof WATCHED)[number]) => `peak ${peaks.get(name) ?? 0}, now ${series.get(name) ?? "?"}`;
       return [
-        `metrics (GET /api/metrics, ${series.get("gateway_metrics_processes") ?? "?"} processes in the view; counts of the processes alive at the end):`,
+        `metrics (GET /api/metrics, ${series.get("gateway_metrics_processes") ?? "?"} processes in the view; ` +
+          `counts of the processes alive at the end):`,
         `  provider calls by outcome: ${list(byLabel(series, "gateway_provider_calls_total", "outcome"))}`,
         `  webhook deliveries by outcome: ${list(byLabel(series, "gateway_webhook_deliveries_total", "outcome"))}`,
-        `  HTTP answers: ${total}, of them 5xx: ${serverErrors} (${list(new Map([...statuses].filter(([status]) => status.startsWith("5"))))})`,
+        `  HTTP answers: ${total}, of them 5xx: ${serverErrors} (${list(serverErrorStatuses)})`,
         `  provider operations awaiting reconciliation: ${gauge(WATCHED[0])} (oldest: ${gauge(WATCHED[1])} s)`,
         `  webhooks due: ${gauge(WATCHED[2])} (oldest due: ${gauge(WATCHED[3])} s)`,
         `  database pool waiting: ${gauge(WATCHED[4])}`,
-        `  ledger audit violations (the job runner's audit): ${[...byLabel(series, "gateway_audit_violations", "invariant").values()].reduce((sum, n) => sum + n, 0)}`,
+        `  ledger audit violations (the job runner's audit): ${auditViolations}`,
         `  rate-limit refusals: ${list(byLabel(series, "gateway_rate_limit_refusals_total", "policy"))}`,
       ];
     },

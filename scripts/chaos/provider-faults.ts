@@ -50,7 +50,10 @@ export interface ProviderFaults {
   /** Per rail, "call:fault" -> how many were injected (each waits for the next matching call). */
   injected: Map<string, Map<string, number>>;
   describe(): string[];
-  /** Injects one fault every `everyMs` (randomized) until `until()`, on a rail chosen at random among `rails` (all by default). */
+  /**
+   * Injects one fault every `everyMs` (randomized) until `until()`, on a rail chosen at random among `rails`
+   * (all by default).
+   */
   run(options: { everyMs: number; until: () => boolean; rails?: string[] }): Promise<void>;
   close(): Promise<void>;
 }
@@ -63,7 +66,8 @@ export async function startProviderFaults(options: { db: () => Promise<Db>; port
     port: options.port,
     routes: [
       { prefix: "", errorBody: STRIPE_OUTAGE_BODY, handle: stripeSimulatorHandler(db) },
-      // CMI's callback and Chargily's webhook go over HTTP to the gateways (PUBLIC_BASE_URL), as the providers' do: a killed gateway misses them.
+      // CMI's callback and Chargily's webhook go over HTTP to the gateways (PUBLIC_BASE_URL), as the
+      // providers' do: a killed gateway misses them.
       ...redirectSimulators().map(([name, simulator]) => ({
         prefix: `/${name}`,
         errorBody: simulator.failure.body,

@@ -65,7 +65,10 @@ const RAILS: Record<
 const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The buyer's browser on the provider's page: a form post, the provider's 303 (or, for CMI, its page posting the buyer back). */
+/**
+ * The buyer's browser on the provider's page: a form post, the provider's 303 (or, for CMI, its page posting
+ * the buyer back).
+ */
 async function postOnProvider(
   url: string,
   fields: Record<string, string>,
@@ -146,7 +149,10 @@ async function pressPay(
   return null;
 }
 
-/** The buyer on the provider's page; answers where the provider sends the browser back (the gateway's return), or null (left unpaid). */
+/**
+ * The buyer on the provider's page; answers where the provider sends the browser back (the gateway's return),
+ * or null (left unpaid).
+ */
 async function onProviderPage(
   ctx: Ctx,
   rail: RedirectRail,
@@ -165,10 +171,15 @@ async function onProviderPage(
         ? { ...CARD, cardNumber: "4000 0000 0000 3220" }
         : CARD;
   const action = roll === 3 ? "cancel" : "pay";
-  bump(
-    ctx.stats.buyers,
-    `${rail} ${action === "cancel" ? "canceled" : card.cardNumber.endsWith("0002") ? "declined" : card.cardNumber.endsWith("3220") ? "3-D Secure" : "paid"}`,
-  );
+  const outcome =
+    action === "cancel"
+      ? "canceled"
+      : card.cardNumber.endsWith("0002")
+        ? "declined"
+        : card.cardNumber.endsWith("3220")
+          ? "3-D Secure"
+          : "paid";
+  bump(ctx.stats.buyers, `${rail} ${outcome}`);
   try {
     let url = start.url;
     if (start.form) {
@@ -268,7 +279,10 @@ async function payWithRail(ctx: Ctx, rail: RedirectRail, gateway: string) {
   }
 }
 
-/** One scenario per rail, on the merchant that has the redirect methods (DZA, MAR, TUN), against the gateways' public address. */
+/**
+ * One scenario per rail, on the merchant that has the redirect methods (DZA, MAR, TUN), against the gateways'
+ * public address.
+ */
 export function redirectScenarios(options: {
   merchant: OnboardedMerchant;
   gateway: string;

@@ -31,7 +31,8 @@ export async function ensureConsoleBenchDatabase(
     const started = performance.now();
     await seedPayments(sql, seed);
     log(
-      `seeded ${seed.payments} payments over ${seed.merchants} merchants in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      `seeded ${seed.payments} payments over ${seed.merchants} merchants ` +
+        `in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
     const vacuumed = performance.now();
     await sql`vacuum analyze`;

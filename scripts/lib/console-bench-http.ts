@@ -22,7 +22,10 @@ export interface ConsoleDriver {
 
 const BENCH_OWNER_EMAIL = "bench-owner@console-bench.example";
 
-/** The benchmark's owner of the service, made once, and a fresh signed-in session's cookie (no password sign-in is timed). */
+/**
+ * The benchmark's owner of the service, made once, and a fresh signed-in session's cookie (no password sign-in
+ * is timed).
+ */
 async function ownerCookie(db: Db, service: ServiceContext): Promise<string> {
   await db
     .insert(consoleUsers)

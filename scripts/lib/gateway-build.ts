@@ -42,7 +42,10 @@ export function needsBuild(): boolean {
   return BUILD_INPUTS.some(newerThanBuild);
 }
 
-/** The same steps as `npm run build`: the islands and the API lane first, then Next.js. Returns the failing step's exit status, or 0. */
+/**
+ * The same steps as `npm run build`: the islands and the API lane first, then Next.js. Returns the failing
+ * step's exit status, or 0.
+ */
 export function buildGateway(stdio: "inherit" | "pipe" = "inherit"): { status: number; output: string } {
   for (const step of [["scripts/build-islands.mjs"], ["server/build-lanes.mjs"], [nextBin, "build"]]) {
     const build = spawnSync(process.execPath, step, { stdio, maxBuffer: 64 * 1024 * 1024 });

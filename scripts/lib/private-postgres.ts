@@ -46,7 +46,8 @@ export function createPrivatePostgres(options: { port: number; prefix?: string }
   if (process.getuid?.() === 0) execFileSync("chown", ["postgres:postgres", dataDir]);
   asPostgres(path.join(bin, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   const logFile = path.join(dataDir, "server.log");
-  const serverOptions = `-p ${options.port} -k ${dataDir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  const serverSettings = "-c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200";
+  const serverOptions = `-p ${options.port} -k ${dataDir} ${serverSettings}`;
   const cluster: PrivatePostgres = {
     port: options.port,
     dataDir,

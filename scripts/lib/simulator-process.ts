@@ -35,7 +35,8 @@ export async function serveSimulatorProcess<Printed extends Record<string, strin
   if (await readDatabaseSeal(database.db)) {
     await database.close();
     throw new UsageError(
-      `${simulator.variables}_DATABASE_URL (or ${simulator.variables}_PGLITE_DIR) is a gateway's database: give the ${simulator.name} simulator a database of its own.`,
+      `${simulator.variables}_DATABASE_URL (or ${simulator.variables}_PGLITE_DIR) is a gateway's database: ` +
+        `give the ${simulator.name} simulator a database of its own.`,
     );
   }
   await createSimulatorTables(database);

@@ -5,7 +5,10 @@ export interface RehearsalBrowser {
   payWithOtp(payUrl: string, code: string): Promise<string>;
   /** Opens the hosted card page, types the card as a buyer and pays; answers the return page's heading. */
   payByCard(payUrl: string, card: { number: string; expiry: string; cvc: string }): Promise<string>;
-  /** Opens the page before CMI's, presses Pay (its signed form posts to CMI's gate), pays on CMI's page; answers the return page's heading. */
+  /**
+   * Opens the page before CMI's, presses Pay (its signed form posts to CMI's gate), pays on CMI's page;
+   * answers the return page's heading.
+   */
   payWithCmi(payUrl: string, card: { number: string; expiry: string; cvc: string }): Promise<string>;
   /**
    * Opens the page before SATIM's, checks its terms link, ticks "I accept the terms of payment",
@@ -91,7 +94,8 @@ export async function openRehearsalBrowser(cardSimulatorUrl: string): Promise<Re
             .catch(() => [])
         ).join(" | ");
         throw new Error(
-          `${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"; the page said: ${problems.join("; ") || "nothing"}`,
+          `${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} ` +
+            `showing "${shown}"; the page said: ${problems.join("; ") || "nothing"}`,
         );
       } finally {
         await page.close();
@@ -117,7 +121,8 @@ export async function openRehearsalBrowser(cardSimulatorUrl: string): Promise<Re
             .catch(() => [])
         ).join(" | ");
         throw new Error(
-          `${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} showing "${shown}"`,
+          `${error instanceof Error ? error.message.split("\n")[0] : String(error)} on ${page.url()} ` +
+            `showing "${shown}"`,
         );
       } finally {
         await page.close();

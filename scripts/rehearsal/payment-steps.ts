@@ -62,7 +62,8 @@ async function newPayment(
     CAPTURE_METHOD: captureMethod,
     METHOD: method,
   };
-  // Each country's own intent command of the guide: MAR in MAD for CMI, TUN in TND for ClicToPay, DZA in DZD for the others.
+  // Each country's own intent command of the guide: MAR in MAD for CMI, TUN in TND for ClicToPay, DZA in DZD
+  // for the others.
   const created = await call<{ paymentId: string }>(
     method === "CMI" ? "createCmiIntent" : method === "CLICTOPAY" ? "createClictopayIntent" : "createIntent",
     env,
@@ -143,7 +144,8 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
 
   await step(
     "SATIM payment",
-    "1250.75 DZD, DIRECT: the terms ticked and ALTCHA solved in the page, SATIM's page (its simulator, its own process), refunded in part",
+    "1250.75 DZD, DIRECT: the terms ticked and ALTCHA solved in the page, " +
+      "SATIM's page (its simulator, its own process), refunded in part",
     async () => {
       const { payment, payUrl } = await newPayment(options, 1250.75, "DIRECT", "SATIM");
       const { heading, support } = await browser.payWithSatim(
@@ -205,7 +207,8 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
       const { payment, payUrl } = await newPayment(options, 2500, "DIRECT", "CHARGILY");
       const checkoutUrl = await pressRedirectPay(payUrl);
       const origin = new URL(checkoutUrl).origin;
-      // The buyer pays on Chargily's (simulated) checkout; Chargily posts its signed webhook to the gateway before sending the buyer back.
+      // The buyer pays on Chargily's (simulated) checkout; Chargily posts its signed webhook to the gateway
+      // before sending the buyer back.
       const paid = await fetch(checkoutUrl, {
         method: "POST",
         redirect: "manual",
@@ -240,7 +243,8 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
       const refused = await captureCall({ ...payment.env, CAPTURE_AMOUNT: "700" });
       if (refused.status !== 503 || refused.body.error?.name !== "provider_unavailable" || !refused.retryAfter) {
         throw new Error(
-          `capture during the outage: ${refused.status} ${JSON.stringify(refused.body)} (Retry-After ${refused.retryAfter})`,
+          `capture during the outage: ${refused.status} ${JSON.stringify(refused.body)} ` +
+            `(Retry-After ${refused.retryAfter})`,
         );
       }
       await options.restartWallet();
@@ -256,12 +260,18 @@ export async function rehearsePayments(options: PaymentSteps): Promise<void> {
       if (retried.status !== 200 || retried.body.data?.statusCode !== 2)
         throw new Error(`retry: ${retried.status} ${JSON.stringify(retried.body)}`);
       if (check.amount !== 700) throw new Error(`captured ${check.amount}, expected 700 once`);
-      return `503 provider_unavailable (Retry-After ${refused.retryAfter}); after the restart check: 2, captured 700 once; the retry answers 200`;
+      return (
+        `503 provider_unavailable (Retry-After ${refused.retryAfter}); ` +
+        `after the restart check: 2, captured 700 once; the retry answers 200`
+      );
     },
   );
 }
 
-/** The gateway's page before the provider's, as a browser without JavaScript uses it: its form posted, the 303 to the provider's page. */
+/**
+ * The gateway's page before the provider's, as a browser without JavaScript uses it: its form posted, the 303
+ * to the provider's page.
+ */
 async function pressRedirectPay(payUrl: string): Promise<string> {
   const page = await fetch(payUrl);
   const html = await page.text();
@@ -269,7 +279,8 @@ async function pressRedirectPay(payUrl: string): Promise<string> {
   if (page.status !== 200 || !action) {
     const forms = html.match(/<form\b[^>]*>/g) ?? [];
     throw new Error(
-      `the page before the provider's (${page.url}) answered ${page.status} without its Pay form (forms: ${forms.join(" ") || "none"})`,
+      `the page before the provider's (${page.url}) answered ${page.status} ` +
+        `without its Pay form (forms: ${forms.join(" ") || "none"})`,
     );
   }
   const unescape = (value: string) =>

@@ -28,7 +28,8 @@ export async function step<T>(
     const ms = Date.now() - started;
     done.push({ name, passed: false, ms });
     console.log(
-      `FAIL  ${name.padEnd(22)} ${what}\n      ${"".padEnd(22)} → ${error instanceof Error ? error.message : String(error)}`,
+      `FAIL  ${name.padEnd(22)} ${what}\n` +
+        `      ${"".padEnd(22)} → ${error instanceof Error ? error.message : String(error)}`,
     );
     throw error;
   }

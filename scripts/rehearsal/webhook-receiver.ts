@@ -11,7 +11,10 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** The merchant's webhook endpoint, as `gateway listen --forward-to` reaches it: checks each signature with the webhook secret. */
+/**
+ * The merchant's webhook endpoint, as `gateway listen --forward-to` reaches it: checks each signature with the
+ * webhook secret.
+ */
 export async function startWebhookReceiver(webhookSecret: string): Promise<WebhookReceiver> {
   const verifier = new Webhook(webhookSecret);
   const receiver: WebhookReceiver = { url: "", verified: new Set(), refused: 0, close: async () => {} };

@@ -39,7 +39,7 @@ async function failedSignInAddress(email: string, headers: Record<string, string
 }
 
 describe("the audit log's client address cannot be forged", { timeout: 120_000 }, () => {
-  it("records the TCP peer when it is not a trusted proxy, whatever X-Forwarded-For, X-Real-IP or Forwarded say", async () => {
+  it("records the TCP peer if not a trusted proxy, whatever X-Forwarded-For, X-Real-IP or Forwarded say", async () => {
     const user = await createConsoleUser();
     expect(await failedSignInAddress(user.email, FORGED)).toBe("127.0.0.1");
     // Trusting some other proxy changes nothing for this peer.
@@ -63,7 +63,7 @@ const sessionCookieOf = (response: Response) =>
   new RegExp(`${CONSOLE_SESSION_COOKIE}=([^;]*)`).exec(response.headers.get("set-cookie") ?? "")?.[1];
 
 describe("every step up issues a new session token", { timeout: 120_000 }, () => {
-  it("ends the session a browser brought to the password step (a planted cookie never becomes the signed-in one)", async () => {
+  it("ends the session a browser brought to the password step (a planted cookie is never signed in)", async () => {
     const user = await createConsoleUser();
     const planted = await consoleSessionOf(user.id, { stage: "code" });
     const response = await postForm(

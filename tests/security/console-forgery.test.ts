@@ -79,7 +79,7 @@ describe("console forgery (contract 13): a state change needs the session's own 
 });
 
 describe("the console principal and the API's principals never open each other", () => {
-  it("API credentials do not open the console: a post with client_auth and no session cookie is sent to sign in", async () => {
+  it("API credentials don't open the console: a post with client_auth and no session is sent to sign in", async () => {
     const other = await createMerchant();
     const response = await postForm(gateway.baseUrl, ROLL, {}, clientAuth(other));
     expect(response.status).toBe(303);

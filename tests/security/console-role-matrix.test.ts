@@ -54,7 +54,10 @@ async function invitationToCancel() {
 }
 
 type Fields = () => Promise<Record<string, string>>;
-/** Contract 13's table, written out here (not read from lib/console/access/roles.ts) so the test can disagree with the code. */
+/**
+ * Contract 13's table, written out here (not read from lib/console/access/roles.ts) so the test can
+ * disagree with the code.
+ */
 const MATRIX: { action: string; allowed: ConsoleRole[]; fields: Fields }[] = [
   // First: their payments are made through the API with the client secret the roll rows below replace.
   {

@@ -70,7 +70,7 @@ describe("another merchant's objects under client_auth are unknown objects", () 
     expect(theirs.body.data.name).toBe("Foreign");
   });
 
-  it("customer tokens: refreshing or revoking another service's pair is an unknown pair, and leaves it working", async () => {
+  it("customer tokens: refreshing or revoking another service's pair is an unknown pair; it still works", async () => {
     const { accessToken, refreshToken } = world.foreign;
     expectIndistinguishable(
       await api.post("/api/v1/customer-access-token/refresh", { accessToken, refreshToken }, owner()),
@@ -202,7 +202,7 @@ describe("another customer's objects under user_auth are unknown objects", () =>
   });
 });
 
-describe("under merchant_auth, the card-finalize secret and page tokens, a foreign id is the same refusal as an unknown one", () => {
+describe("under merchant_auth, card-finalize secrets and page tokens, a foreign id is refused as unknown", () => {
   it("a client secret presented for another payment, or another merchant's payment", async () => {
     const mine = await world.intent();
     const otherPayment = await world.intent();

@@ -173,7 +173,7 @@ function expectContractAnswer(response: ApiResponse, context: string) {
 describe.each(Object.entries(ROUTE_TABLE))("%s", (key, spec) => {
   const [method] = split(key);
 
-  it("answers generated malformed, wrongly typed, deep, oversized and odd requests with the contract envelope, never a 500", async () => {
+  it("answers generated malformed, mistyped, deep, huge and odd requests with the envelope, never a 500", async () => {
     const w = worldFor(key);
     await fc.assert(
       fc.asyncProperty(planArbitrary(spec, credentialNames(spec)), async (plan) => {

@@ -19,6 +19,9 @@ import proxy, { config } from "@/proxy";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PAGE_TREES = ["app/[locale]", "app/demo"];
+/** The ids a hosted URL's dynamic segment is given: an intent's, or a payment's. */
+const SAMPLE_INTENT_ID = "pi_0123456789abcdefABCDEFGH";
+const SAMPLE_PAYMENT_ID = "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c";
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -42,8 +45,8 @@ function hostedPaths(): { file: string; path: string }[] {
               ? "en"
               : segment.startsWith("[")
                 ? segment.includes("intent")
-                  ? "pi_0123456789abcdefABCDEFGH"
-                  : "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c"
+                  ? SAMPLE_INTENT_ID
+                  : SAMPLE_PAYMENT_ID
                 : segment,
           )
           .join("/");
@@ -58,7 +61,7 @@ function hostedPaths(): { file: string; path: string }[] {
  */
 const lanePages = Object.entries(HOSTED_LANE.pages).map(([family, { param }]) => ({
   file: `the hosted lane's ${family}`,
-  path: `/en/${family}/${param === "intentId" ? "pi_0123456789abcdefABCDEFGH" : "3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c"}`,
+  path: `/en/${family}/${param === "intentId" ? SAMPLE_INTENT_ID : SAMPLE_PAYMENT_ID}`,
 }));
 
 const REQUIRED_HEADERS: Record<string, RegExp> = {
@@ -120,14 +123,15 @@ describe("cross-site POSTs to hosted pages", () => {
     /[\\/]route\.ts$/.test(file),
   );
 
-  it("every route handler of the hosted tree that takes a POST is a hosted form route (or the console's form actions)", () => {
+  it("every hosted-tree route handler that takes a POST is a hosted form route (or the console's form actions)", () => {
     const posting = handlers.filter((file) =>
       /export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b/.test(readFileSync(file, "utf8")),
     );
     expect(posting.length).toBeGreaterThan(0);
     for (const file of posting) {
       const source = readFileSync(file, "utf8");
-      // The console's forms: origin checks, the session's forgery token and the role (lib/console/web/console-form-route.ts).
+      // The console's forms: origin checks, the session's forgery token and the role
+      // (lib/console/web/console-form-route.ts).
       if (source.includes("export const POST = consoleActionRoute(")) {
         expect(
           acceptsPost(

@@ -77,7 +77,7 @@ describe("POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm", () =>
     );
   });
 
-  it("answers hostile Stripe.js form bodies (the stand-in's wire format) with a provider error, never a 500", async () => {
+  it("answers hostile Stripe.js form bodies (the stand-in's wire format) with a provider error, no 500", async () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const { confirmation } = (await getCardPage(await getDb(), {

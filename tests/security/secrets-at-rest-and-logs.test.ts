@@ -280,7 +280,7 @@ describe("secrets at rest and in logs, after every journey", () => {
 
   const isPageToken = (secret: Secret) => /page token/.test(secret.kind);
 
-  it("no table holds a client, payment or webhook secret, a token, the OTP, a card number or the CVC in plain text", async () => {
+  it("no table holds a client, payment or webhook secret, token, OTP, card number or CVC in plain text", async () => {
     const credentials = secrets.filter((secret) => !isPageToken(secret));
     const findings: string[] = [];
     for (const { table, row } of await dumpDatabase()) {

@@ -97,7 +97,7 @@ describe("refresh token rotation (contract 3, RFC 9700)", () => {
     expect((await refresh(merchant, pair)).status).toBe(401);
   });
 
-  it("a pair is bound together: a refresh token with another pair's access token is refused and rotates nothing", async () => {
+  it("a pair is bound: a refresh token with another pair's access token is refused and rotates nothing", async () => {
     const merchant = await createMerchant();
     const [one, two] = [await firstPair(merchant), await firstPair(merchant)];
     const mixed = await refresh(merchant, { accessToken: two.accessToken, refreshToken: one.refreshToken });

@@ -703,7 +703,8 @@ async function corpus(run: Run) {
   });
   await run.send("method no route takes", { method: "TRACE", path: checkPath });
 
-  // The rest of /api, through the same door: health, readiness, metrics (no METRICS_TOKEN: no such path), a callback, a path of none.
+  // The rest of /api, through the same door: health, readiness, metrics (no METRICS_TOKEN: no such path),
+  // a callback, a path of none.
   await run.send("health", { method: "GET", path: "/api/health" });
   await run.send("health HEAD", { method: "HEAD", path: "/api/health" });
   await run.send("health posted", { method: "POST", path: "/api/health" });

@@ -77,7 +77,8 @@ export async function confirmAtProvider(
   loaded?: CardConfirmation,
 ) {
   const confirmation = loaded ?? (await loadCardPage(proceeded));
-  const returnUrl = `${process.env.PUBLIC_BASE_URL}/en/pay/card/${proceeded.paymentId}/complete?token=${proceeded.token}`;
+  const cardPageUrl = `${process.env.PUBLIC_BASE_URL}/en/pay/card/${proceeded.paymentId}`;
+  const returnUrl = `${cardPageUrl}/complete?token=${proceeded.token}`;
   const body =
     "card" in method
       ? {
@@ -300,7 +301,9 @@ export async function storedCardData(db?: Db): Promise<{ table: string; finding:
   const source = db ?? (await getDb());
   const tables = rowsOf(
     await source.execute(
-      sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`,
+      sql`select table_schema, table_name from information_schema.tables
+          where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE'
+            and table_name <> '__drizzle_migrations'`,
     ),
   ).map((row) =>
     row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`,

@@ -31,7 +31,10 @@ export async function serviceIdOf(merchant: OnboardedMerchant): Promise<string> 
   return row!.id;
 }
 
-/** A console user with TEST_PASSWORD (hashed once per file: scrypt is slow on purpose), a member of each merchant given. */
+/**
+ * A console user with TEST_PASSWORD (hashed once per file: scrypt is slow on purpose), a member of each
+ * merchant given.
+ */
 export async function createConsoleUser(
   memberOf: { merchant: OnboardedMerchant; role: ConsoleRole }[] = [],
   email = uniqueEmail(),

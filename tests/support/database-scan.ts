@@ -20,7 +20,9 @@ export async function findStoredPlaintext(secrets: string[]): Promise<{ table: s
   const db = await getDb();
   const tables = rowsOf(
     await db.execute(
-      sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`,
+      sql`select table_schema, table_name from information_schema.tables
+          where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE'
+            and table_name <> '__drizzle_migrations'`,
     ),
   ).map((row) =>
     row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`,

@@ -6,7 +6,8 @@ type LogModule = typeof import("@/lib/log");
  * A `vi.mock("@/lib/log", ...)` factory body: the real log module, whose logger writes each
  * JSON line into `lines` instead of stdout, so a test can read what the gateway logged.
  * vi.mock hoists its factory above imports, so call it through a dynamic import:
- *   vi.mock("@/lib/log", async (original) => (await import("../support/memory-log")).memoryLog(original, logged.lines, "info"));
+ *   vi.mock("@/lib/log", async (original) =>
+ *     (await import("../support/memory-log")).memoryLog(original, logged.lines, "info"));
  */
 export async function memoryLog(
   importOriginal: () => Promise<unknown>,

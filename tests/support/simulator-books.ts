@@ -24,16 +24,17 @@ export async function insertSimulatorRows(run: RunSql, schema: string) {
   const payment = randomUUID();
   await run(`insert into ${schema}.wallet_accounts (id, service_id, customer_id, currency, balance_minor)
              values ('${account}', '${randomUUID()}', '${randomUUID()}', 'DZD', 500000)`);
-  await run(
-    `insert into ${schema}.wallet_entries (account_id, kind, balance_delta_minor) values ('${account}', 'opening', 500000)`,
-  );
-  await run(
-    `insert into ${schema}.wallet_holds (account_id, payment_id, amount_minor) values ('${account}', '${payment}', 1000)`,
-  );
-  await run(`insert into ${schema}.card_provider_payment_methods (id, account_key, brand, last4, exp_month, exp_year, fingerprint)
+  await run(`insert into ${schema}.wallet_entries (account_id, kind, balance_delta_minor)
+             values ('${account}', 'opening', 500000)`);
+  await run(`insert into ${schema}.wallet_holds (account_id, payment_id, amount_minor)
+             values ('${account}', '${payment}', 1000)`);
+  await run(`insert into ${schema}.card_provider_payment_methods
+               (id, account_key, brand, last4, exp_month, exp_year, fingerprint)
              values ('pm_upgrade', 'pk_test_upgrade', 'visa', '4242', 12, 2030, 'fp')`);
-  await run(`insert into ${schema}.card_provider_payment_intents (id, account_key, idempotency_key, amount_minor, currency, capture_method, status, payment_method_id)
-             values ('pi_upgrade', 'pk_test_upgrade', 'upgrade-key', 1500, 'dzd', 'manual', 'requires_capture', 'pm_upgrade')`);
+  await run(`insert into ${schema}.card_provider_payment_intents
+               (id, account_key, idempotency_key, amount_minor, currency, capture_method, status, payment_method_id)
+             values ('pi_upgrade', 'pk_test_upgrade', 'upgrade-key', 1500, 'dzd', 'manual', 'requires_capture',
+                     'pm_upgrade')`);
 }
 
 /** Every row of every simulator table in `schema`, as JSON text, by table. */

@@ -26,7 +26,8 @@ export async function auditSuiteDatabase(databaseUrl: string): Promise<void> {
       // Vitest reports an error thrown by a global teardown but still exits 0: set the code.
       process.exitCode = 1;
       throw new Error(
-        `ledger audit after the suite: ${report.violationCount} violation(s) in ${new URL(databaseUrl).pathname.slice(1)}`,
+        `ledger audit after the suite: ${report.violationCount} violation(s) ` +
+          `in ${new URL(databaseUrl).pathname.slice(1)}`,
       );
     }
     console.log(`ledger audit after the suite: ${report.payments} payments, 0 violations, ${report.ms.toFixed(0)} ms`);

@@ -51,7 +51,10 @@ export function droppingCalls(path: RegExp): WalletTransportWrapper {
   };
 }
 
-/** Refuses every money call as a wallet that does not know the account (404 unknown_account: a definite answer, nothing applied). */
+/**
+ * Refuses every money call as a wallet that does not know the account (404 unknown_account: a definite
+ * answer, nothing applied).
+ */
 export function refusingMoneyCalls(): WalletTransportWrapper {
   return async (request, next) => {
     if (request.method !== "POST" || !MONEY_CALL.test(new URL(request.url).pathname)) return next(request);

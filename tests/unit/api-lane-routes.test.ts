@@ -18,7 +18,7 @@ async function routeModules(): Promise<Record<string, RouteModule>> {
 }
 
 describe("the operations registry and the route files", () => {
-  it("name the same endpoints: each route file serves exactly the methods the registry lists for its path", async () => {
+  it("name the same endpoints: each route file serves exactly the methods listed for its path", async () => {
     const modules = await routeModules();
     const served = Object.entries(modules).flatMap(([pattern, module]) =>
       ROUTE_METHODS.filter(

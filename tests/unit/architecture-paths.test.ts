@@ -83,7 +83,10 @@ function mentionsOf(document: string): Mention[] {
   });
 }
 
-/** A documented path as a pattern: `**` any depth, `*` within a segment, `<name>` one segment or part, `{a,b}` either. */
+/**
+ * A documented path as a pattern: `**` any depth, `*` within a segment, `<name>` one segment or part,
+ * `{a,b}` either.
+ */
 function patternOf(documented: string): RegExp {
   let source = "";
   for (let i = 0; i < documented.length; i++) {

@@ -84,7 +84,7 @@ describe("the client's address and scheme", () => {
     expect(ipAddress("<script>")).toBeNull();
   });
 
-  it("is unknown in a process whose own server does not stamp the peer: a client's copy of the header is never believed", () => {
+  it("is unknown where the process's own server does not stamp the peer: a client's copy is never believed", () => {
     trusting("10.0.0.5");
     holder.gatewayStampsPeer = undefined;
     expect(from("10.0.0.5", { "x-forwarded-for": "203.0.113.9", "x-forwarded-proto": "https" })).toEqual({

@@ -105,9 +105,10 @@ describe("parseConfig", () => {
     expect(config).toMatchObject({ APP_ENV: "production", isSandbox: false, publicBaseUrl: "https://pay.example.com" });
   });
 
-  it("refuses an http:// PUBLIC_BASE_URL in production unless TLS ends at a proxy in front, which then turns HSTS on", () => {
+  it("refuses an http:// PUBLIC_BASE_URL in production unless a proxy in front ends TLS (then HSTS is on)", () => {
     expect(configError({ ...PRODUCTION_READY, PUBLIC_BASE_URL: "http://pay.example.com" })).toContain(
-      "PUBLIC_BASE_URL: must be https:// in production (set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway ends TLS)",
+      "PUBLIC_BASE_URL: must be https:// in production " +
+        "(set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway ends TLS)",
     );
     const behindProxy = parseConfig({
       ...PRODUCTION_READY,

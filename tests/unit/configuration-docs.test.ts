@@ -60,7 +60,8 @@ describe("the configuration and its documentation", () => {
     const stray = reads.filter(
       ({ file, variable }) =>
         !PLATFORM_VARIABLES.has(variable) &&
-        // The whole environment handed on to parseConfig, and the job-runner role npm start's primary gives each server.
+        // The whole environment handed on to parseConfig, and the job-runner role npm start's primary gives
+        // each server.
         !(file === path.join("lib", "config.ts")) &&
         !(file === path.join("server", "serve.mjs") && variable === "GATEWAY_JOB_RUNNER") &&
         // npm run dev takes the port and host as `next dev` took them, before the gateway's config loads.

@@ -11,7 +11,7 @@ describe("payments list cursor in the URL", () => {
     expect(decodePaymentCursor(encodePaymentCursor(cursor))).toEqual(cursor);
   });
 
-  it("refuses an edited cursor past the year 2286 as a problem of the field (19 or 20 digits were a failed query, a 500)", () => {
+  it("refuses an edited cursor past the year 2286 as a field's problem (19 or 20 digits were a 500)", () => {
     for (const micros of ["9223372036854775807", "99999999999999999999", "99999999999999999"]) {
       expect(parsePaymentListQuery({ after: cursorText(micros) })).toEqual({
         ok: false,

@@ -6,15 +6,17 @@ import { toErrorResponse } from "@/lib/http/respond";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** The stack frame under that TypeError's message. */
+const NEXT_WRITE_FRAME = "    at Immediate.nextWrite (file:///app/node_modules/postgres/src/connection.js:255:22)";
 /** The TypeError postgres.js 3.4.9 throws when it writes to a connection that already closed. */
 const NULL_SOCKET_WRITE = `(() => {
   const error = new TypeError("Cannot read properties of null (reading 'write')");
-  error.stack = error.message + "\\n    at Immediate.nextWrite (file:///app/node_modules/postgres/src/connection.js:255:22)";
+  error.stack = error.message + "\\n${NEXT_WRITE_FRAME}";
   return error;
 })()`;
 function nullSocketWrite(): TypeError {
   const error = new TypeError("Cannot read properties of null (reading 'write')");
-  error.stack = `${error.message}\n    at Immediate.nextWrite (file:///app/node_modules/postgres/src/connection.js:255:22)`;
+  error.stack = `${error.message}\n${NEXT_WRITE_FRAME}`;
   return error;
 }
 

@@ -41,7 +41,7 @@ describe("hosted form tokens", () => {
     expect(isHostedFormPath("/en/pay/return/x/confirm")).toBe(false);
   });
 
-  it("take a post at a redirect provider's return too (CMI posts the buyer back to okUrl), and at no other page", () => {
+  it("take a post at a redirect provider's return too (CMI posts the buyer back to okUrl), at no other page", () => {
     expect(acceptsPost("/ar/pay/redirect/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c/return")).toBe(true);
     expect(acceptsPost("/en/pay/redirect/x")).toBe(false);
     expect(acceptsPost("/en/pay/return/x")).toBe(false);
@@ -67,7 +67,7 @@ describe("readFormBody", () => {
     expect(await readFormBody(multipart)).toEqual({ code: "123456" });
   });
 
-  it("answers null for what is not a readable form: wrong type, bad UTF-8, broken multipart, oversized, a file", async () => {
+  it("answers null for an unreadable form: wrong type, bad UTF-8, broken multipart, oversized, a file", async () => {
     expect(await readFormBody(post("{}", "application/json"))).toBeNull();
     expect(
       await readFormBody(post(new Uint8Array([0x61, 0x3d, 0xff]), "application/x-www-form-urlencoded")),

@@ -25,7 +25,7 @@ describe("hosted page links", () => {
     expect(url.searchParams.get("returnUrl")).toBe(returnUrl);
   });
 
-  it("gives the language switcher each page's path without its locale, the same path the page itself has after it", () => {
+  it("gives the language switcher each page's path without its locale, the same the page has after it", () => {
     expect(pagePathWithoutLocale("otp", paymentId)).toBe(`/pay/otp/${paymentId}`);
     expect(pagePathWithoutLocale("wallet-app", paymentId)).toBe(`/sandbox/wallet/${paymentId}`);
     expect(pagePathWithoutLocale("challenge", "pi_1")).toBe("/card-provider-sandbox/challenge/pi_1");
@@ -85,7 +85,7 @@ describe("OTP form input", () => {
     expect(hostedLinkForm.parse({ ...valid, returnUrl: "" }).returnUrl).toBeUndefined();
   });
 
-  it("builds the card page's provider return_url on the public address, and the complete step with the answered intent", () => {
+  it("builds the card provider's return_url on the public address, the complete step with the answered intent", () => {
     const link = { locale: "fr" as const, paymentId, token: "t0k" };
     expect(cardCompleteUrl(link)).toBe(`${getConfig().publicBaseUrl}/fr/pay/card/${paymentId}/complete?token=t0k`);
     expect(cardCompletePath({ ...link, paymentIntentId: "pi_1" })).toBe(
@@ -96,7 +96,7 @@ describe("OTP form input", () => {
     );
   });
 
-  it("links the sandbox 3DS page in the intent's language, or without a locale when it has none the gateway serves", () => {
+  it("links the sandbox 3DS page in the intent's language, or with no locale if the gateway does not serve it", () => {
     const base = getConfig().publicBaseUrl;
     expect(challengePageUrl({ locale: "ar", intentId: "pi_1", clientSecret: "pi_1_secret_x" })).toBe(
       `${base}/ar/card-provider-sandbox/challenge/pi_1?client_secret=pi_1_secret_x`,

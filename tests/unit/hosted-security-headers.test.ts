@@ -71,7 +71,7 @@ describe("the card page's policy for Stripe.js", () => {
     expect([...otp.values()].join(" ")).not.toContain("stripe");
   });
 
-  it("lets the page before a redirect provider's, and no other, reach the providers' pages: CMI_URL's origin (its form) and Chargily's (Pay's 303)", () => {
+  it("lets only the page before a provider's reach CMI_URL's origin (its form) and Chargily's (Pay's 303)", () => {
     const holder = globalThis as unknown as { gatewayConfig?: ReturnType<typeof parseConfig> };
     const sandbox = holder.gatewayConfig;
     holder.gatewayConfig = parseConfig({

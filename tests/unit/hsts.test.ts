@@ -26,7 +26,7 @@ describe("Strict-Transport-Security on the API's answers", () => {
     vi.resetModules();
   });
 
-  it("is sent when buyers reach the gateway over https: an https address, or TLS ended by a proxy in front", async () => {
+  it("is sent when buyers reach the gateway over https: an https address, or TLS ended by a proxy", async () => {
     const https = await apiHeadersUnder({ ...production, PUBLIC_BASE_URL: "https://pay.example" });
     expect(https.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
     const behindProxy = await apiHeadersUnder({

@@ -61,7 +61,8 @@ describe("an ignored returnUrl or redirectUrl is told, with why", () => {
       expect(messages.return.invalidReturnUrl).toContain("{field}");
     }
     expect(en.return.ignoredReturnUrl).toBe(
-      "Sandbox note: the {field} was ignored because its origin {origin} is neither the origin of the service's redirect URL nor on its allow-list. Add it with npm run merchant -- update --origin.",
+      "Sandbox note: the {field} was ignored because its origin {origin} is neither the origin of the service's " +
+        "redirect URL nor on its allow-list. Add it with npm run merchant -- update --origin.",
     );
   });
 });

@@ -132,7 +132,7 @@ describe("log redaction", () => {
     );
   });
 
-  it("keeps a provider operation's id readable (an operator asks the wallet about it) while a 43-character secret beside it goes", () => {
+  it("keeps a provider operation's id readable (operators ask the wallet about it), not a 43-character secret", () => {
     const { log, raw } = capturedLogger();
     const id = operationId("idem-key-1");
     expect(id).toHaveLength(issuedClientSecret.length);
@@ -170,7 +170,7 @@ describe("request-scoped log lines", () => {
     expect(lines[3]!.requestId).toBeUndefined();
   });
 
-  it("shares one logger and one request context between copies of the module (Next.js's bundle and the API lane's)", async () => {
+  it("shares one logger and request context between module copies (Next.js's bundle, the API lane's)", async () => {
     vi.resetModules();
     const copy = await import("@/lib/log");
     expect(copy.logger).toBe(logger);
@@ -190,7 +190,7 @@ describe("request-scoped log lines", () => {
     ]);
   });
 
-  it("writes one access line per request: method, path without query, status, duration, auth mode, service", async () => {
+  it("writes one access line per request: method, path without query, status, duration, auth, service", async () => {
     const calls: { fields: Record<string, unknown>; context: unknown }[] = [];
     vi.spyOn(logger, "info").mockImplementation(((fields: Record<string, unknown>) => {
       calls.push({ fields, context: { ...currentLogContext() } });

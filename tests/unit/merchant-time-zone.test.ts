@@ -9,7 +9,8 @@ import {
 } from "@/lib/merchants/merchant-time-zone";
 import { updateMerchantInput } from "@/lib/merchants/update-merchant.schema";
 
-// ICU writes a narrow no-break space before AM/PM and right-to-left marks in Arabic dates: compared as a reader sees them.
+// ICU writes a narrow no-break space before AM/PM and right-to-left marks in Arabic dates: compared as a reader
+// sees them.
 const seen = (text: string) => text.replace(/[\u202f\u00a0]/g, " ").replace(/[\u200f\u061c]/g, "");
 
 describe("the merchant's time zone", () => {

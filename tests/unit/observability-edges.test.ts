@@ -77,7 +77,7 @@ describe("route templates", () => {
 });
 
 describe("page answers (issue 42 item 11)", () => {
-  it("are logged like API requests, with status and duration, never the query, and counted by route template", async () => {
+  it("are logged like API requests, with status and duration, never the query, counted by route template", async () => {
     const app = mkdtempSync(path.join(tmpdir(), "app-"));
     mkdirSync(path.join(app, "[locale]/pay/otp/[id]"), { recursive: true });
     writeFileSync(path.join(app, "[locale]/pay/otp/[id]/page.tsx"), "");

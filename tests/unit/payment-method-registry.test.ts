@@ -52,7 +52,7 @@ describe("the payment method registry", () => {
     expect(Array.isArray(method.providerOperations), `${code}.providerOperations`).toBe(true);
   });
 
-  it("has, for each declared method (lib/payment-methods/<method>/declaration), a module of the same code and provider", () => {
+  it("has, for each method declared in <method>/declaration, a module of the same code and provider", () => {
     for (const declaration of METHOD_DECLARATIONS) {
       const method = PAYMENT_METHODS[declaration.code];
       expect(method.code).toBe(declaration.code);
@@ -82,7 +82,7 @@ describe("the payment method registry", () => {
     expect(paymentMethodOf("CHARGILY")?.redirect?.notifications).not.toBeNull();
   });
 
-  it("gives each redirect method a provider with every call the archetype makes, and lists its register and refund handlers (and capture and release where it reserves)", () => {
+  it("gives each redirect method the archetype's calls and its register, refund (capture, release) handlers", () => {
     const redirectMethods = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
     expect(redirectMethods).toEqual(["SATIM", "CLICTOPAY", "CMI", "CHARGILY"]);
     for (const code of redirectMethods) {
@@ -112,7 +112,8 @@ describe("the payment method registry", () => {
  */
 const STILL_COMPARING: Record<string, number> = {};
 const CODE = `(?:${PAYMENT_METHOD_CODES.join("|")})`;
-// `=== "X"`, `"X" !==`, `eq(column, "X")` and SQL `= 'X'`; a `case "X":` of an exhaustive switch is the other allowed form.
+// `=== "X"`, `"X" !==`, `eq(column, "X")` and SQL `= 'X'`; a `case "X":` of an exhaustive switch is the other
+// allowed form.
 const COMPARISON = new RegExp(
   `[!=]==?\\s*["']${CODE}["']|["']${CODE}["']\\s*[!=]==?|eq\\([^)]*["']${CODE}["']\\)|=\\s*'${CODE}'`,
   "g",
@@ -127,7 +128,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe("each redirect provider's credentials (the console's Settings \"Payment methods\" form is drawn from them)", () => {
+describe("each redirect provider's credentials (the console's \"Payment methods\" form is drawn from them)", () => {
   const redirectCodes = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
   it.each(redirectCodes)(
     "%s declares its fields: distinct names, a secret among them, each labelled in en, fr and ar",
@@ -180,7 +181,8 @@ describe("what the generic lists read from each method (issue 43: a new provider
 
   const redirectCodes = PAYMENT_METHOD_CODES.filter((code) => PAYMENT_METHODS[code].redirect !== null);
   it.each(redirectCodes)(
-    "%s declares its page's words (in en, fr and ar), its page's origins (in its declaration), and the console kind of its provider",
+    "%s declares its page's words (in en, fr and ar), its page's origins (in its declaration) " +
+      "and the console kind of its provider",
     (code) => {
       const provider = PAYMENT_METHODS[code].redirect!;
       for (const locale of ["en", "fr", "ar"] as const) {

@@ -18,7 +18,8 @@ const kindsOf = (provider: ProviderName): readonly string[] => {
   return listed ?? redirectOperationKinds(redirect[0]!);
 };
 
-// Every (provider, kind) an operation can be recorded with: provider_operations.provider is one of the declared PROVIDER_NAMES.
+// Every (provider, kind) an operation can be recorded with: provider_operations.provider is one of the declared
+// PROVIDER_NAMES.
 const RECORDABLE = PROVIDER_NAMES.flatMap((provider: ProviderName) =>
   kindsOf(provider).map((kind) => ({ provider, kind })),
 );

@@ -74,7 +74,7 @@ describe("a redirect refund whose answer was lost, judged by the provider's refu
     ).toBe("ambiguous");
   });
 
-  it("cannot tell explanations of different amounts apart, nor a total nothing explains, and so never calls again", () => {
+  it("cannot tell explanations of different amounts apart, nor a total nothing explains: never calls again", () => {
     // 500 is this refund, or the other two together.
     expect(
       refundRetryVerdict({

@@ -35,7 +35,7 @@ describe("the heap settings npm start gives its servers", () => {
     );
   });
 
-  it("grows the old generation by 100% unless GATEWAY_HEAP_GROWTH_PERCENT says otherwise (0: V8's own), validated with the rest of the configuration", () => {
+  it("grows old space by 100% unless GATEWAY_HEAP_GROWTH_PERCENT (validated) says otherwise (0: V8's own)", () => {
     expect(parseConfig({}).GATEWAY_HEAP_GROWTH_PERCENT).toBe(100);
     expect(parseConfig({ GATEWAY_HEAP_GROWTH_PERCENT: "50" }).GATEWAY_HEAP_GROWTH_PERCENT).toBe(50);
     expect(parseConfig({ GATEWAY_HEAP_GROWTH_PERCENT: "0" }).GATEWAY_HEAP_GROWTH_PERCENT).toBe(0);

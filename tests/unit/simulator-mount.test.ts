@@ -38,7 +38,7 @@ describe("the simulator mount", () => {
     expect(() => simulatorMount()).toThrow("sandbox simulators are not mounted in this process");
   });
 
-  it("is one per process, whichever copy of the module reads it (the API lane's bundle and Next.js's each hold one)", async () => {
+  it("is one per process, whichever copy of the module reads it (the API lane's bundle and Next.js's)", async () => {
     vi.resetModules();
     const copy = await import("@/lib/providers/simulator-mount");
     expect(copy.simulatorMount()).toBe(mounted);
@@ -75,7 +75,7 @@ describe("the simulator mount", () => {
     });
   });
 
-  it("mounts every listed redirect simulator under /api/<name>-sandbox, where its one-line route serves it", async () => {
+  it("mounts every listed redirect simulator under /api/<name>-sandbox, served by its one-line route", async () => {
     for (const name of Object.keys(REDIRECT_SIMULATORS)) {
       expect(mounted.redirect[name]?.path).toBe(`/api/${name}-sandbox`);
       expect(existsSync(path.join(import.meta.dirname, `../../app/api/${name}-sandbox/[...path]/route.ts`))).toBe(true);

@@ -27,7 +27,7 @@ describe("a phone as a person types it, read as the E.164 numbers it may be", ()
     expect(phoneNumbersOf(typed, ALGERIA)).toContain("+213555123456");
   });
 
-  it("reads the national form in each of the merchant's countries, with a trunk 0 only where that country dials one", () => {
+  it("reads the national form in each of the merchant's countries, a trunk 0 only where that country dials one", () => {
     expect(phoneNumbersOf("0612345678", MAGHREB).sort()).toEqual(["+212612345678", "+213612345678"]);
     // Tunisia has no trunk 0: its national numbers are 8 digits as they are.
     expect(phoneNumbersOf("20 123 456", MAGHREB)).toContain("+21620123456");

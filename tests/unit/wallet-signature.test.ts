@@ -30,7 +30,7 @@ describe("wallet request signatures are Standard Webhooks' bytes", () => {
     ).toBe(headers["webhook-signature"]);
   });
 
-  it("accepts the library's signature, among others, and refuses another body, path, secret, a stale or a future one", () => {
+  it("accepts the library's signature among others; refuses another body, path, secret, a stale or future one", () => {
     const library = new Webhook(secret);
     const sign = (at: Date, payload = signedPayload(call.method, call.pathAndQuery, call.body), id = "msg_1") => ({
       "webhook-id": id,

@@ -25,16 +25,17 @@ export function findSecrets(text: string, secrets: Secret[], options: { cvcAsVal
   for (const secret of secrets)
     if (text.includes(secret.value)) found.push(`${secret.kind} (${secret.value.slice(0, 6)}...)`);
   for (const number of CARD_NUMBERS) if (text.includes(number)) found.push(`card number ending ${number.slice(-4)}`);
-  if (OTP_AS_VALUE.test(text))
-    found.push(
-      `the OTP 123456 near "${text.slice(Math.max(0, text.search(OTP_AS_VALUE) - 40), text.search(OTP_AS_VALUE) + 10)}"`,
-    );
+  if (OTP_AS_VALUE.test(text)) found.push(`the OTP 123456 near "${around(text, OTP_AS_VALUE)}"`);
   if (options.cvcAsValue !== false && CVC_AS_VALUE.test(text)) {
-    found.push(
-      `the CVC ${TEST_CVC} near "${text.slice(Math.max(0, text.search(CVC_AS_VALUE) - 40), text.search(CVC_AS_VALUE) + 10)}"`,
-    );
+    found.push(`the CVC ${TEST_CVC} near "${around(text, CVC_AS_VALUE)}"`);
   }
   return found;
+}
+
+/** The text around the first match of `pattern`: 40 characters before it, 10 from its start. */
+function around(text: string, pattern: RegExp): string {
+  const at = text.search(pattern);
+  return text.slice(Math.max(0, at - 40), at + 10);
 }
 
 type Rows = Record<string, unknown>[];
@@ -47,12 +48,17 @@ const tableNamed = (name: string) =>
     sql.raw("."),
   );
 
-/** Every row of every table in the public and simulators schemas as JSON text, so a new table or column is covered too. */
+/**
+ * Every row of every table in the public and simulators schemas as JSON text, so a new table or column is
+ * covered too.
+ */
 export async function dumpDatabase(): Promise<{ table: string; row: string }[]> {
   const db = await getDb();
   const tables = rowsOf(
     await db.execute(
-      sql`select table_schema, table_name from information_schema.tables where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE' and table_name <> '__drizzle_migrations'`,
+      sql`select table_schema, table_name from information_schema.tables
+          where table_schema in ('public', 'simulators') and table_type = 'BASE TABLE'
+            and table_name <> '__drizzle_migrations'`,
     ),
   ).map((row) =>
     row.table_schema === "public" ? String(row.table_name) : `${String(row.table_schema)}.${String(row.table_name)}`,

@@ -34,7 +34,10 @@ export interface World {
   expiredToken: string;
   /** A fresh CREATED wallet intent of `merchant` (owner by default) for `session`'s customer. */
   intent(overrides?: IntentOverrides & { merchant?: OnboardedMerchant }): Promise<Intent>;
-  /** A wallet payment already settled by its customer (a fresh one unless given): SUCCEEDED, or PRE_AUTHORIZED for RESERVATION. */
+  /**
+   * A wallet payment already settled by its customer (a fresh one unless given): SUCCEEDED, or PRE_AUTHORIZED
+   * for RESERVATION.
+   */
   settled(options?: {
     merchant?: OnboardedMerchant;
     session?: Session;
