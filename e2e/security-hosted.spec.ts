@@ -157,8 +157,16 @@ async function interceptAction(page: Page, click: () => Promise<void>): Promise<
  * inline styles the strict CSP blocks: expected here, and only that is forgiven.
  */
 function forgetAbortedActionTrouble(problems: string[]) {
-  const expected =
-    /net::ERR_FAILED|Failed to fetch|Applying inline style violates the following Content Security Policy directive 'style-src/i;
+  const expected = new RegExp(
+    [
+      /net::ERR_FAILED/,
+      /Failed to fetch/,
+      /Applying inline style violates the following Content Security Policy directive 'style-src/,
+    ]
+      .map((part) => part.source)
+      .join("|"),
+    "i",
+  );
   problems.splice(0, problems.length, ...problems.filter((problem) => !expected.test(problem)));
 }
 

@@ -26,6 +26,22 @@ import { createMerchant, randomPhone } from "./factories";
 
 export const HOST = "gateway.example";
 const SOME_UUID = "00000000-0000-4000-8000-000000000000";
+/** Values a run creates, each replaced by a placeholder in the record. */
+const GENERATED_VALUE = new RegExp(
+  [
+    /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, // ids
+    /_secret_[0-9a-f]+/, // client secrets
+    /(?:cat|crt|whsec|pk_service|msg|evt)_[A-Za-z0-9_-]+/, // prefixed tokens and keys
+    /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/, // 32 random bytes in base64url
+    /\b[0-9a-f]{32,}\b/, // hex digests
+    /\+\d{11,12}/, // phone numbers
+    /(?<![0-9A-Z])[0-9A-HJKMNP-TV-Z]{26}(?![0-9A-Z])/, // ULIDs
+    /(?<="approvalCode":")[A-Z0-9]+/, // approval codes
+  ]
+    .map((part) => part.source)
+    .join("|"),
+  "g",
+);
 
 export interface Sent {
   method: string;
@@ -175,10 +191,7 @@ class Run {
     for (const value of this.explicit) out = out.split(value).join(this.placeholder(value));
     return out
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g, "<time>")
-      .replace(
-        /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|_secret_[0-9a-f]+|(?:cat|crt|whsec|pk_service|msg|evt)_[A-Za-z0-9_-]+|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])|\b[0-9a-f]{32,}\b|\+\d{11,12}|(?<![0-9A-Z])[0-9A-HJKMNP-TV-Z]{26}(?![0-9A-Z])|(?<="approvalCode":")[A-Z0-9]+/g,
-        (value) => this.placeholder(value),
-      );
+      .replace(GENERATED_VALUE, (value) => this.placeholder(value));
   }
 
   private placeholder(value: string): string {

@@ -4,8 +4,17 @@ import { operationFor } from "../response-contract";
 
 const ERROR_NAMES = new Set(Object.keys(errorStatus));
 // What must never reach a caller: stack frames, SQL, driver errors, file paths.
-const LEAK =
-  /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\bselect\b[^"]*\bfrom\b|\binsert into\b|\bupdate \w+ set\b|duplicate key|violates|syntax error|postgres|pglite|drizzle/i;
+const LEAK = new RegExp(
+  [
+    /\bat [\w.<>]+ \(/, // a stack frame
+    /node_modules|\.ts:\d+/, // a file path
+    /\bselect\b[^"]*\bfrom\b|\binsert into\b|\bupdate \w+ set\b/, // SQL
+    /duplicate key|violates|syntax error|postgres|pglite|drizzle/, // the driver's words
+  ]
+    .map((part) => part.source)
+    .join("|"),
+  "i",
+);
 
 /**
  * Everything wrong with `response` as a contract answer (section 1), or an empty list: a
