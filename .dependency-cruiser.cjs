@@ -16,9 +16,11 @@ const EDGE_USERS = [
   EDGE,
   "^lib/health/health-response\\.ts$",
   "^lib/hosted/read-form-body\\.ts$",
-  "^lib/hosted/(hosted-form-route|hosted-lane|form-response|log-page-request|page-headers|security-headers|payment-link-entry|payment-link-qr|receipts/receipt-pdf-response)\\.ts$",
-  // The console's forms answer with the hosted pages' headers, its lane serves its pages (lib/console/web is the console's edge),
-  // and its forms' POST handler reads the client's address (lib/http/client-address.ts).
+  "^lib/hosted/(hosted-form-route|hosted-lane|form-response|log-page-request|page-headers|security-headers|" +
+    "payment-link-entry|payment-link-qr|receipts/receipt-pdf-response)\\.ts$",
+  // The console's forms answer with the hosted pages' headers, its lane serves its pages
+  // (lib/console/web is the console's edge), and its forms' POST handler reads the client's address
+  // (lib/http/client-address.ts).
   "^lib/console/web/(console-responses|console-lane|console-form-route)\\.ts$",
 ];
 // What the gateway knows of each payment method without loading it: each method's declaration
@@ -32,10 +34,16 @@ const METHOD_DECLARATIONS = "^lib/payment-methods/(declarations|[^/]+/declaratio
 // shape and the origin allow-list rule, which payments (payUrl), auth (browser origins) and the
 // sandbox wallet (the QR code's content) all use; lib/time-limit bounds every outgoing call;
 // lib/metrics and lib/tracing are the counters and spans every layer reports to).
-const FOUNDATION = `^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tracing)/|^lib/(clock|config|log|background-job|time-limit)\\.ts$|^lib/urls/|${METHOD_DECLARATIONS}`;
+const FOUNDATION = [
+  "^lib/(db|errors|validation|money|geo|crypto|i18n|metrics|tracing)/",
+  "^lib/(clock|config|log|background-job|time-limit)\\.ts$",
+  "^lib/urls/",
+  METHOD_DECLARATIONS,
+].join("|");
 
 // A payment method's own folder: every folder of lib/payment-methods but the codes, the contract
-// every method implements, the registry that lists them and the declarations (below, in the foundation) (ARCHITECTURE.md "Adding a payment method").
+// every method implements, the registry that lists them and the declarations (below, in the
+// foundation) (ARCHITECTURE.md "Adding a payment method").
 // It holds all of the method's code: its module, provider calls, hosted step, reconciliation, messages.
 // redirect/ is the archetype every REDIRECT method shares (contract 15), below them like the contract.
 const METHOD_MODULE =
@@ -89,7 +97,9 @@ function subfolderRules(depth) {
       name: `subfolder-not-up-${depth}`,
       severity: "error",
       comment:
-        "A subfolder below its folder's own files (a part they use) never imports them: move the shared piece into the subfolder or below, or list the subfolder in ABOVE_THEIR_PARENT if it is built on those files (and then they must not import it).",
+        "A subfolder below its folder's own files (a part they use) never imports them: move the shared " +
+        "piece into the subfolder or below, or list the subfolder in ABOVE_THEIR_PARENT if it is built on " +
+        "those files (and then they must not import it).",
       from: above ? { path: `${folder}/[^/]+/`, pathNot: `^(${above})/` } : { path: `${folder}/[^/]+/` },
       to: { path: "^$1/[^/]+$" },
     },
@@ -99,7 +109,8 @@ function subfolderRules(depth) {
       name: `subfolder-above-stays-above-${depth}`,
       severity: "error",
       comment:
-        "A subfolder listed in ABOVE_THEIR_PARENT is built on its folder's own files: neither they nor the subfolders below them import it.",
+        "A subfolder listed in ABOVE_THEIR_PARENT is built on its folder's own files: neither they nor the " +
+        "subfolders below them import it.",
       from: { path: `${folder}/`, pathNot: `^(${above})/` },
       to: { path: `^(?=(${above})/)$1/` },
     });
@@ -113,7 +124,9 @@ module.exports = {
       name: "production-not-to-simulators",
       severity: "error",
       comment:
-        "Production code never imports a simulator: a sandbox gateway reaches the simulators it hosts through the port lib/providers/simulator-mount.ts, which mount-simulators.ts fills, and over the same adapters as a production provider (only addresses and keys differ).",
+        "Production code never imports a simulator: a sandbox gateway reaches the simulators it hosts " +
+        "through the port lib/providers/simulator-mount.ts, which mount-simulators.ts fills, and over the " +
+        "same adapters as a production provider (only addresses and keys differ).",
       from: { path: PRODUCTION },
       to: { path: "^simulators/" },
     },
@@ -121,7 +134,9 @@ module.exports = {
       name: "production-not-to-the-mount",
       severity: "error",
       comment:
-        "Only instrumentation.ts (in a sandbox), the scripts and the tests mount the simulators: lib/, app/, components/ and the proxy read the port (lib/providers/simulator-mount.ts), never the composition root that fills it.",
+        "Only instrumentation.ts (in a sandbox), the scripts and the tests mount the simulators: lib/, " +
+        "app/, components/ and the proxy read the port (lib/providers/simulator-mount.ts), never the " +
+        "composition root that fills it.",
       from: { path: PRODUCTION, pathNot: "^instrumentation\\.ts$" },
       to: { path: SIMULATOR_MOUNT },
     },
@@ -129,7 +144,8 @@ module.exports = {
       name: "instrumentation-mounts-lazily",
       severity: "error",
       comment:
-        "instrumentation.ts reaches the mount only by a dynamic import taken in a sandbox: a static one would load the simulators into every production process.",
+        "instrumentation.ts reaches the mount only by a dynamic import taken in a sandbox: a static one " +
+        "would load the simulators into every production process.",
       from: { path: "^instrumentation\\.ts$" },
       to: { path: SIMULATOR_MOUNT, dependencyTypesNot: ["dynamic-import"] },
     },
@@ -137,7 +153,8 @@ module.exports = {
       name: "islands-browser-only",
       severity: "error",
       comment:
-        "An island is a few KB of vanilla browser code: it imports only components/islands and the pure constant modules listed in ISLAND_SAFE.",
+        "An island is a few KB of vanilla browser code: it imports only components/islands and the pure " +
+        "constant modules listed in ISLAND_SAFE.",
       from: { path: "^components/islands/" },
       to: { pathNot: ISLAND_SAFE },
     },
@@ -153,7 +170,8 @@ module.exports = {
       scope: "folder",
       severity: "error",
       comment:
-        "Two folders of lib/ that reach each other (directly or round a loop) are one module in two places: move the shared piece down (as lib/urls, lib/db/payment-record.ts) or pass it in.",
+        "Two folders of lib/ that reach each other (directly or round a loop) are one module in two places: " +
+        "move the shared piece down (as lib/urls, lib/db/payment-record.ts) or pass it in.",
       from: { path: "^lib/" },
       to: { circular: true },
     },
@@ -168,7 +186,8 @@ module.exports = {
       name: "domain-not-to-edge",
       severity: "error",
       comment:
-        "Domain code never imports the HTTP edge (lib/http, lib/api): throw ApiError from lib/errors, return results, and let the edge render them.",
+        "Domain code never imports the HTTP edge (lib/http, lib/api): throw ApiError from lib/errors, " +
+        "return results, and let the edge render them.",
       from: { path: "^lib/", pathNot: EDGE_USERS },
       to: { path: EDGE },
     },
@@ -186,7 +205,8 @@ module.exports = {
       name: "foundation-stays-low",
       severity: "error",
       comment:
-        "The foundation (db, errors, validation, money, geo, crypto, i18n, clock, config, log) imports nothing above it.",
+        "The foundation (db, errors, validation, money, geo, crypto, i18n, clock, config, log) imports " +
+        "nothing above it.",
       from: { path: FOUNDATION, pathNot: ["^lib/db/schema/"] },
       to: { path: "^lib/", pathNot: FOUNDATION },
     },
@@ -194,7 +214,11 @@ module.exports = {
       name: "payments-layers",
       severity: "error",
       comment:
-        "lib/payments/core (state machine, records, expiry, the funds port, the hosted-page token check) is the bottom of the payments: it sits below the method catalog, the method folders and every other domain module, and imports nothing of lib/payment-methods. What it needs of a method (how its funds move) it declares as a port (lib/payments/core/method-funds.ts) that each method's folder fills and the registry hands to the core's callers.",
+        "lib/payments/core (state machine, records, expiry, the funds port, the hosted-page token check) is " +
+        "the bottom of the payments: it sits below the method catalog, the method folders and every other " +
+        "domain module, and imports nothing of lib/payment-methods. What it needs of a method (how its " +
+        "funds move) it declares as a port (lib/payments/core/method-funds.ts) that each method's folder " +
+        "fills and the registry hands to the core's callers.",
       from: { path: "^lib/payments/core/" },
       to: { path: "^lib/(payments/(operations|hosted)|payment-methods|cards|hosted)/" },
     },
@@ -202,7 +226,10 @@ module.exports = {
       name: "catalog-below-payment-operations",
       severity: "error",
       comment:
-        "The method catalog and lists (lib/payment-methods/*.ts, lib/cards) and the method modules (lib/payment-methods/<method>/, with their contract and registry) never import payment operations nor the hosted pages: the operations dispatch to the methods through the registry (a payments <-> payment-methods cycle otherwise).",
+        "The method catalog and lists (lib/payment-methods/*.ts, lib/cards) and the method modules " +
+        "(lib/payment-methods/<method>/, with their contract and registry) never import payment operations " +
+        "nor the hosted pages: the operations dispatch to the methods through the registry (a payments <-> " +
+        "payment-methods cycle otherwise).",
       from: { path: "^lib/(payment-methods|cards)/" },
       to: { path: "^lib/(payments/(operations|hosted)|hosted)/" },
     },
@@ -210,7 +237,10 @@ module.exports = {
       name: "methods-through-the-registry",
       severity: "error",
       comment:
-        "A payment method module (lib/payment-methods/<method>/) is reached only through lib/payment-methods/registry: code outside asks the registry (its module table, payment-method-registry.ts, or for a method's own route, page, form or job, method-entry-points.ts), so adding a method touches the registry, not its callers.",
+        "A payment method module (lib/payment-methods/<method>/) is reached only through " +
+        "lib/payment-methods/registry: code outside asks the registry (its module table, " +
+        "payment-method-registry.ts, or for a method's own route, page, form or job, " +
+        "method-entry-points.ts), so adding a method touches the registry, not its callers.",
       from: {
         path: "^(lib|app|components)/|^mount-simulators\\.ts$",
         pathNot: ["^lib/payment-methods/registry/", METHOD_MODULE],
@@ -221,7 +251,12 @@ module.exports = {
       name: "methods-above-the-core",
       severity: "error",
       comment:
-        "A payment method's folder sits just above lib/payments/core: it imports the core, the contract, the codes and the modules below the payments (BELOW_METHODS), never payment operations, hosted pages, the registry or the provider-operation list above it. What it needs of those is passed in through the contract (e.g. the hosted page's payment view, lib/payment-methods/contract/hosted-payment-view.ts) or moves down into the core (hosted-access.ts).",
+        "A payment method's folder sits just above lib/payments/core: it imports the core, the contract, " +
+        "the codes and the modules below the payments (BELOW_METHODS), never payment operations, hosted " +
+        "pages, the registry or the provider-operation list above it. What it needs of those is passed in " +
+        "through the contract (e.g. the hosted page's payment view, " +
+        "lib/payment-methods/contract/hosted-payment-view.ts) or moves down into the core " +
+        "(hosted-access.ts).",
       from: { path: METHOD_MODULE },
       to: { path: "^lib/", pathNot: [...BELOW_METHODS, METHOD_MODULE] },
     },
@@ -236,7 +271,11 @@ module.exports = {
       name: "console-domain-not-to-web",
       severity: "error",
       comment:
-        "The console is one tree in three layers: its domain (lib/console/access, payments, customers, merchants, home) below its web edge (lib/console/web: the lane, forms, actions, cookies, responses) below its pages (app/[locale]/console/_pages, which lib-not-to-app keeps out of lib/: the lane is handed the page list by its bundle's entry, never imports it). The domain never imports the web edge: what a page or form needs of it is passed in or returned.",
+        "The console is one tree in three layers: its domain (lib/console/access, payments, customers, " +
+        "merchants, home) below its web edge (lib/console/web: the lane, forms, actions, cookies, " +
+        "responses) below its pages (app/[locale]/console/_pages, which lib-not-to-app keeps out of lib/: " +
+        "the lane is handed the page list by its bundle's entry, never imports it). The domain never " +
+        "imports the web edge: what a page or form needs of it is passed in or returned.",
       from: { path: "^lib/console/", pathNot: "^lib/console/web/" },
       to: { path: "^lib/console/web/" },
     },
@@ -244,7 +283,9 @@ module.exports = {
       name: "console-access-at-the-bottom",
       severity: "error",
       comment:
-        "lib/console/access (people, sessions, passwords, two-step, invitations, team, roles) is the bottom of the console's domain: the merchants, payments, customers and home build on it, never the reverse.",
+        "lib/console/access (people, sessions, passwords, two-step, invitations, team, roles) is the bottom " +
+        "of the console's domain: the merchants, payments, customers and home build on it, never the " +
+        "reverse.",
       from: { path: "^lib/console/access/" },
       to: { path: "^lib/console/(?!access/)" },
     },
@@ -252,7 +293,8 @@ module.exports = {
       name: "components-present-only",
       severity: "error",
       comment:
-        "components/ renders what it is handed: it loads no data (no database client, no console page list). A page that loads data lives with the routes (app/[locale]/console/_pages for the console).",
+        "components/ renders what it is handed: it loads no data (no database client, no console page " +
+        "list). A page that loads data lives with the routes (app/[locale]/console/_pages for the console).",
       from: { path: "^components/" },
       to: { path: "^(lib/db/client\\.ts$|app/)", dependencyTypesNot: ["type-only"] },
     },
@@ -260,7 +302,8 @@ module.exports = {
       name: "method-codes-stay-low",
       severity: "error",
       comment:
-        "lib/payment-methods/codes is read by every method folder and the catalog: it imports nothing of the domain (types of lib/i18n and lib/db only).",
+        "lib/payment-methods/codes is read by every method folder and the catalog: it imports nothing of " +
+        "the domain (types of lib/i18n and lib/db only).",
       from: { path: "^lib/payment-methods/codes/" },
       to: { path: "^lib/", pathNot: [FOUNDATION, "^lib/payment-methods/codes/"] },
     },

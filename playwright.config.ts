@@ -54,7 +54,8 @@ export default defineConfig({
           PORT: String(E2E_PORT),
           PUBLIC_BASE_URL: BASE_URL,
           APP_ENV: "sandbox",
-          // Production leaves it off for speed; the browser flows run with it, so a provider call inside a transaction fails them.
+          // Production leaves it off for speed; the browser flows run with it, so a provider call inside a
+          // transaction fails them.
           GATEWAY_TRANSACTION_GUARD: "on",
           // Request logs included: the leak scan must see everything the server would log.
           LOG_LEVEL: "info",

@@ -28,14 +28,16 @@ const UNLOCALIZED = /^\/(demo|docs|l)(\/|$)/;
 export default function proxy(request: NextRequest): Response {
   const https = getConfig().sendsHsts;
   const { pathname } = request.nextUrl;
-  // A %00 in a page's path or query (a console search, a link's field): refused as the API refuses it, before any page queries with it.
+  // A %00 in a page's path or query (a console search, a link's field): refused as the API refuses it, before
+  // any page queries with it.
   if (targetHasNulCharacter(request.url))
     return withHsts(formRefusedResponse("nul_character", pathname.split("/")[1]), https);
-  // Pages answer GET; only the hosted forms' own addresses (and the demo webhook receiver) take a post. Anything else posted
-  // to a page (a stray or malformed form, a forged Server Action) is a 400 page, and Next.js
-  // never parses its body.
+  // Pages answer GET; only the hosted forms' own addresses (and the demo webhook receiver) take a post.
+  // Anything else posted to a page (a stray or malformed form, a forged Server Action) is a 400 page, and
+  // Next.js never parses its body.
   if (request.method !== "GET" && request.method !== "HEAD" && !acceptsPost(pathname)) {
-    // A post to a console page (a stray reload of a refused sign-up, say) gets the console's words, not the payment page's.
+    // A post to a console page (a stray reload of a refused sign-up, say) gets the console's words, not the
+    // payment page's.
     const locale = pathname.split("/")[1];
     const refusal = CONSOLE_PAGE.test(pathname)
       ? consoleRefusedResponse("bad_request", locale)

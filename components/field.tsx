@@ -26,7 +26,8 @@ export function Field({ id, label, hint, error, className = "", ref, ...inputPro
         aria-describedby={describedBy}
         className={
           "min-h-12 w-full rounded-xl border bg-white px-4 text-lg text-slate-900 shadow-inner shadow-slate-100 " +
-          "placeholder:text-slate-400 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600 " +
+          "placeholder:text-slate-400 " +
+          "focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600 " +
           (error ? "border-rose-600 " : "border-slate-300 ") +
           className
         }

@@ -27,7 +27,10 @@ export function MethodChoice({
         // The radio's name is the method alone ("Wallet", "Card"); its hint describes it.
         <div
           key={code}
-          className="relative flex min-h-12 items-start gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3 has-[:checked]:border-teal-700 has-[:checked]:ring-2 has-[:checked]:ring-teal-700/30"
+          className={
+            "relative flex min-h-12 items-start gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3 " +
+            "has-[:checked]:border-teal-700 has-[:checked]:ring-2 has-[:checked]:ring-teal-700/30"
+          }
         >
           <input
             id={`method-${code}`}

@@ -28,7 +28,10 @@ export function TermsCheckbox({
           required
           aria-invalid={refused ? true : undefined}
           aria-describedby={refused ? "accept-terms-error" : undefined}
-          className="mt-1 size-5 shrink-0 accent-teal-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-teal-600"
+          className={
+            "mt-1 size-5 shrink-0 accent-teal-700 focus-visible:outline-3 focus-visible:outline-offset-2 " +
+            "focus-visible:outline-teal-600"
+          }
         />
         <label htmlFor="accept-terms" className="text-base text-slate-900">
           {t("accept")}

@@ -55,7 +55,10 @@ export function laneRouteFiles() {
   return apiRouteFiles().operations;
 }
 
-/** Next.js's routes under app/[locale]/console, a directory with a page.tsx or a route.ts ("refused", "actions/[action]"): the console lane leaves them to Next.js. */
+/**
+ * Next.js's routes under app/[locale]/console, a directory with a page.tsx or a route.ts ("refused",
+ * "actions/[action]"): the console lane leaves them to Next.js.
+ */
 function consoleNextRoutes() {
   return readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && (entry.name === "page.tsx" || entry.name === "route.ts"))
@@ -76,24 +79,33 @@ export async function consoleStylesheet() {
   return { href: `/_lanes/console.${hash}.css`, css };
 }
 
-/** The lanes' entry: the registry, each route file's module by its path, the console pages and the stylesheet, and the lanes over them. */
+/**
+ * The lanes' entry: the registry, each route file's module by its path, the console pages and the stylesheet,
+ * and the lanes over them.
+ */
 function entrySource(stylesheet) {
   const { operations, others, unknownPath } = apiRouteFiles();
-  const tableOf = (name, routes) => [
-    ...routes.map((route, index) => `import * as ${name}${index} from ${JSON.stringify(route.file)};`),
-    `const ${name} = {\n${routes.map((route, index) => `  ${JSON.stringify(route.pattern)}: ${name}${index},`).join("\n")}\n};`,
-  ];
+  const tableOf = (name, routes) => {
+    const rows = routes.map((route, index) => `  ${JSON.stringify(route.pattern)}: ${name}${index},`);
+    return [
+      ...routes.map((route, index) => `import * as ${name}${index} from ${JSON.stringify(route.file)};`),
+      `const ${name} = {\n${rows.join("\n")}\n};`,
+    ];
+  };
   return [
     `import { OPERATIONS } from "@/lib/api/operations";`,
     `import { createApiLane } from "@/lib/http/api-lane";`,
     ...tableOf("routeModules", operations),
     ...tableOf("otherRouteModules", others),
     `import * as unknownPath from ${JSON.stringify(unknownPath)};`,
-    `export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules, otherRouteModules, unknownPath });`,
+    "export const createLane = () => " +
+      "createApiLane({ operations: OPERATIONS, routeModules, otherRouteModules, unknownPath });",
     `import { createConsoleLane } from "@/lib/console/web/console-lane";`,
     `import { CONSOLE_ANSWER_PAGES, CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
     `const stylesheet = ${JSON.stringify(stylesheet)};`,
-    `export const createConsolePageLane = () => createConsoleLane({ pages: CONSOLE_LANE_PAGES, answerPages: CONSOLE_ANSWER_PAGES, nextRoutes: ${JSON.stringify(consoleNextRoutes())}, stylesheet });`,
+    "export const createConsolePageLane = () => " +
+      "createConsoleLane({ pages: CONSOLE_LANE_PAGES, answerPages: CONSOLE_ANSWER_PAGES, " +
+      `nextRoutes: ${JSON.stringify(consoleNextRoutes())}, stylesheet });`,
     // The hosted buyer pages (lib/hosted/hosted-lane.ts), the same stylesheet inlined into each.
     `import { createHostedLane } from "@/lib/hosted/hosted-lane";`,
     `import { HOSTED_LANE } from "@/app/[locale]/hosted-lane-pages";`,

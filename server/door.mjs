@@ -3,7 +3,8 @@
 //
 // - /api/: the API lane (lib/http/api-lane.ts), straight to the route file's handler;
 // - the signed-in console paths and their stylesheet: the console lane (lib/console/web/console-lane.ts);
-// - the hosted buyer pages (checkout, card, OTP, QR, redirect, return, payment link, sandbox): the hosted lane (lib/hosted/hosted-lane.ts);
+// - the hosted buyer pages (checkout, card, OTP, QR, redirect, return, payment link, sandbox): the hosted
+//   lane (lib/hosted/hosted-lane.ts);
 // - everything else: Next.js, whose answers pass untouched.
 //
 // Both lanes come from one bundle (server/build-lanes.mjs): `lanes()` returns the current one
@@ -11,23 +12,27 @@
 import compression from "compression";
 import { stampPeer } from "./stamp-peer.mjs";
 
+/** @typedef {import("node:http").IncomingMessage} IncomingMessage */
+/** @typedef {import("node:http").ServerResponse} ServerResponse */
+
 /**
  * @param {{
- *   lanes: () => { serveApi: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean,
- *                  serveConsole: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean,
- *                  serveHosted: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => boolean },
- *   handleNext: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => unknown,
+ *   lanes: () => { serveApi: (request: IncomingMessage, response: ServerResponse) => boolean,
+ *                  serveConsole: (request: IncomingMessage, response: ServerResponse) => boolean,
+ *                  serveHosted: (request: IncomingMessage, response: ServerResponse) => boolean },
+ *   handleNext: (request: IncomingMessage, response: ServerResponse) => unknown,
  * }} options
  * @returns {import("node:http").RequestListener}
  */
 export function createDoor({ lanes, handleNext }) {
-  // Every answer compressed here, once (next.config.mjs turns Next's own off): gzip or Brotli as the client accepts, from
-  // 1 KB when the length is known, flushed as Next.js streams a page. The middleware frees its
+  // Every answer compressed here, once (next.config.mjs turns Next's own off): gzip or Brotli as the client
+  // accepts, from 1 KB when the length is known, flushed as Next.js streams a page. The middleware frees its
   // zlib stream when the client goes away.
   const compress = compression();
 
   return function door(request, response) {
-    // Before anything reads the headers: the client's address rule (lib/http/client-address.ts) starts from the socket's.
+    // Before anything reads the headers: the client's address rule (lib/http/client-address.ts) starts from
+    // the socket's.
     stampPeer(request);
     const started = performance.now();
     const api = request.url?.startsWith("/api/") ?? false;

@@ -200,11 +200,10 @@ async function server(settings) {
   });
   httpServer.keepAliveTimeout = 5_000;
   const heap = describeServerHeap(process.env.NODE_OPTIONS, process.execArgv, growth);
-  httpServer.listen(port, hostname, () =>
-    log(
-      `listening on ${hostname}:${port} (${heap})${process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : ""}`,
-    ),
-  );
+  httpServer.listen(port, hostname, () => {
+    const jobs = process.env.GATEWAY_JOB_RUNNER === "1" ? ", running the background jobs" : "";
+    log(`listening on ${hostname}:${port} (${heap})${jobs}`);
+  });
 
   let stopped = false;
   const shutdown = async () => {

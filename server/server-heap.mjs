@@ -40,5 +40,6 @@ export function serverExecArgv(nodeOptions = "", execArgv = []) {
 export function describeServerHeap(nodeOptions, execArgv, growthPercent) {
   const youngGeneration = semiSpaceArg(nodeOptions, execArgv) ?? "V8's young generation";
   const initialOldGeneration = initialOldSpaceArg(nodeOptions, execArgv) ?? "V8's initial old generation";
-  return `${youngGeneration}, ${initialOldGeneration}, old generation growth ${growthPercent ? `${growthPercent}%` : "V8's"}`;
+  const growth = growthPercent ? `${growthPercent}%` : "V8's";
+  return `${youngGeneration}, ${initialOldGeneration}, old generation growth ${growth}`;
 }

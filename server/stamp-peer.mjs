@@ -12,7 +12,10 @@ export function markPeerStamping() {
   globalThis.gatewayStampsPeer = true;
 }
 
-/** Sets the request's PEER_HEADER to its socket's remote address (empty when the socket is gone), whatever the client sent. */
+/**
+ * Sets the request's PEER_HEADER to its socket's remote address (empty when the socket is gone), whatever the
+ * client sent.
+ */
 export function stampPeer(request) {
   request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
 }

@@ -50,8 +50,10 @@ async function main() {
       const [demo] = demoId ? await listMerchants(db, demoId) : [];
       if (demo) {
         console.log(
-          `\nDemo merchant: service ${demo.service}, client id ${demo.clientId}, publishable key ${demo.publishableKey}` +
-            `\n(new client secret: npm run merchant -- rotate-secret --client-id ${demo.clientId}, with the gateway stopped on the embedded database)`,
+          `\nDemo merchant: service ${demo.service}, client id ${demo.clientId}, ` +
+            `publishable key ${demo.publishableKey}` +
+            `\n(new client secret: npm run merchant -- rotate-secret --client-id ${demo.clientId}, ` +
+            "with the gateway stopped on the embedded database)",
         );
       }
     }
@@ -59,7 +61,8 @@ async function main() {
     const owner = await ensureDemoOwner(db, await getGatewayKey(db));
     if (owner) {
       console.log(
-        `\nConsole: ${config.publicBaseUrl}/en/console/sign-in  ·  demo owner ${owner.email}, password ${owner.password}` +
+        `\nConsole: ${config.publicBaseUrl}/en/console/sign-in  ·  ` +
+          `demo owner ${owner.email}, password ${owner.password}` +
           " (unless changed in the console)",
       );
     }
@@ -70,7 +73,8 @@ async function main() {
   if (values["settings-out"]) writeFileSync(values["settings-out"], JSON.stringify(settings));
   const processes = settings.processes;
   console.log(
-    `\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"}) at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`,
+    `\nGateway (${config.APP_ENV}, ${driver}, ${processes} process${processes === 1 ? "" : "es"})` +
+      ` at ${config.publicBaseUrl}  ·  API base ${config.publicBaseUrl}/api/v1\n`,
   );
 }
 

@@ -40,9 +40,8 @@ export async function watchLanes(log) {
       log(`lanes rebuilt (build ${generation})`);
     } catch (error) {
       // esbuild printed its errors; the last good build stays in place.
-      log(
-        `lanes not rebuilt (${error instanceof Error ? error.message.split("\n")[0] : error}); serving build ${generation}`,
-      );
+      const reason = error instanceof Error ? error.message.split("\n")[0] : error;
+      log(`lanes not rebuilt (${reason}); serving build ${generation}`);
     }
   });
   const watchers = WATCHED.map((dir) =>

@@ -15,7 +15,9 @@ module.exports = {
       name: "simulators-see-the-contract-only",
       severity: "error",
       comment:
-        "A simulator knows the gateway only as a provider does: the foundation, the provider ports and protocols (lib/providers), serving HTTP (lib/http), and the sandbox links it hands out (the wallet app's link). Never the payments domain.",
+        "A simulator knows the gateway only as a provider does: the foundation, the provider ports and " +
+        "protocols (lib/providers), serving HTTP (lib/http), and the sandbox links it hands out (the wallet " +
+        "app's link). Never the payments domain.",
       from: { path: "^simulators/" },
       to: {
         path: "^lib/",

@@ -2,7 +2,10 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toRequest } from "../lib/http/serve-fetch-on-node";
 
-/** What the next matching request suffers (tests, the chaos run): the provider's failures, before or after it applied the change. */
+/**
+ * What the next matching request suffers (tests, the chaos run): the provider's failures, before or after it
+ * applied the change.
+ */
 export type SimulatorFault = "timeout_before" | "timeout_after" | "error_500" | "reset_before" | "reset_after";
 
 export const SIMULATOR_FAULTS: readonly SimulatorFault[] = [
@@ -36,7 +39,10 @@ export function createFaultHook(): FaultHook {
   };
 }
 
-/** One simulator's HTTP face under a path prefix: its fetch-style handler (e.g. handleSatimRequest bound to the prefix). */
+/**
+ * One simulator's HTTP face under a path prefix: its fetch-style handler (e.g. handleSatimRequest bound to
+ * the prefix).
+ */
 export interface SimulatorRoute {
   /** "/satim"; "" for the simulator that takes every other path. */
   prefix: string;

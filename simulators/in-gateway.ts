@@ -21,7 +21,10 @@ export function receiveGatewayRequestsInProcess(receive: GatewaySender): void {
 /** Where the in-gateway simulators post to the gateway (exported for the tests that send a callback again). */
 export const toGateway: GatewaySender = (request) => (gatewayInProcess ? gatewayInProcess(request) : fetch(request));
 
-/** A redirect simulator on the gateway's database: its HTTP face for the route, and the adapter's fetch answered in this process (the same requests and answers as over HTTP). */
+/**
+ * A redirect simulator on the gateway's database: its HTTP face for the route, and the adapter's fetch
+ * answered in this process (the same requests and answers as over HTTP).
+ */
 function inGateway(path: string, simulator: RedirectSimulator): RedirectSimulatorMount {
   const handle = async (request: Request) => simulator.handle(await getDb(), request, { base: path, toGateway });
   const inProcessFetch: typeof fetch = async (input, init) =>

@@ -1,6 +1,9 @@
 import type { Db } from "../lib/db/client";
 
-/** How a simulator reaches the gateway (CMI's callback, Chargily's webhook): over HTTP as a process, without a socket in a sandbox gateway. */
+/**
+ * How a simulator reaches the gateway (CMI's callback, Chargily's webhook): over HTTP as a process, without a
+ * socket in a sandbox gateway.
+ */
 export type GatewaySender = (request: Request) => Promise<Response>;
 
 /**
@@ -18,10 +21,16 @@ export interface RedirectSimulator<Printed extends Record<string, string> = Reco
   failure: { contentType: string; body: string };
   /** The gateway's variables that point it at the simulator served at `url` (SATIM_API_URL=<url>/payment/rest). */
   gatewaySettings(url: string): Record<string, string>;
-  /** Its money calls, for the chaos run's faults (its rail): the method and the path under its base, unanchored (/\/payment\/rest\/refund\.do/). */
+  /**
+   * Its money calls, for the chaos run's faults (its rail): the method and the path under its base,
+   * unanchored (/\/payment\/rest\/refund\.do/).
+   */
   moneyCalls: { name: string; method: "GET" | "POST"; path: RegExp }[];
   process: {
-    /** Its variables' prefix: <PREFIX>_SIMULATOR_PORT, _HOST, _DATABASE_URL, _PGLITE_DIR (simulatorProcessSettings in its declaration). */
+    /**
+     * Its variables' prefix: <PREFIX>_SIMULATOR_PORT, _HOST, _DATABASE_URL, _PGLITE_DIR
+     * (simulatorProcessSettings in its declaration).
+     */
     prefix: string;
     /** What it prints, for the usage: "the SATIM_API_URL and the merchant credentials it accepts". */
     prints: string;

@@ -2,7 +2,8 @@ import { isConsoleRole } from "@/lib/console/access/roles";
 import type { Locale } from "@/lib/i18n/routing";
 import { translator } from "@/lib/i18n/translator";
 
-// The words the audit log stores as a target (lib/console/access/sign-in.ts, verify-second-step.ts, accept-invitation.ts, merchant-settings.ts).
+// The words the audit log stores as a target (lib/console/access/sign-in.ts, verify-second-step.ts,
+// accept-invitation.ts, merchant-settings.ts).
 const WORDS: Readonly<Record<string, string>> = {
   password: "password",
   "authentication code": "authenticationCode",

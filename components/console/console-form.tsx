@@ -92,7 +92,8 @@ export function Section({ title, id, children }: { title: string; id?: string; c
 }
 
 export const selectClasses =
-  "min-h-12 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
+  "min-h-12 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 " +
+  "focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
 
 /**
  * A table's region: on a phone each row is a card (`card-table`, app/globals.css: give each cell

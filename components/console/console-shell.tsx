@@ -11,7 +11,8 @@ import { ConsoleForm, selectClasses } from "./console-form";
 import { IsolatedText } from "./isolated-text";
 
 const navLink =
-  "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
+  "inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium " +
+  "focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600";
 
 /**
  * The frame of every signed-in console page: merchant and switcher, the navigation the member's
@@ -113,7 +114,12 @@ export function ConsoleShell({
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50 text-slate-900">
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex w-full max-w-5xl flex-wrap items-center justify-between gap-x-3 gap-y-1 px-4 py-2 sm:py-3">
+        <div
+          className={
+            "mx-auto flex w-full max-w-5xl flex-wrap items-center justify-between gap-x-3 gap-y-1 " +
+            "px-4 py-2 sm:py-3"
+          }
+        >
           <a
             href={consolePath.home(locale)}
             className="text-base font-bold text-teal-800 focus-visible:outline-3 focus-visible:outline-teal-600"

@@ -26,7 +26,10 @@ export function PaymentTable({
   label: string;
   rows: readonly PaymentListRow[];
   withPhoneAndActionId: boolean;
-  /** The titles of the payment links whose payments these are, by link id (lib/payment-links/link-titles.ts): shown instead of their actionId. */
+  /**
+   * The titles of the payment links whose payments these are, by link id (lib/payment-links/link-titles.ts):
+   * shown instead of their actionId.
+   */
   linkTitles?: ReadonlyMap<string, string>;
 }) {
   const { t, status, method } = paymentLabels(locale);

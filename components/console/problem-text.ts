@@ -19,11 +19,9 @@ const FIELD_RULES: readonly [RegExp, string, (match: RegExpExecArray) => Record<
   [/^must have at most (\d+) decimal places(?: for [A-Z]{3})?$/, "tooManyDecimals", (match) => ({ count: match[1]! })],
   [/^must be at most (\d+) characters$/, "tooLong", (match) => ({ max: match[1]! })],
   [/^Too big: expected string to have <=(\d+) characters$/, "tooLong", (match) => ({ max: match[1]! })],
-  [
-    /^(?:must not be empty|Too small: expected string to have >=1 characters?|Invalid input: expected string, received undefined)$/,
-    "required",
-    () => ({}),
-  ],
+  [/^must not be empty$/, "required", () => ({})],
+  [/^Too small: expected string to have >=1 characters?$/, "required", () => ({})],
+  [/^Invalid input: expected string, received undefined$/, "required", () => ({})],
   [
     /^(?:is not a (?:supported )?currency(?: the gateway accepts)?|must be an ISO 4217 code such as DZD)$/,
     "currency",

@@ -123,7 +123,10 @@ export const cardProviderEvents = simulators.table(
   ],
 );
 
-/** What the provider answered to a POST with an idempotency key: the same key gets the same answer, never a second change. */
+/**
+ * What the provider answered to a POST with an idempotency key: the same key gets the same answer, never a
+ * second change.
+ */
 export const cardProviderIdempotencyKeys = simulators.table("card_provider_idempotency_keys", {
   key: text("key").primaryKey(),
   operation: text("operation").notNull(),

@@ -90,7 +90,10 @@ async function confirmStripeForm(request: Request, intentId: string, requestId: 
   return json(answer.status, answer.body, requestId);
 }
 
-/** POST {SANDBOX_PROVIDER_API}/payment_intents/:id/confirm: Stripe's form encoding, or the JSON this endpoint took first. */
+/**
+ * POST {SANDBOX_PROVIDER_API}/payment_intents/:id/confirm: Stripe's form encoding, or the JSON this endpoint
+ * took first.
+ */
 export function handleSandboxConfirm(request: Request, intentId: string): Promise<Response> {
   return withRequestScope(request, async ({ requestId }) => {
     if (!getConfig().isSandbox) return providerError(404, "resource_missing", "Unrecognized request URL.", requestId);

@@ -97,7 +97,8 @@ const pendingEventsQuery = (db: Db) =>
           isNull(cardProviderEvents.deliveredAt),
           lt(cardProviderEvents.createdAt, sql.placeholder("cutoff")),
           lt(cardProviderEvents.attempts, MAX_ATTEMPTS),
-          sql`(${sql.placeholder("paymentIntentId")}::text IS NULL OR ${cardProviderEvents.paymentIntentId} = ${sql.placeholder("paymentIntentId")})`,
+          sql`(${sql.placeholder("paymentIntentId")}::text IS NULL
+            OR ${cardProviderEvents.paymentIntentId} = ${sql.placeholder("paymentIntentId")})`,
         ),
       )
       .orderBy(asc(cardProviderEvents.createdAt))

@@ -11,9 +11,10 @@
  * publishable key as `key`, answered with a PaymentIntent, or a 402 whose `error` carries it),
  * never to gateway code, just as Stripe.js sends them to api.stripe.com. So a browser whose
  * js.stripe.com and api.stripe.com are routed to `npm run card-simulator` runs a production card
- * page unchanged, and the sandbox gateway serves the same script beside its own confirm endpoint. Unlike Stripe's iframes, its inputs are in the page, so the
- * page's labels reach them: a mount container's `data-aria-labelledby`, `data-aria-describedby`
- * and `data-aria-invalid` are mirrored onto the input (Stripe.js ignores these attributes).
+ * page unchanged, and the sandbox gateway serves the same script beside its own confirm endpoint.
+ * Unlike Stripe's iframes, its inputs are in the page, so the page's labels reach them: a mount
+ * container's `data-aria-labelledby`, `data-aria-describedby` and `data-aria-invalid` are mirrored
+ * onto the input (Stripe.js ignores these attributes).
  *
  * The function is served as its own source text (`(${stripeJsStandIn})(window)`), so it must
  * not use anything from outside its body.
@@ -330,6 +331,8 @@ export function stripeJsStandIn(win: Window & { Stripe?: unknown }): void {
 export function stripeJsStandInSource(): string {
   // Served from the function's own text. Under a TypeScript runner (tsx runs `npm run
   // card-simulator`) that text calls esbuild's name-keeping helper, so the page gets one too.
-  const nameHelper = `var __name=function(target,value){return Object.defineProperty(target,"name",{value:value,configurable:true})};`;
+  const nameHelper =
+    `var __name=function(target,value){` +
+    `return Object.defineProperty(target,"name",{value:value,configurable:true})};`;
   return `;(function(){${nameHelper}(${stripeJsStandIn.toString()})(window);})();\n`;
 }

@@ -173,7 +173,8 @@ export async function handleStripeRequest(
       );
     const idempotencyKey = `${account}:${key}`;
     const segments = request.path.replace(/^\/v1\//, "").split("/");
-    const route = `${request.method} ${segments.map((segment, index) => (index % 2 === 1 ? ":id" : segment)).join("/")}`;
+    const routePath = segments.map((segment, index) => (index % 2 === 1 ? ":id" : segment)).join("/");
+    const route = `${request.method} ${routePath}`;
     const id = segments[1] ?? "";
     const ref = { serviceId: "", country: "" }; // The sandbox books name the account by its key.
 
@@ -396,7 +397,10 @@ function send(res: ServerResponse, answer: SimulatorAnswer) {
   res.end(JSON.stringify(answer.body));
 }
 
-/** The simulator as a fetch-style handler, for a server of several simulators (simulators/fault-hook.ts, the chaos run). */
+/**
+ * The simulator as a fetch-style handler, for a server of several simulators (simulators/fault-hook.ts, the
+ * chaos run).
+ */
 export function stripeSimulatorHandler(db: () => Promise<Db>): (request: Request) => Promise<Response> {
   return async (request) => {
     const url = new URL(request.url);

@@ -1,10 +1,21 @@
 import { createHash } from "node:crypto";
 
 const PAGE_STYLE =
-  "body{font-family:system-ui,sans-serif;max-width:26rem;margin:0 auto;padding:1rem;color:#0f172a}label{display:block;margin-top:.75rem;font-weight:600}fieldset{border:1px solid #64748b;border-radius:.4rem;margin-top:.75rem}fieldset label{display:inline;font-weight:400;margin:0 .75rem}input[type=text]{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #64748b;border-radius:.4rem}button{margin-top:1rem;width:100%;padding:.7rem;font-size:1rem;border:0;border-radius:.4rem;background:#6d28d9;color:#fff}button.secondary{background:#e2e8f0;color:#0f172a}.amount{font-size:1.5rem;font-weight:700}.error{color:#9f1239}";
+  "body{font-family:system-ui,sans-serif;max-width:26rem;margin:0 auto;padding:1rem;color:#0f172a}" +
+  "label{display:block;margin-top:.75rem;font-weight:600}" +
+  "fieldset{border:1px solid #64748b;border-radius:.4rem;margin-top:.75rem}" +
+  "fieldset label{display:inline;font-weight:400;margin:0 .75rem}" +
+  "input[type=text]{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;" +
+  "border:1px solid #64748b;border-radius:.4rem}" +
+  "button{margin-top:1rem;width:100%;padding:.7rem;font-size:1rem;border:0;border-radius:.4rem;" +
+  "background:#6d28d9;color:#fff}button.secondary{background:#e2e8f0;color:#0f172a}" +
+  ".amount{font-size:1.5rem;font-weight:700}.error{color:#9f1239}";
+const PAGE_STYLE_HASH = createHash("sha256").update(PAGE_STYLE).digest("base64");
+const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
 /** The page's Content-Security-Policy: nothing but its own stylesheet (no script at all). */
-export const CHARGILY_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(PAGE_STYLE).digest("base64")}'; base-uri 'none'; frame-ancestors 'none'`;
+export const CHARGILY_PAGE_CSP =
+  `default-src 'none'; style-src 'sha256-${PAGE_STYLE_HASH}'; ` + "base-uri 'none'; frame-ancestors 'none'";
 
 /** The words of the simulated Chargily Pay checkout, in the checkout's locale. */
 export interface ChargilyPageText {
@@ -39,8 +50,9 @@ export function chargilyPaymentPage(options: {
   const dir = locale === "ar" ? "rtl" : "ltr";
   const field = (name: string, label: string, extra: string) =>
     `<label for="${name}">${escape(label)}</label><input type="text" id="${name}" name="${name}" ${extra} required>`;
-  return `<!doctype html>
-<html lang="${escape(locale)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return (
+    `<!doctype html>
+<html lang="${escape(locale)}" dir="${dir}"><head><meta charset="utf-8">${VIEWPORT}
 <title>${escape(text.title)}</title>
 <style>${PAGE_STYLE}</style>
 </head><body><h1>${escape(text.title)}</h1><p>${escape(text.amount)} <bdi class="amount">${escape(amount)}</bdi></p>
@@ -55,8 +67,10 @@ ${field("expiry", text.expiry, 'inputmode="numeric" autocomplete="cc-exp" placeh
 ${field("cvc", text.cvc, 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}
 <button name="action" value="pay">${escape(`${text.pay} ${amount}`)}</button>
 </form>
-<form method="post"><button name="action" value="cancel" formnovalidate class="secondary">${escape(text.cancel)}</button></form>
-</body></html>`;
+<form method="post"><button name="action" value="cancel" formnovalidate class="secondary">` +
+    `${escape(text.cancel)}</button></form>
+</body></html>`
+  );
 }
 
 export function chargilyPageText(locale: string): ChargilyPageText {

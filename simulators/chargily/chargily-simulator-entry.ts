@@ -1,7 +1,10 @@
 import { redirectSimulator } from "../redirect-simulator";
 import { CHARGILY_SANDBOX_SECRET_KEY, handleChargilyRequest } from "./chargily-simulator";
 
-/** The Chargily Pay simulator as simulators/simulator-list.ts lists it: its v2 API under /api/v2, its hosted checkout, its signed webhooks to the gateway. */
+/**
+ * The Chargily Pay simulator as simulators/simulator-list.ts lists it: its v2 API under /api/v2, its hosted
+ * checkout, its signed webhooks to the gateway.
+ */
 export const chargilySimulator = redirectSimulator({
   title: "Chargily",
   handle: (db, request, { base, toGateway }) => handleChargilyRequest(db, request, { base, sendWebhook: toGateway }),

@@ -1,9 +1,18 @@
 import { createHash } from "node:crypto";
 const PAGE_STYLE =
-  "body{font-family:system-ui,sans-serif;max-width:26rem;margin:0 auto;padding:1rem;color:#0f172a}label{display:block;margin-top:.75rem;font-weight:600}input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #64748b;border-radius:.4rem}button{margin-top:1rem;width:100%;padding:.7rem;font-size:1rem;border:0;border-radius:.4rem;background:#c8102e;color:#fff}button.secondary{background:#e2e8f0;color:#0f172a}.amount{font-size:1.5rem;font-weight:700}.error{color:#9f1239}";
+  "body{font-family:system-ui,sans-serif;max-width:26rem;margin:0 auto;padding:1rem;color:#0f172a}" +
+  "label{display:block;margin-top:.75rem;font-weight:600}" +
+  "input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #64748b;" +
+  "border-radius:.4rem}" +
+  "button{margin-top:1rem;width:100%;padding:.7rem;font-size:1rem;border:0;border-radius:.4rem;" +
+  "background:#c8102e;color:#fff}button.secondary{background:#e2e8f0;color:#0f172a}" +
+  ".amount{font-size:1.5rem;font-weight:700}.error{color:#9f1239}";
+const PAGE_STYLE_HASH = createHash("sha256").update(PAGE_STYLE).digest("base64");
+const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
 /** The page's Content-Security-Policy: nothing but its own stylesheet (no script at all). */
-export const CLICTOPAY_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(PAGE_STYLE).digest("base64")}'; base-uri 'none'; frame-ancestors 'none'`;
+export const CLICTOPAY_PAGE_CSP =
+  `default-src 'none'; style-src 'sha256-${PAGE_STYLE_HASH}'; ` + "base-uri 'none'; frame-ancestors 'none'";
 
 /** The words of the simulated ClicToPay page, in the order's language. */
 export interface ClictopayPageText {
@@ -46,7 +55,9 @@ export function clictopayPaymentPage(options: {
   const body =
     mode === "challenge"
       ? `<h2>${escape(text.challenge)}</h2>
-<form method="post" action="${action}"><button name="action" value="complete">${escape(text.complete)}</button> <button name="action" value="fail" class="secondary">${escape(text.fail)}</button></form>`
+<form method="post" action="${action}">` +
+        `<button name="action" value="complete">${escape(text.complete)}</button> ` +
+        `<button name="action" value="fail" class="secondary">${escape(text.fail)}</button></form>`
       : `<form method="post" action="${action}" novalidate>
 ${error ? `<p role="alert" class="error">${escape(error)}</p>` : ""}
 ${field("cardNumber", text.cardNumber, 'inputmode="numeric" autocomplete="cc-number" maxlength="23"')}
@@ -54,9 +65,11 @@ ${field("expiry", text.expiry, 'inputmode="numeric" autocomplete="cc-exp" placeh
 ${field("cvc", text.cvc, 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}
 <button name="action" value="pay">${escape(`${text.pay} ${amount}`)}</button>
 </form>
-<form method="post" action="${action}"><button name="action" value="cancel" formnovalidate class="secondary">${escape(text.cancel)}</button></form>`;
+<form method="post" action="${action}">` +
+        `<button name="action" value="cancel" formnovalidate class="secondary">` +
+        `${escape(text.cancel)}</button></form>`;
   return `<!doctype html>
-<html lang="${escape(language)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${escape(language)}" dir="${dir}"><head><meta charset="utf-8">${VIEWPORT}
 <title>${escape(text.title)}</title>
 <style>${PAGE_STYLE}</style>
 </head><body><h1>${escape(text.title)}</h1><p>${escape(text.amount)} <bdi class="amount">${escape(amount)}</bdi></p>

@@ -1,7 +1,10 @@
 import { redirectSimulator } from "../redirect-simulator";
 import { CLICTOPAY_SANDBOX_MERCHANT, handleClictopayRequest } from "./clictopay-simulator";
 
-/** The ClicToPay simulator as simulators/simulator-list.ts lists it: its REST calls under /payment/rest, its payment page beside them. */
+/**
+ * The ClicToPay simulator as simulators/simulator-list.ts lists it: its REST calls under /payment/rest, its
+ * payment page beside them.
+ */
 export const clictopaySimulator = redirectSimulator({
   title: "ClicToPay",
   handle: (db, request, { base }) => handleClictopayRequest(db, request, base),

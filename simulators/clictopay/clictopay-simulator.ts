@@ -176,7 +176,8 @@ async function refund(db: Db, order: Order, params: URLSearchParams): Promise<Js
     .update(clictopayOrders)
     .set({
       refundedMinor: sql`${clictopayOrders.refundedMinor} + ${amount}::int`,
-      orderStatus: sql`case when ${clictopayOrders.refundedMinor} + ${amount}::int = ${clictopayOrders.depositedMinor} then '4' else '2' end`,
+      orderStatus: sql`case when ${clictopayOrders.refundedMinor} + ${amount}::int
+        = ${clictopayOrders.depositedMinor} then '4' else '2' end`,
     })
     .where(
       and(

@@ -1,10 +1,19 @@
 import { createHash } from "node:crypto";
 
 const PAGE_STYLE =
-  "body{font-family:system-ui,sans-serif;max-width:26rem;margin:0 auto;padding:1rem;color:#0f172a}label{display:block;margin-top:.75rem;font-weight:600}input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #64748b;border-radius:.4rem}button{margin-top:1rem;width:100%;padding:.7rem;font-size:1rem;border:0;border-radius:.4rem;background:#004a99;color:#fff}button.secondary{background:#e2e8f0;color:#0f172a}.amount{font-size:1.5rem;font-weight:700}.error{color:#9f1239}";
+  "body{font-family:system-ui,sans-serif;max-width:26rem;margin:0 auto;padding:1rem;color:#0f172a}" +
+  "label{display:block;margin-top:.75rem;font-weight:600}" +
+  "input{box-sizing:border-box;width:100%;padding:.6rem;font-size:1rem;border:1px solid #64748b;" +
+  "border-radius:.4rem}" +
+  "button{margin-top:1rem;width:100%;padding:.7rem;font-size:1rem;border:0;border-radius:.4rem;" +
+  "background:#004a99;color:#fff}button.secondary{background:#e2e8f0;color:#0f172a}" +
+  ".amount{font-size:1.5rem;font-weight:700}.error{color:#9f1239}";
+const PAGE_STYLE_HASH = createHash("sha256").update(PAGE_STYLE).digest("base64");
+const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
 /** The page's Content-Security-Policy: nothing but its own stylesheet (no script at all). */
-export const CMI_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(PAGE_STYLE).digest("base64")}'; base-uri 'none'; frame-ancestors 'none'`;
+export const CMI_PAGE_CSP =
+  `default-src 'none'; style-src 'sha256-${PAGE_STYLE_HASH}'; ` + "base-uri 'none'; frame-ancestors 'none'";
 
 interface CmiPageText {
   title: string;
@@ -86,7 +95,7 @@ const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.
 function page(language: string, title: string, body: string): string {
   const dir = language === "ar" ? "rtl" : "ltr";
   return `<!doctype html>
-<html lang="${escape(language)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${escape(language)}" dir="${dir}"><head><meta charset="utf-8">${VIEWPORT}
 <title>${escape(title)}</title>
 <style>${PAGE_STYLE}</style>
 </head><body><h1>${escape(title)}</h1>
@@ -100,20 +109,23 @@ ${body}
  */
 export function cmiPaymentPage(options: { language: string; action: string; amount: string; error?: string }): string {
   const text = cmiPageText(options.language);
+  const action = escape(options.action);
   const field = (name: string, label: string, extra: string) =>
     `<label for="${name}">${escape(label)}</label><input id="${name}" name="${name}" ${extra} required>`;
   return page(
     options.language,
     text.title,
     `<p>${escape(text.amount)} <bdi class="amount">${escape(options.amount)}</bdi></p>
-<form method="post" action="${escape(options.action)}" novalidate>
+<form method="post" action="${action}" novalidate>
 ${options.error ? `<p role="alert" class="error">${escape(options.error)}</p>` : ""}
 ${field("cardNumber", text.cardNumber, 'inputmode="numeric" autocomplete="cc-number" maxlength="23"')}
 ${field("expiry", text.expiry, 'inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" maxlength="7"')}
 ${field("cvc", text.cvc, 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}
 <button name="action" value="pay">${escape(`${text.pay} ${options.amount}`)}</button>
 </form>
-<form method="post" action="${escape(options.action)}"><button name="action" value="cancel" formnovalidate class="secondary">${escape(text.cancel)}</button></form>`,
+<form method="post" action="${action}">` +
+      `<button name="action" value="cancel" formnovalidate class="secondary">` +
+      `${escape(text.cancel)}</button></form>`,
   );
 }
 

@@ -1,7 +1,10 @@
 import { redirectSimulator } from "../redirect-simulator";
 import { CMI_SANDBOX_STORE, callbackSender, handleCmiRequest } from "./cmi-simulator";
 
-/** The CMI simulator as simulators/simulator-list.ts lists it: the 3D Pay Hosting gate and page under /fim, its API at /fim/api, its callbacks to the gateway. */
+/**
+ * The CMI simulator as simulators/simulator-list.ts lists it: the 3D Pay Hosting gate and page under /fim,
+ * its API at /fim/api, its callbacks to the gateway.
+ */
 export const cmiSimulator = redirectSimulator({
   title: "CMI",
   handle: (db, request, { base, toGateway }) => handleCmiRequest(db, request, base, callbackSender(toGateway)),
@@ -15,7 +18,8 @@ export const cmiSimulator = redirectSimulator({
     printed: (origin) => ({ cmiUrl: origin, ...CMI_SANDBOX_STORE }),
     describe: (printed) => [
       `  CMI_URL=${printed.cmiUrl}`,
-      `  client id ${printed.clientId}, API user ${printed.apiUser}; CMI_STORE_KEY='${printed.storeKey}', CMI_API_PASSWORD=${printed.apiPassword}`,
+      `  client id ${printed.clientId}, API user ${printed.apiUser}; ` +
+        `CMI_STORE_KEY='${printed.storeKey}', CMI_API_PASSWORD=${printed.apiPassword}`,
     ],
   },
 });

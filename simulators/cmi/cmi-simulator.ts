@@ -40,7 +40,10 @@ export const cmiFaults: {
   callback: "once" | "twice" | "held";
 } = { mode: "none", slowMs: 15_000, callback: "once" };
 
-/** How the simulator reaches a store's callbackUrl: over HTTP, or in a sandbox gateway's process (simulators/in-gateway.ts). */
+/**
+ * How the simulator reaches a store's callbackUrl: over HTTP, or in a sandbox gateway's process
+ * (simulators/in-gateway.ts).
+ */
 export type CmiCallbackSender = (url: string, body: string) => Promise<{ status: number; text: string }>;
 
 /** CMI's callback as a request to the gateway, sent by `toGateway` (over HTTP, or in a sandbox gateway's process). */
@@ -57,7 +60,8 @@ export const sendOverHttp: CmiCallbackSender = callbackSender((request) => fetch
 
 type Order = typeof cmiOrders.$inferSelect;
 
-// ver3, CMI's rule: fields but hash/encoding sorted without case, `\` and `|` escaped, joined by `|`, the store key last; SHA-512, base64.
+// ver3, CMI's rule: fields but hash/encoding sorted without case, `\` and `|` escaped, joined by `|`, the
+// store key last; SHA-512, base64.
 const escapeValue = (value: string) => value.split("\\").join("\\\\").split("|").join("\\|");
 export function simulatorHash(fields: Record<string, string>, storeKey: string): string {
   const names = Object.keys(fields)
@@ -199,7 +203,8 @@ async function pay(
       await sendCmiCallback(db, { clientId, oid }, sendCallback);
       if (cmiFaults.callback === "twice") await sendCmiCallback(db, { clientId, oid }, sendCallback);
     }
-    // CMI posts its answer fields with the buyer to okUrl or failUrl (its page submits them; here a button does, no script).
+    // CMI posts its answer fields with the buyer to okUrl or failUrl (its page submits them; here a button
+    // does, no script).
     const row = (await findOrder(db, clientId, oid))!;
     return html(
       cmiReturnPage({
@@ -248,7 +253,10 @@ async function pay(
   });
 }
 
-/** What CMI posts after an attempt, to the callback and with the buyer to okUrl / failUrl: the store's fields, CMI's answer, signed (ver3). */
+/**
+ * What CMI posts after an attempt, to the callback and with the buyer to okUrl / failUrl: the store's fields,
+ * CMI's answer, signed (ver3).
+ */
 function answerFields(row: Order): Record<string, string> {
   const approved = row.procReturnCode === "00";
   const fields: Record<string, string> = {

@@ -20,7 +20,8 @@ export const cmiOrders = simulators.table(
     okUrl: text("ok_url").notNull(),
     failUrl: text("fail_url").notNull(),
     callbackUrl: text("callback_url"),
-    // TRANS_STAT as the order status query answers it: P on the page (no transaction yet), A pre-authorized, C captured, V voided, D declined.
+    // TRANS_STAT as the order status query answers it: P on the page (no transaction yet), A pre-authorized,
+    // C captured, V voided, D declined.
     status: text("status").notNull().default("P"),
     procReturnCode: text("proc_return_code"),
     errMsg: text("err_msg"),

@@ -1,7 +1,10 @@
 import { redirectSimulator } from "../redirect-simulator";
 import { handleSatimRequest, SATIM_SANDBOX_MERCHANT } from "./satim-simulator";
 
-/** The SATIM ePay simulator as simulators/simulator-list.ts lists it: its REST calls under /payment/rest, its payment page beside them. */
+/**
+ * The SATIM ePay simulator as simulators/simulator-list.ts lists it: its REST calls under /payment/rest, its
+ * payment page beside them.
+ */
 export const satimSimulator = redirectSimulator({
   title: "SATIM",
   handle: (db, request, { base }) => handleSatimRequest(db, request, base),

@@ -170,7 +170,8 @@ async function refund(db: Db, params: URLSearchParams): Promise<Json> {
     .update(satimOrders)
     .set({
       refundedMinor: sql`${satimOrders.refundedMinor} + ${amount}::int`,
-      orderStatus: sql`case when ${satimOrders.refundedMinor} + ${amount}::int = ${satimOrders.amountMinor} then '4' else '2' end`,
+      orderStatus: sql`case when ${satimOrders.refundedMinor} + ${amount}::int = ${satimOrders.amountMinor}
+        then '4' else '2' end`,
     })
     .where(
       and(

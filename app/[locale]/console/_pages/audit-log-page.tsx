@@ -26,9 +26,8 @@ async function renderAuditLogPage(
     action: isAuditAction(action) ? action : undefined,
     before,
   });
-  const nextPage = hasMore
-    ? `?${new URLSearchParams({ ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}), before: String(entries.at(-1)!.id) })}`
-    : null;
+  const kept = { ...(user ? { user } : {}), ...(isAuditAction(action) ? { action } : {}) };
+  const nextPage = hasMore ? `?${new URLSearchParams({ ...kept, before: String(entries.at(-1)!.id) })}` : null;
   const dateTime = consoleDateTime(locale, principal.membership!.timeZone);
   return (
     <ConsoleShell

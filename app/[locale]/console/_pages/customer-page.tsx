@@ -11,7 +11,10 @@ import { ApiError } from "@/lib/errors/api-error";
 import { queryValue, type ConsolePage, type ConsolePageRequest } from "@/lib/console/web/console-page";
 import type { OpenConsolePage } from "@/lib/console/web/open-console-session";
 
-/** GET /{locale}/console/customers/{id}: its payments (keyset), saved cards with "Delete", "Deactivate"; another merchant's customer is 404. */
+/**
+ * GET /{locale}/console/customers/{id}: its payments (keyset), saved cards with "Delete", "Deactivate";
+ * another merchant's customer is 404.
+ */
 async function renderCustomerPage(
   { db, locale, principal, formToken, flash }: OpenConsolePage,
   { params, query }: ConsolePageRequest,

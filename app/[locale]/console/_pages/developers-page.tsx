@@ -27,7 +27,10 @@ const ROLLS = [
   { confirm: "webhook-secret", action: "roll-webhook-secret", label: "rollWebhookSecret" },
 ] as const;
 
-/** GET /{locale}/console/developers (owners, developers): keys, secret rolls, webhook URL, events with their filters. */
+/**
+ * GET /{locale}/console/developers (owners, developers): keys, secret rolls, webhook URL, events with their
+ * filters.
+ */
 async function renderDevelopersPage(
   { db, locale, principal, formToken, flash }: OpenConsolePage,
   { query }: ConsolePageRequest,
@@ -46,9 +49,8 @@ async function renderDevelopersPage(
   const { events, hasMore } = parsed.success
     ? await listEvents(db, { serviceId, ...parsed.data })
     : { events: [], hasMore: false };
-  const nextPage = hasMore
-    ? `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)), startingAfter: events.at(-1)!.id })}`
-    : null;
+  const setFilters = Object.fromEntries(Object.entries(filters).filter(([, value]) => value));
+  const nextPage = hasMore ? `?${new URLSearchParams({ ...setFilters, startingAfter: events.at(-1)!.id })}` : null;
   const webhookError =
     flash?.kind === "error" && flash.form === "webhook"
       ? t(`errors.${flash.key}`, { detail: fieldProblemText(locale, flash.detail) })
@@ -92,7 +94,8 @@ async function renderDevelopersPage(
         </div>
       </Section>
       {confirming ? (
-        // Cutting the merchant's integration off takes a second, deliberate step, as capture and refund do (a page, no script).
+        // Cutting the merchant's integration off takes a second, deliberate step, as capture and refund do
+        // (a page, no script).
         <Section title={t(`confirmRoll.${confirming.confirm}.title`)} id="confirm-roll">
           <p className="text-sm text-slate-800">{t(`confirmRoll.${confirming.confirm}.warning`)}</p>
           <div className="flex flex-wrap gap-3">

@@ -11,7 +11,10 @@ import type { ConsolePage, ConsolePageRequest } from "@/lib/console/web/console-
 import type { OpenConsolePage } from "@/lib/console/web/open-console-session";
 import { translator } from "@/lib/i18n/translator";
 
-/** GET /{locale}/console/developers/events/{id}: one event, its attempts and "Redeliver"; another merchant's event is 404. */
+/**
+ * GET /{locale}/console/developers/events/{id}: one event, its attempts and "Redeliver"; another merchant's
+ * event is 404.
+ */
 async function renderEventPage(
   { db, locale, principal, formToken, flash }: OpenConsolePage,
   { params }: ConsolePageRequest,

@@ -19,7 +19,10 @@ import { translator, type Translate } from "@/lib/i18n/translator";
 
 const link = "font-semibold text-teal-800 underline underline-offset-4 wrap-anywhere";
 
-/** GET /{locale}/console: the page an owner opens each morning: what needs someone, the money in, the last 30 days, each method's success. */
+/**
+ * GET /{locale}/console: the page an owner opens each morning: what needs someone, the money in, the last 30
+ * days, each method's success.
+ */
 async function renderHomePage({ db, locale, principal, formToken }: OpenConsolePage) {
   const t = translator(locale, "console");
   const membership = principal.membership;
@@ -166,8 +169,14 @@ function CurrencyTakings({ currency, figures, locale, t }: Parts & { currency: C
     { key: "month", from: figures.periods.month },
   ] as const;
   const amount = (minor: number) => formatMinorAmount({ minor, currency: currency.currency, locale });
-  const listOf = (from: Date) =>
-    `${consolePath.payments(locale)}?${new URLSearchParams({ status: SUCCEEDED_STATES.join(","), currency: currency.currency, createdFrom: from.toISOString() }).toString()}`;
+  const listOf = (from: Date) => {
+    const query = new URLSearchParams({
+      status: SUCCEEDED_STATES.join(","),
+      currency: currency.currency,
+      createdFrom: from.toISOString(),
+    });
+    return `${consolePath.payments(locale)}?${query.toString()}`;
+  };
   return (
     <div className="flex flex-col gap-3 border-t border-slate-200 pt-3">
       <h3 className="font-semibold text-slate-900">{currency.currency}</h3>

@@ -7,7 +7,10 @@ import { findOpenInvitation } from "@/lib/console/access/invitations";
 import { queryValue, type SignedOutConsolePage, type SignedOutPageRequest } from "@/lib/console/web/console-page";
 import { translator } from "@/lib/i18n/translator";
 
-/** GET /{locale}/console/invitations/{token}: a new person sets a name and a password; an existing one gives its password. */
+/**
+ * GET /{locale}/console/invitations/{token}: a new person sets a name and a password; an existing one gives
+ * its password.
+ */
 async function renderInvitationPage({ db, locale, params, query }: SignedOutPageRequest) {
   const token = params.token!;
   const t = translator(locale, "console");

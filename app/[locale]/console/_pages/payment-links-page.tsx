@@ -17,7 +17,10 @@ import { fieldProblemText } from "@/components/console/problem-text";
 
 const LINKS_SHOWN = 100;
 
-/** GET /{locale}/console/payment-links: every member sees the links; owners, developers and support create and deactivate them. */
+/**
+ * GET /{locale}/console/payment-links: every member sees the links; owners, developers and support create and
+ * deactivate them.
+ */
 async function renderPaymentLinksPage({ db, locale, principal, formToken, flash }: OpenConsolePage) {
   const t = translator(locale, "console.paymentLinks");
   const serviceId = principal.membership!.serviceId;

@@ -18,7 +18,10 @@ import { translator } from "@/lib/i18n/translator";
 const OPERATIONS = ["capture", "release", "refund"] as const;
 type Operation = (typeof OPERATIONS)[number];
 
-/** GET /{locale}/console/payments/{id}: the payment, its amounts, timeline and events; capture, release and refund behind a confirmation. */
+/**
+ * GET /{locale}/console/payments/{id}: the payment, its amounts, timeline and events; capture, release and
+ * refund behind a confirmation.
+ */
 async function renderPaymentPage(
   { db, locale, principal, formToken, flash }: OpenConsolePage,
   { params, query }: ConsolePageRequest,
@@ -278,7 +281,10 @@ function providerOrderFacts(
   return facts;
 }
 
-/** The confirmation of one operation: a fresh random formKey each time it is shown, so a repost of this very form runs once. */
+/**
+ * The confirmation of one operation: a fresh random formKey each time it is shown, so a repost of this very
+ * form runs once.
+ */
 function ConfirmForm(props: {
   operation: Operation;
   locale: Parameters<typeof consolePath.payment>[0];

@@ -57,6 +57,7 @@ async function renderPaymentsPage(
   const chosen = new Set(parsed.ok ? parsed.query.filters.states : []);
   // The filters behind the disclosure that are set (the search has its own box): while any is, it stays open.
   const filtersSet = new Set([...kept.keys()].filter((name) => name !== "q")).size;
+  const keptWithSemicolons = new URLSearchParams([...kept, ["separator", "semicolon"]]);
   return (
     <ConsoleShell
       locale={locale}
@@ -172,10 +173,7 @@ async function renderPaymentsPage(
           <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${kept.toString()}`}>
             {t("list.export")}
           </ButtonLink>
-          <ButtonLink
-            variant="quiet"
-            href={`${consolePath.paymentsExport(locale)}?${new URLSearchParams([...kept, ["separator", "semicolon"]]).toString()}`}
-          >
+          <ButtonLink variant="quiet" href={`${consolePath.paymentsExport(locale)}?${keptWithSemicolons.toString()}`}>
             {t("list.exportSemicolon")}
           </ButtonLink>
         </div>

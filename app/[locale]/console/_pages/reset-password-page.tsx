@@ -7,7 +7,10 @@ import { findOpenReset } from "@/lib/console/access/password-resets";
 import { queryValue, type SignedOutConsolePage, type SignedOutPageRequest } from "@/lib/console/web/console-page";
 import { translator } from "@/lib/i18n/translator";
 
-/** GET /{locale}/console/reset-password/{token}: "New password" and "Set password", while the link is unused and under an hour old. */
+/**
+ * GET /{locale}/console/reset-password/{token}: "New password" and "Set password", while the link is unused
+ * and under an hour old.
+ */
 async function renderResetPasswordPage({ db, locale, params, query }: SignedOutPageRequest) {
   const token = params.token!;
   const t = translator(locale, "console.resetPassword");

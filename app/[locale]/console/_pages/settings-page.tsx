@@ -41,7 +41,10 @@ function TermsSection({
   );
 }
 
-/** GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins, terms of payment URL; the time zone and the payment methods' credentials (owners set them). */
+/**
+ * GET /{locale}/console/settings (owners, developers): name, redirect URL, allowed origins, terms of payment
+ * URL; the time zone and the payment methods' credentials (owners set them).
+ */
 async function renderSettingsPage({ db, locale, principal, formToken, flash }: OpenConsolePage) {
   const t = translator(locale, "console.settings");
   const keys = await getMerchantKeys(db, principal.membership!.serviceId);
@@ -100,7 +103,10 @@ async function renderSettingsPage({ db, locale, principal, formToken, flash }: O
               aria-describedby={originsError ? "origins-error origins-hint" : "origins-hint"}
               aria-invalid={originsError ? true : undefined}
               defaultValue={failed?.values?.origins ?? keys.allowedOrigins.join("\n")}
-              className="w-full rounded-xl border border-slate-300 bg-white px-4 py-3 font-mono text-sm focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600"
+              className={
+                "w-full rounded-xl border border-slate-300 bg-white px-4 py-3 font-mono text-sm " +
+                "focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-teal-600"
+              }
             />
             {originsError ? (
               <p id="origins-error" role="alert" className="text-sm font-medium text-rose-700">

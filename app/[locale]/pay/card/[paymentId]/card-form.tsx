@@ -76,7 +76,10 @@ export function CardForm({ savedCards, checkedCardId, text, island }: CardFormPr
             id={IDS.save}
             type="checkbox"
             aria-describedby={`${IDS.save}-hint`}
-            className="mt-0.5 size-5 shrink-0 accent-teal-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-teal-600"
+            className={
+              "mt-0.5 size-5 shrink-0 accent-teal-700 focus-visible:outline-3 " +
+              "focus-visible:outline-offset-2 focus-visible:outline-teal-600"
+            }
           />
           <div className="flex flex-col gap-1">
             <label htmlFor={IDS.save} className="text-sm font-semibold text-slate-800">
@@ -131,10 +134,13 @@ function ElementField({
         data-aria-labelledby={`${id}-label`}
         data-aria-describedby={`${id}-hint`}
         className={
-          "flex min-h-12 w-full items-center rounded-xl border border-slate-300 bg-white px-4 text-lg text-slate-900 shadow-inner shadow-slate-100 " +
+          "flex min-h-12 w-full items-center rounded-xl border border-slate-300 bg-white px-4 text-lg " +
+          "text-slate-900 shadow-inner shadow-slate-100 " +
           "data-[aria-invalid=true]:border-rose-600 " +
-          "has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-1 has-[:focus-visible]:outline-teal-600 " +
-          "[&_input]:w-full [&_input]:bg-transparent [&_input]:outline-none [&_input]:placeholder:text-slate-400 [&>*]:w-full " +
+          "has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-1 " +
+          "has-[:focus-visible]:outline-teal-600 " +
+          "[&_input]:w-full [&_input]:bg-transparent [&_input]:outline-none [&_input]:placeholder:text-slate-400 " +
+          "[&>*]:w-full " +
           (mono ? "font-mono tracking-wider" : "font-mono")
         }
       />
@@ -154,9 +160,10 @@ function Choice(props: { value: string; checked: boolean; label: string; descrip
     <label
       htmlFor={id}
       className={
-        "flex cursor-pointer items-center gap-3 rounded-xl border px-4 py-3 transition-colors has-[:focus-visible]:outline-3 " +
-        "has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-teal-600 " +
-        "has-checked:border-teal-700 has-checked:bg-teal-50 not-has-checked:border-slate-300 not-has-checked:bg-white not-has-checked:hover:bg-slate-50"
+        "flex cursor-pointer items-center gap-3 rounded-xl border px-4 py-3 transition-colors " +
+        "has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-teal-600 " +
+        "has-checked:border-teal-700 has-checked:bg-teal-50 " +
+        "not-has-checked:border-slate-300 not-has-checked:bg-white not-has-checked:hover:bg-slate-50"
       }
     >
       <input

@@ -41,7 +41,11 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
   const payButton = (
     <button
       type="submit"
-      className="inline-flex min-h-12 w-full items-center justify-center gap-3 rounded-lg bg-emerald-700 px-4 py-3 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+      className={
+        "inline-flex min-h-12 w-full items-center justify-center gap-3 rounded-lg bg-emerald-700 px-4 py-3 " +
+        "text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-2 " +
+        "focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+      }
     >
       {/* The logo's name is part of the button's: "Pay 150.00 DZD CIB and EDAHABIA". */}
       <span>{t("pay", { amount: formatAmount({ amount: view.amount, currency: view.currency, locale }) })}</span>
@@ -87,7 +91,8 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
             <input type="hidden" name="token" value={view.form.token} />
             {view.form.returnUrl ? <input type="hidden" name="returnUrl" value={view.form.returnUrl} /> : null}
             <input type="hidden" name={FORM_TOKEN_FIELD} value={view.form.formToken} />
-            {/* SATIM's checklist (contract 15): the terms of payment and the anti-bot check before Pay; lib/hosted/redirect-form.ts (buyerChecksPassed) decides. */}
+            {/* SATIM's checklist (contract 15): the terms of payment and the anti-bot check before Pay;
+                lib/hosted/redirect-form.ts (buyerChecksPassed) decides. */}
             {view.buyerChecks ? (
               <>
                 <TermsCheckbox

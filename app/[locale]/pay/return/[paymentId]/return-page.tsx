@@ -74,7 +74,8 @@ async function render({ locale, params, query: searchParams }: HostedPageRequest
           <ButtonLink href={next.target}>{t("continue", { merchant })}</ButtonLink>
         ) : next.kind === "leave" ? (
           <>
-            {/* Without script the browser moves on by itself; with it, the return-redirect island does (and can stay). */}
+            {/* Without script the browser moves on by itself; with it, the return-redirect island does
+                (and can stay). */}
             {next.staying ? null : (
               <noscript>
                 <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=${next.target}`} />

@@ -5,7 +5,8 @@ import { readCapped } from "@/lib/http/read-json-body";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { notifyRedirect } from "@/lib/payments/hosted/redirect-payment";
 
-// POST /api/v1/redirect-notifications/{paymentId} (a redirect provider's signed notification, e.g. Chargily's webhook; no gateway credential)
+// POST /api/v1/redirect-notifications/{paymentId} (a redirect provider's signed notification, e.g. Chargily's
+// webhook; no gateway credential)
 export const POST = endpoint(op.receiveRedirectNotification, async ({ db, request, params }) => {
   // The signature covers the exact bytes, so the body is read raw, not parsed first.
   const received = await notifyRedirect(db, {

@@ -28,5 +28,8 @@ export async function GET(request: Request, context: { params: Promise<{ locale:
   });
 }
 
-/** CMI posts the buyer back to okUrl / failUrl with its fields: read exactly as GET, the body ignored (the outcome is CMI's status, never these fields). */
+/**
+ * CMI posts the buyer back to okUrl / failUrl with its fields: read exactly as GET, the body ignored (the
+ * outcome is CMI's status, never these fields).
+ */
 export const POST = GET;
