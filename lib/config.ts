@@ -83,7 +83,8 @@ const configSchema = z
     GATEWAY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     GATEWAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(100),
     GATEWAY_BACKGROUND_JOBS: onOff.default("on"),
-    // Another build of the lanes' bundle (the API and console lanes), to pair two lane builds on one Next.js build in benchmarks.
+    // Another build of the lanes' bundle (the API and console lanes), to pair two lane builds on one Next.js
+    // build in benchmarks.
     GATEWAY_LANES_BUNDLE: z.string().min(1).default(".lanes/lanes.mjs"),
     // Set by `npm start` on each of its servers: "1" on the one that runs the background jobs.
     GATEWAY_JOB_RUNNER: z.enum(["0", "1"]).optional(),
@@ -92,7 +93,8 @@ const configSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // GET /api/metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist (404).
     METRICS_TOKEN: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
-    // Traces (OpenTelemetry) are sent only when one of these is set; the SDK reads them, and its other OTEL_* variables, itself.
+    // Traces (OpenTelemetry) are sent only when one of these is set; the SDK reads them, and its other OTEL_*
+    // variables, itself.
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     OTEL_TRACES_EXPORTER: z.string().min(1).optional(),
@@ -165,7 +167,8 @@ const configSchema = z
         code: "custom",
         path: ["PUBLIC_BASE_URL"],
         message:
-          "must be https:// in production (set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway ends TLS)",
+          "must be https:// in production (set TLS_TERMINATED_BY_PROXY=true when a proxy in front of the gateway " +
+          "ends TLS)",
       });
     }
     // Contract section 7: retries go on for at least 24 hours.
@@ -260,7 +263,8 @@ export function adoptEnvironment(environment: Config["APP_ENV"]): Config {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new ConfigError(
-      `This is a ${environment} database: run with its gateway's settings (${error.variables.join(", ")} missing or invalid for APP_ENV=${environment}).`,
+      `This is a ${environment} database: run with its gateway's settings ` +
+        `(${error.variables.join(", ")} missing or invalid for APP_ENV=${environment}).`,
       error.variables,
     );
   }

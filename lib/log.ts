@@ -66,7 +66,8 @@ const ISSUED_SECRET_LENGTH = 43;
 const CREDENTIAL_SHAPES: [RegExp, string][] = [
   // Payment client secret: keep the payment id, which support needs and which is no credential.
   [/(pa_[0-9a-f-]{36}_secret_)[0-9a-f]+/gi, `$1${CENSOR}`],
-  // The card provider's client secrets (a PaymentIntent's or SetupIntent's, as Stripe.js gets them): keep the intent id.
+  // The card provider's client secrets (a PaymentIntent's or SetupIntent's, as Stripe.js gets them): keep the
+  // intent id.
   [/\b((?:pi|seti)_[A-Za-z0-9]+_secret_)[A-Za-z0-9]+/g, `$1${CENSOR}`],
   // Customer access and refresh tokens, webhook secrets, publishable keys.
   [/\b(cat_|crt_|whsec_|pk_service_|sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9+/=_-]+/g, `$1${CENSOR}`],
@@ -96,7 +97,10 @@ const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 const CREDENTIAL_MARKERS =
   /pa_|cat_|crt_|whsec_|pk_service_|[sr]k_(?:test|live)_|_secret_|bearer|(?<!\d|"time":)\d{13}|\d{4}[ -]\d{4}[ -]\d{4}|\d{4}[ -]\d{6}[ -]\d{5}/i;
 
-/** Whether JSON text (a log line or one of its literals) has any marker of a credential shape: one that has none is written as it is. */
+/**
+ * Whether JSON text (a log line or one of its literals) has any marker of a credential shape: one that has
+ * none is written as it is.
+ */
 export function mayHoldCredential(text: string): boolean {
   return CREDENTIAL_MARKERS.test(text) || hasRunOfBase64Url(text, ISSUED_SECRET_LENGTH);
 }

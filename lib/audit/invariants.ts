@@ -46,9 +46,12 @@ const STATE_CODE = sql.raw(`case p.state
 export const INVARIANTS: Invariant[] = [
   {
     name: "payment_amounts",
-    rule: "captured <= authorized amount, refunded <= captured, and the payment's sums equal its capture and refund rows",
+    rule:
+      "captured <= authorized amount, refunded <= captured, " +
+      "and the payment's sums equal its capture and refund rows",
     query: () => sql`
-      with c as (select payment_id, sum(amount_minor) as total, count(*) as n from payment_captures group by payment_id),
+      with c as (select payment_id, sum(amount_minor) as total, count(*) as n
+                 from payment_captures group by payment_id),
            r as (select payment_id, sum(amount_minor) as total from payment_refunds group by payment_id)
       select p.id as subject,
              format('amount %s, captured %s (rows %s in %s), refunded %s (rows %s)', p.amount_minor, p.captured_minor,
@@ -64,7 +67,10 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "payment_state_agrees_with_sums",
-    rule: "nothing captured before success; SUCCEEDED has a capture and no refund; PARTIALLY_REFUNDED 0 < refunded < captured; REFUNDED iff refunded = captured > 0; reservations carry their authorization time",
+    rule:
+      "nothing captured before success; SUCCEEDED has a capture and no refund; " +
+      "PARTIALLY_REFUNDED 0 < refunded < captured; REFUNDED iff refunded = captured > 0; " +
+      "reservations carry their authorization time",
     query: () => sql`
       select p.id as subject,
              format('state %s (%s), captured %s, refunded %s, authorized_at %s', p.state, p.capture_method,
@@ -86,7 +92,9 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "terminal_states_never_left",
-    rule: "the event history only takes allowed steps (13 -> 2|10, 2|16 -> 16|4; nothing after 3, 10 or 4) and ends in the payment's state",
+    rule:
+      "the event history only takes allowed steps (13 -> 2|10, 2|16 -> 16|4; nothing after 3, 10 or 4) " +
+      "and ends in the payment's state",
     query: () => sql`
       with h as (
         select n.payment_id, n.id,
@@ -113,7 +121,9 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "one_event_per_state_change",
-    rule: "every change into 2, 3, 13, 10, 4 or 16 has exactly one event: one 13 per authorization, one 2 per capture, one 3 per failure, one 10 per release, one 4 per refund",
+    rule:
+      "every change into 2, 3, 13, 10, 4 or 16 has exactly one event: " +
+      "one 13 per authorization, one 2 per capture, one 3 per failure, one 10 per release, one 4 per refund",
     query: () => sql`
       with e as (
         select payment_id,
@@ -139,11 +149,14 @@ export const INVARIANTS: Invariant[] = [
       where (n13, n2, n3, n10, n4) <> (w13, w2, w3, w10, w4)
       union all
       select n.id, format('event for payment %s, which does not exist', n.payment_id)
-      from notifications n where n.payment_id is not null and not exists (select 1 from payments p where p.id = n.payment_id)`,
+      from notifications n
+      where n.payment_id is not null and not exists (select 1 from payments p where p.id = n.payment_id)`,
   },
   {
     name: "wallet_account_ledger",
-    rule: "per wallet account: one opening entry, balance = opening + entries, held = entries' holds = open holds, held and available never negative",
+    rule:
+      "per wallet account: one opening entry, balance = opening + entries, " +
+      "held = entries' holds = open holds, held and available never negative",
     requiresTable: "simulators.wallet_accounts",
     query: () => sql`
       with e as (
@@ -151,7 +164,8 @@ export const INVARIANTS: Invariant[] = [
                count(*) filter (where kind = 'opening') as openings
         from simulators.wallet_entries group by account_id
       ), h as (
-        select account_id, sum(amount_minor - captured_minor) as held from simulators.wallet_holds where status = 'active' group by account_id
+        select account_id, sum(amount_minor - captured_minor) as held
+        from simulators.wallet_holds where status = 'active' group by account_id
       )
       select a.id::text as subject,
              format('balance %s vs entries %s, held %s vs entries %s vs open holds %s, openings %s, available %s',
@@ -166,7 +180,10 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "wallet_books_agree_with_payment",
-    rule: "per wallet payment whose wallet books are in this database (the sandbox wallet): the wallet lost exactly captured - refunded, holds exactly the amount while PRE_AUTHORIZED and nothing otherwise",
+    rule:
+      "per wallet payment whose wallet books are in this database (the sandbox wallet): " +
+      "the wallet lost exactly captured - refunded, " +
+      "holds exactly the amount while PRE_AUTHORIZED and nothing otherwise",
     requiresTable: "simulators.wallet_accounts",
     query: () => sql`
       with e as (
@@ -183,7 +200,8 @@ export const INVARIANTS: Invariant[] = [
       from payments p
       left join e on e.payment_id = p.id
       left join h on h.payment_id = p.id
-      where (p.payment_method_code in ${methodCodesOfProvider("wallet")} or e.payment_id is not null or h.payment_id is not null)
+      where (p.payment_method_code in ${methodCodesOfProvider("wallet")}
+             or e.payment_id is not null or h.payment_id is not null)
         -- Only books this database holds: the sandbox wallet's. A production operator's wallet
         -- keeps its ledger on its side (the gateway has no account row for the customer there).
         and exists (select 1 from simulators.wallet_accounts a
@@ -198,15 +216,21 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "card_books_agree_with_payment",
-    rule: "per card intent: the provider's amount, received, refunded and status agree with the payment it was created for; a FAILED payment's charge that succeeded anyway is fully reversed; an intent a refused proceed left unused moved nothing",
+    rule:
+      "per card intent: the provider's amount, received, refunded and status " +
+      "agree with the payment it was created for; " +
+      "a FAILED payment's charge that succeeded anyway is fully reversed; " +
+      "an intent a refused proceed left unused moved nothing",
     // A charge that succeeds after the gateway failed or expired its payment is refunded in full
     // (finalize-card-payment.ts, reverseAtProvider): the payment stays FAILED with nothing
     // captured, and the provider keeps the charge and its equal refund.
     requiresTable: "simulators.card_provider_payment_intents",
     query: () => sql`
-      with r as (select payment_intent_id, sum(amount_minor) as total from simulators.card_provider_refunds group by payment_intent_id)
+      with r as (select payment_intent_id, sum(amount_minor) as total
+                 from simulators.card_provider_refunds group by payment_intent_id)
       select coalesce(p.id::text, pi.idempotency_key) as subject,
-             format('payment %s captured %s refunded %s (ref %s); intent %s %s amount %s received %s refunded %s (refund rows %s)',
+             format('payment %s captured %s refunded %s (ref %s); '
+                    || 'intent %s %s amount %s received %s refunded %s (refund rows %s)',
                     coalesce(p.state::text, 'missing'), p.captured_minor, p.refunded_minor, p.provider_reference,
                     pi.id, pi.status, pi.amount_minor, pi.amount_received_minor, pi.amount_refunded_minor,
                     coalesce(r.total, 0)) as detail
@@ -237,7 +261,8 @@ export const INVARIANTS: Invariant[] = [
                when 'SUCCEEDED' then pi.status <> 'succeeded'
                when 'PARTIALLY_REFUNDED' then pi.status <> 'succeeded'
                when 'REFUNDED' then pi.status <> 'succeeded'
-               when 'PRE_AUTHORIZED' then pi.status <> 'requires_capture' or pi.amount_capturable_minor <> p.amount_minor
+               when 'PRE_AUTHORIZED'
+                 then pi.status <> 'requires_capture' or pi.amount_capturable_minor <> p.amount_minor
                when 'CANCELED' then pi.status <> 'canceled'
                when 'FAILED' then pi.status = 'requires_capture'
                else pi.status in ('succeeded', 'requires_capture')
@@ -245,7 +270,10 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "provider_payments_have_succeeded_payment",
-    rule: "no provider payment completed without a succeeded payment: a redirect provider's order that keeps money (paid, less what it gave back) belongs to a payment that succeeded and still holds at least that much (captured - refunded)",
+    rule:
+      "no provider payment completed without a succeeded payment: " +
+      "a redirect provider's order that keeps money (paid, less what it gave back) " +
+      "belongs to a payment that succeeded and still holds at least that much (captured - refunded)",
     // The providers' books are the simulators' (sandbox); in production the provider keeps them
     // and the gateway's side is judged by provider_operations_settled. The later of the two tables.
     requiresTable: "simulators.clictopay_orders",
@@ -260,13 +288,15 @@ export const INVARIANTS: Invariant[] = [
         from simulators.clictopay_orders
       )
       select p.id::text as subject,
-             format('%s order %s (status %s) keeps %s; payment %s captured %s refunded %s', o.method, o.order_id, o.order_status,
+             format('%s order %s (status %s) keeps %s; payment %s captured %s refunded %s',
+                    o.method, o.order_id, o.order_status,
                     o.kept, p.state, p.captured_minor, p.refunded_minor) as detail
       from o
       join redirect_payments rp on rp.provider_order_id = o.order_id and rp.method_code = o.method
       join payments p on p.id = rp.payment_id
       where o.kept > 0
-        and (p.state not in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED') or o.kept > p.captured_minor - p.refunded_minor)
+        and (p.state not in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED')
+             or o.kept > p.captured_minor - p.refunded_minor)
         -- A refund or a late completion's reversal in flight: judged by provider_operations_settled.
         and not exists (select 1 from provider_operations op
                         where op.payment_id = p.id and op.status in ('pending', 'unknown'))
@@ -278,7 +308,10 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "redirect_refunds_agree_with_provider",
-    rule: "per redirect provider order: what the provider refunded equals the refunds the gateway settled as done for that order (a refund called twice, or a refund the gateway failed that the provider made, breaks it)",
+    rule:
+      "per redirect provider order: " +
+      "what the provider refunded equals the refunds the gateway settled as done for that order " +
+      "(a refund called twice, or a refund the gateway failed that the provider made, breaks it)",
     // The providers' books are the simulators' (sandbox), as for provider_payments_have_succeeded_payment.
     requiresTable: "simulators.cmi_orders",
     query: () => sql`
@@ -339,6 +372,7 @@ export const INVARIANTS: Invariant[] = [
       from provider_operations o
       left join payments p on p.id = o.payment_id and o.request ? 'qrRequestId'
       where o.status in ('pending', 'unknown')
-        and greatest(o.created_at, p.expires_at + make_interval(secs => ${EXPIRY_GRACE_MS / 1000})) < now() - make_interval(secs => ${reconciliationBoundSeconds})`,
+        and greatest(o.created_at, p.expires_at + make_interval(secs => ${EXPIRY_GRACE_MS / 1000}))
+            < now() - make_interval(secs => ${reconciliationBoundSeconds})`,
   },
 ];

@@ -72,7 +72,10 @@ export async function runAudit(db: Db, options: AuditOptions): Promise<AuditRepo
   );
 }
 
-/** The environment the database was sealed with (lib/db/database-seal.ts); undefined for one not sealed, or older than the seal. */
+/**
+ * The environment the database was sealed with (lib/db/database-seal.ts); undefined for one not sealed, or
+ * older than the seal.
+ */
 async function sealedEnvironment(tx: Db): Promise<string | undefined> {
   const [table] = sqlRows<{ exists: boolean }>(
     await tx.execute(sql`select to_regclass('public.database_seal') is not null as exists`),
@@ -91,14 +94,15 @@ export function formatAuditReport(report: AuditReport, options: { maxPerInvarian
   for (const result of report.results) {
     const time = `${result.ms.toFixed(0)} ms`;
     if (result.violations === null) {
-      lines.push(
-        `SKIP ${result.name} (${result.skipped === "not_in_production" ? "not in production: the simulators' books exist only in a sandbox" : "its table does not exist yet"})`,
-      );
+      const why =
+        result.skipped === "not_in_production"
+          ? "not in production: the simulators' books exist only in a sandbox"
+          : "its table does not exist yet";
+      lines.push(`SKIP ${result.name} (${why})`);
       continue;
     }
-    lines.push(
-      `${result.violations.length === 0 ? "ok  " : "FAIL"} ${result.name}: ${result.violations.length} violation(s), ${time}`,
-    );
+    const mark = result.violations.length === 0 ? "ok  " : "FAIL";
+    lines.push(`${mark} ${result.name}: ${result.violations.length} violation(s), ${time}`);
     for (const violation of result.violations.slice(0, max)) {
       lines.push(`     ${result.name} ${violation.subject}: ${violation.detail}`);
     }

@@ -31,10 +31,11 @@ export async function pendingIndexes(sql: Sql, migrationsFolder: string): Promis
       const match = INDEX_STATEMENT.exec(statement);
       if (!match) continue;
       const [, unique = "", name, table, rest] = match;
+      const definition = rest!.trimEnd().replace(/;$/, "");
       found.push({
         name: name!,
         table: table!,
-        concurrently: `CREATE ${unique}INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON "${table}"${rest!.trimEnd().replace(/;$/, "")}`,
+        concurrently: `CREATE ${unique}INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON "${table}"${definition}`,
       });
     }
   }
@@ -58,9 +59,9 @@ export async function buildPendingIndexesConcurrently(
   for (const index of await pendingIndexes(sql, migrationsFolder)) {
     const [table] = await sql<{ oid: string | null }[]>`select to_regclass(${`public.${index.table}`})::text as oid`;
     if (!table?.oid) continue;
-    const [existing] = await sql<
-      { valid: boolean }[]
-    >`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${index.name}`;
+    const [existing] = await sql<{ valid: boolean }[]>`
+      select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+      where c.relname = ${index.name}`;
     if (existing?.valid) continue;
     if (existing) await sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
     const started = performance.now();

@@ -5,7 +5,10 @@ import { databaseSeal, sandboxSettings, services } from "./schema";
 
 export type GatewayEnvironment = "sandbox" | "production";
 
-/** What a process brings to the database: its environment and its gateway secret (unset: the sandbox's generated one). */
+/**
+ * What a process brings to the database: its environment and its gateway secret (unset: the sandbox's
+ * generated one).
+ */
 export interface ProcessIdentity {
   environment: GatewayEnvironment;
   gatewaySecret?: string;
@@ -60,11 +63,15 @@ export async function readDatabaseSeal(
 
 const otherEnvironment = (sealed: GatewayEnvironment, running: GatewayEnvironment) =>
   new DatabaseSealError(
-    `This is a ${sealed} database and this process runs as ${running}: set APP_ENV=${sealed} with that gateway's GATEWAY_SECRET, or point DATABASE_URL (or PGLITE_DIR) at a ${running} database.`,
+    `This is a ${sealed} database and this process runs as ${running}: ` +
+      `set APP_ENV=${sealed} with that gateway's GATEWAY_SECRET, ` +
+      `or point DATABASE_URL (or PGLITE_DIR) at a ${running} database.`,
   );
 const otherSecret = (environment: GatewayEnvironment) =>
   new DatabaseSealError(
-    `This ${environment} database was sealed with another gateway secret: set GATEWAY_SECRET to the one its gateway runs with${environment === "sandbox" ? " (or leave it unset if that gateway generated its own)" : ""}.`,
+    `This ${environment} database was sealed with another gateway secret: ` +
+      `set GATEWAY_SECRET to the one its gateway runs with` +
+      `${environment === "sandbox" ? " (or leave it unset if that gateway generated its own)" : ""}.`,
   );
 
 /**
@@ -104,7 +111,8 @@ export async function sealOrCheckDatabase(
       const [merchant] = await tx.select({ id: services.id }).from(services).limit(1);
       if (merchant) {
         throw new DatabaseSealError(
-          "This database has merchants but no seal yet, and this process has no GATEWAY_SECRET: start its own gateway once (its APP_ENV and GATEWAY_SECRET) to seal it.",
+          "This database has merchants but no seal yet, and this process has no GATEWAY_SECRET: " +
+            "start its own gateway once (its APP_ENV and GATEWAY_SECRET) to seal it.",
         );
       }
       secret = await sandboxGatewaySecret(tx);

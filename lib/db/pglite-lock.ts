@@ -26,7 +26,8 @@ export function lockPgliteDirectory(dir: string): () => void {
       const holder = Number(readFileSync(lockPath, "utf8"));
       if (holder && holder !== process.pid && isAlive(holder)) {
         throw new Error(
-          `The embedded database in ${dir} is in use by process ${holder}. Stop it first, or set DATABASE_URL to share PostgreSQL.`,
+          `The embedded database in ${dir} is in use by process ${holder}. ` +
+            "Stop it first, or set DATABASE_URL to share PostgreSQL.",
         );
       }
       unlinkSync(lockPath); // A stale lock from a process that died.

@@ -18,7 +18,8 @@ export class GatewayCallError extends Error {
 }
 
 export function gatewayApi(credentials: GatewayCredentials) {
-  const authorization = `Bearer ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64")}`;
+  const basic = Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64");
+  const authorization = `Bearer ${basic}`;
   const base = credentials.baseUrl.replace(/\/+$/, "");
   async function call<T>(
     method: string,

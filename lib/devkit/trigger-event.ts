@@ -62,7 +62,8 @@ export async function triggerEvent(
   const expected = options.event === "payment.failed" ? 3 : reservation ? 13 : 2;
   if (statusCode !== expected) {
     throw new Error(
-      `The payment ${intent.paymentId} ended with statusCode ${statusCode}, not ${expected}; no ${options.event} event follows.`,
+      `The payment ${intent.paymentId} ended with statusCode ${statusCode}, not ${expected}; ` +
+        `no ${options.event} event follows.`,
     );
   }
   const serverHeaders = { "x-service": options.service, "x-platform": "API" };

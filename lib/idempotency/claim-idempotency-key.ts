@@ -28,7 +28,10 @@ export type BeforeCommit<R> = (tx: Db, result: R) => Promise<void>;
 
 /** What the endpoint sees of the request's Idempotency-Key claim. */
 export interface IdempotencyScope {
-  /** Completes the claim with the rendered answer on `tx`, the transaction of the change; undefined when the request carries no key. */
+  /**
+   * Completes the claim with the rendered answer on `tx`, the transaction of the change; undefined when the
+   * request carries no key.
+   */
   storeInTransaction?: (tx: Db, answer: { data: unknown; message: string; status?: number }) => Promise<void>;
   /**
    * Names this request's key (caller, endpoint, key) for a provider operation, so a retry of a

@@ -12,7 +12,10 @@ import { getConfig } from "../config";
 import { backlogMetricsJob, ledgerAuditJob } from "./observability-jobs";
 import { simulatorMount } from "../providers/simulator-mount";
 
-/** The in-process card simulator's retry of events the gateway did not take; nothing outside the sandbox (no simulator there). */
+/**
+ * The in-process card simulator's retry of events the gateway did not take; nothing outside the sandbox (no
+ * simulator there).
+ */
 const sandboxCardEventsJob: BackgroundJob = {
   name: "card-provider.redeliver-events",
   intervalMs: 5_000,

@@ -13,8 +13,8 @@ const AUDIT_DELIVERY_SLACK_SECONDS = 120;
 /**
  * The backlogs a scrape reports, read by the job runner (one statement on two partial indexes,
  * every 15 s) rather than by each scrape or request: provider operations left to reconciliation
- * (the call failed or timed out, or its lease ran out) and notifications due, each with the age of the oldest. Only while
- * METRICS_TOKEN is set: nothing else reads them.
+ * (the call failed or timed out, or its lease ran out) and notifications due, each with the age
+ * of the oldest. Only while METRICS_TOKEN is set: nothing else reads them.
  */
 export const backlogMetricsJob: BackgroundJob = {
   name: "metrics.backlogs",

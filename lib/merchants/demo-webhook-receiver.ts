@@ -49,7 +49,8 @@ export async function receiveDemoWebhook(db: Db, request: Request): Promise<{ st
     .insert(demoWebhookReceipts)
     .values({ webhookId: headers["webhook-id"] ?? null, signatureValid, body: parsed });
   await db.execute(
-    sql`DELETE FROM ${demoWebhookReceipts} WHERE id <= (SELECT id FROM ${demoWebhookReceipts} ORDER BY id DESC OFFSET ${KEPT} LIMIT 1)`,
+    sql`DELETE FROM ${demoWebhookReceipts}
+        WHERE id <= (SELECT id FROM ${demoWebhookReceipts} ORDER BY id DESC OFFSET ${KEPT} LIMIT 1)`,
   );
   logger.info({ webhookId: headers["webhook-id"], signatureValid }, "demo merchant received a webhook");
   return { status: signatureValid ? 204 : 400 };

@@ -38,7 +38,8 @@ export const updateMerchantInput = z
       Object.entries(input).some(
         ([key, value]) => key !== "clientId" && key !== "rotateWebhookSecret" && value !== undefined,
       ) || input.rotateWebhookSecret,
-    "nothing to update: give at least one of --name, --country, --redirect-url, --webhook-url, --origin, --time-zone, --terms-url, --rotate-webhook-secret",
+    "nothing to update: give at least one of --name, --country, --redirect-url, --webhook-url, --origin, " +
+      "--time-zone, --terms-url, --rotate-webhook-secret",
   );
 
 export type UpdateMerchantInput = z.input<typeof updateMerchantInput>;

@@ -12,9 +12,10 @@ import { updateMerchantInput, type UpdatedMerchant, type UpdateMerchantInput } f
 
 /**
  * Changes an existing service: name, countries (new ones get their payment methods), redirect
- * URL, webhook URL, allow-listed origins, the console's time zone, terms of payment URL. A new webhook secret is made when asked, or when the
- * service gets its first webhook URL (nothing could have used the old one, and it was shown
- * only once at onboarding); the secret is returned only then.
+ * URL, webhook URL, allow-listed origins, the console's time zone, terms of payment URL. A new
+ * webhook secret is made when asked, or when the service gets its first webhook URL (nothing
+ * could have used the old one, and it was shown only once at onboarding); the secret is
+ * returned only then.
  */
 export async function updateMerchant(db: Db, rawInput: UpdateMerchantInput): Promise<UpdatedMerchant> {
   const input = updateMerchantInput.parse(rawInput);

@@ -62,7 +62,9 @@ function createGatewayMetrics() {
     }),
     webhookDeliveries: new Counter({
       name: "gateway_webhook_deliveries_total",
-      help: "Webhook delivery attempts, by outcome (delivered, failed: retried later, abandoned: the last attempt failed, undeliverable: no webhook URL).",
+      help:
+        "Webhook delivery attempts, by outcome (delivered, failed: retried later, " +
+        "abandoned: the last attempt failed, undeliverable: no webhook URL).",
       labelNames: ["outcome"] as const,
       registers: [registry],
     }),

@@ -67,7 +67,8 @@ const claimStatement = (db: Db) =>
     attempt_count = n.attempt_count + CASE WHEN s.webhook_url IS NULL THEN 0 ELSE 1 END,
     next_attempt_at = CASE WHEN s.webhook_url IS NULL THEN n.next_attempt_at
                            ELSE now() + make_interval(secs => ${sql.placeholder("lease")}) END,
-    leased_until = CASE WHEN s.webhook_url IS NULL THEN NULL ELSE now() + make_interval(secs => ${sql.placeholder("lease")}) END,
+    leased_until = CASE WHEN s.webhook_url IS NULL THEN NULL
+                        ELSE now() + make_interval(secs => ${sql.placeholder("lease")}) END,
     leased_by = CASE WHEN s.webhook_url IS NULL THEN NULL ELSE ${sql.placeholder("workerId")} END
   FROM due, services s
   WHERE n.id = due.id AND s.id = n.service_id

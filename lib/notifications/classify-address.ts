@@ -16,7 +16,10 @@ export type AddressClass =
 interface Range {
   prefix: string;
   bits: number;
-  /** `embedded_ipv4`: the class is the one of the IPv4 address carried in the low 32 bits (or bits 80..111 for 6to4). */
+  /**
+   * `embedded_ipv4`: the class is the one of the IPv4 address carried in the low 32 bits (or bits 80..111 for
+   * 6to4).
+   */
   class: AddressClass | "embedded_ipv4" | "embedded_6to4";
 }
 

@@ -57,7 +57,8 @@ const recordStatement = (db: Db) =>
       id text, attempt int, outcome text, retry_in double precision, response_status int,
       error text, duration_ms int, attempted_at timestamptz)
   ), recorded AS (
-    INSERT INTO notification_attempts (notification_id, attempt_number, response_status, error, duration_ms, attempted_at, worker_id)
+    INSERT INTO notification_attempts
+      (notification_id, attempt_number, response_status, error, duration_ms, attempted_at, worker_id)
     SELECT id, attempt, response_status, error, duration_ms, attempted_at, ${sql.placeholder("workerId")} FROM r
     ON CONFLICT (notification_id, attempt_number) DO UPDATE SET
       response_status = excluded.response_status, error = excluded.error, duration_ms = excluded.duration_ms,

@@ -17,7 +17,10 @@ export async function getPaymentLinkOrThrow(
   return link;
 }
 
-/** GET /api/v1/payment-links/:id (and the console), with its payments' totals; `clock` is the base the service's offset is added to. */
+/**
+ * GET /api/v1/payment-links/:id (and the console), with its payments' totals; `clock` is the base the
+ * service's offset is added to.
+ */
 export async function getPaymentLink(
   db: Db,
   options: { serviceId: string; id: string; clock?: Clock },

@@ -43,7 +43,10 @@ export async function linkPaymentTotals(
       linkId: linkIdOf,
       succeededCount: sql<number>`(count(*) filter (where ${payments.state} in (${stateIn(SUCCEEDED)})))::int`,
       // A partial capture took less than the amount; a direct payment's captured sum is its amount.
-      succeededMinor: sql<string>`coalesce(sum(case when ${payments.capturedMinor} > 0 then ${payments.capturedMinor} else ${payments.amountMinor} end) filter (where ${payments.state} in (${stateIn(SUCCEEDED)})), 0)`,
+      succeededMinor: sql<string>`coalesce(
+        sum(case when ${payments.capturedMinor} > 0 then ${payments.capturedMinor} else ${payments.amountMinor} end)
+          filter (where ${payments.state} in (${stateIn(SUCCEEDED)})),
+        0)`,
       takenCount: sql<number>`(count(*) filter (where ${payments.state} in (${stateIn(TAKEN)})))::int`,
     })
     .from(payments)

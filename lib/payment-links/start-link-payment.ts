@@ -193,7 +193,10 @@ function buyerEntries(
   return { phone: phone.data, amountMinor };
 }
 
-/** An amount as a buyer types it ("150", "150.5", "150,50": lib/money/typed-amount.ts), in minor units, or what is wrong with it. */
+/**
+ * An amount as a buyer types it ("150", "150.5", "150,50": lib/money/typed-amount.ts), in minor units, or
+ * what is wrong with it.
+ */
 function enteredAmountMinor(text: string | undefined, currency: string): number | "required" | "format" {
   const typed = readTypedAmount(text);
   if (typed.kind === "empty") return "required";

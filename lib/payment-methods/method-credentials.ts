@@ -39,7 +39,10 @@ async function serviceOf(db: Db, merchant: MerchantRef): Promise<{ id: string; c
   return service;
 }
 
-/** The credentials stored for the method (decrypted, for the adapter and this module only) and when they last changed; null when none are. */
+/**
+ * The credentials stored for the method (decrypted, for the adapter and this module only) and when they last
+ * changed; null when none are.
+ */
 async function storedAccount(
   db: Db,
   provider: RedirectProvider,

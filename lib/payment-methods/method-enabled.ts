@@ -17,7 +17,8 @@ type ServiceCountries = { countries: string[] };
  * a one-table select unqualified, which inside this subquery would name the catalog's own).
  */
 export function methodInCatalogSql(options: { serviceId: unknown; country: SQL; code: unknown }): SQL<boolean> {
-  return sql<boolean>`exists (select 1 from ${paymentMethodCatalog} as catalog where catalog.service_id = ${options.serviceId}
+  return sql<boolean>`exists (select 1 from ${paymentMethodCatalog} as catalog
+    where catalog.service_id = ${options.serviceId}
     and catalog.country = ${options.country} and catalog.code = ${options.code} and catalog.enabled)`;
 }
 

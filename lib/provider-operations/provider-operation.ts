@@ -45,7 +45,10 @@ export const PROVIDER_OPERATION_KINDS = {
   card: ["capture", "cancel", "refund", "detach"],
   wallet: ["debit", "hold", "capture", "release", "refund"],
 } as const satisfies Partial<Record<ProviderName, readonly string[]>>;
-/** What the redirect archetype (contract 15) may ask a provider: register the order, refund it, and capture or release a hold (or close an unpaid order). */
+/**
+ * What the redirect archetype (contract 15) may ask a provider: register the order, refund it, and capture or
+ * release a hold (or close an unpaid order).
+ */
 export const REDIRECT_OPERATION_KINDS = ["register", "capture", "release", "refund"] as const;
 export type ProviderOperationKind =
   | (typeof PROVIDER_OPERATION_KINDS)[keyof typeof PROVIDER_OPERATION_KINDS][number]

@@ -154,7 +154,8 @@ export function providerOperationExists(
   } = {},
 ): SQL {
   const ofKinds = options.kinds ? sql` and o.kind in ${options.kinds}` : sql``;
-  return sql`exists (select 1 from ${providerOperations} o where o.payment_id = ${paymentId} and o.status in ${options.statuses ?? OPEN}${ofKinds})`;
+  return sql`exists (select 1 from ${providerOperations} o
+    where o.payment_id = ${paymentId} and o.status in ${options.statuses ?? OPEN}${ofKinds})`;
 }
 
 export const operationInProgress = () =>
@@ -314,7 +315,10 @@ function describe(error: unknown): string {
 /** The boundary's own bound ran out (PROVIDER_CALL_TIMEOUT_MS). */
 class ProviderCallTimeoutError extends ProviderUnavailableError {}
 
-/** A call that ran out of time: the boundary's bound, or an adapter's own (lib/time-limit's TimeoutError, which adapters may wrap). */
+/**
+ * A call that ran out of time: the boundary's bound, or an adapter's own (lib/time-limit's TimeoutError,
+ * which adapters may wrap).
+ */
 function isTimeout(error: unknown): boolean {
   if (error instanceof ProviderCallTimeoutError) return true;
   if (!(error instanceof Error)) return false;

@@ -25,9 +25,15 @@ export interface SandboxChallenge {
   paymentId: string | null;
 }
 
-/** A redirect provider's simulator in this process: what its adapter and its sandbox route (app/api/<name>-sandbox) read. */
+/**
+ * A redirect provider's simulator in this process: what its adapter and its sandbox route
+ * (app/api/<name>-sandbox) read.
+ */
 export interface RedirectSimulatorMount {
-  /** The provider's API answered by its simulator in this process (the adapter's fetch when its URL variable is unset, e.g. no SATIM_API_URL). */
+  /**
+   * The provider's API answered by its simulator in this process (the adapter's fetch when its URL variable
+   * is unset, e.g. no SATIM_API_URL).
+   */
   fetch: typeof fetch;
   /** Where the gateway serves it: /api/<name>-sandbox (SATIM's register.do at `${path}/payment/rest/register.do`). */
   path: string;
@@ -43,11 +49,17 @@ export interface SimulatorMount {
     browserConfirmation: CardProvider["browserConfirmation"];
     /** The stand-in for https://js.stripe.com/v3 (GET /api/card-provider-sandbox/js/v3). */
     stripeJsSource(): string;
-    /** The stand-in's confirmation (POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm), in Stripe's shapes. */
+    /**
+     * The stand-in's confirmation (POST /api/card-provider-sandbox/v1/payment_intents/:id/confirm), in
+     * Stripe's shapes.
+     */
     handleConfirm(request: Request, intentId: string): Promise<Response>;
     /** The 3DS page's intent; null for an unknown intent or a wrong client secret. */
     challengeOf(db: Db, request: { intentId: string; clientSecret: string }): Promise<SandboxChallenge | null>;
-    /** The buyer's Complete or Fail on the 3DS page; answers where the buyer goes next, or null when the simulator refuses it (unknown intent, wrong secret, not waiting). */
+    /**
+     * The buyer's Complete or Fail on the 3DS page; answers where the buyer goes next, or null when the
+     * simulator refuses it (unknown intent, wrong secret, not waiting).
+     */
     completeChallenge(
       db: Db,
       request: { intentId: string; clientSecret: string; outcome: "complete" | "fail" },
@@ -55,14 +67,20 @@ export interface SimulatorMount {
     /** Sends again the events the gateway did not take (a background job); answers how many went. */
     redeliverEvents(db: Db): Promise<number>;
   };
-  /** Each redirect provider's simulator by its name (simulators/simulator-list.ts): "satim", "clictopay", "cmi", "chargily". */
+  /**
+   * Each redirect provider's simulator by its name (simulators/simulator-list.ts): "satim", "clictopay",
+   * "cmi", "chargily".
+   */
   redirect: Readonly<Record<string, RedirectSimulatorMount>>;
   wallet: {
     /** Where the gateway serves its wallet (GET|POST /api/wallet-sandbox/...): the protocol's paths hang under it. */
     path: string;
     /** The secret the gateway and its wallet sign both directions with. */
     secret(): Promise<string>;
-    /** The wallet on the gateway's database: its HTTP face (the route) and its in-process transport (the gateway's wallet client). */
+    /**
+     * The wallet on the gateway's database: its HTTP face (the route) and its in-process transport (the
+     * gateway's wallet client).
+     */
     server(): Promise<{ handle(request: Request): Promise<Response>; answer: WalletTransport }>;
   };
 }
@@ -89,7 +107,10 @@ export function redirectSimulatorMount(name: string): RedirectSimulatorMount {
   return simulator;
 }
 
-/** The redirect provider simulator a request under /api/<name>-sandbox is for (the sandbox routes' one handler); null where none is. */
+/**
+ * The redirect provider simulator a request under /api/<name>-sandbox is for (the sandbox routes' one
+ * handler); null where none is.
+ */
 export function redirectSimulatorServing(pathname: string): RedirectSimulatorMount | null {
   return (
     Object.values(simulatorMount().redirect).find(
@@ -98,7 +119,10 @@ export function redirectSimulatorServing(pathname: string): RedirectSimulatorMou
   );
 }
 
-/** The simulators of this sandbox gateway; throws where none were mounted (production, or a composition root that forgot). */
+/**
+ * The simulators of this sandbox gateway; throws where none were mounted (production, or a composition root
+ * that forgot).
+ */
 export function simulatorMount(): SimulatorMount {
   const mount = holder[MOUNT];
   if (!mount)

@@ -69,7 +69,10 @@ export function inRequestSpan<T>(
   return api.context.with(api.trace.setSpan(parent, span), () => serve(ender));
 }
 
-/** Runs `fn` in a child span of the current one; an error ends it with ERROR status and the error's name (never its message). */
+/**
+ * Runs `fn` in a child span of the current one; an error ends it with ERROR status and the error's name
+ * (never its message).
+ */
 export function inSpan<T>(name: string, fn: () => Promise<T>, attributes?: SpanAttributes): Promise<T> {
   const runtime = shared.gatewayTracing;
   if (!runtime) return fn();

@@ -55,7 +55,8 @@ function traceStatements(db: Db, runtime: TracingRuntime): void {
     const original = prototype[method];
     if (typeof original !== "function") continue;
     prototype[method] = function (this: { queryString?: string; query?: { sql: string } }, ...args: unknown[]) {
-      // Only inside a traced request: the jobs' and the metrics publisher's statements would each be a trace of their own.
+      // Only inside a traced request: the jobs' and the metrics publisher's statements would each be a trace
+      // of their own.
       if (!runtime.api.trace.getSpan(runtime.api.context.active()))
         return (original as (...args: unknown[]) => unknown).apply(this, args);
       const text = this.queryString ?? this.query?.sql ?? "";

@@ -22,7 +22,10 @@ type SimulatorSettings<Prefix extends string> = {
   >[Key];
 };
 
-/** `npm run simulator -- <name>`'s variables (<PREFIX>_SIMULATOR_PORT, _HOST, _DATABASE_URL, _PGLITE_DIR): the provider's simulator as a process of its own. */
+/**
+ * `npm run simulator -- <name>`'s variables (<PREFIX>_SIMULATOR_PORT, _HOST, _DATABASE_URL, _PGLITE_DIR): the
+ * provider's simulator as a process of its own.
+ */
 export function simulatorProcessSettings<Prefix extends string>(
   prefix: Prefix,
   defaults: { port: number; pgliteDir: string },

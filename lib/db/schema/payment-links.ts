@@ -39,7 +39,14 @@ export const paymentLinks = pgTable(
     index("payment_links_service_idx").on(table.serviceId, table.createdAt, table.id),
     check(
       "payment_links_amounts_positive",
-      sql`coalesce(${table.amountMinor}, 1) > 0 AND coalesce(${table.minAmountMinor}, 1) > 0 AND coalesce(${table.maxAmountMinor}, 1) > 0`,
+      sql.join(
+        [
+          sql`coalesce(${table.amountMinor}, 1) > 0`,
+          sql`coalesce(${table.minAmountMinor}, 1) > 0`,
+          sql`coalesce(${table.maxAmountMinor}, 1) > 0`,
+        ],
+        sql` AND `,
+      ),
     ),
     check(
       "payment_links_fixed_or_bounded",
@@ -47,7 +54,14 @@ export const paymentLinks = pgTable(
     ),
     check(
       "payment_links_bounds_ordered",
-      sql`${table.minAmountMinor} IS NULL OR ${table.maxAmountMinor} IS NULL OR ${table.minAmountMinor} <= ${table.maxAmountMinor}`,
+      sql.join(
+        [
+          sql`${table.minAmountMinor} IS NULL`,
+          sql`${table.maxAmountMinor} IS NULL`,
+          sql`${table.minAmountMinor} <= ${table.maxAmountMinor}`,
+        ],
+        sql` OR `,
+      ),
     ),
     check("payment_links_locale", sql`${table.locale} IN ('en', 'fr', 'ar')`),
   ],

@@ -68,10 +68,11 @@ export async function recordCardOperationOnce(
 }
 
 /**
- * A card payment (its expiry in card-funds.ts) that ends without its card (it expired): its provider intent is canceled, as
- * for a declined card (the same operation), so a page still open cannot take money for it.
- * Recorded here and left to reconciliation, which calls the provider within seconds; if the
- * buyer confirmed first, the cancel is refused and reconcileCardPayments reverses the charge.
+ * A card payment (its expiry in card-funds.ts) that ends without its card (it expired): its
+ * provider intent is canceled, as for a declined card (the same operation), so a page still open
+ * cannot take money for it. Recorded here and left to reconciliation, which calls the provider
+ * within seconds; if the buyer confirmed first, the cancel is refused and reconcileCardPayments
+ * reverses the charge.
  */
 export async function cancelUnfinishedCardIntent(tx: Db, payment: PaymentRow): Promise<void> {
   const [card] = await tx

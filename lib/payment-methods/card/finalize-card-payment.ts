@@ -39,9 +39,15 @@ export async function finalizeCardPayment(
     paymentIntentId: string;
     /** The provider payment method the caller says was confirmed; null when only the intent is known. */
     externalCardId: string | null;
-    /** Who finalizes: the buyer's card page, the merchant's API call, or the provider's event and reconciliation (system). */
+    /**
+     * Who finalizes: the buyer's card page, the merchant's API call, or the provider's event and
+     * reconciliation (system).
+     */
     cause: StateChangeCause;
-    /** Called with the outcome just before the transaction commits (the request's idempotent answer is stored there: endpoint.ts). */
+    /**
+     * Called with the outcome just before the transaction commits (the request's idempotent answer is stored
+     * there: endpoint.ts).
+     */
     storeAnswer?: BeforeCommit<CardFinalizeOutcome>;
   },
 ): Promise<CardFinalizeResult> {

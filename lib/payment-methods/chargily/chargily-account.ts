@@ -23,13 +23,19 @@ export const chargilyAccountSchema = z
   });
 export type ChargilyAccount = z.infer<typeof chargilyAccountSchema>;
 
-/** The Chargily simulator's merchant (simulators/chargily): a sandbox service without credentials of its own uses it. */
+/**
+ * The Chargily simulator's merchant (simulators/chargily): a sandbox service without credentials of its own
+ * uses it.
+ */
 export const SANDBOX_CHARGILY_ACCOUNT: ChargilyAccount = {
   mode: "test",
   secretKey: "test_sk_SandboxChargilyMerchant0000000000",
 };
 
-/** The service's Chargily credentials, sealed with the gateway key; in the sandbox the simulator's merchant when none were set. Null: production refuses the method. */
+/**
+ * The service's Chargily credentials, sealed with the gateway key; in the sandbox the simulator's merchant
+ * when none were set. Null: production refuses the method.
+ */
 export async function findChargilyAccount(db: Db, serviceId: string): Promise<RedirectAccount | null> {
   const [row] = await db
     .select({ sealed: redirectProviderAccounts.settingsSealed })

@@ -18,7 +18,10 @@ export const CHARGILY_LIVE_URL = "https://pay.chargily.net/api/v2";
 
 export type ChargilyMode = "test" | "live";
 
-/** A JSON answer and its HTTP status; a 4xx is Chargily's refusal (401 wrong key, 404 unknown, 422 invalid), read by the caller. */
+/**
+ * A JSON answer and its HTTP status; a 4xx is Chargily's refusal (401 wrong key, 404 unknown, 422 invalid),
+ * read by the caller.
+ */
 export interface ChargilyAnswer {
   status: number;
   body: Record<string, unknown>;

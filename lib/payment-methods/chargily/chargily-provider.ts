@@ -8,9 +8,13 @@ import { callChargily, type ChargilyAnswer, type ChargilyMode } from "./chargily
 /** Chargily Pay's smallest checkout: 50 DZD (its API refuses less with 422). */
 export const CHARGILY_MINIMUM_DINARS = 50;
 
-/** Where a merchant refunds a Chargily payment: its API has no refund call (contract 15, "Afterwards": 409 with this). */
+/**
+ * Where a merchant refunds a Chargily payment: its API has no refund call (contract 15, "Afterwards": 409
+ * with this).
+ */
 export const CHARGILY_REFUND_ELSEWHERE =
-  "Chargily Pay's API cannot refund a payment: refund it from your Chargily Pay dashboard (pay.chargily.com), where the payment is listed under its checkout id.";
+  "Chargily Pay's API cannot refund a payment: refund it from your Chargily Pay dashboard (pay.chargily.com), " +
+  "where the payment is listed under its checkout id.";
 
 const text = (value: unknown): string | null =>
   value === undefined || value === null || value === "" ? null : String(value);
@@ -18,7 +22,10 @@ const modeOf = (account: RedirectAccount): ChargilyMode => (account.mode === "li
 const call = (account: RedirectAccount, request: { method: "GET" | "POST"; endpoint: string; body?: unknown }) =>
   callChargily({ secretKey: account.secretKey!, mode: modeOf(account), ...request });
 
-/** Chargily's refusal (401 wrong key, 404 unknown checkout, 422 an invalid request) as a definitive refusal of the operation. */
+/**
+ * Chargily's refusal (401 wrong key, 404 unknown checkout, 422 an invalid request) as a definitive refusal of
+ * the operation.
+ */
 function refusal(answer: ChargilyAnswer): ProviderRefusedError {
   return new ProviderRefusedError(
     `chargily_${answer.status}`,

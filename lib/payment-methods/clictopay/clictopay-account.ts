@@ -13,13 +13,19 @@ export const clictopayAccountSchema = z.object({
 });
 export type ClictopayAccount = z.infer<typeof clictopayAccountSchema>;
 
-/** The ClicToPay simulator's merchant (simulators/clictopay): a sandbox service without credentials of its own uses it. */
+/**
+ * The ClicToPay simulator's merchant (simulators/clictopay): a sandbox service without credentials of its own
+ * uses it.
+ */
 export const SANDBOX_CLICTOPAY_ACCOUNT: ClictopayAccount = {
   userName: "SANDBOX_CTP_MERCHANT",
   password: "sandbox-ctp-password",
 };
 
-/** The service's ClicToPay credentials, sealed with the gateway key; in the sandbox the simulator's merchant when none were set. Null: production refuses the method. */
+/**
+ * The service's ClicToPay credentials, sealed with the gateway key; in the sandbox the simulator's merchant
+ * when none were set. Null: production refuses the method.
+ */
 export async function findClictopayAccount(db: Db, serviceId: string): Promise<RedirectAccount | null> {
   const [row] = await db
     .select({ sealed: redirectProviderAccounts.settingsSealed })

@@ -109,7 +109,8 @@ export const clictopayProvider: RedirectProvider = {
   ],
   saveAccount: (db, { serviceId, settings }) =>
     saveClictopayAccount(db, { serviceId, account: clictopayAccountSchema.parse(settings) }),
-  // getOrderStatusExtended.do of an order that cannot exist: 6 (unknown order) to a known merchant, 5 (access denied) otherwise.
+  // getOrderStatusExtended.do of an order that cannot exist: 6 (unknown order) to a known merchant, 5 (access
+  // denied) otherwise.
   async testConnection(account) {
     try {
       const answer = await callClictopay("getOrderStatusExtended", {

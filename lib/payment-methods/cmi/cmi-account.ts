@@ -19,7 +19,10 @@ export const cmiAccountSchema = z.object({
 });
 export type CmiAccount = z.infer<typeof cmiAccountSchema>;
 
-/** The CMI simulator's store (simulators/cmi): a sandbox service without credentials of its own uses it. Its key carries `|` and `\` on purpose (the hash escapes them). */
+/**
+ * The CMI simulator's store (simulators/cmi): a sandbox service without credentials of its own uses it. Its
+ * key carries `|` and `\` on purpose (the hash escapes them).
+ */
 export const SANDBOX_CMI_ACCOUNT: CmiAccount = {
   clientId: "600000001",
   storeKey: "Sandbox|Store\\Key1",
@@ -27,7 +30,10 @@ export const SANDBOX_CMI_ACCOUNT: CmiAccount = {
   apiPassword: "sandbox-cmi-api-password",
 };
 
-/** The service's CMI credentials, sealed with the gateway key; in the sandbox the simulator's store when none were set. Null: production refuses the method. */
+/**
+ * The service's CMI credentials, sealed with the gateway key; in the sandbox the simulator's store when none
+ * were set. Null: production refuses the method.
+ */
 export async function findCmiAccount(db: Db, serviceId: string): Promise<RedirectAccount | null> {
   const [row] = await db
     .select({ sealed: redirectProviderAccounts.settingsSealed })

@@ -42,7 +42,10 @@ const xmlUnescape = (value: string) =>
     .replace(/&apos;/g, "'")
     .replace(/&amp;/g, "&");
 
-/** The CC5Request document: the account's API user, its client id, then the call's own elements (Extra's children nested). */
+/**
+ * The CC5Request document: the account's API user, its client id, then the call's own elements (Extra's
+ * children nested).
+ */
 export function cc5Request(
   account: RedirectAccount,
   elements: Record<string, string>,
@@ -53,7 +56,13 @@ export function cc5Request(
       .map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`)
       .join("");
   const extraXml = Object.keys(extra).length > 0 ? `<Extra>${tags(extra)}</Extra>` : "";
-  return `<?xml version="1.0" encoding="UTF-8"?><CC5Request>${tags({ Name: account.apiUser!, Password: account.apiPassword!, ClientId: account.clientId!, ...elements })}${extraXml}</CC5Request>`;
+  const body = tags({
+    Name: account.apiUser!,
+    Password: account.apiPassword!,
+    ClientId: account.clientId!,
+    ...elements,
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?><CC5Request>${body}${extraXml}</CC5Request>`;
 }
 
 /** A flat CC5Response (or CC5Request, for the simulator): its elements, and Extra's apart. */
@@ -70,7 +79,10 @@ export function parseCc5(xml: string): CmiAnswer {
   return { fields, extra };
 }
 
-/** One API call; an HTTP error or an answer that is not a CC5Response leaves the outcome unknown (ProviderUnavailableError). */
+/**
+ * One API call; an HTTP error or an answer that is not a CC5Response leaves the outcome unknown
+ * (ProviderUnavailableError).
+ */
 export async function callCmi(
   account: RedirectAccount,
   elements: Record<string, string>,

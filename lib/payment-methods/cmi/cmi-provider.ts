@@ -50,7 +50,8 @@ export const cmiProvider: RedirectProvider = {
     if (amountMinor < 100) return "CMI needs at least 1.00 MAD";
     return null;
   },
-  // oid is up to 64 characters at CMI and unique per store: a hash of the payment and attempt (the kind is added at registration).
+  // oid is up to 64 characters at CMI and unique per store: a hash of the payment and attempt (the kind is
+  // added at registration).
   orderNumberFor(paymentId, attempt) {
     return createHash("sha256").update(`${paymentId}:${attempt}`).digest("hex").slice(0, 20).toUpperCase();
   },
@@ -85,7 +86,8 @@ export const cmiProvider: RedirectProvider = {
   async outcome({ account, orderId }) {
     const status = await orderStatus(account, orderId);
     const outcome = outcomeOf(status);
-    // A DIRECT order CMI only holds (its callback's POSTAUTH not sent, or not applied yet): the gateway captures it now, all of it.
+    // A DIRECT order CMI only holds (its callback's POSTAUTH not sent, or not applied yet): the gateway
+    // captures it now, all of it.
     if (outcome.kind === "authorized" && isDirectOrder(orderId)) {
       const captured = await callCmi(account, {
         Type: "PostAuth",

@@ -9,7 +9,10 @@ export type CatalogDefault = { code: PaymentMethodCode } & Omit<MethodDeclaratio
     displayNames: Readonly<Record<Locale, string>>;
   };
 
-/** What onboarding enables in each country (contract section 9): each method's catalog row, as its declaration (lib/payment-methods/<method>/declaration) gives it. */
+/**
+ * What onboarding enables in each country (contract section 9): each method's catalog row, as its declaration
+ * (lib/payment-methods/<method>/declaration) gives it.
+ */
 export const CATALOG_DEFAULTS: readonly CatalogDefault[] = METHOD_DECLARATIONS.map((method) => ({
   code: method.code,
   ...method.catalog,

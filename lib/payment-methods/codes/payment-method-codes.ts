@@ -1,6 +1,9 @@
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode } from "../declarations/method-declarations";
 
-/** The payment method codes a proceed names (interface "Payment intents" 2), derived from the methods' declarations; the catalog's rows use them. */
+/**
+ * The payment method codes a proceed names (interface "Payment intents" 2), derived from the methods'
+ * declarations; the catalog's rows use them.
+ */
 export { PAYMENT_METHOD_CODES, type PaymentMethodCode };
 
 export function isPaymentMethodCode(value: unknown): value is PaymentMethodCode {

@@ -10,7 +10,10 @@ import type { MethodFunds } from "../../payments/core/method-funds";
 /** The hosted page on which the buyer acts while a payment of the method awaits them (REQUIRES_ACTION). */
 export type HostedStepPage = "otp" | "card" | "redirect";
 
-/** What the buyer's list of methods (GET payment methods) adds to the method's item: the wallet's balance, the saved cards, or nothing ("none"). */
+/**
+ * What the buyer's list of methods (GET payment methods) adds to the method's item: the wallet's balance, the
+ * saved cards, or nothing ("none").
+ */
 export type UserListing = "walletBalance" | "savedCards" | "none";
 
 /**
@@ -24,7 +27,10 @@ export type UserListing = "walletBalance" | "savedCards" | "none";
 export interface PaymentMethodModule<Prepared = unknown> {
   code: PaymentMethodCode;
   hostedStep: HostedStepPage;
-  /** Whether a QR_CODE intent proceeded with the method shows a QR code its provider's app answers (the QR page, the wallet app). */
+  /**
+   * Whether a QR_CODE intent proceeded with the method shows a QR code its provider's app answers (the QR
+   * page, the wallet app).
+   */
   showsQrCodeForQrIntents: boolean;
   userListing: UserListing;
   /**
@@ -37,7 +43,10 @@ export interface PaymentMethodModule<Prepared = unknown> {
   ): Promise<Prepared | null>;
   /** Inside the proceed's transaction, the payment locked and CREATED. */
   proceed: ProceedHandler<Prepared>;
-  /** After a proceed the transaction refused or found expired: undoes what prepareProceed opened (e.g. a QR request). */
+  /**
+   * After a proceed the transaction refused or found expired: undoes what prepareProceed opened (e.g. a QR
+   * request).
+   */
   withdrawPrepared(db: Db, options: { paymentId: string; prepared: Prepared | null }): Promise<void>;
   /**
    * The method's own charge that a proceed of a payment past CREATED takes up again (a retry);
@@ -47,11 +56,17 @@ export interface PaymentMethodModule<Prepared = unknown> {
     tx: Db,
     options: { principal: ProceedPrincipal; payment: PaymentRow; operationKey?: string },
   ): Promise<ProviderOperationRow | null>;
-  /** Sends a charge the proceed's transaction recorded (ProceedOutcome.pendingCharge) once it committed; the settled payment. */
+  /**
+   * Sends a charge the proceed's transaction recorded (ProceedOutcome.pendingCharge) once it committed; the
+   * settled payment.
+   */
   completePendingCharge(db: Db, operation: ProviderOperationRow): Promise<PaymentRow>;
   /** The handler of every provider operation the method's payments record (PROVIDER_OPERATION_HANDLERS lists them). */
   providerOperations: readonly ProviderOperationHandler[];
-  /** How the method's funds move: its provider, how a reservation is returned, what each operation sends, what its expiry closes. */
+  /**
+   * How the method's funds move: its provider, how a reservation is returned, what each operation sends, what
+   * its expiry closes.
+   */
   funds: MethodFunds;
   /** A REDIRECT method's provider (contract 15; lib/payment-methods/redirect does the rest); null for the others. */
   redirect: RedirectProvider | null;
@@ -64,15 +79,19 @@ export interface PaymentMethodModule<Prepared = unknown> {
 /**
  * The method in the console's payments list, its export and its home figures. `kind` is the
  * value of its filter in the list's URL (`?method=satim`) and the key of its words under
- * `consolePayments.method` (messages/console/<locale>.json, or a redirect provider's declaration messages); `showsCard`: its column names the
- * card's brand and last 4 (`method.card`). A QR intent is `qr_wallet` whatever its method.
+ * `consolePayments.method` (messages/console/<locale>.json, or a redirect provider's declaration
+ * messages); `showsCard`: its column names the card's brand and last 4 (`method.card`). A QR
+ * intent is `qr_wallet` whatever its method.
  */
 export interface ConsoleListing {
   kind: string;
   showsCard: boolean;
 }
 
-/** Every part of the interface, which tests/unit/payment-method-registry.test.ts checks each registered method provides. */
+/**
+ * Every part of the interface, which tests/unit/payment-method-registry.test.ts checks each registered method
+ * provides.
+ */
 export const PAYMENT_METHOD_PARTS = [
   "code",
   "hostedStep",

@@ -64,7 +64,10 @@ export interface ProceedOutcome {
   pendingCharge?: import("../../provider-operations").ProviderOperationRow;
 }
 
-/** One per payment method; runs inside the proceed's transaction, given what its prepareProceed asked of the provider. */
+/**
+ * One per payment method; runs inside the proceed's transaction, given what its prepareProceed asked of the
+ * provider.
+ */
 export type ProceedHandler<Prepared = unknown> = (tx: Db, context: ProceedContext<Prepared>) => Promise<ProceedOutcome>;
 
 /** The answer of a proceed that leaves the buyer nothing to do (declined, charged, or a retry of a settled charge). */

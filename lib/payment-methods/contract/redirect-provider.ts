@@ -26,7 +26,10 @@ export interface RedirectOrderRequest {
   reference: string;
   /** RESERVATION: a pre-authorization the merchant captures or releases later (only a provider with `reservations`). */
   captureMethod: "DIRECT" | "RESERVATION";
-  /** Where a provider that notifies (RedirectProvider.notifications) posts the order's outcome: the gateway's notification endpoint for this payment. */
+  /**
+   * Where a provider that notifies (RedirectProvider.notifications) posts the order's outcome: the gateway's
+   * notification endpoint for this payment.
+   */
   notifyUrl: string;
 }
 
@@ -48,7 +51,10 @@ export type RedirectOutcome =
   | { kind: "returned" };
 
 export interface RedirectProvider {
-  /** provider_operations.provider of its registrations and refunds; also how the console names the method's payments (its `?method=` filter value). */
+  /**
+   * provider_operations.provider of its registrations and refunds; also how the console names the method's
+   * payments (its `?method=` filter value).
+   */
   provider: ProviderName;
   /** The page before the provider's: the words naming the provider. */
   page: RedirectPage;
@@ -68,7 +74,10 @@ export interface RedirectProvider {
   register(account: RedirectAccount, order: RedirectOrderRequest): Promise<RegisteredOrder>;
   /** The order's outcome as the provider reports it (its confirmation or status call). */
   outcome(account: RegisteredOrderRef & { account: RedirectAccount }): Promise<RedirectOutcome>;
-  /** Gives back `amountMinor` of a paid order (the provider's refund call); answers the provider's reference, if any. */
+  /**
+   * Gives back `amountMinor` of a paid order (the provider's refund call); answers the provider's reference,
+   * if any.
+   */
   refund(
     request: RegisteredOrderRef & { account: RedirectAccount; amountMinor: number },
   ): Promise<{ reference: string | null }>;
@@ -79,7 +88,10 @@ export interface RedirectProvider {
    * when refunds happen elsewhere (refundElsewhere).
    */
   refundedTotal: ((order: RegisteredOrderRef & { account: RedirectAccount }) => Promise<number>) | null;
-  /** What a provider that takes pre-authorizations does with them (ClicToPay: deposit.do, reverse.do); null: DIRECT only. */
+  /**
+   * What a provider that takes pre-authorizations does with them (ClicToPay: deposit.do, reverse.do); null:
+   * DIRECT only.
+   */
   reservations: RedirectReservations | null;
   /**
    * For a DIRECT-only provider: closes an order nobody paid, at the payment's expiry, so a late
@@ -88,7 +100,10 @@ export interface RedirectProvider {
    */
   closeUnpaid:
     ((request: RegisteredOrderRef & { account: RedirectAccount }) => Promise<"released" | "nothing_held">) | null;
-  /** Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15: 409 with that message). */
+  /**
+   * Null: refunds go through the provider's API. Otherwise where the merchant refunds instead (contract 15:
+   * 409 with that message).
+   */
   refundElsewhere: string | null;
   /**
    * Whether the provider's answer about a paid order carries the card's authorization code
@@ -103,16 +118,25 @@ export interface RedirectProvider {
    * methods" draws its form from this list alone, and saveAccount takes these names.
    */
   credentialFields: readonly CredentialField[];
-  /** Validates, seals and stores the merchant's credentials (the CLI, the console's Settings); answers what may be shown (never a secret). */
+  /**
+   * Validates, seals and stores the merchant's credentials (the CLI, the console's Settings); answers what
+   * may be shown (never a secret).
+   */
   saveAccount(
     db: Db,
     options: { serviceId: string; settings: Record<string, string | undefined> },
   ): Promise<Record<string, string>>;
   /** A harmless call with the credentials: tells wrong credentials from a provider that is down ("Test connection"). */
   testConnection(account: RedirectAccount): Promise<ConnectionTest>;
-  /** Null: the provider notifies nothing (the return and reconciliation ask it). Otherwise how its signed notifications are read. */
+  /**
+   * Null: the provider notifies nothing (the return and reconciliation ask it). Otherwise how its signed
+   * notifications are read.
+   */
   notifications: RedirectNotifications | null;
-  /** What the provider's certification asks of the hosted pages around its own (SATIM's checklist); absent: nothing more. */
+  /**
+   * What the provider's certification asks of the hosted pages around its own (SATIM's checklist); absent:
+   * nothing more.
+   */
   checkout?: RedirectCheckout;
   /**
    * A provider whose page the buyer's browser reaches by posting a form signed on the server
@@ -123,13 +147,22 @@ export interface RedirectProvider {
     account: RedirectAccount,
     order: RedirectOrderRequest & { orderId: string },
   ): { action: string; fields: Record<string, string> };
-  /** The provider's server-to-server notification (POST /api/redirect-callbacks/{method}), answered as the provider expects. Absent: none. */
+  /**
+   * The provider's server-to-server notification (POST /api/redirect-callbacks/{method}), answered as the
+   * provider expects. Absent: none.
+   */
   receiveCallback?(db: Db, request: Request): Promise<Response>;
 }
 
-/** What the page before the provider's (lib/hosted/views/redirect-page-view.ts) takes from the provider; where the provider's own page is, for its CSP, is in the method's declaration (pageOrigins). */
+/**
+ * What the page before the provider's (lib/hosted/views/redirect-page-view.ts) takes from the provider; where
+ * the provider's own page is, for its CSP, is in the method's declaration (pageOrigins).
+ */
 export interface RedirectPage {
-  /** The keys, under `redirect` (its declaration's messages.<locale>.json, or messages/<locale>.json), of the sentence introducing the provider's page and of its logo's name. */
+  /**
+   * The keys, under `redirect` (its declaration's messages.<locale>.json, or messages/<locale>.json), of the
+   * sentence introducing the provider's page and of its logo's name.
+   */
   words: { intro: string; logoAlt: string };
 }
 
@@ -150,7 +183,10 @@ export interface RedirectCheckout {
  * archetype applies once, whatever the order of notification, return and reconciliation.
  */
 export interface RedirectNotifications {
-  /** The order and outcome a notification reports, or null when its signature does not verify (nothing is read from it then). */
+  /**
+   * The order and outcome a notification reports, or null when its signature does not verify (nothing is read
+   * from it then).
+   */
   read(
     account: RedirectAccount,
     notification: { body: string; headers: Headers },

@@ -19,7 +19,10 @@ export interface MethodDeclaration {
   code: string;
   /** provider_operations.provider of its calls. */
   provider: string;
-  /** Its catalog row's defaults (onboarding seeds them): the countries whose onboarding enables it (all when absent), and whether only the sandbox does (contract 15). */
+  /**
+   * Its catalog row's defaults (onboarding seeds them): the countries whose onboarding enables it (all when
+   * absent), and whether only the sandbox does (contract 15).
+   */
   catalog: {
     name: string;
     /** Per locale (lib/payment-methods/codes/catalog-defaults.ts requires every one). */
@@ -30,7 +33,10 @@ export interface MethodDeclaration {
     countries?: readonly string[];
     sandboxOnly?: boolean;
   };
-  /** Its configuration variables, which lib/config.ts composes with the gateway's own (docs/configuration.md lists them). */
+  /**
+   * Its configuration variables, which lib/config.ts composes with the gateway's own (docs/configuration.md
+   * lists them).
+   */
   settings: Readonly<Record<string, z.ZodType>>;
   /**
    * The origins of its payment page for a configuration: the page before the provider's must
@@ -46,7 +52,10 @@ export interface MethodDeclaration {
   messages?: Readonly<Record<string, object>>;
 }
 
-/** The one list of the methods' declarations; the registry's module table (payment-method-registry.ts) must have a module for each code. */
+/**
+ * The one list of the methods' declarations; the registry's module table (payment-method-registry.ts) must
+ * have a module for each code.
+ */
 export const METHOD_DECLARATIONS = [
   walletDeclaration,
   cardDeclaration,
@@ -79,7 +88,10 @@ export const METHOD_SETTINGS = Object.assign(
   ...METHOD_DECLARATIONS.map((method) => method.settings),
 ) as MethodSettings;
 
-/** Where the redirect providers' payment pages are for this configuration: the one source of the redirect page's CSP form-action. */
+/**
+ * Where the redirect providers' payment pages are for this configuration: the one source of the redirect
+ * page's CSP form-action.
+ */
 export function providerPageOrigins(config: PageOriginsConfig): string[] {
   const origins = METHOD_DECLARATIONS.flatMap((method) => ("pageOrigins" in method ? method.pageOrigins(config) : []));
   return [...new Set(origins)];

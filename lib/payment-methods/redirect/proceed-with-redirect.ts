@@ -26,7 +26,8 @@ export async function prepareRedirectProceed(
   if (!(await provider.account(db, payment.serviceId))) {
     throw new ApiError(
       "invalid_state",
-      `${code} is not configured for this merchant: set its provider credentials first (npm run merchant -- update, or the console's Settings).`,
+      `${code} is not configured for this merchant: set its provider credentials first ` +
+        "(npm run merchant -- update, or the console's Settings).",
     );
   }
   return null;

@@ -242,7 +242,10 @@ export function redirectReservationHandlers(provider: RedirectProvider): Provide
   return [capture, release];
 }
 
-/** A DIRECT provider's close of an order left unpaid at expiry (RedirectProvider.closeUnpaid), recorded as its `release`. */
+/**
+ * A DIRECT provider's close of an order left unpaid at expiry (RedirectProvider.closeUnpaid), recorded as its
+ * `release`.
+ */
 function redirectCloseHandler(
   provider: RedirectProvider,
   closeUnpaid: NonNullable<RedirectProvider["closeUnpaid"]>,

@@ -43,7 +43,10 @@ export async function redirectOperationRequest(
   return { orderId: row.providerOrderId, serviceId: payment.serviceId, locale: providerLocaleOf(payment) };
 }
 
-/** The one operation that gives back what a redirect payment's order holds once the payment cannot take it (late completion, expiry). */
+/**
+ * The one operation that gives back what a redirect payment's order holds once the payment cannot take it
+ * (late completion, expiry).
+ */
 export const redirectReversalId = (paymentId: string) => operationId(`redirect-reversal:${paymentId}`);
 
 /**

@@ -25,14 +25,20 @@ import type { RedirectOutcome, RedirectProvider } from "../contract/redirect-pro
 import { redirectRefundHandler, redirectReservationHandlers } from "./redirect-operations";
 import { findRedirectPayment, providerLocaleOf, redirectReversalId, type RedirectPaymentRow } from "./redirect-record";
 
-/** How long after its registration an order of a payment that ended without it is still asked about (a late completion to reverse). */
+/**
+ * How long after its registration an order of a payment that ended without it is still asked about (a late
+ * completion to reverse).
+ */
 export const LATE_COMPLETION_WATCH_MS = 2 * 3600_000;
 
 /** What asking the provider about a redirect payment led to. */
 export type RedirectSettlement =
   /** The payment took the provider's outcome (paid or declined), now or before. */
   | { kind: "settled"; payment: PaymentRow }
-  /** The provider took money for a payment that could no longer accept it (expired): given back, the payment unchanged. */
+  /**
+   * The provider took money for a payment that could no longer accept it (expired): given back, the payment
+   * unchanged.
+   */
   | { kind: "reversed"; payment: PaymentRow }
   /** The order still awaits the buyer, or was never registered. */
   | { kind: "waiting"; payment: PaymentRow }

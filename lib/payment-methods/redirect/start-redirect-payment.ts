@@ -49,7 +49,10 @@ export async function startRedirectPayment(
   return started.kind === "go" && options.provider.browserForm ? withBrowserForm(db, options, started) : started;
 }
 
-/** The signed form the buyer's browser posts to a provider without a registration call (CMI), built for the registered order. */
+/**
+ * The signed form the buyer's browser posts to a provider without a registration call (CMI), built for the
+ * registered order.
+ */
 async function withBrowserForm(
   db: Db,
   options: { paymentId: string; provider: RedirectProvider; locale: Locale; token: string },

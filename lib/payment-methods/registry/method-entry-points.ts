@@ -21,7 +21,8 @@ export {
 export { receiveCardProviderEvent } from "../card/receive-card-provider-event";
 export { cardPaymentReconciliationJob } from "../card/reconcile-card-payments";
 
-// WALLET_V2: the OTP page's forms, the QR page, its image and status, the wallet app and its answer, the wallet's callbacks, the QR messages.
+// WALLET_V2: the OTP page's forms, the QR page, its image and status, the wallet app and its answer, the
+// wallet's callbacks, the QR messages.
 export { requestOtpResend } from "../wallet/hosted/resend-payment-otp";
 export { attemptPaymentOtp } from "../wallet/hosted/submit-payment-otp";
 export { readQrPage, type QrPageData } from "../wallet/hosted/get-qr-page";

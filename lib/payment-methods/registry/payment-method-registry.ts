@@ -23,7 +23,10 @@ export const PAYMENT_METHODS: { readonly [Code in PaymentMethodCode]: PaymentMet
   CHARGILY: chargilyMethod,
 };
 
-/** Whether the payment is a QR_CODE intent proceeded with a method whose app answers it (the QR page's and the wallet app's payments). */
+/**
+ * Whether the payment is a QR_CODE intent proceeded with a method whose app answers it (the QR page's and the
+ * wallet app's payments).
+ */
 export function isProceededQrPayment(payment: {
   transactionType: string | null;
   paymentMethodCode: string | null;

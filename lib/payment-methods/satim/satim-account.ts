@@ -6,7 +6,10 @@ import type { Db } from "../../db/client";
 import { redirectProviderAccounts } from "../../db/schema";
 import type { RedirectAccount } from "../contract/redirect-provider";
 
-/** What a merchant's bank issues it for SATIM ePay: the terminal id (force_terminal_id) and the API user's name and password. */
+/**
+ * What a merchant's bank issues it for SATIM ePay: the terminal id (force_terminal_id) and the API user's
+ * name and password.
+ */
 export const satimAccountSchema = z.object({
   terminalId: z
     .string()

@@ -30,7 +30,8 @@ export const satimProvider: RedirectProvider = {
   provider: "satim",
   page: { words: { intro: "intro", logoAlt: "logoAlt" } },
   requiresActionMessage: "Please pay with your CIB or EDAHABIA card on the payment page.",
-  // SATIM's merchant certification checklist (docs/going-live.md): terms and anti-bot before Pay; logo, support message and 3020 after.
+  // SATIM's merchant certification checklist (docs/going-live.md): terms and anti-bot before Pay; logo,
+  // support message and 3020 after.
   checkout: { buyerChecks: true, support: { logoPath: "/payment-methods/satim.svg", phone: SATIM_SUPPORT_PHONE } },
   amountRefusal(amountMinor, currency) {
     if (currency !== "DZD") return "SATIM takes Algerian dinars (DZD) only";
@@ -38,7 +39,8 @@ export const satimProvider: RedirectProvider = {
     if (amountMinor < SATIM_MINIMUM_MINOR) return "under SATIM's minimum of 50.00 DZD";
     return null;
   },
-  // orderNumber is AN..10 and unique per merchant at SATIM: ten base-36 characters of a hash of the payment and attempt.
+  // orderNumber is AN..10 and unique per merchant at SATIM: ten base-36 characters of a hash of the payment
+  // and attempt.
   orderNumberFor(paymentId, attempt) {
     const digest = createHash("sha256").update(`${paymentId}:${attempt}`).digest();
     return BigInt(`0x${digest.subarray(0, 8).toString("hex")}`)
@@ -101,7 +103,8 @@ export const satimProvider: RedirectProvider = {
   ],
   saveAccount: (db, { serviceId, settings }) =>
     saveSatimAccount(db, { serviceId, account: satimAccountSchema.parse(settings) }),
-  // getOrderStatusExtended.do of an order that cannot exist: SATIM answers 6 (unknown order) to a known merchant, 5 (access denied) otherwise.
+  // getOrderStatusExtended.do of an order that cannot exist: SATIM answers 6 (unknown order) to a known
+  // merchant, 5 (access denied) otherwise.
   async testConnection(account) {
     try {
       const answer = await callSatim("getOrderStatusExtended", {

@@ -58,7 +58,10 @@ export type QrAnswerAttempt =
   /** Past the intent's grace: the request was withdrawn and the payment failed as expired. */
   | { outcome: "expired" };
 
-/** `answerQrPayment` as a result; refusals of a merchant principal (getPaymentOrThrow) and a wallet that is away still throw. */
+/**
+ * `answerQrPayment` as a result; refusals of a merchant principal (getPaymentOrThrow) and a wallet that is
+ * away still throw.
+ */
 export async function attemptQrAnswer(
   db: Db,
   options: { paymentId: string; outcome: QrOutcome; access: QrAnswerAccess },

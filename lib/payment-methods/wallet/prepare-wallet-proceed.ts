@@ -6,7 +6,10 @@ import type { QrRequestBody } from "../../providers/wallet/wallet-protocol";
 import { walletCallOrApiError } from "./wallet-call-or-api-error";
 import { openQrRequest } from "./wallet-qr";
 
-/** What the wallet said before the proceed's transaction: whether the balance covers the amount (the OTP was sent when it does). */
+/**
+ * What the wallet said before the proceed's transaction: whether the balance covers the amount (the OTP was
+ * sent when it does).
+ */
 export interface PreparedWalletProceed {
   fundsCover: boolean;
   /** A QR intent's request, opened at the wallet when the balance covers the amount. */

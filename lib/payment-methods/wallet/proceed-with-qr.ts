@@ -20,7 +20,8 @@ import type { ProceedHandler } from "../contract/proceed-contract";
 export const proceedWithQr: ProceedHandler<PreparedWalletProceed> = async (tx, context) => {
   const { payment, now, changes, gatewayKey, cause } = context;
   const prepared = context.prepared;
-  // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
+  // The payment was read before the lock; another request may have moved it meanwhile (then the caller
+  // refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
   if (!prepared.fundsCover || !prepared.qr) {
     const failed = await failForInsufficientFunds(tx, { payment, now, cause, changes });

@@ -28,7 +28,8 @@ export const proceedWithWallet: ProceedHandler<PreparedWalletProceed> = async (t
   if (principal.mode === "user") return ownerCharge(tx, context);
 
   const prepared = context.prepared;
-  // The payment was read before the lock; another request may have moved it meanwhile (then the caller refused it already).
+  // The payment was read before the lock; another request may have moved it meanwhile (then the caller
+  // refused it already).
   if (!prepared) throw new ApiError("invalid_state", "The payment changed while this request ran; check it again.");
   if (!prepared.fundsCover)
     return outcomeWithNothingForBuyer(await failForInsufficientFunds(tx, { payment, now, cause, changes }));

@@ -20,7 +20,8 @@ export const walletMethod: PaymentMethodModule<PreparedWalletProceed> = {
   userListing: "walletBalance",
   prepareProceed: prepareWalletProceed,
   proceed: proceedWithWallet,
-  // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer cannot pay it.
+  // A QR request the wallet opened for a proceed the transaction then refused is withdrawn, so the customer
+  // cannot pay it.
   withdrawPrepared: (db, { paymentId, prepared }) => withdrawUnusedQrRequest(db, { paymentId, qr: prepared?.qr }),
   chargeToRetryOnProceed: ownerChargeRetried,
   completePendingCharge: completeWalletCharge,

@@ -40,7 +40,10 @@ export async function receiveQrCallback(
   }
 }
 
-/** The callback as an HTTP exchange: the route, and the sandbox wallet in this process (wired by mount-simulators.ts). */
+/**
+ * The callback as an HTTP exchange: the route, and the sandbox wallet in this process (wired by
+ * mount-simulators.ts).
+ */
 export async function handleQrCallback(db: Db, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const status = await receiveQrCallback(db, {

@@ -26,8 +26,8 @@ function transitionQuery(tx: Db, set: PaymentChanges, value: (name: TransitionVa
   const transitioned = tx.$with("transitioned", getTableColumns(payments)).as(update.getSQL());
   const recorded = tx.$with("recorded_state_change", { id: paymentStateChanges.id }).as(
     sql`insert into payment_state_changes (payment_id, service_id, from_state, to_state, cause, console_user_email, at)
-        select id, service_id, ${value("fromState")}::text::payment_state, state, ${value("cause")}::text::state_change_cause,
-          ${value("consoleUserEmail")}::text, updated_at
+        select id, service_id, ${value("fromState")}::text::payment_state, state,
+          ${value("cause")}::text::state_change_cause, ${value("consoleUserEmail")}::text, updated_at
         from transitioned returning id`,
   );
   const columns = Object.fromEntries(

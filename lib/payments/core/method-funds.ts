@@ -45,7 +45,10 @@ export interface MethodFundsLookup {
   releaseHandlerOf(operation: Pick<ProviderOperationRow, "provider" | "kind">): ProviderOperationHandler;
 }
 
-/** The funds of a payment whose money moves now (capture, release, refund, the 7-day release): its method must have proceeded it. */
+/**
+ * The funds of a payment whose money moves now (capture, release, refund, the 7-day release): its method must
+ * have proceeded it.
+ */
 export function fundsOrThrow(methods: MethodFundsLookup, payment: PaymentRow): MethodFunds {
   const funds = methods.of(payment);
   if (!funds)

@@ -41,13 +41,19 @@ export const FAILURE_REASON = {
   providerDeclined: "provider_declined",
 } as const;
 
-/** What the buyer is told in the two states whose wording depends on the method: each method's module says it (PaymentMethodModule.endUserMessages). */
+/**
+ * What the buyer is told in the two states whose wording depends on the method: each method's module says it
+ * (PaymentMethodModule.endUserMessages).
+ */
 export interface MethodEndUserMessages {
   requiresAction: string;
   preAuthorized: string;
 }
 
-/** Check's `endUserMessage`: what the buyer may be shown; `method`: the words of the payment's method (lib/payments/operations asks the registry). */
+/**
+ * Check's `endUserMessage`: what the buyer may be shown; `method`: the words of the payment's method
+ * (lib/payments/operations asks the registry).
+ */
 export function endUserMessage(
   state: PaymentState,
   failureReason: string | null,

@@ -16,10 +16,16 @@ export interface PaymentReceipt {
   state: PaymentState;
   /** When the payment last changed: the moment the receipt's outcome was reached. */
   at: Date;
-  /** The provider's order number and authorization code, where the method has them (redirect methods, QR); null otherwise. */
+  /**
+   * The provider's order number and authorization code, where the method has them (redirect methods, QR);
+   * null otherwise.
+   */
   providerOrderNumber: string | null;
   authorizationCode: string | null;
-  /** The merchant's time zone (contract 13's setting, else its first country's): the receipt's time is written in it. */
+  /**
+   * The merchant's time zone (contract 13's setting, else its first country's): the receipt's time is written
+   * in it.
+   */
   timeZone: string;
 }
 

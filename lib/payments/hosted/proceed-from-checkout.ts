@@ -18,7 +18,10 @@ import { proceedPayment } from "../operations/proceed-payment";
 import { proceedPaymentBody, type ProceedOutcome } from "../../payment-methods/contract/proceed-contract";
 import { hasHostedToken } from "../core/hosted-access";
 
-/** The hosted page a payment proceeded with `code` sends the buyer to when it asks for the buyer's action (12); null: a code no method has. */
+/**
+ * The hosted page a payment proceeded with `code` sends the buyer to when it asks for the buyer's action
+ * (12); null: a code no method has.
+ */
 export function stepPageOf(code: string | null): HostedStepPage | null {
   return paymentMethodOf(code)?.hostedStep ?? null;
 }

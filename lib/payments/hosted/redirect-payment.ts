@@ -13,7 +13,10 @@ async function providerOf(db: Db, paymentId: string) {
   return paymentMethodOf(payment?.paymentMethodCode)?.redirect ?? null;
 }
 
-/** Pay on the page before the provider's (under the payment's hosted token): the order is registered and the buyer sent on. */
+/**
+ * Pay on the page before the provider's (under the payment's hosted token): the order is registered and the
+ * buyer sent on.
+ */
 export async function payWithRedirect(
   db: Db,
   options: { paymentId: string; token: string; locale: Locale },

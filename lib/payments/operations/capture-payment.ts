@@ -77,7 +77,8 @@ export async function capturePayment(
       if (amountMinor > reserved) {
         throw new ApiError(
           "amount_exceeds_reserved",
-          `The capture amount is above the reserved ${formatMinorUnits(reserved, payment.currency)} ${payment.currency}.`,
+          "The capture amount is above the reserved " +
+            `${formatMinorUnits(reserved, payment.currency)} ${payment.currency}.`,
         );
       }
       const { provider, request: requestOf } = fundsOrThrow(methodFunds, payment);

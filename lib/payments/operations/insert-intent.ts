@@ -76,7 +76,8 @@ export function intentInsertCtes(
   const { serviceId, from, where } = options;
   const customer = db.$with("intent_customer", { id: customers.id, isActive: customers.isActive }).as(
     sql`insert into customers (service_id, name, phone)
-        select ${serviceId}, ${p("phone")}::text, ${p("phone")}::text ${from ? sql`from ${from}` : sql``} ${where ? sql`where ${where}` : sql``}
+        select ${serviceId}, ${p("phone")}::text, ${p("phone")}::text
+        ${from ? sql`from ${from}` : sql``} ${where ? sql`where ${where}` : sql``}
         on conflict (service_id, phone) do update set updated_at = customers.updated_at
         returning id, is_active`,
   );

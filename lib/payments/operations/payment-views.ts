@@ -27,7 +27,8 @@ export const paymentIntentView = z
     }),
     checkoutUrl: z.string().meta({
       description:
-        "The hosted checkout page: send the buyer there to choose how to pay (the methods enabled for the intent's country) instead of proceeding yourself. " +
+        "The hosted checkout page: send the buyer there to choose how to pay " +
+        "(the methods enabled for the intent's country) instead of proceeding yourself. " +
         "Append `returnUrl` (its origin allow-listed) to say where the buyer comes back.",
     }),
   })
@@ -55,7 +56,8 @@ export const proceedResultView = z
   .object({
     require3DS: z.boolean().meta({
       description:
-        "True when the buyer must be sent to `metadata.payUrl`: for the hosted card page and also for the wallet's OTP page (the name is historical; a wallet OTP is no 3-D Secure).",
+        "True when the buyer must be sent to `metadata.payUrl`: for the hosted card page and also for the " +
+        "wallet's OTP page (the name is historical; a wallet OTP is no 3-D Secure).",
     }),
     statusCode: z.number().int().optional().meta({
       description:
@@ -76,7 +78,8 @@ export const proceedResultView = z
       })
       .meta({
         description:
-          "Spelled `metadata` here but `metaData` in capture and release results and in the create body: both spellings are kept for compatibility.",
+          "Spelled `metadata` here but `metaData` in capture and release results and in the create body: " +
+          "both spellings are kept for compatibility.",
       }),
   })
   .meta({ id: "ProceedResult" });
@@ -109,7 +112,8 @@ export const checkResultView = z
       .meta({
         enum: [...CHECK_STATUS_CODES],
         description:
-          "The payment's state code (see the status code table). 4 fully refunded and 16 partially refunded, although the refund call itself always answers 4.",
+          "The payment's state code (see the status code table). 4 fully refunded and 16 partially refunded, " +
+          "although the refund call itself always answers 4.",
       }),
     paymentMethodName: z.string().meta({ description: "Payment method code used; empty before proceed." }),
     amount: z.number().meta({ description: "The captured amount after a (partial) capture, else the payment amount." }),
@@ -121,7 +125,8 @@ export const checkResultView = z
       ])
       .meta({
         description:
-          "A string, except for a `QR_CODE` payment where it is an object keyed by language (`en`, `fr`, `ar`). Clients must accept both.",
+          "A string, except for a `QR_CODE` payment where it is an object keyed by language (`en`, `fr`, `ar`). " +
+          "Clients must accept both.",
       }),
     lastUpdate: z.iso.datetime(),
     paymentOrderId: z.string().optional().meta({ description: "QR case, once the wallet answered." }),
@@ -132,7 +137,10 @@ export const checkResultView = z
 
 export type CheckResultView = z.infer<typeof checkResultView>;
 
-/** The words of the payment's method (its module's); a payment no method has proceeded yet keeps the wallet's, as it always did. */
+/**
+ * The words of the payment's method (its module's); a payment no method has proceeded yet keeps the wallet's,
+ * as it always did.
+ */
 const endUserMessagesOf = (code: string | null) => (paymentMethodOf(code) ?? PAYMENT_METHODS.WALLET_V2).endUserMessages;
 
 export function toCheckResultView(payment: PaymentRow): CheckResultView {
@@ -181,7 +189,8 @@ export const refundResultView = z
   .object({
     statusCode: z.literal(4).meta({
       description:
-        "Always 4 for a refund made through this call, full or partial; check answers 16 for a partially refunded payment. Compare `remainingRefundableAmount` with 0 to tell them apart.",
+        "Always 4 for a refund made through this call, full or partial; check answers 16 for a partially " +
+        "refunded payment. Compare `remainingRefundableAmount` with 0 to tell them apart.",
     }),
     status: z.string(),
     refundedAmount: z.number().meta({ description: "Refunded by this request." }),

@@ -34,9 +34,15 @@ export async function proceedPayment(
     cause: StateChangeCause;
     input: ProceedPaymentBody;
     headers: PaymentCallHeaders;
-    /** Called with the outcome just before the transaction commits (the request's idempotent answer is stored there: endpoint.ts). */
+    /**
+     * Called with the outcome just before the transaction commits (the request's idempotent answer is stored
+     * there: endpoint.ts).
+     */
     storeAnswer?: BeforeCommit<ProceedOutcome>;
-    /** The request's Idempotency-Key scope (IdempotencyScope.operationKey): a retry finds the charge its first attempt made. */
+    /**
+     * The request's Idempotency-Key scope (IdempotencyScope.operationKey): a retry finds the charge its first
+     * attempt made.
+     */
     operationKey?: string;
   },
 ): Promise<ProceedOutcome> {

@@ -88,7 +88,8 @@ export async function refundPayment(
       if (amountMinor > refundable) {
         throw new ApiError(
           "amount_exceeds_refundable",
-          `The refund amount is above the remaining refundable ${formatMinorUnits(refundable, payment.currency)} ${payment.currency}.`,
+          "The refund amount is above the remaining refundable " +
+            `${formatMinorUnits(refundable, payment.currency)} ${payment.currency}.`,
         );
       }
       const funds = fundsOrThrow(methodFunds, payment);

@@ -25,11 +25,13 @@ export const chargilyDeclaration = {
     // Chargily Pay's v2 API base: unset is Chargily itself (https://pay.chargily.net/test/api/v2 or
     // https://pay.chargily.net/api/v2, by the merchant's mode) in production; in the sandbox, the in-gateway simulator.
     CHARGILY_API_URL: httpUrlSetting().optional(),
-    // Read by `npm run merchant -- update --chargily-mode ...` only, so Chargily's secret key stays off the command line.
+    // Read by `npm run merchant -- update --chargily-mode ...` only, so Chargily's secret key stays off the
+    // command line.
     CHARGILY_SECRET_KEY: z.string().min(1).max(120).optional(),
     ...simulatorProcessSettings("CHARGILY", { port: 4400, pgliteDir: ".data/chargily-simulator" }),
   },
-  // The checkout is beside CHARGILY_API_URL (its simulator process), and on pay.chargily.net in both of a production merchant's modes.
+  // The checkout is beside CHARGILY_API_URL (its simulator process), and on pay.chargily.net in both of a
+  // production merchant's modes.
   pageOrigins: (config: { CHARGILY_API_URL?: string | undefined; isSandbox: boolean }) => [
     ...(config.CHARGILY_API_URL ? [new URL(config.CHARGILY_API_URL).origin] : []),
     ...(config.isSandbox ? [] : ["https://pay.chargily.net"]),

@@ -21,7 +21,8 @@ export const cmiDeclaration = {
     // CMI's base (https://testpayment.cmi.co.ma for its test platform, https://payment.cmi.co.ma in
     // production): the gate at /fim/est3Dgate, the API at /fim/api. Unset in the sandbox: the in-gateway simulator.
     CMI_URL: httpUrlSetting().optional(),
-    // Read by `npm run merchant -- update --cmi-client-id ... --cmi-api-user ...` only: CMI's store key and API password stay off the command line.
+    // Read by `npm run merchant -- update --cmi-client-id ... --cmi-api-user ...` only: CMI's store key and
+    // API password stay off the command line.
     CMI_STORE_KEY: z.string().min(1).max(128).optional(),
     CMI_API_PASSWORD: z.string().min(1).max(128).optional(),
     ...simulatorProcessSettings("CMI", { port: 4300, pgliteDir: ".data/cmi-simulator" }),

@@ -15,7 +15,10 @@ export interface QrPageData {
   walletAppToken: string | null;
 }
 
-/** What the hosted QR page renders from: the payment its token shows (read by the page, getHostedPayment) and the sandbox's wallet app link. */
+/**
+ * What the hosted QR page renders from: the payment its token shows (read by the page, getHostedPayment) and
+ * the sandbox's wallet app link.
+ */
 export async function readQrPage(db: Db, payment: HostedPaymentView): Promise<QrPageData> {
   const proceededQr = isWalletQrPayment(payment);
   const walletAppToken =
