@@ -48,7 +48,8 @@ const insertIntentWithClientAuthQuery = (db: Db) =>
   prepared(db, "payment_intent_insert_as_client", (db) => {
     const p = (name: keyof IntentDraft | "nowIso" | "lifetimeMs") => sql.placeholder(name);
     const client = admittedClientCtes(db);
-    const serviceNow = sql`(${p("nowIso")}::text::timestamptz + make_interval(secs => admitted_service.clock_offset_seconds))`;
+    const serviceNow = sql`(${p("nowIso")}::text::timestamptz
+      + make_interval(secs => admitted_service.clock_offset_seconds))`;
     const { customer, created, createdChange, createdColumns } = intentInsertCtes(db, {
       serviceId: sql`admitted_service.id`,
       expiresAt: sql`${serviceNow} + make_interval(secs => ${p("lifetimeMs")}::bigint / 1000.0)`,

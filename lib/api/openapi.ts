@@ -32,7 +32,8 @@ const SECURITY_SCHEMES = {
     in: "header",
     name: "x-client-secret",
     description:
-      "merchant_auth part 2 (and the only credential of card finalize): the intent's clientSecret `pa_{paymentId}_secret_{hex}`.",
+      "merchant_auth part 2 (and the only credential of card finalize): " +
+      "the intent's clientSecret `pa_{paymentId}_secret_{hex}`.",
   },
   customerToken: {
     type: "apiKey",
@@ -168,14 +169,13 @@ function operationObject(operation: Operation): ZodOpenApiOperationObject {
   }
   const declared = operation.headers as z.ZodObject | undefined;
   const security = modes.flatMap((mode) => SECURITY_OF_MODE[mode]);
+  const modeName = (mode: AuthMode) => (mode === "intent_secret" ? "x-client-secret only" : `${mode}_auth`);
   return {
     operationId: operation.operationId,
     summary: operation.summary,
     description: [
       operation.description ?? "",
-      modes.length > 0
-        ? `**Auth:** ${modes.map((mode) => (mode === "intent_secret" ? "x-client-secret only" : `${mode}_auth`)).join(", ")}.`
-        : "",
+      modes.length > 0 ? `**Auth:** ${modes.map(modeName).join(", ")}.` : "",
       operation.publicAccess ? `**Access:** ${operation.publicAccess}; no API credential.` : "",
       operation.sandboxOnly ? "**Sandbox only:** 404 in production." : "",
     ]
@@ -205,7 +205,8 @@ function webhooks(): ZodOpenApiPathsObject {
       .meta({ description: "Unix seconds of this attempt; reject old ones to stop replays." }),
     "webhook-signature": z.string().meta({
       description:
-        'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the `whsec_` secret (Standard Webhooks).',
+        'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` ' +
+        "under the `whsec_` secret (Standard Webhooks).",
     }),
   });
   return Object.fromEntries(
@@ -216,7 +217,9 @@ function webhooks(): ZodOpenApiPathsObject {
           operationId: `webhook_${type.replace(".", "_")}`,
           summary: `${type} (remoteStatusCode ${remoteStatusCode})`,
           description:
-            "POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; anything else is retried with growing delays for at least 24 hours. Redirects are not followed. A payment link's payment also carries `paymentLinkId` in `data`.",
+            "POSTed to the service's webhook URL after the change commits. Answer 2xx within 10 s; " +
+            "anything else is retried with growing delays for at least 24 hours. Redirects are not followed. " +
+            "A payment link's payment also carries `paymentLinkId` in `data`.",
           requestParams: { header: signatureHeaders },
           requestBody: { required: true, content: { "application/json": { schema: webhookPayload } } },
           responses: { "200": { description: "Any 2xx acknowledges the delivery." } },

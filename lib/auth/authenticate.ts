@@ -31,7 +31,10 @@ export interface AuthenticateOptions<M extends AuthMode> {
   requireServiceHeader?: boolean;
   /** Receives the request's rate limit outcome for its headers; the limits apply without it too. */
   rateLimit?: RequestRateLimit;
-  /** The auth statement reads the payment `paymentId` names too (client, merchant and user credentials: path-payment.ts). */
+  /**
+   * The auth statement reads the payment `paymentId` names too (client, merchant and user
+   * credentials: path-payment.ts).
+   */
   readPathPayment?: boolean;
 }
 
@@ -49,7 +52,10 @@ export async function authenticate<M extends AuthMode>(
   return (await authenticateWithPathPayment(db, request, options)).principal;
 }
 
-/** `authenticate`, answering the path's payment too when `readPathPayment` asked for it and the credential's statement could read it. */
+/**
+ * `authenticate`, answering the path's payment too when `readPathPayment` asked for it and the
+ * credential's statement could read it.
+ */
 export async function authenticateWithPathPayment<M extends AuthMode>(
   db: Db,
   request: Request,
@@ -106,7 +112,10 @@ export function clientAuthInStatement(
 
 export interface ClientAuthInStatement {
   parameters: ReturnType<typeof clientLookupParameters> & { serviceHeader: string | null };
-  /** The statement's credential and limit columns in; the principal out, or the 429 / 401 / 400 authenticate would throw. */
+  /**
+   * The statement's credential and limit columns in; the principal out, or the 429 / 401 / 400
+   * authenticate would throw.
+   */
   principalOf(found: ClientLookupRow | undefined): ClientPrincipal;
 }
 

@@ -10,7 +10,8 @@ import type { AuthMode } from "./principal";
 const EXPECTED: Record<AuthMode, string> = {
   client: "client_auth (Authorization: Bearer <base64 of clientId:clientSecret>)",
   merchant:
-    "merchant_auth (Authorization: Bearer <publishable key pk_service_...> and x-client-secret: <the intent's client secret>)",
+    "merchant_auth (Authorization: Bearer <publishable key pk_service_...> " +
+    "and x-client-secret: <the intent's client secret>)",
   user: "user_auth (x-client-token: <customer access token cat_...>)",
   intent_secret: "the intent's client secret in x-client-secret",
 };
@@ -38,9 +39,16 @@ export function malformedCredentialMessage(headers: Headers, modes: readonly Aut
     return `The Authorization header uses the ${scheme} scheme; use Bearer. ${expected}.`;
   if (!value) return `The Bearer credential is empty. ${expected}.`;
   if (value.includes(":")) {
-    return `The Bearer credential must be the base64 encoding of clientId:clientSecret, not the pair itself. ${expected}.`;
+    return (
+      "The Bearer credential must be the base64 encoding of clientId:clientSecret, not the pair itself. " +
+      `${expected}.`
+    );
   }
-  return `The Bearer credential is not in a format this gateway issues: base64 of clientId:clientSecret (client id TENANT.SERVICE.ULID), a publishable key ${PUBLISHABLE_KEY_PREFIX}... or an access token ${ACCESS_TOKEN_PREFIX}.... ${expected}.`;
+  return (
+    "The Bearer credential is not in a format this gateway issues: " +
+    "base64 of clientId:clientSecret (client id TENANT.SERVICE.ULID), " +
+    `a publishable key ${PUBLISHABLE_KEY_PREFIX}... or an access token ${ACCESS_TOKEN_PREFIX}.... ${expected}.`
+  );
 }
 
 /** A well-formed credential of a mode this endpoint does not take, or an incomplete merchant_auth pair. */

@@ -10,7 +10,10 @@ import { payments } from "../db/schema";
  */
 export interface WithPathPayment<P> {
   principal: P;
-  /** The row, or null when no payment has the path's id; undefined when auth did not read it (this credential kind or limit store). */
+  /**
+   * The row, or null when no payment has the path's id; undefined when auth did not read it (this
+   * credential kind or limit store).
+   */
   pathPayment?: PaymentRow | null;
 }
 

@@ -33,8 +33,16 @@ export function isCrossSitePost(headers: Headers): boolean {
 }
 
 // The addresses hosted forms post to; every other page answers a POST with the 400 page.
-const FORM_PATH =
-  /^\/[a-z]{2}\/(pay\/otp\/[^/]+\/(confirm|resend)|pay\/checkout\/[^/]+\/continue|pay\/return\/[^/]+\/receipt\/email|pay\/redirect\/[^/]+\/go|l\/[^/]+\/pay|card-provider-sandbox\/challenge\/[^/]+\/answer|sandbox\/wallet\/[^/]+\/answer)$/;
+const FORM_PATHS = [
+  String.raw`pay\/otp\/[^/]+\/(confirm|resend)`,
+  String.raw`pay\/checkout\/[^/]+\/continue`,
+  String.raw`pay\/return\/[^/]+\/receipt\/email`,
+  String.raw`pay\/redirect\/[^/]+\/go`,
+  String.raw`l\/[^/]+\/pay`,
+  String.raw`card-provider-sandbox\/challenge\/[^/]+\/answer`,
+  String.raw`sandbox\/wallet\/[^/]+\/answer`,
+];
+const FORM_PATH = new RegExp(String.raw`^\/[a-z]{2}\/(${FORM_PATHS.join("|")})$`);
 
 export function isHostedFormPath(pathname: string): boolean {
   return FORM_PATH.test(pathname);
@@ -47,7 +55,10 @@ const CONSOLE_ACTION_PATH = /^\/[a-z]{2}\/console\/actions\/[a-z-]+$/;
 // route reads only the page token in its query and asks the provider, so a post there is a return like any other.
 const PROVIDER_RETURN_PATH = /^\/[a-z]{2}\/pay\/redirect\/[^/]+\/return$/;
 
-/** Outside the API (where the demo merchant's webhook receiver lives too), only the hosted forms, the console's actions and the providers' returns take a POST. */
+/**
+ * Outside the API (where the demo merchant's webhook receiver lives too), only the hosted forms,
+ * the console's actions and the providers' returns take a POST.
+ */
 export function acceptsPost(pathname: string): boolean {
   return isHostedFormPath(pathname) || CONSOLE_ACTION_PATH.test(pathname) || PROVIDER_RETURN_PATH.test(pathname);
 }

@@ -58,16 +58,22 @@ export function notFoundPageResponse(localeHint: unknown): Response {
  */
 const PLAIN_PAGE_STYLE =
   "*{box-sizing:border-box}html{-webkit-text-size-adjust:100%;color-scheme:light}" +
-  "body{margin:0;min-height:100dvh;background:#f8fafc;color:#0f172a;font-family:ui-sans-serif,system-ui,sans-serif;line-height:1.5}" +
+  "body{margin:0;min-height:100dvh;background:#f8fafc;color:#0f172a;" +
+  "font-family:ui-sans-serif,system-ui,sans-serif;line-height:1.5}" +
   ":lang(ar){line-height:1.75}" +
   ".brand{margin:0 auto;max-width:28rem;padding:1.25rem 1rem .75rem;font-size:.875rem;font-weight:700;color:#115e59}" +
   "main{margin:0 auto 2rem;max-width:28rem;padding:0 1rem}" +
-  ".card{display:flex;flex-direction:column;gap:1rem;border-radius:1rem;background:#fff;padding:1.25rem;box-shadow:0 1px 2px rgb(0 0 0/.05);outline:1px solid #e2e8f0}" +
+  ".card{display:flex;flex-direction:column;gap:1rem;border-radius:1rem;background:#fff;padding:1.25rem;" +
+  "box-shadow:0 1px 2px rgb(0 0 0/.05);outline:1px solid #e2e8f0}" +
   "h1{margin:0;font-size:1.5rem;line-height:1.25;font-weight:700;letter-spacing:-.025em;overflow-wrap:anywhere}" +
   "p{margin:0;color:#1e293b;overflow-wrap:anywhere}" +
-  "a{display:inline-flex;min-height:2.75rem;align-items:center;border-radius:.75rem;background:#0f766e;padding:0 1rem;color:#fff;font-weight:600;text-decoration:none}" +
+  "a{display:inline-flex;min-height:2.75rem;align-items:center;border-radius:.75rem;background:#0f766e;" +
+  "padding:0 1rem;color:#fff;font-weight:600;text-decoration:none}" +
   "a:hover{background:#115e59}a:focus-visible{outline:3px solid #0d9488;outline-offset:2px}";
-/** Also in every page's policy (lib/hosted/page-headers.ts): proxy.ts sets that policy on a plain page served under it (the console's 403 page). */
+/**
+ * Also in every page's policy (lib/hosted/page-headers.ts): proxy.ts sets that policy on a plain
+ * page served under it (the console's 403 page).
+ */
 export const PLAIN_PAGE_STYLE_HASH = `'sha256-${createHash("sha256").update(PLAIN_PAGE_STYLE).digest("base64")}'`;
 
 /**
@@ -88,9 +94,11 @@ export function plainPageResponse(page: {
   const brand = page.brand ? `<p class="brand">${escapeHtml(page.brand)}</p>` : "";
   const html =
     `<!DOCTYPE html><html lang="${page.locale}" dir="${textDirection(page.locale)}"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<meta name="robots" content="noindex, nofollow">` +
     `<title>${escapeHtml(page.title)}</title><style>${PLAIN_PAGE_STYLE}</style></head>` +
-    `<body>${brand}<main><div class="card"><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.body)}</p>${link}</div></main></body></html>`;
+    `<body>${brand}<main><div class="card"><h1>${escapeHtml(page.title)}</h1>` +
+    `<p>${escapeHtml(page.body)}</p>${link}</div></main></body></html>`;
   return new Response(html, {
     status: page.status,
     headers: {
@@ -98,7 +106,9 @@ export function plainPageResponse(page: {
       "content-type": "text/html; charset=utf-8",
       "cache-control": noStore,
       // No script, nothing loaded, one stylesheet by its hash: a page that cannot do anything but be read.
-      "content-security-policy": `default-src 'none'; style-src ${PLAIN_PAGE_STYLE_HASH}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      "content-security-policy":
+        `default-src 'none'; style-src ${PLAIN_PAGE_STYLE_HASH}; ` +
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     },
   });
 }

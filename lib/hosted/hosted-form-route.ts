@@ -33,7 +33,10 @@ export function hostedFormRoute<P extends { locale: string }>(options: {
   /** The form field holding the page credential (page token, client secret) the form token is bound to. */
   credentialField: string;
   act: (input: HostedFormInput<P>) => Promise<string>;
-  /** A simulator's form (the sandbox wallet app, the 3DS stand-in): production answers its address 404, as it does its page. */
+  /**
+   * A simulator's form (the sandbox wallet app, the 3DS stand-in): production answers its address
+   * 404, as it does its page.
+   */
   sandboxOnly?: boolean;
 }) {
   return async function POST(request: Request, context: { params: Promise<P> }): Promise<Response> {

@@ -9,5 +9,8 @@ export const REDIRECT_DELAY_MS = 2000;
 export const POLL_FIRST_DELAY_MS = 1_000;
 export const POLL_MAX_DELAY_MS = 5_000;
 
-/** The QR page, once the payment has ended: long enough for a screen reader to announce the outcome before it moves on. */
+/**
+ * The QR page, once the payment has ended: long enough for a screen reader to announce the outcome
+ * before it moves on.
+ */
 export const QR_MOVE_DELAY_MS = 1_500;

@@ -3,7 +3,10 @@ import { requestIdOf } from "../http/request-id";
 import { observeHttpRequest } from "../metrics/gateway-metrics";
 import { pageRouteOf } from "./page-route";
 
-/** Under `npm start`, server/serve.mjs reports each page answer (observePageAnswer), which carries the request's line. */
+/**
+ * Under `npm start`, server/serve.mjs reports each page answer (observePageAnswer), which carries
+ * the request's line.
+ */
 const servedWithAnswerLine = () =>
   typeof (globalThis as { gatewayObservePage?: unknown }).gatewayObservePage === "function";
 

@@ -30,7 +30,10 @@ export function pageContentSecurityPolicy(pathname: string, nonce: string, overH
   });
 }
 
-/** Every page answer's own headers beside its CSP: the hosted pages' set, no caching, its request id, HSTS over https. */
+/**
+ * Every page answer's own headers beside its CSP: the hosted pages' set, no caching, its request
+ * id, HSTS over https.
+ */
 export function pageAnswerHeaders(csp: string, requestId: string): Record<string, string> {
   return {
     "Content-Security-Policy": csp,

@@ -67,18 +67,21 @@ function linkPageResponse(
   const body = merchantName ? text.closedBody.replace("{merchant}", () => merchantName) : text.closedBodyUnknown;
   const nonce = request.headers.get("x-nonce");
   const languages = routing.locales
-    .map((other) =>
-      other === locale
-        ? `<li><span aria-current="true" lang="${other}">${escapeHtml(localeNames[other])}</span></li>`
-        : `<li><a href="${escapeHtml(paymentLinkClosedPath({ locale: other, linkId }))}" lang="${other}" hreflang="${other}">${escapeHtml(localeNames[other])}</a></li>`,
-    )
+    .map((other) => {
+      const name = escapeHtml(localeNames[other]);
+      if (other === locale) return `<li><span aria-current="true" lang="${other}">${name}</span></li>`;
+      const href = escapeHtml(paymentLinkClosedPath({ locale: other, linkId }));
+      return `<li><a href="${href}" lang="${other}" hreflang="${other}">${name}</a></li>`;
+    })
     .join("");
   const html =
     `<!DOCTYPE html><html lang="${locale}" dir="${textDirection(locale)}"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<meta name="robots" content="noindex, nofollow">` +
     `<title>${escapeHtml(title)}</title>` +
     `<style${nonce ? ` nonce="${escapeHtml(nonce)}"` : ""}>${STYLE}</style></head>` +
-    `<body><header><p>${escapeHtml(common.secureCheckout)}</p><nav aria-label="${escapeHtml(common.language)}"><ul>${languages}</ul></nav></header>` +
+    `<body><header><p>${escapeHtml(common.secureCheckout)}</p>` +
+    `<nav aria-label="${escapeHtml(common.language)}"><ul>${languages}</ul></nav></header>` +
     `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p></main></body></html>`;
   return new Response(html, {
     status,
@@ -88,9 +91,13 @@ function linkPageResponse(
 
 const STYLE =
   "body{margin:0;font-family:system-ui,sans-serif;background:#f1f5f9;color:#0f172a}" +
-  "header{max-width:28rem;margin:0 auto;padding:1.25rem 1rem .75rem;display:flex;flex-wrap:wrap;gap:.75rem;justify-content:space-between;align-items:center}" +
-  "header p{margin:0;font-weight:600;font-size:.875rem}nav ul{display:flex;gap:.75rem;list-style:none;margin:0;padding:0;font-size:.875rem}" +
-  "a{color:#115e59}main{max-width:28rem;margin:0 auto 2rem;padding:1.5rem;background:#fff;border-radius:1rem;box-shadow:0 1px 2px #0000001a}" +
+  "header{max-width:28rem;margin:0 auto;padding:1.25rem 1rem .75rem;display:flex;flex-wrap:wrap;gap:.75rem;" +
+  "justify-content:space-between;align-items:center}" +
+  "header p{margin:0;font-weight:600;font-size:.875rem}" +
+  "nav ul{display:flex;gap:.75rem;list-style:none;margin:0;padding:0;font-size:.875rem}" +
+  "a{color:#115e59}" +
+  "main{max-width:28rem;margin:0 auto 2rem;padding:1.5rem;background:#fff;border-radius:1rem;" +
+  "box-shadow:0 1px 2px #0000001a}" +
   "h1{font-size:1.5rem;margin:0 0 .75rem}main p{margin:0;line-height:1.5;color:#334155}";
 
 function escapeHtml(value: string): string {

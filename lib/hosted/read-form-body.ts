@@ -6,7 +6,10 @@ export const FORM_BODY_LIMIT_BYTES = 8 * 1024;
 
 export type FormBody = Readonly<Record<string, string>>;
 
-/** What readFormBody answers for a form one of whose fields holds U+0000: the caller answers formRefusedResponse("nul_character"), 400. */
+/**
+ * What readFormBody answers for a form one of whose fields holds U+0000: the caller answers
+ * formRefusedResponse("nul_character"), 400.
+ */
 export const NUL_CHARACTER_IN_FORM = "nul_character";
 
 /**

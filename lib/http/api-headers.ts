@@ -18,7 +18,10 @@ export function apiResponseHeaders(): readonly (readonly [string, string])[] {
   return cached;
 }
 
-/** Adds the API headers to a response that does not set them itself; `crossOrigin`: a browser's request (an Origin) that the route answers (cors.ts). */
+/**
+ * Adds the API headers to a response that does not set them itself; `crossOrigin`: a browser's
+ * request (an Origin) that the route answers (cors.ts).
+ */
 export function withApiHeaders(response: Response, crossOrigin = false): Response {
   try {
     setMissing(response.headers, crossOrigin);

@@ -41,7 +41,10 @@ export interface ApiLaneOptions {
   operations: readonly RoutedOperation[];
   /** Each registry path's route file module (app/api/v1). */
   routeModules: Readonly<Record<string, RouteModule>>;
-  /** app/api's other route files by their path (`:name` one segment, `*name` the rest): health, metrics, the callbacks, the sandbox's simulators. */
+  /**
+   * app/api's other route files by their path (`:name` one segment, `*name` the rest): health,
+   * metrics, the callbacks, the sandbox's simulators.
+   */
   otherRouteModules: Readonly<Record<string, RouteModule>>;
   /** The catch-all route file's module (app/api/v1/[...unknown]): the JSON 404 of any other path. */
   unknownPath: RouteModule;

@@ -39,7 +39,8 @@ export function createApiRouter(
   const missing = [...patterns].filter((pattern) => !modules[pattern]);
   if (unmatched.length > 0 || missing.length > 0) {
     throw new Error(
-      `the route files and the operations registry disagree: no operation for ${unmatched.join(", ") || "-"}; no route file for ${missing.join(", ") || "-"}`,
+      `the route files and the operations registry disagree: no operation for ${unmatched.join(", ") || "-"}; ` +
+        `no route file for ${missing.join(", ") || "-"}`,
     );
   }
   for (const pattern of patterns) {

@@ -49,7 +49,8 @@ export function clientOrigin(headers: HeaderSource): ClientOrigin {
   let client: Hop = { address: peer, proto: hops.length === 0 ? lastProto(read) : null };
   for (let index = hops.length - 1; index >= 0 && isTrusted(trusted, client.address); index -= 1) {
     const hop = hops[index]!;
-    // A hop that is not an address (a typo, "unknown", an obfuscated name): the proxy that wrote it is as far as we know.
+    // A hop that is not an address (a typo, "unknown", an obfuscated name): the proxy that wrote it
+    // is as far as we know.
     if (hop.address === null) break;
     client = { address: hop.address, proto: hop.proto };
   }

@@ -53,7 +53,10 @@ export const CORS_RESPONSE_HEADERS: readonly (readonly [string, string])[] = [
   ["access-control-expose-headers", EXPOSED_RESPONSE_HEADERS],
 ];
 
-/** The answer to OPTIONS on a route serving `allowed` (an Allow header's value): a preflight when the browser asks one of a route that `browsers` may call. */
+/**
+ * The answer to OPTIONS on a route serving `allowed` (an Allow header's value): a preflight when
+ * the browser asks one of a route that `browsers` may call.
+ */
 export function optionsResponse(request: Request, allowed: string, browsers: boolean): Response {
   const headers = new Headers({ allow: allowed });
   if (browsers && request.headers.has("origin") && request.headers.has("access-control-request-method")) {

@@ -37,7 +37,10 @@ export interface EndpointSpec<M extends AuthMode, B, Q, H, R = undefined, A = ne
   idempotent?: string;
   /** The schema of `data` in the success envelope; the handler's answer is typed by it. */
   response?: R;
-  /** The handler reads the payment of the path's `:id`: the auth statement reads it too where it can (path-payment.ts). */
+  /**
+   * The handler reads the payment of the path's `:id`: the auth statement reads it too where it can
+   * (path-payment.ts).
+   */
   readsPathPayment?: boolean;
   /**
    * The answer to the domain's result, rendered by endpoint() (`data` of the response schema):
@@ -57,12 +60,18 @@ export interface EndpointContext<M extends AuthMode, B, Q, H, A = never> {
   query: Parsed<Q>;
   headers: Parsed<H>;
   idempotency: {
-    /** For the domain operation to call with its result before it commits: the answer (spec.answer) is stored in that transaction. Undefined without an Idempotency-Key. */
+    /**
+     * For the domain operation to call with its result before it commits: the answer (spec.answer)
+     * is stored in that transaction. Undefined without an Idempotency-Key.
+     */
     storeAnswer?: BeforeCommit<A>;
     /** The key's name for a provider operation (IdempotencyScope.operationKey); undefined without a key. */
     operationKey?: string;
   };
-  /** With `readsPathPayment`: the path's payment as auth read it (null: none), or undefined when auth did not read it. */
+  /**
+   * With `readsPathPayment`: the path's payment as auth read it (null: none), or undefined when
+   * auth did not read it.
+   */
   pathPayment: PaymentRow | null | undefined;
 }
 
@@ -196,7 +205,10 @@ export function endpoint<
   }
 }
 
-/** client_auth as `endpointWithClientAuthInStatement` hands it: judged already, or to judge inside the operation's statement. */
+/**
+ * client_auth as `endpointWithClientAuthInStatement` hands it: judged already, or to judge inside
+ * the operation's statement.
+ */
 export type ClientAuth =
   | { principal: ClientPrincipal; inStatement?: undefined }
   | { inStatement: ClientAuthInStatement; authenticate: () => Promise<ClientPrincipal>; principal?: undefined };

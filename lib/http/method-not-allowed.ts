@@ -9,7 +9,10 @@ const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type RouteMethod = (typeof ROUTE_METHODS)[number];
 type Handler = (request: Request) => Promise<Response>;
 
-/** Marks a handler that is no endpoint of the API (a refusal of its method, or OPTIONS), so route discovery can tell it from a real one. */
+/**
+ * Marks a handler that is no endpoint of the API (a refusal of its method, or OPTIONS), so route
+ * discovery can tell it from a real one.
+ */
 export const NOT_SERVED = Symbol.for("gateway.methodNotAllowed");
 
 /**

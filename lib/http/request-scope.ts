@@ -18,7 +18,10 @@ export interface RequestScope {
   requestId: string;
   /** Auth records the request's limits here; its header fields go on the answer, whatever it is. */
   rateLimit: RequestRateLimit;
-  /** The route template (lib/metrics/route-template.ts), once the route knows its parameters: the metrics' and the span's label. */
+  /**
+   * The route template (lib/metrics/route-template.ts), once the route knows its parameters: the
+   * metrics' and the span's label.
+   */
   route?: string;
 }
 

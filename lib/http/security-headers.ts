@@ -33,7 +33,10 @@ export const stripeJsSources: ThirdPartySources = {
   connect: ["https://api.stripe.com"],
 };
 
-/** The page before a redirect provider's (/{locale}/pay/redirect/{paymentId}), whose Pay form is answered with a 303 to the provider's page. */
+/**
+ * The page before a redirect provider's (/{locale}/pay/redirect/{paymentId}), whose Pay form is
+ * answered with a 303 to the provider's page.
+ */
 export function isRedirectPagePath(pathname: string): boolean {
   return /^\/[a-z]{2}\/pay\/redirect\/[^/]+\/?$/.test(pathname);
 }
@@ -59,7 +62,8 @@ export function contentSecurityPolicy({
   const extra = (hosts: readonly string[] | undefined) => (hosts?.length ? ` ${hosts.join(" ")}` : "");
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${extra(thirdParty?.script)}${development ? " 'unsafe-eval'" : ""}`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${extra(thirdParty?.script)}` +
+      (development ? " 'unsafe-eval'" : ""),
     ["style-src 'self'", `'nonce-${nonce}'`, ...inlineStyles].join(" "),
     "img-src 'self' data: blob:",
     "font-src 'self'",

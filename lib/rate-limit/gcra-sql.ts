@@ -34,7 +34,8 @@ export function gcraUpsertSql(options: {
   const next = sql`greatest(rl.tat_ms, ${now}) + ${interval}`;
   const admits = sql`excluded.allowed and ${next} - ${now} <= ${windowMs}`;
   return sql`insert into rate_limits as rl (key, tat_ms, allowed)
-    select ${key}, case when ${precondition} then ${now} + ${interval} else ${now} end, ${precondition} ${options.from ?? sql``}
+    select ${key}, case when ${precondition} then ${now} + ${interval} else ${now} end, ${precondition}
+    ${options.from ?? sql``}
     on conflict (key) do update set
       tat_ms = case when ${admits} then ${next} else rl.tat_ms end,
       allowed = ${admits}

@@ -35,7 +35,10 @@ export const rateLimitPolicies = {
    * uses it up.
    */
   paymentLink: policy("link", 60, 60),
-  /** Posts to one link's page from one client address, junk included: one client never uses up the link's quota alone. */
+  /**
+   * Posts to one link's page from one client address, junk included: one client never uses up the
+   * link's quota alone.
+   */
   paymentLinkClient: policy("link_client", 20, 60),
   /** Valid starts on one link for one phone: one number is not sent code after code. */
   paymentLinkPhone: policy("link_phone", 5, 60),

@@ -42,7 +42,10 @@ export class RequestRateLimit {
     }
   }
 
-  /** Charges checks standalone (one statement or one EVALSHA), for requests whose auth has no lookup to fold them into. */
+  /**
+   * Charges checks standalone (one statement or one EVALSHA), for requests whose auth has no lookup
+   * to fold them into.
+   */
   async enforce(db: Db, checks: readonly RateLimitCheck[]): Promise<void> {
     const nowMs = this.nowMs();
     const decisions = await consumeRateLimits(db, checks, nowMs);

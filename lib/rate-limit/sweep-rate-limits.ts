@@ -17,7 +17,8 @@ export async function sweepRateLimits(db: Db, options: { clock?: Clock } = {}): 
   const deleted = await db
     .delete(rateLimits)
     .where(
-      sql`${rateLimits.key} in (select ${rateLimits.key} from ${rateLimits} where ${rateLimits.tatMs} <= ${nowMs} limit ${BATCH})`,
+      sql`${rateLimits.key} in (select ${rateLimits.key} from ${rateLimits}
+        where ${rateLimits.tatMs} <= ${nowMs} limit ${BATCH})`,
     )
     .returning({ key: rateLimits.key });
   return deleted.length;

@@ -120,7 +120,8 @@ export function returnPagePathAfterReceipt(options: HostedLinkOptions & { notice
 
 /** The receipt as a PDF, under the return page's own token (`receipt`: its GET; `receipt/email`: the form's POST). */
 export function receiptPdfPath(options: { locale: Locale; paymentId: string; token: string }): string {
-  return `/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}/receipt?${new URLSearchParams({ token: options.token }).toString()}`;
+  const query = new URLSearchParams({ token: options.token }).toString();
+  return `/${options.locale}${pagePathWithoutLocale("return", options.paymentId)}/receipt?${query}`;
 }
 
 export function receiptEmailFormPath(options: { locale: Locale; paymentId: string }): string {
@@ -223,14 +224,18 @@ export function redirectReturnPath({
   paymentId: string;
   token: string;
 }): string {
-  return `/${locale}${pagePathWithoutLocale("redirect", paymentId)}/return?${new URLSearchParams({ token }).toString()}`;
+  const query = new URLSearchParams({ token }).toString();
+  return `/${locale}${pagePathWithoutLocale("redirect", paymentId)}/return?${query}`;
 }
 
 export function redirectReturnUrl(options: { locale: Locale; paymentId: string; token: string }): string {
   return absoluteUrl(redirectReturnPath(options));
 }
 
-/** Where a redirect provider that notifies (Chargily's webhook_endpoint) posts a payment's outcome: signed by the provider, never trusted otherwise. */
+/**
+ * Where a redirect provider that notifies (Chargily's webhook_endpoint) posts a payment's outcome:
+ * signed by the provider, never trusted otherwise.
+ */
 export const REDIRECT_NOTIFICATIONS_PATH = "/api/v1/redirect-notifications";
 
 export function redirectNotifyUrl(paymentId: string): string {
@@ -257,7 +262,8 @@ export function qrImageUrl(options: QrLinkOptions): string {
 }
 
 export function walletAppPath({ locale, paymentId, token }: QrLinkOptions & { locale: Locale | null }): string {
-  return `${localePrefix(locale)}${pagePathWithoutLocale("wallet-app", paymentId)}?${new URLSearchParams({ token }).toString()}`;
+  const query = new URLSearchParams({ token }).toString();
+  return `${localePrefix(locale)}${pagePathWithoutLocale("wallet-app", paymentId)}?${query}`;
 }
 
 /**

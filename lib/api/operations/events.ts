@@ -16,7 +16,8 @@ export const listEvents = defineOperation({
   tag,
   summary: "The service's events (notifications), newest first",
   description:
-    "Every notification is an event, kept 30 days, in both environments. Page with `startingAfter` (the last id you got) while `hasMore` is true. " +
+    "Every notification is an event, kept 30 days, in both environments. " +
+    "Page with `startingAfter` (the last id you got) while `hasMore` is true. " +
     "Filter by `type`, `paymentId` or `deliveryStatus`.",
   auth: ["client"],
   query: listEventsQuery,

@@ -97,7 +97,8 @@ export const receiveCardProviderEvent = defineOperation({
   tag: "Card provider",
   summary: "The card provider's signed payment events",
   description:
-    "For the card provider only: a payment-succeeded event runs the card-finalize handler. A missing or wrong signature is 401.",
+    "For the card provider only: a payment-succeeded event runs the card-finalize handler. " +
+    "A missing or wrong signature is 401.",
   publicAccess: "card provider signature",
   response: z.object({
     eventId: z.string(),
@@ -113,9 +114,12 @@ export const receiveRedirectNotification = defineOperation({
   tag: "Card provider",
   summary: "A redirect provider's signed notification about a payment (Chargily Pay's webhook)",
   description:
-    "For a REDIRECT method whose provider notifies (contract 15): the gateway gives this address to the provider with the order. " +
-    "The body is verified against the merchant's credentials (Chargily: the `signature` header, HMAC-SHA256 of the raw body with the secret key); " +
-    "a missing or wrong signature is 401 and changes nothing. A notification sent twice, or after the buyer's return, settles nothing again.",
+    "For a REDIRECT method whose provider notifies (contract 15): " +
+    "the gateway gives this address to the provider with the order. " +
+    "The body is verified against the merchant's credentials " +
+    "(Chargily: the `signature` header, HMAC-SHA256 of the raw body with the secret key); " +
+    "a missing or wrong signature is 401 and changes nothing. " +
+    "A notification sent twice, or after the buyer's return, settles nothing again.",
   publicAccess: "redirect provider signature",
   response: z.object({
     paymentId: z.string(),

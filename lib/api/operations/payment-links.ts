@@ -16,10 +16,12 @@ export const createPaymentLink = defineOperation({
   tag,
   summary: "Create a payment link",
   description:
-    "A page to share (`url`, and `qrImageUrl` a PNG QR code of it) where a buyer enters a phone number, chooses how to pay and presses Continue: " +
-    "each buyer's payment is an ordinary intent whose `metaData.paymentLinkId` is the link's id, and its notifications carry `paymentLinkId`. " +
-    "Give `amount` for a fixed price, or omit it and optionally bound what the buyer enters with `minAmount` and `maxAmount`. " +
-    "`reusable: false` closes the link after its first successful payment. A deactivated, expired or used-up link answers 410.",
+    "A page to share (`url`, and `qrImageUrl` a PNG QR code of it) where a buyer enters a phone number, " +
+    "chooses how to pay and presses Continue: each buyer's payment is an ordinary intent whose " +
+    "`metaData.paymentLinkId` is the link's id, and its notifications carry `paymentLinkId`. " +
+    "Give `amount` for a fixed price, or omit it and optionally bound what the buyer enters with " +
+    "`minAmount` and `maxAmount`. `reusable: false` closes the link after its first successful payment. " +
+    "A deactivated, expired or used-up link answers 410.",
   auth: ["client"],
   body: createPaymentLinkBody,
   status: 201,
@@ -60,7 +62,8 @@ export const deactivatePaymentLink = defineOperation({
   tag,
   summary: "Stop a payment link taking payments",
   description:
-    "Answers the link with `active: false`; its page answers 410 from now on. Payments already made stand. Another service's link is 404.",
+    "Answers the link with `active: false`; its page answers 410 from now on. Payments already made stand. " +
+    "Another service's link is 404.",
   auth: ["client"],
   response: paymentLinkView,
   errors: ["not_found"],

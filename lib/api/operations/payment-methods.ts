@@ -21,7 +21,8 @@ export const listAvailablePaymentMethods = defineOperation({
   tag,
   summary: "Methods the service offers in a country",
   description:
-    "`countryCode` is ISO 3166-1 **alpha-2** here (`DZ`), unlike create intent and the `x-country-code` header, which take alpha-3 (`DZA`). Saved cards are not listed.",
+    "`countryCode` is ISO 3166-1 **alpha-2** here (`DZ`), unlike create intent and the `x-country-code` " +
+    "header, which take alpha-3 (`DZA`). Saved cards are not listed.",
   auth: ["client"],
   query: availableMethodsQuery,
   headers: availableMethodsHeaders,
@@ -35,8 +36,9 @@ export const listUserPaymentMethods = defineOperation({
   tag,
   summary: "Methods for one buyer (wallet balance and saved cards)",
   description:
-    "Under user_auth, `amount` (> 0) and `x-country-code` (alpha-3) and `x-service` are required. Under merchant_auth " +
-    "the amount, currency and country come from the intent: values sent are ignored without error, and `x-service` is ignored.",
+    "Under user_auth, `amount` (> 0) and `x-country-code` (alpha-3) and `x-service` are required. " +
+    "Under merchant_auth the amount, currency and country come from the intent: " +
+    "values sent are ignored without error, and `x-service` is ignored.",
   auth: ["merchant", "user"],
   requireServiceHeader: true,
   query: userMethodsQuery,
@@ -51,8 +53,8 @@ export const getCardProviderKey = defineOperation({
   tag,
   summary: "The card provider's publishable key",
   description:
-    "client_auth and user_auth name the country in `x-country-code` (alpha-3) and need `x-service`; merchant_auth takes both from the intent. " +
-    "404 when the service offers no card payments in that country.",
+    "client_auth and user_auth name the country in `x-country-code` (alpha-3) and need `x-service`; " +
+    "merchant_auth takes both from the intent. 404 when the service offers no card payments in that country.",
   auth: ["client", "user", "merchant"],
   requireServiceHeader: true,
   headers: cardProviderKeyHeaders,

@@ -39,8 +39,9 @@ export const createPaymentIntent = defineOperation({
   tag,
   summary: "Create a payment intent",
   description:
-    "Idempotent on (service, `actionId`): the same body again answers the same intent (same paymentId and clientSecret, 201); " +
-    "a different body is 422 `idempotency_conflict`. `countryCode` (query) and `actionCountryCode` are ISO 3166-1 **alpha-3**. " +
+    "Idempotent on (service, `actionId`): the same body again answers the same intent " +
+    "(same paymentId and clientSecret, 201); a different body is 422 `idempotency_conflict`. " +
+    "`countryCode` (query) and `actionCountryCode` are ISO 3166-1 **alpha-3**. " +
     "The body's free-form object is spelled `metaData`. The intent expires 30 minutes after creation.",
   auth: ["client"],
   body: createPaymentIntentBody,
@@ -57,11 +58,13 @@ export const proceedPayment = defineOperation({
   tag,
   summary: "Proceed with a payment method",
   description:
-    "`WALLET_V2` answers 12 with an OTP page in `metadata.payUrl` and `require3DS: true` (append `returnUrl` to it); under user_auth " +
-    "by the intent's own customer no OTP is needed (2, or 13 for RESERVATION). A `QR_CODE` intent answers `qrImageUrl` and no statusCode. " +
-    "`CARD_PROVIDER` always answers 12 with the hosted card page (`redirectUrl` in the body says where the buyer returns). " +
-    "A payment the provider rejects is 200 with statusCode 3, not an HTTP error. `x-service` is required for client_auth and user_auth " +
-    "and ignored for merchant_auth; `x-country-code` is deprecated and never selects the country.",
+    "`WALLET_V2` answers 12 with an OTP page in `metadata.payUrl` and `require3DS: true` " +
+    "(append `returnUrl` to it); under user_auth by the intent's own customer no OTP is needed " +
+    "(2, or 13 for RESERVATION). A `QR_CODE` intent answers `qrImageUrl` and no statusCode. " +
+    "`CARD_PROVIDER` always answers 12 with the hosted card page (`redirectUrl` in the body says where the " +
+    "buyer returns). A payment the provider rejects is 200 with statusCode 3, not an HTTP error. " +
+    "`x-service` is required for client_auth and user_auth and ignored for merchant_auth; " +
+    "`x-country-code` is deprecated and never selects the country.",
   auth: ["client", "merchant", "user"],
   requireServiceHeader: true,
   body: proceedPaymentBody,
@@ -95,8 +98,9 @@ export const capturePayment = defineOperation({
   tag,
   summary: "Capture a reservation",
   description:
-    "Only a `RESERVATION` intent in state 13. Without `amount` the whole reservation is captured; a smaller amount releases the rest " +
-    "to the wallet at once; above the reserved amount is 400 `amount_exceeds_reserved`. A second capture is 409 `invalid_state`.",
+    "Only a `RESERVATION` intent in state 13. Without `amount` the whole reservation is captured; " +
+    "a smaller amount releases the rest to the wallet at once; " +
+    "above the reserved amount is 400 `amount_exceeds_reserved`. A second capture is 409 `invalid_state`.",
   auth: ["client"],
   body: capturePaymentBody,
   idempotent: "payments.capture",
@@ -112,7 +116,8 @@ export const releasePayment = defineOperation({
   tag,
   summary: "Release a reservation",
   description:
-    "Returns the whole reserved amount (statusCode 10, status `Reversed`). Body `{}`. A reservation left alone 7 days is released automatically.",
+    "Returns the whole reserved amount (statusCode 10, status `Reversed`). Body `{}`. " +
+    "A reservation left alone 7 days is released automatically.",
   auth: ["client"],
   body: releasePaymentBody,
   idempotent: "payments.release",
@@ -128,8 +133,9 @@ export const refundPayment = defineOperation({
   tag,
   summary: "Refund a payment, fully or in part",
   description:
-    "Only a captured payment (statusCode 2, or 16 after an earlier partial refund). **A refund without `amount` refunds the rest.** " +
-    "Above the remaining refundable amount is 400 `amount_exceeds_refundable`. The result's statusCode is 4 for full and partial refunds alike, " +
+    "Only a captured payment (statusCode 2, or 16 after an earlier partial refund). " +
+    "**A refund without `amount` refunds the rest.** Above the remaining refundable amount is 400 " +
+    "`amount_exceeds_refundable`. The result's statusCode is 4 for full and partial refunds alike, " +
     "while check then answers 4 (fully) or 16 (partially refunded).",
   auth: ["client"],
   body: refundPaymentBody,
@@ -146,8 +152,9 @@ export const finalizeCardPayment = defineOperation({
   tag: "Hosted checkout",
   summary: "Finalize a card payment (hosted card page)",
   description:
-    "Called by the hosted card page after the card provider confirmed the card; the provider's own notification does the same. " +
-    "The only credential is `x-client-secret`, which must name the payment in the path (no Authorization). Idempotent on `paymentIntentId`.",
+    "Called by the hosted card page after the card provider confirmed the card; " +
+    "the provider's own notification does the same. The only credential is `x-client-secret`, " +
+    "which must name the payment in the path (no Authorization). Idempotent on `paymentIntentId`.",
   auth: ["intent_secret"],
   body: cardFinalizeBody,
   idempotent: "payments.card_finalize",

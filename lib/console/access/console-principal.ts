@@ -37,7 +37,10 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
   return null;
 }
 
-/** The principal of a request's console cookie, or null (no cookie, ended or expired session, code step pending): one statement. */
+/**
+ * The principal of a request's console cookie, or null (no cookie, ended or expired session, code
+ * step pending): one statement.
+ */
 export async function authenticateConsole(
   db: Db,
   options: { sessionToken: string | null; clock?: Clock },

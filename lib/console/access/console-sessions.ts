@@ -15,7 +15,10 @@ export interface LiveSession {
   stage: SessionStage;
   activeServiceId: string | null;
   user: { id: string; email: string; name: string; twoStepOn: boolean };
-  /** A form's redirect left a message to show once (lib/console/web/console-flash.ts): only then is it taken, a write. */
+  /**
+   * A form's redirect left a message to show once (lib/console/web/console-flash.ts): only then is
+   * it taken, a write.
+   */
   flashWaiting: boolean;
 }
 
@@ -117,8 +120,10 @@ const sessionStatement = (db: Db) =>
     "console_session_resolve",
     () => sql`
   WITH found AS (
-    SELECT s.id, s.stage, s.active_service_id, s.flash_sealed IS NOT NULL AS flash_waiting, s.ended_at IS NOT NULL AS ended,
-           (extract(epoch FROM s.created_at) * 1000)::float8 AS created_ms, (extract(epoch FROM s.last_used_at) * 1000)::float8 AS last_used_ms,
+    SELECT s.id, s.stage, s.active_service_id,
+           s.flash_sealed IS NOT NULL AS flash_waiting, s.ended_at IS NOT NULL AS ended,
+           (extract(epoch FROM s.created_at) * 1000)::float8 AS created_ms,
+           (extract(epoch FROM s.last_used_at) * 1000)::float8 AS last_used_ms,
            u.id AS user_id, u.email, u.name, u.totp_secret_encrypted IS NOT NULL AS two_step_on
     FROM console_sessions s JOIN console_users u ON u.id = s.user_id
     WHERE s.token_hash = ${sql.placeholder("tokenHash")}

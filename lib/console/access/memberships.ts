@@ -23,7 +23,8 @@ export interface Membership {
  */
 export function membershipsOfUserSql(userId: SQL): SQL {
   return sql`(SELECT coalesce(json_agg(json_build_object(
-      'serviceId', m.service_id, 'merchantName', s.name, 'role', m.role, 'requiresTwoStep', coalesce(p.requires_two_step, false),
+      'serviceId', m.service_id, 'merchantName', s.name, 'role', m.role,
+      'requiresTwoStep', coalesce(p.requires_two_step, false),
       'countries', s.countries, 'timeZone', s.time_zone
     ) ORDER BY s.name, s.id), '[]')::text
     FROM console_memberships m

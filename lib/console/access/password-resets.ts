@@ -152,7 +152,10 @@ export async function createMemberResetLink(
   });
 }
 
-/** The operator's link (`npm run merchant -- reset-password`, `actor` its CLI_ACTOR); null when no console user has the email. */
+/**
+ * The operator's link (`npm run merchant -- reset-password`, `actor` its CLI_ACTOR); null when no
+ * console user has the email.
+ */
 export async function createResetLinkForEmail(
   db: Db,
   options: { email: string; actor: AuditActor; clock?: Clock },

@@ -33,7 +33,9 @@ export async function purgeConsoleRecords(db: Db): Promise<number> {
     ) RETURNING id`);
   const resets = await db.execute(sql`
     DELETE FROM console_password_resets WHERE id IN (
-      SELECT id FROM console_password_resets WHERE coalesce(used_at, expires_at) < now() - interval '1 day' LIMIT ${BATCH}
+      SELECT id FROM console_password_resets
+      WHERE coalesce(used_at, expires_at) < now() - interval '1 day'
+      LIMIT ${BATCH}
     ) RETURNING id`);
   const resetRequests = await db.execute(sql`
     DELETE FROM console_password_reset_requests WHERE id IN (

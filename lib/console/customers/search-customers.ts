@@ -20,9 +20,10 @@ const startsWith = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c
 
 /**
  * The console's customer search (contract 13): by phone in any form a person types it (the
- * national form of the merchant's `countries` too: lib/geo/typed-phone.ts), or by the beginning of the name or of the email, case-insensitive, within one service. Each
- * reading is an index lookup (the phone's unique index; lower(name) and lower(email) with
- * text_pattern_ops); at most 25 customers, by name.
+ * national form of the merchant's `countries` too: lib/geo/typed-phone.ts), or by the beginning
+ * of the name or of the email, case-insensitive, within one service. Each reading is an index
+ * lookup (the phone's unique index; lower(name) and lower(email) with text_pattern_ops); at most
+ * 25 customers, by name.
  */
 export async function searchCustomers(
   db: Db,
@@ -43,7 +44,10 @@ export async function searchCustomers(
   return unique.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)).slice(0, CUSTOMERS_SHOWN);
 }
 
-/** The search's statements, one per reading of the text (none for an empty search). Exported for the benchmark's EXPLAIN. */
+/**
+ * The search's statements, one per reading of the text (none for an empty search). Exported for the
+ * benchmark's EXPLAIN.
+ */
 export function customerSearchQueries(
   db: Db,
   options: { serviceId: string; query: string; countries?: readonly string[] },

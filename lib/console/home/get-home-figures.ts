@@ -131,13 +131,15 @@ async function paymentGroups(db: Db, serviceId: string, periods: HomePeriods): P
     SELECT d.day, now() AS "readAt", g.* FROM d
     LEFT JOIN LATERAL (
       SELECT state, currency, payment_method_code AS "paymentMethodCode", transaction_type AS "transactionType",
-             count(*)::int AS count, sum(captured_minor)::text AS "capturedMinor", sum(refunded_minor)::text AS "refundedMinor",
+             count(*)::int AS count, sum(captured_minor)::text AS "capturedMinor",
+             sum(refunded_minor)::text AS "refundedMinor",
              (count(*) FILTER (WHERE refunded_minor > 0))::int AS "refundedCount"
       FROM payments
       WHERE service_id = ${serviceId} AND created_at >= d.from_at AND created_at < d.to_at
       GROUP BY 1, 2, 3, 4
     ) g ON true
-    WHERE d.day IN (SELECT json_array_elements_text(${JSON.stringify(toRead)}::json)) OR d.day IN (SELECT day FROM changed)`);
+    WHERE d.day IN (SELECT json_array_elements_text(${JSON.stringify(toRead)}::json))
+       OR d.day IN (SELECT day FROM changed)`);
   const rows = sqlRows<GroupRow & { readAt: string | Date; state: PaymentState | null }>(result);
   const read = new Map<string, GroupRow[]>();
   for (const row of rows) {
@@ -159,7 +161,10 @@ async function paymentGroups(db: Db, serviceId: string, periods: HomePeriods): P
   return groups;
 }
 
-/** The days as one JSON parameter: one statement text whatever their number, and no array parameter (the drivers take none alike). */
+/**
+ * The days as one JSON parameter: one statement text whatever their number, and no array parameter
+ * (the drivers take none alike).
+ */
 function daysJson(periods: HomePeriods): string {
   return JSON.stringify(
     periods.days.map((day) => ({ day: day.date, from_at: day.start.toISOString(), to_at: day.end.toISOString() })),
@@ -259,25 +264,34 @@ async function readAttention(db: Db, serviceId: string, now: Date): Promise<Home
       WHERE state = 'PRE_AUTHORIZED' AND service_id = ${serviceId} AND authorized_at <= ${expiringBefore}::timestamptz
     ), awaiting AS (
       SELECT id, created_at, amount_minor, currency FROM payments
-      WHERE state = 'REQUIRES_ACTION' AND service_id = ${serviceId} AND expires_at > ${at}::timestamptz AND created_at <= ${awaitingSince}::timestamptz
+      WHERE state = 'REQUIRES_ACTION' AND service_id = ${serviceId}
+        AND expires_at > ${at}::timestamptz AND created_at <= ${awaitingSince}::timestamptz
     ), failing AS (
       SELECT status, created_at FROM notifications
-      WHERE service_id = ${serviceId} AND (status = 'abandoned' OR (status = 'pending' AND attempt_count > 0)) AND created_at > ${failuresSince}::timestamptz
+      WHERE service_id = ${serviceId}
+        AND (status = 'abandoned' OR (status = 'pending' AND attempt_count > 0))
+        AND created_at > ${failuresSince}::timestamptz
     )
     SELECT
-      (SELECT coalesce(json_agg(json_build_object('id', id, 'authorizedAt', authorized_at, 'amountMinor', amount_minor, 'currency', currency) ORDER BY authorized_at), '[]')
+      (SELECT coalesce(json_agg(json_build_object(
+                'id', id, 'authorizedAt', authorized_at, 'amountMinor', amount_minor, 'currency', currency
+              ) ORDER BY authorized_at), '[]')
          FROM (SELECT * FROM expiring ORDER BY authorized_at LIMIT ${LISTED}) listed) AS expiring,
       (SELECT count(*)::int FROM expiring) AS "expiringCount",
-      (SELECT coalesce(json_agg(json_build_object('id', id, 'createdAt', created_at, 'amountMinor', amount_minor, 'currency', currency) ORDER BY created_at), '[]')
+      (SELECT coalesce(json_agg(json_build_object(
+                'id', id, 'createdAt', created_at, 'amountMinor', amount_minor, 'currency', currency
+              ) ORDER BY created_at), '[]')
          FROM (SELECT * FROM awaiting ORDER BY created_at LIMIT ${LISTED}) listed) AS awaiting,
       (SELECT count(*)::int FROM awaiting) AS "awaitingCount",
       (SELECT count(*)::int FROM failing WHERE status = 'abandoned') AS abandoned,
       (SELECT count(*)::int FROM failing WHERE status = 'pending') AS retrying,
       (SELECT min(created_at) FROM failing) AS "webhookOldest",
-      (SELECT coalesce(json_agg(json_build_object('provider', provider, 'count', count, 'since', since) ORDER BY provider), '[]')
+      (SELECT coalesce(json_agg(json_build_object('provider', provider, 'count', count, 'since', since)
+                ORDER BY provider), '[]')
          FROM (SELECT o.provider, count(*)::int AS count, min(o.created_at) AS since
                FROM provider_operations o JOIN payments p ON p.id = o.payment_id
-               WHERE o.status IN ('pending', 'unknown') AND o.created_at <= ${silentSince}::timestamptz AND p.service_id = ${serviceId}
+               WHERE o.status IN ('pending', 'unknown') AND o.created_at <= ${silentSince}::timestamptz
+                 AND p.service_id = ${serviceId}
                GROUP BY o.provider) silent) AS providers`);
   const [row] = sqlRows<AttentionRow>(result);
   const parsed = <T>(value: T | string): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);

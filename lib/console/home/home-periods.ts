@@ -1,7 +1,10 @@
 /** The days the home's chart shows: today and the 29 before it. */
 export const CHART_DAYS = 30;
 
-/** A merchant's calendar: where its days begin. UTC until merchants have a time zone of their own (contract 13, Time). */
+/**
+ * A merchant's calendar: where its days begin. UTC until merchants have a time zone of their own
+ * (contract 13, Time).
+ */
 export const DEFAULT_HOME_TIME_ZONE = "UTC";
 
 export interface HomePeriods {
@@ -16,7 +19,10 @@ export interface HomePeriods {
   chartDays: string[];
   /** The earliest of month and chartFrom: one range covers every figure. */
   from: Date;
-  /** Every day from `from` to today, oldest first: its calendar date and the instants it begins and ends (the next midnight). */
+  /**
+   * Every day from `from` to today, oldest first: its calendar date and the instants it begins and
+   * ends (the next midnight).
+   */
   days: { date: string; start: Date; end: Date }[];
   /** The calendar dates in the zone of today, this week's Monday and the month's 1st ("2031-03-01"). */
   dates: { today: string; week: string; month: string };

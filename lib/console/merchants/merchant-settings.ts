@@ -8,9 +8,10 @@ export type SettingsResult =
   { outcome: "saved"; webhookSecret?: string } | { outcome: "invalid"; field: string; message: string };
 
 /**
- * The Settings page (name, redirect URL, allowed origins, terms of payment URL; the time zone) and the Developers page's webhook URL:
- * the rules of `npm run merchant -- update` (lib/merchants), audited in the same transaction.
- * A first webhook URL makes the webhook secret, returned this once.
+ * The Settings page (name, redirect URL, allowed origins, terms of payment URL; the time zone)
+ * and the Developers page's webhook URL: the rules of `npm run merchant -- update`
+ * (lib/merchants), audited in the same transaction. A first webhook URL makes the webhook
+ * secret, returned this once.
  */
 export async function updateMerchantSettings(
   db: Db,

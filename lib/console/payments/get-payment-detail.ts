@@ -66,13 +66,19 @@ export interface PaymentDetail {
   events: PaymentEventEntry[];
   /** What its state allows (the role is the page's to check). */
   allows: { capture: boolean; release: boolean; refund: boolean };
-  /** Its state allows a refund, but its provider's API cannot make one (Chargily): the page says to refund in the provider's dashboard (contract 15). */
+  /**
+   * Its state allows a refund, but its provider's API cannot make one (Chargily): the page says to
+   * refund in the provider's dashboard (contract 15).
+   */
   refundsAtProvider: boolean;
   /** A redirect method's order at its provider (SATIM, CHARGILY, CLICTOPAY, CMI); null for the other methods. */
   providerOrder: ProviderOrderView | null;
 }
 
-/** What the merchant quotes to its bank or provider about a redirect payment (contract 13's detail, issues 43 and 44). */
+/**
+ * What the merchant quotes to its bank or provider about a redirect payment (contract 13's detail,
+ * issues 43 and 44).
+ */
 export interface ProviderOrderView {
   /**
    * The provider's number of the order, as its back office and the receipt show it (SATIM and
@@ -182,17 +188,27 @@ async function paymentRowsOf(db: Db, payment: PaymentRow) {
   }>(
     await db.execute(sql`
       select
-        (select json_build_object('id', c.id, 'name', c.name, 'phone', c.phone, 'email', c.email, 'isActive', c.is_active)
+        (select json_build_object(
+             'id', c.id, 'name', c.name, 'phone', c.phone, 'email', c.email, 'isActive', c.is_active)
            from ${customers} c where c.id = ${payment.customerId}) as customer,
-        (select json_build_object('brand', k.card_brand, 'last4', k.card_last4) from ${cardPayments} k where k.payment_id = ${payment.id}) as card,
+        (select json_build_object('brand', k.card_brand, 'last4', k.card_last4)
+           from ${cardPayments} k where k.payment_id = ${payment.id}) as card,
         (select json_build_object('providerOrderId', o.provider_order_id)
            from ${redirectPayments} o where o.payment_id = ${payment.id}) as redirect,
-        coalesce((select json_agg(json_build_object('id', x.id, 'amountMinor', x.amount_minor, 'releasedMinor', x.released_minor, 'createdAt', x.created_at)
-           order by x.created_at, x.id) from ${paymentCaptures} x where x.payment_id = ${payment.id}), '[]') as captures,
-        coalesce((select json_agg(json_build_object('id', r.id, 'amountMinor', r.amount_minor, 'description', r.description, 'reason', r.reason,
-           'createdAt', r.created_at) order by r.created_at, r.id) from ${paymentRefunds} r where r.payment_id = ${payment.id}), '[]') as refunds,
-        coalesce((select json_agg(json_build_object('at', t.at, 'fromState', t.from_state, 'toState', t.to_state, 'cause', t.cause,
-           'consoleUserEmail', t.console_user_email) order by t.at, t.id) from ${paymentStateChanges} t where t.payment_id = ${payment.id}), '[]') as timeline`),
+        coalesce((select json_agg(json_build_object(
+             'id', x.id, 'amountMinor', x.amount_minor, 'releasedMinor', x.released_minor, 'createdAt', x.created_at
+           ) order by x.created_at, x.id)
+           from ${paymentCaptures} x where x.payment_id = ${payment.id}), '[]') as captures,
+        coalesce((select json_agg(json_build_object(
+             'id', r.id, 'amountMinor', r.amount_minor, 'description', r.description, 'reason', r.reason,
+             'createdAt', r.created_at
+           ) order by r.created_at, r.id)
+           from ${paymentRefunds} r where r.payment_id = ${payment.id}), '[]') as refunds,
+        coalesce((select json_agg(json_build_object(
+             'at', t.at, 'fromState', t.from_state, 'toState', t.to_state, 'cause', t.cause,
+             'consoleUserEmail', t.console_user_email
+           ) order by t.at, t.id)
+           from ${paymentStateChanges} t where t.payment_id = ${payment.id}), '[]') as timeline`),
   );
   return {
     customer: row!.customer,

@@ -30,14 +30,16 @@ export function paymentListConditions(serviceId: string, filters: PaymentListFil
 
 /** One link's payments, written as payments_link_idx's expression and predicate so the index serves it. */
 function linkCondition(paymentLinkId: string): SQL {
-  return sql`(${payments.metaData} ? 'paymentLinkId' and (${payments.metaData} ->> 'paymentLinkId') = ${paymentLinkId})`;
+  return sql`(${payments.metaData} ? 'paymentLinkId'
+    and (${payments.metaData} ->> 'paymentLinkId') = ${paymentLinkId})`;
 }
 
 function methodCondition(method: ConsoleMethod): SQL {
   // A QR intent is paid in the wallet app only, proceeded or not yet.
   if (method === QR_INTENT_KIND) return eq(payments.transactionType, "QR_CODE");
   // A prefix of payments_service_method_created_idx (transaction type, then method code). A QR
-  // intent shows as qr_wallet, never as its method's kind (and no other method proceeds one): saying so lets the index serve it.
+  // intent shows as qr_wallet, never as its method's kind (and no other method proceeds one):
+  // saying so lets the index serve it.
   return and(isNull(payments.transactionType), inArray(payments.paymentMethodCode, codesShownAs(method)))!;
 }
 

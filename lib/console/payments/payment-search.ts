@@ -45,14 +45,16 @@ export function searchedPaymentIds(serviceId: string, text: string, countries: r
       sql`, `,
     );
     branches.push(
-      sql`select p.id from customers c join payments p on p.customer_id = c.id where c.service_id = ${serviceId} and c.phone in (${phones})`,
+      sql`select p.id from customers c join payments p on p.customer_id = c.id
+        where c.service_id = ${serviceId} and c.phone in (${phones})`,
     );
   }
   if (terms.last4) {
     // A last 4 is shared by many merchants' cards: the card rows found by it are joined to their
     // payment and kept only where that payment is the service's.
     branches.push(
-      sql`select p.id from card_payments cp join payments p on p.id = cp.payment_id where cp.card_last4 = ${terms.last4} and p.service_id = ${serviceId}`,
+      sql`select p.id from card_payments cp join payments p on p.id = cp.payment_id
+        where cp.card_last4 = ${terms.last4} and p.service_id = ${serviceId}`,
     );
   }
   return sql.join(branches, sql` union all `);

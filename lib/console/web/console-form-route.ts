@@ -93,7 +93,8 @@ export function consoleActionRoute(actions: Readonly<Record<string, ConsoleActio
       switch (action.access) {
         case "anonymous": {
           const outcome = await action.act(input);
-          // A new session (sign-in, sign-up, an invitation) replaces the one the browser brought, planted or stale: its token stops working.
+          // A new session (sign-in, sign-up, an invitation) replaces the one the browser brought,
+          // planted or stale: its token stops working.
           if (typeof outcome.session === "string" && token) await endConsoleSessionOfToken(db, token);
           return await respond(db, null, outcome);
         }

@@ -15,7 +15,10 @@ export const CONSOLE_NAV: readonly { key: string; segment: string; capability: C
   { key: "auditLog", segment: "audit-log", capability: "team.manage" },
 ];
 
-/** The capability a console page needs, from its path (`/en/console/team/...`); null for pages every member may open. */
+/**
+ * The capability a console page needs, from its path (`/en/console/team/...`); null for pages every
+ * member may open.
+ */
 export function capabilityOfPath(pathname: string): Capability | null {
   const segment = pathname.split("/")[3] ?? "";
   return CONSOLE_NAV.find((item) => item.segment === segment)?.capability ?? null;

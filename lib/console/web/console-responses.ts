@@ -51,7 +51,10 @@ export function consoleRefusedResponse(
   });
 }
 
-/** A form acted on: the browser GETs the page that shows the result, with the session cookie set or cleared when it changed. */
+/**
+ * A form acted on: the browser GETs the page that shows the result, with the session cookie set or
+ * cleared when it changed.
+ */
 export function consoleSeeOther(location: string, setCookie?: string): Response {
   const headers = new Headers({ location, "cache-control": noStore, ...hostedPageHeaders });
   if (setCookie) headers.append("set-cookie", setCookie);

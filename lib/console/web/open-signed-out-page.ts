@@ -11,7 +11,10 @@ export async function signedInRedirect({ db, locale, cookieHeader }: SignedOutPa
   return session?.stage === "active" ? consolePath.home(locale) : null;
 }
 
-/** The code step's page: a session past the password, waiting for the code, gets its forms' token; any other goes to sign in or home. */
+/**
+ * The code step's page: a session past the password, waiting for the code, gets its forms' token;
+ * any other goes to sign in or home.
+ */
 export async function openCodeStep({
   db,
   locale,

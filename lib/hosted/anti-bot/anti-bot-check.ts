@@ -18,7 +18,10 @@ export const ANTI_BOT_LIFETIME_SECONDS = 600;
 /** The sandbox's code that always passes the no-script check (contract 15). */
 export const SANDBOX_ANTI_BOT_CODE = "123456";
 
-/** What a form renders: ALTCHA's challenge for the island to solve, and the code image with its signed token for a buyer without script. */
+/**
+ * What a form renders: ALTCHA's challenge for the island to solve, and the code image with its
+ * signed token for a buyer without script.
+ */
 export interface AntiBotChallenge {
   challenge: Challenge;
   code: { image: string; token: string };

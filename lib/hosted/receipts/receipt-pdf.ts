@@ -100,7 +100,8 @@ function drawLine(
     color: string;
   },
 ): number {
-  // Directional marks (Intl puts them around an Arabic amount) have done their work in the ordering; no glyph draws them.
+  // Directional marks (Intl puts them around an Arabic amount) have done their work in the
+  // ordering; no glyph draws them.
   const tokens = visualTokens(text, options.direction)
     .map((token) => ({ ...token, text: token.text.replace(BIDI_MARKS, "") }))
     .filter((token) => token.text !== "");

@@ -32,7 +32,10 @@ export type RedirectPageView =
       form: { action: string; token: string; returnUrl?: string; formToken: string } | null;
       /** SATIM's checklist before Pay (null for a method that asks none, and with no form). */
       buyerChecks: BuyerChecksView | null;
-      /** A provider the browser reaches by posting a signed form (CMI): Pay posts these fields straight to the provider. */
+      /**
+       * A provider the browser reaches by posting a signed form (CMI): Pay posts these fields
+       * straight to the provider.
+       */
       providerForm: { action: string; fields: Record<string, string> } | null;
       /** Where "expired" sends the buyer back to the shop (null: nowhere trusted). */
       expiredTarget: string | null;
@@ -56,7 +59,10 @@ const ANTI_BOT_FAILURE: Partial<Record<RedirectNotice, "failed" | "expired">> = 
   anti_bot_expired: "expired",
 };
 
-/** What the page says of the method's provider (its intro and its logo's name): keys under `redirect` its RedirectProvider declares. */
+/**
+ * What the page says of the method's provider (its intro and its logo's name): keys under
+ * `redirect` its RedirectProvider declares.
+ */
 export type RedirectWords = RedirectPage["words"];
 
 const isNotice = (value: string | undefined): value is RedirectNotice =>

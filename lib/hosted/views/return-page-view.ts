@@ -80,11 +80,17 @@ export type ReturnPageView =
       ignoredReturnUrl: IgnoredReturnUrl | null;
       /** The receipt and its actions (print, PDF, email), once the payment has an outcome. */
       receipt: ReturnPageReceipt | null;
-      /** The provider's logo, support message and toll-free number its certification asks for (SATIM: 3020), whatever the outcome. */
+      /**
+       * The provider's logo, support message and toll-free number its certification asks for
+       * (SATIM: 3020), whatever the outcome.
+       */
       providerSupport: { logoPath: string; phone: string } | null;
     };
 
-/** The hosted page of the payment's method (its module's hostedStep); the OTP page for a payment no method has proceeded, as before. */
+/**
+ * The hosted page of the payment's method (its module's hostedStep); the OTP page for a payment no
+ * method has proceeded, as before.
+ */
 const stepPageOf = (payment: HostedPaymentView): HostedStepPage =>
   paymentMethodOf(payment.paymentMethodCode)?.hostedStep ?? "otp";
 

@@ -108,7 +108,8 @@ export const paymentActions: Record<string, ConsoleAction> = {
       const service = await serviceOrThrow(db, principal);
       const customerId = fields.customerId ?? "";
       const cardId = fields.cardId ?? "";
-      // The card's provider operation runs outside transactions (the provider is called): the entry follows the deletion.
+      // The card's provider operation runs outside transactions (the provider is called): the entry
+      // follows the deletion.
       await deleteCustomerCard(db, { service, customerId, cardId });
       await recordAuditEntry(db, {
         actor: actorOf(principal, ip),

@@ -25,7 +25,8 @@ export const PAYMENT_LINK_FORM_FIELDS = [
 
 const filled = (value: string | undefined) => (value ?? "").trim() || undefined;
 const AMOUNT_FIELDS = ["amount", "minAmount", "maxAmount"] as const;
-// A typed number (a decimal comma too: lib/money/typed-amount.ts); anything else is passed as typed, for the schema to say "must be a number".
+// A typed number (a decimal comma too: lib/money/typed-amount.ts); anything else is passed as
+// typed, for the schema to say "must be a number".
 const amountOf = (value: string | undefined) => {
   const typed = readTypedAmount(value);
   return typed.kind === "empty" ? undefined : typed.kind === "amount" ? typed.value : (value ?? "").trim();

@@ -19,7 +19,10 @@ function redirectMethodOf(value: string | undefined): PaymentMethodCode {
 const methodSection = (locale: Locale, code: PaymentMethodCode) =>
   `${consolePath.settings(locale)}#method-${code.toLowerCase()}`;
 
-/** The Settings page: name, redirect URL, allowed origins (one a line), owners and developers; the time zone and payment methods, owners. */
+/**
+ * The Settings page: name, redirect URL, allowed origins (one a line), owners and developers; the
+ * time zone and payment methods, owners.
+ */
 export const settingsActions: Record<string, ConsoleAction> = {
   settings: {
     access: "member",
