@@ -132,7 +132,7 @@ describe("the API's door (npm start)", () => {
     expect(header(check, "content-length")).toBe("<length>");
   });
 
-  it("answers HEAD as GET without the body, a trailing slash with a redirect, an encoded segment as its decoded path, an unknown path with the JSON 404", () => {
+  it("answers HEAD as bodiless GET, redirects a trailing slash, decodes segments, JSON-404s unknown paths", () => {
     const get = named("check client_auth");
     const head = named("HEAD");
     expect(head.status).toBe(get.status);
@@ -155,7 +155,7 @@ describe("the API's door (npm start)", () => {
     }
   });
 
-  it("answers what no route can take itself: a malformed escape in the contract's envelope, a method no route file exports 405 with Allow", () => {
+  it("answers what no route can: a bad escape in the contract's envelope, an unexported method 405 with Allow", () => {
     const malformed = named("malformed escape");
     expect(malformed.status).toBeGreaterThanOrEqual(400);
     expect(malformed.status).toBeLessThan(500);

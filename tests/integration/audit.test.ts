@@ -125,7 +125,10 @@ beforeAll(async () => {
   ids.satimCanceled = await satimPayment({ action: "cancel" });
 });
 
-/** A SATIM payment through the sandbox's SATIM: Pay on the gateway's page, `fields` on SATIM's, and the buyer's return. */
+/**
+ * A SATIM payment through the sandbox's SATIM: Pay on the gateway's page, `fields` on SATIM's, and the
+ * buyer's return.
+ */
 async function satimPayment(fields: Record<string, string>): Promise<string> {
   const intent = await createIntent(api, merchant, { amount: 1500 });
   const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant), { paymentMethodCode: "SATIM" });
@@ -227,10 +230,13 @@ describe("npm run audit", () => {
     )) as unknown as { id: string }[];
     const report = await auditBroken(
       `insert into notifications (id, service_id, payment_id, type, payload, status)
-         select id || 'X', service_id, payment_id, type, payload, 'undeliverable' from notifications where payment_id = '${ids.direct}';
-       update notifications set payment_id = null, type = 'payment.moved' where payment_id = '${ids.partlyCaptured}' and type = 'payment.captured'`,
+         select id || 'X', service_id, payment_id, type, payload, 'undeliverable' from notifications
+         where payment_id = '${ids.direct}';
+       update notifications set payment_id = null, type = 'payment.moved'
+       where payment_id = '${ids.partlyCaptured}' and type = 'payment.captured'`,
       `delete from notifications where id = '${event!.id}X';
-       update notifications set payment_id = '${ids.partlyCaptured}', type = 'payment.captured' where type = 'payment.moved'`,
+       update notifications set payment_id = '${ids.partlyCaptured}', type = 'payment.captured'
+       where type = 'payment.moved'`,
     );
     expect(subjectsOf(report, "one_event_per_state_change").sort()).toEqual([ids.direct, ids.partlyCaptured].sort());
   });
@@ -268,26 +274,32 @@ describe("npm run audit", () => {
 
   it("reports a wallet payment whose debit differs from what the payment captured", async () => {
     const report = await auditBroken(
-      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor + 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
-      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor - 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
+      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor + 1
+       where payment_id = '${ids.direct}' and kind = 'debit'`,
+      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor - 1
+       where payment_id = '${ids.direct}' and kind = 'debit'`,
     );
     expect(subjectsOf(report, "wallet_books_agree_with_payment")).toEqual([ids.direct]);
   });
 
-  it("leaves a wallet payment whose books the gateway does not hold (a production operator's) to that wallet", async () => {
-    const account = `(select account_id from simulators.wallet_entries where payment_id = '${ids.direct}' and kind = 'debit')`;
+  it("leaves a wallet payment whose books the gateway lacks (a production operator's) to that wallet", async () => {
+    const account = `(select account_id from simulators.wallet_entries
+      where payment_id = '${ids.direct}' and kind = 'debit')`;
     const report = await auditBroken(
-      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor + 1 where payment_id = '${ids.direct}' and kind = 'debit';
+      `update simulators.wallet_entries set balance_delta_minor = balance_delta_minor + 1
+       where payment_id = '${ids.direct}' and kind = 'debit';
        update simulators.wallet_accounts set currency = 'XXX' where id = ${account}`,
       `update simulators.wallet_accounts set currency = 'DZD' where id = ${account};
-       update simulators.wallet_entries set balance_delta_minor = balance_delta_minor - 1 where payment_id = '${ids.direct}' and kind = 'debit'`,
+       update simulators.wallet_entries set balance_delta_minor = balance_delta_minor - 1
+       where payment_id = '${ids.direct}' and kind = 'debit'`,
     );
     expect(subjectsOf(report, "wallet_books_agree_with_payment")).not.toContain(ids.direct);
   });
 
   it("reports a card payment whose provider intent disagrees with it", async () => {
     const report = await auditBroken(
-      `update simulators.card_provider_payment_intents set amount_refunded_minor = 0 where metadata->>'paymentId' = '${ids.card}'`,
+      `update simulators.card_provider_payment_intents set amount_refunded_minor = 0
+       where metadata->>'paymentId' = '${ids.card}'`,
       `update simulators.card_provider_payment_intents pi set amount_refunded_minor =
          (select sum(amount_minor) from simulators.card_provider_refunds r where r.payment_intent_id = pi.id)
        where metadata->>'paymentId' = '${ids.card}'`,
@@ -295,12 +307,14 @@ describe("npm run audit", () => {
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.card]);
   });
 
-  it("leaves a card payment with a money call in flight to the reconciliation bound: the provider applied it, the gateway settles it later", async () => {
+  it("leaves a card payment's in-flight money call (applied, settled later) to reconciliation's bound", async () => {
     // What a capture whose answer was lost looks like: the provider took the money, the
     // operation is unknown until reconciliation asks again with its key.
     const report = await auditBroken(
-      `update simulators.card_provider_payment_intents set amount_refunded_minor = 0 where metadata->>'paymentId' = '${ids.card}';
-       insert into provider_operations (id, payment_id, provider, kind, amount_minor, status, next_attempt_at, created_at)
+      `update simulators.card_provider_payment_intents set amount_refunded_minor = 0
+       where metadata->>'paymentId' = '${ids.card}';
+       insert into provider_operations
+         (id, payment_id, provider, kind, amount_minor, status, next_attempt_at, created_at)
        values ('op_in_flight', '${ids.card}', 'card', 'refund', 500, 'unknown', now() + interval '1 minute', now())`,
       `delete from provider_operations where id = 'op_in_flight';
        update simulators.card_provider_payment_intents pi set amount_refunded_minor =
@@ -312,25 +326,30 @@ describe("npm run audit", () => {
   });
 
   it("reports a failed card payment whose late charge the provider did not wholly give back", async () => {
-    const intent = `(select id from simulators.card_provider_payment_intents where metadata->>'paymentId' = '${ids.cardReversed}')`;
+    const intent = `(select id from simulators.card_provider_payment_intents
+      where metadata->>'paymentId' = '${ids.cardReversed}')`;
     const report = await auditBroken(
       `update simulators.card_provider_refunds set amount_minor = amount_minor - 1 where payment_intent_id = ${intent};
-       update simulators.card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor - 1 where id = ${intent}`,
+       update simulators.card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor - 1
+       where id = ${intent}`,
       `update simulators.card_provider_refunds set amount_minor = amount_minor + 1 where payment_intent_id = ${intent};
-       update simulators.card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor + 1 where id = ${intent}`,
+       update simulators.card_provider_payment_intents set amount_refunded_minor = amount_refunded_minor + 1
+       where id = ${intent}`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardReversed]);
   });
 
   it("reports money on an intent its payment never used", async () => {
     const report = await auditBroken(
-      `update simulators.card_provider_payment_intents set amount_received_minor = 1 where metadata->>'paymentId' = '${ids.cardRefused}'`,
-      `update simulators.card_provider_payment_intents set amount_received_minor = 0 where metadata->>'paymentId' = '${ids.cardRefused}'`,
+      `update simulators.card_provider_payment_intents set amount_received_minor = 1
+       where metadata->>'paymentId' = '${ids.cardRefused}'`,
+      `update simulators.card_provider_payment_intents set amount_received_minor = 0
+       where metadata->>'paymentId' = '${ids.cardRefused}'`,
     );
     expect(subjectsOf(report, "card_books_agree_with_payment")).toEqual([ids.cardRefused]);
   });
 
-  it("reports a provider payment completed without a succeeded payment (contract 15: money is never taken without one)", async () => {
+  it("reports a provider payment completed with no succeeded payment (contract 15: no money without one)", async () => {
     // SATIM says the order the buyer canceled was paid after all, and the gateway never gave it back.
     const report = await auditBroken(
       `update simulators.satim_orders set order_status = '2' where order_id = ${satimOrderOf(ids.satimCanceled)}`,
@@ -342,7 +361,7 @@ describe("npm run audit", () => {
     expect(detail).toMatch(/^SATIM order \S+ \(status 2\) keeps 150000; payment FAILED captured 0 refunded 0$/);
   });
 
-  it("reports a provider order that keeps more than its succeeded payment does (a refund SATIM never made)", async () => {
+  it("reports a provider order keeping more than its succeeded payment (a refund SATIM never made)", async () => {
     const report = await auditBroken(
       `update simulators.satim_orders set refunded_minor = 0 where order_id = ${satimOrderOf(ids.satim)}`,
       `update simulators.satim_orders set refunded_minor = 30000 where order_id = ${satimOrderOf(ids.satim)}`,
@@ -350,7 +369,7 @@ describe("npm run audit", () => {
     expect(subjectsOf(report, "provider_payments_have_succeeded_payment")).toEqual([ids.satim]);
   });
 
-  it("reports a redirect order the provider refunded twice: its refunded total is above what the gateway settled", async () => {
+  it("reports a redirect order refunded twice: the provider refunded more than the gateway settled", async () => {
     const report = await auditBroken(
       `update simulators.satim_orders set refunded_minor = 60000 where order_id = ${satimOrderOf(ids.satim)}`,
       `update simulators.satim_orders set refunded_minor = 30000 where order_id = ${satimOrderOf(ids.satim)}`,
@@ -362,7 +381,8 @@ describe("npm run audit", () => {
   });
 
   it("leaves an order the gateway has not settled yet to reconciliation, within its bound", async () => {
-    // The buyer paid on SATIM's page and has not come back: the payment still waits, and the job asks SATIM within its bound.
+    // The buyer paid on SATIM's page and has not come back: the payment still waits, and the job asks SATIM
+    // within its bound.
     const report = await auditBroken(
       `update simulators.satim_orders set order_status = '2' where order_id = ${satimOrderOf(ids.satimCanceled)};
        update redirect_payments set finished_at = null where payment_id = '${ids.satimCanceled}'`,
@@ -381,9 +401,11 @@ describe("npm run audit", () => {
       status: string;
     }[];
     const report = await auditBroken(
-      `update notifications set status = 'pending', created_at = created_at - interval '1 hour' where id = '${pending!.id}';
+      `update notifications set status = 'pending', created_at = created_at - interval '1 hour'
+       where id = '${pending!.id}';
        update notifications set status = 'delivered', delivered_at = now() where payment_id = '${ids.failed}'`,
-      `update notifications set status = '${pending!.status}', created_at = created_at + interval '1 hour' where id = '${pending!.id}';
+      `update notifications set status = '${pending!.status}', created_at = created_at + interval '1 hour'
+       where id = '${pending!.id}';
        update notifications set status = 'undeliverable', delivered_at = null where payment_id = '${ids.failed}'`,
     );
     const failedEvent = (await db.execute(

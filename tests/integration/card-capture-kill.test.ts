@@ -80,7 +80,8 @@ describe("a gateway process killed between the provider call and the settle", ()
     );
 
     const captureCalls = simulator.requests.filter((line) => /^POST \/v1\/payment_intents\/[^/]+\/capture$/.test(line));
-    expect(captureCalls.length).toBeGreaterThanOrEqual(2); // the killed request's, and reconciliation's with the same key
+    // The killed request's, and reconciliation's with the same key.
+    expect(captureCalls.length).toBeGreaterThanOrEqual(2);
     expect(await intentOf()).toMatchObject({ status: "succeeded", amountReceivedMinor: 1000 });
     expect(
       await db.select().from(paymentCaptures).where(eq(paymentCaptures.paymentId, proceeded.paymentId)),

@@ -46,7 +46,10 @@ function loseProviderEvents() {
 
 afterEach(() => vi.restoreAllMocks());
 
-/** Reconciliation as the job runs it two minutes from now, for one merchant's payments only (test files share the database). */
+/**
+ * Reconciliation as the job runs it two minutes from now, for one merchant's payments only (test files share
+ * the database).
+ */
 async function reconcileLater(merchant: { service: string }, now = new Date(Date.now() + 120_000)) {
   const db = await getDb();
   const [service] = await db.select({ id: services.id }).from(services).where(eq(services.code, merchant.service));
@@ -64,7 +67,7 @@ async function intentOf(id: string) {
 }
 
 describe("card provider events out of order, or never", () => {
-  it("an event that never arrives, with a buyer who never returns: reconciliation settles the payment once", async () => {
+  it("an event that never arrives, a buyer who never returns: reconciliation settles the payment once", async () => {
     loseProviderEvents();
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
@@ -90,7 +93,7 @@ describe("card provider events out of order, or never", () => {
     expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("an event whose quick retries all failed is delivered by the sandbox's redelivery job, and settles the payment", async () => {
+  it("an event whose quick retries all failed comes by the sandbox's redelivery job and settles it", async () => {
     loseProviderEvents();
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
@@ -116,7 +119,7 @@ describe("card provider events out of order, or never", () => {
     expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("a card payment that expires has its provider intent canceled: a page left open can no longer take the money", async () => {
+  it("an expiring card payment's provider intent is canceled: a page left open can't take the money", async () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const page = await loadCardPage(proceeded);
@@ -131,7 +134,7 @@ describe("card provider events out of order, or never", () => {
     expect((await notificationsOf(proceeded.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
 
-  it("a buyer who confirms on a page left open after the expiry, before the cancel, never returns and whose event is lost: reconciliation gives the money back", async () => {
+  it("a confirm on a page open past expiry, before cancel, event lost, no return: reconciliation refunds", async () => {
     loseProviderEvents();
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);

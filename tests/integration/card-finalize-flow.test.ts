@@ -56,7 +56,7 @@ describe("a DIRECT card payment", () => {
     expect(await savedCardsOf((await paymentRow(paid.paymentId)).customerId)).toEqual([]);
   });
 
-  it("answers finalize with status succeeded and the paymentId, without cardId when the card was not saved", async () => {
+  it("answers finalize with status succeeded and the paymentId, no cardId when the card was not saved", async () => {
     const merchant = await createMerchant();
     const paid = await payWithNewCard(api, merchant, { card: TEST_CARDS.mastercard });
     const response = await finalize(api, paid.paymentId, paid.clientSecret, {
@@ -406,7 +406,7 @@ describe("card finalize", () => {
     expect(conflict.status).toBe(422);
   });
 
-  it("does not keep an Idempotency-Key's 409 while the buyer is still in 3DS: the same key finalizes once the challenge is passed", async () => {
+  it("keeps no Idempotency-Key 409 during 3DS: the same key finalizes once the challenge is passed", async () => {
     const merchant = await createMerchant();
     const proceeded = await proceedWithCard(api, merchant);
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.threeDSecure });

@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 describe("a card payment in production, through the Stripe adapter", () => {
-  it("is created, proceeded, confirmed from the page with Stripe.js's request, finalized, captured in part and refunded in part", async () => {
+  it("is created, proceeded, confirmed by Stripe.js's request, finalized, captured and refunded in part", async () => {
     const api = apiClient(baseUrl);
     const db = production!.db;
     const merchant = await createMerchant({}, db);

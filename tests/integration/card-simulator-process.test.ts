@@ -122,7 +122,9 @@ describe("npm run card-simulator", () => {
       try {
         const tables = sqlRows<{ gateway: string | null; books: string | null; secrets: number }>(
           await own.db.execute(
-            sql`select to_regclass('public.payments')::text as gateway, to_regclass('simulators.card_provider_payment_intents')::text as books, (select count(*)::int from simulators.card_simulator_settings) as secrets`,
+            sql`select to_regclass('public.payments')::text as gateway,
+              to_regclass('simulators.card_provider_payment_intents')::text as books,
+              (select count(*)::int from simulators.card_simulator_settings) as secrets`,
           ),
         );
         expect(tables).toEqual([{ gateway: null, books: "simulators.card_provider_payment_intents", secrets: 1 }]);

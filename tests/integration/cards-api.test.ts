@@ -33,7 +33,7 @@ const listHeaders = (merchant: OnboardedMerchant, accessToken: string) =>
   userAuth(merchant, accessToken, { "x-platform": "WEB" });
 
 describe("GET /api/v1/cards", () => {
-  it("lists the customer's saved cards, most recently used first, with last4 and its deprecated alias number", async () => {
+  it("lists the customer's saved cards, last used first, with last4 and its deprecated alias number", async () => {
     const merchant = await createMerchant();
     const { accessToken } = await customerWithTwoCards(merchant);
     const response = await api.get("/api/v1/cards", listHeaders(merchant, accessToken));

@@ -97,7 +97,7 @@ describe("proceed with CARD_PROVIDER", () => {
     expect(defaultPage!.checkedCardId).toBe(cards.find((saved) => saved.last4 === "4444")!.id);
   });
 
-  it("answers 404 for another customer's card, an unknown card or a malformed id, and leaves the intent to proceed", async () => {
+  it("answers 404 to another's card, an unknown card or a malformed id; the intent can still proceed", async () => {
     const merchant = await createMerchant();
     const owner = await payWithNewCard(api, merchant, { card: TEST_CARDS.visa, save: true });
     const [foreignCard] = await savedCardsOf((await paymentRow(owner.paymentId)).customerId);
@@ -121,7 +121,7 @@ describe("proceed with CARD_PROVIDER", () => {
     expect(response.status).toBe(404);
   });
 
-  it("keeps an allow-listed redirectUrl, ignores one of another origin, and refuses one that is not http(s)", async () => {
+  it("keeps an allow-listed redirectUrl, ignores another origin's, refuses one that is not http(s)", async () => {
     const merchant = await createMerchant();
     const allowed = await createIntent(api, merchant);
     await proceed(

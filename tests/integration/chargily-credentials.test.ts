@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 describe("Chargily Pay credentials (contract 15, Enabling)", () => {
-  it("are sealed, never answered, audited, enable Chargily in Algeria only and pass Test connection (GET /balance)", async () => {
+  it("are sealed, never answered, audited, enable Chargily in Algeria only, pass Test connection", async () => {
     const merchant = await createMerchant({ countries: ["DZA", "TUN"] });
     const answer = await setMethodCredentials(await getDb(), {
       clientId: merchant.clientId,

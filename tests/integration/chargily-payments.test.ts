@@ -129,7 +129,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect(tunisia.body.data.map((item: { code: string }) => item.code)).not.toContain("CHARGILY");
   });
 
-  it("refuses centimes, an amount under 50 DZD and a RESERVATION at proceed with validation_error, never rounding", async () => {
+  it("refuses centimes, under 50 DZD and RESERVATION at proceed (validation_error), never rounding", async () => {
     const merchant = await createMerchant();
     const centimes = await createIntent(api, merchant, { amount: 1500.5 });
     const refused = await proceed(api, centimes.paymentId, serverHeaders(merchant), { paymentMethodCode: "CHARGILY" });
@@ -154,7 +154,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     });
   });
 
-  it("creates the checkout with Chargily's fields (whole dinars, dzd, the buyer's locale, webhook_endpoint) and settles once from the signed webhook", async () => {
+  it("creates the checkout (whole dinars, dzd, locale, webhook_endpoint); a signed webhook settles once", async () => {
     const merchant = await createMerchant();
     const sent: { method: string; url: string; headers: Headers; body: string }[] = [];
     const mount = simulatorMount();
@@ -229,7 +229,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect(verifyChargilySignature(body, null, CHARGILY_SANDBOX_SECRET_KEY)).toBe(false);
   });
 
-  it("takes nothing from a forged webhook, a forged return or another checkout's webhook; a twice-sent webhook settles once", async () => {
+  it("takes nothing from forged webhooks, returns, another checkout's webhook; a resent one settles once", async () => {
     const merchant = await createMerchant();
     chargilyFaults.webhook = "none";
     const { paymentId, token } = await proceedWithChargily(merchant);
@@ -251,7 +251,9 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
       paymentId,
     );
     expect(otherCheckout.status).toBe(200);
-    const forgedReturn = `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}&checkout_id=${checkoutId}&status=paid`;
+    const forgedReturn =
+      `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}` +
+      `&checkout_id=${checkoutId}&status=paid`;
     expect(
       (await redirectReturn(new Request(forgedReturn), { params: Promise.resolve({ locale: "en", paymentId }) }))
         .status,
@@ -274,7 +276,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("settles from GET /checkouts/{id} when the buyer returns before the webhook, and the late webhook changes nothing", async () => {
+  it("settles by GET /checkouts/{id} on a return before the webhook; the late webhook changes nothing", async () => {
     const merchant = await createMerchant();
     chargilyFaults.webhook = "after_return";
     const { paymentId, token } = await proceedWithChargily(merchant);
@@ -285,7 +287,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("settles the buyer who never returns (and no webhook) by reconciliation; a declined card and Cancel fail the payment (3)", async () => {
+  it("reconciles a buyer who never returns (no webhook); a declined card and Cancel fail it (3)", async () => {
     const merchant = await createMerchant();
     chargilyFaults.webhook = "none";
     const { paymentId, token } = await proceedWithChargily(merchant);
@@ -307,7 +309,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect(await statusCodeOf(merchant, canceled.paymentId)).toBe(3);
   });
 
-  it("answers the return while Chargily is down with the payment still waiting, and settles it once when it is back", async () => {
+  it("answers a return while Chargily is down with the payment waiting; settles it once when back", async () => {
     const merchant = await createMerchant();
     chargilyFaults.webhook = "none";
     const { paymentId, token } = await proceedWithChargily(merchant);
@@ -322,7 +324,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("leaves Pay to be pressed again while Chargily is down (503), and creates one checkout when it is back", async () => {
+  it("leaves Pay to press again while Chargily is down (503); creates one checkout when it is back", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithChargily(merchant);
     chargilyFaults.mode = "down";
@@ -339,7 +341,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect(registrations.map((operation) => operation.status)).toEqual(["succeeded"]);
   });
 
-  it("answers a refund 409 saying to refund in Chargily's dashboard (its API has none), and the console says the same", async () => {
+  it("answers a refund 409: refund in Chargily's dashboard (no API for it); the console says so too", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithChargily(merchant);
     await onChargilyPage(await pressPay(paymentId, token), EDAHABIA);
@@ -355,7 +357,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect(detail).toMatchObject({ allows: { refund: false }, refundsAtProvider: true, method: { kind: "chargily" } });
   });
 
-  it("expires the checkout at Chargily with its intent, so a buyer still on Chargily's page cannot pay it", async () => {
+  it("expires the checkout at Chargily with its intent: a buyer still on its page cannot pay it", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithChargily(merchant);
     const checkoutUrl = await pressPay(paymentId, token);
@@ -380,7 +382,7 @@ describe("Chargily Pay (contract 15, issue 43)", () => {
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
 
-  it("keeps an intent expired when its checkout is paid after it (before the expiry reached Chargily): no succeeded payment, and the close says to refund in the dashboard", async () => {
+  it("keeps an intent expired though paid later at Chargily; the close says to refund in the dashboard", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithChargily(merchant);
     const checkoutUrl = await pressPay(paymentId, token);

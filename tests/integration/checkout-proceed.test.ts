@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 describe("create intent's checkoutUrl", () => {
-  it("is the hosted checkout page under the payment's hosted token, with no locale (the browser's language)", async () => {
+  it("is the hosted checkout page under the payment's hosted token, no locale (the browser's language)", async () => {
     const intent = await intentWithCheckout();
     expect(new URL(intent.checkoutUrl).pathname).toBe(`/pay/checkout/${intent.paymentId}`);
     expect(intent.token).toMatch(/^[0-9a-f]{64}$/);
@@ -39,7 +39,7 @@ describe("create intent's checkoutUrl", () => {
 });
 
 describe("the checkout page's Continue", () => {
-  it("proceeds by wallet through the API's own proceed: same state, status and notification as a browser's proceed", async () => {
+  it("proceeds by wallet via the API's proceed: same state, status and notification as a browser's", async () => {
     const db = await getDb();
     const viaCheckout = await intentWithCheckout();
     const viaApi = await createIntent(api, merchant);
@@ -77,7 +77,7 @@ describe("the checkout page's Continue", () => {
     expect(checkoutEvent!.data).toMatchObject({ remoteStatusCode: 2, statusCode: 2, amount: 1500 });
   });
 
-  it("proceeds by card to the card page, keeping a trusted returnUrl as the card's redirectUrl and ignoring another", async () => {
+  it("proceeds by card to the card page: a trusted returnUrl becomes redirectUrl, another is ignored", async () => {
     const db = await getDb();
     const trusted = await intentWithCheckout();
     const returnUrl = "https://shop.example/order/7";

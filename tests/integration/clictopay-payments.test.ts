@@ -104,7 +104,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(algeria.body.data.map((item: { code: string }) => item.code)).not.toContain("CLICTOPAY");
   });
 
-  it("sends register.do and getOrderStatusExtended.do with millimes and currency 788: 1.234 TND is 1234, exactly", async () => {
+  it("sends register.do, getOrderStatusExtended.do in millimes, currency 788: 1.234 TND is 1234", async () => {
     const merchant = await createMerchant();
     const sent: { call: string; params: URLSearchParams }[] = [];
     const mount = simulatorMount();
@@ -161,7 +161,9 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     const { paymentId, token } = await proceedWithClictopay(merchant);
     const formUrl = await pressPay(paymentId, token);
     const orderId = new URL(formUrl).searchParams.get("mdOrder")!;
-    const forged = `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}&orderId=${orderId}&orderStatus=2&errorCode=0`;
+    const forged =
+      `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}` +
+      `&orderId=${orderId}&orderStatus=2&errorCode=0`;
     const answer = await redirectReturn(new Request(forged), { params: Promise.resolve({ locale: "en", paymentId }) });
     expect(answer.status).toBe(303);
     expect(await statusCodeOf(merchant, paymentId)).toBe(12);
@@ -174,7 +176,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("settles the buyer who never returns by reconciliation; a declined card and Cancel fail the payment (3)", async () => {
+  it("reconciles a buyer who never returns; a declined card and Cancel fail the payment (3)", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithClictopay(merchant);
     await onClictopayPage(await pressPay(paymentId, token), VISA);
@@ -196,7 +198,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await statusCodeOf(merchant, canceled.paymentId)).toBe(3);
   });
 
-  it("reserves through registerPreAuth.do, captures part through deposit.do, then refunds in part and in full", async () => {
+  it("reserves by registerPreAuth.do, captures part by deposit.do, then refunds in part and in full", async () => {
     const merchant = await createMerchant();
     const { paymentId, formUrl } = await authorizedReservation(merchant, 10.5);
     expect(await orderOf(formUrl)).toMatchObject({
@@ -232,7 +234,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "3", depositedMinor: 0 });
   });
 
-  it("at expiry reverses the reservation's order, and releases a hold the buyer made after it: nothing stays open at ClicToPay", async () => {
+  it("at expiry reverses the reservation and releases a later hold: nothing stays open at ClicToPay", async () => {
     const merchant = await createMerchant();
     const late = await proceedWithClictopay(merchant, { captureMethod: "RESERVATION" });
     const lateForm = await pressPay(late.paymentId, late.token);
@@ -271,10 +273,11 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await orderOf(formUrl)).toMatchObject({ orderStatus: "0", approvedMinor: 0 });
   });
 
-  it("settles a capture ClicToPay applied after the gateway stopped waiting: reconciliation asks the order, and deposits nothing twice", async () => {
+  it("reconciles a capture ClicToPay applied after the gateway's wait: asks the order, deposits once", async () => {
     const merchant = await createMerchant();
     const { paymentId, formUrl } = await authorizedReservation(merchant, 4.444);
-    // Slower than the gateway waits (PROVIDER_CALL_TIMEOUT_MS, 10 s): the capture answers unavailable, ClicToPay deposits anyway.
+    // Slower than the gateway waits (PROVIDER_CALL_TIMEOUT_MS, 10 s): the capture answers unavailable,
+    // ClicToPay deposits anyway.
     clictopayFaults.mode = "slow";
     clictopayFaults.slowMs = 10_500;
     const lost = await capture(
@@ -296,7 +299,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect((await notificationsOf(paymentId)).filter((n) => n.type === "payment.captured")).toHaveLength(1);
   }, 30_000);
 
-  it("settles a partial refund ClicToPay made after the gateway stopped waiting, and refunds nothing twice", async () => {
+  it("settles a partial refund ClicToPay made after the gateway's wait, and refunds nothing twice", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 9.999 });
     const formUrl = await pressPay(paymentId, token);
@@ -326,7 +329,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await check(api, paymentId, serverHeaders(merchant))).toMatchObject({ body: { data: { statusCode: 16 } } });
   }, 30_000);
 
-  it("refunds nothing twice when the process died between ClicToPay's refund and its settle (the operation left pending)", async () => {
+  it("refunds nothing twice if the process died between ClicToPay's refund and its settle (op pending)", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 6.666 });
     const formUrl = await pressPay(paymentId, token);
@@ -368,7 +371,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 3333 });
   }, 30_000);
 
-  it("settles two equal refunds whose answers were both lost, when ClicToPay made only one: the other is made once", async () => {
+  it("settles two equal refunds, both answers lost, ClicToPay having made one: the other is made once", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 8.888 });
     const formUrl = await pressPay(paymentId, token);
@@ -404,7 +407,7 @@ describe("ClicToPay (contract 15, issue 44)", () => {
     expect(await paymentRow(paymentId)).toMatchObject({ state: "PARTIALLY_REFUNDED", refundedMinor: 4000 });
   }, 30_000);
 
-  it("refunds once when ClicToPay was down for the first call: the retry finds nothing refunded and calls again", async () => {
+  it("refunds once when ClicToPay was down at first: the retry finds no refund and calls again", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithClictopay(merchant, { amount: 5.555 });
     const formUrl = await pressPay(paymentId, token);

@@ -58,7 +58,7 @@ async function upgradesOverHttps(baseUrl: string, path: string, headers: Record<
 }
 
 describe("npm start's client address", { timeout: 900_000 }, () => {
-  it("ignores forwarded headers from an untrusted peer, and takes a trusted proxy's right-most hop and scheme", async () => {
+  it("ignores forwarded headers from untrusted peers; takes a trusted proxy's last hop and scheme", async () => {
     const user = await createConsoleUser([{ merchant: await createMerchant(), role: "owner" }]);
     const session = await consoleSessionOf(user.id);
     const forged = {

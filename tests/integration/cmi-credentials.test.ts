@@ -75,7 +75,7 @@ describe("CMI credentials (contract 15, Enabling)", () => {
     expect(down.connection).toBe("unavailable");
   });
 
-  it("are set by npm run merchant -- update --cmi-client-id with the store key and API password from the environment, never printed", async () => {
+  it("are set by merchant update --cmi-client-id, store key and API password from the env, never printed", async () => {
     const merchant = await createMerchant({ countries: ["MAR"] });
     const result = await runScript(
       "scripts/merchant.ts",

@@ -78,7 +78,10 @@ const post = (url: string, fields: Record<string, string>) =>
     }),
   );
 
-/** The buyer's browser posts the form to CMI's gate, then the card on CMI's page; answers CMI's page and where CMI sends the browser. */
+/**
+ * The buyer's browser posts the form to CMI's gate, then the card on CMI's page; answers CMI's page and where
+ * CMI sends the browser.
+ */
 async function onCmiPage(form: { action: string; fields: Record<string, string> }, card: Record<string, string>) {
   const page = await post(form.action, form.fields);
   const html = await page.text();
@@ -140,7 +143,7 @@ describe("CMI (contract 15, issue 44)", () => {
     expect(tunisia.body.data.map((item: { code: string }) => item.code)).not.toContain("CMI");
   });
 
-  it("signs the 3D Pay Hosting form on the server with hash ver3 (the right fields, sorted without case, escaped, the store key last), MAD as 123.45 and 504", async () => {
+  it("signs the 3D Pay form server-side: ver3 hash (sorted caseless, escaped, key last); MAD 123.45, 504", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithCmi(merchant, { amount: 123.45 });
     const form = await signedForm(paymentId, token);
@@ -202,7 +205,8 @@ describe("CMI (contract 15, issue 44)", () => {
       "storetype",
       "TranType",
     ];
-    const plain = `${order.map((name) => fields[name]!.replace(/\\/g, "\\\\").replace(/\|/g, "\\|")).join("|")}|Sandbox\\|Store\\\\Key1`;
+    const escaped = order.map((name) => fields[name]!.replace(/\\/g, "\\\\").replace(/\|/g, "\\|"));
+    const plain = `${escaped.join("|")}|Sandbox\\|Store\\\\Key1`;
     expect(fields.HASH).toBe(createHash("sha512").update(plain, "utf8").digest("base64"));
     expect(fields.HASH).toBe(simulatorHash(fields, CMI_SANDBOX_STORE.storeKey));
 
@@ -230,7 +234,7 @@ describe("CMI (contract 15, issue 44)", () => {
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("refuses and logs a callback with a wrong hash; forged and replayed callbacks and returns change nothing", async () => {
+  it("refuses and logs a wrong-hash callback; forged or replayed callbacks and returns change nothing", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithCmi(merchant);
     const form = await signedForm(paymentId, token);
@@ -245,7 +249,8 @@ describe("CMI (contract 15, issue 44)", () => {
     expect(await otherKey.text()).toBe("FAILURE");
     const unknown = await callback(new URLSearchParams({ ...forgedFields, oid: "NOSUCHORDER" }).toString());
     expect(unknown.status).toBe(404);
-    const returned = `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}&ProcReturnCode=00&Response=Approved`;
+    const query = `token=${token}&ProcReturnCode=00&Response=Approved`;
+    const returned = `http://gateway.test/en/pay/redirect/${paymentId}/return?${query}`;
     expect(
       (await redirectReturn(new Request(returned), { params: Promise.resolve({ locale: "en", paymentId }) })).status,
     ).toBe(303);
@@ -282,7 +287,7 @@ describe("CMI (contract 15, issue 44)", () => {
     expect((await orderOf(form.fields.oid!)).capturedMinor).toBe(12345);
   });
 
-  it("settles the buyer who never returns and whose callback is late by reconciliation; the late callback changes nothing; a declined card and Cancel fail (3)", async () => {
+  it("reconciles a lost buyer, callback late (then a no-op); a declined card and Cancel fail (3)", async () => {
     const merchant = await createMerchant();
     cmiFaults.callback = "held";
     const { paymentId, token } = await proceedWithCmi(merchant);
@@ -316,7 +321,7 @@ describe("CMI (contract 15, issue 44)", () => {
     expect(await statusCodeOf(merchant, canceled.paymentId)).toBe(3);
   });
 
-  it("answers the callback ACTION=POSTAUTH when CMI's API cannot be reached, so CMI captures the DIRECT hold itself; the return settles it once", async () => {
+  it("answers ACTION=POSTAUTH if CMI's API is down: CMI captures the DIRECT hold; the return settles", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithCmi(merchant, { amount: 42 });
     const form = await signedForm(paymentId, token);
@@ -335,7 +340,7 @@ describe("CMI (contract 15, issue 44)", () => {
     expect((await notificationsOf(paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("reserves (PreAuth answered APPROVED), captures part through PostAuth, then refunds through Credit in part and in full", async () => {
+  it("reserves (PreAuth APPROVED), captures part by PostAuth, refunds by Credit in part and in full", async () => {
     const merchant = await createMerchant();
     const { paymentId, oid } = await authorizedReservation(merchant, 10.5);
     expect(oid).toMatch(/R$/);
@@ -393,7 +398,7 @@ describe("CMI (contract 15, issue 44)", () => {
     expect(await orderOf(oid)).toMatchObject({ status: "V", capturedMinor: 0 });
   });
 
-  it("at expiry voids a hold the buyer made after it, and asks Void of an unpaid reservation, which finds nothing held", async () => {
+  it("at expiry voids a later hold, and asks Void of an unpaid reservation, which finds nothing held", async () => {
     const merchant = await createMerchant();
     const late = await proceedWithCmi(merchant, { captureMethod: "RESERVATION" });
     const lateForm = await signedForm(late.paymentId, late.token);

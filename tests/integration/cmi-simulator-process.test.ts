@@ -33,7 +33,7 @@ const form = (fields: Record<string, string>) => ({
 });
 
 describe("npm run simulator -- cmi", () => {
-  it("takes the signed form and a card, posts its signed callback to the store over HTTP, captures on ACTION=POSTAUTH and answers the order status", async () => {
+  it("takes form and card, posts a signed callback over HTTP, captures on POSTAUTH, answers status", async () => {
     const callbacks: Record<string, string>[] = [];
     const storePort = await freePort();
     store = createServer((request, response) => {
@@ -127,7 +127,10 @@ describe("npm run simulator -- cmi", () => {
     const status = await (
       await fetch(`${printed.cmiUrl}/fim/api`, {
         method: "POST",
-        body: `<CC5Request><Name>${printed.apiUser}</Name><Password>${printed.apiPassword}</Password><ClientId>${printed.clientId}</ClientId><OrderId>REHEARSE01D</OrderId><Extra><ORDERSTATUS>QUERY</ORDERSTATUS></Extra></CC5Request>`,
+        body:
+          `<CC5Request><Name>${printed.apiUser}</Name><Password>${printed.apiPassword}</Password>` +
+          `<ClientId>${printed.clientId}</ClientId><OrderId>REHEARSE01D</OrderId>` +
+          `<Extra><ORDERSTATUS>QUERY</ORDERSTATUS></Extra></CC5Request>`,
       })
     ).text();
     expect(status).toContain("<ProcReturnCode>00</ProcReturnCode>");

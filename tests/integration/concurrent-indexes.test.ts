@@ -38,7 +38,8 @@ const indexes = async () =>
   sql<
     { name: string; valid: boolean }[]
   >`select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
-    where c.relname in ('payments_service_created_idx', 'payments_service_state_created_idx', 'customers_service_name_idx', 'card_payments_last4_idx')
+    where c.relname in ('payments_service_created_idx', 'payments_service_state_created_idx',
+      'customers_service_name_idx', 'card_payments_last4_idx')
     order by 1`;
 
 beforeAll(async () => {
@@ -55,7 +56,7 @@ afterAll(async () => {
 });
 
 describe("pending indexes built concurrently before the migrations", () => {
-  it("builds the pending migrations' indexes on existing tables and columns, then the migrations apply on top", async () => {
+  it("builds pending migrations' indexes on existing tables and columns; the migrations apply on top", async () => {
     expect(
       (await pendingIndexes(sql, MIGRATIONS)).find((index) => index.name === "payments_service_created_idx")
         ?.concurrently,
@@ -100,7 +101,7 @@ describe("pending indexes built concurrently before the migrations", () => {
     expect(await pendingIndexes(sql, MIGRATIONS)).toEqual([]);
   });
 
-  it("lets two gateways upgrade one database at once: the second waits for the first's indexes and migrations without deadlocking it", async () => {
+  it("lets two gateways upgrade one database at once: the second waits for the first, no deadlock", async () => {
     const twinUrl = new URL(url);
     twinUrl.pathname = `/gateway_concurrent_indexes_twins_${process.pid}`;
     await recreateDatabase(twinUrl.toString());
@@ -118,7 +119,8 @@ describe("pending indexes built concurrently before the migrations", () => {
       const [valid] = await twin<
         { count: number }[]
       >`select count(*)::int as count from pg_index i join pg_class c on c.oid = i.indexrelid
-        where c.relname in ('payments_service_created_idx', 'payments_service_state_created_idx', 'customers_service_name_idx', 'card_payments_last4_idx') and i.indisvalid`;
+        where c.relname in ('payments_service_created_idx', 'payments_service_state_created_idx',
+          'customers_service_name_idx', 'card_payments_last4_idx') and i.indisvalid`;
       expect(valid!.count).toBe(4);
     } finally {
       await twin.end({ timeout: 5 });

@@ -70,7 +70,7 @@ describe("console customers: search by phone, name or email", () => {
 });
 
 describe("console customer page", () => {
-  it("lists the customer's payments newest first and its saved cards (brand, last 4, expiry); another merchant's customer is not found", async () => {
+  it("lists a customer's payments newest first, its cards (brand, last 4, expiry); no other merchant's", async () => {
     const merchant = await createMerchant();
     const paid = await payWithNewCard(api, merchant, { card: TEST_CARDS.mastercard, save: true });
     const serviceId = await serviceIdOf(merchant);
@@ -98,7 +98,7 @@ describe("console customer page", () => {
     );
   });
 
-  it("deletes a saved card through the cards domain: gone from the page, detached at the provider; another merchant cannot", async () => {
+  it("deletes a saved card via the cards domain: off the page, detached at the provider; others can't", async () => {
     const merchant = await createMerchant();
     const paid = await payWithNewCard(api, merchant, { save: true });
     const serviceId = await serviceIdOf(merchant);

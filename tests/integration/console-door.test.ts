@@ -158,7 +158,7 @@ describe("the console's door (npm start)", () => {
     expect(pages.filter((page) => !reached.has(page))).toEqual([]);
   });
 
-  it("answers an address no page has with the neutral not-found page, in the reader's language, with the pages' headers", async () => {
+  it("answers a pageless address: the neutral not-found page, in the reader's language, pages' headers", async () => {
     const titles = { en: "This link is not valid", fr: "Ce lien n'est pas valide", ar: "هذا الرابط غير صالح" };
     for (const [locale, title] of Object.entries(titles)) {
       const path = `/${locale}/console/nothing/here?x=1`;

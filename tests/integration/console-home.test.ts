@@ -249,7 +249,8 @@ beforeAll(async () => {
   figures = await getHomeFigures(db, { serviceId, clock });
 });
 
-// The operations stood for a silent provider; settled afterwards, as reconciliation would, for the suite's ledger audit.
+// The operations stood for a silent provider; settled afterwards, as reconciliation would, for the suite's
+// ledger audit.
 afterAll(async () => {
   await (
     await getDb()
@@ -293,7 +294,7 @@ describe("the console home's figures (issue 42)", () => {
     ]);
   });
 
-  it("what needs someone: a reservation released within a day, a buyer waited for, failing webhooks, a silent provider", () => {
+  it("what needs someone: reservations released in a day, waiting buyers, failing webhooks, silent providers", () => {
     const { reservationsExpiring, awaitingBuyer, webhooksFailing, providersSilent } = figures.attention;
     expect(reservationsExpiring.count).toBe(1);
     expect(reservationsExpiring.oldest).toEqual([
@@ -361,7 +362,7 @@ describe("where a merchant's days begin (one function, a time zone optional)", (
     expect(periods.chartFrom).toEqual(new Date("2025-04-16T00:00:00Z"));
   });
 
-  it("in a zone: Algiers is an hour ahead, so its day began at 23:00 UTC; the month may begin the evening before", () => {
+  it("in a zone: Algiers, an hour ahead, began its day at 23:00 UTC; a month may begin the evening before", () => {
     const periods = homePeriods(new Date("2025-05-31T23:30:00Z"), "Africa/Algiers");
     expect(periods.dates.today).toBe("2025-06-01");
     expect(periods.today).toEqual(new Date("2025-05-31T23:00:00Z"));
@@ -390,7 +391,7 @@ describe("where a merchant's days begin (one function, a time zone optional)", (
 });
 
 describe("the home opened again (the days before today are kept by each server process)", () => {
-  it("every change a figure can see writes a notification, the rule that lets a server keep the days before today", () => {
+  it("every change a figure can see writes a notification, the rule that lets a server keep past days", () => {
     const counted: readonly string[] = [...SUCCEEDED_STATES, "PRE_AUTHORIZED", "FAILED"];
     for (const [event, rule] of Object.entries(TRANSITIONS)) {
       if (notificationOf(event as PaymentEvent) !== null) continue;
@@ -399,7 +400,7 @@ describe("the home opened again (the days before today are kept by each server p
     }
   });
 
-  it("a refund of a payment from earlier this week, made after the owner opened the home, shows the next time", async () => {
+  it("a refund of an earlier day's payment, made after the owner opened the home, shows next time", async () => {
     const service = await serviceIdOf(await createMerchant());
     const [id] = await insertPayments(service, [
       { at: "2025-05-12T12:00:00Z", state: "SUCCEEDED", amount: 3_000, captured: 3_000, method: "wallet" },
@@ -413,7 +414,8 @@ describe("the home opened again (the days before today are kept by each server p
       refundedMinor: 0,
     });
 
-    // As refundPayment does: the payment locked, its refund row, the transition and its notification in one transaction.
+    // As refundPayment does: the payment locked, its refund row, the transition and its notification in one
+    // transaction.
     await db.transaction(async (tx) => {
       const [payment] = await tx.select().from(payments).where(eq(payments.id, id!)).for("update");
       await tx.insert(paymentRefunds).values({ paymentId: id!, amountMinor: 1_000, description: "refund" });

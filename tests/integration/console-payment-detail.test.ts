@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 describe("console payment detail", () => {
-  it("shows what check shows, the amounts from the rows, the customer, refunds, the timeline with causes and the events with deliveries", async () => {
+  it("shows what check does, row amounts, customer, refunds, timeline with causes, events, deliveries", async () => {
     const intent = await paidIntent(api, merchant, { amount: 100 });
     const db = await getDb();
     await refundFromConsole(db, actor, {
@@ -80,7 +80,7 @@ describe("console payment detail", () => {
     expect(detail.allows).toEqual({ capture: false, release: false, refund: true });
   });
 
-  it("lists events whose stored body lacks fields (no createdAt, no data, an unknown type) with what they have", async () => {
+  it("lists events with partial bodies (no createdAt, no data, an unknown type) with what they have", async () => {
     const intent = await paidIntent(api, merchant);
     const db = await getDb();
     const stored = [

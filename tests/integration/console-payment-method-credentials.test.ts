@@ -63,7 +63,7 @@ async function credentialAudits(serviceId: string) {
 }
 
 describe("console Settings, Payment methods (contract 13 and 15)", () => {
-  it("draws one form per redirect method of the merchant's countries from the fields its provider declares", async () => {
+  it("draws a form per redirect method of the merchant's countries from its provider's declared fields", async () => {
     const { owner } = await shop(["DZA", "TUN"]);
     const html = await renderConsolePage(settingsPage, { userId: owner.id, locale: "en" });
     for (const [code, module] of Object.entries(PAYMENT_METHODS)) {
@@ -94,7 +94,7 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     );
   });
 
-  it("saves SATIM's credentials as the CLI does: sealed, audited with the owner and address, the password never shown back, the connection tested", async () => {
+  it("saves SATIM's credentials as the CLI: sealed, audited (owner, IP), password never shown, tested", async () => {
     const { serviceId, owner } = await shop();
     const { response, html, text } = await postAndRender(owner.id, "payment-method-credentials", {
       method: "SATIM",
@@ -123,7 +123,7 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     expect(await credentialAudits(serviceId)).toHaveLength(2);
   });
 
-  it("refuses a field the provider would not take, naming it in the page's language, storing nothing and echoing no secret", async () => {
+  it("refuses a field the provider won't take, named in the page's language, storing, echoing nothing", async () => {
     const { serviceId, owner } = await shop();
     const wrong = await postAndRender(
       owner.id,
@@ -150,7 +150,7 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     expect(await credentialAudits(serviceId)).toEqual([]);
   });
 
-  it("tests the connection through the real adapter against the simulators: works, wrong credentials, provider down", async () => {
+  it("tests the connection by the real adapter on simulators: works, wrong credentials, provider down", async () => {
     const { owner, serviceId } = await shop();
     // The sandbox without stored credentials tests the simulator's merchant, as its payments would use it.
     expect((await postAndRender(owner.id, "payment-method-test", { method: "CLICTOPAY" })).text).toContain(
@@ -173,7 +173,7 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     expect(await testMethodConnection(await getDb(), { serviceId, code: "SATIM" })).toBe("unavailable");
   });
 
-  it("is the owner's: a developer sees the state without a form, and the actions answer 403; another method code is 404", async () => {
+  it("is the owner's: a developer sees the state, no form, actions 403; another method code is 404", async () => {
     const { owner, developer } = await shop();
     const html = await renderConsolePage(settingsPage, { userId: developer.id, locale: "en" });
     expect(html).toContain('id="method-satim"');
@@ -239,7 +239,8 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     expect(await catalogOf()).toContain("SATIM");
   });
 
-  // Issues 43 and 44: each redirect card method, by the one operation the CLI (by client id) and the console's Settings (by service) call.
+  // Issues 43 and 44: each redirect card method, by the one operation the CLI (by client id) and the console's
+  // Settings (by service) call.
   const PRODUCTION_METHODS: { code: PaymentMethodCode; country: string; credentials: Record<string, string> }[] = [
     { code: "SATIM", country: "DZA", credentials: { ...SANDBOX_SATIM_ACCOUNT } },
     { code: "CHARGILY", country: "DZA", credentials: { ...SANDBOX_CHARGILY_ACCOUNT } },
@@ -247,7 +248,7 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
     { code: "CMI", country: "MAR", credentials: { ...SANDBOX_CMI_ACCOUNT } },
   ];
   for (const { code, country, credentials } of PRODUCTION_METHODS) {
-    it(`in production refuses to enable ${code} without its credentials, naming each missing field, and leaves it off`, async () => {
+    it(`in production refuses to enable ${code} without credentials, naming missing fields; stays off`, async () => {
       const { merchant, serviceId } = await shop([country]);
       const db = await getDb();
       await db
@@ -263,7 +264,8 @@ describe("console Settings, Payment methods (contract 13 and 15)", () => {
       const fields = PAYMENT_METHODS[code].redirect!.credentialFields.map((field) => field.name);
       const actor = { userId: null, email: "o@shop.example", ip: null };
       await inProduction(async () => {
-        // Without stored credentials production has no account to fall back on (the sandbox has its simulator's): a proceed is refused.
+        // Without stored credentials production has no account to fall back on (the sandbox has its
+        // simulator's): a proceed is refused.
         expect(await PAYMENT_METHODS[code].redirect!.account(db, serviceId)).toBeNull();
         expect(await testMethodConnection(db, { serviceId, code })).toBe("not_configured");
         for (const merchantRef of [{ serviceId }, { clientId: merchant.clientId }]) {

@@ -43,7 +43,7 @@ function cellsOf(line: string, separator: string): string[] {
 const withoutCursor = (db: Db) => Object.create(db, { $client: { value: undefined } }) as Db;
 
 describe("Export CSV of the payments list", () => {
-  it("writes a header and every payment newest first, amounts with exactly the currency's decimals, times in ISO 8601 UTC", async () => {
+  it("writes a header, payments newest first, amounts in the currency's decimals, times ISO 8601 UTC", async () => {
     const { serviceId } = await consoleMerchant();
     const tnd = await storedPayment(serviceId, {
       currency: "TND",
@@ -68,15 +68,21 @@ describe("Export CSV of the payments list", () => {
     const text = await exported(await getDb(), serviceId);
     expect(text.split("\r\n")).toEqual([
       EXPORT_HEADER.join(","),
-      `2026-02-01T10:00:00.123Z,${tnd.id},${tnd.actionId},12.000,12.000,0.000,12.000,TND,SUCCEEDED,2,card,visa,4242,Customer ${tnd.phone},'${tnd.phone}`,
-      `2026-02-01T09:00:00.000Z,${dzd.id},${dzd.actionId},1.50,0.00,0.00,0.00,DZD,FAILED,3,wallet,,,Customer ${dzd.phone},'${dzd.phone}`,
-      `2026-02-01T08:00:00.000Z,${jpy.id},${jpy.actionId},7,0,0,0,JPY,PRE_AUTHORIZED,13,qr_wallet,,,Customer ${jpy.phone},'${jpy.phone}`,
+      `2026-02-01T10:00:00.123Z,${tnd.id},${tnd.actionId},12.000,12.000,0.000,12.000,TND,SUCCEEDED,2,card,visa,4242,` +
+        `Customer ${tnd.phone},'${tnd.phone}`,
+      `2026-02-01T09:00:00.000Z,${dzd.id},${dzd.actionId},1.50,0.00,0.00,0.00,DZD,FAILED,3,wallet,,,` +
+        `Customer ${dzd.phone},'${dzd.phone}`,
+      `2026-02-01T08:00:00.000Z,${jpy.id},${jpy.actionId},7,0,0,0,JPY,PRE_AUTHORIZED,13,qr_wallet,,,` +
+        `Customer ${jpy.phone},'${jpy.phone}`,
       "",
     ]);
   });
 
   describe("the money that moved", () => {
-    /** A TND reservation of 12.000 captured 10.500, then refunded 1.250 and 2.000; a DZD one of 5000.00 captured 4500.00, refunded 500.00 and 250.50. */
+    /**
+     * A TND reservation of 12.000 captured 10.500, then refunded 1.250 and 2.000; a DZD one of 5000.00 captured
+     * 4500.00, refunded 500.00 and 250.50.
+     */
     async function partlyCapturedAndRefunded() {
       const { serviceId } = await consoleMerchant();
       const tnd = await storedPayment(serviceId, {
@@ -102,17 +108,20 @@ describe("Export CSV of the payments list", () => {
       return { serviceId, tnd, dzd };
     }
 
-    it("carries captured, refunded and net (captured - refunded) beside the amount, with the currency's decimals, and the customer's name", async () => {
+    it("carries captured, refunded, net (captured - refunded) in currency decimals, the customer's name", async () => {
       const { serviceId, tnd, dzd } = await partlyCapturedAndRefunded();
       const lines = (await exported(await getDb(), serviceId)).split("\r\n");
       expect(lines[0]).toBe(
-        "created,paymentId,actionId,amount,captured,refunded,net,currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone",
+        "created,paymentId,actionId,amount,captured,refunded,net," +
+          "currency,status,statusCode,method,cardBrand,cardLast4,customerName,customerPhone",
       );
       expect(lines[1]).toBe(
-        `2026-02-02T10:00:00.000Z,${tnd.id},${tnd.actionId},12.000,10.500,3.250,7.250,TND,PARTIALLY_REFUNDED,16,wallet,,,"أمينة بن علي, ""حلويات الياسمين""",'+21620123456`,
+        `2026-02-02T10:00:00.000Z,${tnd.id},${tnd.actionId},12.000,10.500,3.250,7.250,TND,PARTIALLY_REFUNDED,16,` +
+          `wallet,,,"أمينة بن علي, ""حلويات الياسمين""",'+21620123456`,
       );
       expect(lines[2]).toBe(
-        `2026-02-01T10:00:00.000Z,${dzd.id},${dzd.actionId},5000.00,4500.00,750.50,3749.50,DZD,PARTIALLY_REFUNDED,16,wallet,,,"Société Benali; Alger",'+213555123456`,
+        `2026-02-01T10:00:00.000Z,${dzd.id},${dzd.actionId},5000.00,4500.00,750.50,3749.50,DZD,PARTIALLY_REFUNDED,` +
+          `16,wallet,,,"Société Benali; Alger",'+213555123456`,
       );
       // The PGlite path (keyset pages) writes the same file.
       expect(await exported(withoutCursor(await getDb()), serviceId)).toBe(lines.join("\r\n"));
@@ -135,13 +144,16 @@ describe("Export CSV of the payments list", () => {
       ).text();
       const lines = text.split("\r\n");
       expect(lines[0]).toBe(
-        "created;paymentId;actionId;amount;captured;refunded;net;currency;status;statusCode;method;cardBrand;cardLast4;customerName;customerPhone",
+        "created;paymentId;actionId;amount;captured;refunded;net;" +
+          "currency;status;statusCode;method;cardBrand;cardLast4;customerName;customerPhone",
       );
       expect(lines[1]).toBe(
-        `2026-02-02T10:00:00.000Z;${tnd.id};${tnd.actionId};"12,000";"10,500";"3,250";"7,250";TND;PARTIALLY_REFUNDED;16;wallet;;;"أمينة بن علي, ""حلويات الياسمين""";'+21620123456`,
+        `2026-02-02T10:00:00.000Z;${tnd.id};${tnd.actionId};"12,000";"10,500";"3,250";"7,250";TND;PARTIALLY_REFUNDED;` +
+          `16;wallet;;;"أمينة بن علي, ""حلويات الياسمين""";'+21620123456`,
       );
       expect(lines[2]).toBe(
-        `2026-02-01T10:00:00.000Z;${dzd.id};${dzd.actionId};"5000,00";"4500,00";"750,50";"3749,50";DZD;PARTIALLY_REFUNDED;16;wallet;;;"Société Benali; Alger";'+213555123456`,
+        `2026-02-01T10:00:00.000Z;${dzd.id};${dzd.actionId};"5000,00";"4500,00";"750,50";"3749,50";DZD;` +
+          `PARTIALLY_REFUNDED;16;wallet;;;"Société Benali; Alger";'+213555123456`,
       );
       // Read back as a spreadsheet would (quotes respected), each line has the header's 15 cells.
       for (const line of lines.slice(1, 3)) expect(cellsOf(line, ";")).toHaveLength(15);
@@ -184,16 +196,21 @@ describe("Export CSV of the payments list", () => {
     const db = await getDb();
     await db.execute(
       sql`
-        with c as (insert into customers (service_id, name, phone) values (${serviceId}, 'Bulk', '+213700000002') returning id)
+        with c as (
+          insert into customers (service_id, name, phone) values (${serviceId}, 'Bulk', '+213700000002') returning id
+        )
         -- amounts from 1001: a whole 737 would read as the test card's CVC in the suite's card-data scan
-        insert into payments (service_id, customer_id, action_id, request_fingerprint, state, amount_minor, currency, country, expires_at, created_at)
-        select ${serviceId}, c.id, 'stalled-' || g, 'fp', 'CREATED', 1000 + g, 'DZD', 'DZA', now(), timestamp '2026-01-01' + make_interval(secs => g)
+        insert into payments (service_id, customer_id, action_id, request_fingerprint, state, amount_minor,
+          currency, country, expires_at, created_at)
+        select ${serviceId}, c.id, 'stalled-' || g, 'fp', 'CREATED', 1000 + g, 'DZD', 'DZA', now(),
+          timestamp '2026-01-01' + make_interval(secs => g)
         from c, generate_series(1, 2500) g`,
     );
     const openExports = async () =>
       sqlRows(
         await db.execute(sql`select pid from pg_stat_activity
-          where datname = current_database() and state = 'active' and pid <> pg_backend_pid() and query like 'select to_char(%'`),
+          where datname = current_database() and state = 'active' and pid <> pg_backend_pid()
+            and query like 'select to_char(%'`),
       ).length;
     const reader = exportPaymentsCsv(db, { serviceId, filters: NO_FILTERS, readerIdleMs: 300 }).getReader();
     await reader.read(); // the header
@@ -211,9 +228,13 @@ describe("Export CSV of the payments list", () => {
     await db.execute(
       // 2,500 payments of one customer, written at once (the storedPayment factory would take a while).
       (await import("drizzle-orm")).sql`
-        with c as (insert into customers (service_id, name, phone) values (${serviceId}, 'Bulk', '+213700000001') returning id)
-        insert into payments (service_id, customer_id, action_id, request_fingerprint, state, amount_minor, currency, country, expires_at, created_at)
-        select ${serviceId}, c.id, 'bulk-' || g, 'fp', 'CREATED', 1000 + g, 'DZD', 'DZA', now(), timestamp '2026-01-01' + make_interval(secs => g)
+        with c as (
+          insert into customers (service_id, name, phone) values (${serviceId}, 'Bulk', '+213700000001') returning id
+        )
+        insert into payments (service_id, customer_id, action_id, request_fingerprint, state, amount_minor,
+          currency, country, expires_at, created_at)
+        select ${serviceId}, c.id, 'bulk-' || g, 'fp', 'CREATED', 1000 + g, 'DZD', 'DZA', now(),
+          timestamp '2026-01-01' + make_interval(secs => g)
         from c, generate_series(1, 2500) g`,
     );
     const reader = exportPaymentsCsv(db, { serviceId, filters: NO_FILTERS }).getReader();

@@ -26,7 +26,7 @@ async function ids(serviceId: string, query: Query = {}) {
 const at = (iso: string) => new Date(iso);
 
 describe("payments list: newest first, 25 a page, by keyset", () => {
-  it("pages through ties on the time by id, each payment exactly once, forwards and back, never with OFFSET", async () => {
+  it("pages through time ties by id, each payment exactly once, forwards and back, never with OFFSET", async () => {
     const { serviceId } = await consoleMerchant();
     const tie = at("2026-03-01T10:00:00.123456Z");
     const stored = [];
@@ -58,7 +58,7 @@ describe("payments list: newest first, 25 a page, by keyset", () => {
     expect(first.before).toBeNull();
   });
 
-  it("shows the columns: created, amount and currency, status code, method (wallet, QR wallet, card brand and last 4), phone, actionId", async () => {
+  it("shows created, amount, currency, status code, method (wallet, QR, brand, last 4), phone, actionId", async () => {
     const { serviceId } = await consoleMerchant();
     const card = await storedPayment(serviceId, {
       method: "card",
@@ -111,7 +111,7 @@ describe("payments list: newest first, 25 a page, by keyset", () => {
 });
 
 describe("payments list filters", () => {
-  it("filters by several statuses, by method, by currency, by creation day (UTC, both ends included) and combines them", async () => {
+  it("filters by statuses, method, currency, creation day (UTC, both ends included), and combined", async () => {
     const { serviceId } = await consoleMerchant();
     const ok = await storedPayment(serviceId, { state: "SUCCEEDED", createdAt: at("2026-02-10T23:59:59Z") });
     const failed = await storedPayment(serviceId, { state: "FAILED", createdAt: at("2026-02-11T00:00:00Z") });
@@ -199,7 +199,7 @@ describe("payments list filters", () => {
 });
 
 describe("payments list search: one box, four identifiers", () => {
-  it("finds a payment by paymentId, by actionId, by the customer's phone with or without + (spaces ignored) and by card last 4", async () => {
+  it("finds by paymentId, actionId, customer's phone with or without + (spaces ignored), card last 4", async () => {
     const { serviceId } = await consoleMerchant();
     const phone = "+213555123456";
     const first = await storedPayment(serviceId, { phone, createdAt: at("2026-05-01T00:00:00Z") });

@@ -7,7 +7,7 @@ import { createMerchant } from "../support/factories";
 import { serviceIdOf } from "../support/payments";
 
 describe("payments list: the money that moved", () => {
-  it("shows the captured amount under the amount where a reservation was captured in part, and nothing more where it equals it", async () => {
+  it("shows the captured amount under the amount for a part capture, nothing where they are equal", async () => {
     const merchant = await createMerchant();
     const serviceId = await serviceIdOf(merchant);
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);

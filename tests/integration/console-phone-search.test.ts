@@ -47,7 +47,8 @@ beforeAll(async () => {
     name: "Amina Benali",
     createdAt: new Date("2026-05-02T00:00:00Z"),
   });
-  // A neighbour's number, one digit off, and a Moroccan number with the same national digits (the merchant sells in Algeria only).
+  // A neighbour's number, one digit off, and a Moroccan number with the same national digits (the merchant
+  // sells in Algeria only).
   await storedPayment(serviceId, { phone: "+213555123457", name: "Someone Else" });
   await storedPayment(serviceId, { phone: "+212555123456", name: "Not In Algeria" });
   payments = [newer, older];
@@ -70,7 +71,7 @@ describe("find the buyer by the number the buyer gives", () => {
     expect(found.map((customer) => customer.name)).toEqual(["Amina Benali"]);
   });
 
-  it("on the pages, in Arabic, with the merchant's own countries; the search box reads a phone left to right", async () => {
+  it("on the pages, in Arabic, in the merchant's countries; the search box reads a phone left to right", async () => {
     const paymentsHtml = await renderConsolePage(paymentsPage, {
       userId: owner.id,
       locale: "ar",

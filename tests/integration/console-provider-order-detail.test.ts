@@ -46,7 +46,10 @@ const postForm = (url: string, fields: Record<string, string>) =>
 const formAction = (html: string, base: string) =>
   new URL(/<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, "&"), base).toString();
 
-/** What the simulated provider itself holds of the paid order (found by the provider's order id): the authorization code it gave. */
+/**
+ * What the simulated provider itself holds of the paid order (found by the provider's order id): the
+ * authorization code it gave.
+ */
 async function providerBook(method: Method, orderId: string): Promise<{ authorizationCode: string | null }> {
   const db = await getDb();
   switch (method) {

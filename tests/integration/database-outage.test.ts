@@ -43,7 +43,7 @@ function expectServiceUnavailable(response: { status: number; headers: Headers; 
 }
 
 describe("database outage (contract section 12)", () => {
-  it("answers every API call 503 service_unavailable with Retry-After while the database is down, and serves again after", async () => {
+  it("answers API calls 503 service_unavailable with Retry-After while the database is down; then serves", async () => {
     const paid = await createIntent(api, merchant);
     cluster.stop("fast");
     try {

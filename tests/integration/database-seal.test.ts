@@ -60,7 +60,8 @@ describe("sealing a database", () => {
     try {
       await sealOrCheckDatabase(database.db, { environment: "production", gatewaySecret: productionSecret });
       await expect(sealOrCheckDatabase(database.db, { environment: "sandbox" })).rejects.toThrow(
-        "This is a production database and this process runs as sandbox: set APP_ENV=production with that gateway's GATEWAY_SECRET, or point DATABASE_URL (or PGLITE_DIR) at a sandbox database.",
+        "This is a production database and this process runs as sandbox: set APP_ENV=production with that " +
+          "gateway's GATEWAY_SECRET, or point DATABASE_URL (or PGLITE_DIR) at a sandbox database.",
       );
       await expect(
         sealOrCheckDatabase(database.db, {
@@ -68,7 +69,8 @@ describe("sealing a database", () => {
           gatewaySecret: randomBytes(32).toString("base64"),
         }),
       ).rejects.toThrow(
-        "This production database was sealed with another gateway secret: set GATEWAY_SECRET to the one its gateway runs with.",
+        "This production database was sealed with another gateway secret: " +
+          "set GATEWAY_SECRET to the one its gateway runs with.",
       );
       // A sandbox process never generated a secret into it.
       expect(await database.db.select().from(sandboxSettings)).toEqual([]);
@@ -78,7 +80,7 @@ describe("sealing a database", () => {
     }
   });
 
-  it("seals a database made before the seal at its first start, but never a production-looking one from a process without GATEWAY_SECRET", async () => {
+  it("seals a pre-seal database at first start, never a production-looking one without GATEWAY_SECRET", async () => {
     const database = await memoryDatabase();
     try {
       // A production database of the previous release: merchants, no generated secret, no seal.
@@ -86,7 +88,8 @@ describe("sealing a database", () => {
       await database.db.delete(sandboxSettings); // what production never had
       await database.db.delete(databaseSeal);
       await expect(sealOrCheckDatabase(database.db, { environment: "sandbox" })).rejects.toThrow(
-        "This database has merchants but no seal yet, and this process has no GATEWAY_SECRET: start its own gateway once (its APP_ENV and GATEWAY_SECRET) to seal it.",
+        "This database has merchants but no seal yet, and this process has no GATEWAY_SECRET: " +
+          "start its own gateway once (its APP_ENV and GATEWAY_SECRET) to seal it.",
       );
       expect(await database.db.select().from(sandboxSettings)).toEqual([]);
       expect(await readDatabaseSeal(database.db)).toBeUndefined();
@@ -262,7 +265,8 @@ describe("every process on a production database", () => {
   );
 
   it(
-    "the merchant CLI takes production from the database: without its settings it refuses and writes nothing; with them it onboards as production",
+    "the merchant CLI takes production from the database: without its settings it refuses and writes nothing; " +
+      "with them it onboards as production",
     { timeout: 120_000 },
     async () => {
       const create = [
@@ -287,7 +291,8 @@ describe("every process on a production database", () => {
       ]);
       expectRefusal(
         withoutSettings,
-        "This is a production database: run with its gateway's settings (GATEWAY_SECRET, PUBLIC_BASE_URL, WALLET_PROVIDER_URL, WALLET_PROVIDER_SECRET missing or invalid for APP_ENV=production).",
+        "This is a production database: run with its gateway's settings (GATEWAY_SECRET, PUBLIC_BASE_URL, " +
+          "WALLET_PROVIDER_URL, WALLET_PROVIDER_SECRET missing or invalid for APP_ENV=production).",
       );
       expectRefusal(withAnotherSecret, secretRefusal);
       expect(plainHttpHook.code).toBe(1);

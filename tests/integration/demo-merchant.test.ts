@@ -20,7 +20,7 @@ const gateway = useTestGateway();
 let firstStart: OnboardedMerchant | null = null;
 
 describe("the sandbox demo merchant", () => {
-  it("allows local origins on any port and receives its webhooks at the gateway's own /api/sandbox/demo-webhooks", async () => {
+  it("allows local origins on any port; its webhooks come to the gateway's /api/sandbox/demo-webhooks", async () => {
     // Other suites start the real entry on this database, which makes a demo merchant whose
     // secrets were printed there; set it aside so this test sees a first start.
     await (

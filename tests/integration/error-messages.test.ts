@@ -68,7 +68,7 @@ describe("401 messages name the expected scheme and format, never whether a cred
     expect(response.body.message).toBe(`No credentials were sent. This endpoint expects ${CLIENT_AUTH_FORMAT}.`);
   });
 
-  it("answers a wrong x-service, a wrong secret and an unknown client id sent with x-service with one same message", async () => {
+  it("answers a wrong x-service, a wrong secret, an unknown client id with x-service with one message", async () => {
     const [merchant, other] = [await createMerchant(), await createMerchant()];
     const path = "/api/v1/payment-methods/available?countryCode=DZA";
     const headers = { "x-platform": "API", "x-country-code": "DZA" };

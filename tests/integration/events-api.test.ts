@@ -112,7 +112,7 @@ describe("GET /api/v1/events", () => {
     expect((await events("?limit=101")).status).toBe(400);
   });
 
-  it("shows another service nothing of this one: an empty list, and its event ids as a cursor are refused", async () => {
+  it("shows another service nothing of this one: an empty list; its event ids as a cursor refused", async () => {
     const mine = (await events()).body.data[0].id;
     expect((await events("", other)).body.data).toEqual([]);
     const response = await events(`?startingAfter=${mine}`, other);
@@ -194,7 +194,8 @@ describe("retention", () => {
         sql`update payments set created_at = created_at - make_interval(days => ${days}) where id = ${event.paymentId}`,
       );
       await db.execute(
-        sql`update notifications set status = 'undeliverable', created_at = now() - make_interval(days => ${days}) where id = ${event.id}`,
+        sql`update notifications set status = 'undeliverable', created_at = now() - make_interval(days => ${days})
+          where id = ${event.id}`,
       );
     }
     await db.execute(

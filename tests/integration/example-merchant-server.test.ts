@@ -89,7 +89,7 @@ describe("the generated TypeScript client", () => {
 });
 
 describe("the example merchant server", () => {
-  it("takes a wallet payment: redirect to the hosted checkout, return confirmed by check, signed webhook verified", async () => {
+  it("takes a wallet payment: to hosted checkout, return confirmed by check, signed webhook verified", async () => {
     const { paymentId, statusCode } = await buyerPays();
     expect(statusCode).toBe(2);
     const returned = await fetch(`${shop.url}/return?paymentId=${paymentId}&statusCode=2`);

@@ -62,7 +62,7 @@ describe("trigger <event-type>", () => {
 });
 
 describe("listen --forward-to", () => {
-  it("forwards only new events, oldest first, signed with the service's secret and the event's webhook-id", async () => {
+  it("forwards only new events, oldest first, signed with the service's secret and event's webhook-id", async () => {
     await paidIntent(gateway.api, merchant); // before listening: not forwarded
     const forwarded: string[] = [];
     const listener = new EventListener({

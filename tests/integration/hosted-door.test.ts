@@ -40,7 +40,7 @@ afterAll(() => {
 });
 
 describe("the hosted pages' door (npm start)", () => {
-  it("serves a page in its language, with the pages' headers, its stylesheet and islands under one nonce, and no Next.js runtime", async () => {
+  it("serves a page in its language, headers, stylesheet, islands under one nonce, no Next.js runtime", async () => {
     const response = await get(otpPath);
     const html = await response.text();
     expect(response.status).toBe(200);
@@ -79,7 +79,7 @@ describe("the hosted pages' door (npm start)", () => {
     expect(response.headers.get("location")).toBe(otpPath);
   });
 
-  it("answers an unknown payment, a wrong token and an encoded unknown id with the neutral page (404), in the page's language", async () => {
+  it("answers an unknown payment, wrong token or encoded unknown id with the neutral 404, localized", async () => {
     for (const path of [
       "/ar/pay/otp/nope",
       `${otpPath.split("?")[0]}?token=wrong`,
@@ -95,9 +95,11 @@ describe("the hosted pages' door (npm start)", () => {
     }
   });
 
-  it("answers every page of the lane, not found included, with the headers that forbid framing, caching and leaking the token", async () => {
+  it("answers every lane page, not found too, with headers forbidding framing, caching, token leaks", async () => {
     for (const family of Object.keys(HOSTED_LANE.pages)) {
-      const path = `/en/${family}/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c?token=abc&returnUrl=${encodeURIComponent("https://evil.example/")}`;
+      const path =
+        `/en/${family}/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c?token=abc` +
+        `&returnUrl=${encodeURIComponent("https://evil.example/")}`;
       const response = await get(path, { headers: { "sec-fetch-dest": "iframe" } });
       expect(response.status, path).toBe(404);
       expect(response.headers.get("content-security-policy"), path).toMatch(/(^|;\s*)frame-ancestors 'none'(;|$)/);

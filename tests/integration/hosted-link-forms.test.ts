@@ -44,7 +44,7 @@ describe("the link page's form", () => {
     });
   });
 
-  it("starts no payment on a link whose merchant has no method enabled for its country: the buyer is sent back to its page", async () => {
+  it("starts no payment with no method enabled for the link's country: the buyer goes back to its page", async () => {
     const shop = await createMerchant();
     const response = await api.post(
       "/api/v1/payment-links",
@@ -91,7 +91,7 @@ describe("the link page's form", () => {
     expect(await submit(linkId, fields)).toMatch(new RegExp(`^/fr/pay/checkout/${paymentId}\\?token=`));
   });
 
-  it("tells a second buyer of a single-use link to wait, and sends anyone to the 410 page once it is closed", async () => {
+  it("tells a single-use link's second buyer to wait; sends anyone to the 410 page once it is closed", async () => {
     const linkId = await newLink({ amount: 25, reusable: false });
     const phone = randomPhone();
     const first = await submit(linkId, { phone, method: "WALLET_V2" });
@@ -123,7 +123,8 @@ describe("the checkout page's form", () => {
       fields: { token, returnUrl: "https://shop.example/r" },
     });
     expect(location).toBe(
-      `/ar/pay/checkout/${intent.paymentId}?token=${token}&returnUrl=${encodeURIComponent("https://shop.example/r")}&notice=choose_method`,
+      `/ar/pay/checkout/${intent.paymentId}?token=${token}` +
+        `&returnUrl=${encodeURIComponent("https://shop.example/r")}&notice=choose_method`,
     );
     expect((await paymentRow(intent.paymentId)).state).toBe("CREATED");
     const onward = await continueCheckoutForm({
@@ -181,7 +182,7 @@ describe("the link page's rate limits: nobody can block a link", { timeout: 120_
     expect(errorsOf(await submit(linkId, validStart(), "198.51.101.9"))).toBeNull();
   });
 
-  it("still brakes a script starting payments on one link from many addresses: past 60 a minute the page asks to wait", async () => {
+  it("still brakes a script paying one link from many addresses: past 60 a minute the page asks to wait", async () => {
     const linkId = await newLink({ amount: 1 });
     const starts = [];
     // A quota of 60 a minute comes back at one a second: 70 in a few seconds cannot all pass.

@@ -44,7 +44,7 @@ describe("GET /api/metrics", () => {
     expect(answered.body).toContain("# TYPE gateway_http_requests_total counter");
   });
 
-  it("counts a payment through the API: its state changes, its wallet call and its requests by route template", async () => {
+  it("counts a payment via the API: state changes, its wallet call, its requests by route template", async () => {
     const merchant = await createMerchant();
     const { series: before } = await scrape(api);
     const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 700 });
@@ -68,7 +68,7 @@ describe("GET /api/metrics", () => {
     ).toBe(1);
   });
 
-  it("counts a provider outage as unavailable or timeout, and the operation left to reconciliation until it is settled", async () => {
+  it("counts a provider outage as unavailable or timeout, and the operation reconciling until settled", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
     const first = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 700 });
@@ -100,7 +100,7 @@ describe("GET /api/metrics", () => {
     );
   });
 
-  it("counts a failing webhook receiver's attempts as failed, and the notifications due until they are tried", async () => {
+  it("counts a failing webhook receiver's attempts as failed, and the notifications due until tried", async () => {
     const db = await getDb();
     const receiver = await startWebhookReceiver(() => ({ status: 500 }));
     try {

@@ -104,7 +104,7 @@ async function serviceContext(code: string): Promise<ServiceContext> {
 }
 
 describe("migration upgrade", () => {
-  it("upgrades a database of the previous release in place, keeping its merchants, customers and payments", async () => {
+  it("upgrades a previous release's database in place, keeping its merchants, customers and payments", async () => {
     expect(journal.entries.length).toBeGreaterThan(1);
     await migrate(drizzle({ client, schema }), { migrationsFolder: previousRelease });
 

@@ -24,7 +24,7 @@ const { api } = useTestGateway();
 const SEVEN_DAYS = 7 * 24 * 60 * 60;
 
 describe("payment methods a country does not offer", () => {
-  it("refuses WALLET_V2 with 409 invalid_state where the service's catalog disables the wallet for the intent's country", async () => {
+  it("refuses WALLET_V2 (409 invalid_state) where the catalog disables it for the intent's country", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant);
     await (
@@ -47,7 +47,7 @@ describe("payment methods a country does not offer", () => {
 });
 
 describe("the 7-day reservation release, before the sweep has run", () => {
-  it("refuses to capture a reservation left alone 7 days: invalid_state, funds back, reported and notified as released (10)", async () => {
+  it("refuses capturing a 7-day reservation: invalid_state, funds back, reported, notified released (10)", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant, { captureMethod: "RESERVATION", amount: 2500 });
     await payWithOtp(api, merchant, intent.paymentId);

@@ -159,7 +159,8 @@ describe("clear messages instead of stack traces", () => {
       const result = await run("scripts/worker.ts", [], { DATABASE_URL: undefined, PGLITE_DIR: dir });
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toBe(
-        `The embedded database in ${dir} is in use by process ${process.pid}. Stop it first, or set DATABASE_URL to share PostgreSQL.`,
+        `The embedded database in ${dir} is in use by process ${process.pid}. ` +
+          "Stop it first, or set DATABASE_URL to share PostgreSQL.",
       );
     },
     CLI_TIMEOUT,

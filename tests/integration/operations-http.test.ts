@@ -24,7 +24,7 @@ describe("wrong method (contract 12)", () => {
     });
   });
 
-  it("answers every known /api/v1 path called with a method it does not serve with 405 and its Allow list", async () => {
+  it("answers every known /api/v1 path called with a method it does not serve with 405 and its Allow", async () => {
     const routes = (await discoverApiRoutes()).filter(
       (route) => !route.pattern.endsWith("*") && route.pattern !== "/api/v1",
     );
@@ -85,7 +85,8 @@ describe("health (contract 12)", () => {
   it("answers 503 when a shipped migration is not recorded as applied", async () => {
     const db = await getDb();
     await db.execute(
-      sql`create table if not exists drizzle.__held_migration as select * from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
+      sql`create table if not exists drizzle.__held_migration as
+        select * from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
     );
     await db.execute(
       sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
@@ -106,7 +107,7 @@ describe("health (contract 12)", () => {
 describe("a merchant's web page calling the API from its own origin (merchant_auth, CORS)", () => {
   const checkPath = (paymentId: string) => `/api/v1/payments/intents/${paymentId}/check`;
 
-  it("answers the browser's preflight: any origin, the route's methods, every header the API reads, cached 2 hours", async () => {
+  it("answers preflights: any origin, the route's methods, every header the API reads, cached 2 hours", async () => {
     const preflight = await api.call("OPTIONS", checkPath(SOME_UUID), {
       headers: {
         origin: "https://shop.example",
@@ -130,7 +131,7 @@ describe("a merchant's web page calling the API from its own origin (merchant_au
     expect(preflight.headers.get("access-control-max-age")).toBe("7200");
   });
 
-  it("lets the page read the answer, its request id and its limits, and the refusal of an origin off the allow-list", async () => {
+  it("lets the page read the answer, request id and limits, and refusal of an origin off the allow-list", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant);
     const fromShop = await check(
@@ -158,7 +159,7 @@ describe("a merchant's web page calling the API from its own origin (merchant_au
     expect(fromServer.headers.get("access-control-allow-origin")).toBeNull();
   });
 
-  it("answers browsers only where merchant_auth is taken: no preflight, and no readable answer, on a client_auth or user_auth route", async () => {
+  it("answers browsers on merchant_auth only: no preflight or readable answer on client_auth, user_auth", async () => {
     const preflight = (path: string, method: string) =>
       api.call("OPTIONS", path, {
         headers: {
@@ -189,7 +190,8 @@ describe("a merchant's web page calling the API from its own origin (merchant_au
       expect(refused.headers.get("access-control-allow-origin"), path).toBeNull();
       expect(refused.headers.get("access-control-allow-headers"), path).toBeNull();
     }
-    // A client_auth call that carries an Origin anyway (a page holding the server's secret) is answered, but not to the page.
+    // A client_auth call that carries an Origin anyway (a page holding the server's secret) is answered, but not
+    // to the page.
     const merchant = await createMerchant();
     const created = await api.post(
       "/api/v1/payments/intents?countryCode=DZA",

@@ -52,7 +52,7 @@ describe("a payment link's url (/l/{id})", () => {
     expect(await arabic.text()).toContain('<html lang="ar" dir="rtl">');
   });
 
-  it("names a merchant whose name holds a $ pattern as it is, on the 410 page and in the Open Graph description", async () => {
+  it("names a merchant whose name holds a $ pattern as is, on the 410 page and in the Open Graph text", async () => {
     const shop = await createMerchant({ name: "Cash$'n Carry $& Co" });
     const response = await gateway.api.post(
       "/api/v1/payment-links",

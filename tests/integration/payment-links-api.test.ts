@@ -154,7 +154,7 @@ describe("POST /api/v1/payment-links", () => {
 });
 
 describe("GET /api/v1/payment-links", () => {
-  it("lists the service's links newest first and pages with limit and startingAfter until hasMore is false", async () => {
+  it("lists the service's links newest first, paged by limit and startingAfter until hasMore is false", async () => {
     const shop = await createMerchant();
     const ids: string[] = [];
     for (const title of ["first", "second", "third"]) ids.push((await create({ ...fixed, title }, shop)).body.data.id);

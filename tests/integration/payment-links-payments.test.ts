@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 
 describe("a link's payments", () => {
-  it("are ordinary intents naming the link; their notifications carry paymentLinkId; the link counts them", async () => {
+  it("are ordinary intents naming the link; notifications carry paymentLinkId; the link counts them", async () => {
     const linkId = await newLink({ amount: 2500, metaData: { sku: "BAG-1" } });
     const paid = await payLink(linkId);
     expect(paid.statusCode).toBe(2);
@@ -100,7 +100,7 @@ describe("a link's payments", () => {
     expect(await paymentRow(arabic.paymentId)).toMatchObject({ amountMinor: 15_050 });
   });
 
-  it("refuses an amount with more decimals than the currency has instead of dropping them: 1,500 DZD is not 1.50 DZD", async () => {
+  it("refuses more decimals than the currency has instead of dropping them: 1,500 DZD is not 1.50 DZD", async () => {
     const db = await getDb();
     const dinars = await newLink({});
     for (const typed of ["1,500", "10.000", "1.5000"]) {

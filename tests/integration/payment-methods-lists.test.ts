@@ -15,7 +15,7 @@ const available = (merchant: OnboardedMerchant, query: string, extra: Record<str
   api.get(`/api/v1/payment-methods/available${query}`, clientAuth(merchant, extra));
 
 describe("GET /api/v1/payment-methods/available", () => {
-  it("lists WALLET_V2, CARD_PROVIDER and (in Algeria, contract 15) SATIM and CHARGILY for a country of the service, by alpha-2", async () => {
+  it("lists WALLET_V2, CARD_PROVIDER, in Algeria SATIM, CHARGILY (contract 15), for a service's alpha-2", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
     const response = await available(merchant, "?countryCode=DZ");
     expect(response.status).toBe(200);
@@ -128,7 +128,7 @@ describe("GET /api/v1/payment-methods (user context)", () => {
   const userHeaders = (merchant: OnboardedMerchant, token: string, extra: Record<string, string> = {}) =>
     userAuth(merchant, token, { "x-platform": "ANDROID", "x-country-code": "DZA", ...extra });
 
-  it("lists the wallet with its available balance, the card method and one item per saved card (user_auth)", async () => {
+  it("lists the wallet with its available balance, the card method, an item per saved card (user_auth)", async () => {
     const merchant = await createMerchant();
     const paid = await payWithNewCard(api, merchant, { card: TEST_CARDS.visa, save: true });
     const { accessToken } = await createCustomerToken(merchant, { phone: paid.userId });
@@ -185,7 +185,7 @@ describe("GET /api/v1/payment-methods (user context)", () => {
     expect(euros.body.data[0]).toMatchObject({ balance: 10_000, currency: "EUR" });
   });
 
-  it("answers 400 without an amount above zero, without x-country-code, x-service or x-platform (user_auth)", async () => {
+  it("answers 400 without an amount above zero, x-country-code, x-service or x-platform (user_auth)", async () => {
     const merchant = await createMerchant();
     const { accessToken } = await createCustomerToken(merchant);
     const cases: [string, Record<string, string>, string][] = [

@@ -199,7 +199,7 @@ describe("the timeline records who made each change, for every path into every s
     expect((await timeline(intent.paymentId)).at(-1)).toEqual(["CANCELED", "system"]);
   });
 
-  it("QR: proceed PROCESSING by api, the customer's approval SUCCEEDED by buyer, a decline FAILED by buyer", async () => {
+  it("QR: proceed PROCESSING by api, the approval SUCCEEDED by buyer, a decline FAILED by buyer", async () => {
     const approved = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     await proceed(api, approved.paymentId, serverHeaders(merchant));
     await api.post(`/api/v1/sandbox/payments/${approved.paymentId}/qr`, { outcome: "approve" }, clientAuth(merchant));
@@ -215,7 +215,7 @@ describe("the timeline records who made each change, for every path into every s
     expect((await timeline(declined.paymentId)).at(-1)).toEqual(["FAILED", "buyer"]);
   });
 
-  it("card: proceed REQUIRES_ACTION by api; the buyer back on the card page SUCCEEDED by buyer, and the card kept with the payment", async () => {
+  it("card: proceed REQUIRES_ACTION by api; card page SUCCEEDED by buyer, card kept with the payment", async () => {
     const proceeded = await proceedWithCard(api, merchant);
     const confirmed = await confirmAtProvider(api, proceeded, { card: TEST_CARDS.visa });
     await completeOnPage(proceeded, confirmed.paymentIntentId);
@@ -258,7 +258,7 @@ describe("the timeline records who made each change, for every path into every s
     expect((await timeline(reserved.paymentId)).at(-1)).toEqual(["PRE_AUTHORIZED", "api"]);
   });
 
-  it("a payment link's page and the checkout page act for the buyer: CREATED and REQUIRES_ACTION by buyer", async () => {
+  it("a payment link's page and checkout page act for the buyer: CREATED and REQUIRES_ACTION by buyer", async () => {
     const db = await getDb();
     const link = await api.post(
       "/api/v1/payment-links",

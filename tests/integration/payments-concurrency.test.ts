@@ -138,7 +138,7 @@ describe("parallel requests on one payment", () => {
 });
 
 describe("parallel payments on one wallet", () => {
-  it("never overdraws: 15 parallel payments of 1,000 on a 10,000 wallet leave 10 succeeded and 5 rejected", async () => {
+  it("never overdraws: 15 parallel payments of 1,000 on a 10,000 wallet: 10 succeeded, 5 rejected", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const headers = userAuth(merchant, accessToken, { "x-platform": "WEB" });

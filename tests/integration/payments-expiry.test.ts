@@ -172,7 +172,7 @@ describe("the 30-minute intent lifetime (contract section 4)", () => {
     expect((await paymentRow(intent.paymentId)).state).toBe("FAILED");
   });
 
-  it("answers 410 to merchant_auth on a PRE_AUTHORIZED intent past the grace, while the merchant server still captures it", async () => {
+  it("answers 410 to merchant_auth on a PRE_AUTHORIZED intent past grace; the server still captures it", async () => {
     const merchant = await createMerchant();
     const intent = await paidIntent(api, merchant, { captureMethod: "RESERVATION", amount: 100 });
     await advanceClock(api, merchant, 2 * 60 * 60);

@@ -37,7 +37,7 @@ const reserved = (merchant: OnboardedMerchant, amount = 500) =>
 const succeeded = (merchant: OnboardedMerchant, amount = 100) => paidIntent(api, merchant, { amount });
 
 describe("Idempotency-Key (contract section 5)", () => {
-  it("replays a capture with the first status and body and Idempotent-Replayed: true, without capturing twice", async () => {
+  it("replays a capture's status and body with Idempotent-Replayed: true, never capturing twice", async () => {
     const merchant = await createMerchant();
     const intent = await reserved(merchant);
     const key = newKey();
@@ -169,7 +169,7 @@ describe("Idempotency-Key (contract section 5)", () => {
     expect(refunded.headers.get("idempotent-replayed")).toBeNull();
   });
 
-  it("answers 409 request_in_progress while the first request with the key runs, however long past its lease", async () => {
+  it("answers 409 request_in_progress while the key's first request runs, however long past its lease", async () => {
     const merchant = await createMerchant();
     const intent = await reserved(merchant);
     const key = newKey();
@@ -195,7 +195,8 @@ describe("Idempotency-Key (contract section 5)", () => {
     expect(concurrent.body.error.name).toBe("request_in_progress");
     expect((await paymentRow(intent.paymentId)).state).toBe("PRE_AUTHORIZED");
 
-    // The first request ends without an answer (its provider did not answer): the same request may take the key up at once.
+    // The first request ends without an answer (its provider did not answer): the same request may take the key
+    // up at once.
     if (claim.kind === "owned") await claim.endWithError(db, providerUnavailable());
     expect((await capture(api, merchant, intent.paymentId, {}, { "idempotency-key": key })).status).toBe(200);
   });
@@ -225,7 +226,7 @@ describe("Idempotency-Key (contract section 5)", () => {
     expect(retry.status).toBe(200);
   });
 
-  it("remembers a refusal of the operation itself: the retry answers the same 409 with Idempotent-Replayed: true", async () => {
+  it("remembers the operation's own refusal: the retry answers that 409 with Idempotent-Replayed: true", async () => {
     const merchant = await createMerchant();
     const intent = await paidIntent(api, merchant);
     const key = newKey();

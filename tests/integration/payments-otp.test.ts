@@ -106,7 +106,7 @@ describe("OTP verification (hosted page domain operations)", () => {
     expect((await walletLedger(merchant, intent.body.userId, "DZD"))?.availableMinor ?? OPENING_DZD).toBe(OPENING_DZD);
   });
 
-  it("refuses a wrong token with invalid_credentials, and a payment not awaiting a code with invalid_state", async () => {
+  it("refuses a wrong token (invalid_credentials), a payment not awaiting a code (invalid_state)", async () => {
     const merchant = await createMerchant();
     const intent = await awaitingOtp(merchant);
     const db = await getDb();

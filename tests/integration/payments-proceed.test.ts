@@ -70,7 +70,7 @@ describe("POST /payments/intents/:id/proceed with WALLET_V2", () => {
     expect(response.body.data).toMatchObject({ require3DS: true, statusCode: 12 });
   });
 
-  it("charges the intent's own customer at once under user_auth: DIRECT succeeds (2) with an empty payUrl", async () => {
+  it("charges the intent's own customer at once under user_auth: DIRECT succeeds (2), empty payUrl", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const intent = await createIntent(api, merchant, { userId: customer.phone, amount: 250.75 });

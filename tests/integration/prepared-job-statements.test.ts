@@ -19,7 +19,8 @@ afterAll(() => handle.close());
 async function runsOf(statementStart: string): Promise<number[]> {
   const rows = sqlRows<{ runs: number }>(
     await handle.db.execute(
-      sql`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where ltrim(statement, E' \n\t') like ${statementStart + "%"}`,
+      sql`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements
+        where ltrim(statement, E' \n\t') like ${statementStart + "%"}`,
     ),
   );
   return rows.map((row) => row.runs);

@@ -21,7 +21,7 @@ const SIMULATOR_INVARIANTS = [
 describe("production closes every sandbox surface", () => {
   const open = () => DemoReturnPage({ searchParams: Promise.resolve({ paymentId: "p", statusCode: "2" }) });
 
-  it("answers the demo merchant's return page (/demo/return) with 404 in production, and serves it in the sandbox", async () => {
+  it("answers the demo return page (/demo/return) 404 in production, and serves it in the sandbox", async () => {
     expect(isValidElement(await open())).toBe(true);
     const refused = await inProduction(() => open()).then(
       () => null,
@@ -31,7 +31,7 @@ describe("production closes every sandbox surface", () => {
     expect(refused?.digest).toBe("NEXT_HTTP_ERROR_FALLBACK;404");
   });
 
-  it("answers the simulators' form addresses (the sandbox wallet app, the 3DS stand-in) with 404 in production, as their pages", async () => {
+  it("answers simulator forms' addresses (wallet app, 3DS stand-in) 404 in production, as their pages", async () => {
     const post = () =>
       new Request("http://gateway.test/fr/x", {
         method: "POST",

@@ -79,7 +79,7 @@ describe("the provider-operation boundary", () => {
   });
 
   for (const when of ["before", "after"] as const) {
-    it(`answers 503 when the provider fails ${when} applying a capture, then the retry with the same key answers the one capture`, async () => {
+    it(`answers 503 if the provider fails ${when} capturing; a same-key retry answers the one capture`, async () => {
       const { merchant, paymentId, paymentIntentId } = await reservedCardPayment();
       installCardProvider(failingOnce(when));
       const key = { "idempotency-key": `cap-${when}-${paymentId}` };
@@ -116,7 +116,7 @@ describe("the provider-operation boundary", () => {
     });
   }
 
-  it("finishes an unknown refund by reconciliation: refunded once at the provider and in the books, one notification", async () => {
+  it("reconciles an unknown refund: refunded once at the provider and in the books, one notification", async () => {
     const merchant = await createMerchant();
     const { paymentId, paymentIntentId } = await payWithNewCard(api, merchant);
     installCardProvider(failingOnce("after"));
@@ -175,7 +175,7 @@ describe("the provider-operation boundary", () => {
     expect((await intentAtProvider(paymentIntentId)).status).toBe("requires_capture");
   });
 
-  it("lets exactly 3 of 20 parallel refunds of 30% of a card payment succeed: refunds reserve their amount, none waits for another", async () => {
+  it("lets exactly 3 of 20 parallel 30% card refunds succeed: each reserves its amount, none waits", async () => {
     const merchant = await createMerchant();
     const { paymentId, paymentIntentId } = await payWithNewCard(api, merchant, { intent: { amount: 1000 } });
     const responses = await Promise.all(

@@ -69,7 +69,7 @@ describe("GET /api/v1/qr/:id/image (metadata.qrImageUrl)", () => {
     expect(image.bytes.equals(await qrPng(walletLink))).toBe(true);
   });
 
-  it("answers the same JSON 404 to a wrong or borrowed token, an unknown payment, and a payment without a QR code", async () => {
+  it("answers one JSON 404 to a wrong or borrowed token, an unknown payment, a payment without QR code", async () => {
     const merchant = await createMerchant();
     const payment = await qrPayment(merchant);
     const other = await qrPayment(merchant);

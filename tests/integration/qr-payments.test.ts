@@ -55,7 +55,7 @@ const notified = async (paymentId: string) =>
   (await notificationsOf(paymentId)).map((n) => [n.type, n.data.remoteStatusCode]);
 
 describe("POST /payments/intents/:id/proceed on a QR_CODE intent with WALLET_V2", () => {
-  it("answers require3DS false with no statusCode, an empty payUrl, and the gateway's QR image and hosted QR page", async () => {
+  it("answers require3DS false, no statusCode, empty payUrl, the gateway's QR image and hosted QR page", async () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     const response = await proceed(api, intent.paymentId, serverHeaders(merchant, { "x-locale": "fr_FR" }));
@@ -94,7 +94,7 @@ describe("POST /payments/intents/:id/proceed on a QR_CODE intent with WALLET_V2"
     expect(new URL(proceeded.metadata.qrPageUrl).pathname).toBe(`/pay/qr/${paymentId}`);
   });
 
-  it("waits for the wallet app in every auth mode: the customer proceeding in person is not charged at once", async () => {
+  it("waits for the wallet app in all auth modes: a customer proceeding in person isn't charged at once", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const asCustomer = await createIntent(api, merchant, { transactionType: "QR_CODE", userId: customer.phone });
@@ -142,7 +142,7 @@ describe("POST /payments/intents/:id/proceed on a QR_CODE intent with WALLET_V2"
 });
 
 describe("GET /payments/intents/:id/check on a QR payment", () => {
-  it("reports 1 while waiting, with endUserMessage in en, fr and ar, the wallet's order and transaction ids, and no approval code", async () => {
+  it("reports 1 waiting: endUserMessage in en/fr/ar, wallet order and transaction ids, no approval code", async () => {
     const merchant = await createMerchant();
     const { paymentId, clientSecret } = await qrPayment(merchant, { amount: 2500 });
     const response = await check(api, paymentId, serverHeaders(merchant));
@@ -213,7 +213,7 @@ describe("GET /payments/intents/:id/check on a QR payment", () => {
 });
 
 describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () => {
-  it("approve: 2, the wallet debited once in the same change, one payment.succeeded, and check shows 2 with a stable approval code", async () => {
+  it("approve: 2, debited once in that change, one payment.succeeded; check: 2, a stable approval code", async () => {
     const merchant = await createMerchant();
     const { paymentId, body } = await qrPayment(merchant, { amount: 1234.56 });
     const waiting = (await check(api, paymentId, serverHeaders(merchant))).body.data;
@@ -294,7 +294,7 @@ describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () =>
     ]);
   });
 
-  it("fails an approval the balance no longer covers: 3, insufficient funds, no approval code, nothing debited", async () => {
+  it("fails an approval the balance no longer covers: 3, insufficient funds, no approval code or debit", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const { paymentId } = await qrPayment(merchant, { userId: customer.phone, amount: 7000 });
@@ -340,7 +340,7 @@ describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () =>
     expect(await notified(paymentId)).toEqual([["payment.succeeded", 2]]);
   });
 
-  it("answers only the caller's own payments (404), only under client_auth, and only QR payments awaiting an answer", async () => {
+  it("answers only the caller's payments (404), under client_auth, only QR payments awaiting an answer", async () => {
     const merchant = await createMerchant();
     const stranger = await createMerchant();
     const { paymentId, clientSecret } = await qrPayment(merchant);
@@ -381,7 +381,7 @@ describe("POST /api/v1/sandbox/payments/:id/qr (the wallet app's answer)", () =>
 });
 
 describe("QR payments and the 30-minute lifetime", () => {
-  it("the sweep fails an unattended QR payment past the grace: 3, expired, notified, and it can no longer be approved", async () => {
+  it("the sweep fails an unattended QR payment past grace: 3, expired, notified, no longer approvable", async () => {
     const merchant = await createMerchant();
     const { paymentId, body } = await qrPayment(merchant);
     await advanceClock(api, merchant, PAST_GRACE);

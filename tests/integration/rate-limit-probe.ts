@@ -76,7 +76,8 @@ export async function spawnProbeGateway(env: Record<string, string | undefined>)
   const { spawn } = await import("node:child_process");
   const path = await import("node:path");
   const root = path.resolve(import.meta.dirname, "../..");
-  const script = `const { startProbeGateway } = await import(${JSON.stringify(path.join(root, "tests/integration/rate-limit-probe.ts"))});
+  const probe = JSON.stringify(path.join(root, "tests/integration/rate-limit-probe.ts"));
+  const script = `const { startProbeGateway } = await import(${probe});
 const gateway = await startProbeGateway();
 console.log(JSON.stringify({ baseUrl: gateway.baseUrl }));`;
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {

@@ -156,7 +156,8 @@ describe("the PostgreSQL store's table", () => {
         await consumeInPostgres(db, [{ policy: secret, key: "secret:one-payment" }], nowMs + request * 1_000);
       }
       const [size] = await client<{ heap: number; indexes: number }[]>`
-        select pg_relation_size('pg_temp.rate_limits')::int as heap, pg_indexes_size('pg_temp.rate_limits')::int as indexes`;
+        select pg_relation_size('pg_temp.rate_limits')::int as heap,
+          pg_indexes_size('pg_temp.rate_limits')::int as indexes`;
       // Each charge is a HOT update, which the next one prunes. With an index on tat_ms (before
       // 0007) every charge left a version and an index entry behind: 7 heap pages here, growing until a vacuum.
       expect(size!.heap).toBeLessThanOrEqual(2 * 8192);

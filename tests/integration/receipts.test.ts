@@ -245,7 +245,10 @@ describe("Send receipt (when SMTP_URL is set)", () => {
 });
 
 describe("the receipt's time (issue 42: in the merchant's time zone, the zone named)", () => {
-  /** The time as the receipt must write it: in `zone`, its offset named as the language names it; the zone's name on the next line. */
+  /**
+   * The time as the receipt must write it: in `zone`, its offset named as the language names it; the zone's
+   * name on the next line.
+   */
   const inZone = (at: Date, locale: Locale, zone: string) =>
     new Intl.DateTimeFormat(`${locale}-u-nu-latn`, { dateStyle: "long", timeStyle: "long", timeZone: zone }).format(at);
   const rowOf = (rows: { field: string; value: string; ltr: boolean }[], field: string) =>

@@ -70,7 +70,7 @@ const codeAnswer = async (code: string, drawn = "480213") => {
 const query = (location: string) => new URL(location, "https://gateway.example").searchParams;
 
 describe("SATIM's checks before Pay (contract 15)", () => {
-  it("refuses the post without the terms ticked: back to the page with the message, nothing registered at SATIM", async () => {
+  it("refuses the post without the terms ticked: back to the page with a message, nothing registered", async () => {
     const { paymentId, token } = await proceedWith(await createMerchant());
     const location = await pressPay(paymentId, token, await codeAnswer("480213"));
     expect(location).toContain(`/en/pay/redirect/${paymentId}?`);
@@ -86,7 +86,7 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     expect(view.buyerChecks).toMatchObject({ termsRefused: true, antiBotFailure: null });
   });
 
-  it("refuses a wrong anti-bot answer, and a missing one, with the message beside the field: nothing registered", async () => {
+  it("refuses a wrong or missing anti-bot answer, the message beside the field: nothing registered", async () => {
     const { paymentId, token } = await proceedWith(await createMerchant());
     const wrong = await pressPay(paymentId, token, { ...TERMS, ...(await codeAnswer("480214")) });
     expect(query(wrong).get("notice")).toBe("anti_bot_failed");
@@ -106,7 +106,7 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     expect(view.buyerChecks).toMatchObject({ termsRefused: true, antiBotFailure: "failed" });
   });
 
-  it("refuses an anti-bot answer posted twice (a replay), then sends the buyer to SATIM with the terms and a fresh answer", async () => {
+  it("refuses a replayed anti-bot answer; with the terms and a fresh one, sends the buyer to SATIM", async () => {
     const { paymentId, token } = await proceedWith(await createMerchant());
     const answer = await codeAnswer("480213");
     // Spent by a refused post (terms unticked): the same answer again is a replay.
@@ -119,7 +119,7 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     expect((await registeredAtSatim(paymentId)).orders).toBe(1);
   });
 
-  it("passes the proof of work the page's script solves (ALTCHA), and the sandbox's 123456 without script", async () => {
+  it("passes the proof of work the page's script solves (ALTCHA), and the sandbox's 123456 scriptless", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
     const scripted = await proceedWith(merchant);
@@ -136,12 +136,13 @@ describe("SATIM's checks before Pay (contract 15)", () => {
     );
   });
 
-  it("shows the merchant's terms link and a fresh anti-bot check on SATIM's page only (ClicToPay's certification asks neither)", async () => {
+  it("shows the terms link and a fresh anti-bot check on SATIM's page only (ClicToPay's asks neither)", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWith(merchant);
     await db.execute(
-      sql`update services set terms_url = 'https://shop.example/terms' where id = (select service_id from payments where id = ${paymentId})`,
+      sql`update services set terms_url = 'https://shop.example/terms'
+        where id = (select service_id from payments where id = ${paymentId})`,
     );
     const view = await getRedirectPageView(db, { locale: "ar", paymentId, query: { token, stay: false, search: "" } });
     if (view.kind !== "render") throw new Error(view.kind);

@@ -117,7 +117,7 @@ describe("SATIM credentials (contract 15, Enabling)", () => {
     });
   }, 120_000);
 
-  it("are set with the merchant's terms of payment in one command, as docs/going-live.md shows it (the terms URL not dropped)", async () => {
+  it("are set with the terms of payment in one command as docs/going-live.md shows (terms URL kept)", async () => {
     const merchant = await createMerchant({ countries: ["DZA"] });
     const terms = "https://shop.example/terms-of-payment";
     const result = await runScript(

@@ -104,7 +104,7 @@ describe("SATIM (contract 15)", () => {
     });
   });
 
-  it("sends register.do and confirmOrder.do SATIM's fields: centimes, currency 012, terminal id and udf1 in jsonParams", async () => {
+  it("sends register.do and confirmOrder.do centimes, currency 012, terminal id, udf1 in jsonParams", async () => {
     const merchant = await createMerchant();
     const sent: { call: string; params: URLSearchParams }[] = [];
     const mount = simulatorMount();
@@ -159,7 +159,9 @@ describe("SATIM (contract 15)", () => {
     const { paymentId, token } = await proceedWithSatim(merchant);
     const formUrl = await pressPay(paymentId, token);
     const orderId = new URL(formUrl).searchParams.get("mdOrder")!;
-    const forged = `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}&orderId=${orderId}&OrderStatus=2&respCode=00&ErrorCode=0`;
+    const forged =
+      `http://gateway.test/en/pay/redirect/${paymentId}/return?token=${token}` +
+      `&orderId=${orderId}&OrderStatus=2&respCode=00&ErrorCode=0`;
     const answer = await redirectReturn(new Request(forged), { params: Promise.resolve({ locale: "en", paymentId }) });
     expect(answer.status).toBe(303);
     expect(answer.headers.get("location")).toContain(`/en/pay/return/${paymentId}`);
@@ -269,7 +271,7 @@ describe("SATIM (contract 15)", () => {
     expect(await satimOrder(new URL(formUrl).searchParams.get("mdOrder")!)).toMatchObject({ refundedMinor: 150000 });
   });
 
-  it("settles a full refund SATIM made after the gateway stopped waiting: reconciliation asks what SATIM refunded, and refunds nothing twice", async () => {
+  it("reconciles a full refund SATIM made after the gateway's wait by asking SATIM; no refund twice", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithSatim(merchant);
     const formUrl = await pressPay(paymentId, token);
@@ -318,7 +320,8 @@ describe("SATIM (contract 15)", () => {
   it("goes on with a new order number when a slow SATIM registered the order but its answer was lost", async () => {
     const merchant = await createMerchant();
     const { paymentId, token } = await proceedWithSatim(merchant);
-    // Slower than the gateway waits (PROVIDER_CALL_TIMEOUT_MS, 10 s): the press answers unavailable, SATIM registers anyway.
+    // Slower than the gateway waits (PROVIDER_CALL_TIMEOUT_MS, 10 s): the press answers unavailable, SATIM
+    // registers anyway.
     satimFaults.mode = "slow";
     satimFaults.slowMs = 10_500;
     expect((await payWithRedirect(await getDb(), { paymentId, token, locale: "en" })).kind).toBe("unavailable");

@@ -155,7 +155,7 @@ describe("faults at the provider", () => {
     expect((await intentAtProvider(paymentIntentId)).amountReceivedMinor).toBe(150_000);
   });
 
-  it("a refund hit by connection resets after applying: the SDK's one retry, then ours with the same Idempotency-Key, refund once", async () => {
+  it("a refund hit by connection resets after applying: SDK's retry, then ours, same key: refund once", async () => {
     const merchant = await createMerchant();
     const paid = await payWithNewCard(api, merchant);
     const refundsAtProvider = async () =>
@@ -208,7 +208,7 @@ describe("faults at the provider", () => {
 });
 
 describe("inbound events verified with the SDK", () => {
-  it("accepts an event signed with the account's webhook secret, duplicates included, and refuses a forged one", async () => {
+  it("accepts events signed with the account's webhook secret, duplicates included; refuses forged ones", async () => {
     const merchant = await createMerchant();
     const paid = await payWithNewCard(api, merchant);
     const [event] = await providerEvents(paid.paymentIntentId);

@@ -20,7 +20,7 @@ beforeAll(async () => {
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
 describe("traces (OpenTelemetry, an in-memory exporter)", () => {
-  it("gives a create its request span, its operation span and a span per statement, and its log line the trace id", async () => {
+  it("gives a create its request and operation spans, one per statement, and its log line the trace id", async () => {
     const merchant = await createMerchant();
     const phone = randomPhone();
     exporter.reset();

@@ -105,7 +105,7 @@ afterAll(async () => {
 });
 
 describe("a wallet payment in production, against a wallet service over HTTP", () => {
-  it("takes create, proceed, OTP, partial capture and a partial refund, with the wallet's books and the payment in agreement", async () => {
+  it("takes create, proceed, OTP, part capture and refund, the wallet's books agreeing with the payment", async () => {
     expect(holder.gatewayConfig?.isSandbox).toBe(false);
     const intent = await createIntent(api, merchant, { amount: 800, captureMethod: "RESERVATION" });
     const token = await proceedToOtp(api, merchant, intent.paymentId);
@@ -141,7 +141,7 @@ describe("a wallet payment in production, against a wallet service over HTTP", (
     ]);
   });
 
-  it("takes a QR payment: the wallet's signed callback reaches the gateway over HTTP and settles it once, then a refund", async () => {
+  it("takes a QR payment: the wallet's signed callback comes over HTTP, settles it once; then a refund", async () => {
     const intent = await createIntent(api, merchant, { amount: 120, transactionType: "QR_CODE" });
     const proceeded = await proceed(api, intent.paymentId, serverHeaders(merchant));
     expect(proceeded.status).toBe(200);

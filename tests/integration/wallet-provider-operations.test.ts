@@ -115,7 +115,7 @@ describe("wallet capture, release and refund through the provider-operation boun
     });
   }
 
-  it("finishes a release the wallet applied but never answered by reconciliation: funds back once, one notification", async () => {
+  it("reconciles a release the wallet applied but never answered: funds back once, one notification", async () => {
     const { merchant, intent } = await reservation();
     installWalletTransport(failingMoneyCalls("after"));
     const failed = await release(api, merchant, intent.paymentId);
@@ -132,7 +132,7 @@ describe("wallet capture, release and refund through the provider-operation boun
     ]);
   });
 
-  it("finishes a refund the wallet answered with 5xx twice by reconciliation: credited once, one notification", async () => {
+  it("reconciles a refund the wallet answered with 5xx twice: credited once, one notification", async () => {
     const merchant = await createMerchant();
     const intent = seen(await paidIntent(api, merchant, { amount: 1000 }));
     const faults = failingMoneyCalls("5xx", 2);
@@ -179,7 +179,7 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect((await notificationsOf(intent.paymentId)).filter((n) => n.type === "payment.refunded")).toHaveLength(2);
   });
 
-  it("finishes a capture whose gateway died between the wallet's answer and the settle: reconciliation after the lease, once", async () => {
+  it("reconciles after the lease, once, a capture whose gateway died between wallet answer and settle", async () => {
     const { merchant, intent } = await reservation();
     const db = await getDb();
     // What a request does before it dies: the operation recorded, the wallet called (and applying it), no settle.
@@ -198,7 +198,8 @@ describe("wallet capture, release and refund through the provider-operation boun
     await expectLedgerInAgreement(merchant, intent.body.userId, { balanceMinor: OPENING_DZD - 30_000, heldMinor: 0 });
     expect((await paymentRow(intent.paymentId)).state).toBe("PRE_AUTHORIZED");
 
-    expect(await reconcileProviderOperations(db, { paymentId: intent.paymentId })).toBe(0); // Within its lease the (dead) request still owns it.
+    // Within its lease the (dead) request still owns it.
+    expect(await reconcileProviderOperations(db, { paymentId: intent.paymentId })).toBe(0);
     expect(await reconcileOperationsLater(intent.paymentId)).toBe(1);
     expect(await reconcileOperationsLater(intent.paymentId)).toBe(0);
     expect(await paymentRow(intent.paymentId)).toMatchObject({ state: "SUCCEEDED", capturedMinor: 30_000 });
@@ -230,7 +231,7 @@ describe("wallet capture, release and refund through the provider-operation boun
     expect(await releaseStaleReservations(db, { serviceId: await serviceIdOf(merchant) })).toBe(0);
   });
 
-  it("returns a 7-day-old reservation's hold exactly once: the sweep records the release, a failed call is finished by reconciliation", async () => {
+  it("returns a 7-day-old hold once: the sweep records the release, reconciliation ends a failed call", async () => {
     const { merchant, intent } = await reservation();
     expect((await advanceClock(api, merchant, 7 * 24 * 3600 + 60)).status).toBe(200);
     installWalletTransport(failingMoneyCalls("before"));
@@ -262,7 +263,8 @@ describe("the wallet charge after the OTP through the provider-operation boundar
     ["before", "DIRECT"],
     ["5xx", "RESERVATION"],
   ] as const) {
-    it(`answers 503 when the ${captureMethod === "DIRECT" ? "debit" : "hold"} fails (${fault}); submitting the code again charges once`, async () => {
+    const moneyCall = captureMethod === "DIRECT" ? "debit" : "hold";
+    it(`answers 503 when the ${moneyCall} fails (${fault}); submitting the code again charges once`, async () => {
       const merchant = await createMerchant();
       const intent = seen(await createIntent(api, merchant, { amount: 250, captureMethod }));
       const token = await proceedToOtp(api, merchant, intent.paymentId);
@@ -292,7 +294,7 @@ describe("the wallet charge after the OTP through the provider-operation boundar
     });
   }
 
-  it("settles a debit the wallet applied but never answered by reconciliation when the buyer leaves, and never expires the payment under it", async () => {
+  it("reconciles an applied, unanswered debit when the buyer leaves, never expiring the payment", async () => {
     const merchant = await createMerchant();
     const intent = seen(await createIntent(api, merchant, { amount: 250 }));
     const token = await proceedToOtp(api, merchant, intent.paymentId);
@@ -327,7 +329,7 @@ describe("the wallet charge after the OTP through the provider-operation boundar
 });
 
 describe("a wallet charge the wallet has not answered keeps the payment", () => {
-  it("owner's proceed: the payment waits in PROCESSING (1); no expiry, no other proceed, no card; a retry or reconciliation charges once", async () => {
+  it("owner's proceed in PROCESSING (1): no expiry, proceed, card; retry or reconciliation charges once", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 6000 }));
@@ -385,7 +387,7 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     expect((await proceed(api, intent.paymentId, owner)).status).toBe(409);
   });
 
-  it("owner's proceed retried with its Idempotency-Key after reconciliation settled the charge answers the outcome (2); without the key, 409", async () => {
+  it("owner's proceed retried with its key after reconciliation settled it: 2; without the key, 409", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 120 }));
@@ -432,11 +434,12 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     await expectLedgerInAgreement(merchant, customer.phone, { balanceMinor: OPENING_DZD - 12_000, heldMinor: 0 });
   });
 
-  it("owner's proceed retried with its Idempotency-Key past the intent's grace, charge still out: the charge is taken up (2), never 410", async () => {
+  it("owner's proceed retried with its key past grace, charge out: the charge taken up (2), never 410", async () => {
     const merchant = await createMerchant();
     const customerPhone = (await createCustomerToken(merchant)).customer.phone;
     const intent = seen(await createIntent(api, merchant, { userId: customerPhone, amount: 90 }));
-    // The owner proceeds at minute 25 (with a token of that time) and retries at minute 31, past the 30-minute intent's grace.
+    // The owner proceeds at minute 25 (with a token of that time) and retries at minute 31, past the 30-minute
+    // intent's grace.
     expect((await advanceClock(api, merchant, 25 * 60)).status).toBe(200);
     const { accessToken } = await createCustomerToken(merchant, { phone: customerPhone });
     const owner = {
@@ -463,7 +466,7 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.succeeded"]);
   });
 
-  it("owner's proceed the wallet refuses (unknown account): the payment fails (3, wallet_refused) at once, nothing taken, one notification", async () => {
+  it("owner's proceed, unknown account: fails at once (3, wallet_refused), takes nothing, notifies once", async () => {
     const merchant = await createMerchant();
     const { accessToken, customer } = await createCustomerToken(merchant);
     const intent = seen(await createIntent(api, merchant, { userId: customer.phone, amount: 75 }));
@@ -489,7 +492,7 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
 
-  it("hosted OTP: the right code whose hold the wallet refuses fails the payment (3) instead of leaving it awaiting a code", async () => {
+  it("hosted OTP: the right code whose hold is refused fails the payment (3), not left awaiting a code", async () => {
     const merchant = await createMerchant();
     const intent = seen(await createIntent(api, merchant, { amount: 40, captureMethod: "RESERVATION" }));
     const token = await proceedToOtp(api, merchant, intent.paymentId);
@@ -502,7 +505,7 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
     expect((await notificationsOf(intent.paymentId)).map((n) => n.type)).toEqual(["payment.failed"]);
   });
 
-  it("hosted OTP: a fifth wrong code after the right one whose debit is unanswered does not fail the payment; reconciliation charges once", async () => {
+  it("hosted OTP: right code, debit unanswered, 5th wrong code: no failure; reconciliation charges once", async () => {
     const merchant = await createMerchant();
     const intent = seen(await createIntent(api, merchant, { amount: 250 }));
     const token = await proceedToOtp(api, merchant, intent.paymentId);
@@ -525,7 +528,7 @@ describe("a wallet charge the wallet has not answered keeps the payment", () => 
 });
 
 describe("the books after every fault above", () => {
-  it("passes the audit: payments, wallet holds and books, notifications and provider operations of these payments agree", async () => {
+  it("passes the audit: these payments, wallet holds, books, notifications, provider operations agree", async () => {
     const db = await getDb();
     const report = await runAudit(db, {
       retrySchedule: [5, 300],

@@ -67,7 +67,10 @@ async function answerAtWallet(qrRequestId: string, outcome: "approve" | "decline
   return (await connectedWallet()).answerQrInSandbox(qrRequestId, outcome);
 }
 
-/** Callbacks the wallet sends while installed are kept, and none reaches the gateway (503, as a gateway that is down). */
+/**
+ * Callbacks the wallet sends while installed are kept, and none reaches the gateway (503, as a gateway that is
+ * down).
+ */
 function loseCallbacks() {
   const lost: Request[] = [];
   installWalletCallbackDelivery(async (request) => {
@@ -86,7 +89,7 @@ function postCallback(body: string, headers: Record<string, string>) {
 }
 
 describe("the wallet's QR callback", () => {
-  it("settles the approval it reports: 2, debited once, one notification, and check shows the approval code", async () => {
+  it("settles the approval it reports: 2, debited once, one notification; check shows the approval code", async () => {
     const merchant = await createMerchant();
     const { paymentId, qrRequestId, body } = await qrPayment(merchant, { amount: 40 });
     const qr = await answerAtWallet(qrRequestId, "approve");
@@ -211,7 +214,7 @@ describe("a lost QR callback", () => {
     expect(await notified(reserved.paymentId)).toEqual([["payment.pre_authorized", 13]]);
   });
 
-  it("an approval whose callback was lost stands when the sweep comes past the grace: withdrawing it finds the answer", async () => {
+  it("an approval whose callback was lost stands at the sweep past grace: withdrawing finds the answer", async () => {
     const merchant = await createMerchant();
     const { paymentId, qrRequestId, body } = await qrPayment(merchant, { amount: 15 });
     loseCallbacks();
@@ -224,7 +227,7 @@ describe("a lost QR callback", () => {
     expect(await notified(paymentId)).toEqual([["payment.succeeded", 2]]);
   });
 
-  it("a sweep that cannot reach the wallet leaves the payment waiting; reconciliation withdraws the request and expires it", async () => {
+  it("a sweep not reaching the wallet leaves the payment waiting; reconciliation withdraws, expires it", async () => {
     const merchant = await createMerchant();
     const { paymentId, qrRequestId, body } = await qrPayment(merchant);
     await advanceClock(api, merchant, PAST_GRACE);
@@ -252,7 +255,8 @@ describe("a QR request opened for a proceed the transaction refused", () => {
     const merchant = await createMerchant();
     const intent = await createIntent(api, merchant, { transactionType: "QR_CODE" });
     paymentsSeen.push(intent.paymentId);
-    // The expiry (another request's) gets the payment between the wallet opening the request and the proceed's transaction.
+    // The expiry (another request's) gets the payment between the wallet opening the request and the proceed's
+    // transaction.
     installWalletTransport(async (request, next) => {
       const answer = await next(request);
       if (request.method === "POST" && new URL(request.url).pathname.endsWith("/v1/qr-requests")) {
@@ -296,7 +300,7 @@ describe("a QR request opened for a proceed the transaction refused", () => {
 });
 
 describe("the books after every QR callback case above", () => {
-  it("passes the audit: payments, wallet books, notifications and provider operations of these payments agree", async () => {
+  it("passes the audit: these payments, wallet books, notifications and provider operations agree", async () => {
     const db = await getDb();
     const report = await runAudit(db, {
       retrySchedule: [5, 300],

@@ -52,7 +52,8 @@ async function tablesOf(url: string): Promise<{ gateway: string | null; books: s
   try {
     const [row] = sqlRows<{ gateway: string | null; books: string | null }>(
       await handle.db.execute(
-        sql`select to_regclass('public.payments')::text as gateway, to_regclass('simulators.wallet_accounts')::text as books`,
+        sql`select to_regclass('public.payments')::text as gateway,
+          to_regclass('simulators.wallet_accounts')::text as books`,
       ),
     );
     return row!;
@@ -74,7 +75,8 @@ describe("npm run wallet-sandbox", { timeout: 180_000 }, () => {
       expect(run.listened).toBe(false);
       expect(run.code).not.toBe(0);
       expect(run.stderr).toContain(
-        "WALLET_SANDBOX_DATABASE_URL (or WALLET_SANDBOX_PGLITE_DIR) is a gateway's database: give the sandbox wallet a database of its own.",
+        "WALLET_SANDBOX_DATABASE_URL (or WALLET_SANDBOX_PGLITE_DIR) is a gateway's database: " +
+          "give the sandbox wallet a database of its own.",
       );
       expect((await tablesOf(url)).books).toBeNull();
     } finally {

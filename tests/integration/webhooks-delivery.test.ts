@@ -175,7 +175,7 @@ describe("webhook delivery", () => {
     ]);
   });
 
-  it("resends on a fresh connection when the receiver dropped the kept-alive one, without a failed attempt", async () => {
+  it("resends on a fresh connection when the receiver dropped the kept-alive one, no failed attempt", async () => {
     // A receiver that answers the first request of each connection and drops the connection
     // on the next one: what a server closing idle keep-alive sockets looks like to a client.
     const perSocket = new WeakMap<object, number>();
@@ -258,7 +258,7 @@ describe("webhook delivery", () => {
     ]);
   });
 
-  it("delivers, after the lease, a notification whose worker stopped mid-delivery, keeping its webhook-id", async () => {
+  it("delivers after the lease a notification whose worker stopped mid-delivery, keeping its webhook-id", async () => {
     const endpoint = await receiver();
     const merchant = await createMerchant({ webhookUrl: endpoint.url("/after-crash") });
     const { id } = await paymentEvent(merchant);

@@ -88,7 +88,7 @@ describe("console sessions", () => {
     expect(await resolveConsoleSession(db, token, clock)).toBeNull();
   });
 
-  it("note a use at most once a minute: a page within the minute reads its session without writing it, and the idle clock counts from the last note", async () => {
+  it("note a use once a minute at most: within it a page only reads; idle time runs from the last note", async () => {
     const db = await getDb();
     const user = await createConsoleUser();
     const clock = fixedClock(new Date("2031-07-01T08:00:00Z"));

@@ -50,7 +50,7 @@ describe("the audit log", () => {
     expect(await db.select().from(consoleAuditLog).where(eq(consoleAuditLog.serviceId, serviceId))).toEqual([]);
   });
 
-  it("records a key roll with the user, merchant, target and IP, and the member's sign-ins, filtered by user and action", async () => {
+  it("records a key roll (user, merchant, target, IP) and sign-ins, filtered by user and action", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
     const serviceId = await serviceIdOf(merchant);

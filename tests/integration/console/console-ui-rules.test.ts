@@ -124,7 +124,7 @@ describe("amounts typed in console forms", () => {
     return { service: service as ServiceContext, userEmail: owner.email };
   };
 
-  it("take the decimal comma, as the payment link page does, and refuse a negative amount with its own message", async () => {
+  it("take the decimal comma, as the payment link page does; refuse a negative amount with its message", async () => {
     const { paymentId } = await realEvent(gateway.api, merchant, "succeeded");
     const db = await getDb();
     await expect(
@@ -162,7 +162,7 @@ describe("pages in the reader's language", () => {
     }
   });
 
-  it("name the refund's currency and maximum, show the customer's phone once, and a link's payment by its title", async () => {
+  it("name the refund's currency and maximum, the customer's phone once, a link's payment by its title", async () => {
     const phone = `+2135${String(Date.now()).slice(-8)}`;
     const link = await createPaymentLink(await getDb(), {
       serviceId,

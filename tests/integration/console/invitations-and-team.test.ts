@@ -52,7 +52,7 @@ describe("invitations", () => {
     ).toEqual({ outcome: "not_open" });
   });
 
-  it("let someone who already has an account join another merchant with its password: one person, several merchants", async () => {
+  it("let an account join another merchant with its password: one person, several merchants", async () => {
     const db = await getDb();
     const first = await createMerchant();
     const second = await createMerchant();
@@ -78,7 +78,7 @@ describe("invitations", () => {
     );
   });
 
-  it("never demote a merchant's last owner: the owner accepting an invitation of its own email as viewer stays owner", async () => {
+  it("never demote a last owner: accepting an invitation of its own email as viewer, it stays owner", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
     const serviceId = await serviceIdOf(merchant);
@@ -168,7 +168,7 @@ describe("the team", () => {
     ).rejects.toBeInstanceOf(ApiError);
   });
 
-  it("withdraws the open invitations a removed owner sent, and those to the removed member, so nobody joins through them", async () => {
+  it("withdraws the open invitations a removed owner sent and those to a removed member; nobody joins", async () => {
     const db = await getDb();
     const merchant = await createMerchant();
     const serviceId = await serviceIdOf(merchant);

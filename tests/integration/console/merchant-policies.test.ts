@@ -170,7 +170,7 @@ describe("settings", () => {
 });
 
 describe("the console principal's merchant", () => {
-  it("is read with the session, its use noted, and every membership with its merchant's two-step policy in one statement", async () => {
+  it("is read with the session, use noted, every membership with its two-step policy, in one statement", async () => {
     const db = await getDb();
     const [first, second] = [await createMerchant(), await createMerchant()];
     const member = await createConsoleUser([

@@ -110,7 +110,7 @@ async function auditOf(
 }
 
 describe('"Forgot password?" (contract 13: account recovery)', () => {
-  it("emails a working link to an account's email; an unknown email gets the very same answer and no email", async () => {
+  it("emails a working link to an account's email; an unknown email gets the same answer, no email", async () => {
     useSmtp(smtpUrl);
     const user = await createConsoleUser([{ merchant, role: "support" }]);
     const unknown = uniqueEmail("nobody");
@@ -174,7 +174,7 @@ describe('"Forgot password?" (contract 13: account recovery)', () => {
     expect(response.headers.get("location")).toBe("/ar/console/forgot-password?error=invalidEmail&email=not+an+email");
   });
 
-  it("is limited as sign-in is: the 11th request within 15 minutes waits 15 minutes, whether or not the email has an account", async () => {
+  it("is limited as sign-in: the 11th request in 15 minutes waits 15 minutes, account or not", async () => {
     useSmtp(smtpUrl);
     const db = await getDb();
     const clock = fixedClock(new Date("2031-03-01T08:00:00Z"));
@@ -305,7 +305,7 @@ describe("an owner's reset link on the Team page", () => {
     ]);
   });
 
-  it("is refused for a person who also belongs to a merchant the owner does not own, and another merchant's user is not found", async () => {
+  it("is refused for a person also in a merchant the owner does not own; others' users are not found", async () => {
     const other = await createMerchant();
     const owner = await createConsoleUser([{ merchant, role: "owner" }]);
     const shared = await createConsoleUser([
@@ -373,7 +373,7 @@ describe("npm run merchant (account recovery and invitation emails)", () => {
     expect(result.stderr).toContain(`No console user has the email ${email}`);
   });
 
-  it("invite and create --owner-email email the invitation when SMTP_URL is set, naming the role in English, French and Arabic", async () => {
+  it("invite and create --owner-email email the invitation given SMTP_URL, naming the role in en, fr, ar", async () => {
     const invitee = uniqueEmail("cli-support");
     const invited = await runScript(
       "scripts/merchant.ts",

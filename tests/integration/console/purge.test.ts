@@ -11,7 +11,7 @@ import { createMerchant } from "../../support/factories";
 const DAY = 24 * 3600_000;
 
 describe("the console's purge job", () => {
-  it("removes dead sessions, old sign-in failures and long-closed invitations, and keeps what still counts", async () => {
+  it("removes dead sessions, old sign-in failures and long-closed invitations; keeps what still counts", async () => {
     const db = await getDb();
     const user = await createConsoleUser();
     const live = await consoleSessionOf(user.id);

@@ -22,7 +22,8 @@ describe("TOTP (RFC 6238)", () => {
 
   it("names 6 digits and 30 seconds in the URI the QR code carries", () => {
     expect(otpauthUri("JBSWY3DPEHPK3PXP", { issuer: "Gateway", account: "a@shop.example" })).toBe(
-      "otpauth://totp/Gateway%3Aa%40shop.example?secret=JBSWY3DPEHPK3PXP&issuer=Gateway&algorithm=SHA1&digits=6&period=30",
+      "otpauth://totp/Gateway%3Aa%40shop.example?secret=JBSWY3DPEHPK3PXP" +
+        "&issuer=Gateway&algorithm=SHA1&digits=6&period=30",
     );
   });
 });
