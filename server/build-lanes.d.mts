@@ -3,7 +3,6 @@ export declare const LANES_BUNDLE: string;
 export declare function apiRouteFiles(): {
   operations: { pattern: string; file: string }[];
   others: { pattern: string; file: string }[];
-  unknownPath: string;
 };
 export declare function laneRouteFiles(): { pattern: string; file: string }[];
 export declare function buildLanes(outfile?: string): Promise<void>;

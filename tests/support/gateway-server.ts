@@ -54,7 +54,6 @@ async function createDoor(): Promise<{
     operations: OPERATIONS,
     routeModules: await modulesOf(table.operations),
     otherRouteModules: await modulesOf(table.others),
-    unknownPath: (await import(table.unknownPath)) as RouteModule,
   });
   const matchPageRoute = createPathRouter(await modulesOf(pageRouteFiles()));
   const servePageRoute = async (request: Request): Promise<Response> => {
