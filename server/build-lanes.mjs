@@ -56,7 +56,7 @@ export function laneRouteFiles() {
  * Next.js's routes under app/[locale]/console, a directory with a page.tsx or a route.ts ("refused",
  * "actions/[action]"): the console lane leaves them to Next.js.
  */
-function consoleNextRoutes() {
+export function consoleNextRoutes() {
   return readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && (entry.name === "page.tsx" || entry.name === "route.ts"))
     .map((entry) => path.relative(CONSOLE_DIR, entry.parentPath).split(path.sep).join("/"))
