@@ -26,9 +26,9 @@ export const LANES_BUNDLE = path.join(ROOT, ".lanes/lanes.mjs");
  * Every route file of app/api, by its path as the lane's routers write it (`[id]` → `:id`, a
  * catch-all `[...path]` → `*path`): `operations`, those under /api/v1, which serve the operations
  * registry's paths; `others`, the rest (health, metrics, the callbacks, the sandbox's
- * simulators); `unknownPath`, the catch-all of /api/v1 (the JSON 404 of any other path, which
- * app/api/[...unknown] re-exports; /api/v1 itself is the same 404). The bundle's entry below and
- * the tests' server (tests/support/gateway-server.ts) build the API lane from this one table.
+ * simulators). Any other path (and /api/v1 itself) is the lane's own JSON 404
+ * (lib/http/unknown-api-path.ts). The bundle's entry below and the tests' server
+ * (tests/support/gateway-server.ts) build the API lane from this one table.
  */
 export function apiRouteFiles() {
   const found = [];
@@ -41,12 +41,9 @@ export function apiRouteFiles() {
     }
   };
   visit(API_DIR, []);
-  // The catch-alls of /api and /api/v1, and /api/v1 itself: the lane's answer to any other path.
-  const served = found.filter((route) => !/^\/api(?:\/v1)?(?:\/\*unknown)?$/.test(route.pattern));
   return {
-    operations: served.filter((route) => route.pattern.startsWith("/api/v1/")),
-    others: served.filter((route) => !route.pattern.startsWith("/api/v1/")),
-    unknownPath: path.join(API_DIR, "v1/[...unknown]/route.ts"),
+    operations: found.filter((route) => route.pattern.startsWith("/api/v1/")),
+    others: found.filter((route) => !route.pattern.startsWith("/api/v1/")),
   };
 }
 
@@ -59,7 +56,7 @@ export function laneRouteFiles() {
  * Next.js's routes under app/[locale]/console, a directory with a page.tsx or a route.ts ("refused",
  * "actions/[action]"): the console lane leaves them to Next.js.
  */
-function consoleNextRoutes() {
+export function consoleNextRoutes() {
   return readdirSync(CONSOLE_DIR, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && (entry.name === "page.tsx" || entry.name === "route.ts"))
     .map((entry) => path.relative(CONSOLE_DIR, entry.parentPath).split(path.sep).join("/"))
@@ -84,7 +81,7 @@ export async function consoleStylesheet() {
  * and the lanes over them.
  */
 function entrySource(stylesheet) {
-  const { operations, others, unknownPath } = apiRouteFiles();
+  const { operations, others } = apiRouteFiles();
   const tableOf = (name, routes) => {
     const rows = routes.map((route, index) => `  ${JSON.stringify(route.pattern)}: ${name}${index},`);
     return [
@@ -97,9 +94,7 @@ function entrySource(stylesheet) {
     `import { createApiLane } from "@/lib/http/api-lane";`,
     ...tableOf("routeModules", operations),
     ...tableOf("otherRouteModules", others),
-    `import * as unknownPath from ${JSON.stringify(unknownPath)};`,
-    "export const createLane = () => " +
-      "createApiLane({ operations: OPERATIONS, routeModules, otherRouteModules, unknownPath });",
+    "export const createLane = () => createApiLane({ operations: OPERATIONS, routeModules, otherRouteModules });",
     `import { createConsoleLane } from "@/lib/console/web/console-lane";`,
     `import { CONSOLE_ANSWER_PAGES, CONSOLE_LANE_PAGES } from "@/app/[locale]/console/_pages/console-lane-pages";`,
     `const stylesheet = ${JSON.stringify(stylesheet)};`,

@@ -29,7 +29,8 @@ import { targetHasNulCharacter } from "../validation/nul-character";
  * - the headers every page answer has (lib/hosted/page-headers.ts: the CSP with a fresh nonce,
  *   the hosted pages' set, no-store, the request id, HSTS) and the page-request log line;
  * - a view's redirect (307), the neutral not-found page (404), the unavailable page (500) when a
- *   page cannot render, HEAD (the headers alone), a trailing slash (308 to the address without it).
+ *   page cannot render, HEAD (the headers alone), a trailing slash (308 to the address without it),
+ *   each with the page headers.
  *
  * Any other method, a path with a NUL character (proxy.ts answers 400) or an unknown language is
  * left to Next.js.
@@ -89,21 +90,24 @@ export function createHostedLane(options: HostedLaneOptions) {
       return false;
     }
     const search = queryAt === -1 ? "" : target.slice(queryAt);
+    // The page's own address: without a trailing slash, which redirects to it.
+    const pagePath = slash ? pathname.slice(0, -1) : pathname;
+    const request = {
+      incoming,
+      outgoing,
+      locale,
+      pathname: named ? pagePath : `/${locale}${pagePath}`,
+      css: options.stylesheet.css,
+    };
     if (slash) {
-      redirect(outgoing, 308, pathname.slice(0, -1) + search);
+      // With the headers of every page answer (a redirect's 307 has them too): framing, caching
+      // and the Referer policy hold for the redirect as for the page it names.
+      send(request, 308, null, pagePath + search);
       return true;
     }
     const { page, param } = options.pages[family]!;
     // The page's route template for its metrics and log line (the door's observePage reads it).
     (outgoing as { gatewayRoute?: string }).gatewayRoute = `${named ? "/[locale]" : ""}/${family}/[${param}]`;
-    const request = {
-      incoming,
-      outgoing,
-      locale,
-      pathname: named ? pathname : `/${locale}${pathname}`,
-      search,
-      css: options.stylesheet.css,
-    };
     page.render({ locale, params: { [param]: value }, query: pageSearchParams(search.slice(1)) }).then(
       (answer) => {
         if (answer.kind === "redirect") return send(request, 307, null, answer.location);
@@ -124,7 +128,10 @@ export function createHostedLane(options: HostedLaneOptions) {
   };
 }
 
-/** The page's language: the path's, or for a short address the buyer's (a checkoutUrl falls back to the default; a link's url, naming none, goes to its route handler). */
+/**
+ * The page's language: the path's, or for a short address the buyer's (a checkoutUrl falls back to
+ * the default; a link's url, naming none, goes to its route handler).
+ */
 function localeOf(named: string | undefined, family: string, acceptLanguage: string | undefined): Locale | null {
   if (named !== undefined) return isLocale(named) ? named : null;
   const asked = preferredLocale(acceptLanguage);
@@ -169,19 +176,15 @@ function send(request: LaneRequest, status: number, page: RenderedPage | null, l
   else outgoing.end(html);
 }
 
-function redirect(outgoing: ServerResponse, status: number, location: string): void {
-  outgoing.statusCode = status;
-  outgoing.setHeader("location", location);
-  outgoing.setHeader("content-length", 0);
-  outgoing.end();
-}
-
 /** A request header's first value. */
 function firstValue(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
-/** The document as the App Router wrote it for these pages (its metadata tags in its order), with no framework runtime. */
+/**
+ * The document as the App Router wrote it for these pages (its metadata tags in its order), with no
+ * framework runtime.
+ */
 function documentOf(locale: Locale, head: HostedPageHead, styles: string, body: string): string {
   const meta = (name: string, content: string | undefined, key = "name") =>
     content === undefined ? "" : `<meta ${key}="${name}" content="${escapeHtml(content)}"/>`;

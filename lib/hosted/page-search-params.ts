@@ -1,7 +1,7 @@
 /**
  * A page's query as the App Router hands a page its searchParams (a name given more than once is
- * an array), for the pages a lane renders past it (lib/hosted/hosted-lane.ts; the console lane
- * keeps its own copy until it imports this one).
+ * an array), for the pages a lane renders past it: the hosted lane's (lib/hosted/hosted-lane.ts)
+ * and the console lane's (lib/console/web/console-lane.ts), which both read the query here.
  */
 export function pageSearchParams(search: string): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};

@@ -6,7 +6,9 @@ import { pageRouteOf } from "./page-route";
  * While traces are on, `npm start` serves each page request (hosted pages, payment links, the
  * console) inside a server span of its own, named by the page's route template once it has
  * answered, continuing an incoming `traceparent`; the page's answer line carries its trace id.
- * server/serve.mjs calls it through globalThis, which instrumentation.ts sets only then.
+ * The template is the one the page's metrics and log line carry: the lane's that answered
+ * (`gatewayRoute`, which the console and hosted lanes set), else the app folder's Next.js served
+ * (page-route.ts). server/door.mjs calls it through globalThis, which instrumentation.ts sets only then.
  */
 export function tracePageRequest(request: IncomingMessage, response: ServerResponse, serve: () => void): void {
   const runtime = tracingRuntime();
@@ -27,8 +29,8 @@ export function tracePageRequest(request: IncomingMessage, response: ServerRespo
   );
   (response as { gatewayTraceId?: string }).gatewayTraceId = span.spanContext().traceId;
   response.once("close", () => {
-    const path = (request.url ?? "/").split("?")[0]!;
-    const route = pageRouteOf(path, response.statusCode);
+    const laneRoute = (response as { gatewayRoute?: string }).gatewayRoute;
+    const route = laneRoute ?? pageRouteOf((request.url ?? "/").split("?")[0]!, response.statusCode);
     span.updateName(`${method} ${route}`);
     span.setAttributes({ "http.route": route, "http.response.status_code": response.statusCode });
     if (response.statusCode >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });

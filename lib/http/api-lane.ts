@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { createApiRouter, createPathRouter, type RouteModule, type RoutedOperation } from "./api-router";
 import { MAX_BODY_BYTES } from "./read-json-body";
 import { lenientlyDecodedSegments, redirectWithoutSlash } from "./request-path";
+import { unknownApiPath } from "./unknown-api-path";
 
 /*
  * The API lane (`npm start` and `npm run dev`, server/door.mjs), the one door of /api: a request
@@ -17,7 +18,8 @@ import { lenientlyDecodedSegments, redirectWithoutSlash } from "./request-path";
  * - the answer's headers go out in the Response's order, and the body in one write with its
  *   Content-Length (compression, in the door, then sees it whole and skips what is under 1 KB);
  * - HEAD is the GET handler's answer without its body, a trailing slash a 308 to the path
- *   without it, an encoded segment its decoded value, any other path the catch-all's JSON 404;
+ *   without it, an encoded segment its decoded value, any other path (and /api/v1 itself) the
+ *   contract's JSON 404 (unknown-api-path.ts: no route file of app/api stands for it);
  * - a segment that cannot be decoded (a malformed escape) is its value as sent, which the
  *   handler answers in the contract's envelope like any other value it refuses;
  * - a method the route file does not export: 405 with the methods it does in Allow (OPTIONS:
@@ -46,8 +48,6 @@ export interface ApiLaneOptions {
    * metrics, the callbacks, the sandbox's simulators.
    */
   otherRouteModules: Readonly<Record<string, RouteModule>>;
-  /** The catch-all route file's module (app/api/v1/[...unknown]): the JSON 404 of any other path. */
-  unknownPath: RouteModule;
 }
 
 /**
@@ -74,7 +74,7 @@ export function createApiLane(options: ApiLaneOptions) {
       return true;
     }
     const segments = pathname.includes("%") ? lenientlyDecodedSegments(pathname) : pathname;
-    const route = matchOperation(segments) ?? matchOther(segments) ?? { module: options.unknownPath, params: {} };
+    const route = matchOperation(segments) ?? matchOther(segments) ?? { module: unknownApiPath, params: {} };
     // HEAD is GET without the body (Node's response sends none to a HEAD request).
     const handler = route.module[method] ?? (method === "HEAD" ? route.module.GET : undefined);
     if (typeof handler !== "function") {

@@ -175,4 +175,25 @@ describe("unknown paths", () => {
       expect(response.body.error.requestId).toBe(response.headers.get("x-request-id"));
     }
   });
+
+  // The door hands every /api/ path to the API lane, which answers these itself (no route file of app/api does).
+  it("answers the same JSON 404 outside /api/v1, at /api/v1 itself and to a preflight, and HEAD bare", async () => {
+    for (const path of ["/api/no-such-thing", "/api/v1", "/api/v1/payments/intents/x/y/z", "/api/health/more"]) {
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+        const response = await api.call(method, path);
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(response.headers.get("content-type"), `${method} ${path}`).toMatch(/^application\/json/);
+        expect(response.body, `${method} ${path}`).toMatchObject({
+          code: 404,
+          status: "error",
+          message: "No such endpoint.",
+          error: { name: "not_found" },
+        });
+        expect(response.headers.get("access-control-allow-origin"), `${method} ${path}`).toBeNull();
+      }
+      const head = await fetch(`${gateway.baseUrl}${path}`, { method: "HEAD" });
+      expect(head.status, `HEAD ${path}`).toBe(404);
+      expect(await head.text(), `HEAD ${path}`).toBe("");
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { HOSTED_LANE } from "@/app/[locale]/hosted-lane-pages";
 import { acceptsPost, isHostedFormPath } from "@/lib/hosted/form-guard";
 import proxy, { config } from "@/proxy";
+import { useTestGateway } from "../support/test-gateway";
 
 /**
  * Issue 7, security suite item 6 (hosted pages): every page and page route the buyer can
@@ -118,12 +119,29 @@ describe("hosted pages cannot be framed, cached or leak their token", () => {
   });
 });
 
+// Through the door (tests/support/gateway-server.ts serves the tests through server/door.mjs).
+describe("the hosted lane's own answers carry the same headers", () => {
+  const gateway = useTestGateway();
+
+  it("a trailing slash's 308 to the page, on each page and the short checkout address", async () => {
+    for (const { path: page } of [...lanePages, { path: "/pay/checkout/3f1c2a9e-5b7d-4c1e-9a2b-8d6e4f0a1b2c" }]) {
+      const query = `?token=abc&returnUrl=${encodeURIComponent("https://shop.example/")}`;
+      const response = await fetch(`${gateway.baseUrl}${page}/${query}`, { redirect: "manual" });
+      expect(response.status, page).toBe(308);
+      expect(response.headers.get("location"), page).toBe(page + query);
+      for (const [name, pattern] of Object.entries(REQUIRED_HEADERS))
+        expect(response.headers.get(name) ?? "", `${page}/: ${name}`).toMatch(pattern);
+      expect(response.headers.get("x-request-id"), page).toBeTruthy();
+    }
+  });
+});
+
 describe("cross-site POSTs to hosted pages", () => {
   const handlers = PAGE_TREES.flatMap((tree) => files(path.join(ROOT, tree))).filter((file) =>
     /[\\/]route\.ts$/.test(file),
   );
 
-  it("every hosted-tree route handler that takes a POST is a hosted form route (or the console's form actions)", () => {
+  it("each route handler of the hosted tree taking a POST is a hosted form route (or a console form action)", () => {
     const posting = handlers.filter((file) =>
       /export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b/.test(readFileSync(file, "utf8")),
     );

@@ -21,6 +21,7 @@ import type { Locale } from "../../i18n/routing";
 import { newNonce, strictTransportSecurity } from "../../http/security-headers";
 import { formRefusedResponse } from "../../hosted/form-response";
 import { pageAnswerHeaders, pageContentSecurityPolicy } from "../../hosted/page-headers";
+import { pageSearchParams } from "../../hosted/page-search-params";
 import { clientOrigin } from "../../http/client-address";
 import { decodedSegments, redirectWithoutSlash } from "../../http/request-path";
 import { targetHasNulCharacter } from "../../validation/nul-character";
@@ -52,13 +53,22 @@ import { targetHasNulCharacter } from "../../validation/nul-character";
 const CONSOLE_PATH = /^\/([a-z]{2})\/console(?:\/(.*))?$/;
 
 export interface ConsoleLaneOptions {
-  /** The pages by their path under /{locale}/console: "" is the home, "payments/[paymentId]" a payment, "sign-in" a page before sign-in. */
+  /**
+   * The pages by their path under /{locale}/console: "" is the home, "payments/[paymentId]" a
+   * payment, "sign-in" a page before sign-in.
+   */
   pages: Readonly<Record<string, ConsolePage | SignedOutConsolePage>>;
   /** Not found and unavailable, in the reader's language. */
   answerPages: ConsoleAnswerPages;
-  /** The routes Next.js serves under app/[locale]/console (a directory with a page.tsx or a route.ts): "refused", "actions/[action]". */
+  /**
+   * The routes Next.js serves under app/[locale]/console (a directory with a page.tsx or a
+   * route.ts): "refused", "actions/[action]".
+   */
   nextRoutes: readonly string[];
-  /** The console's stylesheet (server/build-lanes.mjs compiles it): the lane serves `css` at `href`, named by its content. */
+  /**
+   * The console's stylesheet (server/build-lanes.mjs compiles it): the lane serves `css` at `href`,
+   * named by its content.
+   */
   stylesheet: { href: string; css: string };
 }
 
@@ -222,7 +232,10 @@ async function answer(
     redirectPage(incoming, outgoing, request, opening.location);
     return;
   }
-  const element = await matched.page.render(opening.page, { params: matched.params, query: queryOf(request.search) });
+  const element = await matched.page.render(opening.page, {
+    params: matched.params,
+    query: pageSearchParams(request.search),
+  });
   if (element === null) {
     await answerPage(incoming, outgoing, request, 404, answerPages.notFound(locale, request.address));
     return;
@@ -230,7 +243,10 @@ async function answer(
   await answerPage(incoming, outgoing, request, 200, { title: consolePageTitle(matched.page, locale), element });
 }
 
-/** A page before sign-in: no member's session opens it; it answers with its element, not found, or a redirect of its own rules. */
+/**
+ * A page before sign-in: no member's session opens it; it answers with its element, not found, or a
+ * redirect of its own rules.
+ */
 async function answerSignedOut(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
@@ -244,7 +260,7 @@ async function answerSignedOut(
     locale,
     cookieHeader: incoming.headers.cookie ?? null,
     params: matched.params,
-    query: queryOf(request.search),
+    query: pageSearchParams(request.search),
   });
   if (answered === null)
     await answerPage(incoming, outgoing, request, 404, answerPages.notFound(locale, request.address));
@@ -266,7 +282,10 @@ function redirectPage(
   outgoing.end();
 }
 
-/** A page in the console's document, rendered before any header is set (a render that throws leaves the answer untouched). */
+/**
+ * A page in the console's document, rendered before any header is set (a render that throws leaves
+ * the answer untouched).
+ */
 async function answerPage(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
@@ -294,21 +313,14 @@ function writePageHead(incoming: IncomingMessage, outgoing: ServerResponse, requ
   outgoing.setHeader("content-type", "text/html; charset=utf-8");
 }
 
-/** The query as Next.js hands a page its searchParams: a name given more than once is an array. */
-function queryOf(search: string): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const [name, value] of new URLSearchParams(search)) {
-    const earlier = Object.hasOwn(query, name) ? query[name] : undefined;
-    query[name] = earlier === undefined ? value : Array.isArray(earlier) ? [...earlier, value] : [earlier, value];
-  }
-  return query;
-}
-
 function headerValue(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
-/** What React hoists ahead of a body rendered alone (a <meta> a page renders): it belongs in the head, last, as Next.js puts it. */
+/**
+ * What React hoists ahead of a body rendered alone (a <meta> a page renders): it belongs in the head,
+ * last, as Next.js puts it.
+ */
 const LEADING_META_TAGS = /^(?:<meta [^>]*\/>)*/;
 
 /** The console's document: the App Router's for these pages, less its runtime. */
@@ -316,8 +328,10 @@ function documentOf(locale: Locale, title: string, styles: string, body: string)
   const hoistedMetaTags = LEADING_META_TAGS.exec(body)![0];
   return (
     `<!DOCTYPE html><html lang="${locale}" dir="${textDirection(locale)}"><head><meta charSet="utf-8"/>` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"/>${styles}<title>${escapeHtml(title)}</title>` +
-    `<meta name="robots" content="noindex, nofollow"/><link rel="icon" href="${PAGE_ICON_URL}" type="image/svg+xml"/>${hoistedMetaTags}</head>` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"/>${styles}` +
+    `<title>${escapeHtml(title)}</title>` +
+    `<meta name="robots" content="noindex, nofollow"/>` +
+    `<link rel="icon" href="${PAGE_ICON_URL}" type="image/svg+xml"/>${hoistedMetaTags}</head>` +
     `<body>${body.slice(hoistedMetaTags.length)}</body></html>`
   );
 }

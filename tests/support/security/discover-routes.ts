@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { NOT_SERVED } from "@/lib/http/method-not-allowed";
+import { unknownApiPath } from "@/lib/http/unknown-api-path";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 export const API_DIR = path.join(ROOT, "app/api/v1");
@@ -15,22 +16,27 @@ export interface DiscoveredRoute {
   file: string;
 }
 
+/** The API lane's answer to any other path (lib/http/unknown-api-path.ts): /api/v1 itself, and `*` below it. */
+const UNKNOWN_PATH_FILE = path.join(ROOT, "lib/http/unknown-api-path.ts");
+
 /**
  * Every handler the gateway serves under /api/v1, read from the file system and from each
- * route module's exports, so an endpoint added tomorrow is in the security suite at once.
+ * route module's exports, so an endpoint added tomorrow is in the security suite at once; and
+ * the lane's JSON 404 of every other path, as `/api/v1` and `/api/v1/*`.
  */
 export async function discoverApiRoutes(): Promise<DiscoveredRoute[]> {
   const found: DiscoveredRoute[] = [];
-  for (const file of routeFiles(API_DIR)) {
-    const pattern = patternOf(path.relative(API_DIR, path.dirname(file)));
-    const module = (await import(file)) as Record<string, unknown>;
+  const add = (module: Record<string, unknown>, pattern: string, file: string) => {
     for (const method of HTTP_METHODS) {
       const handler = module[method];
       // A handler that only answers 405 for a method the route does not serve is no endpoint.
       if (typeof handler === "function" && !(NOT_SERVED in handler))
         found.push({ key: `${method} ${pattern}`, method, pattern, file });
     }
-  }
+  };
+  for (const file of routeFiles(API_DIR))
+    add((await import(file)) as Record<string, unknown>, patternOf(path.relative(API_DIR, path.dirname(file))), file);
+  for (const pattern of ["/api/v1", "/api/v1/*"]) add(unknownApiPath, pattern, UNKNOWN_PATH_FILE);
   return found.sort((a, b) => a.key.localeCompare(b.key));
 }
 
