@@ -1,9 +1,9 @@
-// `npm run checks`: the static checks `npm test` starts with (types, formatting, the wallet
-// protocol's description, the import rules), all at once: each alone leaves one of the 2 cores
+// `npm run checks`: the static checks `npm test` starts with (types, formatting, lines of at most 120
+// characters, the wallet protocol's description, the import rules), all at once: each alone leaves one of the 2 cores
 // idle. Each check's output is shown whole once it ends; the run fails if any check fails.
 import { spawn } from "node:child_process";
 
-const CHECKS = ["typecheck", "format:check", "lint:wallet-protocol", "lint:imports"];
+const CHECKS = ["typecheck", "format:check", "lint:line-width", "lint:wallet-protocol", "lint:imports"];
 
 function run(name) {
   return new Promise((resolve) => {
