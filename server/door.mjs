@@ -35,11 +35,15 @@ export function createDoor({ lanes, handleNext }) {
     // the socket's.
     stampPeer(request);
     const started = performance.now();
-    const api = request.url?.startsWith("/api/") ?? false;
+    compress(request, response, () => {});
+    const { serveApi, serveConsole, serveHosted } = lanes();
+    // Every /api/ path (the lane decides which are, and answers each itself), each answer in one call with
+    // its length: compression sees it whole.
+    if (serveApi(request, response)) return;
     // Set by instrumentation.ts's register(): each page's log line and metrics (lib/hosted/log-page-request.ts),
     // and, while traces are on, each page in a span of its own (lib/hosted/trace-page.ts).
     const { gatewayObservePage: observePage, gatewayTracePage: tracePage } = globalThis;
-    if (!api && observePage) {
+    if (observePage) {
       response.once("close", () => {
         const requestId = response.getHeader("x-request-id");
         observePage({
@@ -54,11 +58,6 @@ export function createDoor({ lanes, handleNext }) {
         });
       });
     }
-    compress(request, response, () => {});
-    const { serveApi, serveConsole, serveHosted } = lanes();
-    // Every /api/ path (the lane answers each itself), each answer in one call with its length:
-    // compression sees it whole.
-    if (api && serveApi(request, response)) return;
     const toNext = () => handleNext(request, response);
     const servePage = () => {
       if (serveHosted(request, response)) return;

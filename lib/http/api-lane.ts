@@ -18,8 +18,9 @@ import { unknownApiPath } from "./unknown-api-path";
  * - the answer's headers go out in the Response's order, and the body in one write with its
  *   Content-Length (compression, in the door, then sees it whole and skips what is under 1 KB);
  * - HEAD is the GET handler's answer without its body, a trailing slash a 308 to the path
- *   without it, an encoded segment its decoded value, any other path (and /api/v1 itself) the
- *   contract's JSON 404 (unknown-api-path.ts: no route file of app/api stands for it);
+ *   without it, an encoded segment its decoded value (the prefix's too: `/%61pi/` is /api/), any
+ *   other path (and /api/v1 itself) the contract's JSON 404 (unknown-api-path.ts: no route file of
+ *   app/api stands for it);
  * - a segment that cannot be decoded (a malformed escape) is its value as sent, which the
  *   handler answers in the contract's envelope like any other value it refuses;
  * - a method the route file does not export: 405 with the methods it does in Allow (OPTIONS:
@@ -31,6 +32,9 @@ import { unknownApiPath } from "./unknown-api-path";
 const ONE_WRITE_MAX_BYTES = 64 * 1024;
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 const API_PREFIX = "/api/";
+// The prefix with any of its letters or its slash escaped (`/%61pi/`, `/api%2F`): Next.js would match its
+// route files on the decoded path, past this lane; here it is the API's, each segment decoded below.
+const ESCAPED_API_PREFIX = /^\/(?:a|%61)(?:p|%70)(?:i|%69)(?:\/|%2[fF])/;
 /** The methods a route file may export (an Allow header names them in alphabetical order, as Next.js did). */
 const ROUTE_METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"];
 
@@ -63,7 +67,7 @@ export function createApiLane(options: ApiLaneOptions) {
     const target = incoming.url ?? "";
     const queryAt = target.indexOf("?");
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
-    if (!pathname.startsWith(API_PREFIX)) return false;
+    if (!pathname.startsWith(API_PREFIX) && !ESCAPED_API_PREFIX.test(pathname)) return false;
     const host = incoming.headers.host;
     if (host === undefined || !PLAIN_HOST.test(host)) {
       answerBare(outgoing, 400);

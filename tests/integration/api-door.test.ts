@@ -144,6 +144,11 @@ describe("the API's door (npm start)", () => {
     expect(encoded.status).toBe(200);
     const paymentOf = (record: Recorded) => (JSON.parse(record.body) as { data: { paymentId: string } }).data.paymentId;
     expect(paymentOf(encoded)).toBe(paymentOf(get));
+    // An escaped prefix is the API's too, never a route file reached through Next.js past the lane.
+    expect(paymentOf(named("escaped prefix"))).toBe(paymentOf(get));
+    const escapedSlash = named("escaped prefix slash");
+    expect(escapedSlash.status).toBe(404);
+    expect(header(escapedSlash, "content-type")).toMatch(/^application\/json/);
     for (const name of ["unknown path", "api root", "unknown path preflight"]) {
       const unknown = named(name);
       expect(unknown.status, name).toBe(404);

@@ -709,6 +709,12 @@ async function corpus(run: Run) {
     path: `/api/v1/payments/intents/${intent.paymentId.replace("-", "%2D")}/check`,
     headers: server(merchant),
   });
+  await run.send("escaped prefix", {
+    method: "GET",
+    path: `/%61pi/v1/payments/intents/${intent.paymentId}/check`,
+    headers: server(merchant),
+  });
+  await run.send("escaped prefix slash", { method: "GET", path: "/api%2Fhealth" });
   await run.send("malformed escape", {
     method: "GET",
     path: "/api/v1/payments/intents/%ZZ/check",
