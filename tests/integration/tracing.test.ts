@@ -1,6 +1,9 @@
+import { randomBytes } from "node:crypto";
+import { SpanKind } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { tracePageRequest } from "@/lib/hosted/trace-page";
 import { startTracing } from "@/lib/tracing/start-tracing";
 import { createMerchant, randomPhone } from "../support/factories";
 import { createIntent } from "../support/payments";
@@ -11,7 +14,8 @@ vi.mock("@/lib/log", async (importOriginal) =>
   (await import("../support/memory-log")).memoryLog(importOriginal, logged.lines, "info"),
 );
 
-const { api } = useTestGateway();
+const gateway = useTestGateway();
+const { api } = gateway;
 const exporter = new InMemorySpanExporter();
 beforeAll(async () => {
   await startTracing({ db: await getDb(), spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -20,7 +24,7 @@ beforeAll(async () => {
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
 describe("traces (OpenTelemetry, an in-memory exporter)", () => {
-  it("gives a create its request and operation spans, one per statement, and its log line the trace id", async () => {
+  it("gives a create its request span, operation span, a span per statement, its log line the trace id", async () => {
     const merchant = await createMerchant();
     const phone = randomPhone();
     exporter.reset();
@@ -57,5 +61,58 @@ describe("traces (OpenTelemetry, an in-memory exporter)", () => {
       .map((text) => JSON.parse(text))
       .find((entry) => entry.msg === "request" && entry.path === "/api/v1/payments/intents");
     expect(line).toMatchObject({ status: 201, traceId });
+  });
+
+  describe("a page the lanes serve (the door's page hook, as instrumentation.ts sets it with traces on)", () => {
+    const hooks = globalThis as { gatewayTracePage?: unknown };
+    beforeAll(() => {
+      hooks.gatewayTracePage = tracePageRequest;
+    });
+    afterAll(() => {
+      delete hooks.gatewayTracePage;
+    });
+
+    /** The server span of one page request, found by the trace its traceparent names. */
+    async function pageSpan(path: string): Promise<{ status: number; span: ReadableSpan | undefined }> {
+      const traceId = randomBytes(16).toString("hex");
+      exporter.reset();
+      const response = await fetch(`${gateway.baseUrl}${path}`, {
+        redirect: "manual",
+        headers: { traceparent: `00-${traceId}-${randomBytes(8).toString("hex")}-01` },
+      });
+      await response.arrayBuffer();
+      // The span ends once the answer is sent, just after the client has it.
+      const span = await vi.waitFor(() => {
+        const found = exporter
+          .getFinishedSpans()
+          .find((candidate) => candidate.spanContext().traceId === traceId && candidate.kind === SpanKind.SERVER);
+        expect(found).toBeDefined();
+        return found;
+      });
+      return { status: response.status, span };
+    }
+
+    it("names a console page's span by the console lane's route template, as its metrics", async () => {
+      const { status, span } = await pageSpan("/fr/console/sign-in");
+      expect(status).toBe(200);
+      expect(span?.name).toBe("GET /[locale]/console/sign-in");
+      expect(span?.attributes).toMatchObject({
+        "http.route": "/[locale]/console/sign-in",
+        "http.response.status_code": 200,
+      });
+    });
+
+    it("names a hosted page's span by the hosted lane's route template, never by the payment's id", async () => {
+      const merchant = await createMerchant();
+      const { paymentId } = await createIntent(api, merchant);
+      const { status, span } = await pageSpan(`/fr/pay/otp/${paymentId}?token=not-the-token`);
+      expect(status).toBe(404);
+      expect(span?.name).toBe("GET /[locale]/pay/otp/[paymentId]");
+      expect(span?.attributes).toMatchObject({
+        "http.route": "/[locale]/pay/otp/[paymentId]",
+        "http.response.status_code": 404,
+      });
+      expect(JSON.stringify(span?.attributes)).not.toContain(paymentId);
+    });
   });
 });
