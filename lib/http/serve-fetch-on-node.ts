@@ -1,25 +1,34 @@
-import type { IncomingMessage, RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 
-/** Adapts a fetch-style handler (Request → Response) to node:http, for the wallet's own process and tests. */
+/** What a server answers when its handler throws: by default the wallet's JSON 500. */
+type AnswerFailure = (outgoing: ServerResponse, error: unknown) => void;
+
+const answerInternalError: AnswerFailure = (outgoing) => {
+  outgoing.statusCode = 500;
+  outgoing.setHeader("content-type", "application/json");
+  outgoing.end(
+    JSON.stringify({ error: { name: "internal_error", message: "The wallet could not complete the request." } }),
+  );
+};
+
+/**
+ * Adapts a fetch-style handler (Request → Response) to node:http, for the wallet's own process, the
+ * simulators' processes and tests. `baseUrl` gives the origin of each request's URL.
+ */
 export function serveFetchHandler(
   handler: (request: Request) => Promise<Response>,
-  baseUrl: () => string,
+  baseUrl: (incoming: IncomingMessage) => string,
+  answerFailure: AnswerFailure = answerInternalError,
 ): RequestListener {
   return (incoming, outgoing) => {
-    toRequest(incoming, baseUrl())
+    toRequest(incoming, baseUrl(incoming))
       .then(handler)
       .then(async (response) => {
         outgoing.statusCode = response.status;
         response.headers.forEach((value, name) => outgoing.setHeader(name, value));
         outgoing.end(Buffer.from(await response.arrayBuffer()));
       })
-      .catch(() => {
-        outgoing.statusCode = 500;
-        outgoing.setHeader("content-type", "application/json");
-        outgoing.end(
-          JSON.stringify({ error: { name: "internal_error", message: "The wallet could not complete the request." } }),
-        );
-      });
+      .catch((error: unknown) => answerFailure(outgoing, error));
   };
 }
 

@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import { openDatabase, type Db } from "../../lib/db/client";
 import { readDatabaseSeal } from "../../lib/db/database-seal";
+import { serveFetchHandler } from "../../lib/http/serve-fetch-on-node";
 import { createSimulatorTables } from "../../lib/db/simulator-tables";
 import { UsageError } from "./cli";
 
@@ -41,19 +42,16 @@ export async function serveSimulatorProcess<Printed extends Record<string, strin
   }
   await createSimulatorTables(database);
   const origin = `http://${simulator.host === "0.0.0.0" ? "localhost" : simulator.host}:${simulator.port}`;
-  const server = createServer((incoming, outgoing) => {
-    void (async () => {
-      const answer = await simulator.handle(
-        database.db,
-        await toRequest(incoming, `http://${incoming.headers.host ?? origin}`),
-      );
-      outgoing.writeHead(answer.status, Object.fromEntries(answer.headers));
-      outgoing.end(Buffer.from(await answer.arrayBuffer()));
-    })().catch(() => {
-      outgoing.writeHead(500, { "content-type": simulator.failure.contentType });
-      outgoing.end(simulator.failure.body);
-    });
-  });
+  const server = createServer(
+    serveFetchHandler(
+      (request) => simulator.handle(database.db, request),
+      (incoming) => `http://${incoming.headers.host ?? origin}`,
+      (outgoing) => {
+        outgoing.writeHead(500, { "content-type": simulator.failure.contentType });
+        outgoing.end(simulator.failure.body);
+      },
+    ),
+  );
   await new Promise<void>((resolve) => server.listen(simulator.port, simulator.host, resolve));
   const printed = simulator.printed(origin);
   if (simulator.json) process.stdout.write(`${JSON.stringify(printed)}\n`);
@@ -66,18 +64,4 @@ export async function serveSimulatorProcess<Printed extends Record<string, strin
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => server.close(() => void database.close().then(() => process.exit(0))));
   }
-}
-
-async function toRequest(incoming: IncomingMessage, origin: string): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-  const bodyless = incoming.method === "GET" || incoming.method === "HEAD";
-  return new Request(`${origin}${incoming.url ?? "/"}`, {
-    method: incoming.method,
-    headers,
-    body: bodyless ? undefined : body,
-  });
 }

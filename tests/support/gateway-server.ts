@@ -5,7 +5,7 @@ import path from "node:path";
 import { OPERATIONS } from "@/lib/api/operations";
 import { createApiLane } from "@/lib/http/api-lane";
 import { createPathRouter, type RouteModule } from "@/lib/http/api-router";
-import { toRequest } from "@/lib/http/serve-fetch-on-node";
+import { serveFetchHandler } from "@/lib/http/serve-fetch-on-node";
 import { apiRouteFiles, consoleNextRoutes } from "../../server/build-lanes.mjs";
 import { createDoor, type Lane, type Lanes } from "../../server/door.mjs";
 import { markPeerStamping } from "../../server/stamp-peer.mjs";
@@ -92,19 +92,10 @@ async function createNextStandIn(baseUrl: () => string): Promise<RequestListener
     if (!handler) return new Response(null, { status: 405 });
     return handler(request, { params: Promise.resolve(route.params) });
   };
-  return (incoming, outgoing) => {
-    toRequest(incoming, baseUrl())
-      .then(servePageRoute)
-      .then(async (response) => {
-        outgoing.statusCode = response.status;
-        response.headers.forEach((value, name) => outgoing.setHeader(name, value));
-        outgoing.end(Buffer.from(await response.arrayBuffer()));
-      })
-      .catch((error: unknown) => {
-        outgoing.statusCode = 599; // Never a gateway answer: makes harness faults obvious.
-        outgoing.end(String(error));
-      });
-  };
+  return serveFetchHandler(servePageRoute, baseUrl, (outgoing, error) => {
+    outgoing.statusCode = 599; // Never a gateway answer: makes harness faults obvious.
+    outgoing.end(String(error));
+  });
 }
 
 export interface TestGateway {
